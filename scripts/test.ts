@@ -1,0 +1,111 @@
+// `npm test`: type check, node suites (sandbox, proxy, integrations), browser suites
+// (web-test-runner in Chromium) and end-to-end suites (playwright-core), then one plain
+// summary line for the whole run: "N passed, N failed".
+//
+// Narrow a run with suite names: `npm test -- node widget` (typecheck, node, widget, e2e).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureChromium } from './chromium.js';
+
+interface Counts { passed: number; failed: number; skipped: number }
+
+const root = new URL('..', import.meta.url).pathname;
+const work = mkdtempSync(join(tmpdir(), 'tryon-test-'));
+const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+const runs = (suite: string) => wanted.length === 0 || wanted.includes(suite);
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('error', () => resolve(127));
+  });
+}
+
+function testFiles(dir: string): string[] {
+  const full = join(root, dir);
+  if (!existsSync(full)) return [];
+  const found: string[] = [];
+  for (const name of readdirSync(full).sort()) {
+    const path = join(full, name);
+    if (statSync(path).isDirectory()) found.push(...testFiles(join(dir, name)));
+    else if (name.endsWith('.test.ts')) found.push(join(dir, name));
+  }
+  return found;
+}
+
+function tapCounts(file: string): Counts | undefined {
+  if (!existsSync(file)) return undefined;
+  const tap = readFileSync(file, 'utf8');
+  const pick = (name: string) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
+  if (!/^# tests \d+$/m.test(tap)) return undefined;
+  return { passed: pick('pass'), failed: pick('fail') + pick('cancelled'), skipped: pick('skipped') + pick('todo') };
+}
+
+async function nodeSuite(name: string, files: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Counts> {
+  if (files.length === 0) return { passed: 0, failed: 0, skipped: 0 };
+  console.log(`\n── ${name}: ${files.length} file(s) ──`);
+  const tap = join(work, `${name}.tap`);
+  const code = await run(process.execPath, [
+    '--import', 'tsx', '--test',
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test-reporter=tap', `--test-reporter-destination=${tap}`,
+    ...files,
+  ], { NODE_ENV: 'test', ...extraEnv });
+  const counts = tapCounts(tap) ?? { passed: 0, failed: 1, skipped: 0 };
+  if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  return counts;
+}
+
+async function main(): Promise<void> {
+  const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+  const add = (counts: Counts) => {
+    total.passed += counts.passed; total.failed += counts.failed; total.skipped += counts.skipped;
+  };
+
+  if (runs('typecheck')) {
+    console.log('── typecheck ──');
+    const code = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
+    add(code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 });
+  }
+
+  if (runs('node')) {
+    add(await nodeSuite('node', [...testFiles('test/sandbox'), ...testFiles('test/proxy'), ...testFiles('test/integrations')]));
+  }
+
+  let chromium: string | undefined;
+  if (runs('widget') || runs('e2e')) {
+    try {
+      chromium = ensureChromium();
+    } catch (error) {
+      console.error(`\n${(error as Error).message}`);
+      console.log(`${total.passed} passed, ${total.failed + 1} failed`);
+      process.exit(1);
+    }
+  }
+
+  if (runs('widget') && testFiles('test/widget').length > 0) {
+    console.log('\n── widget (web-test-runner, Chromium) ──');
+    const countsFile = join(work, 'wtr.json');
+    const code = await run(process.execPath, [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.js'], {
+      CHROME_PATH: chromium, WTR_COUNTS_FILE: countsFile,
+    });
+    const counts: Counts = existsSync(countsFile)
+      ? JSON.parse(readFileSync(countsFile, 'utf8'))
+      : { passed: 0, failed: 1, skipped: 0 };
+    if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    add(counts);
+  }
+
+  if (runs('e2e')) {
+    add(await nodeSuite('e2e', testFiles('test/e2e'), { CHROME_PATH: chromium }));
+  }
+
+  const skipped = total.skipped > 0 ? `, ${total.skipped} skipped` : '';
+  console.log(`\n${total.passed} passed, ${total.failed} failed${skipped}`);
+  process.exit(total.failed > 0 ? 1 : 0);
+}
+
+await main();

@@ -1,0 +1,23 @@
+// Browser tests: real Chromium (Debian's), TypeScript through esbuild.
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { countingReporter } from './scripts/wtr-counting-reporter.js';
+import { defaultReporter } from '@web/test-runner';
+
+const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
+const args = [
+  '--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--disable-quic', '--no-first-run',
+];
+
+export default {
+  files: process.env.WTR_FILES ? process.env.WTR_FILES.split(',') : ['test/widget/**/*.test.ts'],
+  nodeResolve: true,
+  concurrency: 1,
+  testFramework: { config: { timeout: 20000 } },
+  testsFinishTimeout: 300000,
+  browsers: [chromeLauncher({ launchOptions: { executablePath, args, headless: true } })],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
+  reporters: [defaultReporter(), countingReporter(process.env.WTR_COUNTS_FILE)],
+};
