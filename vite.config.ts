@@ -1,0 +1,96 @@
+// Vite configurations for the widget's two shipped forms. scripts/build.ts calls Vite's build()
+// with these (and `npx vite build` uses the default export: the CDN build).
+//
+// - CDN: one ES module for a <script type="module"> tag, Lit bundled and minified; the panel stays
+//   a separate chunk, fetched only on first interaction (or on a prefetch hint).
+// - npm: Lit left external (the shop's bundler dedupes it with their own copy), one file per
+//   source module so the .d.ts files emitted by tsc sit next to the code they describe.
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type InlineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+export const widgetEntry = fileURLToPath(new URL('./widget/tryon-button.ts', import.meta.url));
+
+export interface WidgetBuildTarget {
+  /** The element's entry module (`widget/tryon-button.ts`). */
+  entry?: string;
+  outDir: string;
+  quiet?: boolean;
+}
+
+/** Lit and its parts: kept out of the npm build, bundled into the CDN build. */
+const litPackages = /^(lit|lit-html|lit-element|@lit\/[^/]+)(\/.*)?$/;
+
+function common(quiet: boolean | undefined): InlineConfig {
+  return {
+    configFile: false,
+    root,
+    logLevel: quiet ? 'silent' : 'warn',
+    publicDir: false,
+    clearScreen: false,
+  };
+}
+
+export function cdnConfig({ entry = widgetEntry, outDir, quiet }: WidgetBuildTarget): InlineConfig {
+  return {
+    ...common(quiet),
+    build: {
+      outDir,
+      emptyOutDir: true,
+      target: 'es2022',
+      minify: true,
+      modulePreload: false,
+      cssCodeSplit: false,
+      copyPublicDir: false,
+      reportCompressedSize: false,
+      sourcemap: false,
+      write: true,
+      // Library mode: Vite then leaves import() alone (no preload helper, no modulepreload
+      // polyfill), so the panel chunk is a plain relative import that works from any CDN path.
+      lib: { entry: { 'tryon-button': entry }, formats: ['es'] },
+      rolldownOptions: {
+        // The entry may export Lit internals for the panel chunk to share, so Lit stays in the one
+        // file the script tag loads (and its SRI hash covers it) instead of a third chunk.
+        preserveEntrySignatures: 'allow-extension',
+        output: {
+          format: 'es',
+          entryFileNames: '[name].js',
+          chunkFileNames: '[name]-[hash].js',
+          // Library mode keeps whitespace for es output by default; a script-tag file wants it gone.
+          minify: true,
+        },
+      },
+    },
+  };
+}
+
+export function npmConfig({ entry = widgetEntry, outDir, quiet }: WidgetBuildTarget): InlineConfig {
+  return {
+    ...common(quiet),
+    build: {
+      outDir,
+      emptyOutDir: false,
+      target: 'es2022',
+      // Shops' bundlers minify; readable code makes their stack traces useful.
+      minify: false,
+      modulePreload: false,
+      copyPublicDir: false,
+      reportCompressedSize: false,
+      sourcemap: true,
+      lib: { entry: { 'tryon-button': entry }, formats: ['es'] },
+      rolldownOptions: {
+        external: (id: string) => litPackages.test(id),
+        preserveEntrySignatures: 'strict',
+        output: {
+          format: 'es',
+          preserveModules: true,
+          preserveModulesRoot: fileURLToPath(new URL('./widget', import.meta.url)),
+          entryFileNames: '[name].js',
+        },
+      },
+    },
+  };
+}
+
+export default defineConfig(cdnConfig({ outDir: fileURLToPath(new URL('./dist/cdn', import.meta.url)) }));
