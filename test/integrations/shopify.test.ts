@@ -1,0 +1,222 @@
+// The Shopify theme app block rendered with liquidjs (Shopify's Liquid, minus its platform tags),
+// and the App Proxy signature middleware in front of a Hono app.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { Hono } from 'hono';
+import { Liquid } from 'liquidjs';
+import {
+  appProxyMessage,
+  checkAppProxySignature,
+  signAppProxyParams,
+  verifyShopifyAppProxy,
+} from '../../widget/integrations/shopify/app-proxy-signature.js';
+import { assertNoBreakout, countOpenings, findElements, hostile } from './markup.js';
+
+const blockPath = new URL('../../widget/integrations/shopify/blocks/tryon-button.liquid', import.meta.url);
+
+interface BlockScope {
+  product?: Record<string, unknown>;
+  settings?: Record<string, unknown>;
+  locale?: string;
+}
+
+/** Shopify renders a block without its {% schema %}; liquidjs does not know that tag, so we split it off. */
+async function loadBlock(): Promise<{ template: string; schema: Record<string, unknown> }> {
+  const source = await readFile(blockPath, 'utf8');
+  const match = /{%-?\s*schema\s*-?%}([\s\S]*?){%-?\s*endschema\s*-?%}/.exec(source);
+  assert.ok(match, 'the block has a {% schema %}');
+  return { template: source.replace(match[0], ''), schema: JSON.parse(match[1]!) as Record<string, unknown> };
+}
+
+async function renderBlock(scope: BlockScope): Promise<string> {
+  const { template } = await loadBlock();
+  const engine = new Liquid();
+  engine.registerFilter('asset_url', (name: string) => `https://cdn.shopify.example/extensions/abc/assets/${name}`);
+  return engine.parseAndRender(template, {
+    product: scope.product,
+    block: { settings: scope.settings ?? {}, shopify_attributes: 'data-shopify-editor-block="{}"' },
+    request: { locale: { iso_code: scope.locale ?? 'en' } },
+  });
+}
+
+function product(handle: string, metafields: Record<string, unknown>): Record<string, unknown> {
+  return { handle, id: 8123456789, title: 'Banarasi saree', metafields: { tryon: metafields } };
+}
+
+const defaults = { label: 'Try it on', accent: '#8a1c4a', views: '', video: false, endpoint: '/apps/tryon' };
+
+describe('Shopify theme block', () => {
+  test('an enabled product gets the tag with its handle, the settings and the module script', async () => {
+    const html = await renderBlock({
+      product: product('saree-banarasi-red', { enabled: { value: true } }),
+      settings: { ...defaults, views: 'front,back', video: true, privacy_url: 'https://shop.example/privacy' },
+      locale: 'hi',
+    });
+    const [tag, ...others] = findElements(html, 'tryon-button');
+    assert.ok(tag, `a <tryon-button> in:\n${html}`);
+    assert.equal(others.length, 0);
+    assert.deepEqual(tag.attributes, {
+      product: 'saree-banarasi-red',
+      endpoint: '/apps/tryon',
+      views: 'front,back',
+      video: '',
+      'privacy-url': 'https://shop.example/privacy',
+      lang: 'hi',
+      style: '--tryon-accent: #8a1c4a',
+    });
+    assert.equal(tag.text, 'Try it on');
+    const scripts = findElements(html, 'script');
+    assert.equal(scripts.length, 1);
+    assert.deepEqual(scripts[0]!.attributes, {
+      type: 'module',
+      src: 'https://cdn.shopify.example/extensions/abc/assets/tryon-button.js',
+    });
+    assert.match(html, /data-shopify-editor-block/, 'theme editor attributes kept so the block is selectable');
+  });
+
+  test('the metafield tryon.product overrides the handle as the catalog key', async () => {
+    const html = await renderBlock({
+      product: product('red-saree-2', { enabled: { value: true }, product: { value: 'saree-banarasi-red' } }),
+      settings: defaults,
+    });
+    assert.equal(findElements(html, 'tryon-button')[0]?.attributes.product, 'saree-banarasi-red');
+  });
+
+  test('hostile product data and settings come out escaped and round-trip exactly', async () => {
+    const html = await renderBlock({
+      product: product(hostile.product, { enabled: { value: true } }),
+      settings: { ...defaults, label: hostile.label, views: hostile.views, accent: hostile.accent },
+    });
+    assertNoBreakout(html);
+    assert.equal(countOpenings(html, 'tryon-button'), 1);
+    assert.equal(countOpenings(html, 'script'), 1, 'no script but the module one');
+    const tag = findElements(html, 'tryon-button')[0];
+    assert.ok(tag, `the tag parses with quoted attributes only:\n${html}`);
+    assert.equal(tag.attributes.product, hostile.product);
+    assert.equal(tag.attributes.views, hostile.views);
+    assert.equal(tag.attributes.style, `--tryon-accent: ${hostile.accent}`);
+    assert.equal(tag.text, hostile.label);
+    assert.equal(Object.keys(tag.attributes).some((name) => name.startsWith('on')), false, 'no event handler attribute');
+  });
+
+  for (const [name, metafields] of [
+    ['metafield false', { enabled: { value: false } }],
+    ['no metafield', {}],
+    ['metafield the string "true" rather than a boolean', { enabled: { value: 'false' } }],
+  ] as const) {
+    test(`a product without try-on renders nothing (${name})`, async () => {
+      const html = await renderBlock({ product: product('kurta-plain', metafields), settings: defaults });
+      assert.equal(countOpenings(html, 'tryon-button'), 0);
+      assert.equal(countOpenings(html, 'script'), 0, 'not even the script is loaded');
+      assert.equal(html.trim(), '');
+    });
+  }
+
+  test('outside a product page (no product object) renders nothing', async () => {
+    const html = await renderBlock({ settings: defaults });
+    assert.equal(html.trim(), '');
+  });
+
+  test('the schema offers label, accent, views and video and targets product pages', async () => {
+    const { schema } = await loadBlock();
+    const settings = schema.settings as { id: string; type: string }[];
+    const types = Object.fromEntries(settings.map((s) => [s.id, s.type]));
+    assert.equal(types.label, 'text');
+    assert.equal(types.accent, 'color');
+    assert.equal(types.views, 'text');
+    assert.equal(types.video, 'checkbox');
+    assert.equal(types.endpoint, 'text');
+    assert.deepEqual(schema.enabled_on, { templates: ['product'] });
+    assert.equal(schema.target, 'section');
+  });
+});
+
+describe('Shopify App Proxy signature', () => {
+  // The example from Shopify's documentation on App Proxy signatures (secret "hush").
+  const documented = 'extra=1&extra=2&shop=shop-name.myshopify.com&path_prefix=%2Fapps%2Fawesome_reviews' +
+    '&timestamp=1317327555&signature=a9718877bea71c2484f91608a7eaea1532bdf71f5c56825065fa4ccabe549ef3';
+
+  test('matches Shopify\'s documented example', async () => {
+    const params = new URLSearchParams(documented);
+    assert.equal(appProxyMessage(params), 'extra=1,2path_prefix=/apps/awesome_reviewsshop=shop-name.myshopify.comtimestamp=1317327555');
+    assert.equal(await checkAppProxySignature(params, { secret: 'hush', maxAgeSeconds: 0 }), 'valid');
+    assert.equal(await checkAppProxySignature(params, { secret: 'hush!', maxAgeSeconds: 0 }), 'mismatch');
+    assert.equal(await checkAppProxySignature(params, { secret: 'hush' }), 'stale', 'a 2011 timestamp is too old');
+  });
+
+  const secret = 'shpss_test_secret';
+  const now = Date.UTC(2026, 10, 21, 12, 0, 0);
+
+  async function signedQuery(extra: Record<string, string> = {}, at = now): Promise<URLSearchParams> {
+    const params = new URLSearchParams({
+      shop: 'saree-house.myshopify.com',
+      logged_in_customer_id: '',
+      path_prefix: '/apps/tryon',
+      timestamp: String(Math.floor(at / 1000)),
+      ...extra,
+    });
+    params.set('signature', await signAppProxyParams(params, secret));
+    return params;
+  }
+
+  function guardedApp(): { app: Hono; reached: string[] } {
+    const reached: string[] = [];
+    const app = new Hono();
+    app.use('*', verifyShopifyAppProxy({ secret, now: () => now }));
+    app.get('/products/:id', (c) => { reached.push(c.req.path); return c.json({ product: c.req.param('id') }); });
+    app.post('/webhooks', (c) => { reached.push(c.req.path); return c.body(null, 204); });
+    return { app, reached };
+  }
+
+  test('a signed request reaches the route', async () => {
+    const { app, reached } = guardedApp();
+    const response = await app.request(`/products/saree-banarasi-red?${await signedQuery()}`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { product: 'saree-banarasi-red' });
+    assert.deepEqual(reached, ['/products/saree-banarasi-red']);
+  });
+
+  test('the browser\'s own query parameters are covered by the signature', async () => {
+    const { app } = guardedApp();
+    const params = await signedQuery({ lang: 'hi' });
+    assert.equal((await app.request(`/products/x?${params}`)).status, 200);
+    params.set('lang', 'en');
+    assert.equal((await app.request(`/products/x?${params}`)).status, 401);
+  });
+
+  const refusals: [string, () => Promise<string>][] = [
+    ['no signature', async () => 'shop=saree-house.myshopify.com&timestamp=1'],
+    ['a tampered shop', async () => { const p = await signedQuery(); p.set('shop', 'evil.myshopify.com'); return p.toString(); }],
+    ['a forged signature', async () => { const p = await signedQuery(); p.set('signature', 'a'.repeat(64)); return p.toString(); }],
+    ['a signature made with another secret', async () => {
+      const p = await signedQuery(); p.delete('signature'); p.set('signature', await signAppProxyParams(p, 'other')); return p.toString();
+    }],
+    ['a stale timestamp', async () => (await signedQuery({}, now - 10 * 60_000)).toString()],
+    ['two signatures', async () => { const p = await signedQuery(); p.append('signature', p.get('signature')!); return p.toString(); }],
+  ];
+  for (const [name, query] of refusals) {
+    test(`${name} → 401 in the proxy's error shape, route not reached`, async () => {
+      const { app, reached } = guardedApp();
+      const response = await app.request(`/products/saree-banarasi-red?${await query()}`);
+      assert.equal(response.status, 401);
+      const body = await response.json() as { error: { code: string; message: string; retryable: boolean } };
+      assert.equal(body.error.code, 'invalid_signature');
+      assert.equal(typeof body.error.message, 'string');
+      assert.equal(typeof body.error.retryable, 'boolean');
+      assert.doesNotMatch(JSON.stringify(body), new RegExp(secret));
+      assert.deepEqual(reached, []);
+    });
+  }
+
+  test('the upstream webhooks route is exempt (it has its own signature)', async () => {
+    const { app, reached } = guardedApp();
+    const response = await app.request('/webhooks', { method: 'POST', body: '{}' });
+    assert.equal(response.status, 204);
+    assert.deepEqual(reached, ['/webhooks']);
+  });
+
+  test('refuses to be set up without a secret', () => {
+    assert.throws(() => verifyShopifyAppProxy({ secret: '' }), /secret/);
+  });
+});
