@@ -1,0 +1,81 @@
+// 1. Page weight: what a product page downloads for the button, and what the panel adds when the
+// shopper opens it. Measured on the real script-tag build (scripts/build.ts buildCdn), gzip -9
+// per file because each file travels separately. Over budget fails the whole bench.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Benchmark } from './harness.js';
+import { loadBuild } from './project.js';
+import { figure, kb } from './report.js';
+
+export const BUTTON_BUDGET = 10 * 1024;
+export const PANEL_BUDGET = 30 * 1024;
+
+const STATIC_IMPORT = /\b(?:import|export)\s*(?:[\w$*{}\s,]+?from\s*)?["']([^"']+\.js)["']/g;
+const DYNAMIC_IMPORT = /\bimport\(\s*["']([^"']+\.js)["']\s*\)/g;
+
+export interface ModuleGraph {
+  /** Files a module pulls in before it runs. */
+  staticImports(file: string): string[];
+  /** Files a module may import later (`import('./x.js')`). */
+  dynamicImports(file: string): string[];
+}
+
+export function graphOf(outDir: string): ModuleGraph {
+  const read = (file: string) => readFileSync(join(outDir, file), 'utf8');
+  const resolve = (from: string, specifier: string) => {
+    const base = new URL(`file:///${from}`);
+    return new URL(specifier, base).pathname.slice(1);
+  };
+  const matches = (file: string, pattern: RegExp) =>
+    [...read(file).matchAll(pattern)].map((m) => m[1]!).filter((s) => s.startsWith('.')).map((s) => resolve(file, s));
+  return {
+    staticImports: (file) => matches(file, STATIC_IMPORT),
+    dynamicImports: (file) => matches(file, DYNAMIC_IMPORT),
+  };
+}
+
+/** Every file loaded before `entry` runs: itself and its static imports, transitively. */
+export function staticClosure(graph: ModuleGraph, entry: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return seen;
+  seen.add(entry);
+  for (const next of graph.staticImports(entry)) staticClosure(graph, next, seen);
+  return seen;
+}
+
+export const pageWeight: Benchmark = {
+  id: 'page-weight',
+  title: '1. Page weight (gzip -9, real CDN build)',
+  limitSeconds: 120,
+  async run(ctx) {
+    const { buildCdn } = await loadBuild();
+    const outDir = ctx.scratch('cdn');
+    const built = await buildCdn({ outDir, quiet: true });
+    const gzipOf = new Map(built.files.map((f) => [f.file, f.gzip]));
+    const sum = (files: Iterable<string>) => [...files].reduce((total, file) => total + (gzipOf.get(file) ?? 0), 0);
+    const entry = 'tryon-button.js';
+    if (!gzipOf.has(entry)) throw new Error(`the build has no ${entry} (files: ${[...gzipOf.keys()].join(', ')})`);
+
+    const graph = graphOf(outDir);
+    const first = staticClosure(graph, entry);
+    const lazy = [...first].flatMap((file) => graph.dynamicImports(file));
+    const panelEntries = lazy.filter((file) => /panel/i.test(file));
+    const panelRoots = panelEntries.length > 0 ? panelEntries : lazy;
+    const panel = new Set<string>();
+    for (const root of panelRoots) for (const file of staticClosure(graph, root)) if (!first.has(file)) panel.add(file);
+    const firstBytes = sum(first);
+    const panelBytes = sum(panel);
+    ctx.log(`page weight: first script ${firstBytes} B gz (${[...first].join(', ')}), panel ${panelBytes} B gz (${[...panel].join(', ')})`);
+
+    const figures = [
+      figure('first script a product page loads (button + Lit)', kb(firstBytes), `≤ ${kb(BUTTON_BUDGET)}`, firstBytes <= BUTTON_BUDGET, true),
+      figure('panel, loaded on first interaction', kb(panelBytes), undefined, undefined),
+      figure('button + panel, all a shopper loads', kb(firstBytes + panelBytes), `≤ ${kb(PANEL_BUDGET)}`, panel.size > 0 && firstBytes + panelBytes <= PANEL_BUDGET, true),
+    ];
+    const notes = [
+      `first script: ${[...first].join(' + ')}; panel: ${panel.size > 0 ? [...panel].join(' + ') : 'no lazy panel chunk found (fails the panel budget)'}`,
+    ];
+    const others = built.files.filter((f) => f.file.endsWith('.js') && !first.has(f.file) && !panel.has(f.file));
+    if (others.length > 0) notes.push(`other lazy chunks (not loaded with the panel): ${others.map((f) => `${f.file} ${kb(f.gzip)}`).join(', ')}`);
+    return { figures, notes };
+  },
+};
