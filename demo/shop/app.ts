@@ -1,0 +1,122 @@
+// The shop as a Hono app: pages, stylesheet, the shop's script, drawn images, the built widget,
+// and the token proxy mounted at /tryon, all on one origin (so the widget needs no CORS).
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { homePage, notFoundPage, productPage } from './pages.js';
+import { findProduct } from './products.js';
+
+export interface ShopOptions {
+  /** folder of the drawn images (garments/, models/, shopper.jpg), served at /images/ */
+  imagesDir: string;
+  /** folder of the built widget, served at /widget/ */
+  widgetDir: string;
+  /** the shop's own script, compiled from page.ts, served at /shop/page.js */
+  pageScript: string;
+  /** the token proxy, mounted at /tryon */
+  tryon?: Hono;
+}
+
+/**
+ * The pages allow scripts from this origin only. Styles allow inline attributes because the colour
+ * swatches use them; images and media allow blob: for the widget's photo preview and video.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' blob: data:",
+  "media-src 'self' blob:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+  '.map': 'application/json',
+};
+
+const styleSheet = readFile(new URL('./style.css', import.meta.url), 'utf8');
+
+/** Reads `path` inside `dir`, refusing anything that would step outside it. */
+async function fileIn(dir: string, path: string): Promise<{ bytes: Buffer; type: string } | undefined> {
+  const decoded = (() => {
+    try { return decodeURIComponent(path); } catch { return undefined; }
+  })();
+  if (!decoded || decoded.includes('\0')) return undefined;
+  const full = normalize(join(dir, decoded));
+  if (!full.startsWith(normalize(dir) + sep)) return undefined;
+  const type = TYPES[extname(full).toLowerCase()];
+  if (!type) return undefined;
+  try {
+    return { bytes: await readFile(full), type };
+  } catch {
+    return undefined;
+  }
+}
+
+function page(c: Context, html: string, status: 200 | 404 = 200): Response {
+  c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'same-origin');
+  c.header('Cache-Control', 'no-cache');
+  return c.html(html, status);
+}
+
+export function createShop(options: ShopOptions): Hono {
+  const shop = new Hono();
+
+  if (options.tryon) shop.route('/tryon', options.tryon);
+
+  // ?widget=off renders the same page without the widget: a baseline for page-impact measurements.
+  const withWidget = (c: Context) => c.req.query('widget') !== 'off';
+
+  shop.get('/', (c) => page(c, homePage({ widget: withWidget(c) })));
+  shop.get('/products/:id', (c) => {
+    const product = findProduct(c.req.param('id'));
+    if (!product) return page(c, notFoundPage(), 404);
+    return page(c, productPage(product, { widget: withWidget(c) }));
+  });
+
+  shop.get('/shop/style.css', async (c) => {
+    c.header('Content-Type', TYPES['.css']);
+    c.header('Cache-Control', 'no-cache');
+    return c.body(await styleSheet);
+  });
+  shop.get('/shop/page.js', (c) => {
+    c.header('Content-Type', TYPES['.js']);
+    c.header('Cache-Control', 'no-cache');
+    return c.body(options.pageScript);
+  });
+
+  const folder = (prefix: string, dir: string, cacheControl: string) => {
+    shop.get(`${prefix}/*`, async (c) => {
+      const file = await fileIn(dir, c.req.path.slice(prefix.length + 1));
+      if (!file) return page(c, notFoundPage(), 404);
+      c.header('Content-Type', file.type);
+      c.header('Cache-Control', cacheControl);
+      c.header('X-Content-Type-Options', 'nosniff');
+      return c.body(new Uint8Array(file.bytes));
+    });
+  };
+  folder('/images', options.imagesDir, 'public, max-age=3600');
+  // The widget is rebuilt at every start, so browsers must revalidate it.
+  folder('/widget', options.widgetDir, 'no-cache');
+
+  shop.notFound((c) => page(c, notFoundPage(), 404));
+  shop.onError((error, c) => {
+    console.error(`shop: ${error.message}`);
+    return c.text('Something went wrong on our side.', 500);
+  });
+  return shop;
+}

@@ -1,0 +1,52 @@
+// Renders the shop's drawings to the PNG and JPEG files the pages show and the proxy uploads as
+// garment and reference photos. Done at start into a cache folder (never committed); skipped
+// when the drawings have not changed since the last run.
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import sharp from 'sharp';
+import { garmentSvg, modelPhotoSvg, shopperPhotoSvg } from './drawings.js';
+import { products } from './products.js';
+
+/** Where the sample shopper photo lands, relative to the images folder. */
+export const SHOPPER_PHOTO = 'shopper.jpg';
+
+interface Picture { path: string; svg: string; format: 'png' | 'jpeg' }
+
+function pictures(): Picture[] {
+  const list: Picture[] = [];
+  for (const product of products) {
+    list.push({ path: `garments/${product.id}.png`, svg: garmentSvg(product.drawing, product.palette), format: 'png' });
+    if (product.image.startsWith('models/')) {
+      list.push({ path: product.image, svg: modelPhotoSvg(product.drawing, product.palette), format: 'jpeg' });
+    }
+  }
+  list.push({ path: SHOPPER_PHOTO, svg: shopperPhotoSvg(), format: 'jpeg' });
+  return list;
+}
+
+async function render(picture: Picture, dir: string): Promise<void> {
+  const image = sharp(Buffer.from(picture.svg));
+  const bytes = picture.format === 'png'
+    ? await image.png({ compressionLevel: 9, palette: true, quality: 90 }).toBuffer()
+    : await image.flatten({ background: '#ffffff' }).jpeg({ quality: 88, mozjpeg: true }).toBuffer();
+  const target = join(dir, picture.path);
+  await mkdir(dirname(target), { recursive: true });
+  // Several demos may start at once (the e2e files run in parallel): write aside, then rename.
+  const aside = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  await writeFile(aside, bytes);
+  await rename(aside, target);
+}
+
+/** Draws every shop image into `dir` unless the same drawings are already there. */
+export async function drawShopImages(dir: string): Promise<{ drawn: number }> {
+  const list = pictures();
+  const stamp = createHash('sha256').update(JSON.stringify(list)).digest('hex');
+  const stampFile = join(dir, '.stamp');
+  const previous = await readFile(stampFile, 'utf8').catch(() => '');
+  if (previous === stamp) return { drawn: 0 };
+  await mkdir(dir, { recursive: true });
+  await Promise.all(list.map((picture) => render(picture, dir)));
+  await writeFile(stampFile, stamp);
+  return { drawn: list.length };
+}

@@ -1,0 +1,150 @@
+// The shop's HTML, server-rendered from template strings. No inline script anywhere: the pages
+// run under `script-src 'self'`, as a careful shop would.
+import { SHOPPER_PHOTO } from './images.js';
+import { formatPrice, products, type Product } from './products.js';
+
+const SHOP_NAME = 'Kapda & Co.';
+
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+interface LayoutOptions {
+  title: string;
+  /** the widget's script: left out on pages rendered with ?widget=off (a baseline for page-impact measurements) */
+  widget: boolean;
+  description?: string;
+}
+
+function layout(body: string, { title, widget, description }: LayoutOptions): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · ${SHOP_NAME}</title>
+<meta name="description" content="${escapeHtml(description ?? 'A demo shop for the <tryon-button> virtual try-on element.')}">
+<link rel="stylesheet" href="/shop/style.css">
+<script type="module" src="/shop/page.js"></script>
+${widget ? '<script type="module" src="/widget/tryon-button.js"></script>' : ''}
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="masthead">
+  <a class="brand" href="/"><span class="brand-mark" aria-hidden="true">K</span>${SHOP_NAME}</a>
+  <nav aria-label="Shop">
+    <a href="/">All products</a>
+    <a href="/images/${SHOPPER_PHOTO}" download="sample-shopper.jpg">Sample photo</a>
+    <span class="cart" aria-live="polite">Cart <span class="cart-count" data-cart-count>0</span></span>
+  </nav>
+</header>
+<main id="main">
+${body}
+</main>
+<footer class="footer">
+  <p>${SHOP_NAME} is a demo shop. Try-ons here run against a local sandbox of the try-on API: no key, no cost, every render marked “sandbox”.</p>
+  <p>No photo to hand? <a href="/images/${SHOPPER_PHOTO}" download="sample-shopper.jpg">Download a sample shopper photo</a> and choose it in the try-on.</p>
+</footer>
+</body>
+</html>
+`;
+}
+
+function badges(product: Product): string {
+  return `<ul class="badges" aria-label="Try-on offers">${product.offers.map((offer) => `<li>${escapeHtml(offer)}</li>`).join('')}</ul>`;
+}
+
+function card(product: Product): string {
+  return `<li class="card">
+  <a href="/products/${encodeURIComponent(product.id)}">
+    <span class="card-photo"><img src="/images/${escapeHtml(product.image)}" alt="" width="600" height="800" loading="lazy"></span>
+    <span class="card-name">${escapeHtml(product.name)}</span>
+  </a>
+  <span class="card-style">${escapeHtml(product.style)}</span>
+  <span class="card-price">${formatPrice(product.price)}</span>
+  ${badges(product)}
+</li>`;
+}
+
+export function homePage(options: { widget: boolean }): string {
+  const body = `<section class="hero">
+  <div>
+    <p class="eyebrow">Virtual try-on demo</p>
+    <h1>See it on you before it ships.</h1>
+    <p class="lede">Every product page carries one tag, <code>&lt;tryon-button&gt;</code>. Press “Try it on”, give your photo, and see yourself in a saree draped four ways, a bridal lehenga, a sherwani (with a twirl video) and more.</p>
+    <p><a class="button" href="/products/saree-bengali-haveli">Try the 4-view saree</a>
+       <a class="button ghost" href="/images/${SHOPPER_PHOTO}" download="sample-shopper.jpg">Get a sample photo</a></p>
+  </div>
+</section>
+<section aria-labelledby="range">
+  <h2 id="range" class="section-title">The range</h2>
+  <ul class="grid">
+${products.map(card).join('\n')}
+  </ul>
+</section>`;
+  return layout(body, { title: 'Try it on', widget: options.widget });
+}
+
+function tryonTag(product: Product): string {
+  const attributes = [`product="${escapeHtml(product.id)}"`, 'endpoint="/tryon"'];
+  if (product.offers.includes('Video')) attributes.push('video');
+  if (product.showcase) {
+    attributes.push('class="themed"', 'data-event-log');
+    return `<tryon-button ${attributes.join(' ')}>${escapeHtml(product.showcase.label)}</tryon-button>`;
+  }
+  return `<tryon-button ${attributes.join(' ')}></tryon-button>`;
+}
+
+function showcase(product: Product): string {
+  if (!product.showcase) return '';
+  return `<section class="integrator" aria-labelledby="integrator-title">
+  <h2 id="integrator-title">For integrators: this page themes the button and listens to its events</h2>
+  <p>The button above uses <code>--tryon-accent: ${escapeHtml(product.showcase.accent)}</code>, a pill radius and its own label, “${escapeHtml(product.showcase.label)}”, given as the element's content. The shop's script listens to <code>tryon-open</code>, <code>tryon-submit</code>, <code>tryon-progress</code>, <code>tryon-result</code>, <code>tryon-error</code> and <code>tryon-close</code>.</p>
+  <div class="cart-offer" data-cart-offer hidden>
+    <p><strong>Looks good on you.</strong> Add the ${escapeHtml(product.name)} in your size?</p>
+    <button type="button" class="button" data-add-look>Add this look to cart</button>
+  </div>
+  <h3 id="event-log-title">Event log</h3>
+  <ol class="event-log" data-event-log-list aria-labelledby="event-log-title"><li class="empty">No events yet: press “${escapeHtml(product.showcase.label)}”.</li></ol>
+</section>`;
+}
+
+export function productPage(product: Product, options: { widget: boolean }): string {
+  const colours = product.colours
+    .map((colour) => `<li><span class="swatch" style="background:${escapeHtml(colour.hex)}"></span>${escapeHtml(colour.name)}</li>`)
+    .join('');
+  const body = `<nav class="crumbs" aria-label="Breadcrumb"><a href="/">All products</a> <span aria-hidden="true">/</span> <span aria-current="page">${escapeHtml(product.name)}</span></nav>
+<article class="product">
+  <figure class="product-photo">
+    <img src="/images/${escapeHtml(product.image)}" alt="${escapeHtml(product.name)}" width="600" height="800">
+  </figure>
+  <div class="product-info">
+    <p class="eyebrow">${escapeHtml(product.style)}</p>
+    <h1>${escapeHtml(product.name)}</h1>
+    <p class="price">${formatPrice(product.price)} <span class="tax">incl. taxes</span></p>
+    <p class="description">${escapeHtml(product.description)}</p>
+    <h2 class="label">Colours</h2>
+    <ul class="swatches">${colours}</ul>
+    <div class="actions">
+      <button type="button" class="button" data-add-to-cart>Add to cart</button>
+      ${options.widget ? tryonTag(product) : ''}
+    </div>
+    ${badges(product)}
+    <p class="hint">No photo to hand? <a href="/images/${SHOPPER_PHOTO}" download="sample-shopper.jpg">Download a sample shopper photo</a>, then choose it in the try-on.</p>
+  </div>
+</article>
+${showcase(product)}`;
+  return layout(body, { title: product.name, widget: options.widget, description: product.description });
+}
+
+export function notFoundPage(): string {
+  return layout(`<section class="hero"><div><h1>Not found</h1><p class="lede">We have no such product. <a href="/">See the whole range</a>.</p></div></section>`, {
+    title: 'Not found',
+    widget: false,
+  });
+}

@@ -1,0 +1,204 @@
+// `npm start`: the sandbox (unless a real key and base URL are set), the token proxy mounted at
+// /tryon and the demo shop, on one origin. Prints the shop's URL; Ctrl-C stops everything.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { transform } from 'esbuild';
+import { createProxy } from '../proxy/app.js';
+import type { CatalogFile } from '../proxy/catalog.js';
+import { buildCdn } from '../scripts/build.js';
+import { startSandbox } from './sandbox/server.js';
+import { createShop } from './shop/app.js';
+import { drawShopImages } from './shop/images.js';
+import { products } from './shop/products.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const shopDir = join(root, 'demo/shop');
+
+export interface DemoOptions {
+  /** shop port; default PORT or 8080; 0 picks a free one */
+  port?: number;
+  /** default HOST or 127.0.0.1 */
+  hostname?: string;
+  /** sandbox port; default SANDBOX_PORT or 8081; 0 picks a free one */
+  sandboxPort?: number;
+  /** sandbox speed (duration multiplier); default SANDBOX_SPEED or 0.3; 0 = instant */
+  speed?: number;
+  /** sandbox keys (key → workspace); the proxy uses the first. Default one test key. */
+  sandboxKeys?: Record<string, string>;
+  /** no start-up lines, no proxy or sandbox logs */
+  quiet?: boolean;
+  /** environment to read (default process.env) */
+  env?: Record<string, string | undefined>;
+}
+
+export interface Demo {
+  /** the shop, e.g. http://127.0.0.1:8080 (no trailing slash) */
+  url: string;
+  /** the sandbox, when one was started */
+  sandboxUrl?: string;
+  /** the key the proxy uses against the sandbox (never printed for a real service) */
+  sandboxKey?: string;
+  close(): Promise<void>;
+}
+
+/** The proxy's catalog with each product's display name filled in from the shop's own data. */
+async function loadCatalog(): Promise<CatalogFile> {
+  const catalog = JSON.parse(await readFile(join(shopDir, 'catalog.json'), 'utf8')) as CatalogFile;
+  for (const product of products) {
+    const entry = catalog.products[product.id];
+    if (entry && !entry.name) entry.name = product.name;
+  }
+  return catalog;
+}
+
+async function compilePageScript(): Promise<string> {
+  const source = await readFile(join(shopDir, 'page.ts'), 'utf8');
+  const { code } = await transform(source, { loader: 'ts', format: 'esm', minify: true, target: 'es2022' });
+  return code;
+}
+
+/** Builds the widget as a shop gets it (the CDN build) into a folder of this demo's own. */
+async function buildWidget(quiet: boolean): Promise<{ dir: string; ok: boolean }> {
+  const dir = await mkdtemp(join(tmpdir(), 'tryon-demo-widget-'));
+  try {
+    await buildCdn({ outDir: dir, quiet: true });
+    return { dir, ok: true };
+  } catch (error) {
+    if (!quiet) console.warn(`demo: the widget did not build (${(error as Error).message.split('\n')[0]}); pages show no try-on button.`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'tryon-button.js'), 'console.warn("tryon-button: the widget did not build; see the demo\'s start-up log.");\n');
+    return { dir, ok: false };
+  }
+}
+
+function listen(app: { fetch: (request: Request) => Response | Promise<Response> }, port: number, hostname: string) {
+  return new Promise<{ port: number; close(): Promise<void> }>((resolvePromise, reject) => {
+    const server = serve({ fetch: app.fetch, port, hostname }, (info: AddressInfo) => {
+      resolvePromise({
+        port: info.port,
+        close: () => new Promise<void>((done) => {
+          // Open SSE streams would keep close() waiting forever.
+          if ('closeAllConnections' in server) server.closeAllConnections();
+          server.close(() => done());
+        }),
+      });
+    });
+    server.once('error', reject);
+  });
+}
+
+function numberFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative number, got "${value}"`);
+  return parsed;
+}
+
+export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
+  const env = options.env ?? process.env;
+  const quiet = options.quiet ?? false;
+  const say = (line: string) => { if (!quiet) console.log(line); };
+  const port = options.port ?? numberFrom(env.PORT, 8080, 'PORT');
+  const hostname = options.hostname ?? env.HOST ?? '127.0.0.1';
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const closer of closers.splice(0).reverse()) await closer().catch(() => undefined);
+  };
+
+  try {
+    const imagesDir = join(root, '.cache/demo-shop/images');
+    const [, widget, pageScript, catalog] = await Promise.all([
+      drawShopImages(imagesDir),
+      buildWidget(quiet),
+      compilePageScript(),
+      loadCatalog(),
+    ]);
+    closers.push(() => rm(widget.dir, { recursive: true, force: true }));
+
+    let apiKey: string;
+    let baseUrl: string;
+    let sandboxUrl: string | undefined;
+    let sandboxKey: string | undefined;
+    let upstreamLabel: 'sandbox' | 'live' | 'test';
+    if (env.TRYON_API_KEY && env.TRYON_BASE_URL) {
+      apiKey = env.TRYON_API_KEY;
+      baseUrl = env.TRYON_BASE_URL.replace(/\/+$/, '');
+      upstreamLabel = apiKey.startsWith('sk_test_') ? 'test' : 'live';
+      say(`Try-on service: ${baseUrl} (${upstreamLabel} key; no sandbox started)`);
+    } else {
+      const keys = options.sandboxKeys ?? { sk_test_demo: 'ws_demo' };
+      const sandbox = await startSandbox({
+        port: options.sandboxPort ?? numberFrom(env.SANDBOX_PORT, 8081, 'SANDBOX_PORT'),
+        hostname: '127.0.0.1',
+        speed: options.speed ?? numberFrom(env.SANDBOX_SPEED, 0.3, 'SANDBOX_SPEED'),
+        keys,
+        ...(quiet ? { log: () => undefined } : {}),
+      });
+      closers.push(() => sandbox.close());
+      const first = Object.keys(sandbox.keys)[0];
+      if (!first) throw new Error('the sandbox started with no key');
+      apiKey = first;
+      baseUrl = sandbox.url;
+      sandboxUrl = sandbox.url;
+      sandboxKey = first;
+      upstreamLabel = 'sandbox';
+      say(`Sandbox of the try-on API: ${sandbox.url} (no key needed; renders are marked "sandbox")`);
+    }
+
+    const proxy = createProxy({
+      apiKey,
+      baseUrl,
+      // Handles only need to outlive one demo run unless the shop sets a secret.
+      secret: env.TRYON_PROXY_SECRET ?? randomBytes(32).toString('base64url'),
+      allowedOrigins: (env.TRYON_ALLOWED_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+      catalog,
+      assetsDir: imagesDir,
+      readAsset: async (path) => new Uint8Array(await readFile(resolve(imagesDir, path))),
+      upstreamLabel,
+      ...(quiet ? { log: () => undefined } : {}),
+    });
+
+    const shop = createShop({ imagesDir, widgetDir: widget.dir, pageScript, tryon: proxy });
+    const server = await listen(shop, port, hostname);
+    closers.push(() => server.close());
+    const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${server.port}`;
+    say(`Demo shop: ${url}  (Ctrl-C stops it)`);
+    return {
+      url,
+      ...(sandboxUrl ? { sandboxUrl } : {}),
+      ...(sandboxKey ? { sandboxKey } : {}),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+function isMain(): boolean {
+  const script = process.argv[1];
+  return script !== undefined && resolve(script) === fileURLToPath(import.meta.url);
+}
+
+if (isMain()) {
+  try {
+    const demo = await startDemo();
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      console.log('\nStopping the demo…');
+      void demo.close().then(() => process.exit(0));
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  } catch (error) {
+    console.error(`demo: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
