@@ -1,0 +1,237 @@
+// The WooCommerce plugin: every PHP file linted with `php -l`, then the plugin run by php-cli
+// against stand-ins of the WordPress functions it calls (test/integrations/woocommerce/), with
+// ordinary and hostile product data and settings.
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assertNoBreakout, countOpenings, findElements, hostile } from './markup.js';
+
+const pluginDir = fileURLToPath(new URL('../../widget/integrations/woocommerce/tryon-button/', import.meta.url));
+const pluginMain = join(pluginDir, 'tryon-button.php');
+const runner = fileURLToPath(new URL('./woocommerce/render.php', import.meta.url));
+const standIns = fileURLToPath(new URL('./woocommerce/wordpress-stand-ins.php', import.meta.url));
+
+function php(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = execFile('php', args, { timeout: 20_000 }, (error, stdout, stderr) => {
+      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+        reject(new Error('php is not installed: these tests need php-cli (Debian: apt-get install -y php-cli; .ci/run installs it).'));
+        return;
+      }
+      resolve({ code: typeof error?.code === 'number' ? error.code : error ? 1 : 0, stdout, stderr });
+    });
+    child.stdin?.end(input ?? '');
+  });
+}
+
+interface Scenario {
+  options?: Record<string, unknown>;
+  meta?: Record<number, Record<string, string>>;
+  locale?: string;
+  products?: { id: number; slug: string }[];
+  shortcodes?: { atts: Record<string, string> | string; current?: { id: number; slug: string } }[];
+  submit?: Record<string, string>;
+  save?: { id: number; post: Record<string, string> };
+}
+
+interface Rendered {
+  products: string[];
+  shortcodes: string[];
+  settingsPage: string;
+  settingsCapability: string;
+  productFields: string;
+  footer: string;
+  classicTag: string;
+  otherTag: string;
+  sanitized?: Record<string, string>;
+  settingsErrors?: string[];
+  savedMeta?: Record<string, string>;
+}
+
+async function render(scenario: Scenario): Promise<Rendered> {
+  const { code, stdout, stderr } = await php(['-d', 'display_errors=stderr', '-d', 'error_reporting=-1', runner, pluginMain], JSON.stringify(scenario));
+  assert.equal(stderr, '', 'no PHP notice, warning or error');
+  assert.equal(code, 0, stdout);
+  return JSON.parse(stdout) as Rendered;
+}
+
+const options = (values: Record<string, string>) => ({ tryon_button_options: values });
+
+async function phpFiles(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...(await phpFiles(path)));
+    else if (entry.name.endsWith('.php')) found.push(path);
+  }
+  return found;
+}
+
+describe('WooCommerce plugin', () => {
+  before(async () => {
+    await php(['-v']);
+  });
+
+  test('every PHP file passes php -l', async () => {
+    const files = [...(await phpFiles(pluginDir)), standIns, runner];
+    assert.ok(files.length >= 6, `found ${files.length} PHP files`);
+    for (const file of files) {
+      const { code, stdout } = await php(['-l', file]);
+      assert.equal(code, 0, `${file}: ${stdout}`);
+      assert.match(stdout, /No syntax errors detected/);
+    }
+  });
+
+  test('an enabled product gets the tag right after the add-to-cart button; others get nothing', async () => {
+    const out = await render({
+      options: options({ endpoint: '/tryon', label: 'See it on you', accent: '#8a1c4a' }),
+      meta: {
+        12: { _tryon_enabled: 'yes', _tryon_views: 'front,back', _tryon_video: 'yes' },
+        13: { _tryon_enabled: 'no' },
+      },
+      locale: 'hi_IN',
+      products: [{ id: 12, slug: 'saree-banarasi-red' }, { id: 13, slug: 'kurta-plain' }, { id: 14, slug: 'no-meta' }],
+    });
+    const [enabled, disabled, noMeta] = out.products;
+    assert.match(enabled!, /Add to cart<\/button><div class="tryon-button-wrap"><tryon-button /, 'after the add-to-cart button');
+    assert.deepEqual(findElements(enabled!, 'tryon-button'), [{
+      attributes: {
+        product: 'saree-banarasi-red', endpoint: '/tryon', views: 'front,back', video: '', lang: 'hi',
+        style: '--tryon-accent: #8a1c4a',
+      },
+      text: 'See it on you',
+    }]);
+    assert.equal(countOpenings(disabled!, 'tryon-button'), 0);
+    assert.equal(countOpenings(noMeta!, 'tryon-button'), 0);
+  });
+
+  test('the script is enqueued as a module: the bundled copy, or the configured CDN URL', async () => {
+    const bundled = await render({ meta: { 1: { _tryon_enabled: 'yes' } }, products: [{ id: 1, slug: 'a' }] });
+    assert.deepEqual(findElements(bundled.footer, 'script').map((s) => s.attributes), [{
+      type: 'module',
+      src: 'https://shop.example/wp-content/plugins/tryon-button/assets/tryon-button.js?ver=0.1.0',
+      id: 'tryon-button-js-module',
+    }]);
+    const cdn = await render({
+      options: options({ script_url: 'https://cdn.example/tryon-button/0.1.0/tryon-button.js' }),
+      shortcodes: [{ atts: { product: 'a' } }],
+    });
+    assert.equal(findElements(cdn.footer, 'script')[0]?.attributes.src, 'https://cdn.example/tryon-button/0.1.0/tryon-button.js?ver=0.1.0');
+    const none = await render({ products: [{ id: 2, slug: 'b' }] });
+    assert.equal(none.footer, '', 'no script on pages without a button');
+  });
+
+  test('before WordPress 6.5 (classic scripts) only our script tag becomes type="module"', async () => {
+    const out = await render({});
+    assert.match(out.classicTag, /^<script type="module" src='https:\/\/shop\.example\/x\.js'/);
+    assert.doesNotMatch(out.otherTag, /module/);
+  });
+
+  test('hostile product data comes out escaped on the product page and round-trips exactly', async () => {
+    const out = await render({
+      meta: {
+        20: { _tryon_enabled: 'yes', _tryon_views: hostile.views },
+        21: { _tryon_enabled: 'yes', _tryon_product: hostile.product },
+      },
+      products: [{ id: 20, slug: hostile.product }, { id: 21, slug: 'plain' }],
+    });
+    for (const page of out.products) {
+      assertNoBreakout(page);
+      assert.equal(countOpenings(page, 'tryon-button'), 1);
+      assert.equal(countOpenings(page, 'script'), 0);
+      const tag = findElements(page, 'tryon-button')[0];
+      assert.ok(tag, `tag parses with quoted attributes only:\n${page}`);
+      assert.equal(tag.attributes.product, hostile.product);
+      assert.equal(Object.keys(tag.attributes).some((name) => name.startsWith('on')), false);
+    }
+    assert.equal(findElements(out.products[0]!, 'tryon-button')[0]?.attributes.views, hostile.views);
+  });
+
+  test('hostile settings left in the database are escaped or refused where printed', async () => {
+    const out = await render({
+      options: options({
+        label: hostile.label, accent: hostile.accent, endpoint: 'javascript:alert(5)',
+        privacy_url: hostile.privacy, script_url: 'javascript:alert(6)',
+      }),
+      meta: { 30: { _tryon_enabled: 'yes' } },
+      products: [{ id: 30, slug: 'saree' }],
+    });
+    const page = out.products[0]!;
+    assertNoBreakout(page);
+    assert.doesNotMatch(page + out.footer, /javascript:/i);
+    const tag = findElements(page, 'tryon-button')[0];
+    assert.ok(tag);
+    assert.equal(tag.text, hostile.label);
+    assert.equal(tag.attributes.endpoint, '/tryon', 'a bad endpoint falls back to the default');
+    assert.equal(tag.attributes.style, undefined, 'an accent that is not a colour is dropped');
+    assert.equal(tag.attributes['privacy-url'], undefined);
+    assert.match(out.footer, /plugins\/tryon-button\/assets\/tryon-button\.js/, 'a bad script URL falls back to the bundled copy');
+    // The settings page prints the same stored values back into inputs, escaped.
+    assertNoBreakout(out.settingsPage);
+    const labelInput = findElements(out.settingsPage.replace(/<input([^>]*)>/g, '<input$1></input>'), 'input')
+      .find((input) => input.attributes.name === 'tryon_button_options[label]');
+    assert.equal(labelInput?.attributes.value, hostile.label);
+  });
+
+  test('[tryon_button] shortcode: explicit product anywhere, the current product only if enabled', async () => {
+    const out = await render({
+      options: options({ label: 'Try it on' }),
+      meta: { 40: { _tryon_enabled: 'yes', _tryon_product: 'lehenga-emerald' }, 41: { _tryon_enabled: 'no' } },
+      shortcodes: [
+        { atts: { product: 'saree-banarasi-red', label: 'See it on you', views: 'front,side', video: 'yes', endpoint: '/apps/tryon' } },
+        { atts: '', current: { id: 40, slug: 'lehenga' } },
+        { atts: '', current: { id: 41, slug: 'off' } },
+        { atts: '' },
+        { atts: { product: hostile.product, label: hostile.label, views: hostile.views, endpoint: '//evil.example/tryon' } },
+      ],
+    });
+    const [explicit, current, disabled, nowhere, evil] = out.shortcodes;
+    assert.deepEqual(findElements(explicit!, 'tryon-button')[0], {
+      attributes: { product: 'saree-banarasi-red', endpoint: '/apps/tryon', views: 'front,side', video: '', lang: 'en' },
+      text: 'See it on you',
+    });
+    assert.equal(findElements(current!, 'tryon-button')[0]?.attributes.product, 'lehenga-emerald');
+    assert.equal(disabled, '');
+    assert.equal(nowhere, '');
+    assertNoBreakout(evil!);
+    const tag = findElements(evil!, 'tryon-button')[0];
+    assert.ok(tag, evil);
+    assert.equal(tag.attributes.product, hostile.product);
+    assert.equal(tag.attributes.views, hostile.views);
+    assert.equal(tag.attributes.endpoint, '/tryon', 'a protocol-relative endpoint is refused');
+    assert.equal(tag.text, hostile.label);
+  });
+
+  test('settings page: registered for manage_options, saved values sanitized', async () => {
+    const out = await render({
+      submit: {
+        endpoint: 'javascript:alert(1)', label: '<script>x</script>Try  it\ton', accent: 'red', privacy_url: 'https://shop.example/privacy',
+        script_url: '//cdn.evil.example/x.js',
+      },
+    });
+    assert.equal(out.settingsCapability, 'manage_options');
+    for (const field of ['endpoint', 'label', 'accent', 'privacy_url', 'script_url']) {
+      assert.match(out.settingsPage, new RegExp(`name="tryon_button_options\\[${field}\\]"`));
+    }
+    assert.match(out.settingsPage, /name="_wpnonce"/, 'settings_fields adds the nonce');
+    assert.deepEqual(out.sanitized, {
+      endpoint: '/tryon', label: 'xTry it on', accent: '', script_url: '', privacy_url: 'https://shop.example/privacy',
+    });
+    assert.deepEqual(out.settingsErrors, ['tryon_button_endpoint']);
+    const good = await render({ submit: { endpoint: 'https://tryon.shop.example/tryon', label: 'Try', accent: '#abc' } });
+    assert.equal(good.sanitized?.endpoint, 'https://tryon.shop.example/tryon');
+    assert.equal(good.sanitized?.accent, '#abc');
+    assert.deepEqual(good.settingsErrors, []);
+  });
+
+  test('product editor fields save the switches and a cleaned views list', async () => {
+    const out = await render({
+      save: { id: 50, post: { _tryon_enabled: 'on', _tryon_product: ' <b>saree</b> ', _tryon_views: 'Front, back"><x' } },
+    });
+    assert.match(out.productFields, /id="_tryon_enabled"/);
+    assert.deepEqual(out.savedMeta, { _tryon_enabled: 'yes', _tryon_video: 'no', _tryon_product: 'saree', _tryon_views: 'front,back' });
+  });
+});

@@ -1,0 +1,173 @@
+<?php
+/**
+ * The <tryon-button> tag: after the add-to-cart button on product pages whose meta enables
+ * try-on, and wherever the [tryon_button] shortcode is used. The widget is an ES module, so it is
+ * loaded as a script module (type="module").
+ */
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+const TRYON_BUTTON_HANDLE = 'tryon-button';
+
+function tryon_button_script_src(): string {
+	$script = tryon_button_clean_url( tryon_button_options()['script_url'], true );
+	if ( '' !== $script ) {
+		return $script;
+	}
+	return plugins_url( 'assets/tryon-button.js', TRYON_BUTTON_FILE );
+}
+
+function tryon_button_register_script(): void {
+	if ( function_exists( 'wp_register_script_module' ) ) {
+		wp_register_script_module( TRYON_BUTTON_HANDLE, tryon_button_script_src(), array(), TRYON_BUTTON_VERSION );
+		return;
+	}
+	wp_register_script( TRYON_BUTTON_HANDLE, tryon_button_script_src(), array(), TRYON_BUTTON_VERSION, array( 'in_footer' => true ) );
+}
+add_action( 'wp_enqueue_scripts', 'tryon_button_register_script', 5 );
+
+function tryon_button_enqueue_script(): void {
+	if ( function_exists( 'wp_enqueue_script_module' ) ) {
+		wp_enqueue_script_module( TRYON_BUTTON_HANDLE );
+		return;
+	}
+	wp_enqueue_script( TRYON_BUTTON_HANDLE );
+}
+
+/** Before WordPress 6.5 there are no script modules: mark the classic script as a module. */
+function tryon_button_module_type( string $tag, string $handle ): string {
+	if ( TRYON_BUTTON_HANDLE !== $handle || false !== strpos( $tag, 'type="module"' ) ) {
+		return $tag;
+	}
+	return (string) preg_replace( '/<script\b(?:\s+type=(["\'])[^"\']*\1)?/', '<script type="module"', $tag, 1 );
+}
+add_filter( 'script_loader_tag', 'tryon_button_module_type', 10, 2 );
+
+function tryon_button_is_enabled( int $product_id ): bool {
+	return 'yes' === get_post_meta( $product_id, '_tryon_enabled', true );
+}
+
+/** The key the token proxy's catalog knows the product by: the _tryon_product meta, else its slug. */
+function tryon_button_product_key( $product ): string {
+	$key = get_post_meta( $product->get_id(), '_tryon_product', true );
+	if ( is_string( $key ) && '' !== trim( $key ) ) {
+		return trim( $key );
+	}
+	return (string) $product->get_slug();
+}
+
+function tryon_button_lang(): string {
+	$locale = function_exists( 'determine_locale' ) ? determine_locale() : get_locale();
+	$lang   = strtolower( (string) strtok( (string) $locale, '_' ) );
+	return '' === $lang ? 'en' : $lang;
+}
+
+/**
+ * The markup for one button. Every attribute goes through esc_attr (URLs through esc_url) and the
+ * label through esc_html: product data and settings are merchant input, and a product's slug,
+ * meta or title may hold anything.
+ *
+ * @param array{product?: string, views?: string, video?: bool, label?: string, endpoint?: string} $args
+ */
+function tryon_button_tag( array $args ): string {
+	$product = trim( (string) ( $args['product'] ?? '' ) );
+	if ( '' === $product ) {
+		return '';
+	}
+	$options = tryon_button_options();
+	// Saved options went through the sanitizer, but the database is not trusted to still hold what
+	// it wrote (imports, other plugins): URLs are checked again where they are printed.
+	$endpoint = tryon_button_clean_url( (string) ( $args['endpoint'] ?? '' ), true );
+	if ( '' === $endpoint ) {
+		$endpoint = tryon_button_clean_url( $options['endpoint'], true );
+	}
+	if ( '' === $endpoint ) {
+		$endpoint = tryon_button_defaults()['endpoint'];
+	}
+	$privacy = tryon_button_clean_url( $options['privacy_url'], true );
+	$accent  = (string) sanitize_hex_color( $options['accent'] );
+	$label   = (string) ( $args['label'] ?? '' );
+
+	$html  = '<tryon-button';
+	$html .= ' product="' . esc_attr( $product ) . '"';
+	$html .= ' endpoint="' . esc_url( $endpoint ) . '"';
+	$views = trim( (string) ( $args['views'] ?? '' ) );
+	if ( '' !== $views ) {
+		$html .= ' views="' . esc_attr( $views ) . '"';
+	}
+	if ( ! empty( $args['video'] ) ) {
+		$html .= ' video';
+	}
+	$html .= ' lang="' . esc_attr( tryon_button_lang() ) . '"';
+	if ( '' !== $privacy ) {
+		$html .= ' privacy-url="' . esc_url( $privacy ) . '"';
+	}
+	if ( '' !== $accent ) {
+		$html .= ' style="' . esc_attr( '--tryon-accent: ' . $accent ) . '"';
+	}
+	$html .= '>' . esc_html( '' !== $label ? $label : $options['label'] ) . '</tryon-button>';
+
+	tryon_button_enqueue_script();
+	return $html;
+}
+
+function tryon_button_args_for( $product ): array {
+	$id = (int) $product->get_id();
+	return array(
+		'product' => tryon_button_product_key( $product ),
+		'views'   => (string) get_post_meta( $id, '_tryon_views', true ),
+		'video'   => 'yes' === get_post_meta( $id, '_tryon_video', true ),
+	);
+}
+
+function tryon_button_after_add_to_cart(): void {
+	global $product;
+	if ( ! is_object( $product ) || ! method_exists( $product, 'get_id' ) || ! tryon_button_is_enabled( (int) $product->get_id() ) ) {
+		return;
+	}
+	echo '<div class="tryon-button-wrap">' . tryon_button_tag( tryon_button_args_for( $product ) ) . '</div>'; // phpcs:ignore WordPress.Security.EscapeOutput -- built from escaped parts.
+}
+add_action( 'woocommerce_after_add_to_cart_button', 'tryon_button_after_add_to_cart' );
+
+/**
+ * [tryon_button] on a product page: that product (if its meta enables try-on).
+ * [tryon_button product="saree-banarasi-red" label="See it on you" views="front,back" video="yes"]:
+ * that catalog product, anywhere.
+ */
+function tryon_button_shortcode( $atts ): string {
+	$atts = shortcode_atts(
+		array(
+			'product'  => '',
+			'label'    => '',
+			'views'    => '',
+			'video'    => '',
+			'endpoint' => '',
+		),
+		is_array( $atts ) ? $atts : array(),
+		'tryon_button'
+	);
+	$video = in_array( strtolower( (string) $atts['video'] ), array( '1', 'yes', 'true', 'video' ), true );
+	if ( '' === trim( (string) $atts['product'] ) ) {
+		global $product;
+		if ( ! is_object( $product ) || ! method_exists( $product, 'get_id' ) || ! tryon_button_is_enabled( (int) $product->get_id() ) ) {
+			return '';
+		}
+		$args = tryon_button_args_for( $product );
+		if ( '' !== $atts['views'] ) {
+			$args['views'] = (string) $atts['views'];
+		}
+		$args['video'] = $args['video'] || $video;
+	} else {
+		$args = array(
+			'product' => (string) $atts['product'],
+			'views'   => (string) $atts['views'],
+			'video'   => $video,
+		);
+	}
+	$args['label']    = (string) $atts['label'];
+	$args['endpoint'] = (string) $atts['endpoint'];
+	return tryon_button_tag( $args );
+}
+add_shortcode( 'tryon_button', 'tryon_button_shortcode' );

@@ -1,0 +1,26 @@
+<?php
+/**
+ * Plugin Name:       Virtual Try-On Button
+ * Description:       Lets shoppers see themselves wearing a product: adds the <tryon-button> element to WooCommerce product pages and a [tryon_button] shortcode.
+ * Version:           0.1.0
+ * Requires at least: 6.5
+ * Requires PHP:      7.4
+ * WC requires at least: 8.0
+ * License:           MIT
+ * Text Domain:       tryon-button
+ *
+ * The element talks only to the shop's token proxy (the "Proxy endpoint" setting), which keeps the
+ * try-on service's secret key. Nothing secret is ever given to this plugin or the page.
+ */
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+define( 'TRYON_BUTTON_VERSION', '0.1.0' );
+define( 'TRYON_BUTTON_FILE', __FILE__ );
+
+require_once __DIR__ . '/includes/options.php';
+require_once __DIR__ . '/includes/tag.php';
+require_once __DIR__ . '/includes/product-fields.php';
+require_once __DIR__ . '/includes/settings-page.php';
