@@ -1,0 +1,62 @@
+// The typed `detail` of every event <tryon-button> dispatches. All of them bubble and are
+// composed, so a page can listen on the element, on a container or on `document`.
+
+/** A step of the shopper's try-on, also reflected as the element's `status` attribute. */
+export type TryonStatus =
+  | 'idle' | 'consent' | 'photo' | 'uploading' | 'queued' | 'rendering' | 'result' | 'error';
+
+/** One rendered output: an image per view, or a video. `url` is absolute. */
+export interface TryonOutput {
+  view: string;
+  url: string;
+  type: 'image' | 'video';
+  contentType?: string;
+}
+
+export interface TryonOpenDetail { product: string }
+export interface TryonCloseDetail { product: string; status: TryonStatus }
+export interface TryonSubmitDetail {
+  product: string;
+  requestId: string;
+  views: string[];
+  output: 'image' | 'video';
+}
+export interface TryonProgressDetail {
+  product: string;
+  status: TryonStatus;
+  /** Upload percent (0–100) while uploading. */
+  percent?: number;
+  /** Milliseconds since the try-on was submitted. */
+  elapsedMs?: number;
+  /** The expected p95 duration for the product's tier, in milliseconds. */
+  expectedMs?: number;
+  tryon?: string;
+}
+export interface TryonResultDetail {
+  product: string;
+  tryon: string;
+  requestId: string;
+  outputs: TryonOutput[];
+}
+export interface TryonErrorDetail {
+  product: string;
+  code: string;
+  message: string;
+  retryable: boolean;
+}
+
+export interface TryonEventMap {
+  'tryon-open': CustomEvent<TryonOpenDetail>;
+  'tryon-close': CustomEvent<TryonCloseDetail>;
+  'tryon-submit': CustomEvent<TryonSubmitDetail>;
+  'tryon-progress': CustomEvent<TryonProgressDetail>;
+  'tryon-result': CustomEvent<TryonResultDetail>;
+  'tryon-error': CustomEvent<TryonErrorDetail>;
+}
+
+export type TryonEventName = keyof TryonEventMap;
+export type TryonEventDetail<K extends TryonEventName> = TryonEventMap[K]['detail'];
+
+declare global {
+  interface HTMLElementEventMap extends TryonEventMap {}
+}

@@ -1,0 +1,116 @@
+// Photo preparation in the shopper's browser, before anything is uploaded: apply the EXIF
+// orientation, downscale to a long side of at most 2048 px and re-encode as JPEG, which leaves
+// EXIF and GPS behind. Decoding happens in createImageBitmap and encoding in OffscreenCanvas
+// where available, so a 12-megapixel phone photo does not freeze the page.
+
+export const MAX_INPUT_BYTES = 25 * 1024 * 1024;
+export const MIN_SHORT_SIDE = 256;
+export const MAX_LONG_SIDE = 2048;
+export const JPEG_QUALITY = 0.88;
+
+export type PhotoProblem = 'not_image' | 'too_small' | 'too_large' | 'unreadable';
+
+export class PhotoError extends Error {
+  readonly problem: PhotoProblem;
+  readonly width: number | undefined;
+  readonly height: number | undefined;
+  /** The input's size in MB, one decimal, for the too-large message. */
+  readonly sizeMb: number | undefined;
+
+  constructor(problem: PhotoProblem, message: string, facts: { width?: number; height?: number; sizeMb?: number } = {}) {
+    super(message);
+    this.name = 'PhotoError';
+    this.problem = problem;
+    this.width = facts.width;
+    this.height = facts.height;
+    this.sizeMb = facts.sizeMb;
+  }
+}
+
+export interface PreparedPhoto {
+  blob: Blob;
+  /** Pixel size after orientation; 0 when the file is sent as it is (undecodable HEIC). */
+  width: number;
+  height: number;
+  type: string;
+}
+
+type Sniffed = 'jpeg' | 'png' | 'webp' | 'gif' | 'bmp' | 'avif' | 'heic' | 'unknown';
+
+async function sniff(file: Blob): Promise<Sniffed> {
+  const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
+  const ascii = (from: number, to: number) => String.fromCharCode(...head.subarray(from, to));
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
+  if (head[0] === 0x89 && ascii(1, 4) === 'PNG') return 'png';
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'webp';
+  if (ascii(0, 3) === 'GIF') return 'gif';
+  if (ascii(0, 2) === 'BM') return 'bmp';
+  if (ascii(4, 8) === 'ftyp') {
+    const brand = ascii(8, 12);
+    if (brand.startsWith('avi')) return 'avif';
+    if (['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'mif1', 'msf1'].includes(brand)) return 'heic';
+  }
+  return 'unknown';
+}
+
+function megabytes(bytes: number): number {
+  return Math.round((bytes / (1024 * 1024)) * 10) / 10;
+}
+
+async function encodeJpeg(bitmap: ImageBitmap, width: number, height: number): Promise<Blob> {
+  if (typeof OffscreenCanvas === 'function') {
+    const canvas = new OffscreenCanvas(width, height);
+    const context = canvas.getContext('2d');
+    if (!context) throw new PhotoError('unreadable', 'No 2D canvas is available.');
+    context.imageSmoothingQuality = 'high';
+    context.drawImage(bitmap, 0, 0, width, height);
+    return canvas.convertToBlob({ type: 'image/jpeg', quality: JPEG_QUALITY });
+  }
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  const context = canvas.getContext('2d');
+  if (!context) throw new PhotoError('unreadable', 'No 2D canvas is available.');
+  context.imageSmoothingQuality = 'high';
+  context.drawImage(bitmap, 0, 0, width, height);
+  return new Promise((resolve, reject) => {
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new PhotoError('unreadable', 'The photo could not be encoded.'))), 'image/jpeg', JPEG_QUALITY);
+  });
+}
+
+/**
+ * Turns the shopper's file into what is uploaded. Throws a PhotoError (with the figures for a
+ * clear message) for a file that is not an image, too small or too large.
+ */
+export async function prepareRawPhoto(file: Blob): Promise<PreparedPhoto> {
+  if (file.size > MAX_INPUT_BYTES) {
+    throw new PhotoError('too_large', `The file is ${megabytes(file.size)} MB; the limit is 25 MB.`, { sizeMb: megabytes(file.size) });
+  }
+  const kind = await sniff(file);
+  const claimsImage = file.type.startsWith('image/');
+  if (kind === 'unknown' && !claimsImage) throw new PhotoError('not_image', 'The file is not an image.');
+
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
+  } catch {
+    // Chrome cannot decode HEIC; the service accepts it, so it goes as it is.
+    if (kind === 'heic') return { blob: file, width: 0, height: 0, type: 'image/heic' };
+    if (kind === 'unknown') throw new PhotoError('not_image', 'The file is not an image.');
+    throw new PhotoError('unreadable', 'The image could not be decoded.');
+  }
+
+  try {
+    const { width, height } = bitmap;
+    if (Math.min(width, height) < MIN_SHORT_SIDE) {
+      throw new PhotoError('too_small', `The photo is ${width} × ${height} px; the shorter side must be at least ${MIN_SHORT_SIDE} px.`, { width, height });
+    }
+    const scale = Math.min(1, MAX_LONG_SIDE / Math.max(width, height));
+    const outWidth = Math.max(1, Math.round(width * scale));
+    const outHeight = Math.max(1, Math.round(height * scale));
+    const blob = await encodeJpeg(bitmap, outWidth, outHeight);
+    return { blob, width: outWidth, height: outHeight, type: 'image/jpeg' };
+  } finally {
+    bitmap.close();
+  }
+}

@@ -1,0 +1,245 @@
+// Calls to the shop's token proxy (DESIGN.md part 3). XHR for the photo upload because only it
+// reports upload progress; fetch for the rest; Server-Sent Events to watch a try-on, with polling
+// every 2 s as the fallback, backing off while the network or the proxy is failing.
+import type { TryonOutput } from './events.js';
+import type { ProxyStatus } from './session.js';
+
+export class ProxyError extends Error {
+  readonly code: string;
+  readonly retryable: boolean;
+  readonly status: number;
+  /** Seconds the proxy asked us to wait (429 Retry-After). */
+  readonly retryAfter: number | undefined;
+
+  constructor(code: string, message: string, retryable: boolean, status = 0, retryAfter?: number) {
+    super(message || code);
+    this.name = 'ProxyError';
+    this.code = code;
+    this.retryable = retryable;
+    this.status = status;
+    this.retryAfter = retryAfter;
+  }
+}
+
+export interface ProductInfo {
+  product: string;
+  views: string[];
+  video: boolean;
+  tier: string;
+  name?: string;
+}
+
+export interface UploadedPhoto { photo: string; expiresAt: string }
+export interface CreatedTryon { tryon: string; status: string; views: string[] }
+export interface TryonRequest {
+  product: string;
+  photo: string;
+  requestId: string;
+  views?: string[];
+  output?: 'image' | 'video';
+}
+
+export interface ProxyClientOptions {
+  /** Milliseconds between status polls when Server-Sent Events are not available. */
+  pollInterval?: number;
+  /** Consecutive failed polls after which watching gives up with the last error. */
+  maxPollFailures?: number;
+  /** Set false to poll even where EventSource exists. */
+  serverSentEvents?: boolean;
+}
+
+const terminal = new Set(['succeeded', 'failed']);
+
+function offline(): ProxyError {
+  return new ProxyError('offline', '', true);
+}
+
+function abortError(): DOMException {
+  return new DOMException('The try-on was cancelled.', 'AbortError');
+}
+
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError());
+    const timer = setTimeout(() => { signal?.removeEventListener('abort', stop); resolve(); }, ms);
+    const stop = () => { clearTimeout(timer); reject(abortError()); };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
+async function errorFrom(status: number, text: string, retryAfterHeader: string | null): Promise<ProxyError> {
+  const retryAfter = retryAfterHeader && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
+  try {
+    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown; retryable?: unknown } };
+    const error = body.error;
+    if (error && typeof error.code === 'string') {
+      return new ProxyError(
+        error.code,
+        typeof error.message === 'string' ? error.message : '',
+        typeof error.retryable === 'boolean' ? error.retryable : status >= 500 || status === 429,
+        status, retryAfter,
+      );
+    }
+  } catch {
+    // Not our JSON error shape (a CDN or gateway page): fall through to a code from the status.
+  }
+  return new ProxyError(`http_${status}`, '', status >= 500 || status === 429, status, retryAfter);
+}
+
+export class ProxyClient {
+  readonly base: URL;
+  readonly pollInterval: number;
+  readonly maxPollFailures: number;
+  readonly serverSentEvents: boolean;
+
+  constructor(endpoint: string, options: ProxyClientOptions = {}) {
+    const base = new URL(endpoint || '/tryon', location.href);
+    if (!base.pathname.endsWith('/')) base.pathname += '/';
+    this.base = base;
+    this.pollInterval = options.pollInterval ?? 2000;
+    this.maxPollFailures = options.maxPollFailures ?? 6;
+    this.serverSentEvents = options.serverSentEvents ?? true;
+  }
+
+  /** Output urls come path-absolute (`/tryon/files/…`); make them absolute against the endpoint. */
+  resolve(url: string): string {
+    return new URL(url, this.base).href;
+  }
+
+  private url(path: string): string {
+    return new URL(path, this.base).href;
+  }
+
+  private async json<T>(path: string, init: RequestInit = {}): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(this.url(path), { ...init, headers: { accept: 'application/json', ...init.headers } });
+    } catch (error) {
+      if (init.signal?.aborted) throw abortError();
+      throw offline();
+    }
+    const text = await response.text().catch(() => '');
+    if (!response.ok) throw await errorFrom(response.status, text, response.headers.get('retry-after'));
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new ProxyError('bad_answer', '', true, response.status);
+    }
+  }
+
+  product(id: string, signal?: AbortSignal): Promise<ProductInfo> {
+    return this.json<ProductInfo>(`products/${encodeURIComponent(id)}`, { signal });
+  }
+
+  uploadPhoto(photo: Blob, onProgress?: (percent: number) => void, signal?: AbortSignal): Promise<UploadedPhoto> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(abortError());
+      const xhr = new XMLHttpRequest();
+      const form = new FormData();
+      const name = photo instanceof File ? photo.name : photo.type === 'image/jpeg' ? 'photo.jpg' : 'photo';
+      form.append('photo', photo, name);
+      xhr.open('POST', this.url('photos'));
+      xhr.setRequestHeader('accept', 'application/json');
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable && event.total > 0) onProgress?.(Math.round((event.loaded / event.total) * 100));
+      };
+      const abort = () => xhr.abort();
+      signal?.addEventListener('abort', abort, { once: true });
+      xhr.onabort = () => reject(abortError());
+      xhr.onerror = () => reject(offline());
+      xhr.onload = async () => {
+        signal?.removeEventListener('abort', abort);
+        if (xhr.status < 200 || xhr.status >= 300) {
+          reject(await errorFrom(xhr.status, xhr.responseText, xhr.getResponseHeader('retry-after')));
+          return;
+        }
+        try {
+          resolve(JSON.parse(xhr.responseText) as UploadedPhoto);
+        } catch {
+          reject(new ProxyError('bad_answer', '', true, xhr.status));
+        }
+      };
+      xhr.send(form);
+    });
+  }
+
+  createTryon(request: TryonRequest, signal?: AbortSignal): Promise<CreatedTryon> {
+    return this.json<CreatedTryon>('tryons', {
+      method: 'POST',
+      signal,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...request, consent: true }),
+    });
+  }
+
+  private normalise(answer: ProxyStatus): ProxyStatus {
+    const outputs: TryonOutput[] = (Array.isArray(answer.outputs) ? answer.outputs : [])
+      .filter((o) => o && typeof o.url === 'string')
+      .map((o) => ({ ...o, view: o.view || 'front', type: o.type === 'video' ? 'video' : 'image', url: this.resolve(o.url) }));
+    return { ...answer, outputs };
+  }
+
+  async status(tryon: string, signal?: AbortSignal): Promise<ProxyStatus> {
+    return this.normalise(await this.json<ProxyStatus>(`tryons/${encodeURIComponent(tryon)}`, { signal }));
+  }
+
+  /**
+   * Reports every status until the try-on ends; resolves with the terminal answer. Rejects with
+   * an AbortError when `signal` aborts, or with the last ProxyError once polling gives up.
+   */
+  async watch(tryon: string, onStatus: (answer: ProxyStatus) => void, signal?: AbortSignal): Promise<ProxyStatus> {
+    if (this.serverSentEvents && typeof EventSource === 'function') {
+      const streamed = await this.stream(tryon, onStatus, signal);
+      if (streamed) return streamed;
+    }
+    return this.poll(tryon, onStatus, signal);
+  }
+
+  /** Resolves with the terminal answer, or undefined when the stream broke and polling should take over. */
+  private stream(tryon: string, onStatus: (answer: ProxyStatus) => void, signal?: AbortSignal): Promise<ProxyStatus | undefined> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(abortError());
+      const source = new EventSource(this.url(`tryons/${encodeURIComponent(tryon)}/events`));
+      const finish = (value: ProxyStatus | undefined, error?: unknown) => {
+        source.close();
+        signal?.removeEventListener('abort', abort);
+        if (error) reject(error);
+        else resolve(value);
+      };
+      const abort = () => finish(undefined, abortError());
+      signal?.addEventListener('abort', abort, { once: true });
+      source.addEventListener('status', (event) => {
+        let answer: ProxyStatus;
+        try {
+          answer = this.normalise(JSON.parse((event as MessageEvent<string>).data) as ProxyStatus);
+        } catch {
+          return;
+        }
+        onStatus(answer);
+        if (terminal.has(answer.status)) finish(answer);
+      });
+      // EventSource retries on its own forever; we prefer the bounded, backing-off poll instead.
+      source.onerror = () => finish(undefined);
+    });
+  }
+
+  private async poll(tryon: string, onStatus: (answer: ProxyStatus) => void, signal?: AbortSignal): Promise<ProxyStatus> {
+    let failures = 0;
+    for (;;) {
+      try {
+        const answer = await this.status(tryon, signal);
+        failures = 0;
+        onStatus(answer);
+        if (terminal.has(answer.status)) return answer;
+        await wait(this.pollInterval, signal);
+      } catch (error) {
+        if (signal?.aborted || (error instanceof DOMException && error.name === 'AbortError')) throw error;
+        if (error instanceof ProxyError && !error.retryable) throw error;
+        failures += 1;
+        if (failures >= this.maxPollFailures) throw error;
+        const retryAfter = error instanceof ProxyError && error.retryAfter ? error.retryAfter * 1000 : 0;
+        await wait(Math.max(retryAfter, Math.min(this.pollInterval * 2 ** failures, 30_000)), signal);
+      }
+    }
+  }
+}

@@ -1,0 +1,176 @@
+// The shopper's try-on as a pure state machine: no DOM, no network, no clock. The panel feeds it
+// what happened (an event) and renders what it returns, so every transition can be tested alone.
+import type { TryonOutput, TryonStatus } from './events.js';
+
+/** The part of the flow that failed, which decides what "Try again" does. */
+export type FailedStage = 'product' | 'photo' | 'upload' | 'submit' | 'watch' | 'render';
+
+export interface SessionError {
+  code: string;
+  message: string;
+  retryable: boolean;
+}
+
+export interface SessionState {
+  status: TryonStatus;
+  consented: boolean;
+  /** Once per logical try-on; kept across retries so the proxy never charges twice. */
+  requestId?: string;
+  photo?: { handle: string; expiresAt: string };
+  tryon?: string;
+  output: 'image' | 'video';
+  views: string[];
+  outputs: TryonOutput[];
+  /** True once the try-on succeeded (a catalog may show `result` before every view is in). */
+  complete: boolean;
+  percent: number;
+  submittedAt?: number;
+  error?: SessionError;
+  failedStage?: FailedStage;
+  /** Where reopening the dialog returns to after it was closed mid-flow. */
+  resume?: TryonStatus;
+}
+
+/** The proxy's try-on status answer (DESIGN.md part 3). */
+export interface ProxyStatus {
+  status: 'queued' | 'processing' | 'succeeded' | 'failed' | string;
+  outputs: TryonOutput[];
+  error?: SessionError;
+}
+
+export type SessionEvent =
+  | { type: 'open' }
+  | { type: 'close' }
+  | { type: 'consent' }
+  | { type: 'photo-chosen' }
+  | { type: 'upload-start'; requestId: string }
+  | { type: 'upload-progress'; percent: number }
+  | { type: 'uploaded'; photo: { handle: string; expiresAt: string } }
+  | { type: 'use-last-photo'; photo: { handle: string; expiresAt: string }; requestId: string }
+  | { type: 'submitted'; tryon: string; views: string[]; at: number }
+  | { type: 'status'; answer: ProxyStatus }
+  | { type: 'failed'; stage: FailedStage; error: SessionError }
+  | { type: 'retry'; requestId: string }
+  | { type: 'cancel' }
+  | { type: 'another-photo' }
+  | { type: 'video'; requestId: string }
+  | { type: 'resume'; tryon: string; requestId: string; views: string[]; output: 'image' | 'video'; at: number };
+
+export function initialSession(): SessionState {
+  return { status: 'idle', consented: false, output: 'image', views: [], outputs: [], complete: false, percent: 0 };
+}
+
+const resumable: TryonStatus[] = ['queued', 'rendering', 'result', 'error'];
+
+function mergeOutputs(known: TryonOutput[], incoming: TryonOutput[]): TryonOutput[] {
+  const merged = [...known];
+  for (const output of incoming) {
+    const at = merged.findIndex((o) => o.view === output.view && o.type === output.type);
+    if (at >= 0) merged[at] = output;
+    else merged.push(output);
+  }
+  return merged;
+}
+
+function statusAfter(state: SessionState, answer: ProxyStatus): SessionState {
+  const outputs = mergeOutputs(state.outputs, answer.outputs);
+  const ofThisJob = answer.outputs.some((o) => o.type === state.output);
+  switch (answer.status) {
+    case 'succeeded':
+      return { ...state, status: 'result', outputs, complete: true, error: undefined, failedStage: undefined };
+    case 'failed':
+      return {
+        ...state, status: 'error', outputs,
+        error: answer.error ?? { code: 'render_failed', message: '', retryable: true },
+        failedStage: 'render',
+      };
+    case 'queued':
+      return { ...state, status: ofThisJob ? 'result' : 'queued', outputs, complete: false };
+    default:
+      // Unknown non-terminal states are treated as rendering, as the proxy does upstream.
+      return { ...state, status: ofThisJob ? 'result' : 'rendering', outputs, complete: false };
+  }
+}
+
+export function nextSession(state: SessionState, event: SessionEvent): SessionState {
+  switch (event.type) {
+    case 'open': {
+      if (state.status !== 'idle') return state;
+      if (!state.consented) return { ...state, status: 'consent', resume: undefined };
+      const back = state.resume && resumable.includes(state.resume) ? state.resume : 'photo';
+      return { ...state, status: back, resume: undefined };
+    }
+    case 'close':
+      if (state.status === 'idle') return state;
+      return { ...state, status: 'idle', resume: state.status };
+    case 'consent':
+      return state.status === 'consent' ? { ...state, consented: true, status: 'photo' } : state;
+    case 'photo-chosen':
+      // A new photo is a new logical try-on.
+      return { ...state, requestId: undefined, photo: undefined, tryon: undefined, error: undefined };
+    case 'upload-start':
+      if (!state.consented) return state;
+      return {
+        ...state, status: 'uploading', percent: 0, output: 'image', outputs: [], complete: false,
+        requestId: state.requestId ?? event.requestId, error: undefined, failedStage: undefined,
+      };
+    case 'upload-progress':
+      return state.status === 'uploading' ? { ...state, percent: Math.max(0, Math.min(100, event.percent)) } : state;
+    case 'uploaded':
+      return { ...state, photo: event.photo, percent: 100 };
+    case 'use-last-photo':
+      if (!state.consented) return state;
+      return {
+        ...state, status: 'queued', photo: event.photo, requestId: state.requestId ?? event.requestId,
+        output: 'image', outputs: [], complete: false, error: undefined, failedStage: undefined,
+      };
+    case 'submitted':
+      if (state.status === 'idle' || state.status === 'photo') return state;
+      return { ...state, status: 'queued', tryon: event.tryon, views: event.views, submittedAt: event.at };
+    case 'status':
+      if (!state.tryon || state.status === 'idle' || state.status === 'photo' || state.status === 'consent') return state;
+      return statusAfter(state, event.answer);
+    case 'failed':
+      return { ...state, status: 'error', error: event.error, failedStage: event.stage };
+    case 'retry': {
+      if (state.status !== 'error') return state;
+      const cleared = { ...state, error: undefined, failedStage: undefined };
+      switch (state.failedStage) {
+        case 'product':
+          return { ...cleared, status: state.consented ? 'photo' : 'consent' };
+        case 'photo':
+          return { ...cleared, status: 'photo', photo: undefined, requestId: undefined, tryon: undefined };
+        case 'upload':
+          return { ...cleared, status: 'uploading', percent: 0 };
+        case 'submit':
+          return { ...cleared, status: 'queued' };
+        case 'watch':
+          return { ...cleared, status: state.outputs.some((o) => o.type === state.output) ? 'result' : 'queued' };
+        case 'render':
+          // The failed job is final upstream: re-sending its requestId would return the same failure.
+          return { ...cleared, status: 'queued', tryon: undefined, requestId: event.requestId };
+        default:
+          return { ...cleared, status: 'photo' };
+      }
+    }
+    case 'cancel':
+      if (!['uploading', 'queued', 'rendering'].includes(state.status)) return state;
+      return { ...state, status: 'photo', tryon: undefined, percent: 0, submittedAt: undefined };
+    case 'another-photo':
+      return {
+        ...state, status: 'photo', requestId: undefined, photo: undefined, tryon: undefined,
+        outputs: [], complete: false, error: undefined, failedStage: undefined, output: 'image',
+      };
+    case 'video':
+      if (!state.complete || !state.photo) return state;
+      return {
+        ...state, status: 'queued', output: 'video', requestId: event.requestId, tryon: undefined,
+        complete: false, error: undefined, failedStage: undefined,
+      };
+    case 'resume':
+      return {
+        ...state, consented: true, status: 'queued', tryon: event.tryon, requestId: event.requestId,
+        views: event.views, output: event.output, submittedAt: event.at, outputs: [], complete: false,
+      };
+  }
+}

@@ -1,0 +1,223 @@
+import { LitElement, html, nothing } from 'lit';
+import type { PropertyValues } from 'lit';
+import { buttonStyles } from './tryon-button.styles.js';
+import { currentTryon } from './storage.js';
+import type { StoredTryon } from './storage.js';
+import type { TryonEventDetail, TryonEventName, TryonStatus } from './events.js';
+import type { Strings } from './i18n/en.js';
+
+/** What the button needs from the lazily loaded panel. */
+interface PanelElement extends HTMLElement {
+  host: TryonButton;
+  show(resume?: StoredTryon): Promise<void>;
+  hide(): void;
+}
+
+let panelModule: Promise<unknown> | undefined;
+
+/** Loads the panel's module once; later calls share the same promise. */
+export function loadPanel(): Promise<unknown> {
+  panelModule ??= import('./tryon-panel.js').catch((error: unknown) => {
+    // A failed chunk load (offline) must not poison every later attempt.
+    panelModule = undefined;
+    throw error;
+  });
+  return panelModule;
+}
+
+const labels: Record<string, string> = { en: 'Try it on', hi: 'पहनकर देखें' };
+
+/**
+ * A "Try it on" button for a product page. It opens a dialog in which the shopper gives
+ * consent, chooses or takes a photo, watches progress and sees themselves wearing the product:
+ * one image, a catalog of views, or a short video. It talks only to the shop's token proxy.
+ *
+ * @summary Virtual try-on for one product.
+ * @tag tryon-button
+ *
+ * @slot - The button's label. Defaults to "Try it on" (or the `lang`'s translation).
+ *
+ * @event {CustomEvent<TryonOpenDetail>} tryon-open - The dialog opened.
+ * @event {CustomEvent<TryonCloseDetail>} tryon-close - The dialog closed; `status` is the step it was on.
+ * @event {CustomEvent<TryonSubmitDetail>} tryon-submit - A try-on is being sent to the proxy (its `requestId`, views and output).
+ * @event {CustomEvent<TryonProgressDetail>} tryon-progress - Upload percent, or a status change with elapsed and expected time.
+ * @event {CustomEvent<TryonResultDetail>} tryon-result - The try-on succeeded; `outputs` holds absolute URLs of every image or video.
+ * @event {CustomEvent<TryonErrorDetail>} tryon-error - Something failed; `code` is the proxy's error code, `message` the words shown.
+ *
+ * @csspart button - The "Try it on" button.
+ * @csspart dialog - The `<dialog>` (a full-screen sheet on small screens).
+ * @csspart header - The dialog's title bar.
+ * @csspart title - The dialog's title.
+ * @csspart close-button - The dialog's close button.
+ * @csspart body - The area holding the current step.
+ * @csspart consent - The consent step.
+ * @csspart photo - The photo step.
+ * @csspart dropzone - Where a photo can be dropped; shows the preview.
+ * @csspart preview - The chosen photo's preview image.
+ * @csspart progress - The upload and rendering progress step.
+ * @csspart status - The live region announcing progress (role=status).
+ * @csspart result - The result step.
+ * @csspart views - The view switcher (a tablist).
+ * @csspart image - A rendered try-on image.
+ * @csspart compare - The before/after comparison.
+ * @csspart compare-handle - The comparison's slider handle.
+ * @csspart video - The try-on video.
+ * @csspart actions - A row of buttons.
+ * @csspart primary-button - The step's main button.
+ * @csspart secondary-button - Every other button.
+ * @csspart error - The error message (role=alert).
+ *
+ * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8.
+ * @cssproperty --tryon-accent-text - Text color on the accent. Default #fff.
+ * @cssproperty --tryon-radius - Corner radius of buttons, dialog and images. Default 0.5rem.
+ * @cssproperty --tryon-font - Font family. Default: inherited from the page.
+ * @cssproperty --tryon-button-padding - Padding of the "Try it on" button. Default 0.7em 1.3em.
+ * @cssproperty --tryon-focus - Focus ring color. Default: the accent.
+ * @cssproperty --tryon-background - Dialog background. Default white, or #18181b in dark mode.
+ * @cssproperty --tryon-text - Dialog text color. Default #18181b, or #f4f4f5 in dark mode.
+ * @cssproperty --tryon-muted - Secondary text color. Default #52525b, or #a1a1aa in dark mode.
+ * @cssproperty --tryon-border - Border color. Default #d4d4d8, or #3f3f46 in dark mode.
+ * @cssproperty --tryon-surface - Background of the drop zone and image frames. Default #f4f4f5, or #27272a in dark mode.
+ * @cssproperty --tryon-danger - Error text color. Default #b91c1c, or #fca5a5 in dark mode.
+ * @cssproperty --tryon-dialog-width - Width of the dialog on large screens. Default 34rem.
+ */
+export class TryonButton extends LitElement {
+  static override styles = buttonStyles;
+  static override shadowRootOptions: ShadowRootInit = { ...LitElement.shadowRootOptions, delegatesFocus: true };
+
+  static override properties = {
+    product: { type: String },
+    endpoint: { type: String },
+    views: { type: String },
+    video: { type: Boolean },
+    lang: { type: String },
+    privacyUrl: { type: String, attribute: 'privacy-url' },
+    prefetch: { type: String },
+    status: { type: String, reflect: true },
+    strings: { attribute: false },
+    pollInterval: { attribute: false },
+    panelLoaded: { state: true },
+  };
+
+  /** The product's id in the shop's catalog (required). */
+  declare product: string;
+  /** Where the token proxy is mounted; relative to the page or absolute. */
+  declare endpoint: string;
+  /** Comma-separated views to render, a subset of what the product offers; empty = all offered. */
+  declare views: string;
+  /** Offer "Make a video" when the product allows it. */
+  declare video: boolean;
+  /** Language of the texts: `en` (default) or `hi`; falls back to the page's `lang`. */
+  declare lang: string;
+  /** The shop's privacy page, linked from the consent step. */
+  declare privacyUrl: string;
+  /** When to fetch the panel's code before it is needed: `idle` (default) or `interaction` (hover or focus only). */
+  declare prefetch: 'idle' | 'interaction';
+  /** The current step, reflected as an attribute CSS can target. Read-only for the page. */
+  declare status: TryonStatus;
+  /** Overrides for any text, by key (see docs/widget.md). */
+  declare strings: Partial<Strings>;
+  /** Milliseconds between status polls when Server-Sent Events are unavailable. */
+  declare pollInterval: number;
+  declare private panelLoaded: boolean;
+
+  private idleHandle: number | undefined;
+
+  constructor() {
+    super();
+    this.product = '';
+    this.endpoint = '/tryon';
+    this.views = '';
+    this.video = false;
+    this.lang = '';
+    this.privacyUrl = '';
+    this.prefetch = 'idle';
+    this.status = 'idle';
+    this.strings = {};
+    this.pollInterval = 2000;
+    this.panelLoaded = false;
+  }
+
+  /** The language the texts are shown in. */
+  get language(): string {
+    const lang = this.lang || this.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang || 'en';
+    return lang.toLowerCase().split('-')[0] ?? 'en';
+  }
+
+  /** Opens the dialog, loading the panel first if needed. */
+  async open(): Promise<void> {
+    const panel = await this.readyPanel();
+    await panel.show();
+  }
+
+  /** Closes the dialog; harmless when it is not open. */
+  close(): void {
+    this.panel?.hide();
+  }
+
+  /** Dispatches one of the widget's events: bubbling, composed, typed. */
+  emit<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): void {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.prefetch !== 'interaction') this.prefetchWhenIdle();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    if (this.idleHandle !== undefined) (globalThis.cancelIdleCallback ?? clearTimeout)(this.idleHandle);
+    this.idleHandle = undefined;
+  }
+
+  protected override firstUpdated(changed: PropertyValues): void {
+    super.firstUpdated(changed);
+    // A reload in the middle of a render picks the same try-on up again.
+    const resume = this.product ? currentTryon(this.endpoint, this.product) : undefined;
+    if (resume) void this.readyPanel().then((panel) => panel.show(resume)).catch(() => undefined);
+  }
+
+  private get panel(): PanelElement | null {
+    return this.renderRoot.querySelector<PanelElement>('tryon-panel');
+  }
+
+  private async readyPanel(): Promise<PanelElement> {
+    await loadPanel();
+    this.panelLoaded = true;
+    await this.updateComplete;
+    const panel = this.panel;
+    if (!panel) throw new Error('The try-on panel did not render.');
+    return panel;
+  }
+
+  private prefetchWhenIdle(): void {
+    const schedule = () => {
+      const idle = globalThis.requestIdleCallback;
+      const run = () => { this.idleHandle = undefined; void loadPanel().catch(() => undefined); };
+      this.idleHandle = idle ? idle(run, { timeout: 5000 }) : (setTimeout(run, 3000) as unknown as number);
+    };
+    // Not during page load: the shop's own content comes first.
+    if (document.readyState === 'complete') schedule();
+    else addEventListener('load', schedule, { once: true });
+  }
+
+  private readonly onPrefetch = () => {
+    void loadPanel().catch(() => undefined);
+  };
+
+  private readonly onClick = () => {
+    void this.open().catch(() => undefined);
+  };
+
+  override render() {
+    const label = this.strings.label ?? labels[this.language] ?? labels['en'];
+    return html`<button part="button" type="button" aria-haspopup="dialog"
+        @click=${this.onClick} @pointerenter=${this.onPrefetch} @focus=${this.onPrefetch} @touchstart=${this.onPrefetch}
+      ><slot>${label}</slot></button>${this.panelLoaded
+        ? html`<tryon-panel .host=${this}
+            exportparts="dialog, header, title, close-button, body, consent, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, error"
+          ></tryon-panel>`
+        : nothing}`;
+  }
+}

@@ -1,0 +1,36 @@
+import { css } from 'lit';
+
+// Only the button: the panel brings its own styles when it loads.
+export const buttonStyles = css`
+  :host {
+    display: inline-block;
+    font-family: var(--tryon-font, inherit);
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  button {
+    font: inherit;
+    cursor: pointer;
+    border: 0;
+    border-radius: var(--tryon-radius, 0.5rem);
+    padding: var(--tryon-button-padding, 0.7em 1.3em);
+    background: var(--tryon-accent, #1d4ed8);
+    color: var(--tryon-accent-text, #fff);
+    font-weight: 600;
+    line-height: 1.2;
+    transition: filter 0.15s;
+  }
+  button:hover {
+    filter: brightness(1.1);
+  }
+  button:focus-visible {
+    outline: 3px solid var(--tryon-focus, var(--tryon-accent, #1d4ed8));
+    outline-offset: 2px;
+  }
+  @media (prefers-reduced-motion: reduce) {
+    button {
+      transition: none;
+    }
+  }
+`;
