@@ -1,0 +1,147 @@
+// Environment → validated proxy configuration (DESIGN.md part 4). Refuses an unsafe production
+// start with one message listing every problem; the key is never printed, only its kind.
+import { z } from 'zod';
+import { DEFAULT_LIMITS, type ProxyLimits } from './limits.js';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The try-on proxy cannot start:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface ProxyConfig {
+  mode: 'production' | 'development' | 'test';
+  /** Absent in development → the in-process sandbox is used. */
+  apiKey?: string | undefined;
+  /** true when no key is set (development): start and use the sandbox. */
+  useSandbox: boolean;
+  baseUrl?: string | undefined;
+  /** Signs handles; in development a random one is made if absent (handles then die on restart). */
+  secret: string;
+  secretGenerated: boolean;
+  allowedOrigins: string[];
+  catalogPath?: string | undefined;
+  webhookSecret?: string | undefined;
+  fileIdCachePath?: string | undefined;
+  trustProxy: boolean;
+  port: number;
+  hostname: string;
+  publicUrl?: string | undefined;
+  limits: Partial<ProxyLimits>;
+}
+
+/** env var → limit name; each a non-negative integer. */
+const LIMIT_VARS: Record<string, keyof ProxyLimits> = {
+  TRYON_UPLOAD_MAX_BYTES: 'uploadBytes',
+  TRYON_RATE_PER_MINUTE: 'ratePerMinute',
+  TRYON_READS_PER_MINUTE: 'readsPerMinute',
+  TRYON_TRYONS_PER_PHOTO: 'tryonsPerPhoto',
+  TRYON_DAILY_TRYONS: 'dailyTryons',
+  TRYON_POLL_INTERVAL_MS: 'pollIntervalMs',
+  TRYON_UPSTREAM_TIMEOUT_MS: 'upstreamTimeoutMs',
+  TRYON_MIN_PHOTO_SIDE: 'minPhotoSide',
+};
+
+const ORIGIN = /^https?:\/\/[^/\s?#]+$/;
+
+const text = z.string().trim().optional().transform((v) => (v === '' ? undefined : v));
+
+export function loadConfig(env: Record<string, string | undefined>): ProxyConfig {
+  const problems: string[] = [];
+  const read = (name: string) => text.parse(env[name]);
+  const nodeEnv = read('NODE_ENV');
+  const mode = nodeEnv === 'production' ? 'production' : nodeEnv === 'test' ? 'test' : 'development';
+  const production = mode === 'production';
+
+  const apiKey = read('TRYON_API_KEY');
+  if (production && !apiKey) problems.push('TRYON_API_KEY is required when NODE_ENV=production (the sandbox is for development only)');
+  if (apiKey && !/^sk_[A-Za-z0-9_]+$/.test(apiKey)) problems.push('TRYON_API_KEY does not look like an API key (sk_…)');
+
+  const baseUrl = read('TRYON_BASE_URL');
+  if (baseUrl && !z.url({ protocol: /^https?$/ }).safeParse(baseUrl).success) problems.push(`TRYON_BASE_URL is not an http(s) URL`);
+  if (apiKey && !baseUrl) problems.push('TRYON_BASE_URL is required with TRYON_API_KEY (the hosted API’s address)');
+  if (production && baseUrl?.startsWith('http://') && !/^http:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/.test(baseUrl)) {
+    problems.push('TRYON_BASE_URL must use https in production (the key travels with every call)');
+  }
+
+  let secret = read('TRYON_PROXY_SECRET');
+  let secretGenerated = false;
+  if (!secret) {
+    if (production) problems.push('TRYON_PROXY_SECRET is required when NODE_ENV=production (it signs every handle)');
+    else {
+      const bytes = crypto.getRandomValues(new Uint8Array(32));
+      secret = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+      secretGenerated = true;
+    }
+  } else if (secret.length < 32) {
+    problems.push('TRYON_PROXY_SECRET must be at least 32 characters');
+  }
+
+  const originsText = read('TRYON_ALLOWED_ORIGINS');
+  const allowedOrigins = (originsText ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean);
+  if (production && allowedOrigins.length === 0) problems.push('TRYON_ALLOWED_ORIGINS is required when NODE_ENV=production (the shop’s exact origins, comma-separated)');
+  if (production && allowedOrigins.includes('*')) problems.push('TRYON_ALLOWED_ORIGINS may not be * in production: list the shop’s exact origins');
+  for (const origin of allowedOrigins) {
+    if (origin !== '*' && !ORIGIN.test(origin)) problems.push(`TRYON_ALLOWED_ORIGINS: "${origin}" is not an origin (scheme://host[:port], no path)`);
+  }
+
+  const webhookSecret = read('TRYON_WEBHOOK_SECRET');
+  if (webhookSecret && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(webhookSecret)) problems.push('TRYON_WEBHOOK_SECRET must look like whsec_<base64>');
+
+  const limits: Partial<ProxyLimits> = {};
+  for (const [name, limit] of Object.entries(LIMIT_VARS)) {
+    const value = read(name);
+    if (value === undefined) continue;
+    if (!/^\d+$/.test(value)) problems.push(`${name} must be a whole number (default ${DEFAULT_LIMITS[limit]})`);
+    else limits[limit] = Number(value);
+  }
+
+  const portText = read('TRYON_PORT') ?? read('PORT');
+  const port = portText === undefined ? 8787 : Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`TRYON_PORT/PORT "${portText}" is not a port number`);
+
+  const trustText = read('TRYON_TRUST_PROXY');
+  if (trustText && !['true', 'false', '1', '0'].includes(trustText)) problems.push('TRYON_TRUST_PROXY must be true or false');
+
+  const publicUrl = read('TRYON_PUBLIC_URL');
+  if (publicUrl && !z.url({ protocol: /^https?$/ }).safeParse(publicUrl).success) problems.push('TRYON_PUBLIC_URL is not an http(s) URL');
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    mode,
+    apiKey,
+    useSandbox: !apiKey,
+    baseUrl,
+    secret: secret!,
+    secretGenerated,
+    allowedOrigins,
+    catalogPath: read('TRYON_CATALOG'),
+    webhookSecret,
+    fileIdCachePath: read('TRYON_FILE_ID_CACHE'),
+    trustProxy: trustText === 'true' || trustText === '1',
+    port,
+    hostname: read('TRYON_HOST') ?? (production ? '0.0.0.0' : '127.0.0.1'),
+    publicUrl,
+    limits,
+  };
+}
+
+/** The kind of a key, never any of its secret part. */
+export function describeKey(apiKey: string | undefined): string {
+  if (!apiKey) return 'none (sandbox)';
+  if (apiKey.startsWith('sk_test_')) return 'test mode (sk_test_…)';
+  if (apiKey.startsWith('sk_live_')) return 'live (sk_live_…)';
+  return 'live (sk_…)';
+}
+
+/** One safe start-up line: mode, upstream, origins, key kind. */
+export function describeConfig(config: ProxyConfig): string {
+  const upstream = config.useSandbox ? 'the local sandbox (no TRYON_API_KEY set)' : config.baseUrl ?? '(unset)';
+  const origins = config.allowedOrigins.length > 0 ? config.allowedOrigins.join(', ') : 'same origin only';
+  const notes = [
+    config.secretGenerated ? 'handle secret made up for this run (set TRYON_PROXY_SECRET to keep handles across restarts)' : undefined,
+    config.webhookSecret ? 'webhooks on' : 'webhooks off',
+  ].filter(Boolean).join('; ');
+  return `tryon proxy: mode ${config.mode}; upstream ${upstream}; key ${describeKey(config.apiKey)}; origins ${origins}; ${notes}`;
+}

@@ -1,0 +1,43 @@
+// The one error shape every answer uses: {"error":{"code","message","retryable"}}.
+// A ProxyError carries what the shopper's widget needs to pick words and decide on a retry;
+// anything else thrown inside the app is a bug and becomes a 500 without details.
+
+export type ErrorCode =
+  | 'invalid_request' | 'consent_required' | 'validation_failed' | 'unknown_product'
+  | 'not_found' | 'invalid_handle' | 'expired_handle' | 'origin_not_allowed' | 'file_too_large'
+  | 'unsupported_media_type' | 'photo_too_small' | 'rate_limited' | 'photo_limit_reached'
+  | 'daily_budget_reached' | 'view_not_offered' | 'video_not_offered' | 'upstream_auth'
+  | 'out_of_credits' | 'upstream_unavailable' | 'upstream_timeout' | 'render_failed'
+  | 'invalid_signature' | 'internal_error';
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504;
+
+export interface ErrorBody {
+  error: { code: ErrorCode | string; message: string; retryable: boolean };
+}
+
+export class ProxyError extends Error {
+  constructor(
+    readonly status: ErrorStatus,
+    readonly code: ErrorCode,
+    message: string,
+    readonly retryable = false,
+    /** Seconds; sent as Retry-After. */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'ProxyError';
+  }
+
+  body(): ErrorBody {
+    return { error: { code: this.code, message: this.message, retryable: this.retryable } };
+  }
+
+  toResponse(extraHeaders: Record<string, string> = {}): Response {
+    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', ...extraHeaders };
+    if (this.retryAfter !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(this.retryAfter)));
+    return new Response(JSON.stringify(this.body()), { status: this.status, headers });
+  }
+}
+
+export const isProxyError = (value: unknown): value is ProxyError => value instanceof ProxyError;

@@ -1,0 +1,153 @@
+// Every id the browser sees is a handle: `v1.<kind>.<payload>.<signature>`, all base64url.
+// The payload is AES-GCM encrypted (so raw upstream ids never reach the browser) and the whole
+// `v1.<kind>.<payload>` is signed with HMAC-SHA256 (so the proxy refuses anything it did not mint).
+// Both keys are derived from the one proxy secret. The IV is derived from the plaintext, which
+// makes a handle deterministic for the same claims and expiry: a status poll returns the same
+// file URLs each time, so the browser's image cache keeps working.
+import { ProxyError } from './errors.js';
+
+export type HandleKind = 'photo' | 'tryon' | 'file';
+
+export interface PhotoClaims {
+  /** Random id of this photo handle; the compliance log names the photo by it. */
+  id: string;
+  fileId: string;
+}
+export interface TryonClaims {
+  jobId: string;
+  product: string;
+  views: string[];
+  output: 'image' | 'video';
+  /** Id of the photo handle the try-on was made from. */
+  photoId: string;
+}
+export interface FileClaims {
+  fileId: string;
+  /** The upstream job whose outputs must contain fileId. */
+  jobId: string;
+  view: string;
+  type: 'image' | 'video';
+}
+export interface ClaimsOf {
+  photo: PhotoClaims;
+  tryon: TryonClaims;
+  file: FileClaims;
+}
+
+const VERSION = 'v1';
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function toBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function fromBase64Url(text: string): Uint8Array {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new TypeError('not base64url');
+  const padded = text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4);
+  const binary = atob(padded);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** Compares in time that depends only on the lengths, never on where the bytes differ. */
+export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return diff === 0;
+}
+
+export function toHex(bytes: ArrayBuffer | Uint8Array): string {
+  return Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export async function hmacKey(secret: string | Uint8Array): Promise<CryptoKey> {
+  const raw = typeof secret === 'string' ? encoder.encode(secret) : secret;
+  return crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+}
+
+export async function hmac(key: CryptoKey, message: string | Uint8Array): Promise<Uint8Array> {
+  const data = typeof message === 'string' ? encoder.encode(message) : message;
+  return new Uint8Array(await crypto.subtle.sign('HMAC', key, data as BufferSource));
+}
+
+export function randomId(bytes = 12): string {
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+interface Keys { mac: CryptoKey; iv: CryptoKey; enc: CryptoKey }
+
+export interface Minted { handle: string; expiresAt: Date }
+
+export class HandleSigner {
+  private keys: Promise<Keys>;
+
+  constructor(secret: string, private readonly now: () => number = Date.now) {
+    if (!secret) throw new TypeError('a handle secret is required');
+    this.keys = (async () => {
+      const root = await hmacKey(secret);
+      const derive = (label: string) => hmac(root, `tryon-handle/${label}`);
+      const encRaw = await derive('enc');
+      return {
+        mac: await hmacKey(await derive('mac')),
+        iv: await hmacKey(await derive('iv')),
+        enc: await crypto.subtle.importKey('raw', encRaw as BufferSource, 'AES-GCM', false, ['encrypt', 'decrypt']),
+      };
+    })();
+  }
+
+  /** Mints a handle valid for ttlSeconds (or until `expiresAt`, in epoch seconds). */
+  async mint<K extends HandleKind>(kind: K, claims: ClaimsOf[K], ttlSeconds: number, expiresAt?: number): Promise<Minted> {
+    const keys = await this.keys;
+    const exp = expiresAt ?? Math.floor(this.now() / 1000) + Math.ceil(ttlSeconds);
+    const plain = encoder.encode(JSON.stringify({ k: kind, x: exp, c: claims }));
+    const iv = (await hmac(keys.iv, plain)).slice(0, 12);
+    const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: iv as BufferSource }, keys.enc, plain as BufferSource));
+    const payload = new Uint8Array(iv.length + sealed.length);
+    payload.set(iv, 0);
+    payload.set(sealed, iv.length);
+    const body = `${VERSION}.${kind}.${toBase64Url(payload)}`;
+    const signature = toBase64Url(await hmac(keys.mac, body));
+    return { handle: `${body}.${signature}`, expiresAt: new Date(exp * 1000) };
+  }
+
+  /**
+   * Opens a handle of the expected kind. Anything not minted by this secret, of another kind or
+   * malformed → 404 invalid_handle; a genuine but expired handle → 401 expired_handle.
+   */
+  async open<K extends HandleKind>(kind: K, handle: string): Promise<ClaimsOf[K] & { expiresAt: number }> {
+    const invalid = () => new ProxyError(404, 'invalid_handle', `This ${kind} link is not valid.`);
+    if (typeof handle !== 'string' || handle.length > 4096) throw invalid();
+    const parts = handle.split('.');
+    if (parts.length !== 4) throw invalid();
+    const [version, handleKind, payloadText, signatureText] = parts as [string, string, string, string];
+    if (version !== VERSION || handleKind !== kind) throw invalid();
+    const keys = await this.keys;
+    let signature: Uint8Array;
+    let payload: Uint8Array;
+    try {
+      signature = fromBase64Url(signatureText);
+      payload = fromBase64Url(payloadText);
+    } catch {
+      throw invalid();
+    }
+    const expected = await hmac(keys.mac, `${version}.${handleKind}.${payloadText}`);
+    if (!constantTimeEqual(signature, expected)) throw invalid();
+    let decoded: { k?: unknown; x?: unknown; c?: unknown };
+    try {
+      const plain = await crypto.subtle.decrypt(
+        { name: 'AES-GCM', iv: payload.slice(0, 12) as BufferSource }, keys.enc, payload.slice(12) as BufferSource);
+      decoded = JSON.parse(decoder.decode(plain)) as typeof decoded;
+    } catch {
+      throw invalid();
+    }
+    if (decoded.k !== kind || typeof decoded.x !== 'number' || typeof decoded.c !== 'object' || decoded.c === null) throw invalid();
+    if (decoded.x * 1000 <= this.now()) {
+      throw new ProxyError(401, 'expired_handle', `This ${kind} link has expired; please start again.`);
+    }
+    return { ...(decoded.c as ClaimsOf[K]), expiresAt: decoded.x };
+  }
+}

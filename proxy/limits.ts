@@ -1,0 +1,68 @@
+// Limits protect the shop's credits and the proxy itself. Defaults are safe for a public
+// product page; every one can be changed through options or the environment.
+
+export interface ProxyLimits {
+  /** Largest photo accepted, in bytes (413 above). */
+  uploadBytes: number;
+  /** Largest JSON body, in bytes. */
+  jsonBytes: number;
+  /** Smallest photo side in pixels where the header shows it (422 photo_too_small). */
+  minPhotoSide: number;
+  /** Uploads and try-on submits per client per minute. */
+  ratePerMinute: number;
+  /** Status, event and file reads per client per minute. */
+  readsPerMinute: number;
+  /** Distinct try-ons one uploaded photo may start. */
+  tryonsPerPhoto: number;
+  /** Distinct try-ons the whole proxy may start per UTC day. */
+  dailyTryons: number;
+  /** One upstream poll per try-on per this interval, shared by every watcher. */
+  pollIntervalMs: number;
+  /** Timeout of each upstream JSON call. */
+  upstreamTimeoutMs: number;
+  /** Timeout of an upload to /v1/files and of the start of a file download. */
+  uploadTimeoutMs: number;
+  /** Extra attempts for safe upstream calls (reads, the idempotent submit). */
+  retries: number;
+  /** Base of the jittered exponential backoff between attempts. */
+  retryBaseMs: number;
+  photoTtlSeconds: number;
+  tryonTtlSeconds: number;
+  fileTtlSeconds: number;
+  /** SSE comment sent this often so idle connections stay open through proxies. */
+  heartbeatMs: number;
+  /** An SSE stream closes after this long even if the try-on is not done; the widget reconnects. */
+  streamMaxMs: number;
+}
+
+export const DEFAULT_LIMITS: ProxyLimits = {
+  uploadBytes: 15 * 1024 * 1024,
+  jsonBytes: 16 * 1024,
+  minPhotoSide: 256,
+  ratePerMinute: 30,
+  readsPerMinute: 600,
+  tryonsPerPhoto: 5,
+  dailyTryons: 500,
+  pollIntervalMs: 1000,
+  upstreamTimeoutMs: 15_000,
+  uploadTimeoutMs: 60_000,
+  retries: 2,
+  retryBaseMs: 250,
+  photoTtlSeconds: 3600,
+  tryonTtlSeconds: 86_400,
+  fileTtlSeconds: 86_400,
+  heartbeatMs: 15_000,
+  streamMaxMs: 10 * 60_000,
+};
+
+export function resolveLimits(partial: Partial<ProxyLimits> = {}): ProxyLimits {
+  const limits = { ...DEFAULT_LIMITS };
+  for (const [key, value] of Object.entries(partial) as [keyof ProxyLimits, number | undefined][]) {
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new TypeError(`limit ${key} must be a non-negative number`);
+    }
+    limits[key] = value;
+  }
+  return limits;
+}

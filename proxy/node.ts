@@ -1,0 +1,134 @@
+// The Node entry: serves createProxy() with @hono/node-server. Run directly (`tsx proxy/node.ts`)
+// it reads the environment through loadConfig, reads the catalog file, and, in development with
+// no key, starts the sandbox in-process and says so. The only file under proxy/ that may use node:.
+import { readFile, writeFile, rename } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { Hono } from 'hono';
+import { createProxy, type ProxyOptions } from './app.js';
+import { CatalogError, parseCatalog } from './catalog.js';
+import { ConfigError, describeConfig, loadConfig } from './config.js';
+import type { FileIdCache } from './garment-files.js';
+import type { ProxyEnv } from './context.js';
+
+export type StartOptions = ProxyOptions & { port?: number; hostname?: string; basePath?: string };
+
+export async function startProxy(options: StartOptions): Promise<{ url: string; port: number; close(): Promise<void> }> {
+  const { port = 0, hostname = '127.0.0.1', basePath, ...proxyOptions } = options;
+  const app = createProxy({
+    readAsset: async (path) => new Uint8Array(await readFile(path)),
+    clientAddress: (c) => {
+      try {
+        return getConnInfo(c).remote.address;
+      } catch {
+        return undefined;
+      }
+    },
+    ...proxyOptions,
+  });
+  const root = basePath ? new Hono<ProxyEnv>().route(basePath.replace(/\/+$/, ''), app) : app;
+  return new Promise((resolveStart, reject) => {
+    const server = serve({ fetch: root.fetch, port, hostname }, (info: AddressInfo) => {
+      const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${info.port}${basePath ? basePath.replace(/\/+$/, '') : ''}`;
+      resolveStart({
+        url,
+        port: info.port,
+        close: () => new Promise<void>((done) => {
+          server.close(() => done());
+          (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+        }),
+      });
+    });
+    server.on('error', reject);
+  });
+}
+
+/** The file ids of uploaded garment images, kept in a JSON file so a restart does not upload again. */
+export function fileIdCacheAt(path: string): FileIdCache {
+  return {
+    load: async () => {
+      try {
+        return JSON.parse(await readFile(path, 'utf8')) as Record<string, string>;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+        throw error;
+      }
+    },
+    save: async (map) => {
+      const temporary = `${path}.${process.pid}.tmp`;
+      await writeFile(temporary, JSON.stringify(map, null, 2));
+      await rename(temporary, path);
+    },
+  };
+}
+
+export async function readCatalogFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new CatalogError([`cannot read ${path}: ${(error as Error).message}`]);
+  }
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    parseCatalog(parsed);
+    return parsed;
+  } catch (error) {
+    if (error instanceof CatalogError) throw error;
+    throw new CatalogError([`${path} is not valid JSON: ${(error as Error).message}`]);
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const catalogPath = resolve(config.catalogPath ?? 'demo/shop/catalog.json');
+  const catalog = await readCatalogFile(catalogPath);
+  let apiKey = config.apiKey;
+  let baseUrl = config.baseUrl;
+  let closeSandbox: (() => Promise<void>) | undefined;
+  if (config.useSandbox) {
+    const { startSandbox } = await import('../demo/sandbox/server.js');
+    const key = `sk_test_${crypto.randomUUID().replace(/-/g, '')}`;
+    const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', keys: { [key]: 'ws_dev' }, speed: Number(process.env.SANDBOX_SPEED ?? 1) });
+    apiKey = key;
+    baseUrl = sandbox.url;
+    closeSandbox = sandbox.close;
+    console.log(`tryon proxy: no TRYON_API_KEY, so using an in-process sandbox at ${sandbox.url} (a stand-in; nothing is billed)`);
+  }
+  const proxy = await startProxy({
+    apiKey: apiKey!,
+    baseUrl: baseUrl!,
+    secret: config.secret,
+    allowedOrigins: config.allowedOrigins,
+    catalog: catalog as ProxyOptions['catalog'],
+    assetsDir: dirname(catalogPath),
+    webhookSecret: config.webhookSecret,
+    limits: config.limits,
+    trustProxy: config.trustProxy,
+    publicUrl: config.publicUrl,
+    upstreamLabel: config.useSandbox ? 'sandbox' : undefined,
+    fileIdCache: fileIdCacheAt(config.fileIdCachePath ?? resolve(dirname(catalogPath), '.tryon-file-ids.json')),
+    port: config.port,
+    hostname: config.hostname,
+  });
+  console.log(describeConfig(config));
+  console.log(`tryon proxy: listening on ${proxy.url}`);
+  const stop = async () => {
+    await proxy.close();
+    await closeSandbox?.();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().catch((error: unknown) => {
+    if (error instanceof ConfigError || error instanceof CatalogError) console.error(error.message);
+    else console.error('tryon proxy: failed to start:', (error as Error).message);
+    process.exit(1);
+  });
+}

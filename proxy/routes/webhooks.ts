@@ -1,0 +1,41 @@
+// POST /webhooks: upstream job events, trusted only once their Standard Webhooks signature
+// verifies. A verified event updates the shared status and wakes SSE listeners at once.
+import { Hono } from 'hono';
+import { ProxyError } from '../errors.js';
+import { parseJob } from '../upstream.js';
+import { verifyWebhook } from '../webhook-signature.js';
+import type { Proxy, ProxyEnv } from '../context.js';
+
+const MAX_EVENT_BYTES = 256 * 1024;
+
+export function webhookRoutes(proxy: Proxy): Hono<ProxyEnv> {
+  const app = new Hono<ProxyEnv>();
+  app.post('/', async (c) => {
+    if (!proxy.webhookSecret) throw new ProxyError(404, 'not_found', 'Webhooks are not enabled on this proxy.');
+    const declared = Number(c.req.header('content-length'));
+    if (Number.isFinite(declared) && declared > MAX_EVENT_BYTES) throw new ProxyError(413, 'invalid_request', 'The event is too large.');
+    const body = await c.req.text();
+    if (body.length > MAX_EVENT_BYTES) throw new ProxyError(413, 'invalid_request', 'The event is too large.');
+    if (!(await verifyWebhook(proxy.webhookSecret, c.req.raw.headers, body, proxy.now()))) {
+      proxy.log({ level: 'warn', event: 'webhook_refused', reason: 'signature' });
+      throw new ProxyError(401, 'invalid_signature', 'The webhook signature did not verify.');
+    }
+    let event: { type?: unknown; data?: unknown };
+    try {
+      event = JSON.parse(body) as typeof event;
+    } catch {
+      throw new ProxyError(400, 'invalid_request', 'The event is not JSON.');
+    }
+    let known = false;
+    try {
+      const job = parseJob(event.data);
+      known = await proxy.board.update(job);
+    } catch (error) {
+      // A signed event we cannot use is acknowledged anyway: retrying it would not help.
+      proxy.log({ level: 'warn', event: 'webhook_unusable', type: String(event.type ?? ''), code: (error as { code?: string }).code ?? 'unknown' });
+    }
+    proxy.log({ event: 'webhook', type: String(event.type ?? ''), known });
+    return c.body(null, 204);
+  });
+  return app;
+}
