@@ -115,6 +115,7 @@ export class JobRunner {
   readonly #jobs = new Map<string, Job>();
   readonly #timers = new Set<{ timer: NodeJS.Timeout; done: () => void }>();
   #closed = false;
+  readonly #stop = new AbortController();
 
   constructor(private readonly options: JobRunnerOptions) {}
 
@@ -172,6 +173,7 @@ export class JobRunner {
 
   close(): void {
     this.#closed = true;
+    this.#stop.abort();
     for (const { timer, done } of this.#timers) {
       clearTimeout(timer);
       done();
@@ -254,7 +256,7 @@ export class JobRunner {
     });
 
     if (isVideo && 'fps' in req) {
-      const video = await renderVideo(front, { ...labels('front'), duration_seconds: req.duration_seconds, fps: req.fps, motion: req.motion, camera: req.camera });
+      const video = await renderVideo(front, { ...labels('front'), duration_seconds: req.duration_seconds, fps: req.fps, motion: req.motion, camera: req.camera }, this.#stop.signal);
       if (this.#closed) return;
       const file = this.options.files.add({ workspace: job.workspace.name, kind: 'output', contentType: 'video/mp4', bytes: video.bytes, width: video.width, height: video.height });
       this.#addOutput(job, { file, view: 'front', type: 'video', duration_seconds: req.duration_seconds, fps: req.fps });

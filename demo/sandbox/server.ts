@@ -88,7 +88,11 @@ export function createSandbox(options: SandboxOptions = {}) {
   const app = new Hono<Env>();
 
   app.onError((error, c) => {
-    if (error instanceof SandboxError) return c.json(errorBody(error.code, error.message, error.details), error.status);
+    if (error instanceof SandboxError) {
+      // The rest of a refused oversized body is never read, so this connection cannot carry another request.
+      if (error.status === 413) c.header('Connection', 'close');
+      return c.json(errorBody(error.code, error.message, error.details), error.status);
+    }
     log(`sandbox: unexpected error on ${c.req.method} ${c.req.path}: ${error.message}`);
     return c.json(errorBody('internal_error', 'The sandbox hit an unexpected error.'), 500);
   });

@@ -102,7 +102,7 @@ async function frame(figure: Picture, backdrop: Buffer, overlay: Buffer, spec: V
 }
 
 /** A real H.264 MP4: duration × fps frames of the front render, moving and filmed as asked. */
-export async function renderVideo(front: Picture, spec: VideoSpec): Promise<{ bytes: Buffer; width: number; height: number }> {
+export async function renderVideo(front: Picture, spec: VideoSpec, signal?: AbortSignal): Promise<{ bytes: Buffer; width: number; height: number }> {
   const scale = Math.min(1, longSide / Math.max(front.width, front.height));
   const width = even(front.width * scale);
   const height = even(front.height * scale);
@@ -129,6 +129,10 @@ export async function renderVideo(front: Picture, spec: VideoSpec): Promise<{ by
     ffmpeg.stdin.on('error', () => { /* ffmpeg exiting early is reported by its exit code */ });
     const frames = spec.duration_seconds * spec.fps;
     for (let i = 0; i < frames; i++) {
+      if (signal?.aborted) {
+        ffmpeg.kill('SIGKILL');
+        throw new Error('video render stopped: the sandbox is closing');
+      }
       const pixels = await frame(figurePicture, backdrop, overlay, spec, i / frames, { width, height });
       if (!ffmpeg.stdin.write(pixels)) await new Promise((resolve) => ffmpeg.stdin.once('drain', resolve));
     }
