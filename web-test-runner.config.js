@@ -3,6 +3,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { countingReporter } from './scripts/wtr-counting-reporter.js';
 import { defaultReporter } from '@web/test-runner';
+import { fakeProxyMiddleware } from './test/widget/fake-proxy.js';
 
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 const args = [
@@ -18,6 +19,8 @@ export default {
   testFramework: { config: { timeout: 20000 } },
   testsFinishTimeout: 300000,
   browsers: [chromeLauncher({ launchOptions: { executablePath, args, headless: true } })],
+  // A fake of the token proxy's public API for the widget's tests (test/widget/fake-proxy.js).
+  middleware: [fakeProxyMiddleware()],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   reporters: [defaultReporter(), countingReporter(process.env.WTR_COUNTS_FILE)],
 };

@@ -1,0 +1,246 @@
+// A small fake of the token proxy's public API (DESIGN.md part 3) for the widget's browser
+// tests, served by web-test-runner's dev server. Each test gets its own scenario under
+// `/fake/<sid>/tryon` and drives it through `/fake-control/<sid>`:
+//   POST /fake-control/<sid>          scenario JSON (see `defaults` below)
+//   GET  /fake-control/<sid>/log      every request this scenario saw (method, path, JSON body, upload facts)
+//   POST /fake-control/<sid>/release  lets one `{hold: true}` step (or a held upload) go on
+// Renders are scripted steps: each poll (or each SSE event) moves one step on; a hold waits.
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
+const defaults = {
+  product: { product: 'saree-red', views: ['front'], video: false, tier: 'standard', name: 'Red Banarasi saree' },
+  // Errors served, one per request, before the route answers normally.
+  photoErrors: [],
+  tryonErrors: [],
+  statusErrors: [],
+  sse: true,
+  sseDelayMs: 20,
+  photoHold: false,
+  steps: [{ status: 'queued' }, { status: 'processing' }, { status: 'succeeded', outputs: ['front'] }],
+  videoSteps: [{ status: 'processing' }, { status: 'succeeded', video: true }],
+};
+
+const scenarios = new Map();
+
+function scenario(sid) {
+  let found = scenarios.get(sid);
+  if (!found) {
+    found = { config: { ...defaults }, log: [], tryons: new Map(), releases: 0, holdsPassed: 0, waiters: [], photos: 0 };
+    scenarios.set(sid, found);
+  }
+  return found;
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function json(ctx, status, body, headers = {}) {
+  ctx.status = status;
+  for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
+  ctx.set('cache-control', 'no-store');
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify(body);
+}
+
+function fail(ctx, error) {
+  const status = error.status ?? 503;
+  const headers = error.retryAfter ? { 'retry-after': String(error.retryAfter) } : {};
+  if (error.raw) {
+    ctx.status = status;
+    ctx.body = error.raw;
+    return;
+  }
+  json(ctx, status, { error: { code: error.code, message: error.message ?? error.code, retryable: error.retryable ?? status >= 500 } }, headers);
+}
+
+/** Waits for the next release of a hold; resolves false if the client went away first. */
+function waitRelease(state, req) {
+  return new Promise((resolve) => {
+    if (state.releases > state.holdsPassed) {
+      state.holdsPassed += 1;
+      resolve(true);
+      return;
+    }
+    const waiter = () => { state.holdsPassed += 1; resolve(true); };
+    state.waiters.push(waiter);
+    req?.on('close', () => {
+      const at = state.waiters.indexOf(waiter);
+      if (at >= 0) { state.waiters.splice(at, 1); resolve(false); }
+    });
+  });
+}
+
+function answerOf(sid, step) {
+  const base = `/fake/${sid}/tryon/files`;
+  const outputs = (step.outputs ?? []).map((view) => ({ view, url: `${base}/${view}.png`, type: 'image', contentType: 'image/png' }));
+  if (step.video) outputs.push({ view: 'front', url: `${base}/video.mp4`, type: 'video', contentType: 'video/mp4' });
+  const answer = { status: step.status, outputs };
+  if (step.error) answer.error = step.error;
+  return answer;
+}
+
+/** The answer a poll gets now: moves one step on, waiting at a hold until it is released. */
+function pollStep(state, tryon) {
+  const steps = tryon.steps;
+  let step = steps[Math.min(tryon.cursor, steps.length - 1)];
+  if (step.hold) {
+    if (state.releases > state.holdsPassed) {
+      state.holdsPassed += 1;
+      tryon.cursor += 1;
+      step = steps[Math.min(tryon.cursor, steps.length - 1)];
+    } else {
+      return tryon.last ?? { status: 'queued' };
+    }
+  }
+  if (tryon.cursor < steps.length - 1) tryon.cursor += 1;
+  tryon.last = step;
+  return step;
+}
+
+async function stream(ctx, sid, state, tryon) {
+  ctx.respond = false;
+  const res = ctx.res;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+  res.flushHeaders?.();
+  let open = true;
+  ctx.req.on('close', () => { open = false; });
+  while (open && tryon.cursor < tryon.steps.length) {
+    const step = tryon.steps[tryon.cursor];
+    if (step.hold) {
+      if (!(await waitRelease(state, ctx.req))) return;
+      tryon.cursor += 1;
+      continue;
+    }
+    tryon.last = step;
+    res.write(`event: status\ndata: ${JSON.stringify(answerOf(sid, step))}\n\n`);
+    tryon.cursor += 1;
+    if (step.status === 'succeeded' || step.status === 'failed') break;
+    await new Promise((resolve) => setTimeout(resolve, state.config.sseDelayMs));
+  }
+  if (open) res.end();
+}
+
+async function control(ctx, sid, rest) {
+  const state = scenario(sid);
+  if (ctx.method === 'POST' && rest === '') {
+    const body = JSON.parse((await readBody(ctx.req)).toString('utf8') || '{}');
+    state.config = { ...defaults, ...body };
+    state.log = [];
+    state.tryons = new Map();
+    state.releases = 0;
+    state.holdsPassed = 0;
+    return json(ctx, 200, { ok: true });
+  }
+  if (ctx.method === 'GET' && rest === '/log') return json(ctx, 200, state.log);
+  if (ctx.method === 'POST' && rest === '/release') {
+    state.releases += 1;
+    const waiter = state.waiters.shift();
+    waiter?.();
+    return json(ctx, 200, { releases: state.releases });
+  }
+  return json(ctx, 404, { error: { code: 'not_found', message: 'No such control route.', retryable: false } });
+}
+
+async function proxy(ctx, sid, path) {
+  const state = scenario(sid);
+  const config = state.config;
+  const entry = { method: ctx.method, path, at: Date.now() };
+  state.log.push(entry);
+
+  let match;
+  if (ctx.method === 'GET' && (match = /^\/products\/([^/]+)$/.exec(path))) {
+    if (!config.product) return fail(ctx, { status: 404, code: 'unknown_product', retryable: false });
+    return json(ctx, 200, { ...config.product, product: decodeURIComponent(match[1]) });
+  }
+
+  if (ctx.method === 'POST' && path === '/photos') {
+    const body = await readBody(ctx.req);
+    const type = String(ctx.get('content-type'));
+    const partType = /content-type:\s*([^\r\n]+)/i.exec(body.subarray(0, 1024).toString('latin1'))?.[1];
+    const start = body.indexOf('\r\n\r\n') + 4;
+    const payload = body.subarray(start);
+    entry.upload = {
+      multipart: type.startsWith('multipart/form-data'),
+      field: /name="([^"]+)"/.exec(body.subarray(0, 512).toString('latin1'))?.[1],
+      partType,
+      bytes: body.length,
+      jpeg: payload[0] === 0xff && payload[1] === 0xd8,
+      exif: payload.includes(Buffer.from('Exif\0\0', 'latin1')),
+    };
+    if (config.photoHold && !(await waitRelease(state, ctx.req))) return;
+    const error = config.photoErrors.shift();
+    if (error) return fail(ctx, error);
+    state.photos += 1;
+    return json(ctx, 201, { photo: `ph_${sid}_${state.photos}`, expiresAt: new Date(Date.now() + 3600_000).toISOString() });
+  }
+
+  if (ctx.method === 'POST' && path === '/tryons') {
+    const body = JSON.parse((await readBody(ctx.req)).toString('utf8') || '{}');
+    entry.body = body;
+    const error = config.tryonErrors.shift();
+    if (error) return fail(ctx, error);
+    if (body.consent !== true) return fail(ctx, { status: 422, code: 'consent_required', retryable: false });
+    // Like the real proxy: the same requestId for the same photo is the same try-on.
+    const key = `${body.photo}|${body.requestId}|${body.output ?? 'image'}`;
+    let tryon = [...state.tryons.values()].find((t) => t.key === key);
+    if (!tryon) {
+      const handle = `tr_${sid}_${state.tryons.size + 1}`;
+      const steps = body.output === 'video' ? config.videoSteps : config.steps;
+      tryon = { key, handle, steps, cursor: 0, views: body.views ?? config.product?.views ?? ['front'] };
+      state.tryons.set(handle, tryon);
+    }
+    return json(ctx, 202, { tryon: tryon.handle, status: 'queued', views: tryon.views });
+  }
+
+  if (ctx.method === 'GET' && (match = /^\/tryons\/([^/]+)(\/events)?$/.exec(path))) {
+    const tryon = state.tryons.get(decodeURIComponent(match[1]));
+    if (!tryon) return fail(ctx, { status: 404, code: 'invalid_handle', retryable: false });
+    if (match[2]) {
+      if (!config.sse) return fail(ctx, { status: 404, code: 'not_found', retryable: false });
+      return stream(ctx, sid, state, tryon);
+    }
+    const error = config.statusErrors.shift();
+    if (error) return fail(ctx, error);
+    return json(ctx, 200, answerOf(sid, pollStep(state, tryon)));
+  }
+
+  if (ctx.method === 'GET' && (match = /^\/files\/([^/]+)$/.exec(path))) {
+    ctx.status = 200;
+    ctx.set('cache-control', 'private, max-age=60');
+    if (match[1].endsWith('.mp4')) {
+      ctx.type = 'video/mp4';
+      ctx.body = Buffer.alloc(64);
+    } else {
+      ctx.type = 'image/png';
+      ctx.body = PNG;
+    }
+    return;
+  }
+
+  return fail(ctx, { status: 404, code: 'not_found', retryable: false });
+}
+
+/** web-test-runner middleware: the fake proxy and its control routes. */
+export function fakeProxyMiddleware() {
+  return async function fakeProxy(ctx, next) {
+    let match = /^\/fake-control\/([\w-]+)(\/.*)?$/.exec(ctx.path);
+    if (match) return control(ctx, match[1], match[2] ?? '');
+    match = /^\/fake\/([\w-]+)\/tryon(\/.*)$/.exec(ctx.path);
+    if (match) {
+      try {
+        return await proxy(ctx, match[1], match[2]);
+      } catch (error) {
+        return json(ctx, 500, { error: { code: 'internal_error', message: String(error), retryable: false } });
+      }
+    }
+    return next();
+  };
+}

@@ -1,0 +1,184 @@
+import { expect } from '@open-wc/testing';
+import {
+  button, dialogOf, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, drawnPhoto, reach, recordEvents,
+  statusText, until,
+} from './helpers.js';
+
+describe('the try-on flow', () => {
+  beforeEach(() => sessionStorage.clear());
+
+  it('goes consent → photo → uploading → queued → rendering → result, accessible at every step', async () => {
+    const fake = await fakeProxy({
+      photoHold: true,
+      steps: [{ status: 'queued' }, { hold: true }, { status: 'processing' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+    });
+    const el = await mount(fake);
+    expect(el.status).to.equal('idle');
+    expect(el.getAttribute('status')).to.equal('idle');
+    await expect(el).to.be.accessible();
+
+    await el.open();
+    await reach(el, 'consent');
+    expect(dialogOf(el).open).to.equal(true);
+    expect(dialogOf(el).getAttribute('aria-labelledby')).to.equal('dialog-title');
+    expect(panelRoot(el).getElementById('dialog-title')?.textContent).to.equal('Virtual try-on');
+    await expect(el).to.be.accessible();
+
+    panelRoot(el).querySelector<HTMLInputElement>('input[type="checkbox"]')!.click();
+    await reach(el, 'consent');
+    button(el, 'Continue').click();
+    await reach(el, 'photo');
+    expect(el.getAttribute('status')).to.equal('photo');
+    await expect(el).to.be.accessible();
+
+    await pickPhoto(el, await drawnPhoto(600, 800));
+    const preview = panelRoot(el).querySelector<HTMLImageElement>('img[part="preview"]')!;
+    expect(preview.alt).to.equal('Your photo, ready to send');
+    expect((await fake.log()).some((r) => r.path === '/photos')).to.equal(false);
+    await expect(el).to.be.accessible();
+
+    button(el, 'Try it on').click();
+    await reach(el, 'uploading');
+    expect(statusText(el)).to.match(/^Uploading your photo: \d+%$/);
+    await expect(el).to.be.accessible();
+    await fake.release();
+
+    await reach(el, 'queued');
+    await until(() => statusText(el) === 'Waiting for a free moment…', 'queued text');
+    expect(panelRoot(el).textContent).to.match(/\d+ s so far; usually about 25 s/);
+    await expect(el).to.be.accessible();
+    await fake.release();
+
+    await reach(el, 'rendering');
+    expect(statusText(el)).to.equal('Making your try-on…');
+    await expect(el).to.be.accessible();
+    await fake.release();
+
+    await reach(el, 'result');
+    const image = panelRoot(el).querySelector<HTMLImageElement>('img[part="image"]')!;
+    expect(image.alt).to.equal('You wearing Red Banarasi saree');
+    expect(image.src).to.equal(new URL(`${fake.endpoint}/files/front.png`, location.href).href);
+    for (const name of ['Download', 'Share', 'Try another photo']) expect(button(el, name)).to.exist;
+    expect(statusText(el)).to.equal('Your try-on is ready.');
+    await expect(el).to.be.accessible();
+
+    const upload = (await fake.log()).find((r) => r.path === '/photos')!.upload!;
+    expect(upload.multipart).to.equal(true);
+    expect(upload.field).to.equal('photo');
+    expect(upload.partType).to.equal('image/jpeg');
+    expect(upload.jpeg).to.equal(true);
+  });
+
+  it('uploads nothing before consent, and the consent step links the privacy page', async () => {
+    const fake = await fakeProxy();
+    const el = await mount(fake, { 'privacy-url': 'https://shop.example/privacy' });
+    await el.open();
+    await reach(el, 'consent');
+    const link = panelRoot(el).querySelector<HTMLAnchorElement>('a[href="https://shop.example/privacy"]');
+    expect(link?.textContent).to.equal('How we handle your photo');
+    const checkbox = panelRoot(el).querySelector<HTMLInputElement>('input[type="checkbox"]')!;
+    expect(checkbox.closest('label')?.textContent?.trim()).to.equal('I agree to upload my photo for this try-on');
+    expect(button(el, 'Continue').disabled).to.equal(true);
+    button(el, 'Continue').click();
+    await el.updateComplete;
+    expect(el.status).to.equal('consent');
+    // Even a file dropped before consent is ignored.
+    const panel = el.shadowRoot!.querySelector('tryon-panel') as unknown as { choose(file: Blob): Promise<void> };
+    await panel.choose(await drawnPhoto(400, 400));
+    const log = await fake.log();
+    expect(log.map((r) => `${r.method} ${r.path}`)).to.deep.equal(['GET /products/saree-red']);
+  });
+
+  it('dispatches every event with its typed detail, bubbling and composed', async () => {
+    const fake = await fakeProxy();
+    const el = await mount(fake);
+    const seen = recordEvents(document.body);
+    await openAndConsent(el);
+    await pickPhoto(el, await drawnPhoto(500, 700));
+    button(el, 'Try it on').click();
+    await reach(el, 'result');
+    await until(() => seen.some((e) => e.type === 'tryon-result'), 'tryon-result');
+    el.close();
+    await until(() => seen.some((e) => e.type === 'tryon-close'), 'tryon-close');
+
+    const types = seen.map((e) => e.type);
+    expect(types[0]).to.equal('tryon-open');
+    expect(types.indexOf('tryon-submit')).to.be.greaterThan(0);
+    expect(types.indexOf('tryon-result')).to.be.greaterThan(types.indexOf('tryon-submit'));
+    expect(types.at(-1)).to.equal('tryon-close');
+    expect(seen[0]!.detail).to.deep.equal({ product: 'saree-red' });
+
+    const submit = seen.find((e) => e.type === 'tryon-submit')!.detail;
+    expect(submit.product).to.equal('saree-red');
+    expect(submit.requestId).to.match(/^[0-9a-f-]{36}$/);
+    expect(submit.views).to.deep.equal(['front']);
+    expect(submit.output).to.equal('image');
+
+    const progress = seen.filter((e) => e.type === 'tryon-progress').map((e) => e.detail);
+    expect(progress.some((p) => p.status === 'queued' && p.expectedMs === 25000 && typeof p.tryon === 'string')).to.equal(true);
+    expect(progress.some((p) => p.status === 'rendering' && typeof p.elapsedMs === 'number')).to.equal(true);
+
+    const result = seen.find((e) => e.type === 'tryon-result')!.detail;
+    expect(result.requestId).to.equal(submit.requestId);
+    expect(result.outputs).to.deep.equal([{
+      view: 'front', type: 'image', contentType: 'image/png',
+      url: new URL(`${fake.endpoint}/files/front.png`, location.href).href,
+    }]);
+    expect(seen.at(-1)!.detail).to.deep.equal({ product: 'saree-red', status: 'result' });
+
+    const body = (await fake.log()).find((r) => r.path === '/tryons')!.body!;
+    expect(body).to.deep.equal({ product: 'saree-red', photo: body.photo, requestId: submit.requestId, views: ['front'], consent: true });
+  });
+
+  it('cancel goes back to the photo step and stops watching', async () => {
+    const fake = await fakeProxy({ steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }] });
+    const el = await mount(fake);
+    await openAndConsent(el);
+    await pickPhoto(el, await drawnPhoto(500, 700));
+    button(el, 'Try it on').click();
+    await reach(el, 'queued');
+    button(el, 'Cancel').click();
+    await reach(el, 'photo');
+    await fake.release();
+    // Nothing brings the cancelled try-on back.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(el.status).to.equal('photo');
+    expect(button(el, 'Choose a photo')).to.exist;
+  });
+
+  it('"Try another photo" starts a new logical try-on with a new requestId, and "Use my last photo" skips the upload', async () => {
+    const fake = await fakeProxy();
+    const el = await mount(fake);
+    await openAndConsent(el);
+    await pickPhoto(el, await drawnPhoto(500, 700));
+    button(el, 'Try it on').click();
+    await reach(el, 'result');
+    button(el, 'Try another photo').click();
+    await reach(el, 'photo');
+    button(el, 'Use my last photo').click();
+    await reach(el, 'result');
+    const log = await fake.log();
+    expect(log.filter((r) => r.path === '/photos')).to.have.length(1);
+    const tryons = log.filter((r) => r.path === '/tryons').map((r) => r.body!);
+    expect(tryons).to.have.length(2);
+    expect(tryons[1]!.photo).to.equal(tryons[0]!.photo);
+    expect(tryons[1]!.requestId).to.not.equal(tryons[0]!.requestId);
+  });
+
+  it('closing returns focus to the button and reopening shows the result again', async () => {
+    const fake = await fakeProxy();
+    const el = await mount(fake);
+    await openAndConsent(el);
+    await pickPhoto(el, await drawnPhoto(500, 700));
+    button(el, 'Try it on').click();
+    await reach(el, 'result');
+    button(el, 'Close').click();
+    await reach(el, 'idle');
+    expect(dialogOf(el).open).to.equal(false);
+    expect(document.activeElement).to.equal(el);
+    expect(el.shadowRoot!.activeElement?.getAttribute('part')).to.equal('button');
+    await el.open();
+    await reach(el, 'result');
+    expect(panelRoot(el).querySelector('img[part="image"]')).to.exist;
+  });
+});

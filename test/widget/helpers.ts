@@ -1,0 +1,153 @@
+// Shared test tools: a per-test fake proxy, element lookups across shadow roots, generated photos.
+import { fixture, html } from '@open-wc/testing';
+import type { TryonButton } from '../../widget/tryon-button.js';
+import '../../widget/tryon-button.js';
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  at: number;
+  body?: Record<string, unknown>;
+  upload?: { multipart: boolean; field?: string; partType?: string; bytes: number; jpeg: boolean; exif: boolean };
+}
+
+export interface FakeStep {
+  status?: string;
+  outputs?: string[];
+  video?: boolean;
+  hold?: boolean;
+  error?: { code: string; message: string; retryable: boolean };
+}
+
+export interface FakeError { status: number; code: string; retryable?: boolean; retryAfter?: number; raw?: string }
+
+export interface Scenario {
+  product?: { product?: string; views: string[]; video: boolean; tier: string; name?: string } | null;
+  photoErrors?: FakeError[];
+  tryonErrors?: FakeError[];
+  statusErrors?: FakeError[];
+  sse?: boolean;
+  sseDelayMs?: number;
+  photoHold?: boolean;
+  steps?: FakeStep[];
+  videoSteps?: FakeStep[];
+}
+
+export interface Fake {
+  endpoint: string;
+  log(): Promise<FakeRequest[]>;
+  release(): Promise<void>;
+}
+
+export async function fakeProxy(scenario: Scenario = {}): Promise<Fake> {
+  const sid = crypto.randomUUID().replace(/-/g, '').slice(0, 12);
+  const response = await fetch(`/fake-control/${sid}`, { method: 'POST', body: JSON.stringify(scenario) });
+  if (!response.ok) throw new Error(`fake proxy control failed: ${response.status}`);
+  return {
+    endpoint: `/fake/${sid}/tryon`,
+    log: async () => (await (await fetch(`/fake-control/${sid}/log`)).json()) as FakeRequest[],
+    release: async () => { await fetch(`/fake-control/${sid}/release`, { method: 'POST' }); },
+  };
+}
+
+export async function mount(fake: Fake, attributes: Record<string, string | boolean> = {}): Promise<TryonButton> {
+  const el = await fixture<TryonButton>(html`<tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction" poll-interval="50"></tryon-button>`);
+  el.pollInterval = 50;
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === false) el.removeAttribute(name);
+    else el.setAttribute(name, value === true ? '' : value);
+  }
+  await el.updateComplete;
+  return el;
+}
+
+/** Polls a condition with a bounded wait, for things no event announces (a fake's log, a render). */
+export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 8000): Promise<NonNullable<T>> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+  }
+}
+
+export function panelRoot(el: TryonButton): ShadowRoot {
+  const panel = el.shadowRoot?.querySelector('tryon-panel');
+  if (!panel?.shadowRoot) throw new Error('The panel is not rendered.');
+  return panel.shadowRoot;
+}
+
+export function dialogOf(el: TryonButton): HTMLDialogElement {
+  const dialog = panelRoot(el).querySelector('dialog');
+  if (!dialog) throw new Error('No dialog.');
+  return dialog;
+}
+
+/** The control with this accessible name (visible text or aria-label), or undefined. */
+export function control<E extends HTMLElement = HTMLButtonElement>(el: TryonButton, name: string, selector = 'button'): E | undefined {
+  const all = [...panelRoot(el).querySelectorAll<E>(selector)];
+  return all.find((node) => (node.getAttribute('aria-label') ?? node.textContent ?? '').trim() === name);
+}
+
+export function button(el: TryonButton, name: string): HTMLButtonElement {
+  const found = control(el, name);
+  if (!found) throw new Error(`No button named "${name}" in step ${el.status}`);
+  return found;
+}
+
+export function statusText(el: TryonButton): string {
+  return panelRoot(el).querySelector('[role="status"]')?.textContent?.trim() ?? '';
+}
+
+export async function reach(el: TryonButton, status: string, timeoutMs = 8000): Promise<void> {
+  await until(() => el.status === status, `status "${status}" (now "${el.status}")`, timeoutMs);
+  await el.updateComplete;
+  const panel = el.shadowRoot?.querySelector('tryon-panel') as (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
+  await panel?.updateComplete;
+}
+
+/** Opens the dialog and gives consent. */
+export async function openAndConsent(el: TryonButton): Promise<void> {
+  await el.open();
+  await reach(el, 'consent');
+  const box = panelRoot(el).querySelector<HTMLInputElement>('input[type="checkbox"]');
+  box?.click();
+  await reach(el, 'consent');
+  await until(() => !button(el, 'Continue').disabled, 'Continue enabled');
+  button(el, 'Continue').click();
+  await reach(el, 'photo');
+}
+
+/** Draws a test photo: a left half red, right half blue, so orientation can be checked by pixels. */
+export async function drawnPhoto(width: number, height: number, type = 'image/jpeg'): Promise<File> {
+  const canvas = new OffscreenCanvas(width, height);
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('no 2d context');
+  context.fillStyle = '#ff0000';
+  context.fillRect(0, 0, width / 2, height);
+  context.fillStyle = '#0000ff';
+  context.fillRect(width / 2, 0, width / 2, height);
+  const blob = await canvas.convertToBlob({ type, quality: 0.95 });
+  return new File([blob], type === 'image/png' ? 'me.png' : 'me.jpg', { type });
+}
+
+/** Gives the photo step a file as if the shopper had picked it. */
+export async function pickPhoto(el: TryonButton, file: File): Promise<void> {
+  const input = panelRoot(el).querySelector<HTMLInputElement>('#file');
+  if (!input) throw new Error('No file input.');
+  const transfer = new DataTransfer();
+  transfer.items.add(file);
+  input.files = transfer.files;
+  input.dispatchEvent(new Event('change', { bubbles: true }));
+  await until(() => panelRoot(el).querySelector('img[part="preview"]') || panelRoot(el).querySelector('.problem'), 'the photo to be prepared');
+}
+
+/** Collects the widget's events, in order. */
+export function recordEvents(el: HTMLElement): { type: string; detail: any }[] {
+  const seen: { type: string; detail: any }[] = [];
+  for (const type of ['tryon-open', 'tryon-close', 'tryon-submit', 'tryon-progress', 'tryon-result', 'tryon-error']) {
+    el.addEventListener(type, (event) => seen.push({ type, detail: (event as CustomEvent).detail }));
+  }
+  return seen;
+}
