@@ -41,17 +41,18 @@ const productSchema = z.strictObject({
   video: z.union([z.boolean(), videoOptions]).optional(),
   name: z.string().max(200).optional(),
   title: z.string().max(200).optional(),
-}).superRefine((product, ctx) => {
-  if (product.mode === 'garment_to_person' && !product.garmentImage) {
-    ctx.addIssue({ code: 'custom', path: ['garmentImage'], message: 'is required for mode garment_to_person' });
-  }
-  if (product.mode === 'person_to_person' && !product.referencePersonImage) {
-    ctx.addIssue({ code: 'custom', path: ['referencePersonImage'], message: 'is required for mode person_to_person' });
-  }
-  if (product.mode === 'person_to_person' && product.video) {
-    ctx.addIssue({ code: 'custom', path: ['video'], message: 'video try-on needs a garment image (mode garment_to_person)' });
-  }
 });
+
+/** Mode-dependent rules, checked on the raw entry so they are reported with every other problem. */
+function modeProblems(raw: unknown): { field: string; message: string }[] {
+  if (typeof raw !== 'object' || raw === null) return [];
+  const product = raw as Record<string, unknown>;
+  const problems: { field: string; message: string }[] = [];
+  if (product.mode === 'garment_to_person' && !product.garmentImage) problems.push({ field: 'garmentImage', message: 'is required for mode garment_to_person' });
+  if (product.mode === 'person_to_person' && !product.referencePersonImage) problems.push({ field: 'referencePersonImage', message: 'is required for mode person_to_person' });
+  if (product.mode === 'person_to_person' && product.video) problems.push({ field: 'video', message: 'video try-on needs a garment image (mode garment_to_person)' });
+  return problems;
+}
 
 const catalogSchema = z.strictObject({
   defaults: z.strictObject(shared).optional(),
@@ -120,7 +121,13 @@ function entryOf(id: string, product: CatalogProduct, defaults: z.infer<typeof c
 /** Validates a parsed catalog file; throws CatalogError listing every problem. */
 export function parseCatalog(input: unknown): Map<string, ProductEntry> {
   const result = catalogSchema.safeParse(input);
-  if (!result.success) throw new CatalogError(describeIssues(result.error));
+  const rawProducts = typeof input === 'object' && input !== null ? (input as { products?: unknown }).products : undefined;
+  const crossField = typeof rawProducts === 'object' && rawProducts !== null
+    ? Object.entries(rawProducts).flatMap(([id, raw]) => modeProblems(raw).map((p) => `product "${id}": field ${p.field}: ${p.message}`))
+    : [];
+  if (!result.success || crossField.length > 0) {
+    throw new CatalogError([...(result.success ? [] : describeIssues(result.error)), ...crossField]);
+  }
   const products = new Map<string, ProductEntry>();
   for (const [id, product] of Object.entries(result.data.products)) {
     products.set(id, entryOf(id, product, result.data.defaults));
@@ -133,8 +140,12 @@ export function checkProductEntry(id: string, entry: ProductEntry): ProductEntry
   const { id: _ignored, ...fields } = entry;
   const plain = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   const result = productSchema.safeParse(plain);
-  if (!result.success) {
-    throw new CatalogError(result.error.issues.map((issue) => `product "${id}": field ${issue.path.join('.') || '(entry)'}: ${issue.message}`));
+  const crossField = modeProblems(plain).map((p) => `product "${id}": field ${p.field}: ${p.message}`);
+  if (!result.success || crossField.length > 0) {
+    throw new CatalogError([
+      ...(result.success ? [] : result.error.issues.map((issue) => `product "${id}": field ${issue.path.join('.') || '(entry)'}: ${issue.message}`)),
+      ...crossField,
+    ]);
   }
   return entryOf(id, result.data, undefined);
 }

@@ -1,0 +1,67 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, describeConfig, loadConfig } from '../../proxy/config.js';
+
+const SECRET = 'x'.repeat(40);
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.problems;
+  }
+  assert.fail('config was accepted');
+}
+
+describe('config', () => {
+  it('production refuses to start without secret, key or origins, listing every problem', () => {
+    const found = problems({ NODE_ENV: 'production' });
+    assert.ok(found.some((p) => p.includes('TRYON_API_KEY')));
+    assert.ok(found.some((p) => p.includes('TRYON_PROXY_SECRET')));
+    assert.ok(found.some((p) => p.includes('TRYON_ALLOWED_ORIGINS')));
+  });
+
+  it('production refuses * as an origin and a path as an origin', () => {
+    const base = { NODE_ENV: 'production', TRYON_API_KEY: 'sk_live_abc', TRYON_BASE_URL: 'https://api.example', TRYON_PROXY_SECRET: SECRET };
+    assert.ok(problems({ ...base, TRYON_ALLOWED_ORIGINS: '*' }).some((p) => p.includes('may not be *')));
+    assert.ok(problems({ ...base, TRYON_ALLOWED_ORIGINS: 'https://shop.example/path' }).some((p) => p.includes('not an origin')));
+    const ok = loadConfig({ ...base, TRYON_ALLOWED_ORIGINS: 'https://shop.example, https://www.shop.example' });
+    assert.deepEqual(ok.allowedOrigins, ['https://shop.example', 'https://www.shop.example']);
+    assert.equal(ok.useSandbox, false);
+  });
+
+  it('development with no key points at the sandbox and says so', () => {
+    const config = loadConfig({});
+    assert.equal(config.useSandbox, true);
+    assert.equal(config.secretGenerated, true);
+    assert.ok(config.secret.length >= 32);
+    assert.match(describeConfig(config), /sandbox/);
+  });
+
+  it('never prints the key; a sk_test_ key is reported as test mode', () => {
+    const key = 'sk_test_SUPERSECRETVALUE123';
+    const config = loadConfig({ TRYON_API_KEY: key, TRYON_BASE_URL: 'https://api.example', TRYON_PROXY_SECRET: SECRET });
+    const line = describeConfig(config);
+    assert.ok(!line.includes('SUPERSECRETVALUE'));
+    assert.match(line, /test mode/);
+    assert.ok(!line.includes(SECRET));
+    const live = describeConfig(loadConfig({ TRYON_API_KEY: 'sk_live_HIDDEN99', TRYON_BASE_URL: 'https://api.example', TRYON_PROXY_SECRET: SECRET }));
+    assert.match(live, /live/);
+    assert.ok(!live.includes('HIDDEN99'));
+  });
+
+  it('reads limits and refuses ones that are not numbers', () => {
+    const config = loadConfig({ TRYON_UPLOAD_MAX_BYTES: '1000000', TRYON_DAILY_TRYONS: '7' });
+    assert.equal(config.limits.uploadBytes, 1_000_000);
+    assert.equal(config.limits.dailyTryons, 7);
+    assert.ok(problems({ TRYON_RATE_PER_MINUTE: 'lots' }).some((p) => p.includes('TRYON_RATE_PER_MINUTE')));
+  });
+
+  it('a key without a base URL, a short secret and a bad webhook secret are named', () => {
+    const found = problems({ TRYON_API_KEY: 'sk_live_x1', TRYON_PROXY_SECRET: 'short', TRYON_WEBHOOK_SECRET: 'nope' });
+    assert.ok(found.some((p) => p.includes('TRYON_BASE_URL')));
+    assert.ok(found.some((p) => p.includes('at least 32')));
+    assert.ok(found.some((p) => p.includes('TRYON_WEBHOOK_SECRET')));
+  });
+});

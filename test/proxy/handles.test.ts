@@ -1,0 +1,87 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { HandleSigner, fromBase64Url, toBase64Url } from '../../proxy/handles.js';
+import { ProxyError } from '../../proxy/errors.js';
+
+const claims = { id: 'ph_1', fileId: 'file_abc123' };
+
+async function refusal(promise: Promise<unknown>): Promise<ProxyError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ProxyError, `expected a ProxyError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('the handle was accepted');
+}
+
+describe('handles', () => {
+  it('round-trips claims and hides the upstream id', async () => {
+    const signer = new HandleSigner('s3cret-s3cret-s3cret-s3cret-s3cret');
+    const { handle, expiresAt } = await signer.mint('photo', claims, 3600);
+    assert.match(handle, /^v1\.photo\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    assert.ok(!handle.includes('file_abc123'));
+    assert.ok(!Buffer.from(handle.split('.')[2]!, 'base64url').toString('latin1').includes('file_abc123'));
+    assert.ok(Math.abs(expiresAt.getTime() - (Date.now() + 3600_000)) < 2000);
+    const opened = await signer.open('photo', handle);
+    assert.equal(opened.fileId, 'file_abc123');
+    assert.equal(opened.id, 'ph_1');
+  });
+
+  it('refuses a tampered payload or signature with 404 invalid_handle', async () => {
+    const signer = new HandleSigner('s3cret-s3cret-s3cret-s3cret-s3cret');
+    const { handle } = await signer.mint('photo', claims, 3600);
+    const [v, kind, payload, sig] = handle.split('.') as [string, string, string, string];
+    const flipped = fromBase64Url(payload);
+    flipped[flipped.length - 1]! ^= 1;
+    for (const bad of [
+      `${v}.${kind}.${toBase64Url(flipped)}.${sig}`,
+      `${v}.${kind}.${payload}.${sig.slice(0, -2)}AA`,
+      `${v}.${kind}.${payload}`,
+      `v2.${kind}.${payload}.${sig}`,
+      'not a handle',
+      `${v}.${kind}.${payload}.${sig}.extra`,
+      `${v}.${kind}.%%%.${sig}`,
+    ]) {
+      const error = await refusal(signer.open('photo', bad));
+      assert.equal(error.status, 404);
+      assert.equal(error.code, 'invalid_handle');
+    }
+  });
+
+  it('refuses a handle forged with another secret', async () => {
+    const forger = new HandleSigner('another-secret-another-secret-123');
+    const { handle } = await forger.mint('photo', claims, 3600);
+    const error = await refusal(new HandleSigner('s3cret-s3cret-s3cret-s3cret-s3cret').open('photo', handle));
+    assert.equal(error.code, 'invalid_handle');
+  });
+
+  it('refuses a handle of the wrong kind, even when the label is rewritten', async () => {
+    const signer = new HandleSigner('s3cret-s3cret-s3cret-s3cret-s3cret');
+    const { handle } = await signer.mint('photo', claims, 3600);
+    assert.equal((await refusal(signer.open('tryon', handle))).code, 'invalid_handle');
+    const relabelled = handle.replace('v1.photo.', 'v1.tryon.');
+    assert.equal((await refusal(signer.open('tryon', relabelled))).code, 'invalid_handle');
+  });
+
+  it('refuses an expired handle with 401 expired_handle', async () => {
+    let now = Date.now();
+    const signer = new HandleSigner('s3cret-s3cret-s3cret-s3cret-s3cret', () => now);
+    const { handle } = await signer.mint('photo', claims, 60);
+    await signer.open('photo', handle);
+    now += 61_000;
+    const error = await refusal(signer.open('photo', handle));
+    assert.equal(error.status, 401);
+    assert.equal(error.code, 'expired_handle');
+  });
+
+  it('mints the same handle for the same claims and expiry (stable file URLs)', async () => {
+    const signer = new HandleSigner('s3cret-s3cret-s3cret-s3cret-s3cret');
+    const file = { fileId: 'file_1', jobId: 'job_1', view: 'front', type: 'image' as const };
+    const a = await signer.mint('file', file, 0, 2_000_000_000);
+    const b = await signer.mint('file', file, 0, 2_000_000_000);
+    const c = await signer.mint('file', { ...file, fileId: 'file_2' }, 0, 2_000_000_000);
+    assert.equal(a.handle, b.handle);
+    assert.notEqual(a.handle, c.handle);
+  });
+});

@@ -1,0 +1,39 @@
+// The app must run on Workers: nothing under proxy/ but node.ts may import Node-only modules.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('../../proxy/', import.meta.url).pathname;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('proxy app code is Web-standard', () => {
+  it('only node.ts imports node:, fs or @hono/node-server', () => {
+    const files = sources(root);
+    assert.ok(files.length > 5);
+    const offenders: string[] = [];
+    for (const file of files) {
+      const name = relative(root, file);
+      if (name === 'node.ts') continue;
+      const text = readFileSync(file, 'utf8');
+      const imports = [...text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+      for (const spec of imports) {
+        if (spec.startsWith('node:') || spec === 'fs' || spec.startsWith('fs/') || spec.startsWith('@hono/node-server') || ['path', 'crypto', 'os', 'http', 'stream', 'buffer'].includes(spec)) {
+          offenders.push(`${name} imports ${spec}`);
+        }
+      }
+      if (/\bprocess\.|\bBuffer\./.test(text)) offenders.push(`${name} uses a Node global`);
+    }
+    assert.deepEqual(offenders, []);
+  });
+
+  it('node.ts does use the Node adapter (so the check above looks at real code)', () => {
+    assert.match(readFileSync(join(root, 'node.ts'), 'utf8'), /@hono\/node-server/);
+  });
+});
