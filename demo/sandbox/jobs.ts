@@ -217,8 +217,9 @@ export class JobRunner {
     try {
       await this.#steps(job);
     } catch (error) {
+      if (this.#closed) return;
       this.options.log(`sandbox: job ${job.id} could not be rendered: ${error instanceof Error ? error.message : String(error)}`);
-      if (!this.#closed) this.#fail(job, 'render_failed', 'The sandbox could not render this job.');
+      this.#fail(job, 'render_failed', 'The sandbox could not render this job.');
     }
   }
 
