@@ -1,16 +1,20 @@
 // `npm run build`: the widget for a script tag (dist/cdn) and for bundlers (dist/npm), the proxy
 // as a package entry and a runnable server (dist/proxy), the custom-elements manifest and the API
-// reference generated from it. Prints every file's size, the size budgets and the SRI hashes.
+// reference generated from it, and the Shopify extension and WooCommerce plugin with the widget's
+// files inside. Prints every file's size, the size budgets (and fails when over) and the SRI hashes.
 //
 // The demo calls buildCdn() at every start, so it is quiet when asked and takes a fraction of a
-// second.
+// second; the rest is only for `npm run build` and the packaging tests.
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { chmod, cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { build as esbuild } from 'esbuild';
 import { build } from 'vite';
-import { cdnConfig } from '../vite.config.js';
+import { cdnConfig, npmConfig } from '../vite.config.js';
+import { apiReference, buildManifest } from './build-manifest.js';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -33,6 +37,14 @@ export interface BuildOptions {
   /** The element's entry module; tests point it elsewhere. Default widget/tryon-button.ts. */
   entry?: string;
 }
+
+/** Gzipped size limits (bytes) a shop's page pays; the build fails when over. */
+export const BUDGETS = {
+  /** The script the page loads up front: the button with Lit inside. */
+  button: 10 * 1024,
+  /** Everything the CDN build holds: the button plus the panel (and any chunk it imports). */
+  buttonAndPanel: 30 * 1024,
+};
 
 async function listFiles(dir: string): Promise<string[]> {
   const found: string[] = [];
@@ -70,8 +82,214 @@ export async function sriHash(path: string): Promise<string> {
   return `sha384-${digest}`;
 }
 
+export interface BudgetCheck {
+  button: number;
+  buttonAndPanel: number;
+  problems: string[];
+}
+
+export function checkBudgets(cdn: BuildResult): BudgetCheck {
+  const scripts = cdn.files.filter((f) => f.file.endsWith('.js'));
+  const button = scripts.find((f) => f.file === 'tryon-button.js')?.gzip ?? 0;
+  const buttonAndPanel = scripts.reduce((sum, f) => sum + f.gzip, 0);
+  const problems: string[] = [];
+  if (button === 0) problems.push('dist/cdn/tryon-button.js is missing');
+  if (button > BUDGETS.button) problems.push(`the button is ${button} B gzipped, over its budget of ${BUDGETS.button} B`);
+  if (buttonAndPanel > BUDGETS.buttonAndPanel) {
+    problems.push(`button + panel are ${buttonAndPanel} B gzipped, over their budget of ${BUDGETS.buttonAndPanel} B`);
+  }
+  return { button, buttonAndPanel, problems };
+}
+
+/**
+ * What a strict Content-Security-Policy (no 'unsafe-eval', no 'unsafe-inline') would refuse if
+ * the bundle did it: eval, the Function constructor, string timers, inline event-handler markup.
+ */
+export async function findCspHazards(outDir: string): Promise<string[]> {
+  const hazards: [RegExp, string][] = [
+    [/(?<![\w$.])eval\s*\(/, 'eval('],
+    [/\bnew\s+Function\s*\(/, 'new Function('],
+    [/(?<![\w$.])Function\s*\(\s*["'`]/, 'Function("…")'],
+    [/\bset(?:Timeout|Interval)\s*\(\s*["'`]/, 'a string passed to setTimeout/setInterval'],
+    [/\bjavascript:/i, 'a javascript: URL'],
+    [/<script[\s>]/i, 'inline <script> markup'],
+  ];
+  const found: string[] = [];
+  for (const path of await listFiles(outDir)) {
+    if (!path.endsWith('.js')) continue;
+    const text = await readFile(path, 'utf8');
+    for (const [pattern, name] of hazards) if (pattern.test(text)) found.push(`${relative(outDir, path)}: ${name}`);
+  }
+  return found;
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolveRun, reject) => {
+    execFile(command, args, { cwd: projectRoot, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${[command, ...args].join(' ')} failed:\n${stdout}${stderr}`));
+      else resolveRun();
+    });
+  });
+}
+
+let declarations: Promise<string> | undefined;
+
+/** `.d.ts` for the widget and the proxy, emitted once per process by tsc -p tsconfig.build.json. */
+function emitDeclarations(): Promise<string> {
+  declarations ??= (async () => {
+    const typesDir = join(projectRoot, '.cache/types');
+    await rm(typesDir, { recursive: true, force: true });
+    await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json']);
+    return typesDir;
+  })();
+  declarations.catch(() => { declarations = undefined; });
+  return declarations;
+}
+
+async function copyDeclarations(from: string, to: string, keep: (file: string) => boolean = () => true): Promise<void> {
+  for (const path of await listFiles(from)) {
+    const file = relative(from, path);
+    if (!path.endsWith('.d.ts') || !keep(file)) continue;
+    await mkdir(dirname(join(to, file)), { recursive: true });
+    await cp(path, join(to, file));
+  }
+}
+
+/**
+ * The bundler build: ES modules with Lit external (one file per source module), `.d.ts` next to
+ * them, and custom-elements.json; docs/api-reference.md regenerated from that manifest.
+ */
+export async function buildNpm(options: Omit<BuildOptions, 'entry'> & { apiReference?: string | false } = {}): Promise<BuildResult> {
+  const outDir = options.outDir ?? join(projectRoot, 'dist/npm');
+  await rm(outDir, { recursive: true, force: true });
+  const [typesDir, manifest] = await Promise.all([
+    emitDeclarations(),
+    buildManifest({ root: projectRoot, distPrefix: `${relative(projectRoot, outDir).split('\\').join('/')}/` }),
+    build(npmConfig({ outDir, quiet: options.quiet ?? false })),
+  ]);
+  await copyDeclarations(join(typesDir, 'widget'), outDir, (file) => !file.startsWith('integrations'));
+  await writeFile(join(outDir, 'custom-elements.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const referencePath = options.apiReference ?? join(projectRoot, 'docs/api-reference.md');
+  if (referencePath) {
+    await mkdir(dirname(referencePath), { recursive: true });
+    await writeFile(referencePath, apiReference(manifest));
+  }
+  return { outDir, files: await measure(outDir) };
+}
+
+/**
+ * The proxy for Node and Workers: `index.js` (createProxy), `node.js` (startProxy), `worker.js`
+ * (a Workers module), `server.js` (runnable: `node dist/proxy/server.js`), `shopify-app-proxy.js`
+ * (the App Proxy signature middleware). Dependencies stay external: they are the package's own.
+ */
+export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Promise<BuildResult> {
+  const outDir = options.outDir ?? join(projectRoot, 'dist/proxy');
+  await rm(outDir, { recursive: true, force: true });
+  const [typesDir] = await Promise.all([
+    emitDeclarations(),
+    esbuild({
+      absWorkingDir: projectRoot,
+      entryPoints: {
+        index: 'proxy/app.ts',
+        node: 'proxy/node.ts',
+        worker: 'proxy/worker.ts',
+        'shopify-app-proxy': 'widget/integrations/shopify/app-proxy-signature.ts',
+      },
+      outdir: outDir,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'neutral',
+      mainFields: ['module', 'main'],
+      conditions: ['import', 'node'],
+      target: 'es2022',
+      packages: 'external',
+      // node: modules exist only in node.js (a test in test/proxy keeps them out of the app).
+      external: ['node:*'],
+      chunkNames: 'chunks/[name]-[hash]',
+      sourcemap: true,
+      logLevel: options.quiet ? 'silent' : 'warning',
+    }),
+  ]);
+  await copyDeclarations(join(typesDir, 'proxy'), outDir);
+  await cp(join(typesDir, 'proxy/app.d.ts'), join(outDir, 'index.d.ts'));
+  await cp(join(typesDir, 'widget/integrations/shopify/app-proxy-signature.d.ts'), join(outDir, 'shopify-app-proxy.d.ts'));
+  // node.js runs its start-up only when it is the script Node was given (argv[1]); a package bin
+  // is reached through a symlink, so server.js names node.js as that script before loading it.
+  await writeFile(join(outDir, 'server.js'), [
+    '#!/usr/bin/env node',
+    '// The token proxy as a server: reads TRYON_* from the environment (see docs/integrations/deploy-proxy.md).',
+    "import { fileURLToPath } from 'node:url';",
+    "process.argv[1] = fileURLToPath(new URL('./node.js', import.meta.url));",
+    "await import('./node.js');",
+    '',
+  ].join('\n'));
+  await chmod(join(outDir, 'server.js'), 0o755);
+  return { outDir, files: await measure(outDir) };
+}
+
+/**
+ * Deployable copies of the shop-platform integrations with the CDN build inside: the Shopify theme
+ * app extension (its assets/ holds tryon-button.js and the panel chunk) and the WordPress plugin
+ * folder (zip it to upload).
+ */
+export async function buildIntegrations(cdnDir: string, outDir = join(projectRoot, 'dist')): Promise<string[]> {
+  const shopify = join(outDir, 'shopify/tryon-extension');
+  const woocommerce = join(outDir, 'woocommerce/tryon-button');
+  await rm(join(outDir, 'shopify'), { recursive: true, force: true });
+  await rm(join(outDir, 'woocommerce'), { recursive: true, force: true });
+  const source = join(projectRoot, 'widget/integrations');
+  await cp(join(source, 'shopify'), shopify, { recursive: true, filter: (path) => !path.endsWith('.ts') });
+  await cp(join(source, 'woocommerce/tryon-button'), woocommerce, { recursive: true });
+  for (const target of [join(shopify, 'assets'), join(woocommerce, 'assets')]) {
+    await cp(cdnDir, target, { recursive: true });
+  }
+  return [shopify, woocommerce];
+}
+
 export async function fileExists(path: string): Promise<boolean> {
   return stat(path).then(() => true, () => false);
+}
+
+function kb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+function printFiles(title: string, result: BuildResult): void {
+  console.log(`\n${title} (${relative(projectRoot, result.outDir)})`);
+  for (const f of result.files) {
+    if (f.file.endsWith('.map')) continue;
+    console.log(`  ${f.file.padEnd(44)} ${String(f.bytes).padStart(8)} B  ${String(f.gzip).padStart(7)} B gzip`);
+  }
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const cdn = await buildCdn();
+  const [npm, proxy] = await Promise.all([buildNpm(), buildProxy()]);
+  const integrations = await buildIntegrations(cdn.outDir);
+  printFiles('CDN build', cdn);
+  printFiles('npm build', npm);
+  printFiles('Proxy', proxy);
+  console.log(`\nShop-platform packages: ${integrations.map((dir) => relative(projectRoot, dir)).join(', ')}`);
+  console.log('API reference: docs/api-reference.md (from dist/npm/custom-elements.json)');
+
+  console.log('\nSubresource Integrity (sha384):');
+  for (const f of cdn.files.filter((file) => file.file.endsWith('.js'))) {
+    console.log(`  ${f.file.padEnd(30)} ${await sriHash(join(cdn.outDir, f.file))}`);
+  }
+
+  const budgets = checkBudgets(cdn);
+  console.log('\nBudgets (gzip):');
+  console.log(`  button alone      ${kb(budgets.button).padStart(8)} of ${kb(BUDGETS.button)}`);
+  console.log(`  button + panel    ${kb(budgets.buttonAndPanel).padStart(8)} of ${kb(BUDGETS.buttonAndPanel)}`);
+  const hazards = await findCspHazards(cdn.outDir);
+  const problems = [...budgets.problems, ...hazards.map((h) => `strict CSP would refuse ${h}`)];
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(`build failed: ${problem}`);
+    process.exit(1);
+  }
+  console.log(`\nBuilt in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 
 function isMain(): boolean {
@@ -80,6 +298,8 @@ function isMain(): boolean {
 }
 
 if (isMain()) {
-  const cdn = await buildCdn();
-  for (const f of cdn.files) console.log(`${f.file.padEnd(32)} ${String(f.bytes).padStart(8)} B ${String(f.gzip).padStart(8)} B gz`);
+  main().catch((error: unknown) => {
+    console.error(`build failed: ${(error as Error).message}`);
+    process.exit(1);
+  });
 }

@@ -1,0 +1,156 @@
+// The custom-elements manifest (custom-elements.json) from the widget's JSDoc (@event, @slot,
+// @csspart, @cssproperty) and Lit's `static properties`, via @custom-elements-manifest/analyzer;
+// and docs/api-reference.md generated from that manifest, so the docs cannot drift from the code.
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { Plugin } from '@custom-elements-manifest/analyzer';
+import type { SourceFile } from 'typescript';
+
+// The analyzer's runtime exports `create` and its own copy of `ts` (the version it was written
+// against); its typings declare neither, so they are typed here.
+interface Analyzer {
+  create(options: { modules: SourceFile[]; plugins?: Plugin[] }): unknown;
+  ts: typeof import('typescript');
+}
+
+// The manifest schema's types are not a dependency of ours; these are the parts we read.
+interface Described { name: string; description?: string; summary?: string }
+interface TypeRef { text: string }
+interface Attribute extends Described { fieldName?: string; type?: TypeRef; default?: string }
+interface Member extends Described {
+  kind: 'field' | 'method';
+  static?: boolean;
+  privacy?: 'public' | 'private' | 'protected';
+  type?: TypeRef;
+  default?: string;
+  readonly?: boolean;
+  attribute?: string;
+  reflects?: boolean;
+  parameters?: (Described & { type?: TypeRef; optional?: boolean })[];
+  return?: { type?: TypeRef };
+}
+interface Declaration extends Described {
+  kind: string;
+  customElement?: boolean;
+  tagName?: string;
+  attributes?: Attribute[];
+  members?: Member[];
+  events?: (Described & { type?: TypeRef })[];
+  slots?: Described[];
+  cssParts?: Described[];
+  cssProperties?: (Described & { default?: string; syntax?: string })[];
+}
+export interface Manifest {
+  schemaVersion: string;
+  modules: { kind: string; path: string; declarations?: Declaration[]; exports?: { kind: string; name: string; declaration: { name: string; module?: string } }[] }[];
+}
+
+// The analyzer's Lit support is not part of its typed entry point; it ships in the same package.
+const litPluginModule = '@custom-elements-manifest/analyzer/src/features/framework-plugins/lit/lit.js';
+
+async function sourceFiles(dir: string, root: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'integrations') found.push(...(await sourceFiles(path, root)));
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+      found.push(relative(root, path));
+    }
+  }
+  return found.sort();
+}
+
+/**
+ * Analyzes widget/*.ts and returns the manifest with module paths pointing at the npm build's
+ * files (`widget/x.ts` → `<distPrefix>x.js`), which is where a consumer's tools look.
+ */
+export async function buildManifest(options: { root: string; distPrefix: string }): Promise<Manifest> {
+  const widgetDir = join(options.root, 'widget');
+  const files = await sourceFiles(widgetDir, widgetDir);
+  const { create, ts } = (await import('@custom-elements-manifest/analyzer')) as unknown as Analyzer;
+  const modules = await Promise.all(files.map(async (file) =>
+    ts.createSourceFile(file, await readFile(join(widgetDir, file), 'utf8'), ts.ScriptTarget.ES2022, true)));
+  const { litPlugin } = (await import(litPluginModule)) as { litPlugin: () => Plugin[] };
+  const manifest = create({ modules, plugins: [...litPlugin()] }) as unknown as Manifest;
+  const toDist = (path: string) => `${options.distPrefix}${path.replace(/\.ts$/, '.js')}`;
+  const text = JSON.stringify(manifest, (key, value: unknown) =>
+    (key === 'path' || key === 'module') && typeof value === 'string' && value.endsWith('.ts') ? toDist(value.replace(/^\//, '')) : value);
+  return tidy(JSON.parse(text) as Manifest);
+}
+
+/**
+ * What the analyzer guesses wrongly for Lit: reactive state (`state: true`, private) listed as an
+ * attribute, and `dispatchEvent(new CustomEvent(name))` in a generic emit() listed as an event
+ * called "name". The documented @event tags are the real list.
+ */
+function tidy(manifest: Manifest): Manifest {
+  for (const module of manifest.modules) {
+    for (const declaration of module.declarations ?? []) {
+      const hidden = new Set((declaration.members ?? []).filter((m) => m.privacy === 'private' || m.privacy === 'protected').map((m) => m.name));
+      if (declaration.attributes) declaration.attributes = declaration.attributes.filter((a) => !hidden.has(a.fieldName ?? a.name));
+      if (declaration.events) declaration.events = declaration.events.filter((e) => e.description || e.name.includes('-'));
+    }
+  }
+  return manifest;
+}
+
+const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
+const code = (text: string | undefined) => (text ? `\`${text.replace(/`/g, "'")}\`` : '');
+
+function table(headers: string[], rows: string[][]): string[] {
+  if (rows.length === 0) return ['None.', ''];
+  return [
+    `| ${headers.join(' | ')} |`,
+    `|${headers.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+    '',
+  ];
+}
+
+/** docs/api-reference.md: every custom element's attributes, properties, methods, events, slots, parts and CSS properties. */
+export function apiReference(manifest: Manifest): string {
+  const lines = [
+    '# API reference',
+    '',
+    '<!-- Generated by `npm run build` (scripts/build-manifest.ts) from dist/npm/custom-elements.json,',
+    '     which @custom-elements-manifest/analyzer makes from the JSDoc in widget/. Edit the JSDoc, not this file. -->',
+    '',
+  ];
+  const elements = manifest.modules.flatMap((module) =>
+    (module.declarations ?? []).filter((d) => d.customElement && d.tagName).map((d) => ({ module: module.path, declaration: d })));
+  for (const { module, declaration: element } of elements) {
+    lines.push(`## \`<${element.tagName}>\``, '');
+    if (element.summary) lines.push(element.summary, '');
+    if (element.description) lines.push(element.description, '');
+    lines.push(`Class \`${element.name}\`, module \`${module}\`.`, '');
+
+    const attributes = element.attributes ?? [];
+    lines.push('### Attributes', '', ...table(['Attribute', 'Property', 'Type', 'Default', 'Description'],
+      attributes.map((a) => [code(a.name), code(a.fieldName), code(a.type?.text), code(a.default), a.description ?? ''])));
+
+    const publicMembers = (element.members ?? []).filter((m) => !m.static && (m.privacy ?? 'public') === 'public' && !m.name.startsWith('_') && !m.name.startsWith('#'));
+    const withAttribute = new Set(attributes.map((a) => a.fieldName));
+    const properties = publicMembers.filter((m) => m.kind === 'field' && !withAttribute.has(m.name) && m.description);
+    lines.push('### Properties (no attribute)', '', ...table(['Property', 'Type', 'Default', 'Description'],
+      properties.map((p) => [code(p.name), code(p.type?.text), code(p.default), p.description ?? ''])));
+
+    const methods = publicMembers.filter((m) => m.kind === 'method' && m.description);
+    lines.push('### Methods', '', ...table(['Method', 'Description'], methods.map((m) => {
+      const parameters = (m.parameters ?? []).map((p) => `${p.name}${p.optional ? '?' : ''}${p.type ? `: ${p.type.text}` : ''}`).join(', ');
+      const returns = m.return?.type?.text ? `: ${m.return.type.text}` : '';
+      return [code(`${m.name}(${parameters})${returns}`), m.description ?? ''];
+    })));
+
+    lines.push('### Events', '', 'All bubble and are composed (they cross shadow roots).', '',
+      ...table(['Event', 'Type', 'Description'], (element.events ?? []).map((e) => [code(e.name), code(e.type?.text), e.description ?? ''])));
+    lines.push('### Slots', '', ...table(['Slot', 'Description'],
+      (element.slots ?? []).map((s) => [s.name ? code(s.name) : '(default)', s.description ?? ''])));
+    lines.push('### CSS parts', '', 'Style them from the page with `tryon-button::part(name)`.', '',
+      ...table(['Part', 'Description'], (element.cssParts ?? []).map((p) => [code(p.name), p.description ?? ''])));
+    lines.push('### CSS custom properties', '', 'Set them on the element or any ancestor.', '',
+      ...table(['Property', 'Description'], (element.cssProperties ?? []).map((p) => [code(p.name), p.description ?? ''])));
+  }
+  if (elements.length === 0) lines.push('No custom elements found.', '');
+  return `${lines.join('\n').trimEnd()}\n`;
+}
