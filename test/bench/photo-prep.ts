@@ -6,7 +6,8 @@ import { build } from 'esbuild';
 import { join } from 'node:path';
 import type { Benchmark } from './harness.js';
 import { importProject, root } from './harness.js';
-import { launchChromium, openPage, serveFiles } from './browser.js';
+import { launchChromium, openPage } from './browser.js';
+import { serveFiles } from './loopback.js';
 import { phoneJpeg } from './photos.js';
 import { figure, kb, mb, median, ms, ratio } from './report.js';
 

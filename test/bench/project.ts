@@ -1,6 +1,8 @@
 // The interfaces of the measured pieces, as their briefs promise them, and loaders that turn a
 // missing piece into a clear "could not run" line in the report.
 import { importProject } from './harness.js';
+import { serveFetch } from './loopback.js';
+import { Unavailable } from './report.js';
 
 export interface RunningSandbox {
   url: string;
@@ -94,3 +96,38 @@ export const UNLIMITED = {
   tryonsPerPhoto: 10_000_000,
   dailyTryons: 10_000_000,
 };
+
+/**
+ * The proxy on loopback and an ephemeral port through its Node entry (proxy/node.ts); while that
+ * entry is not written yet, its app (proxy/app.ts) served the same way.
+ */
+export async function startBenchProxy(options: Record<string, unknown>): Promise<RunningProxy> {
+  try {
+    const { startProxy } = await loadProxyNode();
+    return await startProxy({ ...options, port: 0, hostname: '127.0.0.1' });
+  } catch (error) {
+    if (!(error instanceof Unavailable)) throw error;
+    const { createProxy } = await loadProxyApp();
+    const app = createProxy(options);
+    return serveFetch((request) => app.fetch(request));
+  }
+}
+
+/** Holds the next job the sandbox creates in `processing` until it is released. */
+export async function holdNextJob(sandboxUrl: string): Promise<void> {
+  const response = await fetch(`${sandboxUrl}/sandbox/faults`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jobOutcome: 'hold', times: 1 }),
+  });
+  if (response.status !== 201) throw new Error(`POST /sandbox/faults: HTTP ${response.status} ${await response.text()}`);
+}
+
+export async function releaseJob(sandboxUrl: string, jobId: string): Promise<void> {
+  const response = await fetch(`${sandboxUrl}/sandbox/jobs/${jobId}/release`, { method: 'POST' });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`POST /sandbox/jobs/${jobId}/release: HTTP ${response.status}`);
+}
+
+/** The newest top-level job the sandbox knows that is not in `known`. */
+export async function newJob(sandboxUrl: string, known: Set<string>): Promise<SandboxJob | undefined> {
+  return allJobs(await sandboxState(sandboxUrl)).filter((job) => job.parent === null && !known.has(job.id)).at(-1);
+}

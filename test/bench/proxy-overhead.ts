@@ -1,11 +1,152 @@
-import type { Benchmark } from './harness.js';
-import { Unavailable } from './report.js';
+// 4. Proxy overhead. The sandbox and the proxy each run in a process of their own; autocannon,
+// here, reads one finished try-on's status through the proxy (GET /tryons/{h}) and the same
+// status straight from the sandbox (GET /v1/jobs/{id}), back to back in one run, at 50 and 200
+// connections; the figures are proxy ÷ direct ratios. Then 50 shoppers upload an 8 MB photo at
+// once through a fresh proxy process whose resident memory is sampled every 10 ms.
+import autocannon from 'autocannon';
+import type { Result } from 'autocannon';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BenchContext, Benchmark } from './harness.js';
+import { json, until } from './harness.js';
+import { garmentPng, jpegOfSize, shopperJpeg } from './photos.js';
+import { BENCH_KEY, BENCH_KEYS, UNLIMITED, allJobs, benchCatalog, loadProxyApp, loadSandbox, sandboxState, upstreamTotal } from './project.js';
+import type { Figure } from './report.js';
+import { figure, mb, ms, ratio } from './report.js';
+import type { ServerProcess } from './server-process.js';
+import { spawnServer } from './server-process.js';
+
+export const RATIO_GOAL = 1.2;
+const UPLOAD_SIZE = 8 * 1024 * 1024;
+
+/** Writes the garment image and returns the proxy options every proxy bench shares. */
+export async function proxySettings(ctx: BenchContext, baseUrl: string, extra: Record<string, unknown> = {}) {
+  const assetsDir = ctx.scratch('assets');
+  writeFileSync(join(assetsDir, 'garment.png'), await garmentPng());
+  return {
+    apiKey: BENCH_KEY,
+    baseUrl,
+    secret: randomBytes(32).toString('hex'),
+    allowedOrigins: [],
+    catalog: benchCatalog('garment.png'),
+    assetsDir,
+    limits: { ...UNLIMITED, ...(extra.limits as Record<string, number> | undefined) },
+    ...Object.fromEntries(Object.entries(extra).filter(([key]) => key !== 'limits')),
+  };
+}
+
+export async function uploadPhoto(proxyUrl: string, photo: Uint8Array): Promise<Response> {
+  const form = new FormData();
+  form.append('photo', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'photo.jpg');
+  return fetch(`${proxyUrl}/photos`, { method: 'POST', body: form });
+}
+
+/** Uploads a shopper photo and starts a try-on of the bench product; returns the try-on handle. */
+export async function startTryon(proxyUrl: string, photo: Uint8Array, requestId: string): Promise<string> {
+  const uploaded = await json<{ photo: string }>(await uploadPhoto(proxyUrl, photo), 'POST /photos');
+  const started = await json<{ tryon: string }>(await fetch(`${proxyUrl}/tryons`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ product: 'bench-saree', photo: uploaded.photo, consent: true, requestId }),
+  }), 'POST /tryons');
+  return started.tryon;
+}
+
+export async function tryonStatus(proxyUrl: string, handle: string): Promise<string> {
+  return (await json<{ status: string }>(await fetch(`${proxyUrl}/tryons/${handle}`), 'GET /tryons/{h}')).status;
+}
+
+interface Load { p50: number; p99: number; rps: number; non2xx: number; errors: number; requests: number }
+
+async function load(url: string, connections: number, seconds: number, headers: Record<string, string> = {}): Promise<Load> {
+  const result: Result = await autocannon({ url, connections, duration: seconds, headers, timeout: 10 });
+  return {
+    p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average,
+    non2xx: result.non2xx, errors: result.errors, requests: result.requests.total,
+  };
+}
 
 export const proxyOverhead: Benchmark = {
   id: 'proxy-overhead',
-  title: '4. proxy-overhead',
-  limitSeconds: 60,
-  async run() {
-    throw new Unavailable('not written yet');
+  title: '4. Proxy overhead (autocannon, proxy ÷ sandbox in the same run) and streamed uploads',
+  limitSeconds: 180,
+  async run(ctx) {
+    await Promise.all([loadSandbox(), loadProxyApp()]);
+    const seconds = ctx.quick ? 2 : 8;
+    const levels = ctx.quick ? [5, 20] : [50, 200];
+    const uploads = ctx.quick ? 5 : 50;
+
+    const sandbox = await spawnServer({ kind: 'sandbox', keys: BENCH_KEYS, speed: 0 });
+    ctx.defer(() => sandbox.stop());
+    const proxy = await spawnServer({ kind: 'proxy', options: await proxySettings(ctx, sandbox.url) });
+    ctx.defer(() => proxy.stop());
+
+    const handle = await startTryon(proxy.url, await shopperJpeg(), 'bench-overhead-0001');
+    await until('the try-on to succeed', async () => (await tryonStatus(proxy.url, handle)) === 'succeeded', 30_000, 100);
+    const job = allJobs(await sandboxState(sandbox.url)).find((j) => j.parent === null);
+    if (!job) throw new Error('the sandbox shows no job for the try-on');
+
+    const figures: Figure[] = [];
+    const notes: string[] = [];
+    for (const connections of levels) {
+      const before = upstreamTotal(await sandboxState(sandbox.url));
+      const through = await load(`${proxy.url}/tryons/${handle}`, connections, seconds);
+      const upstream = upstreamTotal(await sandboxState(sandbox.url)) - before;
+      const direct = await load(`${sandbox.url}/v1/jobs/${job.id}`, connections, seconds, { authorization: `Bearer ${BENCH_KEY}` });
+      ctx.log(`${connections} connections: proxy p50 ${through.p50} p99 ${through.p99} ${Math.round(through.rps)} req/s; direct p50 ${direct.p50} p99 ${direct.p99} ${Math.round(direct.rps)} req/s`);
+      const p50 = through.p50 / Math.max(direct.p50, 0.5);
+      const p99 = through.p99 / Math.max(direct.p99, 0.5);
+      const clean = through.non2xx + through.errors + direct.non2xx + direct.errors === 0;
+      figures.push(
+        figure(`${connections} conn: p50 ratio (${ms(through.p50)} ÷ ${ms(direct.p50)})`, ratio(p50), `≤ ${RATIO_GOAL}`, clean && p50 <= RATIO_GOAL),
+        figure(`${connections} conn: p99 ratio (${ms(through.p99)} ÷ ${ms(direct.p99)})`, ratio(p99), `≤ ${RATIO_GOAL}`, clean && p99 <= RATIO_GOAL),
+        figure(`${connections} conn: req/s through proxy ÷ direct`, `${Math.round(through.rps)} ÷ ${Math.round(direct.rps)}`),
+      );
+      notes.push(`${connections} connections: ${through.requests} status reads through the proxy cost ${upstream} upstream requests` +
+        (clean ? '' : `; errors: proxy ${through.non2xx} non-2xx/${through.errors} failed, direct ${direct.non2xx}/${direct.errors}`));
+    }
+    notes.push(`${seconds} s per measurement; sandbox, proxy and autocannon are three processes on the same 2 shared cores, so ratios, not absolute times, carry the meaning`);
+
+    const memory = await uploadMemory(ctx, sandbox.url, uploads);
+    figures.push(...memory.figures);
+    notes.push(...memory.notes);
+    return { figures, notes };
   },
 };
+
+async function uploadMemory(ctx: BenchContext, sandboxUrl: string, count: number): Promise<{ figures: Figure[]; notes: string[] }> {
+  // A fresh proxy, so that its baseline is not what the load test left on its heap.
+  const proxy: ServerProcess = await spawnServer({ kind: 'proxy', options: await proxySettings(ctx, sandboxUrl) });
+  ctx.defer(() => proxy.stop());
+  const photo = await jpegOfSize(UPLOAD_SIZE);
+  const warm = await uploadPhoto(proxy.url, await shopperJpeg());
+  if (warm.status !== 201) throw new Error(`warm-up upload: HTTP ${warm.status} ${await warm.text()}`);
+  await proxy.resetPeak();
+  const baseline = await proxy.memory();
+  const answers = await Promise.all(Array.from({ length: count }, () => uploadPhoto(proxy.url, photo).then(async (r) => {
+    await r.arrayBuffer();
+    return r.status;
+  })));
+  const after = await proxy.memory();
+  const created = answers.filter((status) => status === 201).length;
+  const growth = after.peakRss - baseline.rss;
+  const naive = count * UPLOAD_SIZE;
+  // "Far below" buffering every upload: under a quarter of what holding them all would take.
+  const goal = naive / 4;
+  ctx.log(`uploads: ${created}/${count} created; rss ${baseline.rss} → peak ${after.peakRss} (maxRSS ${after.maxRss})`);
+  return {
+    figures: [
+      figure(`${count} concurrent 8 MB uploads accepted`, `${created}/${count}`, `${count}/${count}`, created === count),
+      figure('proxy peak resident memory during them', mb(after.peakRss)),
+      figure(`proxy memory growth over its ${mb(baseline.rss)} baseline`, mb(growth), `< ${mb(goal)} (¼ of ${count} × 8 MB)`, created === count && growth < goal),
+    ],
+    notes: [`kernel maxRSS of the proxy process: ${mb(after.maxRss)}; answers: ${summarize(answers)}`],
+  };
+}
+
+function summarize(statuses: number[]): string {
+  const counts = new Map<number, number>();
+  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
+  return [...counts].map(([status, n]) => `${n} × ${status}`).join(', ');
+}

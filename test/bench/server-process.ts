@@ -1,0 +1,125 @@
+// A sandbox or a proxy in a process of its own, so that a load test measures it apart from the
+// load generator, and so that the proxy's resident memory is its own. Started by `spawnServer`
+// with its settings in BENCH_SERVER; talks to the parent over IPC:
+//   child → parent {type:'ready', url} | {type:'memory', ...} | {type:'failed', reason}
+//   parent → child {type:'memory'} | {type:'reset-peak'} | {type:'stop'}
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadSandbox, startBenchProxy } from './project.js';
+
+export type ServerSettings =
+  | { kind: 'sandbox'; keys: Record<string, string>; speed: number; webhookUrl?: string; webhookSecret?: string }
+  | { kind: 'proxy'; options: Record<string, unknown> & { assetsDir: string } };
+
+export interface Memory { rss: number; peakRss: number; maxRss: number; heapUsed: number; external: number; arrayBuffers: number }
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  memory(): Promise<Memory>;
+  resetPeak(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+type Message = { type: 'ready'; url: string } | { type: 'failed'; reason: string } | ({ type: 'memory' } & Memory) | { type: 'peak-reset' };
+
+export function spawnServer(settings: ServerSettings, timeoutMs = 30_000): Promise<ServerProcess> {
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_SERVER: JSON.stringify(settings), NODE_ENV: 'test' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const next = <T extends Message['type']>(type: T) => new Promise<Extract<Message, { type: T }>>((resolve, reject) => {
+    const onMessage = (message: Message) => {
+      if (message.type === type) { child.off('message', onMessage); child.off('exit', onExit); resolve(message as Extract<Message, { type: T }>); }
+      if (message.type === 'failed') { child.off('message', onMessage); child.off('exit', onExit); reject(new Error(message.reason)); }
+    };
+    const onExit = (code: number | null) => { child.off('message', onMessage); reject(new Error(`the ${settings.kind} process exited (${code})`)); };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill(); reject(new Error(`the ${settings.kind} process did not start in ${timeoutMs} ms`)); }, timeoutMs);
+    next('ready').then((ready) => {
+      clearTimeout(timer);
+      resolve({
+        url: ready.url,
+        pid: child.pid ?? 0,
+        memory: async () => {
+          const answer = next('memory');
+          child.send({ type: 'memory' });
+          const { type: _type, ...memory } = await answer;
+          return memory;
+        },
+        resetPeak: async () => {
+          const answer = next('peak-reset');
+          child.send({ type: 'reset-peak' });
+          await answer;
+        },
+        stop: () => new Promise<void>((done) => {
+          if (child.exitCode !== null) { done(); return; }
+          const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+          child.once('exit', () => { clearTimeout(killer); done(); });
+          child.send({ type: 'stop' });
+        }),
+      });
+    }, (error: unknown) => { clearTimeout(timer); child.kill(); reject(error as Error); });
+  });
+}
+
+async function serveInThisProcess(settings: ServerSettings): Promise<void> {
+  const send = (message: Message) => process.send?.(message);
+  let close: () => Promise<void>;
+  let url: string;
+  if (settings.kind === 'sandbox') {
+    const { startSandbox } = await loadSandbox();
+    const sandbox = await startSandbox({
+      port: 0, hostname: '127.0.0.1', speed: settings.speed, keys: settings.keys, log: () => {},
+      ...(settings.webhookUrl ? { webhookUrl: settings.webhookUrl, webhookSecret: settings.webhookSecret } : {}),
+    });
+    url = sandbox.url;
+    close = () => sandbox.close();
+  } else {
+    const assetsDir = settings.options.assetsDir;
+    const options = {
+      ...settings.options,
+      readAsset: async (path: string) => new Uint8Array(await readFile(path.startsWith('/') ? path : join(assetsDir, path))),
+      log: () => {},
+    };
+    const proxy = await startBenchProxy(options);
+    url = proxy.url;
+    close = () => proxy.close();
+  }
+
+  // Sampled often so that a short burst (50 uploads) cannot slip between two looks; maxRSS from
+  // the kernel backs it up.
+  let peakRss = process.memoryUsage.rss();
+  const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage.rss()); }, 10);
+  process.on('message', (message: { type: string }) => {
+    if (message.type === 'memory') {
+      const usage = process.memoryUsage();
+      peakRss = Math.max(peakRss, usage.rss);
+      send({ type: 'memory', rss: usage.rss, peakRss, maxRss: process.resourceUsage().maxRSS * 1024,
+        heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers });
+    } else if (message.type === 'reset-peak') {
+      peakRss = process.memoryUsage.rss();
+      send({ type: 'peak-reset' });
+    } else if (message.type === 'stop') {
+      clearInterval(sampler);
+      void close().finally(() => process.exit(0));
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+  send({ type: 'ready', url });
+}
+
+if (process.env.BENCH_SERVER && process.send) {
+  const settings = JSON.parse(process.env.BENCH_SERVER) as ServerSettings;
+  serveInThisProcess(settings).catch((error: unknown) => {
+    process.send?.({ type: 'failed', reason: error instanceof Error ? error.message : String(error) });
+    process.exit(1);
+  });
+}
