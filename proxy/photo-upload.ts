@@ -72,6 +72,24 @@ function join(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
+/**
+ * Reads and drops what is left of a refused upload (up to `budget` bytes), so the client sees
+ * our error answer instead of a reset connection; beyond the budget the connection is dropped.
+ */
+export async function drainBody(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number): Promise<void> {
+  let read = 0;
+  try {
+    while (read <= budget) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.length;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away; nothing to answer.
+  }
+}
+
 export interface PhotoPart {
   type: PhotoType;
   /** The whole photo, peeked bytes first; errors with 413 once more than the limit has flowed. */
@@ -97,9 +115,20 @@ export async function openPhotoPart(body: ReadableStream<Uint8Array> | null, con
   if (!body || !/^multipart\/form-data/i.test(contentType ?? '') || !boundaryText) {
     throw new ProxyError(400, 'invalid_request', `Send the photo as multipart/form-data in a field named "${field}".`);
   }
+  const reader = body.getReader();
+  const drainBudget = limits.uploadBytes + 1024 * 1024;
+  try {
+    return await readPhotoPart(reader, boundaryText, field, limits);
+  } catch (error) {
+    await drainBody(reader, drainBudget);
+    throw error;
+  }
+}
+
+async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, boundaryText: string, field: string,
+  limits: { uploadBytes: number; minPhotoSide: number }): Promise<PhotoPart> {
   const encoder = new TextEncoder();
   const delimiter = encoder.encode(`\r\n--${boundaryText}`);
-  const reader = body.getReader();
   // Pretend a CRLF came before the first boundary, so every delimiter looks the same.
   let buffer: Uint8Array = encoder.encode('\r\n');
   let ended = false;
@@ -177,12 +206,10 @@ export async function openPhotoPart(body: ReadableStream<Uint8Array> | null, con
   }
   const type = sniffPhotoType(head);
   if (!type) {
-    await reader.cancel().catch(() => undefined);
     throw new ProxyError(415, 'unsupported_media_type', 'That file is not a photo we can use (PNG, JPEG, WebP or HEIC).');
   }
   const size = photoSize(head, type);
   if (size && Math.min(size.width, size.height) < limits.minPhotoSide) {
-    await reader.cancel().catch(() => undefined);
     throw new ProxyError(422, 'photo_too_small', `That photo is too small (${size.width}×${size.height}); use one at least ${limits.minPhotoSide} pixels on each side.`);
   }
 
@@ -204,7 +231,7 @@ export async function openPhotoPart(body: ReadableStream<Uint8Array> | null, con
         controller.enqueue(chunk);
       } catch (error) {
         controller.error(error);
-        await reader.cancel().catch(() => undefined);
+        await drainBody(reader, limits.uploadBytes + 1024 * 1024);
       }
     },
     async cancel() {
