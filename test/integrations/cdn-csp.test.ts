@@ -1,0 +1,245 @@
+// A shop page that loads the CDN build (dist/cdn/tryon-button.js) by a plain script tag with
+// Subresource Integrity, under a strict Content-Security-Policy header, runs the whole try-on in
+// Chromium: consent, photo, upload, render, result image. Every CSP violation is collected three
+// ways (the page's securitypolicyviolation events, console messages, Chrome's DevTools issues) and
+// must stay at zero. Controls prove the collectors and SRI really catch what they should.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { startSandbox } from '../../demo/sandbox/server.js';
+import { createProxy } from '../../proxy/app.js';
+import { buildCdn, sriHash, type BuildResult } from '../../scripts/build.js';
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.js';
+
+/**
+ * The policy docs/security.md recommends, with the proxy on the page's own origin. Scripts: only
+ * files from 'self' (no inline script, no eval). Styles: Lit's constructable stylesheets need no
+ * allowance; the one exception is style *attributes* (the widget's before/after slider binds
+ * `style="--pos: …"`), which style-src-attr allows without allowing <style> elements.
+ */
+export const STRICT_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "style-src-attr 'unsafe-inline'",
+  "connect-src 'self'",
+  "img-src 'self' blob: data:",
+  "media-src 'self' blob:",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+].join('; ');
+
+const PRODUCT = 'saree-banarasi-red';
+const PRODUCT_NAME = 'Banarasi saree, red';
+const WAIT = 30_000;
+
+interface Violation { source: string; text: string }
+
+let work: string;
+let cdn: BuildResult;
+let browser: Browser;
+let shopUrl: string;
+let closeAll: () => Promise<void>;
+
+function page(script: string, body = ''): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Saree</title>${script}</head>
+<body><main><h1>${PRODUCT_NAME}</h1>
+<tryon-button product="${PRODUCT}" endpoint="/tryon"></tryon-button>${body}</main></body></html>`;
+}
+
+before(async () => {
+  work = await mkdtemp(join(tmpdir(), 'tryon-csp-'));
+  cdn = await buildCdn({ outDir: join(work, 'cdn'), quiet: true });
+  const integrity = await sriHash(join(cdn.outDir, 'tryon-button.js'));
+
+  await mkdir(join(work, 'assets/garments'), { recursive: true });
+  await writeFile(join(work, 'assets/garments/red.png'),
+    await sharp({ create: { width: 300, height: 400, channels: 4, background: { r: 180, g: 20, b: 40, alpha: 1 } } }).png().toBuffer());
+  const photo = await sharp({ create: { width: 768, height: 1024, channels: 3, background: { r: 205, g: 175, b: 150 } } })
+    .composite([{ input: Buffer.from('<svg width="768" height="1024"><circle cx="384" cy="240" r="110" fill="#643"/><rect x="250" y="380" width="268" height="560" fill="#345"/></svg>') }])
+    .jpeg().toBuffer();
+  await writeFile(join(work, 'shopper.jpg'), photo);
+
+  const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { sk_test_csp: 'ws_csp' }, log: () => {} });
+  const proxy = createProxy({
+    apiKey: 'sk_test_csp',
+    baseUrl: sandbox.url,
+    secret: 'csp-test-secret-0123456789abcdef0123',
+    allowedOrigins: [],
+    catalog: {
+      defaults: { tier: 'draft', views: ['front'] },
+      products: {
+        [PRODUCT]: { mode: 'garment_to_person', garmentImage: 'garments/red.png', garment: { category: 'saree', subtype: 'nivi' }, name: PRODUCT_NAME },
+      },
+    },
+    assetsDir: join(work, 'assets'),
+    readAsset: async (path) => new Uint8Array(await readFile(path)),
+    log: () => {},
+  });
+
+  const shop = new Hono();
+  shop.use('*', async (c, next) => {
+    await next();
+    if (!c.req.path.startsWith('/tryon/')) c.header('Content-Security-Policy', STRICT_CSP);
+  });
+  shop.route('/tryon', proxy);
+  shop.get('/cdn/:file', async (c) => {
+    const file = c.req.param('file');
+    if (!cdn.files.some((f) => f.file === file)) return c.notFound();
+    return c.body(await readFile(join(cdn.outDir, file)), 200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+  });
+  const tag = (sri: string) => `<script type="module" src="/cdn/tryon-button.js" integrity="${sri}" crossorigin="anonymous"></script>`;
+  shop.get('/product', (c) => c.html(page(tag(integrity))));
+  // Controls: a tampered hash must stop the script; an inline script must be reported.
+  shop.get('/wrong-integrity', (c) => c.html(page(tag(`sha384-${Buffer.alloc(48).toString('base64')}`))));
+  shop.get('/inline-script', (c) => c.html(page(tag(integrity), '<script>document.title = "inline ran"</script>')));
+
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: shop.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const address = server.address();
+  assert.ok(address && typeof address === 'object');
+  shopUrl = `http://127.0.0.1:${address.port}`;
+
+  const executablePath = findChromium();
+  assert.ok(executablePath, 'Chromium is needed (apt-get install -y chromium, or set CHROME_PATH)');
+  browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+
+  closeAll = async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+    });
+    await sandbox.close();
+    await rm(work, { recursive: true, force: true });
+  };
+});
+
+after(async () => {
+  await closeAll?.();
+});
+
+/** A fresh page whose CSP violations are collected from the DOM event, the console and DevTools issues. */
+async function watchedPage(): Promise<{ page: Page; violations: Violation[]; errors: string[]; requests: string[]; close(): Promise<void> }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT);
+  const violations: Violation[] = [];
+  const errors: string[] = [];
+  const requests: string[] = [];
+  await page.exposeFunction('reportViolation', (text: string) => { violations.push({ source: 'event', text }); });
+  // Init scripts run through DevTools, outside the page's CSP, before any page script.
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as { reportViolation(text: string): void }).reportViolation;
+      report(`${event.effectiveDirective} blocked ${event.blockedURI || '(inline)'} in ${event.sourceFile}:${event.lineNumber}`);
+    }, true);
+  });
+  page.on('console', (message) => {
+    if (/Content[- ]Security[- ]Policy|Refused to/i.test(message.text())) violations.push({ source: 'console', text: message.text() });
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+  const cdp = await context.newCDPSession(page);
+  cdp.on('Audits.issueAdded', ({ issue }) => {
+    if (issue.code === 'ContentSecurityPolicyIssue') {
+      const details = issue.details.contentSecurityPolicyIssueDetails;
+      violations.push({ source: 'devtools', text: `${details?.violatedDirective} ${details?.blockedURL ?? '(inline)'}` });
+    }
+  });
+  await cdp.send('Audits.enable');
+  return { page, violations, errors, requests, close: () => context.close() };
+}
+
+describe('CDN build under a strict CSP in Chromium', () => {
+  test('the build is one module plus a lazily loaded panel chunk, with no eval', async () => {
+    const scripts = cdn.files.filter((f) => f.file.endsWith('.js')).map((f) => f.file);
+    assert.equal(scripts.length, 2, `files: ${scripts.join(', ')}`);
+    assert.ok(scripts.includes('tryon-button.js'));
+    const entry = await readFile(join(cdn.outDir, 'tryon-button.js'), 'utf8');
+    const panel = scripts.find((f) => f !== 'tryon-button.js')!;
+    assert.match(entry, new RegExp(`import\\(\\s*[\`'"]\\./${panel.replace(/[.]/g, '\\.')}[\`'"]\\s*\\)`), 'the panel is a dynamic import');
+    assert.doesNotMatch(entry, /^import\s|[;}]import\s*[{*\w]/m, 'the entry imports nothing statically: Lit is inside');
+    for (const file of scripts) {
+      const text = await readFile(join(cdn.outDir, file), 'utf8');
+      assert.doesNotMatch(text, /(?<![\w$.])eval\s*\(|new\s+Function\s*\(/, `${file} uses no eval`);
+    }
+  });
+
+  test('the whole try-on flow runs with zero CSP violations', async () => {
+    const { page, violations, errors, requests, close } = await watchedPage();
+    try {
+      const response = await page.goto(`${shopUrl}/product`);
+      assert.equal(response?.headers()['content-security-policy'], STRICT_CSP);
+      await page.waitForFunction(() => customElements.get('tryon-button') !== undefined);
+
+      await page.getByRole('button', { name: 'Try it on', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Virtual try-on' });
+      await dialog.waitFor({ state: 'visible' });
+      assert.ok(requests.some((path) => /^\/cdn\/tryon-panel-[\w-]+\.js$/.test(path)), 'the panel chunk was fetched from the CDN folder');
+
+      await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
+      await dialog.getByRole('button', { name: 'Continue' }).click();
+      await dialog.getByLabel('Your photo', { exact: true }).setInputFiles(join(work, 'shopper.jpg'));
+      await dialog.getByRole('button', { name: 'Try it on', exact: true }).click();
+
+      const image = dialog.getByRole('img', { name: `You wearing ${PRODUCT_NAME}` }).first();
+      await image.waitFor({ state: 'visible' });
+      const shown = await image.evaluate(async (element) => {
+        const img = element as HTMLImageElement;
+        if (!img.complete || img.naturalWidth === 0) await img.decode();
+        return { width: img.naturalWidth, src: img.currentSrc || img.src };
+      });
+      assert.ok(shown.width >= 256, `the result image decoded (${shown.width} px wide)`);
+      assert.ok(shown.src.startsWith(`${shopUrl}/tryon/files/`), `served by the proxy: ${shown.src}`);
+      assert.ok(requests.includes('/tryon/photos'), 'the photo was uploaded');
+      assert.ok(requests.includes('/tryon/tryons'), 'the try-on was submitted');
+
+      // Let any late report (DevTools issues arrive asynchronously) land before judging.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+      assert.deepEqual(violations, [], 'no CSP violation reported');
+      assert.deepEqual(errors, [], 'no page error');
+    } finally {
+      await close();
+    }
+  });
+
+  test('control: a wrong integrity hash keeps the script from running', async () => {
+    const { page, violations, close } = await watchedPage();
+    try {
+      const refused = page.waitForEvent('console', (message) => /integrity/i.test(message.text()));
+      await page.goto(`${shopUrl}/wrong-integrity`);
+      await refused;
+      assert.equal(await page.evaluate(() => customElements.get('tryon-button') === undefined), true);
+      assert.deepEqual(violations, []);
+    } finally {
+      await close();
+    }
+  });
+
+  test('control: an inline script on the page is refused and reported by every collector', async () => {
+    const { page, violations, close } = await watchedPage();
+    try {
+      await page.goto(`${shopUrl}/inline-script`);
+      await page.waitForFunction(() => customElements.get('tryon-button') !== undefined);
+      const deadline = Date.now() + 5_000;
+      while (new Set(violations.map((v) => v.source)).size < 3 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.notEqual(await page.title(), 'inline ran');
+      assert.deepEqual([...new Set(violations.map((v) => v.source))].sort(), ['console', 'devtools', 'event']);
+      assert.ok(violations.every((v) => /script-src/.test(v.text)), JSON.stringify(violations));
+    } finally {
+      await close();
+    }
+  });
+});
