@@ -5,6 +5,7 @@ import { renderVideo } from './video.js';
 import { durations } from './tiers.js';
 import type { Tier } from './tiers.js';
 import type { FileStore, StoredFile } from './files.js';
+import { defaultSubtype } from './tryon-request.js';
 import type { ImageRequest, VideoRequest, View } from './tryon-request.js';
 import type { Workspace } from './workspaces.js';
 
@@ -252,7 +253,7 @@ export class JobRunner {
     if (this.#closed) return;
     const front = await this.#renderFront(job);
     const labels = (view: View): RenderLabels => ({
-      category: req.garment.category, subtype: req.garment.subtype, view,
+      category: req.garment.category, subtype: req.garment.subtype ?? defaultSubtype[req.garment.category], view,
       background: req.background, tier: job.tier, provider: job.provider,
     });
 
