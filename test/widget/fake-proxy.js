@@ -53,6 +53,14 @@ function json(ctx, status, body, headers = {}) {
 function fail(ctx, error) {
   const status = error.status ?? 503;
   const headers = error.retryAfter ? { 'retry-after': String(error.retryAfter) } : {};
+  if (error.destroy) {
+    // A dropped connection: the browser sees a network error, as when the shopper goes offline.
+    // A few bytes that are not HTTP, then the connection drops: a network error in the page.
+    // (A bare drop is not enough: Chrome silently re-sends a request whose reused connection closed.)
+    ctx.respond = false;
+    ctx.req.socket.end('\x00\x00\x00');
+    return;
+  }
   if (error.raw) {
     ctx.status = status;
     ctx.body = error.raw;

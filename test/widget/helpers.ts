@@ -1,5 +1,5 @@
 // Shared test tools: a per-test fake proxy, element lookups across shadow roots, generated photos.
-import { fixture, html } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import '../../widget/tryon-button.js';
 
@@ -19,7 +19,7 @@ export interface FakeStep {
   error?: { code: string; message: string; retryable: boolean };
 }
 
-export interface FakeError { status: number; code: string; retryable?: boolean; retryAfter?: number; raw?: string }
+export interface FakeError { status: number; code: string; retryable?: boolean; retryAfter?: number; raw?: string; destroy?: boolean }
 
 export interface Scenario {
   product?: { product?: string; views: string[]; video: boolean; tier: string; name?: string } | null;
@@ -139,8 +139,11 @@ export async function pickPhoto(el: TryonButton, file: File): Promise<void> {
   const transfer = new DataTransfer();
   transfer.items.add(file);
   input.files = transfer.files;
+  const panel = el.shadowRoot!.querySelector('tryon-panel') as unknown as { preparing: boolean; updateComplete: Promise<unknown> };
   input.dispatchEvent(new Event('change', { bubbles: true }));
-  await until(() => panelRoot(el).querySelector('img[part="preview"]') || panelRoot(el).querySelector('.problem'), 'the photo to be prepared');
+  expect(panel.preparing).to.equal(true);
+  await until(() => !panel.preparing, 'the photo to be prepared');
+  await panel.updateComplete;
 }
 
 /** Collects the widget's events, in order. */

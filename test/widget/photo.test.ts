@@ -1,0 +1,129 @@
+import { expect } from '@open-wc/testing';
+import { PhotoError, prepareRawPhoto } from '../../widget/photo.js';
+import { button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto } from './helpers.js';
+
+/** Inserts an EXIF APP1 segment with Orientation=6 (rotate 90° clockwise) after the JPEG's SOI. */
+async function withOrientation6(jpeg: Blob): Promise<Blob> {
+  const bytes = new Uint8Array(await jpeg.arrayBuffer());
+  expect([bytes[0], bytes[1]]).to.deep.equal([0xff, 0xd8]);
+  const exif = [
+    0x45, 0x78, 0x69, 0x66, 0x00, 0x00, // "Exif\0\0"
+    0x4d, 0x4d, 0x00, 0x2a, 0x00, 0x00, 0x00, 0x08, // big-endian TIFF header, IFD0 at 8
+    0x00, 0x01, // one entry
+    0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x06, 0x00, 0x00, // Orientation, SHORT, 1, 6
+    0x00, 0x00, 0x00, 0x00, // no next IFD
+  ];
+  const length = exif.length + 2;
+  const app1 = [0xff, 0xe1, length >> 8, length & 0xff, ...exif];
+  return new Blob([bytes.subarray(0, 2), new Uint8Array(app1), bytes.subarray(2)], { type: 'image/jpeg' });
+}
+
+async function pixels(blob: Blob): Promise<{ width: number; height: number; at(x: number, y: number): number[] }> {
+  const bitmap = await createImageBitmap(blob);
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const context = canvas.getContext('2d')!;
+  context.drawImage(bitmap, 0, 0);
+  const data = context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+  return {
+    width: bitmap.width,
+    height: bitmap.height,
+    at: (x, y) => [...data.subarray((y * bitmap.width + x) * 4, (y * bitmap.width + x) * 4 + 3)],
+  };
+}
+
+function contains(bytes: Uint8Array, text: string): boolean {
+  const needle = [...text].map((c) => c.charCodeAt(0));
+  outer: for (let i = 0; i + needle.length <= bytes.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (bytes[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+const isRed = ([r, g, b]: number[]) => r! > 200 && g! < 60 && b! < 60;
+const isBlue = ([r, g, b]: number[]) => b! > 200 && r! < 60 && g! < 60;
+
+describe('photo preparation', () => {
+  it('applies the EXIF orientation and leaves no EXIF behind', async () => {
+    // 400 × 300, red on the left, blue on the right; Orientation 6 turns it to 300 × 400, red on top.
+    const tagged = await withOrientation6(await drawnPhoto(400, 300));
+    expect(contains(new Uint8Array(await tagged.arrayBuffer()), 'Exif\0\0')).to.equal(true);
+    const prepared = await prepareRawPhoto(tagged);
+    expect(prepared.type).to.equal('image/jpeg');
+    expect(prepared.blob.type).to.equal('image/jpeg');
+    expect([prepared.width, prepared.height]).to.deep.equal([300, 400]);
+    const out = new Uint8Array(await prepared.blob.arrayBuffer());
+    expect([out[0], out[1]]).to.deep.equal([0xff, 0xd8]);
+    expect(contains(out, 'Exif\0\0')).to.equal(false);
+    const image = await pixels(prepared.blob);
+    expect([image.width, image.height]).to.deep.equal([300, 400]);
+    expect(isRed(image.at(150, 40))).to.equal(true);
+    expect(isBlue(image.at(150, 360))).to.equal(true);
+  });
+
+  it('downscales to 2048 px on the long side and re-encodes PNG as JPEG', async () => {
+    const prepared = await prepareRawPhoto(await drawnPhoto(3000, 2000, 'image/png'));
+    expect([prepared.width, prepared.height]).to.deep.equal([2048, 1365]);
+    const image = await pixels(prepared.blob);
+    expect([image.width, image.height]).to.deep.equal([2048, 1365]);
+    expect(prepared.blob.type).to.equal('image/jpeg');
+  });
+
+  it('keeps a photo within the limits at its size', async () => {
+    const prepared = await prepareRawPhoto(await drawnPhoto(256, 900));
+    expect([prepared.width, prepared.height]).to.deep.equal([256, 900]);
+  });
+
+  it('refuses a photo under 256 px on the short side, with its size', async () => {
+    const error = await prepareRawPhoto(await drawnPhoto(300, 255)).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(PhotoError);
+    expect((error as PhotoError).problem).to.equal('too_small');
+    expect([(error as PhotoError).width, (error as PhotoError).height]).to.deep.equal([300, 255]);
+  });
+
+  it('refuses a file over 25 MB, saying its size, without decoding it', async () => {
+    const big = new Blob([new Uint8Array(26 * 1024 * 1024)], { type: 'image/jpeg' });
+    const error = await prepareRawPhoto(big).catch((e: unknown) => e);
+    expect((error as PhotoError).problem).to.equal('too_large');
+    expect((error as PhotoError).sizeMb).to.equal(26);
+    expect((error as PhotoError).message).to.contain('26 MB');
+  });
+
+  it('refuses a file that is not an image', async () => {
+    const text = new File(['just some words, not pixels'], 'notes.txt', { type: 'text/plain' });
+    expect(((await prepareRawPhoto(text).catch((e: unknown) => e)) as PhotoError).problem).to.equal('not_image');
+    const lying = new File(['not a jpeg at all'], 'fake.jpg', { type: 'image/jpeg' });
+    expect(((await prepareRawPhoto(lying).catch((e: unknown) => e)) as PhotoError).problem).to.equal('not_image');
+    const broken = new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 5, 6])], 'broken.jpg', { type: 'image/jpeg' });
+    expect(((await prepareRawPhoto(broken).catch((e: unknown) => e)) as PhotoError).problem).to.equal('unreadable');
+  });
+
+  it('sends a HEIC file it cannot decode as it is', async () => {
+    const heic = new File([new Uint8Array([0, 0, 0, 24, 0x66, 0x74, 0x79, 0x70, 0x68, 0x65, 0x69, 0x63, 0, 0, 0, 0, 1, 2, 3, 4])], 'me.heic', { type: '' });
+    const prepared = await prepareRawPhoto(heic);
+    expect(prepared.blob).to.equal(heic);
+    expect(prepared.type).to.equal('image/heic');
+  });
+
+  it('shows a clear message in the photo step and uploads nothing for a refused photo', async () => {
+    sessionStorage.clear();
+    const fake = await fakeProxy();
+    const el = await mount(fake);
+    await openAndConsent(el);
+    await pickPhoto(el, await drawnPhoto(200, 150));
+    const alert = panelRoot(el).querySelector('[role="alert"]');
+    expect(alert?.textContent).to.equal(
+      'This photo is too small (200 × 150 px). Please choose one at least 256 pixels on its shorter side.');
+    expect(control(el)).to.equal(undefined);
+    await pickPhoto(el, new File(['hello'], 'x.txt', { type: 'text/plain' }));
+    expect(panelRoot(el).querySelector('[role="alert"]')?.textContent).to.equal(
+      'This file is not a photo. Please choose a JPEG, PNG, WebP or HEIC image.');
+    expect((await fake.log()).filter((r) => r.path === '/photos')).to.have.length(0);
+    await expect(el).to.be.accessible();
+    expect(button(el, 'Choose a photo')).to.exist;
+  });
+});
+
+function control(el: Parameters<typeof panelRoot>[0]): HTMLButtonElement | undefined {
+  return [...panelRoot(el).querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Try it on');
+}
