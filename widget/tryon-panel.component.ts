@@ -178,6 +178,13 @@ export class TryonPanel extends LitElement {
     return this.productLoad;
   }
 
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    // The page is going away (or the element moved): stop watching; storage keeps the try-on.
+    this.run?.abort();
+    this.run = undefined;
+  }
+
   // ── public ───────────────────────────────────────────────────────────────────────────────
 
   /** Opens the dialog; with `resume`, picks up a try-on stored before a reload. */

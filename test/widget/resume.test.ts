@@ -1,0 +1,62 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import type { TryonButton } from '../../widget/tryon-button.js';
+import { en } from '../../widget/i18n/en.js';
+import { button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, until } from './helpers.js';
+
+const storedTryons = () => Object.keys(sessionStorage).filter((key) => key.endsWith(':tryon'));
+
+describe('resume after reload', () => {
+  beforeEach(() => sessionStorage.clear());
+
+  it('a new page picks up the try-on being rendered, without uploading or submitting again', async () => {
+    const fake = await fakeProxy({
+      steps: [{ status: 'queued' }, { hold: true }, { status: 'processing' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+    });
+    const first = await mount(fake);
+    await openAndConsent(first);
+    await pickPhoto(first, await drawnPhoto(500, 700));
+    button(first, 'Try it on').click();
+    await reach(first, 'queued');
+    await until(() => storedTryons().length === 1, 'the try-on in sessionStorage');
+    const stored = JSON.parse(sessionStorage.getItem(storedTryons()[0]!)!);
+    const submitted = (await fake.log()).find((r) => r.path === '/tryons')!.body!;
+    expect(stored.requestId).to.equal(submitted['requestId']);
+    // The page goes away…
+    first.remove();
+
+    // …and the reloaded page's element carries on.
+    const container = await fixture<HTMLDivElement>(html`<div></div>`);
+    const seen = recordEvents(container);
+    const again = document.createElement('tryon-button') as TryonButton;
+    again.setAttribute('product', 'saree-red');
+    again.setAttribute('endpoint', fake.endpoint);
+    again.setAttribute('prefetch', 'interaction');
+    container.append(again);
+    await reach(again, 'queued');
+    expect(panelRoot(again).querySelector('dialog')!.open).to.equal(true);
+    await expect(again).to.be.accessible();
+    await fake.release();
+    await reach(again, 'rendering');
+    await fake.release();
+    await reach(again, 'result');
+    const result = seen.find((e) => e.type === 'tryon-result')!.detail;
+    expect(result.requestId).to.equal(submitted['requestId']);
+    const log = await fake.log();
+    expect(log.filter((r) => r.path === '/photos')).to.have.length(1);
+    expect(log.filter((r) => r.path === '/tryons')).to.have.length(1);
+    expect(storedTryons()).to.deep.equal([]);
+  });
+
+  it('a stored try-on the proxy no longer knows leads back to the photo, not a dead end', async () => {
+    const fake = await fakeProxy();
+    const key = `tryon:${new URL(fake.endpoint, location.href).href}:saree-red:tryon`;
+    sessionStorage.setItem(key, JSON.stringify({ tryon: 'tr_gone', requestId: 'req-123456789', views: ['front'], output: 'image', submittedAt: Date.now() }));
+    const el = await fixture<TryonButton>(html`<tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button>`);
+    el.pollInterval = 20;
+    await reach(el, 'error');
+    expect(panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim()).to.equal(en.error_invalid_handle);
+    expect(sessionStorage.getItem(key)).to.equal(null);
+    button(el, 'Try again').click();
+    await reach(el, 'photo');
+  });
+});
