@@ -19,6 +19,8 @@ interface Entry {
   listeners: Set<(snapshot: TryonSnapshot) => void>;
   loop?: boolean;
   wake?: () => void;
+  /** Upstream sends events for this job itself, so events of its children add nothing. */
+  ownEvents?: boolean;
   /** Version used to decide whether an SSE listener needs a new event. */
   signature?: string;
 }
@@ -165,8 +167,12 @@ export class TryonStatusBoard {
     const entry = this.entry(jobId);
     // Webhooks may arrive late or out of order: a finished try-on stays finished.
     if (entry.snapshot && isTerminal(entry.snapshot.status)) return true;
-    if (jobId === job.id) await this.refresh(jobId, entry, job);
-    else await this.refresh(jobId, entry); // a catalog child changed: read the parent once
+    if (jobId === job.id) {
+      entry.ownEvents = true;
+      await this.refresh(jobId, entry, job);
+    } else if (!entry.ownEvents) {
+      await this.refresh(jobId, entry); // only a child's event: read the parent once
+    }
     entry.wake?.();
     return true;
   }

@@ -1,0 +1,101 @@
+// Verified webhooks update the shared status and are pushed over SSE at once; badly signed
+// ones are refused. The sandbox sends real signed events to the proxy through a loopback relay
+// (the sandbox needs the receiver's URL before the proxy exists).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Webhook } from 'standardwebhooks';
+import { HandleSigner } from '../../proxy/handles.js';
+import { SECRET, photoHandle, startStack, startTryon, type Stack, type StatusAnswer, type TryonAnswer } from './stack.js';
+import { readEvents } from './sse.js';
+
+const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+
+describe('webhooks', () => {
+  let stack: Stack;
+  let relay: ReturnType<typeof serve>;
+  let target = '';
+  const delivered: number[] = [];
+
+  before(async () => {
+    const relayUrl = await new Promise<string>((resolve) => {
+      relay = serve({
+        port: 0, hostname: '127.0.0.1',
+        fetch: async (request) => {
+          const url = new URL(request.url);
+          const response = await fetch(`${target}${url.pathname}`, { method: request.method, headers: request.headers, body: await request.text() });
+          delivered.push(response.status);
+          return response;
+        },
+      }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
+    });
+    stack = await startStack({
+      sandbox: { webhookUrl: `${relayUrl}/webhooks`, webhookSecret: WEBHOOK_SECRET },
+      // Polling far slower than the test: only a webhook can bring news in time.
+      proxy: { webhookSecret: WEBHOOK_SECRET, limits: { pollIntervalMs: 120_000 } },
+    });
+    target = stack.url;
+  });
+  after(async () => {
+    await stack.close();
+    await new Promise<void>((resolve) => relay.close(() => resolve()));
+  });
+
+  it('a signed webhook from the sandbox is accepted and pushed over SSE without polling', async () => {
+    await stack.fault({ jobOutcome: 'hold', times: 1 });
+    const started = await (await startTryon(stack, { product: 'saree-banarasi-red', photo: await photoHandle(stack) })).json() as TryonAnswer;
+    const { jobId } = await new HandleSigner(SECRET).open('tryon', started.tryon);
+    let opened!: () => void;
+    const firstEvent = new Promise<void>((resolve) => { opened = resolve; });
+    const stream = readEvents(`${stack.url}/tryons/${started.tryon}/events`, () => opened(), AbortSignal.timeout(20_000));
+    await firstEvent;
+    await fetch(`${stack.sandboxUrl}/sandbox/jobs/${jobId}/release`, { method: 'POST' });
+    const events = await stream;
+    const statuses = events.map((e) => JSON.parse(e.data) as StatusAnswer);
+    const last = statuses.at(-1)!;
+    assert.equal(last.status, 'succeeded');
+    assert.equal(last.outputs.length, 4);
+    // Outputs grew over several events, pushed as webhooks came in.
+    assert.ok(new Set(statuses.map((s) => s.outputs.length)).size >= 2, JSON.stringify(statuses.map((s) => [s.status, s.outputs.length])));
+    assert.ok(delivered.length >= 2 && delivered.every((status) => status === 204), `webhook answers ${delivered.join(',')}`);
+    const job = (await stack.state()).workspaces.ws_1!.jobs.find((j) => j.id === jobId)!;
+    assert.equal(job.polls, 0, 'no upstream poll was needed');
+    assert.ok(stack.logs.some((l) => l.event === 'webhook' && l.known === true));
+  });
+
+  it('refuses a badly signed, unsigned, stale or foreign-secret event with 401', async () => {
+    const body = JSON.stringify({ type: 'job.succeeded', timestamp: new Date().toISOString(), data: { id: 'job_x', status: 'succeeded' } });
+    const signer = new Webhook(WEBHOOK_SECRET);
+    const now = new Date();
+    const good = signer.sign('msg_1', now, body);
+    const send = (headers: Record<string, string>, payload = body) =>
+      fetch(`${stack.url}/webhooks`, { method: 'POST', body: payload, headers: { 'content-type': 'application/json', ...headers } });
+    const expect401 = async (response: Response) => {
+      assert.equal(response.status, 401);
+      assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'invalid_signature');
+    };
+    const timestamp = String(Math.floor(now.getTime() / 1000));
+    await expect401(await send({ 'webhook-id': 'msg_1', 'webhook-timestamp': timestamp, 'webhook-signature': good.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) }));
+    await expect401(await send({}));
+    await expect401(await send({ 'webhook-id': 'msg_1', 'webhook-timestamp': timestamp, 'webhook-signature': good }, body.replace('job_x', 'job_y')));
+    const old = new Date(now.getTime() - 10 * 60_000);
+    await expect401(await send({ 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(old.getTime() / 1000)), 'webhook-signature': signer.sign('msg_1', old, body) }));
+    const foreign = new Webhook(`whsec_${randomBytes(24).toString('base64')}`).sign('msg_1', now, body);
+    await expect401(await send({ 'webhook-id': 'msg_1', 'webhook-timestamp': timestamp, 'webhook-signature': foreign }));
+    // The genuine one passes (for an unknown job it is acknowledged and ignored).
+    const ok = await send({ 'webhook-id': 'msg_1', 'webhook-timestamp': timestamp, 'webhook-signature': good });
+    assert.equal(ok.status, 204);
+  });
+
+  it('without a webhook secret the route does not exist', async () => {
+    const plain = await startStack();
+    try {
+      const response = await fetch(`${plain.url}/webhooks`, { method: 'POST', body: '{}' });
+      assert.equal(response.status, 404);
+    } finally {
+      await plain.close();
+    }
+  });
+});
