@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { imageBody, inputs, sandbox, settled, until } from './support.js';
+import { garmentPhoto, imageBody, inputs, personPhoto, sandbox, settled, until, upload } from './support.js';
 import type { Sandbox } from './support.js';
 
 describe('image try-on happy path', () => {
@@ -95,6 +95,35 @@ describe('image try-on happy path', () => {
     assert.equal(job.status, 'succeeded');
     const outputs = (await sb.json('GET', `/v1/images/${job.id}/outputs`)).body.data;
     assert.equal(outputs.length, 1);
+  });
+
+  it('still renders when an input cannot be decoded here (HEVC HEIC person, truncated PNG garment)', async () => {
+    const heic = Buffer.alloc(64);
+    heic.writeUInt32BE(24, 0);
+    heic.write('ftypheic', 4, 'latin1');
+    const person = await upload(sb, heic, 'person', { type: 'image/heic' });
+    const png = (await garmentPhoto()).subarray(0, 40);
+    const garment = await upload(sb, png, 'garment', { type: 'image/png' });
+    assert.equal(person.status, 201);
+    assert.equal(garment.status, 201);
+    const submit = await sb.json('POST', '/v1/images/tryon', { json: imageBody({ person: person.body.id, garment: garment.body.id }) });
+    const job = await settled(sb, submit.body.id);
+    assert.equal(job.status, 'succeeded');
+    const [output] = (await sb.json('GET', `/v1/images/${job.id}/outputs`)).body.data;
+    const bytes = Buffer.from(await (await sb.call('GET', `/v1/files/${output.file_id}/content`)).arrayBuffer());
+    const meta = await sharp(bytes).metadata();
+    assert.deepEqual([meta.format, meta.width, meta.height], ['jpeg', 768, 1024]);
+  });
+
+  it('caps the output at 1024 on the long side', async () => {
+    const big = await upload(sb, await personPhoto(1200, 1800), 'person');
+    const files = await inputs(sb);
+    const job = await settled(sb, (await sb.json('POST', '/v1/images/tryon', { json: imageBody({ ...files, person: big.body.id }) })).body.id);
+    const [output] = (await sb.json('GET', `/v1/images/${job.id}/outputs`)).body.data;
+    assert.deepEqual([output.width, output.height], [683, 1024]);
+    const bytes = Buffer.from(await (await sb.call('GET', `/v1/files/${output.file_id}/content`)).arrayBuffer());
+    const meta = await sharp(bytes).metadata();
+    assert.deepEqual([meta.width, meta.height], [683, 1024]);
   });
 
   it('reports an unknown job and an unknown file as 404 with a JSON error', async () => {

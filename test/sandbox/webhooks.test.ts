@@ -99,6 +99,7 @@ describe('webhooks', () => {
     assert.equal(first?.id, second?.id);
     assert.ok(second?.verified);
     assert.ok(sb.logs.some((line) => /webhook job\.succeeded msg_\w+ answered 500; retrying in \d+ ms/.test(line)), sb.logs.join('\n'));
+    assert.ok(sb.logs.every((line) => !line.includes(secret) && !line.includes('sk_test_alpha')), 'no secret or key in the log');
   });
 
   it('sends job.failed for a failed job and events for catalog children', async () => {
