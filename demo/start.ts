@@ -10,6 +10,7 @@ import { serve } from '@hono/node-server';
 import { transform } from 'esbuild';
 import { createProxy } from '../proxy/app.js';
 import type { CatalogFile } from '../proxy/catalog.js';
+import type { ProxyLimits } from '../proxy/limits.js';
 import { buildCdn } from '../scripts/build.js';
 import { startSandbox } from './sandbox/server.js';
 import { createShop } from './shop/app.js';
@@ -30,6 +31,8 @@ export interface DemoOptions {
   speed?: number;
   /** sandbox keys (key → workspace); the proxy uses the first. Default one test key. */
   sandboxKeys?: Record<string, string>;
+  /** proxy limits (tests shorten the upstream timeout to provoke one quickly) */
+  proxyLimits?: Partial<ProxyLimits>;
   /** no start-up lines, no proxy or sandbox logs */
   quiet?: boolean;
   /** environment to read (default process.env) */
@@ -160,6 +163,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       assetsDir: imagesDir,
       readAsset: async (path) => new Uint8Array(await readFile(resolve(imagesDir, path))),
       upstreamLabel,
+      ...(options.proxyLimits ? { limits: options.proxyLimits } : {}),
       ...(quiet ? { log: () => undefined } : {}),
     });
 

@@ -3,11 +3,11 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { Hono } from 'hono';
-import type { Context } from 'hono';
+import type { Context, Env } from 'hono';
 import { homePage, notFoundPage, productPage } from './pages.js';
 import { findProduct } from './products.js';
 
-export interface ShopOptions {
+export interface ShopOptions<TryonEnv extends Env = Env> {
   /** folder of the drawn images (garments/, models/, shopper.jpg), served at /images/ */
   imagesDir: string;
   /** folder of the built widget, served at /widget/ */
@@ -15,7 +15,7 @@ export interface ShopOptions {
   /** the shop's own script, compiled from page.ts, served at /shop/page.js */
   pageScript: string;
   /** the token proxy, mounted at /tryon */
-  tryon?: Hono;
+  tryon?: Hono<TryonEnv>;
 }
 
 /**
@@ -73,7 +73,7 @@ function page(c: Context, html: string, status: 200 | 404 = 200): Response {
   return c.html(html, status);
 }
 
-export function createShop(options: ShopOptions): Hono {
+export function createShop<TryonEnv extends Env>(options: ShopOptions<TryonEnv>): Hono {
   const shop = new Hono();
 
   if (options.tryon) shop.route('/tryon', options.tryon);

@@ -2,6 +2,8 @@
 // integrator would write: listen to the widget's events, log them, and offer "add to cart" once
 // the shopper has seen a result. A separate file because the pages allow no inline script.
 
+export {}; // a module: its names stay out of the global scope
+
 const CART_KEY = 'kapda-cart-count';
 const WIDGET_EVENTS = ['tryon-open', 'tryon-submit', 'tryon-progress', 'tryon-result', 'tryon-error', 'tryon-close'] as const;
 

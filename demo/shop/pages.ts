@@ -104,7 +104,7 @@ function showcase(product: Product): string {
   if (!product.showcase) return '';
   return `<section class="integrator" aria-labelledby="integrator-title">
   <h2 id="integrator-title">For integrators: this page themes the button and listens to its events</h2>
-  <p>The button above uses <code>--tryon-accent: ${escapeHtml(product.showcase.accent)}</code>, a pill radius and its own label, “${escapeHtml(product.showcase.label)}”, given as the element's content. The shop's script listens to <code>tryon-open</code>, <code>tryon-submit</code>, <code>tryon-progress</code>, <code>tryon-result</code>, <code>tryon-error</code> and <code>tryon-close</code>.</p>
+  <p>The button above uses <code>--tryon-accent: ${escapeHtml(product.showcase.accent)}</code>, a pill shape through <code>::part(button)</code> and its own label, “${escapeHtml(product.showcase.label)}”, given as the element's content. The shop's script listens to <code>tryon-open</code>, <code>tryon-submit</code>, <code>tryon-progress</code>, <code>tryon-result</code>, <code>tryon-error</code> and <code>tryon-close</code>.</p>
   <div class="cart-offer" data-cart-offer hidden>
     <p><strong>Looks good on you.</strong> Add the ${escapeHtml(product.name)} in your size?</p>
     <button type="button" class="button" data-add-look>Add this look to cart</button>

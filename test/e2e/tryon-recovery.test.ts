@@ -1,0 +1,143 @@
+// When things go wrong mid-try-on: a render that fails upstream, a submit whose answer is lost
+// after the job was charged, and a page reload in the middle of a render. The shopper recovers
+// with "Try again" (or nothing at all) and pays for one render, checked in /sandbox/state.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import {
+  openProduct, openShop, resultImage, topJobs, tryOn, tryonDialog, until, withPage, WAIT,
+} from './shop.js';
+import type { SandboxJob, Shop } from './shop.js';
+
+let shop: Shop;
+
+// A short upstream timeout and no silent proxy retries let the lost-answer test provoke a
+// timeout the shopper sees, in seconds.
+before(async () => { shop = await openShop({ proxyLimits: { upstreamTimeoutMs: 1500, retries: 0 } }); });
+after(async () => { await shop?.close(); });
+// Faults and held jobs never leak from one test into the next.
+beforeEach(async () => { await shop.sandbox.clearFaults(); });
+afterEach(async () => { await shop?.sandbox.clearFaults(); });
+
+function newJobs(beforeJobs: SandboxJob[], afterJobs: SandboxJob[]): SandboxJob[] {
+  const seen = new Set(beforeJobs.map((job) => job.id));
+  return topJobs(afterJobs).filter((job) => !seen.has(job.id));
+}
+
+interface Recorded { submits: string[]; errors: string[] }
+
+/** Records what an integrator's listener would see: each submit's requestId and each error's code. */
+async function recordEvents(page: Page): Promise<() => Promise<Recorded>> {
+  await page.evaluate(() => {
+    const seen: Recorded = { submits: [], errors: [] };
+    (window as unknown as { recorded: Recorded }).recorded = seen;
+    document.addEventListener('tryon-submit', (event) => seen.submits.push((event as CustomEvent<{ requestId: string }>).detail.requestId));
+    document.addEventListener('tryon-error', (event) => seen.errors.push((event as CustomEvent<{ code: string }>).detail.code));
+  });
+  return () => page.evaluate(() => (window as unknown as { recorded: Recorded }).recorded);
+}
+
+async function submitCount(): Promise<number> {
+  return (await shop.sandbox.state()).requests['POST /v1/images/tryon'] ?? 0;
+}
+
+describe('recovering from faults in the demo shop', () => {
+  test('the render fails upstream, the shopper presses Try again and pays for one render', async (t) => {
+    await withPage(shop, t.name, async (page, problems) => {
+      const start = await shop.sandbox.workspace();
+      await shop.sandbox.fault({ jobOutcome: 'failed', times: 1 });
+      await openProduct(page, shop, 'saree-gujarati-marigold');
+      const recorded = await recordEvents(page);
+      const dialog = await tryOn(page);
+
+      const alert = dialog.getByRole('alert');
+      await alert.waitFor();
+      assert.ok((await alert.innerText()).trim().length > 0, 'the error is said in words');
+      assert.deepEqual((await recorded()).errors, ['render_failed']);
+      const failed = await shop.sandbox.workspace();
+      const [failedJob] = newJobs(start.jobs, failed.jobs);
+      assert.equal(failedJob?.status, 'failed');
+      assert.equal(failed.credits, start.credits, 'a failed render costs nothing');
+
+      await dialog.getByRole('button', { name: 'Try again' }).click();
+      await resultImage(dialog, 'Marigold Bandhani Saree');
+
+      const end = await shop.sandbox.workspace();
+      const jobs = newJobs(start.jobs, end.jobs);
+      assert.deepEqual(jobs.map((job) => job.status).sort(), ['failed', 'succeeded']);
+      const succeeded = jobs.find((job) => job.status === 'succeeded');
+      assert.ok(succeeded && succeeded.charged > 0);
+      assert.equal(start.credits - end.credits, succeeded.charged, 'charged for exactly one render');
+      assert.deepEqual(problems, []);
+    });
+  });
+
+  test('the submit\'s answer is lost after upstream charged it; Try again re-sends the same request at no cost', async (t) => {
+    await withPage(shop, t.name, async (page, problems) => {
+      const start = await shop.sandbox.workspace();
+      const submitsBefore = await submitCount();
+      // The submit outlasts the proxy's 1.5 s timeout, but the sandbox still creates (and charges)
+      // the job: the shopper sees an error, not the job. The job is held mid-render, as a real
+      // render would still be running when the shopper presses Try again.
+      await shop.sandbox.fault({ jobOutcome: 'hold', times: 1 });
+      await shop.sandbox.fault({ match: 'POST /v1/images/tryon', delayMs: 2500, times: 1 });
+      await openProduct(page, shop, 'saree-maharashtrian-paithani');
+      const recorded = await recordEvents(page);
+      const dialog = await tryOn(page);
+
+      const alert = dialog.getByRole('alert');
+      await alert.waitFor({ timeout: WAIT });
+      assert.deepEqual((await recorded()).errors, ['upstream_timeout']);
+      // The delayed submit lands upstream after the proxy gave up on it.
+      const charged = await until('the delayed submit to reach the sandbox', () => shop.sandbox.workspace(),
+        (ws) => newJobs(start.jobs, ws.jobs).length > 0);
+      const attempts = await submitCount() - submitsBefore;
+      const [job] = newJobs(start.jobs, charged.jobs);
+      assert.ok(job && job.charged > 0, 'upstream made and charged the job');
+
+      await dialog.getByRole('button', { name: 'Try again' }).click();
+      await page.locator('tryon-button[status="rendering"]').waitFor({ state: 'attached' });
+      await shop.sandbox.release(job.id);
+      await resultImage(dialog, 'Peacock Paithani Nauvari');
+
+      const end = await shop.sandbox.workspace();
+      assert.deepEqual(newJobs(start.jobs, end.jobs).map((j) => j.id), [job.id], 'the retry got the original job');
+      assert.equal(start.credits - end.credits, job.charged, 'no second charge');
+      assert.ok((await submitCount()) > submitsBefore + attempts, 'the retry did reach upstream');
+      const { submits } = await recorded();
+      assert.ok(submits.length >= 1);
+      assert.equal(new Set(submits).size, 1, `one requestId across the retry: ${submits.join(', ')}`);
+      assert.deepEqual(problems, []);
+    });
+  });
+
+  test('a reload in the middle of a render resumes watching the same try-on', async (t) => {
+    await withPage(shop, t.name, async (page, problems) => {
+      const start = await shop.sandbox.workspace();
+      await shop.sandbox.fault({ jobOutcome: 'hold', times: 1 });
+      await openProduct(page, shop, 'suit-charcoal');
+      await tryOn(page);
+      await page.locator('tryon-button[status="rendering"]').waitFor({ state: 'attached' });
+      const held = await until('the held job', () => shop.sandbox.workspace(),
+        (ws) => newJobs(start.jobs, ws.jobs).some((job) => job.status === 'processing'));
+      const [job] = newJobs(start.jobs, held.jobs);
+      assert.ok(job);
+      const submitsBefore = await submitCount();
+
+      await page.reload();
+      const dialog = tryonDialog(page);
+      await dialog.waitFor({ state: 'visible' });
+      await page.locator('tryon-button[status="rendering"]').waitFor({ state: 'attached' });
+      await dialog.getByRole('status').first().waitFor();
+
+      await shop.sandbox.release(job.id);
+      await resultImage(dialog, 'Charcoal Two-Piece Suit');
+
+      const end = await shop.sandbox.workspace();
+      assert.deepEqual(newJobs(start.jobs, end.jobs).map((j) => j.id), [job.id], 'no new job after the reload');
+      assert.equal(await submitCount(), submitsBefore, 'nothing re-submitted');
+      assert.equal(start.credits - end.credits, job.charged);
+      assert.deepEqual(problems, []);
+    });
+  });
+});
