@@ -74,7 +74,7 @@ export async function writeAssets(dir: string): Promise<void> {
 export async function startStack(options: {
   apiKey?: string;
   proxy?: Partial<StartOptions>;
-  sandbox?: { speed?: number; webhookUrl?: string; webhookSecret?: string };
+  sandbox?: { speed?: number; webhookUrl?: string; webhookSecret?: string; keys?: Record<string, string> };
 } = {}): Promise<Stack> {
   const assetsDir = await mkdtemp(join(tmpdir(), 'tryon-proxy-test-'));
   await writeAssets(assetsDir);
