@@ -323,9 +323,8 @@ export class TryonPanel extends LitElement {
         const arrived = this.session.outputs.filter((o) => !before.outputs.some((b) => b.url === o.url));
         if (arrived.length && this.session.status === 'result') {
           const last = arrived[arrived.length - 1];
-          if (!this.selectedView || !this.session.outputs.some((o) => o.view === this.selectedView && o.type === 'image')) {
-            this.selectedView = arrived.find((o) => o.type === 'image')?.view ?? this.selectedView;
-          }
+          // The first view to arrive is shown; after that the shopper's own choice stands.
+          if (!this.selectedView) this.selectedView = arrived.find((o) => o.type === 'image')?.view ?? '';
           if (last && !this.session.complete && last.type === 'image') {
             this.announcement = this.t('viewReady', { view: this.viewName(last.view) });
           }
