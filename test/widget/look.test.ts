@@ -1,0 +1,124 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { emulateMedia, setViewport } from '@web/test-runner-commands';
+import type { TryonButton } from '../../widget/tryon-button.js';
+import { button, dialogOf, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach } from './helpers.js';
+
+describe('languages, direction, theming and motion', () => {
+  beforeEach(() => sessionStorage.clear());
+  afterEach(async () => {
+    await emulateMedia({ reducedMotion: 'no-preference', colorScheme: 'light' });
+    await setViewport({ width: 800, height: 600 });
+  });
+
+  it('speaks Hindi with lang="hi"', async () => {
+    const fake = await fakeProxy();
+    const el = await mount(fake, { lang: 'hi' });
+    expect(el.shadowRoot!.querySelector('slot')!.textContent).to.equal('पहनकर देखें');
+    await el.open();
+    await reach(el, 'consent');
+    expect(panelRoot(el).getElementById('dialog-title')!.textContent).to.equal('वर्चुअल ट्राई-ऑन');
+    expect(dialogOf(el).getAttribute('lang')).to.equal('hi');
+    expect(panelRoot(el).querySelector('label')!.textContent!.trim()).to.equal('मैं इस ट्राई-ऑन के लिए अपनी फ़ोटो अपलोड करने के लिए सहमत हूँ');
+    expect(button(el, 'आगे बढ़ें')).to.exist;
+    await expect(el).to.be.accessible();
+  });
+
+  it('takes the page\'s language when the element has none', async () => {
+    const fake = await fakeProxy();
+    const container = await fixture<HTMLDivElement>(html`<div lang="hi-IN"><tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button></div>`);
+    const el = container.querySelector('tryon-button')!;
+    expect(el.language).to.equal('hi');
+    expect(el.shadowRoot!.querySelector('slot')!.textContent).to.equal('पहनकर देखें');
+  });
+
+  it('lets the shop override any string, and the label through the slot', async () => {
+    const fake = await fakeProxy();
+    const el = await mount(fake);
+    el.strings = { label: 'See it on you', consentTitle: 'May we use your photo?', continue: 'Yes, go on' };
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('slot')!.textContent).to.equal('See it on you');
+    await el.open();
+    await reach(el, 'consent');
+    expect(panelRoot(el).querySelector('h3')!.textContent).to.equal('May we use your photo?');
+    expect(button(el, 'Yes, go on')).to.exist;
+
+    const slotted = await fixture<TryonButton>(html`<tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction">Wear it virtually</tryon-button>`);
+    const assigned = slotted.shadowRoot!.querySelector('slot')!.assignedNodes().map((n) => n.textContent).join('');
+    expect(assigned).to.equal('Wear it virtually');
+    await expect(slotted).to.be.accessible();
+  });
+
+  it('lays out right to left on an RTL page', async () => {
+    const fake = await fakeProxy();
+    const container = await fixture<HTMLDivElement>(html`<div dir="rtl"><tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button></div>`);
+    const el = container.querySelector('tryon-button')!;
+    await el.open();
+    await reach(el, 'consent');
+    const dialog = dialogOf(el);
+    expect(getComputedStyle(dialog).direction).to.equal('rtl');
+    const close = panelRoot(el).querySelector('[part="close-button"]')!.getBoundingClientRect();
+    const title = panelRoot(el).querySelector('[part="title"]')!.getBoundingClientRect();
+    expect(close.right).to.be.at.most(title.left);
+    await expect(el).to.be.accessible();
+  });
+
+  it('honours prefers-reduced-motion', async () => {
+    const fake = await fakeProxy({ steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }] });
+    const el = await mount(fake);
+    await openAndConsent(el);
+    await pickPhoto(el, await drawnPhoto(400, 600));
+    button(el, 'Try it on').click();
+    await reach(el, 'queued');
+    const spinner = panelRoot(el).querySelector('.spinner')!;
+    expect(getComputedStyle(spinner).animationName).to.equal('spin');
+    await emulateMedia({ reducedMotion: 'reduce' });
+    expect(getComputedStyle(spinner).animationName).to.equal('none');
+    expect(getComputedStyle(el.shadowRoot!.querySelector('button')!).transitionDuration).to.equal('0s');
+    await fake.release();
+  });
+
+  it('inherits the page\'s font and themes light and dark through custom properties', async () => {
+    const fake = await fakeProxy();
+    const container = await fixture<HTMLDivElement>(html`<div style="font-family: Georgia, serif"><tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button></div>`);
+    const el = container.querySelector('tryon-button')!;
+    await el.open();
+    await reach(el, 'consent');
+    const dialog = dialogOf(el);
+    expect(getComputedStyle(dialog).fontFamily).to.equal('Georgia, serif');
+    expect(getComputedStyle(el.shadowRoot!.querySelector('button')!).fontFamily).to.equal('Georgia, serif');
+    expect(getComputedStyle(dialog).backgroundColor).to.equal('rgb(255, 255, 255)');
+    await emulateMedia({ colorScheme: 'dark' });
+    expect(getComputedStyle(dialog).backgroundColor).to.equal('rgb(24, 24, 27)');
+    el.style.setProperty('--tryon-background', 'rgb(10, 20, 30)');
+    el.style.setProperty('--tryon-accent', 'rgb(200, 0, 80)');
+    expect(getComputedStyle(dialog).backgroundColor).to.equal('rgb(10, 20, 30)');
+    expect(getComputedStyle(el.shadowRoot!.querySelector('button')!).backgroundColor).to.equal('rgb(200, 0, 80)');
+    await expect(el).to.be.accessible();
+  });
+
+  it('is a full-screen sheet on a small screen', async () => {
+    await setViewport({ width: 390, height: 700 });
+    const fake = await fakeProxy();
+    const el = await mount(fake);
+    await el.open();
+    await reach(el, 'consent');
+    const box = dialogOf(el).getBoundingClientRect();
+    expect([Math.round(box.left), Math.round(box.top), Math.round(box.width), Math.round(box.height)]).to.deep.equal([0, 0, 390, 700]);
+  });
+
+  it('reflects its status for CSS and exposes parts', async () => {
+    const fake = await fakeProxy();
+    const el = await mount(fake);
+    const style = document.createElement('style');
+    style.textContent = 'tryon-button[status="consent"]::part(dialog) { outline: 7px solid rgb(1, 2, 3); }';
+    document.head.append(style);
+    try {
+      await el.open();
+      await reach(el, 'consent');
+      expect(el.getAttribute('status')).to.equal('consent');
+      expect(getComputedStyle(dialogOf(el)).outlineWidth).to.equal('7px');
+    } finally {
+      style.remove();
+    }
+  });
+});
