@@ -10,8 +10,8 @@ import { figure, kb } from './report.js';
 export const BUTTON_BUDGET = 10 * 1024;
 export const PANEL_BUDGET = 30 * 1024;
 
-const STATIC_IMPORT = /\b(?:import|export)\s*(?:[\w$*{}\s,]+?from\s*)?["']([^"']+\.js)["']/g;
-const DYNAMIC_IMPORT = /\bimport\(\s*["']([^"']+\.js)["']\s*\)/g;
+const STATIC_IMPORT = /\b(?:import|export)\s*(?:[\w$*{}\s,]+?from\s*)?["'`]([^"'`]+\.js)["'`]/g;
+const DYNAMIC_IMPORT = /\bimport\(\s*["'`]([^"'`]+\.js)["'`]\s*\)/g;
 
 export interface ModuleGraph {
   /** Files a module pulls in before it runs. */

@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import type { Result } from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BenchContext, Benchmark } from './harness.js';
 import { json, until } from './harness.js';
@@ -31,6 +32,8 @@ export async function proxySettings(ctx: BenchContext, baseUrl: string, extra: R
     allowedOrigins: [],
     catalog: benchCatalog('garment.png'),
     assetsDir,
+    // Dropped when the settings travel to a child process as JSON; the child adds its own.
+    readAsset: async (path: string) => new Uint8Array(await readFile(path)),
     limits: { ...UNLIMITED, ...(extra.limits as Record<string, number> | undefined) },
     ...Object.fromEntries(Object.entries(extra).filter(([key]) => key !== 'limits')),
   };

@@ -11,10 +11,10 @@ import { serveFetch } from './loopback.js';
 import { shopperJpeg } from './photos.js';
 import type { RunningSandbox, SandboxState } from './project.js';
 import {
-  BENCH_KEY, BENCH_KEYS, allJobs, holdNextJob, loadProxyApp, loadSandbox, newJob, releaseJob, sandboxState,
-  startBenchProxy, upstreamTotal,
+  BENCH_KEY, allJobs, holdNextJob, loadProxyApp, loadSandbox, newJob, releaseJob, sandboxState, startBenchProxy, upstreamTotal,
 } from './project.js';
 import { proxySettings, startTryon } from './proxy-overhead.js';
+import { startBenchSandbox } from './webhook-relay.js';
 import type { Figure } from './report.js';
 import { figure } from './report.js';
 
@@ -50,33 +50,16 @@ async function sseWatcher(url: string, deadline: number): Promise<void> {
   throw new Error(`the event stream ${url} closed before a terminal status`);
 }
 
-interface Stack { sandbox: RunningSandbox; proxyUrl: string; webhooks?: { delivered: number; refused: number } }
+interface Stack { sandbox: RunningSandbox; proxyUrl: string; webhooks: { delivered: number; refused: number } }
 
 /** A sandbox and a proxy in this process (light load), with webhooks relayed to the proxy when asked. */
 async function startStack(ctx: BenchContext, withWebhooks: boolean): Promise<Stack> {
-  const { startSandbox } = await loadSandbox();
-  const secret = `whsec_${randomBytes(24).toString('base64')}`;
-  // The sandbox needs the webhook address before the proxy (which needs the sandbox's) exists.
-  const counts = { delivered: 0, refused: 0 };
-  let target = '';
-  let relay: Served | undefined;
-  if (withWebhooks) {
-    relay = await serveFetch(async (request) => {
-      const answer = await fetch(`${target}/webhooks`, { method: 'POST', headers: request.headers, body: await request.arrayBuffer() });
-      if (answer.ok) counts.delivered += 1; else counts.refused += 1;
-      return new Response(answer.body, { status: answer.status, headers: answer.headers });
-    });
-    ctx.defer(() => relay?.close());
-  }
-  const sandbox = await startSandbox({
-    port: 0, hostname: '127.0.0.1', speed: 0, keys: BENCH_KEYS, log: () => {},
-    ...(relay ? { webhookUrl: `${relay.url}/webhooks`, webhookSecret: secret } : {}),
-  });
-  ctx.defer(() => sandbox.close());
-  const proxy = await startBenchProxy({ ...(await proxySettings(ctx, sandbox.url, withWebhooks ? { webhookSecret: secret } : {})), log: () => {} });
+  const bench = await startBenchSandbox(ctx, withWebhooks);
+  const extra = bench.webhookSecret ? { webhookSecret: bench.webhookSecret } : {};
+  const proxy = await startBenchProxy(await proxySettings(ctx, bench.sandbox.url, extra));
   ctx.defer(() => proxy.close());
-  target = proxy.url;
-  return { sandbox, proxyUrl: proxy.url, ...(withWebhooks ? { webhooks: counts } : {}) };
+  bench.deliverTo(`${proxy.url}/webhooks`);
+  return { sandbox: bench.sandbox, proxyUrl: proxy.url, webhooks: bench.webhooks };
 }
 
 /** A pass-through that forwards every status read to /v1, as a proxy without sharing would. */
@@ -167,7 +150,7 @@ export const upstreamEconomy: Benchmark = {
         figure(`${row.n} watcher(s): proxy + webhooks, SSE clients`, cost(row.hookedSse), 'polls ≤ without webhooks', row.hookedSse.polls <= row.proxy.polls),
       );
     }
-    const webhooks = hooked.webhooks!;
+    const webhooks = hooked.webhooks;
     return {
       figures,
       notes: [
