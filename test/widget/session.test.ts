@@ -1,0 +1,95 @@
+import { expect } from '@open-wc/testing';
+import { initialSession, nextSession } from '../../widget/session.js';
+import type { SessionEvent, SessionState } from '../../widget/session.js';
+
+function run(...events: SessionEvent[]): SessionState {
+  return events.reduce(nextSession, initialSession());
+}
+
+const photo = { handle: 'ph_1', expiresAt: '2030-01-01T00:00:00Z' };
+const front = { view: 'front', url: 'https://shop.example/tryon/files/a', type: 'image' as const };
+const side = { view: 'side', url: 'https://shop.example/tryon/files/b', type: 'image' as const };
+const consented: SessionEvent[] = [{ type: 'open' }, { type: 'consent' }];
+const submitted: SessionEvent[] = [
+  ...consented, { type: 'upload-start', requestId: 'req-1' }, { type: 'uploaded', photo },
+  { type: 'submitted', tryon: 'tr_1', views: ['front', 'side'], at: 1000 },
+];
+
+describe('the session state machine', () => {
+  it('starts idle and asks for consent before anything else', () => {
+    expect(run().status).to.equal('idle');
+    expect(run({ type: 'open' }).status).to.equal('consent');
+    // No upload can start without consent.
+    expect(run({ type: 'open' }, { type: 'upload-start', requestId: 'r' }).status).to.equal('consent');
+    expect(run({ type: 'open' }, { type: 'use-last-photo', photo, requestId: 'r' }).status).to.equal('consent');
+    expect(run(...consented).status).to.equal('photo');
+  });
+
+  it('walks uploading → queued → rendering → result', () => {
+    const uploading = run(...consented, { type: 'upload-start', requestId: 'req-1' }, { type: 'upload-progress', percent: 140 });
+    expect(uploading).to.deep.include({ status: 'uploading', percent: 100, requestId: 'req-1' });
+    const queued = run(...submitted);
+    expect(queued).to.deep.include({ status: 'queued', tryon: 'tr_1', submittedAt: 1000 });
+    const rendering = nextSession(queued, { type: 'status', answer: { status: 'processing', outputs: [] } });
+    expect(rendering.status).to.equal('rendering');
+    const unknown = nextSession(queued, { type: 'status', answer: { status: 'upscaling', outputs: [] } });
+    expect(unknown.status).to.equal('rendering');
+    const partial = nextSession(rendering, { type: 'status', answer: { status: 'processing', outputs: [front] } });
+    expect(partial).to.deep.include({ status: 'result', complete: false });
+    const done = nextSession(partial, { type: 'status', answer: { status: 'succeeded', outputs: [front, side] } });
+    expect(done).to.deep.include({ status: 'result', complete: true });
+    expect(done.outputs).to.deep.equal([front, side]);
+  });
+
+  it('keeps the requestId across retries of an upload or a submit', () => {
+    const failedSubmit = run(...submitted.slice(0, 4), { type: 'failed', stage: 'submit', error: { code: 'upstream_unavailable', message: 'm', retryable: true } });
+    expect(failedSubmit.status).to.equal('error');
+    const retried = nextSession(failedSubmit, { type: 'retry', requestId: 'req-NEW' });
+    expect(retried).to.deep.include({ status: 'queued', requestId: 'req-1' });
+    const failedUpload = run(...consented, { type: 'upload-start', requestId: 'req-1' }, { type: 'failed', stage: 'upload', error: { code: 'offline', message: 'm', retryable: true } });
+    expect(nextSession(failedUpload, { type: 'retry', requestId: 'req-NEW' })).to.deep.include({ status: 'uploading', requestId: 'req-1' });
+    // A second upload-start (after the retry) keeps it too.
+    expect(nextSession(failedUpload, { type: 'upload-start', requestId: 'req-2' }).requestId).to.equal('req-1');
+  });
+
+  it('starts a new logical try-on after a failed render, a new photo or "try another photo"', () => {
+    const failed = nextSession(run(...submitted), { type: 'status', answer: { status: 'failed', outputs: [] } });
+    expect(failed).to.deep.include({ status: 'error', failedStage: 'render' });
+    expect(failed.error?.code).to.equal('render_failed');
+    expect(nextSession(failed, { type: 'retry', requestId: 'req-2' })).to.deep.include({ status: 'queued', requestId: 'req-2', tryon: undefined });
+    expect(nextSession(run(...submitted), { type: 'photo-chosen' }).requestId).to.equal(undefined);
+    const another = nextSession(run(...submitted), { type: 'another-photo' });
+    expect(another).to.deep.include({ status: 'photo', requestId: undefined, tryon: undefined, complete: false });
+  });
+
+  it('sends a refused photo back to the photo step', () => {
+    const refused = run(...consented, { type: 'upload-start', requestId: 'r' }, { type: 'failed', stage: 'photo', error: { code: 'photo_too_small', message: 'm', retryable: false } });
+    expect(nextSession(refused, { type: 'retry', requestId: 'x' })).to.deep.include({ status: 'photo', requestId: undefined });
+  });
+
+  it('cancel goes back to the photo step; closing and reopening returns to where it was', () => {
+    expect(nextSession(run(...submitted), { type: 'cancel' })).to.deep.include({ status: 'photo', tryon: undefined });
+    expect(nextSession(run(...consented), { type: 'cancel' }).status).to.equal('photo');
+    const closed = nextSession(run(...submitted), { type: 'close' });
+    expect(closed).to.deep.include({ status: 'idle', resume: 'queued' });
+    expect(nextSession(closed, { type: 'open' }).status).to.equal('queued');
+    const closedUploading = nextSession(run(...consented, { type: 'upload-start', requestId: 'r' }), { type: 'close' });
+    expect(nextSession(closedUploading, { type: 'open' }).status).to.equal('photo');
+    expect(nextSession(nextSession(run({ type: 'open' }), { type: 'close' }), { type: 'open' }).status).to.equal('consent');
+  });
+
+  it('makes a video only after a finished image, with a new requestId', () => {
+    const done = nextSession(run(...submitted), { type: 'status', answer: { status: 'succeeded', outputs: [front] } });
+    expect(nextSession(run(...submitted), { type: 'video', requestId: 'v' }).output).to.equal('image');
+    const video = nextSession(done, { type: 'video', requestId: 'req-video' });
+    expect(video).to.deep.include({ status: 'queued', output: 'video', requestId: 'req-video', tryon: undefined });
+    const stillImage = nextSession({ ...video, tryon: 'tr_2' }, { type: 'status', answer: { status: 'processing', outputs: [front] } });
+    // The earlier image does not count as the video's result.
+    expect(stillImage.status).to.equal('rendering');
+  });
+
+  it('resumes a stored try-on straight into watching it', () => {
+    const resumed = run({ type: 'resume', tryon: 'tr_9', requestId: 'req-9', views: ['front'], output: 'image', at: 5 });
+    expect(resumed).to.deep.include({ status: 'queued', consented: true, tryon: 'tr_9', requestId: 'req-9', submittedAt: 5 });
+  });
+});
