@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { bodyLimit } from 'hono/body-limit';
 import { SandboxError, errorBody, notFound, validationFailed } from './errors.js';
 import { Faults, faultCode, faultSchema } from './faults.js';
@@ -105,7 +106,7 @@ export function createSandbox(options: SandboxOptions = {}) {
     const fault = faults.takeRequestFault(c.req.method, c.req.path);
     if (fault && 'status' in fault) {
       if (fault.status === 429 || fault.status === 503) c.header('Retry-After', '1');
-      return c.json(errorBody(faultCode(fault), fault.message ?? `Injected fault: ${fault.status} for ${fault.match}.`), fault.status as 500);
+      return c.json(errorBody(faultCode(fault), fault.message ?? `Injected fault: ${fault.status} for ${fault.match}.`), fault.status as ContentfulStatusCode);
     }
     if (fault && 'delayMs' in fault) {
       await new Promise<void>((resolve) => {
@@ -143,10 +144,14 @@ export function createSandbox(options: SandboxOptions = {}) {
     }
     const file = form.get('file');
     const kind = form.get('kind');
-    const issues = [];
-    if (file === null || typeof file === 'string') issues.push({ field: 'file', message: 'is required: the image as a file part' });
-    if (kind !== 'person' && kind !== 'garment') issues.push({ field: 'kind', message: 'must be person or garment' });
-    if (issues.length || file === null || typeof file === 'string' || (kind !== 'person' && kind !== 'garment')) throw validationFailed(issues);
+    const hasFile = file !== null && typeof file !== 'string';
+    const hasKind = kind === 'person' || kind === 'garment';
+    if (!hasFile || !hasKind) {
+      throw validationFailed([
+        ...(hasFile ? [] : [{ field: 'file', message: 'is required: the image as a file part' }]),
+        ...(hasKind ? [] : [{ field: 'kind', message: 'must be person or garment' }]),
+      ]);
+    }
     if (file.size > maxUploadBytes) tooLarge('file', maxUploadBytes)();
     const bytes = new Uint8Array(await file.arrayBuffer());
     const contentType = sniffImageType(bytes);

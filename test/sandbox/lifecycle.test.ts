@@ -86,6 +86,27 @@ describe('job lifecycle, faults and state', () => {
     assert.equal((await settled(sb, second.id)).status, 'succeeded');
   });
 
+  it('lists active faults with what remains; a custom code, 429 and a method wildcard work', async () => {
+    const fault = await addFault({ match: '* /v1/files/*/content', status: 429, times: 2, code: 'slow_down' });
+    const listed = (await sb.json('GET', '/sandbox/faults')).body.data;
+    assert.deepEqual(listed.map((f: { id: string; remaining: number }) => [f.id, f.remaining]), [[fault.id, 2]]);
+    const response = await sb.call('GET', `/v1/files/${files.person}/content`);
+    assert.equal(response.status, 429);
+    assert.equal(response.headers.get('retry-after'), '1');
+    assert.equal((await response.json() as any).error.code, 'slow_down');
+    assert.equal((await sb.json('GET', '/sandbox/faults')).body.data[0].remaining, 1);
+    // Other paths are untouched.
+    assert.equal((await sb.call('GET', '/v1/jobs/job_x')).status, 404);
+    assert.equal((await sb.call('DELETE', '/sandbox/faults')).status, 204);
+    assert.equal((await sb.call('GET', `/v1/files/${files.person}/content`)).status, 200);
+  });
+
+  it('refuses a JSON body over 1 MiB with 413', async () => {
+    const answer = await sb.json('POST', '/v1/images/tryon', { json: imageBody(files, { pose: 'x'.repeat(1_100_000) }) });
+    assert.equal(answer.status, 413);
+    assert.equal(answer.body.error.code, 'request_too_large');
+  });
+
   it('refuses a malformed fault with 422', async () => {
     for (const fault of [{ match: 'POST', status: 503 }, { match: 'GET /v1/jobs/*', status: 200 }, { jobOutcome: 'explode' }, { delayMs: 5 }]) {
       const answer = await sb.json('POST', '/sandbox/faults', { json: fault });

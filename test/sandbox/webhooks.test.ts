@@ -121,6 +121,24 @@ describe('webhooks', () => {
     assert.equal(ready.length, 2);
   });
 
+  it('retries on a network error and gives up after 5 tries, without crashing', async () => {
+    const gone = await receiver(secret);
+    await gone.close();
+    const lonely = await sandbox({ webhookUrl: gone.url, webhookSecret: secret, webhookRetryBaseMs: 20 });
+    try {
+      const files = await inputs(lonely);
+      const job = await settled(lonely, (await lonely.json('POST', '/v1/images/tryon', { json: imageBody(files) })).body.id);
+      assert.equal(job.status, 'succeeded');
+      const gaveUp = await until('the sender to give up', async () => lonely.logs.find((line) => /job\.succeeded .* gave up after 5 tries/.test(line)));
+      assert.match(gaveUp, /failed \(/);
+      const retries = lonely.logs.filter((line) => /job\.succeeded .* retrying in/.test(line));
+      assert.equal(retries.length, 4);
+      assert.equal((await lonely.json('GET', `/v1/jobs/${job.id}`)).status, 200, 'the sandbox still answers');
+    } finally {
+      await lonely.close();
+    }
+  });
+
   it('refuses a secret not in whsec_<base64> form, or a URL without a secret', () => {
     assert.throws(() => createSandbox({ webhookUrl: hooks.url, webhookSecret: 'not base64 !!!', log: () => {} }));
     assert.throws(() => createSandbox({ webhookUrl: hooks.url, log: () => {} }), /SANDBOX_WEBHOOK_SECRET/);
