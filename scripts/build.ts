@@ -164,10 +164,14 @@ export async function buildNpm(options: Omit<BuildOptions, 'entry'> & { apiRefer
   await rm(outDir, { recursive: true, force: true });
   const [typesDir, manifest] = await Promise.all([
     emitDeclarations(),
-    buildManifest({ root: projectRoot, distPrefix: `${relative(projectRoot, outDir).split('\\').join('/')}/` }),
+    // Paths in the manifest describe the published package's layout, wherever this build writes.
+    buildManifest({ root: projectRoot, distPrefix: 'dist/npm/' }),
     build(npmConfig({ outDir, quiet: options.quiet ?? false })),
   ]);
   await copyDeclarations(join(typesDir, 'widget'), outDir, (file) => !file.startsWith('integrations'));
+  // Type-only modules (events.ts) emit no JavaScript: the manifest names only files that exist.
+  const present = await Promise.all(manifest.modules.map((module) => fileExists(join(outDir, module.path.replace(/^dist\/npm\//, '')))));
+  manifest.modules = manifest.modules.filter((_, index) => present[index]);
   await writeFile(join(outDir, 'custom-elements.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const referencePath = options.apiReference ?? join(projectRoot, 'docs/api-reference.md');
   if (referencePath) {

@@ -1,0 +1,248 @@
+// The npm build as a shop's developer gets it: the package built into a temp folder, installed
+// into a separate tiny Vite app through a symlink (what `npm install file:…` makes), bundled by
+// Vite, type-checked by tsc (Bundler and NodeNext resolution), and run: the app in Chromium, the
+// proxy entry in Node.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+import { buildNpm, buildProxy, projectRoot } from '../../scripts/build.js';
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.js';
+
+let work: string;
+let pkg: string;
+let app: string;
+let rootPackage: Record<string, unknown>;
+
+function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, timeout: 120_000, maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+async function files(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...(await files(path)));
+    else found.push(path);
+  }
+  return found;
+}
+
+const consumerMain = `
+import { TryonButton, define } from 'tryon-button';
+import type { TryonResultDetail, TryonStatus } from 'tryon-button';
+import manifest from 'tryon-button/custom-elements.json' with { type: 'json' };
+
+define(); // a second registration is harmless
+const button = document.createElement('tryon-button');
+const typed: TryonButton = button;
+typed.product = 'saree-banarasi-red';
+typed.endpoint = '/tryon';
+// @ts-expect-error product is a string: the types are real, not any
+typed.product = 42;
+typed.product = 'saree-banarasi-red';
+const status: TryonStatus = typed.status;
+button.addEventListener('tryon-result', (event) => {
+  const detail = (event as CustomEvent<TryonResultDetail>).detail;
+  console.log(detail.outputs.map((output) => output.url));
+});
+document.body.append(button);
+
+const tags = (manifest as { modules: { declarations?: { tagName?: string }[] }[] }).modules
+  .flatMap((module) => module.declarations ?? []).map((declaration) => declaration.tagName).filter(Boolean);
+await button.updateComplete;
+document.body.dataset.result = JSON.stringify({
+  defined: customElements.get('tryon-button') === TryonButton,
+  upgraded: button instanceof TryonButton,
+  status,
+  tags,
+  shadowButton: button.shadowRoot?.querySelector('button')?.textContent?.trim() ?? null,
+});
+`;
+
+const consumerServer = `
+import { createProxy } from 'tryon-button/proxy';
+import type { ProxyOptions } from 'tryon-button/proxy';
+import { verifyShopifyAppProxy } from 'tryon-button/proxy/shopify-app-proxy';
+
+const options: ProxyOptions = {
+  apiKey: 'sk_test_consumer',
+  baseUrl: 'http://127.0.0.1:9',
+  secret: 'a-long-enough-secret-for-handles-0123456789',
+  allowedOrigins: [],
+  catalog: { products: {} },
+};
+// @ts-expect-error allowedOrigins is a list of exact origins, not a string
+const wrong: ProxyOptions = { ...options, allowedOrigins: '*' };
+export const proxy = createProxy(options);
+proxy.use('*', verifyShopifyAppProxy({ secret: 'shpss_x' }));
+export { wrong };
+`;
+
+before(async () => {
+  work = await mkdtemp(join(tmpdir(), 'tryon-npm-'));
+  pkg = join(work, 'package');
+  app = join(work, 'shop-app');
+  rootPackage = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
+
+  await Promise.all([
+    buildNpm({ outDir: join(pkg, 'dist/npm'), quiet: true, apiReference: false }),
+    buildProxy({ outDir: join(pkg, 'dist/proxy'), quiet: true }),
+  ]);
+  // The package as published: our package.json's own fields; its dependencies are installed.
+  const fields = ['name', 'version', 'type', 'main', 'types', 'exports', 'files', 'sideEffects', 'customElements', 'bin', 'dependencies'];
+  await writeFile(join(pkg, 'package.json'), JSON.stringify(Object.fromEntries(fields.map((f) => [f, rootPackage[f]])), null, 2));
+  await symlink(join(projectRoot, 'node_modules'), join(pkg, 'node_modules'), 'dir');
+
+  await mkdir(join(app, 'node_modules'), { recursive: true });
+  await symlink(pkg, join(app, 'node_modules/tryon-button'), 'dir');
+  // A shop that mounts the proxy in its own Hono app has hono installed itself.
+  await symlink(join(projectRoot, 'node_modules/hono'), join(app, 'node_modules/hono'), 'dir');
+  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'shop-app', private: true, type: 'module', dependencies: { 'tryon-button': 'file:../package' } }));
+  await writeFile(join(app, 'index.html'), '<!doctype html><html><head><script type="module" src="/main.ts"></script></head><body></body></html>');
+  await writeFile(join(app, 'main.ts'), consumerMain);
+  await writeFile(join(app, 'server.ts'), consumerServer);
+});
+
+after(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('npm package in a separate Vite app', () => {
+  test('package.json exports point at files the build made', async () => {
+    const exports = rootPackage.exports as Record<string, string | Record<string, string>>;
+    const targets = Object.values(exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
+    for (const target of targets) {
+      if (target.includes('*') || target.startsWith('./dist/cdn') || target === './package.json') continue;
+      await readFile(join(pkg, target)).catch(() => assert.fail(`exports names ${target}, which the build did not make`));
+    }
+    assert.equal(rootPackage.customElements, 'dist/npm/custom-elements.json');
+    const manifest = JSON.parse(await readFile(join(pkg, 'dist/npm/custom-elements.json'), 'utf8')) as { modules: { path: string; declarations?: { tagName?: string; attributes?: { name: string }[] }[] }[] };
+    const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'tryon-button');
+    assert.ok(element, 'the manifest describes <tryon-button>');
+    for (const attribute of ['product', 'endpoint', 'views', 'video', 'lang', 'privacy-url']) {
+      assert.ok(element.attributes?.some((a) => a.name === attribute), `attribute ${attribute} in the manifest`);
+    }
+    for (const module of manifest.modules) {
+      await readFile(join(pkg, module.path)).catch(() => assert.fail(`the manifest names ${module.path}, which is not in the package`));
+    }
+  });
+
+  test('Lit stays external in the npm build', async () => {
+    for (const file of (await files(join(pkg, 'dist/npm'))).filter((f) => f.endsWith('.js'))) {
+      const text = await readFile(file, 'utf8');
+      assert.doesNotMatch(text, /class \w+ extends ReactiveElement|lit-html@|litElementVersions/, `${file} does not bundle Lit`);
+    }
+    const entry = await readFile(join(pkg, 'dist/npm/tryon-button.component.js'), 'utf8');
+    assert.match(entry, /from "lit"/);
+  });
+
+  test('tsc type-checks the consumer against the package types (Bundler and NodeNext resolution)', async () => {
+    const tsc = join(projectRoot, 'node_modules/typescript/bin/tsc');
+    for (const [resolution, module] of [['Bundler', 'ESNext'], ['NodeNext', 'NodeNext']] as const) {
+      const config = {
+        compilerOptions: {
+          target: 'ES2022', module, moduleResolution: resolution, lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+          strict: true, noEmit: true, resolveJsonModule: true, types: [],
+          // Our .d.ts come from tsc over strictly checked sources; re-checking Lit's and Hono's
+          // declarations too would only cost time.
+          skipLibCheck: true,
+        },
+        files: ['main.ts', 'server.ts'],
+      };
+      const name = `tsconfig.${resolution}.json`;
+      await writeFile(join(app, name), JSON.stringify(config));
+      const { code, output } = await run(process.execPath, [tsc, '-p', name], app);
+      assert.equal(code, 0, `tsc (${resolution}) failed:\n${output}`);
+    }
+    // Control: a consumer that misuses the API fails, so the check above is not vacuous.
+    await writeFile(join(app, 'misuse.ts'), "import { TryonButton } from 'tryon-button';\nconst b: TryonButton = document.createElement('div');\nexport { b };\n");
+    await writeFile(join(app, 'tsconfig.misuse.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2023', 'DOM'], strict: true, noEmit: true, types: [] },
+      files: ['misuse.ts'],
+    }));
+    const misuse = await run(process.execPath, [tsc, '-p', 'tsconfig.misuse.json'], app);
+    assert.notEqual(misuse.code, 0);
+    assert.match(misuse.output, /HTMLDivElement/);
+  });
+
+  test('Vite bundles the app, resolving the exports, and it runs in Chromium', async () => {
+    const outDir = join(work, 'shop-app-dist');
+    await build({
+      configFile: false, root: app, logLevel: 'silent', publicDir: false,
+      build: { outDir, emptyOutDir: true, target: 'es2022', modulePreload: false },
+    });
+    const built = await files(outDir);
+    const scripts = built.filter((f) => f.endsWith('.js'));
+    assert.ok(scripts.length >= 2, `the panel stays a lazy chunk in the app's build too: ${scripts.map((s) => s.slice(outDir.length)).join(', ')}`);
+    const all = (await Promise.all(scripts.map((f) => readFile(f, 'utf8')))).join('\n');
+    assert.match(all, /tryon-panel/, 'the panel module is part of the app');
+
+    const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+    const server = new Hono();
+    server.get('*', async (c) => {
+      const path = c.req.path === '/' ? '/index.html' : c.req.path;
+      const file = join(outDir, path);
+      if (!file.startsWith(outDir) || !built.includes(file)) return c.notFound();
+      return c.body(await readFile(file), 200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
+    });
+    const listening = await new Promise<ReturnType<typeof serve>>((resolve) => {
+      const s = serve({ fetch: server.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    });
+    const address = listening.address();
+    assert.ok(address && typeof address === 'object');
+    const executablePath = findChromium();
+    assert.ok(executablePath, 'Chromium is needed (apt-get install -y chromium, or set CHROME_PATH)');
+    const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`http://127.0.0.1:${address.port}/`);
+      const handle = await page.waitForFunction(() => document.body.dataset.result, undefined, { timeout: 20_000 });
+      const result = JSON.parse(String(await handle.jsonValue())) as Record<string, unknown>;
+      assert.deepEqual(result, { defined: true, upgraded: true, status: 'idle', tags: ['tryon-button', 'tryon-panel'], shadowButton: 'Try it on' });
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      await new Promise<void>((resolve) => listening.close(() => resolve()));
+    }
+  });
+
+  test('Node imports the proxy entries through the exports map and the app answers', async () => {
+    const script = `
+      const { createProxy } = await import('tryon-button/proxy');
+      const { verifyShopifyAppProxy } = await import('tryon-button/proxy/shopify-app-proxy');
+      const worker = await import('tryon-button/proxy/worker');
+      const proxy = createProxy({ apiKey: 'sk_test_x', baseUrl: 'http://127.0.0.1:9', secret: 'a-long-enough-secret-for-handles-0123456789', allowedOrigins: [], catalog: { products: {} } });
+      const health = await proxy.request('/health');
+      const guarded = createProxy({ apiKey: 'sk_test_x', baseUrl: 'http://127.0.0.1:9', secret: 'a-long-enough-secret-for-handles-0123456789', allowedOrigins: [], catalog: { products: {} } });
+      const shopify = new (await import('hono')).Hono().use('*', verifyShopifyAppProxy({ secret: 's' })).route('/', guarded);
+      const unsigned = await shopify.request('/health');
+      console.log(JSON.stringify({ health: health.status, body: await health.json(), unsigned: unsigned.status, worker: typeof worker.default?.fetch }));
+    `;
+    const { code, output } = await run(process.execPath, ['--input-type=module', '-e', script], app);
+    assert.equal(code, 0, output);
+    const result = JSON.parse(output.trim().split('\n').pop()!) as { health: number; body: { ok: boolean }; unsigned: number; worker: string };
+    assert.equal(result.health, 200);
+    assert.equal(result.body.ok, true);
+    assert.equal(result.unsigned, 401);
+    assert.equal(result.worker, 'function');
+  });
+
+  test('a missing export is refused: only what the exports map names is public', async () => {
+    const { code, output } = await run(process.execPath, ['--input-type=module', '-e', "await import('tryon-button/dist/proxy/handles.js')"], app);
+    assert.notEqual(code, 0);
+    assert.match(output, /ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  });
+});
