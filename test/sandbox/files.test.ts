@@ -103,6 +103,27 @@ describe('POST /v1/files', () => {
     assert.equal(second.body.error.code, 'file_too_large');
   });
 
+  it('refuses a streamed upload with no Content-Length once it passes the limit', async () => {
+    const boundary = 'sandbox-boundary';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\nperson\r\n--${boundary}\r\n`
+      + 'Content-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n';
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(head));
+        controller.enqueue(new Uint8Array([0xff, 0xd8, 0xff]));
+        for (let i = 0; i < 40; i++) controller.enqueue(new Uint8Array(10_000));
+        controller.enqueue(new TextEncoder().encode(`\r\n--${boundary}--\r\n`));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${sb.url}/v1/files`, {
+      method: 'POST', body, duplex: 'half',
+      headers: { authorization: 'Bearer sk_test_alpha', 'content-type': `multipart/form-data; boundary=${boundary}` },
+    } as RequestInit);
+    assert.equal(response.status, 413);
+    assert.equal((await response.json() as any).error.code, 'file_too_large');
+  });
+
   it('names the missing or wrong fields with 422', async () => {
     const bad = await upload(sb, await personPhoto(), 'shoe');
     assert.equal(bad.status, 422);
