@@ -1,0 +1,110 @@
+// Options a shop may use: a lookup function instead of a catalog file, a persisted file-id cache
+// (garment images uploaded once, also under concurrent first requests and across restarts),
+// SSE heartbeats, and the Workers entry built from bindings.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ProductEntry } from '../../proxy/catalog.js';
+import { startProxy } from '../../proxy/node.js';
+import { fileIdCacheAt } from '../../proxy/node.js';
+import worker from '../../proxy/worker.js';
+import { startSandbox } from '../../demo/sandbox/server.js';
+import { CATALOG, KEYS, SECRET, photoHandle, startStack, startTryon, writeAssets, type Stack, type TryonAnswer } from './stack.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+
+describe('catalog as a function, file-id cache', () => {
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  let assetsDir: string;
+  before(async () => {
+    sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { ...KEYS }, log: () => undefined });
+    assetsDir = await mkdtemp(join(tmpdir(), 'tryon-proxy-options-'));
+    await writeAssets(assetsDir);
+  });
+  after(async () => {
+    await sandbox.close();
+    await rm(assetsDir, { recursive: true, force: true });
+  });
+  const garmentUploads = async () => {
+    const state = (await (await fetch(`${sandbox.url}/sandbox/state`)).json()) as { requests: Record<string, number> };
+    return state.requests['POST /v1/files'] ?? 0;
+  };
+
+  it('uploads a garment once under concurrent first requests, and not again after a restart', async () => {
+    const asked: string[] = [];
+    const lookup = async (id: string): Promise<ProductEntry | undefined> => {
+      asked.push(id);
+      return id === 'shop-dress'
+        ? { id, mode: 'garment_to_person', garmentImage: 'garments/dress-indigo.png', garment: { category: 'dress', subtype: 'a-line' }, views: ['front'], tier: 'draft', background: 'studio_white', provider: 'auto' }
+        : undefined;
+    };
+    const cachePath = join(assetsDir, 'file-ids.json');
+    const options = { apiKey: 'sk_test_a', baseUrl: sandbox.url, secret: SECRET, allowedOrigins: [], catalog: lookup, assetsDir, log: () => undefined, fileIdCache: fileIdCacheAt(cachePath) };
+    const first = await startProxy(options);
+    try {
+      const photos = await Promise.all(Array.from({ length: 4 }, () => photoHandle(first)));
+      const before = await garmentUploads();
+      const answers = await Promise.all(photos.map((photo) => startTryon(first, { product: 'shop-dress', photo })));
+      assert.deepEqual(answers.map((a) => a.status), [202, 202, 202, 202]);
+      assert.equal(await garmentUploads(), before + 1, 'one garment upload for four concurrent try-ons');
+      assert.ok(asked.includes('shop-dress'));
+      const saved = JSON.parse(await readFile(cachePath, 'utf8')) as Record<string, string>;
+      assert.match(saved['garment:garments/dress-indigo.png'] ?? '', /^file_/);
+      assert.equal((await fetch(`${first.url}/products/unknown-thing`)).status, 404);
+    } finally {
+      await first.close();
+    }
+    const second = await startProxy(options);
+    try {
+      const photo = await photoHandle(second);
+      const before = await garmentUploads();
+      assert.equal((await startTryon(second, { product: 'shop-dress', photo })).status, 202);
+      assert.equal(await garmentUploads(), before, 'the restarted proxy reused the saved file id');
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('SSE heartbeat', () => {
+  let stack: Stack;
+  before(async () => { stack = await startStack({ proxy: { limits: { heartbeatMs: 60, pollIntervalMs: 5_000, streamMaxMs: 400 } } }); });
+  after(async () => { await stack.close(); });
+
+  it('sends heartbeat comments while a try-on renders and closes at streamMaxMs', async () => {
+    await stack.fault({ jobOutcome: 'hold', times: 1 });
+    const started = await (await startTryon(stack, { product: 'dress-aline-indigo', photo: await photoHandle(stack) })).json() as TryonAnswer;
+    const t0 = Date.now();
+    const response = await fetch(`${stack.url}/tryons/${started.tryon}/events`);
+    assert.equal(response.headers.get('content-type')?.split(';')[0], 'text/event-stream');
+    const text = await response.text();
+    assert.ok(Date.now() - t0 < 4000, 'closed by streamMaxMs');
+    assert.match(text, /^event: status\ndata: \{"status":"(queued|processing)"/);
+    assert.ok((text.match(/: heartbeat/g) ?? []).length >= 2, text);
+    await stack.clearFaults();
+  });
+});
+
+describe('Workers entry', () => {
+  it('builds the app from bindings and serves it through fetch()', async () => {
+    const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { ...KEYS }, log: () => undefined });
+    try {
+      const env = {
+        TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: sandbox.url, TRYON_PROXY_SECRET: SECRET,
+        TRYON_ALLOWED_ORIGINS: 'https://shop.example', TRYON_CATALOG_JSON: JSON.stringify(CATALOG),
+      };
+      const health = await worker.fetch(new Request('https://proxy.example/health'), env);
+      assert.deepEqual(await health.json(), { ok: true, upstream: 'test' });
+      const product = await worker.fetch(new Request('https://proxy.example/products/saree-banarasi-red', { headers: { origin: 'https://shop.example' } }), env);
+      assert.equal(product.status, 200);
+      assert.equal(product.headers.get('access-control-allow-origin'), 'https://shop.example');
+      const refused = await worker.fetch(new Request('https://proxy.example/products/saree-banarasi-red', { headers: { origin: 'https://evil.example' } }), env);
+      assert.equal(refused.status, 403);
+      // Production rules apply to Worker bindings too.
+      await assert.rejects(async () => worker.fetch(new Request('https://proxy.example/health'), { ...env, TRYON_ALLOWED_ORIGINS: '*' }), /may not be \*/);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
