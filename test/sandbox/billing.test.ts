@@ -28,6 +28,15 @@ describe('idempotency and credits', () => {
     assert.equal(state.jobs[0].charged, 4);
   });
 
+  it('concurrent retries with one key make one job and one charge', async () => {
+    const files = await inputs(sb, liveKey);
+    const body = imageBody(files, { idempotency_key: 'burst' });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => sb.json('POST', '/v1/images/tryon', { key: liveKey, json: body })));
+    assert.equal(new Set(answers.map((a) => a.body.id)).size, 1);
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 200, 200, 200, 200, 202]);
+    assert.equal(await credits('ws_1'), 98);
+  });
+
   it('same key with a different body → 409 idempotency_conflict, and nothing is charged', async () => {
     const files = await inputs(sb, liveKey);
     await sb.json('POST', '/v1/images/tryon', { key: liveKey, json: imageBody(files, { idempotency_key: 'order-2' }) });
