@@ -41,3 +41,11 @@ export class ProxyError extends Error {
 }
 
 export const isProxyError = (value: unknown): value is ProxyError => value instanceof ProxyError;
+
+/** Upstream refused our request as malformed (a 4xx other than auth, credits, limits, size, type). */
+export class UpstreamRejected extends ProxyError {
+  constructor(readonly upstreamStatus: number) {
+    super(502, 'upstream_unavailable', 'The try-on service refused the request.', false);
+    this.name = 'UpstreamRejected';
+  }
+}

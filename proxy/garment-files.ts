@@ -56,6 +56,12 @@ export class GarmentFiles {
     return id;
   }
 
+  /** Drops a remembered id (upstream no longer knows it); the next use uploads again. */
+  forget(path: string, kind: 'garment' | 'person'): void {
+    this.ids.delete(`${kind}:${path}`);
+    void this.persist();
+  }
+
   private async upload(path: string, kind: 'garment' | 'person'): Promise<string> {
     const bytes = await this.read(path);
     const type = sniffPhotoType(bytes.subarray(0, 64));

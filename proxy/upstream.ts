@@ -2,7 +2,7 @@
 // only calls that are safe to repeat are retried (reads, and the try-on submit, which carries an
 // idempotency key); the file upload is never retried because nothing dedupes it upstream.
 // Upstream failures become our error shape; an upstream body is never passed through.
-import { ProxyError } from './errors.js';
+import { ProxyError, UpstreamRejected } from './errors.js';
 
 export type Status = 'queued' | 'processing' | 'succeeded' | 'failed';
 
@@ -232,7 +232,7 @@ export class Upstream {
     if (status === 415) return new ProxyError(415, 'unsupported_media_type', 'That file is not a photo we can use (PNG, JPEG, WebP or HEIC).', false);
     if (status >= 500) return new ProxyError(502, 'upstream_unavailable', 'The try-on service is having trouble; please try again.', true);
     this.options.log({ level: 'error', event: 'upstream_rejected', route, status });
-    return new ProxyError(502, 'upstream_unavailable', 'The try-on service refused the request.', false);
+    return new UpstreamRejected(status);
   }
 }
 

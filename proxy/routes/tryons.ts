@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import { ProxyError } from '../errors.js';
+import { ProxyError, UpstreamRejected } from '../errors.js';
 import { isTerminal, type TryonSnapshot } from '../tryon-status.js';
 import type { Proxy, ProxyContext, ProxyEnv } from '../context.js';
 import type { TryonClaims } from '../handles.js';
@@ -122,10 +122,21 @@ export function tryonRoutes(proxy: Proxy): Hono<ProxyEnv> {
     const key = await proxy.idempotencyKey([photo.fileId, product.id, views.join(','), output, request.requestId]);
     proxy.budget.check(photo.id, key);
 
-    const imageFileId = product.mode === 'garment_to_person'
-      ? await proxy.garmentFiles.fileId(product.garmentImage!, 'garment')
-      : await proxy.garmentFiles.fileId(product.referencePersonImage!, 'person');
-    const job = await proxy.upstream.submitTryon(output, upstreamBody(product, photo.fileId, imageFileId, views, output, key));
+    const [imagePath, imageKind] = product.mode === 'garment_to_person'
+      ? [product.garmentImage!, 'garment' as const]
+      : [product.referencePersonImage!, 'person' as const];
+    const submit = async () => proxy.upstream.submitTryon(output,
+      upstreamBody(product, photo.fileId, await proxy.garmentFiles.fileId(imagePath, imageKind), views, output, key));
+    let job;
+    try {
+      job = await submit();
+    } catch (error) {
+      // A remembered garment file id can outlive upstream's copy (a restart with a saved cache):
+      // upload the garment again and try once more.
+      if (!(error instanceof UpstreamRejected) || (error.upstreamStatus !== 422 && error.upstreamStatus !== 404 && error.upstreamStatus !== 400)) throw error;
+      proxy.garmentFiles.forget(imagePath, imageKind);
+      job = await submit();
+    }
     proxy.budget.record(photo.id, key);
     proxy.board.seed(job);
     proxy.log({
