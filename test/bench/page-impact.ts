@@ -1,11 +1,120 @@
+// 2. Page impact: Lighthouse (the npm package's CLI, on the system's Chromium) on a demo product
+// page with and without the widget. Both variants pass through one small forwarder of ours in
+// front of the demo (demo/start.ts startDemo): `?widget=off` serves a copy of the same page with
+// the widget's script tag and its <tryon-button> element removed, i.e. the page as the shop had it
+// before adding the tag. Runs alternate between the variants; medians are compared as deltas.
+import { join } from 'node:path';
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.js';
 import type { Benchmark } from './harness.js';
-import { Unavailable } from './report.js';
+import { execute, root } from './harness.js';
+import { serveFetch } from './loopback.js';
+import { loadDemo } from './project.js';
+import { Unavailable, figure, median, ms } from './report.js';
+
+const WIDGET_SCRIPT = /<script\b[^>]*\bsrc="[^"]*tryon-button[^"]*\.js"[^>]*>\s*<\/script>\s*/gi;
+const WIDGET_ELEMENT = /<tryon-button\b[^>]*>[\s\S]*?<\/tryon-button>\s*/gi;
+
+/** The page as it was before the shop added the widget. */
+export function withoutWidget(html: string): string {
+  return html.replace(WIDGET_SCRIPT, '').replace(WIDGET_ELEMENT, '');
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding']);
+
+interface Audit { score: number; tbt: number; cls: number; lcp: number; shifts: string[] }
+
+async function lighthouse(url: string, chromePath: string): Promise<Audit> {
+  const { stdout } = await execute(process.execPath, [
+    join(root, 'node_modules/lighthouse/cli/index.js'), url,
+    '--output=json', '--output-path=stdout', '--only-categories=performance', '--quiet',
+    `--chrome-flags=${CHROMIUM_ARGS.join(' ')}`,
+  ], { env: { CHROME_PATH: chromePath }, timeoutMs: 90_000 });
+  const report = JSON.parse(stdout) as {
+    runtimeError?: { message: string };
+    categories: { performance: { score: number | null } };
+    audits: Record<string, { numericValue?: number; details?: { items?: { node?: { snippet?: string; selector?: string }; score?: number }[] } }>;
+  };
+  if (report.runtimeError) throw new Error(`Lighthouse: ${report.runtimeError.message}`);
+  const value = (id: string) => report.audits[id]?.numericValue ?? Number.NaN;
+  const shifts = (report.audits['layout-shifts']?.details?.items ?? [])
+    .map((item) => `${item.node?.selector ?? item.node?.snippet ?? 'unknown'} (${(item.score ?? 0).toFixed(3)})`);
+  return {
+    score: Math.round((report.categories.performance.score ?? Number.NaN) * 100),
+    tbt: value('total-blocking-time'),
+    cls: value('cumulative-layout-shift'),
+    lcp: value('largest-contentful-paint'),
+    shifts,
+  };
+}
 
 export const pageImpact: Benchmark = {
   id: 'page-impact',
-  title: '2. page-impact',
-  limitSeconds: 60,
-  async run() {
-    throw new Unavailable('not written yet');
+  title: '2. Page impact (Lighthouse, demo product page with and without the widget)',
+  limitSeconds: 240,
+  async run(ctx) {
+    const chromePath = findChromium();
+    if (!chromePath) throw new Unavailable('no Chromium found (install chromium or set CHROME_PATH)');
+    const { startDemo } = await loadDemo();
+    const demo = await startDemo({ port: 0, sandboxPort: 0, speed: 0, quiet: true });
+    ctx.defer(() => demo.close());
+
+    const front = await serveFetch(async (request) => {
+      const url = new URL(request.url);
+      const off = url.searchParams.get('widget') === 'off';
+      url.searchParams.delete('widget');
+      const upstream = await fetch(`${demo.url}${url.pathname}${url.search}`, { method: request.method, headers: { accept: request.headers.get('accept') ?? '*/*' } });
+      const headers = new Headers([...upstream.headers].filter(([name]) => !HOP_BY_HOP.has(name)));
+      if (!off || !(upstream.headers.get('content-type') ?? '').includes('text/html')) {
+        return new Response(upstream.body, { status: upstream.status, headers });
+      }
+      return new Response(withoutWidget(await upstream.text()), { status: upstream.status, headers });
+    });
+    ctx.defer(() => front.close());
+
+    // The first product page that carries the widget.
+    const home = await (await fetch(`${front.url}/`)).text();
+    const paths = [...new Set([...home.matchAll(/href="(\/products\/[^"?#]+)"/g)].map((m) => m[1]!))];
+    let path: string | undefined;
+    for (const candidate of paths) {
+      if ((await (await fetch(`${front.url}${candidate}`)).text()).includes('<tryon-button')) { path = candidate; break; }
+    }
+    if (!path) throw new Error('no demo product page carries <tryon-button>');
+    const bare = await (await fetch(`${front.url}${path}?widget=off`)).text();
+    if (bare.includes('<tryon-button') || bare.includes('tryon-button.js')) throw new Error('the copy without the widget still has it');
+
+    const runs = ctx.quick ? 1 : 3;
+    const withWidget: Audit[] = [];
+    const without: Audit[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      without.push(await lighthouse(`${front.url}${path}?widget=off`, chromePath));
+      withWidget.push(await lighthouse(`${front.url}${path}`, chromePath));
+      ctx.log(`run ${i + 1}: without score ${without.at(-1)!.score} TBT ${without.at(-1)!.tbt} CLS ${without.at(-1)!.cls.toFixed(3)}; ` +
+        `with score ${withWidget.at(-1)!.score} TBT ${withWidget.at(-1)!.tbt} CLS ${withWidget.at(-1)!.cls.toFixed(3)}`);
+    }
+    const m = (audits: Audit[], pick: (a: Audit) => number) => median(audits.map(pick));
+    const score = [m(without, (a) => a.score), m(withWidget, (a) => a.score)] as const;
+    const tbt = [m(without, (a) => a.tbt), m(withWidget, (a) => a.tbt)] as const;
+    const cls = [m(without, (a) => a.cls), m(withWidget, (a) => a.cls)] as const;
+    const lcp = [m(without, (a) => a.lcp), m(withWidget, (a) => a.lcp)] as const;
+    const signed = (value: number, text: string) => `${value > 0 ? '+' : ''}${text}`;
+    // "No measurable change": within Lighthouse's own run-to-run noise on simulated throttling.
+    const figures = [
+      figure(`performance score delta (${score[1]} with, ${score[0]} without)`, signed(score[1] - score[0], String(score[1] - score[0])), '≥ −2 points', score[1] - score[0] >= -2),
+      figure(`total blocking time delta (${ms(tbt[1])} with)`, signed(tbt[1] - tbt[0], ms(tbt[1] - tbt[0])), '≤ +10 ms', tbt[1] - tbt[0] <= 10),
+      figure('layout shift with the widget (CLS)', cls[1].toFixed(3), '0', cls[1] <= 0.001),
+      figure(`layout shift delta (${cls[0].toFixed(3)} without)`, signed(cls[1] - cls[0], (cls[1] - cls[0]).toFixed(3)), '0', Math.abs(cls[1] - cls[0]) <= 0.001),
+      figure('largest contentful paint delta', signed(lcp[1] - lcp[0], ms(lcp[1] - lcp[0]))),
+    ];
+    const shifts = [...new Set(withWidget.flatMap((a) => a.shifts))];
+    const ownShifts = [...new Set(without.flatMap((a) => a.shifts))];
+    return {
+      figures,
+      notes: [
+        `page ${path}; ${runs} Lighthouse run(s) per variant, alternating; mobile emulation with simulated throttling (Lighthouse defaults); medians compared`,
+        '"without" is the same page served with the widget\'s <script> and <tryon-button> removed by the bench\'s forwarder (?widget=off)',
+        ...(shifts.length > 0 ? [`elements that shifted with the widget: ${shifts.slice(0, 4).join('; ')}`] : []),
+        ...(cls[0] > 0.001 ? [`the page shifts by ${cls[0].toFixed(3)} without the widget too (${ownShifts.slice(0, 4).join('; ')}): that shift is the demo page's own, not the widget's`] : []),
+      ],
+    };
   },
 };
