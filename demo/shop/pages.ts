@@ -77,7 +77,7 @@ export function homePage(options: { widget: boolean }): string {
     <p class="eyebrow">Virtual try-on demo</p>
     <h1>See it on you before it ships.</h1>
     <p class="lede">Every product page carries one tag, <code>&lt;tryon-button&gt;</code>. Press “Try it on”, give your photo, and see yourself in a saree draped four ways, a bridal lehenga, a sherwani (with a twirl video) and more.</p>
-    <p><a class="button" href="/products/saree-bengali-haveli">Try the 4-view saree</a>
+    <p class="calls"><a class="button" href="/products/saree-bengali-haveli">Try the 4-view saree</a>
        <a class="button ghost" href="/images/${SHOPPER_PHOTO}" download="sample-shopper.jpg">Get a sample photo</a></p>
   </div>
 </section>

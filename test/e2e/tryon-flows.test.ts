@@ -82,6 +82,10 @@ describe('try-on flows in the demo shop', () => {
       // The README's picture: the dialog showing the front view, small enough to commit.
       await dialog.getByRole('tab', { name: 'Front' }).click();
       await resultImage(dialog, 'Garad Silk Saree, Bengali Drape');
+      // Slide the before/after comparison all the way to the result.
+      const compare = dialog.getByRole('slider', { name: 'Before and after' });
+      await compare.press('Home');
+      assert.equal(await compare.getAttribute('aria-valuenow'), '0');
       const shot = await dialog.screenshot({ animations: 'disabled' });
       const png = await sharp(shot).resize({ width: 560, withoutEnlargement: true })
         .png({ palette: true, quality: 80, compressionLevel: 9, effort: 10 }).toBuffer();
