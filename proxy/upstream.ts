@@ -125,13 +125,19 @@ export class Upstream {
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${meta.filename}"\r\n` +
       `Content-Type: ${meta.contentType}\r\n\r\n`);
     const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
-    const multipart = concatStreams([head, body, tail]);
+    let touch = () => undefined as void;
+    const multipart = concatStreams([head, body, tail]).pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, sink) {
+        touch();
+        sink.enqueue(chunk);
+      },
+    }));
     const response = await this.send('POST /v1/files', '/v1/files', {
       method: 'POST',
       body: multipart,
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
       duplex: 'half',
-    } as RequestInit, { retry: false, timeoutMs: this.options.uploadTimeoutMs });
+    } as RequestInit, { retry: false, timeoutMs: this.options.uploadTimeoutMs, onArm: (arm) => { touch = arm; } });
     const record = asRecord(await readJson(response));
     const id = asString(record?.id) ?? asString(asRecord(record?.file)?.id);
     if (!id) throw new ProxyError(502, 'upstream_unavailable', 'The try-on service sent an answer we could not read.', true);
@@ -166,7 +172,12 @@ export class Upstream {
       { method: 'GET' }, { retry: true, timeoutMs: this.options.uploadTimeoutMs, streamBody: true });
   }
 
-  private async send(route: string, path: string, init: RequestInit, how: { retry: boolean; timeoutMs: number; streamBody?: boolean }): Promise<Response> {
+  private async send(route: string, path: string, init: RequestInit, how: {
+    retry: boolean; timeoutMs: number; streamBody?: boolean;
+    /** Receives the timer's re-arm function: a streamed upload calls it on every chunk, so a
+     * slow but moving shopper's upload is not cut, while a stalled one is. */
+    onArm?: (arm: () => void) => void;
+  }): Promise<Response> {
     const attempts = how.retry ? 1 + this.options.retries : 1;
     let lastError: ProxyError | undefined;
     for (let attempt = 0; attempt < attempts; attempt++) {
@@ -175,7 +186,14 @@ export class Upstream {
         await sleep(backoff);
       }
       const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(new DOMException('upstream timeout', 'TimeoutError')), how.timeoutMs);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const disarm = () => clearTimeout(timer);
+      const arm = () => {
+        disarm();
+        timer = setTimeout(() => controller.abort(new DOMException('upstream timeout', 'TimeoutError')), how.timeoutMs);
+      };
+      arm();
+      how.onArm?.(arm);
       const started = Date.now();
       try {
         const response = await this.fetcher(`${this.base}${path}`, {
@@ -184,22 +202,30 @@ export class Upstream {
           signal: controller.signal,
         });
         if (response.ok) {
-          if (!how.streamBody) {
+          if (!how.streamBody || !response.body) {
             // Read the body under the same timeout, then let go of the timer.
             const text = await response.text();
-            clearTimeout(timer);
+            disarm();
             return new Response(text, { status: response.status, headers: response.headers });
           }
-          clearTimeout(timer);
-          return response;
+          // A download: the timeout becomes an idle timeout between chunks.
+          arm();
+          const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, sink) {
+              arm();
+              sink.enqueue(chunk);
+            },
+            flush: disarm,
+          }));
+          return new Response(body, { status: response.status, headers: response.headers });
         }
-        clearTimeout(timer);
+        disarm();
         await response.body?.cancel().catch(() => undefined);
         lastError = this.mapStatus(route, response);
         this.options.log({ event: 'upstream_error', route, status: response.status, attempt: attempt + 1, ms: Date.now() - started });
         if (!lastError.retryable || response.status === 429) throw lastError;
       } catch (error) {
-        clearTimeout(timer);
+        disarm();
         if (error instanceof ProxyError) {
           if (!error.retryable || error.code === 'rate_limited') throw error;
           lastError = error;
