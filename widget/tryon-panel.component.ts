@@ -363,8 +363,9 @@ export class TryonPanel extends LitElement {
     this.dispatch({ type: 'close' });
     this.clock.running = false;
     this.host.emit('tryon-close', { product: this.host.product, status });
-    // Focus goes back to where the shopper started.
-    this.host.focus();
+    // Focus goes back to where the shopper started, unless the page already moved it elsewhere.
+    const active = document.activeElement;
+    if (!active || active === document.body || active === this.host) this.host.focus();
   };
 
   private readonly onConsentChange = (event: Event) => {

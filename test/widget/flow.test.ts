@@ -62,6 +62,10 @@ describe('the try-on flow', () => {
     expect(statusText(el)).to.equal('Your try-on is ready.');
     await expect(el).to.be.accessible();
 
+    // Watched over Server-Sent Events, so no polling at all.
+    const watched = (await fake.log()).filter((r) => r.path.startsWith('/tryons/'));
+    expect(watched.map((r) => r.path)).to.deep.equal([`/tryons/tr_${fake.endpoint.split('/')[2]}_1/events`]);
+
     const upload = (await fake.log()).find((r) => r.path === '/photos')!.upload!;
     expect(upload.multipart).to.equal(true);
     expect(upload.field).to.equal('photo');
@@ -180,5 +184,47 @@ describe('the try-on flow', () => {
     await el.open();
     await reach(el, 'result');
     expect(panelRoot(el).querySelector('img[part="image"]')).to.exist;
+  });
+
+  it('takes a photo dropped on the drop zone, and offers the camera on phones', async () => {
+    const fake = await fakeProxy();
+    const el = await mount(fake);
+    await openAndConsent(el);
+    const camera = panelRoot(el).querySelector<HTMLInputElement>('#camera')!;
+    expect(camera.getAttribute('capture')).to.equal('user');
+    expect(camera.accept).to.equal('image/*');
+    expect(button(el, 'Take a photo')).to.exist;
+    const file = panelRoot(el).querySelector<HTMLInputElement>('#file')!;
+    expect(file.getAttribute('aria-label')).to.equal('Your photo');
+
+    const zone = panelRoot(el).querySelector<HTMLElement>('[part="dropzone"]')!;
+    const transfer = new DataTransfer();
+    transfer.items.add(await drawnPhoto(400, 500));
+    const over = new DragEvent('dragover', { dataTransfer: transfer, cancelable: true, bubbles: true });
+    zone.dispatchEvent(over);
+    expect(over.defaultPrevented).to.equal(true);
+    await until(() => zone.classList.contains('over'), 'the drop highlight');
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, cancelable: true, bubbles: true }));
+    await until(() => panelRoot(el).querySelector('img[part="preview"]'), 'the dropped photo\'s preview');
+    expect(zone.classList.contains('over')).to.equal(false);
+    button(el, 'Try it on').click();
+    await reach(el, 'result');
+    expect((await fake.log()).filter((r) => r.path === '/photos')).to.have.length(1);
+  });
+
+  it('announces progress through one polite live region', async () => {
+    const fake = await fakeProxy({ steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }] });
+    const el = await mount(fake);
+    await openAndConsent(el);
+    await pickPhoto(el, await drawnPhoto(400, 500));
+    button(el, 'Try it on').click();
+    await reach(el, 'queued');
+    const regions = panelRoot(el).querySelectorAll('[role="status"], [aria-live]');
+    expect(regions).to.have.length(1);
+    expect(dialogOf(el).contains(regions[0]!)).to.equal(true);
+    expect(regions[0]!.getAttribute('aria-live') ?? 'polite').to.equal('polite');
+    await fake.release();
+    await reach(el, 'result');
+    expect(regions[0]!.textContent!.trim()).to.equal('Your try-on is ready.');
   });
 });

@@ -40,6 +40,9 @@ describe('the result', () => {
     expect(tabs(el)[0]!.getAttribute('aria-selected')).to.equal('true');
     expect(panelRoot(el).querySelector<HTMLImageElement>('[role="tabpanel"] img')!.src).to.contain('/files/front.png');
     expect(statusText(el)).to.equal('Front view is ready.');
+    // Premium tier: about 60 s expected.
+    expect(seen.some((e) => e.type === 'tryon-progress' && e.detail.expectedMs === 60000)).to.equal(true);
+    expect(panelRoot(el).textContent).to.not.contain('so far');
     expect(seen.some((e) => e.type === 'tryon-result')).to.equal(false);
     await expect(el).to.be.accessible();
 
