@@ -35,6 +35,8 @@ export interface DemoOptions {
   proxyLimits?: Partial<ProxyLimits>;
   /** no start-up lines, no proxy or sandbox logs */
   quiet?: boolean;
+  /** where start-up lines and the proxy's and sandbox's log lines go (default: stdout) */
+  log?: (line: string) => void;
   /** environment to read (default process.env) */
   env?: Record<string, string | undefined>;
 }
@@ -105,7 +107,8 @@ function numberFrom(value: string | undefined, fallback: number, name: string): 
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const env = options.env ?? process.env;
   const quiet = options.quiet ?? false;
-  const say = (line: string) => { if (!quiet) console.log(line); };
+  const log = options.log ?? ((line: string) => console.log(line));
+  const say = (line: string) => { if (!quiet) log(line); };
   const port = options.port ?? numberFrom(env.PORT, 8080, 'PORT');
   const hostname = options.hostname ?? env.HOST ?? '127.0.0.1';
   const closers: (() => Promise<void>)[] = [];
@@ -140,7 +143,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         hostname: '127.0.0.1',
         speed: options.speed ?? numberFrom(env.SANDBOX_SPEED, 0.3, 'SANDBOX_SPEED'),
         keys,
-        ...(quiet ? { log: () => undefined } : {}),
+        ...(quiet ? { log: () => undefined } : options.log ? { log } : {}),
       });
       closers.push(() => sandbox.close());
       const first = Object.keys(sandbox.keys)[0];
@@ -164,7 +167,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       readAsset: async (path) => new Uint8Array(await readFile(resolve(imagesDir, path))),
       upstreamLabel,
       ...(options.proxyLimits ? { limits: options.proxyLimits } : {}),
-      ...(quiet ? { log: () => undefined } : {}),
+      ...(quiet ? { log: () => undefined } : options.log ? { log: (entry: Record<string, unknown>) => log(JSON.stringify(entry)) } : {}),
     });
 
     const shop = createShop({ imagesDir, widgetDir: widget.dir, pageScript, tryon: proxy });

@@ -1,0 +1,111 @@
+// `npm start`'s contract without a browser: one origin for shop, widget and proxy; strict CSP on
+// pages; images served safely; and with TRYON_API_KEY + TRYON_BASE_URL set, no sandbox of its
+// own and the proxy talking to the given service (here a separate sandbox standing in for it).
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import { startSandbox } from '../../demo/sandbox/server.js';
+import { startDemo } from '../../demo/start.js';
+import type { Demo } from '../../demo/start.js';
+import { SHOPPER_PHOTO } from './shop.js';
+
+describe('the demo with its own sandbox', () => {
+  let demo: Demo;
+  before(async () => { demo = await startDemo({ port: 0, sandboxPort: 0, speed: 0, quiet: true }); });
+  after(async () => { await demo?.close(); });
+
+  test('pages carry the CSP, load only same-origin external scripts and the widget tag', async () => {
+    const response = await fetch(`${demo.url}/products/saree-nivi-ruby`);
+    assert.equal(response.status, 200);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /script-src 'self'(;|$)/);
+    const html = await response.text();
+    assert.match(html, /<tryon-button product="saree-nivi-ruby" endpoint="\/tryon">/);
+    assert.match(html, /<script type="module" src="\/widget\/tryon-button.js"><\/script>/);
+    assert.equal(/<script(?![^>]*\bsrc=)[^>]*>/.test(html), false, 'no inline script');
+    const widget = await fetch(`${demo.url}/widget/tryon-button.js`);
+    assert.equal(widget.status, 200);
+    assert.match(widget.headers.get('content-type') ?? '', /javascript/);
+    assert.ok((await widget.text()).includes('tryon-button'), 'the built widget, not a stand-in');
+  });
+
+  test('every product of the catalog has a page, and the proxy offers what the catalog says', async () => {
+    const catalog = JSON.parse(await readFile(new URL('../../demo/shop/catalog.json', import.meta.url), 'utf8')) as {
+      products: Record<string, { views?: string[]; video?: boolean; tier?: string }>;
+    };
+    const ids = Object.keys(catalog.products);
+    assert.equal(ids.length, 9);
+    for (const id of ids) {
+      assert.equal((await fetch(`${demo.url}/products/${id}`)).status, 200, id);
+      const offer = await (await fetch(`${demo.url}/tryon/products/${id}`)).json() as { views: string[]; video: boolean; tier: string };
+      assert.deepEqual(offer.views, catalog.products[id]?.views ?? ['front'], id);
+      assert.equal(offer.video, catalog.products[id]?.video ?? false, id);
+    }
+    const home = await (await fetch(`${demo.url}/`)).text();
+    for (const id of ids) assert.ok(home.includes(`/products/${id}"`), `the home page links ${id}`);
+  });
+
+  test('?widget=off gives the same page without the widget (a baseline for page-impact measurements)', async () => {
+    const html = await (await fetch(`${demo.url}/products/saree-nivi-ruby?widget=off`)).text();
+    assert.equal(html.includes('tryon-button'), false);
+    assert.ok(html.includes('Ruby Banarasi Silk Saree'));
+  });
+
+  test('unknown pages are 404 pages, and image paths cannot leave the images folder', async () => {
+    assert.equal((await fetch(`${demo.url}/products/no-such-thing`)).status, 404);
+    for (const path of ['/images/..%2f..%2fpackage.json', '/images/%2e%2e/%2e%2e/package.json', '/widget/..%2F..%2Fpackage.json', '/images/shopper.jpg%00.png']) {
+      const response = await fetch(`${demo.url}${path}`);
+      assert.equal(response.status, 404, path);
+      assert.equal((await response.text()).includes('"name"'), false, path);
+    }
+    const photo = await fetch(`${demo.url}/images/shopper.jpg`);
+    assert.equal(photo.status, 200);
+    assert.equal(photo.headers.get('content-type'), 'image/jpeg');
+    const bytes = new Uint8Array(await photo.arrayBuffer());
+    assert.deepEqual([...bytes.subarray(0, 2)], [0xff, 0xd8], 'a JPEG');
+    assert.deepEqual(new Uint8Array(await readFile(SHOPPER_PHOTO)), bytes);
+  });
+});
+
+describe('the demo against a configured service', () => {
+  test('TRYON_API_KEY + TRYON_BASE_URL: no sandbox started, try-ons go to that service, the key is never printed', async () => {
+    const key = 'sk_test_configured_service_key';
+    const service = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { [key]: 'ws_real' }, log: () => undefined });
+    const lines: string[] = [];
+    let demo: Demo | undefined;
+    try {
+      demo = await startDemo({
+        port: 0, sandboxPort: 0, log: (line) => lines.push(line),
+        env: { TRYON_API_KEY: key, TRYON_BASE_URL: `${service.url}/` },
+      });
+      assert.equal(demo.sandboxUrl, undefined, 'no sandbox of its own');
+      assert.ok(lines.some((line) => line.includes(service.url)), lines.join('\n'));
+      assert.ok(lines.some((line) => line.includes(demo?.url ?? '?')), 'prints the shop URL');
+      assert.equal(lines.join('\n').includes(key), false, 'the key is never printed');
+
+      const health = await (await fetch(`${demo.url}/tryon/health`)).json() as { upstream: string };
+      assert.equal(health.upstream, 'test');
+
+      const form = new FormData();
+      form.append('photo', new Blob([await readFile(SHOPPER_PHOTO)], { type: 'image/jpeg' }), 'me.jpg');
+      const photo = await fetch(`${demo.url}/tryon/photos`, { method: 'POST', body: form });
+      assert.equal(photo.status, 201);
+      const { photo: handle } = await photo.json() as { photo: string };
+      const tryon = await fetch(`${demo.url}/tryon/tryons`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ product: 'suit-charcoal', photo: handle, consent: true, requestId: 'configured-service-1' }),
+      });
+      assert.equal(tryon.status, 202);
+      const state = await (await fetch(`${service.url}/sandbox/state`)).json() as {
+        workspaces: Record<string, { jobs: { type: string }[] }>;
+      };
+      assert.equal(state.workspaces.ws_real?.jobs.length, 1, 'the job landed at the configured service');
+      assert.ok(lines.some((line) => line.includes('"event":"consent"')), 'the proxy\'s log lines reach the log option');
+      assert.equal(lines.join('\n').includes(key), false, 'the key is in no log line');
+    } finally {
+      await demo?.close();
+      await service.close();
+    }
+  });
+});
