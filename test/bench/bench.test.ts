@@ -1,0 +1,108 @@
+// The bench's own logic, proven on inputs whose answers are known: import graphs of a build,
+// the page copy without the widget, the padded upload, medians and the report's verdicts.
+// Run: node --import tsx --test test/bench/bench.test.ts
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import sharp from 'sharp';
+import { importProject } from './harness.js';
+import { withoutWidget } from './page-impact.js';
+import { graphOf, staticClosure } from './page-weight.js';
+import { jpegOfSize, phoneJpeg } from './photos.js';
+import { Unavailable, figure, median, toMarkdown, toText } from './report.js';
+import type { Outcome } from './report.js';
+
+describe('page weight: the module graph of a build', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-graph-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'tryon-button.js'), 'import{a as b}from"./lit-core.js";import"./styles.js";function Q(){return import(`./tryon-panel-X1.js`)}const h=()=>import("./i18n-hi.js");');
+  writeFileSync(join(dir, 'lit-core.js'), 'export const a=1;');
+  writeFileSync(join(dir, 'styles.js'), 'export{}');
+  writeFileSync(join(dir, 'tryon-panel-X1.js'), 'import{a}from"./lit-core.js";import{d}from"./dialog.js";export{a,d}');
+  writeFileSync(join(dir, 'dialog.js'), 'export const d=2;');
+  writeFileSync(join(dir, 'i18n-hi.js'), 'export default {}');
+  const graph = graphOf(dir);
+
+  it('counts the entry and its static imports, transitively, as the first script', () => {
+    assert.deepEqual([...staticClosure(graph, 'tryon-button.js')].sort(), ['lit-core.js', 'styles.js', 'tryon-button.js']);
+  });
+
+  it('finds lazy imports with quotes or backticks', () => {
+    assert.deepEqual(graph.dynamicImports('tryon-button.js').sort(), ['i18n-hi.js', 'tryon-panel-X1.js']);
+  });
+
+  it("includes a lazy chunk's own static imports", () => {
+    assert.deepEqual([...staticClosure(graph, 'tryon-panel-X1.js')].sort(), ['dialog.js', 'lit-core.js', 'tryon-panel-X1.js']);
+  });
+});
+
+describe('page impact: the page without the widget', () => {
+  const page = `<head><script type="module" src="/shop/page.js"></script>
+<script type="module" src="/widget/tryon-button.js"></script></head>
+<body><div class="actions"><button>Add to cart</button>
+<tryon-button product="saree" endpoint="/tryon"><span>Try it on</span></tryon-button></div></body>`;
+
+  it('drops the widget script and element and keeps the rest', () => {
+    const bare = withoutWidget(page);
+    assert.ok(!bare.includes('tryon-button'), bare);
+    assert.ok(bare.includes('/shop/page.js'));
+    assert.ok(bare.includes('<button>Add to cart</button>'));
+  });
+});
+
+describe('photos', () => {
+  it('pads a real JPEG to exactly the size asked, still decodable', async () => {
+    const bytes = await jpegOfSize(8 * 1024 * 1024);
+    assert.equal(bytes.length, 8 * 1024 * 1024);
+    const meta = await sharp(bytes).metadata();
+    assert.equal(meta.format, 'jpeg');
+    assert.equal(meta.width, 2400);
+  });
+
+  it('makes a 12 MP phone JPEG with orientation 6, camera and GPS EXIF', async () => {
+    const phone = await phoneJpeg();
+    const meta = await sharp(phone.bytes).metadata();
+    assert.equal(meta.width! * meta.height!, 12_000_000);
+    assert.equal(meta.orientation, 6);
+    assert.ok(meta.exif?.includes('BenchPhone'), 'camera make in EXIF');
+    // The GPS IFD pointer, tag 0x8825, in the little-endian ("II") TIFF header sharp writes.
+    assert.ok(meta.exif.subarray(6, 8).toString('latin1') === 'II' && meta.exif.includes(Buffer.from([0x25, 0x88])), 'GPS IFD in EXIF');
+  });
+});
+
+describe('report', () => {
+  it('takes the median of odd and even counts', () => {
+    assert.equal(median([5, 1, 3]), 3);
+    assert.equal(median([4, 1, 3, 2]), 2.5);
+    assert.ok(Number.isNaN(median([])));
+  });
+
+  it('prints each figure beside its goal with its verdict, and why a bench could not run', () => {
+    const outcomes: Outcome[] = [
+      { id: 'page-weight', title: '1. Page weight', seconds: 1, notes: ['a note'],
+        figures: [figure('first script', '7.3 KB', '≤ 10.0 KB', true, true), figure('panel', '31.0 KB', '≤ 30.0 KB', false, true), figure('info only', '3')] },
+      { id: 'photo-prep', title: '3. Photo prep', seconds: 0, figures: [], notes: [], unavailable: 'no Chromium found' },
+    ];
+    const info = { startedAt: new Date('2026-11-22T00:00:00Z'), quick: true, seconds: 1 };
+    const text = toText(outcomes, info);
+    assert.match(text, /first script\s+7\.3 KB\s+goal ≤ 10\.0 KB\s+PASS/);
+    assert.match(text, /panel\s+31\.0 KB\s+goal ≤ 30\.0 KB\s+FAIL/);
+    assert.match(text, /could not run: no Chromium found/);
+    assert.match(text, /Summary: 1 pass, 1 fail, could not run: photo-prep/);
+    const md = toMarkdown(outcomes, info);
+    assert.match(md, /\| panel \| 31\.0 KB \| ≤ 30\.0 KB \| fail \|/);
+    assert.match(md, /Could not run: no Chromium found/);
+  });
+});
+
+describe('harness', () => {
+  it('turns a missing piece into Unavailable, not a crash', async () => {
+    await assert.rejects(importProject('demo/no-such-module.ts', []), (error) => error instanceof Unavailable && /not there yet/.test(error.message));
+  });
+
+  it('names a missing export', async () => {
+    await assert.rejects(importProject<{ nope: unknown }>('test/bench/report.ts', ['nope']), (error) => error instanceof Unavailable && /does not export nope/.test(error.message));
+  });
+});
