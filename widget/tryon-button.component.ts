@@ -25,6 +25,11 @@ export function loadPanel(): Promise<unknown> {
   return panelModule;
 }
 
+/** Every event of the widget bubbles and crosses shadow roots, so a page can listen anywhere. */
+function tryonEvent<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): CustomEvent<TryonEventDetail<K>> {
+  return new CustomEvent(name, { detail, bubbles: true, composed: true });
+}
+
 const labels: Record<string, string> = { en: 'Try it on', hi: 'पहनकर देखें' };
 
 /**
@@ -157,7 +162,7 @@ export class TryonButton extends LitElement {
 
   /** Dispatches one of the widget's events: bubbling, composed, typed. */
   emit<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): void {
-    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+    this.dispatchEvent(tryonEvent(name, detail));
   }
 
   override connectedCallback(): void {

@@ -42,6 +42,9 @@ const isAbort = (error: unknown) => error instanceof DOMException && error.name 
 /**
  * The try-on dialog and its steps. Loaded on first interaction by <tryon-button>, which it
  * reports to: its status, its events and its texts all live on the button (the host).
+ * Not for use on its own: style it through <tryon-button>'s parts and custom properties.
+ *
+ * @internal
  */
 export class TryonPanel extends LitElement {
   static override styles = panelStyles;
