@@ -7,7 +7,9 @@
 // second; the rest is only for `npm run build` and the packaging tests.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -109,7 +111,7 @@ export async function findCspHazards(outDir: string): Promise<string[]> {
   const hazards: [RegExp, string][] = [
     [/(?<![\w$.])eval\s*\(/, 'eval('],
     [/\bnew\s+Function\s*\(/, 'new Function('],
-    [/(?<![\w$.])Function\s*\(\s*["'`]/, 'Function("…")'],
+    [/(?<!new\s+)(?<![\w$.])Function\s*\(\s*["'`]/, 'Function("…")'],
     [/\bset(?:Timeout|Interval)\s*\(\s*["'`]/, 'a string passed to setTimeout/setInterval'],
     [/\bjavascript:/i, 'a javascript: URL'],
     [/<script[\s>]/i, 'inline <script> markup'],
@@ -137,9 +139,11 @@ let declarations: Promise<string> | undefined;
 /** `.d.ts` for the widget and the proxy, emitted once per process by tsc -p tsconfig.build.json. */
 function emitDeclarations(): Promise<string> {
   declarations ??= (async () => {
-    const typesDir = join(projectRoot, '.cache/types');
-    await rm(typesDir, { recursive: true, force: true });
-    await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json']);
+    // A folder of this process's own: builds in parallel (tests, the demo, a developer) never
+    // read each other's half-written declarations.
+    const typesDir = await mkdtemp(join(tmpdir(), 'tryon-types-'));
+    process.once('exit', () => rmSync(typesDir, { recursive: true, force: true }));
+    await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', typesDir]);
     return typesDir;
   })();
   declarations.catch(() => { declarations = undefined; });

@@ -1,0 +1,114 @@
+// The build's own guarantees: the CDN build's shape and budgets, SRI hashes a browser would
+// accept, the strict-CSP hazard scan, and the platform packages carrying the widget's files.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  BUDGETS, buildCdn, buildIntegrations, checkBudgets, findCspHazards, measure, sriHash, type BuildResult,
+} from '../../scripts/build.js';
+
+let work: string;
+let cdn: BuildResult;
+let cdnMs: number;
+
+before(async () => {
+  work = await mkdtemp(join(tmpdir(), 'tryon-build-'));
+  const started = performance.now();
+  cdn = await buildCdn({ outDir: join(work, 'cdn'), quiet: true });
+  cdnMs = performance.now() - started;
+});
+
+after(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('CDN build', () => {
+  test('one entry module and one lazily imported panel chunk, sizes measured', async () => {
+    const names = cdn.files.map((f) => f.file).sort();
+    assert.equal(names.length, 2, names.join(', '));
+    assert.equal(names[0], 'tryon-button.js');
+    assert.match(names[1]!, /^tryon-panel-[\w-]+\.js$/);
+    for (const file of cdn.files) {
+      const bytes = await readFile(join(cdn.outDir, file.file));
+      assert.equal(file.bytes, bytes.length);
+      assert.ok(file.gzip > 0 && file.gzip < file.bytes, `${file.file} gzip size is measured`);
+    }
+    const entry = await readFile(join(cdn.outDir, 'tryon-button.js'), 'utf8');
+    assert.ok(entry.includes(names[1]!), 'the entry names the panel chunk');
+    assert.match(entry, /customElements/, 'the entry registers the element');
+    assert.doesNotMatch(entry, /^\s*\/\/ /m, 'minified: no comments');
+    assert.doesNotMatch(entry, /\n\t/, 'minified: no indented code');
+  });
+
+  test('within budget: the button ≤ 10 KB gzipped, button + panel ≤ 30 KB', () => {
+    const budgets = checkBudgets(cdn);
+    assert.deepEqual(budgets.problems, []);
+    assert.ok(budgets.button > 1000 && budgets.button <= BUDGETS.button, `button ${budgets.button} B`);
+    assert.ok(budgets.buttonAndPanel > budgets.button && budgets.buttonAndPanel <= BUDGETS.buttonAndPanel);
+    console.log(`  measured: button ${budgets.button} B gz, button + panel ${budgets.buttonAndPanel} B gz, buildCdn ${Math.round(cdnMs)} ms`);
+  });
+
+  test('a build over budget is reported', () => {
+    const over: BuildResult = {
+      outDir: cdn.outDir,
+      files: [
+        { file: 'tryon-button.js', bytes: 50_000, gzip: BUDGETS.button + 1 },
+        { file: 'tryon-panel-x.js', bytes: 90_000, gzip: BUDGETS.buttonAndPanel },
+      ],
+    };
+    const problems = checkBudgets(over).problems;
+    assert.equal(problems.length, 2);
+    assert.match(problems[0]!, /button is \d+ B gzipped, over/);
+    assert.match(problems[1]!, /button \+ panel/);
+    assert.match(checkBudgets({ outDir: cdn.outDir, files: [] }).problems[0]!, /missing/);
+  });
+
+  test('the SRI hash is the sha384 a browser computes (Web Crypto) and changes with one byte', async () => {
+    const path = join(cdn.outDir, 'tryon-button.js');
+    const bytes = await readFile(path);
+    const digest = Buffer.from(await crypto.subtle.digest('SHA-384', bytes)).toString('base64');
+    assert.equal(await sriHash(path), `sha384-${digest}`);
+    const altered = join(work, 'altered.js');
+    await writeFile(altered, Buffer.concat([bytes, Buffer.from(' ')]));
+    assert.notEqual(await sriHash(altered), await sriHash(path));
+  });
+
+  test('no strict-CSP hazard in the build; the scan does catch eval, new Function and string timers', async () => {
+    assert.deepEqual(await findCspHazards(cdn.outDir), []);
+    const bad = join(work, 'bad');
+    await mkdir(bad, { recursive: true });
+    await writeFile(join(bad, 'a.js'), 'const x = eval("1+1");');
+    await writeFile(join(bad, 'b.js'), 'const f = new Function("return 1");');
+    await writeFile(join(bad, 'c.js'), 'setTimeout("alert(1)", 10);');
+    await writeFile(join(bad, 'd.js'), 'const ok = obj.evaluate(1); const y = retrieval(2);');
+    const found = await findCspHazards(bad);
+    assert.deepEqual(found.sort(), ['a.js: eval(', 'b.js: new Function(', 'c.js: a string passed to setTimeout/setInterval']);
+  });
+
+  test('measure() of the output folder matches what buildCdn reported', async () => {
+    assert.deepEqual(await measure(cdn.outDir), cdn.files);
+  });
+
+  test('fast enough to run at every demo start', () => {
+    assert.ok(cdnMs < 15_000, `buildCdn took ${Math.round(cdnMs)} ms`);
+  });
+});
+
+describe('platform packages', () => {
+  test('the Shopify extension and the WordPress plugin carry the CDN build in assets/', async () => {
+    const [shopify, woocommerce] = await buildIntegrations(cdn.outDir, join(work, 'dist'));
+    assert.ok(shopify && woocommerce);
+    const expected = cdn.files.map((f) => f.file).sort();
+    assert.deepEqual((await readdir(join(shopify, 'assets'))).sort(), expected);
+    assert.deepEqual((await readdir(join(woocommerce, 'assets'))).sort(), expected);
+    assert.deepEqual((await readdir(join(shopify, 'blocks'))), ['tryon-button.liquid']);
+    assert.ok((await readdir(shopify)).includes('shopify.extension.toml'));
+    assert.ok(!(await readdir(shopify)).some((name) => name.endsWith('.ts')), 'the proxy-side TypeScript stays out of the theme extension');
+    const plugin = await readFile(join(woocommerce, 'tryon-button.php'), 'utf8');
+    assert.match(plugin, /Plugin Name:\s+Virtual Try-On Button/);
+    const asset = await readFile(join(woocommerce, 'assets/tryon-button.js'));
+    assert.deepEqual(asset, await readFile(join(cdn.outDir, 'tryon-button.js')));
+  });
+});
