@@ -74,11 +74,42 @@ export async function hmac(key: CryptoKey, message: string | Uint8Array): Promis
   return new Uint8Array(await crypto.subtle.sign('HMAC', key, data as BufferSource));
 }
 
+function join(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
 export function randomId(bytes = 12): string {
   return toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
 interface Keys { mac: CryptoKey; iv: CryptoKey; enc: CryptoKey }
+
+type Packed = (string | number)[];
+
+/** Claims as short positional arrays, so handles (and the URLs holding them) stay short. */
+const codecs: { [K in HandleKind]: { pack(c: ClaimsOf[K]): Packed; unpack(p: Packed): ClaimsOf[K] | undefined } } = {
+  photo: {
+    pack: (c) => [c.id, c.fileId],
+    unpack: ([id, fileId]) => (typeof id === 'string' && typeof fileId === 'string' ? { id, fileId } : undefined),
+  },
+  tryon: {
+    pack: (c) => [c.jobId, c.product, c.views.join(','), c.output === 'video' ? 1 : 0, c.photoId],
+    unpack: ([jobId, product, views, output, photoId]) =>
+      typeof jobId === 'string' && typeof product === 'string' && typeof views === 'string' && typeof photoId === 'string'
+        ? { jobId, product, views: views.split(','), output: output === 1 ? 'video' : 'image', photoId }
+        : undefined,
+  },
+  file: {
+    pack: (c) => [c.fileId, c.jobId, c.view, c.type === 'video' ? 1 : 0],
+    unpack: ([fileId, jobId, view, type]) =>
+      typeof fileId === 'string' && typeof jobId === 'string' && typeof view === 'string'
+        ? { fileId, jobId, view, type: type === 1 ? 'video' : 'image' }
+        : undefined,
+  },
+};
 
 export interface Minted { handle: string; expiresAt: Date }
 
@@ -103,9 +134,11 @@ export class HandleSigner {
   async mint<K extends HandleKind>(kind: K, claims: ClaimsOf[K], ttlSeconds: number, expiresAt?: number): Promise<Minted> {
     const keys = await this.keys;
     const exp = expiresAt ?? Math.floor(this.now() / 1000) + Math.ceil(ttlSeconds);
-    const plain = encoder.encode(JSON.stringify({ k: kind, x: exp, c: claims }));
-    const iv = (await hmac(keys.iv, plain)).slice(0, 12);
-    const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: iv as BufferSource }, keys.enc, plain as BufferSource));
+    const plain = encoder.encode(JSON.stringify([exp, ...codecs[kind].pack(claims)]));
+    const additionalData = encoder.encode(kind);
+    const iv = (await hmac(keys.iv, join(additionalData, plain))).slice(0, 12);
+    const sealed = new Uint8Array(await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv: iv as BufferSource, additionalData: additionalData as BufferSource }, keys.enc, plain as BufferSource));
     const payload = new Uint8Array(iv.length + sealed.length);
     payload.set(iv, 0);
     payload.set(sealed, iv.length);
@@ -136,18 +169,22 @@ export class HandleSigner {
     }
     const expected = await hmac(keys.mac, `${version}.${handleKind}.${payloadText}`);
     if (!constantTimeEqual(signature, expected)) throw invalid();
-    let decoded: { k?: unknown; x?: unknown; c?: unknown };
+    let decoded: unknown;
     try {
       const plain = await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: payload.slice(0, 12) as BufferSource }, keys.enc, payload.slice(12) as BufferSource);
-      decoded = JSON.parse(decoder.decode(plain)) as typeof decoded;
+        { name: 'AES-GCM', iv: payload.slice(0, 12) as BufferSource, additionalData: encoder.encode(kind) as BufferSource },
+        keys.enc, payload.slice(12) as BufferSource);
+      decoded = JSON.parse(decoder.decode(plain));
     } catch {
       throw invalid();
     }
-    if (decoded.k !== kind || typeof decoded.x !== 'number' || typeof decoded.c !== 'object' || decoded.c === null) throw invalid();
-    if (decoded.x * 1000 <= this.now()) {
+    if (!Array.isArray(decoded) || typeof decoded[0] !== 'number') throw invalid();
+    const [exp, ...packed] = decoded as [number, ...Packed];
+    const claims = codecs[kind].unpack(packed) as ClaimsOf[K] | undefined;
+    if (!claims) throw invalid();
+    if (exp * 1000 <= this.now()) {
       throw new ProxyError(401, 'expired_handle', `This ${kind} link has expired; please start again.`);
     }
-    return { ...(decoded.c as ClaimsOf[K]), expiresAt: decoded.x };
+    return { ...claims, expiresAt: exp };
   }
 }
