@@ -465,8 +465,13 @@ export class TryonPanel extends LitElement {
   };
 
   private readonly onRetry = () => {
+    const refusedPhoto = photoCodes.has(this.session.error?.code ?? '');
     this.dispatch({ type: 'retry', requestId: newRequestId() });
-    if (this.session.status === 'photo' && this.problem === '' && !this.prepared) this.preview = undefined;
+    if (refusedPhoto) {
+      // The proxy refused this photo: offering to send it again would be a dead end.
+      this.prepared = undefined;
+      this.preview = undefined;
+    }
     if (this.session.status === 'consent' || this.session.status === 'photo') {
       if (!this.product) this.loadProduct().catch((error: unknown) => this.fail('product', error));
       return;

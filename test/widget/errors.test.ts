@@ -50,6 +50,11 @@ describe('errors in plain words', () => {
       button(el, 'Try again').click();
       // A photo the proxy refused means choosing another; anything else goes on to a result.
       await reach(el, where === 'photo' ? 'photo' : 'result');
+      if (where === 'photo') {
+        // The refused photo is not offered again.
+        expect(panelRoot(el).querySelector('img[part="preview"]')).to.equal(null);
+        expect(button(el, 'Choose a photo')).to.exist;
+      }
     });
   }
 
