@@ -119,6 +119,9 @@ describe('the try-on flow', () => {
     expect(submit.output).to.equal('image');
 
     const progress = seen.filter((e) => e.type === 'tryon-progress').map((e) => e.detail);
+    expect(progress[0]).to.deep.include({ product: 'saree-red', status: 'uploading' });
+    expect(progress[0]!.percent).to.be.within(0, 100);
+    expect(types.indexOf('tryon-progress')).to.be.below(types.indexOf('tryon-submit'));
     expect(progress.some((p) => p.status === 'queued' && p.expectedMs === 25000 && typeof p.tryon === 'string')).to.equal(true);
     expect(progress.some((p) => p.status === 'rendering' && typeof p.elapsedMs === 'number')).to.equal(true);
 
