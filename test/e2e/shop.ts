@@ -128,9 +128,17 @@ export async function withPage<T>(
   options: BrowserContextOptions = {},
 ): Promise<T> {
   const context = await shop.browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const problems: string[] = [];
+  // The pages run under `script-src 'self'`: any violation (an inline script, an eval in the
+  // widget) is a failure the shop's owner would see in their console.
+  await context.exposeBinding('reportViolation', (_source, text: string) => { problems.push(`csp: ${text}`); });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      (window as unknown as { reportViolation(text: string): void }).reportViolation(`${event.violatedDirective} blocked ${event.blockedURI}`);
+    });
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT);
-  const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(`csp: ${message.text()}`);

@@ -24,15 +24,19 @@ function newJobs(beforeJobs: SandboxJob[], afterJobs: SandboxJob[]): SandboxJob[
   return topJobs(afterJobs).filter((job) => !seen.has(job.id));
 }
 
-interface Recorded { submits: string[]; errors: string[] }
+interface Recorded { submits: string[]; errors: string[]; messages: string[] }
 
 /** Records what an integrator's listener would see: each submit's requestId and each error's code. */
 async function recordEvents(page: Page): Promise<() => Promise<Recorded>> {
   await page.evaluate(() => {
-    const seen: Recorded = { submits: [], errors: [] };
+    const seen: Recorded = { submits: [], errors: [], messages: [] };
     (window as unknown as { recorded: Recorded }).recorded = seen;
     document.addEventListener('tryon-submit', (event) => seen.submits.push((event as CustomEvent<{ requestId: string }>).detail.requestId));
-    document.addEventListener('tryon-error', (event) => seen.errors.push((event as CustomEvent<{ code: string }>).detail.code));
+    document.addEventListener('tryon-error', (event) => {
+      const { code, message } = (event as CustomEvent<{ code: string; message: string }>).detail;
+      seen.errors.push(code);
+      seen.messages.push(message);
+    });
   });
   return () => page.evaluate(() => (window as unknown as { recorded: Recorded }).recorded);
 }
@@ -52,8 +56,10 @@ describe('recovering from faults in the demo shop', () => {
 
       const alert = dialog.getByRole('alert');
       await alert.waitFor();
-      assert.ok((await alert.innerText()).trim().length > 0, 'the error is said in words');
-      assert.deepEqual((await recorded()).errors, ['render_failed']);
+      const { errors, messages } = await recorded();
+      assert.deepEqual(errors, ['render_failed']);
+      assert.ok(messages[0] && messages[0].length > 10, 'the error is said in words');
+      assert.equal((await alert.innerText()).trim(), messages[0], 'the shopper reads what the integrator is told');
       const failed = await shop.sandbox.workspace();
       const [failedJob] = newJobs(start.jobs, failed.jobs);
       assert.equal(failedJob?.status, 'failed');
@@ -87,7 +93,9 @@ describe('recovering from faults in the demo shop', () => {
 
       const alert = dialog.getByRole('alert');
       await alert.waitFor({ timeout: WAIT });
-      assert.deepEqual((await recorded()).errors, ['upstream_timeout']);
+      const { errors, messages } = await recorded();
+      assert.deepEqual(errors, ['upstream_timeout']);
+      assert.equal((await alert.innerText()).trim(), messages[0]);
       // The delayed submit lands upstream after the proxy gave up on it.
       const charged = await until('the delayed submit to reach the sandbox', () => shop.sandbox.workspace(),
         (ws) => newJobs(start.jobs, ws.jobs).length > 0);
