@@ -22,6 +22,8 @@ export interface ProxyConfig {
   secretGenerated: boolean;
   allowedOrigins: string[];
   catalogPath?: string | undefined;
+  /** Folder catalog image paths are relative to; default the catalog file's folder. */
+  assetsDir?: string | undefined;
   webhookSecret?: string | undefined;
   fileIdCachePath?: string | undefined;
   trustProxy: boolean;
@@ -117,6 +119,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
     secretGenerated,
     allowedOrigins,
     catalogPath: read('TRYON_CATALOG'),
+    assetsDir: read('TRYON_ASSETS_DIR'),
     webhookSecret,
     fileIdCachePath: read('TRYON_FILE_ID_CACHE'),
     trustProxy: trustText === 'true' || trustText === '1',

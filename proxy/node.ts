@@ -1,7 +1,7 @@
 // The Node entry: serves createProxy() with @hono/node-server. Run directly (`tsx proxy/node.ts`)
 // it reads the environment through loadConfig, reads the catalog file, and, in development with
 // no key, starts the sandbox in-process and says so. The only file under proxy/ that may use node:.
-import { readFile, writeFile, rename } from 'node:fs/promises';
+import { access, readFile, writeFile, rename } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -82,10 +82,38 @@ export async function readCatalogFile(path: string): Promise<unknown> {
   }
 }
 
+/** Catalog images that are not where the catalog says: a clear start-up problem, not a 500 later. */
+export async function missingCatalogImages(catalog: unknown, assetsDir: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (const [id, product] of parseCatalog(catalog)) {
+    const path = product.garmentImage ?? product.referencePersonImage;
+    if (!path || /^https?:\/\//.test(path)) continue;
+    try {
+      await access(resolve(assetsDir, path));
+    } catch {
+      missing.push(`product "${id}": ${product.garmentImage ? 'garmentImage' : 'referencePersonImage'} ${resolve(assetsDir, path)} does not exist`);
+    }
+  }
+  return missing;
+}
+
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const catalogPath = resolve(config.catalogPath ?? 'demo/shop/catalog.json');
   const catalog = await readCatalogFile(catalogPath);
+  let assetsDir = resolve(config.assetsDir ?? dirname(catalogPath));
+  if (!config.catalogPath && !config.assetsDir) {
+    // The demo catalog: its garment and model pictures are drawn, not checked in.
+    const { drawShopImages } = await import('../demo/shop/images.js');
+    assetsDir = resolve('.cache/demo-shop/images');
+    await drawShopImages(assetsDir);
+    console.log(`tryon proxy: no TRYON_CATALOG, so serving the demo shop's catalog (images in ${assetsDir})`);
+  }
+  const missing = await missingCatalogImages(catalog, assetsDir);
+  if (missing.length > 0) {
+    if (config.mode === 'production') throw new CatalogError(missing);
+    console.warn(`tryon proxy: some catalog images are missing (set TRYON_ASSETS_DIR?); their products will fail:\n  - ${missing.join('\n  - ')}`);
+  }
   let apiKey = config.apiKey;
   let baseUrl = config.baseUrl;
   let closeSandbox: (() => Promise<void>) | undefined;
@@ -104,13 +132,16 @@ async function main(): Promise<void> {
     secret: config.secret,
     allowedOrigins: config.allowedOrigins,
     catalog: catalog as ProxyOptions['catalog'],
-    assetsDir: dirname(catalogPath),
+    assetsDir,
     webhookSecret: config.webhookSecret,
     limits: config.limits,
     trustProxy: config.trustProxy,
     publicUrl: config.publicUrl,
     upstreamLabel: config.useSandbox ? 'sandbox' : undefined,
-    fileIdCache: fileIdCacheAt(config.fileIdCachePath ?? resolve(dirname(catalogPath), '.tryon-file-ids.json')),
+    // A fresh in-process sandbox knows none of last run's files: remember ids only for a real upstream.
+    ...(config.fileIdCachePath || !config.useSandbox
+      ? { fileIdCache: fileIdCacheAt(config.fileIdCachePath ?? resolve(dirname(catalogPath), '.tryon-file-ids.json')) }
+      : {}),
     port: config.port,
     hostname: config.hostname,
   });
