@@ -20,11 +20,12 @@ function addToCart(): void {
   showCart();
 }
 
-/** A short, readable line for an event's detail; progress events repeat, so keep them brief. */
+/** A short, readable line for an event's detail: handles and URLs are long, so they are clipped. */
 function describe(detail: unknown): string {
   if (detail === null || detail === undefined) return '';
   try {
-    const text = JSON.stringify(detail);
+    const text = JSON.stringify(detail, (_key, value: unknown) =>
+      typeof value === 'string' && value.length > 28 ? `${value.slice(0, 18)}…` : value);
     return text.length > 160 ? `${text.slice(0, 157)}…` : text;
   } catch {
     return String(detail);
