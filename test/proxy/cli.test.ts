@@ -1,0 +1,82 @@
+// `tsx proxy/node.ts` as an operator runs it: refuses unsafe production config with every
+// problem listed, and in development with no key starts the sandbox and says so.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CATALOG, writeAssets } from './stack.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+
+function run(env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; output: string; stop(): void; matched?: RegExpExecArray }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'proxy/node.ts'], {
+      cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    });
+    let output = '';
+    let done = false;
+    const finish = (code: number | null, matched?: RegExpExecArray) => {
+      if (done) return;
+      done = true;
+      resolve({ code, output, stop: () => child.kill('SIGTERM'), ...(matched ? { matched } : {}) });
+    };
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const matched = until?.exec(output);
+      if (matched) finish(null, matched);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => finish(code));
+    setTimeout(() => { child.kill('SIGKILL'); finish(-1); }, 30_000).unref();
+  });
+}
+
+describe('proxy/node.ts', () => {
+  it('refuses a production start without secret, key or origins, naming each', async () => {
+    const result = await run({ NODE_ENV: 'production', TRYON_ALLOWED_ORIGINS: '*' });
+    assert.equal(result.code, 1);
+    assert.match(result.output, /TRYON_API_KEY is required/);
+    assert.match(result.output, /TRYON_PROXY_SECRET is required/);
+    assert.match(result.output, /may not be \*/);
+    assert.ok(!/at .*\.ts:\d+/.test(result.output), 'no stack trace');
+  });
+
+  it('in development with no key starts an in-process sandbox, says so, and serves', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tryon-cli-'));
+    await writeAssets(dir);
+    await writeFile(join(dir, 'catalog.json'), JSON.stringify(CATALOG));
+    const result = await run({ TRYON_PORT: '0', TRYON_CATALOG: join(dir, 'catalog.json') }, /listening on (http:\/\/\S+)/);
+    try {
+      assert.match(result.output, /in-process sandbox/);
+      assert.match(result.output, /mode development/);
+      const url = result.matched![1]!;
+      assert.deepEqual(await (await fetch(`${url}/health`)).json(), { ok: true, upstream: 'sandbox' });
+      assert.equal((await fetch(`${url}/products/saree-banarasi-red`)).status, 200);
+    } finally {
+      result.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a bad catalog naming product and field, and a test key as test mode without the key', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tryon-cli-'));
+    try {
+      await writeFile(join(dir, 'bad.json'), JSON.stringify({ products: { 'saree-x': { mode: 'garment_to_person', garment: { category: 'saree' } } } }));
+      const bad = await run({ TRYON_CATALOG: join(dir, 'bad.json') });
+      assert.equal(bad.code, 1);
+      assert.match(bad.output, /product "saree-x": field garmentImage/);
+      await writeAssets(dir);
+      await writeFile(join(dir, 'catalog.json'), JSON.stringify(CATALOG));
+      const key = 'sk_test_DoNotPrintMe12345';
+      const started = await run({ TRYON_PORT: '0', TRYON_CATALOG: join(dir, 'catalog.json'), TRYON_API_KEY: key, TRYON_BASE_URL: 'http://127.0.0.1:9' }, /listening on/);
+      started.stop();
+      assert.match(started.output, /test mode/);
+      assert.ok(!started.output.includes('DoNotPrintMe'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
