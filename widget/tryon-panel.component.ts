@@ -30,11 +30,24 @@ const handleCodes = new Set(['expired_handle', 'invalid_handle', 'not_found']);
 const beforeImages = new Map<string, string>();
 
 function newRequestId(): string {
-  return crypto.randomUUID();
+  // randomUUID exists only in secure contexts; a shop page on plain http still needs an id.
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 function format(text: string, values: Record<string, string | number>): string {
   return text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
+}
+
+/** Only web links: a `javascript:` privacy-url from a theme setting must not become a link. */
+function safeLink(url: string): string {
+  if (!url) return '';
+  try {
+    return ['http:', 'https:'].includes(new URL(url, location.href).protocol) ? url : '';
+  } catch {
+    return '';
+  }
 }
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
@@ -630,7 +643,7 @@ export class TryonPanel extends LitElement {
   }
 
   private renderConsent(): TemplateResult {
-    const privacy = this.host.privacyUrl;
+    const privacy = safeLink(this.host.privacyUrl);
     return html`<div part="consent" class="body">
       <h3 id="step-title" tabindex="-1">${this.t('consentTitle')}</h3>
       <p>${this.t('consentBody', { product: this.productName() })}</p>
@@ -683,7 +696,7 @@ export class TryonPanel extends LitElement {
     const elapsed = Math.round((this.elapsedMs() ?? 0) / 1000);
     const expected = Math.round(this.expectedMs() / 1000);
     return html`<div part="progress" class="body">
-      <h3 id="step-title" tabindex="-1" data-autofocus>${this.t('dialogTitle')}</h3>
+      <h3 id="step-title" tabindex="-1" data-autofocus>${this.t('progressTitle', { product: this.productName() })}</h3>
       ${status === 'uploading'
         ? html`<progress max="100" .value=${percent} aria-labelledby="status"></progress>`
         : html`<div class="spinner" aria-hidden="true"></div>

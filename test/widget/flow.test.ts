@@ -45,6 +45,7 @@ describe('the try-on flow', () => {
 
     await reach(el, 'queued');
     await until(() => statusText(el) === 'Waiting for a free moment…', 'queued text');
+    expect(panelRoot(el).querySelector('h3')!.textContent).to.equal('Putting Red Banarasi saree on you');
     expect(panelRoot(el).textContent).to.match(/\d+ s so far; usually about 25 s/);
     await expect(el).to.be.accessible();
     await fake.release();
@@ -80,6 +81,11 @@ describe('the try-on flow', () => {
     await reach(el, 'consent');
     const link = panelRoot(el).querySelector<HTMLAnchorElement>('a[href="https://shop.example/privacy"]');
     expect(link?.textContent).to.equal('How we handle your photo');
+    el.privacyUrl = 'javascript:alert(1)';
+    const rendered = el.shadowRoot!.querySelector('tryon-panel') as unknown as HTMLElement & { requestUpdate(): void; updateComplete: Promise<unknown> };
+    rendered.requestUpdate();
+    await rendered.updateComplete;
+    expect(panelRoot(el).querySelector('a')).to.equal(null);
     const checkbox = panelRoot(el).querySelector<HTMLInputElement>('input[type="checkbox"]')!;
     expect(checkbox.closest('label')?.textContent?.trim()).to.equal('I agree to upload my photo for this try-on');
     expect(button(el, 'Continue').disabled).to.equal(true);

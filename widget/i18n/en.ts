@@ -27,6 +27,7 @@ export const en = {
   previewAlt: 'Your photo, ready to send',
   submit: 'Try it on',
 
+  progressTitle: 'Putting {product} on you',
   uploading: 'Uploading your photo: {percent}%',
   sending: 'Sending your try-on…',
   queued: 'Waiting for a free moment…',

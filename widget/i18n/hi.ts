@@ -28,6 +28,7 @@ export const hi: Partial<Strings> = {
   previewAlt: 'आपकी फ़ोटो, भेजने के लिए तैयार',
   submit: 'पहनकर देखें',
 
+  progressTitle: 'आप पर {product} सजाया जा रहा है',
   uploading: 'आपकी फ़ोटो अपलोड हो रही है: {percent}%',
   sending: 'आपका ट्राई-ऑन भेजा जा रहा है…',
   queued: 'कतार में इंतज़ार…',
