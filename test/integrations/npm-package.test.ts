@@ -211,7 +211,9 @@ describe('npm package in a separate Vite app', () => {
       await page.goto(`http://127.0.0.1:${address.port}/`);
       const handle = await page.waitForFunction(() => document.body.dataset.result, undefined, { timeout: 20_000 });
       const result = JSON.parse(String(await handle.jsonValue())) as Record<string, unknown>;
-      assert.deepEqual(result, { defined: true, upgraded: true, status: 'idle', tags: ['tryon-button', 'tryon-panel'], shadowButton: 'Try it on' });
+      const { tags, ...element } = result as { tags: string[] };
+      assert.deepEqual(element, { defined: true, upgraded: true, status: 'idle', shadowButton: 'Try it on' });
+      assert.ok(tags.includes('tryon-button'), `the manifest imported through the exports map names the element: ${tags.join(', ')}`);
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();
