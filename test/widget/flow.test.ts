@@ -236,4 +236,21 @@ describe('the try-on flow', () => {
     await reach(el, 'result');
     expect(regions[0]!.textContent!.trim()).to.equal('Your try-on is ready.');
   });
+
+  it('makes a requestId on a page without crypto.randomUUID (plain http)', async () => {
+    const fake = await fakeProxy();
+    const el = await mount(fake);
+    Object.defineProperty(crypto, 'randomUUID', { configurable: true, value: undefined });
+    try {
+      await openAndConsent(el);
+      await pickPhoto(el, await drawnPhoto(400, 500));
+      button(el, 'Try it on').click();
+      await reach(el, 'result');
+    } finally {
+      delete (crypto as { randomUUID?: unknown }).randomUUID;
+    }
+    expect(typeof crypto.randomUUID).to.equal('function');
+    const body = (await fake.log()).find((r) => r.path === '/tryons')!.body!;
+    expect(body['requestId']).to.match(/^[0-9a-f]{32}$/);
+  });
 });
