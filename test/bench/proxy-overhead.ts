@@ -108,6 +108,12 @@ export const proxyOverhead: Benchmark = {
       );
       notes.push(`${connections} connections: ${through.requests} status reads through the proxy cost ${upstream} upstream requests` +
         (clean ? '' : `; errors: proxy ${through.non2xx} non-2xx/${through.errors} failed, direct ${direct.non2xx}/${direct.errors}`));
+      if (connections === levels[0]) {
+        // What every proxy answer pays before any route runs (middleware, Node server): splits
+        // the overhead between the stack and the status route itself.
+        const health = await load(`${proxy.url}/health`, connections, seconds);
+        figures.push(figure(`${connections} conn: proxy GET /health req/s (middleware alone)`, `${Math.round(health.rps)}`));
+      }
     }
     notes.push(`${seconds} s per measurement; sandbox, proxy and autocannon are three processes on the same 2 shared cores, so ratios, not absolute times, carry the meaning`);
 

@@ -95,9 +95,9 @@ async function serveInThisProcess(settings: ServerSettings): Promise<void> {
   }
 
   // Sampled often so that a short burst (50 uploads) cannot slip between two looks; maxRSS from
-  // the kernel backs it up.
+  // the kernel backs it up. Only once asked, so that latency runs are not sharing the loop with it.
   let peakRss = process.memoryUsage.rss();
-  const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage.rss()); }, 10);
+  let sampler: NodeJS.Timeout | undefined;
   process.on('message', (message: { type: string }) => {
     if (message.type === 'memory') {
       const usage = process.memoryUsage();
@@ -106,6 +106,7 @@ async function serveInThisProcess(settings: ServerSettings): Promise<void> {
         heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers });
     } else if (message.type === 'reset-peak') {
       peakRss = process.memoryUsage.rss();
+      sampler ??= setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage.rss()); }, 10);
       send({ type: 'peak-reset' });
     } else if (message.type === 'stop') {
       clearInterval(sampler);
