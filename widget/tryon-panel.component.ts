@@ -95,6 +95,7 @@ export class TryonPanel extends LitElement {
   private productLoad: Promise<ProductInfo> | undefined;
   private client: ProxyClient | undefined;
   private focusStep = false;
+  private loadedFor: string | undefined;
 
   constructor() {
     super();
@@ -183,6 +184,21 @@ export class TryonPanel extends LitElement {
     return [...views].sort((a, b) => (a === 'front' ? -1 : b === 'front' ? 1 : 0));
   }
 
+  /** A different product or proxy is a different try-on: start over (consent is kept). */
+  private resetIfProductChanged(): void {
+    const now = `${new URL(this.endpoint, location.href).href}|${this.host.product}`;
+    if (this.loadedFor === undefined) this.loadedFor = now;
+    if (this.loadedFor === now) return;
+    this.loadedFor = now;
+    this.run?.abort();
+    this.run = undefined;
+    this.product = undefined;
+    this.productLoad = undefined;
+    this.selectedView = '';
+    this.session = { ...initialSession(), consented: this.session.consented, status: this.session.status === 'idle' ? 'idle' : this.session.status };
+    if (this.session.status !== 'idle') this.session = { ...this.session, status: this.session.consented ? 'photo' : 'consent' };
+  }
+
   private loadProduct(): Promise<ProductInfo> {
     this.productLoad ??= this.proxy().product(this.host.product).then((product) => {
       this.product = product;
@@ -209,6 +225,7 @@ export class TryonPanel extends LitElement {
     const dialog = this.dialog;
     if (!dialog) return;
     const wasOpen = dialog.open;
+    this.resetIfProductChanged();
     if (resume && !this.session.tryon) {
       this.dispatch({ type: 'resume', ...resume, at: resume.submittedAt });
       const photo = resume.photo;

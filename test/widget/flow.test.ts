@@ -253,4 +253,29 @@ describe('the try-on flow', () => {
     const body = (await fake.log()).find((r) => r.path === '/tryons')!.body!;
     expect(body['requestId']).to.match(/^[0-9a-f]{32}$/);
   });
+
+  it('starts over for a new product: its own product answer and a new requestId', async () => {
+    const fake = await fakeProxy();
+    const el = await mount(fake);
+    const seen = recordEvents(el);
+    await openAndConsent(el);
+    await pickPhoto(el, await drawnPhoto(400, 500));
+    button(el, 'Try it on').click();
+    await reach(el, 'result');
+    el.close();
+    await reach(el, 'idle');
+    el.product = 'lehenga-green';
+    await el.open();
+    // Consent was given in this page already; the photo step comes next.
+    await reach(el, 'photo');
+    button(el, 'Use my last photo').click();
+    await reach(el, 'result');
+    const log = await fake.log();
+    expect(log.filter((r) => r.method === 'GET' && r.path.startsWith('/products/')).map((r) => r.path))
+      .to.deep.equal(['/products/saree-red', '/products/lehenga-green']);
+    const bodies = log.filter((r) => r.path === '/tryons').map((r) => r.body!);
+    expect(bodies.map((b) => b['product'])).to.deep.equal(['saree-red', 'lehenga-green']);
+    expect(bodies[1]!['requestId']).to.not.equal(bodies[0]!['requestId']);
+    expect(seen.filter((e) => e.type === 'tryon-result').map((e) => e.detail.product)).to.deep.equal(['saree-red', 'lehenga-green']);
+  });
 });
