@@ -119,6 +119,31 @@ describe('recovering from faults in the demo shop', () => {
     });
   });
 
+  // Known proxy bug at the time of writing: when the first answer was lost and the job finished
+  // before the retry, the proxy caches the finished job with no outputs (TryonBoard.seed), so the
+  // shopper gets "ready" with no image. Marked todo so it reports without failing the run; it
+  // passes once the proxy fetches outputs for a job that is already finished when seeded.
+  test('Try again after the lost answer\'s job already finished still shows the result, at no cost', {
+    todo: 'proxy: TryonBoard.seed caches a finished job without its outputs',
+  }, async (t) => {
+    await withPage(shop, t.name, async (page) => {
+      page.setDefaultTimeout(10_000);
+      const start = await shop.sandbox.workspace();
+      await shop.sandbox.fault({ match: 'POST /v1/images/tryon', delayMs: 2500, times: 1 });
+      await openProduct(page, shop, 'bandhgala-midnight');
+      const dialog = await tryOn(page);
+      await dialog.getByRole('alert').waitFor({ timeout: WAIT });
+      const done = await until('the lost answer\'s job to finish', () => shop.sandbox.workspace(),
+        (ws) => newJobs(start.jobs, ws.jobs).some((job) => job.status === 'succeeded'));
+      const [job] = newJobs(start.jobs, done.jobs);
+      await dialog.getByRole('button', { name: 'Try again' }).click();
+      await resultImage(dialog, 'Midnight Bandhgala');
+      const end = await shop.sandbox.workspace();
+      assert.deepEqual(newJobs(start.jobs, end.jobs).map((j) => j.id), [job?.id]);
+      assert.equal(start.credits - end.credits, job?.charged);
+    });
+  });
+
   test('a reload in the middle of a render resumes watching the same try-on', async (t) => {
     await withPage(shop, t.name, async (page, problems) => {
       const start = await shop.sandbox.workspace();
