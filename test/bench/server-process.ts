@@ -28,7 +28,8 @@ type Message = { type: 'ready'; url: string } | { type: 'failed'; reason: string
 
 export function spawnServer(settings: ServerSettings, timeoutMs = 30_000): Promise<ServerProcess> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the servers under load.
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
     env: { ...process.env, BENCH_SERVER: JSON.stringify(settings), NODE_ENV: 'test' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
