@@ -127,6 +127,7 @@ export class TryonButton extends LitElement {
   declare private panelLoaded: boolean;
 
   private idleHandle: number | undefined;
+  private readonly resumeChecked = new Set<string>();
 
   constructor() {
     super();
@@ -176,10 +177,15 @@ export class TryonButton extends LitElement {
     this.idleHandle = undefined;
   }
 
-  protected override firstUpdated(changed: PropertyValues): void {
-    super.firstUpdated(changed);
-    // A reload in the middle of a render picks the same try-on up again.
-    const resume = this.product ? currentTryon(this.endpoint, this.product) : undefined;
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    if (!changed.has('product') && !changed.has('endpoint')) return;
+    // A reload in the middle of a render picks the same try-on up again (checked once per
+    // product, also when a framework sets the product after the first render).
+    const key = `${this.endpoint}|${this.product}`;
+    if (!this.product || this.resumeChecked.has(key)) return;
+    this.resumeChecked.add(key);
+    const resume = currentTryon(this.endpoint, this.product);
     if (resume) void this.readyPanel().then((panel) => panel.show(resume)).catch(() => undefined);
   }
 

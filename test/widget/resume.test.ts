@@ -27,11 +27,14 @@ describe('resume after reload', () => {
     // …and the reloaded page's element carries on.
     const container = await fixture<HTMLDivElement>(html`<div></div>`);
     const seen = recordEvents(container);
+    // As a framework would: the element first, its product a moment later.
     const again = document.createElement('tryon-button') as TryonButton;
-    again.setAttribute('product', 'saree-red');
     again.setAttribute('endpoint', fake.endpoint);
     again.setAttribute('prefetch', 'interaction');
     container.append(again);
+    await again.updateComplete;
+    expect(again.status).to.equal('idle');
+    again.product = 'saree-red';
     await reach(again, 'queued');
     expect(panelRoot(again).querySelector('dialog')!.open).to.equal(true);
     await expect(again).to.be.accessible();
