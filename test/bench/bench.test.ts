@@ -59,6 +59,10 @@ describe('photos', () => {
     const meta = await sharp(bytes).metadata();
     assert.equal(meta.format, 'jpeg');
     assert.equal(meta.width, 2400);
+    // The frame header stays within the first 64 KB, where the proxy peeks for the photo's size.
+    const sof = bytes.subarray(0, 64 * 1024).indexOf(Buffer.from([0xff, 0xc0]));
+    assert.ok(sof > 0 && bytes.readUInt16BE(sof + 7) === 2400, 'SOF with the width near the start');
+    assert.ok((await sharp(bytes).resize(100).toBuffer()).length > 0, 'decodes whole');
   });
 
   it('makes a 12 MP phone JPEG with orientation 6, camera and GPS EXIF', async () => {

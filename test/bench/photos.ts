@@ -53,7 +53,8 @@ export async function jpegOfSize(size: number): Promise<Buffer> {
   const pixels = await scene(2400, 3200, 24);
   const photo = await sharp(pixels, { raw: { width: 2400, height: 3200, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
   if (photo.length > size) throw new Error(`the generated photo (${photo.length} B) is already over ${size} B`);
-  // COM segments (FF FE, 16-bit length) right after SOI keep the file a valid JPEG.
+  // COM segments (FF FE, 16-bit length) just before the scan keep the file a valid JPEG and leave
+  // the frame header (SOF) near the start, where a phone's photo has it and the proxy looks.
   const segments: Buffer[] = [];
   let missing = size - photo.length;
   while (missing > 0) {
@@ -64,9 +65,21 @@ export async function jpegOfSize(size: number): Promise<Buffer> {
     segments.push(segment);
     missing -= segment.length;
   }
-  const padded = Buffer.concat([photo.subarray(0, 2), ...segments, photo.subarray(2)]);
+  const scan = startOfScan(photo);
+  const padded = Buffer.concat([photo.subarray(0, scan), ...segments, photo.subarray(scan)]);
   if (padded.length !== size) throw new Error(`padding missed: ${padded.length} B instead of ${size} B`);
   return padded;
+}
+
+/** Offset of the SOS marker (FF DA): the segments before it are headers, each with its length. */
+function startOfScan(jpeg: Buffer): number {
+  let offset = 2;
+  while (offset + 4 <= jpeg.length) {
+    if (jpeg[offset] !== 0xff) throw new Error(`not a JPEG segment at ${offset}`);
+    if (jpeg[offset + 1] === 0xda) return offset;
+    offset += 2 + jpeg.readUInt16BE(offset + 2);
+  }
+  throw new Error('no start of scan in the JPEG');
 }
 
 /** A shopper's photo at the size the widget uploads after preparation. */
