@@ -167,9 +167,9 @@ export class Upstream {
   }
 
   /** The response whose body the caller streams on; the timeout covers the headers only. */
-  async fileContent(fileId: string): Promise<Response> {
+  async fileContent(fileId: string, range?: string): Promise<Response> {
     return this.send('GET /v1/files/{file_id}/content', `/v1/files/${encodeURIComponent(fileId)}/content`,
-      { method: 'GET' }, { retry: true, timeoutMs: this.options.uploadTimeoutMs, streamBody: true });
+      { method: 'GET', ...(range ? { headers: { range } } : {}) }, { retry: true, timeoutMs: this.options.uploadTimeoutMs, streamBody: true });
   }
 
   private async send(route: string, path: string, init: RequestInit, how: {

@@ -90,6 +90,21 @@ describe('proxy happy paths against the sandbox', () => {
     assert.equal(file.headers.get('content-type'), 'video/mp4');
     const bytes = Buffer.from(await file.arrayBuffer());
     assert.equal(bytes.subarray(4, 8).toString('latin1'), 'ftyp');
+    // Byte ranges, as video players ask for them.
+    assert.equal(file.headers.get('accept-ranges'), 'bytes');
+    const url = absolute(stack, done.outputs[0]!.url);
+    const head = await fetch(url, { headers: { range: 'bytes=0-99' } });
+    assert.equal(head.status, 206);
+    assert.equal(head.headers.get('content-range'), `bytes 0-99/${bytes.length}`);
+    assert.deepEqual(Buffer.from(await head.arrayBuffer()), bytes.subarray(0, 100));
+    const tail = await fetch(url, { headers: { range: 'bytes=-50' } });
+    assert.equal(tail.status, 206);
+    assert.deepEqual(Buffer.from(await tail.arrayBuffer()), bytes.subarray(bytes.length - 50));
+    const middle = await fetch(url, { headers: { range: `bytes=1000-` } });
+    assert.deepEqual(Buffer.from(await middle.arrayBuffer()), bytes.subarray(1000));
+    const beyond = await fetch(url, { headers: { range: `bytes=${bytes.length}-` } });
+    assert.equal(beyond.status, 416);
+    assert.equal(beyond.headers.get('content-range'), `bytes */${bytes.length}`);
     assert.ok(stack.upstreamCalls.includes('POST /v1/videos/tryon'));
   });
 
