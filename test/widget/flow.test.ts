@@ -278,4 +278,30 @@ describe('the try-on flow', () => {
     expect(bodies[1]!['requestId']).to.not.equal(bodies[0]!['requestId']);
     expect(seen.filter((e) => e.type === 'tryon-result').map((e) => e.detail.product)).to.deep.equal(['saree-red', 'lehenga-green']);
   });
+
+  it('offers the last photo only until it expires', async () => {
+    const fake = await fakeProxy();
+    const key = `tryon:${new URL(fake.endpoint, location.href).href}:photo`;
+    sessionStorage.setItem(key, JSON.stringify({ photo: 'ph_old', expiresAt: new Date(Date.now() - 1000).toISOString() }));
+    const el = await mount(fake);
+    await openAndConsent(el);
+    expect([...panelRoot(el).querySelectorAll('button')].map((b) => b.textContent!.trim())).to.not.include('Use my last photo');
+    expect(sessionStorage.getItem(key)).to.equal(null);
+  });
+
+  it('moves the before/after divide with the pointer too', async () => {
+    const fake = await fakeProxy();
+    const el = await mount(fake);
+    await openAndConsent(el);
+    await pickPhoto(el, await drawnPhoto(400, 500));
+    button(el, 'Try it on').click();
+    await reach(el, 'result');
+    const compare = panelRoot(el).querySelector<HTMLElement>('[part="compare"]')!;
+    const slider = compare.querySelector('[role="slider"]')!;
+    expect(slider.getAttribute('aria-valuenow')).to.equal('50');
+    const box = compare.getBoundingClientRect();
+    compare.dispatchEvent(new PointerEvent('pointerdown', { clientX: box.left + box.width / 4, clientY: box.top + 5, bubbles: true, pointerId: 1, buttons: 1 }));
+    await until(() => slider.getAttribute('aria-valuenow') === '25', 'the divide at 25 %');
+    expect(compare.style.getPropertyValue('--pos')).to.equal('25%');
+  });
 });
