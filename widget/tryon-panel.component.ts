@@ -368,6 +368,14 @@ export class TryonPanel extends LitElement {
         });
       }, signal);
       if (signal.aborted || this.session.tryon !== tryon) return;
+      if (final.status === 'succeeded' && !this.session.outputs.some((o) => o.type === this.session.output)) {
+        // Success without anything to show: ask once more (outputs may trail the status), and
+        // if there is still nothing, offer "Try again" rather than an empty result.
+        this.dispatch({ type: 'status', answer: await this.proxy().status(tryon, signal) });
+        if (!this.session.outputs.some((o) => o.type === this.session.output)) {
+          throw new ProxyError('no_outputs', '', true);
+        }
+      }
       if (final.status === 'succeeded') {
         this.announcement = this.t(this.session.output === 'video' ? 'videoReady' : 'ready');
         rememberTryon(this.endpoint, this.host.product, undefined);
@@ -800,10 +808,10 @@ export class TryonPanel extends LitElement {
     return html`<dialog part="dialog" aria-labelledby="dialog-title" lang=${this.host?.language ?? 'en'}
         dir=${rtl ? 'rtl' : nothing as unknown as string}
         @close=${this.onDialogClose} @keydown=${this.onDialogKey}>
-      <header part="header">
+      <div class="header" part="header">
         <h2 id="dialog-title" part="title">${this.t('dialogTitle')}</h2>
         <button type="button" class="close" part="close-button" aria-label=${this.t('close')} @click=${() => this.hide()}>×</button>
-      </header>
+      </div>
       ${this.renderStep()}
       <p id="status" role="status" part="status" class="status body">${this.statusText()}</p>
     </dialog>`;

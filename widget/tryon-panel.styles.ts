@@ -53,7 +53,8 @@ export const panelStyles = css`
       border-radius: 0;
     }
   }
-  header {
+  /* Not a <header>: that would be a second banner landmark on the shop's page. */
+  .header {
     display: flex;
     align-items: center;
     justify-content: space-between;

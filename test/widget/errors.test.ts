@@ -152,4 +152,19 @@ describe('errors in plain words', () => {
     button(el, 'Close').click();
     await reach(el, 'idle');
   });
+
+  it('asks again when a success comes without outputs, and offers Try again if none come', async () => {
+    const fake = await fakeProxy({ steps: [{ status: 'succeeded', outputs: [] }, { status: 'succeeded', outputs: ['front'] }] });
+    const el = await mount(fake);
+    await submitPhoto(el);
+    await reach(el, 'result');
+    await until(() => panelRoot(el).querySelector('img[part="image"]'), 'the image from the second answer');
+
+    const empty = await fakeProxy({ steps: [{ status: 'succeeded', outputs: [] }] });
+    const other = await mount(empty);
+    await submitPhoto(other);
+    await reach(other, 'error');
+    expect(alertText(other)).to.equal(en.error_generic);
+    await expect(other).to.be.accessible();
+  });
 });

@@ -106,6 +106,16 @@ describe('languages, direction, theming and motion', () => {
     expect([Math.round(box.left), Math.round(box.top), Math.round(box.width), Math.round(box.height)]).to.deep.equal([0, 0, 390, 700]);
   });
 
+  it('adds no landmark that clashes with the shop page\'s own', async () => {
+    const fake = await fakeProxy();
+    const page = await fixture<HTMLDivElement>(html`<div><header><a href="/">The shop</a></header>
+      <main><h1>Red saree</h1><tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button></main></div>`);
+    const el = page.querySelector('tryon-button')!;
+    await el.open();
+    await reach(el, 'consent');
+    await expect(page).to.be.accessible();
+  });
+
   it('reflects its status for CSS and exposes parts', async () => {
     const fake = await fakeProxy();
     const el = await mount(fake);
