@@ -8,6 +8,7 @@ import type { ProductInfo } from './proxy-client.js';
 import { PhotoError, prepareRawPhoto } from './photo.js';
 import type { PreparedPhoto } from './photo.js';
 import { ClockController } from './clock.js';
+import { CompareController } from './compare.js';
 import { currentTryon, lastPhoto, rememberPhoto, rememberTryon } from './storage.js';
 import type { StoredPhoto, StoredTryon } from './storage.js';
 import { en } from './i18n/en.js';
@@ -72,7 +73,6 @@ export class TryonPanel extends LitElement {
     problem: { state: true },
     consentChecked: { state: true },
     selectedView: { state: true },
-    comparePosition: { state: true },
     announcement: { state: true },
     dragging: { state: true },
   };
@@ -86,11 +86,11 @@ export class TryonPanel extends LitElement {
   declare private problem: string;
   declare private consentChecked: boolean;
   declare private selectedView: string;
-  declare private comparePosition: number;
   declare private announcement: string;
   declare private dragging: boolean;
 
   private readonly clock = new ClockController(this);
+  private readonly compare = new CompareController(this);
   private run: AbortController | undefined;
   private productLoad: Promise<ProductInfo> | undefined;
   private client: ProxyClient | undefined;
@@ -107,7 +107,6 @@ export class TryonPanel extends LitElement {
     this.problem = '';
     this.consentChecked = false;
     this.selectedView = '';
-    this.comparePosition = 50;
     this.announcement = '';
     this.dragging = false;
   }
@@ -603,30 +602,6 @@ export class TryonPanel extends LitElement {
     tab.focus();
   };
 
-  private readonly onCompareKey = (event: KeyboardEvent) => {
-    const rtl = getComputedStyle(this.dialog ?? document.body).direction === 'rtl';
-    const keys: Record<string, number> = {
-      ArrowRight: rtl ? -5 : 5, ArrowLeft: rtl ? 5 : -5, ArrowUp: 5, ArrowDown: -5, PageUp: 25, PageDown: -25,
-    };
-    let value: number | undefined;
-    if (event.key in keys) value = this.comparePosition + (keys[event.key] ?? 0);
-    else if (event.key === 'Home') value = 0;
-    else if (event.key === 'End') value = 100;
-    if (value === undefined) return;
-    event.preventDefault();
-    this.comparePosition = Math.max(0, Math.min(100, value));
-  };
-
-  private readonly onComparePointer = (event: PointerEvent) => {
-    if (event.type === 'pointerdown') (event.currentTarget as HTMLElement).setPointerCapture?.(event.pointerId);
-    else if (event.buttons === 0) return;
-    const box = (event.currentTarget as HTMLElement).getBoundingClientRect();
-    if (box.width === 0) return;
-    const rtl = getComputedStyle(this.dialog ?? document.body).direction === 'rtl';
-    const fraction = (event.clientX - box.left) / box.width;
-    this.comparePosition = Math.round(Math.max(0, Math.min(1, rtl ? 1 - fraction : fraction)) * 100);
-  };
-
   /** Keeps Tab and Shift+Tab cycling inside the dialog instead of escaping to the browser. */
   private readonly onDialogKey = (event: KeyboardEvent) => {
     if (event.key !== 'Tab') return;
@@ -737,14 +712,14 @@ export class TryonPanel extends LitElement {
     const alt = this.t('resultAlt', { product: this.productName() });
     const before = this.session.photo ? beforeImages.get(this.session.photo.handle) : undefined;
     if (!before) return html`<div class="frame"><img part="image" src=${output.url} alt=${alt}></div>`;
-    const position = this.comparePosition;
+    const position = this.compare.position;
     return html`<div class="frame"><div class="compare" part="compare" style="--pos: ${position}%"
-        @pointerdown=${this.onComparePointer} @pointermove=${this.onComparePointer}>
+        @pointerdown=${this.compare.onPointer} @pointermove=${this.compare.onPointer}>
       <img part="image" src=${output.url} alt=${alt}>
       <img class="before" src=${before} alt="">
       <div role="slider" part="compare-handle" tabindex="0" aria-label=${this.t('compare')}
         aria-valuemin="0" aria-valuemax="100" aria-valuenow=${position} aria-valuetext="${position}%"
-        aria-orientation="horizontal" @keydown=${this.onCompareKey}></div>
+        aria-orientation="horizontal" @keydown=${this.compare.onKey}></div>
     </div></div>`;
   }
 
