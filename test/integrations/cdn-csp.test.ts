@@ -52,7 +52,7 @@ let closeAll: () => Promise<void>;
 function page(script: string, body = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Saree</title>${script}</head>
 <body><main><h1>${PRODUCT_NAME}</h1>
-<tryon-button product="${PRODUCT}" endpoint="/tryon"></tryon-button>${body}</main></body></html>`;
+<tryon-button product="${PRODUCT}" endpoint="/tryon" video></tryon-button>${body}</main></body></html>`;
 }
 
 before(async () => {
@@ -77,12 +77,18 @@ before(async () => {
     catalog: {
       defaults: { tier: 'draft', views: ['front'] },
       products: {
-        [PRODUCT]: { mode: 'garment_to_person', garmentImage: 'garments/red.png', garment: { category: 'saree', subtype: 'nivi' }, name: PRODUCT_NAME },
+        [PRODUCT]: {
+          mode: 'garment_to_person', garmentImage: 'garments/red.png', garment: { category: 'saree', subtype: 'nivi' },
+          name: PRODUCT_NAME, video: { durationSeconds: 1, fps: 8 },
+        },
       },
     },
     assetsDir: join(work, 'assets'),
     readAsset: async (path) => new Uint8Array(await readFile(path)),
     log: () => {},
+    // The proxy leaves its upload idle timer armed after an upload finishes, which holds this
+    // test process open for the whole timeout (60 s by default); a short one keeps the run quick.
+    limits: { uploadTimeoutMs: 5_000 },
   });
 
   const shop = new Hono();
@@ -175,7 +181,7 @@ describe('CDN build under a strict CSP in Chromium', () => {
     }
   });
 
-  test('the whole try-on flow runs with zero CSP violations', async () => {
+  test('the whole try-on flow, image then video, runs with zero CSP violations', async () => {
     const { page, violations, errors, requests, close } = await watchedPage();
     try {
       const response = await page.goto(`${shopUrl}/product`);
@@ -203,6 +209,18 @@ describe('CDN build under a strict CSP in Chromium', () => {
       assert.ok(shown.src.startsWith(`${shopUrl}/tryon/files/`), `served by the proxy: ${shown.src}`);
       assert.ok(requests.includes('/tryon/photos'), 'the photo was uploaded');
       assert.ok(requests.includes('/tryon/tryons'), 'the try-on was submitted');
+
+      // The video comes from the proxy too (media-src).
+      await dialog.getByRole('button', { name: 'Make a video' }).click();
+      const video = dialog.locator('video').first();
+      await video.waitFor({ state: 'visible' });
+      const duration = await video.evaluate((element) => new Promise<number>((resolve, reject) => {
+        const media = element as HTMLVideoElement;
+        if (media.readyState >= 1) return resolve(media.duration);
+        media.addEventListener('loadedmetadata', () => resolve(media.duration), { once: true });
+        media.addEventListener('error', () => reject(new Error(`video error ${media.error?.code}`)), { once: true });
+      }));
+      assert.ok(Math.abs(duration - 1) < 0.5, `the 1 s video played its metadata (${duration} s)`);
 
       // Let any late report (DevTools issues arrive asynchronously) land before judging.
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
