@@ -11,6 +11,15 @@ export class CompareController implements ReactiveController {
     host.addController(this);
   }
 
+  /** A new result starts from the middle again. */
+  reset(): void {
+    this.position = 50;
+  }
+
+  hostDisconnected(): void {
+    this.reset();
+  }
+
   private set(value: number): void {
     const next = Math.round(Math.max(0, Math.min(100, value)));
     if (next === this.position) return;

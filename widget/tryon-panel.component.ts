@@ -522,6 +522,7 @@ export class TryonPanel extends LitElement {
     this.prepared = undefined;
     this.preview = undefined;
     this.selectedView = '';
+    this.compare.reset();
     this.dispatch({ type: 'another-photo' });
   };
 
