@@ -176,7 +176,8 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   app.onError((error, c) => {
     if (isProxyError(error)) {
       if (error.status >= 500) log({ level: 'warn', event: 'answered_error', requestId: c.get('requestId'), code: error.code, status: error.status });
-      return error.toResponse({ 'x-request-id': c.get('requestId') ?? '' });
+      // A refused body may not have been read to its end: do not reuse the connection.
+      return error.toResponse({ 'x-request-id': c.get('requestId') ?? '', ...(error.status === 413 ? { connection: 'close' } : {}) });
     }
     // Hono's own HTTP errors (e.g. a malformed body) are the client's doing.
     const status = (error as { status?: number }).status;

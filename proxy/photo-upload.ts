@@ -90,6 +90,32 @@ export async function drainBody(reader: ReadableStreamDefaultReader<Uint8Array>,
   }
 }
 
+/** Reads a small body as text, refusing (413) as soon as it passes `maxBytes` — never more in memory. */
+export async function readBoundedText(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
+  if (!body) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > maxBytes) {
+      // Read on (bounded) so the client sees the answer rather than a reset connection.
+      await drainBody(reader, 1024 * 1024);
+      throw new ProxyError(413, 'invalid_request', 'The request is too large.');
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
 export interface PhotoPart {
   type: PhotoType;
   /** The whole photo, peeked bytes first; errors with 413 once more than the limit has flowed. */

@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { ProxyError, UpstreamRejected } from '../errors.js';
+import { readBoundedText } from '../photo-upload.js';
 import { isTerminal, type TryonSnapshot } from '../tryon-status.js';
 import type { Proxy, ProxyContext, ProxyEnv } from '../context.js';
 import type { TryonClaims } from '../handles.js';
@@ -31,8 +32,7 @@ export interface TryonStatusBody {
 async function readJsonBody(c: ProxyContext, maxBytes: number): Promise<unknown> {
   const declared = Number(c.req.header('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw new ProxyError(413, 'invalid_request', 'The request is too large.');
-  const text = await c.req.text();
-  if (text.length > maxBytes) throw new ProxyError(413, 'invalid_request', 'The request is too large.');
+  const text = await readBoundedText(c.req.raw.body, maxBytes);
   try {
     return JSON.parse(text);
   } catch {

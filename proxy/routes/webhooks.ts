@@ -2,6 +2,7 @@
 // verifies. A verified event updates the shared status and wakes SSE listeners at once.
 import { Hono } from 'hono';
 import { ProxyError } from '../errors.js';
+import { readBoundedText } from '../photo-upload.js';
 import { parseJob } from '../upstream.js';
 import { verifyWebhook } from '../webhook-signature.js';
 import type { Proxy, ProxyEnv } from '../context.js';
@@ -14,8 +15,7 @@ export function webhookRoutes(proxy: Proxy): Hono<ProxyEnv> {
     if (!proxy.webhookSecret) throw new ProxyError(404, 'not_found', 'Webhooks are not enabled on this proxy.');
     const declared = Number(c.req.header('content-length'));
     if (Number.isFinite(declared) && declared > MAX_EVENT_BYTES) throw new ProxyError(413, 'invalid_request', 'The event is too large.');
-    const body = await c.req.text();
-    if (body.length > MAX_EVENT_BYTES) throw new ProxyError(413, 'invalid_request', 'The event is too large.');
+    const body = await readBoundedText(c.req.raw.body, MAX_EVENT_BYTES);
     if (!(await verifyWebhook(proxy.webhookSecret, c.req.raw.headers, body, proxy.now()))) {
       proxy.log({ level: 'warn', event: 'webhook_refused', reason: 'signature' });
       throw new ProxyError(401, 'invalid_signature', 'The webhook signature did not verify.');

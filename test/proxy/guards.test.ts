@@ -116,6 +116,15 @@ describe('guards', () => {
       await expectError(await startTryon(stack, { product: 'dress-aline-indigo', photo, output: 'hologram' }), 422, 'validation_failed');
       await expectError(await startTryon(stack, { product: 'no-such-product', photo }), 404, 'unknown_product');
       await expectError(await fetch(`${stack.url}/tryons`, { method: 'POST', body: JSON.stringify({ consent: true, pad: 'x'.repeat(20_000) }), headers: { 'content-type': 'application/json' } }), 413, 'invalid_request');
+      // Chunked, with no length to check up front: refused once the limit is crossed.
+      const big = new TextEncoder().encode(JSON.stringify({ consent: true, pad: 'x'.repeat(200_000) }));
+      const chunked = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < big.length; i += 4096) controller.enqueue(big.subarray(i, i + 4096));
+          controller.close();
+        },
+      });
+      await expectError(await fetch(`${stack.url}/tryons`, { method: 'POST', body: chunked, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit), 413, 'invalid_request');
     });
 
     it('refuses forged, tampered, expired and wrong-kind handles', async () => {
