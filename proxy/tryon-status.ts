@@ -100,8 +100,11 @@ export class TryonStatusBoard {
   }
 
   private snapshotOf(job: UpstreamJob, outputs: UpstreamOutput[]): TryonSnapshot {
+    // "Succeeded" with nothing to show yet (outputs listed a moment later) is still rendering to
+    // the shopper, and must not be cached as final.
+    const status = job.status === 'succeeded' && outputs.length === 0 ? 'processing' : job.status;
     return {
-      status: job.status,
+      status,
       progress: job.progress,
       error: job.status === 'failed'
         ? { code: 'render_failed', message: 'The try-on could not be made from this photo; please try another.', retryable: false }
