@@ -13,7 +13,7 @@ async function errorOf(response: Response): Promise<{ status: number; code: stri
 describe('upstream faults', () => {
   let stack: Stack;
   before(async () => {
-    stack = await startStack({ proxy: { limits: { pollIntervalMs: 0, upstreamTimeoutMs: 400, retries: 2, retryBaseMs: 20 } } });
+    stack = await startStack({ proxy: { limits: { pollIntervalMs: 0, upstreamTimeoutMs: 800, retries: 2, retryBaseMs: 20 } } });
   });
   after(async () => { await stack.close(); });
   const submits = async () => (await stack.state()).requests['POST /v1/images/tryon'] ?? 0;
@@ -48,14 +48,14 @@ describe('upstream faults', () => {
   it('a job poll slower than the timeout is retried; if every try is slow → 504 upstream_timeout', async () => {
     await stack.fault({ jobOutcome: 'hold', times: 1 });
     const started = await (await startTryon(stack, { product: 'dress-aline-indigo', photo: await photoHandle(stack) })).json() as TryonAnswer;
-    await stack.fault({ match: 'GET /v1/jobs/*', delayMs: 1500, times: 1 });
+    await stack.fault({ match: 'GET /v1/jobs/*', delayMs: 2500, times: 1 });
     const once = await fetch(`${stack.url}/tryons/${started.tryon}`);
     assert.equal(once.status, 200, 'one slow poll is absorbed by a retry');
-    await stack.fault({ match: 'GET /v1/jobs/*', delayMs: 1500, times: 3 });
+    await stack.fault({ match: 'GET /v1/jobs/*', delayMs: 2500, times: 3 });
     const t0 = Date.now();
     const error = await errorOf(await fetch(`${stack.url}/tryons/${started.tryon}`));
     assert.deepEqual([error.status, error.code, error.retryable], [504, 'upstream_timeout', true]);
-    assert.ok(Date.now() - t0 < 1400 * 3, 'each attempt was cut at the timeout');
+    assert.ok(Date.now() - t0 < 2400 * 3, 'each attempt was cut at the timeout');
     await stack.clearFaults();
     const recovered = await fetch(`${stack.url}/tryons/${started.tryon}`);
     assert.equal(recovered.status, 200);
