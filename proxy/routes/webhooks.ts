@@ -9,8 +9,12 @@ import type { Proxy, ProxyEnv } from '../context.js';
 
 const MAX_EVENT_BYTES = 256 * 1024;
 
+/** How many recent webhook ids are remembered to drop redeliveries and replays. */
+const REMEMBERED_IDS = 2000;
+
 export function webhookRoutes(proxy: Proxy): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
+  const recent = new Set<string>();
   app.post('/', async (c) => {
     if (!proxy.webhookSecret) throw new ProxyError(404, 'not_found', 'Webhooks are not enabled on this proxy.');
     const declared = Number(c.req.header('content-length'));
@@ -20,6 +24,14 @@ export function webhookRoutes(proxy: Proxy): Hono<ProxyEnv> {
       proxy.log({ level: 'warn', event: 'webhook_refused', reason: 'signature' });
       throw new ProxyError(401, 'invalid_signature', 'The webhook signature did not verify.');
     }
+    // Upstream retries keep the webhook-id: a delivery seen before is acknowledged, not re-applied.
+    const id = c.req.header('webhook-id')!;
+    if (recent.has(id)) {
+      proxy.log({ event: 'webhook_duplicate' });
+      return c.body(null, 204);
+    }
+    recent.add(id);
+    if (recent.size > REMEMBERED_IDS) recent.delete(recent.values().next().value as string);
     let event: { type?: unknown; data?: unknown };
     try {
       event = JSON.parse(body) as typeof event;

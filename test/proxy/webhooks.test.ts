@@ -87,6 +87,10 @@ describe('webhooks', () => {
     // The genuine one passes (for an unknown job it is acknowledged and ignored).
     const ok = await send({ 'webhook-id': 'msg_1', 'webhook-timestamp': timestamp, 'webhook-signature': good });
     assert.equal(ok.status, 204);
+    // A redelivery (same webhook-id) is acknowledged and not applied again.
+    const again = await send({ 'webhook-id': 'msg_1', 'webhook-timestamp': timestamp, 'webhook-signature': good });
+    assert.equal(again.status, 204);
+    assert.equal(stack.logs.filter((l) => l.event === 'webhook_duplicate').length, 1);
   });
 
   it('without a webhook secret the route does not exist', async () => {
