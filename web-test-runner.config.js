@@ -4,6 +4,7 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { countingReporter } from './scripts/wtr-counting-reporter.js';
 import { defaultReporter } from '@web/test-runner';
 import { fakeProxyMiddleware } from './test/widget/fake-proxy.js';
+import { realProxyMiddleware } from './test/widget/real-proxy.js';
 
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 const args = [
@@ -19,8 +20,9 @@ export default {
   testFramework: { config: { timeout: 20000 } },
   testsFinishTimeout: 300000,
   browsers: [chromeLauncher({ launchOptions: { executablePath, args, headless: true } })],
-  // A fake of the token proxy's public API for the widget's tests (test/widget/fake-proxy.js).
-  middleware: [fakeProxyMiddleware()],
+  // A fake of the token proxy's public API for the widget's tests (test/widget/fake-proxy.js),
+  // and the real proxy + sandbox under /real/ (test/widget/real-proxy.js), started on first use.
+  middleware: [fakeProxyMiddleware(), realProxyMiddleware()],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   reporters: [defaultReporter(), countingReporter(process.env.WTR_COUNTS_FILE)],
 };

@@ -1,0 +1,43 @@
+// The real token proxy in front of the real sandbox, for the widget's browser tests that speak
+// to the real thing (real-proxy.test.ts). Started by web-test-runner's middleware
+// (real-proxy.js) as a child process; prints one JSON line with both URLs, and stops when its
+// parent closes stdin, so no server outlives the test run.
+import sharp from 'sharp';
+import { startSandbox } from '../../demo/sandbox/server.js';
+import { startProxy } from '../../proxy/node.js';
+
+const garment = await sharp({ create: { width: 512, height: 768, channels: 3, background: { r: 180, g: 20, b: 40 } } }).png().toBuffer();
+
+const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0.02, keys: { sk_test_widget: 'ws_widget' }, log: () => {} });
+const proxy = await startProxy({
+  port: 0,
+  hostname: '127.0.0.1',
+  basePath: '/real/tryon',
+  apiKey: 'sk_test_widget',
+  baseUrl: sandbox.url,
+  secret: 'widget-tests-secret-widget-tests-secret',
+  allowedOrigins: [],
+  catalog: {
+    defaults: { tier: 'draft', views: ['front'], background: 'studio_white', provider: 'auto' },
+    products: {
+      'saree-test-red': {
+        mode: 'garment_to_person', garmentImage: 'red.png', garment: { category: 'saree', subtype: 'nivi' },
+        views: ['front', 'side'], video: true, name: 'Test red saree',
+      },
+    },
+  },
+  readAsset: async () => new Uint8Array(garment),
+  log: () => {},
+});
+
+process.stdout.write(`${JSON.stringify({ proxy: proxy.url, sandbox: sandbox.url })}\n`);
+
+const stop = async () => {
+  await proxy.close();
+  await sandbox.close();
+  process.exit(0);
+};
+process.stdin.on('end', stop);
+process.stdin.on('close', stop);
+process.stdin.resume();
+process.on('SIGTERM', stop);

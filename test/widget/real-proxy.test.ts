@@ -1,0 +1,86 @@
+// The widget against the real token proxy and the real sandbox (not the fake): the contract
+// as the other side actually implements it.
+import { expect, fixture, html } from '@open-wc/testing';
+import type { TryonButton } from '../../widget/tryon-button.js';
+import { en } from '../../widget/i18n/en.js';
+import { button, control, drawnPhoto, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, until } from './helpers.js';
+
+const endpoint = '/real/tryon';
+
+async function mountReal(attributes = ''): Promise<TryonButton> {
+  const el = await fixture<TryonButton>(html`<tryon-button product="saree-test-red" endpoint=${endpoint} prefetch="interaction"></tryon-button>`);
+  for (const name of attributes.split(' ').filter(Boolean)) el.setAttribute(name, '');
+  el.pollInterval = 200;
+  await el.updateComplete;
+  return el;
+}
+
+async function topLevelJobs(): Promise<number> {
+  const state = await (await fetch('/real/sandbox/sandbox/state')).json() as { workspaces: Record<string, { jobs: { parent: string | null }[] }> };
+  return Object.values(state.workspaces).flatMap((ws) => ws.jobs).filter((job) => job.parent === null).length;
+}
+
+describe('against the real proxy and sandbox', function () {
+  this.timeout(60000);
+  beforeEach(async () => {
+    sessionStorage.clear();
+    await fetch('/real/sandbox/sandbox/faults', { method: 'DELETE' });
+  });
+
+  it('renders a two-view catalog and a video from a real photo', async () => {
+    const health = await (await fetch(`${endpoint}/health`)).json() as { ok: boolean };
+    expect(health.ok).to.equal(true);
+    const el = await mountReal('video');
+    const seen = recordEvents(el);
+    await openAndConsent(el);
+    await pickPhoto(el, await drawnPhoto(600, 900));
+    button(el, 'Try it on').click();
+    await until(() => seen.some((e) => e.type === 'tryon-result'), 'the catalog', 30000);
+    await reach(el, 'result');
+    const tabs = [...panelRoot(el).querySelectorAll('[role="tab"]')].map((t) => t.textContent!.trim());
+    expect(tabs).to.deep.equal(['Front', 'Side']);
+    const image = panelRoot(el).querySelector<HTMLImageElement>('img[part="image"]')!;
+    expect(image.alt).to.equal('You wearing Test red saree');
+    await until(() => image.complete && image.naturalWidth >= 256, 'the rendered image to load', 15000);
+    expect(image.src).to.match(new RegExp(`^${location.origin}/real/tryon/files/`));
+    await expect(el).to.be.accessible();
+
+    await until(() => control(el, 'Make a video'), 'the video offer');
+    button(el, 'Make a video').click();
+    const video = await until(() => panelRoot(el).querySelector<HTMLVideoElement>('video[part="video"]'), 'the video', 45000);
+    expect(video.src).to.match(new RegExp(`^${location.origin}/real/tryon/files/`));
+    const head = await fetch(video.src);
+    expect(head.headers.get('content-type')).to.equal('video/mp4');
+  });
+
+  it('retries a submit that failed upstream with the same requestId, and the proxy renders it once', async () => {
+    const jobsBefore = await topLevelJobs();
+    await fetch('/real/sandbox/sandbox/faults', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ match: 'POST /v1/images/tryon', status: 503, times: 3 }),
+    });
+    const el = await mountReal();
+    const seen = recordEvents(el);
+    await openAndConsent(el);
+    await pickPhoto(el, await drawnPhoto(600, 900));
+    button(el, 'Try it on').click();
+    await reach(el, 'error', 30000);
+    const error = seen.find((e) => e.type === 'tryon-error')!.detail;
+    expect(error.message).to.equal(en[`error_${error.code}` as keyof typeof en] ?? en.error_generic);
+    expect(panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim()).to.equal(error.message);
+    await fetch('/real/sandbox/sandbox/faults', { method: 'DELETE' });
+    button(el, 'Try again').click();
+    await until(() => seen.some((e) => e.type === 'tryon-result'), 'the result after retrying', 30000);
+    const submits = seen.filter((e) => e.type === 'tryon-submit').map((e) => e.detail.requestId);
+    expect(new Set(submits).size).to.equal(1);
+    expect(seen.find((e) => e.type === 'tryon-result')!.detail.requestId).to.equal(submits[0]);
+    expect((await topLevelJobs()) - jobsBefore).to.equal(1);
+  });
+
+  it('says plainly when a product has no try-on', async () => {
+    const el = await fixture<TryonButton>(html`<tryon-button product="no-such-product" endpoint=${endpoint} prefetch="interaction"></tryon-button>`);
+    await el.open();
+    await reach(el, 'error', 15000);
+    expect(panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim()).to.equal(en.error_unknown_product);
+  });
+});
