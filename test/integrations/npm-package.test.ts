@@ -242,6 +242,20 @@ describe('npm package in a separate Vite app', () => {
     assert.equal(result.worker, 'function');
   });
 
+  test('npm pack takes the builds, the types and the manifest, and nothing else', async () => {
+    const { code, output } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], pkg);
+    assert.equal(code, 0, output);
+    const listing = JSON.parse(output.slice(output.indexOf('['), output.lastIndexOf(']') + 1)) as { files: { path: string }[] }[];
+    const packed = listing[0]!.files.map((f) => f.path);
+    for (const needed of ['package.json', 'dist/npm/tryon-button.js', 'dist/npm/tryon-button.d.ts', 'dist/npm/custom-elements.json',
+      'dist/proxy/index.js', 'dist/proxy/index.d.ts', 'dist/proxy/server.js', 'dist/proxy/worker.js', 'dist/proxy/shopify-app-proxy.js']) {
+      assert.ok(packed.includes(needed), `${needed} is packed`);
+    }
+    const stray = packed.filter((path) => !path.startsWith('dist/') && path !== 'package.json');
+    assert.deepEqual(stray, [], 'no sources, tests or local files');
+    assert.ok(!packed.some((path) => /\.env|secret|\.test\./.test(path)));
+  });
+
   test('a missing export is refused: only what the exports map names is public', async () => {
     const { code, output } = await run(process.execPath, ['--input-type=module', '-e', "await import('tryon-button/dist/proxy/handles.js')"], app);
     assert.notEqual(code, 0);
