@@ -183,9 +183,9 @@ export class TryonPanel extends LitElement {
     return [...views].sort((a, b) => (a === 'front' ? -1 : b === 'front' ? 1 : 0));
   }
 
-  /** A different product or proxy is a different try-on: start over (consent is kept). */
+  /** A different product, proxy or choice of views is a different try-on: start over (consent is kept). */
   private resetIfProductChanged(): void {
-    const now = `${new URL(this.endpoint, location.href).href}|${this.host.product}`;
+    const now = `${new URL(this.endpoint, location.href).href}|${this.host.product}|${this.host.views}`;
     if (this.loadedFor === undefined) this.loadedFor = now;
     if (this.loadedFor === now) return;
     this.loadedFor = now;
