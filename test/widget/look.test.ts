@@ -23,6 +23,24 @@ describe('languages, direction, theming and motion', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('runs the whole flow in Hindi, accessible at the result', async () => {
+    const fake = await fakeProxy();
+    const el = await mount(fake, { lang: 'hi' });
+    await el.open();
+    await reach(el, 'consent');
+    panelRoot(el).querySelector<HTMLInputElement>('input[type="checkbox"]')!.click();
+    await reach(el, 'consent');
+    button(el, 'आगे बढ़ें').click();
+    await reach(el, 'photo');
+    expect(button(el, 'फ़ोटो चुनें')).to.exist;
+    await pickPhoto(el, await drawnPhoto(400, 600));
+    button(el, 'पहनकर देखें').click();
+    await reach(el, 'result');
+    expect(panelRoot(el).querySelector<HTMLImageElement>('img[part="image"]')!.alt).to.equal('आप Red Banarasi saree पहने हुए');
+    expect(button(el, 'दूसरी फ़ोटो आज़माएँ')).to.exist;
+    await expect(el).to.be.accessible();
+  });
+
   it('takes the page\'s language when the element has none', async () => {
     const fake = await fakeProxy();
     const container = await fixture<HTMLDivElement>(html`<div lang="hi-IN"><tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button></div>`);
