@@ -35,6 +35,7 @@ interface Scenario {
   shortcodes?: { atts: Record<string, string> | string; current?: { id: number; slug: string } }[];
   submit?: Record<string, string>;
   save?: { id: number; post: Record<string, string> };
+  uninstall?: boolean;
 }
 
 interface Rendered {
@@ -49,6 +50,7 @@ interface Rendered {
   sanitized?: Record<string, string>;
   settingsErrors?: string[];
   savedMeta?: Record<string, string>;
+  optionsAfterUninstall?: Record<string, unknown> | unknown[];
 }
 
 async function render(scenario: Scenario): Promise<Rendered> {
@@ -233,5 +235,10 @@ describe('WooCommerce plugin', () => {
     });
     assert.match(out.productFields, /id="_tryon_enabled"/);
     assert.deepEqual(out.savedMeta, { _tryon_enabled: 'yes', _tryon_video: 'no', _tryon_product: 'saree', _tryon_views: 'front,back' });
+  });
+
+  test('uninstalling removes the settings and keeps other options', async () => {
+    const out = await render({ options: { ...options({ label: 'x' }), blogname: 'Saree House' }, uninstall: true });
+    assert.deepEqual(out.optionsAfterUninstall, { blogname: 'Saree House' });
   });
 });

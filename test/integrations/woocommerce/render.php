@@ -63,4 +63,10 @@ if ( isset( $scenario['save'] ) ) {
 	$result['savedMeta'] = $GLOBALS['tryon_test']['meta'][ (int) $scenario['save']['id'] ];
 }
 
+if ( ! empty( $scenario['uninstall'] ) ) {
+	define( 'WP_UNINSTALL_PLUGIN', 'tryon-button/tryon-button.php' );
+	require dirname( $argv[1] ) . '/uninstall.php';
+	$result['optionsAfterUninstall'] = $GLOBALS['tryon_test']['options'];
+}
+
 echo json_encode( $result, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES );

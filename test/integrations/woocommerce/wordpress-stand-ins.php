@@ -53,6 +53,10 @@ function shortcode_atts( array $pairs, array $atts, string $shortcode = '' ): ar
 function get_option( string $name, $default = false ) {
 	return $GLOBALS['tryon_test']['options'][ $name ] ?? $default;
 }
+function delete_option( string $name ): bool {
+	unset( $GLOBALS['tryon_test']['options'][ $name ] );
+	return true;
+}
 function get_post_meta( int $id, string $key, bool $single = false ) {
 	return $GLOBALS['tryon_test']['meta'][ $id ][ $key ] ?? '';
 }
