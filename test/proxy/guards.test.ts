@@ -161,6 +161,25 @@ describe('guards', () => {
       }
     });
 
+    it('counts clients by socket address, or by X-Forwarded-For only when trustProxy is set', async () => {
+      const trusting = await startStack({ proxy: { trustProxy: true, limits: { ratePerMinute: 2 } } });
+      const wary = await startStack({ proxy: { limits: { ratePerMinute: 2 } } });
+      try {
+        const from = (ip: string) => ({ 'x-forwarded-for': `${ip}, 10.0.0.1` });
+        for (const stack of [trusting, wary]) {
+          assert.equal((await uploadPhoto(stack, undefined, from('198.51.100.1'))).status, 201);
+          assert.equal((await uploadPhoto(stack, undefined, from('198.51.100.1'))).status, 201);
+          assert.equal((await uploadPhoto(stack, undefined, from('198.51.100.1'))).status, 429);
+        }
+        // Another forwarded address is another client only behind a trusted proxy.
+        assert.equal((await uploadPhoto(trusting, undefined, from('198.51.100.2'))).status, 201);
+        assert.equal((await uploadPhoto(wary, undefined, from('198.51.100.2'))).status, 429);
+      } finally {
+        await trusting.close();
+        await wary.close();
+      }
+    });
+
     it('caps distinct try-ons per photo; a retry with the same requestId still passes', async () => {
       const capped = await startStack({ proxy: { limits: { tryonsPerPhoto: 2 } } });
       try {
