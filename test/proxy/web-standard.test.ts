@@ -37,3 +37,17 @@ describe('proxy app code is Web-standard', () => {
     assert.match(readFileSync(join(root, 'node.ts'), 'utf8'), /@hono\/node-server/);
   });
 });
+
+describe('the Workers bundle', () => {
+  it('bundles for a browser-like platform with no Node built-in', async (t) => {
+    const { build } = await import('esbuild');
+    const result = await build({
+      entryPoints: [join(root, 'worker.ts')], bundle: true, platform: 'browser', format: 'esm', minify: true, write: false, logLevel: 'silent',
+    });
+    assert.deepEqual(result.errors, []);
+    const code = result.outputFiles[0]!.text;
+    assert.ok(!/from\s*["']node:|require\(["']node:/.test(code));
+    assert.match(code, /export\s*\{/);
+    t.diagnostic(`worker bundle: ${(code.length / 1024).toFixed(0)} KiB minified`);
+  });
+});
