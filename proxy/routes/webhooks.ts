@@ -16,7 +16,8 @@ export function webhookRoutes(proxy: Proxy): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
   const recent = new Set<string>();
   app.post('/', async (c) => {
-    if (!proxy.webhookSecret) throw new ProxyError(404, 'not_found', 'Webhooks are not enabled on this proxy.');
+    // Without a secret nothing can be verified, so nothing is trusted.
+    if (!proxy.webhookSecret) throw new ProxyError(401, 'invalid_signature', 'Webhooks are not enabled on this proxy (no TRYON_WEBHOOK_SECRET).');
     const declared = Number(c.req.header('content-length'));
     if (Number.isFinite(declared) && declared > MAX_EVENT_BYTES) throw new ProxyError(413, 'invalid_request', 'The event is too large.');
     const body = await readBoundedText(c.req.raw.body, MAX_EVENT_BYTES);

@@ -93,11 +93,17 @@ describe('webhooks', () => {
     assert.equal(stack.logs.filter((l) => l.event === 'webhook_duplicate').length, 1);
   });
 
-  it('without a webhook secret the route does not exist', async () => {
+  it('without a webhook secret every event is refused as unverified', async () => {
     const plain = await startStack();
     try {
-      const response = await fetch(`${plain.url}/webhooks`, { method: 'POST', body: '{}' });
-      assert.equal(response.status, 404);
+      const body = '{"type":"job.succeeded","data":{"id":"job_x","status":"succeeded"}}';
+      const now = new Date();
+      const response = await fetch(`${plain.url}/webhooks`, {
+        method: 'POST', body,
+        headers: { 'webhook-id': 'msg_9', 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': new Webhook(WEBHOOK_SECRET).sign('msg_9', now, body) },
+      });
+      assert.equal(response.status, 401);
+      assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'invalid_signature');
     } finally {
       await plain.close();
     }
