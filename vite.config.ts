@@ -26,6 +26,11 @@ function common(quiet: boolean | undefined): InlineConfig {
   return {
     configFile: false,
     root,
+    // Shipped bytes are production bytes whatever NODE_ENV the caller runs under (the test runner
+    // sets NODE_ENV=test, which would otherwise select Lit's larger, noisier development build).
+    mode: 'production',
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    resolve: { conditions: ['module', 'browser', 'production'] },
     logLevel: quiet ? 'silent' : 'warn',
     publicDir: false,
     clearScreen: false,

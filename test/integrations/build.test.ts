@@ -38,6 +38,8 @@ describe('CDN build', () => {
     const entry = await readFile(join(cdn.outDir, 'tryon-button.js'), 'utf8');
     assert.ok(entry.includes(names[1]!), 'the entry names the panel chunk');
     assert.match(entry, /customElements/, 'the entry registers the element');
+    // npm test runs with NODE_ENV=test; the shipped bytes must still be Lit's production build.
+    assert.doesNotMatch(entry, /Lit is in dev mode/);
     assert.doesNotMatch(entry, /^\s*\/\/ /m, 'minified: no comments');
     assert.doesNotMatch(entry, /\n\t/, 'minified: no indented code');
   });
