@@ -34,6 +34,10 @@ async function tabTo(page: Page, target: Locator, name: string, max = 40): Promi
 describe('keyboard and phone', () => {
   test('a keyboard-only run: Tab, Space and Enter from the product page to the result, Escape back', async (t) => {
     await withPage(shop, t.name, async (page, problems) => {
+      // Listen for the file chooser from the start: Playwright turns on its interception
+      // asynchronously when the first listener is added, and a chooser opened before that is lost.
+      const chooserOpened = page.waitForEvent('filechooser', { timeout: 120_000 });
+      chooserOpened.catch(() => undefined); // a failure earlier in the test must not leave it unhandled
       await openProduct(page, shop, 'bandhgala-midnight');
       const opener = page.getByRole('button', { name: 'Try it on', exact: true });
       await tabTo(page, opener, 'Try it on');
@@ -52,7 +56,8 @@ describe('keyboard and phone', () => {
       // "Choose a photo" opens the system file picker; the test answers it like a shopper would.
       const choose = dialog.getByRole('button', { name: 'Choose a photo' });
       await tabTo(page, choose, 'Choose a photo');
-      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+      await page.keyboard.press('Enter');
+      const chooser = await chooserOpened;
       await chooser.setFiles(SHOPPER_PHOTO);
 
       const send = dialog.getByRole('button', { name: 'Try it on', exact: true });

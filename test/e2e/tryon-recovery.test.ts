@@ -119,13 +119,9 @@ describe('recovering from faults in the demo shop', () => {
     });
   });
 
-  // Known proxy bug at the time of writing: when the first answer was lost and the job finished
-  // before the retry, the proxy caches the finished job with no outputs (TryonBoard.seed), so the
-  // shopper gets "ready" with no image. Marked todo so it reports without failing the run; it
-  // passes once the proxy fetches outputs for a job that is already finished when seeded.
-  test('Try again after the lost answer\'s job already finished still shows the result, at no cost', {
-    todo: 'proxy: TryonBoard.seed caches a finished job without its outputs',
-  }, async (t) => {
+  // The first answer is lost and the job finishes before the retry: the proxy must not take the
+  // finished job without its outputs as final (it once did, and the shopper saw "ready" and no image).
+  test('Try again after the lost answer\'s job already finished still shows the result, at no cost', async (t) => {
     await withPage(shop, t.name, async (page) => {
       page.setDefaultTimeout(10_000);
       const start = await shop.sandbox.workspace();
