@@ -14,12 +14,17 @@ export type ServerSettings =
   | { kind: 'sandbox'; keys: Record<string, string>; speed: number; webhookUrl?: string; webhookSecret?: string }
   | { kind: 'proxy'; options: Record<string, unknown> & { assetsDir: string } };
 
-export interface Memory { rss: number; peakRss: number; maxRss: number; heapUsed: number; external: number; arrayBuffers: number }
+export interface Memory {
+  rss: number; peakRss: number; maxRss: number; heapUsed: number; external: number; arrayBuffers: number;
+  /** Most bytes held in ArrayBuffers (request and response bodies) at one time since the last reset. */
+  peakArrayBuffers: number;
+}
 
 export interface ServerProcess {
   url: string;
   pid: number;
-  memory(): Promise<Memory>;
+  /** With `collect`, garbage is collected first, so the figures are what is really held. */
+  memory(options?: { collect?: boolean }): Promise<Memory>;
   resetPeak(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -29,7 +34,7 @@ type Message = { type: 'ready'; url: string } | { type: 'failed'; reason: string
 export function spawnServer(settings: ServerSettings, timeoutMs = 30_000): Promise<ServerProcess> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
     // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the servers under load.
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
+    execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
     env: { ...process.env, BENCH_SERVER: JSON.stringify(settings), NODE_ENV: 'test' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -49,9 +54,9 @@ export function spawnServer(settings: ServerSettings, timeoutMs = 30_000): Promi
       resolve({
         url: ready.url,
         pid: child.pid ?? 0,
-        memory: async () => {
+        memory: async (options = {}) => {
           const answer = next('memory');
-          child.send({ type: 'memory' });
+          child.send({ type: 'memory', collect: options.collect === true });
           const { type: _type, ...memory } = await answer;
           return memory;
         },
@@ -98,16 +103,24 @@ async function serveInThisProcess(settings: ServerSettings): Promise<void> {
   // Sampled often so that a short burst (50 uploads) cannot slip between two looks; maxRSS from
   // the kernel backs it up. Only once asked, so that latency runs are not sharing the loop with it.
   let peakRss = process.memoryUsage.rss();
+  let peakArrayBuffers = process.memoryUsage().arrayBuffers;
   let sampler: NodeJS.Timeout | undefined;
-  process.on('message', (message: { type: string }) => {
+  const sample = () => {
+    const usage = process.memoryUsage();
+    peakRss = Math.max(peakRss, usage.rss);
+    peakArrayBuffers = Math.max(peakArrayBuffers, usage.arrayBuffers);
+    return usage;
+  };
+  process.on('message', (message: { type: string; collect?: boolean }) => {
     if (message.type === 'memory') {
-      const usage = process.memoryUsage();
-      peakRss = Math.max(peakRss, usage.rss);
+      if (message.collect) (globalThis as { gc?: () => void }).gc?.();
+      const usage = sample();
       send({ type: 'memory', rss: usage.rss, peakRss, maxRss: process.resourceUsage().maxRSS * 1024,
-        heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers });
+        heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers, peakArrayBuffers });
     } else if (message.type === 'reset-peak') {
       peakRss = process.memoryUsage.rss();
-      sampler ??= setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage.rss()); }, 10);
+      peakArrayBuffers = process.memoryUsage().arrayBuffers;
+      sampler ??= setInterval(sample, 10);
       send({ type: 'peak-reset' });
     } else if (message.type === 'stop') {
       clearInterval(sampler);
