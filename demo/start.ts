@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { transform } from 'esbuild';
 import { createProxy } from '../proxy/app.js';
+import { socketAddress } from '../proxy/node.js';
 import type { CatalogFile } from '../proxy/catalog.js';
 import type { ProxyLimits } from '../proxy/limits.js';
 import { buildCdn } from '../scripts/build.js';
@@ -166,6 +167,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       assetsDir: imagesDir,
       readAsset: async (path) => new Uint8Array(await readFile(resolve(imagesDir, path))),
       upstreamLabel,
+      // Rate limits are per shopper: key them by the socket's address, not one shared bucket.
+      clientAddress: socketAddress,
       ...(options.proxyLimits ? { limits: options.proxyLimits } : {}),
       ...(quiet ? { log: () => undefined } : options.log ? { log: (entry: Record<string, unknown>) => log(JSON.stringify(entry)) } : {}),
     });

@@ -14,19 +14,22 @@ import { ConfigError, describeConfig, loadConfig } from './config.js';
 import type { FileIdCache } from './garment-files.js';
 import type { ProxyEnv } from './context.js';
 
+/** The shopper's address as the Node socket sees it: what rate limits are keyed by on Node. */
+export function socketAddress(c: Parameters<typeof getConnInfo>[0]): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}
+
 export type StartOptions = ProxyOptions & { port?: number; hostname?: string; basePath?: string };
 
 export async function startProxy(options: StartOptions): Promise<{ url: string; port: number; close(): Promise<void> }> {
   const { port = 0, hostname = '127.0.0.1', basePath, ...proxyOptions } = options;
   const app = createProxy({
     readAsset: async (path) => new Uint8Array(await readFile(path)),
-    clientAddress: (c) => {
-      try {
-        return getConnInfo(c).remote.address;
-      } catch {
-        return undefined;
-      }
-    },
+    clientAddress: socketAddress,
     ...proxyOptions,
   });
   const root = basePath ? new Hono<ProxyEnv>().route(basePath.replace(/\/+$/, ''), app) : app;

@@ -1,5 +1,7 @@
 // The before/after divide as a reactive controller: its position (0–100, the share of the
 // "before" photo shown from the start edge), moved by keyboard or pointer, right-to-left aware.
+// The position reaches CSS through the CSSOM, never a style attribute, so that a shop's strict
+// Content-Security-Policy (no style-src-attr 'unsafe-inline') has nothing to block.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
 const isRtl = (node: Element) => getComputedStyle(node).direction === 'rtl';
@@ -7,8 +9,15 @@ const isRtl = (node: Element) => getComputedStyle(node).direction === 'rtl';
 export class CompareController implements ReactiveController {
   position = 50;
 
-  constructor(private readonly host: ReactiveControllerHost) {
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly area: () => HTMLElement | null | undefined,
+  ) {
     host.addController(this);
+  }
+
+  hostUpdated(): void {
+    this.area()?.style.setProperty('--pos', `${this.position}%`);
   }
 
   /** A new result starts from the middle again. */

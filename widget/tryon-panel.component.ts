@@ -90,7 +90,7 @@ export class TryonPanel extends LitElement {
   declare private dragging: boolean;
 
   private readonly clock = new ClockController(this);
-  private readonly compare = new CompareController(this);
+  private readonly compare = new CompareController(this, () => this.renderRoot.querySelector<HTMLElement>('.compare'));
   private run: AbortController | undefined;
   private productLoad: Promise<ProductInfo> | undefined;
   private client: ProxyClient | undefined;
@@ -714,7 +714,7 @@ export class TryonPanel extends LitElement {
     const before = this.session.photo ? beforeImages.get(this.session.photo.handle) : undefined;
     if (!before) return html`<div class="frame"><img part="image" src=${output.url} alt=${alt}></div>`;
     const position = this.compare.position;
-    return html`<div class="frame"><div class="compare" part="compare" style="--pos: ${position}%"
+    return html`<div class="frame"><div class="compare" part="compare"
         @pointerdown=${this.compare.onPointer} @pointermove=${this.compare.onPointer}>
       <img part="image" src=${output.url} alt=${alt}>
       <img class="before" src=${before} alt="">
