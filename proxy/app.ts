@@ -55,9 +55,16 @@ export interface ProxyOptions {
 function redactingLog(sink: (entry: Record<string, unknown>) => void, secrets: string[]): (entry: Record<string, unknown>) => void {
   const hidden = secrets.filter((s) => s && s.length >= 6);
   return (entry) => {
-    let text = JSON.stringify({ time: new Date().toISOString(), ...entry });
-    for (const secret of hidden) text = text.split(secret).join('[redacted]');
+    const stamped = { time: new Date().toISOString(), ...entry };
     try {
+      // Checked on the serialised form so that a secret hidden in any nested field is found;
+      // the entry is rebuilt only when one is (rare), not on every request.
+      let text = JSON.stringify(stamped);
+      if (!hidden.some((secret) => text.includes(secret))) {
+        sink(stamped);
+        return;
+      }
+      for (const secret of hidden) text = text.split(secret).join('[redacted]');
       sink(JSON.parse(text) as Record<string, unknown>);
     } catch {
       // A broken log sink must never break a shopper's request.

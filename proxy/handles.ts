@@ -113,8 +113,34 @@ const codecs: { [K in HandleKind]: { pack(c: ClaimsOf[K]): Packed; unpack(p: Pac
 
 export interface Minted { handle: string; expiresAt: Date }
 
+/**
+ * A small insertion-ordered memo with a size bound. Handles are deterministic (the IV is an HMAC
+ * of the plaintext), so the same claims and expiry always make the same handle, and a handle that
+ * verified once verifies again: remembering both spares the Web Crypto round trips that otherwise
+ * dominate every status read. Only handles this signer minted or verified enter it, so a forged
+ * one always pays the full check; expiry is checked on every use, memo or not.
+ */
+class Memo<V> {
+  private readonly entries = new Map<string, V>();
+  constructor(private readonly limit: number) {}
+  get(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+  set(key: string, value: V): void {
+    if (this.entries.size >= this.limit) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(key, value);
+  }
+}
+
+const MEMO_LIMIT = 10_000;
+
 export class HandleSigner {
   private keys: Promise<Keys>;
+  private readonly minted = new Memo<Minted>(MEMO_LIMIT);
+  private readonly opened = new Memo<{ kind: HandleKind; exp: number; claims: object }>(MEMO_LIMIT);
 
   constructor(secret: string, private readonly now: () => number = Date.now) {
     if (!secret) throw new TypeError('a handle secret is required');
@@ -134,7 +160,11 @@ export class HandleSigner {
   async mint<K extends HandleKind>(kind: K, claims: ClaimsOf[K], ttlSeconds: number, expiresAt?: number): Promise<Minted> {
     const keys = await this.keys;
     const exp = expiresAt ?? Math.floor(this.now() / 1000) + Math.ceil(ttlSeconds);
-    const plain = encoder.encode(JSON.stringify([exp, ...codecs[kind].pack(claims)]));
+    const text = JSON.stringify([exp, ...codecs[kind].pack(claims)]);
+    const memoKey = `${kind}|${text}`;
+    const known = this.minted.get(memoKey);
+    if (known) return known;
+    const plain = encoder.encode(text);
     const additionalData = encoder.encode(kind);
     const iv = (await hmac(keys.iv, join(additionalData, plain))).slice(0, 12);
     const sealed = new Uint8Array(await crypto.subtle.encrypt(
@@ -144,7 +174,10 @@ export class HandleSigner {
     payload.set(sealed, iv.length);
     const body = `${VERSION}.${kind}.${toBase64Url(payload)}`;
     const signature = toBase64Url(await hmac(keys.mac, body));
-    return { handle: `${body}.${signature}`, expiresAt: new Date(exp * 1000) };
+    const minted = { handle: `${body}.${signature}`, expiresAt: new Date(exp * 1000) };
+    this.minted.set(memoKey, minted);
+    this.opened.set(minted.handle, { kind, exp, claims });
+    return minted;
   }
 
   /**
@@ -154,6 +187,8 @@ export class HandleSigner {
   async open<K extends HandleKind>(kind: K, handle: string): Promise<ClaimsOf[K] & { expiresAt: number }> {
     const invalid = () => new ProxyError(404, 'invalid_handle', `This ${kind} link is not valid.`);
     if (typeof handle !== 'string' || handle.length > 4096) throw invalid();
+    const known = this.opened.get(handle);
+    if (known && known.kind === kind) return this.unexpired(kind, known.exp, known.claims as ClaimsOf[K]);
     const parts = handle.split('.');
     if (parts.length !== 4) throw invalid();
     const [version, handleKind, payloadText, signatureText] = parts as [string, string, string, string];
@@ -182,6 +217,11 @@ export class HandleSigner {
     const [exp, ...packed] = decoded as [number, ...Packed];
     const claims = codecs[kind].unpack(packed) as ClaimsOf[K] | undefined;
     if (!claims) throw invalid();
+    this.opened.set(handle, { kind, exp, claims });
+    return this.unexpired(kind, exp, claims);
+  }
+
+  private unexpired<K extends HandleKind>(kind: K, exp: number, claims: ClaimsOf[K]): ClaimsOf[K] & { expiresAt: number } {
     if (exp * 1000 <= this.now()) {
       throw new ProxyError(401, 'expired_handle', `This ${kind} link has expired; please start again.`);
     }
