@@ -1,7 +1,8 @@
 // Photo preparation in the shopper's browser, before anything is uploaded: apply the EXIF
 // orientation, downscale to a long side of at most 2048 px and re-encode as JPEG, which leaves
-// EXIF and GPS behind. Decoding happens in createImageBitmap and encoding in OffscreenCanvas
-// where available, so a 12-megapixel phone photo does not freeze the page.
+// EXIF and GPS behind. Decoding and downscaling both happen inside createImageBitmap (off the
+// main thread in Chromium) and encoding in OffscreenCanvas where available, so a 12-megapixel
+// phone photo does not freeze the page: the canvas only ever sees the already small bitmap.
 
 export const MAX_INPUT_BYTES = 25 * 1024 * 1024;
 export const MIN_SHORT_SIDE = 256;
@@ -108,9 +109,31 @@ export async function prepareRawPhoto(file: Blob): Promise<PreparedPhoto> {
     const scale = Math.min(1, MAX_LONG_SIDE / Math.max(width, height));
     const outWidth = Math.max(1, Math.round(width * scale));
     const outHeight = Math.max(1, Math.round(height * scale));
+    if (scale < 1) {
+      // Resampling 12 MP on a canvas is a long main-thread task; the decoder does it off-thread.
+      const small = await downscaled(file, outWidth, outHeight);
+      if (small) {
+        bitmap.close();
+        bitmap = small;
+      }
+    }
     const blob = await encodeJpeg(bitmap, outWidth, outHeight);
     return { blob, width: outWidth, height: outHeight, type: 'image/jpeg' };
   } finally {
     bitmap.close();
   }
+}
+
+/** The photo decoded again at its final size, or undefined where the browser cannot resize so. */
+async function downscaled(file: Blob, width: number, height: number): Promise<ImageBitmap | undefined> {
+  try {
+    const small = await createImageBitmap(file, {
+      imageOrientation: 'from-image', resizeWidth: width, resizeHeight: height, resizeQuality: 'high',
+    });
+    if (small.width === width && small.height === height) return small;
+    small.close();
+  } catch {
+    // Fall back to resampling on the canvas.
+  }
+  return undefined;
 }

@@ -61,6 +61,17 @@ describe('photo preparation', () => {
     expect(isBlue(image.at(150, 360))).to.equal(true);
   });
 
+  it('applies the orientation and downscales together: a rotated 12 MP photo comes out portrait, not stretched', async () => {
+    // 4000 × 3000, red on the left, blue on the right; turned and downscaled to 1536 × 2048, red on top.
+    const prepared = await prepareRawPhoto(await withOrientation6(await drawnPhoto(4000, 3000)));
+    expect([prepared.width, prepared.height]).to.deep.equal([1536, 2048]);
+    const image = await pixels(prepared.blob);
+    expect([image.width, image.height]).to.deep.equal([1536, 2048]);
+    expect(isRed(image.at(768, 200))).to.equal(true);
+    expect(isBlue(image.at(768, 1848))).to.equal(true);
+    expect(contains(new Uint8Array(await prepared.blob.arrayBuffer()), 'Exif\0\0')).to.equal(false);
+  });
+
   it('downscales to 2048 px on the long side and re-encodes PNG as JPEG', async () => {
     const prepared = await prepareRawPhoto(await drawnPhoto(3000, 2000, 'image/png'));
     expect([prepared.width, prepared.height]).to.deep.equal([2048, 1365]);
