@@ -101,7 +101,11 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     garmentFiles: new GarmentFiles(upstream, {
       assetsDir: options.assetsDir, readAsset: options.readAsset, cache: options.fileIdCache, fetch: options.fetch, log,
     }),
-    board: new TryonStatusBoard(upstream, { intervalMs: limits.pollIntervalMs, now, log }),
+    board: new TryonStatusBoard(upstream, {
+      intervalMs: limits.pollIntervalMs,
+      pushedIntervalMs: options.webhookSecret ? Math.max(limits.pollIntervalMs, limits.pushedPollIntervalMs) : limits.pollIntervalMs,
+      now, log,
+    }),
     writes: new RateLimiter(limits.ratePerMinute, now),
     reads: new RateLimiter(limits.readsPerMinute, now),
     budget: new TryonBudget(limits, now),

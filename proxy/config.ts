@@ -41,6 +41,7 @@ const LIMIT_VARS: Record<string, keyof ProxyLimits> = {
   TRYON_TRYONS_PER_PHOTO: 'tryonsPerPhoto',
   TRYON_DAILY_TRYONS: 'dailyTryons',
   TRYON_POLL_INTERVAL_MS: 'pollIntervalMs',
+  TRYON_PUSHED_POLL_INTERVAL_MS: 'pushedPollIntervalMs',
   TRYON_UPSTREAM_TIMEOUT_MS: 'upstreamTimeoutMs',
   TRYON_MIN_PHOTO_SIDE: 'minPhotoSide',
 };

@@ -18,6 +18,11 @@ export interface ProxyLimits {
   dailyTryons: number;
   /** One upstream poll per try-on per this interval, shared by every watcher. */
   pollIntervalMs: number;
+  /**
+   * Once a verified webhook has arrived for a try-on, upstream is known to push its changes, so
+   * it is polled only this often, as a safety net for a lost event (with webhooks configured).
+   */
+  pushedPollIntervalMs: number;
   /** Timeout of each upstream JSON call. */
   upstreamTimeoutMs: number;
   /** Timeout of an upload to /v1/files and of the start of a file download. */
@@ -44,6 +49,7 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   tryonsPerPhoto: 5,
   dailyTryons: 500,
   pollIntervalMs: 1000,
+  pushedPollIntervalMs: 10_000,
   upstreamTimeoutMs: 15_000,
   uploadTimeoutMs: 60_000,
   retries: 2,

@@ -1,7 +1,9 @@
 // The status of each try-on, shared by everyone watching it: one upstream poll per try-on per
 // interval however many browsers ask (in-flight promise reuse plus a cache as old as the
 // interval), one poll loop per try-on while anyone listens over SSE, and a webhook that updates
-// the cache and wakes the listeners at once. A finished try-on is never polled again.
+// the cache and wakes the listeners at once. A finished try-on is never polled again. Once a
+// webhook has arrived for a try-on, its later changes are pushed too, so it is polled only now and
+// then, as a safety net for an event that gets lost.
 import type { Status, Upstream, UpstreamJob, UpstreamOutput } from './upstream.js';
 
 export interface TryonSnapshot {
@@ -23,6 +25,8 @@ interface Entry {
   ownEvents?: boolean;
   /** Version used to decide whether an SSE listener needs a new event. */
   signature?: string;
+  /** A verified webhook has come for this try-on: upstream pushes its changes. */
+  pushed?: boolean;
 }
 
 const TERMINAL = new Set<Status>(['succeeded', 'failed']);
@@ -35,8 +39,18 @@ export class TryonStatusBoard {
 
   constructor(
     private readonly upstream: Upstream,
-    private readonly options: { intervalMs: number; now: () => number; log: (entry: Record<string, unknown>) => void },
+    private readonly options: {
+      intervalMs: number;
+      /** How long a snapshot stays fresh once webhooks are known to arrive for its try-on. */
+      pushedIntervalMs?: number;
+      now: () => number;
+      log: (entry: Record<string, unknown>) => void;
+    },
   ) {}
+
+  private freshFor(entry: Entry): number {
+    return entry.pushed ? (this.options.pushedIntervalMs ?? this.options.intervalMs) : this.options.intervalMs;
+  }
 
   private entry(jobId: string): Entry {
     let entry = this.entries.get(jobId);
@@ -59,7 +73,7 @@ export class TryonStatusBoard {
   read(jobId: string): Promise<TryonSnapshot> {
     const entry = this.entry(jobId);
     const cached = entry.snapshot;
-    if (cached && (isTerminal(cached.status) || this.options.now() - cached.at < this.options.intervalMs)) {
+    if (cached && (isTerminal(cached.status) || this.options.now() - cached.at < this.freshFor(entry))) {
       return Promise.resolve(cached);
     }
     return this.refresh(jobId, entry);
@@ -150,7 +164,7 @@ export class TryonStatusBoard {
         }
         const age = entry.snapshot ? this.options.now() - entry.snapshot.at : 0;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.max(10, this.options.intervalMs - age));
+          const timer = setTimeout(resolve, Math.max(10, this.freshFor(entry) - age));
           entry.wake = () => {
             clearTimeout(timer);
             resolve();
@@ -168,6 +182,7 @@ export class TryonStatusBoard {
     const jobId = this.entries.has(job.id) ? job.id : job.parent && this.entries.has(job.parent) ? job.parent : undefined;
     if (!jobId) return false;
     const entry = this.entry(jobId);
+    entry.pushed = true;
     // Webhooks may arrive late or out of order: a finished try-on stays finished.
     if (entry.snapshot && isTerminal(entry.snapshot.status)) return true;
     if (jobId === job.id) {
