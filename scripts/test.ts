@@ -1,4 +1,4 @@
-// `npm test`: type check, node suites (sandbox, proxy, integrations), browser suites
+// `npm test`: type check, node suites (sandbox, proxy, integrations, bench logic), browser suites
 // (web-test-runner in Chromium) and end-to-end suites (playwright-core), then one plain
 // summary line for the whole run: "N passed, N failed".
 //
@@ -72,7 +72,12 @@ async function main(): Promise<void> {
   }
 
   if (runs('node')) {
-    add(await nodeSuite('node', [...testFiles('test/sandbox'), ...testFiles('test/proxy'), ...testFiles('test/integrations')]));
+    add(await nodeSuite('node', [
+      ...testFiles('test/sandbox'), ...testFiles('test/proxy'), ...testFiles('test/integrations'),
+      // The benchmarks' own logic (what counts as the first script, medians, the report); the
+      // benchmarks themselves run with `npm run bench`, not here.
+      ...testFiles('test/bench'),
+    ]));
   }
 
   let chromium: string | undefined;
