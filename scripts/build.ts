@@ -48,7 +48,8 @@ export const BUDGETS = {
   buttonAndPanel: 30 * 1024,
 };
 
-async function listFiles(dir: string): Promise<string[]> {
+/** Every file below `dir`, sorted. */
+export async function listFiles(dir: string): Promise<string[]> {
   const found: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);

@@ -5,14 +5,14 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
-import { buildNpm, buildProxy, projectRoot } from '../../scripts/build.js';
+import { buildNpm, buildProxy, listFiles, projectRoot } from '../../scripts/build.js';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.js';
 
 let work: string;
@@ -28,15 +28,6 @@ function run(command: string, args: string[], cwd: string): Promise<{ code: numb
   });
 }
 
-async function files(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...(await files(path)));
-    else found.push(path);
-  }
-  return found;
-}
 
 const consumerMain = `
 import { TryonButton, define } from 'tryon-button';
@@ -139,7 +130,7 @@ describe('npm package in a separate Vite app', () => {
   });
 
   test('Lit stays external in the npm build', async () => {
-    for (const file of (await files(join(pkg, 'dist/npm'))).filter((f) => f.endsWith('.js'))) {
+    for (const file of (await listFiles(join(pkg, 'dist/npm'))).filter((f) => f.endsWith('.js'))) {
       const text = await readFile(file, 'utf8');
       assert.doesNotMatch(text, /class \w+ extends ReactiveElement|lit-html@|litElementVersions/, `${file} does not bundle Lit`);
     }
@@ -182,7 +173,7 @@ describe('npm package in a separate Vite app', () => {
       configFile: false, root: app, logLevel: 'silent', publicDir: false,
       build: { outDir, emptyOutDir: true, target: 'es2022', modulePreload: false },
     });
-    const built = await files(outDir);
+    const built = await listFiles(outDir);
     const scripts = built.filter((f) => f.endsWith('.js'));
     assert.ok(scripts.length >= 2, `the panel stays a lazy chunk in the app's build too: ${scripts.map((s) => s.slice(outDir.length)).join(', ')}`);
     const all = (await Promise.all(scripts.map((f) => readFile(f, 'utf8')))).join('\n');

@@ -4,9 +4,9 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listFiles } from '../../scripts/build.js';
 import { assertNoBreakout, countOpenings, findElements, hostile } from './markup.js';
 
 const pluginDir = fileURLToPath(new URL('../../widget/integrations/woocommerce/tryon-button/', import.meta.url));
@@ -63,13 +63,7 @@ async function render(scenario: Scenario): Promise<Rendered> {
 const options = (values: Record<string, string>) => ({ tryon_button_options: values });
 
 async function phpFiles(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...(await phpFiles(path)));
-    else if (entry.name.endsWith('.php')) found.push(path);
-  }
-  return found;
+  return (await listFiles(dir)).filter((path) => path.endsWith('.php'));
 }
 
 describe('WooCommerce plugin', () => {
