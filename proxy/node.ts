@@ -159,10 +159,21 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop());
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main().catch((error: unknown) => {
+/**
+ * The proxy as a server, configured from the environment (TRYON_*): what `tsx proxy/node.ts` and
+ * the package's `tryon-proxy` bin (dist/proxy/server.js) run. A bad configuration is said in
+ * plain words and exits 1.
+ */
+export async function serveFromEnvironment(): Promise<void> {
+  try {
+    await main();
+  } catch (error) {
     if (error instanceof ConfigError || error instanceof CatalogError) console.error(error.message);
     else console.error('tryon proxy: failed to start:', (error as Error).message);
     process.exit(1);
-  });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  await serveFromEnvironment();
 }

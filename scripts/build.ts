@@ -223,14 +223,13 @@ export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Pro
   await copyDeclarations(join(typesDir, 'proxy'), outDir);
   await cp(join(typesDir, 'proxy/app.d.ts'), join(outDir, 'index.d.ts'));
   await cp(join(typesDir, 'widget/integrations/shopify/app-proxy-signature.d.ts'), join(outDir, 'shopify-app-proxy.d.ts'));
-  // node.js runs its start-up only when it is the script Node was given (argv[1]); a package bin
-  // is reached through a symlink, so server.js names node.js as that script before loading it.
+  // The bin calls the entry's start-up itself rather than relying on node.js recognising itself as
+  // the script Node was given, which a bin reached through npm's symlink is not.
   await writeFile(join(outDir, 'server.js'), [
     '#!/usr/bin/env node',
     '// The token proxy as a server: reads TRYON_* from the environment (see docs/integrations/deploy-proxy.md).',
-    "import { fileURLToPath } from 'node:url';",
-    "process.argv[1] = fileURLToPath(new URL('./node.js', import.meta.url));",
-    "await import('./node.js');",
+    "import { serveFromEnvironment } from './node.js';",
+    'await serveFromEnvironment();',
     '',
   ].join('\n'));
   await chmod(join(outDir, 'server.js'), 0o755);

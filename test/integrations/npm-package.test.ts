@@ -4,7 +4,7 @@
 // proxy entry in Node.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
@@ -231,6 +231,40 @@ describe('npm package in a separate Vite app', () => {
     assert.equal(result.body.ok, true);
     assert.equal(result.unsigned, 401);
     assert.equal(result.worker, 'function');
+  });
+
+  test('the tryon-proxy bin, reached through a symlink as npm installs it, serves the proxy', async () => {
+    const bin = join(work, 'bin');
+    await mkdir(bin, { recursive: true });
+    const binPath = (rootPackage.bin as Record<string, string>)['tryon-proxy']!;
+    await symlink(join(pkg, binPath), join(bin, 'tryon-proxy'));
+    const catalog = join(work, 'catalog.json');
+    await writeFile(catalog, JSON.stringify({ products: {} }));
+    const server = spawn(process.execPath, [join(bin, 'tryon-proxy')], {
+      cwd: work,
+      env: { PATH: process.env.PATH, NODE_ENV: 'development', TRYON_API_KEY: 'sk_test_x', TRYON_BASE_URL: 'http://127.0.0.1:9', TRYON_CATALOG: catalog, TRYON_PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let output = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no "listening on" line in 20 s:\n${output}`)), 20_000);
+        const read = (chunk: Buffer) => {
+          output += chunk.toString();
+          const found = /listening on (http:\/\/\S+)/.exec(output);
+          if (found) { clearTimeout(timer); resolve(found[1]!); }
+        };
+        server.stdout.on('data', read);
+        server.stderr.on('data', read);
+        server.once('exit', (code) => { clearTimeout(timer); reject(new Error(`exited ${code}:\n${output}`)); });
+      });
+      const health = await fetch(`${url}/health`);
+      assert.equal(health.status, 200);
+      assert.deepEqual(await health.json(), { ok: true, upstream: 'test' });
+      assert.ok(!output.includes('sk_test_x'), 'the key is not printed');
+    } finally {
+      server.kill('SIGTERM');
+    }
   });
 
   test('npm pack takes the builds, the types and the manifest, and nothing else', async () => {
