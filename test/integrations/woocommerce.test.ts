@@ -104,6 +104,15 @@ describe('WooCommerce plugin', () => {
     assert.equal(countOpenings(noMeta!, 'tryon-button'), 0);
   });
 
+  test("the site's language is passed as lang, and an unset label leaves the button's own, translated one", async () => {
+    for (const [locale, lang] of [['bn_BD', 'bn'], ['ar', 'ar'], ['ur_PK', 'ur'], ['ta_IN', 'ta']] as const) {
+      const out = await render({ meta: { 7: { _tryon_enabled: 'yes' } }, locale, products: [{ id: 7, slug: 'saree-banarasi-red' }] });
+      const tag = findElements(out.products[0]!, 'tryon-button')[0];
+      assert.equal(tag?.attributes.lang, lang, locale);
+      assert.equal(tag?.text, '', 'no English label forced into the slot');
+    }
+  });
+
   test('the script is enqueued as a module: the bundled copy, or the configured CDN URL', async () => {
     const bundled = await render({ meta: { 1: { _tryon_enabled: 'yes' } }, products: [{ id: 1, slug: 'a' }] });
     assert.deepEqual(findElements(bundled.footer, 'script').map((s) => s.attributes), [{
