@@ -12,7 +12,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { createProxy, type ProxyOptions } from './app.js';
 import { CatalogError, parseCatalog } from './catalog.js';
-import { ConfigError, describeConfig, loadConfig, proxyOptionsFrom } from './config.js';
+import { ConfigError, describeConfig, loadConfig, proxyOptionsFrom, type ConfiguredOptions, type ProxyConfig } from './config.js';
 import type { FileIdCache } from './garment-files.js';
 import type { ProxyEnv } from './context.js';
 
@@ -111,9 +111,11 @@ export const NO_CATALOG_LINE = 'tryon proxy: TRYON_CATALOG is not set: the path 
 
 class StartRefused extends Error {}
 
-async function main(): Promise<void> {
-  const config = loadConfig(process.env);
-  if (!config.apiKey || !config.baseUrl) throw new StartRefused(NO_KEY_LINE);
+/**
+ * The catalog file TRYON_CATALOG names, read and checked, with its images' folder and the file
+ * that remembers their upload ids. Missing images refuse a production start; elsewhere a warning.
+ */
+export async function catalogFromConfig(config: ProxyConfig): Promise<Pick<StartOptions, 'catalog' | 'assetsDir' | 'fileIdCache'>> {
   if (!config.catalogPath) throw new StartRefused(NO_CATALOG_LINE);
   const catalogPath = resolve(config.catalogPath);
   const catalog = await readCatalogFile(catalogPath);
@@ -123,24 +125,40 @@ async function main(): Promise<void> {
     if (config.mode === 'production') throw new CatalogError(missing);
     console.warn(`tryon proxy: some catalog images are missing (set TRYON_ASSETS_DIR?); their products will fail:\n  - ${missing.join('\n  - ')}`);
   }
-  const proxy = await startProxy({
-    ...proxyOptionsFrom(config),
-    apiKey: config.apiKey,
-    baseUrl: config.baseUrl,
+  return {
     catalog: catalog as ProxyOptions['catalog'],
     assetsDir,
     fileIdCache: fileIdCacheAt(config.fileIdCachePath ?? resolve(dirname(catalogPath), '.tryon-file-ids.json')),
-    port: config.port,
-    hostname: config.hostname,
-  });
+  };
+}
+
+/**
+ * Serves the proxy as configured, says so in two lines (never the key), and on SIGINT/SIGTERM
+ * closes it, then `alsoClose` (a sandbox started for it), and exits.
+ */
+export async function serveConfigured(config: ProxyConfig, options: Omit<StartOptions, keyof ConfiguredOptions | 'port' | 'hostname'>,
+  alsoClose: () => Promise<void> = async () => undefined): Promise<void> {
+  const proxy = await startProxy({ ...proxyOptionsFrom(config), ...options, port: config.port, hostname: config.hostname });
   console.log(describeConfig(config));
   console.log(`tryon proxy: listening on ${proxy.url}`);
   const stop = async () => {
     await proxy.close();
+    await alsoClose();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
+}
+
+/** Runs a start-up; a configuration or catalog problem is said in plain words (no stack) and exits 1. */
+export async function exitIfStartFails(start: () => Promise<void>): Promise<void> {
+  try {
+    await start();
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof CatalogError || error instanceof StartRefused) console.error(error.message);
+    else console.error('tryon proxy: failed to start:', (error as Error).message);
+    process.exit(1);
+  }
 }
 
 /**
@@ -148,14 +166,12 @@ async function main(): Promise<void> {
  * the package's `tryon-proxy` bin (dist/proxy/server.js) run. A bad configuration, or no key
  * or catalog, is said in plain words and exits 1.
  */
-export async function serveFromEnvironment(): Promise<void> {
-  try {
-    await main();
-  } catch (error) {
-    if (error instanceof ConfigError || error instanceof CatalogError || error instanceof StartRefused) console.error(error.message);
-    else console.error('tryon proxy: failed to start:', (error as Error).message);
-    process.exit(1);
-  }
+export function serveFromEnvironment(): Promise<void> {
+  return exitIfStartFails(async () => {
+    const config = loadConfig(process.env);
+    if (!config.apiKey || !config.baseUrl) throw new StartRefused(NO_KEY_LINE);
+    await serveConfigured(config, { apiKey: config.apiKey, baseUrl: config.baseUrl, ...(await catalogFromConfig(config)) });
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
