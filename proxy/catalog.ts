@@ -101,7 +101,8 @@ function describeIssues(error: z.ZodError): string[] {
 
 const BUILT_IN = { tier: 'standard' as Tier, views: ['front'] as View[], background: 'studio_white', provider: 'auto' };
 
-function entryOf(id: string, product: CatalogProduct, defaults: z.infer<typeof catalogSchema>['defaults']): ProductEntry {
+/** A product with the catalog's defaults (when it has any) and the built-in ones filled in. */
+function entryOf(id: string, product: CatalogProduct, defaults?: z.infer<typeof catalogSchema>['defaults']): ProductEntry {
   return {
     id,
     mode: product.mode,
@@ -147,7 +148,8 @@ export function checkProductEntry(id: string, entry: ProductEntry): ProductEntry
       ...crossField,
     ]);
   }
-  return entryOf(id, result.data, undefined);
+  // A shop's own lookup has no catalog defaults: the built-in ones apply.
+  return entryOf(id, result.data);
 }
 
 export const PRODUCT_ID = /^[A-Za-z0-9_-]{1,128}$/;
