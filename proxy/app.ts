@@ -12,6 +12,7 @@ import { GarmentFiles, type FileIdCache, type ReadAsset } from './garment-files.
 import { hmac, hmacKey, toHex } from './crypto.js';
 import { HandleSigner } from './handles.js';
 import { resolveLimits, type ProxyLimits } from './limits.js';
+import { PhotoRevocationsInMemory, type PhotoRevocations } from './photo-revocations.js';
 import { TryonBudget } from './budget.js';
 import { originCheck } from './middleware/origin-check.js';
 import { RateLimiter } from './middleware/rate-limit.js';
@@ -27,6 +28,8 @@ import type { ProxyServices, ProxyContext, ProxyEnv } from './context.js';
 
 export type { CatalogFile, ProductEntry, ProductLookup } from './catalog.js';
 export type { ProxyLimits } from './limits.js';
+export type { PhotoRevocations } from './photo-revocations.js';
+export { PhotoRevocationsInMemory } from './photo-revocations.js';
 export { DEFAULT_LIMITS } from './limits.js';
 
 export interface ProxyOptions {
@@ -55,6 +58,8 @@ export interface ProxyOptions {
   clientAddress?: (c: ProxyContext) => string | undefined;
   /** Public base URL of the proxy for output URLs; default: taken from each request's path. */
   publicUrl?: string;
+  /** Where forgotten photos are recorded; default in memory (one process). Share one store between instances. */
+  revocations?: PhotoRevocations;
 }
 
 export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
@@ -78,6 +83,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     limits,
     upstream,
     handles: new HandleSigner(options.secret, now),
+    revocations: options.revocations ?? new PhotoRevocationsInMemory(now),
     findProduct: productFinder(options.catalog),
     garmentFiles: new GarmentFiles(upstream, {
       assetsDir: options.assetsDir, readAsset: options.readAsset, cache: options.fileIdCache, fetch: options.fetch, log,

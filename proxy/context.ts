@@ -5,6 +5,7 @@ import type { ProductEntry } from './catalog.js';
 import type { GarmentFiles } from './garment-files.js';
 import type { HandleSigner } from './handles.js';
 import type { ProxyLimits } from './limits.js';
+import type { PhotoRevocations } from './photo-revocations.js';
 import type { TryonBudget } from './budget.js';
 import type { RateLimiter } from './middleware/rate-limit.js';
 import type { TryonStatusBoard } from './tryon-status.js';
@@ -19,6 +20,8 @@ export interface ProxyServices {
   limits: ProxyLimits;
   upstream: Upstream;
   handles: HandleSigner;
+  /** Photos the shopper asked to forget: their handles, try-ons and files answer 404. */
+  revocations: PhotoRevocations;
   findProduct: (id: string) => Promise<ProductEntry | undefined>;
   garmentFiles: GarmentFiles;
   board: TryonStatusBoard;

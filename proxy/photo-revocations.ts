@@ -5,7 +5,10 @@
 // bounded by the uploads of the last (photo + try-on + file) lifetime.
 //
 // The interface is asynchronous so that a shared store (Redis, for several instances) can stand
-// behind it; the in-memory one below serves a single process.
+// behind it; the in-memory one below serves one process alone.
+import { ProxyError } from './errors.js';
+import type { ClaimsOf, HandleKind } from './handles.js';
+import type { ProxyServices } from './context.js';
 
 export interface PhotoRevocations {
   /** Records the photo as forgotten until `until` (epoch milliseconds). Repeating it is harmless. */
@@ -63,4 +66,21 @@ export class PhotoRevocationsInMemory implements PhotoRevocations {
     this.nextSweep = now + SWEEP_EVERY_MS;
     for (const [photoId, until] of this.until) if (until <= now) this.until.delete(photoId);
   }
+}
+
+/** The photo a handle of any kind was made from. */
+export function photoIdOf<K extends HandleKind>(kind: K, claims: ClaimsOf[K]): string {
+  return kind === 'photo' ? (claims as ClaimsOf['photo']).id : (claims as ClaimsOf['tryon'] | ClaimsOf['file']).photoId;
+}
+
+/**
+ * Opens a handle as HandleSigner.open does, and answers a forgotten photo's handles, try-ons and
+ * files exactly as a handle the proxy never minted: 404 invalid_handle.
+ */
+export async function openUnforgotten<K extends HandleKind>(services: Pick<ProxyServices, 'handles' | 'revocations'>, kind: K, handle: string): Promise<ClaimsOf[K] & { expiresAt: number }> {
+  const claims = await services.handles.open(kind, handle);
+  if (await services.revocations.isRevoked(photoIdOf(kind, claims))) {
+    throw new ProxyError(404, 'invalid_handle', `This ${kind} link is not valid.`);
+  }
+  return claims;
 }

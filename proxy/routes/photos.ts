@@ -4,6 +4,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { randomId } from '../crypto.js';
 import { ProxyError, isProxyError } from '../errors.js';
 import { rateLimit } from '../middleware/rate-limit.js';
+import { lastHandleExpiry } from '../photo-revocations.js';
 import { openPhotoPart, tooLargeError } from '../photo-upload.js';
 import { drainBody, refuseDeclaredLength } from '../streams.js';
 import type { ProxyServices, ProxyEnv } from '../context.js';
@@ -44,6 +45,18 @@ export function photoRoutes(services: ProxyServices): Hono<ProxyEnv> {
     }
     const { handle, expiresAt } = await services.handles.mint('photo', { id: randomId(), fileId }, services.limits.photoTtlSeconds);
     return c.json({ photo: handle, expiresAt: expiresAt.toISOString() }, 201);
+  });
+  // "Forget my photo": the photo and every try-on and file made from it answer 404 from now on.
+  // Idempotent (a second call, or one after every handle expired, is 204 too); an expired photo
+  // handle is accepted, since its try-ons may still be live. Nothing upstream is deleted: the
+  // try-on API has no delete endpoint (docs/security.md).
+  app.delete('/:handle', rateLimit(services.writes, services.client), async (c) => {
+    const photo = await services.handles.openExpired('photo', c.req.param('handle'));
+    await services.revocations.revoke(photo.id, lastHandleExpiry(photo.expiresAt, {
+      tryonTtlSeconds: services.limits.tryonTtlSeconds, fileTtlSeconds: services.limits.fileTtlSeconds,
+    }));
+    services.log({ event: 'photo_forgotten', time: new Date(services.now()).toISOString(), photo: photo.id, requestId: c.get('requestId') });
+    return c.body(null, 204);
   });
   app.all('/', () => {
     throw new ProxyError(400, 'invalid_request', 'Upload a photo with POST.');
