@@ -9,7 +9,6 @@ import { createComponent } from '@lit/react';
 import type { EventName } from '@lit/react';
 import { TryonButton as TryonButtonElement } from '../tryon-button.js';
 import type { TryonEventMap } from '../events.js';
-export type { TryonButtonJsxProps } from './jsx.js';
 
 export const TryonButton = createComponent({
   react: React,
