@@ -238,6 +238,24 @@ after(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
+test('React and @lit/react are optional peers, never installed for a shop that does not use them', async () => {
+  const dir = join(work, 'peers');
+  await mkdir(dir);
+  const untar = await run('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1'], dir);
+  assert.equal(untar.code, 0, untar.output);
+  const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  };
+  for (const name of ['react', '@lit/react']) {
+    assert.equal(manifest.dependencies?.[name], undefined, `${name} is not a dependency`);
+    assert.ok(manifest.peerDependencies?.[name], `${name} is a peer dependency`);
+    assert.equal(manifest.peerDependenciesMeta?.[name]?.optional, true, `${name} is optional`);
+  }
+  const wrapper = await readFile(join(dir, 'dist/npm/frameworks/react.js'), 'utf8');
+  assert.match(wrapper, /^"use client";/, "the wrapper is a client component for Next.js's App Router");
+  assert.match(wrapper, /from "\.\.\/tryon-button\.js"/, 'the wrapper uses the same element module as the package entry');
+});
+
 describe('React 19', () => {
   let dir: string;
   before(async () => {
