@@ -54,7 +54,8 @@ export type SessionEvent =
   | { type: 'cancel' }
   | { type: 'another-photo' }
   | { type: 'video'; requestId: string }
-  | { type: 'resume'; tryon: string; requestId: string; views: string[]; output: 'image' | 'video'; at: number };
+  | { type: 'resume'; tryon: string; requestId: string; views: string[]; output: 'image' | 'video'; at: number; photo?: { handle: string; expiresAt: string } }
+  | { type: 'product-changed' };
 
 export function initialSession(): SessionState {
   return { status: 'idle', consented: false, output: 'image', views: [], outputs: [], complete: false, percent: 0 };
@@ -171,6 +172,13 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
       return {
         ...state, consented: true, status: 'queued', tryon: event.tryon, requestId: event.requestId,
         views: event.views, output: event.output, submittedAt: event.at, outputs: [], complete: false,
+        photo: event.photo,
+      };
+    case 'product-changed':
+      // A different product is a different try-on: everything but the shopper's consent starts over.
+      return {
+        ...initialSession(), consented: state.consented,
+        status: state.status === 'idle' ? 'idle' : state.consented ? 'photo' : 'consent',
       };
   }
 }

@@ -3,12 +3,14 @@ import type { PropertyValues } from 'lit';
 import { buttonStyles } from './tryon-button.styles.js';
 import { currentTryon } from './storage.js';
 import type { StoredTryon } from './storage.js';
-import type { TryonEventDetail, TryonEventName, TryonStatus } from './events.js';
-import type { Strings } from './i18n/en.js';
+import type { TryonStatus } from './events.js';
+import type { Strings, Translation } from './i18n/en.js';
+import { english, languageOf } from './language.js';
+import type { PanelHost, PanelStatusEvent } from './panel-host.js';
 
 /** What the button needs from the lazily loaded panel. */
 interface PanelElement extends HTMLElement {
-  host: TryonButton;
+  host: PanelHost;
   show(resume?: StoredTryon): Promise<void>;
   hide(): void;
 }
@@ -24,13 +26,6 @@ export function loadPanel(): Promise<unknown> {
   });
   return panelModule;
 }
-
-/** Every event of the widget bubbles and crosses shadow roots, so a page can listen anywhere. */
-function tryonEvent<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): CustomEvent<TryonEventDetail<K>> {
-  return new CustomEvent(name, { detail, bubbles: true, composed: true });
-}
-
-const labels: Record<string, string> = { en: 'Try it on', hi: 'पहनकर देखें' };
 
 /**
  * A "Try it on" button for a product page. It opens a dialog in which the shopper gives
@@ -86,7 +81,7 @@ const labels: Record<string, string> = { en: 'Try it on', hi: 'पहनकर �
  * @cssproperty --tryon-danger - Error text color. Default #b91c1c, or #fca5a5 in dark mode.
  * @cssproperty --tryon-dialog-width - Width of the dialog on large screens. Default 34rem.
  */
-export class TryonButton extends LitElement {
+export class TryonButton extends LitElement implements PanelHost {
   static override styles = buttonStyles;
   static override shadowRootOptions: ShadowRootInit = { ...LitElement.shadowRootOptions, delegatesFocus: true };
 
@@ -102,6 +97,7 @@ export class TryonButton extends LitElement {
     strings: { attribute: false },
     pollInterval: { attribute: false },
     panelLoaded: { state: true },
+    translation: { state: true },
   };
 
   /** The product's id in the shop's catalog (required). */
@@ -125,6 +121,11 @@ export class TryonButton extends LitElement {
   /** Milliseconds between status polls when Server-Sent Events are unavailable. */
   declare pollInterval: number;
   declare private panelLoaded: boolean;
+  /** The dictionary of `language`, once loaded; undefined for English or a language the widget lacks. */
+  declare translation: Translation | undefined;
+  /** The language whose dictionary was last asked for, and that load while it is under way. */
+  private translationFor: string | undefined;
+  private translationLoad: Promise<void> | undefined;
 
   private idleHandle: number | undefined;
   private readonly resumeChecked = new Set<string>();
@@ -142,12 +143,12 @@ export class TryonButton extends LitElement {
     this.strings = {};
     this.pollInterval = 2000;
     this.panelLoaded = false;
+    this.translation = undefined;
   }
 
   /** The language the texts are shown in. */
   get language(): string {
-    const lang = this.lang || this.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang || 'en';
-    return lang.toLowerCase().split('-')[0] ?? 'en';
+    return languageOf(this, this.lang);
   }
 
   /** Opens the dialog, loading the panel first if needed. */
@@ -161,11 +162,6 @@ export class TryonButton extends LitElement {
     this.panel?.hide();
   }
 
-  /** Dispatches one of the widget's events: bubbling, composed, typed. */
-  emit<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): void {
-    this.dispatchEvent(tryonEvent(name, detail));
-  }
-
   override connectedCallback(): void {
     super.connectedCallback();
     if (this.prefetch !== 'interaction') this.prefetchWhenIdle();
@@ -175,6 +171,33 @@ export class TryonButton extends LitElement {
     super.disconnectedCallback();
     if (this.idleHandle !== undefined) (globalThis.cancelIdleCallback ?? clearTimeout)(this.idleHandle);
     this.idleHandle = undefined;
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    const language = this.language;
+    if (language === this.translationFor) return;
+    this.translationFor = language;
+    this.translation = undefined;
+    this.translationLoad = undefined;
+    // Only a page in another language fetches its dictionary: English's label is already here.
+    if (language === english.$code) return;
+    this.translationLoad = import('./languages.js')
+      .then(({ loadTranslation }) => loadTranslation(language))
+      .then((found) => {
+        if (this.translationFor === language) this.translation = found;
+      }, () => undefined);
+  }
+
+  /** Complete once the label is in the element's language too. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    const done = await super.getUpdateComplete();
+    const load = this.translationLoad;
+    if (!load) return done;
+    await load;
+    if (this.translationLoad === load) this.translationLoad = undefined;
+    // The dictionary's arrival renders once more.
+    return this.getUpdateComplete();
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -221,12 +244,16 @@ export class TryonButton extends LitElement {
     void this.open().catch(() => undefined);
   };
 
+  private readonly onPanelStatus = (event: PanelStatusEvent) => {
+    this.status = event.detail;
+  };
+
   override render() {
-    const label = this.strings.label ?? labels[this.language] ?? labels['en'];
+    const label = this.strings.label ?? this.translation?.label ?? english.label;
     return html`<button part="button" type="button" aria-haspopup="dialog"
         @click=${this.onClick} @pointerenter=${this.onPrefetch} @focus=${this.onPrefetch} @touchstart=${this.onPrefetch}
       ><slot>${label}</slot></button>${this.panelLoaded
-        ? html`<tryon-panel .host=${this}
+        ? html`<tryon-panel .host=${this} @panel-status=${this.onPanelStatus}
             exportparts="dialog, header, title, close-button, body, consent, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, error"
           ></tryon-panel>`
         : nothing}`;
