@@ -1,9 +1,12 @@
+// The dialog shell. A little over 300 lines because `renderStep` is the one map from the session to
+// each step's inputs (steps/*.ts); split, that map would be spread over five files.
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import { panelStyles } from './tryon-panel.styles.js';
 import type { SessionEvent, SessionState } from './session.js';
-import { photoRefused, TryonRun } from './tryon-run.js';
-import { PhotoError, prepareRawPhoto } from './photo.js';
+import { TryonRun } from './tryon-run.js';
+import { photoRefused } from './error-policy.js';
+import { prepareRawPhoto } from './photo.js';
 import type { PreparedPhoto } from './photo.js';
 import { ClockController } from './clock.js';
 import { CompareController } from './compare.js';
@@ -16,7 +19,7 @@ import { tryonEvent } from './events.js';
 import type { TryonEventDetail, TryonEventName, TryonOutput } from './events.js';
 import type { PanelHost, PanelStatusEvent } from './panel-host.js';
 import { consentStep } from './steps/consent.js';
-import { photoStep } from './steps/photo.js';
+import { photoProblem, photoStep } from './steps/photo.js';
 import { progressStep } from './steps/progress.js';
 import { resultStep } from './steps/result.js';
 import { errorStep } from './steps/error.js';
@@ -167,7 +170,7 @@ export class TryonPanel extends LitElement {
       this.focusStep = true;
     } catch (error) {
       this.forgetPhoto();
-      this.problem = this.photoProblem(error);
+      this.problem = photoProblem(this.texts, error);
     } finally {
       this.preparing = false;
     }
@@ -178,17 +181,6 @@ export class TryonPanel extends LitElement {
   private forgetPhoto(): void {
     this.prepared = undefined;
     this.preview = undefined;
-  }
-
-  private photoProblem(error: unknown): string {
-    const { texts } = this;
-    if (!(error instanceof PhotoError)) return texts.t('photoUnreadable');
-    switch (error.problem) {
-      case 'not_image': return texts.t('photoNotImage');
-      case 'too_small': return texts.t('photoTooSmall', { width: error.width ?? 0, height: error.height ?? 0 });
-      case 'too_large': return texts.t('photoTooLarge', { size: error.sizeMb ?? 0 });
-      default: return texts.t('photoUnreadable');
-    }
   }
 
   private readonly onDialogClose = () => {

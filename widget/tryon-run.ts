@@ -1,30 +1,22 @@
 // The try-on's network flow as a Lit reactive controller, in the manner of Lit's Task: every run
 // (upload → submit → watch, or a part of it) gets its own AbortSignal and aborts the one before;
 // an answer that arrives for an aborted run is dropped in one place (`settled`, `whileCurrent`),
-// never applied. Every change of state goes through the pure reducer in session.ts. It also owns
-// what the tab remembers for a reload (storage.ts) and the policy of what an error code means.
+// never applied. Every change of state goes through the pure reducer in session.ts. It also keeps
+// what the tab remembers for a reload (storage.ts) and applies the error policy (error-policy.ts).
 // It renders nothing: the panel shows `session` and hears of every change through `changed`.
+// About 350 lines, on purpose: the shopper's actions that start or stop a run and the run itself
+// (send → submit → watch) are one story, and keeping it in one file lets the AbortSignal's path be
+// read top to bottom. The pure parts live elsewhere (session.ts, error-policy.ts, product.ts).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { initialSession, nextSession } from './session.js';
 import type { FailedStage, SessionEvent, SessionState } from './session.js';
 import { ProxyClient, ProxyError } from './proxy-client.js';
+import { failure, isAbort } from './error-policy.js';
+import { expectedMs, requestedViews } from './product.js';
 import type { ProductInfo } from './proxy-client.js';
 import { forgetPhoto, forgetTryon, lastPhoto, rememberPhoto, rememberTryon } from './storage.js';
 import type { StoredTryon } from './storage.js';
 import type { TryonEventDetail, TryonEventName } from './events.js';
-
-/** Expected p95 render time by tier (tryon-api.md part 8; draft is the quick iteration tier). */
-const expectedSeconds: Record<string, number> = { draft: 10, standard: 25, premium: 60 };
-
-/** Error codes that mean "this photo will not do": trying again means choosing another. */
-const photoCodes = new Set(['unsupported_media_type', 'photo_too_small', 'file_too_large', 'photo_limit_reached']);
-/** Error codes that mean a handle is gone: start again from the photo. */
-const handleCodes = new Set(['expired_handle', 'invalid_handle', 'not_found']);
-
-/** True when the proxy refused the photo itself, so offering to send it again would be a dead end. */
-export const photoRefused = (code: string | undefined): boolean => photoCodes.has(code ?? '');
-
-const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 
 function newRequestId(): string {
   // randomUUID exists only in secure contexts; a shop page on plain http still needs an id.
@@ -185,10 +177,9 @@ export class TryonRun implements ReactiveController {
     void this.start('submit', (run) => this.submit(run));
   }
 
-  /** Expected time of the current try-on, from the product's tier (a video takes twice as long). */
+  /** Expected time of the current try-on, from the product's tier. */
   expectedMs(): number {
-    const seconds = expectedSeconds[this.product?.tier ?? 'standard'] ?? 25;
-    return (this.session.output === 'video' ? seconds * 2 : seconds) * 1000;
+    return expectedMs(this.product, this.session.output);
   }
 
   // ── runs ─────────────────────────────────────────────────────────────────────────────────
@@ -250,7 +241,7 @@ export class TryonRun implements ReactiveController {
     if (!photo || !requestId) return;
     const product = this.product ?? (await this.settled(run, 'submit', this.loadProduct()));
     const { endpoint, product: id } = this.settings;
-    const views = output === 'video' ? ['front'] : this.requestedViews();
+    const views = output === 'video' ? ['front'] : requestedViews(this.product, this.settings.views);
     this.options.emit('tryon-submit', { product: id, requestId, views, output });
     const created = await this.settled(run, 'submit', this.proxy().createTryon({
       product: product.product || id,
@@ -303,23 +294,15 @@ export class TryonRun implements ReactiveController {
     }
   }
 
-  /** The error policy: which step a code sends the shopper back to, and what storage forgets. */
+  /** Shows a failure to the shopper, and forgets in storage what the error policy says is gone. */
   private fail(stage: FailedStage, error: unknown): void {
     if (isAbort(error)) return;
-    let code = error instanceof ProxyError ? error.code : 'generic';
-    if (error instanceof TypeError) code = 'offline';
     if (!(error instanceof ProxyError) && !(error instanceof TypeError)) console.error(error);
+    const { code, retryable, stage: failed, forgetTryon: tryonGone, forgetPhoto: photoGone } = failure(stage, error);
     const { endpoint, product } = this.settings;
-    let failed: FailedStage = stage;
-    if (photoCodes.has(code)) failed = 'photo';
-    else if (code === 'unknown_product') failed = 'product';
-    else if (handleCodes.has(code)) {
-      failed = 'photo';
-      forgetTryon(endpoint, product);
-      if (stage !== 'watch') forgetPhoto(endpoint);
-    }
+    if (tryonGone) forgetTryon(endpoint, product);
+    if (photoGone) forgetPhoto(endpoint);
     const message = this.options.errorMessage(code);
-    const retryable = error instanceof ProxyError ? error.retryable : true;
     this.dispatch({ type: 'failed', stage: failed, error: { code, message, retryable } });
     this.options.emit('tryon-error', { product, code, message, retryable });
   }
@@ -350,15 +333,6 @@ export class TryonRun implements ReactiveController {
     });
     this.productLoad = load;
     return load;
-  }
-
-  private requestedViews(): string[] {
-    const offered = this.product?.views?.length ? this.product.views : ['front'];
-    const wanted = this.settings.views.split(',').map((v) => v.trim()).filter(Boolean);
-    const chosen = wanted.length ? offered.filter((v) => wanted.includes(v)) : offered;
-    const views = chosen.length ? chosen : offered;
-    // The front renders first upstream and anchors the other views; show it first too.
-    return [...views].sort((a, b) => (a === 'front' ? -1 : b === 'front' ? 1 : 0));
   }
 
   /** A different product, proxy or choice of views is a different try-on: start over (consent is kept). */

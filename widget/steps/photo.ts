@@ -2,6 +2,7 @@
 // the last one this tab uploaded).
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
+import { PhotoError } from '../photo.js';
 import type { Texts } from '../texts.js';
 
 export interface PhotoStep {
@@ -55,4 +56,15 @@ export function photoStep(step: PhotoStep): TemplateResult {
     <input id="camera" class="visually-hidden" type="file" tabindex="-1" accept="image/*" capture="user"
       aria-label=${texts.t('takePhoto')} @change=${step.onFile}>
   </div>`;
+}
+
+/** Why a chosen file was refused, in the shopper's words. */
+export function photoProblem(texts: Texts, error: unknown): string {
+  if (!(error instanceof PhotoError)) return texts.t('photoUnreadable');
+  switch (error.problem) {
+    case 'not_image': return texts.t('photoNotImage');
+    case 'too_small': return texts.t('photoTooSmall', { width: error.width ?? 0, height: error.height ?? 0 });
+    case 'too_large': return texts.t('photoTooLarge', { size: error.sizeMb ?? 0 });
+    default: return texts.t('photoUnreadable');
+  }
 }
