@@ -97,7 +97,6 @@ export class TryonButton extends LitElement implements PanelHost {
     strings: { attribute: false },
     pollInterval: { attribute: false },
     panelLoaded: { state: true },
-    translation: { state: true },
   };
 
   /** The product's id in the shop's catalog (required). */
@@ -121,8 +120,11 @@ export class TryonButton extends LitElement implements PanelHost {
   /** Milliseconds between status polls when Server-Sent Events are unavailable. */
   declare pollInterval: number;
   declare private panelLoaded: boolean;
-  /** The dictionary of `language`, once loaded; undefined for English or a language the widget lacks. */
-  declare translation: Translation | undefined;
+  /**
+   * The dictionary of `language`, once loaded; undefined for English or a language the widget lacks.
+   * @internal For the panel.
+   */
+  translation: Translation | undefined = undefined;
   /** The language whose dictionary was last asked for, and that load while it is under way. */
   private translationFor: string | undefined;
   private translationLoad: Promise<void> | undefined;
@@ -143,7 +145,6 @@ export class TryonButton extends LitElement implements PanelHost {
     this.strings = {};
     this.pollInterval = 2000;
     this.panelLoaded = false;
-    this.translation = undefined;
   }
 
   /** The language the texts are shown in. */
@@ -185,7 +186,9 @@ export class TryonButton extends LitElement implements PanelHost {
     this.translationLoad = import('./languages.js')
       .then(({ loadTranslation }) => loadTranslation(language))
       .then((found) => {
-        if (this.translationFor === language) this.translation = found;
+        if (this.translationFor !== language) return;
+        this.translation = found;
+        this.requestUpdate();
       }, () => undefined);
   }
 
