@@ -6,30 +6,35 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 const tabbable = 'button:not([disabled]), a[href], input:not([tabindex="-1"]):not([disabled]), video[controls], [tabindex="0"]';
 
 export class FocusTrapController implements ReactiveController {
+  readonly #host: ReactiveControllerHost & HTMLElement;
+  readonly #container: () => HTMLElement | null;
+
   constructor(
-    private readonly host: ReactiveControllerHost & HTMLElement,
+    host: ReactiveControllerHost & HTMLElement,
     /** The element focus stays inside, in the host's shadow root. */
-    private readonly container: () => HTMLElement | null,
+    container: () => HTMLElement | null,
   ) {
+    this.#host = host;
+    this.#container = container;
     host.addController(this);
   }
 
   hostConnected(): void {
-    this.host.addEventListener('keydown', this.onKeydown);
+    this.#host.addEventListener('keydown', this.#onKeydown);
   }
 
   hostDisconnected(): void {
-    this.host.removeEventListener('keydown', this.onKeydown);
+    this.#host.removeEventListener('keydown', this.#onKeydown);
   }
 
-  private readonly onKeydown = (event: KeyboardEvent): void => {
-    const container = this.container();
+  readonly #onKeydown = (event: KeyboardEvent): void => {
+    const container = this.#container();
     if (event.key !== 'Tab' || !container) return;
     const focusable = [...container.querySelectorAll<HTMLElement>(tabbable)].filter((el) => el.getClientRects().length > 0);
     const first = focusable[0];
     const last = focusable[focusable.length - 1];
     if (!first || !last) return;
-    const active = this.host.shadowRoot?.activeElement;
+    const active = this.#host.shadowRoot?.activeElement;
     if (event.shiftKey && (active === first || !active)) {
       event.preventDefault();
       last.focus();

@@ -63,6 +63,9 @@ export function initialSession(): SessionState {
 
 const resumable: TryonStatus[] = ['queued', 'rendering', 'result', 'error'];
 
+/** True when the session holds an output of the kind it is making (an image, or the video). */
+export const hasOutput = (state: SessionState): boolean => state.outputs.some((o) => o.type === state.output);
+
 function mergeOutputs(known: TryonOutput[], incoming: TryonOutput[]): TryonOutput[] {
   const merged = [...known];
   for (const output of incoming) {
@@ -146,7 +149,7 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         case 'submit':
           return { ...cleared, status: 'queued' };
         case 'watch':
-          return { ...cleared, status: state.outputs.some((o) => o.type === state.output) ? 'result' : 'queued' };
+          return { ...cleared, status: hasOutput(state) ? 'result' : 'queued' };
         case 'render':
           // The failed job is final upstream: re-sending its requestId would return the same failure.
           return { ...cleared, status: 'queued', tryon: undefined, requestId: event.requestId };

@@ -9,18 +9,24 @@ function format(text: string, values: TextValues): string {
 }
 
 export class Texts {
+  readonly #overrides: Partial<Strings>;
+  readonly #translation: Translation | undefined;
+
   constructor(
-    private readonly overrides: Partial<Strings>,
-    private readonly translation: Translation | undefined,
-  ) {}
+    overrides: Partial<Strings>,
+    translation: Translation | undefined,
+  ) {
+    this.#overrides = overrides;
+    this.#translation = translation;
+  }
 
   /** The writing direction of the dictionary in use; undefined leaves the page's direction. */
   get dir(): 'ltr' | 'rtl' | undefined {
-    return this.translation?.$dir;
+    return this.#translation?.$dir;
   }
 
   t(key: keyof Strings, values: TextValues = {}): string {
-    return format(this.overrides[key] ?? this.translation?.[key] ?? en[key], values);
+    return format(this.#overrides[key] ?? this.#translation?.[key] ?? en[key], values);
   }
 
   viewName(view: string): string {

@@ -126,11 +126,11 @@ export class TryonButton extends LitElement implements PanelHost {
    */
   translation: Translation | undefined = undefined;
   /** The language whose dictionary was last asked for, and that load while it is under way. */
-  private translationFor: string | undefined;
-  private translationLoad: Promise<void> | undefined;
+  #translationFor: string | undefined;
+  #translationLoad: Promise<void> | undefined;
 
-  private idleHandle: number | undefined;
-  private readonly resumeChecked = new Set<string>();
+  #idleHandle: number | undefined;
+  readonly #resumeChecked = new Set<string>();
 
   constructor() {
     super();
@@ -154,39 +154,39 @@ export class TryonButton extends LitElement implements PanelHost {
 
   /** Opens the dialog, loading the panel first if needed. */
   async open(): Promise<void> {
-    const panel = await this.readyPanel();
+    const panel = await this.#readyPanel();
     await panel.show();
   }
 
   /** Closes the dialog; harmless when it is not open. */
   close(): void {
-    this.panel?.hide();
+    this.#panel?.hide();
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this.prefetch !== 'interaction') this.prefetchWhenIdle();
+    if (this.prefetch !== 'interaction') this.#prefetchWhenIdle();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    if (this.idleHandle !== undefined) (globalThis.cancelIdleCallback ?? clearTimeout)(this.idleHandle);
-    this.idleHandle = undefined;
+    if (this.#idleHandle !== undefined) (globalThis.cancelIdleCallback ?? clearTimeout)(this.#idleHandle);
+    this.#idleHandle = undefined;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const language = this.language;
-    if (language === this.translationFor) return;
-    this.translationFor = language;
+    if (language === this.#translationFor) return;
+    this.#translationFor = language;
     this.translation = undefined;
-    this.translationLoad = undefined;
+    this.#translationLoad = undefined;
     // Only a page in another language fetches its dictionary: English's label is already here.
     if (language === english.$code) return;
-    this.translationLoad = import('./languages.js')
+    this.#translationLoad = import('./languages.js')
       .then(({ loadTranslation }) => loadTranslation(language))
       .then((found) => {
-        if (this.translationFor !== language) return;
+        if (this.#translationFor !== language) return;
         this.translation = found;
         this.requestUpdate();
       }, () => undefined);
@@ -195,10 +195,10 @@ export class TryonButton extends LitElement implements PanelHost {
   /** Complete once the label is in the element's language too. */
   protected override async getUpdateComplete(): Promise<boolean> {
     const done = await super.getUpdateComplete();
-    const load = this.translationLoad;
+    const load = this.#translationLoad;
     if (!load) return done;
     await load;
-    if (this.translationLoad === load) this.translationLoad = undefined;
+    if (this.#translationLoad === load) this.#translationLoad = undefined;
     // The dictionary's arrival renders once more.
     return this.getUpdateComplete();
   }
@@ -209,54 +209,54 @@ export class TryonButton extends LitElement implements PanelHost {
     // A reload in the middle of a render picks the same try-on up again (checked once per
     // product, also when a framework sets the product after the first render).
     const key = `${this.endpoint}|${this.product}`;
-    if (!this.product || this.resumeChecked.has(key)) return;
-    this.resumeChecked.add(key);
+    if (!this.product || this.#resumeChecked.has(key)) return;
+    this.#resumeChecked.add(key);
     const resume = currentTryon(this.endpoint, this.product);
-    if (resume) void this.readyPanel().then((panel) => panel.show(resume)).catch(() => undefined);
+    if (resume) void this.#readyPanel().then((panel) => panel.show(resume)).catch(() => undefined);
   }
 
-  private get panel(): PanelElement | null {
+  get #panel(): PanelElement | null {
     return this.renderRoot.querySelector<PanelElement>('tryon-panel');
   }
 
-  private async readyPanel(): Promise<PanelElement> {
+  async #readyPanel(): Promise<PanelElement> {
     await loadPanel();
     this.panelLoaded = true;
     await this.updateComplete;
-    const panel = this.panel;
+    const panel = this.#panel;
     if (!panel) throw new Error('The try-on panel did not render.');
     return panel;
   }
 
-  private prefetchWhenIdle(): void {
+  #prefetchWhenIdle(): void {
     const schedule = () => {
       const idle = globalThis.requestIdleCallback;
-      const run = () => { this.idleHandle = undefined; void loadPanel().catch(() => undefined); };
-      this.idleHandle = idle ? idle(run, { timeout: 5000 }) : (setTimeout(run, 3000) as unknown as number);
+      const run = () => { this.#idleHandle = undefined; void loadPanel().catch(() => undefined); };
+      this.#idleHandle = idle ? idle(run, { timeout: 5000 }) : (setTimeout(run, 3000) as unknown as number);
     };
     // Not during page load: the shop's own content comes first.
     if (document.readyState === 'complete') schedule();
     else addEventListener('load', schedule, { once: true });
   }
 
-  private readonly onPrefetch = () => {
+  readonly #onPrefetch = () => {
     void loadPanel().catch(() => undefined);
   };
 
-  private readonly onClick = () => {
+  readonly #onClick = () => {
     void this.open().catch(() => undefined);
   };
 
-  private readonly onPanelStatus = (event: PanelStatusEvent) => {
+  readonly #onPanelStatus = (event: PanelStatusEvent) => {
     this.status = event.detail;
   };
 
   override render() {
     const label = this.strings.label ?? this.translation?.label ?? english.label;
     return html`<button part="button" type="button" aria-haspopup="dialog"
-        @click=${this.onClick} @pointerenter=${this.onPrefetch} @focus=${this.onPrefetch} @touchstart=${this.onPrefetch}
+        @click=${this.#onClick} @pointerenter=${this.#onPrefetch} @focus=${this.#onPrefetch} @touchstart=${this.#onPrefetch}
       ><slot>${label}</slot></button>${this.panelLoaded
-        ? html`<tryon-panel .host=${this} @panel-status=${this.onPanelStatus}
+        ? html`<tryon-panel .host=${this} @panel-status=${this.#onPanelStatus}
             exportparts="dialog, header, title, close-button, body, consent, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, error"
           ></tryon-panel>`
         : nothing}`;

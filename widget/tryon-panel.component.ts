@@ -3,6 +3,7 @@
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import { panelStyles } from './tryon-panel.styles.js';
+import { hasOutput } from './session.js';
 import type { SessionEvent, SessionState } from './session.js';
 import { TryonRun } from './tryon-run.js';
 import { photoRefused } from './error-policy.js';
@@ -26,8 +27,6 @@ import { errorStep } from './steps/error.js';
 
 /** Previews of photos uploaded from this page, by photo handle, for the before/after view. */
 const beforeImages = new Map<string, string>();
-
-const shows = (state: SessionState) => state.outputs.some((o) => o.type === state.output);
 
 /**
  * The try-on dialog: its header, the live region, the current step and focus when the step
@@ -63,20 +62,20 @@ export class TryonPanel extends LitElement {
   declare private announcement: string;
   declare private dragging: boolean;
 
-  private readonly clock = new ClockController(this);
-  private readonly compare = new CompareController(this, () => this.renderRoot.querySelector<HTMLElement>('.compare'));
+  readonly #clock = new ClockController(this);
+  readonly #compare = new CompareController(this, () => this.renderRoot.querySelector<HTMLElement>('.compare'));
   // Listens on its own: Tab and Shift+Tab stay inside the dialog.
-  private readonly focusTrap = new FocusTrapController(this, () => this.dialog);
-  private readonly run = new TryonRun(this, {
+  readonly #focusTrap = new FocusTrapController(this, () => this.#dialog);
+  readonly #run = new TryonRun(this, {
     settings: () => ({
       endpoint: this.host.endpoint || '/tryon', product: this.host.product, views: this.host.views, pollInterval: this.host.pollInterval,
     }),
     chosenPhoto: () => this.prepared?.blob,
-    errorMessage: (code) => this.texts.errorMessage(code),
-    emit: (name, detail) => this.emit(name, detail),
-    changed: (before, after, event) => this.sessionChanged(before, after, event),
+    errorMessage: (code) => this.#texts.errorMessage(code),
+    emit: (name, detail) => this.#emit(name, detail),
+    changed: (before, after, event) => this.#sessionChanged(before, after, event),
   });
-  private focusStep = false;
+  #focusStep = false;
 
   constructor() {
     super();
@@ -90,34 +89,34 @@ export class TryonPanel extends LitElement {
     this.dragging = false;
   }
 
-  private get texts(): Texts {
+  get #texts(): Texts {
     return new Texts(this.host?.strings ?? {}, this.host?.translation);
   }
 
-  private get dialog(): HTMLDialogElement | null {
+  get #dialog(): HTMLDialogElement | null {
     return this.renderRoot.querySelector('dialog');
   }
 
-  private get session(): SessionState {
-    return this.run.session;
+  get #session(): SessionState {
+    return this.#run.session;
   }
 
-  private productName(): string {
-    return this.run.product?.name || this.host.product;
+  #productName(): string {
+    return this.#run.product?.name || this.host.product;
   }
 
-  private emit<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): void {
+  #emit<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): void {
     this.host.dispatchEvent(tryonEvent(name, detail));
   }
 
   /** What the panel does on each change of the session: focus, the live region, the host's status. */
-  private sessionChanged(before: SessionState, after: SessionState, event: SessionEvent): void {
+  #sessionChanged(before: SessionState, after: SessionState, event: SessionEvent): void {
     if (after.status !== before.status) {
-      this.focusStep = true;
+      this.#focusStep = true;
       this.announcement = '';
       this.dispatchEvent(new CustomEvent('panel-status', { detail: after.status }) satisfies PanelStatusEvent);
     }
-    this.clock.running = after.status === 'queued' || after.status === 'rendering' || (after.status === 'result' && !after.complete);
+    this.#clock.running = after.status === 'queued' || after.status === 'rendering' || (after.status === 'result' && !after.complete);
     if (event.type === 'product-changed') this.selectedView = '';
     if (event.type === 'uploaded' && this.preview) beforeImages.set(event.photo.handle, this.preview);
     if (event.type === 'use-last-photo') this.preview = beforeImages.get(event.photo.handle);
@@ -127,10 +126,10 @@ export class TryonPanel extends LitElement {
     if (last && after.status === 'result') {
       // The first view to arrive is shown; after that the shopper's own choice stands.
       if (!this.selectedView) this.selectedView = arrived.find((o) => o.type === 'image')?.view ?? '';
-      if (!after.complete && last.type === 'image') this.announcement = this.texts.t('viewReady', { view: this.texts.viewName(last.view) });
+      if (!after.complete && last.type === 'image') this.announcement = this.#texts.t('viewReady', { view: this.#texts.viewName(last.view) });
     }
-    if (after.complete && shows(after) && !(before.complete && shows(before))) {
-      this.announcement = this.texts.t(after.output === 'video' ? 'videoReady' : 'ready');
+    if (after.complete && hasOutput(after) && !(before.complete && hasOutput(before))) {
+      this.announcement = this.#texts.t(after.output === 'video' ? 'videoReady' : 'ready');
     }
   }
 
@@ -139,38 +138,38 @@ export class TryonPanel extends LitElement {
   /** Opens the dialog; with `resume`, picks up a try-on stored before a reload. */
   async show(resume?: StoredTryon): Promise<void> {
     await this.updateComplete;
-    const dialog = this.dialog;
+    const dialog = this.#dialog;
     if (!dialog) return;
     const wasOpen = dialog.open;
-    this.run.enter(resume);
+    this.#run.enter(resume);
     if (!wasOpen) {
       dialog.showModal();
-      this.emit('tryon-open', { product: this.host.product });
+      this.#emit('tryon-open', { product: this.host.product });
     }
-    this.focusStep = true;
+    this.#focusStep = true;
     this.requestUpdate();
-    await this.run.continue();
+    await this.#run.continue();
   }
 
   /** Closes the dialog (Escape and the close button end up here too). */
   hide(): void {
-    const dialog = this.dialog;
+    const dialog = this.#dialog;
     if (dialog?.open) dialog.close();
   }
 
   /** Prepares a chosen photo and shows its preview; nothing is uploaded yet. */
   async choose(file: Blob): Promise<void> {
-    if (!this.session.consented) return;
+    if (!this.#session.consented) return;
     this.problem = '';
     this.preparing = true;
-    this.run.photoChosen();
+    this.#run.photoChosen();
     try {
       this.prepared = await prepareRawPhoto(file);
       this.preview = URL.createObjectURL(this.prepared.blob);
-      this.focusStep = true;
+      this.#focusStep = true;
     } catch (error) {
-      this.forgetPhoto();
-      this.problem = photoProblem(this.texts, error);
+      this.#forgetPhoto();
+      this.problem = photoProblem(this.#texts, error);
     } finally {
       this.preparing = false;
     }
@@ -178,68 +177,68 @@ export class TryonPanel extends LitElement {
 
   // ── handlers ─────────────────────────────────────────────────────────────────────────────
 
-  private forgetPhoto(): void {
+  #forgetPhoto(): void {
     this.prepared = undefined;
     this.preview = undefined;
   }
 
-  private readonly onDialogClose = () => {
-    this.run.close();
+  readonly #onDialogClose = () => {
+    this.#run.close();
     // Focus goes back to where the shopper started, unless the page already moved it elsewhere.
     const active = document.activeElement;
     if (!active || active === document.body || active === this.host) this.host.focus();
   };
 
-  private readonly onFile = (event: Event) => {
+  readonly #onFile = (event: Event) => {
     const input = event.target as HTMLInputElement;
     const file = input.files?.[0];
     input.value = '';
     if (file) void this.choose(file);
   };
 
-  private readonly onDragOver = (event: DragEvent) => {
+  readonly #onDragOver = (event: DragEvent) => {
     if (!event.dataTransfer?.types.includes('Files')) return;
     event.preventDefault();
     event.dataTransfer.dropEffect = 'copy';
     this.dragging = true;
   };
 
-  private readonly onDrop = (event: DragEvent) => {
+  readonly #onDrop = (event: DragEvent) => {
     event.preventDefault();
     this.dragging = false;
     const file = event.dataTransfer?.files?.[0];
     if (file) void this.choose(file);
   };
 
-  private readonly onRetry = () => {
+  readonly #onRetry = () => {
     // The proxy refused this photo: offering to send it again would be a dead end.
-    if (photoRefused(this.session.error?.code)) this.forgetPhoto();
-    this.run.retry();
+    if (photoRefused(this.#session.error?.code)) this.#forgetPhoto();
+    this.#run.retry();
   };
 
-  private readonly onAnotherPhoto = () => {
-    this.forgetPhoto();
+  readonly #onAnotherPhoto = () => {
+    this.#forgetPhoto();
     this.selectedView = '';
-    this.compare.reset();
-    this.run.anotherPhoto();
+    this.#compare.reset();
+    this.#run.anotherPhoto();
   };
 
-  private currentImage(): TryonOutput | undefined {
-    const images = this.session.outputs.filter((o) => o.type === 'image');
+  #currentImage(): TryonOutput | undefined {
+    const images = this.#session.outputs.filter((o) => o.type === 'image');
     return images.find((o) => o.view === this.selectedView) ?? images[0];
   }
 
-  private readonly onDownload = () => {
-    const { output, complete, outputs } = this.session;
-    const chosen = output === 'video' && complete ? outputs.find((o) => o.type === 'video') : this.currentImage();
+  readonly #onDownload = () => {
+    const { output, complete, outputs } = this.#session;
+    const chosen = output === 'video' && complete ? outputs.find((o) => o.type === 'video') : this.#currentImage();
     if (chosen) void download(chosen, this.host.product, this.renderRoot);
   };
 
-  private readonly onShare = async () => {
-    const output = this.currentImage() ?? this.session.outputs[0];
+  readonly #onShare = async () => {
+    const output = this.#currentImage() ?? this.#session.outputs[0];
     if (!output) return;
-    const outcome = await share(output, this.texts.t('resultAlt', { product: this.productName() }));
-    if (outcome === 'copied') this.announcement = this.texts.t('linkCopied');
+    const outcome = await share(output, this.#texts.t('resultAlt', { product: this.#productName() }));
+    if (outcome === 'copied') this.announcement = this.#texts.t('linkCopied');
     else if (outcome === 'failed') this.announcement = output.url;
   };
 
@@ -247,14 +246,14 @@ export class TryonPanel extends LitElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    if (this.focusStep && this.dialog?.open) {
-      this.focusStep = false;
+    if (this.#focusStep && this.#dialog?.open) {
+      this.#focusStep = false;
       this.renderRoot.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     }
   }
 
-  private statusText(texts: Texts): string {
-    const { status, percent, tryon } = this.session;
+  #statusText(texts: Texts): string {
+    const { status, percent, tryon } = this.#session;
     switch (status) {
       // Whole tens only, so a screen reader is not told every percent.
       case 'uploading': return texts.t('uploading', { percent: Math.floor(percent / 10) * 10 });
@@ -264,56 +263,56 @@ export class TryonPanel extends LitElement {
     }
   }
 
-  private renderStep(texts: Texts): TemplateResult | typeof nothing {
-    const session = this.session;
-    const productName = this.productName();
+  #renderStep(texts: Texts): TemplateResult | typeof nothing {
+    const session = this.#session;
+    const productName = this.#productName();
     switch (session.status) {
       case 'consent': return consentStep({
         texts, productName, privacyUrl: this.host.privacyUrl, checked: this.consentChecked,
         onCheck: (event) => { this.consentChecked = (event.target as HTMLInputElement).checked; },
-        onContinue: () => { if (this.consentChecked) this.run.consent(); },
+        onContinue: () => { if (this.consentChecked) this.#run.consent(); },
       });
       case 'photo': return photoStep({
         texts, preview: this.prepared ? this.preview : undefined, preparing: this.preparing, dragging: this.dragging,
-        problem: this.problem, hasLastPhoto: Boolean(lastPhoto(this.host.endpoint || '/tryon')),
-        onDragOver: this.onDragOver, onDragLeave: () => { this.dragging = false; }, onDrop: this.onDrop,
-        onSubmit: () => { if (this.prepared) void this.run.sendPhoto(); },
+        problem: this.problem, hasLastPhoto: Boolean(lastPhoto(this.host.endpoint)),
+        onDragOver: this.#onDragOver, onDragLeave: () => { this.dragging = false; }, onDrop: this.#onDrop,
+        onSubmit: () => { if (this.prepared) void this.#run.sendPhoto(); },
         onPick: (camera) => this.renderRoot.querySelector<HTMLInputElement>(camera ? '#camera' : '#file')?.click(),
-        onUseLastPhoto: () => this.run.useLastPhoto(),
-        onFile: this.onFile,
+        onUseLastPhoto: () => this.#run.useLastPhoto(),
+        onFile: this.#onFile,
       });
       case 'uploading':
       case 'queued':
       case 'rendering': return progressStep({
         texts, productName, uploading: session.status === 'uploading', percent: session.percent,
-        elapsedSeconds: session.tryon ? Math.round(Math.max(0, this.clock.now - (session.submittedAt ?? this.clock.now)) / 1000) : undefined,
-        expectedSeconds: Math.round(this.run.expectedMs() / 1000),
-        onCancel: () => this.run.cancel(),
+        elapsedSeconds: session.tryon ? Math.round(Math.max(0, this.#clock.now - (session.submittedAt ?? this.#clock.now)) / 1000) : undefined,
+        expectedSeconds: Math.round(this.#run.expectedMs() / 1000),
+        onCancel: () => this.#run.cancel(),
       });
       case 'result': return resultStep({
         texts, productName, outputs: session.outputs, views: session.views, selectedView: this.selectedView,
-        before: session.photo ? beforeImages.get(session.photo.handle) : undefined, compare: this.compare,
-        offerVideo: session.complete && this.host.video && this.run.product?.video === true &&
+        before: session.photo ? beforeImages.get(session.photo.handle) : undefined, compare: this.#compare,
+        offerVideo: session.complete && this.host.video && this.#run.product?.video === true &&
           !session.outputs.some((o) => o.type === 'video') && session.output === 'image',
         onSelect: (view) => { this.selectedView = view; },
-        onDownload: this.onDownload, onShare: this.onShare, onAnotherPhoto: this.onAnotherPhoto,
-        onMakeVideo: () => this.run.makeVideo(),
+        onDownload: this.#onDownload, onShare: this.#onShare, onAnotherPhoto: this.#onAnotherPhoto,
+        onMakeVideo: () => this.#run.makeVideo(),
       });
-      case 'error': return errorStep({ texts, message: session.error?.message, onRetry: this.onRetry, onClose: () => this.hide() });
+      case 'error': return errorStep({ texts, message: session.error?.message, onRetry: this.#onRetry, onClose: () => this.hide() });
       default: return nothing;
     }
   }
 
   override render() {
-    const texts = this.texts;
+    const texts = this.#texts;
     return html`<dialog part="dialog" aria-labelledby="dialog-title" lang=${this.host?.language ?? 'en'}
-        dir=${texts.dir ?? nothing} @close=${this.onDialogClose}>
+        dir=${texts.dir ?? nothing} @close=${this.#onDialogClose}>
       <div class="header" part="header">
         <h2 id="dialog-title" part="title">${texts.t('dialogTitle')}</h2>
         <button type="button" class="close" part="close-button" aria-label=${texts.t('close')} @click=${() => this.hide()}>×</button>
       </div>
-      ${this.renderStep(texts)}
-      <p id="status" role="status" part="status" class="status body">${this.statusText(texts)}</p>
+      ${this.#renderStep(texts)}
+      <p id="status" role="status" part="status" class="status body">${this.#statusText(texts)}</p>
     </dialog>`;
   }
 }

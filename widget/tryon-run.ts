@@ -8,7 +8,7 @@
 // (send → submit → watch) are one story, and keeping it in one file lets the AbortSignal's path be
 // read top to bottom. The pure parts live elsewhere (session.ts, error-policy.ts, product.ts).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { initialSession, nextSession } from './session.js';
+import { hasOutput, initialSession, nextSession } from './session.js';
 import type { FailedStage, SessionEvent, SessionState } from './session.js';
 import { ProxyClient, ProxyError } from './proxy-client.js';
 import { failure, isAbort } from './error-policy.js';
@@ -57,124 +57,129 @@ export class TryonRun implements ReactiveController {
   /** The product as the proxy describes it, once loaded. */
   product: ProductInfo | undefined;
 
-  private current: AbortController | undefined;
-  private productLoad: Promise<ProductInfo> | undefined;
-  private client: ProxyClient | undefined;
-  private loadedFor: string | undefined;
+  #current: AbortController | undefined;
+  #productLoad: Promise<ProductInfo> | undefined;
+  #client: ProxyClient | undefined;
+  #loadedFor: string | undefined;
 
-  constructor(private readonly host: ReactiveControllerHost, private readonly options: RunOptions) {
+  readonly #host: ReactiveControllerHost;
+  readonly #options: RunOptions;
+
+  constructor(host: ReactiveControllerHost, options: RunOptions) {
+    this.#host = host;
+    this.#options = options;
     host.addController(this);
   }
 
   hostDisconnected(): void {
     // The page is going away (or the element moved): stop watching; storage keeps the try-on.
-    this.stop();
+    this.#stop();
   }
 
-  private get settings(): RunSettings {
-    return this.options.settings();
+  get #settings(): RunSettings {
+    return this.#options.settings();
   }
 
   /** The only way the session changes. */
-  private dispatch(event: SessionEvent): void {
+  #dispatch(event: SessionEvent): void {
     const before = this.session;
     const after = nextSession(before, event);
     if (after === before) return;
     this.session = after;
-    this.options.changed(before, after, event);
-    this.host.requestUpdate();
+    this.#options.changed(before, after, event);
+    this.#host.requestUpdate();
   }
 
   // ── what the shopper does ────────────────────────────────────────────────────────────────
 
   /** Enters the flow on opening; with `resume`, picks up a try-on stored before a reload. */
   enter(resume?: StoredTryon): void {
-    this.resetIfProductChanged();
+    this.#resetIfProductChanged();
     if (resume && !this.session.tryon) {
       const { tryon, requestId, views, output, submittedAt, photo } = resume;
-      this.dispatch({
+      this.#dispatch({
         type: 'resume', tryon, requestId, views, output, at: submittedAt,
         photo: photo ? { handle: photo.photo, expiresAt: photo.expiresAt } : undefined,
       });
     } else {
-      this.dispatch({ type: 'open' });
+      this.#dispatch({ type: 'open' });
     }
-    this.loadProduct().catch((error: unknown) => {
-      if (!this.product) this.fail('product', error);
+    this.#loadProduct().catch((error: unknown) => {
+      if (!this.product) this.#fail('product', error);
     });
   }
 
   /** Carries on from the current step: after an open, a resume or a retry. */
   continue(): Promise<void> {
     const { status, tryon, photo, complete } = this.session;
-    if (status === 'uploading') return this.start('upload', (run) => this.send(run));
+    if (status === 'uploading') return this.#start('upload', (run) => this.#send(run));
     if (tryon && (status === 'queued' || status === 'rendering' || (status === 'result' && !complete))) {
-      return this.start('watch', (run) => this.watch(run));
+      return this.#start('watch', (run) => this.#watch(run));
     }
-    if (status === 'queued' && photo) return this.start('submit', (run) => this.submit(run));
+    if (status === 'queued' && photo) return this.#start('submit', (run) => this.#submit(run));
     return Promise.resolve();
   }
 
   close(): void {
-    this.stop();
+    this.#stop();
     const status = this.session.status;
-    if (this.session.complete) forgetTryon(this.settings.endpoint, this.settings.product);
-    this.dispatch({ type: 'close' });
-    this.options.emit('tryon-close', { product: this.settings.product, status });
+    if (this.session.complete) forgetTryon(this.#settings.endpoint, this.#settings.product);
+    this.#dispatch({ type: 'close' });
+    this.#options.emit('tryon-close', { product: this.#settings.product, status });
   }
 
   consent(): void {
-    this.dispatch({ type: 'consent' });
+    this.#dispatch({ type: 'consent' });
   }
 
   /** A new photo is being prepared: a new logical try-on. */
   photoChosen(): void {
-    this.dispatch({ type: 'photo-chosen' });
+    this.#dispatch({ type: 'photo-chosen' });
   }
 
   /** Uploads the chosen photo, then submits and watches. */
   sendPhoto(): Promise<void> {
-    this.dispatch({ type: 'upload-start', requestId: newRequestId() });
-    return this.start('upload', (run) => this.send(run));
+    this.#dispatch({ type: 'upload-start', requestId: newRequestId() });
+    return this.#start('upload', (run) => this.#send(run));
   }
 
   /** Submits with the photo this tab uploaded last; false when there is none (it expired). */
   useLastPhoto(): boolean {
-    const stored = lastPhoto(this.settings.endpoint);
+    const stored = lastPhoto(this.#settings.endpoint);
     if (!stored) {
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
       return false;
     }
-    this.dispatch({ type: 'photo-chosen' });
-    this.dispatch({ type: 'use-last-photo', photo: { handle: stored.photo, expiresAt: stored.expiresAt }, requestId: newRequestId() });
-    void this.start('submit', (run) => this.submit(run));
+    this.#dispatch({ type: 'photo-chosen' });
+    this.#dispatch({ type: 'use-last-photo', photo: { handle: stored.photo, expiresAt: stored.expiresAt }, requestId: newRequestId() });
+    void this.#start('submit', (run) => this.#submit(run));
     return true;
   }
 
   cancel(): void {
-    this.stop();
-    forgetTryon(this.settings.endpoint, this.settings.product);
-    this.dispatch({ type: 'cancel' });
+    this.#stop();
+    forgetTryon(this.#settings.endpoint, this.#settings.product);
+    this.#dispatch({ type: 'cancel' });
   }
 
   retry(): void {
-    this.dispatch({ type: 'retry', requestId: newRequestId() });
+    this.#dispatch({ type: 'retry', requestId: newRequestId() });
     if (this.session.status === 'consent' || this.session.status === 'photo') {
-      if (!this.product) this.loadProduct().catch((error: unknown) => this.fail('product', error));
+      if (!this.product) this.#loadProduct().catch((error: unknown) => this.#fail('product', error));
       return;
     }
     void this.continue();
   }
 
   anotherPhoto(): void {
-    this.stop();
-    forgetTryon(this.settings.endpoint, this.settings.product);
-    this.dispatch({ type: 'another-photo' });
+    this.#stop();
+    forgetTryon(this.#settings.endpoint, this.#settings.product);
+    this.#dispatch({ type: 'another-photo' });
   }
 
   makeVideo(): void {
-    this.dispatch({ type: 'video', requestId: newRequestId() });
-    void this.start('submit', (run) => this.submit(run));
+    this.#dispatch({ type: 'video', requestId: newRequestId() });
+    void this.#start('submit', (run) => this.#submit(run));
   }
 
   /** Expected time of the current try-on, from the product's tier. */
@@ -184,28 +189,28 @@ export class TryonRun implements ReactiveController {
 
   // ── runs ─────────────────────────────────────────────────────────────────────────────────
 
-  private stop(): void {
-    this.current?.abort();
-    this.current = undefined;
+  #stop(): void {
+    this.#current?.abort();
+    this.#current = undefined;
   }
 
   /** Starts a run, aborting the one before; a failure is reported once, an aborted run says nothing. */
-  private async start(stage: FailedStage, work: (run: Run) => Promise<void>): Promise<void> {
-    this.stop();
+  async #start(stage: FailedStage, work: (run: Run) => Promise<void>): Promise<void> {
+    this.#stop();
     const controller = new AbortController();
-    this.current = controller;
+    this.#current = controller;
     const run: Run = { signal: controller.signal, stage };
     try {
       await work(run);
     } catch (error) {
-      if (!run.signal.aborted) this.fail(run.stage, error);
+      if (!run.signal.aborted) this.#fail(run.stage, error);
     } finally {
-      if (this.current === controller) this.current = undefined;
+      if (this.#current === controller) this.#current = undefined;
     }
   }
 
   /** Awaits one step of a run; if the run was aborted meanwhile, its answer is stale: dropped. */
-  private async settled<T>(run: Run, stage: FailedStage, work: Promise<T>): Promise<T> {
+  async #settled<T>(run: Run, stage: FailedStage, work: Promise<T>): Promise<T> {
     run.stage = stage;
     const value = await work;
     run.signal.throwIfAborted();
@@ -213,37 +218,37 @@ export class TryonRun implements ReactiveController {
   }
 
   /** A callback that does nothing once its run was aborted. */
-  private whileCurrent<A extends unknown[]>(run: Run, callback: (...args: A) => void): (...args: A) => void {
+  #whileCurrent<A extends unknown[]>(run: Run, callback: (...args: A) => void): (...args: A) => void {
     return (...args) => {
       if (!run.signal.aborted) callback(...args);
     };
   }
 
-  private async send(run: Run): Promise<void> {
+  async #send(run: Run): Promise<void> {
     if (!this.session.photo) {
-      const blob = this.options.chosenPhoto();
+      const blob = this.#options.chosenPhoto();
       if (!blob) {
-        this.dispatch({ type: 'cancel' });
+        this.#dispatch({ type: 'cancel' });
         return;
       }
-      const uploaded = await this.settled(run, 'upload', this.proxy().uploadPhoto(blob, this.whileCurrent(run, (percent: number) => {
-        this.dispatch({ type: 'upload-progress', percent });
-        this.options.emit('tryon-progress', { product: this.settings.product, status: 'uploading', percent: this.session.percent });
+      const uploaded = await this.#settled(run, 'upload', this.#proxy().uploadPhoto(blob, this.#whileCurrent(run, (percent: number) => {
+        this.#dispatch({ type: 'upload-progress', percent });
+        this.#options.emit('tryon-progress', { product: this.#settings.product, status: 'uploading', percent: this.session.percent });
       }), run.signal));
-      this.dispatch({ type: 'uploaded', photo: { handle: uploaded.photo, expiresAt: uploaded.expiresAt } });
-      rememberPhoto(this.settings.endpoint, { photo: uploaded.photo, expiresAt: uploaded.expiresAt });
+      this.#dispatch({ type: 'uploaded', photo: { handle: uploaded.photo, expiresAt: uploaded.expiresAt } });
+      rememberPhoto(this.#settings.endpoint, { photo: uploaded.photo, expiresAt: uploaded.expiresAt });
     }
-    await this.submit(run);
+    await this.#submit(run);
   }
 
-  private async submit(run: Run): Promise<void> {
+  async #submit(run: Run): Promise<void> {
     const { photo, requestId, output } = this.session;
     if (!photo || !requestId) return;
-    const product = this.product ?? (await this.settled(run, 'submit', this.loadProduct()));
-    const { endpoint, product: id } = this.settings;
-    const views = output === 'video' ? ['front'] : requestedViews(this.product, this.settings.views);
-    this.options.emit('tryon-submit', { product: id, requestId, views, output });
-    const created = await this.settled(run, 'submit', this.proxy().createTryon({
+    const product = this.product ?? (await this.#settled(run, 'submit', this.#loadProduct()));
+    const { endpoint, product: id } = this.#settings;
+    const views = output === 'video' ? ['front'] : requestedViews(this.product, this.#settings.views);
+    this.#options.emit('tryon-submit', { product: id, requestId, views, output });
+    const created = await this.#settled(run, 'submit', this.#proxy().createTryon({
       product: product.product || id,
       photo: photo.handle,
       requestId,
@@ -251,100 +256,99 @@ export class TryonRun implements ReactiveController {
     }, run.signal));
     const at = Date.now();
     const createdViews = Array.isArray(created.views) && created.views.length ? created.views : views;
-    this.dispatch({ type: 'submitted', tryon: created.tryon, views: createdViews, at });
+    this.#dispatch({ type: 'submitted', tryon: created.tryon, views: createdViews, at });
     rememberTryon(endpoint, id, {
       tryon: created.tryon, requestId, views: createdViews, output, submittedAt: at,
       photo: { photo: photo.handle, expiresAt: photo.expiresAt },
     });
-    this.options.emit('tryon-progress', {
+    this.#options.emit('tryon-progress', {
       product: id, status: 'queued', tryon: created.tryon, elapsedMs: 0, expectedMs: this.expectedMs(),
     });
-    await this.watch(run);
+    await this.#watch(run);
   }
 
-  private async watch(run: Run): Promise<void> {
+  async #watch(run: Run): Promise<void> {
     const tryon = this.session.tryon;
     if (!tryon) return;
-    const final = await this.settled(run, 'watch', this.proxy().watch(tryon, this.whileCurrent(run, (answer) => {
-      this.dispatch({ type: 'status', answer });
+    const final = await this.#settled(run, 'watch', this.#proxy().watch(tryon, this.#whileCurrent(run, (answer) => {
+      this.#dispatch({ type: 'status', answer });
       const at = this.session.submittedAt;
-      this.options.emit('tryon-progress', {
-        product: this.settings.product, status: this.session.status, tryon,
+      this.#options.emit('tryon-progress', {
+        product: this.#settings.product, status: this.session.status, tryon,
         elapsedMs: at ? Math.max(0, Date.now() - at) : 0, expectedMs: this.expectedMs(),
       });
     }), run.signal));
-    const shown = () => this.session.outputs.some((o) => o.type === this.session.output);
-    if (final.status === 'succeeded' && !shown()) {
+    if (final.status === 'succeeded' && !hasOutput(this.session)) {
       // Success without anything to show: ask once more (outputs may trail the status), and
       // if there is still nothing, offer "Try again" rather than an empty result.
-      this.dispatch({ type: 'status', answer: await this.settled(run, 'watch', this.proxy().status(tryon, run.signal)) });
-      if (!shown()) throw new ProxyError('no_outputs', '', true);
+      this.#dispatch({ type: 'status', answer: await this.#settled(run, 'watch', this.#proxy().status(tryon, run.signal)) });
+      if (!hasOutput(this.session)) throw new ProxyError('no_outputs', '', true);
     }
-    const { endpoint, product } = this.settings;
+    const { endpoint, product } = this.#settings;
     if (final.status === 'succeeded') {
       forgetTryon(endpoint, product);
-      this.options.emit('tryon-result', { product, tryon, requestId: this.session.requestId ?? '', outputs: this.session.outputs });
+      this.#options.emit('tryon-result', { product, tryon, requestId: this.session.requestId ?? '', outputs: this.session.outputs });
     } else if (final.status === 'failed') {
       forgetTryon(endpoint, product);
       const code = final.error?.code ?? 'render_failed';
-      const error = { code, message: this.options.errorMessage(code), retryable: final.error?.retryable ?? true };
+      const error = { code, message: this.#options.errorMessage(code), retryable: final.error?.retryable ?? true };
       // The session already moved to `error`; give it the words the shopper reads.
-      this.dispatch({ type: 'failed', stage: 'render', error });
-      this.options.emit('tryon-error', { product, ...error });
+      this.#dispatch({ type: 'failed', stage: 'render', error });
+      this.#options.emit('tryon-error', { product, ...error });
     }
   }
 
   /** Shows a failure to the shopper, and forgets in storage what the error policy says is gone. */
-  private fail(stage: FailedStage, error: unknown): void {
+  #fail(stage: FailedStage, error: unknown): void {
     if (isAbort(error)) return;
     if (!(error instanceof ProxyError) && !(error instanceof TypeError)) console.error(error);
     const { code, retryable, stage: failed, forgetTryon: tryonGone, forgetPhoto: photoGone } = failure(stage, error);
-    const { endpoint, product } = this.settings;
+    const { endpoint, product } = this.#settings;
     if (tryonGone) forgetTryon(endpoint, product);
     if (photoGone) forgetPhoto(endpoint);
-    const message = this.options.errorMessage(code);
-    this.dispatch({ type: 'failed', stage: failed, error: { code, message, retryable } });
-    this.options.emit('tryon-error', { product, code, message, retryable });
+    const message = this.#options.errorMessage(code);
+    this.#dispatch({ type: 'failed', stage: failed, error: { code, message, retryable } });
+    this.#options.emit('tryon-error', { product, code, message, retryable });
   }
 
   // ── the product and the proxy ────────────────────────────────────────────────────────────
 
-  private proxy(): ProxyClient {
-    const { endpoint, pollInterval } = this.settings;
+  #proxy(): ProxyClient {
+    const { endpoint, pollInterval } = this.#settings;
     const base = new URL(endpoint, location.href).href;
-    if (!this.client || this.client.base.href.replace(/\/$/, '') !== base.replace(/\/$/, '')) {
-      this.client = new ProxyClient(endpoint, { pollInterval });
+    if (!this.#client || this.#client.base.href.replace(/\/$/, '') !== base.replace(/\/$/, '')) {
+      this.#client = new ProxyClient(endpoint, { pollInterval });
     }
-    return this.client;
+    return this.#client;
   }
 
-  private loadProduct(): Promise<ProductInfo> {
-    if (this.productLoad) return this.productLoad;
-    const load: Promise<ProductInfo> = this.proxy().product(this.settings.product).then((product) => {
+  #loadProduct(): Promise<ProductInfo> {
+    if (this.#productLoad) return this.#productLoad;
+    const load: Promise<ProductInfo> = this.#proxy().product(this.#settings.product).then((product) => {
       // The answer for a product the element no longer shows is stale: dropped.
-      if (this.productLoad === load) {
+      if (this.#productLoad === load) {
         this.product = product;
-        this.host.requestUpdate();
+        this.#host.requestUpdate();
       }
       return product;
     }, (error: unknown) => {
-      if (this.productLoad === load) this.productLoad = undefined;
+      if (this.#productLoad === load) this.#productLoad = undefined;
       throw error;
     });
-    this.productLoad = load;
+    this.#productLoad = load;
     return load;
   }
 
   /** A different product, proxy or choice of views is a different try-on: start over (consent is kept). */
-  private resetIfProductChanged(): void {
-    const { endpoint, product, views } = this.settings;
+  #resetIfProductChanged(): void {
+    const { endpoint, product, views } = this.#settings;
     const now = `${new URL(endpoint, location.href).href}|${product}|${views}`;
-    this.loadedFor ??= now;
-    if (this.loadedFor === now) return;
-    this.loadedFor = now;
-    this.stop();
+    this.#loadedFor ??= now;
+    if (this.#loadedFor === now) return;
+    this.#loadedFor = now;
+    this.#stop();
     this.product = undefined;
-    this.productLoad = undefined;
-    this.dispatch({ type: 'product-changed' });
+    this.#productLoad = undefined;
+    this.#dispatch({ type: 'product-changed' });
   }
 }
