@@ -53,9 +53,8 @@ interface Run {
 }
 
 export class TryonRun implements ReactiveController {
-  session: SessionState = initialSession();
-  /** The product as the proxy describes it, once loaded. */
-  product: ProductInfo | undefined;
+  #session: SessionState = initialSession();
+  #product: ProductInfo | undefined;
 
   #current: AbortController | undefined;
   #productLoad: Promise<ProductInfo> | undefined;
@@ -69,6 +68,16 @@ export class TryonRun implements ReactiveController {
     this.#host = host;
     this.#options = options;
     host.addController(this);
+  }
+
+  /** Where the shopper's try-on is: read-only, it changes only through the reducer. */
+  get session(): SessionState {
+    return this.#session;
+  }
+
+  /** The product as the proxy describes it, once loaded. */
+  get product(): ProductInfo | undefined {
+    return this.#product;
   }
 
   hostDisconnected(): void {
@@ -85,7 +94,7 @@ export class TryonRun implements ReactiveController {
     const before = this.session;
     const after = nextSession(before, event);
     if (after === before) return;
-    this.session = after;
+    this.#session = after;
     this.#options.changed(before, after, event);
     this.#host.requestUpdate();
   }
@@ -327,7 +336,7 @@ export class TryonRun implements ReactiveController {
     const load: Promise<ProductInfo> = this.#proxy().product(this.#settings.product).then((product) => {
       // The answer for a product the element no longer shows is stale: dropped.
       if (this.#productLoad === load) {
-        this.product = product;
+        this.#product = product;
         this.#host.requestUpdate();
       }
       return product;
@@ -347,7 +356,7 @@ export class TryonRun implements ReactiveController {
     if (this.#loadedFor === now) return;
     this.#loadedFor = now;
     this.#stop();
-    this.product = undefined;
+    this.#product = undefined;
     this.#productLoad = undefined;
     this.#dispatch({ type: 'product-changed' });
   }
