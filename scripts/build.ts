@@ -172,6 +172,7 @@ export async function buildNpm(options: Omit<BuildOptions, 'entry'> & { apiRefer
     // Paths in the manifest describe the published package's layout, wherever this build writes.
     buildManifest({ root: projectRoot, distPrefix: 'dist/npm/' }),
     build(npmConfig({ outDir, quiet: options.quiet ?? false })),
+    buildFrameworkEntries(outDir, options.quiet),
   ]);
   await copyDeclarations(join(typesDir, 'widget'), outDir, (file) => !file.startsWith('integrations'));
   // Type-only modules (events.ts) emit no JavaScript: the manifest names only files that exist.
@@ -184,6 +185,24 @@ export async function buildNpm(options: Omit<BuildOptions, 'entry'> & { apiRefer
     await writeFile(referencePath, apiReference(manifest));
   }
   return { outDir, files: await measure(outDir) };
+}
+
+/**
+ * The React wrapper (`tryon-button/react`): compiled alone, its imports kept as they are, so it uses
+ * the same `../tryon-button.js` as the rest of dist/npm and the app's own React and @lit/react. The
+ * JSX, Vue and Svelte entries are types only: their `.d.ts` come with the others.
+ */
+async function buildFrameworkEntries(outDir: string, quiet = false): Promise<void> {
+  await esbuild({
+    absWorkingDir: projectRoot,
+    entryPoints: { 'frameworks/react': 'widget/frameworks/react.ts' },
+    outdir: outDir,
+    bundle: false,
+    format: 'esm',
+    target: 'es2022',
+    sourcemap: true,
+    logLevel: quiet ? 'silent' : 'warning',
+  });
 }
 
 /**

@@ -58,22 +58,23 @@ function megabytes(bytes: number): number {
   return Math.round((bytes / (1024 * 1024)) * 10) / 10;
 }
 
+/** Draws the (already downscaled) bitmap onto a canvas's 2D context. */
+function draw(context: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null, bitmap: ImageBitmap, width: number, height: number): void {
+  if (!context) throw new PhotoError('unreadable', 'No 2D canvas is available.');
+  context.imageSmoothingQuality = 'high';
+  context.drawImage(bitmap, 0, 0, width, height);
+}
+
 async function encodeJpeg(bitmap: ImageBitmap, width: number, height: number): Promise<Blob> {
   if (typeof OffscreenCanvas === 'function') {
     const canvas = new OffscreenCanvas(width, height);
-    const context = canvas.getContext('2d');
-    if (!context) throw new PhotoError('unreadable', 'No 2D canvas is available.');
-    context.imageSmoothingQuality = 'high';
-    context.drawImage(bitmap, 0, 0, width, height);
+    draw(canvas.getContext('2d'), bitmap, width, height);
     return canvas.convertToBlob({ type: 'image/jpeg', quality: JPEG_QUALITY });
   }
   const canvas = document.createElement('canvas');
   canvas.width = width;
   canvas.height = height;
-  const context = canvas.getContext('2d');
-  if (!context) throw new PhotoError('unreadable', 'No 2D canvas is available.');
-  context.imageSmoothingQuality = 'high';
-  context.drawImage(bitmap, 0, 0, width, height);
+  draw(canvas.getContext('2d'), bitmap, width, height);
   return new Promise((resolve, reject) => {
     canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new PhotoError('unreadable', 'The photo could not be encoded.'))), 'image/jpeg', JPEG_QUALITY);
   });

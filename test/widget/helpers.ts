@@ -9,6 +9,10 @@ export interface FakeRequest {
   at: number;
   body?: Record<string, unknown>;
   upload?: { multipart: boolean; field?: string; partType?: string; bytes: number; jpeg: boolean; exif: boolean };
+  /** The request waited at a `{hold: true}` step. */
+  held?: boolean;
+  /** The page gave the held request up (closed it) before the release. */
+  closedByClient?: boolean;
 }
 
 export interface FakeStep {
@@ -29,6 +33,7 @@ export interface Scenario {
   sse?: boolean;
   sseDelayMs?: number;
   photoHold?: boolean;
+  holdPolls?: boolean;
   steps?: FakeStep[];
   videoSteps?: FakeStep[];
 }
