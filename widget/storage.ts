@@ -64,3 +64,25 @@ export function currentTryon(endpoint: string, product: string): StoredTryon | u
 export const rememberTryon = (endpoint: string, product: string, tryon: StoredTryon) => write(tryonKey(endpoint, product), tryon);
 /** The try-on is over (a result, a final failure, a cancel): a reload has nothing to resume. */
 export const forgetTryon = (endpoint: string, product: string) => write(tryonKey(endpoint, product), undefined);
+
+/**
+ * "Forget my photo": everything this tab keeps for this proxy (the last photo and the try-on of
+ * every product), with the photo handles it named, so the proxy can be asked to revoke them too.
+ */
+export function forgetEverything(endpoint: string): string[] {
+  const prefix = `tryon:${endpointKey(endpoint)}:`;
+  const handles: string[] = [];
+  try {
+    const keys = Array.from({ length: sessionStorage.length }, (_, i) => sessionStorage.key(i) ?? '').filter((key) => key.startsWith(prefix));
+    for (const key of keys) {
+      // The last photo is {photo: handle}; a stored try-on is {photo: {photo: handle}}.
+      const stored = read<{ photo?: unknown }>(key)?.photo;
+      const handle = typeof stored === 'object' && stored !== null ? (stored as { photo?: unknown }).photo : stored;
+      if (typeof handle === 'string') handles.push(handle);
+      sessionStorage.removeItem(key);
+    }
+  } catch {
+    // Storage disabled: nothing was kept.
+  }
+  return handles;
+}

@@ -14,7 +14,8 @@ import { ProxyClient, ProxyError } from './proxy-client.js';
 import { failure, isAbort } from './error-policy.js';
 import { expectedMs, requestedViews } from './product.js';
 import type { ProductInfo } from './proxy-client.js';
-import { forgetPhoto, forgetTryon, lastPhoto, rememberPhoto, rememberTryon } from './storage.js';
+import { forgetEverything, forgetPhoto, forgetTryon, lastPhoto, rememberPhoto, rememberTryon } from './storage.js';
+import { consentVersion } from './consent-version.js';
 import type { StoredTryon } from './storage.js';
 import type { TryonEventDetail, TryonEventName } from './events.js';
 
@@ -60,6 +61,10 @@ export class TryonRun implements ReactiveController {
   #productLoad: Promise<ProductInfo> | undefined;
   #client: ProxyClient | undefined;
   #loadedFor: string | undefined;
+  /** The consent text the shopper agreed to, sent with every try-on. */
+  #consent: { version: string | undefined; language: string } | undefined;
+  /** Photos forgotten in this tab whose revocation the proxy has not confirmed yet. */
+  readonly #unconfirmed = new Set<string>();
 
   readonly #host: ReactiveControllerHost;
   readonly #options: RunOptions;
@@ -137,8 +142,40 @@ export class TryonRun implements ReactiveController {
     this.#options.emit('tryon-close', { product: this.#settings.product, status });
   }
 
-  consent(): void {
+  /** The shopper agreed to `words` (the consent step's exact text) in `language`. */
+  async consent(words: string, language: string): Promise<void> {
+    this.#consent = { version: await consentVersion(words), language };
     this.#dispatch({ type: 'consent' });
+  }
+
+  /** Whether "Forget my photo" has anything to forget: a photo in this session or this tab. */
+  hasPhotoToForget(): boolean {
+    return Boolean(this.session.photo || lastPhoto(this.#settings.endpoint) || this.#unconfirmed.size);
+  }
+
+  /**
+   * "Forget my photo": stops any run, clears what this tab kept (the last photo, every stored
+   * try-on of this proxy), returns to the photo step, and asks the proxy to revoke each photo
+   * named (its try-ons and files with it). Resolves false when the proxy could not be reached;
+   * the photos are then kept in memory only, so asking again retries.
+   */
+  async forget(): Promise<boolean> {
+    const { endpoint } = this.#settings;
+    this.#stop();
+    const handles = new Set([...forgetEverything(endpoint), ...this.#unconfirmed]);
+    if (this.session.photo) handles.add(this.session.photo.handle);
+    this.#dispatch({ type: 'forgotten' });
+    const client = this.#proxy();
+    const outcomes = await Promise.allSettled([...handles].map(async (handle) => {
+      await client.forgetPhoto(handle);
+      return handle;
+    }));
+    this.#unconfirmed.clear();
+    outcomes.forEach((outcome, i) => {
+      if (outcome.status === 'rejected') this.#unconfirmed.add([...handles][i]!);
+    });
+    this.#host.requestUpdate();
+    return this.#unconfirmed.size === 0;
   }
 
   /** A new photo is being prepared: a new logical try-on. */
@@ -262,6 +299,8 @@ export class TryonRun implements ReactiveController {
       photo: photo.handle,
       requestId,
       ...(output === 'video' ? { output } : { views }),
+      ...(this.#consent?.version ? { consentVersion: this.#consent.version } : {}),
+      ...(this.#consent ? { consentLanguage: this.#consent.language } : {}),
     }, run.signal));
     const at = Date.now();
     const createdViews = Array.isArray(created.views) && created.views.length ? created.views : views;

@@ -1,25 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { nearestLanguage } from '../../widget/i18n/nearest-language.js';
-import { formatDuration, formatNumber, formatPercent, formatSeconds } from '../../widget/i18n/format.js';
-
-const AVAILABLE = ['en', 'hi', 'bn', 'gu', 'mr', 'ta', 'te', 'ur', 'ar'];
-
-describe('nearest language', () => {
-  it('takes the exact language, then the language without its region, then English', () => {
-    expect(nearestLanguage('bn', AVAILABLE)).to.equal('bn');
-    expect(nearestLanguage('bn-IN', AVAILABLE)).to.equal('bn');
-    expect(nearestLanguage('ur_PK', AVAILABLE)).to.equal('ur');
-    expect(nearestLanguage('AR-eg', AVAILABLE)).to.equal('ar');
-    expect(nearestLanguage('pa-IN', AVAILABLE)).to.equal('en');
-    expect(nearestLanguage('', AVAILABLE)).to.equal('en');
-    expect(nearestLanguage(undefined, AVAILABLE)).to.equal('en');
-  });
-
-  it('prefers a regional dictionary when there is one', () => {
-    expect(nearestLanguage('pt-BR', ['en', 'pt', 'pt-BR'])).to.equal('pt-BR');
-    expect(nearestLanguage('pt-PT', ['en', 'pt', 'pt-BR'])).to.equal('pt');
-  });
-});
+import { formatDuration, formatNumber, formatPercent, formatSeconds } from '../../widget/format.js';
 
 describe('Intl formatting', () => {
   it("writes percents in the language's own digits and sign", () => {

@@ -1,8 +1,11 @@
 // Arabic (العربية), written right to left. Buttons use verbal nouns and sentences "يُرجى …",
 // as Arabic shop interfaces do, so no text assumes the shopper's gender.
-import type { Strings } from './en.js';
+import type { Translation } from './en.js';
 
-export const ar: Strings = {
+export const ar: Translation = {
+  $code: 'ar',
+  $name: 'العربية',
+  $dir: 'rtl',
   label: 'تجربة القياس',
   dialogTitle: 'القياس الافتراضي',
   close: 'إغلاق',
@@ -12,6 +15,7 @@ export const ar: Strings = {
   consentBody: 'لنُريك كيف يبدو {product} عليك، نرسل صورتك إلى خدمة القياس الافتراضي لدينا. ولا تُستخدم إلا لإعداد هذا القياس.',
   consentPrivacy: 'كيف نتعامل مع صورتك',
   consentCheckbox: 'أوافق على رفع صورتي لإجراء هذا القياس',
+  retention: 'نحتفظ بصورتك لمدة {photoTime} وبالقياس لمدة {resultTime}، ويمكنك حذفهما قبل ذلك عبر «{forget}».',
   continue: 'متابعة',
 
   photoTitle: 'يُرجى اختيار صورة لك',
@@ -52,6 +56,9 @@ export const ar: Strings = {
   share: 'مشاركة',
   linkCopied: 'تم نسخ الرابط.',
   anotherPhoto: 'تجربة صورة أخرى',
+  forgetPhoto: 'حذف صورتي',
+  forgotten: 'حُذفت صورتك. لم يعد ممكنًا فتحها ولا فتح القياسات التي أُعدّت منها.',
+  forgetFailed: 'حُذفت صورتك من هذا المتصفح، لكن تعذّر الوصول إلى خدمة القياس لحذفها. يُرجى المحاولة مجددًا.',
   makeVideo: 'إنشاء فيديو',
   videoLabel: 'فيديو إطلالتك في {product}',
   videoReady: 'الفيديو جاهز.',
@@ -84,3 +91,5 @@ export const ar: Strings = {
   error_video_not_offered: 'الفيديو غير متاح لهذا المنتج.',
   error_generic: 'حدث خطأ ما. يُرجى المحاولة مجددًا.',
 };
+
+export default ar;

@@ -1,7 +1,10 @@
 // Bengali (বাংলা).
-import type { Strings } from './en.js';
+import type { Translation } from './en.js';
 
-export const bn: Strings = {
+export const bn: Translation = {
+  $code: 'bn',
+  $name: 'বাংলা',
+  $dir: 'ltr',
   label: 'পরে দেখুন',
   dialogTitle: 'ভার্চুয়াল ট্রাই-অন',
   close: 'বন্ধ করুন',
@@ -11,6 +14,7 @@ export const bn: Strings = {
   consentBody: 'আপনাকে {product} পরা অবস্থায় দেখাতে আমরা আপনার ছবিটি আমাদের ট্রাই-অন পরিষেবায় পাঠাই। এটি শুধু এই ট্রাই-অনের জন্যই ব্যবহার করা হয়।',
   consentPrivacy: 'আমরা আপনার ছবি কীভাবে সামলাই',
   consentCheckbox: 'এই ট্রাই-অনের জন্য আমার ছবি আপলোড করতে আমি সম্মত',
+  retention: 'আমরা আপনার ছবি {photoTime} এবং আপনার ট্রাই-অন {resultTime} পর্যন্ত রাখি। “{forget}” দিয়ে আপনি এগুলো আগেই মুছে ফেলতে পারেন।',
   continue: 'এগিয়ে যান',
 
   photoTitle: 'আপনার নিজের একটি ছবি বেছে নিন',
@@ -51,6 +55,9 @@ export const bn: Strings = {
   share: 'শেয়ার করুন',
   linkCopied: 'লিংক কপি হয়েছে।',
   anotherPhoto: 'অন্য ছবি দিয়ে দেখুন',
+  forgetPhoto: 'আমার ছবি মুছে ফেলুন',
+  forgotten: 'আপনার ছবি মুছে ফেলা হয়েছে। এটি ও এর থেকে তৈরি ট্রাই-অন আর খোলা যাবে না।',
+  forgetFailed: 'আপনার ছবি এই ব্রাউজার থেকে মুছে ফেলা হয়েছে, কিন্তু ট্রাই-অন পরিষেবার সঙ্গে যোগাযোগ করা যায়নি। অনুগ্রহ করে আবার চেষ্টা করুন।',
   makeVideo: 'ভিডিও তৈরি করুন',
   videoLabel: 'আপনার পরনে {product}, ভিডিও',
   videoReady: 'আপনার ভিডিও তৈরি।',
@@ -83,3 +90,5 @@ export const bn: Strings = {
   error_video_not_offered: 'এই পণ্যের জন্য ভিডিও উপলব্ধ নয়।',
   error_generic: 'কিছু একটা সমস্যা হয়েছে। অনুগ্রহ করে আবার চেষ্টা করুন।',
 };
+
+export default bn;

@@ -1,7 +1,10 @@
 // Gujarati (ગુજરાતી).
-import type { Strings } from './en.js';
+import type { Translation } from './en.js';
 
-export const gu: Strings = {
+export const gu: Translation = {
+  $code: 'gu',
+  $name: 'ગુજરાતી',
+  $dir: 'ltr',
   label: 'પહેરીને જુઓ',
   dialogTitle: 'વર્ચ્યુઅલ ટ્રાય-ઑન',
   close: 'બંધ કરો',
@@ -11,6 +14,7 @@ export const gu: Strings = {
   consentBody: 'તમને {product} પહેરેલા બતાવવા માટે અમે તમારો ફોટો અમારી ટ્રાય-ઑન સેવાને મોકલીએ છીએ. તેનો ઉપયોગ ફક્ત આ ટ્રાય-ઑન માટે જ થાય છે.',
   consentPrivacy: 'અમે તમારો ફોટો કેવી રીતે સંભાળીએ છીએ',
   consentCheckbox: 'હું આ ટ્રાય-ઑન માટે મારો ફોટો અપલોડ કરવા સંમત છું',
+  retention: 'અમે તમારો ફોટો {photoTime} સુધી અને તમારું ટ્રાય-ઑન {resultTime} સુધી રાખીએ છીએ. “{forget}” વડે તમે તેમને વહેલા પણ કાઢી શકો છો.',
   continue: 'આગળ વધો',
 
   photoTitle: 'તમારો પોતાનો એક ફોટો પસંદ કરો',
@@ -51,6 +55,9 @@ export const gu: Strings = {
   share: 'શેર કરો',
   linkCopied: 'લિંક કૉપિ થઈ ગઈ.',
   anotherPhoto: 'બીજો ફોટો અજમાવો',
+  forgetPhoto: 'મારો ફોટો કાઢી નાખો',
+  forgotten: 'તમારો ફોટો કાઢી નાખવામાં આવ્યો છે. હવે તે અને તેનાથી બનેલાં ટ્રાય-ઑન ખોલી શકાશે નહીં.',
+  forgetFailed: 'તમારો ફોટો આ બ્રાઉઝરમાંથી કાઢી નાખ્યો છે, પણ ટ્રાય-ઑન સેવાનો સંપર્ક થઈ શક્યો નહીં. કૃપા કરીને ફરી પ્રયાસ કરો.',
   makeVideo: 'વીડિયો બનાવો',
   videoLabel: 'તમે, {product} પહેરેલા: વીડિયો',
   videoReady: 'તમારો વીડિયો તૈયાર છે.',
@@ -83,3 +90,5 @@ export const gu: Strings = {
   error_video_not_offered: 'આ પ્રોડક્ટ માટે વીડિયો ઉપલબ્ધ નથી.',
   error_generic: 'કંઈક ખોટું થયું. કૃપા કરીને ફરી પ્રયાસ કરો.',
 };
+
+export default gu;

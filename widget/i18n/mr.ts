@@ -1,7 +1,10 @@
 // Marathi (मराठी).
-import type { Strings } from './en.js';
+import type { Translation } from './en.js';
 
-export const mr: Strings = {
+export const mr: Translation = {
+  $code: 'mr',
+  $name: 'मराठी',
+  $dir: 'ltr',
   label: 'घालून पाहा',
   dialogTitle: 'व्हर्च्युअल ट्राय-ऑन',
   close: 'बंद करा',
@@ -11,6 +14,7 @@ export const mr: Strings = {
   consentBody: 'तुम्ही {product} घातल्यावर कसे दिसाल हे दाखवण्यासाठी आम्ही तुमचा फोटो आमच्या ट्राय-ऑन सेवेला पाठवतो. त्याचा वापर फक्त या ट्राय-ऑनसाठीच केला जातो.',
   consentPrivacy: 'आम्ही तुमचा फोटो कसा हाताळतो',
   consentCheckbox: 'या ट्राय-ऑनसाठी माझा फोटो अपलोड करण्यास माझी संमती आहे',
+  retention: 'तुमचा फोटो आणि ट्राय-ऑन आम्ही मर्यादित काळासाठीच ठेवतो — फोटो: {photoTime}, ट्राय-ऑन: {resultTime}. “{forget}” वापरून तुम्ही ते त्याआधीही हटवू शकता.',
   continue: 'पुढे जा',
 
   photoTitle: 'तुमचा स्वतःचा एक फोटो निवडा',
@@ -51,6 +55,9 @@ export const mr: Strings = {
   share: 'शेअर करा',
   linkCopied: 'लिंक कॉपी झाली.',
   anotherPhoto: 'दुसरा फोटो वापरून पाहा',
+  forgetPhoto: 'माझा फोटो हटवा',
+  forgotten: 'तुमचा फोटो हटवला आहे. आता तो आणि त्यापासून बनलेले ट्राय-ऑन उघडता येणार नाहीत.',
+  forgetFailed: 'तुमचा फोटो या ब्राउझरमधून हटवला, पण ट्राय-ऑन सेवेशी संपर्क होऊ शकला नाही. कृपया पुन्हा प्रयत्न करा.',
   makeVideo: 'व्हिडिओ बनवा',
   videoLabel: 'तुम्ही {product} घातलेले: व्हिडिओ',
   videoReady: 'तुमचा व्हिडिओ तयार आहे.',
@@ -83,3 +90,5 @@ export const mr: Strings = {
   error_video_not_offered: 'या उत्पादनासाठी व्हिडिओ उपलब्ध नाही.',
   error_generic: 'काहीतरी चुकले. कृपया पुन्हा प्रयत्न करा.',
 };
+
+export default mr;

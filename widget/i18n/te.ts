@@ -1,7 +1,10 @@
 // Telugu (తెలుగు).
-import type { Strings } from './en.js';
+import type { Translation } from './en.js';
 
-export const te: Strings = {
+export const te: Translation = {
+  $code: 'te',
+  $name: 'తెలుగు',
+  $dir: 'ltr',
   label: 'ధరించి చూడండి',
   dialogTitle: 'వర్చువల్‌గా ధరించి చూడండి',
   close: 'మూసివేయండి',
@@ -11,6 +14,7 @@ export const te: Strings = {
   consentBody: 'మీరు {product} ధరిస్తే ఎలా ఉంటారో చూపించడానికి మీ ఫోటోను మా ధరించి చూసే సేవకు పంపుతాము. దీన్ని ఈ ఒక్క చిత్రం తయారీకి మాత్రమే ఉపయోగిస్తాము.',
   consentPrivacy: 'మీ ఫోటోను మేము ఎలా జాగ్రత్తగా చూసుకుంటాము',
   consentCheckbox: 'దీని కోసం నా ఫోటోను అప్‌లోడ్ చేయడానికి నేను అంగీకరిస్తున్నాను',
+  retention: 'మీ ఫోటోను {photoTime} పాటు, మీ చిత్రాన్ని {resultTime} పాటు మాత్రమే ఉంచుతాము. “{forget}” ద్వారా వీటిని ముందుగానే తొలగించవచ్చు.',
   continue: 'కొనసాగించండి',
 
   photoTitle: 'మీ ఫోటో ఒకటి ఎంచుకోండి',
@@ -51,6 +55,9 @@ export const te: Strings = {
   share: 'షేర్ చేయండి',
   linkCopied: 'లింక్ కాపీ అయింది.',
   anotherPhoto: 'మరో ఫోటోతో ప్రయత్నించండి',
+  forgetPhoto: 'నా ఫోటోను తొలగించండి',
+  forgotten: 'మీ ఫోటో తొలగించబడింది. ఇకపై అదీ, దానితో తయారైన చిత్రాలూ తెరుచుకోవు.',
+  forgetFailed: 'మీ ఫోటో ఈ బ్రౌజర్ నుండి తొలగించబడింది, కానీ సేవను చేరుకోలేకపోయాము. దయచేసి మళ్లీ ప్రయత్నించండి.',
   makeVideo: 'వీడియో తయారు చేయండి',
   videoLabel: '{product} ధరించిన మీ వీడియో',
   videoReady: 'మీ వీడియో సిద్ధంగా ఉంది.',
@@ -83,3 +90,5 @@ export const te: Strings = {
   error_video_not_offered: 'ఈ ఉత్పత్తికి వీడియో అందుబాటులో లేదు.',
   error_generic: 'ఏదో పొరపాటు జరిగింది. దయచేసి మళ్లీ ప్రయత్నించండి.',
 };
+
+export default te;

@@ -1,7 +1,10 @@
 // Urdu (اردو), written right to left.
-import type { Strings } from './en.js';
+import type { Translation } from './en.js';
 
-export const ur: Strings = {
+export const ur: Translation = {
+  $code: 'ur',
+  $name: 'اردو',
+  $dir: 'rtl',
   label: 'پہن کر دیکھیں',
   dialogTitle: 'ورچوئل ٹرائی آن',
   close: 'بند کریں',
@@ -11,6 +14,7 @@ export const ur: Strings = {
   consentBody: 'آپ کو {product} پہنے ہوئے دکھانے کے لیے ہم آپ کی تصویر اپنی ٹرائی آن سروس کو بھیجتے ہیں۔ یہ صرف اسی ٹرائی آن کے لیے استعمال ہوتی ہے۔',
   consentPrivacy: 'ہم آپ کی تصویر کو کیسے سنبھالتے ہیں',
   consentCheckbox: 'میں اس ٹرائی آن کے لیے اپنی تصویر اپ لوڈ کرنے پر رضامند ہوں',
+  retention: 'ہم آپ کی تصویر اور ٹرائی آن محدود وقت کے لیے ہی رکھتے ہیں — تصویر: {photoTime}، ٹرائی آن: {resultTime}۔ “{forget}” سے آپ انہیں اس سے پہلے بھی حذف کر سکتے ہیں۔',
   continue: 'آگے بڑھیں',
 
   photoTitle: 'اپنی ایک تصویر منتخب کریں',
@@ -51,6 +55,9 @@ export const ur: Strings = {
   share: 'شیئر کریں',
   linkCopied: 'لنک کاپی ہو گیا۔',
   anotherPhoto: 'دوسری تصویر آزمائیں',
+  forgetPhoto: 'میری تصویر حذف کریں',
+  forgotten: 'آپ کی تصویر حذف کر دی گئی ہے۔ اب نہ یہ کھلے گی اور نہ اس سے بنے ٹرائی آن۔',
+  forgetFailed: 'آپ کی تصویر اس براؤزر سے حذف کر دی گئی، لیکن ٹرائی آن سروس سے رابطہ نہیں ہو سکا۔ براہ کرم دوبارہ کوشش کریں۔',
   makeVideo: 'ویڈیو بنائیں',
   videoLabel: 'آپ {product} پہنے ہوئے: ویڈیو',
   videoReady: 'آپ کی ویڈیو تیار ہے۔',
@@ -83,3 +90,5 @@ export const ur: Strings = {
   error_video_not_offered: 'اس پروڈکٹ کے لیے ویڈیو دستیاب نہیں ہے۔',
   error_generic: 'کچھ غلط ہو گیا۔ براہ کرم دوبارہ کوشش کریں۔',
 };
+
+export default ur;
