@@ -143,6 +143,11 @@ describe('each language renders each step', () => {
       expect(panelRoot(el).querySelector<HTMLImageElement>('img[part="image"]')!.alt)
         .to.equal(text(dictionary, 'resultAlt').replace('{product}', 'Red Banarasi saree'));
       expectNoPlaceholderLeft(el);
+      // The before/after comparison shows "before" from the start edge: the right, right to left.
+      const before = panelRoot(el).querySelector<HTMLElement>('.compare .before');
+      expect(before, 'the before/after comparison').to.exist;
+      expect(getComputedStyle(before!).clipPath, 'before from the start edge')
+        .to.equal(RIGHT_TO_LEFT.has(code) ? 'inset(0px 0px 0px 50%)' : 'inset(0px 50% 0px 0px)');
       if (RIGHT_TO_LEFT.has(code)) await expect(el).to.be.accessible();
       el.close();
 
