@@ -65,6 +65,8 @@ export function loadPanel(): Promise<unknown> {
  * @csspart actions - A row of buttons.
  * @csspart primary-button - The step's main button.
  * @csspart secondary-button - Every other button.
+ * @csspart forget-button - "Forget my photo", in the photo and result steps.
+ * @csspart retention - The consent step's sentence on how long the photo and result are kept.
  * @csspart error - The error message (role=alert).
  *
  * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8.
@@ -107,7 +109,10 @@ export class TryonButton extends LitElement implements PanelHost {
   declare views: string;
   /** Offer "Make a video" when the product allows it. */
   declare video: boolean;
-  /** Language of the texts: `en` (default) or `hi`; falls back to the page's `lang`. */
+  /**
+   * Language of the texts: `en`, `hi`, `bn`, `gu`, `mr`, `ta`, `te`, `ur` or `ar`. Defaults to the
+   * nearest `lang` around the element, then the page's (nearest match: `bn-IN` → `bn`), then English.
+   */
   declare lang: string;
   /** The shop's privacy page, linked from the consent step. */
   declare privacyUrl: string;
