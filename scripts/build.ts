@@ -184,6 +184,7 @@ export async function buildNpm(options: Omit<BuildOptions, 'entry'> & { apiRefer
     build(npmConfig({ outDir, quiet: options.quiet ?? false })),
   ]);
   await copyDeclarations(join(typesDir, 'widget'), outDir, (file) => !file.startsWith('integrations'));
+  await dropVendorSourceMaps(outDir);
   // Type-only modules (events.ts) emit no JavaScript: the manifest names only files that exist.
   const present = await Promise.all(manifest.modules.map((module) => fileExists(join(outDir, module.path.replace(/^dist\/npm\//, '')))));
   manifest.modules = manifest.modules.filter((_, index) => present[index]);
@@ -194,6 +195,19 @@ export async function buildNpm(options: Omit<BuildOptions, 'entry'> & { apiRefer
     await writeFile(referencePath, apiReference(manifest));
   }
   return { outDir, files: await measure(outDir) };
+}
+
+/**
+ * A bundled package's map (libheif: 2 MB, mapping minified code to the same minified code) only
+ * weighs down every shop's install; the widget's own modules keep theirs.
+ */
+async function dropVendorSourceMaps(outDir: string): Promise<void> {
+  const vendor = join(outDir, 'vendor');
+  if (!(await fileExists(vendor))) return;
+  for (const path of await listFiles(vendor)) {
+    if (path.endsWith('.map')) await rm(path);
+    else if (path.endsWith('.js')) await writeFile(path, (await readFile(path, 'utf8')).replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+  }
 }
 
 /**
