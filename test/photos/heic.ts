@@ -14,6 +14,11 @@ export interface HeicOptions {
   exif?: boolean;
   /** Add the XMP item. Default true. */
   xmp?: boolean;
+  /**
+   * Turn the stored picture for display by this many degrees clockwise, with the HEIF `irot`
+   * property (as a camera held upright stores a landscape-coded picture). Default 0.
+   */
+  turnClockwise?: 0 | 90 | 180 | 270;
 }
 
 /** The GPS position written into the test photos, so tests can look for it. */
@@ -159,7 +164,7 @@ export function xmpPacket(): Uint8Array {
 }
 
 /** A HEIC file: ftyp, meta (hdlr, pitm, iinf, iref, iprp, iloc), mdat. */
-export async function makeHeicPhoto({ width, height, exif = true, xmp = true }: HeicOptions): Promise<Uint8Array> {
+export async function makeHeicPhoto({ width, height, exif = true, xmp = true, turnClockwise = 0 }: HeicOptions): Promise<Uint8Array> {
   const nals = nalUnits(await encodeHevc(width, height));
   const find = (type: number) => {
     const nal = nals.find((n) => nalType(n) === type);
@@ -193,8 +198,10 @@ export async function makeHeicPhoto({ width, height, exif = true, xmp = true }: 
       fullBox('iinf', 0, 0, u16(items.length), ...items.map((item) => item.infe)),
       ...(described.length > 0 ? [fullBox('iref', 0, 0, ...described.map((item) => box('cdsc', u16(item.id), u16(1), u16(1))))] : []),
       box('iprp',
-        box('ipco', hvcC(vps, sps, pps), fullBox('ispe', 0, 0, u32(width), u32(height))),
-        fullBox('ipma', 0, 0, u32(1), u16(1), u8(2), [0x81, 0x02])),
+        // irot counts quarter turns anticlockwise; a transform is essential to showing the picture right.
+        box('ipco', hvcC(vps, sps, pps), fullBox('ispe', 0, 0, u32(width), u32(height)),
+          ...(turnClockwise ? [box('irot', [((360 - turnClockwise) / 90) & 3])] : [])),
+        fullBox('ipma', 0, 0, u32(1), u16(1), ...(turnClockwise ? [u8(3), [0x81, 0x02, 0x83]] : [u8(2), [0x81, 0x02]]))),
       iloc);
   };
   // The meta box's size does not depend on the offsets in it: measure once, then write for real.

@@ -1,6 +1,6 @@
 // web-test-runner middleware serving HEIC photos made by the tests (test/photos/heic.ts: HEVC by
 // x265 in a HEIF container, with EXIF, GPS and XMP), since a browser test cannot run an encoder:
-//   GET /test-photos/photo.heic?width=480&height=640[&exif=0][&xmp=0]
+//   GET /test-photos/photo.heic?width=480&height=640[&exif=0][&xmp=0][&turn=90]
 import { tsImport } from 'tsx/esm/api';
 
 let maker;
@@ -13,7 +13,7 @@ export function heicPhotosMiddleware() {
     const number = (name, fallback) => Number(ctx.query[name] ?? fallback);
     const bytes = await makeHeicPhoto({
       width: number('width', 480), height: number('height', 640),
-      exif: ctx.query.exif !== '0', xmp: ctx.query.xmp !== '0',
+      exif: ctx.query.exif !== '0', xmp: ctx.query.xmp !== '0', turnClockwise: number('turn', 0),
     });
     ctx.status = 200;
     ctx.type = 'image/heic';

@@ -141,8 +141,8 @@ function control(el: Parameters<typeof panelRoot>[0]): HTMLButtonElement | undef
 }
 
 /** A HEIC made by the tests (x265 in HEIF, test/photos/heic.ts) with EXIF (camera, GPS) and XMP. */
-async function heicPhoto(width: number, height: number): Promise<File> {
-  const response = await fetch(`/test-photos/photo.heic?width=${width}&height=${height}`);
+async function heicPhoto(width: number, height: number, turn = 0): Promise<File> {
+  const response = await fetch(`/test-photos/photo.heic?width=${width}&height=${height}&turn=${turn}`);
   expect(response.status).to.equal(200);
   const file = new File([await response.arrayBuffer()], 'IMG_0001.HEIC', { type: '' });
   const bytes = new Uint8Array(await file.arrayBuffer());
@@ -174,6 +174,16 @@ describe('HEIC photos (decoded in the browser, metadata left behind)', () => {
     expect([image.width, image.height]).to.deep.equal([480, 640]);
     expect(isRed(image.at(60, 320))).to.equal(true);
     expect(isBlue(image.at(420, 320))).to.equal(true);
+  });
+
+  it('turns a HEIC the way its container says (irot): stored landscape, shown and sent portrait', async () => {
+    // Stored 640 × 480, red left and blue right, turned 90° clockwise: 480 × 640, red on top.
+    const prepared = await prepareRawPhoto(await heicPhoto(640, 480, 90));
+    expect([prepared.width, prepared.height]).to.deep.equal([480, 640]);
+    const image = await pixels(prepared.blob);
+    expect(isRed(image.at(240, 60))).to.equal(true);
+    expect(isBlue(image.at(240, 580))).to.equal(true);
+    expectNoMetadata(new Uint8Array(await prepared.blob.arrayBuffer()));
   });
 
   it('downscales a large HEIC to 2048 px on the long side', async () => {
