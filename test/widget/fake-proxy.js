@@ -5,6 +5,7 @@
 //   GET  /fake-control/<sid>/log      every request this scenario saw (method, path, JSON body, upload facts;
 //                                     `held` when it waited at a hold, `closedByClient` when the page gave it up)
 //   POST /fake-control/<sid>/release  lets one `{hold: true}` step (or a held upload) go on
+//   GET  /fake-control/<sid>/photo    the bytes of the last photo uploaded, exactly as the widget sent them
 // Renders are scripted steps: each poll (or each SSE event) moves one step on; a hold waits.
 
 const PNG = Buffer.from(
@@ -159,6 +160,13 @@ async function control(ctx, sid, rest) {
     return json(ctx, 200, { ok: true });
   }
   if (ctx.method === 'GET' && rest === '/log') return json(ctx, 200, state.log);
+  if (ctx.method === 'GET' && rest === '/photo') {
+    if (!state.lastPhoto) return json(ctx, 404, { error: { code: 'not_found', message: 'No photo uploaded yet.', retryable: false } });
+    ctx.status = 200;
+    ctx.type = 'application/octet-stream';
+    ctx.body = state.lastPhoto;
+    return;
+  }
   if (ctx.method === 'POST' && rest === '/release') {
     state.releases += 1;
     const waiter = state.waiters.shift();
@@ -186,6 +194,8 @@ async function proxy(ctx, sid, path) {
     const partType = /content-type:\s*([^\r\n]+)/i.exec(body.subarray(0, 1024).toString('latin1'))?.[1];
     const start = body.indexOf('\r\n\r\n') + 4;
     const payload = body.subarray(start);
+    // The part's bytes end where the closing delimiter ("\r\n--boundary--") begins.
+    state.lastPhoto = payload.subarray(0, payload.lastIndexOf(Buffer.from('\r\n--', 'latin1')));
     entry.upload = {
       multipart: type.startsWith('multipart/form-data'),
       field: /name="([^"]+)"/.exec(body.subarray(0, 512).toString('latin1'))?.[1],

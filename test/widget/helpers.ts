@@ -43,6 +43,8 @@ export interface Fake {
   endpoint: string;
   log(): Promise<FakeRequest[]>;
   release(): Promise<void>;
+  /** The bytes of the last photo uploaded, exactly as the widget sent them. */
+  photo(): Promise<Uint8Array>;
 }
 
 export async function fakeProxy(scenario: Scenario = {}): Promise<Fake> {
@@ -53,6 +55,11 @@ export async function fakeProxy(scenario: Scenario = {}): Promise<Fake> {
     endpoint: `/fake/${sid}/tryon`,
     log: async () => (await (await fetch(`/fake-control/${sid}/log`)).json()) as FakeRequest[],
     release: async () => { await fetch(`/fake-control/${sid}/release`, { method: 'POST' }); },
+    photo: async () => {
+      const response = await fetch(`/fake-control/${sid}/photo`);
+      if (!response.ok) throw new Error(`no photo was uploaded: ${response.status}`);
+      return new Uint8Array(await response.arrayBuffer());
+    },
   };
 }
 
