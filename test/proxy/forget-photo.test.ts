@@ -2,6 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { absolute, newRequestId, photoHandle, startStack, startTryon, waitForStatus, type Stack, type TryonAnswer } from './stack.js';
+import { readEvents } from './sse.js';
 
 async function errorCode(response: Response): Promise<string> {
   return ((await response.json()) as { error: { code: string } }).error.code;
@@ -103,6 +104,35 @@ describe('DELETE /photos/{photo}', () => {
     const answer = await forget(stack, photo, { origin: 'https://shop.example' });
     assert.equal(answer.status, 204);
     assert.equal(answer.headers.get('access-control-allow-origin'), 'https://shop.example');
+  });
+});
+
+describe('forgetting a photo while its try-on is watched', () => {
+  let stack: Stack;
+  before(async () => { stack = await startStack({ sandbox: { speed: 0.05 }, proxy: { limits: { pollIntervalMs: 40 } } }); });
+  after(async () => { await stack.close(); });
+
+  it('ends the event stream at its next change, without a file link for the forgotten photo', async () => {
+    const photo = await photoHandle(stack);
+    const response = await startTryon(stack, { product: 'saree-banarasi-red', photo });
+    assert.equal(response.status, 202, await response.clone().text());
+    const { tryon } = (await response.json()) as TryonAnswer;
+    let forgotten = false;
+    const afterForgetting: string[] = [];
+    let forgetting: Promise<Response> | undefined;
+    await readEvents(`${stack.url}/tryons/${tryon}/events`, (event) => {
+      if (forgotten) afterForgetting.push(event.data);
+      if (!forgetting) {
+        forgetting = forget(stack, photo).then((answer) => {
+          forgotten = true;
+          return answer;
+        });
+      }
+    });
+    assert.equal((await forgetting!).status, 204);
+    for (const data of afterForgetting) assert.deepEqual((JSON.parse(data) as { outputs: unknown[] }).outputs, [], data);
+    const done = await waitForStatus(stack, tryon, () => true).catch((error: Error) => error.message);
+    assert.match(String(done), /status 404/, 'and the try-on itself is gone');
   });
 });
 
