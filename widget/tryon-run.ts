@@ -4,7 +4,7 @@
 // never applied. Every change of state goes through the pure reducer in session.ts. It also keeps
 // what the tab remembers for a reload (storage.ts) and applies the error policy (error-policy.ts).
 // It renders nothing: the panel shows `session` and hears of every change through `changed`.
-// About 360 lines, on purpose: the shopper's actions that start or stop a run and the run itself
+// About 400 lines, on purpose: the shopper's actions that start or stop a run and the run itself
 // (send → submit → watch) are one story, and keeping it in one file lets the AbortSignal's path be
 // read top to bottom. The pure parts live elsewhere (session.ts, error-policy.ts, product.ts).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
@@ -166,13 +166,11 @@ export class TryonRun implements ReactiveController {
     if (this.session.photo) handles.add(this.session.photo.handle);
     this.#dispatch({ type: 'forgotten' });
     const client = this.#proxy();
-    const outcomes = await Promise.allSettled([...handles].map(async (handle) => {
-      await client.forgetPhoto(handle);
-      return handle;
-    }));
+    const named = [...handles];
+    const outcomes = await Promise.allSettled(named.map((handle) => client.forgetPhoto(handle)));
     this.#unconfirmed.clear();
     outcomes.forEach((outcome, i) => {
-      if (outcome.status === 'rejected') this.#unconfirmed.add([...handles][i]!);
+      if (outcome.status === 'rejected') this.#unconfirmed.add(named[i]!);
     });
     this.#host.requestUpdate();
     return this.#unconfirmed.size === 0;
