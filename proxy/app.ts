@@ -9,6 +9,7 @@ import { ProxyError, isProxyError } from './errors.js';
 import { GarmentFiles, type FileIdCache, type ReadAsset } from './garment-files.js';
 import { HandleSigner, hmac, hmacKey, toHex } from './handles.js';
 import { resolveLimits, type ProxyLimits } from './limits.js';
+import { clientAddress, clientKey, parseTrustProxy, type TrustProxy } from './client-address.js';
 import { RateLimiter, TryonBudget } from './budget.js';
 import { TryonStatusBoard } from './tryon-status.js';
 import { Upstream } from './upstream.js';
@@ -43,8 +44,11 @@ export interface ProxyOptions {
   fileIdCache?: FileIdCache;
   upstreamLabel?: 'sandbox' | 'live' | 'test';
   now?: () => number;
-  /** Trust x-forwarded-for for the client address (only behind a proxy you run). */
-  trustProxy?: boolean;
+  /**
+   * Who stands in front of the proxy: a hop count (`true` = 1), a list of proxy addresses/CIDRs,
+   * or nothing (default: X-Forwarded-For is ignored). See client-address.ts.
+   */
+  trustProxy?: boolean | number | string | string[] | TrustProxy;
   /** The client's address (node.ts passes the socket address). */
   clientAddress?: (c: ProxyContext) => string | undefined;
   /** Public base URL of the proxy for output URLs; default: taken from each request's path. */
@@ -90,6 +94,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   const derived = (label: string) => rootKey.then(async (key) => hmacKey(await hmac(key, `tryon-proxy/${label}`)));
   const idempotencyRoot = derived('idempotency');
   const clientRoot = derived('client');
+  const trust = parseTrustProxy(options.trustProxy);
   const allowAny = options.allowedOrigins.includes('*');
   const allowed = new Set(options.allowedOrigins.filter((o) => o !== '*'));
 
@@ -112,8 +117,8 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     log,
     now,
     client: (c) => {
-      const forwarded = options.trustProxy ? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
-      const address = forwarded || options.clientAddress?.(c) || 'unknown';
+      const found = clientAddress(options.clientAddress?.(c), c.req.header('x-forwarded-for'), trust);
+      const address = found ? clientKey(found) : 'unknown';
       // Without an address, clients of one shop origin share a bucket rather than everyone sharing one.
       return address === 'unknown' ? `unknown|${c.req.header('origin') ?? ''}` : address;
     },
