@@ -1,6 +1,7 @@
 // `npm start`: the sandbox (unless a real key and base URL are set), the token proxy mounted at
 // /tryon and the demo shop, on one origin. Prints the shop's URL; Ctrl-C stops everything.
-import { randomBytes } from 'node:crypto';
+// The proxy is configured through loadConfig, as the `tryon-proxy` bin is: the same variables,
+// the same refusals (a short secret, a malformed origin, a key without a base URL).
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,14 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { transform } from 'esbuild';
 import { createProxy } from '../proxy/app.js';
+import { loadConfig, proxyOptionsFrom } from '../proxy/config.js';
 import { socketAddress } from '../proxy/node.js';
-import type { CatalogFile } from '../proxy/catalog.js';
 import type { ProxyLimits } from '../proxy/limits.js';
 import { buildCdn } from '../scripts/build.js';
-import { startSandbox } from './sandbox/server.js';
 import { createShop } from './shop/app.js';
-import { drawShopImages } from './shop/images.js';
-import { products } from './shop/products.js';
+import { prepareShopCatalog } from './shop/tryon-catalog.js';
+import { connectTryonService } from './tryon-service.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const shopDir = join(root, 'demo/shop');
@@ -50,16 +50,6 @@ export interface Demo {
   /** the key the proxy uses against the sandbox (never printed for a real service) */
   sandboxKey?: string;
   close(): Promise<void>;
-}
-
-/** The proxy's catalog with each product's display name filled in from the shop's own data. */
-async function loadCatalog(): Promise<CatalogFile> {
-  const catalog = JSON.parse(await readFile(join(shopDir, 'catalog.json'), 'utf8')) as CatalogFile;
-  for (const product of products) {
-    const entry = catalog.products[product.id];
-    if (entry && !entry.name) entry.name = product.name;
-  }
-  return catalog;
 }
 
 async function compilePageScript(): Promise<string> {
@@ -118,58 +108,39 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   };
 
   try {
-    const imagesDir = join(root, '.cache/demo-shop/images');
-    const [, widget, pageScript, catalog] = await Promise.all([
-      drawShopImages(imagesDir),
+    // First, so a bad configuration is said before anything is built or started.
+    const config = loadConfig(env);
+    const [{ catalog, imagesDir }, widget, pageScript] = await Promise.all([
+      prepareShopCatalog(),
       buildWidget(quiet),
       compilePageScript(),
-      loadCatalog(),
     ]);
     closers.push(() => rm(widget.dir, { recursive: true, force: true }));
 
-    let apiKey: string;
-    let baseUrl: string;
-    let sandboxUrl: string | undefined;
-    let sandboxKey: string | undefined;
-    let upstreamLabel: 'sandbox' | 'live' | 'test';
-    if (env.TRYON_API_KEY && env.TRYON_BASE_URL) {
-      apiKey = env.TRYON_API_KEY;
-      baseUrl = env.TRYON_BASE_URL.replace(/\/+$/, '');
-      upstreamLabel = apiKey.startsWith('sk_test_') ? 'test' : 'live';
-      say(`Try-on service: ${baseUrl} (${upstreamLabel} key; no sandbox started)`);
-    } else {
-      const keys = options.sandboxKeys ?? { sk_test_demo: 'ws_demo' };
-      const sandbox = await startSandbox({
-        port: options.sandboxPort ?? numberFrom(env.SANDBOX_PORT, 8081, 'SANDBOX_PORT'),
-        hostname: '127.0.0.1',
-        speed: options.speed ?? numberFrom(env.SANDBOX_SPEED, 0.3, 'SANDBOX_SPEED'),
-        keys,
-        ...(quiet ? { log: () => undefined } : options.log ? { log } : {}),
-      });
-      closers.push(() => sandbox.close());
-      const first = Object.keys(sandbox.keys)[0];
-      if (!first) throw new Error('the sandbox started with no key');
-      apiKey = first;
-      baseUrl = sandbox.url;
-      sandboxUrl = sandbox.url;
-      sandboxKey = first;
-      upstreamLabel = 'sandbox';
-      say(`Sandbox of the try-on API: ${sandbox.url} (no key needed; renders are marked "sandbox")`);
-    }
+    const service = await connectTryonService(config, {
+      port: options.sandboxPort ?? numberFrom(env.SANDBOX_PORT, 8081, 'SANDBOX_PORT'),
+      hostname: '127.0.0.1',
+      speed: options.speed ?? numberFrom(env.SANDBOX_SPEED, 0.3, 'SANDBOX_SPEED'),
+      keys: options.sandboxKeys ?? { sk_test_demo: 'ws_demo' },
+      ...(quiet ? { log: () => undefined } : options.log ? { log } : {}),
+    });
+    closers.push(() => service.close());
+    if (service.sandbox) say(`Sandbox of the try-on API: ${service.sandbox.url} (no key needed; renders are marked "sandbox")`);
+    else say(`Try-on service: ${service.baseUrl} (${service.upstreamLabel} key; no sandbox started)`);
 
+    const configured = proxyOptionsFrom(config);
     const proxy = createProxy({
-      apiKey,
-      baseUrl,
-      // Handles only need to outlive one demo run unless the shop sets a secret.
-      secret: env.TRYON_PROXY_SECRET ?? randomBytes(32).toString('base64url'),
-      allowedOrigins: (env.TRYON_ALLOWED_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+      // Handles only need to outlive one demo run unless the shop sets a secret (loadConfig makes one up).
+      ...configured,
+      apiKey: service.apiKey,
+      baseUrl: service.baseUrl,
       catalog,
       assetsDir: imagesDir,
       readAsset: async (path) => new Uint8Array(await readFile(resolve(imagesDir, path))),
-      upstreamLabel,
+      upstreamLabel: service.upstreamLabel,
       // Rate limits are per shopper: key them by the socket's address, not one shared bucket.
       clientAddress: socketAddress,
-      ...(options.proxyLimits ? { limits: options.proxyLimits } : {}),
+      limits: { ...configured.limits, ...options.proxyLimits },
       ...(quiet ? { log: () => undefined } : options.log ? { log: (entry: Record<string, unknown>) => log(JSON.stringify(entry)) } : {}),
     });
 
@@ -180,8 +151,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     say(`Demo shop: ${url}  (Ctrl-C stops it)`);
     return {
       url,
-      ...(sandboxUrl ? { sandboxUrl } : {}),
-      ...(sandboxKey ? { sandboxKey } : {}),
+      ...(service.sandbox ? { sandboxUrl: service.sandbox.url, sandboxKey: service.sandbox.key } : {}),
       close,
     };
   } catch (error) {

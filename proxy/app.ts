@@ -1,24 +1,30 @@
 // createProxy(options) → a Hono app using only Web-standard APIs (fetch, Web Crypto, streams),
 // so the same app runs under Node (node.ts) and on Workers (worker.ts). It keeps the API key,
 // fills in each product's garment from the catalog, guards the shop's credits and forwards to /v1.
+// This file only wires things: the services every route shares, the cross-cutting middleware
+// (middleware/), the routes (routes/) and the one error answer.
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { productFinder, type CatalogFile, type ProductLookup } from './catalog.js';
 import { ProxyError, isProxyError } from './errors.js';
 import { GarmentFiles, type FileIdCache, type ReadAsset } from './garment-files.js';
-import { HandleSigner, hmac, hmacKey, toHex } from './handles.js';
+import { hmac, hmacKey, toHex } from './crypto.js';
+import { HandleSigner } from './handles.js';
 import { resolveLimits, type ProxyLimits } from './limits.js';
 import { clientAddress, clientKey, parseTrustProxy, type TrustProxy } from './client-address.js';
-import { RateLimiter, TryonBudget } from './budget.js';
+import { TryonBudget } from './budget.js';
+import { originCheck } from './middleware/origin-check.js';
+import { RateLimiter } from './middleware/rate-limit.js';
+import { redactingLog, requestLog } from './middleware/request-log.js';
 import { TryonStatusBoard } from './tryon-status.js';
-import { Upstream } from './upstream.js';
+import { Upstream } from './upstream/client.js';
 import { fileRoutes } from './routes/files.js';
 import { photoRoutes } from './routes/photos.js';
 import { productRoutes } from './routes/products.js';
 import { tryonRoutes } from './routes/tryons.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import type { Proxy, ProxyContext, ProxyEnv } from './context.js';
+import type { ProxyServices, ProxyContext, ProxyEnv } from './context.js';
 
 export type { CatalogFile, ProductEntry, ProductLookup } from './catalog.js';
 export type { ProxyLimits } from './limits.js';
@@ -55,29 +61,6 @@ export interface ProxyOptions {
   publicUrl?: string;
 }
 
-/** Removes every secret from a log entry, whatever field it hid in. */
-function redactingLog(sink: (entry: Record<string, unknown>) => void, secrets: string[]): (entry: Record<string, unknown>) => void {
-  const hidden = secrets.filter((s) => s && s.length >= 6);
-  return (entry) => {
-    const stamped = { time: new Date().toISOString(), ...entry };
-    try {
-      // Checked on the serialised form so that a secret hidden in any nested field is found;
-      // the entry is rebuilt only when one is (rare), not on every request.
-      let text = JSON.stringify(stamped);
-      if (!hidden.some((secret) => text.includes(secret))) {
-        sink(stamped);
-        return;
-      }
-      for (const secret of hidden) text = text.split(secret).join('[redacted]');
-      sink(JSON.parse(text) as Record<string, unknown>);
-    } catch {
-      // A broken log sink must never break a shopper's request.
-    }
-  };
-}
-
-const HANDLE_IN_PATH = /v1\.(photo|tryon|file)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g;
-
 export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   if (!options.apiKey) throw new TypeError('createProxy: apiKey is required');
   if (!options.baseUrl) throw new TypeError('createProxy: baseUrl is required');
@@ -95,10 +78,8 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   const idempotencyRoot = derived('idempotency');
   const clientRoot = derived('client');
   const trust = parseTrustProxy(options.trustProxy);
-  const allowAny = options.allowedOrigins.includes('*');
-  const allowed = new Set(options.allowedOrigins.filter((o) => o !== '*'));
 
-  const proxy: Proxy = {
+  const services: ProxyServices = {
     limits,
     upstream,
     handles: new HandleSigner(options.secret, now),
@@ -131,14 +112,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
 
   const app = new Hono<ProxyEnv>();
   app.use(requestId({ limitLength: 64 }));
-  app.use(async (c, next) => {
-    const started = now();
-    await next();
-    log({
-      event: 'request', requestId: c.get('requestId'), method: c.req.method,
-      path: c.req.path.replace(HANDLE_IN_PATH, 'v1.$1.…'), status: c.res.status, ms: now() - started,
-    });
-  });
+  app.use(requestLog(log, now));
   app.use(secureHeaders({
     // Shop pages on other origins must be able to show the rendered images and videos.
     crossOriginResourcePolicy: 'cross-origin',
@@ -147,46 +121,14 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     referrerPolicy: 'no-referrer',
   }));
 
-  // CORS by exact origin. A cross-origin request from an origin not on the list is refused
-  // outright (preflight included); webhooks and health are called by servers, not pages.
-  app.use(async (c, next) => {
-    const origin = c.req.header('origin');
-    const path = c.req.path;
-    if (!origin || /\/(webhooks|health)\/?$/.test(path)) return next();
-    const host = c.req.header('host');
-    const sameOrigin = origin === new URL(c.req.url).origin || (host !== undefined && /^https?:\/\//.test(origin) && new URL(origin).host === host);
-    const crossAllowed = allowAny || allowed.has(origin);
-    if (!sameOrigin && !crossAllowed) {
-      throw new ProxyError(403, 'origin_not_allowed', 'This shop has not allowed try-on from this site.');
-    }
-    if (crossAllowed && !sameOrigin) {
-      if (c.req.method === 'OPTIONS') {
-        return new Response(null, {
-          status: 204,
-          headers: {
-            'access-control-allow-origin': origin,
-            'access-control-allow-methods': 'GET, POST, OPTIONS',
-            'access-control-allow-headers': 'content-type, x-request-id',
-            'access-control-max-age': '600',
-            vary: 'Origin',
-          },
-        });
-      }
-      await next();
-      c.res.headers.set('access-control-allow-origin', origin);
-      c.res.headers.set('access-control-expose-headers', 'retry-after, x-request-id');
-      c.res.headers.append('vary', 'Origin');
-      return;
-    }
-    return next();
-  });
+  app.use(originCheck(options.allowedOrigins));
 
-  app.route('/products', productRoutes(proxy));
-  app.route('/photos', photoRoutes(proxy));
-  app.route('/tryons', tryonRoutes(proxy));
-  app.route('/files', fileRoutes(proxy));
-  app.route('/webhooks', webhookRoutes(proxy));
-  app.get('/health', (c) => c.json({ ok: true, upstream: proxy.upstreamLabel }));
+  app.route('/products', productRoutes(services));
+  app.route('/photos', photoRoutes(services));
+  app.route('/tryons', tryonRoutes(services));
+  app.route('/files', fileRoutes(services));
+  app.route('/webhooks', webhookRoutes(services));
+  app.get('/health', (c) => c.json({ ok: true, upstream: services.upstreamLabel }));
 
   app.notFound(() => new ProxyError(404, 'not_found', 'There is nothing here.').toResponse());
   app.onError((error, c) => {

@@ -1,40 +1,7 @@
-// What protects the shop's credits and the proxy: per-client rate limits, a cap of distinct
-// try-ons per photo and a daily try-on budget. A retry with the same requestId reaches the same
-// idempotency key and counts once. State is in memory, per proxy instance (documented).
+// What protects the shop's credits: a cap of distinct try-ons per photo and a daily try-on budget
+// (per-client rate limits are in middleware/rate-limit.ts). A retry with the same requestId
+// reaches the same idempotency key and counts once. State is in memory, per proxy instance.
 import { ProxyError } from './errors.js';
-
-/** A token bucket per client: `perMinute` requests, refilled smoothly. */
-export class RateLimiter {
-  private buckets = new Map<string, { tokens: number; at: number }>();
-
-  constructor(private readonly perMinute: number, private readonly now: () => number) {}
-
-  /** Throws 429 rate_limited with Retry-After when the client has no token left. */
-  take(client: string): void {
-    if (this.perMinute <= 0) return;
-    const now = this.now();
-    const refillPerMs = this.perMinute / 60_000;
-    const bucket = this.buckets.get(client) ?? { tokens: this.perMinute, at: now };
-    bucket.tokens = Math.min(this.perMinute, bucket.tokens + (now - bucket.at) * refillPerMs);
-    bucket.at = now;
-    if (bucket.tokens < 1) {
-      this.buckets.set(client, bucket);
-      const waitMs = (1 - bucket.tokens) / refillPerMs;
-      throw new ProxyError(429, 'rate_limited', 'Too many requests; please wait a moment and try again.', true, Math.ceil(waitMs / 1000));
-    }
-    bucket.tokens -= 1;
-    this.buckets.delete(client);
-    this.buckets.set(client, bucket);
-    if (this.buckets.size > 50_000) this.forgetFull(now, refillPerMs);
-  }
-
-  private forgetFull(now: number, refillPerMs: number): void {
-    for (const [client, bucket] of this.buckets) {
-      if (bucket.tokens + (now - bucket.at) * refillPerMs >= this.perMinute) this.buckets.delete(client);
-      if (this.buckets.size <= 25_000) break;
-    }
-  }
-}
 
 export class TryonBudget {
   private perPhoto = new Map<string, Set<string>>();

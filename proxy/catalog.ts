@@ -103,7 +103,8 @@ function describeIssues(error: z.ZodError): string[] {
 
 const BUILT_IN = { tier: 'standard' as Tier, views: ['front'] as View[], background: 'studio_white', provider: 'auto' };
 
-function entryOf(id: string, product: CatalogProduct, defaults: z.infer<typeof catalogSchema>['defaults']): ProductEntry {
+/** A product with the catalog's defaults (when it has any) and the built-in ones filled in. */
+function entryOf(id: string, product: CatalogProduct, defaults?: z.infer<typeof catalogSchema>['defaults']): ProductEntry {
   return {
     id,
     mode: product.mode,
@@ -149,7 +150,8 @@ export function checkProductEntry(id: string, entry: ProductEntry): ProductEntry
       ...crossField,
     ]);
   }
-  return entryOf(id, result.data, undefined);
+  // A shop's own lookup has no catalog defaults: the built-in ones apply.
+  return entryOf(id, result.data);
 }
 
 /** The price table a catalog file sets in its defaults (a lookup function sets none). */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_LIMITS, type ProxyLimits } from './limits.js';
 import { TrustProxyError, parseTrustProxy, type TrustProxy } from './client-address.js';
 import { priceTableSchema, type PartialPriceTable } from './prices.js';
+import type { ProxyOptions } from './app.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -14,9 +15,9 @@ export class ConfigError extends Error {
 
 export interface ProxyConfig {
   mode: 'production' | 'development' | 'test';
-  /** Absent in development → the in-process sandbox is used. */
+  /** Absent in development only; then whoever starts the proxy must bring a sandbox (demo/ does; node.ts refuses). */
   apiKey?: string | undefined;
-  /** true when no key is set (development): start and use the sandbox. */
+  /** true when no key is set (development): a sandbox has to stand in for the service. */
   useSandbox: boolean;
   baseUrl?: string | undefined;
   /** Signs handles; in development a random one is made if absent (handles then die on restart). */
@@ -182,4 +183,19 @@ export function describeConfig(config: ProxyConfig): string {
     config.webhookSecret ? 'webhooks on' : 'webhooks off',
   ].filter(Boolean).join('; ');
   return `tryon proxy: mode ${config.mode}; upstream ${upstream}; key ${describeKey(config.apiKey)}; origins ${origins}; ${notes}`;
+}
+
+/** The createProxy options a configuration decides (everything but the catalog and how to reach it). */
+export type ConfiguredOptions = Pick<ProxyOptions, 'secret' | 'allowedOrigins' | 'webhookSecret' | 'limits' | 'trustProxy' | 'publicUrl'>;
+
+/** One mapping from configuration to options, for every entry that starts a proxy (Node, Workers, the demo). */
+export function proxyOptionsFrom(config: ProxyConfig): ConfiguredOptions {
+  return {
+    secret: config.secret,
+    allowedOrigins: config.allowedOrigins,
+    webhookSecret: config.webhookSecret,
+    limits: config.limits,
+    trustProxy: config.trustProxy,
+    publicUrl: config.publicUrl,
+  };
 }

@@ -1,20 +1,21 @@
-// What every route shares: options resolved once, the upstream client, handles, the catalog,
-// the status board, budgets and the log.
+// ProxyServices: what every route shares, built once by createProxy (app.ts) from its options:
+// the upstream client, handles, the catalog, the status board, rate limits, budgets and the log.
 import type { Context } from 'hono';
 import type { ProductEntry } from './catalog.js';
 import type { GarmentFiles } from './garment-files.js';
 import type { HandleSigner } from './handles.js';
 import type { ProxyLimits } from './limits.js';
-import type { RateLimiter, TryonBudget } from './budget.js';
+import type { TryonBudget } from './budget.js';
+import type { RateLimiter } from './middleware/rate-limit.js';
 import type { TryonStatusBoard } from './tryon-status.js';
-import type { Upstream } from './upstream.js';
+import type { Upstream } from './upstream/client.js';
 
 export type ProxyEnv = { Variables: { requestId: string } };
 export type ProxyContext = Context<ProxyEnv>;
 
 export type Log = (entry: Record<string, unknown>) => void;
 
-export interface Proxy {
+export interface ProxyServices {
   limits: ProxyLimits;
   upstream: Upstream;
   handles: HandleSigner;

@@ -2,8 +2,8 @@
 // file id is cached (and optionally persisted, so a restart does not upload again). Concurrent
 // first requests share one upload.
 import { ProxyError } from './errors.js';
-import { sniffPhotoType } from './photo-upload.js';
-import type { Upstream } from './upstream.js';
+import { sniffPhotoType } from './image-signatures.js';
+import type { Upstream } from './upstream/client.js';
 
 export interface FileIdCache {
   load(): Promise<Record<string, string>>;

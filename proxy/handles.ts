@@ -4,6 +4,7 @@
 // Both keys are derived from the one proxy secret. The IV is derived from the plaintext, which
 // makes a handle deterministic for the same claims and expiry: a status poll returns the same
 // file URLs each time, so the browser's image cache keeps working.
+import { concatBytes, constantTimeEqual, fromBase64Url, hmac, hmacKey, toBase64Url } from './crypto.js';
 import { ProxyError } from './errors.js';
 
 export type HandleKind = 'photo' | 'tryon' | 'file';
@@ -37,63 +38,6 @@ export interface ClaimsOf {
 const VERSION = 'v1';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-export function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/**
- * Decodes unpadded base64url, accepting only its one canonical spelling: the unused low bits of
- * the last character must be zero (else four strings would decode to the same bytes, and a handle
- * would have several spellings that all verify).
- */
-export function fromBase64Url(text: string): Uint8Array {
-  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) throw new TypeError('not base64url');
-  const last = text.length % 4 === 0 ? undefined : BASE64URL.indexOf(text[text.length - 1]!);
-  // 2 characters carry 1 byte (4 spare bits), 3 carry 2 bytes (2 spare bits).
-  if (last !== undefined && (last & (text.length % 4 === 2 ? 0b1111 : 0b11)) !== 0) throw new TypeError('not canonical base64url');
-  const padded = text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4);
-  const binary = atob(padded);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-/** Compares in time that depends only on the lengths, never on where the bytes differ. */
-export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
-  return diff === 0;
-}
-
-export function toHex(bytes: ArrayBuffer | Uint8Array): string {
-  return Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-export async function hmacKey(secret: string | Uint8Array): Promise<CryptoKey> {
-  const raw = typeof secret === 'string' ? encoder.encode(secret) : secret;
-  return crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-}
-
-export async function hmac(key: CryptoKey, message: string | Uint8Array): Promise<Uint8Array> {
-  const data = typeof message === 'string' ? encoder.encode(message) : message;
-  return new Uint8Array(await crypto.subtle.sign('HMAC', key, data as BufferSource));
-}
-
-function join(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-}
-
-export function randomId(bytes = 12): string {
-  return toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
-}
 
 interface Keys { mac: CryptoKey; iv: CryptoKey; enc: CryptoKey }
 
@@ -176,7 +120,7 @@ export class HandleSigner {
     if (known) return known;
     const plain = encoder.encode(text);
     const additionalData = encoder.encode(kind);
-    const iv = (await hmac(keys.iv, join(additionalData, plain))).slice(0, 12);
+    const iv = (await hmac(keys.iv, concatBytes(additionalData, plain))).slice(0, 12);
     const sealed = new Uint8Array(await crypto.subtle.encrypt(
       { name: 'AES-GCM', iv: iv as BufferSource, additionalData: additionalData as BufferSource }, keys.enc, plain as BufferSource));
     const payload = new Uint8Array(iv.length + sealed.length);

@@ -1,6 +1,8 @@
-// The Node entry: serves createProxy() with @hono/node-server. Run directly (`tsx proxy/node.ts`)
-// it reads the environment through loadConfig, reads the catalog file, and, in development with
-// no key, starts the sandbox in-process and says so. The only file under proxy/ that may use node:.
+// The Node entry: serves createProxy() with @hono/node-server. Run directly (`tsx proxy/node.ts`,
+// or the package's `tryon-proxy` bin) it reads the environment through loadConfig and the catalog
+// file, and serves against the service TRYON_BASE_URL + TRYON_API_KEY name: the live service or a
+// sandbox started apart (`npm run sandbox`). It starts no sandbox and draws no demo images itself:
+// those conveniences are demo/proxy.ts and `npm start`. The only file under proxy/ that may use node:.
 import { access, readFile, writeFile, rename } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,7 +12,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { createProxy, type ProxyOptions } from './app.js';
 import { CatalogError, parseCatalog } from './catalog.js';
-import { ConfigError, describeConfig, loadConfig } from './config.js';
+import { ConfigError, describeConfig, loadConfig, proxyOptionsFrom, type ConfiguredOptions, type ProxyConfig } from './config.js';
 import type { FileIdCache } from './garment-files.js';
 import type { ProxyEnv } from './context.js';
 
@@ -100,78 +102,76 @@ export async function missingCatalogImages(catalog: unknown, assetsDir: string):
   return missing;
 }
 
-async function main(): Promise<void> {
-  const config = loadConfig(process.env);
-  const catalogPath = resolve(config.catalogPath ?? 'demo/shop/catalog.json');
+/** Why node.ts will not start without a key, and what to run instead: one line. */
+export const NO_KEY_LINE = 'tryon proxy: TRYON_API_KEY is not set. To try it against the local sandbox, run `npm run sandbox` and start this again with '
+  + 'TRYON_BASE_URL=<the sandbox URL> TRYON_API_KEY=<its test key>, or run `npm start` for sandbox, proxy and demo shop together.';
+
+/** Why node.ts will not start without a catalog: one line. */
+export const NO_CATALOG_LINE = 'tryon proxy: TRYON_CATALOG is not set: the path of the catalog JSON that says what each product\'s try-on is (docs/proxy.md).';
+
+class StartRefused extends Error {}
+
+/**
+ * The catalog file TRYON_CATALOG names, read and checked, with its images' folder and the file
+ * that remembers their upload ids. Missing images refuse a production start; elsewhere a warning.
+ */
+export async function catalogFromConfig(config: ProxyConfig): Promise<Pick<StartOptions, 'catalog' | 'assetsDir' | 'fileIdCache'>> {
+  if (!config.catalogPath) throw new StartRefused(NO_CATALOG_LINE);
+  const catalogPath = resolve(config.catalogPath);
   const catalog = await readCatalogFile(catalogPath);
-  let assetsDir = resolve(config.assetsDir ?? dirname(catalogPath));
-  if (!config.catalogPath && !config.assetsDir) {
-    // The demo catalog: its garment and model pictures are drawn, not checked in.
-    const { drawShopImages } = await import('../demo/shop/images.js');
-    assetsDir = resolve('.cache/demo-shop/images');
-    await drawShopImages(assetsDir);
-    console.log(`tryon proxy: no TRYON_CATALOG, so serving the demo shop's catalog (images in ${assetsDir})`);
-  }
+  const assetsDir = resolve(config.assetsDir ?? dirname(catalogPath));
   const missing = await missingCatalogImages(catalog, assetsDir);
   if (missing.length > 0) {
     if (config.mode === 'production') throw new CatalogError(missing);
     console.warn(`tryon proxy: some catalog images are missing (set TRYON_ASSETS_DIR?); their products will fail:\n  - ${missing.join('\n  - ')}`);
   }
-  let apiKey = config.apiKey;
-  let baseUrl = config.baseUrl;
-  let closeSandbox: (() => Promise<void>) | undefined;
-  if (config.useSandbox) {
-    const { startSandbox } = await import('../demo/sandbox/server.js');
-    const key = `sk_test_${crypto.randomUUID().replace(/-/g, '')}`;
-    const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', keys: { [key]: 'ws_dev' }, speed: Number(process.env.SANDBOX_SPEED ?? 1) });
-    apiKey = key;
-    baseUrl = sandbox.url;
-    closeSandbox = sandbox.close;
-    console.log(`tryon proxy: no TRYON_API_KEY, so using an in-process sandbox at ${sandbox.url} (a stand-in; nothing is billed)`);
-  }
-  const proxy = await startProxy({
-    apiKey: apiKey!,
-    baseUrl: baseUrl!,
-    secret: config.secret,
-    allowedOrigins: config.allowedOrigins,
+  return {
     catalog: catalog as ProxyOptions['catalog'],
     assetsDir,
-    webhookSecret: config.webhookSecret,
-    limits: config.limits,
-    trustProxy: config.trustProxy,
-    publicUrl: config.publicUrl,
-    upstreamLabel: config.useSandbox ? 'sandbox' : undefined,
-    // A fresh in-process sandbox knows none of last run's files: remember ids only for a real upstream.
-    ...(config.fileIdCachePath || !config.useSandbox
-      ? { fileIdCache: fileIdCacheAt(config.fileIdCachePath ?? resolve(dirname(catalogPath), '.tryon-file-ids.json')) }
-      : {}),
-    port: config.port,
-    hostname: config.hostname,
-  });
+    fileIdCache: fileIdCacheAt(config.fileIdCachePath ?? resolve(dirname(catalogPath), '.tryon-file-ids.json')),
+  };
+}
+
+/**
+ * Serves the proxy as configured, says so in two lines (never the key), and on SIGINT/SIGTERM
+ * closes it, then `alsoClose` (a sandbox started for it), and exits.
+ */
+export async function serveConfigured(config: ProxyConfig, options: Omit<StartOptions, keyof ConfiguredOptions | 'port' | 'hostname'>,
+  alsoClose: () => Promise<void> = async () => undefined): Promise<void> {
+  const proxy = await startProxy({ ...proxyOptionsFrom(config), ...options, port: config.port, hostname: config.hostname });
   console.log(describeConfig(config));
   console.log(`tryon proxy: listening on ${proxy.url}`);
   const stop = async () => {
     await proxy.close();
-    await closeSandbox?.();
+    await alsoClose();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
 }
 
-/**
- * The proxy as a server, configured from the environment (TRYON_*): what `tsx proxy/node.ts` and
- * the package's `tryon-proxy` bin (dist/proxy/server.js) run. A bad configuration is said in
- * plain words and exits 1.
- */
-export async function serveFromEnvironment(): Promise<void> {
+/** Runs a start-up; a configuration or catalog problem is said in plain words (no stack) and exits 1. */
+export async function exitIfStartFails(start: () => Promise<void>): Promise<void> {
   try {
-    await main();
+    await start();
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof CatalogError) console.error(error.message);
+    if (error instanceof ConfigError || error instanceof CatalogError || error instanceof StartRefused) console.error(error.message);
     else console.error('tryon proxy: failed to start:', (error as Error).message);
     process.exit(1);
   }
+}
+
+/**
+ * The proxy as a server, configured from the environment (TRYON_*): what `tsx proxy/node.ts` and
+ * the package's `tryon-proxy` bin (dist/proxy/server.js) run. A bad configuration, or no key
+ * or catalog, is said in plain words and exits 1.
+ */
+export function serveFromEnvironment(): Promise<void> {
+  return exitIfStartFails(async () => {
+    const config = loadConfig(process.env);
+    if (!config.apiKey || !config.baseUrl) throw new StartRefused(NO_KEY_LINE);
+    await serveConfigured(config, { apiKey: config.apiKey, baseUrl: config.baseUrl, ...(await catalogFromConfig(config)) });
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

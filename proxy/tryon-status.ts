@@ -4,7 +4,7 @@
 // the cache and wakes the listeners at once. A finished try-on is never polled again. Once a
 // webhook has arrived for a try-on, its later changes are pushed too, so it is polled only now and
 // then, as a safety net for an event that gets lost.
-import type { Status, Upstream, UpstreamJob, UpstreamOutput } from './upstream.js';
+import type { Status, Upstream, UpstreamJob, UpstreamOutput } from './upstream/client.js';
 
 export interface TryonSnapshot {
   status: Status;

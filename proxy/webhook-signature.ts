@@ -2,21 +2,14 @@
 // signature = base64(HMAC-SHA256(secret, `${id}.${timestamp}.${body}`)), secret "whsec_<base64>",
 // header `webhook-signature` holds space-separated `v1,<sig>` entries; timestamps older or newer
 // than five minutes are refused so a captured event cannot be replayed later.
-import { constantTimeEqual } from './handles.js';
+import { constantTimeEqual, fromBase64, hmac } from './crypto.js';
 
 const TOLERANCE_SECONDS = 5 * 60;
-
-function base64ToBytes(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
 
 export function webhookSecretBytes(secret: string): Uint8Array {
   const text = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
   try {
-    return base64ToBytes(text);
+    return fromBase64(text);
   } catch {
     return new TextEncoder().encode(secret);
   }
@@ -28,15 +21,14 @@ export async function verifyWebhook(secret: string, headers: Headers, body: stri
   const signatures = headers.get('webhook-signature');
   if (!id || !timestamp || !signatures || !/^\d{1,12}$/.test(timestamp)) return false;
   if (Math.abs(nowMs / 1000 - Number(timestamp)) > TOLERANCE_SECONDS) return false;
-  const key = await crypto.subtle.importKey('raw', webhookSecretBytes(secret) as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const expected = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${id}.${timestamp}.${body}`)));
+  const expected = await hmac(webhookSecretBytes(secret), `${id}.${timestamp}.${body}`);
   let ok = false;
   for (const entry of signatures.split(' ')) {
     const [version, value] = entry.split(',');
     if (version !== 'v1' || !value) continue;
     let given: Uint8Array;
     try {
-      given = base64ToBytes(value);
+      given = fromBase64(value);
     } catch {
       continue;
     }

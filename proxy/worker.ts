@@ -1,7 +1,7 @@
 // The Workers entry: the same app, built once per isolate from the Worker's bindings.
 // Catalog images are fetched from absolute URLs or through an ASSETS binding (static assets).
 import { createProxy } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, proxyOptionsFrom } from './config.js';
 import type { CatalogFile } from './catalog.js';
 import type { Hono } from 'hono';
 
@@ -29,13 +29,10 @@ function build(env: WorkerEnv): Hono<any> {
   const catalog = JSON.parse(env.TRYON_CATALOG_JSON ?? '{"products":{}}') as CatalogFile;
   const assetsBase = env.TRYON_ASSETS_URL?.replace(/\/+$/, '');
   const app = createProxy({
+    ...proxyOptionsFrom(config),
     apiKey: config.apiKey!,
     baseUrl: config.baseUrl!,
-    secret: config.secret,
-    allowedOrigins: config.allowedOrigins,
     catalog,
-    webhookSecret: config.webhookSecret,
-    limits: config.limits,
     // Cloudflare sets cf-connecting-ip itself; x-forwarded-for could come from the client.
     clientAddress: (c) => c.req.header('cf-connecting-ip'),
     readAsset: async (path) => {

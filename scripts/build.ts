@@ -202,7 +202,7 @@ export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Pro
         index: 'proxy/app.ts',
         node: 'proxy/node.ts',
         worker: 'proxy/worker.ts',
-        'shopify-app-proxy': 'widget/integrations/shopify/app-proxy-signature.ts',
+        'shopify-app-proxy': 'proxy/middleware/shopify-app-proxy.ts',
       },
       outdir: outDir,
       bundle: true,
@@ -222,7 +222,7 @@ export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Pro
   ]);
   await copyDeclarations(join(typesDir, 'proxy'), outDir);
   await cp(join(typesDir, 'proxy/app.d.ts'), join(outDir, 'index.d.ts'));
-  await cp(join(typesDir, 'widget/integrations/shopify/app-proxy-signature.d.ts'), join(outDir, 'shopify-app-proxy.d.ts'));
+  await cp(join(typesDir, 'proxy/middleware/shopify-app-proxy.d.ts'), join(outDir, 'shopify-app-proxy.d.ts'));
   // The bin calls the entry's start-up itself rather than relying on node.js recognising itself as
   // the script Node was given, which a bin reached through npm's symlink is not.
   await writeFile(join(outDir, 'server.js'), [

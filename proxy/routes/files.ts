@@ -3,7 +3,8 @@
 // are served (Safari plays video only with them): passed to upstream, or cut from its stream.
 import { Hono } from 'hono';
 import { ProxyError } from '../errors.js';
-import type { Proxy, ProxyEnv } from '../context.js';
+import { rateLimit } from '../middleware/rate-limit.js';
+import type { ProxyServices, ProxyEnv } from '../context.js';
 
 const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'video/mp4': 'mp4' };
 
@@ -40,21 +41,20 @@ function slice(body: ReadableStream<Uint8Array>, start: number, end: number): Re
   }));
 }
 
-export function fileRoutes(proxy: Proxy): Hono<ProxyEnv> {
+export function fileRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
-  app.get('/:handle', async (c) => {
-    proxy.reads.take(proxy.client(c));
-    const claims = await proxy.handles.open('file', c.req.param('handle'));
-    let output = proxy.board.peek(claims.jobId)?.outputs.find((o) => o.fileId === claims.fileId);
+  app.get('/:handle', rateLimit(services.reads, services.client), async (c) => {
+    const claims = await services.handles.open('file', c.req.param('handle'));
+    let output = services.board.peek(claims.jobId)?.outputs.find((o) => o.fileId === claims.fileId);
     if (!output) {
-      const snapshot = await proxy.board.read(claims.jobId);
+      const snapshot = await services.board.read(claims.jobId);
       output = snapshot.outputs.find((o) => o.fileId === claims.fileId);
       if (!output) throw new ProxyError(404, 'not_found', 'That file is not part of this try-on.');
     }
     const rangeHeader = c.req.header('range');
-    const upstream = await proxy.upstream.fileContent(claims.fileId, rangeHeader);
+    const upstream = await services.upstream.fileContent(claims.fileId, rangeHeader);
     const contentType = upstream.headers.get('content-type') ?? output.contentType ?? (claims.type === 'video' ? 'video/mp4' : 'image/jpeg');
-    const maxAge = Math.max(0, Math.floor(claims.expiresAt - proxy.now() / 1000));
+    const maxAge = Math.max(0, Math.floor(claims.expiresAt - services.now() / 1000));
     const headers = new Headers({
       'content-type': contentType,
       'cache-control': `private, max-age=${maxAge}, immutable`,

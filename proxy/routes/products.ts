@@ -1,13 +1,13 @@
 // GET /products/{id}: what this product's try-on offers, so the widget shows only that.
 import { Hono } from 'hono';
 import { ProxyError } from '../errors.js';
-import type { Proxy, ProxyEnv } from '../context.js';
+import { rateLimit } from '../middleware/rate-limit.js';
+import type { ProxyServices, ProxyEnv } from '../context.js';
 
-export function productRoutes(proxy: Proxy): Hono<ProxyEnv> {
+export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
-  app.get('/:product', async (c) => {
-    proxy.reads.take(proxy.client(c));
-    const product = await proxy.findProduct(c.req.param('product'));
+  app.get('/:product', rateLimit(services.reads, services.client), async (c) => {
+    const product = await services.findProduct(c.req.param('product'));
     if (!product) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
     return c.json({
       product: product.id,

@@ -2,33 +2,31 @@
 // verifies. A verified event updates the shared status and wakes SSE listeners at once.
 import { Hono } from 'hono';
 import { ProxyError } from '../errors.js';
-import { readBoundedText } from '../photo-upload.js';
-import { parseJob } from '../upstream.js';
+import { readRequestText } from '../streams.js';
+import { parseJob } from '../upstream/answers.js';
 import { verifyWebhook } from '../webhook-signature.js';
-import type { Proxy, ProxyEnv } from '../context.js';
+import type { ProxyServices, ProxyEnv } from '../context.js';
 
 const MAX_EVENT_BYTES = 256 * 1024;
 
 /** How many recent webhook ids are remembered to drop redeliveries and replays. */
 const REMEMBERED_IDS = 2000;
 
-export function webhookRoutes(proxy: Proxy): Hono<ProxyEnv> {
+export function webhookRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
   const recent = new Set<string>();
   app.post('/', async (c) => {
     // Without a secret nothing can be verified, so nothing is trusted.
-    if (!proxy.webhookSecret) throw new ProxyError(401, 'invalid_signature', 'Webhooks are not enabled on this proxy (no TRYON_WEBHOOK_SECRET).');
-    const declared = Number(c.req.header('content-length'));
-    if (Number.isFinite(declared) && declared > MAX_EVENT_BYTES) throw new ProxyError(413, 'invalid_request', 'The event is too large.');
-    const body = await readBoundedText(c.req.raw.body, MAX_EVENT_BYTES);
-    if (!(await verifyWebhook(proxy.webhookSecret, c.req.raw.headers, body, proxy.now()))) {
-      proxy.log({ level: 'warn', event: 'webhook_refused', reason: 'signature' });
+    if (!services.webhookSecret) throw new ProxyError(401, 'invalid_signature', 'Webhooks are not enabled on this proxy (no TRYON_WEBHOOK_SECRET).');
+    const body = await readRequestText(c.req.raw, MAX_EVENT_BYTES, () => new ProxyError(413, 'invalid_request', 'The event is too large.'));
+    if (!(await verifyWebhook(services.webhookSecret, c.req.raw.headers, body, services.now()))) {
+      services.log({ level: 'warn', event: 'webhook_refused', reason: 'signature' });
       throw new ProxyError(401, 'invalid_signature', 'The webhook signature did not verify.');
     }
     // Upstream retries keep the webhook-id: a delivery seen before is acknowledged, not re-applied.
     const id = c.req.header('webhook-id')!;
     if (recent.has(id)) {
-      proxy.log({ event: 'webhook_duplicate' });
+      services.log({ event: 'webhook_duplicate' });
       return c.body(null, 204);
     }
     recent.add(id);
@@ -42,12 +40,12 @@ export function webhookRoutes(proxy: Proxy): Hono<ProxyEnv> {
     let known = false;
     try {
       const job = parseJob(event.data);
-      known = await proxy.board.update(job);
+      known = await services.board.update(job);
     } catch (error) {
       // A signed event we cannot use is acknowledged anyway: retrying it would not help.
-      proxy.log({ level: 'warn', event: 'webhook_unusable', type: String(event.type ?? ''), code: (error as { code?: string }).code ?? 'unknown' });
+      services.log({ level: 'warn', event: 'webhook_unusable', type: String(event.type ?? ''), code: (error as { code?: string }).code ?? 'unknown' });
     }
-    proxy.log({ event: 'webhook', type: String(event.type ?? ''), known });
+    services.log({ event: 'webhook', type: String(event.type ?? ''), known });
     return c.body(null, 204);
   });
   return app;

@@ -11,7 +11,7 @@ import { Hono } from 'hono';
 import sharp from 'sharp';
 import { startSandbox } from '../../demo/sandbox/server.js';
 import { createProxy } from '../../proxy/app.js';
-import { signAppProxyParams, verifyShopifyAppProxy } from '../../widget/integrations/shopify/app-proxy-signature.js';
+import { signAppProxyParams, verifyShopifyAppProxy } from '../../proxy/middleware/shopify-app-proxy.js';
 
 const APP_SECRET = 'shpss_app_secret_for_tests';
 const PRODUCT = 'saree-banarasi-red';

@@ -10,7 +10,7 @@ import {
   checkAppProxySignature,
   signAppProxyParams,
   verifyShopifyAppProxy,
-} from '../../widget/integrations/shopify/app-proxy-signature.js';
+} from '../../proxy/middleware/shopify-app-proxy.js';
 import { assertNoBreakout, countOpenings, findElements, hostile } from './markup.js';
 
 const blockPath = new URL('../../widget/integrations/shopify/blocks/tryon-button.liquid', import.meta.url);

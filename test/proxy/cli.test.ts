@@ -1,5 +1,6 @@
 // `tsx proxy/node.ts` as an operator runs it: refuses unsafe production config with every
-// problem listed, and in development with no key starts the sandbox and says so.
+// problem listed, and with no key says in one line how to run against the sandbox. The
+// development convenience that starts the sandbox itself is demo/proxy.ts, tested here too.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -10,9 +11,9 @@ import { CATALOG, writeAssets } from './stack.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 
-function run(env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; output: string; stop(): void; matched?: RegExpExecArray }> {
+function run(env: Record<string, string>, until?: RegExp, script = 'proxy/node.ts'): Promise<{ code: number | null; output: string; stop(): void; matched?: RegExpExecArray }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'proxy/node.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
       cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     });
     let output = '';
@@ -44,11 +45,35 @@ describe('proxy/node.ts', () => {
     assert.ok(!/at .*\.ts:\d+/.test(result.output), 'no stack trace');
   });
 
-  it('in development with no key starts an in-process sandbox, says so, and serves', async () => {
+  it('with no key starts nothing and says in one line how to run against the sandbox', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tryon-cli-'));
+    try {
+      await writeAssets(dir);
+      await writeFile(join(dir, 'catalog.json'), JSON.stringify(CATALOG));
+      const result = await run({ TRYON_PORT: '0', TRYON_CATALOG: join(dir, 'catalog.json') }, /listening on/);
+      assert.equal(result.code, 1, result.output);
+      const lines = result.output.trim().split('\n');
+      assert.equal(lines.length, 1, result.output);
+      assert.match(lines[0]!, /TRYON_API_KEY is not set/);
+      assert.match(lines[0]!, /npm run sandbox/);
+      assert.match(lines[0]!, /TRYON_BASE_URL/);
+      assert.match(lines[0]!, /npm start/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('with a key but no catalog starts nothing and says what TRYON_CATALOG is', async () => {
+    const result = await run({ TRYON_PORT: '0', TRYON_API_KEY: 'sk_test_x', TRYON_BASE_URL: 'http://127.0.0.1:9' }, /listening on/);
+    assert.equal(result.code, 1, result.output);
+    assert.match(result.output, /TRYON_CATALOG is not set/);
+  });
+
+  it('demo/proxy.ts in development with no key starts an in-process sandbox, says so, and serves', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tryon-cli-'));
     await writeAssets(dir);
     await writeFile(join(dir, 'catalog.json'), JSON.stringify(CATALOG));
-    const result = await run({ TRYON_PORT: '0', TRYON_CATALOG: join(dir, 'catalog.json') }, /listening on (http:\/\/\S+)/);
+    const result = await run({ TRYON_PORT: '0', TRYON_CATALOG: join(dir, 'catalog.json') }, /listening on (http:\/\/\S+)/, 'demo/proxy.ts');
     try {
       assert.match(result.output, /in-process sandbox/);
       assert.match(result.output, /mode development/);
@@ -65,7 +90,7 @@ describe('proxy/node.ts', () => {
     const dir = await mkdtemp(join(tmpdir(), 'tryon-cli-'));
     try {
       await writeFile(join(dir, 'bad.json'), JSON.stringify({ products: { 'saree-x': { mode: 'garment_to_person', garment: { category: 'saree' } } } }));
-      const bad = await run({ TRYON_CATALOG: join(dir, 'bad.json') });
+      const bad = await run({ TRYON_CATALOG: join(dir, 'bad.json'), TRYON_API_KEY: 'sk_test_x', TRYON_BASE_URL: 'http://127.0.0.1:9' });
       assert.equal(bad.code, 1);
       assert.match(bad.output, /product "saree-x": field garmentImage/);
       await writeAssets(dir);

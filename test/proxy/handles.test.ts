@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HandleSigner, fromBase64Url, toBase64Url } from '../../proxy/handles.js';
+import { fromBase64Url, toBase64Url } from '../../proxy/crypto.js';
+import { HandleSigner } from '../../proxy/handles.js';
 import { ProxyError } from '../../proxy/errors.js';
 
 const claims = { id: 'ph_1', fileId: 'file_abc123' };

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox } from '../../demo/sandbox/server.js';
 import { TryonStatusBoard } from '../../proxy/tryon-status.js';
-import { Upstream } from '../../proxy/upstream.js';
+import { Upstream } from '../../proxy/upstream/client.js';
 import { personPhoto } from './stack.js';
 
 describe('shared poll with webhooks', () => {

@@ -1,17 +1,17 @@
 // The upstream client's tolerance: states it was not told about, outputs in every wrapping.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mapStatus, parseJob, parseOutputs } from '../../proxy/upstream.js';
+import { jobStatusOf, parseJob, parseOutputs } from '../../proxy/upstream/answers.js';
 import { ProxyError } from '../../proxy/errors.js';
 
 describe('upstream parsing', () => {
   it('maps states as DESIGN.md says', () => {
-    assert.equal(mapStatus('queued'), 'queued');
-    assert.equal(mapStatus('succeeded'), 'succeeded');
-    assert.equal(mapStatus('rendering'), 'processing');
-    assert.equal(mapStatus('upscaling'), 'processing');
-    for (const s of ['failed', 'error', 'canceled', 'cancelled', 'expired']) assert.equal(mapStatus(s), 'failed');
-    assert.equal(mapStatus(undefined), 'processing');
+    assert.equal(jobStatusOf('queued'), 'queued');
+    assert.equal(jobStatusOf('succeeded'), 'succeeded');
+    assert.equal(jobStatusOf('rendering'), 'processing');
+    assert.equal(jobStatusOf('upscaling'), 'processing');
+    for (const s of ['failed', 'error', 'canceled', 'cancelled', 'expired']) assert.equal(jobStatusOf(s), 'failed');
+    assert.equal(jobStatusOf(undefined), 'processing');
   });
 
   it('reads outputs as a bare array or under data, outputs or items, the id in any of its places', () => {

@@ -33,6 +33,20 @@ describe('proxy app code is Web-standard', () => {
     assert.deepEqual(offenders, []);
   });
 
+  it('nothing under proxy/ imports demo/ (the published proxy ships no sandbox and no demo drawing)', () => {
+    const offenders: string[] = [];
+    for (const file of sources(root)) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"]([^'"]+)['"]/g)) {
+        const spec = match[1]!;
+        if (!spec.startsWith('.')) continue;
+        const target = relative(join(root, '..'), join(file, '..', spec));
+        if (!target.startsWith('proxy/')) offenders.push(`${relative(root, file)} imports ${spec}`);
+      }
+    }
+    assert.deepEqual(offenders, []);
+  });
+
   it('node.ts does use the Node adapter (so the check above looks at real code)', () => {
     assert.match(readFileSync(join(root, 'node.ts'), 'utf8'), /@hono\/node-server/);
   });

@@ -3,8 +3,11 @@
 // the query parameters minus `signature`, each as `key=value` (repeated keys' values joined with
 // a comma), sorted, concatenated with no separator, HMAC-SHA256 with the app's shared secret, hex.
 //
-// Web Crypto only, so the same middleware runs wherever the proxy runs (Node, Workers).
+// Web Crypto only, so the same middleware runs wherever the proxy runs (Node, Workers). Published
+// as `tryon-button/proxy/shopify-app-proxy`.
 import type { Context, MiddlewareHandler } from 'hono';
+import { constantTimeEqual, hmac, toHex } from '../crypto.js';
+import { ProxyError } from '../errors.js';
 
 export interface AppProxySignatureOptions {
   /** The app's client secret (Shopify Partners → the app → Client credentials). */
@@ -23,8 +26,6 @@ export interface AppProxySignatureOptions {
   now?: () => number;
 }
 
-const encoder = new TextEncoder();
-
 /** The message Shopify signs: sorted `key=value` pairs, joined by nothing. */
 export function appProxyMessage(params: URLSearchParams): string {
   const grouped = new Map<string, string[]>();
@@ -37,23 +38,9 @@ export function appProxyMessage(params: URLSearchParams): string {
   return [...grouped].map(([key, values]) => `${key}=${values.join(',')}`).sort().join('');
 }
 
-async function hmacHex(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message)));
-  return Array.from(mac, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-/** Compares without leaking, through timing, how many leading characters matched. */
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
-}
-
 /** The signature Shopify would put on these parameters. */
-export function signAppProxyParams(params: URLSearchParams, secret: string): Promise<string> {
-  return hmacHex(secret, appProxyMessage(params));
+export async function signAppProxyParams(params: URLSearchParams, secret: string): Promise<string> {
+  return toHex(await hmac(secret, appProxyMessage(params)));
 }
 
 export type AppProxyVerdict = 'valid' | 'missing' | 'mismatch' | 'stale';
@@ -65,7 +52,7 @@ export async function checkAppProxySignature(
   const given = params.get('signature');
   if (!given || params.getAll('signature').length !== 1) return 'missing';
   const expected = await signAppProxyParams(params, options.secret);
-  if (!sameText(given.toLowerCase(), expected)) return 'mismatch';
+  if (!constantTimeEqual(given.toLowerCase(), expected)) return 'mismatch';
   const maxAge = options.maxAgeSeconds ?? 300;
   if (maxAge > 0) {
     const stamped = Number(params.get('timestamp'));
@@ -93,7 +80,7 @@ export function verifyShopifyAppProxy(options: AppProxySignatureOptions): Middle
     if (exempt(c)) return next();
     const verdict = await checkAppProxySignature(new URL(c.req.url).searchParams, options);
     if (verdict !== 'valid') {
-      return c.json({ error: { code: 'invalid_signature', message: refusals[verdict], retryable: verdict === 'stale' } }, 401);
+      return new ProxyError(401, 'invalid_signature', refusals[verdict], verdict === 'stale').toResponse();
     }
     return next();
   };

@@ -1,0 +1,38 @@
+// CORS by exact origin. A cross-origin request from an origin not on the list is refused outright
+// (preflight included), so a page of another site can neither start a try-on nor read one.
+// Webhooks and health are called by servers, not pages, and are not checked.
+import type { MiddlewareHandler } from 'hono';
+import { ProxyError } from '../errors.js';
+
+/** `allowedOrigins`: exact origins; [] = same origin only; ['*'] = any (refused in production by config). */
+export function originCheck(allowedOrigins: string[]): MiddlewareHandler {
+  const allowAny = allowedOrigins.includes('*');
+  const allowed = new Set(allowedOrigins.filter((o) => o !== '*'));
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    if (!origin || /\/(webhooks|health)\/?$/.test(c.req.path)) return next();
+    const host = c.req.header('host');
+    const sameOrigin = origin === new URL(c.req.url).origin || (host !== undefined && /^https?:\/\//.test(origin) && new URL(origin).host === host);
+    const crossAllowed = allowAny || allowed.has(origin);
+    if (!sameOrigin && !crossAllowed) {
+      throw new ProxyError(403, 'origin_not_allowed', 'This shop has not allowed try-on from this site.');
+    }
+    if (sameOrigin) return next();
+    if (c.req.method === 'OPTIONS') {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          'access-control-allow-origin': origin,
+          'access-control-allow-methods': 'GET, POST, OPTIONS',
+          'access-control-allow-headers': 'content-type, x-request-id',
+          'access-control-max-age': '600',
+          vary: 'Origin',
+        },
+      });
+    }
+    await next();
+    c.res.headers.set('access-control-allow-origin', origin);
+    c.res.headers.set('access-control-expose-headers', 'retry-after, x-request-id');
+    c.res.headers.append('vary', 'Origin');
+  };
+}

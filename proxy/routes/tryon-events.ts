@@ -1,0 +1,66 @@
+// GET /tryons/{h}/events: the try-on's status as Server-Sent Events. The first event is read
+// before the stream opens (so an upstream failure is an ordinary error answer); then every change
+// the shared status board sees is sent once, with a heartbeat comment to keep idle connections
+// open, until the try-on is finished, the browser leaves or streamMaxMs passes (the widget reconnects).
+import { streamSSE } from 'hono/streaming';
+import type { Handler } from 'hono';
+import { isTerminal, type TryonSnapshot } from '../tryon-status.js';
+import { mountBase, statusBody } from '../tryon/status-body.js';
+import type { ProxyEnv, ProxyServices } from '../context.js';
+
+export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
+  return async (c) => {
+    const claims = await services.handles.open('tryon', c.req.param('handle') ?? '');
+    const base = mountBase(services, c.req.path);
+    const first = await services.board.read(claims.jobId);
+    c.header('cache-control', 'no-store');
+    c.header('x-accel-buffering', 'no');
+    return streamSSE(c, async (stream) => {
+      let last = '';
+      const send = async (snapshot: TryonSnapshot) => {
+        const text = JSON.stringify(await statusBody(services, claims, snapshot, base));
+        if (text === last) return;
+        last = text;
+        await stream.writeSSE({ event: 'status', data: text });
+      };
+      await send(first);
+      if (isTerminal(first.status)) return;
+
+      let pending: TryonSnapshot | undefined;
+      let wake: (() => void) | undefined;
+      let closed = false;
+      const stop = () => {
+        closed = true;
+        wake?.();
+      };
+      const unwatch = services.board.watch(claims.jobId, (snapshot) => {
+        pending = snapshot;
+        wake?.();
+      });
+      stream.onAbort(stop);
+      const heartbeat = setInterval(() => {
+        void stream.write(': heartbeat\n\n').catch(() => undefined);
+      }, services.limits.heartbeatMs);
+      const deadline = setTimeout(stop, services.limits.streamMaxMs);
+      try {
+        while (!closed) {
+          if (!pending) await new Promise<void>((resolve) => { wake = resolve; });
+          wake = undefined;
+          const snapshot = pending;
+          pending = undefined;
+          if (snapshot) {
+            await send(snapshot);
+            if (isTerminal(snapshot.status)) break;
+          }
+        }
+      } finally {
+        unwatch();
+        clearInterval(heartbeat);
+        clearTimeout(deadline);
+      }
+    }, async (error, stream) => {
+      services.log({ level: 'error', event: 'sse_failed', message: error.message });
+      await stream.writeSSE({ event: 'error', data: JSON.stringify({ error: { code: 'internal_error', message: 'The status stream failed.', retryable: true } }) });
+    });
+  };
+}

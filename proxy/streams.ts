@@ -1,0 +1,109 @@
+// Reading request bodies without ever holding more than a limit in memory, and joining streams
+// so an upload is never buffered whole. Every route that reads a body goes through here.
+import { ProxyError } from './errors.js';
+
+/**
+ * Refuses a body whose declared Content-Length is already over the limit, before reading a byte.
+ * A body that lies about its length is still stopped by the bounded read.
+ */
+export function refuseDeclaredLength(headers: Headers, maxBytes: number, refusal: () => ProxyError): void {
+  const declared = Number(headers.get('content-length') ?? undefined);
+  if (Number.isFinite(declared) && declared > maxBytes) throw refusal();
+}
+
+/**
+ * Reads and drops what is left of a refused upload (up to `budget` bytes), so the client sees
+ * our error answer instead of a reset connection; beyond the budget the connection is dropped.
+ */
+export async function drainBody(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number): Promise<void> {
+  let read = 0;
+  try {
+    while (read <= budget) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.length;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away; nothing to answer.
+  }
+}
+
+/** Reads a small body as text, refusing (413) as soon as it passes `maxBytes` — never more in memory. */
+export async function readBoundedText(body: ReadableStream<Uint8Array> | null, maxBytes: number,
+  refusal = () => new ProxyError(413, 'invalid_request', 'The request is too large.')): Promise<string> {
+  if (!body) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > maxBytes) {
+      // Read on (bounded) so the client sees the answer rather than a reset connection.
+      await drainBody(reader, 1024 * 1024);
+      throw refusal();
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
+/** A request's body as text, refused (413) past `maxBytes` whether declared or actually sent. */
+export async function readRequestText(request: Request, maxBytes: number, refusal?: () => ProxyError): Promise<string> {
+  const refuse = refusal ?? (() => new ProxyError(413, 'invalid_request', 'The request is too large.'));
+  refuseDeclaredLength(request.headers, maxBytes, refuse);
+  return readBoundedText(request.body, maxBytes, refuse);
+}
+
+/** One stream out of byte arrays and streams, read in order, so an upload is never buffered whole. */
+export function concatStreams(parts: (Uint8Array | ReadableStream<Uint8Array>)[]): ReadableStream<Uint8Array> {
+  let index = 0;
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        if (reader) {
+          const { done, value } = await reader.read();
+          if (!done) {
+            controller.enqueue(value);
+            return;
+          }
+          reader = undefined;
+        }
+        const part = parts[index++];
+        if (part === undefined) {
+          controller.close();
+          return;
+        }
+        if (part instanceof Uint8Array) {
+          controller.enqueue(part);
+          return;
+        }
+        reader = part.getReader();
+      }
+    },
+    async cancel(reason) {
+      await reader?.cancel(reason);
+      for (const part of parts.slice(index)) if (!(part instanceof Uint8Array)) await part.cancel(reason);
+    },
+  });
+}
+
+/** Passes every chunk through, calling `onChunk` first (an idle timer's re-arm, a byte count). */
+export function observeChunks(body: ReadableStream<Uint8Array>, onChunk: (chunk: Uint8Array) => void, onEnd?: () => void): ReadableStream<Uint8Array> {
+  return body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, sink) {
+      onChunk(chunk);
+      sink.enqueue(chunk);
+    },
+    ...(onEnd ? { flush: onEnd } : {}),
+  }));
+}

@@ -1,0 +1,38 @@
+// What the browser may send to start a try-on: a product id, a photo handle, its consent, a
+// requestId that makes a retry the same try-on, and at most a narrowing of views or a wish for
+// video. Read bounded, then checked; consent is asked for before anything else is judged.
+import { z } from 'zod';
+import { ProxyError } from '../errors.js';
+import { readRequestText } from '../streams.js';
+
+const tryonRequest = z.object({
+  product: z.string().min(1).max(128),
+  photo: z.string().min(1).max(4096),
+  consent: z.unknown(),
+  requestId: z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, 'requestId must be 8 to 128 letters, digits, - or _'),
+  views: z.array(z.string().max(40)).min(1).max(4).optional(),
+  output: z.enum(['image', 'video']).optional(),
+});
+
+export type TryonRequest = z.infer<typeof tryonRequest>;
+
+/** The request's body as a try-on request: 413 too large, 400 not JSON, 422 no consent or invalid. */
+export async function readTryonRequest(request: Request, maxBytes: number): Promise<TryonRequest> {
+  const text = await readRequestText(request, maxBytes);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ProxyError(400, 'invalid_request', 'The request body must be JSON.');
+  }
+  if (typeof body === 'object' && body !== null && (body as { consent?: unknown }).consent !== true) {
+    throw new ProxyError(422, 'consent_required', 'Please confirm that you agree before we use your photo.');
+  }
+  const parsed = tryonRequest.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') || 'body';
+    throw new ProxyError(422, 'validation_failed', `${field}: ${issue?.message ?? 'is not valid'}`);
+  }
+  return parsed.data;
+}

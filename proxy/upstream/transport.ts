@@ -1,0 +1,119 @@
+// How the proxy talks to upstream at all: the key on every call, a timeout on every call (an idle
+// timeout for streamed bodies), retries with jittered backoff for calls that are safe to repeat,
+// and upstream's failures turned into our error shape. Knows no route and no answer's meaning.
+import { ProxyError, UpstreamRejected } from '../errors.js';
+import type { Log } from '../context.js';
+import { observeChunks } from '../streams.js';
+
+export interface TransportOptions {
+  apiKey: string;
+  baseUrl: string;
+  fetch?: typeof fetch | undefined;
+  retries: number;
+  retryBaseMs: number;
+  log: Log;
+}
+
+export interface SendOptions {
+  /** Repeat on a retryable failure (reads, and the submit carrying an idempotency key). */
+  retry: boolean;
+  timeoutMs: number;
+  /** Answer with the body still streaming (downloads); the timeout then covers the gap between chunks. */
+  streamBody?: boolean;
+  /**
+   * Receives the timer's re-arm function: a streamed upload calls it on every chunk, so a slow
+   * but moving shopper's upload is not cut, while a stalled one is.
+   */
+  onArm?: (arm: () => void) => void;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class UpstreamTransport {
+  private readonly fetcher: typeof fetch;
+  private readonly base: string;
+
+  constructor(private readonly options: TransportOptions) {
+    this.fetcher = options.fetch ?? ((input, init) => fetch(input, init));
+    this.base = options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+  }
+
+  /** `route` names the call in logs (`GET /v1/jobs/{id}`), never with an id in it. */
+  async send(route: string, path: string, init: RequestInit, how: SendOptions): Promise<Response> {
+    const attempts = how.retry ? 1 + this.options.retries : 1;
+    let lastError: ProxyError | undefined;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt > 0) {
+        const backoff = this.options.retryBaseMs * 2 ** (attempt - 1) * (0.5 + Math.random());
+        await sleep(backoff);
+      }
+      const controller = new AbortController();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const disarm = () => clearTimeout(timer);
+      const arm = () => {
+        disarm();
+        timer = setTimeout(() => controller.abort(new DOMException('upstream timeout', 'TimeoutError')), how.timeoutMs);
+      };
+      arm();
+      how.onArm?.(arm);
+      const started = Date.now();
+      try {
+        const response = await this.fetcher(`${this.base}${path}`, {
+          ...init,
+          headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json' },
+          signal: controller.signal,
+        });
+        if (response.ok) {
+          if (!how.streamBody || !response.body) {
+            // Read the body under the same timeout, then let go of the timer.
+            const text = await response.text();
+            disarm();
+            return new Response(text, { status: response.status, headers: response.headers });
+          }
+          // A download: the timeout becomes an idle timeout between chunks.
+          arm();
+          return new Response(observeChunks(response.body, arm, disarm), { status: response.status, headers: response.headers });
+        }
+        disarm();
+        await response.body?.cancel().catch(() => undefined);
+        lastError = this.errorForStatus(route, response);
+        this.options.log({ event: 'upstream_error', route, status: response.status, attempt: attempt + 1, ms: Date.now() - started });
+        if (!lastError.retryable || response.status === 429) throw lastError;
+      } catch (error) {
+        disarm();
+        if (error instanceof ProxyError) {
+          if (!error.retryable || error.code === 'rate_limited') throw error;
+          lastError = error;
+          continue;
+        }
+        const timedOut = controller.signal.aborted;
+        lastError = timedOut
+          ? new ProxyError(504, 'upstream_timeout', 'The try-on service took too long to answer; please try again.', true)
+          : new ProxyError(502, 'upstream_unavailable', 'The try-on service could not be reached; please try again.', true);
+        this.options.log({ event: timedOut ? 'upstream_timeout' : 'upstream_unreachable', route, attempt: attempt + 1, ms: Date.now() - started });
+      }
+    }
+    throw lastError ?? new ProxyError(502, 'upstream_unavailable', 'The try-on service could not be reached.', true);
+  }
+
+  /** Upstream's HTTP failure → the error the shopper's widget gets (DESIGN.md part 3). */
+  private errorForStatus(route: string, response: Response): ProxyError {
+    const status = response.status;
+    if (status === 401 || status === 403) {
+      // Loud: this is the shop's configuration, not the shopper's doing.
+      this.options.log({ level: 'error', event: 'upstream_auth_failed', route, status, message: 'the try-on service refused the API key; check TRYON_API_KEY' });
+      return new ProxyError(502, 'upstream_auth', 'The shop’s try-on service is not set up correctly.', false);
+    }
+    if (status === 402) return new ProxyError(503, 'out_of_credits', 'Try-on is not available right now.', false);
+    if (status === 429) {
+      const after = Number(response.headers.get('retry-after'));
+      return new ProxyError(429, 'rate_limited', 'Too many try-ons right now; please wait a moment.', true, Number.isFinite(after) && after > 0 ? after : 5);
+    }
+    if (status === 404) return new ProxyError(404, 'not_found', 'That try-on no longer exists.', false);
+    if (status === 413) return new ProxyError(413, 'file_too_large', 'That photo is too large.', false);
+    if (status === 415) return new ProxyError(415, 'unsupported_media_type', 'That file is not a photo we can use (PNG, JPEG, WebP or HEIC).', false);
+    if (status >= 500) return new ProxyError(502, 'upstream_unavailable', 'The try-on service is having trouble; please try again.', true);
+    this.options.log({ level: 'error', event: 'upstream_rejected', route, status });
+    return new UpstreamRejected(status);
+  }
+}
