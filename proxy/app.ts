@@ -6,14 +6,15 @@
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
-import { productFinder, type CatalogFile, type ProductLookup } from './catalog.js';
+import { catalogPrices, productFinder, type CatalogFile, type ProductLookup } from './catalog.js';
 import { ProxyError, isProxyError } from './errors.js';
 import { GarmentFiles, type FileIdCache, type ReadAsset } from './garment-files.js';
 import { hmac, hmacKey, toHex } from './crypto.js';
 import { HandleSigner } from './handles.js';
 import { resolveLimits, type ProxyLimits } from './limits.js';
 import { clientAddress, clientKey, parseTrustProxy, type TrustProxy } from './client-address.js';
-import { TryonBudget } from './budget.js';
+import { MemorySpendLedger, type SpendLedger } from './spend-ledger.js';
+import { resolvePrices, type PartialPriceTable } from './prices.js';
 import { originCheck } from './middleware/origin-check.js';
 import { RateLimiter } from './middleware/rate-limit.js';
 import { redactingLog, requestLog } from './middleware/request-log.js';
@@ -57,6 +58,13 @@ export interface ProxyOptions {
   trustProxy?: boolean | number | string | string[] | TrustProxy;
   /** The client's address (node.ts passes the socket address). */
   clientAddress?: (c: ProxyContext) => string | undefined;
+  /**
+   * Credits per view and per video by tier, over the catalog's `defaults.prices` and the built-in
+   * table (the sandbox's prices): what the daily credit budget counts.
+   */
+  prices?: PartialPriceTable;
+  /** Where try-ons are reserved; default one process's memory. A shared store goes here. */
+  spendLedger?: SpendLedger;
   /** Public base URL of the proxy for output URLs; default: taken from each request's path. */
   publicUrl?: string;
 }
@@ -94,7 +102,8 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     }),
     writes: new RateLimiter(limits.ratePerMinute, now),
     reads: new RateLimiter(limits.readsPerMinute, now),
-    budget: new TryonBudget(limits, now),
+    spend: options.spendLedger ?? new MemorySpendLedger(limits, now),
+    prices: resolvePrices(catalogPrices(options.catalog), options.prices),
     log,
     now,
     client: (c) => {

@@ -186,7 +186,7 @@ export function describeConfig(config: ProxyConfig): string {
 }
 
 /** The createProxy options a configuration decides (everything but the catalog and how to reach it). */
-export type ConfiguredOptions = Pick<ProxyOptions, 'secret' | 'allowedOrigins' | 'webhookSecret' | 'limits' | 'trustProxy' | 'publicUrl'>;
+export type ConfiguredOptions = Pick<ProxyOptions, 'secret' | 'allowedOrigins' | 'webhookSecret' | 'limits' | 'trustProxy' | 'publicUrl' | 'prices'>;
 
 /** One mapping from configuration to options, for every entry that starts a proxy (Node, Workers, the demo). */
 export function proxyOptionsFrom(config: ProxyConfig): ConfiguredOptions {
@@ -197,5 +197,6 @@ export function proxyOptionsFrom(config: ProxyConfig): ConfiguredOptions {
     limits: config.limits,
     trustProxy: config.trustProxy,
     publicUrl: config.publicUrl,
+    ...(config.prices ? { prices: config.prices } : {}),
   };
 }

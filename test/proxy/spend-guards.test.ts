@@ -155,4 +155,27 @@ describe('spend guards under bursts', () => {
       await stack.close();
     }
   });
+
+  it('gives the slot back when upstream refuses for good, and keeps it when upstream may have started the try-on', async () => {
+    const stack = await startStack({ apiKey: 'sk_live_b', proxy: { limits: { ...OPEN, dailyTryons: 1, retries: 0 } } });
+    try {
+      const photo = await photoHandle(stack);
+      // Upstream says no (its own 402): nothing was started, so the day's one slot is free again.
+      await stack.fault({ match: 'POST /v1/images/tryon', status: 402, code: 'insufficient_credits', times: 1 });
+      assertRefusal(await submit(stack, { product: 'dress-aline-indigo', photo, requestId: newRequestId() }), 503, 'out_of_credits');
+      // Upstream fails in a way that may hide a started job (a 5xx): the slot stays with that try-on.
+      await stack.fault({ match: 'POST /v1/images/tryon', status: 500, times: 1 });
+      const requestId = newRequestId();
+      const failed = await submit(stack, { product: 'dress-aline-indigo', photo, requestId });
+      assert.equal(failed.status, 502, JSON.stringify(failed.body));
+      assertRefusal(await submit(stack, { product: 'dress-aline-indigo', photo, requestId: newRequestId() }), 503, 'daily_budget_reached');
+      // The shopper's retry of that try-on is let through, and is the only one charged.
+      const start = await credits(stack);
+      assert.equal((await submit(stack, { product: 'dress-aline-indigo', photo, requestId })).status, 202);
+      assert.equal(start - (await credits(stack)), 1);
+      assert.equal(await upstreamTryons(stack), 1);
+    } finally {
+      await stack.close();
+    }
+  });
 });
