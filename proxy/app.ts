@@ -16,7 +16,8 @@ import { clientAddress, clientKey, parseTrustProxy, type TrustProxy } from './cl
 import { MemorySpendLedger, type SpendLedger } from './spend-ledger.js';
 import { resolvePrices, type PartialPriceTable } from './prices.js';
 import { originCheck } from './middleware/origin-check.js';
-import { RateLimiter } from './middleware/rate-limit.js';
+import { RateLimiter, rateLimit } from './middleware/rate-limit.js';
+import { answerUnknownRoutes } from './middleware/unknown-routes.js';
 import { redactingLog, requestLog } from './middleware/request-log.js';
 import { TryonStatusBoard } from './tryon-status.js';
 import { Upstream } from './upstream/client.js';
@@ -138,6 +139,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   app.route('/files', fileRoutes(services));
   app.route('/webhooks', webhookRoutes(services));
   app.get('/health', (c) => c.json({ ok: true, upstream: services.upstreamLabel }));
+  answerUnknownRoutes(app, rateLimit(services.reads, services.client));
 
   app.notFound(() => new ProxyError(404, 'not_found', 'There is nothing here.').toResponse());
   app.onError((error, c) => {

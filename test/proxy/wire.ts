@@ -12,7 +12,9 @@ export function send(url: string, options: { from?: string; method?: string; hea
     const target = new URL(url);
     const req = request({
       host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? 'GET',
-      headers: { connection: 'close', ...options.headers }, localAddress: options.from ?? '127.0.0.1', agent: false,
+      // A length always: Node sends a GET or DELETE body without one, which the server reads as a second request.
+      headers: { connection: 'close', ...(options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }), ...options.headers },
+      localAddress: options.from ?? '127.0.0.1', agent: false,
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
