@@ -76,6 +76,9 @@ describe('hostile input', () => {
       try {
         assert.match(mounted.url, /\/shop\/tryon$/);
         await cases(mounted.url);
+        // Outside the mount too: the proxy's JSON, not a bare router's text.
+        const outside = await send(`${new URL(mounted.url).origin}/elsewhere`);
+        assertError(outside.status, outside.text, 404, 'not_found');
       } finally {
         await mounted.close();
       }
