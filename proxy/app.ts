@@ -145,8 +145,8 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   app.onError((error, c) => {
     if (isProxyError(error)) {
       if (error.status >= 500) log({ level: 'warn', event: 'answered_error', requestId: c.get('requestId'), code: error.code, status: error.status });
-      // A refused body may not have been read to its end: do not reuse the connection.
-      return error.toResponse({ 'x-request-id': c.get('requestId') ?? '', ...(error.status === 413 ? { connection: 'close' } : {}) });
+      // A refused (413) or stalled (408) body was not read to its end: do not reuse the connection.
+      return error.toResponse({ 'x-request-id': c.get('requestId') ?? '', ...(error.status === 413 || error.status === 408 ? { connection: 'close' } : {}) });
     }
     // Hono's own HTTP errors (e.g. a malformed body) are the client's doing.
     const status = (error as { status?: number }).status;

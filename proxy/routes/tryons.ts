@@ -40,7 +40,7 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const reads = rateLimit(services.reads, services.client);
 
   app.post('/', writes, async (c) => {
-    const request = await readTryonRequest(c.req.raw, services.limits.jsonBytes);
+    const request = await readTryonRequest(c.req.raw, services.limits);
     const product = await services.findProduct(request.product);
     if (!product) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
     const photo = await services.handles.open('photo', request.photo);

@@ -161,6 +161,16 @@ describe('hostile input', () => {
       assert.deepEqual(errorLines(stack), []);
     });
 
+    it('closes a try-on request whose JSON body stalls with 408', async () => {
+      const raw = await openRaw(stack.url, `POST /tryons HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"consent":true,`);
+      const { text, closed, elapsedMs } = await raw.answer(5000);
+      raw.socket.destroy();
+      const answer = parseRaw(text);
+      assertError(answer.status, answer.body, 408, 'upload_timeout');
+      assert.ok(closed);
+      assert.ok(elapsedMs < 3000, `cut after ${elapsedMs} ms (idle limit 400 ms)`);
+    });
+
     it('closes an upload that trickles past the total time limit with 408', async () => {
       const raw = await openRaw(stack.url, `${head(200_000, 'b')}--b\r\nContent-Disposition: form-data; name="note"\r\n\r\n`);
       // A byte every 100 ms is never idle for 400 ms, but never done either.
