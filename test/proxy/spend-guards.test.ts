@@ -178,4 +178,42 @@ describe('spend guards under bursts', () => {
       await stack.close();
     }
   });
+
+  it('holds the daily credit budget exactly under a burst of 4-view premium try-ons', async () => {
+    const stack = await startStack({ apiKey: 'sk_live_b', proxy: { limits: { ...OPEN, dailyCredits: 64 } } });
+    try {
+      const photo = await photoHandle(stack);
+      const start = await credits(stack);
+      const answers = await Promise.all(Array.from({ length: 20 }, () => submit(stack, { product: 'saree-banarasi-red', photo, requestId: newRequestId() })));
+      const counts = tally(answers);
+      const spent = start - (await credits(stack));
+      console.log(`20 premium 4-view try-ons at once, 64 credits a day: answers ${JSON.stringify(counts)}, ${spent} credits charged`);
+      assert.equal(counts[202], 4);
+      for (const refused of answers.filter((a) => a.status !== 202)) assertRefusal(refused, 503, 'daily_budget_reached');
+      assert.equal(spent, 64);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('counts an IPv6 client by its /64 behind a trusted proxy', async () => {
+    const stack = await startStack({ proxy: { trustProxy: '127.0.0.1', limits: { ...OPEN, clientDailyTryons: 2 } } });
+    try {
+      const photo = await photoHandle(stack);
+      const from = (address: string) => send(`${stack.url}/tryons`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+        body: JSON.stringify({ consent: true, product: 'dress-aline-indigo', photo, requestId: newRequestId() }),
+      });
+      assert.equal((await from('2001:db8:1:2::1')).status, 202);
+      assert.equal((await from('2001:db8:1:2:ffff:ffff:ffff:fffe')).status, 202);
+      // Any other address of the same /64 is the same shopper…
+      const refused = await from('2001:db8:1:2::9');
+      assert.equal(refused.status, 429, refused.text);
+      assert.equal(refused.json<{ error: { code: string } }>().error.code, 'daily_limit_reached');
+      // …the next /64 is another.
+      assert.equal((await from('2001:db8:1:3::1')).status, 202);
+    } finally {
+      await stack.close();
+    }
+  });
 });
