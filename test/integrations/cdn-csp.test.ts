@@ -15,7 +15,8 @@ import sharp from 'sharp';
 import { startSandbox } from '../../demo/sandbox/server.js';
 import { createProxy } from '../../proxy/app.js';
 import { buildCdn, sriHash, type BuildResult } from '../../scripts/build.js';
-import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.js';
+import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
+import { programPath } from '../../scripts/prerequisites.js';
 
 /**
  * The policy docs/security.md recommends, with the proxy on the page's own origin. Scripts: only
@@ -55,6 +56,9 @@ function page(script: string, body = ''): string {
 }
 
 before(async () => {
+  // First, before any server starts: a missing browser fails this file at once instead of
+  // leaving servers open that keep it running.
+  const executablePath = programPath('chromium');
   work = await mkdtemp(join(tmpdir(), 'tryon-csp-'));
   cdn = await buildCdn({ outDir: join(work, 'cdn'), quiet: true });
   const integrity = await sriHash(join(cdn.outDir, 'tryon-button.js'));
@@ -114,8 +118,6 @@ before(async () => {
   assert.ok(address && typeof address === 'object');
   shopUrl = `http://127.0.0.1:${address.port}`;
 
-  const executablePath = findChromium();
-  assert.ok(executablePath, 'Chromium is needed (apt-get install -y chromium, or set CHROME_PATH)');
   browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
 
   closeAll = async () => {
