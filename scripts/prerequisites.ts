@@ -104,12 +104,15 @@ export function programsFor(suites: readonly string[]): Program[] {
  * `apt-get install` on Debian as root. Returns their paths as environment variables for the suites;
  * throws with what to install elsewhere, or when apt-get fails.
  */
-export function ensurePrograms(needed: readonly Program[], log: (line: string) => void = console.log): Record<string, string> {
+export function ensurePrograms(
+  needed: readonly Program[],
+  { log = console.log, mayInstall = isDebianRoot() }: { log?: (line: string) => void; mayInstall?: boolean } = {},
+): Record<string, string> {
   let missing = needed.filter((program) => !findProgram(program));
   if (missing.length > 0) {
     const packages = missing.map((program) => program.debianPackage);
     const what = missing.map((program) => `${program.name} (${program.purpose})`).join(', ');
-    if (!isDebianRoot()) {
+    if (!mayInstall) {
       throw new Error(
         `Missing: ${what}.\nInstall them (Debian/Ubuntu: apt-get install -y ${packages.join(' ')}; elsewhere your system's ` +
           `packages of the same names) or set ${missing.map((program) => program.env).join(', ')} to their paths, then run the tests again.`,
