@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build as esbuild } from 'esbuild';
+import { build as esbuild, type Plugin } from 'esbuild';
 import { build } from 'vite';
 import { cdnConfig, npmConfig } from '../vite.config.js';
 import { apiReference, buildManifest } from './build-manifest.js';
@@ -187,6 +187,25 @@ export async function buildNpm(options: Omit<BuildOptions, 'entry'> & { apiRefer
 }
 
 /**
+ * The sandbox and the demo shop stay in the repository: a dist/proxy entry that reaches for them
+ * (the Node entry's development fallback) gets a module that says so instead, so the package
+ * carries neither them nor their dependencies (sharp, ffmpeg, standardwebhooks).
+ */
+const withoutDemo: Plugin = {
+  name: 'without-demo',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)demo\// }, (args) => ({ path: args.path, namespace: 'without-demo' }));
+    build.onLoad({ filter: /.*/, namespace: 'without-demo' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(
+        `${args.path} is not part of the tryon-button package: the sandbox and the demo shop run from the project's repository (npm start). ` +
+          'Set TRYON_API_KEY and TRYON_BASE_URL to use the try-on service.',
+      )});\nexport {};\n`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * The proxy for Node and Workers: `index.js` (createProxy), `node.js` (startProxy), `worker.js`
  * (a Workers module), `server.js` (runnable: `node dist/proxy/server.js`), `shopify-app-proxy.js`
  * (the App Proxy signature middleware). Dependencies stay external: they are the package's own.
@@ -216,6 +235,7 @@ export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Pro
       // node: modules exist only in node.js (a test in test/proxy keeps them out of the app).
       external: ['node:*'],
       chunkNames: 'chunks/[name]-[hash]',
+      plugins: [withoutDemo],
       sourcemap: true,
       logLevel: options.quiet ? 'silent' : 'warning',
     }),
