@@ -5,7 +5,9 @@ import { countingReporter } from './scripts/wtr-counting-reporter.js';
 import { defaultReporter } from '@web/test-runner';
 import { fakeProxyMiddleware } from './test/widget/fake-proxy.js';
 import { realProxyMiddleware } from './test/widget/real-proxy.js';
+import { cdnBuildMiddleware } from './test/widget/cdn-build.js';
 
+// `npm test` finds or installs Chromium first and passes its path (scripts/prerequisites.ts).
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 const args = [
   '--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage',
@@ -21,8 +23,9 @@ export default {
   testsFinishTimeout: 300000,
   browsers: [chromeLauncher({ launchOptions: { executablePath, args, headless: true } })],
   // A fake of the token proxy's public API for the widget's tests (test/widget/fake-proxy.js),
-  // and the real proxy + sandbox under /real/ (test/widget/real-proxy.js), started on first use.
-  middleware: [fakeProxyMiddleware(), realProxyMiddleware()],
+  // the real proxy + sandbox under /real/ (test/widget/real-proxy.js), started on first use, and the
+  // real CDN build under /cdn-build/ (test/widget/cdn-build.js), built on first use.
+  middleware: [fakeProxyMiddleware(), realProxyMiddleware(), cdnBuildMiddleware()],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   reporters: [defaultReporter(), countingReporter(process.env.WTR_COUNTS_FILE)],
 };

@@ -17,6 +17,7 @@ import { build as esbuild, type Plugin } from 'esbuild';
 import { build } from 'vite';
 import { cdnConfig, npmConfig } from '../vite.config.js';
 import { apiReference, buildManifest } from './build-manifest.js';
+import { graphOf, staticClosure } from './module-graph.js';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -86,22 +87,31 @@ export async function sriHash(path: string): Promise<string> {
 }
 
 export interface BudgetCheck {
+  /** Gzipped bytes of the first script: the entry and every file it statically imports. */
   button: number;
+  /** The files that make up the first script. */
+  firstScript: string[];
   buttonAndPanel: number;
   problems: string[];
 }
 
 export function checkBudgets(cdn: BuildResult): BudgetCheck {
   const scripts = cdn.files.filter((f) => f.file.endsWith('.js'));
-  const button = scripts.find((f) => f.file === 'tryon-button.js')?.gzip ?? 0;
-  const buttonAndPanel = scripts.reduce((sum, f) => sum + f.gzip, 0);
+  const entry = 'tryon-button.js';
   const problems: string[] = [];
-  if (button === 0) problems.push('dist/cdn/tryon-button.js is missing');
+  if (!scripts.some((f) => f.file === entry)) {
+    problems.push('dist/cdn/tryon-button.js is missing');
+    return { button: 0, firstScript: [], buttonAndPanel: 0, problems };
+  }
+  // The entry is a few bytes: what a page pays up front is the entry and the chunk it imports.
+  const firstScript = [...staticClosure(graphOf(cdn.outDir), entry)];
+  const button = scripts.filter((f) => firstScript.includes(f.file)).reduce((sum, f) => sum + f.gzip, 0);
+  const buttonAndPanel = scripts.reduce((sum, f) => sum + f.gzip, 0);
   if (button > BUDGETS.button) problems.push(`the button is ${button} B gzipped, over its budget of ${BUDGETS.button} B`);
   if (buttonAndPanel > BUDGETS.buttonAndPanel) {
     problems.push(`button + panel are ${buttonAndPanel} B gzipped, over their budget of ${BUDGETS.buttonAndPanel} B`);
   }
-  return { button, buttonAndPanel, problems };
+  return { button, firstScript, buttonAndPanel, problems };
 }
 
 /**
@@ -309,7 +319,7 @@ async function main(): Promise<void> {
 
   const budgets = checkBudgets(cdn);
   console.log('\nBudgets (gzip):');
-  console.log(`  button alone      ${kb(budgets.button).padStart(8)} of ${kb(BUDGETS.button)}`);
+  console.log(`  first script      ${kb(budgets.button).padStart(8)} of ${kb(BUDGETS.button)}  (${budgets.firstScript.join(' + ')})`);
   console.log(`  button + panel    ${kb(budgets.buttonAndPanel).padStart(8)} of ${kb(BUDGETS.buttonAndPanel)}`);
   const hazards = await findCspHazards(cdn.outDir);
   const problems = [...budgets.problems, ...hazards.map((h) => `strict CSP would refuse ${h}`)];

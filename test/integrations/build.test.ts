@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import {
   BUDGETS, buildCdn, buildIntegrations, checkBudgets, findCspHazards, measure, sriHash, type BuildResult,
 } from '../../scripts/build.js';
+import { graphOf, staticClosure } from '../../scripts/module-graph.js';
 
 let work: string;
 let cdn: BuildResult;
@@ -25,28 +26,42 @@ after(async () => {
 });
 
 describe('CDN build', () => {
-  test('one entry module and one lazily imported panel chunk, sizes measured', async () => {
+  test('an entry, the core chunk it imports and a lazily imported panel chunk, sizes measured', async () => {
     const names = cdn.files.map((f) => f.file).sort();
-    assert.equal(names.length, 2, names.join(', '));
-    assert.equal(names[0], 'tryon-button.js');
-    assert.match(names[1]!, /^tryon-panel-[\w-]+\.js$/);
+    assert.equal(names.length, 3, names.join(', '));
+    const [entryName, core, panel] = names as [string, string, string];
+    assert.equal(entryName, 'tryon-button.js');
+    assert.match(core, /^tryon-core-[\w-]+\.js$/);
+    assert.match(panel, /^tryon-panel-[\w-]+\.js$/);
     for (const file of cdn.files) {
       const bytes = await readFile(join(cdn.outDir, file.file));
       assert.equal(file.bytes, bytes.length);
       assert.ok(file.gzip > 0 && file.gzip < file.bytes, `${file.file} gzip size is measured`);
     }
-    const entry = await readFile(join(cdn.outDir, 'tryon-button.js'), 'utf8');
-    assert.ok(entry.includes(names[1]!), 'the entry names the panel chunk');
+    const graph = graphOf(cdn.outDir);
+    assert.deepEqual(graph.staticImports(entryName), [core], 'the entry imports the core and nothing else');
+    assert.deepEqual(graph.dynamicImports(core), [panel], 'the core imports the panel on demand');
+    assert.deepEqual(graph.staticImports(panel), [core], 'the panel shares the core');
+    // The entry is loaded with whatever query the shop adds (?ver=, ?v=): a chunk that imported
+    // it by its plain name would load a second copy of the widget and of Lit.
+    for (const chunk of [core, panel]) {
+      assert.ok(!graph.staticImports(chunk).includes(entryName) && !graph.dynamicImports(chunk).includes(entryName), `${chunk} never imports the entry`);
+    }
+    const entry = await readFile(join(cdn.outDir, entryName), 'utf8');
     assert.match(entry, /customElements/, 'the entry registers the element');
+    assert.ok(cdn.files.find((f) => f.file === entryName)!.gzip < 512, 'the entry is only the registration');
+    const coreText = await readFile(join(cdn.outDir, core), 'utf8');
     // npm test runs with NODE_ENV=test; the shipped bytes must still be Lit's production build.
-    assert.doesNotMatch(entry, /Lit is in dev mode/);
-    assert.doesNotMatch(entry, /^\s*\/\/ /m, 'minified: no comments');
-    assert.doesNotMatch(entry, /\n\t/, 'minified: no indented code');
+    assert.doesNotMatch(coreText, /Lit is in dev mode/);
+    assert.doesNotMatch(coreText, /^\s*\/\/ /m, 'minified: no comments');
+    assert.doesNotMatch(coreText, /\n\t/, 'minified: no indented code');
   });
 
-  test('within budget: the button ≤ 10 KB gzipped, button + panel ≤ 30 KB', () => {
+  test('within budget: the first script ≤ 10 KB gzipped, button + panel ≤ 30 KB', () => {
     const budgets = checkBudgets(cdn);
     assert.deepEqual(budgets.problems, []);
+    assert.deepEqual(budgets.firstScript.sort(), cdn.files.map((f) => f.file).filter((f) => !f.startsWith('tryon-panel-')).sort(),
+      'the first script counts the entry and the core it imports');
     assert.ok(budgets.button > 1000 && budgets.button <= BUDGETS.button, `button ${budgets.button} B`);
     assert.ok(budgets.buttonAndPanel > budgets.button && budgets.buttonAndPanel <= BUDGETS.buttonAndPanel);
     console.log(`  measured: button ${budgets.button} B gz, button + panel ${budgets.buttonAndPanel} B gz, buildCdn ${Math.round(cdnMs)} ms`);
@@ -110,6 +125,17 @@ describe('platform packages', () => {
     assert.ok(!(await readdir(shopify)).some((name) => name.endsWith('.ts')), 'the proxy-side TypeScript stays out of the theme extension');
     const plugin = await readFile(join(woocommerce, 'tryon-button.php'), 'utf8');
     assert.match(plugin, /Plugin Name:\s+Virtual Try-On Button/);
+    // The platforms load assets/tryon-button.js with a query (?v=, ?ver=); every chunk it reaches,
+    // by its plain relative name, is next to it.
+    for (const assets of [join(shopify, 'assets'), join(woocommerce, 'assets')]) {
+      const graph = graphOf(assets);
+      const reached = new Set<string>();
+      for (const file of staticClosure(graph, 'tryon-button.js')) {
+        reached.add(file);
+        for (const lazy of graph.dynamicImports(file)) for (const next of staticClosure(graph, lazy)) reached.add(next);
+      }
+      assert.deepEqual([...reached].sort(), expected, `${assets}: the entry reaches every file, and each is there`);
+    }
     const asset = await readFile(join(woocommerce, 'assets/tryon-button.js'));
     assert.deepEqual(asset, await readFile(join(cdn.outDir, 'tryon-button.js')));
   });
