@@ -54,7 +54,6 @@ const labels: Record<string, string> = { en: 'Try it on', hi: 'पहनकर �
  * @csspart header - The dialog's title bar.
  * @csspart title - The dialog's title.
  * @csspart close-button - The dialog's close button.
- * @csspart body - The area holding the current step.
  * @csspart consent - The consent step.
  * @csspart photo - The photo step.
  * @csspart dropzone - Where a photo can be dropped; shows the preview.
@@ -227,7 +226,7 @@ export class TryonButton extends LitElement {
         @click=${this.onClick} @pointerenter=${this.onPrefetch} @focus=${this.onPrefetch} @touchstart=${this.onPrefetch}
       ><slot>${label}</slot></button>${this.panelLoaded
         ? html`<tryon-panel .host=${this}
-            exportparts="dialog, header, title, close-button, body, consent, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, error"
+            exportparts="dialog, header, title, close-button, consent, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, error"
           ></tryon-panel>`
         : nothing}`;
   }
