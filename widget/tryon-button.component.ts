@@ -71,8 +71,8 @@ const labels: Record<string, string> = { en: 'Try it on', hi: 'पहनकर �
  * @csspart secondary-button - Every other button.
  * @csspart error - The error message (role=alert).
  *
- * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8.
- * @cssproperty --tryon-accent-text - Text color on the accent. Default #fff.
+ * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8; in the dialog in dark mode, #3b82f6.
+ * @cssproperty --tryon-accent-text - Text color on the accent. Default #fff; in the dialog in dark mode, #0b1120.
  * @cssproperty --tryon-radius - Corner radius of buttons, dialog and images. Default 0.5rem.
  * @cssproperty --tryon-font - Font family. Default: inherited from the page.
  * @cssproperty --tryon-button-padding - Padding of the "Try it on" button. Default 0.7em 1.3em.
