@@ -35,3 +35,11 @@ export function staticClosure(graph: ModuleGraph, entry: string, seen = new Set<
   for (const next of graph.staticImports(entry)) staticClosure(graph, next, seen);
   return seen;
 }
+
+/** Every file `entry` may ever load: its static and dynamic imports, transitively. */
+export function reachableFrom(graph: ModuleGraph, entry: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return seen;
+  seen.add(entry);
+  for (const next of [...graph.staticImports(entry), ...graph.dynamicImports(entry)]) reachableFrom(graph, next, seen);
+  return seen;
+}

@@ -170,10 +170,10 @@ async function watchedPage(): Promise<{ page: Page; violations: Violation[]; err
 describe('CDN build under a strict CSP in Chromium', () => {
   test('the build is an entry, the core it imports and a lazily loaded panel chunk, with no eval', async () => {
     const scripts = cdn.files.filter((f) => f.file.endsWith('.js')).map((f) => f.file);
-    assert.equal(scripts.length, 3, `files: ${scripts.join(', ')}`);
-    assert.ok(scripts.includes('tryon-button.js'));
-    const core = scripts.find((f) => f.startsWith('tryon-core-'))!;
-    const panel = scripts.find((f) => f.startsWith('tryon-panel-'))!;
+    assert.ok(scripts.includes('tryon-button.js'), `files: ${scripts.join(', ')}`);
+    const core = scripts.find((f) => f.startsWith('tryon-core-'));
+    const panel = scripts.find((f) => f.startsWith('tryon-panel-'));
+    assert.ok(core && panel, `files: ${scripts.join(', ')}`);
     const entry = await readFile(join(cdn.outDir, 'tryon-button.js'), 'utf8');
     const coreText = await readFile(join(cdn.outDir, core), 'utf8');
     assert.match(entry, new RegExp(`^import[^;]*from\\s*[\`'"]\\./${core.replace(/[.]/g, '\\.')}[\`'"]`), 'the entry imports the core (Lit and the button)');
