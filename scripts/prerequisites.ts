@@ -120,13 +120,9 @@ export function ensurePrograms(
     }
     log(`Missing: ${what}.\nInstalling Debian's ${packages.join(', ')} with apt-get (once; later runs find them)…`);
     const started = Date.now();
-    const env = {
-      ...process.env,
-      DEBIAN_FRONTEND: 'noninteractive',
-      // Installed for the tests to start on ports of their own, not as services on 80 and 6379:
-      // invoke-rc.d starts nothing in runlevel 1.
-      RUNLEVEL: '1',
-    };
+    // The suites start Redis and nginx themselves, on free loopback ports: whether Debian also
+    // starts them as services (it does under systemd, not in a container) does not matter.
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     try {
       execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
       execFileSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
