@@ -6,7 +6,8 @@ import type { GarmentFiles } from './garment-files.js';
 import type { HandleSigner } from './handles.js';
 import type { ProxyLimits } from './limits.js';
 import type { PhotoRevocations } from './photo-revocations.js';
-import type { TryonBudget } from './budget.js';
+import type { PriceTable } from './prices.js';
+import type { SpendLedger } from './spend-ledger.js';
 import type { RateLimiter } from './middleware/rate-limit.js';
 import type { TryonStatusBoard } from './tryon-status.js';
 import type { Upstream } from './upstream/client.js';
@@ -27,7 +28,10 @@ export interface ProxyServices {
   board: TryonStatusBoard;
   writes: RateLimiter;
   reads: RateLimiter;
-  budget: TryonBudget;
+  /** Reserves each try-on in every daily limit before upstream is asked (spend-ledger.ts). */
+  spend: SpendLedger;
+  /** Credits per view and per video by tier, for the credit budget. */
+  prices: PriceTable;
   log: Log;
   now: () => number;
   /** Who is asking, for rate limits and the hashed compliance line. */

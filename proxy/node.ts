@@ -34,7 +34,11 @@ export async function startProxy(options: StartOptions): Promise<{ url: string; 
     clientAddress: socketAddress,
     ...proxyOptions,
   });
-  const root = basePath ? new Hono<ProxyEnv>().route(basePath.replace(/\/+$/, ''), app) : app;
+  // Paths outside the mount are answered by the proxy too (its JSON 404, logged and rate limited),
+  // not by a bare router's text/plain page.
+  const root = basePath
+    ? new Hono<ProxyEnv>().route(basePath.replace(/\/+$/, ''), app).all('*', (c) => app.fetch(c.req.raw, c.env))
+    : app;
   return new Promise((resolveStart, reject) => {
     const server = serve({ fetch: root.fetch, port, hostname }, (info: AddressInfo) => {
       const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${info.port}${basePath ? basePath.replace(/\/+$/, '') : ''}`;

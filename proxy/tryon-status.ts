@@ -136,12 +136,16 @@ export class TryonStatusBoard {
   }
 
   /**
-   * Calls `listener` with every change until unsubscribed. While anyone listens, one loop per
-   * try-on polls upstream once per interval (and sleeps early-woken by webhooks).
+   * Calls `listener` with the latest snapshot known, at once, and then with every change until
+   * unsubscribed. While anyone listens, one loop per try-on polls upstream once per interval (and
+   * sleeps early-woken by webhooks). The first call matters: a caller that read the status a moment
+   * ago may have missed a change published since (the final one included, which is published only
+   * once), and would otherwise wait for a change that never comes.
    */
   watch(jobId: string, listener: (snapshot: TryonSnapshot) => void): () => void {
     const entry = this.entry(jobId);
     entry.listeners.add(listener);
+    if (entry.snapshot) listener(entry.snapshot);
     if (!entry.loop) void this.loop(jobId, entry);
     return () => {
       entry.listeners.delete(listener);
