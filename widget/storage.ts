@@ -14,14 +14,14 @@ export interface StoredTryon {
   photo?: StoredPhoto;
 }
 
-function endpointKey(endpoint: string): string {
+export function endpointKey(endpoint: string): string {
   return new URL(endpoint || '/tryon', location.href).href.replace(/\/+$/, '');
 }
 
 export const photoKey = (endpoint: string) => `tryon:${endpointKey(endpoint)}:photo`;
 export const tryonKey = (endpoint: string, product: string) => `tryon:${endpointKey(endpoint)}:${product}:tryon`;
 
-function read<T>(key: string): T | undefined {
+export function read<T>(key: string): T | undefined {
   try {
     const text = sessionStorage.getItem(key);
     return text ? (JSON.parse(text) as T) : undefined;
@@ -65,24 +65,3 @@ export const rememberTryon = (endpoint: string, product: string, tryon: StoredTr
 /** The try-on is over (a result, a final failure, a cancel): a reload has nothing to resume. */
 export const forgetTryon = (endpoint: string, product: string) => write(tryonKey(endpoint, product), undefined);
 
-/**
- * "Forget my photo": everything this tab keeps for this proxy (the last photo and the try-on of
- * every product), with the photo handles it named, so the proxy can be asked to revoke them too.
- */
-export function forgetEverything(endpoint: string): string[] {
-  const prefix = `tryon:${endpointKey(endpoint)}:`;
-  const handles: string[] = [];
-  try {
-    const keys = Array.from({ length: sessionStorage.length }, (_, i) => sessionStorage.key(i) ?? '').filter((key) => key.startsWith(prefix));
-    for (const key of keys) {
-      // The last photo is {photo: handle}; a stored try-on is {photo: {photo: handle}}.
-      const stored = read<{ photo?: unknown }>(key)?.photo;
-      const handle = typeof stored === 'object' && stored !== null ? (stored as { photo?: unknown }).photo : stored;
-      if (typeof handle === 'string') handles.push(handle);
-      sessionStorage.removeItem(key);
-    }
-  } catch {
-    // Storage disabled: nothing was kept.
-  }
-  return handles;
-}
