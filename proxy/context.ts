@@ -1,12 +1,14 @@
 // ProxyServices: what every route shares, built once by createProxy (app.ts) from its options:
-// the upstream client, handles, the catalog, the status board, rate limits, budgets and the log.
+// the upstream client, handles, the catalog, the status board, rate limits, budgets, the shared store, metrics and the log.
 import type { Context } from 'hono';
 import type { ProductEntry } from './catalog.js';
 import type { GarmentFiles } from './garment-files.js';
 import type { HandleSigner } from './handles.js';
 import type { ProxyLimits } from './limits.js';
 import type { TryonBudget } from './budget.js';
-import type { RateLimiter } from './middleware/rate-limit.js';
+import type { RateLimit } from './middleware/rate-limit.js';
+import type { ProxyMetrics } from './metrics.js';
+import type { ProxyStore } from './store/store.js';
 import type { TryonStatusBoard } from './tryon-status.js';
 import type { Upstream } from './upstream/client.js';
 
@@ -22,8 +24,11 @@ export interface ProxyServices {
   findProduct: (id: string) => Promise<ProductEntry | undefined>;
   garmentFiles: GarmentFiles;
   board: TryonStatusBoard;
-  writes: RateLimiter;
-  reads: RateLimiter;
+  writes: RateLimit;
+  reads: RateLimit;
+  /** What the instances share (store/): memory for one process, Redis for many. */
+  store: ProxyStore;
+  metrics: ProxyMetrics;
   budget: TryonBudget;
   log: Log;
   now: () => number;

@@ -42,6 +42,7 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
         void stream.write(': heartbeat\n\n').catch(() => undefined);
       }, services.limits.heartbeatMs);
       const deadline = setTimeout(stop, services.limits.streamMaxMs);
+      services.metrics.sseConnections(1);
       try {
         while (!closed) {
           if (!pending) await new Promise<void>((resolve) => { wake = resolve; });
@@ -55,6 +56,7 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
         }
       } finally {
         unwatch();
+        services.metrics.sseConnections(-1);
         clearInterval(heartbeat);
         clearTimeout(deadline);
       }

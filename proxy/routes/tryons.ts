@@ -38,10 +38,13 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     services.budget.check(photo.id, key);
 
     const image = productImageOf(product);
-    const submit = async () => services.upstream.submitTryon(output, tryonRequestBody({
-      product, personFileId: photo.fileId, productFileId: await services.garmentFiles.fileId(image.path, image.kind),
-      views, output, idempotencyKey: key,
-    }));
+    let productFileId = '';
+    const submit = async () => {
+      productFileId = await services.garmentFiles.fileId(image.path, image.kind);
+      return services.upstream.submitTryon(output, tryonRequestBody({
+        product, personFileId: photo.fileId, productFileId, views, output, idempotencyKey: key,
+      }));
+    };
     let job: UpstreamJob;
     try {
       job = await submit();
@@ -49,11 +52,12 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
       // A remembered garment file id can outlive upstream's copy (a restart with a saved cache):
       // upload the garment again and try once more.
       if (!isUnknownFile(error)) throw error;
-      services.garmentFiles.forget(image.path, image.kind);
+      await services.garmentFiles.forget(image.path, image.kind, productFileId);
       job = await submit();
     }
     services.budget.record(photo.id, key);
-    services.board.seed(job);
+    services.metrics.tryonStarted(product.id, product.tier, 0);
+    await services.board.seed(job, { product: product.id, tier: product.tier });
     await logConsent(services, { product: product.id, photo: photo.id, client: services.client(c), requestId: c.get('requestId') });
     const { handle } = await services.handles.mint('tryon',
       { jobId: job.id, product: product.id, views, output, photoId: photo.id }, services.limits.tryonTtlSeconds);
