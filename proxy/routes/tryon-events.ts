@@ -16,49 +16,52 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
     c.header('cache-control', 'no-store');
     c.header('x-accel-buffering', 'no');
     return streamSSE(c, async (stream) => {
-      let last = '';
-      const send = async (snapshot: TryonSnapshot) => {
-        const text = JSON.stringify(await statusBody(services, claims, snapshot, base));
-        if (text === last) return;
-        last = text;
-        await stream.writeSSE({ event: 'status', data: text });
-      };
-      await send(first);
-      if (isTerminal(first.status)) return;
-
-      let pending: TryonSnapshot | undefined;
-      let wake: (() => void) | undefined;
-      let closed = false;
-      const stop = () => {
-        closed = true;
-        wake?.();
-      };
-      const unwatch = services.board.watch(claims.jobId, (snapshot) => {
-        pending = snapshot;
-        wake?.();
-      });
-      stream.onAbort(stop);
-      const heartbeat = setInterval(() => {
-        void stream.write(': heartbeat\n\n').catch(() => undefined);
-      }, services.limits.heartbeatMs);
-      const deadline = setTimeout(stop, services.limits.streamMaxMs);
       services.metrics.sseConnections(1);
       try {
-        while (!closed) {
-          if (!pending) await new Promise<void>((resolve) => { wake = resolve; });
-          wake = undefined;
-          const snapshot = pending;
-          pending = undefined;
-          if (snapshot) {
-            await send(snapshot);
-            if (isTerminal(snapshot.status)) break;
+        let last = '';
+        const send = async (snapshot: TryonSnapshot) => {
+          const text = JSON.stringify(await statusBody(services, claims, snapshot, base));
+          if (text === last) return;
+          last = text;
+          await stream.writeSSE({ event: 'status', data: text });
+        };
+        await send(first);
+        if (isTerminal(first.status)) return;
+
+        let pending: TryonSnapshot | undefined;
+        let wake: (() => void) | undefined;
+        let closed = false;
+        const stop = () => {
+          closed = true;
+          wake?.();
+        };
+        const unwatch = services.board.watch(claims.jobId, (snapshot) => {
+          pending = snapshot;
+          wake?.();
+        });
+        stream.onAbort(stop);
+        const heartbeat = setInterval(() => {
+          void stream.write(': heartbeat\n\n').catch(() => undefined);
+        }, services.limits.heartbeatMs);
+        const deadline = setTimeout(stop, services.limits.streamMaxMs);
+        try {
+          while (!closed) {
+            if (!pending) await new Promise<void>((resolve) => { wake = resolve; });
+            wake = undefined;
+            const snapshot = pending;
+            pending = undefined;
+            if (snapshot) {
+              await send(snapshot);
+              if (isTerminal(snapshot.status)) break;
+            }
           }
+        } finally {
+          unwatch();
+          clearInterval(heartbeat);
+          clearTimeout(deadline);
         }
       } finally {
-        unwatch();
         services.metrics.sseConnections(-1);
-        clearInterval(heartbeat);
-        clearTimeout(deadline);
       }
     }, async (error, stream) => {
       services.log({ level: 'error', event: 'sse_failed', message: error.message });
