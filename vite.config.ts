@@ -91,7 +91,9 @@ export function npmConfig({ entry = widgetEntry, outDir, quiet }: WidgetBuildTar
           format: 'es',
           preserveModules: true,
           preserveModulesRoot: fileURLToPath(new URL('./widget', import.meta.url)),
-          entryFileNames: '[name].js',
+          // Bundled packages (libheif, the HEIC decoder) go to vendor/: npm pack leaves out any
+          // folder named node_modules, where preserveModules would otherwise put them.
+          entryFileNames: (chunk) => (chunk.name.includes('node_modules/') ? `vendor/${chunk.name.split('/').pop()}.js` : '[name].js'),
         },
       },
     },

@@ -5,6 +5,7 @@ import { countingReporter } from './scripts/wtr-counting-reporter.js';
 import { defaultReporter } from '@web/test-runner';
 import { fakeProxyMiddleware } from './test/widget/fake-proxy.js';
 import { realProxyMiddleware } from './test/widget/real-proxy.js';
+import { heicPhotosMiddleware } from './test/widget/heic-photos.js';
 
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 const args = [
@@ -21,8 +22,9 @@ export default {
   testsFinishTimeout: 300000,
   browsers: [chromeLauncher({ launchOptions: { executablePath, args, headless: true } })],
   // A fake of the token proxy's public API for the widget's tests (test/widget/fake-proxy.js),
-  // and the real proxy + sandbox under /real/ (test/widget/real-proxy.js), started on first use.
-  middleware: [fakeProxyMiddleware(), realProxyMiddleware()],
+  // and the real proxy + sandbox under /real/ (test/widget/real-proxy.js), started on first use;
+  // HEIC photos made by the tests under /test-photos/ (test/widget/heic-photos.js).
+  middleware: [fakeProxyMiddleware(), realProxyMiddleware(), heicPhotosMiddleware()],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   reporters: [defaultReporter(), countingReporter(process.env.WTR_COUNTS_FILE)],
 };

@@ -6,14 +6,18 @@
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
-import { productFinder, type CatalogFile, type ProductLookup } from './catalog.js';
+import { catalogPrices, productFinder, type CatalogFile, type ProductLookup } from './catalog.js';
 import { ProxyError, isProxyError } from './errors.js';
 import { GarmentFiles, type FileIdCache, type ReadAsset } from './garment-files.js';
 import { hmac, hmacKey, toHex } from './crypto.js';
 import { HandleSigner } from './handles.js';
 import { resolveLimits, type ProxyLimits } from './limits.js';
-import { TryonBudget } from './budget.js';
+import { clientAddress, clientKey, parseTrustProxy, type TrustProxy } from './client-address.js';
+import type { SpendLedger } from './spend-ledger.js';
+import { resolvePrices, type PartialPriceTable } from './prices.js';
 import { originCheck } from './middleware/origin-check.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { answerUnknownRoutes } from './middleware/unknown-routes.js';
 import { redactingLog, requestLog } from './middleware/request-log.js';
 import { TryonStatusBoard } from './tryon-status.js';
 import { MemoryStore } from './store/memory.js';
@@ -59,10 +63,20 @@ export interface ProxyOptions {
   metrics?: ProxyMetrics;
   upstreamLabel?: 'sandbox' | 'live' | 'test';
   now?: () => number;
-  /** Trust x-forwarded-for for the client address (only behind a proxy you run). */
-  trustProxy?: boolean;
+  /**
+   * Who stands in front of the proxy: a hop count (`true` = 1), a list of proxy addresses/CIDRs,
+   * or nothing (default: X-Forwarded-For is ignored). See client-address.ts.
+   */
+  trustProxy?: boolean | number | string | string[] | TrustProxy;
   /** The client's address (node.ts passes the socket address). */
   clientAddress?: (c: ProxyContext) => string | undefined;
+  /**
+   * Credits per view and per video by tier, over the catalog's `defaults.prices` and the built-in
+   * table (the sandbox's prices): what the daily credit budget counts.
+   */
+  prices?: PartialPriceTable;
+  /** Where try-ons are reserved; default the store's ledger (memory, or Redis with the Redis store). */
+  spendLedger?: SpendLedger;
   /** Public base URL of the proxy for output URLs; default: taken from each request's path. */
   publicUrl?: string;
 }
@@ -85,6 +99,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   const derived = (label: string) => rootKey.then(async (key) => hmacKey(await hmac(key, `tryon-proxy/${label}`)));
   const idempotencyRoot = derived('idempotency');
   const clientRoot = derived('client');
+  const trust = parseTrustProxy(options.trustProxy);
 
   const services: ProxyServices = {
     limits,
@@ -103,12 +118,13 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     reads: { store, bucket: 'reads', perMinute: limits.readsPerMinute },
     store,
     metrics,
-    budget: new TryonBudget(limits, now),
+    spend: options.spendLedger ?? store.spendLedger(limits, now),
+    prices: resolvePrices(catalogPrices(options.catalog), options.prices),
     log,
     now,
     client: (c) => {
-      const forwarded = options.trustProxy ? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
-      const address = forwarded || options.clientAddress?.(c) || 'unknown';
+      const found = clientAddress(options.clientAddress?.(c), c.req.header('x-forwarded-for'), trust);
+      const address = found ? clientKey(found) : 'unknown';
       // Without an address, clients of one shop origin share a bucket rather than everyone sharing one.
       return address === 'unknown' ? `unknown|${c.req.header('origin') ?? ''}` : address;
     },
@@ -144,13 +160,14 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     const storeState = store.kind === 'memory' ? {} : { store: storeUp ? 'up' : 'down' };
     return c.json({ ok: storeUp, upstream: services.upstreamLabel, ...storeState }, storeUp ? 200 : 503);
   });
+  answerUnknownRoutes(app, rateLimit(services.reads, services.client));
 
   app.notFound(() => new ProxyError(404, 'not_found', 'There is nothing here.').toResponse());
   app.onError((error, c) => {
     if (isProxyError(error)) {
       if (error.status >= 500) log({ level: 'warn', event: 'answered_error', requestId: c.get('requestId'), code: error.code, status: error.status });
-      // A refused body may not have been read to its end: do not reuse the connection.
-      return error.toResponse({ 'x-request-id': c.get('requestId') ?? '', ...(error.status === 413 ? { connection: 'close' } : {}) });
+      // A refused (413) or stalled (408) body was not read to its end: do not reuse the connection.
+      return error.toResponse({ 'x-request-id': c.get('requestId') ?? '', ...(error.status === 413 || error.status === 408 ? { connection: 'close' } : {}) });
     }
     // Hono's own HTTP errors (e.g. a malformed body) are the client's doing.
     const status = (error as { status?: number }).status;

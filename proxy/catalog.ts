@@ -3,6 +3,7 @@
 // It comes from a file (DESIGN.md part 4, validated at start with errors naming product and
 // field) or from a function the shop passes (for a shop that reads its own product data).
 import { z } from 'zod';
+import { priceTableSchema, type PartialPriceTable } from './prices.js';
 
 export const VIEWS = ['front', 'three_quarter_left', 'side', 'back'] as const;
 export type View = (typeof VIEWS)[number];
@@ -55,7 +56,8 @@ function modeProblems(raw: unknown): { field: string; message: string }[] {
 }
 
 const catalogSchema = z.strictObject({
-  defaults: z.strictObject(shared).optional(),
+  /** `prices`: credits per view and per video by tier, for the daily credit budget (see prices.ts). */
+  defaults: z.strictObject({ ...shared, prices: priceTableSchema.optional() }).optional(),
   products: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'product ids use letters, digits, - and _ (at most 128)'), productSchema),
 });
 
@@ -150,6 +152,13 @@ export function checkProductEntry(id: string, entry: ProductEntry): ProductEntry
   }
   // A shop's own lookup has no catalog defaults: the built-in ones apply.
   return entryOf(id, result.data);
+}
+
+/** The price table a catalog file sets in its defaults (a lookup function sets none). */
+export function catalogPrices(catalog: CatalogFile | ProductLookup): PartialPriceTable | undefined {
+  if (typeof catalog === 'function') return undefined;
+  const parsed = catalogSchema.safeParse(catalog);
+  return parsed.success ? parsed.data.defaults?.prices : undefined;
 }
 
 export const PRODUCT_ID = /^[A-Za-z0-9_-]{1,128}$/;

@@ -2,6 +2,8 @@
 // start with one message listing every problem; the key is never printed, only its kind.
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type ProxyLimits } from './limits.js';
+import { TrustProxyError, parseTrustProxy, type TrustProxy } from './client-address.js';
+import { priceTableSchema, type PartialPriceTable } from './prices.js';
 import type { ProxyOptions } from './app.js';
 
 export class ConfigError extends Error {
@@ -31,7 +33,10 @@ export interface ProxyConfig {
   redisUrl?: string | undefined;
   /** Bearer token of GET /metrics (TRYON_METRICS_TOKEN); absent: no /metrics. */
   metricsToken?: string | undefined;
-  trustProxy: boolean;
+  /** Who stands in front of the proxy (TRYON_TRUST_PROXY): see client-address.ts. */
+  trustProxy: TrustProxy;
+  /** Credits per view and per video by tier (TRYON_PRICES, JSON); over the catalog's and the defaults. */
+  prices?: PartialPriceTable | undefined;
   port: number;
   hostname: string;
   publicUrl?: string | undefined;
@@ -45,11 +50,17 @@ const LIMIT_VARS: Record<string, keyof ProxyLimits> = {
   TRYON_READS_PER_MINUTE: 'readsPerMinute',
   TRYON_TRYONS_PER_PHOTO: 'tryonsPerPhoto',
   TRYON_DAILY_TRYONS: 'dailyTryons',
+  TRYON_DAILY_CREDITS: 'dailyCredits',
+  TRYON_CLIENT_DAILY_TRYONS: 'clientDailyTryons',
+  TRYON_UPLOAD_IDLE_MS: 'uploadIdleMs',
+  TRYON_UPLOAD_TOTAL_MS: 'uploadTotalMs',
   TRYON_POLL_INTERVAL_MS: 'pollIntervalMs',
   TRYON_PUSHED_POLL_INTERVAL_MS: 'pushedPollIntervalMs',
   TRYON_UPSTREAM_TIMEOUT_MS: 'upstreamTimeoutMs',
   TRYON_MIN_PHOTO_SIDE: 'minPhotoSide',
 };
+
+const wholeNumber = z.string().regex(/^\d{1,15}$/).transform(Number);
 
 const ORIGIN = /^https?:\/\/[^/\s?#]+$/;
 
@@ -109,16 +120,38 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
   for (const [name, limit] of Object.entries(LIMIT_VARS)) {
     const value = read(name);
     if (value === undefined) continue;
-    if (!/^\d+$/.test(value)) problems.push(`${name} must be a whole number (default ${DEFAULT_LIMITS[limit]})`);
-    else limits[limit] = Number(value);
+    const parsed = wholeNumber.safeParse(value);
+    if (!parsed.success) problems.push(`${name} must be a whole number (default ${DEFAULT_LIMITS[limit]})`);
+    else limits[limit] = parsed.data;
   }
 
   const portText = read('TRYON_PORT') ?? read('PORT');
   const port = portText === undefined ? 8787 : Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`TRYON_PORT/PORT "${portText}" is not a port number`);
 
-  const trustText = read('TRYON_TRUST_PROXY');
-  if (trustText && !['true', 'false', '1', '0'].includes(trustText)) problems.push('TRYON_TRUST_PROXY must be true or false');
+  let trustProxy: TrustProxy = { kind: 'none' };
+  try {
+    trustProxy = parseTrustProxy(read('TRYON_TRUST_PROXY'));
+  } catch (error) {
+    if (!(error instanceof TrustProxyError)) throw error;
+    problems.push(error.message);
+  }
+
+  let prices: PartialPriceTable | undefined;
+  const pricesText = read('TRYON_PRICES');
+  if (pricesText) {
+    let json: unknown;
+    try {
+      json = JSON.parse(pricesText);
+    } catch {
+      problems.push('TRYON_PRICES is not JSON (e.g. {"image":{"premium":5},"video":{"draft":4}})');
+    }
+    if (json !== undefined) {
+      const parsed = priceTableSchema.safeParse(json);
+      if (parsed.success) prices = parsed.data;
+      else problems.push(`TRYON_PRICES: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(table)'} ${i.message}`).join('; ')} (credits per view by tier under "image", per video under "video")`);
+    }
+  }
 
   const publicUrl = read('TRYON_PUBLIC_URL');
   if (publicUrl && !z.url({ protocol: /^https?$/ }).safeParse(publicUrl).success) problems.push('TRYON_PUBLIC_URL is not an http(s) URL');
@@ -138,7 +171,8 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
     fileIdCachePath: read('TRYON_FILE_ID_CACHE'),
     redisUrl,
     metricsToken,
-    trustProxy: trustText === 'true' || trustText === '1',
+    trustProxy,
+    prices,
     port,
     hostname: read('TRYON_HOST') ?? (production ? '0.0.0.0' : '127.0.0.1'),
     publicUrl,
@@ -168,7 +202,7 @@ export function describeConfig(config: ProxyConfig): string {
 }
 
 /** The createProxy options a configuration decides (everything but the catalog and how to reach it). */
-export type ConfiguredOptions = Pick<ProxyOptions, 'secret' | 'allowedOrigins' | 'webhookSecret' | 'limits' | 'trustProxy' | 'publicUrl'>;
+export type ConfiguredOptions = Pick<ProxyOptions, 'secret' | 'allowedOrigins' | 'webhookSecret' | 'limits' | 'trustProxy' | 'publicUrl' | 'prices'>;
 
 /** One mapping from configuration to options, for every entry that starts a proxy (Node, Workers, the demo). */
 export function proxyOptionsFrom(config: ProxyConfig): ConfiguredOptions {
@@ -179,5 +213,6 @@ export function proxyOptionsFrom(config: ProxyConfig): ConfiguredOptions {
     limits: config.limits,
     trustProxy: config.trustProxy,
     publicUrl: config.publicUrl,
+    ...(config.prices ? { prices: config.prices } : {}),
   };
 }

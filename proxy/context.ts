@@ -5,7 +5,8 @@ import type { ProductEntry } from './catalog.js';
 import type { GarmentFiles } from './garment-files.js';
 import type { HandleSigner } from './handles.js';
 import type { ProxyLimits } from './limits.js';
-import type { TryonBudget } from './budget.js';
+import type { PriceTable } from './prices.js';
+import type { SpendLedger } from './spend-ledger.js';
 import type { RateLimit } from './middleware/rate-limit.js';
 import type { ProxyMetrics } from './metrics.js';
 import type { ProxyStore } from './store/store.js';
@@ -29,7 +30,10 @@ export interface ProxyServices {
   /** What the instances share (store/): memory for one process, Redis for many. */
   store: ProxyStore;
   metrics: ProxyMetrics;
-  budget: TryonBudget;
+  /** Reserves each try-on in every daily limit before upstream is asked (spend-ledger.ts; kept in the store). */
+  spend: SpendLedger;
+  /** Credits per view and per video by tier, for the credit budget. */
+  prices: PriceTable;
   log: Log;
   now: () => number;
   /** Who is asking, for rate limits and the hashed compliance line. */

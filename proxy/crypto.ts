@@ -24,8 +24,18 @@ export function toBase64Url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * Decodes unpadded base64url, accepting only its one canonical spelling: the unused low bits of
+ * the last character must be zero (else four strings would decode to the same bytes, and a handle
+ * would have several spellings that all verify).
+ */
 export function fromBase64Url(text: string): Uint8Array {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new TypeError('not base64url');
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) throw new TypeError('not base64url');
+  const last = text.length % 4 === 0 ? undefined : BASE64URL.indexOf(text[text.length - 1]!);
+  // 2 characters carry 1 byte (4 spare bits), 3 carry 2 bytes (2 spare bits).
+  if (last !== undefined && (last & (text.length % 4 === 2 ? 0b1111 : 0b11)) !== 0) throw new TypeError('not canonical base64url');
   return fromBase64(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
 }
 

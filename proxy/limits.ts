@@ -16,6 +16,10 @@ export interface ProxyLimits {
   tryonsPerPhoto: number;
   /** Distinct try-ons the whole proxy may start per UTC day. */
   dailyTryons: number;
+  /** Credits (by the price table) the whole proxy may spend per UTC day. */
+  dailyCredits: number;
+  /** Distinct try-ons one client (an IPv4 address, an IPv6 /64) may start per UTC day. */
+  clientDailyTryons: number;
   /** One upstream poll per try-on per this interval, shared by every watcher. */
   pollIntervalMs: number;
   /**
@@ -25,6 +29,10 @@ export interface ProxyLimits {
   pushedPollIntervalMs: number;
   /** Timeout of each upstream JSON call. */
   upstreamTimeoutMs: number;
+  /** A photo upload that sends nothing for this long (before or inside the photo) is closed with 408. */
+  uploadIdleMs: number;
+  /** A photo upload must have arrived whole within this long (408 otherwise). */
+  uploadTotalMs: number;
   /** Timeout of an upload to /v1/files and of the start of a file download. */
   uploadTimeoutMs: number;
   /** Extra attempts for safe upstream calls (reads, the idempotent submit). */
@@ -48,9 +56,13 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   readsPerMinute: 600,
   tryonsPerPhoto: 5,
   dailyTryons: 500,
+  dailyCredits: 2000,
+  clientDailyTryons: 20,
   pollIntervalMs: 1000,
   pushedPollIntervalMs: 10_000,
   upstreamTimeoutMs: 15_000,
+  uploadIdleMs: 15_000,
+  uploadTotalMs: 120_000,
   uploadTimeoutMs: 60_000,
   retries: 2,
   retryBaseMs: 250,

@@ -52,10 +52,14 @@ export async function startProxy(options: StartOptions): Promise<{ url: string; 
     clientAddress: socketAddress,
     ...proxyOptions,
   });
-  const root = basePath ? new Hono<ProxyEnv>().route(basePath.replace(/\/+$/, ''), app) : app;
+  // Paths outside the mount are answered by the proxy too (its JSON 404, logged and rate limited),
+  // not by a bare router's text/plain page.
+  const root = basePath
+    ? new Hono<ProxyEnv>().route(basePath.replace(/\/+$/, ''), app).all('*', (c) => app.fetch(c.req.raw, c.env))
+    : app;
   // Metrics are the operator's: a path of their own at the root, never under the shop's mount.
-  const fetchAll = (request: Request) => metricsEndpoint && new URL(request.url).pathname === '/metrics'
-    ? answerMetrics(request, metricsEndpoint) : root.fetch(request);
+  const fetchAll = (request: Request, env?: unknown) => metricsEndpoint && new URL(request.url).pathname === '/metrics'
+    ? answerMetrics(request, metricsEndpoint) : root.fetch(request, env as never);
   return new Promise((resolveStart, reject) => {
     const server = serve({ fetch: fetchAll, port, hostname }, (info: AddressInfo) => {
       const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${info.port}${basePath ? basePath.replace(/\/+$/, '') : ''}`;

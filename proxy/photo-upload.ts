@@ -5,6 +5,7 @@ import { concatBytes } from './crypto.js';
 import { ProxyError } from './errors.js';
 import { photoSize, sniffPhotoType, type PhotoType } from './image-signatures.js';
 import { drainBody } from './streams.js';
+import { findPhotoMetadata, photoHasMetadataError } from './photo-metadata.js';
 
 /** Searches `needle` in `hay` from `from`. */
 function indexOf(hay: Uint8Array, needle: Uint8Array, from = 0): number {
@@ -33,7 +34,8 @@ const MAX_HEADER_BYTES = 16 * 1024;
 
 /**
  * Finds the multipart field `field` in `body`, checks its first bytes and returns it as a stream.
- * Errors: 400 (not multipart / no such field), 415 (not a photo), 422 (too small), 413 (too large).
+ * Errors: 400 (not multipart / no such field), 415 (not a photo), 422 (too small, or still carrying
+ * EXIF/XMP: photo-metadata.ts), 413 (too large).
  */
 export async function openPhotoPart(body: ReadableStream<Uint8Array> | null, contentType: string | undefined, field: string,
   limits: { uploadBytes: number; minPhotoSide: number }): Promise<PhotoPart> {
@@ -139,6 +141,8 @@ async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, bo
   if (size && Math.min(size.width, size.height) < limits.minPhotoSide) {
     throw new ProxyError(422, 'photo_too_small', `That photo is too small (${size.width}×${size.height}); use one at least ${limits.minPhotoSide} pixels on each side.`);
   }
+  const metadata = findPhotoMetadata(head, type.contentType);
+  if (metadata.length > 0) throw photoHasMetadataError(metadata);
 
   let headSent = false;
   const stream = new ReadableStream<Uint8Array>({

@@ -196,14 +196,16 @@ export class TryonStatusBoard {
   }
 
   /**
-   * Calls `listener` with every change until unsubscribed. While anyone listens here, one loop
-   * per try-on reads it once per interval (polling upstream only when this instance holds the
-   * right), woken early by webhooks and by the other instances' news.
+   * Calls `listener` with the latest snapshot this instance knows, at once, and then with every
+   * change until unsubscribed. While anyone listens here, one loop per try-on reads it once per
+   * interval (polling upstream only when this instance holds the right), woken early by webhooks
+   * and by the other instances' news. The loop's first read is at once: a caller that read the
+   * status a moment ago may have missed a change published since (the final one included, which is
+   * published only once), and would otherwise wait for a change that never comes.
    */
   watch(jobId: string, listener: (snapshot: TryonSnapshot) => void): () => void {
     const local = this.localOf(jobId);
     local.listeners.add(listener);
-    // A snapshot published before this watcher came (and after its caller's own read) is heard at once.
     if (local.delivered) listener(local.delivered);
     if (!local.loop) void this.loop(jobId, local);
     return () => {

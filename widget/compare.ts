@@ -9,15 +9,20 @@ const isRtl = (node: Element) => getComputedStyle(node).direction === 'rtl';
 export class CompareController implements ReactiveController {
   position = 50;
 
+  readonly #host: ReactiveControllerHost;
+  readonly #area: () => HTMLElement | null | undefined;
+
   constructor(
-    private readonly host: ReactiveControllerHost,
-    private readonly area: () => HTMLElement | null | undefined,
+    host: ReactiveControllerHost,
+    area: () => HTMLElement | null | undefined,
   ) {
+    this.#host = host;
+    this.#area = area;
     host.addController(this);
   }
 
   hostUpdated(): void {
-    this.area()?.style.setProperty('--pos', `${this.position}%`);
+    this.#area()?.style.setProperty('--pos', `${this.position}%`);
   }
 
   /** A new result starts from the middle again. */
@@ -29,11 +34,11 @@ export class CompareController implements ReactiveController {
     this.reset();
   }
 
-  private set(value: number): void {
+  #set(value: number): void {
     const next = Math.round(Math.max(0, Math.min(100, value)));
     if (next === this.position) return;
     this.position = next;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
   /** Arrow keys by 5, Page Up/Down by 25, Home and End to the edges (the slider pattern). */
@@ -48,7 +53,7 @@ export class CompareController implements ReactiveController {
     else if (event.key === 'End') value = 100;
     if (value === undefined) return;
     event.preventDefault();
-    this.set(value);
+    this.#set(value);
   };
 
   /** Press or drag anywhere on the comparison. */
@@ -59,6 +64,6 @@ export class CompareController implements ReactiveController {
     const box = area.getBoundingClientRect();
     if (box.width === 0) return;
     const fraction = (event.clientX - box.left) / box.width;
-    this.set(Math.max(0, Math.min(1, isRtl(area) ? 1 - fraction : fraction)) * 100);
+    this.#set(Math.max(0, Math.min(1, isRtl(area) ? 1 - fraction : fraction)) * 100);
   };
 }

@@ -57,6 +57,11 @@ export interface TryonEventMap {
 export type TryonEventName = keyof TryonEventMap;
 export type TryonEventDetail<K extends TryonEventName> = TryonEventMap[K]['detail'];
 
+/** Every event of the widget bubbles and crosses shadow roots, so a page can listen anywhere. */
+export function tryonEvent<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): CustomEvent<TryonEventDetail<K>> {
+  return new CustomEvent(name, { detail, bubbles: true, composed: true });
+}
+
 declare global {
   interface HTMLElementEventMap extends TryonEventMap {}
 }

@@ -3,6 +3,10 @@
 // EXIF and GPS behind. Decoding and downscaling both happen inside createImageBitmap (off the
 // main thread in Chromium) and encoding in OffscreenCanvas where available, so a 12-megapixel
 // phone photo does not freeze the page: the canvas only ever sees the already small bitmap.
+//
+// HEIC (iPhone photos copied to a computer) only Safari decodes; elsewhere the decoder in heic.ts,
+// a chunk of its own loaded only when such a photo is picked, turns it into pixels that take the
+// same path. So every photo leaves as a JPEG made here, with no EXIF, GPS or XMP, and has a preview.
 
 export const MAX_INPUT_BYTES = 25 * 1024 * 1024;
 export const MIN_SHORT_SIDE = 256;
@@ -29,8 +33,9 @@ export class PhotoError extends Error {
 }
 
 export interface PreparedPhoto {
+  /** Always a JPEG encoded here: no metadata of the original survives. */
   blob: Blob;
-  /** Pixel size after orientation; 0 when the file is sent as it is (undecodable HEIC). */
+  /** Pixel size after orientation. */
   width: number;
   height: number;
   type: string;
@@ -58,22 +63,23 @@ function megabytes(bytes: number): number {
   return Math.round((bytes / (1024 * 1024)) * 10) / 10;
 }
 
+/** Draws the (already downscaled) bitmap onto a canvas's 2D context. */
+function draw(context: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null, bitmap: ImageBitmap, width: number, height: number): void {
+  if (!context) throw new PhotoError('unreadable', 'No 2D canvas is available.');
+  context.imageSmoothingQuality = 'high';
+  context.drawImage(bitmap, 0, 0, width, height);
+}
+
 async function encodeJpeg(bitmap: ImageBitmap, width: number, height: number): Promise<Blob> {
   if (typeof OffscreenCanvas === 'function') {
     const canvas = new OffscreenCanvas(width, height);
-    const context = canvas.getContext('2d');
-    if (!context) throw new PhotoError('unreadable', 'No 2D canvas is available.');
-    context.imageSmoothingQuality = 'high';
-    context.drawImage(bitmap, 0, 0, width, height);
+    draw(canvas.getContext('2d'), bitmap, width, height);
     return canvas.convertToBlob({ type: 'image/jpeg', quality: JPEG_QUALITY });
   }
   const canvas = document.createElement('canvas');
   canvas.width = width;
   canvas.height = height;
-  const context = canvas.getContext('2d');
-  if (!context) throw new PhotoError('unreadable', 'No 2D canvas is available.');
-  context.imageSmoothingQuality = 'high';
-  context.drawImage(bitmap, 0, 0, width, height);
+  draw(canvas.getContext('2d'), bitmap, width, height);
   return new Promise((resolve, reject) => {
     canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new PhotoError('unreadable', 'The photo could not be encoded.'))), 'image/jpeg', JPEG_QUALITY);
   });
@@ -91,14 +97,15 @@ export async function prepareRawPhoto(file: Blob): Promise<PreparedPhoto> {
   const claimsImage = file.type.startsWith('image/');
   if (kind === 'unknown' && !claimsImage) throw new PhotoError('not_image', 'The file is not an image.');
 
+  let source: Blob | ImageData = file;
   let bitmap: ImageBitmap;
   try {
     bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
   } catch {
-    // Chrome cannot decode HEIC; the service accepts it, so it goes as it is.
-    if (kind === 'heic') return { blob: file, width: 0, height: 0, type: 'image/heic' };
     if (kind === 'unknown') throw new PhotoError('not_image', 'The file is not an image.');
-    throw new PhotoError('unreadable', 'The image could not be decoded.');
+    if (kind !== 'heic') throw new PhotoError('unreadable', 'The image could not be decoded.');
+    source = await decodedHeic(file);
+    bitmap = await createImageBitmap(source);
   }
 
   try {
@@ -111,7 +118,7 @@ export async function prepareRawPhoto(file: Blob): Promise<PreparedPhoto> {
     const outHeight = Math.max(1, Math.round(height * scale));
     if (scale < 1) {
       // Resampling 12 MP on a canvas is a long main-thread task; the decoder does it off-thread.
-      const small = await downscaled(file, outWidth, outHeight);
+      const small = await downscaled(source, outWidth, outHeight);
       if (small) {
         bitmap.close();
         bitmap = small;
@@ -124,10 +131,20 @@ export async function prepareRawPhoto(file: Blob): Promise<PreparedPhoto> {
   }
 }
 
-/** The photo decoded again at its final size, or undefined where the browser cannot resize so. */
-async function downscaled(file: Blob, width: number, height: number): Promise<ImageBitmap | undefined> {
+/** A HEIC the browser cannot decode, decoded by libheif (fetched on first use). */
+async function decodedHeic(file: Blob): Promise<ImageData> {
   try {
-    const small = await createImageBitmap(file, {
+    const { decodeHeic } = await import('./heic.js');
+    return await decodeHeic(file);
+  } catch {
+    throw new PhotoError('unreadable', 'The HEIC photo could not be decoded.');
+  }
+}
+
+/** The photo decoded again at its final size, or undefined where the browser cannot resize so. */
+async function downscaled(source: Blob | ImageData, width: number, height: number): Promise<ImageBitmap | undefined> {
+  try {
+    const small = await createImageBitmap(source, {
       imageOrientation: 'from-image', resizeWidth: width, resizeHeight: height, resizeQuality: 'high',
     });
     if (small.width === width && small.height === height) return small;

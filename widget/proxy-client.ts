@@ -106,14 +106,14 @@ export class ProxyClient {
     return new URL(url, this.base).href;
   }
 
-  private url(path: string): string {
+  #url(path: string): string {
     return new URL(path, this.base).href;
   }
 
-  private async json<T>(path: string, init: RequestInit = {}): Promise<T> {
+  async #json<T>(path: string, init: RequestInit = {}): Promise<T> {
     let response: Response;
     try {
-      response = await fetch(this.url(path), { ...init, headers: { accept: 'application/json', ...init.headers } });
+      response = await fetch(this.#url(path), { ...init, headers: { accept: 'application/json', ...init.headers } });
     } catch (error) {
       if (init.signal?.aborted) throw abortError();
       throw offline();
@@ -128,7 +128,7 @@ export class ProxyClient {
   }
 
   product(id: string, signal?: AbortSignal): Promise<ProductInfo> {
-    return this.json<ProductInfo>(`products/${encodeURIComponent(id)}`, { signal });
+    return this.#json<ProductInfo>(`products/${encodeURIComponent(id)}`, { signal });
   }
 
   uploadPhoto(photo: Blob, onProgress?: (percent: number) => void, signal?: AbortSignal): Promise<UploadedPhoto> {
@@ -138,7 +138,7 @@ export class ProxyClient {
       const form = new FormData();
       const name = photo instanceof File ? photo.name : photo.type === 'image/jpeg' ? 'photo.jpg' : 'photo';
       form.append('photo', photo, name);
-      xhr.open('POST', this.url('photos'));
+      xhr.open('POST', this.#url('photos'));
       xhr.setRequestHeader('accept', 'application/json');
       xhr.upload.onprogress = (event) => {
         if (event.lengthComputable && event.total > 0) onProgress?.(Math.round((event.loaded / event.total) * 100));
@@ -164,7 +164,7 @@ export class ProxyClient {
   }
 
   createTryon(request: TryonRequest, signal?: AbortSignal): Promise<CreatedTryon> {
-    return this.json<CreatedTryon>('tryons', {
+    return this.#json<CreatedTryon>('tryons', {
       method: 'POST',
       signal,
       headers: { 'content-type': 'application/json' },
@@ -172,7 +172,7 @@ export class ProxyClient {
     });
   }
 
-  private normalise(answer: ProxyStatus): ProxyStatus {
+  #normalise(answer: ProxyStatus): ProxyStatus {
     const outputs: TryonOutput[] = (Array.isArray(answer.outputs) ? answer.outputs : [])
       .filter((o) => o && typeof o.url === 'string')
       .map((o) => ({ ...o, view: o.view || 'front', type: o.type === 'video' ? 'video' : 'image', url: this.resolve(o.url) }));
@@ -180,7 +180,7 @@ export class ProxyClient {
   }
 
   async status(tryon: string, signal?: AbortSignal): Promise<ProxyStatus> {
-    return this.normalise(await this.json<ProxyStatus>(`tryons/${encodeURIComponent(tryon)}`, { signal }));
+    return this.#normalise(await this.#json<ProxyStatus>(`tryons/${encodeURIComponent(tryon)}`, { signal }));
   }
 
   /**
@@ -189,17 +189,17 @@ export class ProxyClient {
    */
   async watch(tryon: string, onStatus: (answer: ProxyStatus) => void, signal?: AbortSignal): Promise<ProxyStatus> {
     if (this.serverSentEvents && typeof EventSource === 'function') {
-      const streamed = await this.stream(tryon, onStatus, signal);
+      const streamed = await this.#stream(tryon, onStatus, signal);
       if (streamed) return streamed;
     }
-    return this.poll(tryon, onStatus, signal);
+    return this.#poll(tryon, onStatus, signal);
   }
 
   /** Resolves with the terminal answer, or undefined when the stream broke and polling should take over. */
-  private stream(tryon: string, onStatus: (answer: ProxyStatus) => void, signal?: AbortSignal): Promise<ProxyStatus | undefined> {
+  #stream(tryon: string, onStatus: (answer: ProxyStatus) => void, signal?: AbortSignal): Promise<ProxyStatus | undefined> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortError());
-      const source = new EventSource(this.url(`tryons/${encodeURIComponent(tryon)}/events`));
+      const source = new EventSource(this.#url(`tryons/${encodeURIComponent(tryon)}/events`));
       const finish = (value: ProxyStatus | undefined, error?: unknown) => {
         source.close();
         signal?.removeEventListener('abort', abort);
@@ -211,7 +211,7 @@ export class ProxyClient {
       source.addEventListener('status', (event) => {
         let answer: ProxyStatus;
         try {
-          answer = this.normalise(JSON.parse((event as MessageEvent<string>).data) as ProxyStatus);
+          answer = this.#normalise(JSON.parse((event as MessageEvent<string>).data) as ProxyStatus);
         } catch {
           return;
         }
@@ -223,7 +223,7 @@ export class ProxyClient {
     });
   }
 
-  private async poll(tryon: string, onStatus: (answer: ProxyStatus) => void, signal?: AbortSignal): Promise<ProxyStatus> {
+  async #poll(tryon: string, onStatus: (answer: ProxyStatus) => void, signal?: AbortSignal): Promise<ProxyStatus> {
     let failures = 0;
     for (;;) {
       try {

@@ -54,13 +54,17 @@ export type SessionEvent =
   | { type: 'cancel' }
   | { type: 'another-photo' }
   | { type: 'video'; requestId: string }
-  | { type: 'resume'; tryon: string; requestId: string; views: string[]; output: 'image' | 'video'; at: number };
+  | { type: 'resume'; tryon: string; requestId: string; views: string[]; output: 'image' | 'video'; at: number; photo?: { handle: string; expiresAt: string } }
+  | { type: 'product-changed' };
 
 export function initialSession(): SessionState {
   return { status: 'idle', consented: false, output: 'image', views: [], outputs: [], complete: false, percent: 0 };
 }
 
 const resumable: TryonStatus[] = ['queued', 'rendering', 'result', 'error'];
+
+/** True when the session holds an output of the kind it is making (an image, or the video). */
+export const hasOutput = (state: SessionState): boolean => state.outputs.some((o) => o.type === state.output);
 
 function mergeOutputs(known: TryonOutput[], incoming: TryonOutput[]): TryonOutput[] {
   const merged = [...known];
@@ -145,7 +149,7 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         case 'submit':
           return { ...cleared, status: 'queued' };
         case 'watch':
-          return { ...cleared, status: state.outputs.some((o) => o.type === state.output) ? 'result' : 'queued' };
+          return { ...cleared, status: hasOutput(state) ? 'result' : 'queued' };
         case 'render':
           // The failed job is final upstream: re-sending its requestId would return the same failure.
           return { ...cleared, status: 'queued', tryon: undefined, requestId: event.requestId };
@@ -171,6 +175,13 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
       return {
         ...state, consented: true, status: 'queued', tryon: event.tryon, requestId: event.requestId,
         views: event.views, output: event.output, submittedAt: event.at, outputs: [], complete: false,
+        photo: event.photo,
+      };
+    case 'product-changed':
+      // A different product is a different try-on: everything but the shopper's consent starts over.
+      return {
+        ...initialSession(), consented: state.consented,
+        status: state.status === 'idle' ? 'idle' : state.consented ? 'photo' : 'consent',
       };
   }
 }

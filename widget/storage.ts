@@ -52,12 +52,15 @@ export function lastPhoto(endpoint: string, now = Date.now()): StoredPhoto | und
   return stored;
 }
 
-export const rememberPhoto = (endpoint: string, photo: StoredPhoto | undefined) => write(photoKey(endpoint), photo);
+export const rememberPhoto = (endpoint: string, photo: StoredPhoto) => write(photoKey(endpoint), photo);
+/** The proxy no longer knows the photo: stop offering it. */
+export const forgetPhoto = (endpoint: string) => write(photoKey(endpoint), undefined);
 
 export function currentTryon(endpoint: string, product: string): StoredTryon | undefined {
   const stored = read<StoredTryon>(tryonKey(endpoint, product));
   return stored && typeof stored.tryon === 'string' && typeof stored.requestId === 'string' ? stored : undefined;
 }
 
-export const rememberTryon = (endpoint: string, product: string, tryon: StoredTryon | undefined) =>
-  write(tryonKey(endpoint, product), tryon);
+export const rememberTryon = (endpoint: string, product: string, tryon: StoredTryon) => write(tryonKey(endpoint, product), tryon);
+/** The try-on is over (a result, a final failure, a cancel): a reload has nothing to resume. */
+export const forgetTryon = (endpoint: string, product: string) => write(tryonKey(endpoint, product), undefined);

@@ -3,12 +3,14 @@ import type { PropertyValues } from 'lit';
 import { buttonStyles } from './tryon-button.styles.js';
 import { currentTryon } from './storage.js';
 import type { StoredTryon } from './storage.js';
-import type { TryonEventDetail, TryonEventName, TryonStatus } from './events.js';
-import type { Strings } from './i18n/en.js';
+import type { TryonStatus } from './events.js';
+import type { Strings, Translation } from './i18n/en.js';
+import { english, languageOf } from './language.js';
+import type { PanelHost, PanelStatusEvent } from './panel-host.js';
 
 /** What the button needs from the lazily loaded panel. */
 interface PanelElement extends HTMLElement {
-  host: TryonButton;
+  host: PanelHost;
   show(resume?: StoredTryon): Promise<void>;
   hide(): void;
 }
@@ -24,13 +26,6 @@ export function loadPanel(): Promise<unknown> {
   });
   return panelModule;
 }
-
-/** Every event of the widget bubbles and crosses shadow roots, so a page can listen anywhere. */
-function tryonEvent<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): CustomEvent<TryonEventDetail<K>> {
-  return new CustomEvent(name, { detail, bubbles: true, composed: true });
-}
-
-const labels: Record<string, string> = { en: 'Try it on', hi: 'पहनकर देखें' };
 
 /**
  * A "Try it on" button for a product page. It opens a dialog in which the shopper gives
@@ -86,7 +81,7 @@ const labels: Record<string, string> = { en: 'Try it on', hi: 'पहनकर �
  * @cssproperty --tryon-danger - Error text color. Default #b91c1c, or #fca5a5 in dark mode.
  * @cssproperty --tryon-dialog-width - Width of the dialog on large screens. Default 34rem.
  */
-export class TryonButton extends LitElement {
+export class TryonButton extends LitElement implements PanelHost {
   static override styles = buttonStyles;
   static override shadowRootOptions: ShadowRootInit = { ...LitElement.shadowRootOptions, delegatesFocus: true };
 
@@ -125,9 +120,17 @@ export class TryonButton extends LitElement {
   /** Milliseconds between status polls when Server-Sent Events are unavailable. */
   declare pollInterval: number;
   declare private panelLoaded: boolean;
+  /**
+   * The dictionary of `language`, once loaded; undefined for English or a language the widget lacks.
+   * @internal For the panel.
+   */
+  translation: Translation | undefined = undefined;
+  /** The language whose dictionary was last asked for, and that load while it is under way. */
+  #translationFor: string | undefined;
+  #translationLoad: Promise<void> | undefined;
 
-  private idleHandle: number | undefined;
-  private readonly resumeChecked = new Set<string>();
+  #idleHandle: number | undefined;
+  readonly #resumeChecked = new Set<string>();
 
   constructor() {
     super();
@@ -146,35 +149,58 @@ export class TryonButton extends LitElement {
 
   /** The language the texts are shown in. */
   get language(): string {
-    const lang = this.lang || this.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang || 'en';
-    return lang.toLowerCase().split('-')[0] ?? 'en';
+    return languageOf(this, this.lang);
   }
 
   /** Opens the dialog, loading the panel first if needed. */
   async open(): Promise<void> {
-    const panel = await this.readyPanel();
+    const panel = await this.#readyPanel();
     await panel.show();
   }
 
   /** Closes the dialog; harmless when it is not open. */
   close(): void {
-    this.panel?.hide();
-  }
-
-  /** Dispatches one of the widget's events: bubbling, composed, typed. */
-  emit<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): void {
-    this.dispatchEvent(tryonEvent(name, detail));
+    this.#panel?.hide();
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this.prefetch !== 'interaction') this.prefetchWhenIdle();
+    if (this.prefetch !== 'interaction') this.#prefetchWhenIdle();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    if (this.idleHandle !== undefined) (globalThis.cancelIdleCallback ?? clearTimeout)(this.idleHandle);
-    this.idleHandle = undefined;
+    if (this.#idleHandle !== undefined) (globalThis.cancelIdleCallback ?? clearTimeout)(this.#idleHandle);
+    this.#idleHandle = undefined;
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    const language = this.language;
+    if (language === this.#translationFor) return;
+    this.#translationFor = language;
+    this.translation = undefined;
+    this.#translationLoad = undefined;
+    // Only a page in another language fetches its dictionary: English's label is already here.
+    if (language === english.$code) return;
+    this.#translationLoad = import('./languages.js')
+      .then(({ loadTranslation }) => loadTranslation(language))
+      .then((found) => {
+        if (this.#translationFor !== language) return;
+        this.translation = found;
+        this.requestUpdate();
+      }, () => undefined);
+  }
+
+  /** Complete once the label is in the element's language too. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    const done = await super.getUpdateComplete();
+    const load = this.#translationLoad;
+    if (!load) return done;
+    await load;
+    if (this.#translationLoad === load) this.#translationLoad = undefined;
+    // The dictionary's arrival renders once more.
+    return this.getUpdateComplete();
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -183,50 +209,54 @@ export class TryonButton extends LitElement {
     // A reload in the middle of a render picks the same try-on up again (checked once per
     // product, also when a framework sets the product after the first render).
     const key = `${this.endpoint}|${this.product}`;
-    if (!this.product || this.resumeChecked.has(key)) return;
-    this.resumeChecked.add(key);
+    if (!this.product || this.#resumeChecked.has(key)) return;
+    this.#resumeChecked.add(key);
     const resume = currentTryon(this.endpoint, this.product);
-    if (resume) void this.readyPanel().then((panel) => panel.show(resume)).catch(() => undefined);
+    if (resume) void this.#readyPanel().then((panel) => panel.show(resume)).catch(() => undefined);
   }
 
-  private get panel(): PanelElement | null {
+  get #panel(): PanelElement | null {
     return this.renderRoot.querySelector<PanelElement>('tryon-panel');
   }
 
-  private async readyPanel(): Promise<PanelElement> {
+  async #readyPanel(): Promise<PanelElement> {
     await loadPanel();
     this.panelLoaded = true;
     await this.updateComplete;
-    const panel = this.panel;
+    const panel = this.#panel;
     if (!panel) throw new Error('The try-on panel did not render.');
     return panel;
   }
 
-  private prefetchWhenIdle(): void {
+  #prefetchWhenIdle(): void {
     const schedule = () => {
       const idle = globalThis.requestIdleCallback;
-      const run = () => { this.idleHandle = undefined; void loadPanel().catch(() => undefined); };
-      this.idleHandle = idle ? idle(run, { timeout: 5000 }) : (setTimeout(run, 3000) as unknown as number);
+      const run = () => { this.#idleHandle = undefined; void loadPanel().catch(() => undefined); };
+      this.#idleHandle = idle ? idle(run, { timeout: 5000 }) : (setTimeout(run, 3000) as unknown as number);
     };
     // Not during page load: the shop's own content comes first.
     if (document.readyState === 'complete') schedule();
     else addEventListener('load', schedule, { once: true });
   }
 
-  private readonly onPrefetch = () => {
+  readonly #onPrefetch = () => {
     void loadPanel().catch(() => undefined);
   };
 
-  private readonly onClick = () => {
+  readonly #onClick = () => {
     void this.open().catch(() => undefined);
   };
 
+  readonly #onPanelStatus = (event: PanelStatusEvent) => {
+    this.status = event.detail;
+  };
+
   override render() {
-    const label = this.strings.label ?? labels[this.language] ?? labels['en'];
+    const label = this.strings.label ?? this.translation?.label ?? english.label;
     return html`<button part="button" type="button" aria-haspopup="dialog"
-        @click=${this.onClick} @pointerenter=${this.onPrefetch} @focus=${this.onPrefetch} @touchstart=${this.onPrefetch}
+        @click=${this.#onClick} @pointerenter=${this.#onPrefetch} @focus=${this.#onPrefetch} @touchstart=${this.#onPrefetch}
       ><slot>${label}</slot></button>${this.panelLoaded
-        ? html`<tryon-panel .host=${this}
+        ? html`<tryon-panel .host=${this} @panel-status=${this.#onPanelStatus}
             exportparts="dialog, header, title, close-button, body, consent, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, error"
           ></tryon-panel>`
         : nothing}`;

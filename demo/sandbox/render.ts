@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { Sharp } from 'sharp';
+import { decodeHeicPhoto } from './heic.js';
 import type { View } from './tryon-request.js';
 
 /** A decoded picture kept raw (RGB) so derived views start from pixels, not a second JPEG pass. */
@@ -28,7 +29,7 @@ async function toPicture(image: Sharp): Promise<Picture> {
 
 const rawInput = (p: Picture) => ({ raw: { width: p.width, height: p.height, channels: 3 as const } });
 
-/** A stand-in person when the photo cannot be decoded here (HEVC HEIC): a grey figure. */
+/** A stand-in person when the photo cannot be decoded (a broken file): a grey figure. */
 async function placeholderPerson(): Promise<Picture> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="768" height="1024">
     <rect width="768" height="1024" fill="#c9ccd1"/>
@@ -39,9 +40,16 @@ async function placeholderPerson(): Promise<Picture> {
   return toPicture(sharp(Buffer.from(svg)));
 }
 
+/** The photo ready for sharp: HEIC decoded to raw pixels first (libheif applies its rotation). */
+async function personImage(bytes: Uint8Array): Promise<Sharp> {
+  const heic = await decodeHeicPhoto(bytes);
+  if (!heic) return sharp(bytes).rotate();
+  return sharp(heic.data, { raw: { width: heic.width, height: heic.height, channels: 4 } });
+}
+
 async function decodePerson(bytes: Uint8Array): Promise<Picture> {
   try {
-    return await toPicture(sharp(bytes).rotate().resize({ width: longSide, height: longSide, fit: 'inside', withoutEnlargement: true }));
+    return await toPicture((await personImage(bytes)).resize({ width: longSide, height: longSide, fit: 'inside', withoutEnlargement: true }));
   } catch {
     return placeholderPerson();
   }

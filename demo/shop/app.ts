@@ -19,12 +19,13 @@ export interface ShopOptions<TryonEnv extends Env = Env> {
 }
 
 /**
- * The pages allow scripts from this origin only. Styles allow inline attributes because the colour
+ * The pages allow scripts from this origin only, and WebAssembly for the widget's HEIC decoder
+ * ('wasm-unsafe-eval' allows no JavaScript eval). Styles allow inline attributes because the colour
  * swatches use them; images and media allow blob: for the widget's photo preview and video.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' blob: data:",
   "media-src 'self' blob:",

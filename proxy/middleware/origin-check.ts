@@ -4,6 +4,25 @@
 import type { MiddlewareHandler } from 'hono';
 import { ProxyError } from '../errors.js';
 
+/** The origin as a URL when it is exactly an http(s) origin (`scheme://host[:port]`), else undefined. */
+function wellFormedOrigin(text: string): URL | undefined {
+  if (text.length > 2048 || !/^https?:\/\//.test(text)) return undefined;
+  try {
+    const url = new URL(text);
+    return url.origin === text ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function requestOrigin(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `allowedOrigins`: exact origins; [] = same origin only; ['*'] = any (refused in production by config). */
 export function originCheck(allowedOrigins: string[]): MiddlewareHandler {
   const allowAny = allowedOrigins.includes('*');
@@ -11,9 +30,11 @@ export function originCheck(allowedOrigins: string[]): MiddlewareHandler {
   return async (c, next) => {
     const origin = c.req.header('origin');
     if (!origin || /\/(webhooks|health)\/?$/.test(c.req.path)) return next();
+    // A malformed origin (`http://[`, a port past 65535, a space) is nobody's shop: refused like a foreign one.
+    const parsed = wellFormedOrigin(origin);
     const host = c.req.header('host');
-    const sameOrigin = origin === new URL(c.req.url).origin || (host !== undefined && /^https?:\/\//.test(origin) && new URL(origin).host === host);
-    const crossAllowed = allowAny || allowed.has(origin);
+    const sameOrigin = parsed !== undefined && (origin === requestOrigin(c.req.url) || (host !== undefined && parsed.host === host));
+    const crossAllowed = parsed !== undefined && (allowAny || allowed.has(origin));
     if (!sameOrigin && !crossAllowed) {
       throw new ProxyError(403, 'origin_not_allowed', 'This shop has not allowed try-on from this site.');
     }

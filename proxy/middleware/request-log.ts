@@ -5,13 +5,21 @@ import type { Log, ProxyEnv } from '../context.js';
 
 const HANDLE_IN_PATH = /v1\.(photo|tryon|file)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g;
 
+/** Longest path a log line keeps: a 15 KB probe path must not cost 15 KB of log per request. */
+export const LOGGED_PATH_CHARS = 256;
+
+export function loggedPath(path: string): string {
+  const named = path.slice(0, LOGGED_PATH_CHARS * 4).replace(HANDLE_IN_PATH, 'v1.$1.…');
+  return named.length > LOGGED_PATH_CHARS ? `${named.slice(0, LOGGED_PATH_CHARS)}…(${path.length} chars)` : named;
+}
+
 export function requestLog(log: Log, now: () => number): MiddlewareHandler<ProxyEnv> {
   return async (c, next) => {
     const started = now();
     await next();
     log({
       event: 'request', requestId: c.get('requestId'), method: c.req.method,
-      path: c.req.path.replace(HANDLE_IN_PATH, 'v1.$1.…'), status: c.res.status, ms: now() - started,
+      path: loggedPath(c.req.path), status: c.res.status, ms: now() - started,
     });
   };
 }

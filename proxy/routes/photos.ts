@@ -2,9 +2,10 @@
 // as kind=person. Answers a photo handle; the upstream file id never reaches the browser.
 import { Hono, type MiddlewareHandler } from 'hono';
 import { randomId } from '../crypto.js';
-import { ProxyError, isProxyError } from '../errors.js';
+import { isProxyError } from '../errors.js';
 import { rateLimit } from '../middleware/rate-limit.js';
-import { openPhotoPart, tooLargeError } from '../photo-upload.js';
+import { openPhotoPart, tooLargeError, type PhotoPart } from '../photo-upload.js';
+import { timedBody, uploadTimeoutError } from '../upload-deadlines.js';
 import { drainBody, refuseDeclaredLength } from '../streams.js';
 import type { ProxyServices, ProxyEnv } from '../context.js';
 
@@ -12,41 +13,49 @@ import type { ProxyServices, ProxyEnv } from '../context.js';
 const FRAMING_BYTES = 64 * 1024;
 
 /**
- * Whatever refused an upload (a limit, the photo check, upstream), reads what is left of it
- * (bounded) so the browser gets our answer rather than a reset connection, and closes the
- * connection after it.
+ * Whatever refused an upload (a limit, the photo check, upstream), reads what is left of it so the
+ * browser gets our answer rather than a reset connection, and closes the connection after it. The
+ * reading is bounded in bytes and in time (the upload deadlines), and skipped when the declared
+ * length already says it would not end within the bound: then the answer goes out at once.
  */
-function answerRefusedUpload(drainBudget: number): MiddlewareHandler<ProxyEnv> {
+function answerRefusedUpload(drainBudget: number, limits: { uploadIdleMs: number; uploadTotalMs: number }): MiddlewareHandler<ProxyEnv> {
   return async (c, next) => {
     await next();
     if (!c.error) return;
     const body = c.req.raw.body;
-    if (body && !body.locked) await drainBody(body.getReader(), drainBudget);
+    const declared = Number(c.req.header('content-length') ?? undefined);
+    const hopeless = Number.isFinite(declared) && declared > drainBudget;
+    if (body && !body.locked && !hopeless) await drainBody(timedBody(body, limits).stream.getReader(), drainBudget);
     if (isProxyError(c.error)) c.res.headers.set('connection', 'close');
   };
 }
 
 export function photoRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
-  const maxBody = services.limits.uploadBytes + FRAMING_BYTES;
-  app.post('/', answerRefusedUpload(maxBody), rateLimit(services.writes, services.client), async (c) => {
-    const tooLarge = () => tooLargeError(services.limits.uploadBytes);
+  const { limits } = services;
+  const maxBody = limits.uploadBytes + FRAMING_BYTES;
+  app.post('/', answerRefusedUpload(maxBody, limits), rateLimit(services.writes, services.client), async (c) => {
+    const tooLarge = () => tooLargeError(limits.uploadBytes);
     refuseDeclaredLength(c.req.raw.headers, maxBody, tooLarge);
-    const part = await openPhotoPart(c.req.raw.body, c.req.header('content-type'), 'photo', services.limits);
-    let fileId: string;
+    // Timed from here: an upload that stalls (before or inside the photo) or crawls is cut with 408.
+    const body = c.req.raw.body ? timedBody(c.req.raw.body, limits) : undefined;
+    let part: PhotoPart | undefined;
     try {
-      ({ id: fileId } = await services.upstream.uploadFile(part.stream, {
+      part = await openPhotoPart(body?.stream ?? null, c.req.header('content-type'), 'photo', limits);
+      const { id: fileId } = await services.upstream.uploadFile(part.stream, {
         kind: 'person', contentType: part.type.contentType, filename: `photo.${part.type.extension}`,
-      }));
+      });
+      const { handle, expiresAt } = await services.handles.mint('photo', { id: randomId(), fileId }, limits.photoTtlSeconds);
+      return c.json({ photo: handle, expiresAt: expiresAt.toISOString() }, 201);
     } catch (error) {
-      if (part.tooLarge()) throw tooLarge();
+      // fetch hides why the photo stream broke: the stream's own flags say.
+      if (body?.timedOut()) throw uploadTimeoutError();
+      if (part?.tooLarge()) throw tooLarge();
+      if (body && !body.stream.locked) await drainBody(body.stream.getReader(), maxBody);
       throw error;
+    } finally {
+      body?.stop();
     }
-    const { handle, expiresAt } = await services.handles.mint('photo', { id: randomId(), fileId }, services.limits.photoTtlSeconds);
-    return c.json({ photo: handle, expiresAt: expiresAt.toISOString() }, 201);
-  });
-  app.all('/', () => {
-    throw new ProxyError(400, 'invalid_request', 'Upload a photo with POST.');
   });
   return app;
 }

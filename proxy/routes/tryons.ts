@@ -4,7 +4,9 @@
 // provider; the browser may only narrow the views the product offers and ask for video where
 // it is offered.
 import { Hono } from 'hono';
-import { ProxyError, UpstreamRejected } from '../errors.js';
+import { ProxyError, UpstreamRejected, isProxyError } from '../errors.js';
+import { creditsFor } from '../prices.js';
+import { refusalError, type SubmitOutcome } from '../spend-ledger.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { logConsent } from '../tryon/consent-log.js';
 import { readTryonRequest } from '../tryon/request.js';
@@ -17,6 +19,17 @@ import type { UpstreamJob } from '../upstream/client.js';
 
 export type { TryonStatusBody } from '../tryon/status-body.js';
 
+/**
+ * How a failed submit ended for the budget: refused for good when upstream was never asked or
+ * answered no; unknown when it may have started the try-on (a timeout, a 5xx, an unreadable
+ * answer), which keeps the reservation for the shopper's retry.
+ */
+function submitOutcome(submitted: boolean, error: unknown): SubmitOutcome {
+  if (!submitted || error instanceof UpstreamRejected) return 'refused';
+  if (!isProxyError(error)) return 'unknown';
+  return error.code === 'upstream_timeout' || error.code === 'upstream_unavailable' ? 'unknown' : 'refused';
+}
+
 /** Upstream answers these when it no longer knows a file id we sent it. */
 const isUnknownFile = (error: unknown) =>
   error instanceof UpstreamRejected && [400, 404, 422].includes(error.upstreamStatus);
@@ -27,7 +40,7 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const reads = rateLimit(services.reads, services.client);
 
   app.post('/', writes, async (c) => {
-    const request = await readTryonRequest(c.req.raw, services.limits.jsonBytes);
+    const request = await readTryonRequest(c.req.raw, services.limits);
     const product = await services.findProduct(request.product);
     if (!product) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
     const photo = await services.handles.open('photo', request.photo);
@@ -35,28 +48,40 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     const views = viewsToRender(product, output, request.views);
 
     const key = await services.idempotencyKey([photo.fileId, product.id, views.join(','), output, request.requestId]);
-    services.budget.check(photo.id, key);
+    // Reserved in every daily limit before upstream is asked: a burst cannot overspend.
+    const credits = creditsFor(services.prices, product.tier, output, views.length);
+    const reservation = await services.spend.reserve({
+      key, photoId: photo.id, client: services.client(c), credits, keepUntil: photo.expiresAt * 1000,
+    });
+    if (!reservation.granted) throw refusalError(reservation.refusal, services.limits, services.now());
 
     const image = productImageOf(product);
     let productFileId = '';
+    let submitted = false;
     const submit = async () => {
       productFileId = await services.garmentFiles.fileId(image.path, image.kind);
+      submitted = true;
       return services.upstream.submitTryon(output, tryonRequestBody({
         product, personFileId: photo.fileId, productFileId, views, output, idempotencyKey: key,
       }));
     };
     let job: UpstreamJob;
     try {
-      job = await submit();
+      try {
+        job = await submit();
+      } catch (error) {
+        // A remembered garment file id can outlive upstream's copy (a restart with a saved cache):
+        // upload the garment again and try once more.
+        if (!isUnknownFile(error)) throw error;
+        await services.garmentFiles.forget(image.path, image.kind, productFileId);
+        job = await submit();
+      }
     } catch (error) {
-      // A remembered garment file id can outlive upstream's copy (a restart with a saved cache):
-      // upload the garment again and try once more.
-      if (!isUnknownFile(error)) throw error;
-      await services.garmentFiles.forget(image.path, image.kind, productFileId);
-      job = await submit();
+      await services.spend.settle(key, submitOutcome(submitted, error));
+      throw error;
     }
-    services.budget.record(photo.id, key);
-    services.metrics.tryonStarted(product.id, product.tier, 0);
+    await services.spend.settle(key, 'accepted');
+    if (!reservation.retry) services.metrics.tryonStarted(product.id, product.tier, credits);
     await services.board.seed(job, { product: product.id, tier: product.tier });
     await logConsent(services, { product: product.id, photo: photo.id, client: services.client(c), requestId: c.get('requestId') });
     const { handle } = await services.handles.mint('tryon',

@@ -3,6 +3,7 @@
 // ids may be kept in a FileIdCache (node.ts: a JSON file) so a restart does not upload again.
 import type { FileIdCache } from '../garment-files.js';
 import type { TryonSnapshot } from '../tryon-status.js';
+import { MemorySpendLedger, type SpendLedger, type SpendLimits } from '../spend-ledger.js';
 import { replaces, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
 /** How many try-ons are remembered; the oldest go first. */
@@ -135,6 +136,10 @@ export class MemoryStore implements ProxyStore {
     if (!this.options.fileIdCache) return;
     await this.options.fileIdCache.save(Object.fromEntries(this.garments)).catch((error: Error) =>
       this.options.log?.({ level: 'warn', event: 'file_id_cache_unwritable', message: error.message }));
+  }
+
+  spendLedger(limits: SpendLimits, now: () => number): SpendLedger {
+    return new MemorySpendLedger(limits, now);
   }
 
   /** A token bucket per client, refilled smoothly. */

@@ -8,6 +8,8 @@
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { TryonSnapshot } from '../tryon-status.js';
+import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
+import { RedisSpendLedger } from './redis-ledger.js';
 import { StoreUnavailable, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
 const RANK: Record<TryonSnapshot['status'], number> = { queued: 0, processing: 1, succeeded: 2, failed: 2 };
@@ -223,6 +225,10 @@ export class RedisStore implements ProxyStore {
       if (refusal instanceof RateLimiterRes) return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
       return this.run('rate_limit', () => Promise.reject(refusal as Error));
     }
+  }
+
+  spendLedger(limits: SpendLimits, now: () => number): SpendLedger {
+    return new RedisSpendLedger(this.redis, this.prefix, limits, now, (operation, work) => this.run(operation, work));
   }
 
   async healthy(): Promise<boolean> {

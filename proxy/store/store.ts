@@ -4,6 +4,7 @@
 // an instance's own SSE listeners) stay in the modules that use them; docs/proxy.md lists both.
 import { ProxyError } from '../errors.js';
 import type { TryonSnapshot } from '../tryon-status.js';
+import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
 
 /** What every instance knows about one try-on. */
 export interface StatusRecord {
@@ -61,6 +62,9 @@ export interface ProxyStore {
   /** A lock token when granted, undefined while someone else holds the lock. */
   lockGarment(key: string, ms: number): Promise<string | undefined>;
   unlockGarment(key: string, token: string): Promise<void>;
+
+  /** The spend ledger (budgets and caps, spend-ledger.ts) kept in this store. */
+  spendLedger(limits: SpendLimits, now: () => number): SpendLedger;
 
   /** Takes one request from a client's per-minute allowance: undefined when allowed, else seconds to wait. */
   takeRequest(bucket: RateBucket, client: string, perMinute: number): Promise<number | undefined>;

@@ -3,7 +3,8 @@
 // video. Read bounded, then checked; consent is asked for before anything else is judged.
 import { z } from 'zod';
 import { ProxyError } from '../errors.js';
-import { readRequestText } from '../streams.js';
+import { readBoundedText, refuseDeclaredLength } from '../streams.js';
+import { timedBody } from '../upload-deadlines.js';
 
 const tryonRequest = z.object({
   product: z.string().min(1).max(128),
@@ -16,9 +17,20 @@ const tryonRequest = z.object({
 
 export type TryonRequest = z.infer<typeof tryonRequest>;
 
-/** The request's body as a try-on request: 413 too large, 400 not JSON, 422 no consent or invalid. */
-export async function readTryonRequest(request: Request, maxBytes: number): Promise<TryonRequest> {
-  const text = await readRequestText(request, maxBytes);
+/**
+ * The request's body as a try-on request: 413 too large, 408 stalled (the upload deadlines hold
+ * for this small body too), 400 not JSON, 422 no consent or invalid.
+ */
+export async function readTryonRequest(request: Request, limits: { jsonBytes: number; uploadIdleMs: number; uploadTotalMs: number }): Promise<TryonRequest> {
+  const tooLarge = () => new ProxyError(413, 'invalid_request', 'The request is too large.');
+  refuseDeclaredLength(request.headers, limits.jsonBytes, tooLarge);
+  const timed = request.body ? timedBody(request.body, limits) : undefined;
+  let text: string;
+  try {
+    text = await readBoundedText(timed?.stream ?? null, limits.jsonBytes, tooLarge);
+  } finally {
+    timed?.stop();
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);

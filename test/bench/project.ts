@@ -95,6 +95,8 @@ export const UNLIMITED = {
   readsPerMinute: 10_000_000,
   tryonsPerPhoto: 10_000_000,
   dailyTryons: 10_000_000,
+  dailyCredits: 1_000_000_000,
+  clientDailyTryons: 10_000_000,
 };
 
 /**

@@ -25,18 +25,25 @@ after(async () => {
 });
 
 describe('CDN build', () => {
-  test('one entry module and one lazily imported panel chunk, sizes measured', async () => {
+  test('one entry module, one lazily imported panel chunk and the HEIC decoder the panel imports on demand, sizes measured', async () => {
     const names = cdn.files.map((f) => f.file).sort();
-    assert.equal(names.length, 2, names.join(', '));
-    assert.equal(names[0], 'tryon-button.js');
-    assert.match(names[1]!, /^tryon-panel-[\w-]+\.js$/);
+    assert.equal(names.length, 3, names.join(', '));
+    assert.match(names[0]!, /^heic-[\w-]+\.js$/);
+    assert.equal(names[1], 'tryon-button.js');
+    assert.match(names[2]!, /^tryon-panel-[\w-]+\.js$/);
+    const [heic, , panelChunk] = names as [string, string, string];
     for (const file of cdn.files) {
       const bytes = await readFile(join(cdn.outDir, file.file));
       assert.equal(file.bytes, bytes.length);
       assert.ok(file.gzip > 0 && file.gzip < file.bytes, `${file.file} gzip size is measured`);
     }
     const entry = await readFile(join(cdn.outDir, 'tryon-button.js'), 'utf8');
-    assert.ok(entry.includes(names[1]!), 'the entry names the panel chunk');
+    assert.ok(entry.includes(panelChunk), 'the entry names the panel chunk');
+    assert.ok(!entry.includes(heic), 'the entry does not name the HEIC decoder');
+    const panel = await readFile(join(cdn.outDir, panelChunk), 'utf8');
+    assert.match(panel, new RegExp(`import\\(\\s*[\`'"]\\./${heic.replace(/[.]/g, '\\.')}[\`'"]\\s*\\)`), 'the panel imports the decoder only when asked');
+    const decoder = await readFile(join(cdn.outDir, heic), 'utf8');
+    assert.match(decoder, /[`'"]AGFzbQEAAAAB/, 'the decoder carries its wasm inside (base64 of the wasm header)');
     assert.match(entry, /customElements/, 'the entry registers the element');
     // npm test runs with NODE_ENV=test; the shipped bytes must still be Lit's production build.
     assert.doesNotMatch(entry, /Lit is in dev mode/);
@@ -44,12 +51,17 @@ describe('CDN build', () => {
     assert.doesNotMatch(entry, /\n\t/, 'minified: no indented code');
   });
 
-  test('within budget: the button ≤ 10 KB gzipped, button + panel ≤ 30 KB', () => {
+  test('within budget: the button ≤ 10 KB gzipped, button + panel ≤ 30 KB, the HEIC decoder on its own', () => {
     const budgets = checkBudgets(cdn);
     assert.deepEqual(budgets.problems, []);
     assert.ok(budgets.button > 1000 && budgets.button <= BUDGETS.button, `button ${budgets.button} B`);
     assert.ok(budgets.buttonAndPanel > budgets.button && budgets.buttonAndPanel <= BUDGETS.buttonAndPanel);
-    console.log(`  measured: button ${budgets.button} B gz, button + panel ${budgets.buttonAndPanel} B gz, buildCdn ${Math.round(cdnMs)} ms`);
+    // The decoder is counted on its own: button + panel is exactly those two files.
+    const gzipOf = (pattern: RegExp) => cdn.files.filter((f) => pattern.test(f.file)).reduce((sum, f) => sum + f.gzip, 0);
+    assert.equal(budgets.buttonAndPanel, gzipOf(/^tryon-(button|panel-[\w-]+)\.js$/));
+    assert.equal(budgets.heicDecoder, gzipOf(/^heic-[\w-]+\.js$/));
+    assert.ok(budgets.heicDecoder > 100_000 && budgets.heicDecoder <= BUDGETS.heicDecoder, `HEIC decoder ${budgets.heicDecoder} B`);
+    console.log(`  measured: button ${budgets.button} B gz, button + panel ${budgets.buttonAndPanel} B gz, HEIC decoder ${budgets.heicDecoder} B gz, buildCdn ${Math.round(cdnMs)} ms`);
   });
 
   test('a build over budget is reported', () => {
@@ -65,6 +77,12 @@ describe('CDN build', () => {
     assert.match(problems[0]!, /button is \d+ B gzipped, over/);
     assert.match(problems[1]!, /button \+ panel/);
     assert.match(checkBudgets({ outDir: cdn.outDir, files: [] }).problems[0]!, /missing/);
+    const heavyDecoder = checkBudgets({ outDir: cdn.outDir, files: [
+      { file: 'tryon-button.js', bytes: 20_000, gzip: 7_000 },
+      { file: 'heic-x.js', bytes: 3_000_000, gzip: BUDGETS.heicDecoder + 1 },
+    ] });
+    assert.equal(heavyDecoder.buttonAndPanel, 7_000);
+    assert.deepEqual(heavyDecoder.problems.map((p) => /HEIC decoder is \d+ B gzipped, over/.test(p)), [true]);
   });
 
   test('the SRI hash is the sha384 a browser computes (Web Crypto) and changes with one byte', async () => {

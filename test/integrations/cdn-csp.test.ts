@@ -14,7 +14,9 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { startSandbox } from '../../demo/sandbox/server.js';
 import { createProxy } from '../../proxy/app.js';
+import { findPhotoMetadata } from '../../proxy/photo-metadata.js';
 import { buildCdn, sriHash, type BuildResult } from '../../scripts/build.js';
+import { makeHeicPhoto } from '../photos/heic.js';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.js';
 
 /**
@@ -36,6 +38,12 @@ export const STRICT_CSP = [
   "object-src 'none'",
 ].join('; ');
 
+/**
+ * What a page must add for HEIC photos in browsers that cannot decode them: the decoder is
+ * WebAssembly, which CSP compiles only under 'wasm-unsafe-eval' (it allows no JavaScript eval).
+ */
+export const HEIC_CSP = STRICT_CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'");
+
 const PRODUCT = 'saree-banarasi-red';
 const PRODUCT_NAME = 'Banarasi saree, red';
 const WAIT = 30_000;
@@ -47,6 +55,8 @@ let cdn: BuildResult;
 let browser: Browser;
 let shopUrl: string;
 let closeAll: () => Promise<void>;
+/** The body of every photo upload the shop's proxy received, as sent. */
+const uploadBodies: Promise<Buffer>[] = [];
 
 function page(script: string, body = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Saree</title>${script}</head>
@@ -66,6 +76,8 @@ before(async () => {
     .composite([{ input: Buffer.from('<svg width="768" height="1024"><circle cx="384" cy="240" r="110" fill="#643"/><rect x="250" y="380" width="268" height="560" fill="#345"/></svg>') }])
     .jpeg().toBuffer();
   await writeFile(join(work, 'shopper.jpg'), photo);
+  // As an iPhone's photo copied to a computer: HEVC in HEIF, with EXIF (camera, GPS) and XMP.
+  await writeFile(join(work, 'shopper.heic'), await makeHeicPhoto({ width: 768, height: 1024 }));
 
   const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { sk_test_csp: 'ws_csp' }, log: () => {} });
   const proxy = createProxy({
@@ -93,7 +105,11 @@ before(async () => {
   const shop = new Hono();
   shop.use('*', async (c, next) => {
     await next();
-    if (!c.req.path.startsWith('/tryon/')) c.header('Content-Security-Policy', STRICT_CSP);
+    if (!c.req.path.startsWith('/tryon/')) c.header('Content-Security-Policy', c.req.path === '/product-heic' ? HEIC_CSP : STRICT_CSP);
+  });
+  shop.use('/tryon/photos', async (c, next) => {
+    if (c.req.method === 'POST') uploadBodies.push(c.req.raw.clone().arrayBuffer().then((body) => Buffer.from(body)));
+    await next();
   });
   shop.route('/tryon', proxy);
   shop.get('/cdn/:file', async (c) => {
@@ -103,6 +119,7 @@ before(async () => {
   });
   const tag = (sri: string) => `<script type="module" src="/cdn/tryon-button.js" integrity="${sri}" crossorigin="anonymous"></script>`;
   shop.get('/product', (c) => c.html(page(tag(integrity))));
+  shop.get('/product-heic', (c) => c.html(page(tag(integrity))));
   // Controls: a tampered hash must stop the script; an inline script must be reported.
   shop.get('/wrong-integrity', (c) => c.html(page(tag(`sha384-${Buffer.alloc(48).toString('base64')}`))));
   shop.get('/inline-script', (c) => c.html(page(tag(integrity), '<script>document.title = "inline ran"</script>')));
@@ -166,12 +183,13 @@ async function watchedPage(): Promise<{ page: Page; violations: Violation[]; err
 }
 
 describe('CDN build under a strict CSP in Chromium', () => {
-  test('the build is one module plus a lazily loaded panel chunk, with no eval', async () => {
+  test('the build is one module plus a lazily loaded panel chunk (and the HEIC decoder it loads on demand), with no eval', async () => {
     const scripts = cdn.files.filter((f) => f.file.endsWith('.js')).map((f) => f.file);
-    assert.equal(scripts.length, 2, `files: ${scripts.join(', ')}`);
+    assert.equal(scripts.length, 3, `files: ${scripts.join(', ')}`);
     assert.ok(scripts.includes('tryon-button.js'));
+    assert.ok(scripts.some((f) => /^heic-[\w-]+\.js$/.test(f)));
     const entry = await readFile(join(cdn.outDir, 'tryon-button.js'), 'utf8');
-    const panel = scripts.find((f) => f !== 'tryon-button.js')!;
+    const panel = scripts.find((f) => /^tryon-panel-[\w-]+\.js$/.test(f))!;
     assert.match(entry, new RegExp(`import\\(\\s*[\`'"]\\./${panel.replace(/[.]/g, '\\.')}[\`'"]\\s*\\)`), 'the panel is a dynamic import');
     assert.doesNotMatch(entry, /^import\s|[;}]import\s*[{*\w]/m, 'the entry imports nothing statically: Lit is inside');
     for (const file of scripts) {
@@ -225,6 +243,71 @@ describe('CDN build under a strict CSP in Chromium', () => {
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
       assert.deepEqual(violations, [], 'no CSP violation reported');
       assert.deepEqual(errors, [], 'no page error');
+    } finally {
+      await close();
+    }
+  });
+
+  test("a HEIC photo under the strict CSP plus 'wasm-unsafe-eval': decoder fetched only then, previewed, sent without metadata", async () => {
+    const { page, violations, errors, requests, close } = await watchedPage();
+    uploadBodies.length = 0;
+    try {
+      const response = await page.goto(`${shopUrl}/product-heic`);
+      assert.equal(response?.headers()['content-security-policy'], HEIC_CSP);
+      await page.getByRole('button', { name: 'Try it on', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Virtual try-on' });
+      await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
+      await dialog.getByRole('button', { name: 'Continue' }).click();
+      await dialog.getByLabel('Your photo', { exact: true }).waitFor({ state: 'attached' });
+      const decoderFetched = () => requests.some((path) => /^\/cdn\/heic-[\w-]+\.js$/.test(path));
+      assert.equal(decoderFetched(), false, 'the decoder is not fetched before a HEIC is picked');
+
+      await dialog.getByLabel('Your photo', { exact: true }).setInputFiles(join(work, 'shopper.heic'));
+      const preview = dialog.getByRole('img', { name: 'Your photo, ready to send' });
+      await preview.waitFor({ state: 'visible' });
+      const size = await preview.evaluate(async (element) => {
+        const img = element as HTMLImageElement;
+        await img.decode();
+        return [img.naturalWidth, img.naturalHeight];
+      });
+      assert.deepEqual(size, [768, 1024], 'the HEIC is previewed at its size');
+      assert.equal(decoderFetched(), true, 'the decoder chunk came from the CDN folder');
+      assert.ok(!requests.some((path) => path.endsWith('.wasm')), 'no separate wasm file: it is inside the chunk');
+
+      await dialog.getByRole('button', { name: 'Try it on', exact: true }).click();
+      await dialog.getByRole('img', { name: `You wearing ${PRODUCT_NAME}` }).first().waitFor({ state: 'visible' });
+      assert.equal(uploadBodies.length, 1);
+      const body = await uploadBodies[0]!;
+      const start = body.indexOf('\r\n\r\n') + 4;
+      const photo = new Uint8Array(body.subarray(start, body.lastIndexOf('\r\n--')));
+      assert.deepEqual([...photo.subarray(0, 3)], [0xff, 0xd8, 0xff], 'sent as a JPEG');
+      assert.deepEqual(findPhotoMetadata(photo, 'image/jpeg'), []);
+      for (const trace of ['Exif', 'GPS', 'TryonTestCam', 'xpacket']) assert.equal(Buffer.from(photo).includes(trace), false, trace);
+
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+      assert.deepEqual(violations, [], 'no CSP violation reported');
+      assert.deepEqual(errors, [], 'no page error');
+    } finally {
+      await close();
+    }
+  });
+
+  test("without 'wasm-unsafe-eval' the page's CSP stops the decoder: the shopper is told, nothing is uploaded", async () => {
+    const { page, violations, requests, close } = await watchedPage();
+    try {
+      await page.goto(`${shopUrl}/product`);
+      await page.getByRole('button', { name: 'Try it on', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Virtual try-on' });
+      await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
+      await dialog.getByRole('button', { name: 'Continue' }).click();
+      await dialog.getByLabel('Your photo', { exact: true }).setInputFiles(join(work, 'shopper.heic'));
+      await dialog.getByRole('alert').filter({ hasText: 'This photo could not be opened.' }).waitFor({ state: 'visible' });
+      assert.ok(!requests.includes('/tryon/photos'), 'nothing uploaded');
+      const deadline = Date.now() + 5_000;
+      while (!violations.some((v) => /script-src|wasm/i.test(v.text)) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.ok(violations.some((v) => /script-src|wasm/i.test(v.text)), `the refusal is reported: ${JSON.stringify(violations)}`);
     } finally {
       await close();
     }

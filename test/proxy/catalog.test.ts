@@ -59,3 +59,15 @@ describe('catalog', () => {
     await assert.rejects(find('broken'), (error: unknown) => error instanceof CatalogError && /garmentImage/.test(error.message));
   });
 });
+
+describe('catalog prices', () => {
+  it('reads a price table from the defaults, and refuses a malformed one naming the field', async () => {
+    const { catalogPrices, parseCatalog, CatalogError } = await import('../../proxy/catalog.js');
+    const products = { p: { mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'dress' } } } as const;
+    assert.deepEqual(catalogPrices({ defaults: { prices: { image: { premium: 6 } } }, products }), { image: { premium: 6 } });
+    assert.equal(catalogPrices({ products }), undefined);
+    assert.equal(catalogPrices(() => undefined), undefined);
+    assert.throws(() => parseCatalog({ defaults: { prices: { image: { premium: -1 } } }, products }),
+      (error: unknown) => error instanceof CatalogError && error.problems.some((p) => p.includes('defaults.prices.image.premium')));
+  });
+});

@@ -64,4 +64,30 @@ describe('config', () => {
     assert.ok(found.some((p) => p.includes('at least 32')));
     assert.ok(found.some((p) => p.includes('TRYON_WEBHOOK_SECRET')));
   });
+
+  it('reads the trusted proxies as a hop count or an address list, and names a malformed one', () => {
+    assert.deepEqual(loadConfig({}).trustProxy, { kind: 'none' });
+    assert.deepEqual(loadConfig({ TRYON_TRUST_PROXY: 'true' }).trustProxy, { kind: 'hops', hops: 1 });
+    assert.deepEqual(loadConfig({ TRYON_TRUST_PROXY: '2' }).trustProxy, { kind: 'hops', hops: 2 });
+    assert.equal(loadConfig({ TRYON_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8, ::1' }).trustProxy.kind, 'networks');
+    for (const bad of ['yes', '10.0.0.0/99', '127.0.0.1, example.com']) {
+      assert.ok(problems({ TRYON_TRUST_PROXY: bad }).some((p) => p.includes('TRYON_TRUST_PROXY') && p.includes(bad)), bad);
+    }
+  });
+
+  it('reads the spend limits, upload timeouts and the price table, refusing malformed ones', () => {
+    const config = loadConfig({
+      TRYON_DAILY_CREDITS: '300', TRYON_CLIENT_DAILY_TRYONS: '4', TRYON_UPLOAD_IDLE_MS: '5000', TRYON_UPLOAD_TOTAL_MS: '60000',
+      TRYON_PRICES: '{"image":{"premium":5},"video":{"draft":3}}',
+    });
+    assert.equal(config.limits.dailyCredits, 300);
+    assert.equal(config.limits.clientDailyTryons, 4);
+    assert.equal(config.limits.uploadIdleMs, 5000);
+    assert.equal(config.limits.uploadTotalMs, 60_000);
+    assert.deepEqual(config.prices, { image: { premium: 5 }, video: { draft: 3 } });
+    assert.ok(problems({ TRYON_DAILY_CREDITS: '-5' }).some((p) => p.includes('TRYON_DAILY_CREDITS')));
+    assert.ok(problems({ TRYON_PRICES: '{nope' }).some((p) => p.includes('TRYON_PRICES is not JSON')));
+    assert.ok(problems({ TRYON_PRICES: '{"image":{"deluxe":1}}' }).some((p) => p.includes('TRYON_PRICES')));
+    assert.ok(problems({ TRYON_PRICES: '{"video":{"draft":-1}}' }).some((p) => p.includes('TRYON_PRICES') && p.includes('video.draft')));
+  });
 });

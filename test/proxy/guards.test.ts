@@ -161,11 +161,12 @@ describe('guards', () => {
       }
     });
 
-    it('counts clients by socket address, or by X-Forwarded-For only when trustProxy is set', async () => {
+    it('counts clients by socket address, or by the right-most X-Forwarded-For entry only when trustProxy is set', async () => {
       const trusting = await startStack({ proxy: { trustProxy: true, limits: { ratePerMinute: 2 } } });
       const wary = await startStack({ proxy: { limits: { ratePerMinute: 2 } } });
       try {
-        const from = (ip: string) => ({ 'x-forwarded-for': `${ip}, 10.0.0.1` });
+        // What a trusted proxy sends: whatever the client wrote, then the address it saw.
+        const from = (ip: string, forged = '203.0.113.66') => ({ 'x-forwarded-for': `${forged}, ${ip}` });
         for (const stack of [trusting, wary]) {
           assert.equal((await uploadPhoto(stack, undefined, from('198.51.100.1'))).status, 201);
           assert.equal((await uploadPhoto(stack, undefined, from('198.51.100.1'))).status, 201);
@@ -174,6 +175,8 @@ describe('guards', () => {
         // Another forwarded address is another client only behind a trusted proxy.
         assert.equal((await uploadPhoto(trusting, undefined, from('198.51.100.2'))).status, 201);
         assert.equal((await uploadPhoto(wary, undefined, from('198.51.100.2'))).status, 429);
+        // A new forged entry on the left is not a new client.
+        assert.equal((await uploadPhoto(trusting, undefined, from('198.51.100.1', '203.0.113.99'))).status, 429);
       } finally {
         await trusting.close();
         await wary.close();

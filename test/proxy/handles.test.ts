@@ -5,6 +5,7 @@ import { HandleSigner } from '../../proxy/handles.js';
 import { ProxyError } from '../../proxy/errors.js';
 
 const claims = { id: 'ph_1', fileId: 'file_abc123' };
+const fromBase64UrlLoose = (text: string) => new Uint8Array(Buffer.from(text, 'base64url'));
 
 async function refusal(promise: Promise<unknown>): Promise<ProxyError> {
   try {
@@ -48,6 +49,30 @@ describe('handles', () => {
       assert.equal(error.status, 404);
       assert.equal(error.code, 'invalid_handle');
     }
+  });
+
+  it('verifies only the one canonical spelling of a signature', async () => {
+    const secret = 's3cret-s3cret-s3cret-s3cret-s3cret';
+    const signer = new HandleSigner(secret);
+    const { handle } = await signer.mint('photo', claims, 3600);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(handle.at(-1)!);
+    // 32 signature bytes take 43 characters: the last one carries 2 unused bits.
+    assert.equal(handle.split('.')[3]!.length % 4, 3);
+    const spellings = [1, 2, 3].map((bits) => handle.slice(0, -1) + alphabet[(last & ~0b11) | ((last & 0b11) ^ bits)]);
+    for (const spelling of spellings) {
+      assert.deepEqual(fromBase64UrlLoose(spelling.split('.')[3]!), fromBase64UrlLoose(handle.split('.')[3]!), 'the same bytes');
+      for (const opener of [signer, new HandleSigner(secret)]) {
+        const error = await refusal(opener.open('photo', spelling));
+        assert.equal(error.code, 'invalid_handle');
+      }
+    }
+    assert.equal((await new HandleSigner(secret).open('photo', handle)).fileId, claims.fileId);
+    assert.throws(() => fromBase64Url('QR'), TypeError, '"QR" has unused bits set (canonical: "QQ")');
+    assert.deepEqual(fromBase64Url('QQ'), new Uint8Array([0x41]));
+    assert.throws(() => fromBase64Url('QUJ'), TypeError);
+    assert.deepEqual(fromBase64Url('QUI'), new Uint8Array([0x41, 0x42]));
+    assert.throws(() => fromBase64Url('QUJDR'), TypeError, 'a length of 4n+1 is never base64');
   });
 
   it('refuses a handle forged with another secret', async () => {

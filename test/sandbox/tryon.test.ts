@@ -97,7 +97,7 @@ describe('image try-on happy path', () => {
     assert.equal(outputs.length, 1);
   });
 
-  it('still renders when an input cannot be decoded here (HEVC HEIC person, truncated PNG garment)', async () => {
+  it('still renders when an input cannot be decoded (a broken HEIC person, truncated PNG garment)', async () => {
     const heic = Buffer.alloc(64);
     heic.writeUInt32BE(24, 0);
     heic.write('ftypheic', 4, 'latin1');

@@ -2,8 +2,10 @@
 // tests, served by web-test-runner's dev server. Each test gets its own scenario under
 // `/fake/<sid>/tryon` and drives it through `/fake-control/<sid>`:
 //   POST /fake-control/<sid>          scenario JSON (see `defaults` below)
-//   GET  /fake-control/<sid>/log      every request this scenario saw (method, path, JSON body, upload facts)
+//   GET  /fake-control/<sid>/log      every request this scenario saw (method, path, JSON body, upload facts;
+//                                     `held` when it waited at a hold, `closedByClient` when the page gave it up)
 //   POST /fake-control/<sid>/release  lets one `{hold: true}` step (or a held upload) go on
+//   GET  /fake-control/<sid>/photo    the bytes of the last photo uploaded, exactly as the widget sent them
 // Renders are scripted steps: each poll (or each SSE event) moves one step on; a hold waits.
 
 const PNG = Buffer.from(
@@ -18,6 +20,8 @@ const defaults = {
   sse: true,
   sseDelayMs: 20,
   photoHold: false,
+  // With polling, a poll reaching a `{hold: true}` step waits for the release instead of answering.
+  holdPolls: false,
   steps: [{ status: 'queued' }, { status: 'processing' }, { status: 'succeeded', outputs: ['front'] }],
   videoSteps: [{ status: 'processing' }, { status: 'succeeded', video: true }],
 };
@@ -113,7 +117,7 @@ function pollStep(state, tryon) {
   return step;
 }
 
-async function stream(ctx, sid, state, tryon) {
+async function stream(ctx, sid, state, tryon, entry) {
   ctx.respond = false;
   const res = ctx.res;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
@@ -123,7 +127,11 @@ async function stream(ctx, sid, state, tryon) {
   while (open && tryon.cursor < tryon.steps.length) {
     const step = tryon.steps[tryon.cursor];
     if (step.hold) {
-      if (!(await waitRelease(state, ctx.req))) return;
+      entry.held = true;
+      if (!(await waitRelease(state, ctx.req))) {
+        entry.closedByClient = true;
+        return;
+      }
       tryon.cursor += 1;
       continue;
     }
@@ -148,6 +156,13 @@ async function control(ctx, sid, rest) {
     return json(ctx, 200, { ok: true });
   }
   if (ctx.method === 'GET' && rest === '/log') return json(ctx, 200, state.log);
+  if (ctx.method === 'GET' && rest === '/photo') {
+    if (!state.lastPhoto) return json(ctx, 404, { error: { code: 'not_found', message: 'No photo uploaded yet.', retryable: false } });
+    ctx.status = 200;
+    ctx.type = 'application/octet-stream';
+    ctx.body = state.lastPhoto;
+    return;
+  }
   if (ctx.method === 'POST' && rest === '/release') {
     state.releases += 1;
     const waiter = state.waiters.shift();
@@ -175,6 +190,8 @@ async function proxy(ctx, sid, path) {
     const partType = /content-type:\s*([^\r\n]+)/i.exec(body.subarray(0, 1024).toString('latin1'))?.[1];
     const start = body.indexOf('\r\n\r\n') + 4;
     const payload = body.subarray(start);
+    // The part's bytes end where the closing delimiter ("\r\n--boundary--") begins.
+    state.lastPhoto = payload.subarray(0, payload.lastIndexOf(Buffer.from('\r\n--', 'latin1')));
     entry.upload = {
       multipart: type.startsWith('multipart/form-data'),
       field: /name="([^"]+)"/.exec(body.subarray(0, 512).toString('latin1'))?.[1],
@@ -213,10 +230,20 @@ async function proxy(ctx, sid, path) {
     if (!tryon) return fail(ctx, { status: 404, code: 'invalid_handle', retryable: false });
     if (match[2]) {
       if (!config.sse) return fail(ctx, { status: 404, code: 'not_found', retryable: false });
-      return stream(ctx, sid, state, tryon);
+      return stream(ctx, sid, state, tryon, entry);
     }
     const error = config.statusErrors.shift();
     if (error) return fail(ctx, error);
+    if (config.holdPolls && tryon.steps[tryon.cursor]?.hold) {
+      // The poll itself waits for the release, so a test can see the client give it up.
+      entry.held = true;
+      if (!(await waitRelease(state, ctx.res))) {
+        entry.closedByClient = true;
+        ctx.respond = false;
+        return;
+      }
+      tryon.cursor += 1;
+    }
     return json(ctx, 200, answerOf(sid, pollStep(state, tryon)));
   }
 

@@ -3,6 +3,7 @@ import {
   button, dialogOf, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, drawnPhoto, reach, recordEvents,
   statusText, until,
 } from './helpers.js';
+import type { FakeRequest } from './helpers.js';
 
 describe('the try-on flow', () => {
   beforeEach(() => sessionStorage.clear());
@@ -143,20 +144,47 @@ describe('the try-on flow', () => {
     expect(body).to.deep.equal({ product: 'saree-red', photo: body.photo, requestId: submit.requestId, views: ['front'], consent: true });
   });
 
-  it('cancel goes back to the photo step and stops watching', async () => {
-    const fake = await fakeProxy({ steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }] });
+  for (const sse of [true, false]) {
+    it(`cancel goes back to the photo step and stops watching (${sse ? 'Server-Sent Events' : 'polling'})`, async () => {
+      const fake = await fakeProxy({ sse, holdPolls: true, steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }] });
+      const el = await mount(fake);
+      const events = recordEvents(el);
+      await openAndConsent(el);
+      await pickPhoto(el, await drawnPhoto(500, 700));
+      button(el, 'Try it on').click();
+      const watching = (r: FakeRequest) => r.method === 'GET' && r.path.startsWith('/tryons/');
+      // The page is waiting on the proxy (a stream, or a poll) held open at the hold.
+      const heldAt = await until(async () => 1 + (await fake.log()).findIndex((r) => watching(r) && r.held), 'a held status request') - 1;
+      await reach(el, 'queued');
+      button(el, 'Cancel').click();
+      await reach(el, 'photo');
+      const cancelledAt = Date.now();
+      // The page gives up the request it was waiting on: a cancel that kept watching never would.
+      await until(async () => (await fake.log())[heldAt]?.closedByClient, 'the held request to be closed by the page');
+      await fake.release();
+      const log = await fake.log();
+      expect(log.filter((r) => watching(r) && r.at >= cancelledAt)).to.deep.equal([]);
+      // Nothing brings the cancelled try-on back.
+      expect(events.some((e) => e.type === 'tryon-result')).to.equal(false);
+      expect(el.status).to.equal('photo');
+      expect(button(el, 'Choose a photo')).to.exist;
+    });
+  }
+
+  it('a product changed while the dialog is open starts over at the photo step, reflected in status and focus', async () => {
+    const fake = await fakeProxy();
     const el = await mount(fake);
     await openAndConsent(el);
     await pickPhoto(el, await drawnPhoto(500, 700));
     button(el, 'Try it on').click();
-    await reach(el, 'queued');
-    button(el, 'Cancel').click();
+    await reach(el, 'result');
+    el.product = 'saree-blue';
+    await el.open();
     await reach(el, 'photo');
-    await fake.release();
-    // Nothing brings the cancelled try-on back.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(el.status).to.equal('photo');
-    expect(button(el, 'Choose a photo')).to.exist;
+    expect(el.getAttribute('status')).to.equal('photo');
+    // The photo already chosen stays ready to send for the new product.
+    await until(() => panelRoot(el).activeElement === button(el, 'Try it on'), 'focus on Try it on');
+    await until(async () => (await fake.log()).some((r) => r.path === '/products/saree-blue'), 'the new product to be asked for');
   });
 
   it('"Try another photo" starts a new logical try-on with a new requestId, and "Use my last photo" skips the upload', async () => {

@@ -9,6 +9,10 @@ export interface FakeRequest {
   at: number;
   body?: Record<string, unknown>;
   upload?: { multipart: boolean; field?: string; partType?: string; bytes: number; jpeg: boolean; exif: boolean };
+  /** The request waited at a `{hold: true}` step. */
+  held?: boolean;
+  /** The page gave the held request up (closed it) before the release. */
+  closedByClient?: boolean;
 }
 
 export interface FakeStep {
@@ -29,6 +33,7 @@ export interface Scenario {
   sse?: boolean;
   sseDelayMs?: number;
   photoHold?: boolean;
+  holdPolls?: boolean;
   steps?: FakeStep[];
   videoSteps?: FakeStep[];
 }
@@ -37,6 +42,8 @@ export interface Fake {
   endpoint: string;
   log(): Promise<FakeRequest[]>;
   release(): Promise<void>;
+  /** The bytes of the last photo uploaded, exactly as the widget sent them. */
+  photo(): Promise<Uint8Array>;
 }
 
 export async function fakeProxy(scenario: Scenario = {}): Promise<Fake> {
@@ -47,6 +54,11 @@ export async function fakeProxy(scenario: Scenario = {}): Promise<Fake> {
     endpoint: `/fake/${sid}/tryon`,
     log: async () => (await (await fetch(`/fake-control/${sid}/log`)).json()) as FakeRequest[],
     release: async () => { await fetch(`/fake-control/${sid}/release`, { method: 'POST' }); },
+    photo: async () => {
+      const response = await fetch(`/fake-control/${sid}/photo`);
+      if (!response.ok) throw new Error(`no photo was uploaded: ${response.status}`);
+      return new Uint8Array(await response.arrayBuffer());
+    },
   };
 }
 

@@ -45,6 +45,8 @@ describe('languages, direction, theming and motion', () => {
     const fake = await fakeProxy();
     const container = await fixture<HTMLDivElement>(html`<div lang="hi-IN"><tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button></div>`);
     const el = container.querySelector('tryon-button')!;
+    // A language other than English brings its dictionary on demand; the element's update waits for it.
+    await el.updateComplete;
     expect(el.language).to.equal('hi');
     expect(el.shadowRoot!.querySelector('slot')!.textContent).to.equal('पहनकर देखें');
   });

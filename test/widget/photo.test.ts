@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { PhotoError, prepareRawPhoto } from '../../widget/photo.js';
-import { button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto } from './helpers.js';
+import { findPhotoMetadata } from '../../proxy/photo-metadata.js';
+import { button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, until } from './helpers.js';
 
 /** Inserts an EXIF APP1 segment with Orientation=6 (rotate 90° clockwise) after the JPEG's SOI. */
 async function withOrientation6(jpeg: Blob): Promise<Blob> {
@@ -109,11 +110,11 @@ describe('photo preparation', () => {
     expect(((await prepareRawPhoto(broken).catch((e: unknown) => e)) as PhotoError).problem).to.equal('unreadable');
   });
 
-  it('sends a HEIC file it cannot decode as it is', async () => {
+  it('refuses a HEIC it cannot decode as unreadable, instead of sending it as it is', async () => {
     const heic = new File([new Uint8Array([0, 0, 0, 24, 0x66, 0x74, 0x79, 0x70, 0x68, 0x65, 0x69, 0x63, 0, 0, 0, 0, 1, 2, 3, 4])], 'me.heic', { type: '' });
-    const prepared = await prepareRawPhoto(heic);
-    expect(prepared.blob).to.equal(heic);
-    expect(prepared.type).to.equal('image/heic');
+    const error = await prepareRawPhoto(heic).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(PhotoError);
+    expect((error as PhotoError).problem).to.equal('unreadable');
   });
 
   it('shows a clear message in the photo step and uploads nothing for a refused photo', async () => {
@@ -138,3 +139,88 @@ describe('photo preparation', () => {
 function control(el: Parameters<typeof panelRoot>[0]): HTMLButtonElement | undefined {
   return [...panelRoot(el).querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Try it on');
 }
+
+/** A HEIC made by the tests (x265 in HEIF, test/photos/heic.ts) with EXIF (camera, GPS) and XMP. */
+async function heicPhoto(width: number, height: number, turn = 0): Promise<File> {
+  const response = await fetch(`/test-photos/photo.heic?width=${width}&height=${height}&turn=${turn}`);
+  expect(response.status).to.equal(200);
+  const file = new File([await response.arrayBuffer()], 'IMG_0001.HEIC', { type: '' });
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  // It really carries what a phone's photo does: the tests would prove nothing otherwise.
+  expect(findPhotoMetadata(bytes, 'image/heic')).to.deep.equal(['exif', 'xmp']);
+  expect(contains(bytes, 'Exif\0\0')).to.equal(true);
+  expect(contains(bytes, 'TryonTestCam')).to.equal(true);
+  expect(contains(bytes, 'GPSLatitude')).to.equal(true);
+  return file;
+}
+
+/** Nothing of the HEIC's metadata in `bytes`, whichever way it could hide. */
+function expectNoMetadata(bytes: Uint8Array): void {
+  expect([bytes[0], bytes[1], bytes[2]]).to.deep.equal([0xff, 0xd8, 0xff]);
+  expect(findPhotoMetadata(bytes, 'image/jpeg')).to.deep.equal([]);
+  for (const trace of ['Exif', 'TryonTestCam', 'GPS', 'xpacket', 'adobe', 'rdf', 'ftyp']) {
+    expect(contains(bytes, trace), trace).to.equal(false);
+  }
+}
+
+describe('HEIC photos (decoded in the browser, metadata left behind)', () => {
+  it('decodes a HEIC with EXIF, GPS and XMP to a JPEG with none of it, pixels and size kept', async () => {
+    const prepared = await prepareRawPhoto(await heicPhoto(480, 640));
+    expect(prepared.type).to.equal('image/jpeg');
+    expect(prepared.blob.type).to.equal('image/jpeg');
+    expect([prepared.width, prepared.height]).to.deep.equal([480, 640]);
+    expectNoMetadata(new Uint8Array(await prepared.blob.arrayBuffer()));
+    const image = await pixels(prepared.blob);
+    expect([image.width, image.height]).to.deep.equal([480, 640]);
+    expect(isRed(image.at(60, 320))).to.equal(true);
+    expect(isBlue(image.at(420, 320))).to.equal(true);
+  });
+
+  it('turns a HEIC the way its container says (irot): stored landscape, shown and sent portrait', async () => {
+    // Stored 640 × 480, red left and blue right, turned 90° clockwise: 480 × 640, red on top.
+    const prepared = await prepareRawPhoto(await heicPhoto(640, 480, 90));
+    expect([prepared.width, prepared.height]).to.deep.equal([480, 640]);
+    const image = await pixels(prepared.blob);
+    expect(isRed(image.at(240, 60))).to.equal(true);
+    expect(isBlue(image.at(240, 580))).to.equal(true);
+    expectNoMetadata(new Uint8Array(await prepared.blob.arrayBuffer()));
+  });
+
+  it('downscales a large HEIC to 2048 px on the long side', async () => {
+    const prepared = await prepareRawPhoto(await heicPhoto(2400, 3200));
+    expect([prepared.width, prepared.height]).to.deep.equal([1536, 2048]);
+    const image = await pixels(prepared.blob);
+    expect([image.width, image.height]).to.deep.equal([1536, 2048]);
+    expect(isRed(image.at(200, 1024))).to.equal(true);
+    expect(isBlue(image.at(1336, 1024))).to.equal(true);
+    expectNoMetadata(new Uint8Array(await prepared.blob.arrayBuffer()));
+  });
+
+  it('previews a picked HEIC and uploads it with no metadata left (the uploaded bytes inspected)', async () => {
+    sessionStorage.clear();
+    const fake = await fakeProxy();
+    const el = await mount(fake);
+    await openAndConsent(el);
+    await pickPhoto(el, await heicPhoto(480, 640));
+    expect(panelRoot(el).querySelector('[role="alert"]')).to.equal(null);
+
+    const preview = panelRoot(el).querySelector<HTMLImageElement>('img[part="preview"]');
+    expect(preview, 'a preview is shown').to.exist;
+    await preview!.decode();
+    expect([preview!.naturalWidth, preview!.naturalHeight]).to.deep.equal([480, 640]);
+
+    button(el, 'Try it on').click();
+    await until(async () => (await fake.log()).some((r) => r.path === '/photos'), 'the photo upload');
+    await reach(el, 'result');
+    const upload = (await fake.log()).find((r) => r.path === '/photos')!.upload!;
+    expect(upload.partType).to.equal('image/jpeg');
+    expect(upload.exif).to.equal(false);
+
+    const sent = await fake.photo();
+    expectNoMetadata(sent);
+    const image = await pixels(new Blob([sent as BlobPart], { type: 'image/jpeg' }));
+    expect([image.width, image.height]).to.deep.equal([480, 640]);
+    expect(isRed(image.at(60, 320))).to.equal(true);
+    expect(isBlue(image.at(420, 320))).to.equal(true);
+  });
+});

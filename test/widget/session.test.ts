@@ -88,6 +88,20 @@ describe('the session state machine', () => {
     expect(stillImage.status).to.equal('rendering');
   });
 
+  it('a changed product keeps only the consent, and returns an open dialog to the photo step', () => {
+    const changed = nextSession(run(...submitted), { type: 'product-changed' });
+    expect(changed).to.deep.include({ status: 'photo', consented: true, outputs: [] });
+    expect([changed.tryon, changed.requestId, changed.photo]).to.deep.equal([undefined, undefined, undefined]);
+    expect(nextSession(run({ type: 'open' }), { type: 'product-changed' }).status).to.equal('consent');
+    const closed = nextSession(nextSession(run(...submitted), { type: 'close' }), { type: 'product-changed' });
+    expect([closed.status, closed.resume]).to.deep.equal(['idle', undefined]);
+  });
+
+  it('resumes with the photo the stored try-on was made from', () => {
+    const resumed = run({ type: 'resume', tryon: 'tr_9', requestId: 'req-9', views: ['front'], output: 'image', at: 5, photo });
+    expect(resumed.photo).to.deep.equal(photo);
+  });
+
   it('resumes a stored try-on straight into watching it', () => {
     const resumed = run({ type: 'resume', tryon: 'tr_9', requestId: 'req-9', views: ['front'], output: 'image', at: 5 });
     expect(resumed).to.deep.include({ status: 'queued', consented: true, tryon: 'tr_9', requestId: 'req-9', submittedAt: 5 });

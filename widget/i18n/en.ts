@@ -1,7 +1,12 @@
-// English, the default. Every string can be overridden through the element's `strings` property.
-// `{name}` marks a value filled in at run time.
+// English, the default: the fallback for any text another dictionary lacks, and the list of keys.
+// Every string can be overridden through the element's `strings` property. `{name}` marks a value
+// filled in at run time. Its code, name, direction and the button's label come from
+// ../language.ts, the part of English that ships in the first script.
+import { english } from '../language.js';
+import type { LanguageInfo } from '../language.js';
+
 export const en = {
-  label: 'Try it on',
+  ...english,
   dialogTitle: 'Virtual try-on',
   close: 'Close',
   loading: 'Loading…',
@@ -83,4 +88,10 @@ export const en = {
   error_generic: 'Something went wrong. Please try again.',
 };
 
-export type Strings = { [K in keyof typeof en]: string };
+/** Every text of the widget, by key. */
+export type Strings = { [K in Exclude<keyof typeof en, keyof LanguageInfo>]: string };
+
+/** One language's dictionary: what it says about itself, and any texts (missing ones fall back to English). */
+export type Translation = LanguageInfo & Partial<Strings>;
+
+export default en satisfies Translation;

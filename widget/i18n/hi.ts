@@ -1,7 +1,10 @@
 // Hindi. Keys missing here fall back to English.
-import type { Strings } from './en.js';
+import type { Translation } from './en.js';
 
-export const hi: Partial<Strings> = {
+export const hi: Translation = {
+  $code: 'hi',
+  $name: 'हिन्दी',
+  $dir: 'ltr',
   label: 'पहनकर देखें',
   dialogTitle: 'वर्चुअल ट्राई-ऑन',
   close: 'बंद करें',
@@ -83,3 +86,5 @@ export const hi: Partial<Strings> = {
   error_video_not_offered: 'इस उत्पाद के लिए वीडियो उपलब्ध नहीं है।',
   error_generic: 'कुछ गड़बड़ हो गई। कृपया फिर कोशिश करें।',
 };
+
+export default hi;

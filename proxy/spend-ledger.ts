@@ -1,0 +1,182 @@
+// What a try-on may spend, decided before upstream is asked. Each logical try-on (one idempotency
+// key) reserves its place in every limit in one atomic step: the day's try-ons, the day's credits,
+// the photo's cap and the client's daily cap. Checking and recording in one step is what keeps a
+// burst exact: N free slots → at most N upstream try-ons, however many arrive together.
+// A retry of the same try-on finds its reservation and passes free, even once the day is spent.
+// The interface is asynchronous so a shared store (Redis, a Durable Object) can implement it with
+// one atomic script; the in-memory ledger below is one process's.
+import { ProxyError } from './errors.js';
+
+export interface SpendLimits {
+  /** Distinct try-ons the whole proxy may start per UTC day. */
+  dailyTryons: number;
+  /** Credits (by the price table) the whole proxy may reserve per UTC day. */
+  dailyCredits: number;
+  /** Distinct try-ons one uploaded photo may start. */
+  tryonsPerPhoto: number;
+  /** Distinct try-ons one client (address, IPv6 /64) may start per UTC day. */
+  clientDailyTryons: number;
+}
+
+export interface SpendClaim {
+  /** The upstream idempotency key: the identity of one logical try-on. */
+  key: string;
+  /** Id of the photo handle it is made from. */
+  photoId: string;
+  /** The client's limit key (see client-address.ts). */
+  client: string;
+  /** Its price in credits. */
+  credits: number;
+  /** Epoch ms after which no retry can come (its photo handle has expired): then it is forgotten. */
+  keepUntil: number;
+}
+
+export type SpendRefusal = 'photo_limit' | 'daily_tryons' | 'daily_credits' | 'client_daily';
+
+export type Reservation =
+  | { granted: true; /** The try-on was reserved before: nothing new is counted. */ retry: boolean }
+  | { granted: false; refusal: SpendRefusal };
+
+export type SubmitOutcome = 'accepted' | 'refused' | 'unknown';
+
+export interface SpendUsage {
+  /** The UTC day counted, YYYY-MM-DD. */
+  day: string;
+  tryons: number;
+  credits: number;
+}
+
+export interface SpendLedger {
+  /** Reserves the try-on in every limit, or refuses it; all or nothing, atomically. */
+  reserve(claim: SpendClaim): Promise<Reservation>;
+  /**
+   * How the upstream submit of a reserved try-on ended: `accepted` makes the reservation final;
+   * `refused` (it failed for good: upstream cannot have started it) gives it back once no other
+   * request of the same try-on is under way; `unknown` (a timeout, a 5xx: upstream may have
+   * started it) keeps it, so a retry reuses it and the budget never under-counts.
+   */
+  settle(key: string, outcome: SubmitOutcome): Promise<void>;
+  usage(): Promise<SpendUsage>;
+}
+
+export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Seconds until the next UTC midnight, when every daily limit starts afresh. */
+export function secondsToNextDay(ms: number): number {
+  const date = new Date(ms);
+  return (Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1) - ms) / 1000;
+}
+
+/** The documented answer to each refusal. */
+export function refusalError(refusal: SpendRefusal, limits: SpendLimits, now: number): ProxyError {
+  switch (refusal) {
+    case 'photo_limit':
+      return new ProxyError(429, 'photo_limit_reached', `This photo has been used for ${limits.tryonsPerPhoto} try-ons; please upload it again to continue.`, false);
+    case 'client_daily':
+      return new ProxyError(429, 'daily_limit_reached', 'You have made today’s try-ons; please come back tomorrow.', false, secondsToNextDay(now));
+    case 'daily_tryons':
+    case 'daily_credits':
+      return new ProxyError(503, 'daily_budget_reached', 'Try-on is resting for today; please come back tomorrow.', false, secondsToNextDay(now));
+  }
+}
+
+interface Held {
+  day: string;
+  photoId: string;
+  client: string;
+  credits: number;
+  keepUntil: number;
+  /** Requests of this try-on under way; the reservation is given back only when none is left. */
+  holders: number;
+  confirmed: boolean;
+}
+
+/** One process's ledger. Each method does all its work before its first await: atomic on one event loop. */
+export class MemorySpendLedger implements SpendLedger {
+  private readonly held = new Map<string, Held>();
+  private readonly photos = new Map<string, { keys: Set<string>; keepUntil: number }>();
+  private day = '';
+  private tryons = 0;
+  private credits = 0;
+  private clients = new Map<string, number>();
+  private sweptAt = 0;
+
+  constructor(private readonly limits: SpendLimits, private readonly now: () => number = Date.now) {}
+
+  private roll(now: number): string {
+    const day = utcDay(now);
+    if (day !== this.day) {
+      this.day = day;
+      this.tryons = 0;
+      this.credits = 0;
+      this.clients = new Map();
+    }
+    return day;
+  }
+
+  async reserve(claim: SpendClaim): Promise<Reservation> {
+    const now = this.now();
+    const day = this.roll(now);
+    this.sweep(now);
+    const known = this.held.get(claim.key);
+    if (known && known.keepUntil > now) {
+      known.holders++;
+      known.keepUntil = Math.max(known.keepUntil, claim.keepUntil);
+      return { granted: true, retry: true };
+    }
+    if (known) this.forget(claim.key, known);
+    const photo = this.photos.get(claim.photoId);
+    if ((photo?.keys.size ?? 0) >= this.limits.tryonsPerPhoto) return { granted: false, refusal: 'photo_limit' };
+    if ((this.clients.get(claim.client) ?? 0) >= this.limits.clientDailyTryons) return { granted: false, refusal: 'client_daily' };
+    if (this.tryons >= this.limits.dailyTryons) return { granted: false, refusal: 'daily_tryons' };
+    if (this.credits + claim.credits > this.limits.dailyCredits) return { granted: false, refusal: 'daily_credits' };
+
+    this.tryons++;
+    this.credits += claim.credits;
+    this.clients.set(claim.client, (this.clients.get(claim.client) ?? 0) + 1);
+    if (photo) {
+      photo.keys.add(claim.key);
+      photo.keepUntil = Math.max(photo.keepUntil, claim.keepUntil);
+    } else {
+      this.photos.set(claim.photoId, { keys: new Set([claim.key]), keepUntil: claim.keepUntil });
+    }
+    this.held.set(claim.key, {
+      day, photoId: claim.photoId, client: claim.client, credits: claim.credits, keepUntil: claim.keepUntil, holders: 1, confirmed: false,
+    });
+    return { granted: true, retry: false };
+  }
+
+  async settle(key: string, outcome: SubmitOutcome): Promise<void> {
+    const held = this.held.get(key);
+    if (!held) return;
+    held.holders = Math.max(0, held.holders - 1);
+    if (outcome === 'accepted') held.confirmed = true;
+    if (outcome !== 'refused' || held.confirmed || held.holders > 0) return;
+    this.forget(key, held);
+    if (held.day === this.roll(this.now())) {
+      this.tryons--;
+      this.credits -= held.credits;
+      const count = (this.clients.get(held.client) ?? 1) - 1;
+      if (count > 0) this.clients.set(held.client, count);
+      else this.clients.delete(held.client);
+    }
+  }
+
+  async usage(): Promise<SpendUsage> {
+    const day = this.roll(this.now());
+    return { day, tryons: this.tryons, credits: this.credits };
+  }
+
+  /** Forgets try-ons and photos no retry can reach any more (at most once a minute). */
+  private sweep(now: number): void {
+    if (now - this.sweptAt < 60_000) return;
+    this.sweptAt = now;
+    for (const [key, held] of this.held) if (held.keepUntil <= now) this.forget(key, held);
+    for (const [id, photo] of this.photos) if (photo.keepUntil <= now) this.photos.delete(id);
+  }
+
+  private forget(key: string, held: Held): void {
+    this.held.delete(key);
+    this.photos.get(held.photoId)?.keys.delete(key);
+  }
+}

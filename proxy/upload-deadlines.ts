@@ -1,0 +1,74 @@
+// An upload holds a connection and memory for as long as the sender likes, unless it is timed:
+// a body that sends nothing for `idleMs` while the proxy waits for it, or that has not arrived
+// whole within `totalMs`, fails with 408 upload_timeout. The source is left alone (cancelling it
+// would tear down the socket before the 408 is written); the answer closes the connection.
+import { ProxyError } from './errors.js';
+
+export const uploadTimeoutError = () =>
+  new ProxyError(408, 'upload_timeout', 'The upload stopped arriving; please try again on a steadier connection.', true);
+
+export interface TimedBody {
+  stream: ReadableStream<Uint8Array>;
+  /** Set once a deadline was missed (a consumer such as fetch may hide the stream's own error). */
+  timedOut(): boolean;
+  /** Stops the clock (the body was read, or the request ended otherwise). */
+  stop(): void;
+}
+
+const TIMEOUT = Symbol('timeout');
+
+/** A clock left running by an abandoned body must not keep a Node process alive (no-op on Workers). */
+function unref<T>(timer: T): T {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+}
+
+export function timedBody(source: ReadableStream<Uint8Array>, limits: { uploadIdleMs: number; uploadTotalMs: number }): TimedBody {
+  const reader = source.getReader();
+  let missed = false;
+  let stopped = false;
+  let totalTimer: ReturnType<typeof setTimeout> | undefined;
+  const overall = new Promise<typeof TIMEOUT>((resolve) => {
+    if (limits.uploadTotalMs > 0) totalTimer = unref(setTimeout(() => resolve(TIMEOUT), limits.uploadTotalMs));
+  });
+  const stop = () => {
+    stopped = true;
+    clearTimeout(totalTimer);
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let idleTimer: ReturnType<typeof setTimeout> | undefined;
+      const idle = new Promise<typeof TIMEOUT>((resolve) => {
+        if (limits.uploadIdleMs > 0) idleTimer = setTimeout(() => resolve(TIMEOUT), limits.uploadIdleMs);
+      });
+      const next = reader.read();
+      try {
+        const result = await Promise.race([next, idle, ...(stopped ? [] : [overall])]);
+        if (result === TIMEOUT) {
+          missed = true;
+          stop();
+          // The read still pending settles when the connection closes; nobody waits for it.
+          next.catch(() => undefined);
+          controller.error(uploadTimeoutError());
+          return;
+        }
+        if (result.done) {
+          stop();
+          controller.close();
+        } else {
+          controller.enqueue(result.value);
+        }
+      } catch (error) {
+        stop();
+        controller.error(error);
+      } finally {
+        clearTimeout(idleTimer);
+      }
+    },
+    cancel(reason) {
+      stop();
+      return reader.cancel(reason).catch(() => undefined);
+    },
+  });
+  return { stream, timedOut: () => missed, stop };
+}

@@ -1,0 +1,211 @@
+// What an attacker sends that the proxy cannot serve: each answered at once in the documented
+// error shape, never a 500, never an error-level log line, never unbounded work or logging.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { HandleSigner } from '../../proxy/handles.js';
+import { SECRET, personPhoto, photoHandle, startStack, startTryon, type Stack } from './stack.js';
+import { openRaw, parseRaw, photoForm, send } from './wire.js';
+
+interface ErrorShape { error: { code: string; message: string; retryable: boolean } }
+
+function assertError(status: number, text: string, expectedStatus: number, code: string): void {
+  assert.equal(status, expectedStatus, text);
+  const body = JSON.parse(text) as ErrorShape;
+  assert.deepEqual(Object.keys(body), ['error']);
+  assert.deepEqual(Object.keys(body.error).sort(), ['code', 'message', 'retryable']);
+  assert.equal(body.error.code, code);
+  assert.ok(body.error.message.length > 5);
+}
+
+const errorLines = (stack: Stack) => stack.logs.filter((entry) => entry.level === 'error');
+
+describe('hostile input', () => {
+  let stack: Stack;
+  before(async () => { stack = await startStack({ proxy: { limits: { uploadIdleMs: 400, uploadTotalMs: 1500 } } }); });
+  after(async () => { await stack.close(); });
+
+  describe('malformed Origin', () => {
+    it('answers 403 origin_not_allowed before any work, on every route, with no error logged', async () => {
+      const uploadsBefore = (await stack.state()).requests['POST /v1/files'] ?? 0;
+      const photo = await photoHandle(stack);
+      const form = await photoForm(await personPhoto());
+      const routes: [string, string, Record<string, string>, (Uint8Array | string)?][] = [
+        ['GET', '/products/dress-aline-indigo', {}],
+        ['POST', '/photos', { 'content-type': form.contentType }, form.body],
+        ['POST', '/tryons', { 'content-type': 'application/json' }, JSON.stringify({ consent: true, product: 'dress-aline-indigo', photo, requestId: 'req_hostile_1' })],
+        ['GET', '/tryons/garbage', {}],
+        ['GET', '/tryons/garbage/events', {}],
+        ['GET', '/files/garbage', {}],
+        ['OPTIONS', '/tryons', { 'access-control-request-method': 'POST' }],
+        ['GET', '/no/such/route', {}],
+      ];
+      for (const origin of ['http://[', 'http://host:91010', 'https://a b', 'null', 'https://shop.example/', '*', 'https://', 'x'.repeat(3000)]) {
+        for (const [method, path, headers, body] of routes) {
+          const answer = await send(`${stack.url}${path}`, { method, headers: { ...headers, origin }, ...(body === undefined ? {} : { body }) });
+          assertError(answer.status, answer.text, 403, 'origin_not_allowed');
+        }
+      }
+      assert.deepEqual(errorLines(stack), []);
+      const state = await stack.state();
+      assert.equal(state.requests['POST /v1/files'], uploadsBefore + 1, 'only the honest upload reached upstream');
+      assert.equal(state.requests['POST /v1/images/tryon'] ?? 0, 0);
+    });
+  });
+
+  describe('unknown routes and methods', () => {
+    const cases = async (base: string) => {
+      for (const path of ['/nowhere', '/tryons/a/b/c', '/products', '/photos/x', '/', '/webhooks/x', '/%zz']) {
+        const answer = await send(`${base}${path}`);
+        assertError(answer.status, answer.text, 404, 'not_found');
+        assert.match(String(answer.headers['content-type']), /^application\/json/);
+      }
+      for (const [method, path] of [['DELETE', '/tryons'], ['GET', '/photos'], ['PUT', '/photos'], ['POST', '/products/dress-aline-indigo'],
+        ['GET', '/webhooks'], ['POST', '/health'], ['DELETE', '/tryons/abc'], ['POST', '/files/abc'], ['PATCH', '/tryons/abc/events']] as const) {
+        const answer = await send(`${base}${path}`, { method, headers: { 'content-type': 'application/json' }, body: '{}' });
+        assertError(answer.status, answer.text, 405, 'method_not_allowed');
+        assert.match(String(answer.headers.allow), /^(GET|POST)/, `${method} ${path} names the allowed methods`);
+      }
+    };
+
+    it('answer JSON 404 and 405 at the root', async () => {
+      await cases(stack.url);
+    });
+
+    it('answer JSON 404 and 405 under startProxy({ basePath })', async () => {
+      const mounted = await startStack({ proxy: { basePath: '/shop/tryon' } });
+      try {
+        assert.match(mounted.url, /\/shop\/tryon$/);
+        await cases(mounted.url);
+        // Outside the mount too: the proxy's JSON, not a bare router's text.
+        const outside = await send(`${new URL(mounted.url).origin}/elsewhere`);
+        assertError(outside.status, outside.text, 404, 'not_found');
+      } finally {
+        await mounted.close();
+      }
+    });
+
+    it('answer JSON 404 and 405 under npm start’s /tryon mount', async () => {
+      const { startDemo } = await import('../../demo/start.js');
+      const demo = await startDemo({ port: 0, sandboxPort: 0, speed: 0, quiet: true, env: {} });
+      try {
+        await cases(`${demo.url}/tryon`);
+        // The shop's own pages are still the shop's.
+        assert.equal((await send(`${demo.url}/`)).status, 200);
+      } finally {
+        await demo.close();
+      }
+    });
+
+    it('are rate limited like other reads, and logged with a bounded path', async () => {
+      const limited = await startStack({ proxy: { limits: { readsPerMinute: 5 } } });
+      try {
+        const long = `/${'a'.repeat(15_000)}`;
+        const statuses = [];
+        const requests: [string, string][] = [['GET', '/nowhere'], ['GET', long], ['POST', long], ['PUT', '/photos'], ['DELETE', '/tryons/abc'], ['GET', long], ['GET', '/nowhere']];
+        for (const [method, path] of requests) statuses.push((await send(`${limited.url}${path}`, { method })).status);
+        assert.deepEqual(statuses, [404, 404, 404, 405, 405, 429, 429]);
+        const lines = limited.logs.filter((entry) => entry.event === 'request');
+        assert.ok(lines.length >= 7);
+        for (const line of lines) {
+          assert.ok(String(line.path).length <= 300, `a logged path of ${String(line.path).length} characters`);
+          assert.ok(JSON.stringify(line).length < 1000);
+        }
+      } finally {
+        await limited.close();
+      }
+    });
+  });
+
+  describe('uploads', () => {
+    it('refuses a declared Content-Length over the limit at once, without reading the body, and closes', async () => {
+      for (const [path, type, code] of [['/photos', 'multipart/form-data; boundary=b', 'file_too_large'], ['/tryons', 'application/json', 'invalid_request']] as const) {
+        const raw = await openRaw(stack.url, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nContent-Length: 10737418240\r\n\r\n${'x'.repeat(100)}`);
+        const { text, closed, elapsedMs } = await raw.answer(3000);
+        raw.socket.destroy();
+        const answer = parseRaw(text);
+        assertError(answer.status, answer.body, 413, code);
+        assert.equal(answer.headers.connection, 'close');
+        assert.ok(closed, 'the connection is closed rather than kept for a body that will never be read');
+        assert.ok(elapsedMs < 2000, `answered in ${elapsedMs} ms`);
+      }
+    });
+
+    const head = (length: number, boundary: string) =>
+      `POST /photos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\n\r\n`;
+
+    it('closes an upload that stalls before its photo part with 408', async () => {
+      const raw = await openRaw(stack.url, `${head(200_000, 'b')}--b\r\nContent-Disposition: form-data; name="note"\r\n\r\nhel`);
+      const { text, closed, elapsedMs } = await raw.answer(5000);
+      raw.socket.destroy();
+      const answer = parseRaw(text);
+      assertError(answer.status, answer.body, 408, 'upload_timeout');
+      assert.ok(closed);
+      assert.ok(elapsedMs >= 350 && elapsedMs < 3000, `cut after ${elapsedMs} ms (idle limit 400 ms)`);
+    });
+
+    it('closes an upload that stalls inside the photo with 408, and nothing is stored upstream', async () => {
+      const before = (await stack.state()).requests['POST /v1/files'] ?? 0;
+      const photo = await personPhoto(800, 1000);
+      const partHead = '--b\r\nContent-Disposition: form-data; name="photo"; filename="me.jpg"\r\nContent-Type: image/jpeg\r\n\r\n';
+      const raw = await openRaw(stack.url, head(photo.length + 200, 'b'));
+      raw.socket.write(partHead);
+      raw.socket.write(photo.subarray(0, Math.min(photo.length - 10, 100_000)));
+      const { text, closed } = await raw.answer(5000);
+      raw.socket.destroy();
+      const answer = parseRaw(text);
+      assertError(answer.status, answer.body, 408, 'upload_timeout');
+      assert.ok(closed);
+      const after = await stack.state();
+      assert.ok(Object.values(after.workspaces).every((ws) => ws.jobs.length === 0));
+      assert.ok((after.requests['POST /v1/files'] ?? 0) <= before + 1, 'at most the one interrupted upload');
+      assert.deepEqual(errorLines(stack), []);
+    });
+
+    it('closes a try-on request whose JSON body stalls with 408', async () => {
+      const raw = await openRaw(stack.url, `POST /tryons HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"consent":true,`);
+      const { text, closed, elapsedMs } = await raw.answer(5000);
+      raw.socket.destroy();
+      const answer = parseRaw(text);
+      assertError(answer.status, answer.body, 408, 'upload_timeout');
+      assert.ok(closed);
+      assert.ok(elapsedMs < 3000, `cut after ${elapsedMs} ms (idle limit 400 ms)`);
+    });
+
+    it('closes an upload that trickles past the total time limit with 408', async () => {
+      const raw = await openRaw(stack.url, `${head(200_000, 'b')}--b\r\nContent-Disposition: form-data; name="note"\r\n\r\n`);
+      // A byte every 100 ms is never idle for 400 ms, but never done either.
+      const trickle = setInterval(() => raw.socket.write('x'), 100);
+      const { text, closed, elapsedMs } = await raw.answer(6000);
+      clearInterval(trickle);
+      raw.socket.destroy();
+      const answer = parseRaw(text);
+      assertError(answer.status, answer.body, 408, 'upload_timeout');
+      assert.ok(closed);
+      assert.ok(elapsedMs >= 1400 && elapsedMs < 4000, `cut after ${elapsedMs} ms (total limit 1500 ms)`);
+    });
+  });
+
+  describe('handles', () => {
+    it('refuses every non-canonical spelling of a genuine handle with 404 invalid_handle', async () => {
+      const photo = await photoHandle(stack);
+      const started = await startTryon(stack, { product: 'dress-aline-indigo', photo });
+      assert.equal(started.status, 202);
+      const { tryon } = (await started.json()) as { tryon: string };
+      assert.ok(await new HandleSigner(SECRET).open('tryon', tryon));
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const spellings = (handle: string) => {
+        const last = alphabet.indexOf(handle.at(-1)!);
+        return [1, 2, 3].map((bits) => handle.slice(0, -1) + alphabet[last ^ bits]);
+      };
+      for (const spelling of spellings(tryon)) {
+        const answer = await send(`${stack.url}/tryons/${spelling}`);
+        assertError(answer.status, answer.text, 404, 'invalid_handle');
+      }
+      for (const spelling of spellings(photo)) {
+        const answer = await startTryon(stack, { product: 'dress-aline-indigo', photo: spelling });
+        assertError(answer.status, await answer.text(), 404, 'invalid_handle');
+      }
+      assert.equal((await send(`${stack.url}/tryons/${tryon}`)).status, 200);
+    });
+  });
+});

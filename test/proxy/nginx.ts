@@ -1,0 +1,117 @@
+// Real nginx in front of a proxy, configured with the very `location /tryon/` block that
+// docs/integrations/deploy-proxy.md tells shops to use (read from the doc, not copied), on a free
+// loopback port, with every file it writes in a temporary prefix. Debian's nginx: NGINX_PATH, or
+// `nginx` on PATH, or /usr/sbin/nginx.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+const DOC = new URL('../../docs/integrations/deploy-proxy.md', import.meta.url);
+/** The upstream address the doc's snippet names; replaced by the proxy under test. */
+const DOC_UPSTREAM = 'http://127.0.0.1:8787/';
+
+export function nginxPath(): string | undefined {
+  if (process.env.NGINX_PATH) return process.env.NGINX_PATH;
+  for (const dir of [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin']) {
+    if (dir && existsSync(join(dir, 'nginx'))) return join(dir, 'nginx');
+  }
+  return undefined;
+}
+
+/** The doc's nginx block for the proxy, exactly as written there. */
+export async function documentedLocation(): Promise<string> {
+  const text = await readFile(DOC, 'utf8');
+  const blocks = [...text.matchAll(/```nginx\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const block = blocks.find((b) => b.includes('location /tryon/'));
+  if (!block) throw new Error('docs/integrations/deploy-proxy.md has no nginx block with location /tryon/');
+  if (!block.includes(DOC_UPSTREAM)) throw new Error(`the documented nginx block no longer proxies to ${DOC_UPSTREAM}`);
+  return block;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export interface Nginx {
+  /** Where the shop's page reaches the proxy: http://127.0.0.1:<port>/tryon */
+  url: string;
+  port: number;
+  config: string;
+  stop(): Promise<void>;
+}
+
+/** Starts nginx with the documented block, proxying to `upstreamPort`; resolves once it accepts connections. */
+export async function startNginx(upstreamPort: number): Promise<Nginx> {
+  const binary = nginxPath();
+  if (!binary) throw new Error('nginx is not installed (apt-get install nginx, or set NGINX_PATH)');
+  const location = (await documentedLocation()).replace(DOC_UPSTREAM, `http://127.0.0.1:${upstreamPort}/`);
+  const prefix = await mkdtemp(join(tmpdir(), 'tryon-nginx-'));
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    const config = [
+      // As root the workers would switch to `nobody`, which cannot use the temporary prefix.
+      process.getuid?.() === 0 ? 'user root;' : '',
+      'daemon off;',
+      'worker_processes 1;',
+      `error_log ${join(prefix, 'error.log')} warn;`,
+      `pid ${join(prefix, 'nginx.pid')};`,
+      'events { worker_connections 1024; }',
+      'http {',
+      `  access_log ${join(prefix, 'access.log')};`,
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${join(prefix, kind)};`),
+      '  server {',
+      `    listen 127.0.0.1:${port};`,
+      '    server_name shop.test;',
+      location.split('\n').map((line) => `    ${line}`).join('\n'),
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    const configPath = join(prefix, 'nginx.conf');
+    await writeFile(configPath, config);
+    const child: ChildProcess = spawn(binary, ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', configPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    let exitCode: number | null | undefined;
+    void exited.then((code) => { exitCode = code; });
+    // Ready when it accepts a connection; gone if it exits first.
+    while (exitCode === undefined && !(await accepts(port))) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (exitCode !== undefined) {
+      const log = await readFile(join(prefix, 'error.log'), 'utf8').catch(() => '');
+      if (attempt < 3 && /Address already in use/.test(log + stderr)) continue;
+      await rm(prefix, { recursive: true, force: true });
+      throw new Error(`nginx did not start (exit ${exitCode}): ${stderr}${log}`);
+    }
+    return {
+      url: `http://127.0.0.1:${port}/tryon`,
+      port,
+      config,
+      stop: async () => {
+        if (exitCode === undefined) {
+          child.kill('SIGQUIT');
+          await exited;
+        }
+        await rm(prefix, { recursive: true, force: true });
+      },
+    };
+  }
+}

@@ -1,0 +1,61 @@
+// A stream that read a non-terminal status just before the final one was published must still
+// hear of the end: the final status is published once, so a watcher that arrives a moment later
+// would otherwise wait until its stream's deadline. Against the real sandbox.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSandbox } from '../../demo/sandbox/server.js';
+import { TryonStatusBoard, type TryonSnapshot } from '../../proxy/tryon-status.js';
+import { Upstream } from '../../proxy/upstream/client.js';
+import { personPhoto } from './stack.js';
+
+describe('status published between a read and a watch', () => {
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  let upstream: Upstream;
+  let jobId = '';
+
+  before(async () => {
+    sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { sk_test_a: 'ws_1' }, log: () => undefined });
+    upstream = new Upstream({ apiKey: 'sk_test_a', baseUrl: sandbox.url, timeoutMs: 5_000, uploadTimeoutMs: 5_000, retries: 0, retryBaseMs: 10, log: () => undefined });
+    const photo = await upstream.uploadFile(await personPhoto(), { kind: 'person', contentType: 'image/jpeg', filename: 'me.jpg' });
+    const garment = await upstream.uploadFile(await personPhoto(), { kind: 'garment', contentType: 'image/jpeg', filename: 'g.jpg' });
+    await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jobOutcome: 'hold', times: 1 }) });
+    const job = await upstream.submitTryon('image', {
+      mode: 'garment_to_person', person_image: photo.id, garment_image: garment.id, garment: { category: 'dress' },
+      consent_token: true, idempotency_key: `status-race-${Date.now()}`,
+    });
+    jobId = job.id;
+  });
+  after(async () => { await sandbox.close(); });
+
+  it('gives a watcher the final status that was published after its read', async () => {
+    // A long interval: nothing but the webhook moves the board, as with webhooks configured.
+    const board = new TryonStatusBoard(upstream, { intervalMs: 60_000, now: Date.now, log: () => undefined });
+    const first = await board.read(jobId);
+    assert.equal(first.status, 'processing');
+
+    const release = await fetch(`${sandbox.url}/sandbox/jobs/${jobId}/release`, { method: 'POST' });
+    assert.equal(release.status, 200, await release.text());
+    let finished = await upstream.getJob(jobId);
+    while (finished.status !== 'succeeded') finished = await upstream.getJob(jobId);
+    // The webhook publishes the final status while no one listens yet…
+    assert.equal(await board.update(finished), true);
+    assert.equal((await board.known(jobId))?.status, 'succeeded');
+
+    // …and the stream that read "processing" starts watching only now.
+    const heard: TryonSnapshot[] = [];
+    let unwatch = () => {};
+    const final = await new Promise<TryonSnapshot | 'silence'>((resolve) => {
+      const silence = setTimeout(() => resolve('silence'), 3_000);
+      unwatch = board.watch(jobId, (snapshot) => {
+        heard.push(snapshot);
+        if (snapshot.status === 'succeeded') {
+          clearTimeout(silence);
+          resolve(snapshot);
+        }
+      });
+    });
+    unwatch();
+    assert.notEqual(final, 'silence', `the watcher heard only ${JSON.stringify(heard.map((s) => s.status))}`);
+    assert.equal((final as TryonSnapshot).outputs.length, 1);
+  });
+});

@@ -1,0 +1,36 @@
+// What an error means for the shopper's try-on: which step "Try again" goes back to, and which
+// handles the tab should forget. Pure: the run controller applies it.
+import { ProxyError } from './proxy-client.js';
+import type { FailedStage } from './session.js';
+
+/** Error codes that mean "this photo will not do": trying again means choosing another. */
+const photoCodes = new Set(['unsupported_media_type', 'photo_too_small', 'file_too_large', 'photo_limit_reached']);
+/** Error codes that mean a handle is gone: start again from the photo. */
+const handleCodes = new Set(['expired_handle', 'invalid_handle', 'not_found']);
+
+/** True when the proxy refused the photo itself, so offering to send it again would be a dead end. */
+export const photoRefused = (code: string | undefined): boolean => photoCodes.has(code ?? '');
+
+export const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
+
+export interface Failure {
+  code: string;
+  retryable: boolean;
+  /** The step "Try again" starts from. */
+  stage: FailedStage;
+  /** The stored try-on (and, unless it failed while watching, the stored photo) is gone upstream. */
+  forgetTryon: boolean;
+  forgetPhoto: boolean;
+}
+
+/** Reads an error thrown at `stage`: a proxy error keeps its code; a network failure is `offline`. */
+export function failure(stage: FailedStage, error: unknown): Failure {
+  let code = error instanceof ProxyError ? error.code : 'generic';
+  if (error instanceof TypeError) code = 'offline';
+  const retryable = error instanceof ProxyError ? error.retryable : true;
+  const gone = handleCodes.has(code);
+  let failed: FailedStage = stage;
+  if (photoCodes.has(code) || gone) failed = 'photo';
+  else if (code === 'unknown_product') failed = 'product';
+  return { code, retryable, stage: failed, forgetTryon: gone, forgetPhoto: gone && stage !== 'watch' };
+}

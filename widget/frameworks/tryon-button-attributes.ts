@@ -1,0 +1,42 @@
+// What a page writes on <tryon-button> in a framework's markup, shared by the JSX, Vue and Svelte
+// typings: its attributes, the properties a framework may set directly, and its events.
+import type { TryonEventMap, TryonEventName } from '../events.js';
+import type { Strings } from '../i18n/en.js';
+
+/** The element's attributes, by the names they have in HTML. */
+export interface TryonButtonAttributes {
+  /** The product's id in the shop's catalog (required). */
+  product?: string;
+  /** Where the token proxy is mounted; relative to the page or absolute. Default `/tryon`. */
+  endpoint?: string;
+  /** Comma-separated views to render; empty = every view the product offers. */
+  views?: string;
+  /** Offer "Make a video" when the product allows it. */
+  video?: boolean;
+  /** Language of the texts: `en` (default) or `hi`. */
+  lang?: string;
+  /** The shop's privacy page, linked from the consent step. */
+  'privacy-url'?: string;
+  /** When to fetch the dialog's code: `idle` (default) or `interaction`. */
+  prefetch?: 'idle' | 'interaction';
+}
+
+/**
+ * Properties with no attribute (or set as a property by React 19 and Svelte 5, which assign a
+ * property whenever the element has one).
+ */
+export interface TryonButtonProperties {
+  privacyUrl?: string;
+  /** Overrides for any text, by key (see docs/widget.md). */
+  strings?: Partial<Strings>;
+  /** Milliseconds between status polls when Server-Sent Events are unavailable. */
+  pollInterval?: number;
+}
+
+/**
+ * Event listeners named `on` + the event's own name (`ontryon-open`), which React 19 and Svelte 5
+ * both turn into addEventListener('tryon-open', …) on a custom element.
+ */
+export type TryonButtonEventProps = {
+  [K in TryonEventName as `on${K}`]?: (event: TryonEventMap[K]) => void;
+};

@@ -1,0 +1,24 @@
+// The button's side of languages, small enough for the first script: which language an element
+// speaks, and English's label. Every dictionary (widget/i18n/<code>.ts) declares its own code,
+// name and writing direction, in the manner of Shoelace's translations; only English's first
+// entries travel up front, so the button has its label without a fetch. Any other language's
+// dictionary is loaded on demand (widget/languages.ts), so adding one never grows this script.
+
+/** What every dictionary says about its language. */
+export interface LanguageInfo {
+  /** The language's code, as in `lang` (`hi`, `ur`). */
+  $code: string;
+  /** The language's name, in that language. */
+  $name: string;
+  /** Its writing direction. */
+  $dir: 'ltr' | 'rtl';
+}
+
+/** English, the default and the fallback for any missing text. The rest of it is in i18n/en.ts. */
+export const english = { $code: 'en', $name: 'English', $dir: 'ltr', label: 'Try it on' } as const satisfies LanguageInfo & { label: string };
+
+/** The language an element speaks: its own `lang`, else the nearest `lang` around it, else the page's, else English. */
+export function languageOf(element: Element, lang: string): string {
+  const code = lang || element.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang || english.$code;
+  return code.toLowerCase().split('-')[0] || english.$code;
+}

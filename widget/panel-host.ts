@@ -1,0 +1,25 @@
+// All the panel knows of the element that hosts it: the settings it reads and the element it
+// dispatches the public events on. <tryon-button> implements it; the panel never imports the button,
+// and reports back only through its `panel-status` event.
+import type { Strings, Translation } from './i18n/en.js';
+import type { TryonStatus } from './events.js';
+
+export interface PanelHost extends HTMLElement {
+  readonly product: string;
+  readonly endpoint: string;
+  readonly views: string;
+  readonly video: boolean;
+  readonly privacyUrl: string;
+  readonly strings: Partial<Strings>;
+  readonly pollInterval: number;
+  /** The language the texts are shown in. */
+  readonly language: string;
+  /** That language's dictionary once loaded; undefined for English or a language the widget lacks. */
+  readonly translation: Translation | undefined;
+}
+
+/**
+ * `panel-status`: the panel's report of its step, dispatched on the panel itself (neither
+ * bubbling nor composed, so the page never sees it); the host reflects it as its `status`.
+ */
+export type PanelStatusEvent = CustomEvent<TryonStatus>;

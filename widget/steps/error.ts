@@ -1,0 +1,23 @@
+// The error step: the message in the shopper's words (role=alert), "Try again" and "Close".
+import { html } from 'lit';
+import type { TemplateResult } from 'lit';
+import type { Texts } from '../texts.js';
+
+export interface ErrorStep {
+  texts: Texts;
+  message: string | undefined;
+  onRetry(): void;
+  onClose(): void;
+}
+
+export function errorStep(step: ErrorStep): TemplateResult {
+  const { texts } = step;
+  return html`<div class="body">
+    <h3 id="step-title" tabindex="-1">${texts.t('errorTitle')}</h3>
+    <div role="alert" part="error" class="error"><p>${step.message || texts.t('error_generic')}</p></div>
+    <div class="actions" part="actions">
+      <button class="primary" part="primary-button" type="button" data-autofocus @click=${step.onRetry}>${texts.t('tryAgain')}</button>
+      <button type="button" part="secondary-button" @click=${step.onClose}>${texts.t('close')}</button>
+    </div>
+  </div>`;
+}

@@ -1,0 +1,70 @@
+// The photo step: tips, a drop zone with the preview, and the ways to give a photo (file, camera,
+// the last one this tab uploaded).
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import { PhotoError } from '../photo.js';
+import type { Texts } from '../texts.js';
+
+export interface PhotoStep {
+  texts: Texts;
+  /** The prepared photo's preview, once there is one to send. */
+  preview: string | undefined;
+  preparing: boolean;
+  dragging: boolean;
+  /** Why the chosen file was refused, in the shopper's words. */
+  problem: string;
+  hasLastPhoto: boolean;
+  onDragOver(event: DragEvent): void;
+  onDragLeave(): void;
+  onDrop(event: DragEvent): void;
+  onSubmit(): void;
+  onPick(camera: boolean): void;
+  onUseLastPhoto(): void;
+  onFile(event: Event): void;
+}
+
+export function photoStep(step: PhotoStep): TemplateResult {
+  const { texts } = step;
+  const ready = Boolean(step.preview);
+  return html`<div part="photo" class="body">
+    <h3 id="step-title" tabindex="-1">${texts.t('photoTitle')}</h3>
+    <div>
+      <p>${texts.t('tipsTitle')}</p>
+      <ul>
+        <li>${texts.t('tipOnePerson')}</li>
+        <li>${texts.t('tipFacing')}</li>
+        <li>${texts.t('tipLight')}</li>
+        <li>${texts.t('tipBody')}</li>
+      </ul>
+    </div>
+    <div part="dropzone" class="dropzone ${step.dragging ? 'over' : ''}"
+      @dragover=${step.onDragOver} @dragleave=${step.onDragLeave} @drop=${step.onDrop}>
+      ${ready
+        ? html`<img part="preview" src=${step.preview ?? ''} alt=${texts.t('previewAlt')}>`
+        : html`<p class="muted">${step.preparing ? texts.t('preparing') : texts.t('dropHint')}</p>`}
+    </div>
+    ${step.problem ? html`<p class="problem" role="alert">${step.problem}</p>` : nothing}
+    <div class="actions" part="actions">
+      ${ready ? html`<button class="primary" part="primary-button" type="button" data-autofocus @click=${step.onSubmit}>${texts.t('submit')}</button>` : nothing}
+      <button class=${ready ? '' : 'primary'} part=${ready ? 'secondary-button' : 'primary-button'} type="button"
+        ?data-autofocus=${!ready} @click=${() => step.onPick(false)}>${texts.t('choosePhoto')}</button>
+      <button type="button" part="secondary-button" @click=${() => step.onPick(true)}>${texts.t('takePhoto')}</button>
+      ${step.hasLastPhoto ? html`<button type="button" part="secondary-button" @click=${step.onUseLastPhoto}>${texts.t('useLastPhoto')}</button>` : nothing}
+    </div>
+    <input id="file" class="visually-hidden" type="file" tabindex="-1" accept="image/*,.heic,.heif"
+      aria-label=${texts.t('yourPhoto')} @change=${step.onFile}>
+    <input id="camera" class="visually-hidden" type="file" tabindex="-1" accept="image/*" capture="user"
+      aria-label=${texts.t('takePhoto')} @change=${step.onFile}>
+  </div>`;
+}
+
+/** Why a chosen file was refused, in the shopper's words. */
+export function photoProblem(texts: Texts, error: unknown): string {
+  if (!(error instanceof PhotoError)) return texts.t('photoUnreadable');
+  switch (error.problem) {
+    case 'not_image': return texts.t('photoNotImage');
+    case 'too_small': return texts.t('photoTooSmall', { width: error.width ?? 0, height: error.height ?? 0 });
+    case 'too_large': return texts.t('photoTooLarge', { size: error.sizeMb ?? 0 });
+    default: return texts.t('photoUnreadable');
+  }
+}

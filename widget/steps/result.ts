@@ -1,0 +1,90 @@
+// The result step: the image of each view (a tablist when there are several, with the arrow keys
+// of the tabs pattern), the before/after comparison, the video, and what to do next.
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import type { TryonOutput } from '../events.js';
+import type { CompareController } from '../compare.js';
+import type { Texts } from '../texts.js';
+
+export interface ResultStep {
+  texts: Texts;
+  productName: string;
+  outputs: TryonOutput[];
+  /** The views asked for, in order; tabs appear for them before their image is in. */
+  views: string[];
+  selectedView: string;
+  /** The shopper's own photo, when it was sent from this page: the "before" of the comparison. */
+  before: string | undefined;
+  compare: CompareController;
+  offerVideo: boolean;
+  onSelect(view: string): void;
+  onDownload(): void;
+  onShare(): void;
+  onAnotherPhoto(): void;
+  onMakeVideo(): void;
+}
+
+/** Arrow keys (mirrored right to left), Home and End move between the tabs, as the tabs pattern asks. */
+function onTabKey(event: KeyboardEvent, select: (view: string) => void): void {
+  const current = event.currentTarget as HTMLElement;
+  const tabs = [...(current.parentElement?.querySelectorAll<HTMLElement>('[role="tab"]') ?? [])];
+  const at = tabs.indexOf(current);
+  const rtl = getComputedStyle(current).direction === 'rtl';
+  const step: Record<string, number> = { ArrowRight: rtl ? -1 : 1, ArrowLeft: rtl ? 1 : -1, ArrowDown: 1, ArrowUp: -1 };
+  let next: number | undefined;
+  if (event.key in step) next = (at + (step[event.key] ?? 0) + tabs.length) % tabs.length;
+  else if (event.key === 'Home') next = 0;
+  else if (event.key === 'End') next = tabs.length - 1;
+  if (next === undefined) return;
+  event.preventDefault();
+  const tab = tabs[next];
+  if (!tab) return;
+  select(tab.dataset['view'] ?? '');
+  tab.focus();
+}
+
+function image(step: ResultStep, output: TryonOutput | undefined): TemplateResult {
+  const { texts, compare } = step;
+  if (!output) return html`<div class="frame"><p class="muted">${texts.t('viewPending')}</p></div>`;
+  const alt = texts.t('resultAlt', { product: step.productName });
+  if (!step.before) return html`<div class="frame"><img part="image" src=${output.url} alt=${alt}></div>`;
+  const position = compare.position;
+  return html`<div class="frame"><div class="compare" part="compare"
+      @pointerdown=${compare.onPointer} @pointermove=${compare.onPointer}>
+    <img part="image" src=${output.url} alt=${alt}>
+    <img class="before" src=${step.before} alt="">
+    <div role="slider" part="compare-handle" tabindex="0" aria-label=${texts.t('compare')}
+      aria-valuemin="0" aria-valuemax="100" aria-valuenow=${position} aria-valuetext="${position}%"
+      aria-orientation="horizontal" @keydown=${compare.onKey}></div>
+  </div></div>`;
+}
+
+export function resultStep(step: ResultStep): TemplateResult {
+  const { texts } = step;
+  const images = step.outputs.filter((o) => o.type === 'image');
+  const video = step.outputs.find((o) => o.type === 'video');
+  const shownViews = step.views.length ? step.views : [...new Set(images.map((o) => o.view))];
+  const selected = shownViews.includes(step.selectedView) ? step.selectedView : (images[0]?.view ?? shownViews[0] ?? 'front');
+  const shown = images.find((o) => o.view === selected);
+  const switcher = shownViews.length > 1;
+  const onKey = (event: KeyboardEvent) => onTabKey(event, step.onSelect);
+  return html`<div part="result" class="body">
+    <h3 id="step-title" tabindex="-1" ?data-autofocus=${!switcher}>${texts.t('ready')}</h3>
+    ${switcher
+      ? html`<div role="tablist" part="views" aria-label=${texts.t('views')}>
+        ${shownViews.map((view) => html`<button role="tab" type="button" id="tab-${view}" data-view=${view}
+          aria-selected=${view === selected ? 'true' : 'false'} aria-controls="view-panel"
+          tabindex=${view === selected ? '0' : '-1'} ?data-autofocus=${view === selected}
+          @click=${() => step.onSelect(view)} @keydown=${onKey}>${texts.viewName(view)}</button>`)}
+      </div>
+      <div role="tabpanel" id="view-panel" aria-labelledby="tab-${selected}">${image(step, shown)}</div>`
+      : image(step, shown)}
+    ${video ? html`<video part="video" controls playsinline src=${video.url} aria-label=${texts.t('videoLabel', { product: step.productName })}></video>` : nothing}
+    <div class="actions" part="actions">
+      <button type="button" part="secondary-button" ?disabled=${!shown && !video} @click=${step.onDownload}>${texts.t('download')}</button>
+      <button type="button" part="secondary-button" ?disabled=${!shown && !video} @click=${step.onShare}>${texts.t('share')}</button>
+      <button type="button" part="secondary-button" @click=${step.onAnotherPhoto}>${texts.t('anotherPhoto')}</button>
+      ${step.offerVideo ? html`<button type="button" part="secondary-button" @click=${step.onMakeVideo}>${texts.t('makeVideo')}</button>` : nothing}
+    </div>
+  </div>`;
+}

@@ -1,0 +1,363 @@
+// The try-on's network flow as a Lit reactive controller, in the manner of Lit's Task: every run
+// (upload → submit → watch, or a part of it) gets its own AbortSignal and aborts the one before;
+// an answer that arrives for an aborted run is dropped in one place (`settled`, `whileCurrent`),
+// never applied. Every change of state goes through the pure reducer in session.ts. It also keeps
+// what the tab remembers for a reload (storage.ts) and applies the error policy (error-policy.ts).
+// It renders nothing: the panel shows `session` and hears of every change through `changed`.
+// About 360 lines, on purpose: the shopper's actions that start or stop a run and the run itself
+// (send → submit → watch) are one story, and keeping it in one file lets the AbortSignal's path be
+// read top to bottom. The pure parts live elsewhere (session.ts, error-policy.ts, product.ts).
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { hasOutput, initialSession, nextSession } from './session.js';
+import type { FailedStage, SessionEvent, SessionState } from './session.js';
+import { ProxyClient, ProxyError } from './proxy-client.js';
+import { failure, isAbort } from './error-policy.js';
+import { expectedMs, requestedViews } from './product.js';
+import type { ProductInfo } from './proxy-client.js';
+import { forgetPhoto, forgetTryon, lastPhoto, rememberPhoto, rememberTryon } from './storage.js';
+import type { StoredTryon } from './storage.js';
+import type { TryonEventDetail, TryonEventName } from './events.js';
+
+function newRequestId(): string {
+  // randomUUID exists only in secure contexts; a shop page on plain http still needs an id.
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** What the run reads from its element, afresh each time (the shop may change it at any moment). */
+export interface RunSettings {
+  endpoint: string;
+  product: string;
+  /** Comma-separated views the shop asked for; empty for every view the product offers. */
+  views: string;
+  pollInterval: number;
+}
+
+export interface RunOptions {
+  settings(): RunSettings;
+  /** The prepared photo to upload, when the shopper chose one. */
+  chosenPhoto(): Blob | undefined;
+  /** The shopper's words for an error code. */
+  errorMessage(code: string): string;
+  /** Dispatches one of the element's public events. */
+  emit<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): void;
+  /** Called after every change of the session, before the host renders it. */
+  changed(before: SessionState, after: SessionState, event: SessionEvent): void;
+}
+
+/** One run: its signal, and the stage it is at (which decides what "Try again" repeats). */
+interface Run {
+  signal: AbortSignal;
+  stage: FailedStage;
+}
+
+export class TryonRun implements ReactiveController {
+  #session: SessionState = initialSession();
+  #product: ProductInfo | undefined;
+
+  #current: AbortController | undefined;
+  #productLoad: Promise<ProductInfo> | undefined;
+  #client: ProxyClient | undefined;
+  #loadedFor: string | undefined;
+
+  readonly #host: ReactiveControllerHost;
+  readonly #options: RunOptions;
+
+  constructor(host: ReactiveControllerHost, options: RunOptions) {
+    this.#host = host;
+    this.#options = options;
+    host.addController(this);
+  }
+
+  /** Where the shopper's try-on is: read-only, it changes only through the reducer. */
+  get session(): SessionState {
+    return this.#session;
+  }
+
+  /** The product as the proxy describes it, once loaded. */
+  get product(): ProductInfo | undefined {
+    return this.#product;
+  }
+
+  hostDisconnected(): void {
+    // The page is going away (or the element moved): stop watching; storage keeps the try-on.
+    this.#stop();
+  }
+
+  get #settings(): RunSettings {
+    return this.#options.settings();
+  }
+
+  /** The only way the session changes. */
+  #dispatch(event: SessionEvent): void {
+    const before = this.session;
+    const after = nextSession(before, event);
+    if (after === before) return;
+    this.#session = after;
+    this.#options.changed(before, after, event);
+    this.#host.requestUpdate();
+  }
+
+  // ── what the shopper does ────────────────────────────────────────────────────────────────
+
+  /** Enters the flow on opening; with `resume`, picks up a try-on stored before a reload. */
+  enter(resume?: StoredTryon): void {
+    this.#resetIfProductChanged();
+    if (resume && !this.session.tryon) {
+      const { tryon, requestId, views, output, submittedAt, photo } = resume;
+      this.#dispatch({
+        type: 'resume', tryon, requestId, views, output, at: submittedAt,
+        photo: photo ? { handle: photo.photo, expiresAt: photo.expiresAt } : undefined,
+      });
+    } else {
+      this.#dispatch({ type: 'open' });
+    }
+    this.#loadProduct().catch((error: unknown) => {
+      if (!this.product) this.#fail('product', error);
+    });
+  }
+
+  /** Carries on from the current step: after an open, a resume or a retry. */
+  continue(): Promise<void> {
+    const { status, tryon, photo, complete } = this.session;
+    if (status === 'uploading') return this.#start('upload', (run) => this.#send(run));
+    if (tryon && (status === 'queued' || status === 'rendering' || (status === 'result' && !complete))) {
+      return this.#start('watch', (run) => this.#watch(run));
+    }
+    if (status === 'queued' && photo) return this.#start('submit', (run) => this.#submit(run));
+    return Promise.resolve();
+  }
+
+  close(): void {
+    this.#stop();
+    const status = this.session.status;
+    if (this.session.complete) forgetTryon(this.#settings.endpoint, this.#settings.product);
+    this.#dispatch({ type: 'close' });
+    this.#options.emit('tryon-close', { product: this.#settings.product, status });
+  }
+
+  consent(): void {
+    this.#dispatch({ type: 'consent' });
+  }
+
+  /** A new photo is being prepared: a new logical try-on. */
+  photoChosen(): void {
+    this.#dispatch({ type: 'photo-chosen' });
+  }
+
+  /** Uploads the chosen photo, then submits and watches. */
+  sendPhoto(): Promise<void> {
+    this.#dispatch({ type: 'upload-start', requestId: newRequestId() });
+    return this.#start('upload', (run) => this.#send(run));
+  }
+
+  /** Submits with the photo this tab uploaded last; false when there is none (it expired). */
+  useLastPhoto(): boolean {
+    const stored = lastPhoto(this.#settings.endpoint);
+    if (!stored) {
+      this.#host.requestUpdate();
+      return false;
+    }
+    this.#dispatch({ type: 'photo-chosen' });
+    this.#dispatch({ type: 'use-last-photo', photo: { handle: stored.photo, expiresAt: stored.expiresAt }, requestId: newRequestId() });
+    void this.#start('submit', (run) => this.#submit(run));
+    return true;
+  }
+
+  cancel(): void {
+    this.#stop();
+    forgetTryon(this.#settings.endpoint, this.#settings.product);
+    this.#dispatch({ type: 'cancel' });
+  }
+
+  retry(): void {
+    this.#dispatch({ type: 'retry', requestId: newRequestId() });
+    if (this.session.status === 'consent' || this.session.status === 'photo') {
+      if (!this.product) this.#loadProduct().catch((error: unknown) => this.#fail('product', error));
+      return;
+    }
+    void this.continue();
+  }
+
+  anotherPhoto(): void {
+    this.#stop();
+    forgetTryon(this.#settings.endpoint, this.#settings.product);
+    this.#dispatch({ type: 'another-photo' });
+  }
+
+  makeVideo(): void {
+    this.#dispatch({ type: 'video', requestId: newRequestId() });
+    void this.#start('submit', (run) => this.#submit(run));
+  }
+
+  /** Expected time of the current try-on, from the product's tier. */
+  expectedMs(): number {
+    return expectedMs(this.product, this.session.output);
+  }
+
+  // ── runs ─────────────────────────────────────────────────────────────────────────────────
+
+  #stop(): void {
+    this.#current?.abort();
+    this.#current = undefined;
+  }
+
+  /** Starts a run, aborting the one before; a failure is reported once, an aborted run says nothing. */
+  async #start(stage: FailedStage, work: (run: Run) => Promise<void>): Promise<void> {
+    this.#stop();
+    const controller = new AbortController();
+    this.#current = controller;
+    const run: Run = { signal: controller.signal, stage };
+    try {
+      await work(run);
+    } catch (error) {
+      if (!run.signal.aborted) this.#fail(run.stage, error);
+    } finally {
+      if (this.#current === controller) this.#current = undefined;
+    }
+  }
+
+  /** Awaits one step of a run; if the run was aborted meanwhile, its answer is stale: dropped. */
+  async #settled<T>(run: Run, stage: FailedStage, work: Promise<T>): Promise<T> {
+    run.stage = stage;
+    const value = await work;
+    run.signal.throwIfAborted();
+    return value;
+  }
+
+  /** A callback that does nothing once its run was aborted. */
+  #whileCurrent<A extends unknown[]>(run: Run, callback: (...args: A) => void): (...args: A) => void {
+    return (...args) => {
+      if (!run.signal.aborted) callback(...args);
+    };
+  }
+
+  async #send(run: Run): Promise<void> {
+    if (!this.session.photo) {
+      const blob = this.#options.chosenPhoto();
+      if (!blob) {
+        this.#dispatch({ type: 'cancel' });
+        return;
+      }
+      const uploaded = await this.#settled(run, 'upload', this.#proxy().uploadPhoto(blob, this.#whileCurrent(run, (percent: number) => {
+        this.#dispatch({ type: 'upload-progress', percent });
+        this.#options.emit('tryon-progress', { product: this.#settings.product, status: 'uploading', percent: this.session.percent });
+      }), run.signal));
+      this.#dispatch({ type: 'uploaded', photo: { handle: uploaded.photo, expiresAt: uploaded.expiresAt } });
+      rememberPhoto(this.#settings.endpoint, { photo: uploaded.photo, expiresAt: uploaded.expiresAt });
+    }
+    await this.#submit(run);
+  }
+
+  async #submit(run: Run): Promise<void> {
+    const { photo, requestId, output } = this.session;
+    if (!photo || !requestId) return;
+    const product = this.product ?? (await this.#settled(run, 'submit', this.#loadProduct()));
+    const { endpoint, product: id } = this.#settings;
+    const views = output === 'video' ? ['front'] : requestedViews(this.product, this.#settings.views);
+    this.#options.emit('tryon-submit', { product: id, requestId, views, output });
+    const created = await this.#settled(run, 'submit', this.#proxy().createTryon({
+      product: product.product || id,
+      photo: photo.handle,
+      requestId,
+      ...(output === 'video' ? { output } : { views }),
+    }, run.signal));
+    const at = Date.now();
+    const createdViews = Array.isArray(created.views) && created.views.length ? created.views : views;
+    this.#dispatch({ type: 'submitted', tryon: created.tryon, views: createdViews, at });
+    rememberTryon(endpoint, id, {
+      tryon: created.tryon, requestId, views: createdViews, output, submittedAt: at,
+      photo: { photo: photo.handle, expiresAt: photo.expiresAt },
+    });
+    this.#options.emit('tryon-progress', {
+      product: id, status: 'queued', tryon: created.tryon, elapsedMs: 0, expectedMs: this.expectedMs(),
+    });
+    await this.#watch(run);
+  }
+
+  async #watch(run: Run): Promise<void> {
+    const tryon = this.session.tryon;
+    if (!tryon) return;
+    const final = await this.#settled(run, 'watch', this.#proxy().watch(tryon, this.#whileCurrent(run, (answer) => {
+      this.#dispatch({ type: 'status', answer });
+      const at = this.session.submittedAt;
+      this.#options.emit('tryon-progress', {
+        product: this.#settings.product, status: this.session.status, tryon,
+        elapsedMs: at ? Math.max(0, Date.now() - at) : 0, expectedMs: this.expectedMs(),
+      });
+    }), run.signal));
+    if (final.status === 'succeeded' && !hasOutput(this.session)) {
+      // Success without anything to show: ask once more (outputs may trail the status), and
+      // if there is still nothing, offer "Try again" rather than an empty result.
+      this.#dispatch({ type: 'status', answer: await this.#settled(run, 'watch', this.#proxy().status(tryon, run.signal)) });
+      if (!hasOutput(this.session)) throw new ProxyError('no_outputs', '', true);
+    }
+    const { endpoint, product } = this.#settings;
+    if (final.status === 'succeeded') {
+      forgetTryon(endpoint, product);
+      this.#options.emit('tryon-result', { product, tryon, requestId: this.session.requestId ?? '', outputs: this.session.outputs });
+    } else if (final.status === 'failed') {
+      forgetTryon(endpoint, product);
+      const code = final.error?.code ?? 'render_failed';
+      const error = { code, message: this.#options.errorMessage(code), retryable: final.error?.retryable ?? true };
+      // The session already moved to `error`; give it the words the shopper reads.
+      this.#dispatch({ type: 'failed', stage: 'render', error });
+      this.#options.emit('tryon-error', { product, ...error });
+    }
+  }
+
+  /** Shows a failure to the shopper, and forgets in storage what the error policy says is gone. */
+  #fail(stage: FailedStage, error: unknown): void {
+    if (isAbort(error)) return;
+    if (!(error instanceof ProxyError) && !(error instanceof TypeError)) console.error(error);
+    const { code, retryable, stage: failed, forgetTryon: tryonGone, forgetPhoto: photoGone } = failure(stage, error);
+    const { endpoint, product } = this.#settings;
+    if (tryonGone) forgetTryon(endpoint, product);
+    if (photoGone) forgetPhoto(endpoint);
+    const message = this.#options.errorMessage(code);
+    this.#dispatch({ type: 'failed', stage: failed, error: { code, message, retryable } });
+    this.#options.emit('tryon-error', { product, code, message, retryable });
+  }
+
+  // ── the product and the proxy ────────────────────────────────────────────────────────────
+
+  #proxy(): ProxyClient {
+    const { endpoint, pollInterval } = this.#settings;
+    const base = new URL(endpoint, location.href).href;
+    if (!this.#client || this.#client.base.href.replace(/\/$/, '') !== base.replace(/\/$/, '')) {
+      this.#client = new ProxyClient(endpoint, { pollInterval });
+    }
+    return this.#client;
+  }
+
+  #loadProduct(): Promise<ProductInfo> {
+    if (this.#productLoad) return this.#productLoad;
+    const load: Promise<ProductInfo> = this.#proxy().product(this.#settings.product).then((product) => {
+      // The answer for a product the element no longer shows is stale: dropped.
+      if (this.#productLoad === load) {
+        this.#product = product;
+        this.#host.requestUpdate();
+      }
+      return product;
+    }, (error: unknown) => {
+      if (this.#productLoad === load) this.#productLoad = undefined;
+      throw error;
+    });
+    this.#productLoad = load;
+    return load;
+  }
+
+  /** A different product, proxy or choice of views is a different try-on: start over (consent is kept). */
+  #resetIfProductChanged(): void {
+    const { endpoint, product, views } = this.#settings;
+    const now = `${new URL(endpoint, location.href).href}|${product}|${views}`;
+    this.#loadedFor ??= now;
+    if (this.#loadedFor === now) return;
+    this.#loadedFor = now;
+    this.#stop();
+    this.#product = undefined;
+    this.#productLoad = undefined;
+    this.#dispatch({ type: 'product-changed' });
+  }
+}
