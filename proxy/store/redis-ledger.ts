@@ -2,7 +2,8 @@
 // one per-photo cap and one per-client cap, and a restart forgets nothing. reserve and settle
 // are each one Lua script: atomic across instances, exactly as the memory ledger is on one event
 // loop (same checks, same order). A reservation lives until its photo handle expires (no retry
-// can come later); the day's counters live two days.
+// can come later); the day's counters live two days. Expiries are relative to the ledger's own
+// clock (PEXPIRE keepUntil − now), and every decision compares against that clock, as in memory.
 import type { Redis } from 'ioredis';
 import { utcDay, type Reservation, type SpendClaim, type SpendLedger, type SpendLimits, type SpendRefusal, type SpendUsage, type SubmitOutcome } from '../spend-ledger.js';
 
@@ -16,7 +17,7 @@ if redis.call('EXISTS', held) == 1 then
     redis.call('HINCRBY', held, 'holders', 1)
     if keepUntil > kept then
       redis.call('HSET', held, 'keepUntil', ARGV[6])
-      redis.call('PEXPIREAT', held, ARGV[6])
+      redis.call('PEXPIRE', held, math.max(1, keepUntil - now))
     end
     return {1, 1}
   end
@@ -34,9 +35,9 @@ redis.call('EXPIRE', day, 172800)
 redis.call('EXPIRE', clients, 172800)
 redis.call('SADD', photo, key)
 local photoTtl = redis.call('PTTL', photo)
-if photoTtl < 0 or now + photoTtl < keepUntil then redis.call('PEXPIREAT', photo, ARGV[6]) end
+if photoTtl < 0 or now + photoTtl < keepUntil then redis.call('PEXPIRE', photo, math.max(1, keepUntil - now)) end
 redis.call('HSET', held, 'day', ARGV[2], 'photoId', ARGV[3], 'client', ARGV[4], 'credits', ARGV[5], 'keepUntil', ARGV[6], 'holders', 1, 'confirmed', 0)
-redis.call('PEXPIREAT', held, ARGV[6])
+redis.call('PEXPIRE', held, math.max(1, keepUntil - now))
 return {1, 0}
 `;
 
