@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { HandleSigner } from '../../proxy/handles.js';
-import { startCluster, startRedis, type Cluster, type RedisServer } from './cluster.js';
+import { startCluster, startInstance, startRedis, type Cluster, type RedisServer } from './cluster.js';
 import { newRequestId, photoHandle, startTryon, type StatusAnswer, type TryonAnswer } from './stack.js';
 import { readEvents, type SseEvent } from './sse.js';
 import { SECRET } from './stack.js';
@@ -30,7 +30,7 @@ describe('three instances on one Redis', () => {
 
   before(async () => {
     redis = await startRedis();
-    cluster = await startCluster({ count: 3, redis, webhookSecret: WEBHOOK_SECRET, env: { TRYON_RATE_PER_MINUTE: '1000', TRYON_READS_PER_MINUTE: '100000' } });
+    cluster = await startCluster({ count: 3, redis, webhookSecret: WEBHOOK_SECRET, env: { TRYON_RATE_PER_MINUTE: '1000', TRYON_READS_PER_MINUTE: '100000', TRYON_CLIENT_DAILY_TRYONS: '1000' } });
   });
   after(async () => {
     await cluster?.close();
@@ -218,5 +218,58 @@ describe('three instances on one Redis, without webhooks', () => {
     }
     assert.equal(answers.filter((s) => s !== 429).length, 6, `answers: ${answers.join(',')}`);
     assert.deepEqual(answers.slice(6), [429, 429, 429, 429, 429, 429]);
+  });
+});
+
+describe('the spend guards of three instances on one Redis', () => {
+  let cluster: Cluster;
+  const at = (i: number) => ({ url: cluster.instances[i % cluster.instances.length]!.url });
+  const upstreamTryons = async () => (await cluster.state()).workspaces.ws_1!.jobs.filter((j) => j.parent === null).length;
+  before(async () => {
+    cluster = await startCluster({ count: 3, env: {
+      TRYON_DAILY_TRYONS: '20', TRYON_TRYONS_PER_PHOTO: '5', TRYON_CLIENT_DAILY_TRYONS: '1000', TRYON_RATE_PER_MINUTE: '1000', TRYON_READS_PER_MINUTE: '100000',
+    } });
+  });
+  after(async () => { await cluster?.close(); });
+
+  it('caps one photo exactly under a burst spread over all three', async (t) => {
+    const photo = await photoHandle(at(0));
+    const before = await upstreamTryons();
+    const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => startTryon(at(i), { product: 'dress-aline-indigo', photo })));
+    const statuses = answers.map((a) => a.status);
+    t.diagnostic(`15 at once on one photo over 3 instances, cap 5: ${statuses.filter((s) => s === 202).length} accepted`);
+    assert.equal(statuses.filter((s) => s === 202).length, 5, statuses.join(','));
+    assert.equal(statuses.filter((s) => s === 429).length, 10);
+    assert.equal(await upstreamTryons() - before, 5);
+  });
+
+  let accepted: { photo: string; requestId: string; jobId: string } | undefined;
+  it('holds the daily budget exactly under a burst of distinct submits spread over all three', async (t) => {
+    const photos = await Promise.all(Array.from({ length: 15 }, (_, i) => photoHandle(at(i))));
+    const before = await upstreamTryons();
+    const requests = Array.from({ length: 60 }, (_, i) => ({ photo: photos[i % 15]!, requestId: newRequestId() }));
+    const answers = await Promise.all(requests.map((r, i) => startTryon(at(i), { product: 'dress-aline-indigo', ...r })));
+    const statuses = answers.map((a) => a.status);
+    t.diagnostic(`60 at once over 3 instances, 15 of the budget of 20 left: ${statuses.filter((s) => s === 202).length} accepted`);
+    assert.equal(statuses.filter((s) => s === 202).length, 15, statuses.join(','));
+    assert.equal(statuses.filter((s) => s === 503).length, 45);
+    assert.equal(await upstreamTryons() - before, 15, 'the day\'s 20 try-ons, and not one more, upstream');
+    const index = statuses.indexOf(202);
+    accepted = { ...requests[index]!, jobId: (await signer.open('tryon', ((await answers[index]!.json()) as TryonAnswer).tryon)).jobId };
+  });
+
+  it('a restarted instance still sees the spent budget, and still takes a retry free', async () => {
+    await cluster.instances[2]!.close();
+    cluster.instances[2] = await startInstance(cluster.env);
+    const fresh = await startTryon(at(2), { product: 'dress-aline-indigo', photo: await photoHandle(at(2)) });
+    assert.equal(fresh.status, 503);
+    assert.equal(((await fresh.json()) as { error: { code: string } }).error.code, 'daily_budget_reached');
+    const before = await cluster.state();
+    const retry = await startTryon(at(2), { product: 'dress-aline-indigo', photo: accepted!.photo, requestId: accepted!.requestId });
+    assert.equal(retry.status, 202);
+    assert.equal((await signer.open('tryon', ((await retry.json()) as TryonAnswer).tryon)).jobId, accepted!.jobId);
+    const after = await cluster.state();
+    assert.equal(after.workspaces.ws_1!.jobs.length, before.workspaces.ws_1!.jobs.length, 'no new upstream job');
+    assert.equal(after.workspaces.ws_1!.credits, before.workspaces.ws_1!.credits, 'no new charge');
   });
 });
