@@ -38,8 +38,12 @@ const RANK: Record<Status, number> = { queued: 0, processing: 1, succeeded: 2, f
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Finished try-ons remembered by one instance: a final snapshot never changes, so no instance can disagree. */
+const MAX_FINISHED = 10_000;
+
 export class TryonStatusBoard {
   private readonly local = new Map<string, Local>();
+  private readonly finished = new Map<string, StatusRecord>();
   private readonly store: ProxyStore;
   private readonly metrics: ProxyMetrics;
 
@@ -95,14 +99,24 @@ export class TryonStatusBoard {
   }
 
   private async readRecord(jobId: string): Promise<StatusRecord> {
+    const done = this.finished.get(jobId);
+    if (done) return done;
     const record = await this.store.readStatus(jobId);
-    if (record && this.isFresh(record)) return record;
+    if (record && this.isFresh(record)) return this.remember(jobId, record);
     return this.refresh(jobId, record);
+  }
+
+  /** Keeps a finished try-on's record in this instance, so reading it again costs no store round trip. */
+  private remember(jobId: string, record: StatusRecord): StatusRecord {
+    if (!isTerminal(record.snapshot.status) || this.finished.has(jobId)) return record;
+    this.finished.set(jobId, record);
+    if (this.finished.size > MAX_FINISHED) this.finished.delete(this.finished.keys().next().value as string);
+    return record;
   }
 
   /** Known without asking upstream (for a file check that must not cost a poll). */
   async known(jobId: string): Promise<TryonSnapshot | undefined> {
-    return (await this.store.readStatus(jobId))?.snapshot;
+    return (this.finished.get(jobId) ?? await this.store.readStatus(jobId))?.snapshot;
   }
 
   /**
@@ -133,7 +147,7 @@ export class TryonStatusBoard {
       }
       this.deliver(jobId, written.record.snapshot, false);
       await this.store.publish(jobId, written.record.snapshot);
-      return written.record;
+      return this.remember(jobId, written.record);
     })();
     const tracked = run.finally(() => {
       if (local.inflight === tracked) local.inflight = undefined;
