@@ -97,6 +97,8 @@ export const clusterScale: Benchmark = {
     }, 30_000, 100);
     await (await fetch(`${memory.url}/tryons/${handle}`)).arrayBuffer();
     const path = `/tryons/${handle}`;
+    // Warm every instance up (JIT, connections) before measuring any of them.
+    await Promise.all([memory.url, a, b, c].map((u) => load(`${u}${path}`, 4, ctx.quick ? 1 : 2)));
     const one = await load(`${memory.url}${path}`, connections, seconds);
     const oneRedis = await load(`${a}${path}`, connections, seconds);
     const three = await load([a, b, c].map((u) => `${u}${path}`), connections, seconds);
