@@ -55,8 +55,6 @@ export function cdnConfig({ entry = widgetEntry, outDir, quiet }: WidgetBuildTar
       // polyfill), so the panel chunk is a plain relative import that works from any CDN path.
       lib: { entry: { 'tryon-button': entry }, formats: ['es'] },
       rolldownOptions: {
-        // The entry may export Lit internals for the panel chunk to share, so Lit stays in the one
-        // file the script tag loads (and its SRI hash covers it) instead of a third chunk.
         preserveEntrySignatures: 'allow-extension',
         output: {
           format: 'es',
@@ -64,6 +62,14 @@ export function cdnConfig({ entry = widgetEntry, outDir, quiet }: WidgetBuildTar
           chunkFileNames: '[name]-[hash].js',
           // Library mode keeps whitespace for es output by default; a script-tag file wants it gone.
           minify: true,
+          // Nothing imports the entry file: shops load it with a query (WordPress `?ver=`, Shopify
+          // `?v=`), and a module imported under another URL is a second module, with a second Lit.
+          // So everything the entry runs (Lit, the button) sits in a core chunk that the entry and
+          // the panel both import by its plain relative name, and the entry is only the few bytes
+          // that register the element.
+          codeSplitting: {
+            groups: [{ name: 'tryon-core', tags: ['$initial'], test: (id: string) => id !== entry }],
+          },
         },
       },
     },

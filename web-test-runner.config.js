@@ -6,7 +6,9 @@ import { defaultReporter } from '@web/test-runner';
 import { fakeProxyMiddleware } from './test/widget/fake-proxy.js';
 import { realProxyMiddleware } from './test/widget/real-proxy.js';
 import { heicPhotosMiddleware } from './test/widget/heic-photos.js';
+import { cdnBuildMiddleware } from './test/widget/cdn-build.js';
 
+// `npm test` finds or installs Chromium first and passes its path (scripts/prerequisites.ts).
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 const args = [
   '--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage',
@@ -22,9 +24,10 @@ export default {
   testsFinishTimeout: 300000,
   browsers: [chromeLauncher({ launchOptions: { executablePath, args, headless: true } })],
   // A fake of the token proxy's public API for the widget's tests (test/widget/fake-proxy.js),
-  // and the real proxy + sandbox under /real/ (test/widget/real-proxy.js), started on first use;
-  // HEIC photos made by the tests under /test-photos/ (test/widget/heic-photos.js).
-  middleware: [fakeProxyMiddleware(), realProxyMiddleware(), heicPhotosMiddleware()],
+  // the real proxy + sandbox under /real/ (test/widget/real-proxy.js), started on first use, the
+  // real CDN build under /cdn-build/ (test/widget/cdn-build.js), built on first use, and HEIC photos
+  // made by the tests under /test-photos/ (test/widget/heic-photos.js).
+  middleware: [fakeProxyMiddleware(), realProxyMiddleware(), cdnBuildMiddleware(), heicPhotosMiddleware()],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   reporters: [defaultReporter(), countingReporter(process.env.WTR_COUNTS_FILE)],
 };

@@ -58,7 +58,15 @@ const LIMIT_VARS: Record<string, keyof ProxyLimits> = {
   TRYON_PUSHED_POLL_INTERVAL_MS: 'pushedPollIntervalMs',
   TRYON_UPSTREAM_TIMEOUT_MS: 'upstreamTimeoutMs',
   TRYON_MIN_PHOTO_SIDE: 'minPhotoSide',
+  // Retention, as the consent step states it (GET /products/{product} answers it): seconds.
+  TRYON_PHOTO_TTL_SECONDS: 'photoTtlSeconds',
+  TRYON_RESULT_TTL_SECONDS: 'tryonTtlSeconds',
+  TRYON_SHARE_LINK_TTL_SECONDS: 'fileTtlSeconds',
 };
+
+/** A photo, a result or a link that expires within a minute could not be used at all. */
+const SHORTEST_TTL_SECONDS = 60;
+const TTL_LIMITS = new Set<keyof ProxyLimits>(['photoTtlSeconds', 'tryonTtlSeconds', 'fileTtlSeconds']);
 
 const wholeNumber = z.string().regex(/^\d{1,15}$/).transform(Number);
 
@@ -122,6 +130,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
     if (value === undefined) continue;
     const parsed = wholeNumber.safeParse(value);
     if (!parsed.success) problems.push(`${name} must be a whole number (default ${DEFAULT_LIMITS[limit]})`);
+    else if (TTL_LIMITS.has(limit) && parsed.data < SHORTEST_TTL_SECONDS) problems.push(`${name} must be at least ${SHORTEST_TTL_SECONDS} seconds (default ${DEFAULT_LIMITS[limit]})`);
     else limits[limit] = parsed.data;
   }
 

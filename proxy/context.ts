@@ -5,6 +5,7 @@ import type { ProductEntry } from './catalog.js';
 import type { GarmentFiles } from './garment-files.js';
 import type { HandleSigner } from './handles.js';
 import type { ProxyLimits } from './limits.js';
+import type { PhotoRevocations } from './photo-revocations.js';
 import type { PriceTable } from './prices.js';
 import type { SpendLedger } from './spend-ledger.js';
 import type { RateLimit } from './middleware/rate-limit.js';
@@ -22,6 +23,8 @@ export interface ProxyServices {
   limits: ProxyLimits;
   upstream: Upstream;
   handles: HandleSigner;
+  /** Photos the shopper asked to forget: their handles, try-ons and files answer 404. */
+  revocations: PhotoRevocations;
   findProduct: (id: string) => Promise<ProductEntry | undefined>;
   garmentFiles: GarmentFiles;
   board: TryonStatusBoard;

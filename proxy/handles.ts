@@ -28,6 +28,8 @@ export interface FileClaims {
   jobId: string;
   view: string;
   type: 'image' | 'video';
+  /** Id of the photo handle the try-on was made from, so forgetting the photo reaches its files. */
+  photoId: string;
 }
 export interface ClaimsOf {
   photo: PhotoClaims;
@@ -57,10 +59,10 @@ const codecs: { [K in HandleKind]: { pack(c: ClaimsOf[K]): Packed; unpack(p: Pac
         : undefined,
   },
   file: {
-    pack: (c) => [c.fileId, c.jobId, c.view, c.type === 'video' ? 1 : 0],
-    unpack: ([fileId, jobId, view, type]) =>
-      typeof fileId === 'string' && typeof jobId === 'string' && typeof view === 'string'
-        ? { fileId, jobId, view, type: type === 1 ? 'video' : 'image' }
+    pack: (c) => [c.fileId, c.jobId, c.view, c.type === 'video' ? 1 : 0, c.photoId],
+    unpack: ([fileId, jobId, view, type, photoId]) =>
+      typeof fileId === 'string' && typeof jobId === 'string' && typeof view === 'string' && typeof photoId === 'string'
+        ? { fileId, jobId, view, type: type === 1 ? 'video' : 'image', photoId }
         : undefined,
   },
 };
@@ -139,10 +141,24 @@ export class HandleSigner {
    * malformed → 404 invalid_handle; a genuine but expired handle → 401 expired_handle.
    */
   async open<K extends HandleKind>(kind: K, handle: string): Promise<ClaimsOf[K] & { expiresAt: number }> {
+    const { exp, claims } = await this.verify(kind, handle);
+    return this.unexpired(kind, exp, claims);
+  }
+
+  /**
+   * Opens a genuine handle of the expected kind even if it has expired (404 invalid_handle for
+   * anything else): forgetting a photo must work after its handle expired, as its try-ons may not have.
+   */
+  async openExpired<K extends HandleKind>(kind: K, handle: string): Promise<ClaimsOf[K] & { expiresAt: number }> {
+    const { exp, claims } = await this.verify(kind, handle);
+    return { ...claims, expiresAt: exp };
+  }
+
+  private async verify<K extends HandleKind>(kind: K, handle: string): Promise<{ exp: number; claims: ClaimsOf[K] }> {
     const invalid = () => new ProxyError(404, 'invalid_handle', `This ${kind} link is not valid.`);
     if (typeof handle !== 'string' || handle.length > 4096) throw invalid();
     const known = this.opened.get(handle);
-    if (known && known.kind === kind) return this.unexpired(kind, known.exp, known.claims as ClaimsOf[K]);
+    if (known && known.kind === kind) return { exp: known.exp, claims: known.claims as ClaimsOf[K] };
     const parts = handle.split('.');
     if (parts.length !== 4) throw invalid();
     const [version, handleKind, payloadText, signatureText] = parts as [string, string, string, string];
@@ -172,7 +188,7 @@ export class HandleSigner {
     const claims = codecs[kind].unpack(packed) as ClaimsOf[K] | undefined;
     if (!claims) throw invalid();
     this.opened.set(handle, { kind, exp, claims });
-    return this.unexpired(kind, exp, claims);
+    return { exp, claims };
   }
 
   private unexpired<K extends HandleKind>(kind: K, exp: number, claims: ClaimsOf[K]): ClaimsOf[K] & { expiresAt: number } {

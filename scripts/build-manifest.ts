@@ -2,7 +2,7 @@
 // @csspart, @cssproperty) and Lit's `static properties`, via @custom-elements-manifest/analyzer;
 // and docs/api-reference.md generated from that manifest, so the docs cannot drift from the code.
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join, posix, relative } from 'node:path';
 import type { Plugin } from '@custom-elements-manifest/analyzer';
 import type { SourceFile } from 'typescript';
 
@@ -73,10 +73,104 @@ export async function buildManifest(options: { root: string; distPrefix: string 
     ts.createSourceFile(file, await readFile(join(widgetDir, file), 'utf8'), ts.ScriptTarget.ES2022, true)));
   const { litPlugin } = (await import(litPluginModule)) as { litPlugin: () => Plugin[] };
   const manifest = create({ modules, plugins: [...litPlugin()] }) as unknown as Manifest;
+  resolveReferences(manifest, modules, ts);
   const toDist = (path: string) => `${options.distPrefix}${path.replace(/\.ts$/, '.js')}`;
   const text = JSON.stringify(manifest, (key, value: unknown) =>
-    (key === 'path' || key === 'module') && typeof value === 'string' && value.endsWith('.ts') ? toDist(value.replace(/^\//, '')) : value);
+    (key === 'path' || key === 'module') && typeof value === 'string' && value.endsWith('.ts') ? toDist(value) : value);
   return tidy(JSON.parse(text) as Manifest);
+}
+
+type Export = NonNullable<Manifest['modules'][number]['exports']>[number];
+
+/**
+ * A module reference as a source path from widget/ (`i18n/en.ts`). The analyzer names a module's
+ * own declarations by its path (`i18n/en.ts`) and others as the source spelled them, relative to
+ * the module (`./i18n/en.js`, `events.js`, `/tryon-panel.component.js`).
+ */
+function sourcePath(from: string, reference: string): string {
+  if (reference.endsWith('.ts')) return posix.normalize(reference.replace(/^\//, ''));
+  const relativeTo = reference.startsWith('/') ? '' : posix.dirname(from);
+  return posix.normalize(posix.join(relativeTo, reference.replace(/^\//, ''))).replace(/\.js$/, '.ts');
+}
+
+/**
+ * Fixes the analyzer's cross-references, which tools follow from a tag name to its class:
+ * - every module reference is a normalised source path (it writes `./i18n/en.js`, `events.js`,
+ *   `/tryon-panel.component.js` as the source spelled them);
+ * - a re-exported class (`import { TryonButton } from …; export { TryonButton }`) points at the
+ *   module that declares it, not at the re-exporting one;
+ * - type-only exports (`export type …`) are left out: the manifest lists what JavaScript exports;
+ * - a registration through a variable (`define(name = 'tryon-button')`), which it records as
+ *   "name" → "anonymous_0", names the element the module exports, by its `@tag`;
+ * - a reference to a declaration the manifest does not hold (an `@internal` class such as the
+ *   panel) is left out rather than left dangling, and a module left with nothing is dropped.
+ */
+function resolveReferences(manifest: Manifest, sources: SourceFile[], ts: Analyzer['ts']): void {
+  const byPath = new Map(manifest.modules.map((module) => [module.path.replace(/^\//, ''), module]));
+  const imports = new Map<string, Map<string, string>>();
+  const typeOnly = new Map<string, Set<string>>();
+  for (const source of sources) {
+    const path = source.fileName;
+    const imported = new Map<string, string>();
+    const types = new Set<string>();
+    for (const statement of source.statements) {
+      if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
+        const from = sourcePath(path, statement.moduleSpecifier.text);
+        const bindings = statement.importClause?.namedBindings;
+        if (bindings && ts.isNamedImports(bindings)) {
+          for (const element of bindings.elements) imported.set(element.name.text, from);
+        }
+      }
+      if (ts.isExportDeclaration(statement)) {
+        const clause = statement.exportClause;
+        if (!clause) {
+          if (statement.isTypeOnly) types.add('*');
+        } else if (ts.isNamedExports(clause)) {
+          for (const element of clause.elements) if (statement.isTypeOnly || element.isTypeOnly) types.add(element.name.text);
+        }
+      }
+    }
+    imports.set(path, imported);
+    typeOnly.set(path, types);
+  }
+
+  const declares = (path: string, name: string) => byPath.get(path)?.declarations?.some((d) => d.name === name) ?? false;
+  /** The module that declares `name` as seen from `path`, following imports. */
+  const declaringModule = (path: string, name: string, seen = new Set<string>()): string | undefined => {
+    if (declares(path, name)) return path;
+    if (seen.has(path)) return undefined;
+    seen.add(path);
+    const from = imports.get(path)?.get(name);
+    return from ? declaringModule(from, name, seen) : undefined;
+  };
+
+  for (const [path, module] of byPath) {
+    module.path = path;
+    const resolved: Export[] = [];
+    for (const entry of module.exports ?? []) {
+      if (entry.kind === 'js' && typeOnly.get(path)?.has(entry.name)) continue;
+      const written = entry.declaration.module ? sourcePath(path, entry.declaration.module) : path;
+      const target = declaringModule(written, entry.declaration.name);
+      if (target) {
+        resolved.push({ ...entry, declaration: { name: entry.declaration.name, module: target } });
+      } else if (entry.kind === 'custom-element-definition') {
+        resolved.push(...anonymousDefinition(resolved));
+      }
+    }
+    module.exports = resolved;
+  }
+  manifest.modules = manifest.modules.filter((module) => (module.declarations?.length ?? 0) > 0 || (module.exports?.length ?? 0) > 0);
+
+  /** A registration of a class the analyzer could not name: the one element this module exports. */
+  function anonymousDefinition(exported: Export[]): Export[] {
+    const elements = exported.flatMap((entry) => {
+      const declaration = byPath.get(entry.declaration.module!)?.declarations?.find((d) => d.name === entry.declaration.name);
+      return entry.kind === 'js' && declaration?.customElement && declaration.tagName ? [{ entry, tagName: declaration.tagName }] : [];
+    });
+    if (elements.length !== 1) return [];
+    const [{ entry, tagName }] = elements as [{ entry: Export; tagName: string }];
+    return [{ kind: 'custom-element-definition', name: tagName, declaration: { ...entry.declaration } }];
+  }
 }
 
 /**

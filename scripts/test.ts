@@ -3,11 +3,16 @@
 // summary line for the whole run: "N passed, N failed".
 //
 // Narrow a run with suite names: `npm test -- node widget` (typecheck, node, widget, e2e).
+//
+// Before any suite runs, the programs the chosen suites start (Chromium, PHP, Redis, nginx) are
+// found or installed (scripts/prerequisites.ts); a missing one ends the run at once, never a
+// suite waiting on it. Their paths reach the suites as CHROME_PATH, PHP_PATH, REDIS_SERVER_PATH
+// and NGINX_PATH.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureChromium } from './chromium.js';
+import { ensurePrograms, programsFor } from './prerequisites.js';
 
 interface Counts { passed: number; failed: number; skipped: number }
 
@@ -65,6 +70,18 @@ async function main(): Promise<void> {
     total.passed += counts.passed; total.failed += counts.failed; total.skipped += counts.skipped;
   };
 
+  const suites = ['typecheck', 'node', 'widget', 'e2e'].filter(runs);
+  let programs: Record<string, string>;
+  try {
+    programs = ensurePrograms(programsFor(suites));
+  } catch (error) {
+    console.error(`\n${(error as Error).message}`);
+    console.log(`\n${total.passed} passed, 1 failed`);
+    process.exit(1);
+  }
+  // Every suite, and every process a suite starts, finds the programs here.
+  Object.assign(process.env, programs);
+
   if (runs('typecheck')) {
     console.log('── typecheck ──');
     const code = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
@@ -80,22 +97,11 @@ async function main(): Promise<void> {
     ]));
   }
 
-  let chromium: string | undefined;
-  if (runs('widget') || runs('e2e')) {
-    try {
-      chromium = ensureChromium();
-    } catch (error) {
-      console.error(`\n${(error as Error).message}`);
-      console.log(`${total.passed} passed, ${total.failed + 1} failed`);
-      process.exit(1);
-    }
-  }
-
   if (runs('widget') && testFiles('test/widget').length > 0) {
     console.log('\n── widget (web-test-runner, Chromium) ──');
     const countsFile = join(work, 'wtr.json');
     const code = await run(process.execPath, [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.js'], {
-      CHROME_PATH: chromium, WTR_COUNTS_FILE: countsFile,
+      WTR_COUNTS_FILE: countsFile,
     });
     const counts: Counts = existsSync(countsFile)
       ? JSON.parse(readFileSync(countsFile, 'utf8'))
@@ -105,7 +111,7 @@ async function main(): Promise<void> {
   }
 
   if (runs('e2e')) {
-    add(await nodeSuite('e2e', testFiles('test/e2e'), { CHROME_PATH: chromium }));
+    add(await nodeSuite('e2e', testFiles('test/e2e')));
   }
 
   const skipped = total.skipped > 0 ? `, ${total.skipped} skipped` : '';

@@ -20,5 +20,6 @@ export const english = { $code: 'en', $name: 'English', $dir: 'ltr', label: 'Try
 /** The language an element speaks: its own `lang`, else the nearest `lang` around it, else the page's, else English. */
 export function languageOf(element: Element, lang: string): string {
   const code = lang || element.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang || english.$code;
-  return code.toLowerCase().split('-')[0] || english.$code;
+  // Nearest match: `bn-IN` and `ur_PK` speak `bn` and `ur`; a language without a dictionary reads English.
+  return code.toLowerCase().split(/[-_]/)[0] || english.$code;
 }

@@ -27,6 +27,8 @@ export interface ProductInfo {
   video: boolean;
   tier: string;
   name?: string;
+  /** How long the proxy keeps a photo and a result, in seconds (absent from older proxies). */
+  retention?: { photoSeconds: number; resultSeconds: number; shareLinkSeconds?: number };
 }
 
 export interface UploadedPhoto { photo: string; expiresAt: string }
@@ -37,6 +39,9 @@ export interface TryonRequest {
   requestId: string;
   views?: string[];
   output?: 'image' | 'video';
+  /** Which consent text the shopper agreed to (consent-version.ts) and its language. */
+  consentVersion?: string;
+  consentLanguage?: string;
 }
 
 export interface ProxyClientOptions {
@@ -120,6 +125,7 @@ export class ProxyClient {
     }
     const text = await response.text().catch(() => '');
     if (!response.ok) throw await errorFrom(response.status, text, response.headers.get('retry-after'));
+    if (response.status === 204) return undefined as T;
     try {
       return JSON.parse(text) as T;
     } catch {
@@ -161,6 +167,19 @@ export class ProxyClient {
       };
       xhr.send(form);
     });
+  }
+
+  /**
+   * Asks the proxy to revoke a photo and every try-on and file made from it (204). A 404 means the
+   * proxy never knew the handle: there is nothing left to forget either.
+   */
+  async forgetPhoto(photo: string, signal?: AbortSignal): Promise<void> {
+    try {
+      await this.#json<unknown>(`photos/${encodeURIComponent(photo)}`, { method: 'DELETE', signal });
+    } catch (error) {
+      if (error instanceof ProxyError && error.status === 404) return;
+      throw error;
+    }
   }
 
   createTryon(request: TryonRequest, signal?: AbortSignal): Promise<CreatedTryon> {

@@ -55,7 +55,8 @@ export type SessionEvent =
   | { type: 'another-photo' }
   | { type: 'video'; requestId: string }
   | { type: 'resume'; tryon: string; requestId: string; views: string[]; output: 'image' | 'video'; at: number; photo?: { handle: string; expiresAt: string } }
-  | { type: 'product-changed' };
+  | { type: 'product-changed' }
+  | { type: 'forgotten' };
 
 export function initialSession(): SessionState {
   return { status: 'idle', consented: false, output: 'image', views: [], outputs: [], complete: false, percent: 0 };
@@ -160,6 +161,9 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
     case 'cancel':
       if (!['uploading', 'queued', 'rendering'].includes(state.status)) return state;
       return { ...state, status: 'photo', tryon: undefined, percent: 0, submittedAt: undefined };
+    case 'forgotten':
+      // "Forget my photo": nothing of it is left in the session; the shopper may pick another.
+      return { ...initialSession(), consented: state.consented, status: 'photo' };
     case 'another-photo':
       return {
         ...state, status: 'photo', requestId: undefined, photo: undefined, tryon: undefined,

@@ -14,14 +14,14 @@ export interface StoredTryon {
   photo?: StoredPhoto;
 }
 
-function endpointKey(endpoint: string): string {
+export function endpointKey(endpoint: string): string {
   return new URL(endpoint || '/tryon', location.href).href.replace(/\/+$/, '');
 }
 
 export const photoKey = (endpoint: string) => `tryon:${endpointKey(endpoint)}:photo`;
 export const tryonKey = (endpoint: string, product: string) => `tryon:${endpointKey(endpoint)}:${product}:tryon`;
 
-function read<T>(key: string): T | undefined {
+export function read<T>(key: string): T | undefined {
   try {
     const text = sessionStorage.getItem(key);
     return text ? (JSON.parse(text) as T) : undefined;
@@ -64,3 +64,4 @@ export function currentTryon(endpoint: string, product: string): StoredTryon | u
 export const rememberTryon = (endpoint: string, product: string, tryon: StoredTryon) => write(tryonKey(endpoint, product), tryon);
 /** The try-on is over (a result, a final failure, a cancel): a reload has nothing to resume. */
 export const forgetTryon = (endpoint: string, product: string) => write(tryonKey(endpoint, product), undefined);
+

@@ -1,11 +1,19 @@
 // The texts the panel shows: the shop's overrides first, then the language's dictionary, then English.
+// Numbers filled into a text are written by Intl in the dictionary's language (its digits, its
+// separators), and so are percents and durations: no dictionary spells a number or a unit.
 import { en } from './i18n/en.js';
 import type { Strings, Translation } from './i18n/en.js';
+import { MIN_SHORT_SIDE } from './photo.js';
+import { formatDuration, formatNumber, formatPercent, formatSeconds } from './format.js';
 
 export type TextValues = Record<string, string | number>;
 
-function format(text: string, values: TextValues): string {
-  return text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
+function format(text: string, values: TextValues, locale: string): string {
+  return text.replace(/\{(\w+)\}/g, (whole, key: string) => {
+    if (!(key in values)) return whole;
+    const value = values[key]!;
+    return typeof value === 'number' ? formatNumber(locale, value, 1) : value;
+  });
 }
 
 export class Texts {
@@ -25,8 +33,28 @@ export class Texts {
     return this.#translation?.$dir;
   }
 
+  /** The language the texts are really in: the dictionary's, or English when there is none for the page's. */
+  get code(): string {
+    return this.#translation?.$code ?? en.$code;
+  }
+
   t(key: keyof Strings, values: TextValues = {}): string {
-    return format(this.#overrides[key] ?? this.#translation?.[key] ?? en[key], values);
+    return format(this.#overrides[key] ?? this.#translation?.[key] ?? en[key], values, this.code);
+  }
+
+  /** A whole percent (0–100), as the language writes it. */
+  percent(value: number): string {
+    return formatPercent(this.code, value);
+  }
+
+  /** Whole seconds, spelt out ("12 seconds"). */
+  seconds(value: number): string {
+    return formatSeconds(this.code, value);
+  }
+
+  /** A retention period in the largest exact unit ("1 hour", "1 day"). */
+  duration(seconds: number): string {
+    return formatDuration(this.code, seconds);
   }
 
   viewName(view: string): string {
@@ -37,6 +65,7 @@ export class Texts {
   /** The shopper's words for a proxy error code (the generic message for codes without their own). */
   errorMessage(code: string): string {
     const key = `error_${code}`;
-    return key in en ? this.t(key as keyof Strings) : this.t('error_generic');
+    // error_photo_too_small names the smallest side the widget itself accepts.
+    return key in en ? this.t(key as keyof Strings, { minSide: MIN_SHORT_SIDE }) : this.t('error_generic');
   }
 }

@@ -49,7 +49,6 @@ export function loadPanel(): Promise<unknown> {
  * @csspart header - The dialog's title bar.
  * @csspart title - The dialog's title.
  * @csspart close-button - The dialog's close button.
- * @csspart body - The area holding the current step.
  * @csspart consent - The consent step.
  * @csspart photo - The photo step.
  * @csspart dropzone - Where a photo can be dropped; shows the preview.
@@ -65,10 +64,12 @@ export function loadPanel(): Promise<unknown> {
  * @csspart actions - A row of buttons.
  * @csspart primary-button - The step's main button.
  * @csspart secondary-button - Every other button.
+ * @csspart forget-button - "Forget my photo", in the photo and result steps.
+ * @csspart retention - The consent step's sentence on how long the photo and result are kept.
  * @csspart error - The error message (role=alert).
  *
- * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8.
- * @cssproperty --tryon-accent-text - Text color on the accent. Default #fff.
+ * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8; in the dialog in dark mode, #3b82f6.
+ * @cssproperty --tryon-accent-text - Text color on the accent. Default #fff; in the dialog in dark mode, #0b1120.
  * @cssproperty --tryon-radius - Corner radius of buttons, dialog and images. Default 0.5rem.
  * @cssproperty --tryon-font - Font family. Default: inherited from the page.
  * @cssproperty --tryon-button-padding - Padding of the "Try it on" button. Default 0.7em 1.3em.
@@ -107,7 +108,10 @@ export class TryonButton extends LitElement implements PanelHost {
   declare views: string;
   /** Offer "Make a video" when the product allows it. */
   declare video: boolean;
-  /** Language of the texts: `en` (default) or `hi`; falls back to the page's `lang`. */
+  /**
+   * Language of the texts: `en`, `hi`, `bn`, `gu`, `mr`, `ta`, `te`, `ur` or `ar`. Defaults to the
+   * nearest `lang` around the element, then the page's (nearest match: `bn-IN` → `bn`), then English.
+   */
   declare lang: string;
   /** The shop's privacy page, linked from the consent step. */
   declare privacyUrl: string;
@@ -257,7 +261,7 @@ export class TryonButton extends LitElement implements PanelHost {
         @click=${this.#onClick} @pointerenter=${this.#onPrefetch} @focus=${this.#onPrefetch} @touchstart=${this.#onPrefetch}
       ><slot>${label}</slot></button>${this.panelLoaded
         ? html`<tryon-panel .host=${this} @panel-status=${this.#onPanelStatus}
-            exportparts="dialog, header, title, close-button, body, consent, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, error"
+            exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error"
           ></tryon-panel>`
         : nothing}`;
   }

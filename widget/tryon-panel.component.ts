@@ -19,7 +19,8 @@ import { Texts } from './texts.js';
 import { tryonEvent } from './events.js';
 import type { TryonEventDetail, TryonEventName, TryonOutput } from './events.js';
 import type { PanelHost, PanelStatusEvent } from './panel-host.js';
-import { consentStep } from './steps/consent.js';
+import { consentStep, consentText } from './steps/consent.js';
+import { consentWords } from './consent-version.js';
 import { photoProblem, photoStep } from './steps/photo.js';
 import { progressStep } from './steps/progress.js';
 import { resultStep } from './steps/result.js';
@@ -216,6 +217,18 @@ export class TryonPanel extends LitElement {
     this.#run.retry();
   };
 
+  /** "Forget my photo": the previews go, the run clears storage and asks the proxy; the live region says how it went. */
+  readonly #onForget = async () => {
+    // Every photo this tab kept for the proxy is forgotten, so every preview of one goes too.
+    for (const url of new Set([...beforeImages.values(), this.preview ?? ''])) if (url) URL.revokeObjectURL(url);
+    beforeImages.clear();
+    this.#forgetPhoto();
+    this.selectedView = '';
+    this.#compare.reset();
+    const confirmed = await this.#run.forget();
+    this.announcement = this.#texts.t(confirmed ? 'forgotten' : 'forgetFailed');
+  };
+
   readonly #onAnotherPhoto = () => {
     this.#forgetPhoto();
     this.selectedView = '';
@@ -256,7 +269,7 @@ export class TryonPanel extends LitElement {
     const { status, percent, tryon } = this.#session;
     switch (status) {
       // Whole tens only, so a screen reader is not told every percent.
-      case 'uploading': return texts.t('uploading', { percent: Math.floor(percent / 10) * 10 });
+      case 'uploading': return texts.t('uploading', { percent: texts.percent(Math.floor(percent / 10) * 10) });
       case 'queued': return tryon ? texts.t('queued') : texts.t('sending');
       case 'rendering': return texts.t('rendering');
       default: return this.announcement;
@@ -268,13 +281,18 @@ export class TryonPanel extends LitElement {
     const productName = this.#productName();
     switch (session.status) {
       case 'consent': return consentStep({
-        texts, productName, privacyUrl: this.host.privacyUrl, checked: this.consentChecked,
+        texts, productName, privacyUrl: this.host.privacyUrl, retention: this.#run.product?.retention, checked: this.consentChecked,
         onCheck: (event) => { this.consentChecked = (event.target as HTMLInputElement).checked; },
-        onContinue: () => { if (this.consentChecked) this.#run.consent(); },
+        onContinue: () => {
+          if (!this.consentChecked) return;
+          const words = consentText({ texts, productName, privacyUrl: this.host.privacyUrl, retention: this.#run.product?.retention });
+          void this.#run.consent(consentWords(Object.values(words)), texts.code);
+        },
       });
       case 'photo': return photoStep({
         texts, preview: this.prepared ? this.preview : undefined, preparing: this.preparing, dragging: this.dragging,
-        problem: this.problem, hasLastPhoto: Boolean(lastPhoto(this.host.endpoint)),
+        problem: this.problem, hasLastPhoto: Boolean(lastPhoto(this.host.endpoint)), canForget: this.#run.hasPhotoToForget(),
+        onForget: this.#onForget,
         onDragOver: this.#onDragOver, onDragLeave: () => { this.dragging = false; }, onDrop: this.#onDrop,
         onSubmit: () => { if (this.prepared) void this.#run.sendPhoto(); },
         onPick: (camera) => this.renderRoot.querySelector<HTMLInputElement>(camera ? '#camera' : '#file')?.click(),
@@ -295,7 +313,7 @@ export class TryonPanel extends LitElement {
         offerVideo: session.complete && this.host.video && this.#run.product?.video === true &&
           !session.outputs.some((o) => o.type === 'video') && session.output === 'image',
         onSelect: (view) => { this.selectedView = view; },
-        onDownload: this.#onDownload, onShare: this.#onShare, onAnotherPhoto: this.#onAnotherPhoto,
+        onDownload: this.#onDownload, onShare: this.#onShare, onAnotherPhoto: this.#onAnotherPhoto, onForget: this.#onForget,
         onMakeVideo: () => this.#run.makeVideo(),
       });
       case 'error': return errorStep({ texts, message: session.error?.message, onRetry: this.#onRetry, onClose: () => this.hide() });
@@ -305,7 +323,8 @@ export class TryonPanel extends LitElement {
 
   override render() {
     const texts = this.#texts;
-    return html`<dialog part="dialog" aria-labelledby="dialog-title" lang=${this.host?.language ?? 'en'}
+    // The language the texts are really in: a page in a language the widget lacks reads English.
+    return html`<dialog part="dialog" aria-labelledby="dialog-title" lang=${texts.code}
         dir=${texts.dir ?? nothing} @close=${this.#onDialogClose}>
       <div class="header" part="header">
         <h2 id="dialog-title" part="title">${texts.t('dialogTitle')}</h2>

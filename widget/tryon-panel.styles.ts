@@ -233,7 +233,8 @@ export const panelStyles = css`
     background: var(--_surface);
     clip-path: inset(0 calc(100% - var(--pos)) 0 0);
   }
-  :host(:dir(rtl)) .compare .before {
+  /* The dialog's own direction (its dictionary's), not the page's: an Arabic panel on an English page. */
+  .compare:dir(rtl) .before {
     clip-path: inset(0 0 0 calc(100% - var(--pos)));
   }
   .compare [role='slider'] {

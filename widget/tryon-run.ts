@@ -4,7 +4,7 @@
 // never applied. Every change of state goes through the pure reducer in session.ts. It also keeps
 // what the tab remembers for a reload (storage.ts) and applies the error policy (error-policy.ts).
 // It renders nothing: the panel shows `session` and hears of every change through `changed`.
-// About 360 lines, on purpose: the shopper's actions that start or stop a run and the run itself
+// About 400 lines, on purpose: the shopper's actions that start or stop a run and the run itself
 // (send → submit → watch) are one story, and keeping it in one file lets the AbortSignal's path be
 // read top to bottom. The pure parts live elsewhere (session.ts, error-policy.ts, product.ts).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
@@ -15,6 +15,8 @@ import { failure, isAbort } from './error-policy.js';
 import { expectedMs, requestedViews } from './product.js';
 import type { ProductInfo } from './proxy-client.js';
 import { forgetPhoto, forgetTryon, lastPhoto, rememberPhoto, rememberTryon } from './storage.js';
+import { forgetEverything } from './forget-photo.js';
+import { consentVersion } from './consent-version.js';
 import type { StoredTryon } from './storage.js';
 import type { TryonEventDetail, TryonEventName } from './events.js';
 
@@ -60,6 +62,10 @@ export class TryonRun implements ReactiveController {
   #productLoad: Promise<ProductInfo> | undefined;
   #client: ProxyClient | undefined;
   #loadedFor: string | undefined;
+  /** The consent text the shopper agreed to, sent with every try-on. */
+  #consent: { version: string | undefined; language: string } | undefined;
+  /** Photos forgotten in this tab whose revocation the proxy has not confirmed yet. */
+  readonly #unconfirmed = new Set<string>();
 
   readonly #host: ReactiveControllerHost;
   readonly #options: RunOptions;
@@ -137,8 +143,38 @@ export class TryonRun implements ReactiveController {
     this.#options.emit('tryon-close', { product: this.#settings.product, status });
   }
 
-  consent(): void {
+  /** The shopper agreed to `words` (the consent step's exact text) in `language`. */
+  async consent(words: string, language: string): Promise<void> {
+    this.#consent = { version: await consentVersion(words), language };
     this.#dispatch({ type: 'consent' });
+  }
+
+  /** Whether "Forget my photo" has anything to forget: a photo in this session or this tab. */
+  hasPhotoToForget(): boolean {
+    return Boolean(this.session.photo || lastPhoto(this.#settings.endpoint) || this.#unconfirmed.size);
+  }
+
+  /**
+   * "Forget my photo": stops any run, clears what this tab kept (the last photo, every stored
+   * try-on of this proxy), returns to the photo step, and asks the proxy to revoke each photo
+   * named (its try-ons and files with it). Resolves false when the proxy could not be reached;
+   * the photos are then kept in memory only, so asking again retries.
+   */
+  async forget(): Promise<boolean> {
+    const { endpoint } = this.#settings;
+    this.#stop();
+    const handles = new Set([...forgetEverything(endpoint), ...this.#unconfirmed]);
+    if (this.session.photo) handles.add(this.session.photo.handle);
+    this.#dispatch({ type: 'forgotten' });
+    const client = this.#proxy();
+    const named = [...handles];
+    const outcomes = await Promise.allSettled(named.map((handle) => client.forgetPhoto(handle)));
+    this.#unconfirmed.clear();
+    outcomes.forEach((outcome, i) => {
+      if (outcome.status === 'rejected') this.#unconfirmed.add(named[i]!);
+    });
+    this.#host.requestUpdate();
+    return this.#unconfirmed.size === 0;
   }
 
   /** A new photo is being prepared: a new logical try-on. */
@@ -262,6 +298,8 @@ export class TryonRun implements ReactiveController {
       photo: photo.handle,
       requestId,
       ...(output === 'video' ? { output } : { views }),
+      ...(this.#consent?.version ? { consentVersion: this.#consent.version } : {}),
+      ...(this.#consent ? { consentLanguage: this.#consent.language } : {}),
     }, run.signal));
     const at = Date.now();
     const createdViews = Array.isArray(created.views) && created.views.length ? created.views : views;

@@ -44,7 +44,7 @@ export function originCheck(allowedOrigins: string[]): MiddlewareHandler {
         status: 204,
         headers: {
           'access-control-allow-origin': origin,
-          'access-control-allow-methods': 'GET, POST, OPTIONS',
+          'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
           'access-control-allow-headers': 'content-type, x-request-id',
           'access-control-max-age': '600',
           vary: 'Origin',

@@ -1,7 +1,9 @@
-// GET /products/{id}: what this product's try-on offers, so the widget shows only that.
+// GET /products/{id}: what this product's try-on offers, so the widget shows only that, and how
+// long the proxy keeps a photo and a result, so the consent step can say so.
 import { Hono } from 'hono';
 import { ProxyError } from '../errors.js';
 import { rateLimit } from '../middleware/rate-limit.js';
+import { retentionOf } from '../tryon/consent-log.js';
 import type { ProxyServices, ProxyEnv } from '../context.js';
 
 export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
@@ -17,6 +19,8 @@ export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
       views: product.views,
       video: product.video !== undefined,
       tier: product.tier,
+      // How long this proxy keeps answering for a photo and a result: the widget states it at consent.
+      retention: retentionOf(services.limits),
     });
   });
   return app;

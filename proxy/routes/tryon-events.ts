@@ -5,6 +5,7 @@
 import { streamSSE } from 'hono/streaming';
 import type { Handler } from 'hono';
 import { isTerminal, type TryonSnapshot } from '../tryon-status.js';
+import { openUnforgotten } from '../photo-revocations.js';
 import { mountBase, statusBody } from '../tryon/status-body.js';
 import type { ProxyEnv, ProxyServices } from '../context.js';
 
@@ -22,7 +23,7 @@ function counted<S>(services: ProxyServices, write: (stream: S) => Promise<void>
 
 export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
   return async (c) => {
-    const claims = await services.handles.open('tryon', c.req.param('handle') ?? '');
+    const claims = await openUnforgotten(services, 'tryon', c.req.param('handle') ?? '');
     const base = mountBase(services, c.req.path);
     const first = await services.board.read(claims.jobId);
     c.header('cache-control', 'no-store');
@@ -61,6 +62,8 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
           const snapshot = pending;
           pending = undefined;
           if (snapshot) {
+            // The shopper forgot the photo while watching: no more file links for it.
+            if (await services.revocations.isRevoked(claims.photoId)) break;
             await send(snapshot);
             if (isTerminal(snapshot.status)) break;
           }

@@ -8,6 +8,7 @@ import { ProxyError, UpstreamRejected, isProxyError } from '../errors.js';
 import { creditsFor } from '../prices.js';
 import { refusalError, type SubmitOutcome } from '../spend-ledger.js';
 import { rateLimit } from '../middleware/rate-limit.js';
+import { openUnforgotten } from '../photo-revocations.js';
 import { logConsent } from '../tryon/consent-log.js';
 import { readTryonRequest } from '../tryon/request.js';
 import { mountBase, statusBody } from '../tryon/status-body.js';
@@ -43,7 +44,7 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     const request = await readTryonRequest(c.req.raw, services.limits);
     const product = await services.findProduct(request.product);
     if (!product) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
-    const photo = await services.handles.open('photo', request.photo);
+    const photo = await openUnforgotten(services, 'photo', request.photo);
     const output = request.output ?? 'image';
     const views = viewsToRender(product, output, request.views);
 
@@ -83,14 +84,17 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     await services.spend.settle(key, 'accepted');
     if (!reservation.retry) services.metrics.tryonStarted(product.id, product.tier, credits);
     await services.board.seed(job, { product: product.id, tier: product.tier });
-    await logConsent(services, { product: product.id, photo: photo.id, client: services.client(c), requestId: c.get('requestId') });
+    await logConsent(services, {
+      product: product.id, photo: photo.id, client: services.client(c), requestId: c.get('requestId'),
+      consentVersion: request.consentVersion, consentLanguage: request.consentLanguage,
+    });
     const { handle } = await services.handles.mint('tryon',
       { jobId: job.id, product: product.id, views, output, photoId: photo.id }, services.limits.tryonTtlSeconds);
     return c.json({ tryon: handle, status: job.status, views }, 202);
   });
 
   app.get('/:handle', reads, async (c) => {
-    const claims = await services.handles.open('tryon', c.req.param('handle'));
+    const claims = await openUnforgotten(services, 'tryon', c.req.param('handle'));
     const snapshot = await services.board.read(claims.jobId);
     c.header('cache-control', 'no-store');
     return c.json(await statusBody(services, claims, snapshot, mountBase(services, c.req.path)));

@@ -3,6 +3,7 @@
 // ids may be kept in a FileIdCache (node.ts: a JSON file) so a restart does not upload again.
 import type { FileIdCache } from '../garment-files.js';
 import type { TryonSnapshot } from '../tryon-status.js';
+import { PhotoRevocationsInMemory, type PhotoRevocations } from '../photo-revocations.js';
 import { MemorySpendLedger, type SpendLedger, type SpendLimits } from '../spend-ledger.js';
 import { replaces, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
@@ -136,6 +137,10 @@ export class MemoryStore implements ProxyStore {
     if (!this.options.fileIdCache) return;
     await this.options.fileIdCache.save(Object.fromEntries(this.garments)).catch((error: Error) =>
       this.options.log?.({ level: 'warn', event: 'file_id_cache_unwritable', message: error.message }));
+  }
+
+  photoRevocations(now: () => number): PhotoRevocations {
+    return new PhotoRevocationsInMemory(now);
   }
 
   spendLedger(limits: SpendLimits, now: () => number): SpendLedger {

@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { TryonSnapshot } from '../tryon-status.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
+import type { PhotoRevocations } from '../photo-revocations.js';
 import { RedisSpendLedger } from './redis-ledger.js';
 import { StoreUnavailable, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
@@ -39,6 +40,13 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'snapshot', ARGV[1], 'rank', ARGV[2], 'at', ARGV[3])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'product', ARGV[4], 'tier', ARGV[5]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[6])
+return 1
+`;
+
+/** Marks KEYS[1] for ARGV[1] ms unless it is marked for longer already. */
+const MARK_AT_LEAST = `
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
 return 1
 `;
 
@@ -90,6 +98,7 @@ export class RedisStore implements ProxyStore {
     redis.defineCommand('tryonWriteStatus', { numberOfKeys: 1, lua: WRITE_STATUS });
     redis.defineCommand('tryonSeedStatus', { numberOfKeys: 1, lua: SEED_STATUS });
     redis.defineCommand('tryonDeleteIf', { numberOfKeys: 1, lua: DELETE_IF });
+    redis.defineCommand('tryonMarkAtLeast', { numberOfKeys: 1, lua: MARK_AT_LEAST });
     // ioredis subscribes again after a reconnect; subscribing on every 'ready' covers a first
     // connection that came late.
     const subscribe = () => void subscriber.subscribe(this.channel).catch(() => undefined);
@@ -227,6 +236,18 @@ export class RedisStore implements ProxyStore {
     }
   }
 
+  /** A forgotten photo is a key that lives as long as any handle naming it could. */
+  photoRevocations(now: () => number): PhotoRevocations {
+    return {
+      revoke: async (photoId, until) => {
+        const ms = Math.round(until - now());
+        if (ms <= 0) return;
+        await this.run('photo_revocation', () => (this.redis as unknown as Scripts).tryonMarkAtLeast(this.key('forgotten', photoId), ms));
+      },
+      isRevoked: async (photoId) => this.run('photo_revocation', async () => (await this.redis.exists(this.key('forgotten', photoId))) === 1),
+    };
+  }
+
   spendLedger(limits: SpendLimits, now: () => number): SpendLedger {
     return new RedisSpendLedger(this.redis, this.prefix, limits, now, (operation, work) => this.run(operation, work));
   }
@@ -249,6 +270,7 @@ interface Scripts {
   tryonWriteStatus(key: string, ...args: (string | number)[]): Promise<[number, string[]]>;
   tryonSeedStatus(key: string, ...args: (string | number)[]): Promise<number>;
   tryonDeleteIf(key: string, value: string): Promise<number>;
+  tryonMarkAtLeast(key: string, ms: number): Promise<number>;
 }
 
 /**

@@ -5,6 +5,7 @@
 import { ProxyError } from '../errors.js';
 import type { TryonSnapshot } from '../tryon-status.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
+import type { PhotoRevocations } from '../photo-revocations.js';
 
 /** What every instance knows about one try-on. */
 export interface StatusRecord {
@@ -62,6 +63,9 @@ export interface ProxyStore {
   /** A lock token when granted, undefined while someone else holds the lock. */
   lockGarment(key: string, ms: number): Promise<string | undefined>;
   unlockGarment(key: string, token: string): Promise<void>;
+
+  /** Forgotten photos ("Forget my photo", photo-revocations.ts) kept in this store. */
+  photoRevocations(now: () => number): PhotoRevocations;
 
   /** The spend ledger (budgets and caps, spend-ledger.ts) kept in this store. */
   spendLedger(limits: SpendLimits, now: () => number): SpendLedger;

@@ -1,12 +1,39 @@
 // The compliance line written for every accepted try-on: when, which product, which photo handle,
-// and a salted hash of the client (never its address), so a shop can show consent was given.
+// a salted hash of the client (never its address), which consent text in which language the
+// shopper agreed to, and how long the proxy said it keeps their photo and result. Never the image,
+// never an upstream id: the photo is named by the random id of its handle.
 import type { ProxyServices } from '../context.js';
+import type { ProxyLimits } from '../limits.js';
 
-export async function logConsent(services: ProxyServices, entry: { product: string; photo: string; client: string; requestId: string }): Promise<void> {
+/** How long the proxy answers for a photo, a result and a share link, in seconds: what the consent step states. */
+export interface Retention {
+  photoSeconds: number;
+  resultSeconds: number;
+  shareLinkSeconds: number;
+}
+
+export function retentionOf(limits: Pick<ProxyLimits, 'photoTtlSeconds' | 'tryonTtlSeconds' | 'fileTtlSeconds'>): Retention {
+  return { photoSeconds: limits.photoTtlSeconds, resultSeconds: limits.tryonTtlSeconds, shareLinkSeconds: limits.fileTtlSeconds };
+}
+
+export interface ConsentEntry {
+  product: string;
+  /** The random id of the photo's handle. */
+  photo: string;
+  client: string;
+  requestId: string;
+  /** What the widget sent; absent from older clients, recorded as null. */
+  consentVersion?: string | undefined;
+  consentLanguage?: string | undefined;
+}
+
+export async function logConsent(services: ProxyServices, entry: ConsentEntry): Promise<void> {
   // The client key may carry the page's origin after a '|' (no address known): hash the address part.
   const address = entry.client.split('|')[0] ?? entry.client;
   services.log({
     event: 'consent', time: new Date(services.now()).toISOString(), product: entry.product, photo: entry.photo,
     client: await services.hashClient(address), requestId: entry.requestId,
+    consentVersion: entry.consentVersion ?? null, consentLanguage: entry.consentLanguage ?? null,
+    retention: retentionOf(services.limits),
   });
 }

@@ -10,6 +10,10 @@ const tryonRequest = z.object({
   product: z.string().min(1).max(128),
   photo: z.string().min(1).max(4096),
   consent: z.unknown(),
+  // Which consent text the shopper saw: the first 16+ hex digits of the SHA-256 of its exact
+  // words, and its language. Optional, so clients that only send `consent: true` still work.
+  consentVersion: z.string().regex(/^[0-9a-f]{16,64}$/, 'must be 16 to 64 lowercase hex digits').optional(),
+  consentLanguage: z.string().max(35).regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/, 'must be a language tag such as hi or bn-IN').optional(),
   requestId: z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, 'requestId must be 8 to 128 letters, digits, - or _'),
   views: z.array(z.string().max(40)).min(1).max(4).optional(),
   output: z.enum(['image', 'video']).optional(),

@@ -20,10 +20,12 @@ export function mountBase(services: ProxyServices, path: string): string {
 }
 
 export async function statusBody(services: ProxyServices, claims: TryonClaims & { expiresAt: number }, snapshot: TryonSnapshot, base: string): Promise<TryonStatusBody> {
-  // Rounded so the same output keeps the same URL (and the browser's cache) for a while.
-  const fileExpiry = Math.ceil((services.now() / 1000 + services.limits.fileTtlSeconds) / 60) * 60;
+  // Rounded so the same output keeps the same URL (and the browser's cache) for a while; never
+  // beyond the try-on's own end, so "your try-on is kept for a day" holds for its links too.
+  const fileExpiry = Math.min(claims.expiresAt, Math.ceil((services.now() / 1000 + services.limits.fileTtlSeconds) / 60) * 60);
   const outputs = await Promise.all(snapshot.outputs.map(async (output) => {
-    const { handle } = await services.handles.mint('file', { fileId: output.fileId, jobId: claims.jobId, view: output.view, type: output.type }, 0, fileExpiry);
+    const { handle } = await services.handles.mint('file',
+      { fileId: output.fileId, jobId: claims.jobId, view: output.view, type: output.type, photoId: claims.photoId }, 0, fileExpiry);
     return { view: output.view, url: `${base}/files/${handle}`, type: output.type, ...(output.contentType ? { contentType: output.contentType } : {}) };
   }));
   return {

@@ -1,8 +1,7 @@
 // 1. Page weight: what a product page downloads for the button, and what the panel adds when the
 // shopper opens it. Measured on the real script-tag build (scripts/build.ts buildCdn), gzip -9
 // per file because each file travels separately. Over budget fails the whole bench.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { graphOf, staticClosure } from '../../scripts/module-graph.js';
 import type { Benchmark } from './harness.js';
 import { loadBuild } from './project.js';
 import { figure, kb } from './report.js';
@@ -10,37 +9,9 @@ import { figure, kb } from './report.js';
 export const BUTTON_BUDGET = 10 * 1024;
 export const PANEL_BUDGET = 30 * 1024;
 
-const STATIC_IMPORT = /\b(?:import|export)\s*(?:[\w$*{}\s,]+?from\s*)?["'`]([^"'`]+\.js)["'`]/g;
-const DYNAMIC_IMPORT = /\bimport\(\s*["'`]([^"'`]+\.js)["'`]\s*\)/g;
-
-export interface ModuleGraph {
-  /** Files a module pulls in before it runs. */
-  staticImports(file: string): string[];
-  /** Files a module may import later (`import('./x.js')`). */
-  dynamicImports(file: string): string[];
-}
-
-export function graphOf(outDir: string): ModuleGraph {
-  const read = (file: string) => readFileSync(join(outDir, file), 'utf8');
-  const resolve = (from: string, specifier: string) => {
-    const base = new URL(`file:///${from}`);
-    return new URL(specifier, base).pathname.slice(1);
-  };
-  const matches = (file: string, pattern: RegExp) =>
-    [...read(file).matchAll(pattern)].map((m) => m[1]!).filter((s) => s.startsWith('.')).map((s) => resolve(file, s));
-  return {
-    staticImports: (file) => matches(file, STATIC_IMPORT),
-    dynamicImports: (file) => matches(file, DYNAMIC_IMPORT),
-  };
-}
-
-/** Every file loaded before `entry` runs: itself and its static imports, transitively. */
-export function staticClosure(graph: ModuleGraph, entry: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(entry)) return seen;
-  seen.add(entry);
-  for (const next of graph.staticImports(entry)) staticClosure(graph, next, seen);
-  return seen;
-}
+// The module graph is the build's own reading (scripts/module-graph.ts), so the bench and the
+// build's budgets count the same first script.
+export { graphOf, staticClosure, type ModuleGraph } from '../../scripts/module-graph.js';
 
 export const pageWeight: Benchmark = {
   id: 'page-weight',

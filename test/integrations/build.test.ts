@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import {
   BUDGETS, buildCdn, buildIntegrations, checkBudgets, findCspHazards, measure, sriHash, type BuildResult,
 } from '../../scripts/build.js';
+import { graphOf, reachableFrom, staticClosure } from '../../scripts/module-graph.js';
 
 let work: string;
 let cdn: BuildResult;
@@ -25,43 +26,81 @@ after(async () => {
 });
 
 describe('CDN build', () => {
-  test('one entry module, one lazily imported panel chunk and the HEIC decoder the panel imports on demand, sizes measured', async () => {
+  test('an entry, the core chunk it imports, a lazily imported panel chunk and a HEIC decoder imported on demand, sizes measured', async () => {
     const names = cdn.files.map((f) => f.file).sort();
-    assert.equal(names.length, 3, names.join(', '));
-    assert.match(names[0]!, /^heic-[\w-]+\.js$/);
-    assert.equal(names[1], 'tryon-button.js');
-    assert.match(names[2]!, /^tryon-panel-[\w-]+\.js$/);
-    const [heic, , panelChunk] = names as [string, string, string];
+    const entryName = 'tryon-button.js';
+    const cores = names.filter((name) => /^tryon-core-[\w-]+\.js$/.test(name));
+    const panels = names.filter((name) => /^tryon-panel-[\w-]+\.js$/.test(name));
+    assert.ok(names.includes(entryName), names.join(', '));
+    assert.equal(cores.length, 1, names.join(', '));
+    assert.equal(panels.length, 1, names.join(', '));
+    const [core, panel] = [cores[0]!, panels[0]!];
+    const heics = names.filter((name) => /^heic-[\w-]+\.js$/.test(name));
+    assert.equal(heics.length, 1, names.join(', '));
+    const heic = heics[0]!;
     for (const file of cdn.files) {
       const bytes = await readFile(join(cdn.outDir, file.file));
       assert.equal(file.bytes, bytes.length);
       assert.ok(file.gzip > 0 && file.gzip < file.bytes, `${file.file} gzip size is measured`);
     }
-    const entry = await readFile(join(cdn.outDir, 'tryon-button.js'), 'utf8');
-    assert.ok(entry.includes(panelChunk), 'the entry names the panel chunk');
-    assert.ok(!entry.includes(heic), 'the entry does not name the HEIC decoder');
-    const panel = await readFile(join(cdn.outDir, panelChunk), 'utf8');
-    assert.match(panel, new RegExp(`import\\(\\s*[\`'"]\\./${heic.replace(/[.]/g, '\\.')}[\`'"]\\s*\\)`), 'the panel imports the decoder only when asked');
+    const graph = graphOf(cdn.outDir);
+    assert.deepEqual(graph.staticImports(entryName), [core], 'the entry imports the core and nothing else');
+    assert.deepEqual([...staticClosure(graph, entryName)].sort(), [entryName, core].sort(), 'the first script is the entry and the core');
+    assert.ok(graph.dynamicImports(core).includes(panel), 'the core imports the panel on demand');
+    assert.ok(graph.staticImports(panel).includes(core), 'the panel shares the core');
+    // The entry is loaded with whatever query the shop adds (?ver=, ?v=): a chunk that imported
+    // it by its plain name would load a second copy of the widget and of Lit.
+    for (const chunk of names.filter((name) => name !== entryName)) {
+      assert.ok(!graph.staticImports(chunk).includes(entryName) && !graph.dynamicImports(chunk).includes(entryName), `${chunk} never imports the entry`);
+    }
+    // And every chunk is one the entry can reach: nothing built for nobody.
+    assert.deepEqual([...reachableFrom(graph, entryName)].sort(), names);
+    const entry = await readFile(join(cdn.outDir, entryName), 'utf8');
+    assert.ok(!staticClosure(graph, entryName).has(heic), 'the first script does not carry the HEIC decoder');
+    const importers = names.filter((name) => graph.dynamicImports(name).includes(heic));
+    assert.ok(importers.length > 0 && importers.every((name) => !staticClosure(graph, entryName).has(name) || name === core),
+      'the decoder is imported only on demand');
     const decoder = await readFile(join(cdn.outDir, heic), 'utf8');
     assert.match(decoder, /[`'"]AGFzbQEAAAAB/, 'the decoder carries its wasm inside (base64 of the wasm header)');
     assert.match(entry, /customElements/, 'the entry registers the element');
+    assert.ok(cdn.files.find((f) => f.file === entryName)!.gzip < 512, 'the entry is only the registration');
+    const coreText = await readFile(join(cdn.outDir, core), 'utf8');
     // npm test runs with NODE_ENV=test; the shipped bytes must still be Lit's production build.
-    assert.doesNotMatch(entry, /Lit is in dev mode/);
-    assert.doesNotMatch(entry, /^\s*\/\/ /m, 'minified: no comments');
-    assert.doesNotMatch(entry, /\n\t/, 'minified: no indented code');
+    assert.doesNotMatch(coreText, /Lit is in dev mode/);
+    assert.doesNotMatch(coreText, /^\s*\/\/ /m, 'minified: no comments');
+    assert.doesNotMatch(coreText, /\n\t/, 'minified: no indented code');
   });
 
-  test('within budget: the button ≤ 10 KB gzipped, button + panel ≤ 30 KB, the HEIC decoder on its own', () => {
+  test('within budget: the first script ≤ 10 KB gzipped, button + panel ≤ 30 KB, the HEIC decoder on its own', () => {
     const budgets = checkBudgets(cdn);
     assert.deepEqual(budgets.problems, []);
+    assert.deepEqual(budgets.firstScript.sort(), cdn.files.map((f) => f.file).filter((f) => /^tryon-(button|core-[\w-]+)\.js$/.test(f)).sort(),
+      'the first script counts the entry and the core it imports');
     assert.ok(budgets.button > 1000 && budgets.button <= BUDGETS.button, `button ${budgets.button} B`);
     assert.ok(budgets.buttonAndPanel > budgets.button && budgets.buttonAndPanel <= BUDGETS.buttonAndPanel);
-    // The decoder is counted on its own: button + panel is exactly those two files.
-    const gzipOf = (pattern: RegExp) => cdn.files.filter((f) => pattern.test(f.file)).reduce((sum, f) => sum + f.gzip, 0);
-    assert.equal(budgets.buttonAndPanel, gzipOf(/^tryon-(button|panel-[\w-]+)\.js$/));
+    // The decoder is counted on its own, and of the dictionaries other than English only the
+    // largest, since a page fetches at most one: button + panel is every other script.
+    const gzipOf = (pattern: RegExp) => cdn.files.filter((f) => f.file.endsWith('.js') && pattern.test(f.file)).reduce((sum, f) => sum + f.gzip, 0);
+    const largestDictionary = Math.max(...cdn.files.filter((f) => /^(?!en-)[a-z]{2,3}-[\w-]+\.js$/.test(f.file)).map((f) => f.gzip));
+    assert.equal(budgets.buttonAndPanel, gzipOf(/^(?!heic-)(?!(?!en-)[a-z]{2,3}-[\w-]+\.js$)/) + largestDictionary);
     assert.equal(budgets.heicDecoder, gzipOf(/^heic-[\w-]+\.js$/));
     assert.ok(budgets.heicDecoder > 100_000 && budgets.heicDecoder <= BUDGETS.heicDecoder, `HEIC decoder ${budgets.heicDecoder} B`);
     console.log(`  measured: button ${budgets.button} B gz, button + panel ${budgets.buttonAndPanel} B gz, HEIC decoder ${budgets.heicDecoder} B gz, buildCdn ${Math.round(cdnMs)} ms`);
+  });
+
+  test('languages do not add up: a page pays for English and its own language only', () => {
+    const base = [{ file: 'tryon-button.js', bytes: 20_000, gzip: 8000 }, { file: 'tryon-panel-x.js', bytes: 40_000, gzip: 13_000 },
+      { file: 'en-x.js', bytes: 4000, gzip: 1800 }];
+    const many: BuildResult = {
+      outDir: cdn.outDir,
+      files: [...base, ...Array.from({ length: 40 }, (_, i) => ({ file: `l${String.fromCharCode(97 + (i % 26))}${i < 26 ? '' : 'x'}-h${i}.js`, bytes: 9000, gzip: 2300 + i }))],
+    };
+    const counted = checkBudgets(many);
+    assert.equal(counted.buttonAndPanel, 8000 + 13_000 + 1800 + 2339, 'the largest dictionary, once');
+    assert.deepEqual(counted.problems, []);
+    // A dictionary too big for any page to pay is still caught.
+    const huge = checkBudgets({ outDir: cdn.outDir, files: [...base, { file: 'ar-h.js', bytes: 90_000, gzip: 9000 }] });
+    assert.match(huge.problems[0]!, /button \+ panel/);
   });
 
   test('a build over budget is reported', () => {
@@ -128,6 +167,12 @@ describe('platform packages', () => {
     assert.ok(!(await readdir(shopify)).some((name) => name.endsWith('.ts')), 'the proxy-side TypeScript stays out of the theme extension');
     const plugin = await readFile(join(woocommerce, 'tryon-button.php'), 'utf8');
     assert.match(plugin, /Plugin Name:\s+Virtual Try-On Button/);
+    // The platforms load assets/tryon-button.js with a query (?v=, ?ver=); every chunk it reaches,
+    // by its plain relative name, is next to it.
+    for (const assets of [join(shopify, 'assets'), join(woocommerce, 'assets')]) {
+      const reached = reachableFrom(graphOf(assets), 'tryon-button.js');
+      assert.deepEqual([...reached].sort(), expected, `${assets}: the entry reaches every file, and each is there`);
+    }
     const asset = await readFile(join(woocommerce, 'assets/tryon-button.js'));
     assert.deepEqual(asset, await readFile(join(cdn.outDir, 'tryon-button.js')));
   });

@@ -13,7 +13,8 @@ import { Hono } from 'hono';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import { buildNpm, buildProxy, listFiles, projectRoot } from '../../scripts/build.js';
-import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.js';
+import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
+import { programPath } from '../../scripts/prerequisites.js';
 
 let work: string;
 let pkg: string;
@@ -192,8 +193,7 @@ describe('npm package in a separate Vite app', () => {
     });
     const address = listening.address();
     assert.ok(address && typeof address === 'object');
-    const executablePath = findChromium();
-    assert.ok(executablePath, 'Chromium is needed (apt-get install -y chromium, or set CHROME_PATH)');
+    const executablePath = programPath('chromium');
     const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
     try {
       const page = await browser.newPage();

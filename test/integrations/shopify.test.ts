@@ -75,6 +75,17 @@ describe('Shopify theme block', () => {
     assert.match(html, /data-shopify-editor-block/, 'theme editor attributes kept so the block is selectable');
   });
 
+  test("the store's language is passed as lang, and an unset label leaves the button's own, translated one", async () => {
+    for (const locale of ['bn', 'ar', 'ur', 'pt-BR']) {
+      const html = await renderBlock({
+        product: product('saree-banarasi-red', { enabled: { value: true } }), settings: { ...defaults, label: '' }, locale,
+      });
+      const tag = findElements(html, 'tryon-button')[0];
+      assert.equal(tag?.attributes.lang, locale);
+      assert.equal(tag?.text, '', 'no English label forced into the slot');
+    }
+  });
+
   test('the metafield tryon.product overrides the handle as the catalog key', async () => {
     const html = await renderBlock({
       product: product('red-saree-2', { enabled: { value: true }, product: { value: 'saree-banarasi-red' } }),

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listFiles } from '../../scripts/build.js';
+import { programPath } from '../../scripts/prerequisites.js';
 import { assertNoBreakout, countOpenings, findElements, hostile } from './markup.js';
 
 const pluginDir = fileURLToPath(new URL('../../widget/integrations/woocommerce/tryon-button/', import.meta.url));
@@ -15,12 +16,10 @@ const runner = fileURLToPath(new URL('./woocommerce/render.php', import.meta.url
 const standIns = fileURLToPath(new URL('./woocommerce/wordpress-stand-ins.php', import.meta.url));
 
 function php(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = execFile('php', args, { timeout: 20_000 }, (error, stdout, stderr) => {
-      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
-        reject(new Error('php is not installed: these tests need php-cli (Debian: apt-get install -y php-cli; .ci/run installs it).'));
-        return;
-      }
+  // Throws at once, saying what to install, when php-cli is missing (`npm test` installs it).
+  const executable = programPath('php');
+  return new Promise((resolve) => {
+    const child = execFile(executable, args, { timeout: 20_000 }, (error, stdout, stderr) => {
       resolve({ code: typeof error?.code === 'number' ? error.code : error ? 1 : 0, stdout, stderr });
     });
     child.stdin?.end(input ?? '');
@@ -102,6 +101,15 @@ describe('WooCommerce plugin', () => {
     }]);
     assert.equal(countOpenings(disabled!, 'tryon-button'), 0);
     assert.equal(countOpenings(noMeta!, 'tryon-button'), 0);
+  });
+
+  test("the site's language is passed as lang, and an unset label leaves the button's own, translated one", async () => {
+    for (const [locale, lang] of [['bn_BD', 'bn'], ['ar', 'ar'], ['ur_PK', 'ur'], ['ta_IN', 'ta']] as const) {
+      const out = await render({ meta: { 7: { _tryon_enabled: 'yes' } }, locale, products: [{ id: 7, slug: 'saree-banarasi-red' }] });
+      const tag = findElements(out.products[0]!, 'tryon-button')[0];
+      assert.equal(tag?.attributes.lang, lang, locale);
+      assert.equal(tag?.text, '', 'no English label forced into the slot');
+    }
   });
 
   test('the script is enqueued as a module: the bundled copy, or the configured CDN URL', async () => {

@@ -141,6 +141,19 @@ describe('three instances on one Redis', () => {
     assert.equal(afterRetries.workspaces.ws_1!.credits, before.workspaces.ws_1!.credits, 'no new charge');
   });
 
+  it('a photo forgotten through one instance is forgotten by all: its try-on and the photo answer 404 on the others', async () => {
+    const photo = await photoHandle(at(0));
+    const started = await (await startTryon(at(0), { product: 'dress-aline-indigo', photo })).json() as TryonAnswer;
+    assert.equal((await fetch(`${at(2).url}/tryons/${started.tryon}`)).status, 200);
+    assert.equal((await fetch(`${at(1).url}/photos/${photo}`, { method: 'DELETE' })).status, 204);
+    for (const instance of [0, 1, 2]) {
+      const status = await fetch(`${at(instance).url}/tryons/${started.tryon}`);
+      assert.equal(status.status, 404, `try-on on instance ${instance}`);
+      assert.equal(((await status.json()) as { error: { code: string } }).error.code, 'invalid_handle');
+    }
+    assert.equal((await startTryon(at(2), { product: 'dress-aline-indigo', photo })).status, 404, 'the photo cannot start another try-on anywhere');
+  });
+
   it('Redis stopped: spending routes answer 503 store_unavailable and /health says so; Redis back: healthy again without a restart', async () => {
     const photo = await photoHandle(at(0));
     await redis.stop();

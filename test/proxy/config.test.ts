@@ -58,6 +58,16 @@ describe('config', () => {
     assert.ok(problems({ TRYON_RATE_PER_MINUTE: 'lots' }).some((p) => p.includes('TRYON_RATE_PER_MINUTE')));
   });
 
+  it('reads the retention the consent step states, and refuses one under a minute', () => {
+    const config = loadConfig({ TRYON_PHOTO_TTL_SECONDS: '1800', TRYON_RESULT_TTL_SECONDS: '172800', TRYON_SHARE_LINK_TTL_SECONDS: '3600' });
+    assert.equal(config.limits.photoTtlSeconds, 1800);
+    assert.equal(config.limits.tryonTtlSeconds, 172_800);
+    assert.equal(config.limits.fileTtlSeconds, 3600);
+    const refused = problems({ TRYON_PHOTO_TTL_SECONDS: '0', TRYON_SHARE_LINK_TTL_SECONDS: '59' });
+    assert.ok(refused.some((p) => p.includes('TRYON_PHOTO_TTL_SECONDS') && p.includes('60 seconds')));
+    assert.ok(refused.some((p) => p.includes('TRYON_SHARE_LINK_TTL_SECONDS')));
+  });
+
   it('a key without a base URL, a short secret and a bad webhook secret are named', () => {
     const found = problems({ TRYON_API_KEY: 'sk_live_x1', TRYON_PROXY_SECRET: 'short', TRYON_WEBHOOK_SECRET: 'nope' });
     assert.ok(found.some((p) => p.includes('TRYON_BASE_URL')));

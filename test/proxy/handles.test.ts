@@ -103,11 +103,24 @@ describe('handles', () => {
 
   it('mints the same handle for the same claims and expiry (stable file URLs)', async () => {
     const signer = new HandleSigner('s3cret-s3cret-s3cret-s3cret-s3cret');
-    const file = { fileId: 'file_1', jobId: 'job_1', view: 'front', type: 'image' as const };
+    const file = { fileId: 'file_1', jobId: 'job_1', view: 'front', type: 'image' as const, photoId: 'ph_1' };
     const a = await signer.mint('file', file, 0, 2_000_000_000);
     const b = await signer.mint('file', file, 0, 2_000_000_000);
     const c = await signer.mint('file', { ...file, fileId: 'file_2' }, 0, 2_000_000_000);
     assert.equal(a.handle, b.handle);
     assert.notEqual(a.handle, c.handle);
+  });
+
+  it('opens an expired handle only for forgetting it, and still refuses a forged one', async () => {
+    let now = 1_700_000_000_000;
+    const signer = new HandleSigner('s3cret-s3cret-s3cret-s3cret-s3cret', () => now);
+    const { handle } = await signer.mint('photo', claims, 60);
+    now += 61_000;
+    assert.equal((await refusal(signer.open('photo', handle))).code, 'expired_handle');
+    const opened = await signer.openExpired('photo', handle);
+    assert.equal(opened.id, 'ph_1');
+    assert.equal(opened.expiresAt, 1_700_000_060);
+    const forged = await new HandleSigner('another-secret-another-secret-123').mint('photo', claims, 3600);
+    assert.equal((await refusal(signer.openExpired('photo', forged.handle))).code, 'invalid_handle');
   });
 });

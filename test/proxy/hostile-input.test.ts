@@ -54,7 +54,7 @@ describe('hostile input', () => {
 
   describe('unknown routes and methods', () => {
     const cases = async (base: string) => {
-      for (const path of ['/nowhere', '/tryons/a/b/c', '/products', '/photos/x', '/', '/webhooks/x', '/%zz']) {
+      for (const path of ['/nowhere', '/tryons/a/b/c', '/products', '/photos/x/y', '/', '/webhooks/x', '/%zz']) {
         const answer = await send(`${base}${path}`);
         assertError(answer.status, answer.text, 404, 'not_found');
         assert.match(String(answer.headers['content-type']), /^application\/json/);
@@ -65,6 +65,10 @@ describe('hostile input', () => {
         assertError(answer.status, answer.text, 405, 'method_not_allowed');
         assert.match(String(answer.headers.allow), /^(GET|POST)/, `${method} ${path} names the allowed methods`);
       }
+      // A photo's own address answers only DELETE ("Forget my photo").
+      const photo = await send(`${base}/photos/x`);
+      assertError(photo.status, photo.text, 405, 'method_not_allowed');
+      assert.equal(photo.headers.allow, 'DELETE');
     };
 
     it('answer JSON 404 and 405 at the root', async () => {

@@ -106,7 +106,7 @@ describe('file handles', () => {
     const fileB = await signer.open('file', b.done.outputs[0]!.url.split('/').at(-1)!);
     const tryonA = await signer.open('tryon', a.started.tryon);
     // A genuinely signed handle pairing B's file with A's try-on is still refused.
-    const { handle } = await signer.mint('file', { fileId: fileB.fileId, jobId: tryonA.jobId, view: 'front', type: 'image' }, 3600);
+    const { handle } = await signer.mint('file', { fileId: fileB.fileId, jobId: tryonA.jobId, view: 'front', type: 'image', photoId: tryonA.photoId }, 3600);
     const refused = await fetch(`${stack.url}/files/${handle}`);
     assert.equal(refused.status, 404);
     assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'not_found');

@@ -20,7 +20,7 @@ const cases: { code: string; where: 'photo' | 'tryon'; error: FakeError; message
   { code: 'rate_limited', where: 'tryon', error: { status: 429, code: 'rate_limited', retryAfter: 30 }, message: en.error_rate_limited },
   { code: 'file_too_large', where: 'photo', error: { status: 413, code: 'file_too_large', retryable: false }, message: en.error_file_too_large },
   { code: 'unsupported_media_type', where: 'photo', error: { status: 415, code: 'unsupported_media_type', retryable: false }, message: en.error_unsupported_media_type },
-  { code: 'photo_too_small', where: 'photo', error: { status: 422, code: 'photo_too_small', retryable: false }, message: en.error_photo_too_small },
+  { code: 'photo_too_small', where: 'photo', error: { status: 422, code: 'photo_too_small', retryable: false }, message: en.error_photo_too_small.replace('{minSide}', '256') },
   { code: 'upstream_unavailable', where: 'tryon', error: { status: 502, code: 'upstream_unavailable' }, message: en.error_upstream_unavailable },
   { code: 'out_of_credits', where: 'tryon', error: { status: 503, code: 'out_of_credits' }, message: en.error_out_of_credits },
   { code: 'upstream_timeout', where: 'tryon', error: { status: 504, code: 'upstream_timeout' }, message: en.error_upstream_timeout },

@@ -12,10 +12,14 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
 const defaults = {
-  product: { product: 'saree-red', views: ['front'], video: false, tier: 'standard', name: 'Red Banarasi saree' },
+  product: {
+    product: 'saree-red', views: ['front'], video: false, tier: 'standard', name: 'Red Banarasi saree',
+    retention: { photoSeconds: 3600, resultSeconds: 86400, shareLinkSeconds: 86400 },
+  },
   // Errors served, one per request, before the route answers normally.
   photoErrors: [],
   tryonErrors: [],
+  forgetErrors: [],
   statusErrors: [],
   sse: true,
   sseDelayMs: 20,
@@ -207,6 +211,17 @@ async function proxy(ctx, sid, path) {
     return json(ctx, 201, { photo: `ph_${sid}_${state.photos}`, expiresAt: new Date(Date.now() + 3600_000).toISOString() });
   }
 
+  if (ctx.method === 'DELETE' && (match = /^\/photos\/([^/]+)$/.exec(path))) {
+    const error = config.forgetErrors.shift();
+    if (error) return fail(ctx, error);
+    // Like the real proxy: the photo's try-ons answer 404 from now on.
+    const photo = decodeURIComponent(match[1]);
+    for (const tryon of state.tryons.values()) if (tryon.key.startsWith(`${photo}|`)) tryon.forgotten = true;
+    ctx.status = 204;
+    ctx.body = null;
+    return;
+  }
+
   if (ctx.method === 'POST' && path === '/tryons') {
     const body = JSON.parse((await readBody(ctx.req)).toString('utf8') || '{}');
     entry.body = body;
@@ -227,7 +242,7 @@ async function proxy(ctx, sid, path) {
 
   if (ctx.method === 'GET' && (match = /^\/tryons\/([^/]+)(\/events)?$/.exec(path))) {
     const tryon = state.tryons.get(decodeURIComponent(match[1]));
-    if (!tryon) return fail(ctx, { status: 404, code: 'invalid_handle', retryable: false });
+    if (!tryon || tryon.forgotten) return fail(ctx, { status: 404, code: 'invalid_handle', retryable: false });
     if (match[2]) {
       if (!config.sse) return fail(ctx, { status: 404, code: 'not_found', retryable: false });
       return stream(ctx, sid, state, tryon, entry);

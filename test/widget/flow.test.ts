@@ -47,7 +47,7 @@ describe('the try-on flow', () => {
     await reach(el, 'queued');
     await until(() => statusText(el) === 'Waiting for a free moment…', 'queued text');
     expect(panelRoot(el).querySelector('h3')!.textContent).to.equal('Putting Red Banarasi saree on you');
-    expect(panelRoot(el).textContent).to.match(/\d+ s so far; usually about 25 s/);
+    expect(panelRoot(el).textContent).to.match(/\d+ seconds? so far; usually about 25 seconds/);
     await expect(el).to.be.accessible();
     await fake.release();
 
@@ -141,7 +141,12 @@ describe('the try-on flow', () => {
     expect(seen.at(-1)!.detail).to.deep.equal({ product: 'saree-red', status: 'result' });
 
     const body = (await fake.log()).find((r) => r.path === '/tryons')!.body!;
-    expect(body).to.deep.equal({ product: 'saree-red', photo: body.photo, requestId: submit.requestId, views: ['front'], consent: true });
+    // The consent text's version is checked word for word in privacy.test.ts.
+    expect(body.consentVersion).to.match(/^[0-9a-f]{16}$/);
+    expect(body).to.deep.equal({
+      product: 'saree-red', photo: body.photo, requestId: submit.requestId, views: ['front'], consent: true,
+      consentVersion: body.consentVersion, consentLanguage: 'en',
+    });
   });
 
   for (const sse of [true, false]) {

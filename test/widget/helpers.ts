@@ -26,9 +26,10 @@ export interface FakeStep {
 export interface FakeError { status: number; code: string; retryable?: boolean; retryAfter?: number; raw?: string; destroy?: boolean }
 
 export interface Scenario {
-  product?: { product?: string; views: string[]; video: boolean; tier: string; name?: string } | null;
+  product?: { product?: string; views: string[]; video: boolean; tier: string; name?: string; retention?: { photoSeconds: number; resultSeconds: number } } | null;
   photoErrors?: FakeError[];
   tryonErrors?: FakeError[];
+  forgetErrors?: FakeError[];
   statusErrors?: FakeError[];
   sse?: boolean;
   sseDelayMs?: number;

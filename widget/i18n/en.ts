@@ -15,6 +15,7 @@ export const en = {
   consentBody: 'To show you wearing {product}, we send your photo to our try-on service. It is used only to make this try-on.',
   consentPrivacy: 'How we handle your photo',
   consentCheckbox: 'I agree to upload my photo for this try-on',
+  retention: 'We keep your photo for {photoTime} and your try-on for {resultTime}. You can delete both sooner with “{forget}”.',
   continue: 'Continue',
 
   photoTitle: 'Choose a photo of yourself',
@@ -33,11 +34,11 @@ export const en = {
   submit: 'Try it on',
 
   progressTitle: 'Putting {product} on you',
-  uploading: 'Uploading your photo: {percent}%',
+  uploading: 'Uploading your photo: {percent}',
   sending: 'Sending your try-on…',
   queued: 'Waiting for a free moment…',
   rendering: 'Making your try-on…',
-  timing: '{elapsed} s so far; usually about {expected} s',
+  timing: '{elapsed} so far; usually about {expected}',
   cancel: 'Cancel',
 
   ready: 'Your try-on is ready.',
@@ -55,6 +56,9 @@ export const en = {
   share: 'Share',
   linkCopied: 'Link copied.',
   anotherPhoto: 'Try another photo',
+  forgetPhoto: 'Forget my photo',
+  forgotten: 'Your photo has been forgotten. It and your try-ons can no longer be opened.',
+  forgetFailed: 'Your photo was cleared from this browser, but the try-on service could not be reached to forget it. Please try again.',
   makeVideo: 'Make a video',
   videoLabel: 'Video of you wearing {product}',
   videoReady: 'Your video is ready.',
@@ -64,8 +68,8 @@ export const en = {
   chooseAnother: 'Choose another photo',
 
   photoNotImage: 'This file is not a photo. Please choose a JPEG, PNG, WebP or HEIC image.',
-  photoTooSmall: 'This photo is too small ({width} × {height} px). Please choose one at least 256 pixels on its shorter side.',
-  photoTooLarge: 'This file is {size} MB. Please choose a photo under 25 MB.',
+  photoTooSmall: 'This photo is too small ({width} × {height} px). Please choose one at least {minSide} pixels on its shorter side.',
+  photoTooLarge: 'This file is {size} MB. Please choose a photo under {maxSize} MB.',
   photoUnreadable: 'This photo could not be opened. Please choose another one.',
 
   error_rate_limited: 'Too many try-ons in a short time. Please wait a minute, then try again.',
@@ -73,7 +77,7 @@ export const en = {
   error_daily_budget_reached: 'Try-on is very busy today. Please try again later.',
   error_file_too_large: 'This photo is too large to upload. Please choose a smaller one.',
   error_unsupported_media_type: 'This file is not a photo we can use. Please choose a JPEG, PNG, WebP or HEIC image.',
-  error_photo_too_small: 'This photo is too small. Please choose one at least 256 pixels on its shorter side.',
+  error_photo_too_small: 'This photo is too small. Please choose one at least {minSide} pixels on its shorter side.',
   error_upstream_unavailable: 'The try-on service is busy right now. Please try again in a moment.',
   error_upstream_timeout: 'The try-on service is busy right now. Please try again in a moment.',
   error_out_of_credits: 'The try-on service is busy right now. Please try again later.',

@@ -14,6 +14,7 @@ export const hi: Translation = {
   consentBody: 'आपको {product} पहने हुए दिखाने के लिए हम आपकी फ़ोटो अपनी ट्राई-ऑन सेवा को भेजते हैं। इसका उपयोग केवल इसी ट्राई-ऑन के लिए होता है।',
   consentPrivacy: 'हम आपकी फ़ोटो कैसे संभालते हैं',
   consentCheckbox: 'मैं इस ट्राई-ऑन के लिए अपनी फ़ोटो अपलोड करने के लिए सहमत हूँ',
+  retention: 'हम आपकी फ़ोटो और ट्राई-ऑन सीमित समय तक ही रखते हैं — फ़ोटो: {photoTime}, ट्राई-ऑन: {resultTime}। “{forget}” से आप इन्हें पहले भी हटा सकते हैं।',
   continue: 'आगे बढ़ें',
 
   photoTitle: 'अपनी एक फ़ोटो चुनें',
@@ -32,11 +33,11 @@ export const hi: Translation = {
   submit: 'पहनकर देखें',
 
   progressTitle: 'आप पर {product} सजाया जा रहा है',
-  uploading: 'आपकी फ़ोटो अपलोड हो रही है: {percent}%',
+  uploading: 'आपकी फ़ोटो अपलोड हो रही है: {percent}',
   sending: 'आपका ट्राई-ऑन भेजा जा रहा है…',
   queued: 'कतार में इंतज़ार…',
   rendering: 'आपका ट्राई-ऑन बन रहा है…',
-  timing: 'अब तक {elapsed} सेकंड; आम तौर पर लगभग {expected} सेकंड',
+  timing: 'अब तक {elapsed}; आम तौर पर लगभग {expected}',
   cancel: 'रद्द करें',
 
   ready: 'आपका ट्राई-ऑन तैयार है।',
@@ -54,6 +55,9 @@ export const hi: Translation = {
   share: 'शेयर करें',
   linkCopied: 'लिंक कॉपी हो गया।',
   anotherPhoto: 'दूसरी फ़ोटो आज़माएँ',
+  forgetPhoto: 'मेरी फ़ोटो हटाएँ',
+  forgotten: 'आपकी फ़ोटो हटा दी गई है। अब न वह खुलेगी, न उससे बने ट्राई-ऑन।',
+  forgetFailed: 'आपकी फ़ोटो इस ब्राउज़र से हटा दी गई, पर ट्राई-ऑन सेवा तक पहुँचा नहीं जा सका। कृपया फिर कोशिश करें।',
   makeVideo: 'वीडियो बनाएँ',
   videoLabel: 'आप {product} पहने हुए, वीडियो',
   videoReady: 'आपका वीडियो तैयार है।',
@@ -63,8 +67,8 @@ export const hi: Translation = {
   chooseAnother: 'दूसरी फ़ोटो चुनें',
 
   photoNotImage: 'यह फ़ाइल फ़ोटो नहीं है। कृपया JPEG, PNG, WebP या HEIC इमेज चुनें।',
-  photoTooSmall: 'यह फ़ोटो बहुत छोटी है ({width} × {height} px)। कृपया ऐसी फ़ोटो चुनें जिसकी छोटी भुजा कम से कम 256 पिक्सेल हो।',
-  photoTooLarge: 'यह फ़ाइल {size} MB की है। कृपया 25 MB से छोटी फ़ोटो चुनें।',
+  photoTooSmall: 'यह फ़ोटो बहुत छोटी है ({width} × {height} px)। कृपया ऐसी फ़ोटो चुनें जिसकी छोटी भुजा कम से कम {minSide} पिक्सेल हो।',
+  photoTooLarge: 'यह फ़ाइल {size} MB की है। कृपया {maxSize} MB से छोटी फ़ोटो चुनें।',
   photoUnreadable: 'यह फ़ोटो खोली नहीं जा सकी। कृपया दूसरी फ़ोटो चुनें।',
 
   error_rate_limited: 'कम समय में बहुत सारे ट्राई-ऑन हो गए। कृपया एक मिनट रुककर फिर कोशिश करें।',
@@ -72,7 +76,7 @@ export const hi: Translation = {
   error_daily_budget_reached: 'आज ट्राई-ऑन बहुत व्यस्त है। कृपया बाद में कोशिश करें।',
   error_file_too_large: 'यह फ़ोटो अपलोड के लिए बहुत बड़ी है। कृपया छोटी फ़ोटो चुनें।',
   error_unsupported_media_type: 'यह फ़ाइल ऐसी फ़ोटो नहीं है जिसे हम इस्तेमाल कर सकें। कृपया JPEG, PNG, WebP या HEIC इमेज चुनें।',
-  error_photo_too_small: 'यह फ़ोटो बहुत छोटी है। कृपया ऐसी फ़ोटो चुनें जिसकी छोटी भुजा कम से कम 256 पिक्सेल हो।',
+  error_photo_too_small: 'यह फ़ोटो बहुत छोटी है। कृपया ऐसी फ़ोटो चुनें जिसकी छोटी भुजा कम से कम {minSide} पिक्सेल हो।',
   error_upstream_unavailable: 'ट्राई-ऑन सेवा अभी व्यस्त है। कृपया थोड़ी देर में फिर कोशिश करें।',
   error_upstream_timeout: 'ट्राई-ऑन सेवा अभी व्यस्त है। कृपया थोड़ी देर में फिर कोशिश करें।',
   error_out_of_credits: 'ट्राई-ऑन सेवा अभी व्यस्त है। कृपया बाद में कोशिश करें।',

@@ -1,4 +1,5 @@
-// The consent step: what happens to the photo, a link to the shop's privacy page, a checkbox.
+// The consent step: what happens to the photo, how long it and the result are kept, a link to the
+// shop's privacy page, a checkbox. Its words are also what the consent version is a hash of.
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Texts } from '../texts.js';
@@ -7,6 +8,8 @@ export interface ConsentStep {
   texts: Texts;
   productName: string;
   privacyUrl: string;
+  /** How long the proxy keeps a photo and a result, once the product answer told us. */
+  retention: { photoSeconds: number; resultSeconds: number } | undefined;
   checked: boolean;
   onCheck(event: Event): void;
   onContinue(): void;
@@ -22,17 +25,34 @@ function safeLink(url: string): string {
   }
 }
 
+/** The step's words as shown, in reading order: what the shopper agrees to. */
+export function consentText(step: Pick<ConsentStep, 'texts' | 'productName' | 'privacyUrl' | 'retention'>) {
+  const { texts, retention } = step;
+  return {
+    title: texts.t('consentTitle'),
+    body: texts.t('consentBody', { product: step.productName }),
+    retention: retention
+      ? texts.t('retention', {
+        photoTime: texts.duration(retention.photoSeconds), resultTime: texts.duration(retention.resultSeconds), forget: texts.t('forgetPhoto'),
+      })
+      : '',
+    privacy: safeLink(step.privacyUrl) ? texts.t('consentPrivacy') : '',
+    checkbox: texts.t('consentCheckbox'),
+  };
+}
+
 export function consentStep(step: ConsentStep): TemplateResult {
-  const { texts } = step;
   const privacy = safeLink(step.privacyUrl);
+  const words = consentText(step);
   return html`<div part="consent" class="body">
-    <h3 id="step-title" tabindex="-1">${texts.t('consentTitle')}</h3>
-    <p>${texts.t('consentBody', { product: step.productName })}</p>
-    ${privacy ? html`<p><a href=${privacy} target="_blank" rel="noopener">${texts.t('consentPrivacy')}</a></p>` : nothing}
+    <h3 id="step-title" tabindex="-1">${words.title}</h3>
+    <p>${words.body}</p>
+    ${words.retention ? html`<p part="retention">${words.retention}</p>` : nothing}
+    ${privacy ? html`<p><a href=${privacy} target="_blank" rel="noopener">${words.privacy}</a></p>` : nothing}
     <label class="check"><input type="checkbox" data-autofocus .checked=${step.checked} @change=${step.onCheck}>
-      <span>${texts.t('consentCheckbox')}</span></label>
+      <span>${words.checkbox}</span></label>
     <div class="actions" part="actions">
-      <button class="primary" part="primary-button" type="button" ?disabled=${!step.checked} @click=${step.onContinue}>${texts.t('continue')}</button>
+      <button class="primary" part="primary-button" type="button" ?disabled=${!step.checked} @click=${step.onContinue}>${step.texts.t('continue')}</button>
     </div>
   </div>`;
 }

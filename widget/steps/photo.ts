@@ -2,7 +2,7 @@
 // the last one this tab uploaded).
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { PhotoError } from '../photo.js';
+import { MAX_INPUT_BYTES, MIN_SHORT_SIDE, PhotoError } from '../photo.js';
 import type { Texts } from '../texts.js';
 
 export interface PhotoStep {
@@ -14,6 +14,9 @@ export interface PhotoStep {
   /** Why the chosen file was refused, in the shopper's words. */
   problem: string;
   hasLastPhoto: boolean;
+  /** Whether "Forget my photo" has something to forget. */
+  canForget: boolean;
+  onForget(): void;
   onDragOver(event: DragEvent): void;
   onDragLeave(): void;
   onDrop(event: DragEvent): void;
@@ -50,6 +53,7 @@ export function photoStep(step: PhotoStep): TemplateResult {
         ?data-autofocus=${!ready} @click=${() => step.onPick(false)}>${texts.t('choosePhoto')}</button>
       <button type="button" part="secondary-button" @click=${() => step.onPick(true)}>${texts.t('takePhoto')}</button>
       ${step.hasLastPhoto ? html`<button type="button" part="secondary-button" @click=${step.onUseLastPhoto}>${texts.t('useLastPhoto')}</button>` : nothing}
+      ${step.canForget ? html`<button type="button" part="forget-button" @click=${step.onForget}>${texts.t('forgetPhoto')}</button>` : nothing}
     </div>
     <input id="file" class="visually-hidden" type="file" tabindex="-1" accept="image/*,.heic,.heif"
       aria-label=${texts.t('yourPhoto')} @change=${step.onFile}>
@@ -63,8 +67,8 @@ export function photoProblem(texts: Texts, error: unknown): string {
   if (!(error instanceof PhotoError)) return texts.t('photoUnreadable');
   switch (error.problem) {
     case 'not_image': return texts.t('photoNotImage');
-    case 'too_small': return texts.t('photoTooSmall', { width: error.width ?? 0, height: error.height ?? 0 });
-    case 'too_large': return texts.t('photoTooLarge', { size: error.sizeMb ?? 0 });
+    case 'too_small': return texts.t('photoTooSmall', { width: error.width ?? 0, height: error.height ?? 0, minSide: MIN_SHORT_SIDE });
+    case 'too_large': return texts.t('photoTooLarge', { size: error.sizeMb ?? 0, maxSize: MAX_INPUT_BYTES / (1024 * 1024) });
     default: return texts.t('photoUnreadable');
   }
 }

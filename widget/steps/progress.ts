@@ -23,7 +23,7 @@ export function progressStep(step: ProgressStep): TemplateResult {
       ? html`<progress max="100" .value=${step.percent} aria-labelledby="status"></progress>`
       : html`<div class="spinner" aria-hidden="true"></div>
         ${step.elapsedSeconds !== undefined
-          ? html`<p class="muted">${texts.t('timing', { elapsed: step.elapsedSeconds, expected: step.expectedSeconds })}</p>`
+          ? html`<p class="muted">${texts.t('timing', { elapsed: texts.seconds(step.elapsedSeconds), expected: texts.seconds(step.expectedSeconds) })}</p>`
           : nothing}`}
     <div class="actions" part="actions">
       <button type="button" part="secondary-button" @click=${step.onCancel}>${texts.t('cancel')}</button>

@@ -21,6 +21,7 @@ export interface ResultStep {
   onDownload(): void;
   onShare(): void;
   onAnotherPhoto(): void;
+  onForget(): void;
   onMakeVideo(): void;
 }
 
@@ -85,6 +86,7 @@ export function resultStep(step: ResultStep): TemplateResult {
       <button type="button" part="secondary-button" ?disabled=${!shown && !video} @click=${step.onShare}>${texts.t('share')}</button>
       <button type="button" part="secondary-button" @click=${step.onAnotherPhoto}>${texts.t('anotherPhoto')}</button>
       ${step.offerVideo ? html`<button type="button" part="secondary-button" @click=${step.onMakeVideo}>${texts.t('makeVideo')}</button>` : nothing}
+      <button type="button" part="forget-button" @click=${step.onForget}>${texts.t('forgetPhoto')}</button>
     </div>
   </div>`;
 }

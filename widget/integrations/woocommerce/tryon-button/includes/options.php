@@ -14,7 +14,8 @@ const TRYON_BUTTON_OPTION = 'tryon_button_options';
 function tryon_button_defaults(): array {
 	return array(
 		'endpoint'   => '/tryon',
-		'label'      => 'Try it on',
+		// Empty: the button shows its own label in the visitor's language (tag.php passes it as lang).
+		'label'      => '',
 		'accent'     => '',
 		'script_url' => '',
 		'privacy_url' => '',

@@ -50,7 +50,7 @@ function tryon_button_render_settings_page(): void {
 	settings_fields( 'tryon_button' );
 	echo '<table class="form-table" role="presentation">';
 	tryon_button_settings_row( 'endpoint', __( 'Proxy endpoint', 'tryon-button' ), 'text', __( 'Where the token proxy is mounted: a path on this site such as /tryon, or an https:// address listed in the proxy\'s allowed origins.', 'tryon-button' ) );
-	tryon_button_settings_row( 'label', __( 'Button label', 'tryon-button' ), 'text', __( 'Shown on the button. Default: Try it on.', 'tryon-button' ) );
+	tryon_button_settings_row( 'label', __( 'Button label', 'tryon-button' ), 'text', __( 'Shown on the button. Empty: the button\'s own label, in the visitor\'s language.', 'tryon-button' ) );
 	tryon_button_settings_row( 'accent', __( 'Accent colour', 'tryon-button' ), 'text', __( 'A hex colour such as #8a1c4a. Empty: the widget\'s default.', 'tryon-button' ) );
 	tryon_button_settings_row( 'privacy_url', __( 'Privacy notice', 'tryon-button' ), 'url', __( 'Linked from the consent step.', 'tryon-button' ) );
 	tryon_button_settings_row( 'script_url', __( 'Script URL', 'tryon-button' ), 'url', __( 'Empty: the copy bundled with this plugin. Or your CDN\'s tryon-button.js.', 'tryon-button' ) );

@@ -1,0 +1,139 @@
+// The programs the test suites start that npm cannot install: Chromium, PHP, Redis and nginx.
+// `npm test` makes sure of them before any suite runs (installing Debian's packages as root on
+// Debian, otherwise saying what to install) and hands their paths to the suites in environment
+// variables; a test reads its program's path with `programPath()`, which also works when the test
+// file is run on its own with `node --test`.
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+export interface Program {
+  /** What the suites call it. */
+  name: 'chromium' | 'php' | 'redis-server' | 'nginx';
+  /** The environment variable that carries (or overrides) its path. */
+  env: 'CHROME_PATH' | 'PHP_PATH' | 'REDIS_SERVER_PATH' | 'NGINX_PATH';
+  /** Executable names looked up on PATH and in the system folders. */
+  executables: string[];
+  /** Debian's package, installed with apt-get when missing. */
+  debianPackage: string;
+  /** Which suites of `npm test` start it. */
+  suites: ('node' | 'widget' | 'e2e')[];
+  /** Why the tests need it, said when it is missing. */
+  purpose: string;
+}
+
+export const PROGRAMS: readonly Program[] = [
+  {
+    name: 'chromium', env: 'CHROME_PATH', executables: ['chromium', 'chromium-browser', 'google-chrome'],
+    debianPackage: 'chromium', suites: ['node', 'widget', 'e2e'], purpose: 'browser, packaging and end-to-end tests',
+  },
+  {
+    name: 'php', env: 'PHP_PATH', executables: ['php'],
+    debianPackage: 'php-cli', suites: ['node'], purpose: 'the WooCommerce plugin tests',
+  },
+  {
+    name: 'redis-server', env: 'REDIS_SERVER_PATH', executables: ['redis-server'],
+    debianPackage: 'redis-server', suites: ['node'], purpose: 'the shared-store tests (several proxy instances on one Redis)',
+  },
+  {
+    name: 'nginx', env: 'NGINX_PATH', executables: ['nginx'],
+    debianPackage: 'nginx', suites: ['node'], purpose: 'the tests of the documented reverse-proxy set-up',
+  },
+];
+
+// Debian puts nginx in /usr/sbin, which a non-root PATH often lacks.
+const SYSTEM_FOLDERS = ['/usr/local/bin', '/usr/bin', '/bin', '/usr/local/sbin', '/usr/sbin', '/sbin'];
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The program's path: its environment variable if that names an executable, else PATH, else the system folders. */
+export function findProgram(program: Program): string | undefined {
+  const fromEnv = process.env[program.env];
+  if (fromEnv && isExecutable(fromEnv)) return fromEnv;
+  const folders = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), ...SYSTEM_FOLDERS];
+  for (const executable of program.executables) {
+    for (const folder of folders) {
+      const path = join(folder, executable);
+      if (isExecutable(path)) return path;
+    }
+  }
+  return undefined;
+}
+
+function programNamed(name: Program['name']): Program {
+  const program = PROGRAMS.find((p) => p.name === name);
+  if (!program) throw new Error(`unknown program ${name}`);
+  return program;
+}
+
+/**
+ * For tests: the path of a program they start. Throws at once, with what to install, when it is
+ * missing (`npm test` installs it first; a test file run on its own may not have it).
+ */
+export function programPath(name: Program['name']): string {
+  const program = programNamed(name);
+  const found = findProgram(program);
+  if (!found) {
+    throw new Error(`${program.name} is needed for ${program.purpose}: run \`npm test\` (it installs it on Debian as root), ` +
+      `or install it (Debian/Ubuntu: apt-get install -y ${program.debianPackage}) or set ${program.env}.`);
+  }
+  return found;
+}
+
+function isDebianRoot(): boolean {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const isDebian = existsSync('/etc/debian_version') ||
+    (existsSync('/etc/os-release') && /debian|ubuntu/i.test(readFileSync('/etc/os-release', 'utf8')));
+  return isRoot && isDebian && existsSync('/usr/bin/apt-get');
+}
+
+/** The programs these suites of `npm test` start. */
+export function programsFor(suites: readonly string[]): Program[] {
+  return PROGRAMS.filter((program) => program.suites.some((suite) => suites.includes(suite)));
+}
+
+/**
+ * Finds every program in `needed`, installing the missing ones with one `apt-get update` and one
+ * `apt-get install` on Debian as root. Returns their paths as environment variables for the suites;
+ * throws with what to install elsewhere, or when apt-get fails.
+ */
+export function ensurePrograms(
+  needed: readonly Program[],
+  { log = console.log, mayInstall = isDebianRoot() }: { log?: (line: string) => void; mayInstall?: boolean } = {},
+): Record<string, string> {
+  let missing = needed.filter((program) => !findProgram(program));
+  if (missing.length > 0) {
+    const packages = missing.map((program) => program.debianPackage);
+    const what = missing.map((program) => `${program.name} (${program.purpose})`).join(', ');
+    if (!mayInstall) {
+      throw new Error(
+        `Missing: ${what}.\nInstall them (Debian/Ubuntu: apt-get install -y ${packages.join(' ')}; elsewhere your system's ` +
+          `packages of the same names) or set ${missing.map((program) => program.env).join(', ')} to their paths, then run the tests again.`,
+      );
+    }
+    log(`Missing: ${what}.\nInstalling Debian's ${packages.join(', ')} with apt-get (once; later runs find them)…`);
+    const started = Date.now();
+    // The suites start Redis and nginx themselves, on free loopback ports: whether Debian also
+    // starts them as services (it does under systemd, not in a container) does not matter.
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    try {
+      execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+      execFileSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
+    } catch (error) {
+      throw new Error(`apt-get could not install ${packages.join(' ')}: ${(error as Error).message}`);
+    }
+    missing = missing.filter((program) => !findProgram(program));
+    if (missing.length > 0) {
+      throw new Error(`apt-get ran but ${missing.map((program) => program.name).join(', ')} is still not found.`);
+    }
+    log(`Installed ${packages.join(', ')} in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+  }
+  return Object.fromEntries(needed.map((program) => [program.env, findProgram(program)!]));
+}

@@ -1,0 +1,39 @@
+// web-test-runner middleware that serves the real CDN build (scripts/build.ts buildCdn) under
+// `/cdn-build/`, built once on first use into a temp folder, with the query a shop's platform adds
+// (`?ver=1.2.3`) ignored as a CDN ignores it.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let built;
+
+function build() {
+  built ??= new Promise((resolve, reject) => {
+    const outDir = mkdtempSync(join(tmpdir(), 'tryon-wtr-cdn-'));
+    process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
+    const script = `const { buildCdn } = await import('./scripts/build.ts'); await buildCdn({ outDir: ${JSON.stringify(outDir)}, quiet: true });`;
+    execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, timeout: 120_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`buildCdn failed: ${stderr || error.message}`));
+      else resolve(outDir);
+    });
+  });
+  return built;
+}
+
+export function cdnBuildMiddleware() {
+  return async function cdnBuild(ctx, next) {
+    if (!ctx.path.startsWith('/cdn-build/')) return next();
+    const outDir = await build();
+    const file = normalize(join(outDir, ctx.path.slice('/cdn-build/'.length)));
+    if (!file.startsWith(outDir) || !file.endsWith('.js')) return next();
+    try {
+      ctx.body = readFileSync(file);
+      ctx.type = 'text/javascript';
+    } catch {
+      ctx.status = 404;
+    }
+  };
+}
