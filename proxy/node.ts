@@ -157,6 +157,16 @@ export async function catalogFromConfig(config: ProxyConfig): Promise<Pick<Start
   };
 }
 
+/** Loads a module that needs an optional peer dependency; missing, it says which to install. */
+async function optional<T>(load: () => Promise<T>, variable: string, packages: string): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new StartRefused(`tryon proxy: ${variable} is set, but ${packages} ${packages.includes(' ') ? 'are' : 'is'} not installed: npm install ${packages}`);
+  }
+}
+
 /**
  * Serves the proxy as configured, says so in two lines (never the key), and on SIGINT/SIGTERM
  * closes it, then `alsoClose` (a sandbox started for it), and exits.
@@ -165,9 +175,12 @@ export async function serveConfigured(config: ProxyConfig, options: Omit<StartOp
   alsoClose: () => Promise<void> = async () => undefined): Promise<void> {
   const log = (entry: Record<string, unknown>) => console.log(JSON.stringify(entry));
   // prom-client and ioredis are loaded only when asked for: a shop without them never pays for them.
-  const prometheus = config.metricsToken ? (await import('./metrics-prometheus.js')).prometheusMetrics() : undefined;
+  // They are optional peer dependencies of the package: a shop installs them only to use them.
+  const prometheus = config.metricsToken
+    ? (await optional(() => import('./metrics-prometheus.js'), 'TRYON_METRICS_TOKEN', 'prom-client')).prometheusMetrics() : undefined;
   const store = config.redisUrl
-    ? await (await import('./store/redis.js')).connectRedisStore(config.redisUrl, { log, onError: (operation) => prometheus?.metrics.storeError(operation) })
+    ? await (await optional(() => import('./store/redis.js'), 'TRYON_REDIS_URL', 'ioredis rate-limiter-flexible'))
+      .connectRedisStore(config.redisUrl, { log, onError: (operation) => prometheus?.metrics.storeError(operation) })
     : undefined;
   if (store && !(await store.healthy())) console.warn('tryon proxy: Redis (TRYON_REDIS_URL) does not answer yet; spending routes answer 503 store_unavailable until it does');
   const proxy = await startProxy({
