@@ -14,13 +14,16 @@ import { HandleSigner } from './handles.js';
 import { resolveLimits, type ProxyLimits } from './limits.js';
 import { PhotoRevocationsInMemory, type PhotoRevocations } from './photo-revocations.js';
 import { clientAddress, clientKey, parseTrustProxy, type TrustProxy } from './client-address.js';
-import { MemorySpendLedger, type SpendLedger } from './spend-ledger.js';
+import type { SpendLedger } from './spend-ledger.js';
 import { resolvePrices, type PartialPriceTable } from './prices.js';
 import { originCheck } from './middleware/origin-check.js';
-import { RateLimiter, rateLimit } from './middleware/rate-limit.js';
+import { rateLimit } from './middleware/rate-limit.js';
 import { answerUnknownRoutes } from './middleware/unknown-routes.js';
 import { redactingLog, requestLog } from './middleware/request-log.js';
 import { TryonStatusBoard } from './tryon-status.js';
+import { MemoryStore } from './store/memory.js';
+import { noMetrics, type ProxyMetrics } from './metrics.js';
+import type { ProxyStore } from './store/store.js';
 import { Upstream } from './upstream/client.js';
 import { fileRoutes } from './routes/files.js';
 import { photoRoutes } from './routes/photos.js';
@@ -52,7 +55,15 @@ export interface ProxyOptions {
   limits?: Partial<ProxyLimits>;
   log?: (entry: Record<string, unknown>) => void;
   fetch?: typeof fetch;
+  /** Where the memory store keeps garment file ids across restarts (ignored with `store`). */
   fileIdCache?: FileIdCache;
+  /**
+   * What instances must agree on (rate limits, budgets, try-on status, webhook ids, garment ids):
+   * default one process's memory; node.ts passes the Redis store when TRYON_REDIS_URL is set.
+   */
+  store?: ProxyStore;
+  /** Counters for the operator (node.ts: prom-client behind GET /metrics); default none. */
+  metrics?: ProxyMetrics;
   upstreamLabel?: 'sandbox' | 'live' | 'test';
   now?: () => number;
   /**
@@ -67,11 +78,11 @@ export interface ProxyOptions {
    * table (the sandbox's prices): what the daily credit budget counts.
    */
   prices?: PartialPriceTable;
-  /** Where try-ons are reserved; default one process's memory. A shared store goes here. */
+  /** Where try-ons are reserved; default the store's ledger (memory, or Redis with the Redis store). */
   spendLedger?: SpendLedger;
   /** Public base URL of the proxy for output URLs; default: taken from each request's path. */
   publicUrl?: string;
-  /** Where forgotten photos are recorded; default in memory (one process). Share one store between instances. */
+  /** Where forgotten photos are recorded; default the store's (memory, or Redis with the Redis store). */
   revocations?: PhotoRevocations;
 }
 
@@ -83,8 +94,10 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   const limits = resolveLimits(options.limits);
   const log = redactingLog(options.log ?? ((entry) => console.log(JSON.stringify(entry))),
     [options.apiKey, options.secret, options.webhookSecret ?? '']);
+  const store = options.store ?? new MemoryStore({ now, fileIdCache: options.fileIdCache, log });
+  const metrics = options.metrics ?? noMetrics;
   const upstream = new Upstream({
-    apiKey: options.apiKey, baseUrl: options.baseUrl, fetch: options.fetch, log,
+    apiKey: options.apiKey, baseUrl: options.baseUrl, fetch: options.fetch, log, observe: metrics.upstreamCall,
     timeoutMs: limits.upstreamTimeoutMs, uploadTimeoutMs: limits.uploadTimeoutMs, retries: limits.retries, retryBaseMs: limits.retryBaseMs,
   });
   const rootKey = hmacKey(options.secret);
@@ -97,19 +110,21 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     limits,
     upstream,
     handles: new HandleSigner(options.secret, now),
-    revocations: options.revocations ?? new PhotoRevocationsInMemory(now),
+    revocations: options.revocations ?? store.photoRevocations(now),
     findProduct: productFinder(options.catalog),
-    garmentFiles: new GarmentFiles(upstream, {
-      assetsDir: options.assetsDir, readAsset: options.readAsset, cache: options.fileIdCache, fetch: options.fetch, log,
+    garmentFiles: new GarmentFiles(upstream, store, {
+      assetsDir: options.assetsDir, readAsset: options.readAsset, fetch: options.fetch, uploadTimeoutMs: limits.uploadTimeoutMs, log,
     }),
     board: new TryonStatusBoard(upstream, {
       intervalMs: limits.pollIntervalMs,
       pushedIntervalMs: options.webhookSecret ? Math.max(limits.pollIntervalMs, limits.pushedPollIntervalMs) : limits.pollIntervalMs,
-      now, log,
+      now, log, store, metrics, keepMs: limits.tryonTtlSeconds * 1000,
     }),
-    writes: new RateLimiter(limits.ratePerMinute, now),
-    reads: new RateLimiter(limits.readsPerMinute, now),
-    spend: options.spendLedger ?? new MemorySpendLedger(limits, now),
+    writes: { store, bucket: 'writes', perMinute: limits.ratePerMinute },
+    reads: { store, bucket: 'reads', perMinute: limits.readsPerMinute },
+    store,
+    metrics,
+    spend: options.spendLedger ?? store.spendLedger(limits, now),
     prices: resolvePrices(catalogPrices(options.catalog), options.prices),
     log,
     now,
@@ -144,7 +159,13 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   app.route('/tryons', tryonRoutes(services));
   app.route('/files', fileRoutes(services));
   app.route('/webhooks', webhookRoutes(services));
-  app.get('/health', (c) => c.json({ ok: true, upstream: services.upstreamLabel }));
+  app.get('/health', async (c) => {
+    // A store that does not answer stops every spend: the balancer should send shoppers elsewhere.
+    const storeUp = await store.healthy().catch(() => false);
+    // One process's memory cannot be down, and its answer stays what it always was.
+    const storeState = store.kind === 'memory' ? {} : { store: storeUp ? 'up' : 'down' };
+    return c.json({ ok: storeUp, upstream: services.upstreamLabel, ...storeState }, storeUp ? 200 : 503);
+  });
   answerUnknownRoutes(app, rateLimit(services.reads, services.client));
 
   app.notFound(() => new ProxyError(404, 'not_found', 'There is nothing here.').toResponse());

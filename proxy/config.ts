@@ -29,6 +29,10 @@ export interface ProxyConfig {
   assetsDir?: string | undefined;
   webhookSecret?: string | undefined;
   fileIdCachePath?: string | undefined;
+  /** Shared store for several instances (TRYON_REDIS_URL); absent: one process's memory. */
+  redisUrl?: string | undefined;
+  /** Bearer token of GET /metrics (TRYON_METRICS_TOKEN); absent: no /metrics. */
+  metricsToken?: string | undefined;
   /** Who stands in front of the proxy (TRYON_TRUST_PROXY): see client-address.ts. */
   trustProxy: TrustProxy;
   /** Credits per view and per video by tier (TRYON_PRICES, JSON); over the catalog's and the defaults. */
@@ -109,6 +113,14 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
     if (origin !== '*' && !ORIGIN.test(origin)) problems.push(`TRYON_ALLOWED_ORIGINS: "${origin}" is not an origin (scheme://host[:port], no path)`);
   }
 
+  const redisUrl = read('TRYON_REDIS_URL');
+  if (redisUrl && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) problems.push('TRYON_REDIS_URL must be a redis:// or rediss:// URL');
+  // Every instance must verify the handles the others mint: one secret, set by the operator.
+  if (redisUrl && secretGenerated) problems.push('TRYON_PROXY_SECRET is required with TRYON_REDIS_URL (every instance must verify the handles the others mint)');
+
+  const metricsToken = read('TRYON_METRICS_TOKEN');
+  if (metricsToken && metricsToken.length < 16) problems.push('TRYON_METRICS_TOKEN must be at least 16 characters');
+
   const webhookSecret = read('TRYON_WEBHOOK_SECRET');
   if (webhookSecret && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(webhookSecret)) problems.push('TRYON_WEBHOOK_SECRET must look like whsec_<base64>');
 
@@ -166,6 +178,8 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
     assetsDir: read('TRYON_ASSETS_DIR'),
     webhookSecret,
     fileIdCachePath: read('TRYON_FILE_ID_CACHE'),
+    redisUrl,
+    metricsToken,
     trustProxy,
     prices,
     port,
@@ -190,6 +204,8 @@ export function describeConfig(config: ProxyConfig): string {
   const notes = [
     config.secretGenerated ? 'handle secret made up for this run (set TRYON_PROXY_SECRET to keep handles across restarts)' : undefined,
     config.webhookSecret ? 'webhooks on' : 'webhooks off',
+    config.redisUrl ? 'shared store Redis' : 'store in memory (one instance)',
+    config.metricsToken ? 'GET /metrics on (token)' : undefined,
   ].filter(Boolean).join('; ');
   return `tryon proxy: mode ${config.mode}; upstream ${upstream}; key ${describeKey(config.apiKey)}; origins ${origins}; ${notes}`;
 }

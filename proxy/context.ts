@@ -1,5 +1,5 @@
 // ProxyServices: what every route shares, built once by createProxy (app.ts) from its options:
-// the upstream client, handles, the catalog, the status board, rate limits, budgets and the log.
+// the upstream client, handles, the catalog, the status board, rate limits, budgets, the shared store, metrics and the log.
 import type { Context } from 'hono';
 import type { ProductEntry } from './catalog.js';
 import type { GarmentFiles } from './garment-files.js';
@@ -8,7 +8,9 @@ import type { ProxyLimits } from './limits.js';
 import type { PhotoRevocations } from './photo-revocations.js';
 import type { PriceTable } from './prices.js';
 import type { SpendLedger } from './spend-ledger.js';
-import type { RateLimiter } from './middleware/rate-limit.js';
+import type { RateLimit } from './middleware/rate-limit.js';
+import type { ProxyMetrics } from './metrics.js';
+import type { ProxyStore } from './store/store.js';
 import type { TryonStatusBoard } from './tryon-status.js';
 import type { Upstream } from './upstream/client.js';
 
@@ -26,9 +28,12 @@ export interface ProxyServices {
   findProduct: (id: string) => Promise<ProductEntry | undefined>;
   garmentFiles: GarmentFiles;
   board: TryonStatusBoard;
-  writes: RateLimiter;
-  reads: RateLimiter;
-  /** Reserves each try-on in every daily limit before upstream is asked (spend-ledger.ts). */
+  writes: RateLimit;
+  reads: RateLimit;
+  /** What the instances share (store/): memory for one process, Redis for many. */
+  store: ProxyStore;
+  metrics: ProxyMetrics;
+  /** Reserves each try-on in every daily limit before upstream is asked (spend-ledger.ts; kept in the store). */
   spend: SpendLedger;
   /** Credits per view and per video by tier, for the credit budget. */
   prices: PriceTable;

@@ -1,9 +1,11 @@
-// Each product's garment image (or reference person image) is uploaded to /v1/files once; its
-// file id is cached (and optionally persisted, so a restart does not upload again). Concurrent
-// first requests share one upload.
+// Each product's garment image (or reference person image) is uploaded to /v1/files once for the
+// whole cluster: its file id is kept in the store (the memory store may persist it, so a restart
+// does not upload again), and the first upload holds the store's lock on the image, so concurrent
+// first requests on every instance share one upload.
 import { ProxyError } from './errors.js';
 import { sniffPhotoType } from './image-signatures.js';
 import type { Upstream } from './upstream/client.js';
+import type { ProxyStore } from './store/store.js';
 
 export interface FileIdCache {
   load(): Promise<Record<string, string>>;
@@ -12,54 +14,66 @@ export interface FileIdCache {
 
 export type ReadAsset = (path: string) => Promise<Uint8Array>;
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 export class GarmentFiles {
-  private ids = new Map<string, Promise<string>>();
-  private loaded?: Promise<void>;
+  /** Uploads under way in this instance (the store's lock keeps other instances from starting their own). */
+  private readonly uploading = new Map<string, Promise<string>>();
 
   constructor(
     private readonly upstream: Upstream,
+    private readonly store: ProxyStore,
     private readonly options: {
       assetsDir?: string | undefined;
       readAsset?: ReadAsset | undefined;
-      cache?: FileIdCache | undefined;
       fetch?: typeof fetch | undefined;
+      /** How long one upload may hold the cluster's lock on an image. */
+      uploadTimeoutMs: number;
       log: (entry: Record<string, unknown>) => void;
     },
   ) {}
 
-  private load(): Promise<void> {
-    this.loaded ??= (async () => {
-      if (!this.options.cache) return;
-      try {
-        const saved = await this.options.cache.load();
-        for (const [key, id] of Object.entries(saved)) {
-          if (typeof id === 'string' && !this.ids.has(key)) this.ids.set(key, Promise.resolve(id));
-        }
-      } catch (error) {
-        this.options.log({ level: 'warn', event: 'file_id_cache_unreadable', message: (error as Error).message });
-      }
-    })();
-    return this.loaded;
-  }
-
   /** The upstream file id of a catalog image, uploading it on first use. */
   async fileId(path: string, kind: 'garment' | 'person'): Promise<string> {
-    await this.load();
     const key = `${kind}:${path}`;
-    let id = this.ids.get(key);
+    const known = await this.store.garmentId(key);
+    if (known) return known;
+    let id = this.uploading.get(key);
     if (!id) {
-      id = this.upload(path, kind);
-      this.ids.set(key, id);
       // A failed upload is forgotten so the next request tries again.
-      id.then(() => this.persist(), () => this.ids.delete(key));
+      id = this.uploadOnce(key, path, kind).finally(() => this.uploading.delete(key));
+      this.uploading.set(key, id);
     }
     return id;
   }
 
   /** Drops a remembered id (upstream no longer knows it); the next use uploads again. */
-  forget(path: string, kind: 'garment' | 'person'): void {
-    this.ids.delete(`${kind}:${path}`);
-    void this.persist();
+  async forget(path: string, kind: 'garment' | 'person', fileId: string): Promise<void> {
+    await this.store.forgetGarmentId(`${kind}:${path}`, fileId);
+  }
+
+  /** Uploads under the cluster's lock, or waits for the instance that holds it. */
+  private async uploadOnce(key: string, path: string, kind: 'garment' | 'person'): Promise<string> {
+    const lockMs = this.options.uploadTimeoutMs + 5_000;
+    const giveUpAt = Date.now() + 2 * lockMs;
+    for (;;) {
+      const token = await this.store.lockGarment(key, lockMs);
+      if (token) {
+        try {
+          const saved = await this.store.garmentId(key);
+          if (saved) return saved;
+          const id = await this.upload(path, kind);
+          await this.store.saveGarmentId(key, id);
+          return id;
+        } finally {
+          await this.store.unlockGarment(key, token).catch(() => undefined);
+        }
+      }
+      await sleep(100);
+      const saved = await this.store.garmentId(key);
+      if (saved) return saved;
+      if (Date.now() > giveUpAt) throw new ProxyError(503, 'upstream_unavailable', 'The try-on service is slow to set up this product; please try again.', true);
+    }
   }
 
   private async upload(path: string, kind: 'garment' | 'person'): Promise<string> {
@@ -89,16 +103,5 @@ export class GarmentFiles {
       this.options.log({ level: 'error', event: 'catalog_image_unreadable', path, message: (error as Error).message });
       throw new ProxyError(500, 'internal_error', 'This product’s try-on is not set up correctly.');
     }
-  }
-
-  private async persist(): Promise<void> {
-    if (!this.options.cache) return;
-    const map: Record<string, string> = {};
-    for (const [key, id] of this.ids) {
-      const value = await id.catch(() => undefined);
-      if (value) map[key] = value;
-    }
-    await this.options.cache.save(map).catch((error: Error) =>
-      this.options.log({ level: 'warn', event: 'file_id_cache_unwritable', message: error.message }));
   }
 }

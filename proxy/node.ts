@@ -4,6 +4,7 @@
 // sandbox started apart (`npm run sandbox`). It starts no sandbox and draws no demo images itself:
 // those conveniences are demo/proxy.ts and `npm start`. The only file under proxy/ that may use node:.
 import { access, readFile, writeFile, rename } from 'node:fs/promises';
+import { timingSafeEqual } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -25,10 +26,27 @@ export function socketAddress(c: Parameters<typeof getConnInfo>[0]): string | un
   }
 }
 
-export type StartOptions = ProxyOptions & { port?: number; hostname?: string; basePath?: string };
+/** GET /metrics on the server's root (outside any basePath), answered only with the bearer token. */
+export interface MetricsEndpoint {
+  token: string;
+  contentType: string;
+  text(): Promise<string>;
+}
+
+export type StartOptions = ProxyOptions & { port?: number; hostname?: string; basePath?: string; metricsEndpoint?: MetricsEndpoint };
+
+async function answerMetrics(request: Request, endpoint: MetricsEndpoint): Promise<Response> {
+  const given = new TextEncoder().encode(request.headers.get('authorization') ?? '');
+  const expected = new TextEncoder().encode(`Bearer ${endpoint.token}`);
+  if (request.method !== 'GET' || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    return new Response(JSON.stringify({ error: { code: 'not_found', message: 'There is nothing here.', retryable: false } }),
+      { status: 404, headers: { 'content-type': 'application/json; charset=utf-8' } });
+  }
+  return new Response(await endpoint.text(), { headers: { 'content-type': endpoint.contentType, 'cache-control': 'no-store' } });
+}
 
 export async function startProxy(options: StartOptions): Promise<{ url: string; port: number; close(): Promise<void> }> {
-  const { port = 0, hostname = '127.0.0.1', basePath, ...proxyOptions } = options;
+  const { port = 0, hostname = '127.0.0.1', basePath, metricsEndpoint, ...proxyOptions } = options;
   const app = createProxy({
     readAsset: async (path) => new Uint8Array(await readFile(path)),
     clientAddress: socketAddress,
@@ -39,8 +57,11 @@ export async function startProxy(options: StartOptions): Promise<{ url: string; 
   const root = basePath
     ? new Hono<ProxyEnv>().route(basePath.replace(/\/+$/, ''), app).all('*', (c) => app.fetch(c.req.raw, c.env))
     : app;
+  // Metrics are the operator's: a path of their own at the root, never under the shop's mount.
+  const fetchAll = (request: Request, env?: unknown) => metricsEndpoint && new URL(request.url).pathname === '/metrics'
+    ? answerMetrics(request, metricsEndpoint) : root.fetch(request, env as never);
   return new Promise((resolveStart, reject) => {
-    const server = serve({ fetch: root.fetch, port, hostname }, (info: AddressInfo) => {
+    const server = serve({ fetch: fetchAll, port, hostname }, (info: AddressInfo) => {
       const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${info.port}${basePath ? basePath.replace(/\/+$/, '') : ''}`;
       resolveStart({
         url,
@@ -136,17 +157,42 @@ export async function catalogFromConfig(config: ProxyConfig): Promise<Pick<Start
   };
 }
 
+/** Loads a module that needs an optional peer dependency; missing, it says which to install. */
+async function optional<T>(load: () => Promise<T>, variable: string, packages: string): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new StartRefused(`tryon proxy: ${variable} is set, but ${packages} ${packages.includes(' ') ? 'are' : 'is'} not installed: npm install ${packages}`);
+  }
+}
+
 /**
  * Serves the proxy as configured, says so in two lines (never the key), and on SIGINT/SIGTERM
  * closes it, then `alsoClose` (a sandbox started for it), and exits.
  */
 export async function serveConfigured(config: ProxyConfig, options: Omit<StartOptions, keyof ConfiguredOptions | 'port' | 'hostname'>,
   alsoClose: () => Promise<void> = async () => undefined): Promise<void> {
-  const proxy = await startProxy({ ...proxyOptionsFrom(config), ...options, port: config.port, hostname: config.hostname });
+  const log = (entry: Record<string, unknown>) => console.log(JSON.stringify(entry));
+  // prom-client and ioredis are loaded only when asked for: a shop without them never pays for them.
+  // They are optional peer dependencies of the package: a shop installs them only to use them.
+  const prometheus = config.metricsToken
+    ? (await optional(() => import('./metrics-prometheus.js'), 'TRYON_METRICS_TOKEN', 'prom-client')).prometheusMetrics() : undefined;
+  const store = config.redisUrl
+    ? await (await optional(() => import('./store/redis.js'), 'TRYON_REDIS_URL', 'ioredis rate-limiter-flexible'))
+      .connectRedisStore(config.redisUrl, { log, onError: (operation) => prometheus?.metrics.storeError(operation) })
+    : undefined;
+  if (store && !(await store.healthy())) console.warn('tryon proxy: Redis (TRYON_REDIS_URL) does not answer yet; spending routes answer 503 store_unavailable until it does');
+  const proxy = await startProxy({
+    ...proxyOptionsFrom(config), ...options, port: config.port, hostname: config.hostname,
+    ...(store ? { store } : {}),
+    ...(prometheus ? { metrics: prometheus.metrics, metricsEndpoint: { token: config.metricsToken!, contentType: prometheus.contentType, text: prometheus.text } } : {}),
+  });
   console.log(describeConfig(config));
   console.log(`tryon proxy: listening on ${proxy.url}`);
   const stop = async () => {
     await proxy.close();
+    await store?.close();
     await alsoClose();
     process.exit(0);
   };

@@ -1,10 +1,15 @@
-// The status of each try-on, shared by everyone watching it: one upstream poll per try-on per
-// interval however many browsers ask (in-flight promise reuse plus a cache as old as the
-// interval), one poll loop per try-on while anyone listens over SSE, and a webhook that updates
-// the cache and wakes the listeners at once. A finished try-on is never polled again. Once a
-// webhook has arrived for a try-on, its later changes are pushed too, so it is polled only now and
-// then, as a safety net for an event that gets lost.
+// The status of each try-on, shared by everyone watching it, on every instance: one upstream poll
+// per try-on per interval however many browsers and instances ask (the store grants the right to
+// poll to one caller per interval; an instance also shares its own in-flight read), one poll loop
+// per try-on per instance while anyone listens over SSE, and a webhook that updates the shared
+// snapshot and wakes the listeners of every instance at once (the store's fan-out). A finished
+// try-on is never polled again, and a status never goes backwards (the store refuses it). Once a
+// webhook has arrived for a try-on, its later changes are pushed too, so it is polled only now
+// and then, as a safety net for an event that gets lost.
 import type { Status, Upstream, UpstreamJob, UpstreamOutput } from './upstream/client.js';
+import type { ProxyStore, StatusRecord } from './store/store.js';
+import { MemoryStore } from './store/memory.js';
+import { noMetrics, type ProxyMetrics } from './metrics.js';
 
 export interface TryonSnapshot {
   status: Status;
@@ -15,27 +20,32 @@ export interface TryonSnapshot {
   at: number;
 }
 
-interface Entry {
-  snapshot?: TryonSnapshot;
-  inflight?: Promise<TryonSnapshot>;
+/** What one instance keeps about a try-on: its own listeners and reads, nothing others need. */
+interface Local {
+  inflight?: Promise<StatusRecord>;
   listeners: Set<(snapshot: TryonSnapshot) => void>;
   loop?: boolean;
   wake?: () => void;
-  /** Upstream sends events for this job itself, so events of its children add nothing. */
-  ownEvents?: boolean;
-  /** Version used to decide whether an SSE listener needs a new event. */
+  /** Version last sent to this instance's listeners. */
   signature?: string;
-  /** A verified webhook has come for this try-on: upstream pushes its changes. */
-  pushed?: boolean;
+  /** Status last sent to this instance's listeners (a late fan-out message must not undo it). */
+  delivered?: TryonSnapshot;
 }
 
 const TERMINAL = new Set<Status>(['succeeded', 'failed']);
 export const isTerminal = (status: Status) => TERMINAL.has(status);
+const RANK: Record<Status, number> = { queued: 0, processing: 1, succeeded: 2, failed: 2 };
 
-const MAX_ENTRIES = 20_000;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Finished try-ons remembered by one instance: a final snapshot never changes, so no instance can disagree. */
+const MAX_FINISHED = 10_000;
 
 export class TryonStatusBoard {
-  private entries = new Map<string, Entry>();
+  private readonly local = new Map<string, Local>();
+  private readonly finished = new Map<string, StatusRecord>();
+  private readonly store: ProxyStore;
+  private readonly metrics: ProxyMetrics;
 
   constructor(
     private readonly upstream: Upstream,
@@ -45,63 +55,118 @@ export class TryonStatusBoard {
       pushedIntervalMs?: number;
       now: () => number;
       log: (entry: Record<string, unknown>) => void;
+      store?: ProxyStore;
+      metrics?: ProxyMetrics;
+      /** How long snapshots are kept in the store (the try-on handle's life). */
+      keepMs?: number;
     },
-  ) {}
-
-  private freshFor(entry: Entry): number {
-    return entry.pushed ? (this.options.pushedIntervalMs ?? this.options.intervalMs) : this.options.intervalMs;
+  ) {
+    this.store = options.store ?? new MemoryStore({ now: options.now });
+    this.metrics = options.metrics ?? noMetrics;
+    this.store.onPublished((jobId, snapshot) => this.deliver(jobId, snapshot, true));
   }
 
-  private entry(jobId: string): Entry {
-    let entry = this.entries.get(jobId);
-    if (!entry) {
-      entry = { listeners: new Set() };
-      this.entries.set(jobId, entry);
-      if (this.entries.size > MAX_ENTRIES) this.evict();
-    }
-    return entry;
+  private get keepMs(): number {
+    return this.options.keepMs ?? 86_400_000;
   }
 
-  private evict(): void {
-    for (const [id, entry] of this.entries) {
-      if (entry.listeners.size === 0 && !entry.inflight) this.entries.delete(id);
-      if (this.entries.size <= MAX_ENTRIES * 0.9) return;
-    }
+  private freshFor(record: StatusRecord | undefined): number {
+    return record?.pushed ? (this.options.pushedIntervalMs ?? this.options.intervalMs) : this.options.intervalMs;
   }
 
-  /** The current status: from the cache if fresh (or final), else one shared upstream read. */
-  read(jobId: string): Promise<TryonSnapshot> {
-    const entry = this.entry(jobId);
-    const cached = entry.snapshot;
-    if (cached && (isTerminal(cached.status) || this.options.now() - cached.at < this.freshFor(entry))) {
-      return Promise.resolve(cached);
+  private isFresh(record: StatusRecord): boolean {
+    return isTerminal(record.snapshot.status) || this.options.now() - record.snapshot.at < this.freshFor(record);
+  }
+
+  private localOf(jobId: string): Local {
+    let local = this.local.get(jobId);
+    if (!local) {
+      local = { listeners: new Set() };
+      this.local.set(jobId, local);
     }
-    return this.refresh(jobId, entry);
+    return local;
+  }
+
+  /** Drops what this instance keeps about a try-on nobody here listens to or reads. */
+  private release(jobId: string): void {
+    const local = this.local.get(jobId);
+    if (local && local.listeners.size === 0 && !local.inflight && !local.loop) this.local.delete(jobId);
+  }
+
+  /** The current status: from the store if fresh (or final), else one shared upstream read. */
+  async read(jobId: string): Promise<TryonSnapshot> {
+    return (await this.readRecord(jobId)).snapshot;
+  }
+
+  private async readRecord(jobId: string): Promise<StatusRecord> {
+    const done = this.finished.get(jobId);
+    if (done) return done;
+    const record = await this.store.readStatus(jobId);
+    if (record && this.isFresh(record)) return this.remember(jobId, record);
+    return this.refresh(jobId, record);
+  }
+
+  /** Keeps a finished try-on's record in this instance, so reading it again costs no store round trip. */
+  private remember(jobId: string, record: StatusRecord): StatusRecord {
+    if (!isTerminal(record.snapshot.status) || this.finished.has(jobId)) return record;
+    this.finished.set(jobId, record);
+    if (this.finished.size > MAX_FINISHED) this.finished.delete(this.finished.keys().next().value as string);
+    return record;
   }
 
   /** Known without asking upstream (for a file check that must not cost a poll). */
-  peek(jobId: string): TryonSnapshot | undefined {
-    return this.entries.get(jobId)?.snapshot;
+  async known(jobId: string): Promise<TryonSnapshot | undefined> {
+    return (this.finished.get(jobId) ?? await this.store.readStatus(jobId))?.snapshot;
   }
 
-  private refresh(jobId: string, entry: Entry, known?: UpstreamJob): Promise<TryonSnapshot> {
-    if (entry.inflight && !known) return entry.inflight;
-    const previous = entry.snapshot;
-    const run = (async () => {
-      const job = known ?? (await this.upstream.getJob(jobId));
-      let outputs = previous?.outputs ?? [];
-      if (this.outputsMayHaveChanged(job, outputs)) outputs = await this.upstream.listOutputs(jobId);
-      return this.snapshotOf(job, outputs);
+  /**
+   * Reads upstream if this caller wins the right to poll; otherwise the poll is another's, and
+   * the last snapshot (never newer than the interval allows) stands. `known` is a job a webhook
+   * brought: written without a poll. `force` polls without asking (a child's webhook).
+   */
+  private refresh(jobId: string, record: StatusRecord | undefined, known?: UpstreamJob, force = false, flags: Partial<StatusRecord> = {}): Promise<StatusRecord> {
+    const local = this.localOf(jobId);
+    if (local.inflight && !known && !force) return local.inflight;
+    const run = (async (): Promise<StatusRecord> => {
+      if (!known && !force && !(await this.store.claimPoll(jobId, this.freshFor(record)))) {
+        return record ?? this.awaitOthersPoll(jobId);
+      }
+      let snapshot: TryonSnapshot;
+      try {
+        const job = known ?? (await this.upstream.getJob(jobId));
+        let outputs = record?.snapshot.outputs ?? [];
+        if (this.outputsMayHaveChanged(job, outputs)) outputs = await this.upstream.listOutputs(jobId);
+        snapshot = this.snapshotOf(job, outputs);
+      } catch (error) {
+        if (!known && !force) await this.store.releasePoll(jobId).catch(() => undefined);
+        throw error;
+      }
+      const written = await this.store.writeStatus(jobId, { snapshot, ...flags }, this.keepMs);
+      if (written.finished) {
+        this.metrics.tryonFinished(written.record.product ?? 'unknown', written.record.tier ?? 'unknown', written.record.snapshot.status);
+      }
+      this.deliver(jobId, written.record.snapshot, false);
+      await this.store.publish(jobId, written.record.snapshot);
+      return this.remember(jobId, written.record);
     })();
-    const tracked = run.then((snapshot) => {
-      entry.snapshot = snapshot;
-      this.publish(entry, snapshot);
-      return snapshot;
-    }).finally(() => {
-      if (entry.inflight === tracked) entry.inflight = undefined;
+    const tracked = run.finally(() => {
+      if (local.inflight === tracked) local.inflight = undefined;
+      this.release(jobId);
     });
-    entry.inflight = tracked;
+    local.inflight = tracked;
     return tracked;
+  }
+
+  /** Another instance holds the right to poll a try-on this one has never seen: wait for its answer. */
+  private async awaitOthersPoll(jobId: string): Promise<StatusRecord> {
+    // Counted in looks, not by the clock: a test's clock may stand still.
+    const step = Math.max(1, Math.min(50, this.options.intervalMs));
+    for (let looks = Math.ceil(this.options.intervalMs / step); looks > 0; looks--) {
+      await sleep(step);
+      const record = await this.store.readStatus(jobId);
+      if (record) return record;
+    }
+    return this.refresh(jobId, undefined, undefined, true);
   }
 
   private outputsMayHaveChanged(job: UpstreamJob, outputs: UpstreamOutput[]): boolean {
@@ -128,80 +193,100 @@ export class TryonStatusBoard {
     };
   }
 
-  private publish(entry: Entry, snapshot: TryonSnapshot): void {
+  /**
+   * Hands a snapshot to this instance's listeners of the try-on, once per change, never one that
+   * would take the status back; and wakes its poll loop (a fan-out message may be the news).
+   */
+  private deliver(jobId: string, snapshot: TryonSnapshot, fromOthers: boolean): void {
+    const local = this.local.get(jobId);
+    if (!local) return;
+    if (fromOthers) local.wake?.();
+    const last = local.delivered;
+    if (last && (isTerminal(last.status) || RANK[snapshot.status] < RANK[last.status])) return;
     const signature = JSON.stringify([snapshot.status, snapshot.progress, snapshot.outputs.map((o) => o.fileId)]);
-    if (signature === entry.signature) return;
-    entry.signature = signature;
-    for (const listener of entry.listeners) listener(snapshot);
+    if (signature === local.signature) return;
+    local.signature = signature;
+    local.delivered = snapshot;
+    for (const listener of local.listeners) listener(snapshot);
   }
 
   /**
-   * Calls `listener` with the latest snapshot known, at once, and then with every change until
-   * unsubscribed. While anyone listens, one loop per try-on polls upstream once per interval (and
-   * sleeps early-woken by webhooks). The first call matters: a caller that read the status a moment
-   * ago may have missed a change published since (the final one included, which is published only
-   * once), and would otherwise wait for a change that never comes.
+   * Calls `listener` with the latest snapshot this instance knows, at once, and then with every
+   * change until unsubscribed. While anyone listens here, one loop per try-on reads it once per
+   * interval (polling upstream only when this instance holds the right), woken early by webhooks
+   * and by the other instances' news. The loop's first read is at once: a caller that read the
+   * status a moment ago may have missed a change published since (the final one included, which is
+   * published only once), and would otherwise wait for a change that never comes.
    */
   watch(jobId: string, listener: (snapshot: TryonSnapshot) => void): () => void {
-    const entry = this.entry(jobId);
-    entry.listeners.add(listener);
-    if (entry.snapshot) listener(entry.snapshot);
-    if (!entry.loop) void this.loop(jobId, entry);
+    const local = this.localOf(jobId);
+    local.listeners.add(listener);
+    if (local.delivered) listener(local.delivered);
+    if (!local.loop) void this.loop(jobId, local);
     return () => {
-      entry.listeners.delete(listener);
-      if (entry.listeners.size === 0) entry.wake?.();
+      local.listeners.delete(listener);
+      if (local.listeners.size === 0) local.wake?.();
     };
   }
 
-  private async loop(jobId: string, entry: Entry): Promise<void> {
-    entry.loop = true;
+  private async loop(jobId: string, local: Local): Promise<void> {
+    local.loop = true;
     try {
-      while (entry.listeners.size > 0) {
+      while (local.listeners.size > 0) {
+        let delay = this.options.intervalMs;
         try {
-          const snapshot = await this.read(jobId);
-          if (isTerminal(snapshot.status)) {
-            this.publish(entry, snapshot);
-            break;
-          }
+          const record = await this.readRecord(jobId);
+          this.deliver(jobId, record.snapshot, false);
+          if (isTerminal(record.snapshot.status)) break;
+          // Fresh: sleep until it is due. Stale: another instance is polling; its news wakes us.
+          const due = record.snapshot.at + this.freshFor(record) - this.options.now();
+          delay = due > 0 ? due : this.freshFor(record);
         } catch (error) {
           this.options.log({ event: 'poll_failed', code: (error as { code?: string }).code ?? 'unknown' });
         }
-        const age = entry.snapshot ? this.options.now() - entry.snapshot.at : 0;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.max(10, this.freshFor(entry) - age));
-          entry.wake = () => {
+          const timer = setTimeout(resolve, Math.max(10, delay));
+          local.wake = () => {
             clearTimeout(timer);
             resolve();
           };
         });
-        entry.wake = undefined;
+        local.wake = undefined;
       }
     } finally {
-      entry.loop = false;
+      local.loop = false;
+      this.release(jobId);
     }
   }
 
-  /** A verified webhook said this job changed: update the cache and wake listeners now. */
+  /** A verified webhook said this job changed: update the shared snapshot and wake listeners now. */
   async update(job: UpstreamJob): Promise<boolean> {
-    const jobId = this.entries.has(job.id) ? job.id : job.parent && this.entries.has(job.parent) ? job.parent : undefined;
-    if (!jobId) return false;
-    const entry = this.entry(jobId);
-    entry.pushed = true;
-    // Webhooks may arrive late or out of order: a finished try-on stays finished.
-    if (entry.snapshot && isTerminal(entry.snapshot.status)) return true;
-    if (jobId === job.id) {
-      entry.ownEvents = true;
-      await this.refresh(jobId, entry, job);
-    } else if (!entry.ownEvents) {
-      await this.refresh(jobId, entry); // only a child's event: read the parent once
+    let jobId = job.id;
+    let record = await this.store.readStatus(job.id);
+    if (!record && job.parent) {
+      jobId = job.parent;
+      record = await this.store.readStatus(job.parent);
     }
-    entry.wake?.();
+    if (!record) return false;
+    const own = jobId === job.id;
+    // Webhooks may arrive late or out of order: a finished try-on stays finished.
+    if (isTerminal(record.snapshot.status)) {
+      if (!record.pushed) await this.store.writeStatus(jobId, { snapshot: record.snapshot, pushed: true }, this.keepMs);
+      return true;
+    }
+    if (own) {
+      await this.refresh(jobId, record, job, false, { pushed: true, ownEvents: true });
+    } else if (!record.ownEvents) {
+      await this.refresh(jobId, record, undefined, true, { pushed: true }); // only a child's event: read the parent once
+    } else if (!record.pushed) {
+      await this.store.writeStatus(jobId, { snapshot: record.snapshot, pushed: true }, this.keepMs);
+    }
+    this.local.get(jobId)?.wake?.();
     return true;
   }
 
-  /** Remembers a freshly submitted job so webhooks about it are recognised. */
-  seed(job: UpstreamJob): void {
-    const entry = this.entry(job.id);
-    if (!entry.snapshot) entry.snapshot = this.snapshotOf(job, []);
+  /** Remembers a freshly submitted job so webhooks about it are recognised on every instance. */
+  async seed(job: UpstreamJob, labels: { product: string; tier: string }): Promise<void> {
+    await this.store.seedStatus(job.id, { snapshot: this.snapshotOf(job, []), ...labels }, this.keepMs);
   }
 }

@@ -46,7 +46,7 @@ export function fileRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
   app.get('/:handle', rateLimit(services.reads, services.client), async (c) => {
     const claims = await openUnforgotten(services, 'file', c.req.param('handle'));
-    let output = services.board.peek(claims.jobId)?.outputs.find((o) => o.fileId === claims.fileId);
+    let output = (await services.board.known(claims.jobId))?.outputs.find((o) => o.fileId === claims.fileId);
     if (!output) {
       const snapshot = await services.board.read(claims.jobId);
       output = snapshot.outputs.find((o) => o.fileId === claims.fileId);

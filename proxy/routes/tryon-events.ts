@@ -9,6 +9,18 @@ import { openUnforgotten } from '../photo-revocations.js';
 import { mountBase, statusBody } from '../tryon/status-body.js';
 import type { ProxyEnv, ProxyServices } from '../context.js';
 
+/** Counts the stream as open for as long as `write` runs (the operator's SSE gauge). */
+function counted<S>(services: ProxyServices, write: (stream: S) => Promise<void>): (stream: S) => Promise<void> {
+  return async (stream) => {
+    services.metrics.sseConnections(1);
+    try {
+      await write(stream);
+    } finally {
+      services.metrics.sseConnections(-1);
+    }
+  };
+}
+
 export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
   return async (c) => {
     const claims = await openUnforgotten(services, 'tryon', c.req.param('handle') ?? '');
@@ -16,7 +28,7 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
     const first = await services.board.read(claims.jobId);
     c.header('cache-control', 'no-store');
     c.header('x-accel-buffering', 'no');
-    return streamSSE(c, async (stream) => {
+    return streamSSE(c, counted(services, async (stream) => {
       let last = '';
       const send = async (snapshot: TryonSnapshot) => {
         const text = JSON.stringify(await statusBody(services, claims, snapshot, base));
@@ -61,7 +73,7 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
         clearInterval(heartbeat);
         clearTimeout(deadline);
       }
-    }, async (error, stream) => {
+    }), async (error, stream) => {
       services.log({ level: 'error', event: 'sse_failed', message: error.message });
       await stream.writeSSE({ event: 'error', data: JSON.stringify({ error: { code: 'internal_error', message: 'The status stream failed.', retryable: true } }) });
     });

@@ -50,16 +50,17 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
 
     const key = await services.idempotencyKey([photo.fileId, product.id, views.join(','), output, request.requestId]);
     // Reserved in every daily limit before upstream is asked: a burst cannot overspend.
+    const credits = creditsFor(services.prices, product.tier, output, views.length);
     const reservation = await services.spend.reserve({
-      key, photoId: photo.id, client: services.client(c),
-      credits: creditsFor(services.prices, product.tier, output, views.length), keepUntil: photo.expiresAt * 1000,
+      key, photoId: photo.id, client: services.client(c), credits, keepUntil: photo.expiresAt * 1000,
     });
     if (!reservation.granted) throw refusalError(reservation.refusal, services.limits, services.now());
 
     const image = productImageOf(product);
+    let productFileId = '';
     let submitted = false;
     const submit = async () => {
-      const productFileId = await services.garmentFiles.fileId(image.path, image.kind);
+      productFileId = await services.garmentFiles.fileId(image.path, image.kind);
       submitted = true;
       return services.upstream.submitTryon(output, tryonRequestBody({
         product, personFileId: photo.fileId, productFileId, views, output, idempotencyKey: key,
@@ -73,7 +74,7 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
         // A remembered garment file id can outlive upstream's copy (a restart with a saved cache):
         // upload the garment again and try once more.
         if (!isUnknownFile(error)) throw error;
-        services.garmentFiles.forget(image.path, image.kind);
+        await services.garmentFiles.forget(image.path, image.kind, productFileId);
         job = await submit();
       }
     } catch (error) {
@@ -81,7 +82,8 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
       throw error;
     }
     await services.spend.settle(key, 'accepted');
-    services.board.seed(job);
+    if (!reservation.retry) services.metrics.tryonStarted(product.id, product.tier, credits);
+    await services.board.seed(job, { product: product.id, tier: product.tier });
     await logConsent(services, {
       product: product.id, photo: photo.id, client: services.client(c), requestId: c.get('requestId'),
       consentVersion: request.consentVersion, consentLanguage: request.consentLanguage,

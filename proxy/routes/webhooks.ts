@@ -9,12 +9,11 @@ import type { ProxyServices, ProxyEnv } from '../context.js';
 
 const MAX_EVENT_BYTES = 256 * 1024;
 
-/** How many recent webhook ids are remembered to drop redeliveries and replays. */
-const REMEMBERED_IDS = 2000;
+/** How long a webhook id is remembered (in the store, for every instance) to drop redeliveries and replays. */
+const REMEMBER_IDS_MS = 24 * 3600_000;
 
 export function webhookRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
-  const recent = new Set<string>();
   app.post('/', async (c) => {
     // Without a secret nothing can be verified, so nothing is trusted.
     if (!services.webhookSecret) throw new ProxyError(401, 'invalid_signature', 'Webhooks are not enabled on this proxy (no TRYON_WEBHOOK_SECRET).');
@@ -25,12 +24,10 @@ export function webhookRoutes(services: ProxyServices): Hono<ProxyEnv> {
     }
     // Upstream retries keep the webhook-id: a delivery seen before is acknowledged, not re-applied.
     const id = c.req.header('webhook-id')!;
-    if (recent.has(id)) {
+    if (!(await services.store.firstDelivery(id, REMEMBER_IDS_MS))) {
       services.log({ event: 'webhook_duplicate' });
       return c.body(null, 204);
     }
-    recent.add(id);
-    if (recent.size > REMEMBERED_IDS) recent.delete(recent.values().next().value as string);
     let event: { type?: unknown; data?: unknown };
     try {
       event = JSON.parse(body) as typeof event;

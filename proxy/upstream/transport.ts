@@ -12,6 +12,8 @@ export interface TransportOptions {
   retries: number;
   retryBaseMs: number;
   log: Log;
+  /** Hears every attempt: route (no ids), upstream status (0: none came) and milliseconds. */
+  observe?: ((route: string, status: number, ms: number) => void) | undefined;
 }
 
 export interface SendOptions {
@@ -63,6 +65,7 @@ export class UpstreamTransport {
           headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json' },
           signal: controller.signal,
         });
+        this.options.observe?.(route, response.status, Date.now() - started);
         if (response.ok) {
           if (!how.streamBody || !response.body) {
             // Read the body under the same timeout, then let go of the timer.
@@ -87,6 +90,7 @@ export class UpstreamTransport {
           continue;
         }
         const timedOut = controller.signal.aborted;
+        this.options.observe?.(route, 0, Date.now() - started);
         lastError = timedOut
           ? new ProxyError(504, 'upstream_timeout', 'The try-on service took too long to answer; please try again.', true)
           : new ProxyError(502, 'upstream_unavailable', 'The try-on service could not be reached; please try again.', true);

@@ -2,7 +2,7 @@
 declare module 'autocannon' {
   export interface Histogram { average: number; mean: number; stddev: number; min: number; max: number; p50: number; p90: number; p97_5: number; p99: number; total: number }
   export interface Options {
-    url: string;
+    url: string | string[];
     connections?: number;
     duration?: number;
     amount?: number;

@@ -18,8 +18,9 @@ import { photoPrep } from './photo-prep.js';
 import { proxyOverhead } from './proxy-overhead.js';
 import { upstreamEconomy } from './upstream-economy.js';
 import { timeToShow } from './time-to-show.js';
+import { clusterScale } from './cluster-scale.js';
 
-const ALL: Benchmark[] = [pageWeight, pageImpact, photoPrep, proxyOverhead, upstreamEconomy, timeToShow];
+const ALL: Benchmark[] = [pageWeight, pageImpact, photoPrep, proxyOverhead, upstreamEconomy, timeToShow, clusterScale];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick') || process.env.BENCH_QUICK === '1';

@@ -104,4 +104,11 @@ describe('proxy/node.ts', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('refuses to start with TRYON_REDIS_URL and no TRYON_PROXY_SECRET, saying why', async () => {
+    const result = await run({ TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: 'http://127.0.0.1:9', TRYON_REDIS_URL: 'redis://127.0.0.1:9', TRYON_CATALOG: '/nonexistent.json' });
+    assert.equal(result.code, 1);
+    assert.match(result.output, /TRYON_PROXY_SECRET is required with TRYON_REDIS_URL/);
+    assert.doesNotMatch(result.output, /listening/);
+  });
 });

@@ -100,4 +100,17 @@ describe('config', () => {
     assert.ok(problems({ TRYON_PRICES: '{"image":{"deluxe":1}}' }).some((p) => p.includes('TRYON_PRICES')));
     assert.ok(problems({ TRYON_PRICES: '{"video":{"draft":-1}}' }).some((p) => p.includes('TRYON_PRICES') && p.includes('video.draft')));
   });
+
+  it('a shared store needs the operator’s secret (every instance verifies the others’ handles), a redis URL and a long metrics token', () => {
+    const withoutSecret = problems({ TRYON_REDIS_URL: 'redis://127.0.0.1:6379' });
+    assert.ok(withoutSecret.some((p) => p.includes('TRYON_PROXY_SECRET') && p.includes('TRYON_REDIS_URL')), withoutSecret.join('; '));
+    assert.ok(problems({ TRYON_PROXY_SECRET: SECRET, TRYON_REDIS_URL: 'http://127.0.0.1:6379' }).some((p) => p.startsWith('TRYON_REDIS_URL')));
+    assert.ok(problems({ TRYON_PROXY_SECRET: SECRET, TRYON_METRICS_TOKEN: 'short' }).some((p) => p.startsWith('TRYON_METRICS_TOKEN')));
+    const config = loadConfig({ TRYON_PROXY_SECRET: SECRET, TRYON_REDIS_URL: 'rediss://user:pw@redis.example:6380', TRYON_METRICS_TOKEN: 'm'.repeat(20) });
+    assert.equal(config.redisUrl, 'rediss://user:pw@redis.example:6380');
+    assert.equal(config.metricsToken, 'm'.repeat(20));
+    assert.doesNotMatch(describeConfig(config), /pw|redis\.example|m{20}/, 'neither the Redis URL nor the token is printed');
+    assert.match(describeConfig(config), /shared store Redis/);
+    assert.equal(loadConfig({ TRYON_PROXY_SECRET: SECRET }).redisUrl, undefined);
+  });
 });

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { absolute, newRequestId, photoHandle, startStack, startTryon, waitForStatus, type Stack, type TryonAnswer } from './stack.js';
 import { readEvents } from './sse.js';
+import { STORE_KINDS, stackOn } from './stores.js';
 
 async function errorCode(response: Response): Promise<string> {
   return ((await response.json()) as { error: { code: string } }).error.code;
@@ -20,11 +21,11 @@ async function finishedTryon(stack: Stack, photo: string, product = 'dress-aline
 const forget = (stack: Stack, photo: string, headers: Record<string, string> = {}) =>
   fetch(`${stack.url}/photos/${photo}`, { method: 'DELETE', headers });
 
-describe('DELETE /photos/{photo}', () => {
+for (const kind of STORE_KINDS) describe(`DELETE /photos/{photo} (${kind} store)`, () => {
   let stack: Stack;
   let offsetMs = 0;
   before(async () => {
-    stack = await startStack({ proxy: { now: () => Date.now() + offsetMs, limits: { photoTtlSeconds: 3600, tryonTtlSeconds: 86_400, fileTtlSeconds: 7200, ratePerMinute: 1000 } } });
+    stack = await stackOn(kind, { proxy: { now: () => Date.now() + offsetMs, limits: { photoTtlSeconds: 3600, tryonTtlSeconds: 86_400, fileTtlSeconds: 7200, ratePerMinute: 1000 } } });
   });
   after(async () => { await stack.close(); });
 
@@ -107,9 +108,9 @@ describe('DELETE /photos/{photo}', () => {
   });
 });
 
-describe('forgetting a photo while its try-on is watched', () => {
+for (const kind of STORE_KINDS) describe(`forgetting a photo while its try-on is watched (${kind} store)`, () => {
   let stack: Stack;
-  before(async () => { stack = await startStack({ sandbox: { speed: 0.05 }, proxy: { limits: { pollIntervalMs: 40 } } }); });
+  before(async () => { stack = await stackOn(kind, { sandbox: { speed: 0.05 }, proxy: { limits: { pollIntervalMs: 40 } } }); });
   after(async () => { await stack.close(); });
 
   it('ends the event stream at its next change, without a file link for the forgotten photo', async () => {

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { HandleSigner } from '../../proxy/handles.js';
-import { SECRET, newRequestId, personPhoto, photoHandle, startStack, startTryon, uploadPhoto, type Stack } from './stack.js';
+import { SECRET, newRequestId, personPhoto, photoHandle, startTryon, uploadPhoto, type Stack } from './stack.js';
+import { STORE_KINDS, stackOn } from './stores.js';
 
 async function expectError(response: Response, status: number, code: string): Promise<void> {
   const text = await response.text();
@@ -23,9 +24,9 @@ function multipart(field: string, bytes: Uint8Array, type: string, name = 'x.bin
   return form;
 }
 
-describe('guards', () => {
+for (const kind of STORE_KINDS) describe(`guards (${kind} store)`, () => {
   let stack: Stack;
-  before(async () => { stack = await startStack({ proxy: { limits: { uploadBytes: 300_000 } } }); });
+  before(async () => { stack = await stackOn(kind, { proxy: { limits: { uploadBytes: 300_000 } } }); });
   after(async () => { await stack.close(); });
 
   describe('origins and headers', () => {
@@ -148,7 +149,7 @@ describe('guards', () => {
 
   describe('budgets', () => {
     it('rate-limits uploads and submits per client with 429 and Retry-After', async () => {
-      const limited = await startStack({ proxy: { limits: { ratePerMinute: 3 } } });
+      const limited = await stackOn(kind, { proxy: { limits: { ratePerMinute: 3 } } });
       try {
         for (let i = 0; i < 3; i++) assert.equal((await uploadPhoto(limited)).status, 201);
         const refused = await uploadPhoto(limited);
@@ -162,8 +163,8 @@ describe('guards', () => {
     });
 
     it('counts clients by socket address, or by the right-most X-Forwarded-For entry only when trustProxy is set', async () => {
-      const trusting = await startStack({ proxy: { trustProxy: true, limits: { ratePerMinute: 2 } } });
-      const wary = await startStack({ proxy: { limits: { ratePerMinute: 2 } } });
+      const trusting = await stackOn(kind, { proxy: { trustProxy: true, limits: { ratePerMinute: 2 } } });
+      const wary = await stackOn(kind, { proxy: { limits: { ratePerMinute: 2 } } });
       try {
         // What a trusted proxy sends: whatever the client wrote, then the address it saw.
         const from = (ip: string, forged = '203.0.113.66') => ({ 'x-forwarded-for': `${forged}, ${ip}` });
@@ -184,7 +185,7 @@ describe('guards', () => {
     });
 
     it('caps distinct try-ons per photo; a retry with the same requestId still passes', async () => {
-      const capped = await startStack({ proxy: { limits: { tryonsPerPhoto: 2 } } });
+      const capped = await stackOn(kind, { proxy: { limits: { tryonsPerPhoto: 2 } } });
       try {
         const photo = await photoHandle(capped);
         const first = newRequestId();
@@ -201,7 +202,7 @@ describe('guards', () => {
     });
 
     it('stops at the daily try-on budget with 503 daily_budget_reached before any upstream submit', async () => {
-      const budget = await startStack({ proxy: { limits: { dailyTryons: 2 } } });
+      const budget = await stackOn(kind, { proxy: { limits: { dailyTryons: 2 } } });
       try {
         for (let i = 0; i < 2; i++) assert.equal((await startTryon(budget, { product: 'dress-aline-indigo', photo: await photoHandle(budget) })).status, 202);
         const submitsBefore = (await budget.state()).requests['POST /v1/images/tryon'];

@@ -115,3 +115,71 @@ export async function startNginx(upstreamPort: number): Promise<Nginx> {
     };
   }
 }
+
+/** The doc's nginx set-up for several instances (an `upstream tryon_proxy` block and its server), exactly as written there. */
+export async function documentedCluster(): Promise<string> {
+  const text = await readFile(DOC, 'utf8');
+  const block = [...text.matchAll(/```nginx\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('upstream tryon_proxy'));
+  if (!block) throw new Error('docs/integrations/deploy-proxy.md has no nginx block with upstream tryon_proxy');
+  return block;
+}
+
+/**
+ * Starts nginx with the doc's several-instances block, its `server 127.0.0.1:…` lines pointed at
+ * `ports` (one per instance, in order) and its server block listening on a free loopback port.
+ */
+export async function startNginxCluster(ports: number[]): Promise<Nginx> {
+  const binary = nginxPath();
+  if (!binary) throw new Error('nginx is not installed (apt-get install nginx, or set NGINX_PATH)');
+  const documented = await documentedCluster();
+  const servers = [...documented.matchAll(/^(\s*server 127\.0\.0\.1:)(\d+)/gm)];
+  if (servers.length !== ports.length) throw new Error(`the documented upstream names ${servers.length} instances, not ${ports.length}`);
+  let index = 0;
+  const pointed = documented.replace(/^(\s*server 127\.0\.0\.1:)(\d+)/gm, (_, head: string) => `${head}${ports[index++]}`);
+  const prefix = await mkdtemp(join(tmpdir(), 'tryon-nginx-'));
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    const block = pointed.replace(/^server \{$/m, `server {\n  listen 127.0.0.1:${port};\n  server_name shop.test;`);
+    const config = [
+      process.getuid?.() === 0 ? 'user root;' : '',
+      'daemon off;',
+      'worker_processes 1;',
+      `error_log ${join(prefix, 'error.log')} warn;`,
+      `pid ${join(prefix, 'nginx.pid')};`,
+      'events { worker_connections 1024; }',
+      'http {',
+      `  access_log ${join(prefix, 'access.log')};`,
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${join(prefix, kind)};`),
+      block.split('\n').map((line) => `  ${line}`).join('\n'),
+      '}',
+      '',
+    ].join('\n');
+    const configPath = join(prefix, 'nginx.conf');
+    await writeFile(configPath, config);
+    const child: ChildProcess = spawn(binary, ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', configPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    let exitCode: number | null | undefined;
+    void exited.then((code) => { exitCode = code; });
+    while (exitCode === undefined && !(await accepts(port))) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (exitCode !== undefined) {
+      const log = await readFile(join(prefix, 'error.log'), 'utf8').catch(() => '');
+      if (attempt < 3 && /Address already in use/.test(log + stderr)) continue;
+      await rm(prefix, { recursive: true, force: true });
+      throw new Error(`nginx did not start (exit ${exitCode}): ${stderr}${log}`);
+    }
+    return {
+      url: `http://127.0.0.1:${port}/tryon`,
+      port,
+      config,
+      stop: async () => {
+        if (exitCode === undefined) {
+          child.kill('SIGQUIT');
+          await exited;
+        }
+        await rm(prefix, { recursive: true, force: true });
+      },
+    };
+  }
+}

@@ -3,7 +3,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HandleSigner } from '../../proxy/handles.js';
-import { SECRET, newRequestId, photoHandle, startStack, type Stack } from './stack.js';
+import { SECRET, newRequestId, photoHandle, type Stack } from './stack.js';
+import { STORE_KINDS, stackOn } from './stores.js';
 import { send } from './wire.js';
 
 const OPEN = { ratePerMinute: 100_000, readsPerMinute: 100_000, tryonsPerPhoto: 100_000, dailyTryons: 100_000, dailyCredits: 10_000_000, clientDailyTryons: 100_000 };
@@ -38,9 +39,9 @@ function tally(answers: Answer[]): Record<number, number> {
   return counts;
 }
 
-describe('spend guards under bursts', () => {
+for (const kind of STORE_KINDS) describe(`spend guards under bursts (${kind} store)`, () => {
   it('150 distinct submits at once against a budget of 10 start exactly 10 upstream try-ons', async () => {
-    const stack = await startStack({ proxy: { limits: { ...OPEN, dailyTryons: 10 } } });
+    const stack = await stackOn(kind, { proxy: { limits: { ...OPEN, dailyTryons: 10 } } });
     try {
       const photo = await photoHandle(stack);
       const before = await upstreamTryons(stack);
@@ -60,7 +61,7 @@ describe('spend guards under bursts', () => {
   });
 
   it('15 at once on one photo with a cap of 5 start exactly 5', async () => {
-    const stack = await startStack({ proxy: { limits: { ...OPEN, tryonsPerPhoto: 5 } } });
+    const stack = await stackOn(kind, { proxy: { limits: { ...OPEN, tryonsPerPhoto: 5 } } });
     try {
       const photo = await photoHandle(stack);
       const before = await upstreamTryons(stack);
@@ -78,7 +79,7 @@ describe('spend guards under bursts', () => {
   });
 
   it('charges a live key exactly once per accepted try-on, and lets retries through free once the budget is spent', async () => {
-    const stack = await startStack({ apiKey: 'sk_live_b', proxy: { limits: { ...OPEN, dailyTryons: 8 } } });
+    const stack = await stackOn(kind, { apiKey: 'sk_live_b', proxy: { limits: { ...OPEN, dailyTryons: 8 } } });
     try {
       const photo = await photoHandle(stack);
       const start = await credits(stack);
@@ -111,7 +112,7 @@ describe('spend guards under bursts', () => {
   });
 
   it('counts a 4-view premium try-on at its credit price (16) against the daily credit budget', async () => {
-    const stack = await startStack({ apiKey: 'sk_live_b', proxy: { limits: { ...OPEN, dailyCredits: 20 } } });
+    const stack = await stackOn(kind, { apiKey: 'sk_live_b', proxy: { limits: { ...OPEN, dailyCredits: 20 } } });
     try {
       const photo = await photoHandle(stack);
       const start = await credits(stack);
@@ -130,7 +131,7 @@ describe('spend guards under bursts', () => {
   });
 
   it('stops one client at its daily cap while another still gets through', async () => {
-    const stack = await startStack({ proxy: { limits: { ...OPEN, clientDailyTryons: 3 } } });
+    const stack = await stackOn(kind, { proxy: { limits: { ...OPEN, clientDailyTryons: 3 } } });
     try {
       const photo = await photoHandle(stack);
       const before = await upstreamTryons(stack);
@@ -157,7 +158,7 @@ describe('spend guards under bursts', () => {
   });
 
   it('gives the slot back when upstream refuses for good, and keeps it when upstream may have started the try-on', async () => {
-    const stack = await startStack({ apiKey: 'sk_live_b', proxy: { limits: { ...OPEN, dailyTryons: 1, retries: 0 } } });
+    const stack = await stackOn(kind, { apiKey: 'sk_live_b', proxy: { limits: { ...OPEN, dailyTryons: 1, retries: 0 } } });
     try {
       const photo = await photoHandle(stack);
       // Upstream says no (its own 402): nothing was started, so the day's one slot is free again.
@@ -180,7 +181,7 @@ describe('spend guards under bursts', () => {
   });
 
   it('holds the daily credit budget exactly under a burst of 4-view premium try-ons', async () => {
-    const stack = await startStack({ apiKey: 'sk_live_b', proxy: { limits: { ...OPEN, dailyCredits: 64 } } });
+    const stack = await stackOn(kind, { apiKey: 'sk_live_b', proxy: { limits: { ...OPEN, dailyCredits: 64 } } });
     try {
       const photo = await photoHandle(stack);
       const start = await credits(stack);
@@ -197,7 +198,7 @@ describe('spend guards under bursts', () => {
   });
 
   it('counts an IPv6 client by its /64 behind a trusted proxy', async () => {
-    const stack = await startStack({ proxy: { trustProxy: '127.0.0.1', limits: { ...OPEN, clientDailyTryons: 2 } } });
+    const stack = await stackOn(kind, { proxy: { trustProxy: '127.0.0.1', limits: { ...OPEN, clientDailyTryons: 2 } } });
     try {
       const photo = await photoHandle(stack);
       const from = (address: string) => send(`${stack.url}/tryons`, {

@@ -1,7 +1,8 @@
 // The spend ledger on its own: exact reservations under concurrency, retries free, the price table.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemorySpendLedger, refusalError, secondsToNextDay, type SpendClaim, type SpendLimits } from '../../proxy/spend-ledger.js';
+import { refusalError, secondsToNextDay, type SpendClaim, type SpendLimits } from '../../proxy/spend-ledger.js';
+import { ledgerOn, STORE_KINDS } from './stores.js';
 import { DEFAULT_PRICES, creditsFor, priceTableSchema, resolvePrices } from '../../proxy/prices.js';
 
 const LIMITS: SpendLimits = { dailyTryons: 1000, dailyCredits: 100_000, tryonsPerPhoto: 1000, clientDailyTryons: 1000 };
@@ -18,9 +19,9 @@ const claim = (over: Partial<SpendClaim> = {}): SpendClaim => ({
   key: `key-${n++}`, photoId: `photo-${n++}`, client: `198.51.100.${n % 250}`, credits: 1, keepUntil: NOON + HOUR, ...over,
 });
 
-describe('spend ledger', () => {
+for (const kind of STORE_KINDS) describe(`spend ledger (${kind} store)`, () => {
   it('grants exactly the free slots to a burst of distinct try-ons', async () => {
-    const ledger = new MemorySpendLedger({ ...LIMITS, dailyTryons: 10 }, clock().now);
+    const ledger = await ledgerOn(kind, { ...LIMITS, dailyTryons: 10 }, clock().now);
     const results = await Promise.all(Array.from({ length: 150 }, () => ledger.reserve(claim())));
     assert.equal(results.filter((r) => r.granted).length, 10);
     assert.ok(results.filter((r) => !r.granted).every((r) => !r.granted && r.refusal === 'daily_tryons'));
@@ -28,7 +29,7 @@ describe('spend ledger', () => {
   });
 
   it('caps one photo, one client and the day’s credits, each with its own refusal', async () => {
-    const ledger = new MemorySpendLedger({ ...LIMITS, tryonsPerPhoto: 5, clientDailyTryons: 3, dailyCredits: 20 }, clock().now);
+    const ledger = await ledgerOn(kind, { ...LIMITS, tryonsPerPhoto: 5, clientDailyTryons: 3, dailyCredits: 20 }, clock().now);
     const onePhoto = await Promise.all(Array.from({ length: 15 }, () => ledger.reserve(claim({ photoId: 'shared' }))));
     assert.equal(onePhoto.filter((r) => r.granted).length, 5);
     assert.ok(onePhoto.some((r) => !r.granted && r.refusal === 'photo_limit'));
@@ -44,14 +45,14 @@ describe('spend ledger', () => {
   });
 
   it('counts a credit budget exactly under a burst of priced try-ons', async () => {
-    const ledger = new MemorySpendLedger({ ...LIMITS, dailyCredits: 16 }, clock().now);
+    const ledger = await ledgerOn(kind, { ...LIMITS, dailyCredits: 16 }, clock().now);
     const results = await Promise.all(Array.from({ length: 16 }, () => ledger.reserve(claim({ credits: 4 }))));
     assert.equal(results.filter((r) => r.granted).length, 4);
     assert.equal((await ledger.usage()).credits, 16);
   });
 
   it('lets a retry of the same try-on through free, even once the day is spent', async () => {
-    const ledger = new MemorySpendLedger({ ...LIMITS, dailyTryons: 1, tryonsPerPhoto: 1, clientDailyTryons: 1 }, clock().now);
+    const ledger = await ledgerOn(kind, { ...LIMITS, dailyTryons: 1, tryonsPerPhoto: 1, clientDailyTryons: 1 }, clock().now);
     const first = claim({ client: 'c', photoId: 'p' });
     assert.deepEqual(await ledger.reserve(first), { granted: true, retry: false });
     await ledger.settle(first.key, 'accepted');
@@ -65,7 +66,7 @@ describe('spend ledger', () => {
   });
 
   it('gives a slot back when the submit fails for good, and keeps it when the outcome is unknown', async () => {
-    const ledger = new MemorySpendLedger({ ...LIMITS, dailyTryons: 1, tryonsPerPhoto: 1 }, clock().now);
+    const ledger = await ledgerOn(kind, { ...LIMITS, dailyTryons: 1, tryonsPerPhoto: 1 }, clock().now);
     const refused = claim({ photoId: 'p' });
     await ledger.reserve(refused);
     await ledger.settle(refused.key, 'refused');
@@ -79,7 +80,7 @@ describe('spend ledger', () => {
   });
 
   it('does not give a slot back while another request of the same try-on is under way', async () => {
-    const ledger = new MemorySpendLedger({ ...LIMITS, dailyTryons: 1 }, clock().now);
+    const ledger = await ledgerOn(kind, { ...LIMITS, dailyTryons: 1 }, clock().now);
     const tryon = claim();
     await ledger.reserve(tryon);
     await ledger.reserve({ ...tryon }); // a retry arrives while the first submit is still out
@@ -92,7 +93,7 @@ describe('spend ledger', () => {
 
   it('starts afresh at UTC midnight, and forgets try-ons no retry can reach', async () => {
     const time = clock(Date.UTC(2026, 10, 23, 23, 59, 0));
-    const ledger = new MemorySpendLedger({ ...LIMITS, dailyTryons: 1, clientDailyTryons: 1 }, time.now);
+    const ledger = await ledgerOn(kind, { ...LIMITS, dailyTryons: 1, clientDailyTryons: 1 }, time.now);
     const tryon = claim({ client: 'c', keepUntil: time.now() + HOUR });
     assert.equal((await ledger.reserve(tryon)).granted, true);
     assert.equal((await ledger.reserve(claim({ client: 'c' }))).granted, false);

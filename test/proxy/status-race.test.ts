@@ -39,7 +39,7 @@ describe('status published between a read and a watch', () => {
     while (finished.status !== 'succeeded') finished = await upstream.getJob(jobId);
     // The webhook publishes the final status while no one listens yet…
     assert.equal(await board.update(finished), true);
-    assert.equal(board.peek(jobId)?.status, 'succeeded');
+    assert.equal((await board.known(jobId))?.status, 'succeeded');
 
     // …and the stream that read "processing" starts watching only now.
     const heard: TryonSnapshot[] = [];

@@ -47,6 +47,30 @@ describe('proxy app code is Web-standard', () => {
     assert.deepEqual(offenders, []);
   });
 
+  it('the Node-only libraries (ioredis, rate-limiter-flexible, prom-client) are loaded only by node.ts, through store/redis*.ts and metrics-prometheus.ts', () => {
+    const nodeOnlyLibraries = ['ioredis', 'rate-limiter-flexible', 'prom-client'];
+    const nodeOnlyModules: Record<string, string[]> = {
+      'store/redis.ts': ['ioredis', 'rate-limiter-flexible'], 'store/redis-ledger.ts': ['ioredis'], 'metrics-prometheus.ts': ['prom-client'],
+    };
+    const offenders: string[] = [];
+    for (const file of sources(root)) {
+      const name = relative(root, file);
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"]([^'"]+)['"]/g)) {
+        const spec = match[1]!;
+        if (nodeOnlyLibraries.includes(spec) && !nodeOnlyModules[name]?.includes(spec)) offenders.push(`${name} imports ${spec}`);
+        const target = spec.startsWith('.') ? relative(root, join(file, '..', spec)).replace(/\.js$/, '.ts') : '';
+        if (target in nodeOnlyModules && name !== 'node.ts' && !(name in nodeOnlyModules)) offenders.push(`${name} imports ${spec}`);
+      }
+    }
+    assert.deepEqual(offenders, []);
+    // ...and node.ts loads them only when asked (TRYON_REDIS_URL, TRYON_METRICS_TOKEN): dynamic imports.
+    const node = readFileSync(join(root, 'node.ts'), 'utf8');
+    assert.match(node, /\(\) => import\('\.\/store\/redis\.js'\)/);
+    assert.match(node, /\(\) => import\('\.\/metrics-prometheus\.js'\)/);
+    assert.doesNotMatch(node, /from '\.\/store\/redis\.js'|from '\.\/metrics-prometheus\.js'/);
+  });
+
   it('node.ts does use the Node adapter (so the check above looks at real code)', () => {
     assert.match(readFileSync(join(root, 'node.ts'), 'utf8'), /@hono\/node-server/);
   });
@@ -62,6 +86,7 @@ describe('the Workers bundle', () => {
     const code = result.outputFiles[0]!.text;
     assert.ok(!/from\s*["']node:|require\(["']node:/.test(code));
     assert.match(code, /export\s*\{/);
+    assert.doesNotMatch(code, /ioredis|prom-client|rate-limiter-flexible/, 'no Node-only library in the Workers bundle');
     t.diagnostic(`worker bundle: ${(code.length / 1024).toFixed(0)} KiB minified`);
   });
 });

@@ -1,0 +1,182 @@
+// The store of one process: the default, what `npm start` and a single `tryon-proxy` use. Every
+// method does its work before its first await, so it is atomic on one event loop. Garment file
+// ids may be kept in a FileIdCache (node.ts: a JSON file) so a restart does not upload again.
+import type { FileIdCache } from '../garment-files.js';
+import type { TryonSnapshot } from '../tryon-status.js';
+import { PhotoRevocationsInMemory, type PhotoRevocations } from '../photo-revocations.js';
+import { MemorySpendLedger, type SpendLedger, type SpendLimits } from '../spend-ledger.js';
+import { replaces, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
+
+/** How many try-ons are remembered; the oldest go first. */
+const MAX_TRYONS = 20_000;
+/** How many recent webhook ids are remembered to drop redeliveries and replays. */
+const REMEMBERED_WEBHOOKS = 2000;
+
+const isFinal = (snapshot: TryonSnapshot) => snapshot.status === 'succeeded' || snapshot.status === 'failed';
+
+export class MemoryStore implements ProxyStore {
+  readonly kind = 'memory' as const;
+  private readonly statuses = new Map<string, StatusRecord>();
+  private readonly polls = new Map<string, number>();
+  private readonly webhooks = new Set<string>();
+  private readonly garments = new Map<string, string>();
+  private readonly garmentLocks = new Map<string, { token: string; until: number }>();
+  private readonly buckets = { writes: new Map<string, Bucket>(), reads: new Map<string, Bucket>() };
+  private garmentsLoaded?: Promise<void>;
+  private readonly now: () => number;
+
+  constructor(private readonly options: { now?: () => number; fileIdCache?: FileIdCache | undefined; log?: (entry: Record<string, unknown>) => void } = {}) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async readStatus(jobId: string): Promise<StatusRecord | undefined> {
+    return this.statuses.get(jobId);
+  }
+
+  async writeStatus(jobId: string, record: StatusRecord): Promise<StatusWrite> {
+    const current = this.statuses.get(jobId);
+    const wins = replaces(current?.snapshot, record.snapshot);
+    const stored: StatusRecord = {
+      snapshot: wins ? record.snapshot : current!.snapshot,
+      pushed: Boolean(current?.pushed || record.pushed) || undefined,
+      ownEvents: Boolean(current?.ownEvents || record.ownEvents) || undefined,
+      product: current?.product ?? record.product,
+      tier: current?.tier ?? record.tier,
+    };
+    this.remember(jobId, stored);
+    return { record: stored, finished: wins && isFinal(record.snapshot) && !(current && isFinal(current.snapshot)) };
+  }
+
+  async seedStatus(jobId: string, record: StatusRecord): Promise<void> {
+    if (!this.statuses.has(jobId)) this.remember(jobId, record);
+  }
+
+  private remember(jobId: string, record: StatusRecord): void {
+    this.statuses.set(jobId, record);
+    if (this.statuses.size > MAX_TRYONS) {
+      for (const id of this.statuses.keys()) {
+        this.statuses.delete(id);
+        this.polls.delete(id);
+        if (this.statuses.size <= MAX_TRYONS * 0.9) break;
+      }
+    }
+  }
+
+  async claimPoll(jobId: string, ms: number): Promise<boolean> {
+    const now = this.now();
+    if ((this.polls.get(jobId) ?? -Infinity) > now) return false;
+    this.polls.set(jobId, now + ms);
+    return true;
+  }
+
+  async releasePoll(jobId: string): Promise<void> {
+    this.polls.delete(jobId);
+  }
+
+  /** One process: the board delivers its own snapshots; there is no other instance to tell. */
+  async publish(): Promise<void> {}
+
+  onPublished(): () => void {
+    return () => undefined;
+  }
+
+  async firstDelivery(webhookId: string): Promise<boolean> {
+    if (this.webhooks.has(webhookId)) return false;
+    this.webhooks.add(webhookId);
+    if (this.webhooks.size > REMEMBERED_WEBHOOKS) this.webhooks.delete(this.webhooks.values().next().value as string);
+    return true;
+  }
+
+  async garmentId(key: string): Promise<string | undefined> {
+    await this.loadGarments();
+    return this.garments.get(key);
+  }
+
+  async saveGarmentId(key: string, fileId: string): Promise<void> {
+    await this.loadGarments();
+    this.garments.set(key, fileId);
+    await this.persistGarments();
+  }
+
+  async forgetGarmentId(key: string, fileId: string): Promise<void> {
+    await this.loadGarments();
+    if (this.garments.get(key) !== fileId) return;
+    this.garments.delete(key);
+    await this.persistGarments();
+  }
+
+  async lockGarment(key: string, ms: number): Promise<string | undefined> {
+    const now = this.now();
+    const held = this.garmentLocks.get(key);
+    if (held && held.until > now) return undefined;
+    const token = crypto.randomUUID();
+    this.garmentLocks.set(key, { token, until: now + ms });
+    return token;
+  }
+
+  async unlockGarment(key: string, token: string): Promise<void> {
+    if (this.garmentLocks.get(key)?.token === token) this.garmentLocks.delete(key);
+  }
+
+  private loadGarments(): Promise<void> {
+    this.garmentsLoaded ??= (async () => {
+      if (!this.options.fileIdCache) return;
+      try {
+        const saved = await this.options.fileIdCache.load();
+        for (const [key, id] of Object.entries(saved)) {
+          if (typeof id === 'string' && !this.garments.has(key)) this.garments.set(key, id);
+        }
+      } catch (error) {
+        this.options.log?.({ level: 'warn', event: 'file_id_cache_unreadable', message: (error as Error).message });
+      }
+    })();
+    return this.garmentsLoaded;
+  }
+
+  private async persistGarments(): Promise<void> {
+    if (!this.options.fileIdCache) return;
+    await this.options.fileIdCache.save(Object.fromEntries(this.garments)).catch((error: Error) =>
+      this.options.log?.({ level: 'warn', event: 'file_id_cache_unwritable', message: error.message }));
+  }
+
+  photoRevocations(now: () => number): PhotoRevocations {
+    return new PhotoRevocationsInMemory(now);
+  }
+
+  spendLedger(limits: SpendLimits, now: () => number): SpendLedger {
+    return new MemorySpendLedger(limits, now);
+  }
+
+  /** A token bucket per client, refilled smoothly. */
+  async takeRequest(bucketName: RateBucket, client: string, perMinute: number): Promise<number | undefined> {
+    if (perMinute <= 0) return undefined;
+    const buckets = this.buckets[bucketName];
+    const now = this.now();
+    const refillPerMs = perMinute / 60_000;
+    const bucket = buckets.get(client) ?? { tokens: perMinute, at: now };
+    bucket.tokens = Math.min(perMinute, bucket.tokens + (now - bucket.at) * refillPerMs);
+    bucket.at = now;
+    if (bucket.tokens < 1) {
+      buckets.set(client, bucket);
+      return Math.ceil((1 - bucket.tokens) / refillPerMs / 1000);
+    }
+    bucket.tokens -= 1;
+    buckets.delete(client);
+    buckets.set(client, bucket);
+    if (buckets.size > 50_000) {
+      for (const [id, held] of buckets) {
+        if (held.tokens + (now - held.at) * refillPerMs >= perMinute) buckets.delete(id);
+        if (buckets.size <= 25_000) break;
+      }
+    }
+    return undefined;
+  }
+
+  async healthy(): Promise<boolean> {
+    return true;
+  }
+
+  async close(): Promise<void> {}
+}
+
+interface Bucket { tokens: number; at: number }

@@ -1,0 +1,108 @@
+// The spend ledger (spend-ledger.ts) on Redis, so every instance reserves against one budget,
+// one per-photo cap and one per-client cap, and a restart forgets nothing. reserve and settle
+// are each one Lua script: atomic across instances, exactly as the memory ledger is on one event
+// loop (same checks, same order). A reservation lives until its photo handle expires (no retry
+// can come later); the day's counters live two days. Expiries are relative to the ledger's own
+// clock (PEXPIRE keepUntil − now), and every decision compares against that clock, as in memory.
+import type { Redis } from 'ioredis';
+import { utcDay, type Reservation, type SpendClaim, type SpendLedger, type SpendLimits, type SpendRefusal, type SpendUsage, type SubmitOutcome } from '../spend-ledger.js';
+
+/** KEYS: held, photo set, day hash, clients hash. ARGV: key, day, photoId, client, credits, keepUntil, now, perPhoto, perClient, tryons, credits. */
+const RESERVE = `
+local held, photo, day, clients = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local key, now, keepUntil = ARGV[1], tonumber(ARGV[7]), tonumber(ARGV[6])
+if redis.call('EXISTS', held) == 1 then
+  local kept = tonumber(redis.call('HGET', held, 'keepUntil'))
+  if kept > now then
+    redis.call('HINCRBY', held, 'holders', 1)
+    if keepUntil > kept then
+      redis.call('HSET', held, 'keepUntil', ARGV[6])
+      redis.call('PEXPIRE', held, math.max(1, keepUntil - now))
+    end
+    return {1, 1}
+  end
+  redis.call('SREM', photo, key)
+  redis.call('DEL', held)
+end
+if redis.call('SCARD', photo) >= tonumber(ARGV[8]) then return {0, 'photo_limit'} end
+if tonumber(redis.call('HGET', clients, ARGV[4]) or '0') >= tonumber(ARGV[9]) then return {0, 'client_daily'} end
+if tonumber(redis.call('HGET', day, 'tryons') or '0') >= tonumber(ARGV[10]) then return {0, 'daily_tryons'} end
+if tonumber(redis.call('HGET', day, 'credits') or '0') + tonumber(ARGV[5]) > tonumber(ARGV[11]) then return {0, 'daily_credits'} end
+redis.call('HINCRBY', day, 'tryons', 1)
+redis.call('HINCRBYFLOAT', day, 'credits', ARGV[5])
+redis.call('HINCRBY', clients, ARGV[4], 1)
+redis.call('EXPIRE', day, 172800)
+redis.call('EXPIRE', clients, 172800)
+redis.call('SADD', photo, key)
+local photoTtl = redis.call('PTTL', photo)
+if photoTtl < 0 or now + photoTtl < keepUntil then redis.call('PEXPIRE', photo, math.max(1, keepUntil - now)) end
+redis.call('HSET', held, 'day', ARGV[2], 'photoId', ARGV[3], 'client', ARGV[4], 'credits', ARGV[5], 'keepUntil', ARGV[6], 'holders', 1, 'confirmed', 0)
+redis.call('PEXPIRE', held, math.max(1, keepUntil - now))
+return {1, 0}
+`;
+
+/** KEYS: held. ARGV: key, outcome, today, key prefix. */
+const SETTLE = `
+local held = KEYS[1]
+if redis.call('EXISTS', held) == 0 then return 0 end
+local holders = tonumber(redis.call('HGET', held, 'holders')) - 1
+if holders < 0 then holders = 0 end
+redis.call('HSET', held, 'holders', holders)
+if ARGV[2] == 'accepted' then redis.call('HSET', held, 'confirmed', 1) end
+if ARGV[2] ~= 'refused' or redis.call('HGET', held, 'confirmed') == '1' or holders > 0 then return 0 end
+local fields = redis.call('HMGET', held, 'day', 'photoId', 'client', 'credits')
+redis.call('DEL', held)
+redis.call('SREM', ARGV[4] .. 'spend:photo:' .. fields[2], ARGV[1])
+if fields[1] == ARGV[3] then
+  local day = ARGV[4] .. 'spend:day:' .. fields[1]
+  local clients = ARGV[4] .. 'spend:clients:' .. fields[1]
+  redis.call('HINCRBY', day, 'tryons', -1)
+  redis.call('HINCRBYFLOAT', day, 'credits', -tonumber(fields[4]))
+  if redis.call('HINCRBY', clients, fields[3], -1) <= 0 then redis.call('HDEL', clients, fields[3]) end
+end
+return 1
+`;
+
+interface Scripts {
+  tryonReserve(...args: (string | number)[]): Promise<[number, number | string]>;
+  tryonSettle(...args: (string | number)[]): Promise<number>;
+}
+
+export class RedisSpendLedger implements SpendLedger {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly limits: SpendLimits,
+    private readonly now: () => number,
+    /** Turns a Redis failure into the store's answer (503 store_unavailable). */
+    private readonly run: <T>(operation: string, work: () => Promise<T>) => Promise<T>,
+  ) {
+    redis.defineCommand('tryonReserve', { numberOfKeys: 4, lua: RESERVE });
+    redis.defineCommand('tryonSettle', { numberOfKeys: 1, lua: SETTLE });
+  }
+
+  private key(...parts: string[]): string {
+    return `${this.prefix}spend:${parts.join(':')}`;
+  }
+
+  async reserve(claim: SpendClaim): Promise<Reservation> {
+    const now = this.now();
+    const day = utcDay(now);
+    const [granted, detail] = await this.run('spend_reserve', () => (this.redis as unknown as Scripts).tryonReserve(
+      this.key('held', claim.key), this.key('photo', claim.photoId), this.key('day', day), this.key('clients', day),
+      claim.key, day, claim.photoId, claim.client, claim.credits, Math.round(claim.keepUntil), now,
+      this.limits.tryonsPerPhoto, this.limits.clientDailyTryons, this.limits.dailyTryons, this.limits.dailyCredits));
+    return granted === 1 ? { granted: true, retry: detail === 1 } : { granted: false, refusal: detail as SpendRefusal };
+  }
+
+  async settle(key: string, outcome: SubmitOutcome): Promise<void> {
+    await this.run('spend_settle', () => (this.redis as unknown as Scripts).tryonSettle(
+      this.key('held', key), key, outcome, utcDay(this.now()), this.prefix));
+  }
+
+  async usage(): Promise<SpendUsage> {
+    const day = utcDay(this.now());
+    const [tryons, credits] = await this.run('spend_usage', () => this.redis.hmget(this.key('day', day), 'tryons', 'credits'));
+    return { day, tryons: Number(tryons ?? 0), credits: Number(credits ?? 0) };
+  }
+}

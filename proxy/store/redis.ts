@@ -1,0 +1,309 @@
+// The store shared by many proxy instances through Redis (TRYON_REDIS_URL): node.ts builds it,
+// and only when that variable is set, so the Workers build and a shop without Redis never load
+// ioredis. Atomic steps are single commands or Lua scripts: SET NX PX for the right to poll and
+// the garment upload lock, a compare-and-set script for snapshots that never go backwards,
+// rate-limiter-flexible for per-client limits, pub/sub for the fan-out that wakes SSE listeners.
+// Commands fail fast while Redis is away (no offline queue, a short command timeout): the caller
+// answers 503 store_unavailable and nothing is spent unguarded; ioredis reconnects by itself.
+import { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { TryonSnapshot } from '../tryon-status.js';
+import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
+import type { PhotoRevocations } from '../photo-revocations.js';
+import { RedisSpendLedger } from './redis-ledger.js';
+import { StoreUnavailable, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
+
+const RANK: Record<TryonSnapshot['status'], number> = { queued: 0, processing: 1, succeeded: 2, failed: 2 };
+
+/** KEYS[1] status hash; ARGV: snapshot json, rank, at, pushed, ownEvents, product, tier, ttl ms. Mirrors replaces() in store.ts. */
+const WRITE_STATUS = `
+local k = KEYS[1]
+local cr = tonumber(redis.call('HGET', k, 'rank'))
+local ca = tonumber(redis.call('HGET', k, 'at'))
+local nr = tonumber(ARGV[2])
+local na = tonumber(ARGV[3])
+local wins
+if not cr then wins = true elseif cr == 2 then wins = false elseif nr ~= cr then wins = nr > cr else wins = na >= ca end
+if wins then redis.call('HSET', k, 'snapshot', ARGV[1], 'rank', ARGV[2], 'at', ARGV[3]) end
+if ARGV[4] == '1' then redis.call('HSET', k, 'pushed', '1') end
+if ARGV[5] == '1' then redis.call('HSET', k, 'ownEvents', '1') end
+if ARGV[6] ~= '' then redis.call('HSETNX', k, 'product', ARGV[6]) redis.call('HSETNX', k, 'tier', ARGV[7]) end
+redis.call('PEXPIRE', k, ARGV[8])
+local finished = 0
+if wins and nr == 2 and cr ~= 2 then finished = 1 end
+return {finished, redis.call('HGETALL', k)}
+`;
+
+/** The first snapshot of a submitted try-on, unless another instance knows it already. */
+const SEED_STATUS = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'snapshot', ARGV[1], 'rank', ARGV[2], 'at', ARGV[3])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'product', ARGV[4], 'tier', ARGV[5]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+return 1
+`;
+
+/** Marks KEYS[1] for ARGV[1] ms unless it is marked for longer already. */
+const MARK_AT_LEAST = `
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
+return 1
+`;
+
+/** Deletes KEYS[1] only if it still holds ARGV[1] (a lock token, a garment file id). */
+const DELETE_IF = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+export interface RedisStoreOptions {
+  /** Prepended to every key and the channel, so several shops can share one Redis. */
+  prefix?: string;
+  log?: (entry: Record<string, unknown>) => void;
+  /** Told of every failed operation (metrics). */
+  onError?: (operation: string) => void;
+  /** How long one command may take before the store counts as unavailable. */
+  commandTimeoutMs?: number;
+}
+
+function recordOf(fields: Record<string, string>): StatusRecord | undefined {
+  if (!fields.snapshot) return undefined;
+  return {
+    snapshot: JSON.parse(fields.snapshot) as TryonSnapshot,
+    pushed: fields.pushed === '1' || undefined,
+    ownEvents: fields.ownEvents === '1' || undefined,
+    product: fields.product,
+    tier: fields.tier,
+  };
+}
+
+function pairs(list: string[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (let i = 0; i + 1 < list.length; i += 2) fields[list[i]!] = list[i + 1]!;
+  return fields;
+}
+
+export class RedisStore implements ProxyStore {
+  readonly kind = 'redis' as const;
+  private readonly prefix: string;
+  private readonly channel: string;
+  private readonly instance = crypto.randomUUID();
+  private readonly listeners = new Set<(jobId: string, snapshot: TryonSnapshot) => void>();
+  private readonly limiters = new Map<string, RateLimiterRedis>();
+  private failing = false;
+
+  constructor(private readonly redis: Redis, private readonly subscriber: Redis, private readonly options: RedisStoreOptions = {}) {
+    this.prefix = options.prefix ?? 'tryon:';
+    this.channel = `${this.prefix}events`;
+    redis.defineCommand('tryonWriteStatus', { numberOfKeys: 1, lua: WRITE_STATUS });
+    redis.defineCommand('tryonSeedStatus', { numberOfKeys: 1, lua: SEED_STATUS });
+    redis.defineCommand('tryonDeleteIf', { numberOfKeys: 1, lua: DELETE_IF });
+    redis.defineCommand('tryonMarkAtLeast', { numberOfKeys: 1, lua: MARK_AT_LEAST });
+    // ioredis subscribes again after a reconnect; subscribing on every 'ready' covers a first
+    // connection that came late.
+    const subscribe = () => void subscriber.subscribe(this.channel).catch(() => undefined);
+    subscriber.on('ready', subscribe);
+    if (subscriber.status === 'ready') subscribe();
+    subscriber.on('message', (channel: string, text: string) => {
+      if (channel !== this.channel) return;
+      try {
+        const message = JSON.parse(text) as { from: string; jobId: string; snapshot: TryonSnapshot };
+        if (message.from === this.instance) return;
+        for (const listener of this.listeners) listener(message.jobId, message.snapshot);
+      } catch {
+        this.options.log?.({ level: 'warn', event: 'store_event_unreadable' });
+      }
+    });
+  }
+
+  private key(kind: string, id: string): string {
+    return `${this.prefix}${kind}:${id}`;
+  }
+
+  /** Runs one operation; any failure of Redis is the shopper's 503 store_unavailable, said once in the log. */
+  private async run<T>(operation: string, work: () => Promise<T>): Promise<T> {
+    try {
+      const result = await work();
+      if (this.failing) {
+        this.failing = false;
+        this.options.log?.({ level: 'warn', event: 'store_recovered' });
+      }
+      return result;
+    } catch (error) {
+      this.options.onError?.(operation);
+      if (!this.failing) {
+        this.failing = true;
+        this.options.log?.({ level: 'error', event: 'store_unavailable', operation, message: (error as Error).message });
+      }
+      throw new StoreUnavailable();
+    }
+  }
+
+  async readStatus(jobId: string): Promise<StatusRecord | undefined> {
+    return this.run('read_status', async () => recordOf(await this.redis.hgetall(this.key('status', jobId))));
+  }
+
+  async writeStatus(jobId: string, record: StatusRecord, ttlMs: number): Promise<StatusWrite> {
+    return this.run('write_status', async () => {
+      const { snapshot } = record;
+      const [finished, fields] = await (this.redis as unknown as Scripts).tryonWriteStatus(this.key('status', jobId),
+        JSON.stringify(snapshot), RANK[snapshot.status], snapshot.at, record.pushed ? '1' : '0', record.ownEvents ? '1' : '0',
+        record.product ?? '', record.tier ?? '', Math.max(1, Math.round(ttlMs)));
+      return { record: recordOf(pairs(fields))!, finished: finished === 1 };
+    });
+  }
+
+  async seedStatus(jobId: string, record: StatusRecord, ttlMs: number): Promise<void> {
+    await this.run('seed_status', async () => {
+      const { snapshot } = record;
+      await (this.redis as unknown as Scripts).tryonSeedStatus(this.key('status', jobId),
+        JSON.stringify(snapshot), RANK[snapshot.status], snapshot.at, record.product ?? '', record.tier ?? '', Math.max(1, Math.round(ttlMs)));
+    });
+  }
+
+  async claimPoll(jobId: string, ms: number): Promise<boolean> {
+    return this.run('claim_poll', async () =>
+      (await this.redis.set(this.key('poll', jobId), this.instance, 'PX', Math.max(1, Math.round(ms)), 'NX')) === 'OK');
+  }
+
+  async releasePoll(jobId: string): Promise<void> {
+    await this.run('release_poll', async () => {
+      await (this.redis as unknown as Scripts).tryonDeleteIf(this.key('poll', jobId), this.instance);
+    });
+  }
+
+  async publish(jobId: string, snapshot: TryonSnapshot): Promise<void> {
+    await this.run('publish', async () => {
+      await this.redis.publish(this.channel, JSON.stringify({ from: this.instance, jobId, snapshot }));
+    });
+  }
+
+  onPublished(listener: (jobId: string, snapshot: TryonSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async firstDelivery(webhookId: string, ttlMs: number): Promise<boolean> {
+    return this.run('webhook_id', async () =>
+      (await this.redis.set(this.key('webhook', webhookId), '1', 'PX', Math.max(1, Math.round(ttlMs)), 'NX')) === 'OK');
+  }
+
+  async garmentId(key: string): Promise<string | undefined> {
+    return this.run('garment_id', async () => (await this.redis.get(this.key('garment', key))) ?? undefined);
+  }
+
+  async saveGarmentId(key: string, fileId: string): Promise<void> {
+    await this.run('garment_id', async () => {
+      await this.redis.set(this.key('garment', key), fileId);
+    });
+  }
+
+  async forgetGarmentId(key: string, fileId: string): Promise<void> {
+    await this.run('garment_id', async () => {
+      await (this.redis as unknown as Scripts).tryonDeleteIf(this.key('garment', key), fileId);
+    });
+  }
+
+  async lockGarment(key: string, ms: number): Promise<string | undefined> {
+    const token = crypto.randomUUID();
+    return this.run('garment_lock', async () =>
+      (await this.redis.set(this.key('garment-lock', key), token, 'PX', Math.max(1, Math.round(ms)), 'NX')) === 'OK' ? token : undefined);
+  }
+
+  async unlockGarment(key: string, token: string): Promise<void> {
+    await this.run('garment_lock', async () => {
+      await (this.redis as unknown as Scripts).tryonDeleteIf(this.key('garment-lock', key), token);
+    });
+  }
+
+  /** A per-minute window per client (rate-limiter-flexible: one atomic INCR + PEXPIRE). */
+  async takeRequest(bucket: RateBucket, client: string, perMinute: number): Promise<number | undefined> {
+    if (perMinute <= 0) return undefined;
+    const name = `${bucket}:${perMinute}`;
+    let limiter = this.limiters.get(name);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({
+        storeClient: this.redis, keyPrefix: `${this.prefix}rate:${bucket}`, points: perMinute, duration: 60, rejectIfRedisNotReady: true,
+      });
+      this.limiters.set(name, limiter);
+    }
+    try {
+      await limiter.consume(client, 1);
+      return undefined;
+    } catch (refusal) {
+      if (refusal instanceof RateLimiterRes) return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+      return this.run('rate_limit', () => Promise.reject(refusal as Error));
+    }
+  }
+
+  /** A forgotten photo is a key that lives as long as any handle naming it could. */
+  photoRevocations(now: () => number): PhotoRevocations {
+    return {
+      revoke: async (photoId, until) => {
+        const ms = Math.round(until - now());
+        if (ms <= 0) return;
+        await this.run('photo_revocation', () => (this.redis as unknown as Scripts).tryonMarkAtLeast(this.key('forgotten', photoId), ms));
+      },
+      isRevoked: async (photoId) => this.run('photo_revocation', async () => (await this.redis.exists(this.key('forgotten', photoId))) === 1),
+    };
+  }
+
+  spendLedger(limits: SpendLimits, now: () => number): SpendLedger {
+    return new RedisSpendLedger(this.redis, this.prefix, limits, now, (operation, work) => this.run(operation, work));
+  }
+
+  async healthy(): Promise<boolean> {
+    try {
+      return (await this.redis.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.subscriber.disconnect();
+    this.redis.disconnect();
+  }
+}
+
+interface Scripts {
+  tryonWriteStatus(key: string, ...args: (string | number)[]): Promise<[number, string[]]>;
+  tryonSeedStatus(key: string, ...args: (string | number)[]): Promise<number>;
+  tryonDeleteIf(key: string, value: string): Promise<number>;
+  tryonMarkAtLeast(key: string, ms: number): Promise<number>;
+}
+
+/**
+ * Connects to Redis at `url` (two connections: commands and the fan-out's subscription) and
+ * waits up to `waitMs` for it; an unreachable Redis still gives a store, which answers
+ * store_unavailable until Redis comes, and reconnects by itself.
+ */
+export async function connectRedisStore(url: string, options: RedisStoreOptions & { waitMs?: number } = {}): Promise<RedisStore> {
+  const connection = {
+    enableOfflineQueue: false,
+    commandTimeout: options.commandTimeoutMs ?? 1_000,
+    maxRetriesPerRequest: 1,
+    // Reconnect soon after Redis returns: at most a second between attempts.
+    retryStrategy: (times: number) => Math.min(100 * times, 1_000),
+  };
+  const redis = new Redis(url, connection);
+  const subscriber = new Redis(url, { ...connection, commandTimeout: undefined });
+  let lastSaid = 0;
+  const said = (error: Error) => {
+    // Reconnection attempts fail every second while Redis is away: say so at most every 10 s.
+    if (Date.now() - lastSaid < 10_000) return;
+    lastSaid = Date.now();
+    options.log?.({ level: 'warn', event: 'store_connection_error', message: error.message });
+  };
+  redis.on('error', said);
+  subscriber.on('error', said);
+  const ready = (client: Redis) => new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, options.waitMs ?? 5_000);
+    client.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  await Promise.all([ready(redis), ready(subscriber)]);
+  return new RedisStore(redis, subscriber, options);
+}

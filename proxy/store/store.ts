@@ -1,0 +1,97 @@
+// The store: everything the proxy's instances must agree on, behind one interface, so one process
+// (store/memory.ts, the default) and many processes sharing Redis (store/redis.ts, Node only)
+// behave the same. Per-instance caches that cannot disagree (minted handles, in-flight promises,
+// an instance's own SSE listeners) stay in the modules that use them; docs/proxy.md lists both.
+import { ProxyError } from '../errors.js';
+import type { TryonSnapshot } from '../tryon-status.js';
+import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
+import type { PhotoRevocations } from '../photo-revocations.js';
+
+/** What every instance knows about one try-on. */
+export interface StatusRecord {
+  snapshot: TryonSnapshot;
+  /** A verified webhook has come for this try-on: upstream pushes its changes. */
+  pushed?: boolean | undefined;
+  /** Upstream sends events for this job itself, so events of its children add nothing. */
+  ownEvents?: boolean | undefined;
+  /** For the metrics of finished try-ons. */
+  product?: string | undefined;
+  tier?: string | undefined;
+}
+
+export interface StatusWrite {
+  /** The record now stored: the one written, or a later one this write must not undo. */
+  record: StatusRecord;
+  /** This write moved the try-on to a final status (exactly one write in the cluster does). */
+  finished: boolean;
+}
+
+export type RateBucket = 'writes' | 'reads';
+
+export interface ProxyStore {
+  /** `memory` (one process) or `redis` (shared): said by /health. */
+  readonly kind: 'memory' | 'redis';
+
+  // Try-on status snapshots and who polls them.
+  readStatus(jobId: string): Promise<StatusRecord | undefined>;
+  /**
+   * Saves a snapshot unless it would move the status backwards (queued < processing <
+   * succeeded/failed; a final status is never replaced; an older read of the same status loses).
+   * The flags (`pushed`, `ownEvents`) only ever turn on.
+   */
+  writeStatus(jobId: string, record: StatusRecord, ttlMs: number): Promise<StatusWrite>;
+  /** Saves the first snapshot of a freshly submitted try-on, unless one is known already. */
+  seedStatus(jobId: string, record: StatusRecord, ttlMs: number): Promise<void>;
+  /** The right to poll this try-on upstream for `ms`: granted to exactly one caller in the cluster. */
+  claimPoll(jobId: string, ms: number): Promise<boolean>;
+  /** Gives the right back early (the poll failed: the next reader should try at once). */
+  releasePoll(jobId: string): Promise<void>;
+
+  // Fan-out: a new snapshot wakes the SSE listeners of every instance.
+  publish(jobId: string, snapshot: TryonSnapshot): Promise<void>;
+  /** Hears snapshots published by the *other* instances (an instance delivers its own locally). */
+  onPublished(listener: (jobId: string, snapshot: TryonSnapshot) => void): () => void;
+
+  /** True the first time a webhook id is seen in the cluster; a redelivery answers false. */
+  firstDelivery(webhookId: string, ttlMs: number): Promise<boolean>;
+
+  // Garment file ids: each catalog image uploaded once for the cluster, under a lock.
+  garmentId(key: string): Promise<string | undefined>;
+  saveGarmentId(key: string, fileId: string): Promise<void>;
+  /** Forgets `fileId` (upstream no longer knows it) unless another instance replaced it already. */
+  forgetGarmentId(key: string, fileId: string): Promise<void>;
+  /** A lock token when granted, undefined while someone else holds the lock. */
+  lockGarment(key: string, ms: number): Promise<string | undefined>;
+  unlockGarment(key: string, token: string): Promise<void>;
+
+  /** Forgotten photos ("Forget my photo", photo-revocations.ts) kept in this store. */
+  photoRevocations(now: () => number): PhotoRevocations;
+
+  /** The spend ledger (budgets and caps, spend-ledger.ts) kept in this store. */
+  spendLedger(limits: SpendLimits, now: () => number): SpendLedger;
+
+  /** Takes one request from a client's per-minute allowance: undefined when allowed, else seconds to wait. */
+  takeRequest(bucket: RateBucket, client: string, perMinute: number): Promise<number | undefined>;
+
+  /** Whether the store answers now (for /health). */
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** The shared store cannot be reached: nothing that spends or must agree may go on unguarded. */
+export class StoreUnavailable extends ProxyError {
+  constructor() {
+    super(503, 'store_unavailable', 'Try-on is briefly unavailable; please try again in a moment.', true, 1);
+    this.name = 'StoreUnavailable';
+  }
+}
+
+const RANK: Record<TryonSnapshot['status'], number> = { queued: 0, processing: 1, succeeded: 2, failed: 2 };
+
+/** Whether `next` may replace `current` (the rule both stores apply; redis.ts mirrors it in Lua). */
+export function replaces(current: TryonSnapshot | undefined, next: TryonSnapshot): boolean {
+  if (!current) return true;
+  if (RANK[current.status] === 2) return false;
+  if (RANK[next.status] !== RANK[current.status]) return RANK[next.status] > RANK[current.status];
+  return next.at >= current.at;
+}
