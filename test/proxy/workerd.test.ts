@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -144,6 +145,29 @@ describe('the proxy in workerd', () => {
     assert.match(said[0]!, /TRYON_PROXY_SECRET must be at least 32 characters/);
     assert.match(said[0]!, /TRYON_BASE_URL must use https/);
     assert.doesNotMatch(lines.slice(before).join('\n'), /sk_test_a|\bat \w+ \(|Error:/, 'no key, no stack');
+  });
+
+  it('an upstream redirect is refused with 502 upstream_unavailable, never followed with the key', async () => {
+    const seen: string[] = [];
+    const elsewhere = createHttpServer((request, response) => { seen.push(`${request.method} ${request.url} ${request.headers.authorization ?? ''}`); response.end('{}'); });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const redirecting = createHttpServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(302, { location: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}${request.url}` }).end());
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const before = lines.length;
+      const moved = await serveMore({ TRYON_BASE_URL: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}` });
+      const upload = await uploadPhoto({ url: moved.url });
+      const body = (await upload.json()) as { error: { code: string } };
+      assert.deepEqual([upload.status, body.error.code], [502, 'upstream_unavailable']);
+      assert.deepEqual(seen, [], 'the redirect target never saw a request, so never the key');
+      // Seen as a 302 answer: workerd was asked for `manual` (it refuses `error`), and the transport refused it.
+      assert.ok(lines.slice(before).some((line) => line.includes('upstream_redirect_refused') && line.includes('"status":302')), lines.slice(before).join('\n'));
+    } finally {
+      await Promise.all([elsewhere, redirecting].map((server) => new Promise((resolve) => server.close(resolve))));
+    }
   });
 
   it('an unknown route is answered with the error shape', async () => {
