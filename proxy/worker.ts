@@ -1,8 +1,10 @@
-// The Workers entry: the same app, built once per isolate from the Worker's bindings.
-// Catalog images are fetched from absolute URLs or through an ASSETS binding (static assets).
+// The Workers entry: the same app, built once per isolate from the Worker's bindings and the
+// deployment it was bundled with (the catalog and its images, `npm run worker` / scripts/worker.ts).
+// A configuration that is unsafe or incomplete answers every request with a JSON 503
+// `proxy_misconfigured` and says why in one log line per isolate: never a stack, never the key.
 import { createProxy } from './app.js';
-import { loadConfig, proxyOptionsFrom } from './config.js';
-import type { CatalogFile } from './catalog.js';
+import { CatalogError, type CatalogFile } from './catalog.js';
+import { ConfigError, loadConfig, proxyOptionsFrom } from './config.js';
 import type { Hono } from 'hono';
 
 export interface WorkerEnv {
@@ -11,43 +13,99 @@ export interface WorkerEnv {
   TRYON_PROXY_SECRET?: string;
   TRYON_ALLOWED_ORIGINS?: string;
   TRYON_WEBHOOK_SECRET?: string;
-  /** The catalog as JSON text (a Worker has no files to read). */
+  /** The catalog as JSON text, when the deployment bundles none. */
   TRYON_CATALOG_JSON?: string;
-  /** Base URL catalog image paths are resolved against, e.g. the shop's static origin. */
+  /** Base URL catalog image paths are resolved against, when the deployment bundles no images. */
   TRYON_ASSETS_URL?: string;
   ASSETS?: { fetch(request: Request | string): Promise<Response> };
+  /** wrangler.toml `[vars]` may be numbers (`TRYON_DAILY_TRYONS = 2`): read like their text. */
   [name: string]: unknown;
 }
 
-let built: { app: Hono<any>; key: string } | undefined;
-
-function build(env: WorkerEnv): Hono<any> {
-  const strings = Object.fromEntries(Object.entries(env).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-  const cacheKey = JSON.stringify(strings);
-  if (built?.key === cacheKey) return built.app;
-  const config = loadConfig({ NODE_ENV: 'production', ...strings });
-  const catalog = JSON.parse(env.TRYON_CATALOG_JSON ?? '{"products":{}}') as CatalogFile;
-  const assetsBase = env.TRYON_ASSETS_URL?.replace(/\/+$/, '');
-  const app = createProxy({
-    ...proxyOptionsFrom(config),
-    apiKey: config.apiKey!,
-    baseUrl: config.baseUrl!,
-    catalog,
-    // Cloudflare sets cf-connecting-ip itself; x-forwarded-for could come from the client.
-    clientAddress: (c) => c.req.header('cf-connecting-ip'),
-    readAsset: async (path) => {
-      const url = assetsBase ? `${assetsBase}/${path.replace(/^\/+/, '')}` : `https://assets.local/${path.replace(/^\/+/, '')}`;
-      const response = env.ASSETS ? await env.ASSETS.fetch(url) : await fetch(url);
-      if (!response.ok) throw new Error(`catalog image ${path}: HTTP ${response.status}`);
-      return new Uint8Array(await response.arrayBuffer());
-    },
-  });
-  built = { app, key: cacheKey };
-  return app;
+/** What a build bundles with the Worker: the catalog (a JSON module) and its images, by catalog path. */
+export interface WorkerDeployment {
+  catalog?: CatalogFile;
+  /** Catalog image path → the image's bytes, base64 (so the bundle stays plain JavaScript). */
+  images?: Record<string, string>;
 }
 
-export default {
-  fetch(request: Request, env: WorkerEnv, ctx?: unknown): Response | Promise<Response> {
-    return build(env).fetch(request, env, ctx as never);
-  },
+interface Built { key: string; app?: Hono<any>; problem?: string }
+
+const MISCONFIGURED = {
+  error: { code: 'proxy_misconfigured', message: 'The try-on service of this shop is not set up correctly.', retryable: false },
 };
+
+/** Bindings as the environment loadConfig reads: strings, numbers and booleans as text; objects (bindings) left out. */
+export function variablesOf(env: WorkerEnv): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (typeof value === 'string') variables[name] = value;
+    else if (typeof value === 'number' || typeof value === 'boolean') variables[name] = String(value);
+  }
+  return variables;
+}
+
+function decodeBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** Why the configuration cannot serve, in one line that names variables, never their values. */
+function problemOf(error: unknown): string {
+  if (error instanceof ConfigError || error instanceof CatalogError) return error.problems.join('; ');
+  if (error instanceof SyntaxError) return 'TRYON_CATALOG_JSON is not JSON';
+  return `the proxy could not be built (${error instanceof Error ? error.name : 'unknown error'})`;
+}
+
+/** A Workers module serving the proxy for `deployment`. */
+export function workerFor(deployment: WorkerDeployment = {}) {
+  let built: Built | undefined;
+
+  function build(env: WorkerEnv): Built {
+    const variables = variablesOf(env);
+    const key = JSON.stringify(variables);
+    if (built?.key === key) return built;
+    try {
+      const config = loadConfig({ NODE_ENV: 'production', ...variables });
+      const catalog = deployment.catalog ?? (variables.TRYON_CATALOG_JSON ? JSON.parse(variables.TRYON_CATALOG_JSON) as CatalogFile : undefined);
+      if (!catalog) throw new ConfigError(['no catalog: build the Worker with TRYON_CATALOG set (npm run worker), or set TRYON_CATALOG_JSON']);
+      const images = deployment.images ?? {};
+      const assetsBase = variables.TRYON_ASSETS_URL?.replace(/\/+$/, '');
+      const app = createProxy({
+        ...proxyOptionsFrom(config),
+        apiKey: config.apiKey!,
+        baseUrl: config.baseUrl!,
+        catalog,
+        // Cloudflare sets cf-connecting-ip itself; x-forwarded-for could come from the client.
+        clientAddress: (c) => c.req.header('cf-connecting-ip'),
+        readAsset: async (path) => {
+          const relative = path.replace(/^\/+/, '');
+          const bundled = images[relative];
+          if (bundled !== undefined) return decodeBase64(bundled);
+          const url = assetsBase ? `${assetsBase}/${relative}` : `https://assets.local/${relative}`;
+          const response = env.ASSETS ? await env.ASSETS.fetch(url) : await fetch(url, { redirect: 'manual' });
+          if (!response.ok) throw new Error(`catalog image ${relative}: HTTP ${response.status}`);
+          return new Uint8Array(await response.arrayBuffer());
+        },
+      });
+      built = { key, app };
+    } catch (error) {
+      built = { key, problem: problemOf(error) };
+      console.error(`tryon proxy: misconfigured, answering 503 proxy_misconfigured: ${built.problem}`);
+    }
+    return built;
+  }
+
+  return {
+    fetch(request: Request, env: WorkerEnv, ctx?: unknown): Response | Promise<Response> {
+      const { app } = build(env);
+      if (!app) return Response.json(MISCONFIGURED, { status: 503, headers: { 'cache-control': 'no-store' } });
+      return app.fetch(request, env, ctx as never);
+    },
+  };
+}
+
+/** Without a bundled deployment: the catalog from TRYON_CATALOG_JSON, images from TRYON_ASSETS_URL or ASSETS. */
+export default workerFor();

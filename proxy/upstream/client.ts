@@ -40,11 +40,10 @@ export class Upstream {
       body: multipart,
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
       duplex: 'half',
-      // Without these, fetch clones the request to be able to follow a redirect, and the clone
-      // tees the body: the branch kept for the redirect is never read and buffers the whole
-      // photo (undici #4058; measured: a 64 MB streamed body held 64 MB). A streamed body could
-      // not be replayed across a redirect anyway.
-      redirect: 'error',
+      // Without `window: null` (and the transport's `redirect: 'error'` on Node), fetch clones the
+      // request to be able to follow a redirect, and the clone tees the body: the branch kept for
+      // the redirect is never read and buffers the whole photo (undici #4058; measured: a 64 MB
+      // streamed body held 64 MB). A streamed body could not be replayed across a redirect anyway.
       window: null,
     } as RequestInit, { retry: false, timeoutMs: this.options.uploadTimeoutMs, onArm: (arm) => { touch = arm; } });
     const record = asRecord(await readJson(response));

@@ -31,6 +31,27 @@ export interface SendOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * How a call to upstream meets a redirect: never followed, since following would carry the key to
+ * wherever upstream points. Node's fetch (undici) takes `error`, which also spares a streamed upload
+ * the tee that `manual` and `follow` make (undici #4058: the redirect branch buffers the whole
+ * photo); workerd refuses `error` ("must be one of follow or manual"), so there we ask for `manual`
+ * and turn the 3xx answer into an upstream error ourselves.
+ */
+export const redirectMode: RequestRedirect = (() => {
+  try {
+    new Request('http://upstream.invalid/', { redirect: 'error' });
+    return 'error';
+  } catch {
+    return 'manual';
+  }
+})();
+
+/** A redirect answer seen under `manual`: a 3xx, or the opaque-redirect response of the fetch standard. */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
 export class UpstreamTransport {
   private readonly fetcher: typeof fetch;
   private readonly base: string;
@@ -62,10 +83,16 @@ export class UpstreamTransport {
       try {
         const response = await this.fetcher(`${this.base}${path}`, {
           ...init,
+          redirect: redirectMode,
           headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json' },
           signal: controller.signal,
         });
         this.options.observe?.(route, response.status, Date.now() - started);
+        if (isRedirect(response)) {
+          disarm();
+          await response.body?.cancel().catch(() => undefined);
+          throw this.redirectRefused(route, response.status);
+        }
         if (response.ok) {
           if (!how.streamBody || !response.body) {
             // Read the body under the same timeout, then let go of the timer.
@@ -89,6 +116,8 @@ export class UpstreamTransport {
           lastError = error;
           continue;
         }
+        // undici, under `redirect: 'error'`, rejects with "unexpected redirect" as the cause.
+        if ((error as { cause?: { message?: unknown } } | undefined)?.cause?.message === 'unexpected redirect') throw this.redirectRefused(route, 0);
         const timedOut = controller.signal.aborted;
         this.options.observe?.(route, 0, Date.now() - started);
         lastError = timedOut
@@ -98,6 +127,15 @@ export class UpstreamTransport {
       }
     }
     throw lastError ?? new ProxyError(502, 'upstream_unavailable', 'The try-on service could not be reached.', true);
+  }
+
+  /**
+   * Loud, and not retried: a redirect means TRYON_BASE_URL points somewhere it should not (http
+   * for https, a moved host), and following it would hand the key to another address.
+   */
+  private redirectRefused(route: string, status: number): ProxyError {
+    this.options.log({ level: 'error', event: 'upstream_redirect_refused', route, ...(status ? { status } : {}), message: 'the try-on service answered with a redirect, which the proxy never follows with the key; check TRYON_BASE_URL' });
+    return new ProxyError(502, 'upstream_unavailable', 'The try-on service could not be reached; please try again.', false);
   }
 
   /** Upstream's HTTP failure → the error the shopper's widget gets (DESIGN.md part 3). */

@@ -19,8 +19,9 @@ import { proxyOverhead } from './proxy-overhead.js';
 import { upstreamEconomy } from './upstream-economy.js';
 import { timeToShow } from './time-to-show.js';
 import { clusterScale } from './cluster-scale.js';
+import { workersRuntime } from './workers-runtime.js';
 
-const ALL: Benchmark[] = [pageWeight, pageImpact, photoPrep, proxyOverhead, upstreamEconomy, timeToShow, clusterScale];
+const ALL: Benchmark[] = [pageWeight, pageImpact, photoPrep, proxyOverhead, upstreamEconomy, timeToShow, clusterScale, workersRuntime];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick') || process.env.BENCH_QUICK === '1';

@@ -87,7 +87,7 @@ describe('SSE heartbeat', () => {
 });
 
 describe('Workers entry', () => {
-  it('builds the app from bindings and serves it through fetch()', async () => {
+  it('builds the app from bindings and serves it through fetch()', async (t) => {
     const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { ...KEYS }, log: () => undefined });
     try {
       const env = {
@@ -101,8 +101,14 @@ describe('Workers entry', () => {
       assert.equal(product.headers.get('access-control-allow-origin'), 'https://shop.example');
       const refused = await worker.fetch(new Request('https://proxy.example/products/saree-banarasi-red', { headers: { origin: 'https://evil.example' } }), env);
       assert.equal(refused.status, 403);
-      // Production rules apply to Worker bindings too.
-      await assert.rejects(async () => worker.fetch(new Request('https://proxy.example/health'), { ...env, TRYON_ALLOWED_ORIGINS: '*' }), /may not be \*/);
+      // Production rules apply to Worker bindings too: refused with 503 proxy_misconfigured (not a
+      // 500 per request), said in one log line.
+      const said = t.mock.method(console, 'error', () => undefined);
+      const unsafe = await worker.fetch(new Request('https://proxy.example/health'), { ...env, TRYON_ALLOWED_ORIGINS: '*' });
+      assert.equal(unsafe.status, 503);
+      assert.equal(((await unsafe.json()) as { error: { code: string } }).error.code, 'proxy_misconfigured');
+      assert.equal(said.mock.callCount(), 1);
+      assert.match(String(said.mock.calls[0]!.arguments[0]), /may not be \*/);
     } finally {
       await sandbox.close();
     }

@@ -1,0 +1,141 @@
+// `npm run worker`: the proxy as a Cloudflare Worker, bundled with its deployment (the catalog
+// TRYON_CATALOG names, as a JSON module, and the catalog's images from its folder or
+// TRYON_ASSETS_DIR), served locally in workerd by Miniflare on WORKER_PORT (default 8787), with
+// the same TRYON_* variables as proxy/node.ts. Nothing is fetched at start. `wrangler deploy`
+// ships the same bundle (docs/integrations/deploy-proxy.md).
+import { build } from 'esbuild';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { Miniflare } from 'miniflare';
+
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The newest date the pinned workerd (miniflare 4.20260426) knows; wrangler.toml says the same. */
+export const COMPATIBILITY_DATE = '2026-04-26';
+
+export interface WorkerBundle { path: string; bytes: number; gzipBytes: number; images: string[]; missingImages: string[] }
+
+/** Catalog image paths (garmentImage, referencePersonImage) of every product. */
+function imagePaths(catalog: unknown): string[] {
+  const products = (catalog as { products?: Record<string, Record<string, unknown>> } | undefined)?.products ?? {};
+  const paths = new Set<string>();
+  for (const product of Object.values(products)) {
+    for (const field of ['garmentImage', 'referencePersonImage']) {
+      const value = product?.[field];
+      if (typeof value === 'string' && !/^https?:/.test(value)) paths.add(value);
+    }
+  }
+  return [...paths];
+}
+
+/**
+ * Bundles proxy/worker.ts with the catalog at `catalogPath` (none: the Worker reads
+ * TRYON_CATALOG_JSON) into `outFile`. Images missing from the folder are listed, not fatal (as node.ts).
+ */
+export async function buildWorker(options: { catalogPath?: string | undefined; assetsDir?: string | undefined; outFile?: string } = {}): Promise<WorkerBundle> {
+  const outFile = options.outFile ?? join(projectRoot, '.cache/worker/worker.js');
+  let entry = `export { default } from ${JSON.stringify(join(projectRoot, 'proxy/worker.ts'))};\n`;
+  const images: string[] = [];
+  const missingImages: string[] = [];
+  if (options.catalogPath) {
+    const catalogPath = resolve(options.catalogPath);
+    const catalog = JSON.parse(await readFile(catalogPath, 'utf8')) as unknown;
+    const assetsDir = resolve(options.assetsDir ?? dirname(catalogPath));
+    const encoded: Record<string, string> = {};
+    for (const path of imagePaths(catalog)) {
+      const file = path.startsWith('/') ? path : join(assetsDir, path);
+      try {
+        encoded[path.replace(/^\/+/, '')] = (await readFile(file)).toString('base64');
+        images.push(path);
+      } catch {
+        missingImages.push(path);
+      }
+    }
+    entry = [
+      `import { workerFor } from ${JSON.stringify(join(projectRoot, 'proxy/worker.ts'))};`,
+      `import catalog from ${JSON.stringify(catalogPath)} with { type: 'json' };`,
+      `export default workerFor({ catalog, images: ${JSON.stringify(encoded)} });`,
+      '',
+    ].join('\n');
+  }
+  await mkdir(dirname(outFile), { recursive: true });
+  await build({
+    stdin: { contents: entry, resolveDir: projectRoot, sourcefile: 'worker-entry.js', loader: 'js' },
+    outfile: outFile,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['workerd', 'worker', 'browser'],
+    target: 'es2022',
+    minify: true,
+    logLevel: 'silent',
+  });
+  const code = await readFile(outFile);
+  return { path: outFile, bytes: (await stat(outFile)).size, gzipBytes: gzipSync(code).length, images, missingImages };
+}
+
+export interface ServedWorker { url: string; miniflare: Miniflare; bundle: WorkerBundle; close(): Promise<void> }
+
+/**
+ * Serves `bundle` in workerd on 127.0.0.1:`port` (0: any free port) with `env`'s TRYON_* variables
+ * as the Worker's bindings. Offline: Miniflare is told not to fetch Cloudflare's request metadata.
+ */
+export async function serveWorker(bundle: WorkerBundle, env: Record<string, string | number | undefined>, port = 0,
+  output?: { onLine(line: string): void }): Promise<ServedWorker> {
+  const bindings: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (name.startsWith('TRYON_') && value !== undefined && name !== 'TRYON_CATALOG' && name !== 'TRYON_ASSETS_DIR') bindings[name] = value;
+  }
+  const miniflare = new Miniflare({
+    modules: true,
+    scriptPath: bundle.path,
+    modulesRoot: dirname(bundle.path),
+    compatibilityDate: COMPATIBILITY_DATE,
+    bindings,
+    host: '127.0.0.1',
+    port,
+    cf: false,
+    ...(output ? {
+      handleRuntimeStdio(stdout: Readable, stderr: Readable) {
+        for (const stream of [stdout, stderr]) {
+          let rest = '';
+          stream.setEncoding('utf8');
+          stream.on('data', (chunk: string) => {
+            const lines = (rest + chunk).split('\n');
+            rest = lines.pop() ?? '';
+            for (const line of lines) if (line.trim()) output.onLine(line);
+          });
+        }
+      },
+    } : {}),
+  });
+  const url = (await miniflare.ready).toString().replace(/\/$/, '');
+  return { url, miniflare, bundle, close: () => miniflare.dispose() };
+}
+
+async function main(): Promise<void> {
+  const portText = process.env.WORKER_PORT ?? '8787';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`tryon worker: WORKER_PORT "${portText}" is not a port number`);
+    process.exit(1);
+  }
+  let bundle: WorkerBundle;
+  try {
+    bundle = await buildWorker({ catalogPath: process.env.TRYON_CATALOG, assetsDir: process.env.TRYON_ASSETS_DIR });
+  } catch (error) {
+    console.error(`tryon worker: the Worker could not be built: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    process.exit(1);
+  }
+  if (bundle.missingImages.length > 0) console.warn(`tryon worker: some catalog images are missing (set TRYON_ASSETS_DIR?); their products will fail:\n  - ${bundle.missingImages.join('\n  - ')}`);
+  const served = await serveWorker(bundle, process.env, port);
+  console.log(`tryon worker: ${served.url} (workerd, bundle ${(bundle.bytes / 1024).toFixed(0)} KiB, ${(bundle.gzipBytes / 1024).toFixed(0)} KiB gzip, ${bundle.images.length} catalog images)`);
+  const stop = () => { void served.close().finally(() => process.exit(0)); };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

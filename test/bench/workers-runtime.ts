@@ -1,0 +1,71 @@
+// The proxy in workerd beside the proxy on Node, in the same run against the same sandbox: a
+// status read and the time to first byte of a result file through each, and the Worker bundle's
+// size against Workers' limits (3 MB gzip free, 10 MB paid).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import type { Benchmark } from './harness.js';
+import { figure, kb, median, ms } from './report.js';
+import { startSandbox } from '../../demo/sandbox/server.js';
+import { startProxy } from '../../proxy/node.js';
+import { buildWorker, serveWorker } from '../../scripts/worker.js';
+import { CATALOG, KEYS, SECRET, photoHandle, startTryon, waitForStatus, writeAssets, type TryonAnswer } from '../proxy/stack.js';
+
+const FREE_PLAN_GZIP = 3 * 1024 * 1024;
+
+/** Milliseconds until the first byte of the body, then the body drained. */
+async function firstByte(url: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url);
+  const reader = response.body!.getReader();
+  await reader.read();
+  const elapsed = performance.now() - started;
+  while (!(await reader.read()).done) { /* drain */ }
+  return elapsed;
+}
+
+async function timed(url: string): Promise<number> {
+  const started = performance.now();
+  await (await fetch(url)).arrayBuffer();
+  return performance.now() - started;
+}
+
+export const workersRuntime: Benchmark = {
+  id: 'workers',
+  title: '8. The proxy in workerd beside Node',
+  limitSeconds: 180,
+  async run(ctx) {
+    const dir = mkdtempSync(join(tmpdir(), 'tryon-bench-workers-'));
+    ctx.defer(() => rmSync(dir, { recursive: true, force: true }));
+    await writeAssets(dir);
+    writeFileSync(join(dir, 'catalog.json'), JSON.stringify(CATALOG));
+    const bundle = await buildWorker({ catalogPath: join(dir, 'catalog.json'), outFile: join(dir, 'worker.js') });
+    const plain = await buildWorker({ outFile: join(dir, 'plain.js') });
+    const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { ...KEYS }, log: () => undefined });
+    ctx.defer(() => sandbox.close());
+    const config = { TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: sandbox.url, TRYON_PROXY_SECRET: SECRET, TRYON_ALLOWED_ORIGINS: 'https://shop.example', TRYON_READS_PER_MINUTE: 100_000 };
+    const worker = await serveWorker(bundle, config, 0, { onLine: () => undefined });
+    ctx.defer(() => worker.close());
+    const node = await startProxy({ apiKey: 'sk_test_a', baseUrl: sandbox.url, secret: SECRET, allowedOrigins: ['https://shop.example'], catalog: CATALOG, assetsDir: dir, log: () => undefined, limits: { readsPerMinute: 100_000 } });
+    ctx.defer(() => node.close());
+    const rounds = ctx.quick ? 20 : 200;
+    const figures = [];
+    for (const [name, url] of [['Node', node.url], ['workerd', worker.url]] as const) {
+      const started = (await (await startTryon({ url }, { product: 'dress-aline-indigo', photo: await photoHandle({ url }) })).json()) as TryonAnswer;
+      const done = await waitForStatus({ url }, started.tryon, (s) => s.status === 'succeeded');
+      const statusUrl = `${url}/tryons/${started.tryon}`;
+      const fileUrl = new URL(done.outputs[0]!.url, url).href;
+      await timed(statusUrl);
+      await firstByte(fileUrl);
+      const reads: number[] = [];
+      const bytes: number[] = [];
+      for (let i = 0; i < rounds; i++) reads.push(await timed(statusUrl));
+      for (let i = 0; i < rounds; i++) bytes.push(await firstByte(fileUrl));
+      figures.push(figure(`${name}: status read (median of ${rounds})`, ms(median(reads))));
+      figures.push(figure(`${name}: file, time to first byte (median of ${rounds})`, ms(median(bytes))));
+    }
+    figures.push(figure('Worker bundle, gzip (no catalog images)', kb(plain.gzipBytes), '≤ 3 MB (Workers free plan)', plain.gzipBytes <= FREE_PLAN_GZIP));
+    figures.push(figure(`Worker bundle, gzip (with ${bundle.images.length} test catalog images)`, kb(bundle.gzipBytes), '≤ 3 MB (Workers free plan)', bundle.gzipBytes <= FREE_PLAN_GZIP));
+    return { figures, notes: ['one client, sequential requests on loopback; workerd runs under Miniflare with one isolate'] };
+  },
+};
