@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { startSandbox } from '../../demo/sandbox/server.js';
+import { programPath } from '../../scripts/prerequisites.js';
 import { CATALOG, KEYS, SECRET, writeAssets, type SandboxState } from './stack.js';
 
 const projectRoot = new URL('../../', import.meta.url).pathname;
@@ -63,9 +64,9 @@ export interface RedisServer {
   close(): Promise<void>;
 }
 
-/** Debian's redis-server (REDIS_SERVER_PATH, or redis-server on PATH) on a free loopback port. */
+/** Debian's redis-server (found as `npm test` finds it: REDIS_SERVER_PATH, PATH, the system folders) on a free loopback port. */
 export async function startRedis(): Promise<RedisServer> {
-  const binary = process.env.REDIS_SERVER_PATH || 'redis-server';
+  const binary = programPath('redis-server');
   const dir = await mkdtemp(join(tmpdir(), 'tryon-redis-'));
   const port = await freePort();
   let child: ChildProcess | undefined;

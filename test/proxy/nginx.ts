@@ -1,25 +1,18 @@
 // Real nginx in front of a proxy, configured with the very `location /tryon/` block that
 // docs/integrations/deploy-proxy.md tells shops to use (read from the doc, not copied), on a free
-// loopback port, with every file it writes in a temporary prefix. Debian's nginx: NGINX_PATH, or
-// `nginx` on PATH, or /usr/sbin/nginx.
+// loopback port, with every file it writes in a temporary prefix. Debian's nginx, found as `npm test`
+// finds it (scripts/prerequisites.ts: NGINX_PATH, PATH, the system folders).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
+import { programPath } from '../../scripts/prerequisites.js';
+import { freePort } from './cluster.js';
 
 const DOC = new URL('../../docs/integrations/deploy-proxy.md', import.meta.url);
 /** The upstream address the doc's snippet names; replaced by the proxy under test. */
 const DOC_UPSTREAM = 'http://127.0.0.1:8787/';
-
-export function nginxPath(): string | undefined {
-  if (process.env.NGINX_PATH) return process.env.NGINX_PATH;
-  for (const dir of [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin']) {
-    if (dir && existsSync(join(dir, 'nginx'))) return join(dir, 'nginx');
-  }
-  return undefined;
-}
 
 /** The doc's nginx block for the proxy, exactly as written there. */
 export async function documentedLocation(): Promise<string> {
@@ -29,17 +22,6 @@ export async function documentedLocation(): Promise<string> {
   if (!block) throw new Error('docs/integrations/deploy-proxy.md has no nginx block with location /tryon/');
   if (!block.includes(DOC_UPSTREAM)) throw new Error(`the documented nginx block no longer proxies to ${DOC_UPSTREAM}`);
   return block;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function accepts(port: number): Promise<boolean> {
@@ -60,9 +42,23 @@ export interface Nginx {
 
 /** Starts nginx with the documented block, proxying to `upstreamPort`; resolves once it accepts connections. */
 export async function startNginx(upstreamPort: number): Promise<Nginx> {
-  const binary = nginxPath();
-  if (!binary) throw new Error('nginx is not installed (apt-get install nginx, or set NGINX_PATH)');
   const location = (await documentedLocation()).replace(DOC_UPSTREAM, `http://127.0.0.1:${upstreamPort}/`);
+  return serveNginx((port) => [
+    '  server {',
+    `    listen 127.0.0.1:${port};`,
+    '    server_name shop.test;',
+    location.split('\n').map((line) => `    ${line}`).join('\n'),
+    '  }',
+  ].join('\n'));
+}
+
+/**
+ * Runs nginx with `server(port)` as the inside of its `http` block, on a free loopback port, with
+ * every file it writes in a temporary prefix; resolves once it accepts connections, and tries
+ * another port if the one it was given was taken in the meantime.
+ */
+async function serveNginx(server: (port: number) => string): Promise<Nginx> {
+  const binary = programPath('nginx');
   const prefix = await mkdtemp(join(tmpdir(), 'tryon-nginx-'));
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
@@ -77,11 +73,7 @@ export async function startNginx(upstreamPort: number): Promise<Nginx> {
       'http {',
       `  access_log ${join(prefix, 'access.log')};`,
       ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${join(prefix, kind)};`),
-      '  server {',
-      `    listen 127.0.0.1:${port};`,
-      '    server_name shop.test;',
-      location.split('\n').map((line) => `    ${line}`).join('\n'),
-      '  }',
+      server(port),
       '}',
       '',
     ].join('\n');
@@ -129,57 +121,12 @@ export async function documentedCluster(): Promise<string> {
  * `ports` (one per instance, in order) and its server block listening on a free loopback port.
  */
 export async function startNginxCluster(ports: number[]): Promise<Nginx> {
-  const binary = nginxPath();
-  if (!binary) throw new Error('nginx is not installed (apt-get install nginx, or set NGINX_PATH)');
   const documented = await documentedCluster();
   const servers = [...documented.matchAll(/^(\s*server 127\.0\.0\.1:)(\d+)/gm)];
   if (servers.length !== ports.length) throw new Error(`the documented upstream names ${servers.length} instances, not ${ports.length}`);
   let index = 0;
   const pointed = documented.replace(/^(\s*server 127\.0\.0\.1:)(\d+)/gm, (_, head: string) => `${head}${ports[index++]}`);
-  const prefix = await mkdtemp(join(tmpdir(), 'tryon-nginx-'));
-  for (let attempt = 0; ; attempt++) {
-    const port = await freePort();
-    const block = pointed.replace(/^server \{$/m, `server {\n  listen 127.0.0.1:${port};\n  server_name shop.test;`);
-    const config = [
-      process.getuid?.() === 0 ? 'user root;' : '',
-      'daemon off;',
-      'worker_processes 1;',
-      `error_log ${join(prefix, 'error.log')} warn;`,
-      `pid ${join(prefix, 'nginx.pid')};`,
-      'events { worker_connections 1024; }',
-      'http {',
-      `  access_log ${join(prefix, 'access.log')};`,
-      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${join(prefix, kind)};`),
-      block.split('\n').map((line) => `  ${line}`).join('\n'),
-      '}',
-      '',
-    ].join('\n');
-    const configPath = join(prefix, 'nginx.conf');
-    await writeFile(configPath, config);
-    const child: ChildProcess = spawn(binary, ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', configPath], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    let exitCode: number | null | undefined;
-    void exited.then((code) => { exitCode = code; });
-    while (exitCode === undefined && !(await accepts(port))) await new Promise((resolve) => setTimeout(resolve, 20));
-    if (exitCode !== undefined) {
-      const log = await readFile(join(prefix, 'error.log'), 'utf8').catch(() => '');
-      if (attempt < 3 && /Address already in use/.test(log + stderr)) continue;
-      await rm(prefix, { recursive: true, force: true });
-      throw new Error(`nginx did not start (exit ${exitCode}): ${stderr}${log}`);
-    }
-    return {
-      url: `http://127.0.0.1:${port}/tryon`,
-      port,
-      config,
-      stop: async () => {
-        if (exitCode === undefined) {
-          child.kill('SIGQUIT');
-          await exited;
-        }
-        await rm(prefix, { recursive: true, force: true });
-      },
-    };
-  }
+  return serveNginx((port) => pointed
+    .replace(/^server \{$/m, `server {\n  listen 127.0.0.1:${port};\n  server_name shop.test;`)
+    .split('\n').map((line) => `  ${line}`).join('\n'));
 }

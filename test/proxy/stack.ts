@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { startSandbox } from '../../demo/sandbox/server.js';
 import { startProxy, type StartOptions } from '../../proxy/node.js';
 import type { CatalogFile } from '../../proxy/catalog.js';
+import { Upstream } from '../../proxy/upstream/client.js';
 
 export const KEYS = { sk_test_a: 'ws_1', sk_live_b: 'ws_1', sk_test_c: 'ws_2' } as const;
 export const SECRET = 'proxy-secret-for-tests-0123456789abcdef';
@@ -165,3 +166,20 @@ export async function waitForStatus(stack: { url: string }, tryon: string, done:
 }
 
 export const absolute = (stack: { url: string }, url: string) => new URL(url, stack.url).href;
+
+/**
+ * A sandbox, an upstream client for it and one try-on job held in `processing` (the sandbox's
+ * `hold` outcome), for tests that drive the status board directly: only what they do moves it.
+ */
+export async function startHeldJob(name: string): Promise<{ sandbox: Awaited<ReturnType<typeof startSandbox>>; upstream: Upstream; jobId: string }> {
+  const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { sk_test_a: 'ws_1' }, log: () => undefined });
+  const upstream = new Upstream({ apiKey: 'sk_test_a', baseUrl: sandbox.url, timeoutMs: 5_000, uploadTimeoutMs: 5_000, retries: 0, retryBaseMs: 10, log: () => undefined });
+  const photo = await upstream.uploadFile(await personPhoto(), { kind: 'person', contentType: 'image/jpeg', filename: 'me.jpg' });
+  const garment = await upstream.uploadFile(await personPhoto(), { kind: 'garment', contentType: 'image/jpeg', filename: 'g.jpg' });
+  await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jobOutcome: 'hold', times: 1 }) });
+  const job = await upstream.submitTryon('image', {
+    mode: 'garment_to_person', person_image: photo.id, garment_image: garment.id, garment: { category: 'dress' },
+    consent_token: true, idempotency_key: `${name}-${Date.now()}`,
+  });
+  return { sandbox, upstream, jobId: job.id };
+}

@@ -3,10 +3,10 @@
 // would otherwise wait until its stream's deadline. Against the real sandbox.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSandbox } from '../../demo/sandbox/server.js';
+import type { startSandbox } from '../../demo/sandbox/server.js';
 import { TryonStatusBoard, type TryonSnapshot } from '../../proxy/tryon-status.js';
-import { Upstream } from '../../proxy/upstream/client.js';
-import { personPhoto } from './stack.js';
+import type { Upstream } from '../../proxy/upstream/client.js';
+import { startHeldJob } from './stack.js';
 
 describe('status published between a read and a watch', () => {
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -14,16 +14,7 @@ describe('status published between a read and a watch', () => {
   let jobId = '';
 
   before(async () => {
-    sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { sk_test_a: 'ws_1' }, log: () => undefined });
-    upstream = new Upstream({ apiKey: 'sk_test_a', baseUrl: sandbox.url, timeoutMs: 5_000, uploadTimeoutMs: 5_000, retries: 0, retryBaseMs: 10, log: () => undefined });
-    const photo = await upstream.uploadFile(await personPhoto(), { kind: 'person', contentType: 'image/jpeg', filename: 'me.jpg' });
-    const garment = await upstream.uploadFile(await personPhoto(), { kind: 'garment', contentType: 'image/jpeg', filename: 'g.jpg' });
-    await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jobOutcome: 'hold', times: 1 }) });
-    const job = await upstream.submitTryon('image', {
-      mode: 'garment_to_person', person_image: photo.id, garment_image: garment.id, garment: { category: 'dress' },
-      consent_token: true, idempotency_key: `status-race-${Date.now()}`,
-    });
-    jobId = job.id;
+    ({ sandbox, upstream, jobId } = await startHeldJob('status-race'));
   });
   after(async () => { await sandbox.close(); });
 
