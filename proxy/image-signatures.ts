@@ -17,8 +17,9 @@ export const HEIC_BRANDS: readonly string[] = ['heic', 'heix', 'heim', 'heis', '
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-const ascii = (bytes: Uint8Array, start: number, length: number) =>
-  String.fromCharCode(...bytes.subarray(start, start + length));
+const latin1 = new TextDecoder('latin1');
+/** `length` bytes from `start` as text, one character a byte: box types, brands, chunk names, labels. */
+export const ascii = (bytes: Uint8Array, start: number, length: number) => latin1.decode(bytes.subarray(start, start + length));
 
 /** The type of a photo from its first bytes (12 are enough), or undefined when it is none we take. */
 export function sniffPhotoType(head: Uint8Array): PhotoType | undefined {

@@ -9,12 +9,10 @@
 // EXIF and XMP chunks even when they follow the picture. PNG may put text chunks after the
 // picture; those past the first 64 KB are not seen.
 import { ProxyError } from './errors.js';
+import { ascii } from './image-signatures.js';
 
 export type PhotoMetadata = 'exif' | 'xmp';
 
-const decoder = new TextDecoder('latin1');
-const ascii = (bytes: Uint8Array, start: number, length: number) =>
-  decoder.decode(bytes.subarray(start, Math.min(bytes.length, start + length)));
 
 /** The kinds of metadata visible in `head`, the first bytes of a photo of `contentType`. */
 export function findPhotoMetadata(head: Uint8Array, contentType: string): PhotoMetadata[] {
