@@ -12,9 +12,7 @@ import { GarmentFiles, type FileIdCache, type ReadAsset } from './garment-files.
 import { hmac, hmacKey, toHex } from './crypto.js';
 import { HandleSigner } from './handles.js';
 import { resolveLimits, type ProxyLimits } from './limits.js';
-import { PhotoRevocationsInMemory, type PhotoRevocations } from './photo-revocations.js';
 import { clientAddress, clientKey, parseTrustProxy, type TrustProxy } from './client-address.js';
-import type { SpendLedger } from './spend-ledger.js';
 import { resolvePrices, type PartialPriceTable } from './prices.js';
 import { originCheck } from './middleware/origin-check.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -35,7 +33,6 @@ import type { ProxyServices, ProxyContext, ProxyEnv } from './context.js';
 export type { CatalogFile, ProductEntry, ProductLookup } from './catalog.js';
 export type { ProxyLimits } from './limits.js';
 export type { PhotoRevocations } from './photo-revocations.js';
-export { PhotoRevocationsInMemory } from './photo-revocations.js';
 export { DEFAULT_LIMITS } from './limits.js';
 
 export interface ProxyOptions {
@@ -78,12 +75,8 @@ export interface ProxyOptions {
    * table (the sandbox's prices): what the daily credit budget counts.
    */
   prices?: PartialPriceTable;
-  /** Where try-ons are reserved; default the store's ledger (memory, or Redis with the Redis store). */
-  spendLedger?: SpendLedger;
   /** Public base URL of the proxy for output URLs; default: taken from each request's path. */
   publicUrl?: string;
-  /** Where forgotten photos are recorded; default the store's (memory, or Redis with the Redis store). */
-  revocations?: PhotoRevocations;
 }
 
 export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
@@ -110,7 +103,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     limits,
     upstream,
     handles: new HandleSigner(options.secret, now),
-    revocations: options.revocations ?? store.photoRevocations(now),
+    revocations: store.photoRevocations(now),
     findProduct: productFinder(options.catalog),
     garmentFiles: new GarmentFiles(upstream, store, {
       assetsDir: options.assetsDir, readAsset: options.readAsset, fetch: options.fetch, uploadTimeoutMs: limits.uploadTimeoutMs, log,
@@ -124,7 +117,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     reads: { store, bucket: 'reads', perMinute: limits.readsPerMinute },
     store,
     metrics,
-    spend: options.spendLedger ?? store.spendLedger(limits, now),
+    spend: store.spendLedger(limits, now),
     prices: resolvePrices(catalogPrices(options.catalog), options.prices),
     log,
     now,
