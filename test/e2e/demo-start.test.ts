@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { startSandbox } from '../../demo/sandbox/server.js';
 import { startDemo } from '../../demo/start.js';
 import type { Demo } from '../../demo/start.js';
+import { colourImage, products } from '../../demo/shop/products.js';
 import { SHOPPER_PHOTO } from './shop.js';
 
 describe('the demo with its own sandbox', () => {
@@ -21,7 +22,8 @@ describe('the demo with its own sandbox', () => {
     // Scripts from the shop's own origin only; wasm (not JavaScript eval) for the HEIC decoder.
     assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'(;|$)/);
     const html = await response.text();
-    assert.match(html, /<tryon-button product="saree-nivi-ruby" endpoint="\/tryon">/);
+    // The product's own colour is the try-on's variant until the shopper picks another.
+    assert.match(html, /<tryon-button product="saree-nivi-ruby" endpoint="\/tryon" variant="ruby">/);
     assert.match(html, /<script type="module" src="\/widget\/tryon-button.js"><\/script>/);
     assert.equal(/<script(?![^>]*\bsrc=)[^>]*>/.test(html), false, 'no inline script');
     const widget = await fetch(`${demo.url}/widget/tryon-button.js`);
@@ -44,6 +46,29 @@ describe('the demo with its own sandbox', () => {
     }
     const home = await (await fetch(`${demo.url}/`)).text();
     for (const id of ids) assert.ok(home.includes(`/products/${id}"`), `the home page links ${id}`);
+  });
+
+  test('every colour the shop shows is a variant the proxy knows, with its own picture on the page and upstream', async () => {
+    const pictures = new Set<string>();
+    for (const product of products) {
+      const offer = await (await fetch(`${demo.url}/tryon/products/${product.id}`)).json() as { variants: { id: string; name: string }[] };
+      assert.deepEqual(offer.variants, product.colours.map((colour) => ({ id: colour.id, name: colour.name })), product.id);
+      for (const colour of product.colours) {
+        const html = await (await fetch(`${demo.url}/products/${product.id}?variant=${colour.id}`)).text();
+        const image = colourImage(product, colour);
+        // Opened on that colour: its radio checked, its picture shown, the button's variant set.
+        assert.match(html, new RegExp(`<input type="radio" name="colour" value="${colour.id}"[^>]* checked>`), `${product.id} ${colour.id}`);
+        assert.ok(html.includes(`<img src="/images/${image}"`), `${product.id} ${colour.id} shows ${image}`);
+        assert.match(html, new RegExp(`<tryon-button product="${product.id}" endpoint="/tryon" variant="${colour.id}"`));
+        const response = await fetch(`${demo.url}/images/${image}`);
+        assert.equal(response.status, 200, image);
+        pictures.add(Buffer.from(await response.arrayBuffer()).toString('base64'));
+      }
+    }
+    assert.equal(pictures.size, products.reduce((n, p) => n + p.colours.length, 0), 'every colour has a picture of its own');
+    // An unknown ?variant= opens the product's own colour.
+    const html = await (await fetch(`${demo.url}/products/saree-nivi-ruby?variant=nope`)).text();
+    assert.match(html, /value="ruby"[^>]* checked>/);
   });
 
   test('?widget=off gives the same page without the widget (a baseline for page-impact measurements)', async () => {
