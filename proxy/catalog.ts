@@ -204,9 +204,17 @@ export function productAsVariant(product: ProductEntry, variantId: string | unde
 const definedFields = <T extends object>(value: T): Partial<T> =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 
+/** One image a catalog names, and whose it is. */
+export interface CatalogImage {
+  product: string;
+  variant?: string;
+  field: 'garmentImage' | 'referencePersonImage';
+  path: string;
+}
+
 /** Every image a catalog names, for start-up checks and bundling (a variant's image included). */
-export function catalogImages(products: Map<string, ProductEntry>): { product: string; variant?: string; field: 'garmentImage' | 'referencePersonImage'; path: string }[] {
-  const images: { product: string; variant?: string; field: 'garmentImage' | 'referencePersonImage'; path: string }[] = [];
+export function catalogImages(products: Map<string, ProductEntry>): CatalogImage[] {
+  const images: CatalogImage[] = [];
   for (const [id, product] of products) {
     const field = product.mode === 'garment_to_person' ? 'garmentImage' : 'referencePersonImage';
     const own = product[field];
