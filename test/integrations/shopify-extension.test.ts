@@ -234,12 +234,15 @@ describe('the built block in Chromium', () => {
     const main = '#main tryon-button';
     const variantOf = (selector: string) => page.getAttribute(selector, 'variant');
     /** Dispatches an event as a theme does and reads the attribute right after: following is synchronous. */
-    const dispatch = (name: string, detail: unknown, on: 'document' | 'form' = 'document') =>
-      page.evaluate(({ name, detail, on }) => {
+    const dispatch = (name: string, detail: unknown, on: 'document' | 'form' = 'document', kind: 'CustomEvent' | 'Event' = 'CustomEvent') =>
+      page.evaluate(({ name, detail, on, kind }) => {
         const target = on === 'document' ? document : document.getElementById('select-form')!;
-        target.dispatchEvent(new CustomEvent(name, { detail, bubbles: on === 'form' ? false : true }));
+        const bubbles = on !== 'form';
+        // Horizon's events are Event subclasses that set their own `detail`.
+        const event = kind === 'CustomEvent' ? new CustomEvent(name, { detail, bubbles }) : Object.assign(new Event(name, { bubbles }), { detail });
+        target.dispatchEvent(event);
         return document.querySelector('#main tryon-button')!.getAttribute('variant');
-      }, { name, detail, on });
+      }, { name, detail, on, kind });
     try {
       assert.equal(await variantOf(main), VARIANTS[0], 'the variant the page was rendered with');
 
@@ -249,8 +252,8 @@ describe('the built block in Chromium', () => {
       assert.equal(await dispatch('on:variant:change', { variant: { id: Number(VARIANTS[2]) } }, 'form'), VARIANTS[2]);
       // Pipeline and its family: theme:variant:change.
       assert.equal(await dispatch('theme:variant:change', { variant: { id: Number(VARIANTS[0]) } }), VARIANTS[0]);
-      // Horizon: variant:update with detail.resource.
-      assert.equal(await dispatch('variant:update', { resource: { id: Number(VARIANTS[1]) } }), VARIANTS[1]);
+      // Horizon: variant:update with detail.resource (its ids are strings).
+      assert.equal(await dispatch('variant:update', { resource: { id: VARIANTS[1] }, sourceId: 'main' }, 'document', 'Event'), VARIANTS[1]);
 
       // Nothing changes for another product's variant, an unavailable combination or a malformed id.
       assert.equal(await dispatch('variant:change', { variant: { id: Number(OTHER_PRODUCT_VARIANTS[0]) } }), VARIANTS[1]);
