@@ -4,7 +4,7 @@
 // and the variant follower under the ways themes announce a variant change.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Offense } from '@shopify/theme-check-node';
-import { buildCdn, buildIntegrations } from '../../scripts/build.js';
+import { buildCdn, buildIntegrations, listFiles } from '../../scripts/build.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';
 import { extensionSource, product, renderBlock } from './shopify-block.js';
@@ -72,6 +72,13 @@ describe('Theme Check', () => {
     }
     assert.ok(log.some((line) => line.startsWith('Loaded fallback resource')), 'the bundled docs were used');
     assert.ok(!log.some((line) => /Successfully downloaded|https:/.test(line)), log.join('\n'));
+  });
+
+  test("the built extension fits Shopify's 10 MB limit for a theme app extension", async () => {
+    const files = await listFiles(extension);
+    const bytes = (await Promise.all(files.map((file) => stat(file)))).reduce((sum, s) => sum + s.size, 0);
+    console.log(`  measured: the built extension is ${(bytes / 1024 / 1024).toFixed(2)} MB in ${files.length} files`);
+    assert.ok(bytes < 10 * 1024 * 1024, `${bytes} B`);
   });
 
   test("the source folder's only offences are the two assets the build adds", async () => {
