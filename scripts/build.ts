@@ -302,8 +302,8 @@ export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Pro
 
 /**
  * Deployable copies of the shop-platform integrations with the CDN build inside: the Shopify theme
- * app extension (its assets/ holds tryon-button.js and the panel chunk) and the WordPress plugin
- * folder (zip it to upload).
+ * app extension (its assets/ holds tryon-button.js and its chunks, and the block's variant
+ * follower, tryon-variant.js, built from TypeScript) and the WordPress plugin folder (zip it to upload).
  */
 export async function buildIntegrations(cdnDir: string, outDir = join(projectRoot, 'dist')): Promise<string[]> {
   const shopify = join(outDir, 'shopify/tryon-extension');
@@ -316,6 +316,16 @@ export async function buildIntegrations(cdnDir: string, outDir = join(projectRoo
   for (const target of [join(shopify, 'assets'), join(woocommerce, 'assets')]) {
     await cp(cdnDir, target, { recursive: true });
   }
+  await esbuild({
+    absWorkingDir: projectRoot,
+    entryPoints: ['widget/integrations/shopify/tryon-variant.ts'],
+    outfile: join(shopify, 'assets/tryon-variant.js'),
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    logLevel: 'warning',
+  });
   return [shopify, woocommerce];
 }
 

@@ -160,7 +160,8 @@ describe('platform packages', () => {
     const [shopify, woocommerce] = await buildIntegrations(cdn.outDir, join(work, 'dist'));
     assert.ok(shopify && woocommerce);
     const expected = cdn.files.map((f) => f.file).sort();
-    assert.deepEqual((await readdir(join(shopify, 'assets'))).sort(), expected);
+    // The Shopify block also loads its variant follower, built from widget/integrations/shopify/tryon-variant.ts.
+    assert.deepEqual((await readdir(join(shopify, 'assets'))).sort(), [...expected, 'tryon-variant.js'].sort());
     assert.deepEqual((await readdir(join(woocommerce, 'assets'))).sort(), expected);
     assert.deepEqual((await readdir(join(shopify, 'blocks'))), ['tryon-button.liquid']);
     assert.ok((await readdir(shopify)).includes('shopify.extension.toml'));

@@ -1,10 +1,10 @@
 // The Shopify theme app block rendered with liquidjs (Shopify's Liquid, minus its platform tags),
-// and the App Proxy signature middleware in front of a Hono app.
+// its schema and translations, and the App Proxy signature middleware in front of a Hono app.
+// The built extension under Theme Check and in Chromium: shopify-extension.test.ts.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
-import { Liquid } from 'liquidjs';
 import {
   appProxyMessage,
   checkAppProxySignature,
@@ -12,39 +12,11 @@ import {
   verifyShopifyAppProxy,
 } from '../../proxy/middleware/shopify-app-proxy.js';
 import { assertNoBreakout, countOpenings, findElements, hostile } from './markup.js';
+import { extensionSource, loadBlock, product, renderBlock } from './shopify-block.js';
 
-const blockPath = new URL('../../widget/integrations/shopify/blocks/tryon-button.liquid', import.meta.url);
-
-interface BlockScope {
-  product?: Record<string, unknown>;
-  settings?: Record<string, unknown>;
-  locale?: string;
-}
-
-/** Shopify renders a block without its {% schema %}; liquidjs does not know that tag, so we split it off. */
-async function loadBlock(): Promise<{ template: string; schema: Record<string, unknown> }> {
-  const source = await readFile(blockPath, 'utf8');
-  const match = /{%-?\s*schema\s*-?%}([\s\S]*?){%-?\s*endschema\s*-?%}/.exec(source);
-  assert.ok(match, 'the block has a {% schema %}');
-  return { template: source.replace(match[0], ''), schema: JSON.parse(match[1]!) as Record<string, unknown> };
-}
-
-async function renderBlock(scope: BlockScope): Promise<string> {
-  const { template } = await loadBlock();
-  const engine = new Liquid();
-  engine.registerFilter('asset_url', (name: string) => `https://cdn.shopify.example/extensions/abc/assets/${name}`);
-  return engine.parseAndRender(template, {
-    product: scope.product,
-    block: { settings: scope.settings ?? {}, shopify_attributes: 'data-shopify-editor-block="{}"' },
-    request: { locale: { iso_code: scope.locale ?? 'en' } },
-  });
-}
-
-function product(handle: string, metafields: Record<string, unknown>): Record<string, unknown> {
-  return { handle, id: 8123456789, title: 'Banarasi saree', metafields: { tryon: metafields } };
-}
-
-const defaults = { label: 'Try it on', accent: '#8a1c4a', views: '', video: false, endpoint: '/apps/tryon' };
+const defaults = {
+  label: 'Try it on', accent: '#8a1c4a', views: '', video: false, prefetch: 'interaction', analytics: true, endpoint: '/apps/tryon',
+};
 
 describe('Shopify theme block', () => {
   test('an enabled product gets the tag with its handle, the settings and the module script', async () => {
@@ -62,6 +34,8 @@ describe('Shopify theme block', () => {
       views: 'front,back',
       video: '',
       'privacy-url': 'https://shop.example/privacy',
+      prefetch: 'interaction',
+      analytics: 'shopify',
       lang: 'hi',
       style: '--tryon-accent: #8a1c4a',
     });
@@ -70,7 +44,7 @@ describe('Shopify theme block', () => {
     assert.equal(scripts.length, 1);
     assert.deepEqual(scripts[0]!.attributes, {
       type: 'module',
-      src: 'https://cdn.shopify.example/extensions/abc/assets/tryon-button.js',
+      src: 'https://cdn.shopify.example/extensions/abc/assets/tryon-button.js?v=1732345678',
     });
     assert.match(html, /data-shopify-editor-block/, 'theme editor attributes kept so the block is selectable');
   });
@@ -129,6 +103,56 @@ describe('Shopify theme block', () => {
     assert.equal(html.trim(), '');
   });
 
+  test('the panel loads on interaction unless the merchant chooses idle', async () => {
+    const enabled = product('saree-banarasi-red', { enabled: { value: true } });
+    const prefetchFor = async (settings: Record<string, unknown>) =>
+      findElements(await renderBlock({ product: enabled, settings }), 'tryon-button')[0]?.attributes.prefetch;
+    assert.equal(await prefetchFor(defaults), 'interaction');
+    assert.equal(await prefetchFor({ ...defaults, prefetch: 'idle' }), 'idle');
+    // A block saved before the setting existed, or a value the select never offered.
+    const { prefetch: _, ...older } = defaults;
+    assert.equal(await prefetchFor(older), 'interaction');
+    assert.equal(await prefetchFor({ ...defaults, prefetch: '" onmouseover="x' }), 'interaction');
+    const { schema } = await loadBlock();
+    const setting = (schema.settings as { id: string; default?: unknown; options?: { value: string }[] }[]).find((s) => s.id === 'prefetch');
+    assert.equal(setting?.default, 'interaction', "Shopify's import-on-interaction guidance is the default");
+    assert.deepEqual(setting?.options?.map((o) => o.value), ['interaction', 'idle']);
+  });
+
+  test('customer events are sent when the setting is on (its default), not when off', async () => {
+    const enabled = product('saree-banarasi-red', { enabled: { value: true } });
+    const on = findElements(await renderBlock({ product: enabled, settings: defaults }), 'tryon-button')[0];
+    assert.equal(on?.attributes.analytics, 'shopify');
+    const off = findElements(await renderBlock({ product: enabled, settings: { ...defaults, analytics: false } }), 'tryon-button')[0];
+    assert.ok(off && !('analytics' in off.attributes), 'no analytics attribute when the merchant turns it off');
+    const { schema } = await loadBlock();
+    const setting = (schema.settings as { id: string; type: string; default?: unknown }[]).find((s) => s.id === 'analytics');
+    assert.deepEqual([setting?.type, setting?.default], ['checkbox', true]);
+  });
+
+  test("a product with variants passes the selected one, lists its own for the follower, and loads the follower", async () => {
+    const variants = [44871234567890, 44871234567891, 44871234567892];
+    const html = await renderBlock({
+      product: { ...product('saree-banarasi', { enabled: { value: true } }, variants), selected_or_first_available_variant: { id: variants[1] } },
+      settings: defaults,
+    });
+    const tag = findElements(html, 'tryon-button')[0];
+    assert.equal(tag?.attributes.variant, '44871234567891', 'the variant the page was opened with (?variant= or the first available)');
+    assert.equal(tag?.attributes['data-variant-ids'], variants.join(' '));
+    assert.deepEqual(findElements(html, 'script').map((s) => s.attributes.src), [
+      'https://cdn.shopify.example/extensions/abc/assets/tryon-button.js?v=1732345678',
+      'https://cdn.shopify.example/extensions/abc/assets/tryon-variant.js?v=1732345678',
+    ]);
+  });
+
+  test("a product with only Shopify's default variant sends none (its catalog entry needs no variants)", async () => {
+    const html = await renderBlock({ product: product('saree-banarasi-red', { enabled: { value: true } }), settings: defaults });
+    const tag = findElements(html, 'tryon-button')[0];
+    assert.ok(tag);
+    assert.ok(!('variant' in tag.attributes) && !('data-variant-ids' in tag.attributes), JSON.stringify(tag.attributes));
+    assert.equal(countOpenings(html, 'script'), 1, 'no follower for a product without variants');
+  });
+
   test('the schema offers label, accent, views and video and targets product pages', async () => {
     const { schema } = await loadBlock();
     const settings = schema.settings as { id: string; type: string }[];
@@ -138,8 +162,49 @@ describe('Shopify theme block', () => {
     assert.equal(types.views, 'text');
     assert.equal(types.video, 'checkbox');
     assert.equal(types.endpoint, 'text');
+    assert.equal(types.prefetch, 'select');
+    assert.equal(types.analytics, 'checkbox');
     assert.deepEqual(schema.enabled_on, { templates: ['product'] });
     assert.equal(schema.target, 'section');
+  });
+});
+
+describe('Shopify block translations', () => {
+  const readLocale = async (name: string) =>
+    JSON.parse(await readFile(new URL(`locales/${name}`, extensionSource), 'utf8')) as Record<string, unknown>;
+
+  /** Every key path to a string, and the strings themselves. */
+  function leaves(value: unknown, path = ''): Map<string, string> {
+    const found = new Map<string, string>();
+    if (typeof value === 'string') found.set(path, value);
+    else if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        for (const [p, v] of leaves(child, path ? `${path}.${key}` : key)) found.set(p, v);
+      }
+    }
+    return found;
+  }
+
+  test('English and Hindi have the same keys, every one filled, the Hindi ones translated', async () => {
+    const english = leaves(await readLocale('en.default.schema.json'));
+    const hindi = leaves(await readLocale('hi.schema.json'));
+    assert.deepEqual([...hindi.keys()].sort(), [...english.keys()].sort());
+    for (const [key, text] of hindi) {
+      assert.ok(text.trim().length > 0, `${key} is filled`);
+      assert.match(text, /[\u0900-\u097F]/, `${key} is in Devanagari`);
+      assert.notEqual(text, english.get(key), `${key} is translated`);
+    }
+  });
+
+  test("the block's name, labels, infos and option labels are all translation keys that exist", async () => {
+    const { schema } = await loadBlock();
+    const english = leaves(await readLocale('en.default.schema.json'));
+    const texts = [...leaves(schema)].filter(([path]) => /(^name|\.label|\.info)$/.test(path));
+    assert.ok(texts.length >= 16, `names, labels and infos found: ${texts.length}`);
+    for (const [path, text] of texts) {
+      assert.match(text, /^t:/, `${path} is translated, not English in the schema`);
+      assert.ok(english.has(text.slice(2)), `${text} is in en.default.schema.json`);
+    }
   });
 });
 
