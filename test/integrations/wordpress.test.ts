@@ -167,7 +167,7 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
 
   test('later bad values keep the previous ones, each refused once; unticking analytics is saved', async () => {
     const after = await saveSettings({
-      endpoint: '//evil.example/tryon', label: 'Try it on you', accent: 'red', privacy_url: 'javascript:alert(4)', script_url: '',
+      endpoint: '//evil.example/tryon', label: '<b>Try</b>  it\ton <script>alert(1)</script>you', accent: 'red', privacy_url: 'javascript:alert(4)', script_url: '',
     });
     assert.deepEqual(await savedOptions(), {
       endpoint: stack.url, label: 'Try it on you', accent: '#123abc', script_url: '', privacy_url: '/legal/privacy', analytics: '',
@@ -233,6 +233,10 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
     assert.equal(tag.text, hostile.label);
     assert.equal(countOpenings(disabled, 'tryon-button'), 0);
     assert.equal(scriptTags(enabled).some((t) => /jquery|variations\.js/.test(t)), false, 'no jQuery on a simple product');
+    // The settings page prints the stored label back into its input, escaped.
+    const { text: settings } = await admin.follow(SETTINGS_PAGE);
+    assertNoBreakout(settings);
+    assert.equal(fieldValue(settings, 'tryon_button_options[label]'), hostile.label);
     await wp.php(`$o = get_option( 'tryon_button_options' ); $o['label'] = 'Try it on'; update_option( 'tryon_button_options', $o );`);
   });
 

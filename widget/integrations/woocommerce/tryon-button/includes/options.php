@@ -72,15 +72,10 @@ function tryon_button_clean_analytics( $value ): string {
 }
 
 /**
- * One notice per refused field. WordPress runs the sanitizer twice when the option is first
- * created (update_option, then add_option), so a notice already given is not given again.
+ * The notice for a refused field. WordPress sanitizes a second time when it first creates the
+ * option (update_option, then add_option), but with the value kept here, which passes.
  */
 function tryon_button_refuse( string $code, string $message ): void {
-	foreach ( get_settings_errors( TRYON_BUTTON_OPTION ) as $error ) {
-		if ( $error['code'] === $code ) {
-			return;
-		}
-	}
 	add_settings_error( TRYON_BUTTON_OPTION, $code, $message );
 }
 
