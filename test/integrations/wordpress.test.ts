@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { programPath } from '../../scripts/prerequisites.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { startStack, type Stack } from '../proxy/stack.js';
@@ -23,6 +23,32 @@ const SETTINGS_PAGE = '/wp-admin/options-general.php?page=tryon-button';
 let wp: WordPress;
 let admin: Session;
 let stack: Stack;
+let browser: Browser | undefined;
+
+/** The page in Chromium (launched once, on first use), with the errors it throws. */
+async function openInChromium(url: string): Promise<{ tab: Page; errors: string[] }> {
+  browser ??= await chromium.launch({ executablePath: programPath('chromium'), args: CHROMIUM_ARGS, headless: true });
+  const tab = await browser.newPage();
+  const errors: string[] = [];
+  tab.on('pageerror', (error) => errors.push(error.message));
+  await tab.goto(url, { waitUntil: 'load' });
+  return { tab, errors };
+}
+
+/** Whether each <tryon-button> on the page became the widget: defined, rendered, with its button. */
+function upgradedButtons(tab: Page): Promise<boolean[]> {
+  return tab.evaluate(async () => {
+    // Bounded: a script that never runs (not loaded as a module, a missing chunk) never defines it.
+    await Promise.race([
+      customElements.whenDefined('tryon-button'),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('<tryon-button> was never defined')), 15_000)),
+    ]);
+    return Promise.all([...document.querySelectorAll('tryon-button')].map(async (element) => {
+      await (element as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+      return element.shadowRoot?.querySelector('button') != null;
+    }));
+  });
+}
 
 /** An address where nothing listens: a port the system gave out, then closed. */
 async function deadAddress(): Promise<string> {
@@ -104,14 +130,14 @@ async function page(url: string): Promise<string> {
 
 const scriptTags = (html: string) => [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
 
-describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooCommerce as stand-ins)', () => {
+describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooCommerce as stand-ins)', { timeout: 180_000 }, () => {
   before(async () => {
     [wp, stack] = await Promise.all([startWordPress(), startStack()]);
     admin = await wp.admin();
   });
 
   after(async () => {
-    await Promise.all([wp?.close(), stack?.close()]);
+    await Promise.all([wp?.close(), stack?.close(), browser?.close()]);
   });
 
   test('activates from the Plugins screen with WP_DEBUG on, without a notice, warning or error', async () => {
@@ -215,6 +241,11 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
     assert.equal(widget.length, 1, scriptTags(html).join('\n'));
     assert.match(widget[0]!, /^<script type="module" src=['"]http:\/\/127\.0\.0\.1:\d+\/wp-content\/plugins\/tryon-button\/assets\/tryon-button\.js\?ver=0\.1\.0['"]/);
     assert.ok(html.indexOf(widget[0]!) > html.lastIndexOf('</tryon-button>'), 'printed in the footer');
+    // That fallback really loads the packaged widget, ?ver= query and lazy chunks included.
+    const { tab, errors } = await openInChromium(url);
+    assert.deepEqual(await upgradedButtons(tab), [true, true]);
+    assert.deepEqual(errors, []);
+    await tab.close();
 
     const plain = await page((await createPost('page', 'About', '<p>No try-on here.</p>')).url);
     assert.equal(scriptTags(plain).filter((tag) => tag.includes('tryon-button')).length, 0, 'no script on pages without a button');
@@ -247,29 +278,23 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
     });
     const html = await page(url);
     assert.ok(scriptTags(html).some((t) => t.includes('/wp-content/plugins/tryon-button/js/variations.js?ver=0.1.0')));
-    const browser = await chromium.launch({ executablePath: programPath('chromium'), args: CHROMIUM_ARGS, headless: true });
-    try {
-      const tab = await browser.newPage();
-      const errors: string[] = [];
-      tab.on('pageerror', (error) => errors.push(error.message));
-      await tab.goto(url, { waitUntil: 'load' });
-      const variant = () => tab.evaluate(() => document.querySelector('tryon-button')!.getAttribute('variant'));
-      assert.equal(await variant(), null, 'no variation chosen yet');
-      // What WooCommerce's add-to-cart-variation.js triggers on the form.
-      const trigger = (event: string, variation?: unknown) => tab.evaluate(([name, data]) => {
-        const $ = (window as unknown as { jQuery: (s: string) => { trigger(n: string, d?: unknown[]): void } }).jQuery;
-        $('form.variations_form').trigger(name as string, data === undefined ? undefined : [data]);
-      }, [event, variation] as const);
-      await trigger('found_variation', { variation_id: 42, attributes: { attribute_pa_colour: 'sindoor-red' } });
-      assert.equal(await variant(), '42');
-      await trigger('found_variation', { variation_id: 41 });
-      assert.equal(await variant(), '41');
-      await trigger('reset_data');
-      assert.equal(await variant(), null);
-      assert.deepEqual(errors, []);
-    } finally {
-      await browser.close();
-    }
+    const { tab, errors } = await openInChromium(url);
+    assert.deepEqual(await upgradedButtons(tab), [true]);
+    const variant = () => tab.evaluate(() => document.querySelector('tryon-button')!.getAttribute('variant'));
+    assert.equal(await variant(), null, 'no variation chosen yet');
+    // What WooCommerce's add-to-cart-variation.js triggers on the form.
+    const trigger = (event: string, variation?: unknown) => tab.evaluate(([name, data]) => {
+      const $ = (window as unknown as { jQuery: (s: string) => { trigger(n: string, d?: unknown[]): void } }).jQuery;
+      $('form.variations_form').trigger(name as string, data === undefined ? undefined : [data]);
+    }, [event, variation] as const);
+    await trigger('found_variation', { variation_id: 42, attributes: { attribute_pa_colour: 'sindoor-red' } });
+    assert.equal(await variant(), '42');
+    await trigger('found_variation', { variation_id: 41 });
+    assert.equal(await variant(), '41');
+    await trigger('reset_data');
+    assert.equal(await variant(), null);
+    assert.deepEqual(errors, []);
+    await tab.close();
   });
 
   test('deleting it from the Plugins screen runs uninstall.php: its settings go, products\' try-on meta stays', async () => {

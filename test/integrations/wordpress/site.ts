@@ -1,8 +1,9 @@
 // A real WordPress for the plugin's tests: Debian's WordPress (6.1) copied into a temporary folder
 // with its own wp-config.php (WP_DEBUG on, the debug log in that folder), a private MariaDB on a
 // Unix socket in the same folder (no port, no system service, no password), served by
-// `php -S 127.0.0.1:0`, with the plugin, a minimal classic theme and the WooCommerce stand-in
-// (./woocommerce-stand-in.php, a must-use plugin) installed. `close()` stops both servers and
+// `php -S 127.0.0.1:0`, with the plugin as `npm run build` packages it (the widget's build in its
+// assets/), a minimal classic theme and the WooCommerce stand-in (./woocommerce-stand-in.php, a
+// must-use plugin) installed. `close()` stops both servers and
 // removes the folder. mariadbd, WordPress and PHP are found as `npm test` finds them
 // (scripts/prerequisites.ts), which installs Debian's packages when they are missing.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -13,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { programPath } from '../../../scripts/prerequisites.js';
+import { buildCdn, buildIntegrations } from '../../../scripts/build.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-export const pluginSource = fileURLToPath(new URL('../../../widget/integrations/woocommerce/tryon-button/', import.meta.url));
 export const PLUGIN_FILE = 'tryon-button/tryon-button.php';
 export const ADMIN = { user: 'admin', password: 'a-test-password-only' } as const;
 
@@ -165,7 +166,9 @@ export async function startWordPress(): Promise<WordPress> {
       filter: (path) => path !== join(wordpress, 'wp-config.php') && path !== join(wordpress, 'wp-content') && !path.startsWith(join(wordpress, 'wp-content/')),
     });
     for (const folder of ['plugins', 'mu-plugins', 'themes', 'uploads']) await mkdir(join(root, 'wp-content', folder), { recursive: true });
-    await cp(pluginSource, join(root, 'wp-content/plugins/tryon-button'), { recursive: true });
+    const cdn = await buildCdn({ outDir: join(dir, 'build/cdn'), quiet: true });
+    const [, plugin] = await buildIntegrations(cdn.outDir, join(dir, 'build'));
+    await cp(plugin!, join(root, 'wp-content/plugins/tryon-button'), { recursive: true });
     await cp(join(here, 'theme'), join(root, 'wp-content/themes/tryon-test'), { recursive: true });
     for (const muPlugin of ['woocommerce-stand-in.php', 'offline.php']) await cp(join(here, muPlugin), join(root, 'wp-content/mu-plugins', muPlugin));
     await writeFile(join(root, 'wp-config.php'), wpConfig(db.socket, debugLog));
