@@ -193,15 +193,15 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
 
   test('later bad values keep the previous ones, each refused once; unticking analytics is saved', async () => {
     const after = await saveSettings({
-      endpoint: '//evil.example/tryon', label: '<b>Try</b>  it\ton <script>alert(1)</script>you', accent: 'red', privacy_url: 'javascript:alert(4)', script_url: '',
+      endpoint: '//evil.example/tryon', label: '<b>Try</b>  it\ton <script>alert(1)</script>you', accent: 'red', privacy_url: 'javascript:alert(4)', script_url: '//cdn.evil.example/x.js',
     });
     assert.deepEqual(await savedOptions(), {
       endpoint: stack.url, label: 'Try it on you', accent: '#123abc', script_url: '', privacy_url: '/legal/privacy', analytics: '',
     });
-    for (const code of ['endpoint', 'accent', 'privacy_url']) {
+    for (const code of ['endpoint', 'accent', 'privacy_url', 'script_url']) {
       assert.equal(occurrences(after, new RegExp(`id=['"]setting-error-tryon_button_${code}['"]`)), 1, code);
     }
-    assert.equal(occurrences(after, /notice-error/), 3);
+    assert.equal(occurrences(after, /notice-error/), 4);
     assert.equal(fieldValue(after, 'tryon_button_options[endpoint]'), stack.url, 'the form shows the value still in force');
     await saveSettings({ endpoint: stack.url, label: 'Try it on', accent: '#123abc', privacy_url: '/legal/privacy', script_url: '', analytics: ['dataLayer'] });
   });
