@@ -3,8 +3,8 @@
 // Unix socket in the same folder (no port, no system service, no password), served by
 // `php -S 127.0.0.1:0`, with the plugin as `npm run build` packages it (the widget's build in its
 // assets/), a minimal classic theme and the WooCommerce stand-in (./woocommerce-stand-in.php, a
-// must-use plugin) installed. `close()` stops both servers and
-// removes the folder. mariadbd, WordPress and PHP are found as `npm test` finds them
+// must-use plugin) installed, and WordPress's update checks off (./offline.php: no Internet).
+// `close()` stops both servers and removes the folder. mariadbd, WordPress and PHP are found as `npm test` finds them
 // (scripts/prerequisites.ts), which installs Debian's packages when they are missing.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -294,13 +294,4 @@ async function logIn(base: string): Promise<Session> {
     throw new Error(`logging in as ${ADMIN.user} failed: HTTP ${response.status}\n${text.slice(0, 2000)}`);
   }
   return session;
-}
-
-/** Decodes the entities WordPress's esc_attr and esc_url put in attribute values. */
-export function unescapeHtml(text: string): string {
-  return text.replace(/&(#x?[0-9a-f]+|amp|lt|gt|quot|apos);/gi, (entity, code: string) => {
-    const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-    if (named[code.toLowerCase()]) return named[code.toLowerCase()]!;
-    return String.fromCodePoint(code[1]?.toLowerCase() === 'x' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10));
-  });
 }
