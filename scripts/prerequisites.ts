@@ -1,4 +1,5 @@
-// The programs the test suites start that npm cannot install: Chromium, PHP, Redis and nginx.
+// The programs the test suites start that npm cannot install: Chromium, PHP, Redis, nginx, and
+// MariaDB with WordPress for the plugin's tests in a real WordPress.
 // `npm test` makes sure of them before any suite runs (installing Debian's packages as root on
 // Debian, otherwise saying what to install) and hands their paths to the suites in environment
 // variables; a test reads its program's path with `programPath()`, which also works when the test
@@ -9,11 +10,16 @@ import { delimiter, join } from 'node:path';
 
 export interface Program {
   /** What the suites call it. */
-  name: 'chromium' | 'php' | 'redis-server' | 'nginx';
+  name: 'chromium' | 'php' | 'redis-server' | 'nginx' | 'mariadbd' | 'wordpress';
   /** The environment variable that carries (or overrides) its path. */
-  env: 'CHROME_PATH' | 'PHP_PATH' | 'REDIS_SERVER_PATH' | 'NGINX_PATH';
+  env: 'CHROME_PATH' | 'PHP_PATH' | 'REDIS_SERVER_PATH' | 'NGINX_PATH' | 'MARIADBD_PATH' | 'WORDPRESS_PATH';
   /** Executable names looked up on PATH and in the system folders. */
   executables: string[];
+  /**
+   * For what is a folder of files rather than a command (WordPress): where the package installs it,
+   * and a file that says the folder is it. Its environment variable then names a folder.
+   */
+  folder?: { candidates: string[]; marker: string };
   /** Debian's package, installed with apt-get when missing. */
   debianPackage: string;
   /** Which suites of `npm test` start it. */
@@ -39,6 +45,17 @@ export const PROGRAMS: readonly Program[] = [
     name: 'nginx', env: 'NGINX_PATH', executables: ['nginx'],
     debianPackage: 'nginx', suites: ['node'], purpose: 'the tests of the documented reverse-proxy set-up',
   },
+  {
+    // Debian puts mariadbd in /usr/sbin and mariadb-install-db, from the same package, in /usr/bin.
+    name: 'mariadbd', env: 'MARIADBD_PATH', executables: ['mariadbd', 'mysqld'],
+    debianPackage: 'mariadb-server', suites: ['node'], purpose: 'the WordPress plugin tests (a private database for a real WordPress)',
+  },
+  {
+    // Debian's wordpress package also brings php-mysql (mysqli), which WordPress needs.
+    name: 'wordpress', env: 'WORDPRESS_PATH', executables: [],
+    folder: { candidates: ['/usr/share/wordpress'], marker: 'wp-settings.php' },
+    debianPackage: 'wordpress', suites: ['node'], purpose: 'the WordPress plugin tests (a real WordPress)',
+  },
 ];
 
 // Debian puts nginx in /usr/sbin, which a non-root PATH often lacks.
@@ -53,9 +70,17 @@ function isExecutable(path: string): boolean {
   }
 }
 
+function isFolderOf(path: string, marker: string): boolean {
+  return existsSync(join(path, marker));
+}
+
 /** The program's path: its environment variable if that names an executable, else PATH, else the system folders. */
 export function findProgram(program: Program): string | undefined {
   const fromEnv = process.env[program.env];
+  if (program.folder) {
+    const { candidates, marker } = program.folder;
+    return [...(fromEnv ? [fromEnv] : []), ...candidates].find((path) => isFolderOf(path, marker));
+  }
   if (fromEnv && isExecutable(fromEnv)) return fromEnv;
   const folders = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), ...SYSTEM_FOLDERS];
   for (const executable of program.executables) {

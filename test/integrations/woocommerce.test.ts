@@ -1,6 +1,9 @@
 // The WooCommerce plugin: every PHP file linted with `php -l`, then the plugin run by php-cli
 // against stand-ins of the WordPress functions it calls (test/integrations/woocommerce/), with
-// ordinary and hostile product data and settings.
+// ordinary and hostile product data and settings. What a real WordPress can show (activation,
+// the settings page and its saving, the proxy check, pages, variations, uninstall) is tested in
+// one, by wordpress.test.ts; these stand-ins keep what it cannot: WordPress 6.5's script modules,
+// the site's locale as lang, and the product editor's fields (WooCommerce's own admin).
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -32,24 +35,17 @@ interface Scenario {
   locale?: string;
   products?: { id: number; slug: string }[];
   shortcodes?: { atts: Record<string, string> | string; current?: { id: number; slug: string } }[];
-  submit?: Record<string, string>;
   save?: { id: number; post: Record<string, string> };
-  uninstall?: boolean;
 }
 
 interface Rendered {
   products: string[];
   shortcodes: string[];
-  settingsPage: string;
-  settingsCapability: string;
   productFields: string;
   footer: string;
   classicTag: string;
   otherTag: string;
-  sanitized?: Record<string, string>;
-  settingsErrors?: string[];
   savedMeta?: Record<string, string>;
-  optionsAfterUninstall?: Record<string, unknown> | unknown[];
 }
 
 async function render(scenario: Scenario): Promise<Rendered> {
@@ -173,11 +169,6 @@ describe('WooCommerce plugin', () => {
     assert.equal(tag.attributes.style, undefined, 'an accent that is not a colour is dropped');
     assert.equal(tag.attributes['privacy-url'], undefined);
     assert.match(out.footer, /plugins\/tryon-button\/assets\/tryon-button\.js/, 'a bad script URL falls back to the bundled copy');
-    // The settings page prints the same stored values back into inputs, escaped.
-    assertNoBreakout(out.settingsPage);
-    const labelInput = findElements(out.settingsPage.replace(/<input([^>]*)>/g, '<input$1></input>'), 'input')
-      .find((input) => input.attributes.name === 'tryon_button_options[label]');
-    assert.equal(labelInput?.attributes.value, hostile.label);
   });
 
   test('[tryon_button] shortcode: explicit product anywhere, the current product only if enabled', async () => {
@@ -209,28 +200,6 @@ describe('WooCommerce plugin', () => {
     assert.equal(tag.text, hostile.label);
   });
 
-  test('settings page: registered for manage_options, saved values sanitized', async () => {
-    const out = await render({
-      submit: {
-        endpoint: 'javascript:alert(1)', label: '<script>x</script>Try  it\ton', accent: 'red', privacy_url: 'https://shop.example/privacy',
-        script_url: '//cdn.evil.example/x.js',
-      },
-    });
-    assert.equal(out.settingsCapability, 'manage_options');
-    for (const field of ['endpoint', 'label', 'accent', 'privacy_url', 'script_url']) {
-      assert.match(out.settingsPage, new RegExp(`name="tryon_button_options\\[${field}\\]"`));
-    }
-    assert.match(out.settingsPage, /name="_wpnonce"/, 'settings_fields adds the nonce');
-    assert.deepEqual(out.sanitized, {
-      endpoint: '/tryon', label: 'xTry it on', accent: '', script_url: '', privacy_url: 'https://shop.example/privacy',
-    });
-    assert.deepEqual(out.settingsErrors, ['tryon_button_endpoint']);
-    const good = await render({ submit: { endpoint: 'https://tryon.shop.example/tryon', label: 'Try', accent: '#abc' } });
-    assert.equal(good.sanitized?.endpoint, 'https://tryon.shop.example/tryon');
-    assert.equal(good.sanitized?.accent, '#abc');
-    assert.deepEqual(good.settingsErrors, []);
-  });
-
   test('product editor fields save the switches and a cleaned views list', async () => {
     const out = await render({
       save: { id: 50, post: { _tryon_enabled: 'on', _tryon_product: ' <b>saree</b> ', _tryon_views: 'Front, back"><x' } },
@@ -239,8 +208,4 @@ describe('WooCommerce plugin', () => {
     assert.deepEqual(out.savedMeta, { _tryon_enabled: 'yes', _tryon_video: 'no', _tryon_product: 'saree', _tryon_views: 'front,back' });
   });
 
-  test('uninstalling removes the settings and keeps other options', async () => {
-    const out = await render({ options: { ...options({ label: 'x' }), blogname: 'Saree House' }, uninstall: true });
-    assert.deepEqual(out.optionsAfterUninstall, { blogname: 'Saree House' });
-  });
 });

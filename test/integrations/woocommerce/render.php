@@ -2,8 +2,8 @@
 /**
  * Runs the plugin under the WordPress stand-ins for one scenario read as JSON from stdin, and
  * prints what a site would output as JSON: the product page's add-to-cart area, each shortcode,
- * the settings page, the product fields, the script modules printed in the footer, and what the
- * settings sanitizer keeps from a submitted form.
+ * the product fields and what they save, and the script modules printed in the footer (WordPress
+ * 6.5's script modules, which the real WordPress of wordpress.test.ts, 6.1, does not have).
  *
  * Usage: php render.php <plugin main file> < scenario.json
  */
@@ -45,28 +45,14 @@ foreach ( $scenario['shortcodes'] ?? array() as $call ) {
 	$result['shortcodes'][] = $GLOBALS['tryon_test']['shortcodes']['tryon_button']( $call['atts'] ?? '' );
 }
 
-$page = $GLOBALS['tryon_test']['pages']['tryon-button'] ?? null;
-$result['settingsPage'] = $page ? tryon_test_capture( $page['callback'] ) : null;
-$result['settingsCapability'] = $page['capability'] ?? null;
 $result['productFields'] = tryon_test_capture( fn () => do_action( 'woocommerce_product_options_general_product_data' ) );
 $result['footer'] = tryon_test_print_script_modules();
 $result['classicTag'] = apply_filters( 'script_loader_tag', "<script src='https://shop.example/x.js' id='tryon-button-js'></script>", 'tryon-button', 'https://shop.example/x.js' );
 $result['otherTag'] = apply_filters( 'script_loader_tag', "<script src='https://shop.example/y.js' id='other-js'></script>", 'other', 'https://shop.example/y.js' );
-if ( isset( $scenario['submit'] ) ) {
-	$sanitize = $GLOBALS['tryon_test']['settings'][ TRYON_BUTTON_OPTION ]['sanitize_callback'];
-	$result['sanitized'] = $sanitize( $scenario['submit'] );
-	$result['settingsErrors'] = array_column( $GLOBALS['tryon_test']['errors'], 1 );
-}
 if ( isset( $scenario['save'] ) ) {
 	$_POST = $scenario['save']['post'];
 	do_action( 'woocommerce_process_product_meta', (int) $scenario['save']['id'] );
 	$result['savedMeta'] = $GLOBALS['tryon_test']['meta'][ (int) $scenario['save']['id'] ];
-}
-
-if ( ! empty( $scenario['uninstall'] ) ) {
-	define( 'WP_UNINSTALL_PLUGIN', 'tryon-button/tryon-button.php' );
-	require dirname( $argv[1] ) . '/uninstall.php';
-	$result['optionsAfterUninstall'] = $GLOBALS['tryon_test']['options'];
 }
 
 echo json_encode( $result, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES );

@@ -67,6 +67,9 @@ function update_post_meta( int $id, string $key, $value ): bool {
 function get_locale(): string {
 	return $GLOBALS['tryon_test']['locale'];
 }
+function plugin_basename( string $file ): string {
+	return basename( dirname( $file ) ) . '/' . basename( $file );
+}
 function plugins_url( string $path, string $file ): string {
 	return 'https://shop.example/wp-content/plugins/' . basename( dirname( $file ) ) . '/' . $path;
 }

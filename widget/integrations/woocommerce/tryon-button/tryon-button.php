@@ -1,11 +1,12 @@
 <?php
 /**
  * Plugin Name:       Virtual Try-On Button
- * Description:       Lets shoppers see themselves wearing a product: adds the <tryon-button> element to WooCommerce product pages and a [tryon_button] shortcode.
+ * Description:       Lets shoppers see themselves wearing a product: adds a virtual try-on button to WooCommerce product pages, and the [tryon_button] shortcode anywhere.
  * Version:           0.1.0
- * Requires at least: 6.5
+ * Requires at least: 6.1
  * Requires PHP:      7.4
  * WC requires at least: 8.0
+ * WC tested up to:   9.9
  * License:           MIT
  * Text Domain:       tryon-button
  *
@@ -21,6 +22,9 @@ define( 'TRYON_BUTTON_VERSION', '0.1.0' );
 define( 'TRYON_BUTTON_FILE', __FILE__ );
 
 require_once __DIR__ . '/includes/options.php';
+require_once __DIR__ . '/includes/variations.php';
 require_once __DIR__ . '/includes/tag.php';
 require_once __DIR__ . '/includes/product-fields.php';
+require_once __DIR__ . '/includes/proxy-health.php';
 require_once __DIR__ . '/includes/settings-page.php';
+require_once __DIR__ . '/includes/woocommerce-features.php';

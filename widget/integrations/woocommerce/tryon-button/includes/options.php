@@ -11,14 +11,19 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 const TRYON_BUTTON_OPTION = 'tryon_button_options';
 
+/** Where the widget may forward its conversion events (the widget's `analytics` attribute). */
+const TRYON_BUTTON_ANALYTICS = array( 'dataLayer' );
+
 function tryon_button_defaults(): array {
 	return array(
-		'endpoint'   => '/tryon',
+		'endpoint'    => '/tryon',
 		// Empty: the button shows its own label in the visitor's language (tag.php passes it as lang).
-		'label'      => '',
-		'accent'     => '',
-		'script_url' => '',
+		'label'       => '',
+		'accent'      => '',
+		'script_url'  => '',
 		'privacy_url' => '',
+		// Space-separated destinations from TRYON_BUTTON_ANALYTICS; empty sends nothing.
+		'analytics'   => '',
 	);
 }
 
@@ -54,27 +59,86 @@ function tryon_button_clean_url( string $value, bool $allow_path ): string {
 	return '';
 }
 
+/** The analytics destinations the widget knows, from a list or a space-separated string. */
+function tryon_button_clean_analytics( $value ): string {
+	$asked = is_array( $value ) ? $value : preg_split( '/\s+/', (string) $value );
+	$kept  = array();
+	foreach ( TRYON_BUTTON_ANALYTICS as $destination ) {
+		if ( in_array( $destination, array_map( 'strval', (array) $asked ), true ) ) {
+			$kept[] = $destination;
+		}
+	}
+	return implode( ' ', $kept );
+}
+
+/**
+ * The notice for a refused field. WordPress sanitizes a second time when it first creates the
+ * option (update_option, then add_option), but with the value kept here, which passes.
+ */
+function tryon_button_refuse( string $code, string $message ): void {
+	add_settings_error( TRYON_BUTTON_OPTION, $code, $message );
+}
+
+/**
+ * Each field on its own: a refused value keeps the one saved before (with a notice), and never
+ * costs the merchant the other fields of the same form.
+ */
 function tryon_button_sanitize_options( $input ): array {
-	$clean = tryon_button_defaults();
+	$clean = tryon_button_options();
 	if ( ! is_array( $input ) ) {
 		return $clean;
 	}
-	$input = wp_unslash( $input );
+	// options.php has already unslashed the form ($_POST): unslashing again would eat backslashes.
+	$text = static function ( string $key ) use ( $input ): ?string {
+		return isset( $input[ $key ] ) && is_scalar( $input[ $key ] ) ? trim( (string) $input[ $key ] ) : null;
+	};
 
-	$endpoint = tryon_button_clean_url( (string) ( $input['endpoint'] ?? '' ), true );
-	if ( '' !== $endpoint ) {
-		$clean['endpoint'] = $endpoint;
-	} elseif ( '' !== trim( (string) ( $input['endpoint'] ?? '' ) ) ) {
-		add_settings_error( TRYON_BUTTON_OPTION, 'tryon_button_endpoint', __( 'The proxy endpoint must be a path such as /tryon or an https:// address.', 'tryon-button' ) );
+	$endpoint = $text( 'endpoint' );
+	if ( '' === $endpoint ) {
+		$clean['endpoint'] = tryon_button_defaults()['endpoint'];
+	} elseif ( null !== $endpoint ) {
+		$url = tryon_button_clean_url( $endpoint, true );
+		if ( '' !== $url ) {
+			$clean['endpoint'] = $url;
+		} else {
+			tryon_button_refuse( 'tryon_button_endpoint', __( 'Proxy endpoint not saved: it must be a path on this site such as /tryon, or an https:// address.', 'tryon-button' ) );
+		}
 	}
 
-	$label = sanitize_text_field( (string) ( $input['label'] ?? '' ) );
-	if ( '' !== $label ) {
+	$label = $text( 'label' );
+	if ( null !== $label ) {
+		$label          = sanitize_text_field( $label );
 		$clean['label'] = function_exists( 'mb_substr' ) ? mb_substr( $label, 0, 60 ) : substr( $label, 0, 60 );
 	}
 
-	$clean['accent']      = (string) sanitize_hex_color( (string) ( $input['accent'] ?? '' ) );
-	$clean['script_url']  = tryon_button_clean_url( (string) ( $input['script_url'] ?? '' ), true );
-	$clean['privacy_url'] = tryon_button_clean_url( (string) ( $input['privacy_url'] ?? '' ), true );
+	$accent = $text( 'accent' );
+	if ( null !== $accent ) {
+		$color = (string) sanitize_hex_color( $accent );
+		if ( '' === $accent || '' !== $color ) {
+			$clean['accent'] = $color;
+		} else {
+			tryon_button_refuse( 'tryon_button_accent', __( 'Accent colour not saved: it must be a hex colour such as #8a1c4a.', 'tryon-button' ) );
+		}
+	}
+
+	$urls = array(
+		'privacy_url' => __( 'Privacy notice not saved: it must be a path on this site such as /privacy, or an https:// address.', 'tryon-button' ),
+		'script_url'  => __( 'Script URL not saved: it must be a path on this site or an https:// address of tryon-button.js.', 'tryon-button' ),
+	);
+	foreach ( $urls as $key => $refusal ) {
+		$value = $text( $key );
+		if ( null === $value ) {
+			continue;
+		}
+		$url = tryon_button_clean_url( $value, true );
+		if ( '' === $value || '' !== $url ) {
+			$clean[ $key ] = $url;
+		} else {
+			tryon_button_refuse( 'tryon_button_' . $key, $refusal );
+		}
+	}
+
+	// An unticked checkbox is absent from the form: absent means none.
+	$clean['analytics'] = tryon_button_clean_analytics( $input['analytics'] ?? array() );
 	return $clean;
 }

@@ -1,12 +1,15 @@
 <?php
 /**
- * Settings → Virtual try-on: the proxy endpoint, the button's label and accent, where the script
- * comes from (the copy bundled with the plugin by default) and the privacy notice.
+ * Settings → Virtual try-on: the proxy endpoint (and whether the proxy answers there), the
+ * button's label and accent, where the script comes from (the copy bundled with the plugin by
+ * default), the privacy notice and conversion events.
  */
 
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
+
+const TRYON_BUTTON_SETTINGS_SLUG = 'tryon-button';
 
 function tryon_button_register_settings(): void {
 	register_setting(
@@ -26,34 +29,72 @@ function tryon_button_add_settings_page(): void {
 		__( 'Virtual try-on', 'tryon-button' ),
 		__( 'Virtual try-on', 'tryon-button' ),
 		'manage_options',
-		'tryon-button',
+		TRYON_BUTTON_SETTINGS_SLUG,
 		'tryon_button_render_settings_page'
 	);
 }
 add_action( 'admin_menu', 'tryon_button_add_settings_page' );
 
-function tryon_button_settings_row( string $key, string $label, string $type, string $help ): void {
+/** A "Settings" link next to Deactivate on the Plugins screen. */
+function tryon_button_action_links( array $links ): array {
+	$url = admin_url( 'options-general.php?page=' . TRYON_BUTTON_SETTINGS_SLUG );
+	array_unshift( $links, '<a href="' . esc_url( $url ) . '">' . esc_html__( 'Settings', 'tryon-button' ) . '</a>' );
+	return $links;
+}
+add_filter( 'plugin_action_links_' . plugin_basename( TRYON_BUTTON_FILE ), 'tryon_button_action_links' );
+
+/**
+ * Text inputs, also for the URLs: the plugin accepts a path such as /privacy, which the
+ * browser's type="url" would refuse before the form is even sent.
+ */
+function tryon_button_settings_row( string $key, string $label, string $help ): void {
 	$options = tryon_button_options();
 	$id      = 'tryon-button-' . $key;
 	echo '<tr><th scope="row"><label for="' . esc_attr( $id ) . '">' . esc_html( $label ) . '</label></th><td>';
-	echo '<input type="' . esc_attr( $type ) . '" class="regular-text" id="' . esc_attr( $id ) . '" name="' . esc_attr( TRYON_BUTTON_OPTION . '[' . $key . ']' ) . '" value="' . esc_attr( $options[ $key ] ) . '">';
+	echo '<input type="text" class="regular-text" id="' . esc_attr( $id ) . '" name="' . esc_attr( TRYON_BUTTON_OPTION . '[' . $key . ']' ) . '" value="' . esc_attr( $options[ $key ] ) . '">';
 	echo '<p class="description">' . esc_html( $help ) . '</p></td></tr>';
 }
 
+function tryon_button_analytics_row(): void {
+	$chosen = explode( ' ', tryon_button_options()['analytics'] );
+	echo '<tr><th scope="row">' . esc_html__( 'Conversion events', 'tryon-button' ) . '</th><td><fieldset>';
+	echo '<label><input type="checkbox" id="tryon-button-analytics-dataLayer" name="' . esc_attr( TRYON_BUTTON_OPTION . '[analytics][]' ) . '" value="dataLayer"' . checked( in_array( 'dataLayer', $chosen, true ), true, false ) . '> ';
+	echo esc_html__( 'Send try-on events to Google Tag Manager (window.dataLayer)', 'tryon-button' ) . '</label>';
+	echo '<p class="description">' . esc_html__( 'tryon_open, tryon_submit, tryon_result, tryon_error and tryon_close, with the product, variant, views, output, outcome and durations; never the photo.', 'tryon-button' ) . '</p>';
+	echo '</fieldset></td></tr>';
+}
+
+function tryon_button_proxy_status_row(): void {
+	$check = tryon_button_check_proxy( tryon_button_options()['endpoint'] );
+	echo '<tr><th scope="row">' . esc_html__( 'Proxy status', 'tryon-button' ) . '</th><td>';
+	echo '<p id="tryon-button-proxy-status" class="' . esc_attr( $check['connected'] ? 'tryon-proxy-connected' : 'tryon-proxy-error' ) . '">';
+	echo '<span class="dashicons ' . esc_attr( $check['connected'] ? 'dashicons-yes-alt' : 'dashicons-warning' ) . '" aria-hidden="true"></span> ';
+	echo esc_html( $check['message'] ) . '</p>';
+	if ( ! $check['connected'] ) {
+		echo '<p class="description"><a href="' . esc_url( TRYON_BUTTON_DEPLOY_GUIDE ) . '">' . esc_html__( 'How to deploy the token proxy', 'tryon-button' ) . '</a></p>';
+	}
+	echo '</td></tr>';
+}
+
+/**
+ * The page. WordPress itself prints the settings' notices on pages under Settings
+ * (options-head.php): calling settings_errors() here as well would print each one twice.
+ */
 function tryon_button_render_settings_page(): void {
 	if ( ! current_user_can( 'manage_options' ) ) {
 		return;
 	}
 	echo '<div class="wrap"><h1>' . esc_html__( 'Virtual try-on', 'tryon-button' ) . '</h1>';
-	settings_errors( TRYON_BUTTON_OPTION );
 	echo '<form method="post" action="options.php">';
 	settings_fields( 'tryon_button' );
 	echo '<table class="form-table" role="presentation">';
-	tryon_button_settings_row( 'endpoint', __( 'Proxy endpoint', 'tryon-button' ), 'text', __( 'Where the token proxy is mounted: a path on this site such as /tryon, or an https:// address listed in the proxy\'s allowed origins.', 'tryon-button' ) );
-	tryon_button_settings_row( 'label', __( 'Button label', 'tryon-button' ), 'text', __( 'Shown on the button. Empty: the button\'s own label, in the visitor\'s language.', 'tryon-button' ) );
-	tryon_button_settings_row( 'accent', __( 'Accent colour', 'tryon-button' ), 'text', __( 'A hex colour such as #8a1c4a. Empty: the widget\'s default.', 'tryon-button' ) );
-	tryon_button_settings_row( 'privacy_url', __( 'Privacy notice', 'tryon-button' ), 'url', __( 'Linked from the consent step.', 'tryon-button' ) );
-	tryon_button_settings_row( 'script_url', __( 'Script URL', 'tryon-button' ), 'url', __( 'Empty: the copy bundled with this plugin. Or your CDN\'s tryon-button.js.', 'tryon-button' ) );
+	tryon_button_settings_row( 'endpoint', __( 'Proxy endpoint', 'tryon-button' ), __( 'Where the token proxy is mounted: a path on this site such as /tryon, or an https:// address listed in the proxy\'s allowed origins.', 'tryon-button' ) );
+	tryon_button_proxy_status_row();
+	tryon_button_settings_row( 'label', __( 'Button label', 'tryon-button' ), __( 'Shown on the button. Empty: the button\'s own label, in the visitor\'s language.', 'tryon-button' ) );
+	tryon_button_settings_row( 'accent', __( 'Accent colour', 'tryon-button' ), __( 'A hex colour such as #8a1c4a. Empty: the widget\'s default.', 'tryon-button' ) );
+	tryon_button_settings_row( 'privacy_url', __( 'Privacy notice', 'tryon-button' ), __( 'Linked from the consent step: a path on this site such as /privacy, or an https:// address.', 'tryon-button' ) );
+	tryon_button_settings_row( 'script_url', __( 'Script URL', 'tryon-button' ), __( 'Empty: the copy bundled with this plugin. Or your CDN\'s tryon-button.js.', 'tryon-button' ) );
+	tryon_button_analytics_row();
 	echo '</table>';
 	submit_button();
 	echo '</form></div>';

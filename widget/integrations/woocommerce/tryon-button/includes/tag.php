@@ -24,7 +24,8 @@ function tryon_button_register_script(): void {
 		wp_register_script_module( TRYON_BUTTON_HANDLE, tryon_button_script_src(), array(), TRYON_BUTTON_VERSION );
 		return;
 	}
-	wp_register_script( TRYON_BUTTON_HANDLE, tryon_button_script_src(), array(), TRYON_BUTTON_VERSION, array( 'in_footer' => true ) );
+	// `true`, not WordPress 6.3's array( 'in_footer' => true ): 6.1 and 6.2 take a boolean here.
+	wp_register_script( TRYON_BUTTON_HANDLE, tryon_button_script_src(), array(), TRYON_BUTTON_VERSION, true );
 }
 add_action( 'wp_enqueue_scripts', 'tryon_button_register_script', 5 );
 
@@ -69,7 +70,7 @@ function tryon_button_lang(): string {
  * label through esc_html: product data and settings are merchant input, and a product's slug,
  * meta or title may hold anything.
  *
- * @param array{product?: string, views?: string, video?: bool, label?: string, endpoint?: string} $args
+ * @param array{product?: string, variant?: string, views?: string, video?: bool, label?: string, endpoint?: string} $args
  */
 function tryon_button_tag( array $args ): string {
 	$product = trim( (string) ( $args['product'] ?? '' ) );
@@ -93,6 +94,10 @@ function tryon_button_tag( array $args ): string {
 	$html  = '<tryon-button';
 	$html .= ' product="' . esc_attr( $product ) . '"';
 	$html .= ' endpoint="' . esc_url( $endpoint ) . '"';
+	$variant = trim( (string) ( $args['variant'] ?? '' ) );
+	if ( '' !== $variant ) {
+		$html .= ' variant="' . esc_attr( $variant ) . '"';
+	}
 	$views = trim( (string) ( $args['views'] ?? '' ) );
 	if ( '' !== $views ) {
 		$html .= ' views="' . esc_attr( $views ) . '"';
@@ -103,6 +108,10 @@ function tryon_button_tag( array $args ): string {
 	$html .= ' lang="' . esc_attr( tryon_button_lang() ) . '"';
 	if ( '' !== $privacy ) {
 		$html .= ' privacy-url="' . esc_url( $privacy ) . '"';
+	}
+	$analytics = tryon_button_clean_analytics( $options['analytics'] );
+	if ( '' !== $analytics ) {
+		$html .= ' analytics="' . esc_attr( $analytics ) . '"';
 	}
 	if ( '' !== $accent ) {
 		$html .= ' style="' . esc_attr( '--tryon-accent: ' . $accent ) . '"';
@@ -128,18 +137,20 @@ function tryon_button_after_add_to_cart(): void {
 		return;
 	}
 	echo '<div class="tryon-button-wrap">' . tryon_button_tag( tryon_button_args_for( $product ) ) . '</div>'; // phpcs:ignore WordPress.Security.EscapeOutput -- built from escaped parts.
+	tryon_button_follow_variations( $product );
 }
 add_action( 'woocommerce_after_add_to_cart_button', 'tryon_button_after_add_to_cart' );
 
 /**
  * [tryon_button] on a product page: that product (if its meta enables try-on).
- * [tryon_button product="saree-banarasi-red" label="See it on you" views="front,back" video="yes"]:
- * that catalog product, anywhere.
+ * [tryon_button product="saree-banarasi-red" variant="sindoor-red" label="See it on you" views="front,back" video="yes"]:
+ * that catalog product (and variant), anywhere.
  */
 function tryon_button_shortcode( $atts ): string {
 	$atts = shortcode_atts(
 		array(
 			'product'  => '',
+			'variant'  => '',
 			'label'    => '',
 			'views'    => '',
 			'video'    => '',
@@ -159,9 +170,11 @@ function tryon_button_shortcode( $atts ): string {
 			$args['views'] = (string) $atts['views'];
 		}
 		$args['video'] = $args['video'] || $video;
+		tryon_button_follow_variations( $product );
 	} else {
 		$args = array(
 			'product' => (string) $atts['product'],
+			'variant' => (string) $atts['variant'],
 			'views'   => (string) $atts['views'],
 			'video'   => $video,
 		);

@@ -1,0 +1,324 @@
+// The plugin in a real WordPress: Debian's WordPress 6.1 on a private MariaDB, served by php -S,
+// driven over HTTP as its administrator (log-in, nonces read from the pages, the Plugins screen's
+// own links) and, for what a page cannot show, by PHP run with WordPress loaded
+// (test/integrations/wordpress/site.ts). WooCommerce cannot be downloaded here: its product
+// post type, add-to-cart form, variations form and FeaturesUtil are stand-ins loaded inside that
+// WordPress as a must-use plugin (wordpress/woocommerce-stand-in.php).
+//
+// The tests run in order on one site: activation first, uninstall last.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { programPath } from '../../scripts/prerequisites.js';
+import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
+import { startStack, type Stack } from '../proxy/stack.js';
+import { assertNoBreakout, countOpenings, decodeEntities, findElements, hostile } from './markup.js';
+import { PLUGIN_FILE, startWordPress, type Session, type WordPress } from './wordpress/site.js';
+
+const SETTINGS_PAGE = '/wp-admin/options-general.php?page=tryon-button';
+
+let wp: WordPress;
+let admin: Session;
+let stack: Stack;
+let browser: Browser | undefined;
+
+/** The page in Chromium (launched once, on first use), with the errors it throws. */
+async function openInChromium(url: string): Promise<{ tab: Page; errors: string[] }> {
+  browser ??= await chromium.launch({ executablePath: programPath('chromium'), args: CHROMIUM_ARGS, headless: true });
+  const tab = await browser.newPage();
+  const errors: string[] = [];
+  tab.on('pageerror', (error) => errors.push(error.message));
+  await tab.goto(url, { waitUntil: 'load' });
+  return { tab, errors };
+}
+
+/** Whether each <tryon-button> on the page became the widget: defined, rendered, with its button. */
+function upgradedButtons(tab: Page): Promise<boolean[]> {
+  return tab.evaluate(async () => {
+    // Bounded: a script that never runs (not loaded as a module, a missing chunk) never defines it.
+    await Promise.race([
+      customElements.whenDefined('tryon-button'),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('<tryon-button> was never defined')), 15_000)),
+    ]);
+    return Promise.all([...document.querySelectorAll('tryon-button')].map(async (element) => {
+      await (element as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+      return element.shadowRoot?.querySelector('button') != null;
+    }));
+  });
+}
+
+/** An address where nothing listens: a port the system gave out, then closed. */
+async function deadAddress(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/tryon`;
+}
+
+/** The value of `name` in the first form field that has it (hidden inputs WordPress prints). */
+function fieldValue(html: string, name: string): string {
+  const input = [...html.matchAll(/<input\b[^>]*>/g)].map((m) => m[0]).find((tag) => tag.includes(`name="${name}"`) || tag.includes(`name='${name}'`));
+  const value = input?.match(/value=["']([^"']*)["']/)?.[1];
+  if (value === undefined) throw new Error(`no ${name} field in:\n${html.slice(0, 3000)}`);
+  return decodeEntities(value);
+}
+
+function linkHref(html: string, pattern: RegExp): string {
+  const link = [...html.matchAll(/<a\b[^>]*href=["']([^"']*)["'][^>]*>([\s\S]*?)<\/a>/g)].find((m) => pattern.test(m[0]));
+  if (!link) throw new Error(`no link matching ${pattern}`);
+  return decodeEntities(link[1]!);
+}
+
+async function savedOptions(): Promise<Record<string, string>> {
+  return JSON.parse(await wp.php(`echo wp_json_encode( get_option( 'tryon_button_options' ) );`)) as Record<string, string>;
+}
+
+/** Submits the settings form as the administrator; resolves with the page WordPress shows after. */
+async function saveSettings(fields: Record<string, string | string[]>): Promise<string> {
+  const { text: form } = await admin.follow(SETTINGS_PAGE);
+  const posted: Record<string, string | string[]> = {
+    option_page: 'tryon_button', action: 'update',
+    _wpnonce: fieldValue(form, '_wpnonce'), _wp_http_referer: fieldValue(form, '_wp_http_referer'),
+  };
+  for (const [key, value] of Object.entries(fields)) posted[`tryon_button_options[${key}]${Array.isArray(value) ? '[]' : ''}`] = value;
+  const { response, url, text } = await admin.follow('/wp-admin/options.php', { form: posted });
+  assert.equal(response.status, 200, text.slice(0, 2000));
+  assert.match(url, /page=tryon-button&settings-updated=true/);
+  return text;
+}
+
+const occurrences = (text: string, pattern: RegExp) => text.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
+
+/** The proxy status line of the settings page. */
+async function proxyStatus(endpoint: string): Promise<{ status: string; connected: boolean; guide: boolean }> {
+  await wp.php(`$o = get_option( 'tryon_button_options' ); $o['endpoint'] = ${JSON.stringify(endpoint)}; update_option( 'tryon_button_options', $o );`);
+  const { text } = await admin.follow(SETTINGS_PAGE);
+  const line = text.match(/<p id="tryon-button-proxy-status" class="([^"]*)">([\s\S]*?)<\/p>/);
+  assert.ok(line, 'the settings page shows the proxy status');
+  const guide = /href="https:\/\/cdn\.jsdelivr\.net\/npm\/tryon-button@0\.1\.0\/docs\/integrations\/deploy-proxy\.md"/.test(text);
+  return { status: decodeEntities(line[2]!.replace(/<[^>]*>/g, '')).trim(), connected: line[1] === 'tryon-proxy-connected', guide };
+}
+
+/**
+ * What the debug log holds besides WordPress 6.1's own deprecation notices on PHP 8.2 (6.1 predates
+ * it: its bundled Requests library lacks PHP 8.1's return types, and the plugin-delete screen passes
+ * null to preg_replace): only deprecations raised in wp-includes/ or wp-admin/ are WordPress's.
+ */
+async function logBeyondCore(): Promise<string[]> {
+  const lines = (await wp.debugLog()).split('\n').filter((line) => line.trim() !== '');
+  return lines.filter((line) => !/PHP Deprecated: .* in \/\S+\/site\/wp-(includes|admin)\/\S+\.php on line \d+$/.test(line));
+}
+
+async function createPost(type: 'page' | 'product', title: string, content: string, meta: Record<string, string> = {}): Promise<{ id: number; url: string }> {
+  return JSON.parse(await wp.php(`
+    kses_remove_filters();
+    $id = wp_insert_post( array( 'post_type' => '${type}', 'post_status' => 'publish', 'post_title' => ${JSON.stringify(title)}, 'post_content' => ${JSON.stringify(content)} ) );
+    foreach ( json_decode( ${JSON.stringify(JSON.stringify(meta))}, true ) as $key => $value ) { update_post_meta( $id, $key, wp_slash( $value ) ); }
+    echo wp_json_encode( array( 'id' => $id, 'url' => get_permalink( $id ) ) );
+  `)) as { id: number; url: string };
+}
+
+async function page(url: string): Promise<string> {
+  const response = await fetch(url);
+  assert.equal(response.status, 200, url);
+  return response.text();
+}
+
+const scriptTags = (html: string) => [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+
+describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooCommerce as stand-ins)', { timeout: 180_000 }, () => {
+  before(async () => {
+    [wp, stack] = await Promise.all([startWordPress(), startStack()]);
+    admin = await wp.admin();
+  });
+
+  after(async () => {
+    await Promise.all([wp?.close(), stack?.close(), browser?.close()]);
+  });
+
+  test('activates from the Plugins screen with WP_DEBUG on, without a notice, warning or error', async () => {
+    const { text: plugins } = await admin.follow('/wp-admin/plugins.php');
+    const { text } = await admin.follow(`/wp-admin/${linkHref(plugins, /id="activate-virtual-try-on-button"/)}`);
+    assert.match(text, /Plugin activated\./);
+    assert.match(await wp.php(`echo implode( ',', get_option( 'active_plugins' ) );`), /tryon-button\/tryon-button\.php/);
+    // Pages the plugin takes part in, so that anything it logs would be logged by now.
+    await admin.follow(SETTINGS_PAGE);
+    await page(wp.url);
+    assert.deepEqual(await logBeyondCore(), []);
+  });
+
+  test('the Plugins screen: a Settings link to its page, a description without tags', async () => {
+    const { text } = await admin.follow('/wp-admin/plugins.php');
+    const row = text.match(/<tr[^>]*data-plugin="tryon-button\/tryon-button\.php"[\s\S]*?<\/tr>/)?.[0];
+    assert.ok(row);
+    assert.equal(linkHref(row, />Settings</), `${wp.url}/wp-admin/options-general.php?page=tryon-button`);
+    const description = row.match(/<div class='plugin-description'><p>([\s\S]*?)<\/p>/)?.[1];
+    assert.equal(description, 'Lets shoppers see themselves wearing a product: adds a virtual try-on button to WooCommerce product pages, and the [tryon_button] shortcode anywhere.');
+  });
+
+  test('declares High-Performance Order Storage compatibility when WooCommerce initialises', async () => {
+    const declared = JSON.parse(await wp.php('echo wp_json_encode( \\Automattic\\WooCommerce\\Utilities\\FeaturesUtil::$declared );'));
+    assert.deepEqual(declared, [{ feature: 'custom_order_tables', file: join(wp.root, 'wp-content/plugins', PLUGIN_FILE), positive: true }]);
+  });
+
+  test('a fresh site: one bad field is refused alone with one notice, the rest of the form is saved', async () => {
+    const after = await saveSettings({
+      endpoint: 'javascript:alert(1)', label: 'See it on you', accent: '#8a1c4a', privacy_url: '/privacy', script_url: '', analytics: ['dataLayer'],
+    });
+    assert.deepEqual(await savedOptions(), {
+      endpoint: '/tryon', label: 'See it on you', accent: '#8a1c4a', script_url: '', privacy_url: '/privacy', analytics: 'dataLayer',
+    });
+    assert.equal(occurrences(after, /id=['"]setting-error-tryon_button_endpoint['"]/), 1, 'the notice is printed once');
+    assert.equal(occurrences(after, /Proxy endpoint not saved/), 1);
+    assert.equal(occurrences(after, /notice-error/), 1, 'no other error');
+  });
+
+  test('good values are saved, a relative privacy URL included, and shown back in the form', async () => {
+    const after = await saveSettings({
+      endpoint: stack.url, label: 'Try it on', accent: '#123abc', privacy_url: '/legal/privacy', script_url: '', analytics: ['dataLayer'],
+    });
+    assert.deepEqual(await savedOptions(), {
+      endpoint: stack.url, label: 'Try it on', accent: '#123abc', script_url: '', privacy_url: '/legal/privacy', analytics: 'dataLayer',
+    });
+    assert.equal(occurrences(after, /Settings saved\./), 1);
+    assert.equal(occurrences(after, /notice-error/), 0);
+    assert.equal(fieldValue(after, 'tryon_button_options[privacy_url]'), '/legal/privacy');
+    assert.match(after, /<input type="text"[^>]*name="tryon_button_options\[privacy_url\]"/, 'a text field: the browser does not refuse a path');
+    assert.match(after, /name="tryon_button_options\[analytics\]\[\]" value="dataLayer" checked='checked'/);
+  });
+
+  test('later bad values keep the previous ones, each refused once; unticking analytics is saved', async () => {
+    const after = await saveSettings({
+      endpoint: '//evil.example/tryon', label: '<b>Try</b>  it\ton <script>alert(1)</script>you', accent: 'red', privacy_url: 'javascript:alert(4)', script_url: '//cdn.evil.example/x.js',
+    });
+    assert.deepEqual(await savedOptions(), {
+      endpoint: stack.url, label: 'Try it on you', accent: '#123abc', script_url: '', privacy_url: '/legal/privacy', analytics: '',
+    });
+    for (const code of ['endpoint', 'accent', 'privacy_url', 'script_url']) {
+      assert.equal(occurrences(after, new RegExp(`id=['"]setting-error-tryon_button_${code}['"]`)), 1, code);
+    }
+    assert.equal(occurrences(after, /notice-error/), 4);
+    assert.equal(fieldValue(after, 'tryon_button_options[endpoint]'), stack.url, 'the form shows the value still in force');
+    await saveSettings({ endpoint: stack.url, label: 'Try it on', accent: '#123abc', privacy_url: '/legal/privacy', script_url: '', analytics: ['dataLayer'] });
+  });
+
+  test('the settings page checks the proxy from the server: connected, no proxy at that address, nothing there', async () => {
+    assert.deepEqual(await proxyStatus(stack.url), { status: 'Connected (test)', connected: true, guide: false });
+
+    // Out of the box: /tryon on this WordPress, which answers with one of its own pages.
+    const missing = await proxyStatus('/tryon');
+    assert.equal(missing.connected, false);
+    assert.match(missing.status, new RegExp(`^No try-on proxy at ${wp.url}/tryon/health: it answered HTTP \\d+, not JSON\\.`));
+    assert.equal(missing.guide, true, 'links the proxy deploy guide');
+
+    const dead = await deadAddress();
+    const nothing = await proxyStatus(dead);
+    assert.equal(nothing.connected, false);
+    assert.match(nothing.status, new RegExp(`^Nothing answers at ${dead}/health \\(.+\\)\\. Is the proxy running`));
+    assert.equal(nothing.guide, true);
+
+    await proxyStatus(stack.url);
+    assert.deepEqual(await logBeyondCore(), []);
+  });
+
+  test('the shortcode renders the escaped tag and enqueues the widget as a module script, only where used', async () => {
+    const { url } = await createPost('page', 'Try-on',
+      '<p>Intro</p>[tryon_button product="saree-banarasi-red" variant="sindoor-red" label="See it on you" views="front,back" video="yes"]' +
+      '[tryon_button product="dress-aline-indigo" endpoint="//evil.example/tryon"]');
+    const html = await page(url);
+    const tags = findElements(html, 'tryon-button');
+    const shared = { endpoint: stack.url, lang: 'en', 'privacy-url': '/legal/privacy', analytics: 'dataLayer', style: '--tryon-accent: #123abc' };
+    assert.deepEqual(tags, [
+      { attributes: { product: 'saree-banarasi-red', ...shared, variant: 'sindoor-red', views: 'front,back', video: '' }, text: 'See it on you' },
+      { attributes: { product: 'dress-aline-indigo', ...shared }, text: 'Try it on' },
+    ], 'a protocol-relative endpoint in the shortcode is refused for the configured one');
+    // WordPress 6.1 has no script modules: the plugin's fallback marks its classic script as a module.
+    const widget = scriptTags(html).filter((tag) => tag.includes('/wp-content/plugins/tryon-button/assets/tryon-button.js'));
+    assert.equal(widget.length, 1, scriptTags(html).join('\n'));
+    assert.match(widget[0]!, /^<script type="module" src=['"]http:\/\/127\.0\.0\.1:\d+\/wp-content\/plugins\/tryon-button\/assets\/tryon-button\.js\?ver=0\.1\.0['"]/);
+    assert.ok(html.indexOf(widget[0]!) > html.lastIndexOf('</tryon-button>'), 'printed in the footer');
+    // That fallback really loads the packaged widget, ?ver= query and lazy chunks included.
+    const { tab, errors } = await openInChromium(url);
+    assert.deepEqual(await upgradedButtons(tab), [true, true]);
+    assert.deepEqual(errors, []);
+    await tab.close();
+
+    const plain = await page((await createPost('page', 'About', '<p>No try-on here.</p>')).url);
+    assert.equal(scriptTags(plain).filter((tag) => tag.includes('tryon-button')).length, 0, 'no script on pages without a button');
+  });
+
+  test('product pages: the tag after the add-to-cart button when enabled, hostile meta and settings escaped', async () => {
+    await wp.php(`$o = get_option( 'tryon_button_options' ); $o['label'] = ${JSON.stringify(hostile.label)}; update_option( 'tryon_button_options', $o );`);
+    const enabled = await page((await createPost('product', 'Banarasi saree', '<p>Silk.</p>', { _tryon_enabled: 'yes', _tryon_product: hostile.product, _tryon_views: hostile.views })).url);
+    const disabled = await page((await createPost('product', 'Plain kurta', '<p>Cotton.</p>', { _tryon_enabled: 'no' })).url);
+    assertNoBreakout(enabled);
+    assert.match(enabled, /Add to cart<\/button><div class="tryon-button-wrap"><tryon-button /);
+    const [tag] = findElements(enabled, 'tryon-button');
+    assert.ok(tag, 'the tag parses with quoted attributes only');
+    assert.equal(tag.attributes.product, hostile.product);
+    assert.equal(tag.attributes.views, hostile.views);
+    assert.equal(tag.text, hostile.label);
+    assert.equal(countOpenings(disabled, 'tryon-button'), 0);
+    assert.equal(scriptTags(enabled).some((t) => /jquery|variations\.js/.test(t)), false, 'no jQuery on a simple product');
+    // The settings page prints the stored label back into its input, escaped.
+    const { text: settings } = await admin.follow(SETTINGS_PAGE);
+    assertNoBreakout(settings);
+    assert.equal(fieldValue(settings, 'tryon_button_options[label]'), hostile.label);
+    await wp.php(`$o = get_option( 'tryon_button_options' ); $o['label'] = 'Try it on'; update_option( 'tryon_button_options', $o );`);
+  });
+
+  test('variable products: the button follows WooCommerce\'s found_variation and reset_data (Chromium)', async () => {
+    const { url } = await createPost('product', 'Silk saree', '<p>Two colours.</p>', {
+      _tryon_enabled: 'yes', _tryon_product: 'saree-banarasi', _stand_in_type: 'variable',
+      _stand_in_variations: JSON.stringify([{ id: 41, name: 'Ivory' }, { id: 42, name: 'Sindoor red' }]),
+    });
+    const html = await page(url);
+    assert.ok(scriptTags(html).some((t) => t.includes('/wp-content/plugins/tryon-button/js/variations.js?ver=0.1.0')));
+    const { tab, errors } = await openInChromium(url);
+    assert.deepEqual(await upgradedButtons(tab), [true]);
+    const variant = () => tab.evaluate(() => document.querySelector('tryon-button')!.getAttribute('variant'));
+    assert.equal(await variant(), null, 'no variation chosen yet');
+    // What WooCommerce's add-to-cart-variation.js triggers on the form.
+    const trigger = (event: string, variation?: unknown) => tab.evaluate(([name, data]) => {
+      const $ = (window as unknown as { jQuery: (s: string) => { trigger(n: string, d?: unknown[]): void } }).jQuery;
+      $('form.variations_form').trigger(name as string, data === undefined ? undefined : [data]);
+    }, [event, variation] as const);
+    await trigger('found_variation', { variation_id: 42, attributes: { attribute_pa_colour: 'sindoor-red' } });
+    assert.equal(await variant(), '42');
+    await trigger('found_variation', { variation_id: 41 });
+    assert.equal(await variant(), '41');
+    await trigger('reset_data');
+    assert.equal(await variant(), null);
+    assert.deepEqual(errors, []);
+    await tab.close();
+  });
+
+  test('deleting it from the Plugins screen runs uninstall.php: its settings go, products\' try-on meta stays', async () => {
+    const product = await createPost('product', 'Kept saree', '', { _tryon_enabled: 'yes' });
+    const { text: active } = await admin.follow('/wp-admin/plugins.php');
+    await admin.follow(`/wp-admin/${linkHref(active, /id="deactivate-virtual-try-on-button"/)}`);
+    const { text: inactive } = await admin.follow('/wp-admin/plugins.php');
+    const { text: confirm } = await admin.follow(`/wp-admin/${linkHref(inactive, /id="delete-virtual-try-on-button"/)}`);
+    assert.match(confirm, /Are you sure you want to delete/);
+    // The confirmation's "Yes, delete these files" form, submitted as it is.
+    const form = confirm.match(/<form method="post" action="([^"]*plugins\.php[^"]*)"[^>]*>([\s\S]*?)<\/form>/);
+    assert.ok(form, 'the confirmation form');
+    const fields: Record<string, string[]> = {};
+    for (const [input] of form[2]!.matchAll(/<input\b[^>]*>/g)) {
+      const name = input.match(/name="([^"]+)"/)?.[1];
+      const value = input.match(/value="([^"]*)"/)?.[1];
+      if (name && value !== undefined && /type="hidden"/.test(input)) (fields[name] ??= []).push(decodeEntities(value));
+    }
+    assert.deepEqual(fields['checked[]'], [PLUGIN_FILE]);
+    const { text } = await admin.follow(decodeEntities(form[1]!), { form: fields });
+    assert.match(text, /The selected plugin has been deleted\./);
+    assert.equal(existsSync(join(wp.root, 'wp-content/plugins/tryon-button')), false);
+    assert.equal(await wp.php(`var_export( get_option( 'tryon_button_options' ) );`), 'false');
+    assert.equal(await wp.php(`echo get_post_meta( ${product.id}, '_tryon_enabled', true );`), 'yes');
+    assert.deepEqual(await logBeyondCore(), []);
+  });
+});
