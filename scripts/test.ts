@@ -4,10 +4,10 @@
 //
 // Narrow a run with suite names: `npm test -- node widget` (typecheck, node, widget, e2e).
 //
-// Before any suite runs, the programs the chosen suites start (Chromium, PHP, Redis, nginx) are
-// found or installed (scripts/prerequisites.ts); a missing one ends the run at once, never a
-// suite waiting on it. Their paths reach the suites as CHROME_PATH, PHP_PATH, REDIS_SERVER_PATH
-// and NGINX_PATH.
+// Before any suite runs, the programs the chosen suites start (Chromium, PHP, Redis, nginx,
+// MariaDB, WordPress) are found or installed (scripts/prerequisites.ts); a missing one ends the
+// run at once, never a suite waiting on it. Their paths reach the suites as CHROME_PATH, PHP_PATH,
+// REDIS_SERVER_PATH, NGINX_PATH, MARIADBD_PATH and WORDPRESS_PATH.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
