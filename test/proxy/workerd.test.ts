@@ -221,7 +221,7 @@ describe('npm run worker', () => {
       assert.match(output, /3 catalog images/);
       const health = await fetch(`http://127.0.0.1:${port}/health`);
       assert.equal(health.status, 200);
-      assert.deepEqual(await health.json(), { ok: true, upstream: 'test' });
+      assert.deepEqual(await health.json(), { ok: true, upstream: 'test', store: 'up' }, 'served with the Durable Objects store, which answers');
       const products = await fetch(`http://127.0.0.1:${port}/products/dress-aline-indigo`);
       assert.equal(products.status, 200, 'the bundled catalog is served');
       assert.ok(!output.includes('sk_test_a'));
