@@ -90,10 +90,13 @@ export interface ServeOptions {
   output?: { onLine(line: string): void };
 }
 
-/** The bindings wrangler.toml declares; `owner`: the worker that runs the objects, when it is another. */
+/** The Durable Object bindings and their classes, as wrangler.toml declares them (SQLite-backed). */
+export const DURABLE_OBJECTS = { TRYON_TRYONS: 'TryonObject', TRYON_SHOP: 'ShopObject' } as const;
+
+/** Miniflare's form of DURABLE_OBJECTS; `owner`: the worker that runs the objects, when it is another. */
 function durableObjects(owner?: string) {
   const binding = (className: string) => ({ className, useSQLite: true, ...(owner ? { scriptName: owner } : {}) });
-  return { TRYON_TRYONS: binding('TryonObject'), TRYON_SHOP: binding('ShopObject') };
+  return Object.fromEntries(Object.entries(DURABLE_OBJECTS).map(([name, className]) => [name, binding(className)]));
 }
 
 /** env's TRYON_* variables as the Worker's bindings (TRYON_CATALOG and TRYON_ASSETS_DIR are the build's). */

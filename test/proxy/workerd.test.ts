@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { startSandbox } from '../../demo/sandbox/server.js';
 import { HandleSigner } from '../../proxy/handles.js';
-import { COMPATIBILITY_DATE, buildWorker, serveWorker, type ServedWorker, type WorkerBundle } from '../../scripts/worker.js';
+import { COMPATIBILITY_DATE, DURABLE_OBJECTS, buildWorker, serveWorker, type ServedWorker, type WorkerBundle } from '../../scripts/worker.js';
 import { CATALOG, KEYS, SECRET, personPhoto, startTryon, writeAssets, uploadPhoto, type SandboxState, type StatusAnswer, type TryonAnswer } from './stack.js';
 import { readEvents } from './sse.js';
 
@@ -193,6 +193,14 @@ describe('npm run worker', () => {
     assert.equal(toml.match(/^compatibility_date = "([\d-]+)"/m)?.[1], COMPATIBILITY_DATE);
     assert.match(toml, /^main = "\.cache\/worker\/worker\.js"/m);
     assert.doesNotMatch(toml, /^TRYON_(API_KEY|PROXY_SECRET|WEBHOOK_SECRET)\s*=/m, 'secrets go through wrangler secret');
+  });
+
+  it('wrangler.toml binds the Durable Objects npm run worker binds, as SQLite-backed classes', async () => {
+    const toml = await readFile(new URL('../../wrangler.toml', import.meta.url), 'utf8');
+    const bindings = [...toml.matchAll(/^\[\[durable_objects\.bindings\]\]\nname = "(\w+)"\nclass_name = "(\w+)"/gm)].map((m) => [m[1], m[2]]);
+    assert.deepEqual(Object.fromEntries(bindings), DURABLE_OBJECTS);
+    const sqlite = JSON.parse(toml.match(/^new_sqlite_classes = (\[.*\])$/m)?.[1] ?? '[]') as string[];
+    assert.deepEqual(sqlite.sort(), Object.values(DURABLE_OBJECTS).sort());
   });
 
   it('builds the Worker with TRYON_CATALOG and serves it in workerd on WORKER_PORT, answering /health', async () => {
