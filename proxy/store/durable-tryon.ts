@@ -26,12 +26,18 @@ const SCHEMA = [
 const encoder = new TextEncoder();
 
 export class TryonObject {
-  private readonly sql: SqlStorage;
   private readonly followers = new Set<Follower>();
+  private tables = false;
 
-  constructor(private readonly state: DurableObjectState) {
-    this.sql = state.storage.sql;
-    for (const statement of SCHEMA) this.sql.exec(statement);
+  constructor(private readonly state: DurableObjectState) {}
+
+  /** The object's SQL, its tables made first (again after the alarm deleted everything). */
+  private get sql(): SqlStorage {
+    if (!this.tables) {
+      for (const statement of SCHEMA) this.state.storage.sql.exec(statement);
+      this.tables = true;
+    }
+    return this.state.storage.sql;
   }
 
   async fetch(request: Request): Promise<Response> {
@@ -57,6 +63,8 @@ export class TryonObject {
     }
     for (const follower of this.followers) void follower.writer.close().catch(() => undefined);
     this.followers.clear();
+    // Tables and all: an object with nothing stored costs nothing.
+    this.tables = false;
     await this.state.storage.deleteAll();
   }
 

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectRedisStore, type RedisStore } from '../../proxy/store/redis.js';
-import { DurableStore, type DurableObjectNamespace } from '../../proxy/store/durable.js';
+import { DurableStore, type DurableObjectNamespace, type DurableStoreOptions } from '../../proxy/store/durable.js';
 import { buildWorker, serveWorker, type ServedWorker } from '../../scripts/worker.js';
 import type { SpendLedger, SpendLimits } from '../../proxy/spend-ledger.js';
 import { MemorySpendLedger } from '../../proxy/spend-ledger.js';
@@ -35,7 +35,7 @@ after(async () => {
 });
 
 /** A fresh Durable Objects store (its own shop object) on this file's workerd. */
-export async function durableStore(): Promise<DurableStore> {
+export async function durableStore(options: DurableStoreOptions = {}): Promise<DurableStore> {
   workerd ??= (async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tryon-stores-workerd-'));
     const served = await serveWorker(await buildWorker({ outFile: join(dir, 'worker.js') }), {}, 0, { onLine: () => undefined });
@@ -43,7 +43,7 @@ export async function durableStore(): Promise<DurableStore> {
     return { served, dir, tryons: await binding('TRYON_TRYONS'), shop: await binding('TRYON_SHOP') };
   })();
   const { tryons, shop } = await workerd;
-  return new DurableStore(tryons, shop, { shop: randomUUID() });
+  return new DurableStore(tryons, shop, { shop: randomUUID(), ...options });
 }
 
 /** A fresh Redis store on this file's redis-server. */

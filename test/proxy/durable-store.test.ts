@@ -1,0 +1,61 @@
+// The Durable Objects store's own parts, its objects in real workerd (test/proxy/stores.ts): the
+// fan-out between isolates (each DurableStore is one isolate's) and a try-on object that deletes
+// itself when its handle expires. What every store shares is held by the contract suites.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { TryonSnapshot } from '../../proxy/tryon-status.js';
+import { durableStore } from './stores.js';
+
+const snapshot = (status: TryonSnapshot['status'], at: number): TryonSnapshot => ({ status, outputs: [], at });
+
+/** Resolves with the next snapshot `store` hears for `jobId` from another isolate. */
+function nextHeard(store: Awaited<ReturnType<typeof durableStore>>, jobId: string): Promise<TryonSnapshot> {
+  return new Promise((resolve) => {
+    const stop = store.onPublished((heardJob, heard) => {
+      if (heardJob !== jobId) return;
+      stop();
+      resolve(heard);
+    });
+  });
+}
+
+describe('the Durable Objects store', () => {
+  it('a follower hears the record at once, then what other isolates write, never its own writes', async () => {
+    const [here, there] = [await durableStore(), await durableStore()];
+    const jobId = `job_${randomUUID()}`;
+    await there.seedStatus(jobId, { snapshot: snapshot('queued', 1) }, 60_000);
+
+    const heard: TryonSnapshot[] = [];
+    here.onPublished((heardJob, heardSnapshot) => { if (heardJob === jobId) heard.push(heardSnapshot); });
+    const first = nextHeard(here, jobId);
+    const unfollow = here.follow(jobId);
+    assert.equal((await first).status, 'queued', 'the current record, as soon as the stream opens');
+
+    // Its own write is delivered locally, not echoed; an older write loses and is no news; the
+    // stream keeps order, so either would arrive before the final one.
+    await here.writeStatus(jobId, { snapshot: snapshot('processing', 2) }, 60_000);
+    await there.writeStatus(jobId, { snapshot: snapshot('processing', 1) }, 60_000);
+    const fromThere = nextHeard(here, jobId);
+    const written = await there.writeStatus(jobId, { snapshot: snapshot('succeeded', 3) }, 60_000);
+    assert.equal(written.finished, true);
+    assert.equal((await fromThere).status, 'succeeded');
+    unfollow();
+    assert.deepEqual(heard.map((s) => [s.status, s.at]), [['queued', 1], ['succeeded', 3]]);
+  });
+
+  it('a try-on object deletes itself when its handle expires, and serves a new record afterwards', async () => {
+    // An hour behind: reads do not find the record expired by their own clock, only the alarm can remove it.
+    const behind = await durableStore({ now: () => Date.now() - 3_600_000 });
+    const jobId = `job_${randomUUID()}`;
+    await behind.writeStatus(jobId, { snapshot: snapshot('queued', 1) }, 3_600_000 + 200);
+    assert.equal((await behind.readStatus(jobId))?.snapshot.status, 'queued');
+    let looks = 0;
+    while (await behind.readStatus(jobId)) {
+      assert.ok(++looks < 400, 'the alarm deleted the record');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await behind.writeStatus(jobId, { snapshot: snapshot('processing', 2) }, 3_600_000 + 60_000);
+    assert.equal((await behind.readStatus(jobId))?.snapshot.status, 'processing');
+  });
+});
