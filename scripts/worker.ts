@@ -1,7 +1,8 @@
 // `npm run worker`: the proxy as a Cloudflare Worker, bundled with its deployment (the catalog
 // TRYON_CATALOG names, as a JSON module, and the catalog's images from its folder or
 // TRYON_ASSETS_DIR), served locally in workerd by Miniflare on WORKER_PORT (default 8787), with
-// the same TRYON_* variables as proxy/node.ts. Nothing is fetched at start. `wrangler deploy`
+// the same TRYON_* variables as proxy/node.ts and the Durable Objects bound as wrangler.toml binds
+// them (the store on them, in memory while it runs). Nothing is fetched at start. `wrangler deploy`
 // ships the same bundle (docs/integrations/deploy-proxy.md).
 import { build } from 'esbuild';
 import { mkdir, readFile, stat } from 'node:fs/promises';

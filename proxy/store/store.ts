@@ -1,7 +1,8 @@
 // The store: everything the proxy's instances must agree on, behind one interface, so one process
 // (store/memory.ts, the default), many processes sharing Redis (store/redis.ts, Node only) and
-// many Workers isolates sharing Durable Objects (store/durable.ts) behave the same. Per-instance caches that cannot disagree (minted handles, in-flight promises,
-// an instance's own SSE listeners) stay in the modules that use them; docs/proxy.md lists both.
+// many Workers isolates sharing Durable Objects (store/durable.ts) behave the same. Per-instance
+// caches that cannot disagree (minted handles, in-flight promises, an instance's own SSE
+// listeners) stay in the modules that use them; docs/proxy.md lists both.
 import { ProxyError } from '../errors.js';
 import type { TryonSnapshot } from '../tryon-status.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
