@@ -5,7 +5,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { TryonSnapshot } from '../../proxy/tryon-status.js';
-import { durableStore } from './stores.js';
+import { DurableStore, type DurableObjectNamespace } from '../../proxy/store/durable.js';
+import { durableNamespaces, durableStore } from './stores.js';
+import { startStack, uploadPhoto } from './stack.js';
 
 const snapshot = (status: TryonSnapshot['status'], at: number): TryonSnapshot => ({ status, outputs: [], at });
 
@@ -57,5 +59,39 @@ describe('the Durable Objects store', () => {
     }
     await behind.writeStatus(jobId, { snapshot: snapshot('processing', 2) }, 3_600_000 + 60_000);
     assert.equal((await behind.readStatus(jobId))?.snapshot.status, 'processing');
+  });
+
+  it('objects that do not answer: 503 store_unavailable and /health down, said once, then healthy again by themselves', async () => {
+    let down = true;
+    /** The namespace, its objects failing while `down` (as an overloaded or resetting object does). */
+    const flaky = (namespace: DurableObjectNamespace): DurableObjectNamespace => ({
+      idFromName: (name) => namespace.idFromName(name),
+      get: (id) => {
+        const stub = namespace.get(id);
+        return { fetch: (input, init) => (down ? Promise.reject(new Error('Durable Object is overloaded.')) : stub.fetch(input, init)) };
+      },
+    });
+    const { tryons, shop } = await durableNamespaces();
+    const said: Record<string, unknown>[] = [];
+    const store = new DurableStore(flaky(tryons), flaky(shop), { shop: randomUUID(), log: (entry) => said.push(entry) });
+    const stack = await startStack({ proxy: { store } });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const upload = await uploadPhoto(stack);
+        const body = (await upload.json()) as { error: { code: string; retryable: boolean } };
+        assert.deepEqual([upload.status, body.error.code, body.error.retryable, upload.headers.get('retry-after')], [503, 'store_unavailable', true, '1']);
+      }
+      const sick = await fetch(`${stack.url}/health`);
+      assert.deepEqual([sick.status, await sick.json()], [503, { ok: false, upstream: 'test', store: 'down' }]);
+      assert.deepEqual(said.map((entry) => entry.event), ['store_unavailable'], 'said once, not per request');
+
+      down = false;
+      const well = await fetch(`${stack.url}/health`);
+      assert.deepEqual([well.status, await well.json()], [200, { ok: true, upstream: 'test', store: 'up' }]);
+      assert.equal((await uploadPhoto(stack)).status, 201);
+      assert.deepEqual(said.map((entry) => entry.event), ['store_unavailable', 'store_recovered']);
+    } finally {
+      await stack.close();
+    }
   });
 });

@@ -34,8 +34,8 @@ after(async () => {
   }
 });
 
-/** A fresh Durable Objects store (its own shop object) on this file's workerd. */
-export async function durableStore(options: DurableStoreOptions = {}): Promise<DurableStore> {
+/** The Durable Object namespaces of this file's workerd, as a Worker's bindings. */
+export async function durableNamespaces(): Promise<{ tryons: DurableObjectNamespace; shop: DurableObjectNamespace }> {
   workerd ??= (async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tryon-stores-workerd-'));
     const served = await serveWorker(await buildWorker({ outFile: join(dir, 'worker.js') }), {}, 0, { onLine: () => undefined });
@@ -43,6 +43,12 @@ export async function durableStore(options: DurableStoreOptions = {}): Promise<D
     return { served, dir, tryons: await binding('TRYON_TRYONS'), shop: await binding('TRYON_SHOP') };
   })();
   const { tryons, shop } = await workerd;
+  return { tryons, shop };
+}
+
+/** A fresh Durable Objects store (its own shop object) on this file's workerd. */
+export async function durableStore(options: DurableStoreOptions = {}): Promise<DurableStore> {
+  const { tryons, shop } = await durableNamespaces();
   return new DurableStore(tryons, shop, { shop: randomUUID(), ...options });
 }
 
