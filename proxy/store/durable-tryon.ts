@@ -42,7 +42,7 @@ export class TryonObject {
 
   async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (url.pathname === '/follow') return this.follow(url.searchParams.get('from') ?? '');
+    if (url.pathname === '/follow') return this.follow(url.searchParams.get('isolate') ?? '');
     return answerCall(request, {
       read: ({ now }: Call) => this.read(now),
       write: (args: Call & { record: StatusRecord; ttlMs: number; from: string }) => this.write(args),

@@ -105,7 +105,7 @@ export class DurableStore implements ProxyStore {
     void (async () => {
       while (!stopped) {
         try {
-          const response = await this.tryonObject(jobId).fetch(`https://tryon-store/follow?from=${this.instance}`);
+          const response = await this.tryonObject(jobId).fetch(`https://tryon-store/follow?isolate=${this.instance}`);
           if (!response.ok || !response.body) throw new Error(`follow: HTTP ${response.status}`);
           reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
           if (stopped) break;
