@@ -223,7 +223,10 @@ export class TryonStatusBoard {
     local.listeners.add(listener);
     if (local.delivered) listener(local.delivered);
     if (!local.loop) void this.loop(jobId, local);
+    // Per watcher, not per try-on: on Workers the stream is tied to the request that opened it.
+    const unfollow = this.store.follow?.(jobId);
     return () => {
+      unfollow?.();
       local.listeners.delete(listener);
       if (local.listeners.size === 0) local.wake?.();
     };

@@ -2,10 +2,16 @@
 // deployment it was bundled with (the catalog and its images, `npm run worker` / scripts/worker.ts).
 // A configuration that is unsafe or incomplete answers every request with a JSON 503
 // `proxy_misconfigured` and says why in one log line per isolate: never a stack, never the key.
+// With the Durable Object bindings TRYON_TRYONS and TRYON_SHOP the store is store/durable.ts, and
+// every guard is exact across isolates; without them, each isolate keeps its own (MemoryStore).
+// The object classes are exported from here, for wrangler.toml's bindings to name.
 import { createProxy } from './app.js';
 import { CatalogError, type CatalogFile } from './catalog.js';
 import { ConfigError, loadConfig, proxyOptionsFrom } from './config.js';
+import { DurableStore, type DurableObjectNamespace } from './store/durable.js';
 import type { Hono } from 'hono';
+
+export { TryonObject, ShopObject } from './store/durable.js';
 
 export interface WorkerEnv {
   TRYON_API_KEY?: string;
@@ -18,6 +24,10 @@ export interface WorkerEnv {
   /** Base URL catalog image paths are resolved against, when the deployment bundles no images. */
   TRYON_ASSETS_URL?: string;
   ASSETS?: { fetch(request: Request | string): Promise<Response> };
+  /** Durable Object namespace of class TryonObject: one object per try-on. */
+  TRYON_TRYONS?: DurableObjectNamespace;
+  /** Durable Object namespace of class ShopObject: the shop's budgets, caps, limits and garment ids. */
+  TRYON_SHOP?: DurableObjectNamespace;
   /** wrangler.toml `[vars]` may be numbers (`TRYON_DAILY_TRYONS = 2`): read like their text. */
   [name: string]: unknown;
 }
@@ -65,10 +75,13 @@ export function workerFor(deployment: WorkerDeployment = {}) {
 
   function build(env: WorkerEnv): Built {
     const variables = variablesOf(env);
-    const key = JSON.stringify(variables);
+    const key = JSON.stringify([variables, Boolean(env.TRYON_TRYONS), Boolean(env.TRYON_SHOP)]);
     if (built?.key === key) return built;
     try {
       const config = loadConfig({ NODE_ENV: 'production', ...variables });
+      if (Boolean(env.TRYON_TRYONS) !== Boolean(env.TRYON_SHOP)) {
+        throw new ConfigError(['the Durable Object bindings TRYON_TRYONS and TRYON_SHOP go together: bind both, or neither']);
+      }
       const catalog = deployment.catalog ?? (variables.TRYON_CATALOG_JSON ? JSON.parse(variables.TRYON_CATALOG_JSON) as CatalogFile : undefined);
       if (!catalog) throw new ConfigError(['no catalog: build the Worker with TRYON_CATALOG set (npm run worker), or set TRYON_CATALOG_JSON']);
       const images = deployment.images ?? {};
@@ -78,6 +91,9 @@ export function workerFor(deployment: WorkerDeployment = {}) {
         apiKey: config.apiKey!,
         baseUrl: config.baseUrl!,
         catalog,
+        ...(env.TRYON_TRYONS && env.TRYON_SHOP
+          ? { store: new DurableStore(env.TRYON_TRYONS, env.TRYON_SHOP, { log: (entry) => console.log(JSON.stringify(entry)) }) }
+          : {}),
         // Cloudflare sets cf-connecting-ip itself; x-forwarded-for could come from the client.
         clientAddress: (c) => c.req.header('cf-connecting-ip'),
         readAsset: async (path) => {

@@ -1,7 +1,8 @@
 // `npm run worker`: the proxy as a Cloudflare Worker, bundled with its deployment (the catalog
 // TRYON_CATALOG names, as a JSON module, and the catalog's images from its folder or
 // TRYON_ASSETS_DIR), served locally in workerd by Miniflare on WORKER_PORT (default 8787), with
-// the same TRYON_* variables as proxy/node.ts. Nothing is fetched at start. `wrangler deploy`
+// the same TRYON_* variables as proxy/node.ts and the Durable Objects bound as wrangler.toml binds
+// them (the store on them, in memory while it runs). Nothing is fetched at start. `wrangler deploy`
 // ships the same bundle (docs/integrations/deploy-proxy.md).
 import { build } from 'esbuild';
 import { mkdir, readFile, stat } from 'node:fs/promises';
@@ -37,7 +38,7 @@ function imagePaths(catalog: unknown): string[] {
  */
 export async function buildWorker(options: { catalogPath?: string | undefined; assetsDir?: string | undefined; outFile?: string } = {}): Promise<WorkerBundle> {
   const outFile = options.outFile ?? join(projectRoot, '.cache/worker/worker.js');
-  let entry = `export { default } from ${JSON.stringify(join(projectRoot, 'proxy/worker.ts'))};\n`;
+  let entry = `export { default, TryonObject, ShopObject } from ${JSON.stringify(join(projectRoot, 'proxy/worker.ts'))};\n`;
   const images: string[] = [];
   const missingImages: string[] = [];
   if (options.catalogPath) {
@@ -56,6 +57,7 @@ export async function buildWorker(options: { catalogPath?: string | undefined; a
     }
     entry = [
       `import { workerFor } from ${JSON.stringify(join(projectRoot, 'proxy/worker.ts'))};`,
+      `export { TryonObject, ShopObject } from ${JSON.stringify(join(projectRoot, 'proxy/worker.ts'))};`,
       `import catalog from ${JSON.stringify(catalogPath)} with { type: 'json' };`,
       `export default workerFor({ catalog, images: ${JSON.stringify(encoded)} });`,
       '',
@@ -79,41 +81,103 @@ export async function buildWorker(options: { catalogPath?: string | undefined; a
 
 export interface ServedWorker { url: string; miniflare: Miniflare; bundle: WorkerBundle; close(): Promise<void> }
 
-/**
- * Serves `bundle` in workerd on 127.0.0.1:`port` (0: any free port) with `env`'s TRYON_* variables
- * as the Worker's bindings. Offline: Miniflare is told not to fetch Cloudflare's request metadata.
- */
-export async function serveWorker(bundle: WorkerBundle, env: Record<string, string | number | undefined>, port = 0,
-  output?: { onLine(line: string): void }): Promise<ServedWorker> {
+export interface ServeOptions {
+  /**
+   * Bind the Durable Objects (TRYON_TRYONS, TRYON_SHOP) as wrangler.toml does, so every guard is
+   * exact across isolates; false: each isolate keeps its own store. Default true.
+   */
+  durable?: boolean;
+  /** Hears workerd's output line by line (default: Miniflare prints it). */
+  output?: { onLine(line: string): void };
+}
+
+/** The Durable Object bindings and their classes, as wrangler.toml declares them (SQLite-backed). */
+export const DURABLE_OBJECTS = { TRYON_TRYONS: 'TryonObject', TRYON_SHOP: 'ShopObject' } as const;
+
+/** Miniflare's form of DURABLE_OBJECTS; `owner`: the worker that runs the objects, when it is another. */
+function durableObjects(owner?: string) {
+  const binding = (className: string) => ({ className, useSQLite: true, ...(owner ? { scriptName: owner } : {}) });
+  return Object.fromEntries(Object.entries(DURABLE_OBJECTS).map(([name, className]) => [name, binding(className)]));
+}
+
+/** env's TRYON_* variables as the Worker's bindings (TRYON_CATALOG and TRYON_ASSETS_DIR are the build's). */
+function variableBindings(env: Record<string, string | number | undefined>): Record<string, string | number> {
   const bindings: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(env)) {
     if (name.startsWith('TRYON_') && value !== undefined && name !== 'TRYON_CATALOG' && name !== 'TRYON_ASSETS_DIR') bindings[name] = value;
   }
+  return bindings;
+}
+
+function runtimeOutput(output?: { onLine(line: string): void }) {
+  if (!output) return {};
+  return {
+    handleRuntimeStdio(stdout: Readable, stderr: Readable) {
+      for (const stream of [stdout, stderr]) {
+        let rest = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => {
+          const lines = (rest + chunk).split('\n');
+          rest = lines.pop() ?? '';
+          for (const line of lines) if (line.trim()) output.onLine(line);
+        });
+      }
+    },
+  };
+}
+
+/**
+ * Serves `bundle` in workerd on 127.0.0.1:`port` (0: any free port) with `env`'s TRYON_* variables
+ * as the Worker's bindings. Offline: Miniflare is told not to fetch Cloudflare's request metadata.
+ * Durable Objects live in memory, for as long as this Miniflare runs.
+ */
+export async function serveWorker(bundle: WorkerBundle, env: Record<string, string | number | undefined>, port = 0,
+  output?: { onLine(line: string): void }, options: Omit<ServeOptions, 'output'> = {}): Promise<ServedWorker> {
   const miniflare = new Miniflare({
     modules: true,
     scriptPath: bundle.path,
     modulesRoot: dirname(bundle.path),
     compatibilityDate: COMPATIBILITY_DATE,
-    bindings,
+    bindings: variableBindings(env),
+    ...(options.durable === false ? {} : { durableObjects: durableObjects() }),
     host: '127.0.0.1',
     port,
     cf: false,
-    ...(output ? {
-      handleRuntimeStdio(stdout: Readable, stderr: Readable) {
-        for (const stream of [stdout, stderr]) {
-          let rest = '';
-          stream.setEncoding('utf8');
-          stream.on('data', (chunk: string) => {
-            const lines = (rest + chunk).split('\n');
-            rest = lines.pop() ?? '';
-            for (const line of lines) if (line.trim()) output.onLine(line);
-          });
-        }
-      },
-    } : {}),
+    ...runtimeOutput(output),
   });
   const url = (await miniflare.ready).toString().replace(/\/$/, '');
   return { url, miniflare, bundle, close: () => miniflare.dispose() };
+}
+
+export interface ServedIsolates { urls: string[]; miniflare: Miniflare; close(): Promise<void> }
+
+/**
+ * Serves `bundle` as `count` Workers in one workerd, each its own isolate on its own 127.0.0.1
+ * port, all bound to the same Durable Objects (run by the first): several isolates of one
+ * deployment, as Cloudflare runs it under load.
+ */
+export async function serveWorkerIsolates(bundle: WorkerBundle, env: Record<string, string | number | undefined>, count: number,
+  options: ServeOptions = {}): Promise<ServedIsolates> {
+  const names = Array.from({ length: count }, (_, i) => `tryon-proxy-${i + 1}`);
+  const miniflare = new Miniflare({
+    workers: names.map((name, i) => ({
+      name,
+      modules: true,
+      scriptPath: bundle.path,
+      modulesRoot: dirname(bundle.path),
+      compatibilityDate: COMPATIBILITY_DATE,
+      bindings: variableBindings(env),
+      ...(options.durable === false ? {} : { durableObjects: durableObjects(i === 0 ? undefined : names[0]) }),
+      unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+    })),
+    host: '127.0.0.1',
+    port: 0,
+    cf: false,
+    ...runtimeOutput(options.output),
+  });
+  await miniflare.ready;
+  const urls = await Promise.all(names.map(async (name) => (await miniflare.unsafeGetDirectURL(name)).toString().replace(/\/$/, '')));
+  return { urls, miniflare, close: () => miniflare.dispose() };
 }
 
 async function main(): Promise<void> {

@@ -2,17 +2,14 @@
 // method does its work before its first await, so it is atomic on one event loop. Garment file
 // ids may be kept in a FileIdCache (node.ts: a JSON file) so a restart does not upload again.
 import type { FileIdCache } from '../garment-files.js';
-import type { TryonSnapshot } from '../tryon-status.js';
 import { PhotoRevocationsInMemory, type PhotoRevocations } from '../photo-revocations.js';
 import { MemorySpendLedger, type SpendLedger, type SpendLimits } from '../spend-ledger.js';
-import { replaces, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
+import { mergeStatus, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
 /** How many try-ons are remembered; the oldest go first. */
 const MAX_TRYONS = 20_000;
 /** How many recent webhook ids are remembered to drop redeliveries and replays. */
 const REMEMBERED_WEBHOOKS = 2000;
-
-const isFinal = (snapshot: TryonSnapshot) => snapshot.status === 'succeeded' || snapshot.status === 'failed';
 
 export class MemoryStore implements ProxyStore {
   readonly kind = 'memory' as const;
@@ -34,17 +31,9 @@ export class MemoryStore implements ProxyStore {
   }
 
   async writeStatus(jobId: string, record: StatusRecord): Promise<StatusWrite> {
-    const current = this.statuses.get(jobId);
-    const wins = replaces(current?.snapshot, record.snapshot);
-    const stored: StatusRecord = {
-      snapshot: wins ? record.snapshot : current!.snapshot,
-      pushed: Boolean(current?.pushed || record.pushed) || undefined,
-      ownEvents: Boolean(current?.ownEvents || record.ownEvents) || undefined,
-      product: current?.product ?? record.product,
-      tier: current?.tier ?? record.tier,
-    };
-    this.remember(jobId, stored);
-    return { record: stored, finished: wins && isFinal(record.snapshot) && !(current && isFinal(current.snapshot)) };
+    const written = mergeStatus(this.statuses.get(jobId), record);
+    this.remember(jobId, written.record);
+    return written;
   }
 
   async seedStatus(jobId: string, record: StatusRecord): Promise<void> {

@@ -1,7 +1,8 @@
 // The store: everything the proxy's instances must agree on, behind one interface, so one process
-// (store/memory.ts, the default) and many processes sharing Redis (store/redis.ts, Node only)
-// behave the same. Per-instance caches that cannot disagree (minted handles, in-flight promises,
-// an instance's own SSE listeners) stay in the modules that use them; docs/proxy.md lists both.
+// (store/memory.ts, the default), many processes sharing Redis (store/redis.ts, Node only) and
+// many Workers isolates sharing Durable Objects (store/durable.ts) behave the same. Per-instance
+// caches that cannot disagree (minted handles, in-flight promises, an instance's own SSE
+// listeners) stay in the modules that use them; docs/proxy.md lists both.
 import { ProxyError } from '../errors.js';
 import type { TryonSnapshot } from '../tryon-status.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
@@ -29,8 +30,8 @@ export interface StatusWrite {
 export type RateBucket = 'writes' | 'reads';
 
 export interface ProxyStore {
-  /** `memory` (one process) or `redis` (shared): said by /health. */
-  readonly kind: 'memory' | 'redis';
+  /** `memory` (one process), `redis` or `durable` (shared): /health says whether a shared one answers. */
+  readonly kind: 'memory' | 'redis' | 'durable';
 
   // Try-on status snapshots and who polls them.
   readStatus(jobId: string): Promise<StatusRecord | undefined>;
@@ -51,6 +52,12 @@ export interface ProxyStore {
   publish(jobId: string, snapshot: TryonSnapshot): Promise<void>;
   /** Hears snapshots published by the *other* instances (an instance delivers its own locally). */
   onPublished(listener: (jobId: string, snapshot: TryonSnapshot) => void): () => void;
+  /**
+   * Someone here watches this try-on until the returned function is called: a store whose fan-out
+   * is per try-on (Durable Objects) hears its snapshots only meanwhile, and hands onPublished the
+   * latest one as soon as it listens. Stores that hear every try-on anyway leave it out.
+   */
+  follow?(jobId: string): () => void;
 
   /** True the first time a webhook id is seen in the cluster; a redelivery answers false. */
   firstDelivery(webhookId: string, ttlMs: number): Promise<boolean>;
@@ -88,10 +95,25 @@ export class StoreUnavailable extends ProxyError {
 
 const RANK: Record<TryonSnapshot['status'], number> = { queued: 0, processing: 1, succeeded: 2, failed: 2 };
 
-/** Whether `next` may replace `current` (the rule both stores apply; redis.ts mirrors it in Lua). */
+/** Whether `next` may replace `current` (the rule every store applies; redis.ts mirrors it in Lua). */
 export function replaces(current: TryonSnapshot | undefined, next: TryonSnapshot): boolean {
   if (!current) return true;
   if (RANK[current.status] === 2) return false;
   if (RANK[next.status] !== RANK[current.status]) return RANK[next.status] > RANK[current.status];
   return next.at >= current.at;
+}
+
+const isFinal = (snapshot: TryonSnapshot) => RANK[snapshot.status] === 2;
+
+/** What writeStatus stores over `current` (memory.ts and durable-tryon.ts; redis.ts mirrors it in Lua). */
+export function mergeStatus(current: StatusRecord | undefined, record: StatusRecord): StatusWrite {
+  const wins = replaces(current?.snapshot, record.snapshot);
+  const stored: StatusRecord = {
+    snapshot: wins ? record.snapshot : current!.snapshot,
+    pushed: Boolean(current?.pushed || record.pushed) || undefined,
+    ownEvents: Boolean(current?.ownEvents || record.ownEvents) || undefined,
+    product: current?.product ?? record.product,
+    tier: current?.tier ?? record.tier,
+  };
+  return { record: stored, finished: wins && isFinal(record.snapshot) && !(current && isFinal(current.snapshot)) };
 }

@@ -109,6 +109,13 @@ describe('Workers entry', () => {
       assert.equal(((await unsafe.json()) as { error: { code: string } }).error.code, 'proxy_misconfigured');
       assert.equal(said.mock.callCount(), 1);
       assert.match(String(said.mock.calls[0]!.arguments[0]), /may not be \*/);
+      // One Durable Object binding without the other would split the guards between two stores.
+      const shopOnly = { idFromName: (name: string) => name, get: () => ({ fetch: async () => Response.json({ value: true }) }) };
+      const half = await worker.fetch(new Request('https://proxy.example/health'), { ...env, TRYON_SHOP: shopOnly });
+      assert.equal(half.status, 503);
+      assert.equal(((await half.json()) as { error: { code: string } }).error.code, 'proxy_misconfigured');
+      assert.equal(said.mock.callCount(), 2);
+      assert.match(String(said.mock.calls[1]!.arguments[0]), /TRYON_TRYONS and TRYON_SHOP go together/);
     } finally {
       await sandbox.close();
     }

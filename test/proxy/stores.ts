@@ -1,25 +1,56 @@
-// The same suites against both stores: one process's memory (createProxy's default) and Redis
-// (a real redis-server, started once per test file on first use; each store gets its own key
-// prefix so tests never see each other's keys).
+// The same suites against every store: one process's memory (createProxy's default), Redis (a
+// real redis-server, started once per test file on first use; each store gets its own key prefix
+// so tests never see each other's keys) and Durable Objects (the objects of the Worker bundle in
+// real workerd, Miniflare started once per test file on first use, reached from Node through
+// Miniflare's bindings; each store gets its own shop object, and try-on objects are per job).
 import { after } from 'node:test';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connectRedisStore, type RedisStore } from '../../proxy/store/redis.js';
+import { DurableStore, type DurableObjectNamespace, type DurableStoreOptions } from '../../proxy/store/durable.js';
+import { buildWorker, serveWorker, type ServedWorker } from '../../scripts/worker.js';
 import type { SpendLedger, SpendLimits } from '../../proxy/spend-ledger.js';
 import { MemorySpendLedger } from '../../proxy/spend-ledger.js';
 import type { ProxyStore } from '../../proxy/store/store.js';
 import { startRedis, type RedisServer } from './cluster.js';
 import { startStack, type Stack } from './stack.js';
 
-export const STORE_KINDS = ['memory', 'redis'] as const;
+export const STORE_KINDS = ['memory', 'redis', 'durable'] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
 
 let server: Promise<RedisServer> | undefined;
 const opened: RedisStore[] = [];
+let workerd: Promise<{ served: ServedWorker; dir: string; tryons: DurableObjectNamespace; shop: DurableObjectNamespace }> | undefined;
 
 after(async () => {
   await Promise.all(opened.map((store) => store.close()));
   await (await server)?.close();
+  const running = await workerd;
+  if (running) {
+    await running.served.close();
+    await rm(running.dir, { recursive: true, force: true });
+  }
 });
+
+/** The Durable Object namespaces of this file's workerd, as a Worker's bindings. */
+export async function durableNamespaces(): Promise<{ tryons: DurableObjectNamespace; shop: DurableObjectNamespace }> {
+  workerd ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tryon-stores-workerd-'));
+    const served = await serveWorker(await buildWorker({ outFile: join(dir, 'worker.js') }), {}, 0, { onLine: () => undefined });
+    const binding = async (name: string) => (await served.miniflare.getDurableObjectNamespace(name)) as unknown as DurableObjectNamespace;
+    return { served, dir, tryons: await binding('TRYON_TRYONS'), shop: await binding('TRYON_SHOP') };
+  })();
+  const { tryons, shop } = await workerd;
+  return { tryons, shop };
+}
+
+/** A fresh Durable Objects store (its own shop object) on this file's workerd. */
+export async function durableStore(options: DurableStoreOptions = {}): Promise<DurableStore> {
+  const { tryons, shop } = await durableNamespaces();
+  return new DurableStore(tryons, shop, { shop: randomUUID(), ...options });
+}
 
 /** A fresh Redis store on this file's redis-server. */
 export async function redisStore(): Promise<RedisStore> {
@@ -31,7 +62,9 @@ export async function redisStore(): Promise<RedisStore> {
 
 /** The store of this kind for createProxy's `store` option (memory: the default, so none). */
 export async function storeOf(kind: StoreKind): Promise<ProxyStore | undefined> {
-  return kind === 'redis' ? redisStore() : undefined;
+  if (kind === 'redis') return redisStore();
+  if (kind === 'durable') return durableStore();
+  return undefined;
 }
 
 /** startStack with the proxy on a store of this kind. */
@@ -42,5 +75,6 @@ export async function stackOn(kind: StoreKind, options: Parameters<typeof startS
 
 /** A spend ledger of this kind, as createProxy would make it. */
 export async function ledgerOn(kind: StoreKind, limits: SpendLimits, now: () => number): Promise<SpendLedger> {
-  return kind === 'redis' ? (await redisStore()).spendLedger(limits, now) : new MemorySpendLedger(limits, now);
+  if (kind === 'memory') return new MemorySpendLedger(limits, now);
+  return (kind === 'redis' ? await redisStore() : await durableStore()).spendLedger(limits, now);
 }

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { startSandbox } from '../../demo/sandbox/server.js';
 import { HandleSigner } from '../../proxy/handles.js';
-import { COMPATIBILITY_DATE, buildWorker, serveWorker, type ServedWorker, type WorkerBundle } from '../../scripts/worker.js';
+import { COMPATIBILITY_DATE, DURABLE_OBJECTS, buildWorker, serveWorker, type ServedWorker, type WorkerBundle } from '../../scripts/worker.js';
 import { CATALOG, KEYS, SECRET, personPhoto, startTryon, writeAssets, uploadPhoto, type SandboxState, type StatusAnswer, type TryonAnswer } from './stack.js';
 import { readEvents } from './sse.js';
 
@@ -195,6 +195,14 @@ describe('npm run worker', () => {
     assert.doesNotMatch(toml, /^TRYON_(API_KEY|PROXY_SECRET|WEBHOOK_SECRET)\s*=/m, 'secrets go through wrangler secret');
   });
 
+  it('wrangler.toml binds the Durable Objects npm run worker binds, as SQLite-backed classes', async () => {
+    const toml = await readFile(new URL('../../wrangler.toml', import.meta.url), 'utf8');
+    const bindings = [...toml.matchAll(/^\[\[durable_objects\.bindings\]\]\nname = "(\w+)"\nclass_name = "(\w+)"/gm)].map((m) => [m[1], m[2]]);
+    assert.deepEqual(Object.fromEntries(bindings), DURABLE_OBJECTS);
+    const sqlite = JSON.parse(toml.match(/^new_sqlite_classes = (\[.*\])$/m)?.[1] ?? '[]') as string[];
+    assert.deepEqual(sqlite.sort(), Object.values(DURABLE_OBJECTS).sort());
+  });
+
   it('builds the Worker with TRYON_CATALOG and serves it in workerd on WORKER_PORT, answering /health', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tryon-npm-worker-'));
     await writeAssets(dir);
@@ -221,7 +229,7 @@ describe('npm run worker', () => {
       assert.match(output, /3 catalog images/);
       const health = await fetch(`http://127.0.0.1:${port}/health`);
       assert.equal(health.status, 200);
-      assert.deepEqual(await health.json(), { ok: true, upstream: 'test' });
+      assert.deepEqual(await health.json(), { ok: true, upstream: 'test', store: 'up' }, 'served with the Durable Objects store, which answers');
       const products = await fetch(`http://127.0.0.1:${port}/products/dress-aline-indigo`);
       assert.equal(products.status, 200, 'the bundled catalog is served');
       assert.ok(!output.includes('sk_test_a'));

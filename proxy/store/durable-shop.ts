@@ -1,0 +1,170 @@
+// The Durable Object of the shop (one per deployment, binding TRYON_SHOP): the spend ledger
+// (budgets, credits, per-photo and per-client caps, with the same checks in the same order as
+// spend-ledger.ts and redis-ledger.ts), forgotten photos, garment file ids and their upload lock,
+// webhook ids already seen, and per-client rate limits. An object runs one event at a time and
+// every operation here is synchronous SQL, so each is atomic across all isolates: N free slots
+// give at most N try-ons however the burst is spread. Storage is the object's own SQLite; rows
+// that have outlived their use are swept on use, at most once a minute.
+import { utcDay, type Reservation, type SpendClaim, type SpendRefusal, type SpendUsage, type SubmitOutcome } from '../spend-ledger.js';
+import type { RateBucket } from './store.js';
+import { answerCall, firstRow, limitFromWire, type Call, type DurableObjectState, type SqlStorage } from './durable-wire.js';
+
+/** The ledger's limits as they travel (null: unlimited). */
+export interface WireLimits { dailyTryons: number | null; dailyCredits: number | null; tryonsPerPhoto: number | null; clientDailyTryons: number | null }
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS held (key TEXT PRIMARY KEY, day TEXT NOT NULL, photo_id TEXT NOT NULL, client TEXT NOT NULL,
+     credits REAL NOT NULL, keep_until INTEGER NOT NULL, holders INTEGER NOT NULL, confirmed INTEGER NOT NULL)`,
+  'CREATE INDEX IF NOT EXISTS held_by_photo ON held (photo_id)',
+  'CREATE TABLE IF NOT EXISTS spend_day (day TEXT PRIMARY KEY, tryons INTEGER NOT NULL, credits REAL NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS spend_client (day TEXT NOT NULL, client TEXT NOT NULL, tryons INTEGER NOT NULL, PRIMARY KEY (day, client))',
+  'CREATE TABLE IF NOT EXISTS forgotten (photo_id TEXT PRIMARY KEY, until INTEGER NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS webhook (id TEXT PRIMARY KEY, until INTEGER NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS garment (key TEXT PRIMARY KEY, file_id TEXT NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS garment_lock (key TEXT PRIMARY KEY, token TEXT NOT NULL, until INTEGER NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS rate (bucket TEXT NOT NULL, client TEXT NOT NULL, tokens REAL NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bucket, client))',
+];
+
+const SWEEP_EVERY_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+interface Held { day: string; photo_id: string; client: string; credits: number; keep_until: number; holders: number; confirmed: number }
+
+export class ShopObject {
+  private readonly sql: SqlStorage;
+  private sweptAt = 0;
+
+  constructor(state: DurableObjectState) {
+    this.sql = state.storage.sql;
+    for (const statement of SCHEMA) this.sql.exec(statement);
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    return answerCall(request, {
+      reserve: ({ now, claim, limits }: Call & { claim: SpendClaim; limits: WireLimits }) => this.reserve(now, claim, limits),
+      settle: ({ now, key, outcome }: Call & { key: string; outcome: SubmitOutcome }) => this.settle(now, key, outcome),
+      usage: ({ now }: Call) => this.usage(now),
+      revoke: ({ now, photoId, until }: Call & { photoId: string; until: number }) => this.revoke(now, photoId, until),
+      isRevoked: ({ now, photoId }: Call & { photoId: string }) => this.live('forgotten', 'photo_id', photoId, now),
+      firstDelivery: ({ now, id, ttlMs }: Call & { id: string; ttlMs: number }) => this.firstDelivery(now, id, ttlMs),
+      garmentId: ({ key }: Call & { key: string }) =>
+        firstRow(this.sql.exec<{ file_id: string }>('SELECT file_id FROM garment WHERE key = ?', key))?.file_id,
+      saveGarmentId: ({ key, fileId }: Call & { key: string; fileId: string }) => {
+        this.sql.exec('INSERT OR REPLACE INTO garment (key, file_id) VALUES (?, ?)', key, fileId);
+      },
+      forgetGarmentId: ({ key, fileId }: Call & { key: string; fileId: string }) => {
+        this.sql.exec('DELETE FROM garment WHERE key = ? AND file_id = ?', key, fileId);
+      },
+      lockGarment: ({ now, key, ms }: Call & { key: string; ms: number }) => this.lockGarment(now, key, ms),
+      unlockGarment: ({ key, token }: Call & { key: string; token: string }) => {
+        this.sql.exec('DELETE FROM garment_lock WHERE key = ? AND token = ?', key, token);
+      },
+      takeRequest: ({ now, bucket, client, perMinute }: Call & { bucket: RateBucket; client: string; perMinute: number }) =>
+        this.takeRequest(now, bucket, client, perMinute),
+      ping: () => true,
+    });
+  }
+
+  /** spend-ledger.ts MemorySpendLedger.reserve, on tables. */
+  private reserve(now: number, claim: SpendClaim, limits: WireLimits): Reservation {
+    this.sweep(now);
+    const day = utcDay(now);
+    const known = firstRow(this.sql.exec<{ keep_until: number }>('SELECT keep_until FROM held WHERE key = ?', claim.key));
+    if (known && known.keep_until > now) {
+      this.sql.exec('UPDATE held SET holders = holders + 1, keep_until = MAX(keep_until, ?) WHERE key = ?', claim.keepUntil, claim.key);
+      return { granted: true, retry: true };
+    }
+    if (known) this.sql.exec('DELETE FROM held WHERE key = ?', claim.key);
+    const refuse = (refusal: SpendRefusal): Reservation => ({ granted: false, refusal });
+    const photoTryons = firstRow(this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM held WHERE photo_id = ?', claim.photoId))!.n;
+    if (photoTryons >= limitFromWire(limits.tryonsPerPhoto)) return refuse('photo_limit');
+    const clientTryons = firstRow(this.sql.exec<{ tryons: number }>('SELECT tryons FROM spend_client WHERE day = ? AND client = ?', day, claim.client))?.tryons ?? 0;
+    if (clientTryons >= limitFromWire(limits.clientDailyTryons)) return refuse('client_daily');
+    const spent = this.spent(day);
+    if (spent.tryons >= limitFromWire(limits.dailyTryons)) return refuse('daily_tryons');
+    if (spent.credits + claim.credits > limitFromWire(limits.dailyCredits)) return refuse('daily_credits');
+
+    this.sql.exec(`INSERT INTO spend_day (day, tryons, credits) VALUES (?, 1, ?)
+      ON CONFLICT (day) DO UPDATE SET tryons = tryons + 1, credits = credits + excluded.credits`, day, claim.credits);
+    this.sql.exec(`INSERT INTO spend_client (day, client, tryons) VALUES (?, ?, 1)
+      ON CONFLICT (day, client) DO UPDATE SET tryons = tryons + 1`, day, claim.client);
+    this.sql.exec('INSERT INTO held (key, day, photo_id, client, credits, keep_until, holders, confirmed) VALUES (?, ?, ?, ?, ?, ?, 1, 0)',
+      claim.key, day, claim.photoId, claim.client, claim.credits, claim.keepUntil);
+    return { granted: true, retry: false };
+  }
+
+  /** spend-ledger.ts MemorySpendLedger.settle, on tables. */
+  private settle(now: number, key: string, outcome: SubmitOutcome): void {
+    const held = firstRow(this.sql.exec<Held>('SELECT * FROM held WHERE key = ?', key));
+    if (!held) return;
+    const holders = Math.max(0, held.holders - 1);
+    const confirmed = held.confirmed === 1 || outcome === 'accepted';
+    if (outcome !== 'refused' || confirmed || holders > 0) {
+      this.sql.exec('UPDATE held SET holders = ?, confirmed = ? WHERE key = ?', holders, confirmed ? 1 : 0, key);
+      return;
+    }
+    this.sql.exec('DELETE FROM held WHERE key = ?', key);
+    if (held.day !== utcDay(now)) return;
+    this.sql.exec('UPDATE spend_day SET tryons = tryons - 1, credits = credits - ? WHERE day = ?', held.credits, held.day);
+    this.sql.exec('UPDATE spend_client SET tryons = tryons - 1 WHERE day = ? AND client = ?', held.day, held.client);
+    this.sql.exec('DELETE FROM spend_client WHERE day = ? AND client = ? AND tryons <= 0', held.day, held.client);
+  }
+
+  private usage(now: number): SpendUsage {
+    const day = utcDay(now);
+    return { day, ...this.spent(day) };
+  }
+
+  private spent(day: string): { tryons: number; credits: number } {
+    return firstRow(this.sql.exec<{ tryons: number; credits: number }>('SELECT tryons, credits FROM spend_day WHERE day = ?', day)) ?? { tryons: 0, credits: 0 };
+  }
+
+  /** Forgotten until `until`, or longer if asked before. */
+  private revoke(now: number, photoId: string, until: number): void {
+    if (until <= now) return;
+    this.sql.exec('INSERT INTO forgotten (photo_id, until) VALUES (?, ?) ON CONFLICT (photo_id) DO UPDATE SET until = MAX(until, excluded.until)', photoId, until);
+  }
+
+  private firstDelivery(now: number, id: string, ttlMs: number): boolean {
+    this.sweep(now);
+    if (this.live('webhook', 'id', id, now)) return false;
+    this.sql.exec('INSERT OR REPLACE INTO webhook (id, until) VALUES (?, ?)', id, now + ttlMs);
+    return true;
+  }
+
+  private lockGarment(now: number, key: string, ms: number): string | undefined {
+    if (this.live('garment_lock', 'key', key, now)) return undefined;
+    const token = crypto.randomUUID();
+    this.sql.exec('INSERT OR REPLACE INTO garment_lock (key, token, until) VALUES (?, ?, ?)', key, token, now + ms);
+    return token;
+  }
+
+  /** Whether `table` holds a row for `id` that has not expired. */
+  private live(table: 'forgotten' | 'webhook' | 'garment_lock', column: string, id: string, now: number): boolean {
+    return (firstRow(this.sql.exec<{ until: number }>(`SELECT until FROM ${table} WHERE ${column} = ?`, id))?.until ?? 0) > now;
+  }
+
+  /** A token bucket per client, refilled smoothly, as the memory store's. */
+  private takeRequest(now: number, bucket: RateBucket, client: string, perMinute: number): number | undefined {
+    if (perMinute <= 0) return undefined;
+    this.sweep(now);
+    const refillPerMs = perMinute / 60_000;
+    const held = firstRow(this.sql.exec<{ tokens: number; at: number }>('SELECT tokens, at FROM rate WHERE bucket = ? AND client = ?', bucket, client));
+    const tokens = held ? Math.min(perMinute, held.tokens + (now - held.at) * refillPerMs) : perMinute;
+    const left = tokens < 1 ? tokens : tokens - 1;
+    this.sql.exec('INSERT OR REPLACE INTO rate (bucket, client, tokens, at) VALUES (?, ?, ?, ?)', bucket, client, left, now);
+    return tokens < 1 ? Math.ceil((1 - tokens) / refillPerMs / 1000) : undefined;
+  }
+
+  /** Drops what no request can need any more. A bucket idle for a minute is full again, as if absent. */
+  private sweep(now: number): void {
+    if (now - this.sweptAt < SWEEP_EVERY_MS) return;
+    this.sweptAt = now;
+    this.sql.exec('DELETE FROM held WHERE keep_until <= ?', now);
+    for (const table of ['forgotten', 'webhook', 'garment_lock']) this.sql.exec(`DELETE FROM ${table} WHERE until <= ?`, now);
+    this.sql.exec('DELETE FROM rate WHERE at <= ?', now - 60_000);
+    const yesterday = utcDay(now - DAY_MS);
+    this.sql.exec('DELETE FROM spend_day WHERE day < ?', yesterday);
+    this.sql.exec('DELETE FROM spend_client WHERE day < ?', yesterday);
+  }
+}

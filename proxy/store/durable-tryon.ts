@@ -1,0 +1,122 @@
+// The Durable Object of one try-on (named by its upstream job id, binding TRYON_TRYONS): its
+// status record, which never goes backwards (mergeStatus, as in memory and Redis), the right to
+// poll it upstream, and the fan-out of its snapshots. An object runs one event at a time and each
+// operation does its SQL without awaiting in between, so every operation is atomic across all
+// isolates, as a Lua script is on Redis. Storage: one row, in the object's own SQLite; an alarm
+// deletes it when the try-on handle has expired.
+//
+// Fan-out: an isolate where someone watches the try-on over SSE holds one streaming request to
+// the object per watcher (DurableStore.follow). The object answers it with the record it has at
+// once (so a change made before the stream opened is not missed), then with every snapshot that
+// another isolate writes. So a webhook delivered to any isolate wakes the SSE listeners of all.
+//
+// Polling stays with the isolates' status board, on read and while someone watches (the object
+// grants the right to poll to one caller per interval, exactly): the board already knows how to
+// read a job, its children and its outputs, and polling from an alarm would repeat that here.
+import { mergeStatus, type StatusRecord, type StatusWrite } from './store.js';
+import { answerCall, firstRow, type Call, type DurableObjectState, type SqlStorage } from './durable-wire.js';
+
+interface Follower { from: string; writer: WritableStreamDefaultWriter<Uint8Array> }
+
+const SCHEMA = [
+  'CREATE TABLE IF NOT EXISTS status (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL, expires_at INTEGER NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS poll (id INTEGER PRIMARY KEY CHECK (id = 1), until INTEGER NOT NULL, holder TEXT NOT NULL)',
+];
+
+const encoder = new TextEncoder();
+
+export class TryonObject {
+  private readonly followers = new Set<Follower>();
+  private tables = false;
+
+  constructor(private readonly state: DurableObjectState) {}
+
+  /** The object's SQL, its tables made first (again after the alarm deleted everything). */
+  private get sql(): SqlStorage {
+    if (!this.tables) {
+      for (const statement of SCHEMA) this.state.storage.sql.exec(statement);
+      this.tables = true;
+    }
+    return this.state.storage.sql;
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname === '/follow') return this.follow(url.searchParams.get('isolate') ?? '');
+    return answerCall(request, {
+      read: ({ now }: Call) => this.read(now),
+      write: (args: Call & { record: StatusRecord; ttlMs: number; from: string }) => this.write(args),
+      seed: (args: Call & { record: StatusRecord; ttlMs: number }) => this.seed(args),
+      claimPoll: ({ now, ms, holder }: Call & { ms: number; holder: string }) => this.claimPoll(now, ms, holder),
+      releasePoll: ({ holder }: Call & { holder: string }) => {
+        this.sql.exec('DELETE FROM poll WHERE holder = ?', holder);
+      },
+    });
+  }
+
+  /** The handle's life is over: forget the try-on and end its streams. */
+  async alarm(): Promise<void> {
+    const row = firstRow(this.sql.exec<{ expires_at: number }>('SELECT expires_at FROM status'));
+    if (row && row.expires_at > Date.now()) {
+      await this.state.storage.setAlarm(row.expires_at);
+      return;
+    }
+    for (const follower of this.followers) void follower.writer.close().catch(() => undefined);
+    this.followers.clear();
+    // Tables and all: an object with nothing stored costs nothing.
+    this.tables = false;
+    await this.state.storage.deleteAll();
+  }
+
+  private read(now: number): StatusRecord | undefined {
+    const row = firstRow(this.sql.exec<{ record: string; expires_at: number }>('SELECT record, expires_at FROM status'));
+    return row && row.expires_at > now ? JSON.parse(row.record) as StatusRecord : undefined;
+  }
+
+  private async write({ now, record, ttlMs, from }: Call & { record: StatusRecord; ttlMs: number; from: string }): Promise<StatusWrite> {
+    const written = mergeStatus(this.read(now), record);
+    const saved = this.save(written.record, now + ttlMs);
+    // The snapshot written won: it is news for the other isolates.
+    if (written.record.snapshot === record.snapshot) this.tell(written.record, from);
+    await saved;
+    return written;
+  }
+
+  private async seed({ now, record, ttlMs }: Call & { record: StatusRecord; ttlMs: number }): Promise<void> {
+    if (!this.read(now)) await this.save(record, now + ttlMs);
+  }
+
+  /** Saves at once; the promise is the alarm's. */
+  private save(record: StatusRecord, expiresAt: number): Promise<void> {
+    this.sql.exec('INSERT OR REPLACE INTO status (id, record, expires_at) VALUES (1, ?, ?)', JSON.stringify(record), expiresAt);
+    return this.state.storage.setAlarm(expiresAt);
+  }
+
+  private claimPoll(now: number, ms: number, holder: string): boolean {
+    const held = firstRow(this.sql.exec<{ until: number }>('SELECT until FROM poll'));
+    if (held && held.until > now) return false;
+    this.sql.exec('INSERT OR REPLACE INTO poll (id, until, holder) VALUES (1, ?, ?)', now + ms, holder);
+    return true;
+  }
+
+  /** A stream of this try-on's records, one JSON line each: the current one at once, then each one another isolate writes. */
+  private follow(from: string): Response {
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    const follower: Follower = { from, writer: writable.getWriter() };
+    this.followers.add(follower);
+    void follower.writer.closed.catch(() => undefined).finally(() => this.followers.delete(follower));
+    const current = this.read(Date.now());
+    if (current) this.send(follower, current);
+    return new Response(readable, { headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' } });
+  }
+
+  /** Tells every follower but the writer's own isolate (which delivers its snapshot itself). */
+  private tell(record: StatusRecord, from: string): void {
+    for (const follower of this.followers) if (follower.from !== from) this.send(follower, record);
+  }
+
+  private send(follower: Follower, record: StatusRecord): void {
+    // Not awaited: a slow reader must not hold up the writer; a gone one is dropped.
+    follower.writer.write(encoder.encode(`${JSON.stringify(record)}\n`)).catch(() => this.followers.delete(follower));
+  }
+}

@@ -1,0 +1,97 @@
+// The Durable Objects store's own parts, its objects in real workerd (test/proxy/stores.ts): the
+// fan-out between isolates (each DurableStore is one isolate's) and a try-on object that deletes
+// itself when its handle expires. What every store shares is held by the contract suites.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { TryonSnapshot } from '../../proxy/tryon-status.js';
+import { DurableStore, type DurableObjectNamespace } from '../../proxy/store/durable.js';
+import { durableNamespaces, durableStore } from './stores.js';
+import { startStack, uploadPhoto } from './stack.js';
+
+const snapshot = (status: TryonSnapshot['status'], at: number): TryonSnapshot => ({ status, outputs: [], at });
+
+/** Resolves with the next snapshot `store` hears for `jobId` from another isolate. */
+function nextHeard(store: Awaited<ReturnType<typeof durableStore>>, jobId: string): Promise<TryonSnapshot> {
+  return new Promise((resolve) => {
+    const stop = store.onPublished((heardJob, heard) => {
+      if (heardJob !== jobId) return;
+      stop();
+      resolve(heard);
+    });
+  });
+}
+
+describe('the Durable Objects store', () => {
+  it('a follower hears the record at once, then what other isolates write, never its own writes', async () => {
+    const [here, there] = [await durableStore(), await durableStore()];
+    const jobId = `job_${randomUUID()}`;
+    await there.seedStatus(jobId, { snapshot: snapshot('queued', 1) }, 60_000);
+
+    const heard: TryonSnapshot[] = [];
+    here.onPublished((heardJob, heardSnapshot) => { if (heardJob === jobId) heard.push(heardSnapshot); });
+    const first = nextHeard(here, jobId);
+    const unfollow = here.follow(jobId);
+    assert.equal((await first).status, 'queued', 'the current record, as soon as the stream opens');
+
+    // Its own write is delivered locally, not echoed; an older write loses and is no news; the
+    // stream keeps order, so either would arrive before the final one.
+    await here.writeStatus(jobId, { snapshot: snapshot('processing', 2) }, 60_000);
+    await there.writeStatus(jobId, { snapshot: snapshot('processing', 1) }, 60_000);
+    const fromThere = nextHeard(here, jobId);
+    const written = await there.writeStatus(jobId, { snapshot: snapshot('succeeded', 3) }, 60_000);
+    assert.equal(written.finished, true);
+    assert.equal((await fromThere).status, 'succeeded');
+    unfollow();
+    assert.deepEqual(heard.map((s) => [s.status, s.at]), [['queued', 1], ['succeeded', 3]]);
+  });
+
+  it('a try-on object deletes itself when its handle expires, and serves a new record afterwards', async () => {
+    // An hour behind: reads do not find the record expired by their own clock, only the alarm can remove it.
+    const behind = await durableStore({ now: () => Date.now() - 3_600_000 });
+    const jobId = `job_${randomUUID()}`;
+    await behind.writeStatus(jobId, { snapshot: snapshot('queued', 1) }, 3_600_000 + 200);
+    assert.equal((await behind.readStatus(jobId))?.snapshot.status, 'queued');
+    let looks = 0;
+    while (await behind.readStatus(jobId)) {
+      assert.ok(++looks < 400, 'the alarm deleted the record');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await behind.writeStatus(jobId, { snapshot: snapshot('processing', 2) }, 3_600_000 + 60_000);
+    assert.equal((await behind.readStatus(jobId))?.snapshot.status, 'processing');
+  });
+
+  it('objects that do not answer: 503 store_unavailable and /health down, said once, then healthy again by themselves', async () => {
+    let down = true;
+    /** The namespace, its objects failing while `down` (as an overloaded or resetting object does). */
+    const flaky = (namespace: DurableObjectNamespace): DurableObjectNamespace => ({
+      idFromName: (name) => namespace.idFromName(name),
+      get: (id) => {
+        const stub = namespace.get(id);
+        return { fetch: (input, init) => (down ? Promise.reject(new Error('Durable Object is overloaded.')) : stub.fetch(input, init)) };
+      },
+    });
+    const { tryons, shop } = await durableNamespaces();
+    const said: Record<string, unknown>[] = [];
+    const store = new DurableStore(flaky(tryons), flaky(shop), { shop: randomUUID(), log: (entry) => said.push(entry) });
+    const stack = await startStack({ proxy: { store } });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const upload = await uploadPhoto(stack);
+        const body = (await upload.json()) as { error: { code: string; retryable: boolean } };
+        assert.deepEqual([upload.status, body.error.code, body.error.retryable, upload.headers.get('retry-after')], [503, 'store_unavailable', true, '1']);
+      }
+      const sick = await fetch(`${stack.url}/health`);
+      assert.deepEqual([sick.status, await sick.json()], [503, { ok: false, upstream: 'test', store: 'down' }]);
+      assert.deepEqual(said.map((entry) => entry.event), ['store_unavailable'], 'said once, not per request');
+
+      down = false;
+      const well = await fetch(`${stack.url}/health`);
+      assert.deepEqual([well.status, await well.json()], [200, { ok: true, upstream: 'test', store: 'up' }]);
+      assert.equal((await uploadPhoto(stack)).status, 201);
+      assert.deepEqual(said.map((entry) => entry.event), ['store_unavailable', 'store_recovered']);
+    } finally {
+      await stack.close();
+    }
+  });
+});
