@@ -19,13 +19,19 @@ export const COMPATIBILITY_DATE = '2026-04-26';
 
 export interface WorkerBundle { path: string; bytes: number; gzipBytes: number; images: string[]; missingImages: string[] }
 
-/** Catalog image paths (garmentImage, referencePersonImage) of every product. */
+/** Catalog image paths (garmentImage, referencePersonImage) of every product and variant. */
 function imagePaths(catalog: unknown): string[] {
   const products = (catalog as { products?: Record<string, Record<string, unknown>> } | undefined)?.products ?? {};
   const paths = new Set<string>();
-  for (const product of Object.values(products)) {
+  // Read leniently rather than with parseCatalog: a catalog that does not validate still bundles,
+  // so the Worker can answer proxy_misconfigured and say why, as node.ts does at start.
+  const entries = Object.values(products).flatMap((product) => [
+    product,
+    ...Object.values((product?.['variants'] ?? {}) as Record<string, Record<string, unknown>>),
+  ]);
+  for (const entry of entries) {
     for (const field of ['garmentImage', 'referencePersonImage']) {
-      const value = product?.[field];
+      const value = entry?.[field];
       if (typeof value === 'string' && !/^https?:/.test(value)) paths.add(value);
     }
   }

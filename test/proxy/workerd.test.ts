@@ -14,11 +14,35 @@ import { serve } from '@hono/node-server';
 import { startSandbox } from '../../demo/sandbox/server.js';
 import { HandleSigner } from '../../proxy/handles.js';
 import { COMPATIBILITY_DATE, DURABLE_OBJECTS, buildWorker, serveWorker, type ServedWorker, type WorkerBundle } from '../../scripts/worker.js';
-import { CATALOG, KEYS, SECRET, personPhoto, startTryon, writeAssets, uploadPhoto, type SandboxState, type StatusAnswer, type TryonAnswer } from './stack.js';
+import sharp from 'sharp';
+import { CATALOG, KEYS, SECRET, personPhoto, startTryon, waitForStatus, writeAssets, uploadPhoto, type SandboxState, type StatusAnswer, type TryonAnswer } from './stack.js';
 import { readEvents } from './sse.js';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const ORIGIN = 'https://shop.example';
+const RUST = { r: 170, g: 80, b: 30 };
+/** The stack's catalog with one variant that brings its own picture, which the bundle must carry too. */
+const WORKER_CATALOG = {
+  ...CATALOG,
+  products: {
+    ...CATALOG.products,
+    'dress-aline-indigo': { ...CATALOG.products['dress-aline-indigo']!, variants: { rust: { name: 'Rust', garmentImage: 'garments/dress-rust.png' } } },
+  },
+};
+
+/** Mean colour of a band across the torso of a rendered output. */
+async function torsoColour(bytes: Uint8Array): Promise<{ r: number; g: number; b: number }> {
+  const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const sum = { r: 0, g: 0, b: 0 };
+  let count = 0;
+  for (let y = Math.round(info.height * 0.4); y < info.height * 0.5; y++) {
+    for (let x = Math.round(info.width * 0.38); x < info.width * 0.45; x++) {
+      const at = (y * info.width + x) * 3;
+      sum.r += data[at]!; sum.g += data[at + 1]!; sum.b += data[at + 2]!; count++;
+    }
+  }
+  return { r: sum.r / count, g: sum.g / count, b: sum.b / count };
+}
 
 describe('the proxy in workerd', () => {
   let dir: string;
@@ -51,7 +75,8 @@ describe('the proxy in workerd', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'tryon-workerd-'));
     await writeAssets(dir);
-    await writeFile(join(dir, 'catalog.json'), JSON.stringify(CATALOG));
+    await writeFile(join(dir, 'garments/dress-rust.png'), await sharp({ create: { width: 200, height: 300, channels: 3, background: RUST } }).png().toBuffer());
+    await writeFile(join(dir, 'catalog.json'), JSON.stringify(WORKER_CATALOG));
     bundle = await buildWorker({ catalogPath: join(dir, 'catalog.json'), outFile: join(dir, 'worker.js') });
     const relayUrl = await new Promise<string>((resolve) => {
       relay = serve({
@@ -75,7 +100,7 @@ describe('the proxy in workerd', () => {
     assert.deepEqual(bundle.missingImages, []);
     const code = await readFile(bundle.path, 'utf8');
     assert.doesNotMatch(code, /from\s*["']node:|require\(["']node:|ioredis|prom-client|rate-limiter-flexible/);
-    assert.equal(bundle.images.length, 3);
+    assert.deepEqual(bundle.images.sort(), ['garments/banarasi-red.png', 'garments/dress-indigo.png', 'garments/dress-rust.png', 'models/lehenga-emerald.jpg']);
     assert.ok(bundle.gzipBytes < 3 * 1024 * 1024, `${bundle.gzipBytes} bytes gzip: under the Workers free plan's 3 MB`);
   });
 
@@ -114,6 +139,25 @@ describe('the proxy in workerd', () => {
     const part = await call(fileUrl, { headers: { range: 'bytes=10-29' } });
     assert.equal(part.status, 206);
     assert.deepEqual(new Uint8Array(await part.arrayBuffer()), bytes.slice(10, 30));
+  });
+
+  it('a variant is tried on with its own picture, bundled with the deployment', async () => {
+    const plain = await serveMore({});
+    const photo = ((await (await uploadPhoto({ url: plain.url })).json()) as { photo: string }).photo;
+    const front = async (variant?: string) => {
+      const submitted = await startTryon({ url: plain.url }, { product: 'dress-aline-indigo', photo, ...(variant ? { variant } : {}) });
+      assert.equal(submitted.status, 202, await submitted.clone().text());
+      const done = await waitForStatus({ url: plain.url }, ((await submitted.json()) as TryonAnswer).tryon, (s) => s.status === 'succeeded');
+      const file = await call(new URL(done.outputs[0]!.url, plain.url).href);
+      return torsoColour(new Uint8Array(await file.arrayBuffer()));
+    };
+    const rust = await front('rust');
+    const indigo = await front();
+    const distance = (a: typeof RUST, b: typeof RUST) => Math.hypot(a.r - b.r, a.g - b.g, a.b - b.b);
+    assert.ok(distance(rust, RUST) < distance(indigo, RUST) && rust.r > indigo.r + 60, `rust ${JSON.stringify(rust)} vs own ${JSON.stringify(indigo)}`);
+    const unknown = await startTryon({ url: plain.url }, { product: 'dress-aline-indigo', photo, variant: 'mauve' });
+    assert.equal(unknown.status, 422);
+    assert.equal(((await unknown.json()) as { error: { code: string } }).error.code, 'unknown_variant');
   });
 
   it('a daily budget given as a number is exact under a burst of distinct submits', async () => {
