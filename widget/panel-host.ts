@@ -8,6 +8,8 @@ export interface PanelHost extends HTMLElement {
   readonly product: string;
   readonly endpoint: string;
   readonly views: string;
+  /** The variant (colour) chosen on the page; empty for the product's own garment. */
+  readonly variant: string;
   readonly video: boolean;
   readonly privacyUrl: string;
   readonly strings: Partial<Strings>;
