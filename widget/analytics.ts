@@ -36,8 +36,9 @@ const outcomeOf = (status: TryonStatus): ConversionParams['outcome'] =>
  * `shopify`, `dataLayer`; case does not matter, others are ignored). Returns the function that
  * stops it. With no known destination nothing listens at all.
  */
-export function forwardConversions(element: HTMLElement, destinations: string): () => void {
-  const to = new Set(destinations.toLowerCase().split(/\s+/));
+export function forwardConversions(element: HTMLElement, destinations: string | null): () => void {
+  // A removed attribute reads null.
+  const to = new Set((destinations ?? '').toLowerCase().split(/\s+/));
   const shopify = to.has('shopify');
   const dataLayer = to.has('datalayer');
   if (!shopify && !dataLayer) return () => undefined;
