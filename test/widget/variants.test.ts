@@ -218,4 +218,35 @@ describe('variants', () => {
     expect(accepted!.body!['requestId']).to.not.equal(refused!.body!['requestId']);
     expect(control(el, 'Try again')?.textContent ?? null).to.equal(null);
   });
+  it('a reload picks the try-on up with its variant, even when the page now shows another', async () => {
+    const fake = await fakeProxy({ product: saree, steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }] });
+    const first = await mount(fake, { variant: 'ivory' });
+    await openAndConsent(first);
+    await pickPhoto(first, await drawnPhoto(500, 700));
+    button(first, 'Try it on').click();
+    await until(async () => (await fake.log()).some((r) => r.held), 'the render held');
+    first.remove();
+
+    const container = await fixture<HTMLDivElement>(html`<div></div>`);
+    const seen = recordEvents(container);
+    const again = document.createElement('tryon-button') as TryonButton;
+    again.setAttribute('endpoint', fake.endpoint);
+    again.setAttribute('prefetch', 'interaction');
+    again.setAttribute('variant', 'sindoor-red');
+    again.setAttribute('product', 'saree-red');
+    container.append(again);
+    await reach(again, 'queued');
+    // The first page's stream is given up and the new page's waits at the hold before it is released.
+    await until(async () => {
+      const streams = (await fake.log()).filter((r) => r.held);
+      return streams.length === 2 && streams[0]!.closedByClient;
+    }, 'the new page watching');
+    await fake.release();
+    await reach(again, 'result');
+    await until(() => shownImage(again), 'the result image');
+    expect(shownImage(again)).to.contain('/files/ivory-front.png');
+    expect(seen.find((e) => e.type === 'tryon-result')!.detail.variant).to.equal('ivory');
+    expect((await until(() => colourOffer(again), 'the offer')).textContent!.trim()).to.equal('Try this colour: Sindoor red');
+    expect((await tryons(fake)).length).to.equal(1);
+  });
 });
