@@ -1,8 +1,8 @@
 // Conversion events for the analytics a shop already has: the element's own events, renamed and
 // reduced to a few GA4-style parameters, sent to Shopify's customer events and/or Google Tag
 // Manager's dataLayer. Opt-in (the `analytics` attribute), and only what is listed here ever
-// leaves: never the photo, a handle, a requestId or a URL. Tiny on purpose: it ships in the
-// first script so no event can fire before it listens.
+// leaves: never the photo, a handle, a requestId or a URL. It lives in the panel's chunk: every
+// event comes from the panel, and a page without analytics pays nothing in its first script.
 import type { TryonEventMap, TryonStatus } from './events.js';
 
 /** The parameters of one conversion event; absent keys are not sent at all. */
@@ -32,65 +32,70 @@ const outcomeOf = (status: TryonStatus): ConversionParams['outcome'] =>
   status === 'result' ? 'result' : status === 'error' ? 'error' : 'closed';
 
 /**
- * Forwards `element`'s events to the destinations named in `destinations` (space-separated:
- * `shopify`, `dataLayer`; case does not matter, others are ignored). Returns the function that
- * stops it. With no known destination nothing listens at all.
+ * Sends the element's events, as conversion events, to the destinations the page named in its
+ * `analytics` attribute (space-separated: `shopify`, `dataLayer`; case does not matter, others are
+ * ignored), read afresh at each event so the page may change it at any time. The panel hands it
+ * every event it dispatches: the panel is the only source of them, so nothing is missed and the
+ * first script carries none of this.
  */
-export function forwardConversions(element: HTMLElement, destinations: string | null): () => void {
-  // A removed attribute reads null.
-  const to = new Set((destinations ?? '').toLowerCase().split(/\s+/));
-  const shopify = to.has('shopify');
-  const dataLayer = to.has('datalayer');
-  if (!shopify && !dataLayer) return () => undefined;
+export class Conversions {
+  readonly #destinations: () => string | null | undefined;
+  #openedAt = 0;
+  #submit: { at: number; requestId: string; views: string; output: 'image' | 'video' } | undefined;
 
-  let openedAt = 0;
-  let submit: { at: number; requestId: string; views: string; output: 'image' | 'video' } | undefined;
-  const since = (at: number) => Math.max(0, Math.round(performance.now() - at));
+  constructor(destinations: () => string | null | undefined) {
+    this.#destinations = destinations;
+  }
 
-  const send = (name: ConversionName, params: ConversionParams) => {
+  record<K extends keyof TryonEventMap>(type: K, detail: TryonEventMap[K]['detail']): void {
+    const now = performance.now();
+    const since = (at: number) => Math.max(0, Math.round(now - at));
+    // Timing is kept whether or not anything is sent, so an attribute set mid-run still measures right.
+    switch (type) {
+      case 'tryon-open': {
+        this.#openedAt = now;
+        this.#send('tryon_open', subject(detail));
+        break;
+      }
+      case 'tryon-submit': {
+        const { requestId, views, output } = detail as TryonEventMap['tryon-submit']['detail'];
+        this.#submit = { at: now, requestId, views: views.join(','), output };
+        this.#send('tryon_submit', { ...subject(detail), views: this.#submit.views, output });
+        break;
+      }
+      case 'tryon-result': {
+        const { requestId, outputs } = detail as TryonEventMap['tryon-result']['detail'];
+        // A try-on resumed after a reload was submitted on the page before: its views come from its outputs.
+        const made = this.#submit?.requestId === requestId ? this.#submit : undefined;
+        const views = made?.views ?? [...new Set(outputs.filter((o) => o.type === 'image').map((o) => o.view))].join(',');
+        const output = made?.output ?? (outputs.some((o) => o.type === 'video') ? 'video' : 'image');
+        this.#send('tryon_result', { ...subject(detail), views, output, outcome: 'result', ...(made ? { duration_ms: since(made.at) } : {}) });
+        this.#submit = undefined;
+        break;
+      }
+      case 'tryon-error': {
+        const { code } = detail as TryonEventMap['tryon-error']['detail'];
+        const submit = this.#submit;
+        this.#send('tryon_error', { ...subject(detail), outcome: 'error', error_code: code, ...(submit ? { duration_ms: since(submit.at) } : {}) });
+        break;
+      }
+      case 'tryon-close': {
+        const { status } = detail as TryonEventMap['tryon-close']['detail'];
+        this.#send('tryon_close', { ...subject(detail), outcome: outcomeOf(status), duration_ms: since(this.#openedAt) });
+        this.#submit = undefined;
+        break;
+      }
+      default:
+        // tryon-progress is not a conversion.
+    }
+  }
+
+  #send(name: ConversionName, params: ConversionParams): void {
+    const to = new Set((this.#destinations() ?? '').toLowerCase().split(/\s+/));
     // Looked up at each event: Shopify's and GTM's scripts may load after the widget.
-    if (shopify) window.Shopify?.analytics?.publish?.(name, params);
-    if (dataLayer) (window.dataLayer ||= []).push({ event: name, ...params });
-  };
-
-  const listeners: { [K in keyof TryonEventMap]?: (event: TryonEventMap[K]) => void } = {
-    'tryon-open': ({ detail }) => {
-      openedAt = performance.now();
-      send('tryon_open', subject(detail));
-    },
-    'tryon-submit': ({ detail }) => {
-      submit = { at: performance.now(), requestId: detail.requestId, views: detail.views.join(','), output: detail.output };
-      send('tryon_submit', { ...subject(detail), views: submit.views, output: submit.output });
-    },
-    'tryon-result': ({ detail }) => {
-      // A try-on resumed after a reload was submitted on the page before: its views come from its outputs.
-      const made = submit?.requestId === detail.requestId ? submit : undefined;
-      const views = made?.views ?? [...new Set(detail.outputs.filter((o) => o.type === 'image').map((o) => o.view))].join(',');
-      const output = made?.output ?? (detail.outputs.some((o) => o.type === 'video') ? 'video' : 'image');
-      send('tryon_result', {
-        ...subject(detail), views, output, outcome: 'result', ...(made ? { duration_ms: since(made.at) } : {}),
-      });
-      submit = undefined;
-    },
-    'tryon-error': ({ detail }) => {
-      send('tryon_error', {
-        ...subject(detail), outcome: 'error', error_code: detail.code, ...(submit ? { duration_ms: since(submit.at) } : {}),
-      });
-    },
-    'tryon-close': ({ detail }) => {
-      send('tryon_close', { ...subject(detail), outcome: outcomeOf(detail.status), duration_ms: since(openedAt) });
-      submit = undefined;
-    },
-  };
-  const entries = Object.entries(listeners) as [string, EventListener][];
-  // Only the element's own events: a page may nest other widgets that use the same names.
-  const own = new Map(entries.map(([type, listener]) => [type, (event: Event) => {
-    if (event.target === element) listener(event);
-  }]));
-  for (const [type, listener] of own) element.addEventListener(type, listener);
-  return () => {
-    for (const [type, listener] of own) element.removeEventListener(type, listener);
-  };
+    if (to.has('shopify')) window.Shopify?.analytics?.publish?.(name, params);
+    if (to.has('datalayer')) (window.dataLayer ||= []).push({ event: name, ...params });
+  }
 }
 
 /** The product and variant, copied by name so nothing else of a detail can slip through. */

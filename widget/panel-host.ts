@@ -12,6 +12,8 @@ export interface PanelHost extends HTMLElement {
   readonly variant: string;
   readonly video: boolean;
   readonly privacyUrl: string;
+  /** Where to send conversion events (space-separated: `shopify`, `dataLayer`); empty for none. */
+  readonly analytics: string;
   readonly strings: Partial<Strings>;
   readonly pollInterval: number;
   /** The language the texts are shown in. */

@@ -7,7 +7,6 @@ import type { TryonStatus } from './events.js';
 import type { Strings, Translation } from './i18n/en.js';
 import { english, languageOf } from './language.js';
 import type { PanelHost, PanelStatusEvent } from './panel-host.js';
-import { forwardConversions } from './analytics.js';
 
 /** What the button needs from the lazily loaded panel. */
 interface PanelElement extends HTMLElement {
@@ -149,7 +148,6 @@ export class TryonButton extends LitElement implements PanelHost {
   #translationLoad: Promise<void> | undefined;
 
   #idleHandle: number | undefined;
-  #stopConversions: (() => void) | undefined;
   readonly #resumeChecked = new Set<string>();
 
   constructor() {
@@ -187,22 +185,17 @@ export class TryonButton extends LitElement implements PanelHost {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    // Listening starts on connection, before any render, so even an `open()` called at once is counted.
-    this.#forwardConversions();
     if (this.prefetch !== 'interaction') this.#prefetchWhenIdle();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#stopConversions?.();
-    this.#stopConversions = undefined;
     if (this.#idleHandle !== undefined) (globalThis.cancelIdleCallback ?? clearTimeout)(this.#idleHandle);
     this.#idleHandle = undefined;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (changed.has('analytics')) this.#forwardConversions();
     const language = this.language;
     if (language === this.#translationFor) return;
     this.#translationFor = language;
@@ -254,11 +247,6 @@ export class TryonButton extends LitElement implements PanelHost {
     const panel = this.#panel;
     if (!panel) throw new Error('The try-on panel did not render.');
     return panel;
-  }
-
-  #forwardConversions(): void {
-    this.#stopConversions?.();
-    this.#stopConversions = forwardConversions(this, this.analytics);
   }
 
   #prefetchWhenIdle(): void {

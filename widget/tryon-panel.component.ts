@@ -17,6 +17,7 @@ import { lastPhoto } from './storage.js';
 import type { StoredTryon } from './storage.js';
 import { Texts } from './texts.js';
 import { tryonEvent } from './events.js';
+import { Conversions } from './analytics.js';
 import type { TryonEventDetail, TryonEventName, TryonOutput } from './events.js';
 import type { PanelHost, PanelStatusEvent } from './panel-host.js';
 import { consentStep, consentText } from './steps/consent.js';
@@ -77,6 +78,7 @@ export class TryonPanel extends LitElement {
     emit: (name, detail) => this.#emit(name, detail),
     changed: (before, after, event) => this.#sessionChanged(before, after, event),
   });
+  readonly #conversions = new Conversions(() => this.host?.analytics);
   #focusStep = false;
   /** The result and the chosen variant "Try this colour" was last announced for. */
   #announcedOffer = '';
@@ -111,6 +113,7 @@ export class TryonPanel extends LitElement {
 
   #emit<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): void {
     this.host.dispatchEvent(tryonEvent(name, detail));
+    this.#conversions.record(name, detail);
   }
 
   /** What the panel does on each change of the session: focus, the live region, the host's status. */
