@@ -30,7 +30,7 @@ import { tryonRoutes } from './routes/tryons.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import type { ProxyServices, ProxyContext, ProxyEnv } from './context.js';
 
-export type { CatalogFile, ProductEntry, ProductLookup } from './catalog.js';
+export type { CatalogFile, CatalogVariant, ProductEntry, ProductLookup } from './catalog.js';
 export type { ProxyLimits } from './limits.js';
 export type { PhotoRevocations } from './photo-revocations.js';
 export { DEFAULT_LIMITS } from './limits.js';

@@ -25,6 +25,25 @@ const garment = z.strictObject({
   subtype: z.string().min(1).max(40).optional(),
 });
 
+/** A variant's garment merges over the product's, so it may name only what differs. */
+const garmentOverride = z.strictObject({
+  category: z.string().min(1).max(40).optional(),
+  subtype: z.string().min(1).max(40).optional(),
+});
+
+/** The shop's own ids: Shopify and WooCommerce variant ids are numbers, the demo's are slugs. */
+export const VARIANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+const variantSchema = z.strictObject({
+  name: z.string().min(1).max(200),
+  garmentImage: z.string().min(1).optional(),
+  referencePersonImage: z.string().min(1).optional(),
+  garment: garmentOverride.optional(),
+});
+export type CatalogVariant = z.infer<typeof variantSchema>;
+
+const variantsSchema = z.record(z.string().regex(VARIANT_ID, 'variant ids use letters, digits, - and _ (at most 64)'), variantSchema);
+
 const shared = {
   tier: z.enum(TIERS).optional(),
   views: z.array(z.enum(VIEWS)).min(1).max(4).refine((v) => new Set(v).size === v.length, 'views must not repeat').optional(),
@@ -42,6 +61,8 @@ const productSchema = z.strictObject({
   video: z.union([z.boolean(), videoOptions]).optional(),
   name: z.string().max(200).optional(),
   title: z.string().max(200).optional(),
+  /** Colours, sizes, …: each overrides the product's garment image, reference person or garment. */
+  variants: variantsSchema.optional(),
 });
 
 /** Mode-dependent rules, checked on the raw entry so they are reported with every other problem. */
@@ -52,6 +73,15 @@ function modeProblems(raw: unknown): { field: string; message: string }[] {
   if (product.mode === 'garment_to_person' && !product.garmentImage) problems.push({ field: 'garmentImage', message: 'is required for mode garment_to_person' });
   if (product.mode === 'person_to_person' && !product.referencePersonImage) problems.push({ field: 'referencePersonImage', message: 'is required for mode person_to_person' });
   if (product.mode === 'person_to_person' && product.video) problems.push({ field: 'video', message: 'video try-on needs a garment image (mode garment_to_person)' });
+  // A variant's image of the other mode would be silently ignored: the merchant meant something else.
+  if (typeof product.variants === 'object' && product.variants !== null) {
+    for (const [id, variant] of Object.entries(product.variants as Record<string, unknown>)) {
+      if (typeof variant !== 'object' || variant === null) continue;
+      const fields = variant as Record<string, unknown>;
+      if (product.mode === 'person_to_person' && fields.garmentImage !== undefined) problems.push({ field: `variants.${id}.garmentImage`, message: 'is for mode garment_to_person; a person_to_person variant sets referencePersonImage' });
+      if (product.mode === 'garment_to_person' && fields.referencePersonImage !== undefined) problems.push({ field: `variants.${id}.referencePersonImage`, message: 'is for mode person_to_person; a garment_to_person variant sets garmentImage' });
+    }
+  }
   return problems;
 }
 
@@ -79,6 +109,14 @@ export interface ProductEntry {
   /** undefined → no video offered. */
   video?: VideoOptions | undefined;
   name?: string | undefined;
+  /** The product's variants by the shop's own id; none → the product has one garment. */
+  variants?: Record<string, CatalogVariant> | undefined;
+}
+
+/** A product as one of its variants: what a try-on of that variant sends upstream. */
+export interface VariantEntry extends ProductEntry {
+  /** The variant's id, when the try-on is of a variant rather than the product itself. */
+  variant?: string | undefined;
 }
 
 export type ProductLookup = (productId: string) => Promise<ProductEntry | undefined> | ProductEntry | undefined;
@@ -90,16 +128,31 @@ export class CatalogError extends Error {
   }
 }
 
+/** Where a problem is, in the merchant's words: `product "saree": variant "red": field garmentImage`. */
+function placeOf(productId: string, fieldPath: string[]): string {
+  if (fieldPath[0] === 'variants' && fieldPath.length >= 2) {
+    return `product "${productId}": variant "${fieldPath[1]}"${fieldPath.length > 2 ? `: field ${fieldPath.slice(2).join('.')}` : ''}`;
+  }
+  return `product "${productId}"${fieldPath.length > 0 ? `: field ${fieldPath.join('.')}` : ''}`;
+}
+
+/** A bad record key says what ids may be, not zod's "Invalid key in record". */
+const messageOf = (issue: z.core.$ZodIssue): string =>
+  issue.code === 'invalid_key' ? `id: ${issue.issues.map((inner) => inner.message).join('; ')}` : issue.message;
+
+function productProblems(id: string, issues: z.core.$ZodIssue[]): string[] {
+  return issues.map((issue) => `${placeOf(id, issue.path.map(String))}: ${messageOf(issue)}`);
+}
+
 function describeIssues(error: z.ZodError): string[] {
   return error.issues.map((issue) => {
     const path = issue.path.map(String);
-    if (path[0] === 'products' && path.length >= 2) {
-      const field = path.slice(2).join('.') || '(entry)';
-      return `product "${path[1]}": field ${field}: ${issue.message}`;
-    }
-    return `${path.join('.') || '(catalog)'}: ${issue.message}`;
+    if (path[0] === 'products' && path.length >= 2) return `${placeOf(path[1]!, path.slice(2))}: ${messageOf(issue)}`;
+    return `${path.join('.') || '(catalog)'}: ${messageOf(issue)}`;
   });
 }
+
+const crossFieldProblems = (id: string, raw: unknown) => modeProblems(raw).map((p) => `${placeOf(id, p.field.split('.'))}: ${p.message}`);
 
 const BUILT_IN = { tier: 'standard' as Tier, views: ['front'] as View[], background: 'studio_white', provider: 'auto' };
 
@@ -118,7 +171,60 @@ function entryOf(id: string, product: CatalogProduct, defaults?: z.infer<typeof 
     pose: product.pose ?? defaults?.pose,
     video: product.video === true ? {} : product.video ? { ...product.video } : undefined,
     name: product.name ?? product.title,
+    variants: product.variants ? copyVariants(product.variants) : undefined,
   };
+}
+
+function copyVariants(variants: Record<string, CatalogVariant>): Record<string, CatalogVariant> {
+  return Object.fromEntries(Object.entries(variants).map(([id, v]) => [id, { ...v, ...(v.garment ? { garment: { ...v.garment } } : {}) }]));
+}
+
+/** The variants a product offers, in catalog order, as GET /products lists them. */
+export function variantList(product: ProductEntry): { id: string; name: string }[] {
+  return Object.entries(product.variants ?? {}).map(([id, variant]) => ({ id, name: variant.name }));
+}
+
+/**
+ * The product as the shopper chose it: a variant's fields over the product's own (its garment
+ * merged over the product's). No variant → the product itself; one it does not have → undefined.
+ */
+export function productAsVariant(product: ProductEntry, variantId: string | undefined): VariantEntry | undefined {
+  if (variantId === undefined) return product;
+  if (!VARIANT_ID.test(variantId) || !Object.hasOwn(product.variants ?? {}, variantId)) return undefined;
+  const variant = product.variants![variantId]!;
+  return {
+    ...product,
+    variant: variantId,
+    garment: { ...product.garment, ...definedFields(variant.garment ?? {}) } as ProductEntry['garment'],
+    garmentImage: product.mode === 'garment_to_person' ? variant.garmentImage ?? product.garmentImage : undefined,
+    referencePersonImage: product.mode === 'person_to_person' ? variant.referencePersonImage ?? product.referencePersonImage : undefined,
+  };
+}
+
+const definedFields = <T extends object>(value: T): Partial<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+/** One image a catalog names, and whose it is. */
+export interface CatalogImage {
+  product: string;
+  variant?: string;
+  field: 'garmentImage' | 'referencePersonImage';
+  path: string;
+}
+
+/** Every image a catalog names, for start-up checks and bundling (a variant's image included). */
+export function catalogImages(products: Map<string, ProductEntry>): CatalogImage[] {
+  const images: CatalogImage[] = [];
+  for (const [id, product] of products) {
+    const field = product.mode === 'garment_to_person' ? 'garmentImage' : 'referencePersonImage';
+    const own = product[field];
+    if (own) images.push({ product: id, field, path: own });
+    for (const [variant, fields] of Object.entries(product.variants ?? {})) {
+      const path = fields[field];
+      if (path) images.push({ product: id, variant, field, path });
+    }
+  }
+  return images;
 }
 
 /** Validates a parsed catalog file; throws CatalogError listing every problem. */
@@ -126,7 +232,7 @@ export function parseCatalog(input: unknown): Map<string, ProductEntry> {
   const result = catalogSchema.safeParse(input);
   const rawProducts = typeof input === 'object' && input !== null ? (input as { products?: unknown }).products : undefined;
   const crossField = typeof rawProducts === 'object' && rawProducts !== null
-    ? Object.entries(rawProducts).flatMap(([id, raw]) => modeProblems(raw).map((p) => `product "${id}": field ${p.field}: ${p.message}`))
+    ? Object.entries(rawProducts).flatMap(([id, raw]) => crossFieldProblems(id, raw))
     : [];
   if (!result.success || crossField.length > 0) {
     throw new CatalogError([...(result.success ? [] : describeIssues(result.error)), ...crossField]);
@@ -143,12 +249,9 @@ export function checkProductEntry(id: string, entry: ProductEntry): ProductEntry
   const { id: _ignored, ...fields } = entry;
   const plain = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   const result = productSchema.safeParse(plain);
-  const crossField = modeProblems(plain).map((p) => `product "${id}": field ${p.field}: ${p.message}`);
+  const crossField = crossFieldProblems(id, plain);
   if (!result.success || crossField.length > 0) {
-    throw new CatalogError([
-      ...(result.success ? [] : result.error.issues.map((issue) => `product "${id}": field ${issue.path.join('.') || '(entry)'}: ${issue.message}`)),
-      ...crossField,
-    ]);
+    throw new CatalogError([...(result.success ? [] : productProblems(id, result.error.issues)), ...crossField]);
   }
   // A shop's own lookup has no catalog defaults: the built-in ones apply.
   return entryOf(id, result.data);

@@ -4,6 +4,7 @@
 
 export type ErrorCode =
   | 'invalid_request' | 'consent_required' | 'validation_failed' | 'unknown_product'
+  | 'unknown_variant'
   | 'not_found' | 'invalid_handle' | 'expired_handle' | 'origin_not_allowed' | 'file_too_large'
   | 'unsupported_media_type' | 'photo_too_small' | 'photo_has_metadata' | 'rate_limited' | 'photo_limit_reached'
   | 'daily_budget_reached' | 'view_not_offered' | 'video_not_offered' | 'upstream_auth'

@@ -1,7 +1,9 @@
-// Each product's garment image (or reference person image) is uploaded to /v1/files once for the
-// whole cluster: its file id is kept in the store (the memory store may persist it, so a restart
-// does not upload again), and the first upload holds the store's lock on the image, so concurrent
-// first requests on every instance share one upload.
+// Each catalog image (a product's or a variant's garment image or reference person image) is
+// uploaded to /v1/files once for the whole cluster and remembered by its path, so a variant with a
+// picture of its own gets its own upload and one that keeps the product's shares it. The file id
+// is kept in the store (the memory store may persist it, so a restart does not upload again), and
+// the first upload holds the store's lock on the image, so concurrent first requests on every
+// instance share one upload.
 import { ProxyError } from './errors.js';
 import { sniffPhotoType } from './image-signatures.js';
 import type { Upstream } from './upstream/client.js';

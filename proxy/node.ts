@@ -12,7 +12,7 @@ import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { createProxy, type ProxyOptions } from './app.js';
-import { CatalogError, parseCatalog } from './catalog.js';
+import { CatalogError, catalogImages, parseCatalog } from './catalog.js';
 import { ConfigError, describeConfig, loadConfig, proxyOptionsFrom, type ConfiguredOptions, type ProxyConfig } from './config.js';
 import type { FileIdCache } from './garment-files.js';
 import type { ProxyEnv } from './context.js';
@@ -112,16 +112,16 @@ export async function readCatalogFile(path: string): Promise<unknown> {
   }
 }
 
-/** Catalog images that are not where the catalog says: a clear start-up problem, not a 500 later. */
+/** Catalog images (a variant's included) that are not where the catalog says: a clear start-up problem, not a 500 later. */
 export async function missingCatalogImages(catalog: unknown, assetsDir: string): Promise<string[]> {
   const missing: string[] = [];
-  for (const [id, product] of parseCatalog(catalog)) {
-    const path = product.garmentImage ?? product.referencePersonImage;
-    if (!path || /^https?:\/\//.test(path)) continue;
+  for (const image of catalogImages(parseCatalog(catalog))) {
+    if (/^https?:\/\//.test(image.path)) continue;
     try {
-      await access(resolve(assetsDir, path));
+      await access(resolve(assetsDir, image.path));
     } catch {
-      missing.push(`product "${id}": ${product.garmentImage ? 'garmentImage' : 'referencePersonImage'} ${resolve(assetsDir, path)} does not exist`);
+      const owner = image.variant === undefined ? `product "${image.product}"` : `product "${image.product}": variant "${image.variant}"`;
+      missing.push(`${owner}: ${image.field} ${resolve(assetsDir, image.path)} does not exist`);
     }
   }
   return missing;

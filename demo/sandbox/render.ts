@@ -55,40 +55,67 @@ async function decodePerson(bytes: Uint8Array): Promise<Picture> {
   }
 }
 
-/** Where the garment goes on a person photo: the torso and legs, below the head. */
-function bodyRegion(width: number, height: number) {
-  const left = Math.round(width * 0.22);
-  const top = Math.round(height * 0.28);
-  return { left, top, width: Math.max(1, Math.round(width * 0.56)), height: Math.max(1, Math.round(height * 0.6)) };
+/**
+ * Where a worn garment goes on a person photo: from the shoulders to the hem, below the face.
+ * Fractions of a full-length portrait (the demo's photos stand the figure in the middle 90%),
+ * so a sandbox render covers the figure the way a real try-on would.
+ */
+export function bodyRegion(width: number, height: number) {
+  const top = Math.round(height * 0.27);
+  const bottom = Math.round(height * 0.95);
+  return { top, height: Math.max(1, bottom - top), centre: width / 2, maxWidth: Math.max(1, Math.round(width * 0.7)) };
+}
+
+/** The part of a reference person's photo that is their outfit: the body region, never the face. */
+function outfitRegion(width: number, height: number) {
+  const region = bodyRegion(width, height);
+  const left = Math.round(width * 0.2);
+  return { left, top: region.top, width: Math.max(1, Math.round(width * 0.6)), height: region.height };
+}
+
+/** Trims a flat-lay's or cut-out's empty margin, so its own edges, not its canvas, meet the body. */
+async function garmentOnly(image: Sharp): Promise<Sharp> {
+  try {
+    const trimmed = await image.clone().trim({ threshold: 12 }).png().toBuffer();
+    return sharp(trimmed);
+  } catch {
+    // A picture of one colour has nothing to trim.
+    return image;
+  }
 }
 
 /**
- * The garment as a semi-opaque layer sized to the body region. In person_to_person the source is
- * the reference person's body region only, so their face never transfers.
+ * The garment as a semi-opaque layer at its own proportions, as tall as the body region (narrower
+ * if it would be wider than the photo allows), to be centred on the figure. In person_to_person
+ * the source is the reference person's outfit region only, so their face never transfers.
  */
-async function garmentLayer(source: Uint8Array, fromPerson: boolean, size: { width: number; height: number }): Promise<Buffer> {
+async function garmentLayer(source: Uint8Array, fromPerson: boolean, region: { height: number; maxWidth: number }): Promise<{ layer: Buffer; width: number; height: number }> {
   let image: Sharp;
   try {
     image = sharp(source).rotate();
     if (fromPerson) {
       const turned = await image.clone().png().toBuffer({ resolveWithObject: true });
-      const region = bodyRegion(turned.info.width, turned.info.height);
-      image = sharp(turned.data).extract(region);
+      image = sharp(turned.data).extract(outfitRegion(turned.info.width, turned.info.height));
+    } else {
+      image = await garmentOnly(image);
     }
     await image.clone().metadata();
   } catch {
-    const stripes = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#b0283c"/><rect width="64" height="16" y="24" fill="#e0b040"/></svg>`;
+    const stripes = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="400"><rect width="300" height="400" fill="#b0283c"/><rect width="300" height="60" y="150" fill="#e0b040"/></svg>`;
     image = sharp(Buffer.from(stripes));
   }
   try {
-    return await image
-      .resize({ width: size.width, height: size.height, fit: 'fill' })
+    const { data, info } = await image
+      .resize({ width: region.maxWidth, height: region.height, fit: 'inside' })
       .ensureAlpha()
       .linear([1, 1, 1, 0.82], [0, 0, 0, 0])
       .png()
-      .toBuffer();
+      .toBuffer({ resolveWithObject: true });
+    return { layer: data, width: info.width, height: info.height };
   } catch {
-    return sharp({ create: { width: size.width, height: size.height, channels: 4, background: { r: 176, g: 40, b: 60, alpha: 0.82 } } }).png().toBuffer();
+    const width = Math.min(region.maxWidth, Math.round(region.height * 0.5));
+    const layer = await sharp({ create: { width, height: region.height, channels: 4, background: { r: 176, g: 40, b: 60, alpha: 0.82 } } }).png().toBuffer();
+    return { layer, width, height: region.height };
   }
 }
 
@@ -96,13 +123,13 @@ async function garmentLayer(source: Uint8Array, fromPerson: boolean, size: { wid
 export async function renderFront(input: { person: Uint8Array; garment: Uint8Array; garmentFromPerson: boolean; background: string }): Promise<Picture> {
   const person = await decodePerson(input.person);
   const region = bodyRegion(person.width, person.height);
-  const layer = await garmentLayer(input.garment, input.garmentFromPerson, region);
+  const garment = await garmentLayer(input.garment, input.garmentFromPerson, region);
   const tone = backdropOf(input.background);
   const wash = await sharp({ create: { width: person.width, height: person.height, channels: 4, background: { ...tone, alpha: 0.22 } } }).png().toBuffer();
   return toPicture(
     sharp(person.data, rawInput(person)).composite([
       { input: wash, left: 0, top: 0 },
-      { input: layer, left: region.left, top: region.top },
+      { input: garment.layer, left: Math.max(0, Math.round(region.centre - garment.width / 2)), top: region.top },
     ]),
   );
 }

@@ -86,7 +86,8 @@ export function createShop<TryonEnv extends Env>(options: ShopOptions<TryonEnv>)
   shop.get('/products/:id', (c) => {
     const product = findProduct(c.req.param('id'));
     if (!product) return page(c, notFoundPage(), 404);
-    return page(c, productPage(product, { widget: withWidget(c) }));
+    // ?variant= opens the page on that colour, as a platform's variant links do.
+    return page(c, productPage(product, { widget: withWidget(c), variant: c.req.query('variant') }));
   });
 
   shop.get('/shop/style.css', async (c) => {

@@ -6,19 +6,27 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { garmentSvg, modelPhotoSvg, shopperPhotoSvg } from './drawings.js';
-import { products } from './products.js';
+import { colourImage, products, type Colour, type Product } from './products.js';
 
 /** Where the sample shopper photo lands, relative to the images folder. */
 export const SHOPPER_PHOTO = 'shopper.jpg';
 
 interface Picture { path: string; svg: string; format: 'png' | 'jpeg' }
 
+/** The garment drawing of one colour, under garments/ (the catalog's garmentImage for it). */
+export function garmentPicturePath(product: Product, colour: Colour): string {
+  return colour.id === product.colours[0].id ? `garments/${product.id}.png` : `garments/${product.id}--${colour.id}.png`;
+}
+
 function pictures(): Picture[] {
   const list: Picture[] = [];
   for (const product of products) {
-    list.push({ path: `garments/${product.id}.png`, svg: garmentSvg(product.drawing, product.palette), format: 'png' });
-    if (product.image.startsWith('models/')) {
-      list.push({ path: product.image, svg: modelPhotoSvg(product.drawing, product.palette), format: 'jpeg' });
+    // Every colour is drawn: the shop shows the chosen one and the proxy uploads it for that variant.
+    for (const colour of product.colours) {
+      list.push({ path: garmentPicturePath(product, colour), svg: garmentSvg(product.drawing, colour.palette), format: 'png' });
+      if (product.image.startsWith('models/')) {
+        list.push({ path: colourImage(product, colour), svg: modelPhotoSvg(product.drawing, colour.palette), format: 'jpeg' });
+      }
     }
   }
   list.push({ path: SHOPPER_PHOTO, svg: shopperPhotoSvg(), format: 'jpeg' });

@@ -1,6 +1,8 @@
-// The shop's own script (served as /shop/page.js): a toy cart, and on the showcase page what an
-// integrator would write: listen to the widget's events, log them, and offer "add to cart" once
-// the shopper has seen a result. A separate file because the pages allow no inline script.
+// The shop's own script (served as /shop/page.js): a toy cart, the colour choice (which sets the
+// try-on's variant and the product picture), and on the showcase page what an integrator would
+// write: listen to the widget's events, log them beside what analytics would receive (dataLayer
+// pushes), and offer "add to cart" once the shopper has seen a result. A separate file because
+// the pages allow no inline script.
 
 export {}; // a module: its names stay out of the global scope
 
@@ -32,8 +34,23 @@ function describe(detail: unknown): string {
   }
 }
 
-function watchWidget(widget: Element): void {
+/** One line in the showcase page's event log. */
+function logLine(kind: string, label: string, detail: string): void {
   const log = document.querySelector<HTMLOListElement>('[data-event-log-list]');
+  if (!log) return;
+  log.querySelector('.empty')?.remove();
+  const item = document.createElement('li');
+  const time = document.createElement('time');
+  time.textContent = new Date().toLocaleTimeString();
+  const name = document.createElement('code');
+  name.textContent = label;
+  item.append(time, ' ', name, detail ? ` ${detail}` : '');
+  item.dataset[kind] = label;
+  log.append(item);
+  log.scrollTop = log.scrollHeight;
+}
+
+function watchWidget(widget: Element): void {
   const offer = document.querySelector<HTMLElement>('[data-cart-offer]');
   let lastProgress = '';
   for (const name of WIDGET_EVENTS) {
@@ -44,19 +61,42 @@ function watchWidget(widget: Element): void {
         if (detail === lastProgress) return;
         lastProgress = detail;
       }
-      if (log) {
-        log.querySelector('.empty')?.remove();
-        const item = document.createElement('li');
-        const time = document.createElement('time');
-        time.textContent = new Date().toLocaleTimeString();
-        const label = document.createElement('code');
-        label.textContent = name;
-        item.append(time, ' ', label, detail ? ` ${detail}` : '');
-        item.dataset.event = name;
-        log.append(item);
-        log.scrollTop = log.scrollHeight;
-      }
+      logLine('event', name, detail);
       if (name === 'tryon-result' && offer) offer.hidden = false;
+    });
+  }
+}
+
+type DataLayer = Record<string, unknown>[];
+
+/**
+ * Shows each `window.dataLayer` push in the log, as Google Tag Manager would receive it. Set up
+ * before the widget runs (this script comes first), so the button's own pushes pass through here.
+ */
+function watchDataLayer(): void {
+  const holder = window as unknown as { dataLayer?: DataLayer };
+  const layer = (holder.dataLayer ??= []);
+  const push = layer.push.bind(layer);
+  layer.push = (...items: Record<string, unknown>[]) => {
+    for (const item of items) {
+      const { event, ...params } = item;
+      logLine('analytics', `dataLayer ${String(event)}`, describe(params));
+    }
+    return push(...items);
+  };
+}
+
+/** Choosing a colour shows its picture and makes it the try-on's variant. */
+function watchColours(): void {
+  const photo = document.querySelector<HTMLImageElement>('[data-product-photo]');
+  for (const input of document.querySelectorAll<HTMLInputElement>('[data-colours] input[name="colour"]')) {
+    input.addEventListener('change', () => {
+      if (!input.checked) return;
+      if (photo && input.dataset.image) {
+        photo.src = input.dataset.image;
+        photo.alt = input.dataset.alt ?? photo.alt;
+      }
+      for (const widget of document.querySelectorAll('tryon-button')) widget.setAttribute('variant', input.value);
     });
   }
 }
@@ -71,8 +111,13 @@ function start(): void {
       button.disabled = true;
     });
   }
+  watchColours();
   for (const widget of document.querySelectorAll('tryon-button[data-event-log]')) watchWidget(widget);
 }
+
+// At once: this module runs after the page is parsed and before the widget's, so the log sees
+// the widget's first push.
+if (document.querySelector('[data-event-log-list]')) watchDataLayer();
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
 else start();

@@ -1,7 +1,7 @@
 // The shop's HTML, server-rendered from template strings. No inline script anywhere: the pages
 // run under `script-src 'self'`, as a careful shop would.
 import { SHOPPER_PHOTO } from './images.js';
-import { formatPrice, products, type Product } from './products.js';
+import { colourImage, colourOf, formatPrice, products, type Colour, type Product } from './products.js';
 
 const SHOP_NAME = 'Kapda & Co.';
 
@@ -90,11 +90,12 @@ ${products.map(card).join('\n')}
   return layout(body, { title: 'Try it on', widget: options.widget });
 }
 
-function tryonTag(product: Product): string {
-  const attributes = [`product="${escapeHtml(product.id)}"`, 'endpoint="/tryon"'];
+function tryonTag(product: Product, colour: Colour): string {
+  const attributes = [`product="${escapeHtml(product.id)}"`, 'endpoint="/tryon"', `variant="${escapeHtml(colour.id)}"`];
   if (product.offers.includes('Video')) attributes.push('video');
   if (product.showcase) {
-    attributes.push('class="themed"', 'data-event-log');
+    // The showcase page also shows what analytics would receive: the button pushes to dataLayer.
+    attributes.push('analytics="dataLayer"', 'class="themed"', 'data-event-log');
     return `<tryon-button ${attributes.join(' ')}>${escapeHtml(product.showcase.label)}</tryon-button>`;
   }
   return `<tryon-button ${attributes.join(' ')}></tryon-button>`;
@@ -104,7 +105,7 @@ function showcase(product: Product): string {
   if (!product.showcase) return '';
   return `<section class="integrator" aria-labelledby="integrator-title">
   <h2 id="integrator-title">For integrators: this page themes the button and listens to its events</h2>
-  <p>The button above uses <code>--tryon-accent: ${escapeHtml(product.showcase.accent)}</code>, a pill shape through <code>::part(button)</code> and its own label, “${escapeHtml(product.showcase.label)}”, given as the element's content. The shop's script listens to <code>tryon-open</code>, <code>tryon-submit</code>, <code>tryon-progress</code>, <code>tryon-result</code>, <code>tryon-error</code> and <code>tryon-close</code>.</p>
+  <p>The button above uses <code>--tryon-accent: ${escapeHtml(product.showcase.accent)}</code>, a pill shape through <code>::part(button)</code> and its own label, “${escapeHtml(product.showcase.label)}”, given as the element's content. The shop's script listens to <code>tryon-open</code>, <code>tryon-submit</code>, <code>tryon-progress</code>, <code>tryon-result</code>, <code>tryon-error</code> and <code>tryon-close</code>. With <code>analytics="dataLayer"</code> the button also pushes <code>tryon_open</code>, <code>tryon_submit</code>, <code>tryon_result</code>, <code>tryon_error</code> and <code>tryon_close</code> to <code>window.dataLayer</code> for Google Tag Manager; the log shows each push as <code>dataLayer</code>. Choosing a colour sets the button's <code>variant</code>.</p>
   <div class="cart-offer" data-cart-offer hidden>
     <p><strong>Looks good on you.</strong> Add the ${escapeHtml(product.name)} in your size?</p>
     <button type="button" class="button" data-add-look>Add this look to cart</button>
@@ -114,25 +115,35 @@ function showcase(product: Product): string {
 </section>`;
 }
 
-export function productPage(product: Product, options: { widget: boolean }): string {
-  const colours = product.colours
-    .map((colour) => `<li><span class="swatch" style="background:${escapeHtml(colour.hex)}"></span>${escapeHtml(colour.name)}</li>`)
-    .join('');
+/** The colours as one radio group: arrow keys move between them, and the choice sets the try-on's variant. */
+function colourChoices(product: Product, chosen: Colour): string {
+  const choices = product.colours.map((colour) => `<label class="colour-choice">
+      <input type="radio" name="colour" value="${escapeHtml(colour.id)}" data-image="/images/${escapeHtml(colourImage(product, colour))}" data-alt="${escapeHtml(`${product.name}, ${colour.name}`)}"${colour.id === chosen.id ? ' checked' : ''}>
+      <span class="swatch" style="background:${escapeHtml(colour.hex)}" aria-hidden="true"></span>
+      <span class="colour-name">${escapeHtml(colour.name)}</span>
+    </label>`).join('\n    ');
+  return `<fieldset class="colours" data-colours>
+    <legend class="label">Colour</legend>
+    ${choices}
+  </fieldset>`;
+}
+
+export function productPage(product: Product, options: { widget: boolean; variant?: string | undefined }): string {
+  const colour = colourOf(product, options.variant);
   const body = `<nav class="crumbs" aria-label="Breadcrumb"><a href="/">All products</a> <span aria-hidden="true">/</span> <span aria-current="page">${escapeHtml(product.name)}</span></nav>
 <article class="product">
   <figure class="product-photo">
-    <img src="/images/${escapeHtml(product.image)}" alt="${escapeHtml(product.name)}" width="600" height="800">
+    <img src="/images/${escapeHtml(colourImage(product, colour))}" alt="${escapeHtml(`${product.name}, ${colour.name}`)}" width="600" height="800" data-product-photo>
   </figure>
   <div class="product-info">
     <p class="eyebrow">${escapeHtml(product.style)}</p>
     <h1>${escapeHtml(product.name)}</h1>
     <p class="price">${formatPrice(product.price)} <span class="tax">incl. taxes</span></p>
     <p class="description">${escapeHtml(product.description)}</p>
-    <h2 class="label">Colours</h2>
-    <ul class="swatches">${colours}</ul>
+    ${colourChoices(product, colour)}
     <div class="actions">
       <button type="button" class="button" data-add-to-cart>Add to cart</button>
-      ${options.widget ? tryonTag(product) : ''}
+      ${options.widget ? tryonTag(product, colour) : ''}
     </div>
     ${badges(product)}
     <p class="hint">No photo to hand? <a href="/images/${SHOPPER_PHOTO}" download="sample-shopper.jpg">Download a sample shopper photo</a>, then choose it in the try-on.</p>

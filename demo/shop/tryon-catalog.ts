@@ -1,5 +1,5 @@
-// The demo shop's try-on catalog as the proxy gets it: catalog.json with each product's display
-// name filled in from the shop's own data, and its garment and model pictures drawn into a cache
+// The demo shop's try-on catalog as the proxy gets it: catalog.json (each colour a variant, with
+// its own picture) with each product's and variant's display name filled in from the shop's own data, and its garment and model pictures drawn into a cache
 // folder (they are drawn, not checked in). Used by `npm start` (demo/start.ts) and demo/proxy.ts.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,7 +17,12 @@ export async function loadShopCatalog(): Promise<CatalogFile> {
   const catalog = JSON.parse(await readFile(join(root, 'demo/shop/catalog.json'), 'utf8')) as CatalogFile;
   for (const product of products) {
     const entry = catalog.products[product.id];
-    if (entry && !entry.name) entry.name = product.name;
+    if (!entry) continue;
+    entry.name ??= product.name;
+    for (const colour of product.colours) {
+      const variant = entry.variants?.[colour.id];
+      if (variant) variant.name ||= colour.name;
+    }
   }
   return catalog;
 }

@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { ProxyError } from '../errors.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { retentionOf } from '../tryon/consent-log.js';
+import { variantList } from '../catalog.js';
 import type { ProxyServices, ProxyEnv } from '../context.js';
 
 export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
@@ -19,6 +20,8 @@ export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
       views: product.views,
       video: product.video !== undefined,
       tier: product.tier,
+      // Always a list ([] when the product has none), so a client needs no second case.
+      variants: variantList(product),
       // How long this proxy keeps answering for a photo and a result: the widget states it at consent.
       retention: retentionOf(services.limits),
     });

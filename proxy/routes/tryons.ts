@@ -1,8 +1,8 @@
-// POST /tryons starts a try-on of a catalog product on an uploaded photo; GET /tryons/{h}
-// answers its status with signed file URLs; GET /tryons/{h}/events streams the same as SSE
-// (routes/tryon-events.ts). The catalog decides mode, garment, tier, background, pose and
-// provider; the browser may only narrow the views the product offers and ask for video where
-// it is offered.
+// POST /tryons starts a try-on of a catalog product (or one of its variants) on an uploaded
+// photo; GET /tryons/{h} answers its status with signed file URLs; GET /tryons/{h}/events streams
+// the same as SSE (routes/tryon-events.ts). The catalog decides mode, garment (a variant's over
+// the product's), tier, background, pose and provider; the browser may only name a variant the
+// catalog lists, narrow the views the product offers and ask for video where it is offered.
 import { Hono } from 'hono';
 import { ProxyError, UpstreamRejected, isProxyError } from '../errors.js';
 import { creditsFor } from '../prices.js';
@@ -13,6 +13,7 @@ import { logConsent } from '../tryon/consent-log.js';
 import { readTryonRequest } from '../tryon/request.js';
 import { mountBase, statusBody } from '../tryon/status-body.js';
 import { viewsToRender } from '../tryon/views.js';
+import { productAsVariant } from '../catalog.js';
 import { productImageOf, tryonRequestBody } from '../upstream/tryon-body.js';
 import { tryonEvents } from './tryon-events.js';
 import type { ProxyServices, ProxyEnv } from '../context.js';
@@ -42,13 +43,19 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
 
   app.post('/', writes, async (c) => {
     const request = await readTryonRequest(c.req.raw, services.limits);
-    const product = await services.findProduct(request.product);
-    if (!product) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
+    const listed = await services.findProduct(request.product);
+    if (!listed) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
+    const product = productAsVariant(listed, request.variant);
+    if (!product) throw new ProxyError(422, 'unknown_variant', 'This colour or size of the product has no try-on.');
     const photo = await openUnforgotten(services, 'photo', request.photo);
     const output = request.output ?? 'image';
     const views = viewsToRender(product, output, request.views);
 
-    const key = await services.idempotencyKey([photo.fileId, product.id, views.join(','), output, request.requestId]);
+    // The variant joins the key only when chosen, so a try-on without one keeps the key it always had.
+    const key = await services.idempotencyKey([
+      photo.fileId, product.id, views.join(','), output, request.requestId,
+      ...(product.variant === undefined ? [] : [`variant=${product.variant}`]),
+    ]);
     // Reserved in every daily limit before upstream is asked: a burst cannot overspend.
     const credits = creditsFor(services.prices, product.tier, output, views.length);
     const reservation = await services.spend.reserve({

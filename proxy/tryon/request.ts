@@ -1,6 +1,6 @@
-// What the browser may send to start a try-on: a product id, a photo handle, its consent, a
-// requestId that makes a retry the same try-on, and at most a narrowing of views or a wish for
-// video. Read bounded, then checked; consent is asked for before anything else is judged.
+// What the browser may send to start a try-on: a product id and which of its variants, a photo
+// handle, its consent, a requestId that makes a retry the same try-on, and at most a narrowing of
+// views or a wish for video. Read bounded, then checked; consent is asked for before anything else is judged.
 import { z } from 'zod';
 import { ProxyError } from '../errors.js';
 import { readBoundedText, refuseDeclaredLength } from '../streams.js';
@@ -17,6 +17,9 @@ const tryonRequest = z.object({
   requestId: z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, 'requestId must be 8 to 128 letters, digits, - or _'),
   views: z.array(z.string().max(40)).min(1).max(4).optional(),
   output: z.enum(['image', 'video']).optional(),
+  // Checked against the product's variants by the route (unknown_variant); "" is no variant, as
+  // an empty `variant` attribute on the button means.
+  variant: z.string().max(64).optional().transform((v) => (v === '' ? undefined : v)),
 });
 
 export type TryonRequest = z.infer<typeof tryonRequest>;

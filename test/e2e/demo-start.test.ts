@@ -3,10 +3,12 @@
 // own and the proxy talking to the given service (here a separate sandbox standing in for it).
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
 import { after, before, describe, test } from 'node:test';
 import { startSandbox } from '../../demo/sandbox/server.js';
 import { startDemo } from '../../demo/start.js';
 import type { Demo } from '../../demo/start.js';
+import { colourImage, products } from '../../demo/shop/products.js';
 import { SHOPPER_PHOTO } from './shop.js';
 
 describe('the demo with its own sandbox', () => {
@@ -21,7 +23,8 @@ describe('the demo with its own sandbox', () => {
     // Scripts from the shop's own origin only; wasm (not JavaScript eval) for the HEIC decoder.
     assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'(;|$)/);
     const html = await response.text();
-    assert.match(html, /<tryon-button product="saree-nivi-ruby" endpoint="\/tryon">/);
+    // The product's own colour is the try-on's variant until the shopper picks another.
+    assert.match(html, /<tryon-button product="saree-nivi-ruby" endpoint="\/tryon" variant="ruby">/);
     assert.match(html, /<script type="module" src="\/widget\/tryon-button.js"><\/script>/);
     assert.equal(/<script(?![^>]*\bsrc=)[^>]*>/.test(html), false, 'no inline script');
     const widget = await fetch(`${demo.url}/widget/tryon-button.js`);
@@ -44,6 +47,57 @@ describe('the demo with its own sandbox', () => {
     }
     const home = await (await fetch(`${demo.url}/`)).text();
     for (const id of ids) assert.ok(home.includes(`/products/${id}"`), `the home page links ${id}`);
+  });
+
+  test('every colour the shop shows is a variant the proxy knows, with its own picture on the page and upstream', async () => {
+    const pictures = new Set<string>();
+    for (const product of products) {
+      const offer = await (await fetch(`${demo.url}/tryon/products/${product.id}`)).json() as { variants: { id: string; name: string }[] };
+      assert.deepEqual(offer.variants, product.colours.map((colour) => ({ id: colour.id, name: colour.name })), product.id);
+      for (const colour of product.colours) {
+        const html = await (await fetch(`${demo.url}/products/${product.id}?variant=${colour.id}`)).text();
+        const image = colourImage(product, colour);
+        // Opened on that colour: its radio checked, its picture shown, the button's variant set.
+        assert.match(html, new RegExp(`<input type="radio" name="colour" value="${colour.id}"[^>]* checked>`), `${product.id} ${colour.id}`);
+        assert.ok(html.includes(`<img src="/images/${image}"`), `${product.id} ${colour.id} shows ${image}`);
+        assert.match(html, new RegExp(`<tryon-button product="${product.id}" endpoint="/tryon" variant="${colour.id}"`));
+        const response = await fetch(`${demo.url}/images/${image}`);
+        assert.equal(response.status, 200, image);
+        pictures.add(Buffer.from(await response.arrayBuffer()).toString('base64'));
+      }
+    }
+    assert.equal(pictures.size, products.reduce((n, p) => n + p.colours.length, 0), 'every colour has a picture of its own');
+    // An unknown ?variant= opens the product's own colour.
+    const html = await (await fetch(`${demo.url}/products/saree-nivi-ruby?variant=nope`)).text();
+    assert.match(html, /value="ruby"[^>]* checked>/);
+  });
+
+  test('the demo\'s proxy tries on the chosen colour: Sindoor red comes back red, Ivory light', async () => {
+    const form = new FormData();
+    form.append('photo', new Blob([await readFile(SHOPPER_PHOTO)], { type: 'image/jpeg' }), 'me.jpg');
+    const { photo } = await (await fetch(`${demo.url}/tryon/photos`, { method: 'POST', body: form })).json() as { photo: string };
+    const torso = async (variant: string) => {
+      const started = await fetch(`${demo.url}/tryon/tryons`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ product: 'saree-bengali-haveli', variant, photo, consent: true, requestId: `demo-colour-${variant}`, views: ['front'] }),
+      });
+      assert.equal(started.status, 202, variant);
+      const { tryon } = await started.json() as { tryon: string };
+      // Server-sent events: the stream closes once the try-on is final, with its last status.
+      const events = await (await fetch(`${demo.url}/tryon/tryons/${tryon}/events`)).text();
+      const last = JSON.parse(events.trim().split('\n').filter((line) => line.startsWith('data:')).at(-1)!.slice(5)) as { status: string; outputs: { url: string }[] };
+      assert.equal(last.status, 'succeeded', variant);
+      const bytes = Buffer.from(await (await fetch(new URL(last.outputs[0]!.url, `${demo.url}/tryon/`))).arrayBuffer());
+      const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      // Left of the middle at waist height: the saree's body, clear of the pallu and the SANDBOX mark.
+      const at = (Math.round(info.height * 0.62) * info.width + Math.round(info.width * 0.4)) * 3;
+      return { r: data[at]!, g: data[at + 1]!, b: data[at + 2]! };
+    };
+    const red = await torso('sindoor-red');
+    const ivory = await torso('ivory');
+    assert.ok(red.r > 1.6 * red.g && red.r > 1.6 * red.b, `Sindoor red is red: ${JSON.stringify(red)}`);
+    assert.ok(ivory.g > 150 && ivory.b > 120, `Ivory is light: ${JSON.stringify(ivory)}`);
   });
 
   test('?widget=off gives the same page without the widget (a baseline for page-impact measurements)', async () => {

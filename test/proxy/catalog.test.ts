@@ -71,3 +71,74 @@ describe('catalog prices', () => {
       (error: unknown) => error instanceof CatalogError && error.problems.some((p) => p.includes('defaults.prices.image.premium')));
   });
 });
+
+describe('catalog variants', () => {
+  const saree = (variants: unknown, mode = 'garment_to_person') => ({
+    products: {
+      saree: mode === 'garment_to_person'
+        ? { mode, garmentImage: 'ivory.png', garment: { category: 'saree', subtype: 'bengali' }, variants }
+        : { mode, referencePersonImage: 'model.jpg', garment: { category: 'lehenga' }, variants },
+    },
+  });
+
+  it('overrides the product\'s picture per variant and merges its garment over the product\'s', async () => {
+    const { productAsVariant, variantList } = await import('../../proxy/catalog.js');
+    const product = parseCatalog(saree({ red: { name: 'Red', garmentImage: 'red.png' }, nivi: { name: 'Nivi', garment: { subtype: 'nivi' } } })).get('saree')!;
+    assert.deepEqual(variantList(product), [{ id: 'red', name: 'Red' }, { id: 'nivi', name: 'Nivi' }]);
+    const red = productAsVariant(product, 'red')!;
+    assert.equal(red.garmentImage, 'red.png');
+    assert.equal(red.variant, 'red');
+    assert.deepEqual(red.garment, { category: 'saree', subtype: 'bengali' });
+    const nivi = productAsVariant(product, 'nivi')!;
+    assert.equal(nivi.garmentImage, 'ivory.png');
+    assert.deepEqual(nivi.garment, { category: 'saree', subtype: 'nivi' });
+    assert.equal(productAsVariant(product, undefined), product);
+    for (const unknown of ['green', 'toString', '__proto__', '../red', '']) assert.equal(productAsVariant(product, unknown), undefined, unknown);
+    // The catalog's entry is not changed by a variant's try-on.
+    assert.equal(product.garmentImage, 'ivory.png');
+    assert.deepEqual(product.garment, { category: 'saree', subtype: 'bengali' });
+  });
+
+  it('names the product, the variant and the field of every variant problem', () => {
+    const found = catalogProblems(saree({
+      'sindoor red': { name: 'Sindoor red' },
+      ['x'.repeat(65)]: { name: 'Long' },
+      nameless: { garmentImage: 'n.png' },
+      coloured: { name: 'Coloured', colour: '#c0392b' },
+      model: { name: 'Model', referencePersonImage: 'm.jpg' },
+      empty: { name: 'Empty', garment: { subtype: '' } },
+    })).join('\n');
+    assert.match(found, /product "saree": variant "sindoor red": id: variant ids use letters, digits, - and _/);
+    assert.match(found, /product "saree": variant "x{65}": id: variant ids/);
+    assert.match(found, /product "saree": variant "nameless": field name/);
+    assert.match(found, /product "saree": variant "coloured": .*colour/);
+    assert.match(found, /product "saree": variant "model": field referencePersonImage: is for mode person_to_person/);
+    assert.match(found, /product "saree": variant "empty": field garment\.subtype/);
+    const person = catalogProblems(saree({ red: { name: 'Red', garmentImage: 'red.png' } }, 'person_to_person')).join('\n');
+    assert.match(person, /product "saree": variant "red": field garmentImage: is for mode garment_to_person/);
+  });
+
+  it('checks the variants a lookup function returns', async () => {
+    const find = productFinder(async (id): Promise<ProductEntry | undefined> => ({
+      id, mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'dress' }, views: ['front'], tier: 'draft', background: 'studio_white', provider: 'auto',
+      variants: { 'bad id': { name: 'Bad' } },
+    }));
+    await assert.rejects(find('dress'), (error: unknown) => error instanceof CatalogError && /product "dress": variant "bad id": id/.test(error.message));
+  });
+
+  it('reports a variant\'s missing picture at start, naming product and variant', async () => {
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { missingCatalogImages } = await import('../../proxy/node.js');
+    const dir = await mkdtemp(join(tmpdir(), 'tryon-catalog-'));
+    try {
+      await writeFile(join(dir, 'ivory.png'), 'x');
+      await writeFile(join(dir, 'red.png'), 'x');
+      const missing = await missingCatalogImages(saree({ red: { name: 'Red', garmentImage: 'red.png' }, green: { name: 'Green', garmentImage: 'green.png' }, nivi: { name: 'Nivi' } }), dir);
+      assert.deepEqual(missing, [`product "saree": variant "green": garmentImage ${join(dir, 'green.png')} does not exist`]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
