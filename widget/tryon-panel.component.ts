@@ -1,5 +1,5 @@
-// The dialog shell. A little over 300 lines because `renderStep` is the one map from the session to
-// each step's inputs (steps/*.ts); split, that map would be spread over five files.
+// The dialog shell. About 370 lines because `renderStep` is the one map from the session to each
+// step's inputs (steps/*.ts); split, that map would be spread over five files.
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import { panelStyles } from './tryon-panel.styles.js';

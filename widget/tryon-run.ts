@@ -4,7 +4,7 @@
 // never applied. Every change of state goes through the pure reducer in session.ts. It also keeps
 // what the tab remembers for a reload (storage.ts) and applies the error policy (error-policy.ts).
 // It renders nothing: the panel shows `session` and hears of every change through `changed`.
-// About 400 lines, on purpose: the shopper's actions that start or stop a run and the run itself
+// About 450 lines, on purpose: the shopper's actions that start or stop a run and the run itself
 // (send → submit → watch) are one story, and keeping it in one file lets the AbortSignal's path be
 // read top to bottom. The pure parts live elsewhere (session.ts, error-policy.ts, product.ts).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
