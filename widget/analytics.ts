@@ -18,13 +18,13 @@ export interface ConversionParams {
 
 export type ConversionName = 'tryon_open' | 'tryon_submit' | 'tryon_result' | 'tryon_error' | 'tryon_close';
 
-interface ShopifyAnalytics { analytics?: { publish?: (name: string, params: ConversionParams) => unknown } }
-
-declare global {
-  interface Window {
-    Shopify?: ShopifyAnalytics;
-    dataLayer?: unknown[];
-  }
+/**
+ * The two globals read here, typed locally: augmenting `Window` would clash with a shop's own
+ * declarations of them (GTM's and Shopify's typings declare them differently).
+ */
+interface AnalyticsGlobals {
+  Shopify?: { analytics?: { publish?: (name: string, params: ConversionParams) => unknown } };
+  dataLayer?: unknown[];
 }
 
 /** How a closed dialog ended, from the step it was on. */
@@ -93,8 +93,9 @@ export class Conversions {
   #send(name: ConversionName, params: ConversionParams): void {
     const to = new Set((this.#destinations() ?? '').toLowerCase().split(/\s+/));
     // Looked up at each event: Shopify's and GTM's scripts may load after the widget.
-    if (to.has('shopify')) window.Shopify?.analytics?.publish?.(name, params);
-    if (to.has('datalayer')) (window.dataLayer ||= []).push({ event: name, ...params });
+    const page = window as AnalyticsGlobals;
+    if (to.has('shopify')) page.Shopify?.analytics?.publish?.(name, params);
+    if (to.has('datalayer')) (page.dataLayer ||= []).push({ event: name, ...params });
   }
 }
 
