@@ -13,16 +13,21 @@ export interface TryonOutput {
   contentType?: string;
 }
 
-export interface TryonOpenDetail { product: string }
-export interface TryonCloseDetail { product: string; status: TryonStatus }
-export interface TryonSubmitDetail {
+/** What every event names: the product and, when the page set one, its variant. */
+export interface TryonSubject {
   product: string;
+  /** The variant (colour) tried on, when the element's `variant` is set. */
+  variant?: string;
+}
+
+export interface TryonOpenDetail extends TryonSubject {}
+export interface TryonCloseDetail extends TryonSubject { status: TryonStatus }
+export interface TryonSubmitDetail extends TryonSubject {
   requestId: string;
   views: string[];
   output: 'image' | 'video';
 }
-export interface TryonProgressDetail {
-  product: string;
+export interface TryonProgressDetail extends TryonSubject {
   status: TryonStatus;
   /** Upload percent (0–100) while uploading. */
   percent?: number;
@@ -32,14 +37,12 @@ export interface TryonProgressDetail {
   expectedMs?: number;
   tryon?: string;
 }
-export interface TryonResultDetail {
-  product: string;
+export interface TryonResultDetail extends TryonSubject {
   tryon: string;
   requestId: string;
   outputs: TryonOutput[];
 }
-export interface TryonErrorDetail {
-  product: string;
+export interface TryonErrorDetail extends TryonSubject {
   code: string;
   message: string;
   retryable: boolean;

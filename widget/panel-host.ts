@@ -8,8 +8,12 @@ export interface PanelHost extends HTMLElement {
   readonly product: string;
   readonly endpoint: string;
   readonly views: string;
+  /** The variant (colour) chosen on the page; empty for the product's own garment. */
+  readonly variant: string;
   readonly video: boolean;
   readonly privacyUrl: string;
+  /** Where to send conversion events (space-separated: `shopify`, `dataLayer`); empty for none. */
+  readonly analytics: string;
   readonly strings: Partial<Strings>;
   readonly pollInterval: number;
   /** The language the texts are shown in. */

@@ -27,16 +27,21 @@ export interface ProductInfo {
   video: boolean;
   tier: string;
   name?: string;
+  /** The product's variants (colours) a try-on can ask for, with the shopper's name for each. */
+  variants?: ProductVariant[];
   /** How long the proxy keeps a photo and a result, in seconds (absent from older proxies). */
   retention?: { photoSeconds: number; resultSeconds: number; shareLinkSeconds?: number };
 }
 
+export interface ProductVariant { id: string; name: string }
 export interface UploadedPhoto { photo: string; expiresAt: string }
 export interface CreatedTryon { tryon: string; status: string; views: string[] }
 export interface TryonRequest {
   product: string;
   photo: string;
   requestId: string;
+  /** The variant (colour) to try on; absent for the product's own garment. */
+  variant?: string;
   views?: string[];
   output?: 'image' | 'video';
   /** Which consent text the shopper agreed to (consent-version.ts) and its language. */

@@ -16,6 +16,11 @@ export interface SessionState {
   consented: boolean;
   /** Once per logical try-on; kept across retries so the proxy never charges twice. */
   requestId?: string;
+  /**
+   * The variant (colour) of that try-on, fixed with its requestId: a variant chosen on the page
+   * later applies to the next try-on and never to the one under way.
+   */
+  variant?: string;
   photo?: { handle: string; expiresAt: string };
   tryon?: string;
   output: 'image' | 'video';
@@ -43,18 +48,20 @@ export type SessionEvent =
   | { type: 'close' }
   | { type: 'consent' }
   | { type: 'photo-chosen' }
-  | { type: 'upload-start'; requestId: string }
+  | { type: 'upload-start'; requestId: string; variant?: string }
   | { type: 'upload-progress'; percent: number }
   | { type: 'uploaded'; photo: { handle: string; expiresAt: string } }
-  | { type: 'use-last-photo'; photo: { handle: string; expiresAt: string }; requestId: string }
+  | { type: 'use-last-photo'; photo: { handle: string; expiresAt: string }; requestId: string; variant?: string }
   | { type: 'submitted'; tryon: string; views: string[]; at: number }
   | { type: 'status'; answer: ProxyStatus }
   | { type: 'failed'; stage: FailedStage; error: SessionError }
-  | { type: 'retry'; requestId: string }
+  | { type: 'retry'; requestId: string; variant?: string }
   | { type: 'cancel' }
   | { type: 'another-photo' }
   | { type: 'video'; requestId: string }
-  | { type: 'resume'; tryon: string; requestId: string; views: string[]; output: 'image' | 'video'; at: number; photo?: { handle: string; expiresAt: string } }
+  /** "Try this colour": the same photo, another variant; `upload` when the photo's handle has expired. */
+  | { type: 'variant'; requestId: string; variant?: string; upload: boolean }
+  | { type: 'resume'; tryon: string; requestId: string; variant?: string; views: string[]; output: 'image' | 'video'; at: number; photo?: { handle: string; expiresAt: string } }
   | { type: 'product-changed' }
   | { type: 'forgotten' };
 
@@ -66,6 +73,15 @@ const resumable: TryonStatus[] = ['queued', 'rendering', 'result', 'error'];
 
 /** True when the session holds an output of the kind it is making (an image, or the video). */
 export const hasOutput = (state: SessionState): boolean => state.outputs.some((o) => o.type === state.output);
+
+/**
+ * The requestId and variant of a try-on about to be sent: the session's own while the variant is
+ * the same, else the new id with the new variant (a new variant is a new try-on).
+ */
+function sameTryonOr(state: SessionState, event: { requestId: string; variant?: string }): Pick<SessionState, 'requestId' | 'variant'> {
+  if (state.requestId && state.variant === event.variant) return { requestId: state.requestId, variant: state.variant };
+  return { requestId: event.requestId, variant: event.variant };
+}
 
 function mergeOutputs(known: TryonOutput[], incoming: TryonOutput[]): TryonOutput[] {
   const merged = [...known];
@@ -117,7 +133,7 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
       if (!state.consented) return state;
       return {
         ...state, status: 'uploading', percent: 0, output: 'image', outputs: [], complete: false,
-        requestId: state.requestId ?? event.requestId, error: undefined, failedStage: undefined,
+        ...sameTryonOr(state, event), error: undefined, failedStage: undefined,
       };
     case 'upload-progress':
       return state.status === 'uploading' ? { ...state, percent: Math.max(0, Math.min(100, event.percent)) } : state;
@@ -126,7 +142,7 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
     case 'use-last-photo':
       if (!state.consented) return state;
       return {
-        ...state, status: 'queued', photo: event.photo, requestId: state.requestId ?? event.requestId,
+        ...state, status: 'queued', photo: event.photo, ...sameTryonOr(state, event),
         output: 'image', outputs: [], complete: false, error: undefined, failedStage: undefined,
       };
     case 'submitted':
@@ -140,20 +156,22 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
     case 'retry': {
       if (state.status !== 'error') return state;
       const cleared = { ...state, error: undefined, failedStage: undefined };
+      // A try-on not yet made upstream takes the variant chosen since, as a new try-on.
+      const unmade = { ...cleared, ...sameTryonOr(state, event) };
       switch (state.failedStage) {
         case 'product':
           return { ...cleared, status: state.consented ? 'photo' : 'consent' };
         case 'photo':
           return { ...cleared, status: 'photo', photo: undefined, requestId: undefined, tryon: undefined };
         case 'upload':
-          return { ...cleared, status: 'uploading', percent: 0 };
+          return { ...unmade, status: 'uploading', percent: 0 };
         case 'submit':
-          return { ...cleared, status: 'queued' };
+          return { ...unmade, status: 'queued' };
         case 'watch':
           return { ...cleared, status: hasOutput(state) ? 'result' : 'queued' };
         case 'render':
           // The failed job is final upstream: re-sending its requestId would return the same failure.
-          return { ...cleared, status: 'queued', tryon: undefined, requestId: event.requestId };
+          return { ...cleared, status: 'queued', tryon: undefined, requestId: event.requestId, variant: event.variant };
         default:
           return { ...cleared, status: 'photo' };
       }
@@ -175,9 +193,16 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         ...state, status: 'queued', output: 'video', requestId: event.requestId, tryon: undefined,
         complete: false, error: undefined, failedStage: undefined,
       };
+    case 'variant':
+      if (!state.complete || state.status !== 'result') return state;
+      return {
+        ...state, status: event.upload ? 'uploading' : 'queued', photo: event.upload ? undefined : state.photo,
+        output: 'image', requestId: event.requestId, variant: event.variant, tryon: undefined, outputs: [],
+        complete: false, percent: 0, submittedAt: undefined, error: undefined, failedStage: undefined,
+      };
     case 'resume':
       return {
-        ...state, consented: true, status: 'queued', tryon: event.tryon, requestId: event.requestId,
+        ...state, consented: true, status: 'queued', tryon: event.tryon, requestId: event.requestId, variant: event.variant,
         views: event.views, output: event.output, submittedAt: event.at, outputs: [], complete: false,
         photo: event.photo,
       };

@@ -8,6 +8,8 @@ export interface StoredPhoto { photo: string; expiresAt: string }
 export interface StoredTryon {
   tryon: string;
   requestId: string;
+  /** The variant tried on, when the page chose one. */
+  variant?: string;
   views: string[];
   output: 'image' | 'video';
   submittedAt: number;

@@ -13,6 +13,7 @@ interface PanelElement extends HTMLElement {
   host: PanelHost;
   show(resume?: StoredTryon): Promise<void>;
   hide(): void;
+  variantChanged(): void;
 }
 
 let panelModule: Promise<unknown> | undefined;
@@ -90,10 +91,12 @@ export class TryonButton extends LitElement implements PanelHost {
     product: { type: String },
     endpoint: { type: String },
     views: { type: String },
+    variant: { type: String },
     video: { type: Boolean },
     lang: { type: String },
     privacyUrl: { type: String, attribute: 'privacy-url' },
     prefetch: { type: String },
+    analytics: { type: String },
     status: { type: String, reflect: true },
     strings: { attribute: false },
     pollInterval: { attribute: false },
@@ -106,6 +109,12 @@ export class TryonButton extends LitElement implements PanelHost {
   declare endpoint: string;
   /** Comma-separated views to render, a subset of what the product offers; empty = all offered. */
   declare views: string;
+  /**
+   * The variant (colour) to try on, by the shop's own id (1–64 of `A–Z a–z 0–9 _ -`); empty for the
+   * product's own garment. Changing it while a result is on screen offers "Try this colour" with
+   * the same photo; a try-on under way is not disturbed.
+   */
+  declare variant: string;
   /** Offer "Make a video" when the product allows it. */
   declare video: boolean;
   /**
@@ -117,6 +126,11 @@ export class TryonButton extends LitElement implements PanelHost {
   declare privacyUrl: string;
   /** When to fetch the panel's code before it is needed: `idle` (default) or `interaction` (hover or focus only). */
   declare prefetch: 'idle' | 'interaction';
+  /**
+   * Where to send conversion events (space-separated): `shopify` (Shopify customer events) and/or
+   * `dataLayer` (Google Tag Manager). Empty (default): none are sent. See docs/widget.md.
+   */
+  declare analytics: string;
   /** The current step, reflected as an attribute CSS can target. Read-only for the page. */
   declare status: TryonStatus;
   /** Overrides for any text, by key (see docs/widget.md). */
@@ -141,10 +155,12 @@ export class TryonButton extends LitElement implements PanelHost {
     this.product = '';
     this.endpoint = '/tryon';
     this.views = '';
+    this.variant = '';
     this.video = false;
     this.lang = '';
     this.privacyUrl = '';
     this.prefetch = 'idle';
+    this.analytics = '';
     this.status = 'idle';
     this.strings = {};
     this.pollInterval = 2000;
@@ -209,6 +225,7 @@ export class TryonButton extends LitElement implements PanelHost {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
+    if (changed.has('variant')) this.#panel?.variantChanged();
     if (!changed.has('product') && !changed.has('endpoint')) return;
     // A reload in the middle of a render picks the same try-on up again (checked once per
     // product, also when a framework sets the product after the first render).

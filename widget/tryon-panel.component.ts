@@ -1,5 +1,5 @@
-// The dialog shell. A little over 300 lines because `renderStep` is the one map from the session to
-// each step's inputs (steps/*.ts); split, that map would be spread over five files.
+// The dialog shell. About 370 lines because `renderStep` is the one map from the session to each
+// step's inputs (steps/*.ts); split, that map would be spread over five files.
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import { panelStyles } from './tryon-panel.styles.js';
@@ -17,6 +17,7 @@ import { lastPhoto } from './storage.js';
 import type { StoredTryon } from './storage.js';
 import { Texts } from './texts.js';
 import { tryonEvent } from './events.js';
+import { Conversions } from './analytics.js';
 import type { TryonEventDetail, TryonEventName, TryonOutput } from './events.js';
 import type { PanelHost, PanelStatusEvent } from './panel-host.js';
 import { consentStep, consentText } from './steps/consent.js';
@@ -69,14 +70,18 @@ export class TryonPanel extends LitElement {
   readonly #focusTrap = new FocusTrapController(this, () => this.#dialog);
   readonly #run = new TryonRun(this, {
     settings: () => ({
-      endpoint: this.host.endpoint || '/tryon', product: this.host.product, views: this.host.views, pollInterval: this.host.pollInterval,
+      endpoint: this.host.endpoint || '/tryon', product: this.host.product, views: this.host.views,
+      variant: this.host.variant ?? '', pollInterval: this.host.pollInterval,
     }),
     chosenPhoto: () => this.prepared?.blob,
     errorMessage: (code) => this.#texts.errorMessage(code),
     emit: (name, detail) => this.#emit(name, detail),
     changed: (before, after, event) => this.#sessionChanged(before, after, event),
   });
+  readonly #conversions = new Conversions(() => this.host?.analytics);
   #focusStep = false;
+  /** The result and the chosen variant "Try this colour" was last announced for. */
+  #announcedOffer = '';
 
   constructor() {
     super();
@@ -108,6 +113,7 @@ export class TryonPanel extends LitElement {
 
   #emit<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): void {
     this.host.dispatchEvent(tryonEvent(name, detail));
+    this.#conversions.record(name, detail);
   }
 
   /** What the panel does on each change of the session: focus, the live region, the host's status. */
@@ -145,7 +151,8 @@ export class TryonPanel extends LitElement {
     this.#run.enter(resume);
     if (!wasOpen) {
       dialog.showModal();
-      this.#emit('tryon-open', { product: this.host.product });
+      const variant = this.#run.chosenVariant;
+      this.#emit('tryon-open', { product: this.host.product, ...(variant ? { variant } : {}) });
     }
     this.#focusStep = true;
     this.requestUpdate();
@@ -156,6 +163,11 @@ export class TryonPanel extends LitElement {
   hide(): void {
     const dialog = this.#dialog;
     if (dialog?.open) dialog.close();
+  }
+
+  /** The page chose another variant: a result on screen may now offer "Try this colour". */
+  variantChanged(): void {
+    this.requestUpdate();
   }
 
   /** Prepares a chosen photo and shows its preview; nothing is uploaded yet. */
@@ -255,7 +267,31 @@ export class TryonPanel extends LitElement {
     else if (outcome === 'failed') this.announcement = output.url;
   };
 
+  readonly #onTryColour = () => {
+    this.selectedView = '';
+    this.#run.tryChosenVariant();
+  };
+
+  /** "Try this colour", named after the chosen variant when the proxy lists its name; undefined when not offered. */
+  #colourOffer(texts: Texts): string | undefined {
+    if (!this.#run.offersChosenVariant()) return undefined;
+    const chosen = this.#run.chosenVariant;
+    const name = chosen ? this.#run.product?.variants?.find((v) => v.id === chosen)?.name : undefined;
+    return name ? texts.t('tryColourNamed', { variant: name }) : texts.t('tryColour');
+  }
+
   // ── rendering ────────────────────────────────────────────────────────────────────────────
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    // Once per result and variant, the live region says a new colour can be tried with the same photo.
+    const offer = this.#colourOffer(this.#texts);
+    const key = offer ? `${this.#session.requestId}|${this.#run.chosenVariant ?? ''}` : '';
+    if (offer && key !== this.#announcedOffer && this.#dialog?.open) {
+      this.announcement = this.#texts.t('colourChanged', { action: offer });
+    }
+    if (this.#dialog?.open || !offer) this.#announcedOffer = key;
+  }
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
@@ -315,6 +351,7 @@ export class TryonPanel extends LitElement {
         onSelect: (view) => { this.selectedView = view; },
         onDownload: this.#onDownload, onShare: this.#onShare, onAnotherPhoto: this.#onAnotherPhoto, onForget: this.#onForget,
         onMakeVideo: () => this.#run.makeVideo(),
+        colourOffer: this.#colourOffer(texts), onTryColour: this.#onTryColour,
       });
       case 'error': return errorStep({ texts, message: session.error?.message, onRetry: this.#onRetry, onClose: () => this.hide() });
       default: return nothing;

@@ -4,7 +4,7 @@
 // never applied. Every change of state goes through the pure reducer in session.ts. It also keeps
 // what the tab remembers for a reload (storage.ts) and applies the error policy (error-policy.ts).
 // It renders nothing: the panel shows `session` and hears of every change through `changed`.
-// About 400 lines, on purpose: the shopper's actions that start or stop a run and the run itself
+// About 450 lines, on purpose: the shopper's actions that start or stop a run and the run itself
 // (send → submit → watch) are one story, and keeping it in one file lets the AbortSignal's path be
 // read top to bottom. The pure parts live elsewhere (session.ts, error-policy.ts, product.ts).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
@@ -18,7 +18,7 @@ import { forgetPhoto, forgetTryon, lastPhoto, rememberPhoto, rememberTryon } fro
 import { forgetEverything } from './forget-photo.js';
 import { consentVersion } from './consent-version.js';
 import type { StoredTryon } from './storage.js';
-import type { TryonEventDetail, TryonEventName } from './events.js';
+import type { TryonEventDetail, TryonEventName, TryonSubject } from './events.js';
 
 function newRequestId(): string {
   // randomUUID exists only in secure contexts; a shop page on plain http still needs an id.
@@ -33,6 +33,8 @@ export interface RunSettings {
   product: string;
   /** Comma-separated views the shop asked for; empty for every view the product offers. */
   views: string;
+  /** The variant (colour) chosen on the page; empty for the product's own garment. */
+  variant: string;
   pollInterval: number;
 }
 
@@ -95,6 +97,19 @@ export class TryonRun implements ReactiveController {
     return this.#options.settings();
   }
 
+  /** The variant chosen on the page now; undefined for the product's own garment. */
+  get chosenVariant(): string | undefined {
+    return this.#settings.variant || undefined;
+  }
+
+  /**
+   * What an event is about: the product, and the variant of the try-on under way (or, before
+   * there is one, the variant chosen on the page).
+   */
+  #subject(variant = this.session.requestId ? this.session.variant : this.chosenVariant): TryonSubject {
+    return { product: this.#settings.product, ...(variant ? { variant } : {}) };
+  }
+
   /** The only way the session changes. */
   #dispatch(event: SessionEvent): void {
     const before = this.session;
@@ -111,9 +126,9 @@ export class TryonRun implements ReactiveController {
   enter(resume?: StoredTryon): void {
     this.#resetIfProductChanged();
     if (resume && !this.session.tryon) {
-      const { tryon, requestId, views, output, submittedAt, photo } = resume;
+      const { tryon, requestId, variant, views, output, submittedAt, photo } = resume;
       this.#dispatch({
-        type: 'resume', tryon, requestId, views, output, at: submittedAt,
+        type: 'resume', tryon, requestId, variant, views, output, at: submittedAt,
         photo: photo ? { handle: photo.photo, expiresAt: photo.expiresAt } : undefined,
       });
     } else {
@@ -140,7 +155,7 @@ export class TryonRun implements ReactiveController {
     const status = this.session.status;
     if (this.session.complete) forgetTryon(this.#settings.endpoint, this.#settings.product);
     this.#dispatch({ type: 'close' });
-    this.#options.emit('tryon-close', { product: this.#settings.product, status });
+    this.#options.emit('tryon-close', { ...this.#subject(this.chosenVariant), status });
   }
 
   /** The shopper agreed to `words` (the consent step's exact text) in `language`. */
@@ -184,7 +199,7 @@ export class TryonRun implements ReactiveController {
 
   /** Uploads the chosen photo, then submits and watches. */
   sendPhoto(): Promise<void> {
-    this.#dispatch({ type: 'upload-start', requestId: newRequestId() });
+    this.#dispatch({ type: 'upload-start', requestId: newRequestId(), variant: this.chosenVariant });
     return this.#start('upload', (run) => this.#send(run));
   }
 
@@ -196,7 +211,9 @@ export class TryonRun implements ReactiveController {
       return false;
     }
     this.#dispatch({ type: 'photo-chosen' });
-    this.#dispatch({ type: 'use-last-photo', photo: { handle: stored.photo, expiresAt: stored.expiresAt }, requestId: newRequestId() });
+    this.#dispatch({
+      type: 'use-last-photo', photo: { handle: stored.photo, expiresAt: stored.expiresAt }, requestId: newRequestId(), variant: this.chosenVariant,
+    });
     void this.#start('submit', (run) => this.#submit(run));
     return true;
   }
@@ -208,7 +225,7 @@ export class TryonRun implements ReactiveController {
   }
 
   retry(): void {
-    this.#dispatch({ type: 'retry', requestId: newRequestId() });
+    this.#dispatch({ type: 'retry', requestId: newRequestId(), variant: this.chosenVariant });
     if (this.session.status === 'consent' || this.session.status === 'photo') {
       if (!this.product) this.#loadProduct().catch((error: unknown) => this.#fail('product', error));
       return;
@@ -220,6 +237,31 @@ export class TryonRun implements ReactiveController {
     this.#stop();
     forgetTryon(this.#settings.endpoint, this.#settings.product);
     this.#dispatch({ type: 'another-photo' });
+  }
+
+  /** Whether the result on screen is of another variant than the one chosen on the page now. */
+  offersChosenVariant(): boolean {
+    const { status, complete, variant } = this.session;
+    return status === 'result' && complete && variant !== this.chosenVariant;
+  }
+
+  /**
+   * "Try this colour": a new try-on of the chosen variant with the same photo. The photo's handle
+   * is reused while it is valid (a minute's margin, as storage.ts keeps); past that, the photo
+   * chosen on this page is uploaded again, and without one the shopper picks a photo.
+   */
+  tryChosenVariant(): void {
+    if (!this.offersChosenVariant()) return;
+    const { photo } = this.session;
+    const valid = photo !== undefined && Date.parse(photo.expiresAt) - 60_000 > Date.now();
+    const upload = !valid;
+    if (upload && !this.#options.chosenPhoto()) {
+      this.anotherPhoto();
+      return;
+    }
+    this.#stop();
+    this.#dispatch({ type: 'variant', requestId: newRequestId(), variant: this.chosenVariant, upload });
+    void (upload ? this.#start('upload', (run) => this.#send(run)) : this.#start('submit', (run) => this.#submit(run)));
   }
 
   makeVideo(): void {
@@ -278,7 +320,7 @@ export class TryonRun implements ReactiveController {
       }
       const uploaded = await this.#settled(run, 'upload', this.#proxy().uploadPhoto(blob, this.#whileCurrent(run, (percent: number) => {
         this.#dispatch({ type: 'upload-progress', percent });
-        this.#options.emit('tryon-progress', { product: this.#settings.product, status: 'uploading', percent: this.session.percent });
+        this.#options.emit('tryon-progress', { ...this.#subject(), status: 'uploading', percent: this.session.percent });
       }), run.signal));
       this.#dispatch({ type: 'uploaded', photo: { handle: uploaded.photo, expiresAt: uploaded.expiresAt } });
       rememberPhoto(this.#settings.endpoint, { photo: uploaded.photo, expiresAt: uploaded.expiresAt });
@@ -287,14 +329,15 @@ export class TryonRun implements ReactiveController {
   }
 
   async #submit(run: Run): Promise<void> {
-    const { photo, requestId, output } = this.session;
+    const { photo, requestId, output, variant } = this.session;
     if (!photo || !requestId) return;
     const product = this.product ?? (await this.#settled(run, 'submit', this.#loadProduct()));
     const { endpoint, product: id } = this.#settings;
     const views = output === 'video' ? ['front'] : requestedViews(this.product, this.#settings.views);
-    this.#options.emit('tryon-submit', { product: id, requestId, views, output });
+    this.#options.emit('tryon-submit', { ...this.#subject(), requestId, views, output });
     const created = await this.#settled(run, 'submit', this.#proxy().createTryon({
       product: product.product || id,
+      ...(variant ? { variant } : {}),
       photo: photo.handle,
       requestId,
       ...(output === 'video' ? { output } : { views }),
@@ -305,11 +348,11 @@ export class TryonRun implements ReactiveController {
     const createdViews = Array.isArray(created.views) && created.views.length ? created.views : views;
     this.#dispatch({ type: 'submitted', tryon: created.tryon, views: createdViews, at });
     rememberTryon(endpoint, id, {
-      tryon: created.tryon, requestId, views: createdViews, output, submittedAt: at,
+      tryon: created.tryon, requestId, ...(variant ? { variant } : {}), views: createdViews, output, submittedAt: at,
       photo: { photo: photo.handle, expiresAt: photo.expiresAt },
     });
     this.#options.emit('tryon-progress', {
-      product: id, status: 'queued', tryon: created.tryon, elapsedMs: 0, expectedMs: this.expectedMs(),
+      ...this.#subject(), status: 'queued', tryon: created.tryon, elapsedMs: 0, expectedMs: this.expectedMs(),
     });
     await this.#watch(run);
   }
@@ -321,7 +364,7 @@ export class TryonRun implements ReactiveController {
       this.#dispatch({ type: 'status', answer });
       const at = this.session.submittedAt;
       this.#options.emit('tryon-progress', {
-        product: this.#settings.product, status: this.session.status, tryon,
+        ...this.#subject(), status: this.session.status, tryon,
         elapsedMs: at ? Math.max(0, Date.now() - at) : 0, expectedMs: this.expectedMs(),
       });
     }), run.signal));
@@ -334,14 +377,14 @@ export class TryonRun implements ReactiveController {
     const { endpoint, product } = this.#settings;
     if (final.status === 'succeeded') {
       forgetTryon(endpoint, product);
-      this.#options.emit('tryon-result', { product, tryon, requestId: this.session.requestId ?? '', outputs: this.session.outputs });
+      this.#options.emit('tryon-result', { ...this.#subject(), tryon, requestId: this.session.requestId ?? '', outputs: this.session.outputs });
     } else if (final.status === 'failed') {
       forgetTryon(endpoint, product);
       const code = final.error?.code ?? 'render_failed';
       const error = { code, message: this.#options.errorMessage(code), retryable: final.error?.retryable ?? true };
       // The session already moved to `error`; give it the words the shopper reads.
       this.#dispatch({ type: 'failed', stage: 'render', error });
-      this.#options.emit('tryon-error', { product, ...error });
+      this.#options.emit('tryon-error', { ...this.#subject(), ...error });
     }
   }
 
@@ -354,8 +397,9 @@ export class TryonRun implements ReactiveController {
     if (tryonGone) forgetTryon(endpoint, product);
     if (photoGone) forgetPhoto(endpoint);
     const message = this.#options.errorMessage(code);
+    const subject = this.#subject();
     this.#dispatch({ type: 'failed', stage: failed, error: { code, message, retryable } });
-    this.#options.emit('tryon-error', { product, code, message, retryable });
+    this.#options.emit('tryon-error', { ...subject, code, message, retryable });
   }
 
   // ── the product and the proxy ────────────────────────────────────────────────────────────

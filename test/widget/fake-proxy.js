@@ -24,6 +24,8 @@ const defaults = {
   sse: true,
   sseDelayMs: 20,
   photoHold: false,
+  // How long an uploaded photo's handle stays valid (its `expiresAt`).
+  photoExpiresInMs: 3600_000,
   // With polling, a poll reaching a `{hold: true}` step waits for the release instead of answering.
   holdPolls: false,
   steps: [{ status: 'queued' }, { status: 'processing' }, { status: 'succeeded', outputs: ['front'] }],
@@ -94,9 +96,11 @@ function waitRelease(state, req) {
   });
 }
 
-function answerOf(sid, step) {
+function answerOf(sid, step, tryon) {
   const base = `/fake/${sid}/tryon/files`;
-  const outputs = (step.outputs ?? []).map((view) => ({ view, url: `${base}/${view}.png`, type: 'image', contentType: 'image/png' }));
+  // A variant's files carry its id, so a test can tell which colour it is shown.
+  const prefix = tryon?.variant ? `${tryon.variant}-` : '';
+  const outputs = (step.outputs ?? []).map((view) => ({ view, url: `${base}/${prefix}${view}.png`, type: 'image', contentType: 'image/png' }));
   if (step.video) outputs.push({ view: 'front', url: `${base}/video.mp4`, type: 'video', contentType: 'video/mp4' });
   const answer = { status: step.status, outputs };
   if (step.error) answer.error = step.error;
@@ -140,7 +144,7 @@ async function stream(ctx, sid, state, tryon, entry) {
       continue;
     }
     tryon.last = step;
-    res.write(`event: status\ndata: ${JSON.stringify(answerOf(sid, step))}\n\n`);
+    res.write(`event: status\ndata: ${JSON.stringify(answerOf(sid, step, tryon))}\n\n`);
     tryon.cursor += 1;
     if (step.status === 'succeeded' || step.status === 'failed') break;
     await new Promise((resolve) => setTimeout(resolve, state.config.sseDelayMs));
@@ -208,7 +212,7 @@ async function proxy(ctx, sid, path) {
     const error = config.photoErrors.shift();
     if (error) return fail(ctx, error);
     state.photos += 1;
-    return json(ctx, 201, { photo: `ph_${sid}_${state.photos}`, expiresAt: new Date(Date.now() + 3600_000).toISOString() });
+    return json(ctx, 201, { photo: `ph_${sid}_${state.photos}`, expiresAt: new Date(Date.now() + config.photoExpiresInMs).toISOString() });
   }
 
   if (ctx.method === 'DELETE' && (match = /^\/photos\/([^/]+)$/.exec(path))) {
@@ -228,13 +232,18 @@ async function proxy(ctx, sid, path) {
     const error = config.tryonErrors.shift();
     if (error) return fail(ctx, error);
     if (body.consent !== true) return fail(ctx, { status: 422, code: 'consent_required', retryable: false });
-    // Like the real proxy: the same requestId for the same photo is the same try-on.
-    const key = `${body.photo}|${body.requestId}|${body.output ?? 'image'}`;
+    // Like the real proxy: a variant the product does not list is refused.
+    const listed = config.product?.variants;
+    if (body.variant !== undefined && !(Array.isArray(listed) && listed.some((v) => v.id === body.variant))) {
+      return fail(ctx, { status: 422, code: 'unknown_variant', retryable: false });
+    }
+    // Like the real proxy: the same requestId for the same photo (and variant) is the same try-on.
+    const key = `${body.photo}|${body.requestId}|${body.output ?? 'image'}|${body.variant ?? ''}`;
     let tryon = [...state.tryons.values()].find((t) => t.key === key);
     if (!tryon) {
       const handle = `tr_${sid}_${state.tryons.size + 1}`;
       const steps = body.output === 'video' ? config.videoSteps : config.steps;
-      tryon = { key, handle, steps, cursor: 0, views: body.views ?? config.product?.views ?? ['front'] };
+      tryon = { key, handle, steps, cursor: 0, views: body.views ?? config.product?.views ?? ['front'], variant: body.variant };
       state.tryons.set(handle, tryon);
     }
     return json(ctx, 202, { tryon: tryon.handle, status: 'queued', views: tryon.views });
@@ -259,7 +268,7 @@ async function proxy(ctx, sid, path) {
       }
       tryon.cursor += 1;
     }
-    return json(ctx, 200, answerOf(sid, pollStep(state, tryon)));
+    return json(ctx, 200, answerOf(sid, pollStep(state, tryon), tryon));
   }
 
   if (ctx.method === 'GET' && (match = /^\/files\/([^/]+)$/.exec(path))) {

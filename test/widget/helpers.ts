@@ -26,7 +26,12 @@ export interface FakeStep {
 export interface FakeError { status: number; code: string; retryable?: boolean; retryAfter?: number; raw?: string; destroy?: boolean }
 
 export interface Scenario {
-  product?: { product?: string; views: string[]; video: boolean; tier: string; name?: string; retention?: { photoSeconds: number; resultSeconds: number } } | null;
+  product?: {
+    product?: string; views: string[]; video: boolean; tier: string; name?: string;
+    retention?: { photoSeconds: number; resultSeconds: number };
+    /** The variants the fake lists and accepts; without it, any `variant` is refused as unknown_variant. */
+    variants?: { id: string; name: string }[];
+  } | null;
   photoErrors?: FakeError[];
   tryonErrors?: FakeError[];
   forgetErrors?: FakeError[];
@@ -34,6 +39,8 @@ export interface Scenario {
   sse?: boolean;
   sseDelayMs?: number;
   photoHold?: boolean;
+  /** How long an uploaded photo's handle stays valid. */
+  photoExpiresInMs?: number;
   holdPolls?: boolean;
   steps?: FakeStep[];
   videoSteps?: FakeStep[];

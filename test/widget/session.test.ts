@@ -107,3 +107,59 @@ describe('the session state machine', () => {
     expect(resumed).to.deep.include({ status: 'queued', consented: true, tryon: 'tr_9', requestId: 'req-9', submittedAt: 5 });
   });
 });
+
+describe('the session and the variant', () => {
+  const ivory: SessionEvent[] = [
+    ...consented, { type: 'upload-start', requestId: 'req-1', variant: 'ivory' }, { type: 'uploaded', photo },
+    { type: 'submitted', tryon: 'tr_1', views: ['front'], at: 1000 },
+  ];
+  const shown = [...ivory, { type: 'status', answer: { status: 'succeeded', outputs: [front] } } as SessionEvent];
+  const failed = (stage: 'upload' | 'submit' | 'watch' | 'render'): SessionEvent =>
+    ({ type: 'failed', stage, error: { code: 'upstream_unavailable', message: 'm', retryable: true } });
+
+  it('fixes the variant with the requestId when a try-on starts', () => {
+    expect(run(...ivory)).to.deep.include({ requestId: 'req-1', variant: 'ivory' });
+    const last = run(...consented, { type: 'use-last-photo', photo, requestId: 'req-2', variant: 'sindoor-red' });
+    expect(last).to.deep.include({ requestId: 'req-2', variant: 'sindoor-red' });
+  });
+
+  it('a new variant is a new requestId; the same variant keeps it', () => {
+    const cancelled = run(...ivory, { type: 'cancel' });
+    expect(nextSession(cancelled, { type: 'upload-start', requestId: 'req-NEW', variant: 'ivory' })).to.deep.include({ requestId: 'req-1', variant: 'ivory' });
+    expect(nextSession(cancelled, { type: 'upload-start', requestId: 'req-NEW', variant: 'sindoor-red' })).to.deep.include({ requestId: 'req-NEW', variant: 'sindoor-red' });
+    expect(nextSession(cancelled, { type: 'upload-start', requestId: 'req-NEW' })).to.deep.include({ requestId: 'req-NEW', variant: undefined });
+  });
+
+  it('a retry of a try-on not yet made takes the variant chosen since, as a new try-on', () => {
+    const submitFailed = run(...ivory.slice(0, 4), failed('submit'));
+    expect(nextSession(submitFailed, { type: 'retry', requestId: 'req-NEW', variant: 'ivory' })).to.deep.include({ status: 'queued', requestId: 'req-1', variant: 'ivory' });
+    expect(nextSession(submitFailed, { type: 'retry', requestId: 'req-NEW', variant: 'sindoor-red' })).to.deep.include({ status: 'queued', requestId: 'req-NEW', variant: 'sindoor-red' });
+    const uploadFailed = run(...ivory.slice(0, 3), failed('upload'));
+    expect(nextSession(uploadFailed, { type: 'retry', requestId: 'req-NEW', variant: 'sindoor-red' })).to.deep.include({ status: 'uploading', requestId: 'req-NEW', variant: 'sindoor-red' });
+    // A render that failed is final upstream: the retry is a new try-on anyway, of the colour chosen now.
+    const renderFailed = run(...ivory, failed('render'));
+    expect(nextSession(renderFailed, { type: 'retry', requestId: 'req-NEW', variant: 'sindoor-red' })).to.deep.include({ requestId: 'req-NEW', variant: 'sindoor-red' });
+    // Watching failed: the try-on exists upstream and is watched again, its variant unchanged.
+    const watchFailed = run(...ivory, failed('watch'));
+    expect(nextSession(watchFailed, { type: 'retry', requestId: 'req-NEW', variant: 'sindoor-red' })).to.deep.include({ tryon: 'tr_1', requestId: 'req-1', variant: 'ivory' });
+  });
+
+  it('"Try this colour" starts a new try-on with the same photo, or an upload when its handle has expired', () => {
+    const next = nextSession(run(...shown), { type: 'variant', requestId: 'req-2', variant: 'sindoor-red', upload: false });
+    expect(next).to.deep.include({ status: 'queued', requestId: 'req-2', variant: 'sindoor-red', photo, tryon: undefined, complete: false, output: 'image' });
+    expect(next.outputs).to.deep.equal([]);
+    const uploading = nextSession(run(...shown), { type: 'variant', requestId: 'req-2', variant: 'sindoor-red', upload: true });
+    expect(uploading).to.deep.include({ status: 'uploading', photo: undefined, requestId: 'req-2', percent: 0 });
+    // Only from a finished result.
+    const running = run(...ivory);
+    expect(nextSession(running, { type: 'variant', requestId: 'req-2', variant: 'sindoor-red', upload: false })).to.equal(running);
+  });
+
+  it('a video of the result is of the result\'s variant', () => {
+    expect(nextSession(run(...shown), { type: 'video', requestId: 'req-3' })).to.deep.include({ output: 'video', requestId: 'req-3', variant: 'ivory' });
+  });
+
+  it('resumes a stored try-on with its variant', () => {
+    expect(run({ type: 'resume', tryon: 'tr_9', requestId: 'req-9', variant: 'ivory', views: ['front'], output: 'image', at: 5 }).variant).to.equal('ivory');
+  });
+});

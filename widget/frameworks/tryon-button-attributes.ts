@@ -11,6 +11,8 @@ export interface TryonButtonAttributes {
   endpoint?: string;
   /** Comma-separated views to render; empty = every view the product offers. */
   views?: string;
+  /** The variant (colour) to try on, by the shop's own id; empty for the product's own garment. */
+  variant?: string;
   /** Offer "Make a video" when the product allows it. */
   video?: boolean;
   /** Language of the texts: `en` (default) or `hi`. */
@@ -19,6 +21,8 @@ export interface TryonButtonAttributes {
   'privacy-url'?: string;
   /** When to fetch the dialog's code: `idle` (default) or `interaction`. */
   prefetch?: 'idle' | 'interaction';
+  /** Where to send conversion events, space-separated: `shopify`, `dataLayer`. Default: none. */
+  analytics?: string;
 }
 
 /**

@@ -62,6 +62,9 @@ export const ar: Translation = {
   makeVideo: 'إنشاء فيديو',
   videoLabel: 'فيديو إطلالتك في {product}',
   videoReady: 'الفيديو جاهز.',
+  tryColour: 'جرّب هذا اللون',
+  tryColourNamed: 'جرّب هذا اللون: {variant}',
+  colourChanged: 'اخترتَ لونًا آخر. «{action}» يُظهره عليك بالصورة نفسها.',
 
   errorTitle: 'تعذّر إتمام ذلك',
   tryAgain: 'إعادة المحاولة',
@@ -85,6 +88,7 @@ export const ar: Translation = {
   error_render_failed: 'تعذّر علينا إعداد هذا القياس. تأتي أفضل النتائج من صورة واضحة لشخص واحد يواجه الكاميرا.',
   error_offline: 'يبدو أنه لا يوجد اتصال بالإنترنت. يُرجى التحقق من الاتصال ثم المحاولة مجددًا.',
   error_unknown_product: 'القياس الافتراضي غير متاح لهذا المنتج.',
+  error_unknown_variant: 'القياس الافتراضي غير متاح لهذا اللون. يُرجى اختيار لون آخر.',
   error_expired_handle: 'انتهت صلاحية هذا القياس. يُرجى البدء من جديد بصورتك.',
   error_invalid_handle: 'تعذّر العثور على هذا القياس. يُرجى البدء من جديد بصورتك.',
   error_view_not_offered: 'إحدى الزوايا المختارة غير متاحة لهذا المنتج.',

@@ -62,6 +62,9 @@ export const en = {
   makeVideo: 'Make a video',
   videoLabel: 'Video of you wearing {product}',
   videoReady: 'Your video is ready.',
+  tryColour: 'Try this colour',
+  tryColourNamed: 'Try this colour: {variant}',
+  colourChanged: 'You chose another colour. “{action}” shows it on you with the same photo.',
 
   errorTitle: 'That did not work',
   tryAgain: 'Try again',
@@ -85,6 +88,7 @@ export const en = {
   error_render_failed: 'We could not make this try-on. A clear photo of one person facing the camera works best.',
   error_offline: 'You seem to be offline. Check your connection, then try again.',
   error_unknown_product: 'Try-on is not available for this product.',
+  error_unknown_variant: 'Try-on is not available for this colour. Please choose another one.',
   error_expired_handle: 'This try-on has expired. Please start again with your photo.',
   error_invalid_handle: 'This try-on could not be found. Please start again with your photo.',
   error_view_not_offered: 'One of the chosen views is not offered for this product.',

@@ -61,6 +61,9 @@ export const gu: Translation = {
   makeVideo: 'વીડિયો બનાવો',
   videoLabel: 'તમે, {product} પહેરેલા: વીડિયો',
   videoReady: 'તમારો વીડિયો તૈયાર છે.',
+  tryColour: 'આ રંગ પહેરીને જુઓ',
+  tryColourNamed: 'આ રંગ પહેરીને જુઓ: {variant}',
+  colourChanged: 'તમે બીજો રંગ પસંદ કર્યો છે. “{action}” એ જ ફોટા સાથે આ રંગ તમારા પર બતાવશે.',
 
   errorTitle: 'આ થઈ શક્યું નહીં',
   tryAgain: 'ફરી પ્રયાસ કરો',
@@ -84,6 +87,7 @@ export const gu: Translation = {
   error_render_failed: 'અમે આ ટ્રાય-ઑન બનાવી શક્યા નહીં. કૅમેરા તરફ જોતી એક વ્યક્તિનો સ્પષ્ટ ફોટો સૌથી સારો રહે છે.',
   error_offline: 'લાગે છે કે તમે ઑફલાઇન છો. તમારું કનેક્શન તપાસો, પછી ફરી પ્રયાસ કરો.',
   error_unknown_product: 'આ પ્રોડક્ટ માટે ટ્રાય-ઑન ઉપલબ્ધ નથી.',
+  error_unknown_variant: 'આ રંગ માટે ટ્રાય-ઑન ઉપલબ્ધ નથી. કૃપા કરીને બીજો રંગ પસંદ કરો.',
   error_expired_handle: 'આ ટ્રાય-ઑનની મુદત પૂરી થઈ ગઈ છે. કૃપા કરીને તમારા ફોટાથી ફરી શરૂ કરો.',
   error_invalid_handle: 'આ ટ્રાય-ઑન મળ્યું નહીં. કૃપા કરીને તમારા ફોટાથી ફરી શરૂ કરો.',
   error_view_not_offered: 'પસંદ કરેલો કોઈ વ્યૂ આ પ્રોડક્ટ માટે ઉપલબ્ધ નથી.',

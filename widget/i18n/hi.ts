@@ -61,6 +61,9 @@ export const hi: Translation = {
   makeVideo: 'वीडियो बनाएँ',
   videoLabel: 'आप {product} पहने हुए, वीडियो',
   videoReady: 'आपका वीडियो तैयार है।',
+  tryColour: 'यह रंग पहनकर देखें',
+  tryColourNamed: 'यह रंग पहनकर देखें: {variant}',
+  colourChanged: 'आपने दूसरा रंग चुना है। “{action}” उसी फ़ोटो के साथ यह रंग आप पर दिखाएगा।',
 
   errorTitle: 'यह नहीं हो सका',
   tryAgain: 'फिर से कोशिश करें',
@@ -84,6 +87,7 @@ export const hi: Translation = {
   error_render_failed: 'हम यह ट्राई-ऑन नहीं बना सके। कैमरे की ओर देखते एक व्यक्ति की साफ़ फ़ोटो सबसे अच्छी रहती है।',
   error_offline: 'लगता है आप ऑफ़लाइन हैं। अपना कनेक्शन जाँचें, फिर कोशिश करें।',
   error_unknown_product: 'इस उत्पाद के लिए ट्राई-ऑन उपलब्ध नहीं है।',
+  error_unknown_variant: 'इस रंग के लिए ट्राई-ऑन उपलब्ध नहीं है। कृपया कोई दूसरा रंग चुनें।',
   error_expired_handle: 'यह ट्राई-ऑन समाप्त हो गया है। कृपया अपनी फ़ोटो से फिर शुरू करें।',
   error_invalid_handle: 'यह ट्राई-ऑन नहीं मिला। कृपया अपनी फ़ोटो से फिर शुरू करें।',
   error_view_not_offered: 'चुना गया कोई व्यू इस उत्पाद के लिए उपलब्ध नहीं है।',

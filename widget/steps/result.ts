@@ -17,12 +17,15 @@ export interface ResultStep {
   before: string | undefined;
   compare: CompareController;
   offerVideo: boolean;
+  /** The label of "Try this colour" when the page chose another variant than the one shown; else undefined. */
+  colourOffer: string | undefined;
   onSelect(view: string): void;
   onDownload(): void;
   onShare(): void;
   onAnotherPhoto(): void;
   onForget(): void;
   onMakeVideo(): void;
+  onTryColour(): void;
 }
 
 /** Arrow keys (mirrored right to left), Home and End move between the tabs, as the tabs pattern asks. */
@@ -68,20 +71,23 @@ export function resultStep(step: ResultStep): TemplateResult {
   const selected = shownViews.includes(step.selectedView) ? step.selectedView : (images[0]?.view ?? shownViews[0] ?? 'front');
   const shown = images.find((o) => o.view === selected);
   const switcher = shownViews.length > 1;
+  // The colour the shopper just picked is the likeliest next step, so it takes the focus.
+  const offer = step.colourOffer;
   const onKey = (event: KeyboardEvent) => onTabKey(event, step.onSelect);
   return html`<div part="result" class="body">
-    <h3 id="step-title" tabindex="-1" ?data-autofocus=${!switcher}>${texts.t('ready')}</h3>
+    <h3 id="step-title" tabindex="-1" ?data-autofocus=${!switcher && !offer}>${texts.t('ready')}</h3>
     ${switcher
       ? html`<div role="tablist" part="views" aria-label=${texts.t('views')}>
         ${shownViews.map((view) => html`<button role="tab" type="button" id="tab-${view}" data-view=${view}
           aria-selected=${view === selected ? 'true' : 'false'} aria-controls="view-panel"
-          tabindex=${view === selected ? '0' : '-1'} ?data-autofocus=${view === selected}
+          tabindex=${view === selected ? '0' : '-1'} ?data-autofocus=${view === selected && !offer}
           @click=${() => step.onSelect(view)} @keydown=${onKey}>${texts.viewName(view)}</button>`)}
       </div>
       <div role="tabpanel" id="view-panel" aria-labelledby="tab-${selected}">${image(step, shown)}</div>`
       : image(step, shown)}
     ${video ? html`<video part="video" controls playsinline src=${video.url} aria-label=${texts.t('videoLabel', { product: step.productName })}></video>` : nothing}
     <div class="actions" part="actions">
+      ${offer ? html`<button class="primary" type="button" part="primary-button" data-autofocus @click=${step.onTryColour}>${offer}</button>` : nothing}
       <button type="button" part="secondary-button" ?disabled=${!shown && !video} @click=${step.onDownload}>${texts.t('download')}</button>
       <button type="button" part="secondary-button" ?disabled=${!shown && !video} @click=${step.onShare}>${texts.t('share')}</button>
       <button type="button" part="secondary-button" @click=${step.onAnotherPhoto}>${texts.t('anotherPhoto')}</button>

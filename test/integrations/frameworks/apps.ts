@@ -24,7 +24,7 @@ export function App({ product }: { product: string }) {
   const [wrapperOpened, setWrapperOpened] = useState('');
   return (
     <main>
-      <tryon-button id="direct" product={product} endpoint="/tryon" privacy-url="/privacy"
+      <tryon-button id="direct" product={product} endpoint="/tryon" privacy-url="/privacy" variant="sindoor-red" analytics="dataLayer"
         strings={{ label: '${LABEL}' }}
         ontryon-open={(event) => setOpened(event.detail.product)}
         ontryon-close={(event: CustomEvent<{ product: string; status: string }>) => setClosed(event.detail.status)} />
@@ -81,7 +81,7 @@ function onClose(event: CustomEvent<TryonCloseDetail>) {
 </script>
 
 <template>
-  <tryon-button id="direct" :product="props.product" endpoint="/tryon" privacy-url="/privacy"
+  <tryon-button id="direct" :product="props.product" endpoint="/tryon" privacy-url="/privacy" variant="sindoor-red" analytics="dataLayer"
     :strings="{ label: '${LABEL}' }"
     @tryon-open="(event) => (opened = event.detail.product)" @tryon-close="onClose" />
   <output id="opened">{{ opened }}</output>
@@ -125,7 +125,7 @@ const svelteApp = `
   }
 </script>
 
-<tryon-button id="direct" {product} endpoint="/tryon" privacy-url="/privacy"
+<tryon-button id="direct" {product} endpoint="/tryon" privacy-url="/privacy" variant="sindoor-red" analytics="dataLayer"
   strings={{ label: '${LABEL}' }}
   ontryon-open={(event) => (opened = event.detail.product)} ontryon-close={onClose}></tryon-button>
 <output id="opened">{opened}</output>

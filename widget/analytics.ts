@@ -1,0 +1,105 @@
+// Conversion events for the analytics a shop already has: the element's own events, renamed and
+// reduced to a few GA4-style parameters, sent to Shopify's customer events and/or Google Tag
+// Manager's dataLayer. Opt-in (the `analytics` attribute), and only what is listed here ever
+// leaves: never the photo, a handle, a requestId or a URL. It lives in the panel's chunk: every
+// event comes from the panel, and a page without analytics pays nothing in its first script.
+import type { TryonEventMap, TryonStatus } from './events.js';
+
+/** The parameters of one conversion event; absent keys are not sent at all. */
+export interface ConversionParams {
+  product: string;
+  variant?: string;
+  views?: string;
+  output?: 'image' | 'video';
+  outcome?: 'result' | 'error' | 'closed';
+  error_code?: string;
+  duration_ms?: number;
+}
+
+export type ConversionName = 'tryon_open' | 'tryon_submit' | 'tryon_result' | 'tryon_error' | 'tryon_close';
+
+/**
+ * The two globals read here, typed locally: augmenting `Window` would clash with a shop's own
+ * declarations of them (GTM's and Shopify's typings declare them differently).
+ */
+interface AnalyticsGlobals {
+  Shopify?: { analytics?: { publish?: (name: string, params: ConversionParams) => unknown } };
+  dataLayer?: unknown[];
+}
+
+/** How a closed dialog ended, from the step it was on. */
+const outcomeOf = (status: TryonStatus): ConversionParams['outcome'] =>
+  status === 'result' ? 'result' : status === 'error' ? 'error' : 'closed';
+
+/**
+ * Sends the element's events, as conversion events, to the destinations the page named in its
+ * `analytics` attribute (space-separated: `shopify`, `dataLayer`; case does not matter, others are
+ * ignored), read afresh at each event so the page may change it at any time. The panel hands it
+ * every event it dispatches: the panel is the only source of them, so nothing is missed and the
+ * first script carries none of this.
+ */
+export class Conversions {
+  readonly #destinations: () => string | null | undefined;
+  #openedAt = 0;
+  #submit: { at: number; requestId: string; views: string; output: 'image' | 'video' } | undefined;
+
+  constructor(destinations: () => string | null | undefined) {
+    this.#destinations = destinations;
+  }
+
+  record<K extends keyof TryonEventMap>(type: K, detail: TryonEventMap[K]['detail']): void {
+    const now = performance.now();
+    const since = (at: number) => Math.max(0, Math.round(now - at));
+    // Timing is kept whether or not anything is sent, so an attribute set mid-run still measures right.
+    switch (type) {
+      case 'tryon-open': {
+        this.#openedAt = now;
+        this.#send('tryon_open', subject(detail));
+        break;
+      }
+      case 'tryon-submit': {
+        const { requestId, views, output } = detail as TryonEventMap['tryon-submit']['detail'];
+        this.#submit = { at: now, requestId, views: views.join(','), output };
+        this.#send('tryon_submit', { ...subject(detail), views: this.#submit.views, output });
+        break;
+      }
+      case 'tryon-result': {
+        const { requestId, outputs } = detail as TryonEventMap['tryon-result']['detail'];
+        // A try-on resumed after a reload was submitted on the page before: its views come from its outputs.
+        const made = this.#submit?.requestId === requestId ? this.#submit : undefined;
+        const views = made?.views ?? [...new Set(outputs.filter((o) => o.type === 'image').map((o) => o.view))].join(',');
+        const output = made?.output ?? (outputs.some((o) => o.type === 'video') ? 'video' : 'image');
+        this.#send('tryon_result', { ...subject(detail), views, output, outcome: 'result', ...(made ? { duration_ms: since(made.at) } : {}) });
+        this.#submit = undefined;
+        break;
+      }
+      case 'tryon-error': {
+        const { code } = detail as TryonEventMap['tryon-error']['detail'];
+        const submit = this.#submit;
+        this.#send('tryon_error', { ...subject(detail), outcome: 'error', error_code: code, ...(submit ? { duration_ms: since(submit.at) } : {}) });
+        break;
+      }
+      case 'tryon-close': {
+        const { status } = detail as TryonEventMap['tryon-close']['detail'];
+        this.#send('tryon_close', { ...subject(detail), outcome: outcomeOf(status), duration_ms: since(this.#openedAt) });
+        this.#submit = undefined;
+        break;
+      }
+      default:
+        // tryon-progress is not a conversion.
+    }
+  }
+
+  #send(name: ConversionName, params: ConversionParams): void {
+    const to = new Set((this.#destinations() ?? '').toLowerCase().split(/\s+/));
+    // Looked up at each event: Shopify's and GTM's scripts may load after the widget.
+    const page = window as AnalyticsGlobals;
+    if (to.has('shopify')) page.Shopify?.analytics?.publish?.(name, params);
+    if (to.has('datalayer')) (page.dataLayer ||= []).push({ event: name, ...params });
+  }
+}
+
+/** The product and variant, copied by name so nothing else of a detail can slip through. */
+function subject(detail: { product: string; variant?: string }): ConversionParams {
+  return { product: detail.product, ...(detail.variant ? { variant: detail.variant } : {}) };
+}
