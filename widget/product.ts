@@ -19,3 +19,25 @@ export function requestedViews(product: ProductInfo | undefined, wanted: string)
   // The front renders first upstream and anchors the other views; show it first too.
   return [...views].sort((a, b) => (a === 'front' ? -1 : b === 'front' ? 1 : 0));
 }
+
+/**
+ * The variant to try on: the page's choice when the product lists it. A product that lists none
+ * (its sizes share one garment), or a choice it does not list (a Shopify size id, a variant the
+ * catalog has not caught up with), is tried on in the product's own garment rather than failing
+ * the shopper with `unknown_variant`; the page's developer is told once in the console. A proxy
+ * that predates variants lists nothing at all: the choice is passed on as it is.
+ */
+export function variantToTry(product: ProductInfo | undefined, chosen: string | undefined): string | undefined {
+  if (!chosen || !product?.variants) return chosen;
+  if (product.variants.some((variant) => variant.id === chosen)) return chosen;
+  if (product.variants.length > 0) warnOnce(product.product, chosen);
+  return undefined;
+}
+
+const warned = new Set<string>();
+function warnOnce(product: string, variant: string): void {
+  const key = `${product}\u0000${variant}`;
+  if (warned.has(key)) return;
+  warned.add(key);
+  console.warn(`<tryon-button>: the proxy's catalog lists no variant "${variant}" of product "${product}"; trying on the product's own garment.`);
+}

@@ -12,7 +12,7 @@ import { hasOutput, initialSession, nextSession } from './session.js';
 import type { FailedStage, SessionEvent, SessionState } from './session.js';
 import { ProxyClient, ProxyError } from './proxy-client.js';
 import { failure, isAbort } from './error-policy.js';
-import { expectedMs, requestedViews } from './product.js';
+import { expectedMs, requestedViews, variantToTry } from './product.js';
 import type { ProductInfo } from './proxy-client.js';
 import { forgetPhoto, forgetTryon, lastPhoto, rememberPhoto, rememberTryon } from './storage.js';
 import { forgetEverything } from './forget-photo.js';
@@ -97,9 +97,12 @@ export class TryonRun implements ReactiveController {
     return this.#options.settings();
   }
 
-  /** The variant chosen on the page now; undefined for the product's own garment. */
+  /**
+   * The variant chosen on the page now, as it will be tried on: undefined for the product's own
+   * garment, which is also what a variant the product does not list gets (product.ts).
+   */
   get chosenVariant(): string | undefined {
-    return this.#settings.variant || undefined;
+    return variantToTry(this.product, this.#settings.variant || undefined);
   }
 
   /**
@@ -329,9 +332,11 @@ export class TryonRun implements ReactiveController {
   }
 
   async #submit(run: Run): Promise<void> {
-    const { photo, requestId, output, variant } = this.session;
+    const { photo, requestId, output } = this.session;
     if (!photo || !requestId) return;
     const product = this.product ?? (await this.#settled(run, 'submit', this.#loadProduct()));
+    // Chosen before the product was known (a quick shopper): checked against its list now.
+    const variant = variantToTry(product, this.session.variant);
     const { endpoint, product: id } = this.#settings;
     const views = output === 'video' ? ['front'] : requestedViews(this.product, this.#settings.views);
     this.#options.emit('tryon-submit', { ...this.#subject(), requestId, views, output });

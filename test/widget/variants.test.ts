@@ -195,29 +195,82 @@ describe('variants', () => {
     expect(second!.body!['photo']).to.not.equal(first!.body!['photo']);
   });
 
-  it('says so in the shopper\'s words when the proxy does not know the colour', async () => {
-    const fake = await fakeProxy({ product: saree });
-    const el = await mount(fake, { variant: 'purple' });
-    const seen = recordEvents(el);
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(500, 700));
-    button(el, 'Try it on').click();
-    await reach(el, 'error');
-    expect(panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim())
-      .to.equal('Try-on is not available for this colour. Please choose another one.');
-    const error = seen.find((e) => e.type === 'tryon-error')!.detail;
-    expect(error).to.deep.include({ code: 'unknown_variant', variant: 'purple', retryable: false });
-
-    // Picking a colour the product has, then "Try again", sends that colour as a new try-on.
-    el.variant = 'ivory';
-    await el.updateComplete;
-    button(el, 'Try again').click();
-    await reach(el, 'result');
-    const [refused, accepted] = await tryons(fake);
-    expect(accepted!.body!['variant']).to.equal('ivory');
-    expect(accepted!.body!['requestId']).to.not.equal(refused!.body!['requestId']);
-    expect(control(el, 'Try again')?.textContent ?? null).to.equal(null);
+  it('tries on the product\'s own garment, and tells the developer once, when the catalog lists no such colour', async () => {
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => { warnings.push(args.join(' ')); };
+    try {
+      const fake = await fakeProxy({ product: saree });
+      // A Shopify size id, say: the catalog maps colours only.
+      const el = await mount(fake, { variant: '44871234567890' });
+      await tryOn(el);
+      const [sent] = await tryons(fake);
+      expect(sent!.body!).to.not.have.property('variant');
+      expect(shownImage(el)).to.contain('/files/front.png');
+      // Another unlisted choice is the same garment: nothing new to offer.
+      el.variant = '44871234567891';
+      await el.updateComplete;
+      expect(colourOffer(el)?.textContent ?? null).to.equal(null);
+      expect(warnings.filter((w) => w.includes('"44871234567890"'))).to.have.length(1);
+      expect(warnings.join('\n')).to.contain('saree');
+    } finally {
+      console.warn = warn;
+    }
   });
+
+  it('sends a colour to a product that lists none as no colour, without a warning', async () => {
+    const warnings: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => { warnings.push(args); };
+    try {
+      const fake = await fakeProxy({ product: { ...saree, variants: [] } });
+      const el = await mount(fake, { variant: 'ivory' });
+      await tryOn(el);
+      const [sent] = await tryons(fake);
+      expect(sent!.body!).to.not.have.property('variant');
+      expect(warnings).to.have.length(0);
+    } finally {
+      console.warn = warn;
+    }
+  });
+
+  it('says so in the shopper\'s words when the proxy refuses the colour after listing it', async () => {
+    // The catalog changed between the product's read and the try-on: listed, then refused.
+    const fake = await fakeProxy({ product: saree });
+    const realFetch = window.fetch;
+    window.fetch = async (input, init) => {
+      const response = await realFetch(input, init);
+      if (!/\/products\/[^/]+$/.test(new URL(String(input), location.href).pathname)) return response;
+      const listed = (await response.json()) as { variants: { id: string; name: string }[] };
+      listed.variants = [...listed.variants, { id: 'purple', name: 'Purple' }];
+      return new Response(JSON.stringify(listed), { status: response.status, headers: response.headers });
+    };
+    try {
+      const el = await mount(fake, { variant: 'purple' });
+      const seen = recordEvents(el);
+      await openAndConsent(el);
+      await pickPhoto(el, await drawnPhoto(500, 700));
+      button(el, 'Try it on').click();
+      await reach(el, 'error');
+      expect(panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim())
+        .to.equal('Try-on is not available for this colour. Please choose another one.');
+      const error = seen.find((e) => e.type === 'tryon-error')!.detail;
+      expect(error).to.deep.include({ code: 'unknown_variant', variant: 'purple', retryable: false });
+
+      // Picking a colour the product has, then "Try again", sends that colour as a new try-on.
+      el.variant = 'ivory';
+      await el.updateComplete;
+      button(el, 'Try again').click();
+      await reach(el, 'result');
+      const [refused, accepted] = await tryons(fake);
+      expect(accepted!.body!['variant']).to.equal('ivory');
+      expect(accepted!.body!['requestId']).to.not.equal(refused!.body!['requestId']);
+      expect(control(el, 'Try again')?.textContent ?? null).to.equal(null);
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+
   it('a reload picks the try-on up with its variant, even when the page now shows another', async () => {
     const fake = await fakeProxy({ product: saree, steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }] });
     const first = await mount(fake, { variant: 'ivory' });
