@@ -14,6 +14,7 @@ import {
   type Stack, type StatusAnswer, type TryonAnswer,
 } from './stack.js';
 import { STORE_KINDS, stackOn } from './stores.js';
+import { colourDistance, torsoColour as torsoColourOf, type Colour } from './garment-colour.js';
 
 const IVORY = { r: 244, g: 236, b: 216 };
 const SINDOOR = { r: 192, g: 57, b: 43 };
@@ -72,25 +73,12 @@ async function upstreamFile(stack: Stack, fileId: string, apiKey = 'sk_test_a'):
   return Buffer.from(await response.arrayBuffer());
 }
 
-/** Mean colour of the output's torso (a band left of the middle, clear of the diagonal SANDBOX mark). */
-async function torsoColour(stack: Stack, status: StatusAnswer): Promise<{ r: number; g: number; b: number }> {
+/** Mean torso colour of a try-on's front output. */
+async function torsoColour(stack: Stack, status: StatusAnswer): Promise<Colour> {
   const output = status.outputs.find((o) => o.view === 'front');
   assert.ok(output, 'a front output');
-  const bytes = Buffer.from(await (await fetch(absolute(stack, output.url))).arrayBuffer());
-  const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const sum = { r: 0, g: 0, b: 0 };
-  let count = 0;
-  for (let y = Math.round(info.height * 0.4); y < info.height * 0.5; y++) {
-    for (let x = Math.round(info.width * 0.38); x < info.width * 0.45; x++) {
-      const at = (y * info.width + x) * 3;
-      sum.r += data[at]!; sum.g += data[at + 1]!; sum.b += data[at + 2]!; count++;
-    }
-  }
-  return { r: sum.r / count, g: sum.g / count, b: sum.b / count };
+  return torsoColourOf(new Uint8Array(await (await fetch(absolute(stack, output.url))).arrayBuffer()));
 }
-
-const distance = (a: { r: number; g: number; b: number }, b: { r: number; g: number; b: number }) =>
-  Math.hypot(a.r - b.r, a.g - b.g, a.b - b.b);
 
 async function tryonOf(stack: Stack, body: Record<string, unknown>): Promise<TryonAnswer> {
   const response = await startTryon(stack, body);
@@ -192,9 +180,9 @@ for (const kind of STORE_KINDS) describe(`variants in POST /tryons (${kind} stor
     assert.equal(ivoryStatus.status, 'succeeded');
     const redColour = await torsoColour(stack, redStatus);
     const ivoryColour = await torsoColour(stack, ivoryStatus);
-    assert.ok(distance(redColour, SINDOOR) < distance(redColour, IVORY), `red try-on is nearer red: ${JSON.stringify(redColour)}`);
-    assert.ok(distance(ivoryColour, IVORY) < distance(ivoryColour, SINDOOR), `ivory try-on is nearer ivory: ${JSON.stringify(ivoryColour)}`);
-    assert.ok(distance(redColour, ivoryColour) > 80, `the two differ plainly: ${JSON.stringify({ redColour, ivoryColour })}`);
+    assert.ok(colourDistance(redColour, SINDOOR) < colourDistance(redColour, IVORY), `red try-on is nearer red: ${JSON.stringify(redColour)}`);
+    assert.ok(colourDistance(ivoryColour, IVORY) < colourDistance(ivoryColour, SINDOOR), `ivory try-on is nearer ivory: ${JSON.stringify(ivoryColour)}`);
+    assert.ok(colourDistance(redColour, ivoryColour) > 80, `the two differ plainly: ${JSON.stringify({ redColour, ivoryColour })}`);
   });
 });
 

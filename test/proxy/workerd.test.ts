@@ -15,6 +15,7 @@ import { startSandbox } from '../../demo/sandbox/server.js';
 import { HandleSigner } from '../../proxy/handles.js';
 import { COMPATIBILITY_DATE, DURABLE_OBJECTS, buildWorker, serveWorker, type ServedWorker, type WorkerBundle } from '../../scripts/worker.js';
 import sharp from 'sharp';
+import { colourDistance, torsoColour } from './garment-colour.js';
 import { CATALOG, KEYS, SECRET, personPhoto, startTryon, waitForStatus, writeAssets, uploadPhoto, type SandboxState, type StatusAnswer, type TryonAnswer } from './stack.js';
 import { readEvents } from './sse.js';
 
@@ -29,20 +30,6 @@ const WORKER_CATALOG = {
     'dress-aline-indigo': { ...CATALOG.products['dress-aline-indigo']!, variants: { rust: { name: 'Rust', garmentImage: 'garments/dress-rust.png' } } },
   },
 };
-
-/** Mean colour of a band across the torso of a rendered output. */
-async function torsoColour(bytes: Uint8Array): Promise<{ r: number; g: number; b: number }> {
-  const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const sum = { r: 0, g: 0, b: 0 };
-  let count = 0;
-  for (let y = Math.round(info.height * 0.4); y < info.height * 0.5; y++) {
-    for (let x = Math.round(info.width * 0.38); x < info.width * 0.45; x++) {
-      const at = (y * info.width + x) * 3;
-      sum.r += data[at]!; sum.g += data[at + 1]!; sum.b += data[at + 2]!; count++;
-    }
-  }
-  return { r: sum.r / count, g: sum.g / count, b: sum.b / count };
-}
 
 describe('the proxy in workerd', () => {
   let dir: string;
@@ -153,8 +140,7 @@ describe('the proxy in workerd', () => {
     };
     const rust = await front('rust');
     const indigo = await front();
-    const distance = (a: typeof RUST, b: typeof RUST) => Math.hypot(a.r - b.r, a.g - b.g, a.b - b.b);
-    assert.ok(distance(rust, RUST) < distance(indigo, RUST) && rust.r > indigo.r + 60, `rust ${JSON.stringify(rust)} vs own ${JSON.stringify(indigo)}`);
+    assert.ok(colourDistance(rust, RUST) < colourDistance(indigo, RUST) && rust.r > indigo.r + 60, `rust ${JSON.stringify(rust)} vs own ${JSON.stringify(indigo)}`);
     const unknown = await startTryon({ url: plain.url }, { product: 'dress-aline-indigo', photo, variant: 'mauve' });
     assert.equal(unknown.status, 422);
     assert.equal(((await unknown.json()) as { error: { code: string } }).error.code, 'unknown_variant');
