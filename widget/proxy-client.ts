@@ -96,6 +96,25 @@ async function errorFrom(status: number, text: string, retryAfterHeader: string 
   return new ProxyError(`http_${status}`, '', status >= 500 || status === 429, status, retryAfter);
 }
 
+/**
+ * The endpoint answered, but not as a try-on proxy does (a shop's own 404 page, HTML with 200): the
+ * usual first-install mistake, an endpoint such as `/tryon` where no proxy was set up. The shopper
+ * sees a plain error; the developer needs to be told where to look.
+ */
+function isNotAProxy(error: ProxyError): boolean {
+  return error.code === 'bad_answer' || error.code === 'http_404' || error.code === 'http_405';
+}
+
+const toldNoProxy = new Set<string>();
+function sayNoProxy(endpoint: string, status: number): void {
+  if (toldNoProxy.has(endpoint)) return;
+  toldNoProxy.add(endpoint);
+  console.error(
+    `<tryon-button>: no try-on proxy answers at ${endpoint} (HTTP ${status}, not the proxy's JSON). ` +
+      'Set the endpoint attribute to where the token proxy runs (docs/integrations/deploy-proxy.md).',
+  );
+}
+
 export class ProxyClient {
   readonly base: URL;
   readonly pollInterval: number;
@@ -138,8 +157,13 @@ export class ProxyClient {
     }
   }
 
-  product(id: string, signal?: AbortSignal): Promise<ProductInfo> {
-    return this.#json<ProductInfo>(`products/${encodeURIComponent(id)}`, { signal });
+  async product(id: string, signal?: AbortSignal): Promise<ProductInfo> {
+    try {
+      return await this.#json<ProductInfo>(`products/${encodeURIComponent(id)}`, { signal });
+    } catch (error) {
+      if (error instanceof ProxyError && isNotAProxy(error)) sayNoProxy(this.base.href, error.status);
+      throw error;
+    }
   }
 
   uploadPhoto(photo: Blob, onProgress?: (percent: number) => void, signal?: AbortSignal): Promise<UploadedPhoto> {

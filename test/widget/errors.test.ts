@@ -153,6 +153,30 @@ describe('errors in plain words', () => {
     await reach(el, 'idle');
   });
 
+  it('tells the developer, once, when no proxy answers at the endpoint', async () => {
+    const said: string[] = [];
+    const error = console.error;
+    console.error = (...args: unknown[]) => { said.push(args.join(' ')); };
+    try {
+      // The test server's own 404 page, as a shop's site answers where no proxy was set up.
+      const fake = await fakeProxy({});
+      const el = await mount(fake, { endpoint: '/no-proxy-here/tryon' });
+      await el.open();
+      await reach(el, 'error');
+      expect(alertText(el)).to.equal(en.error_generic);
+      const told = said.filter((line) => line.includes('no try-on proxy answers at'));
+      expect(told).to.have.length(1);
+      expect(told[0]).to.contain(`${location.origin}/no-proxy-here/tryon`).and.contain('HTTP 404');
+      // A real proxy's own 404 (a product without try-on) is not that mistake.
+      const other = await mount(await fakeProxy({ product: null }));
+      await other.open();
+      await reach(other, 'error');
+      expect(said.filter((line) => line.includes('no try-on proxy answers at'))).to.have.length(1);
+    } finally {
+      console.error = error;
+    }
+  });
+
   it('asks again when a success comes without outputs, and offers Try again if none come', async () => {
     const fake = await fakeProxy({ steps: [{ status: 'succeeded', outputs: [] }, { status: 'succeeded', outputs: ['front'] }] });
     const el = await mount(fake);
