@@ -83,9 +83,24 @@ export async function measure(outDir: string): Promise<BuiltFile[]> {
 }
 
 /** The script-tag build: dist/cdn/tryon-button.js with Lit inside, the panel as a lazy chunk. */
+/**
+ * Vite's build sets process.env.NODE_ENV to production for the rest of the process; a caller that
+ * then starts the demo or a proxy in the same process (the bench) would be refused as an unsafe
+ * production set-up. The build keeps its own production mode; the process gets its value back.
+ */
+async function buildLeavingNodeEnv(config: Parameters<typeof build>[0]): Promise<void> {
+  const before = process.env['NODE_ENV'];
+  try {
+    await build(config);
+  } finally {
+    if (before === undefined) delete process.env['NODE_ENV'];
+    else process.env['NODE_ENV'] = before;
+  }
+}
+
 export async function buildCdn(options: BuildOptions = {}): Promise<BuildResult> {
   const outDir = options.outDir ?? join(projectRoot, 'dist/cdn');
-  await build(cdnConfig({ outDir, quiet: options.quiet ?? false, ...(options.entry ? { entry: options.entry } : {}) }));
+  await buildLeavingNodeEnv(cdnConfig({ outDir, quiet: options.quiet ?? false, ...(options.entry ? { entry: options.entry } : {}) }));
   return { outDir, files: await measure(outDir) };
 }
 
@@ -202,7 +217,7 @@ export async function buildNpm(options: Omit<BuildOptions, 'entry'> & { apiRefer
     emitDeclarations(),
     // Paths in the manifest describe the published package's layout, wherever this build writes.
     buildManifest({ root: projectRoot, distPrefix: 'dist/npm/' }),
-    build(npmConfig({ outDir, quiet: options.quiet ?? false })),
+    buildLeavingNodeEnv(npmConfig({ outDir, quiet: options.quiet ?? false })),
     buildFrameworkEntries(outDir, options.quiet),
   ]);
   await copyDeclarations(join(typesDir, 'widget'), outDir, (file) => !file.startsWith('integrations'));
