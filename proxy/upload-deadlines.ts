@@ -25,25 +25,24 @@ function unref<T>(timer: T): T {
 
 export function timedBody(source: ReadableStream<Uint8Array>, limits: { uploadIdleMs: number; uploadTotalMs: number }): TimedBody {
   const reader = source.getReader();
+  const deadline = limits.uploadTotalMs > 0 ? Date.now() + limits.uploadTotalMs : Infinity;
   let missed = false;
   let stopped = false;
-  let totalTimer: ReturnType<typeof setTimeout> | undefined;
-  const overall = new Promise<typeof TIMEOUT>((resolve) => {
-    if (limits.uploadTotalMs > 0) totalTimer = unref(setTimeout(() => resolve(TIMEOUT), limits.uploadTotalMs));
-  });
-  const stop = () => {
-    stopped = true;
-    clearTimeout(totalTimer);
-  };
+  const stop = () => { stopped = true; };
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      let idleTimer: ReturnType<typeof setTimeout> | undefined;
-      const idle = new Promise<typeof TIMEOUT>((resolve) => {
-        if (limits.uploadIdleMs > 0) idleTimer = setTimeout(() => resolve(TIMEOUT), limits.uploadIdleMs);
+      // One clock per read, for whichever deadline comes first. Racing every read against one
+      // long-lived promise for the total instead would make that promise hold each read's chunk
+      // until it settles: the whole upload kept in memory (the bench's held-bytes figure).
+      const idleMs = limits.uploadIdleMs > 0 ? limits.uploadIdleMs : Infinity;
+      const waitMs = Math.min(idleMs, stopped ? Infinity : deadline - Date.now());
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = waitMs === Infinity ? undefined : new Promise<typeof TIMEOUT>((resolve) => {
+        timer = unref(setTimeout(() => resolve(TIMEOUT), Math.max(0, waitMs)));
       });
       const next = reader.read();
       try {
-        const result = await Promise.race([next, idle, ...(stopped ? [] : [overall])]);
+        const result = late ? await Promise.race([next, late]) : await next;
         if (result === TIMEOUT) {
           missed = true;
           stop();
@@ -62,7 +61,7 @@ export function timedBody(source: ReadableStream<Uint8Array>, limits: { uploadId
         stop();
         controller.error(error);
       } finally {
-        clearTimeout(idleTimer);
+        clearTimeout(timer);
       }
     },
     cancel(reason) {
