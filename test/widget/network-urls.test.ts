@@ -206,4 +206,17 @@ describe('URLs from the network', () => {
     expect(watch.errors).to.deep.equal([]);
     expect(location.href).to.equal(startedAt);
   });
+
+  it('says so when the download fails, and never falls back to opening the file\'s URL', async () => {
+    const fake = await fakeProxy({ fileStatus: 404 });
+    const el = await mount(fake);
+    await submit(el);
+    await reach(el, 'result');
+    button(el, 'Download').click();
+    await until(() => statusText(el) === 'Something went wrong. Please try again.', 'the failure to be announced');
+    expect(el.status).to.equal('result');
+    expect(watch.clicked).to.deep.equal([]);
+    expect(watch.navigations).to.deep.equal([]);
+    expect((await fake.log()).filter((r) => r.path === '/files/front.png').length).to.be.greaterThan(0);
+  });
 });
