@@ -24,7 +24,18 @@ export type ConversionName = 'tryon_open' | 'tryon_submit' | 'tryon_result' | 't
  */
 interface AnalyticsGlobals {
   Shopify?: { analytics?: { publish?: (name: string, params: ConversionParams) => unknown } };
-  dataLayer?: unknown[];
+  dataLayer?: unknown;
+}
+
+/** Said once a page: a page that made `dataLayer` something else keeps it, and the try-on goes on. */
+let toldDataLayer = false;
+function sayNotADataLayer(value: unknown): void {
+  if (toldDataLayer) return;
+  toldDataLayer = true;
+  console.error(
+    `<tryon-button>: window.dataLayer is ${value === null ? 'null' : typeof value}, not an array, so no conversion events are pushed to it ` +
+      '(analytics="dataLayer"). Leave dataLayer to Google Tag Manager, or drop dataLayer from the analytics attribute.',
+  );
 }
 
 /** How a closed dialog ended, from the step it was on. */
@@ -95,7 +106,11 @@ export class Conversions {
     // Looked up at each event: Shopify's and GTM's scripts may load after the widget.
     const page = window as AnalyticsGlobals;
     if (to.has('shopify')) page.Shopify?.analytics?.publish?.(name, params);
-    if (to.has('datalayer')) (page.dataLayer ||= []).push({ event: name, ...params });
+    if (to.has('datalayer')) {
+      page.dataLayer ??= [];
+      if (Array.isArray(page.dataLayer)) page.dataLayer.push({ event: name, ...params });
+      else sayNotADataLayer(page.dataLayer);
+    }
   }
 }
 

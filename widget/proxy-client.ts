@@ -3,6 +3,7 @@
 // every 2 s as the fallback, backing off while the network or the proxy is failing.
 import type { TryonOutput } from './events.js';
 import type { ProxyStatus } from './session.js';
+import { networkUrl, RefusedUrl } from './network-url.js';
 
 export class ProxyError extends Error {
   readonly code: string;
@@ -130,11 +131,6 @@ export class ProxyClient {
     this.serverSentEvents = options.serverSentEvents ?? true;
   }
 
-  /** Output urls come path-absolute (`/tryon/files/…`); make them absolute against the endpoint. */
-  resolve(url: string): string {
-    return new URL(url, this.base).href;
-  }
-
   #url(path: string): string {
     return new URL(path, this.base).href;
   }
@@ -220,11 +216,21 @@ export class ProxyClient {
     });
   }
 
+  /**
+   * Output URLs come path-absolute (`/tryon/files/…`) and are made absolute against the endpoint.
+   * One the widget will not use (network-url.ts) refuses the whole answer: the shopper sees the
+   * error step rather than a result the endpoint may have tampered with, and watching stops.
+   */
   #normalise(answer: ProxyStatus): ProxyStatus {
-    const outputs: TryonOutput[] = (Array.isArray(answer.outputs) ? answer.outputs : [])
-      .filter((o) => o && typeof o.url === 'string')
-      .map((o) => ({ ...o, view: o.view || 'front', type: o.type === 'video' ? 'video' : 'image', url: this.resolve(o.url) }));
-    return { ...answer, outputs };
+    try {
+      const outputs: TryonOutput[] = (Array.isArray(answer.outputs) ? answer.outputs : [])
+        .filter((o) => o && typeof o.url === 'string')
+        .map((o) => ({ ...o, view: o.view || 'front', type: o.type === 'video' ? 'video' : 'image', url: networkUrl(o.url, this.base) }));
+      return { ...answer, outputs };
+    } catch (error) {
+      if (error instanceof RefusedUrl) throw new ProxyError('refused_url', '', false);
+      throw error;
+    }
   }
 
   async status(tryon: string, signal?: AbortSignal): Promise<ProxyStatus> {
@@ -257,10 +263,18 @@ export class ProxyClient {
       const abort = () => finish(undefined, abortError());
       signal?.addEventListener('abort', abort, { once: true });
       source.addEventListener('status', (event) => {
+        let parsed: ProxyStatus;
+        try {
+          parsed = JSON.parse((event as MessageEvent<string>).data) as ProxyStatus;
+        } catch {
+          return;
+        }
         let answer: ProxyStatus;
         try {
-          answer = this.#normalise(JSON.parse((event as MessageEvent<string>).data) as ProxyStatus);
-        } catch {
+          answer = this.#normalise(parsed);
+        } catch (error) {
+          // A refused URL ends the watch; an answer of another shape is skipped, as unparsable ones are.
+          if (error instanceof ProxyError) finish(undefined, error);
           return;
         }
         onStatus(answer);

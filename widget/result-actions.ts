@@ -1,21 +1,25 @@
 // What the shopper can do with a finished try-on besides look at it: save it, or pass it on.
+// Output URLs reach here only through the proxy client's gate (network-url.ts): http(s) on the
+// endpoint's origin.
 import type { TryonOutput } from './events.js';
 
-/** Saves an output under a name of ours (`<product>-<view>.<ext>`), via `container` for the link. */
-export async function download(output: TryonOutput, product: string, container: Node): Promise<void> {
+/**
+ * Saves an output under a name of ours (`<product>-<view>.<ext>`), via `container` for the link.
+ * The file is fetched and saved from a blob, so the link never points at the output's URL: it
+ * downloads under our name even when the proxy is on another origin, and nothing is ever opened
+ * in the page. Resolves false when the file could not be fetched (nothing was saved).
+ */
+export async function download(output: TryonOutput, product: string, container: Node): Promise<boolean> {
   const extension = output.type === 'video' ? 'mp4' : (output.contentType ?? '').includes('png') ? 'png' : 'jpg';
-  let href = output.url;
-  let revoke = false;
+  let blob: Blob;
   try {
-    // A fetched blob downloads under our name even when the proxy is on another origin.
     const response = await fetch(output.url);
-    if (response.ok) {
-      href = URL.createObjectURL(await response.blob());
-      revoke = true;
-    }
+    if (!response.ok) return false;
+    blob = await response.blob();
   } catch {
-    // Fall back to the link itself.
+    return false;
   }
+  const href = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = href;
   link.download = `${product}-${output.view}.${extension}`;
@@ -24,7 +28,8 @@ export async function download(output: TryonOutput, product: string, container: 
   container.appendChild(link);
   link.click();
   link.remove();
-  if (revoke) setTimeout(() => URL.revokeObjectURL(href), 60_000);
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
+  return true;
 }
 
 /**

@@ -253,10 +253,12 @@ export class TryonPanel extends LitElement {
     return images.find((o) => o.view === this.selectedView) ?? images[0];
   }
 
-  readonly #onDownload = () => {
+  readonly #onDownload = async () => {
     const { output, complete, outputs } = this.#session;
     const chosen = output === 'video' && complete ? outputs.find((o) => o.type === 'video') : this.#currentImage();
-    if (chosen) void download(chosen, this.host.product, this.renderRoot);
+    if (!chosen) return;
+    // The result stays on screen; the live region says the save failed, so Download can be pressed again.
+    if (!(await download(chosen, this.host.product, this.renderRoot))) this.announcement = this.#texts.t('error_generic');
   };
 
   readonly #onShare = async () => {

@@ -153,6 +153,45 @@ describe('conversion events', () => {
     await until(() => published.length === 1, 'tryon_open published');
     expect(published[0]).to.deep.equal({ name: 'tryon_open', params: { product: 'saree-red' } });
   });
+
+  it('skips a dataLayer the page made something other than an array, says so once, and never fails the try-on', async () => {
+    stubShopify();
+    const theirs = { event: 'theirs', push: 'not a function' };
+    (window as { dataLayer?: unknown }).dataLayer = theirs;
+    const said: string[] = [];
+    const error = console.error;
+    console.error = (...args: unknown[]) => { said.push(args.map(String).join(' ')); };
+    try {
+      const fake = await fakeProxy(scenario);
+      const el = await mount(fake, { analytics: 'shopify dataLayer' });
+      await fullRun(el, 'result');
+      // Shopify still hears every event; the page's own dataLayer is left as it was.
+      expect(published.map((p) => p.name)).to.deep.equal(['tryon_open', 'tryon_submit', 'tryon_result', 'tryon_close']);
+      expect(dataLayer()).to.equal(theirs);
+      expect(theirs).to.deep.equal({ event: 'theirs', push: 'not a function' });
+
+      (window as { dataLayer?: unknown }).dataLayer = 'off';
+      await el.open();
+      await until(() => published.length === 5, 'tryon_open published');
+      el.close();
+      await reach(el, 'idle');
+      expect(published.length).to.equal(6);
+      expect(dataLayer()).to.equal('off');
+      expect(said).to.have.length(1);
+      expect(said[0]).to.contain('<tryon-button>').and.contain('dataLayer');
+
+      // Made an array again, it is used again from the next event.
+      (window as { dataLayer?: unknown }).dataLayer = [];
+      await el.open();
+      await until(() => dataLayer()!.length === 1, 'tryon_open in the dataLayer');
+      expect(dataLayer()![0]).to.deep.equal({ event: 'tryon_open', product: 'saree-red' });
+      el.close();
+      await reach(el, 'idle');
+      expect(said).to.have.length(1);
+    } finally {
+      console.error = error;
+    }
+  });
 });
 
 /** Reopens a dialog whose consent was given: it returns to the photo step. */

@@ -29,6 +29,8 @@ const defaults = {
   // With polling, a poll reaching a `{hold: true}` step waits for the release instead of answering.
   holdPolls: false,
   steps: [{ status: 'queued' }, { status: 'processing' }, { status: 'succeeded', outputs: ['front'] }],
+  // The HTTP status GET /files/… answers (an expired or revoked file: 404).
+  fileStatus: 200,
   videoSteps: [{ status: 'processing' }, { status: 'succeeded', video: true }],
 };
 
@@ -100,8 +102,10 @@ function answerOf(sid, step, tryon) {
   const base = `/fake/${sid}/tryon/files`;
   // A variant's files carry its id, so a test can tell which colour it is shown.
   const prefix = tryon?.variant ? `${tryon.variant}-` : '';
-  const outputs = (step.outputs ?? []).map((view) => ({ view, url: `${base}/${prefix}${view}.png`, type: 'image', contentType: 'image/png' }));
-  if (step.video) outputs.push({ view: 'front', url: `${base}/video.mp4`, type: 'video', contentType: 'video/mp4' });
+  // A step's `url` stands in for every output's URL, as a hostile endpoint would answer; `{file}` in it is the file's own path.
+  const url = (file) => (step.url === undefined ? file : step.url.replaceAll('{file}', file));
+  const outputs = (step.outputs ?? []).map((view) => ({ view, url: url(`${base}/${prefix}${view}.png`), type: 'image', contentType: 'image/png' }));
+  if (step.video) outputs.push({ view: 'front', url: url(`${base}/video.mp4`), type: 'video', contentType: 'video/mp4' });
   const answer = { status: step.status, outputs };
   if (step.error) answer.error = step.error;
   return answer;
@@ -272,6 +276,7 @@ async function proxy(ctx, sid, path) {
   }
 
   if (ctx.method === 'GET' && (match = /^\/files\/([^/]+)$/.exec(path))) {
+    if (config.fileStatus !== 200) return fail(ctx, { status: config.fileStatus, code: 'not_found', retryable: false });
     ctx.status = 200;
     ctx.set('cache-control', 'private, max-age=60');
     if (match[1].endsWith('.mp4')) {

@@ -20,6 +20,8 @@ export interface FakeStep {
   outputs?: string[];
   video?: boolean;
   hold?: boolean;
+  /** Every output's URL in this answer, instead of its file's (`{file}` in it is the file's own path). */
+  url?: string;
   error?: { code: string; message: string; retryable: boolean };
 }
 
@@ -44,6 +46,8 @@ export interface Scenario {
   holdPolls?: boolean;
   steps?: FakeStep[];
   videoSteps?: FakeStep[];
+  /** The HTTP status GET /files/… answers; 200 unless told. */
+  fileStatus?: number;
 }
 
 export interface Fake {
