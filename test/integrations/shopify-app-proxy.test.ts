@@ -17,7 +17,9 @@ import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { AddressInfo } from 'node:net';
 import { signAppProxyParams, verifyShopifyAppProxy } from '../../proxy/middleware/shopify-app-proxy.js';
-import { personPhoto, startStack, type Stack } from '../proxy/stack.js';
+import { CATALOG, SECRET, personPhoto, startStack, type Stack } from '../proxy/stack.js';
+import { describeConfig, loadConfig, proxyOptionsFrom } from '../../proxy/config.js';
+import { workerFor } from '../../proxy/worker.js';
 import { photoForm, send, type WireAnswer } from '../proxy/wire.js';
 
 const APP_SECRET = 'shpss_app_secret_for_tests';
@@ -292,5 +294,49 @@ describe('who the shopper is behind the App Proxy (TRYON_SHOPIFY_APP_SECRET)', (
     const answers: number[] = [];
     for (let i = 0; i < 5; i++) answers.push((await tryOn(`${stack.url}/tryons?${captured}`, '127.0.0.9', photo, { 'x-forwarded-for': `198.51.100.${60 + i}` })).status);
     assert.deepEqual(answers, [202, 202, 429, 429, 429]);
+  });
+});
+
+describe('TRYON_SHOPIFY_APP_SECRET switches the App Proxy check on', () => {
+  const env = {
+    TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: 'http://127.0.0.1:9', TRYON_PROXY_SECRET: SECRET,
+    TRYON_ALLOWED_ORIGINS: 'https://shop.example', TRYON_SHOPIFY_APP_SECRET: APP_SECRET,
+  };
+  const signed = async (path: string) => {
+    const params = new URLSearchParams({ shop: 'saree-house.myshopify.com', logged_in_customer_id: '', path_prefix: '/apps/tryon', timestamp: String(Math.floor(Date.now() / 1000)) });
+    params.set('signature', await signAppProxyParams(params, APP_SECRET));
+    return `${path}?${params}`;
+  };
+
+  test('in the bin: the configuration carries it to createProxy, and a start-up line says so', () => {
+    assert.deepEqual(proxyOptionsFrom(loadConfig(env)).shopifyAppProxy, { secret: APP_SECRET });
+    assert.match(describeConfig(loadConfig(env)), /Shopify App Proxy signature required/);
+    assert.doesNotMatch(describeConfig(loadConfig(env)), new RegExp(APP_SECRET));
+    assert.equal(proxyOptionsFrom(loadConfig({ ...env, TRYON_SHOPIFY_APP_SECRET: '' })).shopifyAppProxy, undefined);
+    assert.throws(() => loadConfig({ ...env, TRYON_SHOPIFY_APP_SECRET: 'short' }), /TRYON_SHOPIFY_APP_SECRET/);
+  });
+
+  test('in the Worker, under the same binding name: unsigned refused, signed served', async () => {
+    const worker = workerFor({ catalog: CATALOG });
+    const headers = { 'cf-connecting-ip': '198.51.100.7' };
+    const unsigned = await worker.fetch(new Request('https://tryon.example/products/dress-aline-indigo', { headers }), env);
+    assert.equal(unsigned.status, 401);
+    assert.equal(((await unsigned.json()) as { error: { code: string } }).error.code, 'invalid_signature');
+    const ok = await worker.fetch(new Request(`https://tryon.example${await signed('/products/dress-aline-indigo')}`, { headers }), env);
+    assert.equal(ok.status, 200, await ok.clone().text());
+    const off = await worker.fetch(new Request('https://tryon.example/products/dress-aline-indigo', { headers }), { ...env, TRYON_SHOPIFY_APP_SECRET: '' });
+    assert.equal(off.status, 200);
+  });
+
+  test('mounted under /tryon, only POST /tryon/webhooks skips the check', async () => {
+    const server = new Hono().route('/tryon', createProxy({ ...proxyOptionsFrom(loadConfig(env)), apiKey: 'sk_test_a', baseUrl: 'http://127.0.0.1:9', catalog: CATALOG, clientAddress: () => '198.51.100.7', log: () => undefined }));
+    const post = (path: string) => server.fetch(new Request(`https://tryon.example${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    // The webhook route answers for itself (here: webhooks are off); it is not the App Proxy's refusal.
+    assert.doesNotMatch(await (await post('/tryon/webhooks')).text(), /App Proxy/);
+    for (const path of ['/tryon/x/webhooks', '/tryon/tryons/webhooks']) {
+      const answer = await post(path);
+      assert.equal(answer.status, 401, path);
+      assert.match(await answer.text(), /App Proxy/, path);
+    }
   });
 });
