@@ -3,6 +3,8 @@
 // the query parameters minus `signature`, each as `key=value` (repeated keys' values joined with
 // a comma), sorted, concatenated with no separator, HMAC-SHA256 with the app's shared secret, hex.
 //
+// Then says who the shopper is (appProxyClients, below), which the signature alone cannot.
+//
 // Web Crypto only, so the same middleware runs wherever the proxy runs (Node, Workers). Published
 // as `tryon-button/proxy/shopify-app-proxy`.
 import type { Context, MiddlewareHandler } from 'hono';
