@@ -138,6 +138,7 @@ export function appProxyClients(options: AppProxyClientOptions): AppProxyClients
   const now = options.now ?? Date.now;
   const perSignature = options.clientsPerSignature ?? 16;
   const maxAgeMs = (options.maxAgeSeconds ?? 300) * 1000;
+  if (!(maxAgeMs > 0)) throw new TypeError('appProxyClients: maxAgeSeconds must be above 0: a signature that never expires could be replayed forever');
   const verified = new WeakMap<Request, URLSearchParams>();
   /** signature → the guest addresses it has vouched for, until it can no longer be used. */
   const vouched = new Map<string, { until: number; clients: Set<string> }>();
@@ -156,9 +157,8 @@ export function appProxyClients(options: AppProxyClientOptions): AppProxyClients
     }
     let entry = vouched.get(signature);
     if (!entry) {
-      // Usable until its timestamp is out of the window (or, with the age check off, for the window).
-      const until = maxAgeMs > 0 && Number.isFinite(stamped) ? stamped * 1000 + maxAgeMs : at + 300_000;
-      entry = { until, clients: new Set() };
+      // Remembered for as long as the age check lets the signature through.
+      entry = { until: stamped * 1000 + maxAgeMs, clients: new Set() };
       vouched.set(signature, entry);
     }
     if (entry.clients.has(client)) return true;
