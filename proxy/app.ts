@@ -12,9 +12,10 @@ import { GarmentFiles, type FileIdCache, type ReadAsset } from './garment-files.
 import { hmac, hmacKey, toHex } from './crypto.js';
 import { HandleSigner } from './handles.js';
 import { resolveLimits, type ProxyLimits } from './limits.js';
-import { clientAddress, clientKey, parseTrustProxy, type TrustProxy } from './client-address.js';
+import { clientAddress, clientKey, connectionAddress, forwardedByClient, knownRuntime, parseTrustProxy, type TrustProxy } from './client-address.js';
 import { resolvePrices, type PartialPriceTable } from './prices.js';
 import { originCheck } from './middleware/origin-check.js';
+import { appProxyClients, type AppProxyClientOptions } from './middleware/shopify-app-proxy.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { answerUnknownRoutes } from './middleware/unknown-routes.js';
 import { redactingLog, requestLog } from './middleware/request-log.js';
@@ -68,8 +69,21 @@ export interface ProxyOptions {
    * or nothing (default: X-Forwarded-For is ignored). See client-address.ts.
    */
   trustProxy?: boolean | number | string | string[] | TrustProxy;
-  /** The client's address (node.ts passes the socket address). */
+  /**
+   * The connection's peer address. Default: what the runtime's server passes (Node's socket through
+   * `@hono/node-server`, Bun, Deno; `CF-Connecting-IP` on Workers), as Hono's `getConnInfo` reads it.
+   * Give it when serving the app some other way; outside development, a runtime the proxy cannot
+   * read the peer from refuses to start without it.
+   */
   clientAddress?: (c: ProxyContext) => string | undefined;
+  /**
+   * Behind Shopify's App Proxy: every request must carry Shopify's signature (the proxy's own
+   * `POST /webhooks` excepted), and the client is the shopper Shopify forwarded (see
+   * middleware/shopify-app-proxy.ts). TRYON_SHOPIFY_APP_SECRET in the environment.
+   */
+  shopifyAppProxy?: AppProxyClientOptions;
+  /** `production` refuses what cannot be made safe (default: NODE_ENV where there is one, else production). */
+  mode?: 'production' | 'development' | 'test';
   /**
    * Credits per view and per video by tier, over the catalog's `defaults.prices` and the built-in
    * table (the sandbox's prices): what the daily credit budget counts.
@@ -98,6 +112,35 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   const idempotencyRoot = derived('idempotency');
   const clientRoot = derived('client');
   const trust = parseTrustProxy(options.trustProxy);
+  const mode = options.mode ?? environmentMode();
+  const peerOf = options.clientAddress ?? connectionAddress;
+  if (!options.clientAddress && !knownRuntime() && mode === 'production') {
+    throw new TypeError('createProxy: cannot tell who the client is on this runtime: pass clientAddress (the connection\'s peer address), or every shopper would share one allowance');
+  }
+  const appProxy = options.shopifyAppProxy ? appProxyClients(options.shopifyAppProxy) : undefined;
+  let warnedUnknown = false;
+  const client = (c: ProxyContext): string => {
+    const peer = peerOf(c);
+    const xff = c.req.header('x-forwarded-for');
+    const found = clientAddress(peer, xff, trust);
+    if (!found) {
+      // Never a header the client chooses: without the peer there is no client to key by. In
+      // production that is refused; in development every such request shares one allowance.
+      if (!warnedUnknown) {
+        warnedUnknown = true;
+        log({ level: mode === 'production' ? 'error' : 'warn', event: 'client_unknown',
+          message: 'the connection\'s address is unknown (serve with @hono/node-server, or pass clientAddress)' });
+      }
+      if (mode === 'production') throw new ProxyError(500, 'internal_error', 'This try-on service cannot tell who is asking; it is not set up correctly.');
+      return 'unknown';
+    }
+    const sender = clientKey(found);
+    if (!appProxy) return sender;
+    return appProxy.clientOf(c, () => {
+      const forwarded = forwardedByClient(peer, xff, trust);
+      return forwarded === undefined ? undefined : clientKey(forwarded);
+    }, sender) ?? sender;
+  };
 
   const services: ProxyServices = {
     limits,
@@ -121,12 +164,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     prices: resolvePrices(catalogPrices(options.catalog), options.prices),
     log,
     now,
-    client: (c) => {
-      const found = clientAddress(options.clientAddress?.(c), c.req.header('x-forwarded-for'), trust);
-      const address = found ? clientKey(found) : 'unknown';
-      // Without an address, clients of one shop origin share a bucket rather than everyone sharing one.
-      return address === 'unknown' ? `unknown|${c.req.header('origin') ?? ''}` : address;
-    },
+    client,
     hashClient: async (address) => toHex(await hmac(await clientRoot, address)),
     idempotencyKey: async (parts) => toHex(await hmac(await idempotencyRoot, parts.join('|'))),
     webhookSecret: options.webhookSecret,
@@ -145,6 +183,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     referrerPolicy: 'no-referrer',
   }));
 
+  if (appProxy) app.use(appProxy.verify);
   app.use(originCheck(options.allowedOrigins));
 
   app.route('/products', productRoutes(services));
@@ -177,4 +216,12 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     return new ProxyError(500, 'internal_error', 'Something went wrong on our side; please try again.', true).toResponse();
   });
   return app;
+}
+
+/** NODE_ENV as config.ts reads it (unset: development); a runtime without an environment (Workers) is production. */
+function environmentMode(): 'production' | 'development' | 'test' {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  if (!env) return 'production';
+  const nodeEnv = env.NODE_ENV;
+  return nodeEnv === 'production' ? 'production' : nodeEnv === 'test' ? 'test' : 'development';
 }

@@ -153,16 +153,23 @@ export function inNetwork(bytes: Uint8Array, network: Network): boolean {
   return true;
 }
 
+/** The names proxy-addr (Express's `trust proxy`) gives to the usual private ranges. */
+const NAMED_NETWORKS: Record<string, string[]> = {
+  loopback: ['127.0.0.1/8', '::1/128'],
+  linklocal: ['169.254.0.0/16', 'fe80::/10'],
+  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+};
+
 export class TrustProxyError extends TypeError {
   constructor(text: string) {
-    super(`TRYON_TRUST_PROXY "${text}" is not true, false, a hop count (0-${MAX_HOPS}) or a comma-separated list of proxy addresses/CIDRs`);
+    super(`TRYON_TRUST_PROXY "${text}" is not true, false, a hop count (0-${MAX_HOPS}) or a comma-separated list of proxy addresses/CIDRs (or loopback, linklocal, uniquelocal)`);
     this.name = 'TrustProxyError';
   }
 }
 
 /**
  * Reads the trust setting: `true`/`1` = one hop, `false`/`0`/empty = none, `2` = two hops,
- * `10.0.0.1, 10.1.0.0/16, ::1` = those proxies. Throws TrustProxyError when malformed.
+ * `10.0.0.1, 10.1.0.0/16, ::1` = those proxies (`loopback`, `linklocal`, `uniquelocal` name their ranges). Throws TrustProxyError when malformed.
  */
 export function parseTrustProxy(value: string | boolean | number | string[] | TrustProxy | undefined): TrustProxy {
   if (value === undefined || value === false) return TRUST_NONE;
@@ -180,6 +187,11 @@ export function parseTrustProxy(value: string | boolean | number | string[] | Tr
   }
   const networks: Network[] = [];
   for (const entry of entries) {
+    const named = NAMED_NETWORKS[entry.toLowerCase()];
+    if (named) {
+      networks.push(...named.map((text) => parseNetwork(text)!));
+      continue;
+    }
     const network = parseNetwork(entry);
     if (!network) throw new TrustProxyError(text);
     networks.push(network);
@@ -192,6 +204,28 @@ function hopsOf(hops: number, text: string): TrustProxy {
   return hops === 0 ? TRUST_NONE : { kind: 'hops', hops };
 }
 
+/** Where the walk ended: the client's address, and the X-Forwarded-For entry it wrote, if any. */
+interface Walk { client: Uint8Array; forwarded: Uint8Array | undefined }
+
+function walk(peer: string | undefined, forwardedFor: string | null | undefined, trust: TrustProxy): Walk | undefined {
+  const peerBytes = peer === undefined ? undefined : parseAddress(peer);
+  if (!peerBytes) return undefined;
+  const entries = (forwardedFor ?? '').split(',').slice(-MAX_ENTRIES).reverse();
+  // hops: the peer is hop 1; each further hop was appended by the one before it.
+  const trusted = (bytes: Uint8Array, index: number) =>
+    trust.kind === 'none' ? false
+      : trust.kind === 'hops' ? index < trust.hops : trust.networks.some((network) => inNetwork(bytes, network));
+  let current = peerBytes;
+  let index = 0;
+  for (; index < entries.length; index++) {
+    if (!trusted(current, index)) break;
+    const next = parseAddress(entries[index]!);
+    if (!next) return { client: current, forwarded: undefined };
+    current = next;
+  }
+  return { client: current, forwarded: index < entries.length ? parseAddress(entries[index]!) : undefined };
+}
+
 /**
  * The client's address: the connection's peer unless it is a trusted proxy, then the right-most
  * X-Forwarded-For entry that is not one. An entry that is not an address stops the walk at the
@@ -199,23 +233,53 @@ function hopsOf(hops: number, text: string): TrustProxy {
  * peer itself is unknown (then nothing in the request is believed either).
  */
 export function clientAddress(peer: string | undefined, forwardedFor: string | null | undefined, trust: TrustProxy): string | undefined {
-  const peerBytes = peer === undefined ? undefined : parseAddress(peer);
-  if (!peerBytes) return undefined;
-  if (trust.kind === 'none' || !forwardedFor) return formatAddress(peerBytes);
-  const entries = forwardedFor.split(',').slice(-MAX_ENTRIES).reverse();
-  // hops: the peer is hop 1; each further hop was appended by the one before it.
-  const trusted = (bytes: Uint8Array, index: number) =>
-    trust.kind === 'hops' ? index < trust.hops : trust.networks.some((network) => inNetwork(bytes, network));
-  let current = peerBytes;
-  let index = 0;
-  for (const entry of entries) {
-    if (!trusted(current, index)) break;
-    const next = parseAddress(entry);
-    if (!next) break;
-    current = next;
-    index++;
-  }
-  return formatAddress(current);
+  const found = walk(peer, forwardedFor, trust);
+  return found && formatAddress(found.client);
+}
+
+/**
+ * The address the client itself says it forwarded for: the X-Forwarded-For entry just left of
+ * the client. Only worth reading when the client is a proxy the proxy cannot list by address but
+ * can recognise otherwise (Shopify's App Proxy, by its signature); undefined when there is none
+ * or it is not an address.
+ */
+export function forwardedByClient(peer: string | undefined, forwardedFor: string | null | undefined, trust: TrustProxy): string | undefined {
+  const found = walk(peer, forwardedFor, trust);
+  return found?.forwarded && formatAddress(found.forwarded);
+}
+
+/**
+ * The connection's peer as the runtime knows it, the way Hono's conninfo helpers read it: Node's
+ * socket (`@hono/node-server` passes `incoming`), Bun's `requestIP`, Deno's `remoteAddr`, and on
+ * Workers the `CF-Connecting-IP` Cloudflare sets. Only runtime bindings are read, never a header a
+ * client could send, except on Workers, where Cloudflare overwrites that one. Web-standard: no
+ * runtime is imported, each is recognised by what it passes.
+ */
+export function connectionAddress(c: { env: unknown; req: { raw: Request; header(name: string): string | undefined } }): string | undefined {
+  if (onWorkers()) return c.req.header('cf-connecting-ip');
+  const env = c.env as Record<string, unknown> | undefined;
+  if (!env || typeof env !== 'object') return undefined;
+  const node = (env.incoming ?? (env.server as Record<string, unknown> | undefined)?.incoming) as { socket?: { remoteAddress?: string } } | undefined;
+  if (node?.socket) return node.socket.remoteAddress;
+  const bun = (typeof env.requestIP === 'function' ? env : env.server) as { requestIP?: (request: Request) => { address?: string } | null } | undefined;
+  if (typeof bun?.requestIP === 'function') return bun.requestIP(c.req.raw)?.address;
+  const deno = env.remoteAddr as { hostname?: string } | undefined;
+  if (deno && typeof deno.hostname === 'string') return deno.hostname;
+  return undefined;
+}
+
+function onWorkers(): boolean {
+  return (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
+}
+
+/** The runtime the proxy runs on, when it is one whose connections connectionAddress can read. */
+export function knownRuntime(): 'workers' | 'node' | 'bun' | 'deno' | undefined {
+  const global = globalThis as { Bun?: unknown; Deno?: unknown; process?: { versions?: { node?: string } } };
+  if (onWorkers()) return 'workers';
+  if (global.Bun !== undefined) return 'bun';
+  if (global.Deno !== undefined) return 'deno';
+  if (typeof global.process?.versions?.node === 'string') return 'node';
+  return undefined;
 }
 
 /**

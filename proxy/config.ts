@@ -35,6 +35,8 @@ export interface ProxyConfig {
   metricsToken?: string | undefined;
   /** Who stands in front of the proxy (TRYON_TRUST_PROXY): see client-address.ts. */
   trustProxy: TrustProxy;
+  /** The Shopify app's client secret (TRYON_SHOPIFY_APP_SECRET): only App Proxy requests it signed are served. */
+  shopifyAppSecret?: string | undefined;
   /** Credits per view and per video by tier (TRYON_PRICES, JSON); over the catalog's and the defaults. */
   prices?: PartialPriceTable | undefined;
   port: number;
@@ -146,6 +148,16 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
     problems.push(error.message);
   }
 
+  const hostname = read('TRYON_HOST') ?? (production ? '0.0.0.0' : '127.0.0.1');
+  // A hop count believes whoever connects: on every interface, a client reaching the port directly
+  // is its own "proxy" and writes the address it likes.
+  if (production && trustProxy.kind === 'hops' && !/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(hostname)) {
+    problems.push(`TRYON_TRUST_PROXY is a hop count but the proxy listens on ${hostname}: anyone reaching that port directly could choose their address. Set TRYON_HOST=127.0.0.1 (the web server on the same machine), or list the proxies' addresses in TRYON_TRUST_PROXY`);
+  }
+
+  const shopifyAppSecret = read('TRYON_SHOPIFY_APP_SECRET');
+  if (shopifyAppSecret !== undefined && shopifyAppSecret.length < 16) problems.push('TRYON_SHOPIFY_APP_SECRET must be the Shopify app\'s client secret (at least 16 characters)');
+
   let prices: PartialPriceTable | undefined;
   const pricesText = read('TRYON_PRICES');
   if (pricesText) {
@@ -181,9 +193,10 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
     redisUrl,
     metricsToken,
     trustProxy,
+    shopifyAppSecret,
     prices,
     port,
-    hostname: read('TRYON_HOST') ?? (production ? '0.0.0.0' : '127.0.0.1'),
+    hostname,
     publicUrl,
     limits,
   };
@@ -206,12 +219,13 @@ export function describeConfig(config: ProxyConfig): string {
     config.webhookSecret ? 'webhooks on' : 'webhooks off',
     config.redisUrl ? 'shared store Redis' : 'store in memory (one instance)',
     config.metricsToken ? 'GET /metrics on (token)' : undefined,
+    config.shopifyAppSecret ? 'Shopify App Proxy signature required' : undefined,
   ].filter(Boolean).join('; ');
   return `tryon proxy: mode ${config.mode}; upstream ${upstream}; key ${describeKey(config.apiKey)}; origins ${origins}; ${notes}`;
 }
 
 /** The createProxy options a configuration decides (everything but the catalog and how to reach it). */
-export type ConfiguredOptions = Pick<ProxyOptions, 'secret' | 'allowedOrigins' | 'webhookSecret' | 'limits' | 'trustProxy' | 'publicUrl' | 'prices'>;
+export type ConfiguredOptions = Pick<ProxyOptions, 'secret' | 'allowedOrigins' | 'webhookSecret' | 'limits' | 'trustProxy' | 'publicUrl' | 'prices' | 'mode' | 'shopifyAppProxy'>;
 
 /** One mapping from configuration to options, for every entry that starts a proxy (Node, Workers, the demo). */
 export function proxyOptionsFrom(config: ProxyConfig): ConfiguredOptions {
@@ -222,6 +236,8 @@ export function proxyOptionsFrom(config: ProxyConfig): ConfiguredOptions {
     limits: config.limits,
     trustProxy: config.trustProxy,
     publicUrl: config.publicUrl,
+    mode: config.mode,
+    ...(config.shopifyAppSecret ? { shopifyAppProxy: { secret: config.shopifyAppSecret } } : {}),
     ...(config.prices ? { prices: config.prices } : {}),
   };
 }

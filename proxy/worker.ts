@@ -19,6 +19,8 @@ export interface WorkerEnv {
   TRYON_PROXY_SECRET?: string;
   TRYON_ALLOWED_ORIGINS?: string;
   TRYON_WEBHOOK_SECRET?: string;
+  /** Behind Shopify's App Proxy: the app's client secret; only requests Shopify signed are served. */
+  TRYON_SHOPIFY_APP_SECRET?: string;
   /** The catalog as JSON text, when the deployment bundles none. */
   TRYON_CATALOG_JSON?: string;
   /** Base URL catalog image paths are resolved against, when the deployment bundles no images. */

@@ -3,6 +3,8 @@
 // the query parameters minus `signature`, each as `key=value` (repeated keys' values joined with
 // a comma), sorted, concatenated with no separator, HMAC-SHA256 with the app's shared secret, hex.
 //
+// Then says who the shopper is (appProxyClients, below), which the signature alone cannot.
+//
 // Web Crypto only, so the same middleware runs wherever the proxy runs (Node, Workers). Published
 // as `tryon-button/proxy/shopify-app-proxy`.
 import type { Context, MiddlewareHandler } from 'hono';
@@ -18,8 +20,9 @@ export interface AppProxySignatureOptions {
    */
   maxAgeSeconds?: number;
   /**
-   * Requests that do not come through the App Proxy and must not be checked. Default: the
-   * upstream service's webhooks (`…/webhooks`), which are verified by their own signature.
+   * Requests that do not come through the App Proxy and must not be checked. Default: the proxy's
+   * own webhook route only, `POST <mount>/webhooks` exactly (the try-on service calls it directly
+   * and it has its own signature); any other path ending in `/webhooks` is checked.
    */
   exempt?: (c: Context) => boolean;
   /** Clock for the age check, in milliseconds (tests). */
@@ -69,13 +72,22 @@ const refusals: Record<Exclude<AppProxyVerdict, 'valid'>, string> = {
 };
 
 /**
+ * The proxy's own webhook route under wherever this middleware is mounted: `app.use('*', …)` on an
+ * app routed at `/tryon` matches as `/tryon/*`, so the route is `/tryon/webhooks`, nothing else.
+ */
+export function isOwnWebhookRoute(c: Context): boolean {
+  const mount = c.req.routePath.replace(/\/?\*$/, '');
+  return c.req.method === 'POST' && new URL(c.req.url).pathname === `${mount}/webhooks`;
+}
+
+/**
  * Hono middleware for the token proxy when it runs behind Shopify's App Proxy. Mount it before the
  * routes: `app.use('*', verifyShopifyAppProxy({ secret }))`. Unsigned, forged or stale requests
  * get 401 in the proxy's error shape and never reach a route.
  */
 export function verifyShopifyAppProxy(options: AppProxySignatureOptions): MiddlewareHandler {
   if (!options.secret) throw new Error('verifyShopifyAppProxy needs the app\'s secret.');
-  const exempt = options.exempt ?? ((c: Context) => /\/webhooks\/?$/.test(new URL(c.req.url).pathname));
+  const exempt = options.exempt ?? isOwnWebhookRoute;
   return async (c, next) => {
     if (exempt(c)) return next();
     const verdict = await checkAppProxySignature(new URL(c.req.url).searchParams, options);
@@ -83,5 +95,90 @@ export function verifyShopifyAppProxy(options: AppProxySignatureOptions): Middle
       return new ProxyError(401, 'invalid_signature', refusals[verdict], verdict === 'stale').toResponse();
     }
     return next();
+  };
+}
+
+// Who the shopper is behind the App Proxy. Shopify forwards every shopper from its own servers,
+// so the connection's peer is Shopify, shared by every shopper of the store. Shopify says who it
+// forwarded for in two places (https://shopify.dev/docs/apps/build/online-store/app-proxies/authenticate-app-proxies):
+// the signed query's `logged_in_customer_id` (empty for a guest) and an `X-Forwarded-For` header
+// with the shopper's address, which the signature does not cover. The signature covers the query
+// only (not the path, method, body or headers) and stays valid for ±maxAgeSeconds, and without a
+// query of the page's own it is the same for every shopper in the same second. So whoever holds a
+// captured signed query can send it straight to the proxy's own URL for minutes, with any path and
+// any X-Forwarded-For. Therefore:
+// - a signed customer id is the client: a replay can only ever be that customer;
+// - a guest's forwarded address is believed, but one signature vouches for at most
+//   `clientsPerSignature` different addresses (remembered until the signature expires); past
+//   that, the request is counted against its sender, the connection's own client (Shopify's
+//   server for a real shopper, the replayer for a replay), so a captured query buys at most that
+//   many fresh buckets, never one per request.
+// The allowance is kept per process (per isolate on Workers): with several instances the bound is
+// that many per instance.
+
+export interface AppProxyClientOptions extends Pick<AppProxySignatureOptions, 'secret' | 'maxAgeSeconds' | 'now'> {
+  /** Different guest addresses one signature may vouch for (default 16). */
+  clientsPerSignature?: number;
+}
+
+/** Signatures remembered at most; the oldest are forgotten first (they expire first). */
+const REMEMBERED_SIGNATURES = 50_000;
+
+export interface AppProxyClients {
+  /** The check: unsigned, forged or stale requests get 401 (the proxy's own webhook route excepted). */
+  verify: MiddlewareHandler;
+  /**
+   * The client of a verified request, given the address Shopify says it forwarded for and the
+   * sender (the client the connection rules give); undefined for a request that was not verified.
+   */
+  clientOf(c: Context, forwarded: () => string | undefined, sender: string): string | undefined;
+}
+
+export function appProxyClients(options: AppProxyClientOptions): AppProxyClients {
+  const now = options.now ?? Date.now;
+  const perSignature = options.clientsPerSignature ?? 16;
+  const maxAgeMs = (options.maxAgeSeconds ?? 300) * 1000;
+  if (!(maxAgeMs > 0)) throw new TypeError('appProxyClients: maxAgeSeconds must be above 0: a signature that never expires could be replayed forever');
+  const verified = new WeakMap<Request, URLSearchParams>();
+  /** signature → the guest addresses it has vouched for, until it can no longer be used. */
+  const vouched = new Map<string, { until: number; clients: Set<string> }>();
+  const check = verifyShopifyAppProxy(options);
+
+  const verify: MiddlewareHandler = (c, next) => check(c, async () => {
+    verified.set(c.req.raw, new URL(c.req.url).searchParams);
+    await next();
+  });
+
+  function vouches(signature: string, stamped: number, client: string): boolean {
+    const at = now();
+    for (const [key, entry] of vouched) {
+      if (entry.until > at && vouched.size <= REMEMBERED_SIGNATURES) break;
+      vouched.delete(key);
+    }
+    let entry = vouched.get(signature);
+    if (!entry) {
+      // Remembered for as long as the age check lets the signature through.
+      entry = { until: stamped * 1000 + maxAgeMs, clients: new Set() };
+      vouched.set(signature, entry);
+    }
+    if (entry.clients.has(client)) return true;
+    if (entry.clients.size >= perSignature) return false;
+    entry.clients.add(client);
+    return true;
+  }
+
+  return {
+    verify,
+    clientOf(c, forwarded, sender) {
+      const params = verified.get(c.req.raw);
+      if (!params) return undefined;
+      const shop = params.get('shop') ?? '';
+      const customer = params.get('logged_in_customer_id');
+      if (customer) return `shopify-customer:${shop}:${customer}`;
+      const address = forwarded();
+      if (address === undefined) return sender;
+      const signature = params.get('signature')!.toLowerCase();
+      return vouches(signature, Number(params.get('timestamp')), address) ? address : sender;
+    },
   };
 }

@@ -1,7 +1,9 @@
 // The proxy wired as docs/integrations/shopify.md says, behind a stand-in for Shopify's App Proxy
-// (it forwards /apps/tryon/* to the proxy's URL with shop, path_prefix, timestamp and the
-// HMAC signature added, as Shopify does), against the real sandbox: a whole try-on through
-// the store's domain, and direct calls that skip Shopify refused.
+// (it forwards /apps/tryon/* to the proxy's URL with shop, logged_in_customer_id, path_prefix,
+// timestamp and the HMAC signature added and the shopper's address in X-Forwarded-For, as Shopify
+// does), against the real sandbox: a whole try-on through the store's domain, each shopper with
+// their own allowance, and direct calls that skip Shopify (or replay what it signed) refused or
+// held to the allowance they already had.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,7 +13,14 @@ import { Hono } from 'hono';
 import sharp from 'sharp';
 import { startSandbox } from '../../demo/sandbox/server.js';
 import { createProxy } from '../../proxy/app.js';
+import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { AddressInfo } from 'node:net';
 import { signAppProxyParams, verifyShopifyAppProxy } from '../../proxy/middleware/shopify-app-proxy.js';
+import { CATALOG, SECRET, personPhoto, startStack, type Stack } from '../proxy/stack.js';
+import { describeConfig, loadConfig, proxyOptionsFrom } from '../../proxy/config.js';
+import { workerFor } from '../../proxy/worker.js';
+import { photoForm, send, type WireAnswer } from '../proxy/wire.js';
 
 const APP_SECRET = 'shpss_app_secret_for_tests';
 const PRODUCT = 'saree-banarasi-red';
@@ -125,6 +134,16 @@ describe('proxy behind the Shopify App Proxy', () => {
     assert.equal(forged.status, 401);
   });
 
+  test('only the proxy\'s own POST …/webhooks skips the check, not any path ending in /webhooks', async () => {
+    for (const [method, path] of [['POST', '/tryon/tryons/webhooks'], ['POST', '/tryon/x/webhooks'], ['GET', '/tryon/webhooks']] as const) {
+      const response = await proxyServer.fetch(new Request(`https://tryon-proxy.example${path}`, {
+        method, ...(method === 'POST' ? { headers: { 'Content-Type': 'application/json' }, body: '{}' } : {}),
+      }));
+      assert.equal(response.status, 401, `${method} ${path}`);
+      assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'invalid_signature');
+    }
+  });
+
   test('the service\'s webhooks still reach the proxy (exempt from the App Proxy check)', async () => {
     const response = await proxyServer.fetch(new Request('https://tryon-proxy.example/tryon/webhooks', {
       method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"type":"job.succeeded"}',
@@ -133,5 +152,191 @@ describe('proxy behind the Shopify App Proxy', () => {
     // the App Proxy check's refusal.
     const text = await response.text();
     assert.doesNotMatch(text, /App Proxy/, `${response.status} ${text}`);
+  });
+});
+
+/**
+ * Shopify's side, on loopback: a shopper's request to /apps/tryon/<rest> goes to <proxy>/<rest>
+ * with the page's query and the signed parameters, the shopper's socket address in
+ * X-Forwarded-For and cookies stripped. `x-test-customer` stands for the login session Shopify
+ * knows the customer by. Every forwarded query is kept in `forwarded`, as a log would keep it.
+ */
+async function startAppProxy(proxyUrl: string): Promise<{ url: string; forwarded: string[]; close(): Promise<void> }> {
+  const forwarded: string[] = [];
+  const server = serve({
+    port: 0, hostname: '127.0.0.1',
+    fetch: async (request, env) => {
+      const shopper = getConnInfo({ env } as never).remote.address!;
+      const url = new URL(request.url);
+      const params = new URLSearchParams(url.search);
+      params.set('shop', 'saree-house.myshopify.com');
+      params.set('logged_in_customer_id', request.headers.get('x-test-customer') ?? '');
+      params.set('path_prefix', '/apps/tryon');
+      params.set('timestamp', String(Math.floor(Date.now() / 1000)));
+      params.set('signature', await signAppProxyParams(params, APP_SECRET));
+      forwarded.push(params.toString());
+      const headers = new Headers(request.headers);
+      for (const name of ['cookie', 'x-test-customer', 'host', 'connection', 'content-length']) headers.delete(name);
+      headers.set('x-forwarded-for', shopper);
+      headers.set('x-forwarded-host', url.host);
+      const target = `${proxyUrl}/${url.pathname.replace(/^\/apps\/tryon\/?/, '')}?${params}`;
+      const answer = await fetch(target, {
+        method: request.method, headers, redirect: 'manual',
+        ...(request.body ? { body: request.body, duplex: 'half' } : {}),
+      } as RequestInit);
+      return new Response(answer.body, { status: answer.status, headers: answer.headers });
+    },
+  });
+  const port = await new Promise<number>((resolve) => server.once('listening', () => resolve((server.address() as AddressInfo).port)));
+  return {
+    url: `http://127.0.0.1:${port}/apps/tryon`,
+    forwarded,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+describe('who the shopper is behind the App Proxy (TRYON_SHOPIFY_APP_SECRET)', () => {
+  const CAP = 2;
+  const PER_SIGNATURE = 2;
+  let stack: Stack;
+  let shopify: Awaited<ReturnType<typeof startAppProxy>>;
+  let form: { body: Uint8Array; contentType: string };
+
+  before(async () => {
+    stack = await startStack({ proxy: {
+      shopifyAppProxy: { secret: APP_SECRET, clientsPerSignature: PER_SIGNATURE },
+      limits: { clientDailyTryons: CAP, ratePerMinute: 200, readsPerMinute: 200, tryonsPerPhoto: 100, dailyTryons: 500, dailyCredits: 10_000 },
+    } });
+    shopify = await startAppProxy(stack.url);
+    form = await photoForm(await personPhoto());
+  });
+  after(async () => {
+    await shopify?.close();
+    await stack?.close();
+  });
+
+  const origin = { origin: 'https://shop.example' };
+  const upload = (url: string, from: string, headers: Record<string, string> = {}) =>
+    send(url, { from, method: 'POST', headers: { ...origin, 'content-type': form.contentType, ...headers }, body: form.body });
+  let requests = 0;
+  const tryOn = (url: string, from: string, photo: string, headers: Record<string, string> = {}) => send(url, {
+    from, method: 'POST', headers: { ...origin, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ product: 'dress-aline-indigo', photo, consent: true, requestId: `app-proxy-${Date.now()}-${requests++}` }),
+  });
+  const photoOf = (answer: WireAnswer) => {
+    assert.equal(answer.status, 201, answer.text);
+    return answer.json<{ photo: string }>().photo;
+  };
+  const code = (answer: WireAnswer) => answer.json<{ error?: { code: string } }>().error?.code;
+
+  test('four shoppers (two guests, two customers on one address) each get their own daily cap', async () => {
+    const shoppers: { from: string; headers: Record<string, string> }[] = [
+      { from: '127.0.0.2', headers: {} },
+      { from: '127.0.0.3', headers: {} },
+      { from: '127.0.0.4', headers: { 'x-test-customer': '1001' } },
+      { from: '127.0.0.4', headers: { 'x-test-customer': '1002' } },
+    ];
+    for (const shopper of shoppers) {
+      const photo = photoOf(await upload(`${shopify.url}/photos`, shopper.from, shopper.headers));
+      for (let i = 0; i < CAP; i++) {
+        const started = await tryOn(`${shopify.url}/tryons`, shopper.from, photo, shopper.headers);
+        assert.equal(started.status, 202, `${shopper.from} ${JSON.stringify(shopper.headers)} try-on ${i + 1}: ${started.text}`);
+      }
+    }
+    // The cap still holds for each of them.
+    const photo = photoOf(await upload(`${shopify.url}/photos`, '127.0.0.2'));
+    const over = await tryOn(`${shopify.url}/tryons`, '127.0.0.2', photo);
+    assert.equal(over.status, 429, over.text);
+    assert.equal(code(over), 'daily_limit_reached');
+  });
+
+  test('requests that did not come through Shopify are refused: unsigned, forged, stale', async () => {
+    const direct = await upload(`${stack.url}/photos`, '127.0.0.9', { 'x-forwarded-for': '198.51.100.1' });
+    assert.equal(direct.status, 401, direct.text);
+    assert.equal(code(direct), 'invalid_signature');
+    const forged = await send(`${stack.url}/products/dress-aline-indigo?shop=saree-house.myshopify.com&timestamp=${Math.floor(Date.now() / 1000)}&signature=${'0'.repeat(64)}`, { from: '127.0.0.9' });
+    assert.equal(forged.status, 401);
+    const old = new URLSearchParams({ shop: 'saree-house.myshopify.com', logged_in_customer_id: '', path_prefix: '/apps/tryon', timestamp: String(Math.floor(Date.now() / 1000) - 400) });
+    old.set('signature', await signAppProxyParams(old, APP_SECRET));
+    const stale = await send(`${stack.url}/products/dress-aline-indigo?${old}`, { from: '127.0.0.9' });
+    assert.equal(stale.status, 401);
+    assert.equal(stale.json<{ error: { retryable: boolean } }>().error.retryable, true);
+  });
+
+  test('a captured guest query replayed straight to the proxy with forged addresses gets no fresh allowance per request', async () => {
+    // A guest's request whose signature nobody else shares (its own query), then captured.
+    assert.equal((await send(`${shopify.url}/products/dress-aline-indigo?v=captured`, { from: '127.0.0.6', headers: origin })).status, 200);
+    const captured = shopify.forwarded.find((query) => query.includes('v=captured'))!;
+    const forging = (i: number) => ({ 'x-forwarded-for': `198.51.100.${i}`, host: `forged-${i}.example`, 'x-forwarded-host': `forged-${i}.example` });
+    const photo = photoOf(await upload(`${stack.url}/photos?${captured}`, '127.0.0.9', forging(0)));
+    let accepted = 0;
+    const refusals = new Set<string | undefined>();
+    for (let i = 0; i < 8; i++) {
+      for (let j = 0; j < CAP; j++) {
+        const answer = await tryOn(`${stack.url}/tryons?${captured}`, '127.0.0.9', photo, forging(i));
+        if (answer.status === 202) accepted++;
+        else refusals.add(code(answer));
+      }
+    }
+    // The signature vouched for the real guest and PER_SIGNATURE − 1 more addresses; every other
+    // forged address counts against the replayer's own connection: 16 attempts, not 16 buckets.
+    assert.equal(accepted, (PER_SIGNATURE - 1) * CAP + CAP);
+    assert.deepEqual([...refusals], ['daily_limit_reached']);
+    // The real guest behind that signature is untouched by the replay.
+    const own = photoOf(await upload(`${shopify.url}/photos`, '127.0.0.6'));
+    assert.equal((await tryOn(`${shopify.url}/tryons`, '127.0.0.6', own)).status, 202);
+  });
+
+  test('a captured customer query replayed with forged addresses is only ever that customer', async () => {
+    await send(`${shopify.url}/products/dress-aline-indigo?v=customer`, { from: '127.0.0.7', headers: { ...origin, 'x-test-customer': '2001' } });
+    const captured = shopify.forwarded.find((query) => query.includes('v=customer'))!;
+    const photo = photoOf(await upload(`${stack.url}/photos?${captured}`, '127.0.0.9', { 'x-forwarded-for': '198.51.100.50' }));
+    const answers: number[] = [];
+    for (let i = 0; i < 5; i++) answers.push((await tryOn(`${stack.url}/tryons?${captured}`, '127.0.0.9', photo, { 'x-forwarded-for': `198.51.100.${60 + i}` })).status);
+    assert.deepEqual(answers, [202, 202, 429, 429, 429]);
+  });
+});
+
+describe('TRYON_SHOPIFY_APP_SECRET switches the App Proxy check on', () => {
+  const env = {
+    TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: 'http://127.0.0.1:9', TRYON_PROXY_SECRET: SECRET,
+    TRYON_ALLOWED_ORIGINS: 'https://shop.example', TRYON_SHOPIFY_APP_SECRET: APP_SECRET,
+  };
+  const signed = async (path: string) => {
+    const params = new URLSearchParams({ shop: 'saree-house.myshopify.com', logged_in_customer_id: '', path_prefix: '/apps/tryon', timestamp: String(Math.floor(Date.now() / 1000)) });
+    params.set('signature', await signAppProxyParams(params, APP_SECRET));
+    return `${path}?${params}`;
+  };
+
+  test('in the bin: the configuration carries it to createProxy, and a start-up line says so', () => {
+    assert.deepEqual(proxyOptionsFrom(loadConfig(env)).shopifyAppProxy, { secret: APP_SECRET });
+    assert.match(describeConfig(loadConfig(env)), /Shopify App Proxy signature required/);
+    assert.doesNotMatch(describeConfig(loadConfig(env)), new RegExp(APP_SECRET));
+    assert.equal(proxyOptionsFrom(loadConfig({ ...env, TRYON_SHOPIFY_APP_SECRET: '' })).shopifyAppProxy, undefined);
+    assert.throws(() => loadConfig({ ...env, TRYON_SHOPIFY_APP_SECRET: 'short' }), /TRYON_SHOPIFY_APP_SECRET/);
+  });
+
+  test('in the Worker, under the same binding name: unsigned refused, signed served', async () => {
+    const worker = workerFor({ catalog: CATALOG });
+    const headers = { 'cf-connecting-ip': '198.51.100.7' };
+    const unsigned = await worker.fetch(new Request('https://tryon.example/products/dress-aline-indigo', { headers }), env);
+    assert.equal(unsigned.status, 401);
+    assert.equal(((await unsigned.json()) as { error: { code: string } }).error.code, 'invalid_signature');
+    const ok = await worker.fetch(new Request(`https://tryon.example${await signed('/products/dress-aline-indigo')}`, { headers }), env);
+    assert.equal(ok.status, 200, await ok.clone().text());
+    const off = await worker.fetch(new Request('https://tryon.example/products/dress-aline-indigo', { headers }), { ...env, TRYON_SHOPIFY_APP_SECRET: '' });
+    assert.equal(off.status, 200);
+  });
+
+  test('mounted under /tryon, only POST /tryon/webhooks skips the check', async () => {
+    const server = new Hono().route('/tryon', createProxy({ ...proxyOptionsFrom(loadConfig(env)), apiKey: 'sk_test_a', baseUrl: 'http://127.0.0.1:9', catalog: CATALOG, clientAddress: () => '198.51.100.7', log: () => undefined }));
+    const post = (path: string) => server.fetch(new Request(`https://tryon.example${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    // The webhook route answers for itself (here: webhooks are off); it is not the App Proxy's refusal.
+    assert.doesNotMatch(await (await post('/tryon/webhooks')).text(), /App Proxy/);
+    for (const path of ['/tryon/x/webhooks', '/tryon/tryons/webhooks']) {
+      const answer = await post(path);
+      assert.equal(answer.status, 401, path);
+      assert.match(await answer.text(), /App Proxy/, path);
+    }
   });
 });

@@ -1,28 +1,54 @@
 // Real nginx, configured with the block docs/integrations/deploy-proxy.md gives, in front of the
-// proxy started as the doc says (TRYON_TRUST_PROXY=1): shoppers on different addresses have their
-// own limits, and a shopper who forges X-Forwarded-For gains nothing.
+// proxy started with the settings the doc gives (read from the doc, as the production start reads
+// them): shoppers on different addresses have their own limits, a shopper who forges
+// X-Forwarded-For gains nothing, through nginx or straight to the proxy's port, and a shop on a
+// non-default port is same-origin.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { loadConfig } from '../../proxy/config.js';
-import { personPhoto, startStack, type Stack } from './stack.js';
-import { startNginx, type Nginx } from './nginx.js';
+import { personPhoto, startStack, SECRET, type Stack } from './stack.js';
+import { documentedProxyEnv, startNginx, type Nginx } from './nginx.js';
 import { photoForm, send } from './wire.js';
+
+/** Whether a TCP connection to host:port is accepted. */
+function connects(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 describe('behind nginx, as documented', () => {
   let stack: Stack;
   let nginx: Nginx;
   let form: { body: Uint8Array; contentType: string };
+  let hostname: string;
 
   before(async () => {
-    // The documented setting, read the way the proxy reads its environment.
-    const { trustProxy } = loadConfig({ TRYON_TRUST_PROXY: '1' });
-    stack = await startStack({ proxy: { trustProxy, limits: { ratePerMinute: 3, readsPerMinute: 5 } } });
+    // The documented settings, read the way a production start reads its environment.
+    const config = loadConfig({
+      NODE_ENV: 'production', TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: 'http://127.0.0.1:9', TRYON_PROXY_SECRET: SECRET,
+      TRYON_ALLOWED_ORIGINS: 'https://shop.example', ...(await documentedProxyEnv()),
+    });
+    hostname = config.hostname;
+    // Never bind every interface in a test: a documented address other than loopback fails the first test instead.
+    stack = await startStack({ proxy: { trustProxy: config.trustProxy, hostname: /^127\./.test(hostname) ? hostname : '127.0.0.1', limits: { ratePerMinute: 3, readsPerMinute: 5 } } });
     nginx = await startNginx(Number(new URL(stack.url).port));
     form = await photoForm(await personPhoto());
   });
   after(async () => {
     await nginx?.stop();
     await stack?.close();
+  });
+
+  it('starts the proxy on loopback only: the port answers nginx, not the network', async () => {
+    assert.equal(hostname, '127.0.0.1');
+    const port = Number(new URL(stack.url).port);
+    assert.equal(await connects('127.0.0.1', port), true);
+    // Another address of this machine: a proxy on 0.0.0.0 would accept here.
+    assert.equal(await connects('127.0.0.2', port), false);
   });
 
   const upload = (from: string, headers: Record<string, string> = {}) =>
@@ -50,6 +76,28 @@ describe('behind nginx, as documented', () => {
     // Claiming to be another shopper does not spend that shopper's allowance either.
     assert.equal((await upload('127.0.0.5', { 'x-forwarded-for': '127.0.0.6' })).status, 201);
     for (let i = 0; i < 3; i++) assert.equal((await upload('127.0.0.6')).status, 201);
+  });
+
+  it('gives a client that reaches the proxy\'s port directly nothing by forging X-Forwarded-For', async () => {
+    const direct = (i: number) => send(`${stack.url}/photos`, {
+      from: '127.0.0.9', method: 'POST', body: form.body,
+      headers: { 'content-type': form.contentType, 'x-forwarded-for': `198.51.100.${i}` },
+    });
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push((await direct(i)).status);
+    assert.deepEqual(answers, [201, 201, 201, 429, 429]);
+  });
+
+  it('refuses a production start that would trust a hop count on every interface', () => {
+    const production = { NODE_ENV: 'production', TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: 'http://127.0.0.1:9', TRYON_PROXY_SECRET: SECRET, TRYON_ALLOWED_ORIGINS: 'https://shop.example' };
+    assert.throws(() => loadConfig({ ...production, TRYON_TRUST_PROXY: '1' }), /TRYON_TRUST_PROXY is a hop count but the proxy listens on 0\.0\.0\.0/);
+    assert.equal(loadConfig({ ...production, TRYON_TRUST_PROXY: '1', TRYON_HOST: '127.0.0.1' }).trustProxy.kind, 'hops');
+    assert.equal(loadConfig({ ...production, TRYON_TRUST_PROXY: '10.0.0.0/8' }).hostname, '0.0.0.0');
+  });
+
+  it('passes the port on in Host: a page on nginx\'s non-default port is same-origin', async () => {
+    const answer = await upload('127.0.0.10', { origin: `http://127.0.0.1:${nginx.port}` });
+    assert.equal(answer.status, 201, answer.text);
   });
 
   it('keeps reads per shopper too', async () => {

@@ -24,6 +24,20 @@ export async function documentedLocation(): Promise<string> {
   return block;
 }
 
+/**
+ * The settings the doc starts the proxy behind that block with: the first `TRYON_*=value` of each
+ * name written after the block, up to the next section.
+ */
+export async function documentedProxyEnv(): Promise<Record<string, string>> {
+  const text = await readFile(DOC, 'utf8');
+  const location = await documentedLocation();
+  const after = text.slice(text.indexOf(location) + location.length);
+  const section = after.slice(0, after.search(/^## /m) >>> 0);
+  const env: Record<string, string> = {};
+  for (const [, name, value] of section.matchAll(/\b(TRYON_[A-Z_]+|PORT)=([^\s`]+)/g)) env[name!] ??= value!;
+  return env;
+}
+
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ port, host: '127.0.0.1' });
