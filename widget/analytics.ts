@@ -38,6 +38,22 @@ function sayNotADataLayer(value: unknown): void {
   );
 }
 
+/**
+ * Hands an event to the page's own analytics script. Those scripts are the shop's, not ours (GTM
+ * wraps `dataLayer.push`, apps wrap Shopify's publish): one that throws must not end a shopper's
+ * try-on, so the throw is said in the console, once per destination a page, and the try-on goes on.
+ */
+const toldThrow = new Set<string>();
+function hand(destination: string, send: () => unknown): void {
+  try {
+    send();
+  } catch (error) {
+    if (toldThrow.has(destination)) return;
+    toldThrow.add(destination);
+    console.error(`<tryon-button>: ${destination} threw, so this conversion event was not recorded there: ${String(error)}`);
+  }
+}
+
 /** How a closed dialog ended, from the step it was on. */
 const outcomeOf = (status: TryonStatus): ConversionParams['outcome'] =>
   status === 'result' ? 'result' : status === 'error' ? 'error' : 'closed';
@@ -105,11 +121,12 @@ export class Conversions {
     const to = new Set((this.#destinations() ?? '').toLowerCase().split(/\s+/));
     // Looked up at each event: Shopify's and GTM's scripts may load after the widget.
     const page = window as AnalyticsGlobals;
-    if (to.has('shopify')) page.Shopify?.analytics?.publish?.(name, params);
+    if (to.has('shopify')) hand('Shopify.analytics.publish', () => page.Shopify?.analytics?.publish?.(name, params));
     if (to.has('datalayer')) {
       page.dataLayer ??= [];
-      if (Array.isArray(page.dataLayer)) page.dataLayer.push({ event: name, ...params });
-      else sayNotADataLayer(page.dataLayer);
+      const layer = page.dataLayer;
+      if (Array.isArray(layer)) hand('dataLayer.push', () => layer.push({ event: name, ...params }));
+      else sayNotADataLayer(layer);
     }
   }
 }

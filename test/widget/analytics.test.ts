@@ -154,6 +154,31 @@ describe('conversion events', () => {
     expect(published[0]).to.deep.equal({ name: 'tryon_open', params: { product: 'saree-red' } });
   });
 
+  it('goes on with the try-on when the page\'s own analytics scripts throw, and says so once each', async () => {
+    const sent: string[] = [];
+    (window as { Shopify?: unknown }).Shopify = {
+      analytics: { publish: (name: string) => { sent.push(`shopify:${name}`); throw new Error('app wrapper broke'); } },
+    };
+    const layer: Params[] = [];
+    layer.push = () => { throw new Error('gtm wrapper broke'); };
+    (window as { dataLayer?: unknown }).dataLayer = layer;
+    const said: string[] = [];
+    const error = console.error;
+    console.error = (...args: unknown[]) => { said.push(args.map(String).join(' ')); };
+    try {
+      const fake = await fakeProxy(scenario);
+      const el = await mount(fake, { analytics: 'shopify dataLayer' });
+      await fullRun(el, 'result');
+      // Every event was still offered to Shopify after the throws before it.
+      expect(sent).to.deep.equal(['shopify:tryon_open', 'shopify:tryon_submit', 'shopify:tryon_result', 'shopify:tryon_close']);
+      const told = said.filter((line) => line.includes('threw'));
+      expect(told).to.have.length(2);
+      expect(told.join('\n')).to.contain('Shopify.analytics.publish').and.contain('dataLayer.push');
+    } finally {
+      console.error = error;
+    }
+  });
+
   it('skips a dataLayer the page made something other than an array, says so once, and never fails the try-on', async () => {
     stubShopify();
     const theirs = { event: 'theirs', push: 'not a function' };
