@@ -69,6 +69,10 @@ const LIMIT_VARS: Record<string, keyof ProxyLimits> = {
   TRYON_PHOTO_TTL_SECONDS: 'photoTtlSeconds',
   TRYON_RESULT_TTL_SECONDS: 'tryonTtlSeconds',
   TRYON_SHARE_LINK_TTL_SECONDS: 'fileTtlSeconds',
+  // Open status streams (SSE); 0: no cap.
+  TRYON_STREAMS_PER_CLIENT: 'streamsPerClient',
+  TRYON_STREAMS_PER_INSTANCE: 'streamsPerInstance',
+  TRYON_STREAMS_PER_TRYON: 'streamsPerTryon',
 };
 
 /** A photo, a result or a link that expires within a minute could not be used at all. */

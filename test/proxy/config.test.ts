@@ -130,4 +130,10 @@ describe('config', () => {
     assert.equal(loadConfig({ TRYON_ADMIN_TOKEN: token, TRYON_ADMIN_PORT: '9464', TRYON_ADMIN_HOST: '10.0.0.5' }).adminHostname, '10.0.0.5');
     assert.doesNotMatch(describeConfig(config), new RegExp(token), 'the token is never printed');
   });
+
+  it('status streams are capped per client, per instance and per try-on, each from its variable', () => {
+    const config = loadConfig({ TRYON_STREAMS_PER_CLIENT: '3', TRYON_STREAMS_PER_INSTANCE: '40', TRYON_STREAMS_PER_TRYON: '7' });
+    assert.deepEqual([config.limits.streamsPerClient, config.limits.streamsPerInstance, config.limits.streamsPerTryon], [3, 40, 7]);
+    assert.ok(problems({ TRYON_STREAMS_PER_CLIENT: 'many' }).some((p) => p.startsWith('TRYON_STREAMS_PER_CLIENT must be a whole number')));
+  });
 });
