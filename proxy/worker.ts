@@ -9,6 +9,7 @@ import { createProxy } from './app.js';
 import { CatalogError, type CatalogFile } from './catalog.js';
 import { ConfigError, loadConfig, proxyOptionsFrom } from './config.js';
 import { DurableStore, type DurableObjectNamespace } from './store/durable.js';
+import { resolveLimits } from './limits.js';
 import type { Hono } from 'hono';
 
 export { TryonObject, ShopObject } from './store/durable.js';
@@ -92,7 +93,7 @@ export function workerFor(deployment: WorkerDeployment = {}) {
         baseUrl: config.baseUrl!,
         catalog,
         ...(env.TRYON_TRYONS && env.TRYON_SHOP
-          ? { store: new DurableStore(env.TRYON_TRYONS, env.TRYON_SHOP, { log: (entry) => console.log(JSON.stringify(entry)) }) }
+          ? { store: new DurableStore(env.TRYON_TRYONS, env.TRYON_SHOP, { log: (entry) => console.log(JSON.stringify(entry)), followersPerTryon: resolveLimits(config.limits).streamsPerTryon }) }
           : {}),
         // Cloudflare sets cf-connecting-ip itself; x-forwarded-for could come from the client.
         clientAddress: (c) => c.req.header('cf-connecting-ip'),
