@@ -85,7 +85,11 @@ const ORIGIN = /^https?:\/\/[^/\s?#]+$/;
 
 const text = z.string().trim().optional().transform((v) => (v === '' ? undefined : v));
 
-export function loadConfig(env: Record<string, string | undefined>): ProxyConfig {
+/** Which entry reads the configuration: a Worker has no second port, so its admin token needs none. */
+export interface LoadOptions { entry?: 'node' | 'workers' }
+
+export function loadConfig(env: Record<string, string | undefined>, options: LoadOptions = {}): ProxyConfig {
+  const workers = options.entry === 'workers';
   const problems: string[] = [];
   const read = (name: string) => text.parse(env[name]);
   const nodeEnv = read('NODE_ENV');
@@ -138,8 +142,9 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
   if (adminPortText !== undefined && !(/^\d{1,5}$/.test(adminPortText) && adminPort! <= 65535)) problems.push(`TRYON_ADMIN_PORT "${adminPortText}" is not a port number`);
   // No default port: two instances on one machine would fight over it, and a port nobody chose is
   // a port nobody firewalls.
-  if (adminToken && adminPortText === undefined) problems.push(`${adminTokenName} is set but TRYON_ADMIN_PORT is not: /metrics and /usage are served only on the admin port (e.g. TRYON_ADMIN_PORT=9464, bound to 127.0.0.1)`);
-  if (!adminToken && adminPortText !== undefined) problems.push('TRYON_ADMIN_PORT is set but TRYON_ADMIN_TOKEN is not: the admin listener answers only to its bearer token (at least 16 characters)');
+  if (workers && adminPortText !== undefined) problems.push('TRYON_ADMIN_PORT does not apply on Workers: GET /usage is served at the Worker\'s own address to TRYON_ADMIN_TOKEN');
+  if (!workers && adminToken && adminPortText === undefined) problems.push(`${adminTokenName} is set but TRYON_ADMIN_PORT is not: /metrics and /usage are served only on the admin port (e.g. TRYON_ADMIN_PORT=9464, bound to 127.0.0.1)`);
+  if (!workers && !adminToken && adminPortText !== undefined) problems.push('TRYON_ADMIN_PORT is set but TRYON_ADMIN_TOKEN is not: the admin listener answers only to its bearer token (at least 16 characters)');
 
   const webhookSecret = read('TRYON_WEBHOOK_SECRET');
   if (webhookSecret && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(webhookSecret)) problems.push('TRYON_WEBHOOK_SECRET must look like whsec_<base64>');

@@ -4,9 +4,9 @@ import { ConfigError, describeConfig, loadConfig } from '../../proxy/config.js';
 
 const SECRET = 'x'.repeat(40);
 
-function problems(env: Record<string, string>): string[] {
+function problems(env: Record<string, string>, entry?: 'node' | 'workers'): string[] {
   try {
-    loadConfig(env);
+    loadConfig(env, entry ? { entry } : {});
   } catch (error) {
     assert.ok(error instanceof ConfigError);
     return error.problems;
@@ -129,6 +129,9 @@ describe('config', () => {
     assert.deepEqual([config.adminToken, config.adminPort, config.adminHostname], [token, 9464, '127.0.0.1'], 'the new name wins; loopback by default');
     assert.equal(loadConfig({ TRYON_ADMIN_TOKEN: token, TRYON_ADMIN_PORT: '9464', TRYON_ADMIN_HOST: '10.0.0.5' }).adminHostname, '10.0.0.5');
     assert.doesNotMatch(describeConfig(config), new RegExp(token), 'the token is never printed');
+    // A Worker has no second port: its token alone serves /usage at the Worker's address.
+    assert.equal(loadConfig({ TRYON_ADMIN_TOKEN: token }, { entry: 'workers' }).adminToken, token);
+    assert.ok(problems({ TRYON_ADMIN_TOKEN: token, TRYON_ADMIN_PORT: '9464' }, 'workers').some((p) => p.startsWith('TRYON_ADMIN_PORT does not apply on Workers')));
   });
 
   it('status streams are capped per client, per instance and per try-on, each from its variable', () => {
