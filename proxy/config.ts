@@ -31,8 +31,15 @@ export interface ProxyConfig {
   fileIdCachePath?: string | undefined;
   /** Shared store for several instances (TRYON_REDIS_URL); absent: one process's memory. */
   redisUrl?: string | undefined;
-  /** Bearer token of GET /metrics (TRYON_METRICS_TOKEN); absent: no /metrics. */
-  metricsToken?: string | undefined;
+  /**
+   * Bearer token of the admin listener's GET /metrics and GET /usage (TRYON_ADMIN_TOKEN, or its
+   * old name TRYON_METRICS_TOKEN); absent: no admin listener.
+   */
+  adminToken?: string | undefined;
+  /** Port of the admin listener (TRYON_ADMIN_PORT): required with a token, never the public port. */
+  adminPort?: number | undefined;
+  /** Where the admin listener binds (TRYON_ADMIN_HOST): loopback unless the operator says otherwise. */
+  adminHostname: string;
   /** Who stands in front of the proxy (TRYON_TRUST_PROXY): see client-address.ts. */
   trustProxy: TrustProxy;
   /** The Shopify app's client secret (TRYON_SHOPIFY_APP_SECRET): only App Proxy requests it signed are served. */
@@ -64,6 +71,10 @@ const LIMIT_VARS: Record<string, keyof ProxyLimits> = {
   TRYON_PHOTO_TTL_SECONDS: 'photoTtlSeconds',
   TRYON_RESULT_TTL_SECONDS: 'tryonTtlSeconds',
   TRYON_SHARE_LINK_TTL_SECONDS: 'fileTtlSeconds',
+  // Open status streams (SSE); 0: no cap.
+  TRYON_STREAMS_PER_CLIENT: 'streamsPerClient',
+  TRYON_STREAMS_PER_INSTANCE: 'streamsPerInstance',
+  TRYON_STREAMS_PER_TRYON: 'streamsPerTryon',
 };
 
 /** A photo, a result or a link that expires within a minute could not be used at all. */
@@ -76,7 +87,11 @@ const ORIGIN = /^https?:\/\/[^/\s?#]+$/;
 
 const text = z.string().trim().optional().transform((v) => (v === '' ? undefined : v));
 
-export function loadConfig(env: Record<string, string | undefined>): ProxyConfig {
+/** Which entry reads the configuration: a Worker has no second port, so its admin token needs none. */
+export interface LoadOptions { entry?: 'node' | 'workers' }
+
+export function loadConfig(env: Record<string, string | undefined>, options: LoadOptions = {}): ProxyConfig {
+  const workers = options.entry === 'workers';
   const problems: string[] = [];
   const read = (name: string) => text.parse(env[name]);
   const nodeEnv = read('NODE_ENV');
@@ -120,8 +135,18 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
   // Every instance must verify the handles the others mint: one secret, set by the operator.
   if (redisUrl && secretGenerated) problems.push('TRYON_PROXY_SECRET is required with TRYON_REDIS_URL (every instance must verify the handles the others mint)');
 
-  const metricsToken = read('TRYON_METRICS_TOKEN');
-  if (metricsToken && metricsToken.length < 16) problems.push('TRYON_METRICS_TOKEN must be at least 16 characters');
+  // The admin listener (GET /metrics, GET /usage) is the operator's: its own port, never the public one.
+  const adminTokenName = read('TRYON_ADMIN_TOKEN') !== undefined ? 'TRYON_ADMIN_TOKEN' : 'TRYON_METRICS_TOKEN';
+  const adminToken = read(adminTokenName);
+  const adminPortText = read('TRYON_ADMIN_PORT');
+  const adminPort = adminPortText === undefined ? undefined : Number(adminPortText);
+  if (adminToken && adminToken.length < 16) problems.push(`${adminTokenName} must be at least 16 characters`);
+  if (adminPortText !== undefined && !(/^\d{1,5}$/.test(adminPortText) && adminPort! <= 65535)) problems.push(`TRYON_ADMIN_PORT "${adminPortText}" is not a port number`);
+  // No default port: two instances on one machine would fight over it, and a port nobody chose is
+  // a port nobody firewalls.
+  if (workers && adminPortText !== undefined) problems.push('TRYON_ADMIN_PORT does not apply on Workers: GET /usage is served at the Worker\'s own address to TRYON_ADMIN_TOKEN');
+  if (!workers && adminToken && adminPortText === undefined) problems.push(`${adminTokenName} is set but TRYON_ADMIN_PORT is not: /metrics and /usage are served only on the admin port (e.g. TRYON_ADMIN_PORT=9464, bound to 127.0.0.1)`);
+  if (!workers && !adminToken && adminPortText !== undefined) problems.push('TRYON_ADMIN_PORT is set but TRYON_ADMIN_TOKEN is not: the admin listener answers only to its bearer token (at least 16 characters)');
 
   const webhookSecret = read('TRYON_WEBHOOK_SECRET');
   if (webhookSecret && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(webhookSecret)) problems.push('TRYON_WEBHOOK_SECRET must look like whsec_<base64>');
@@ -139,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
   const portText = read('TRYON_PORT') ?? read('PORT');
   const port = portText === undefined ? 8787 : Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`TRYON_PORT/PORT "${portText}" is not a port number`);
+  if (adminPort !== undefined && adminPort !== 0 && adminPort === port) problems.push(`TRYON_ADMIN_PORT must differ from the public port (${port}): the public port never serves /metrics or /usage`);
 
   let trustProxy: TrustProxy = { kind: 'none' };
   try {
@@ -191,7 +217,9 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
     webhookSecret,
     fileIdCachePath: read('TRYON_FILE_ID_CACHE'),
     redisUrl,
-    metricsToken,
+    adminToken,
+    adminPort,
+    adminHostname: read('TRYON_ADMIN_HOST') ?? '127.0.0.1',
     trustProxy,
     shopifyAppSecret,
     prices,
@@ -218,7 +246,7 @@ export function describeConfig(config: ProxyConfig): string {
     config.secretGenerated ? 'handle secret made up for this run (set TRYON_PROXY_SECRET to keep handles across restarts)' : undefined,
     config.webhookSecret ? 'webhooks on' : 'webhooks off',
     config.redisUrl ? 'shared store Redis' : 'store in memory (one instance)',
-    config.metricsToken ? 'GET /metrics on (token)' : undefined,
+    config.adminToken ? 'admin listener on (GET /metrics, GET /usage; bearer token)' : undefined,
     config.shopifyAppSecret ? 'Shopify App Proxy signature required' : undefined,
   ].filter(Boolean).join('; ');
   return `tryon proxy: mode ${config.mode}; upstream ${upstream}; key ${describeKey(config.apiKey)}; origins ${origins}; ${notes}`;

@@ -46,6 +46,12 @@ export interface ProxyLimits {
   heartbeatMs: number;
   /** An SSE stream closes after this long even if the try-on is not done; the widget reconnects. */
   streamMaxMs: number;
+  /** Status streams (SSE) one client may hold open on one instance (429 too_many_streams past it). */
+  streamsPerClient: number;
+  /** Status streams one instance (a Node process, a Workers isolate) holds open for everyone. */
+  streamsPerInstance: number;
+  /** Watchers of one try-on its Durable Object streams to, across every isolate (Workers only). */
+  streamsPerTryon: number;
 }
 
 export const DEFAULT_LIMITS: ProxyLimits = {
@@ -71,6 +77,10 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   fileTtlSeconds: 86_400,
   heartbeatMs: 15_000,
   streamMaxMs: 10 * 60_000,
+  // A shopper watches one try-on at a time; a few tabs, or shoppers behind one NAT, stay far below.
+  streamsPerClient: 20,
+  streamsPerInstance: 2000,
+  streamsPerTryon: 50,
 };
 
 export function resolveLimits(partial: Partial<ProxyLimits> = {}): ProxyLimits {

@@ -4,7 +4,6 @@
 // sandbox started apart (`npm run sandbox`). It starts no sandbox and draws no demo images itself:
 // those conveniences are demo/proxy.ts and `npm start`. The only file under proxy/ that may use node:.
 import { access, readFile, writeFile, rename } from 'node:fs/promises';
-import { timingSafeEqual } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +11,9 @@ import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { createProxy, type ProxyOptions } from './app.js';
+import { createAdmin, type AdminMetrics } from './admin.js';
+import { resolveLimits } from './limits.js';
+import { MemoryStore } from './store/memory.js';
 import { CatalogError, catalogImages, parseCatalog } from './catalog.js';
 import { ConfigError, describeConfig, loadConfig, proxyOptionsFrom, type ConfiguredOptions, type ProxyConfig } from './config.js';
 import type { FileIdCache } from './garment-files.js';
@@ -26,46 +28,37 @@ export function socketAddress(c: Parameters<typeof getConnInfo>[0]): string | un
   }
 }
 
-/** GET /metrics on the server's root (outside any basePath), answered only with the bearer token. */
-export interface MetricsEndpoint {
-  token: string;
-  contentType: string;
-  text(): Promise<string>;
+/**
+ * The admin listener's options: GET /metrics and GET /usage on a port of their own (admin.ts),
+ * answered only to `Authorization: Bearer <adminToken>`. The public port never serves them.
+ */
+export interface AdminListenerOptions {
+  adminToken?: string;
+  /** Default 0: a free port (the result says which). */
+  adminPort?: number;
+  /** Default 127.0.0.1: the operator's scraper runs beside the proxy, not on the internet. */
+  adminHostname?: string;
+  /** Served at GET /metrics (prom-client's registry); absent: /metrics answers 404. */
+  adminMetrics?: AdminMetrics;
 }
 
-export type StartOptions = ProxyOptions & { port?: number; hostname?: string; basePath?: string; metricsEndpoint?: MetricsEndpoint };
+export type StartOptions = ProxyOptions & AdminListenerOptions & { port?: number; hostname?: string; basePath?: string };
 
-async function answerMetrics(request: Request, endpoint: MetricsEndpoint): Promise<Response> {
-  const given = new TextEncoder().encode(request.headers.get('authorization') ?? '');
-  const expected = new TextEncoder().encode(`Bearer ${endpoint.token}`);
-  if (request.method !== 'GET' || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    return new Response(JSON.stringify({ error: { code: 'not_found', message: 'There is nothing here.', retryable: false } }),
-      { status: 404, headers: { 'content-type': 'application/json; charset=utf-8' } });
-  }
-  return new Response(await endpoint.text(), { headers: { 'content-type': endpoint.contentType, 'cache-control': 'no-store' } });
+export interface StartedProxy {
+  url: string;
+  port: number;
+  /** The admin listener's origin, when an admin token was given. */
+  adminUrl?: string;
+  close(): Promise<void>;
 }
 
-export async function startProxy(options: StartOptions): Promise<{ url: string; port: number; close(): Promise<void> }> {
-  const { port = 0, hostname = '127.0.0.1', basePath, metricsEndpoint, ...proxyOptions } = options;
-  const app = createProxy({
-    readAsset: async (path) => new Uint8Array(await readFile(path)),
-    clientAddress: socketAddress,
-    ...proxyOptions,
-  });
-  // Paths outside the mount are answered by the proxy too (its JSON 404, logged and rate limited),
-  // not by a bare router's text/plain page.
-  const root = basePath
-    ? new Hono<ProxyEnv>().route(basePath.replace(/\/+$/, ''), app).all('*', (c) => app.fetch(c.req.raw, c.env))
-    : app;
-  // Metrics are the operator's: a path of their own at the root, never under the shop's mount.
-  const fetchAll = (request: Request, env?: unknown) => metricsEndpoint && new URL(request.url).pathname === '/metrics'
-    ? answerMetrics(request, metricsEndpoint) : root.fetch(request, env as never);
-  return new Promise((resolveStart, reject) => {
-    const server = serve({ fetch: fetchAll, port, hostname }, (info: AddressInfo) => {
-      const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${info.port}${basePath ? basePath.replace(/\/+$/, '') : ''}`;
-      resolveStart({
-        url,
+/** Serves `fetch` with @hono/node-server; resolves with its port and a close that ends open streams too. */
+function listen(fetch: (request: Request, env?: unknown) => Response | Promise<Response>, port: number, hostname: string): Promise<{ port: number; origin: string; close(): Promise<void> }> {
+  return new Promise((resolveListen, reject) => {
+    const server = serve({ fetch, port, hostname }, (info: AddressInfo) => {
+      resolveListen({
         port: info.port,
+        origin: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${info.port}`,
         close: () => new Promise<void>((done) => {
           server.close(() => done());
           (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
@@ -74,6 +67,51 @@ export async function startProxy(options: StartOptions): Promise<{ url: string; 
     });
     server.on('error', reject);
   });
+}
+
+export async function startProxy(options: StartOptions): Promise<StartedProxy> {
+  const { port = 0, hostname = '127.0.0.1', basePath, adminToken, adminPort = 0, adminHostname = '127.0.0.1', adminMetrics, ...proxyOptions } = options;
+  // The admin listener's /usage reads the very ledger the app reserves against: one store for both.
+  const store = proxyOptions.store ?? (adminToken ? new MemoryStore({ now: proxyOptions.now, fileIdCache: proxyOptions.fileIdCache, log: proxyOptions.log }) : undefined);
+  const app = createProxy({
+    readAsset: async (path) => new Uint8Array(await readFile(path)),
+    clientAddress: socketAddress,
+    ...proxyOptions,
+    ...(store ? { store } : {}),
+  });
+  // Paths outside the mount are answered by the proxy too (its JSON 404, logged and rate limited),
+  // not by a bare router's text/plain page. /metrics and /usage are among them: they live on the
+  // admin listener only, so no prefix a reverse proxy strips can reach them.
+  const root = basePath
+    ? new Hono<ProxyEnv>().route(basePath.replace(/\/+$/, ''), app).all('*', (c) => app.fetch(c.req.raw, c.env))
+    : app;
+  const publicListener = await listen((request, env) => root.fetch(request, env as never), port, hostname);
+  let adminListener: Awaited<ReturnType<typeof listen>> | undefined;
+  if (adminToken) {
+    const limits = resolveLimits(proxyOptions.limits);
+    const admin = createAdmin({
+      token: adminToken,
+      ...(adminMetrics ? { metrics: adminMetrics } : {}),
+      usage: { ledger: store!.spendLedger(limits, proxyOptions.now ?? Date.now), dailyTryons: limits.dailyTryons, dailyCredits: limits.dailyCredits },
+      clientAddress: socketAddress,
+      ...(proxyOptions.log ? { log: proxyOptions.log } : {}),
+      ...(proxyOptions.now ? { now: proxyOptions.now } : {}),
+    });
+    try {
+      adminListener = await listen((request, env) => admin.fetch(request, env as never), adminPort, adminHostname);
+    } catch (error) {
+      await publicListener.close();
+      throw error;
+    }
+  }
+  return {
+    url: `${publicListener.origin}${basePath ? basePath.replace(/\/+$/, '') : ''}`,
+    port: publicListener.port,
+    ...(adminListener ? { adminUrl: adminListener.origin } : {}),
+    close: async () => {
+      await Promise.all([publicListener.close(), adminListener?.close()]);
+    },
+  };
 }
 
 /** The file ids of uploaded garment images, kept in a JSON file so a restart does not upload again. */
@@ -176,8 +214,8 @@ export async function serveConfigured(config: ProxyConfig, options: Omit<StartOp
   const log = (entry: Record<string, unknown>) => console.log(JSON.stringify(entry));
   // prom-client and ioredis are loaded only when asked for: a shop without them never pays for them.
   // They are optional peer dependencies of the package: a shop installs them only to use them.
-  const prometheus = config.metricsToken
-    ? (await optional(() => import('./metrics-prometheus.js'), 'TRYON_METRICS_TOKEN', 'prom-client')).prometheusMetrics() : undefined;
+  const prometheus = config.adminToken
+    ? (await optional(() => import('./metrics-prometheus.js'), 'TRYON_ADMIN_TOKEN', 'prom-client')).prometheusMetrics() : undefined;
   const store = config.redisUrl
     ? await (await optional(() => import('./store/redis.js'), 'TRYON_REDIS_URL', 'ioredis rate-limiter-flexible'))
       .connectRedisStore(config.redisUrl, { log, onError: (operation) => prometheus?.metrics.storeError(operation) })
@@ -186,9 +224,12 @@ export async function serveConfigured(config: ProxyConfig, options: Omit<StartOp
   const proxy = await startProxy({
     ...proxyOptionsFrom(config), ...options, port: config.port, hostname: config.hostname,
     ...(store ? { store } : {}),
-    ...(prometheus ? { metrics: prometheus.metrics, metricsEndpoint: { token: config.metricsToken!, contentType: prometheus.contentType, text: prometheus.text } } : {}),
+    ...(prometheus ? { metrics: prometheus.metrics, adminMetrics: { contentType: prometheus.contentType, text: prometheus.text } } : {}),
+    ...(config.adminToken ? { adminToken: config.adminToken, adminPort: config.adminPort ?? 0, adminHostname: config.adminHostname } : {}),
   });
   console.log(describeConfig(config));
+  // Before the listening line, which tells a supervisor (and the tests) that everything is up.
+  if (proxy.adminUrl) console.log(`tryon proxy: admin listener (GET /metrics, GET /usage) on ${proxy.adminUrl}`);
   console.log(`tryon proxy: listening on ${proxy.url}`);
   const stop = async () => {
     await proxy.close();

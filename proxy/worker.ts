@@ -3,12 +3,19 @@
 // A configuration that is unsafe or incomplete answers every request with a JSON 503
 // `proxy_misconfigured` and says why in one log line per isolate: never a stack, never the key.
 // With the Durable Object bindings TRYON_TRYONS and TRYON_SHOP the store is store/durable.ts, and
-// every guard is exact across isolates; without them, each isolate keeps its own (MemoryStore).
+// every guard is exact across isolates. Without them each isolate would keep its own memory: a
+// photo a shopper asked to forget would stay usable through every other isolate, and budgets would
+// count per isolate. That breaks a promise made to shoppers, so it is refused (503
+// proxy_misconfigured) unless NODE_ENV=development is bound, for trying the Worker out.
+// With TRYON_ADMIN_TOKEN bound, GET /usage answers the operator (admin.ts), to that token only.
 // The object classes are exported from here, for wrangler.toml's bindings to name.
 import { createProxy } from './app.js';
 import { CatalogError, type CatalogFile } from './catalog.js';
 import { ConfigError, loadConfig, proxyOptionsFrom } from './config.js';
 import { DurableStore, type DurableObjectNamespace } from './store/durable.js';
+import { resolveLimits } from './limits.js';
+import { MemoryStore } from './store/memory.js';
+import { createAdmin } from './admin.js';
 import type { Hono } from 'hono';
 
 export { TryonObject, ShopObject } from './store/durable.js';
@@ -41,7 +48,10 @@ export interface WorkerDeployment {
   images?: Record<string, string>;
 }
 
-interface Built { key: string; app?: Hono<any>; problem?: string }
+interface Built { key: string; app?: Hono<any>; admin?: Hono<any>; problem?: string }
+
+/** Why a production Worker needs its Durable Objects: said in the misconfiguration line. */
+export const NO_DURABLE_OBJECTS = 'no Durable Object bindings (TRYON_TRYONS and TRYON_SHOP): without them each isolate keeps its own memory, so a photo a shopper asks to forget stays usable through the other isolates and budgets count per isolate; bind both (wrangler.toml does), or bind NODE_ENV=development to try the Worker without them';
 
 const MISCONFIGURED = {
   error: { code: 'proxy_misconfigured', message: 'The try-on service of this shop is not set up correctly.', retryable: false },
@@ -80,22 +90,26 @@ export function workerFor(deployment: WorkerDeployment = {}) {
     const key = JSON.stringify([variables, Boolean(env.TRYON_TRYONS), Boolean(env.TRYON_SHOP)]);
     if (built?.key === key) return built;
     try {
-      const config = loadConfig({ NODE_ENV: 'production', ...variables });
+      const config = loadConfig({ NODE_ENV: 'production', ...variables }, { entry: 'workers' });
       if (Boolean(env.TRYON_TRYONS) !== Boolean(env.TRYON_SHOP)) {
         throw new ConfigError(['the Durable Object bindings TRYON_TRYONS and TRYON_SHOP go together: bind both, or neither']);
       }
+      if (!env.TRYON_TRYONS && config.mode !== 'development') throw new ConfigError([NO_DURABLE_OBJECTS]);
       const catalog = deployment.catalog ?? (variables.TRYON_CATALOG_JSON ? JSON.parse(variables.TRYON_CATALOG_JSON) as CatalogFile : undefined);
       if (!catalog) throw new ConfigError(['no catalog: build the Worker with TRYON_CATALOG set (npm run worker), or set TRYON_CATALOG_JSON']);
       const images = deployment.images ?? {};
       const assetsBase = variables.TRYON_ASSETS_URL?.replace(/\/+$/, '');
+      const limits = resolveLimits(config.limits);
+      const store = env.TRYON_TRYONS && env.TRYON_SHOP
+        ? new DurableStore(env.TRYON_TRYONS, env.TRYON_SHOP, { log: (entry) => console.log(JSON.stringify(entry)), followersPerTryon: limits.streamsPerTryon })
+        : new MemoryStore();
+      if (store.kind === 'memory') console.warn('tryon proxy: development without Durable Objects: forgotten photos, budgets and limits are kept per isolate');
       const app = createProxy({
         ...proxyOptionsFrom(config),
         apiKey: config.apiKey!,
         baseUrl: config.baseUrl!,
         catalog,
-        ...(env.TRYON_TRYONS && env.TRYON_SHOP
-          ? { store: new DurableStore(env.TRYON_TRYONS, env.TRYON_SHOP, { log: (entry) => console.log(JSON.stringify(entry)) }) }
-          : {}),
+        store,
         // Cloudflare sets cf-connecting-ip itself; x-forwarded-for could come from the client.
         clientAddress: (c) => c.req.header('cf-connecting-ip'),
         readAsset: async (path) => {
@@ -108,7 +122,13 @@ export function workerFor(deployment: WorkerDeployment = {}) {
           return new Uint8Array(await response.arrayBuffer());
         },
       });
-      built = { key, app };
+      // The spend ledger is the store's: /usage reads what the app reserves against.
+      const admin = config.adminToken ? createAdmin({
+        token: config.adminToken,
+        usage: { ledger: store.spendLedger(limits, Date.now), dailyTryons: limits.dailyTryons, dailyCredits: limits.dailyCredits },
+        clientAddress: (c) => c.req.header('cf-connecting-ip'),
+      }) : undefined;
+      built = { key, app, ...(admin ? { admin } : {}) };
     } catch (error) {
       built = { key, problem: problemOf(error) };
       console.error(`tryon proxy: misconfigured, answering 503 proxy_misconfigured: ${built.problem}`);
@@ -118,8 +138,9 @@ export function workerFor(deployment: WorkerDeployment = {}) {
 
   return {
     fetch(request: Request, env: WorkerEnv, ctx?: unknown): Response | Promise<Response> {
-      const { app } = build(env);
+      const { app, admin } = build(env);
       if (!app) return Response.json(MISCONFIGURED, { status: 503, headers: { 'cache-control': 'no-store' } });
+      if (admin && new URL(request.url).pathname === '/usage') return admin.fetch(request, env, ctx as never);
       return app.fetch(request, env, ctx as never);
     },
   };

@@ -106,9 +106,13 @@ function durableObjects(owner?: string) {
   return Object.fromEntries(Object.entries(DURABLE_OBJECTS).map(([name, className]) => [name, binding(className)]));
 }
 
-/** env's TRYON_* variables as the Worker's bindings (TRYON_CATALOG and TRYON_ASSETS_DIR are the build's). */
+/**
+ * env's TRYON_* variables as the Worker's bindings (TRYON_CATALOG and TRYON_ASSETS_DIR are the
+ * build's), and NODE_ENV=development, the one value that relaxes the Worker's production rules
+ * (a Worker without Durable Objects is refused otherwise).
+ */
 function variableBindings(env: Record<string, string | number | undefined>): Record<string, string | number> {
-  const bindings: Record<string, string | number> = {};
+  const bindings: Record<string, string | number> = env.NODE_ENV === 'development' ? { NODE_ENV: 'development' } : {};
   for (const [name, value] of Object.entries(env)) {
     if (name.startsWith('TRYON_') && value !== undefined && name !== 'TRYON_CATALOG' && name !== 'TRYON_ASSETS_DIR') bindings[name] = value;
   }

@@ -2,33 +2,45 @@
 // before the stream opens (so an upstream failure is an ordinary error answer); then every change
 // the shared status board sees is sent once, with a heartbeat comment to keep idle connections
 // open, until the try-on is finished, the browser leaves or streamMaxMs passes (the widget reconnects).
+// Streams are capped per client and per instance (stream-slots.ts): past a cap, 429 too_many_streams.
 import { streamSSE } from 'hono/streaming';
 import type { Handler } from 'hono';
 import { isTerminal, type TryonSnapshot } from '../tryon-status.js';
 import { openUnforgotten } from '../photo-revocations.js';
 import { mountBase, statusBody } from '../tryon/status-body.js';
+import { StreamSlots } from '../stream-slots.js';
 import type { ProxyEnv, ProxyServices } from '../context.js';
 
-/** Counts the stream as open for as long as `write` runs (the operator's SSE gauge). */
-function counted<S>(services: ProxyServices, write: (stream: S) => Promise<void>): (stream: S) => Promise<void> {
+/** Counts the stream as open for as long as `write` runs (the operator's SSE gauge), and holds its slot as long. */
+function counted<S>(services: ProxyServices, release: () => void, write: (stream: S) => Promise<void>): (stream: S) => Promise<void> {
   return async (stream) => {
     services.metrics.sseConnections(1);
     try {
       await write(stream);
     } finally {
+      // The slot first: whoever sees the gauge fall may open a stream at once.
+      release();
       services.metrics.sseConnections(-1);
     }
   };
 }
 
 export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
+  const slots = new StreamSlots(services.limits);
   return async (c) => {
     const claims = await openUnforgotten(services, 'tryon', c.req.param('handle') ?? '');
     const base = mountBase(services, c.req.path);
-    const first = await services.board.read(claims.jobId);
+    const release = slots.take(services.client(c));
+    let first: TryonSnapshot;
+    try {
+      first = await services.board.read(claims.jobId);
+    } catch (error) {
+      release();
+      throw error;
+    }
     c.header('cache-control', 'no-store');
     c.header('x-accel-buffering', 'no');
-    return streamSSE(c, counted(services, async (stream) => {
+    return streamSSE(c, counted(services, release, async (stream) => {
       let last = '';
       const send = async (snapshot: TryonSnapshot) => {
         const text = JSON.stringify(await statusBody(services, claims, snapshot, base));
@@ -51,6 +63,8 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
         wake?.();
       });
       stream.onAbort(stop);
+      // A browser gone while the first event was written is not told again: its slot goes now.
+      if (stream.aborted) stop();
       const heartbeat = setInterval(() => {
         void stream.write(': heartbeat\n\n').catch(() => undefined);
       }, services.limits.heartbeatMs);

@@ -13,6 +13,10 @@
 // Polling stays with the isolates' status board, on read and while someone watches (the object
 // grants the right to poll to one caller per interval, exactly): the board already knows how to
 // read a job, its children and its outputs, and polling from an alarm would repeat that here.
+//
+// Followers are capped (the isolate sends its streamsPerTryon): past it the object answers 429
+// and the watcher is served by its isolate's polling alone, so no crowd of watchers, spread over
+// isolates that each stay under their own cap, can make one object hold unbounded streams.
 import { mergeStatus, type StatusRecord, type StatusWrite } from './store.js';
 import { answerCall, firstRow, type Call, type DurableObjectState, type SqlStorage } from './durable-wire.js';
 
@@ -42,7 +46,7 @@ export class TryonObject {
 
   async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (url.pathname === '/follow') return this.follow(url.searchParams.get('isolate') ?? '');
+    if (url.pathname === '/follow') return this.follow(url.searchParams.get('isolate') ?? '', Number(url.searchParams.get('max') ?? 0));
     return answerCall(request, {
       read: ({ now }: Call) => this.read(now),
       write: (args: Call & { record: StatusRecord; ttlMs: number; from: string }) => this.write(args),
@@ -99,8 +103,14 @@ export class TryonObject {
     return true;
   }
 
-  /** A stream of this try-on's records, one JSON line each: the current one at once, then each one another isolate writes. */
-  private follow(from: string): Response {
+  /**
+   * A stream of this try-on's records, one JSON line each: the current one at once, then each one
+   * another isolate writes; 429 when `max` (0: none) followers hold one already.
+   */
+  private follow(from: string, max: number): Response {
+    if (max > 0 && this.followers.size >= max) {
+      return Response.json({ error: { code: 'too_many_streams', message: `This try-on has ${max} followers already.`, retryable: true } }, { status: 429 });
+    }
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const follower: Follower = { from, writer: writable.getWriter() };
     this.followers.add(follower);

@@ -10,6 +10,7 @@ import type { PhotoRevocations } from '../photo-revocations.js';
 import { StoreUnavailable, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 import { callObject, limitToWire, type DurableObjectNamespace, type DurableObjectStub } from './durable-wire.js';
 import type { WireLimits } from './durable-shop.js';
+import { DEFAULT_LIMITS } from '../limits.js';
 
 export { TryonObject } from './durable-tryon.js';
 export { ShopObject } from './durable-shop.js';
@@ -22,6 +23,8 @@ export interface DurableStoreOptions {
   log?: (entry: Record<string, unknown>) => void;
   /** How long a follower waits before asking its try-on's object again after the stream ended. */
   refollowMs?: number;
+  /** Streams one try-on's object holds for all isolates together (limits.streamsPerTryon; 0: no cap). */
+  followersPerTryon?: number;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -105,7 +108,13 @@ export class DurableStore implements ProxyStore {
     void (async () => {
       while (!stopped) {
         try {
-          const response = await this.tryonObject(jobId).fetch(`https://tryon-store/follow?isolate=${this.instance}`);
+          const response = await this.tryonObject(jobId).fetch(`https://tryon-store/follow?isolate=${this.instance}&max=${this.options.followersPerTryon ?? DEFAULT_LIMITS.streamsPerTryon}`);
+          if (response.status === 429) {
+            // The object holds its cap of followers: this watcher hears changes by its isolate's polling only.
+            void response.body?.cancel();
+            this.options.log?.({ level: 'warn', event: 'store_follow_refused', reason: 'too_many_streams' });
+            break;
+          }
           if (!response.ok || !response.body) throw new Error(`follow: HTTP ${response.status}`);
           reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
           if (stopped) break;

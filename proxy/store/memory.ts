@@ -19,6 +19,7 @@ export class MemoryStore implements ProxyStore {
   private readonly garments = new Map<string, string>();
   private readonly garmentLocks = new Map<string, { token: string; until: number }>();
   private readonly buckets = { writes: new Map<string, Bucket>(), reads: new Map<string, Bucket>() };
+  private ledger: SpendLedger | undefined;
   private garmentsLoaded?: Promise<void>;
   private readonly now: () => number;
 
@@ -132,8 +133,10 @@ export class MemoryStore implements ProxyStore {
     return new PhotoRevocationsInMemory(now);
   }
 
+  /** One ledger per store, so every reader (the app, the admin listener's /usage) sees the same day, as on Redis. */
   spendLedger(limits: SpendLimits, now: () => number): SpendLedger {
-    return new MemorySpendLedger(limits, now);
+    this.ledger ??= new MemorySpendLedger(limits, now);
+    return this.ledger;
   }
 
   /** A token bucket per client, refilled smoothly. */

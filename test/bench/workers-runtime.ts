@@ -45,7 +45,8 @@ export const workersRuntime: Benchmark = {
     const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { ...KEYS }, log: () => undefined });
     ctx.defer(() => sandbox.close());
     const config = { TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: sandbox.url, TRYON_PROXY_SECRET: SECRET, TRYON_ALLOWED_ORIGINS: 'https://shop.example', TRYON_READS_PER_MINUTE: 100_000 };
-    const worker = await serveWorker(bundle, config, 0, { onLine: () => undefined }, { durable: false });
+    // Without Durable Objects a Worker serves only in development (production refuses it).
+    const worker = await serveWorker(bundle, { ...config, NODE_ENV: 'development' }, 0, { onLine: () => undefined }, { durable: false });
     ctx.defer(() => worker.close());
     const durable = await serveWorker(bundle, config, 0, { onLine: () => undefined }, { durable: true });
     ctx.defer(() => durable.close());

@@ -93,6 +93,8 @@ describe('Workers entry', () => {
       const env = {
         TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: sandbox.url, TRYON_PROXY_SECRET: SECRET,
         TRYON_ALLOWED_ORIGINS: 'https://shop.example', TRYON_CATALOG_JSON: JSON.stringify(CATALOG),
+        // No Durable Objects here: a Worker serves without them in development only.
+        NODE_ENV: 'development',
       };
       const health = await worker.fetch(new Request('https://proxy.example/health'), env);
       assert.deepEqual(await health.json(), { ok: true, upstream: 'test' });
@@ -104,7 +106,7 @@ describe('Workers entry', () => {
       // Production rules apply to Worker bindings too: refused with 503 proxy_misconfigured (not a
       // 500 per request), said in one log line.
       const said = t.mock.method(console, 'error', () => undefined);
-      const unsafe = await worker.fetch(new Request('https://proxy.example/health'), { ...env, TRYON_ALLOWED_ORIGINS: '*' });
+      const unsafe = await worker.fetch(new Request('https://proxy.example/health'), { ...env, NODE_ENV: 'production', TRYON_ALLOWED_ORIGINS: '*' });
       assert.equal(unsafe.status, 503);
       assert.equal(((await unsafe.json()) as { error: { code: string } }).error.code, 'proxy_misconfigured');
       assert.equal(said.mock.callCount(), 1);

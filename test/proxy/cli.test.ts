@@ -45,6 +45,18 @@ describe('proxy/node.ts', () => {
     assert.ok(!/at .*\.ts:\d+/.test(result.output), 'no stack trace');
   });
 
+  it('refuses an admin token without its own port, or a short one, in plain words with no token in them', async () => {
+    const token = 'admin-token-for-cli-0123456789';
+    const portless = await run({ TRYON_ADMIN_TOKEN: token, TRYON_PORT: '0' });
+    assert.equal(portless.code, 1, portless.output);
+    assert.match(portless.output, /TRYON_ADMIN_TOKEN is set but TRYON_ADMIN_PORT is not: \/metrics and \/usage are served only on the admin port/);
+    assert.ok(!portless.output.includes(token), 'the token is not printed');
+    const short = await run({ TRYON_METRICS_TOKEN: 'too-short', TRYON_ADMIN_PORT: '0', TRYON_PORT: '0' });
+    assert.equal(short.code, 1, short.output);
+    assert.match(short.output, /TRYON_METRICS_TOKEN must be at least 16 characters/);
+    assert.ok(!/at .*\.ts:\d+/.test(short.output), 'no stack trace');
+  });
+
   it('with no key starts nothing and says in one line how to run against the sandbox', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tryon-cli-'));
     try {

@@ -4,9 +4,9 @@ import { ConfigError, describeConfig, loadConfig } from '../../proxy/config.js';
 
 const SECRET = 'x'.repeat(40);
 
-function problems(env: Record<string, string>): string[] {
+function problems(env: Record<string, string>, entry?: 'node' | 'workers'): string[] {
   try {
-    loadConfig(env);
+    loadConfig(env, entry ? { entry } : {});
   } catch (error) {
     assert.ok(error instanceof ConfigError);
     return error.problems;
@@ -106,11 +106,37 @@ describe('config', () => {
     assert.ok(withoutSecret.some((p) => p.includes('TRYON_PROXY_SECRET') && p.includes('TRYON_REDIS_URL')), withoutSecret.join('; '));
     assert.ok(problems({ TRYON_PROXY_SECRET: SECRET, TRYON_REDIS_URL: 'http://127.0.0.1:6379' }).some((p) => p.startsWith('TRYON_REDIS_URL')));
     assert.ok(problems({ TRYON_PROXY_SECRET: SECRET, TRYON_METRICS_TOKEN: 'short' }).some((p) => p.startsWith('TRYON_METRICS_TOKEN')));
-    const config = loadConfig({ TRYON_PROXY_SECRET: SECRET, TRYON_REDIS_URL: 'rediss://user:pw@redis.example:6380', TRYON_METRICS_TOKEN: 'm'.repeat(20) });
+    const config = loadConfig({ TRYON_PROXY_SECRET: SECRET, TRYON_REDIS_URL: 'rediss://user:pw@redis.example:6380', TRYON_METRICS_TOKEN: 'm'.repeat(20), TRYON_ADMIN_PORT: '9464' });
     assert.equal(config.redisUrl, 'rediss://user:pw@redis.example:6380');
-    assert.equal(config.metricsToken, 'm'.repeat(20));
+    assert.equal(config.adminToken, 'm'.repeat(20));
     assert.doesNotMatch(describeConfig(config), /pw|redis\.example|m{20}/, 'neither the Redis URL nor the token is printed');
     assert.match(describeConfig(config), /shared store Redis/);
     assert.equal(loadConfig({ TRYON_PROXY_SECRET: SECRET }).redisUrl, undefined);
+  });
+
+  it('the admin listener needs its own port and a token of 16 characters or more, and never shares the public port', () => {
+    const token = 'a'.repeat(24);
+    for (const name of ['TRYON_ADMIN_TOKEN', 'TRYON_METRICS_TOKEN']) {
+      assert.ok(problems({ [name]: 'short-token', TRYON_ADMIN_PORT: '9464' }).some((p) => p === `${name} must be at least 16 characters`), name);
+      // No default port: the token alone would otherwise have served /metrics on the public port.
+      const portless = problems({ [name]: token });
+      assert.ok(portless.some((p) => p.startsWith(`${name} is set but TRYON_ADMIN_PORT is not`)), portless.join('; '));
+    }
+    assert.ok(problems({ TRYON_ADMIN_PORT: '9464' }).some((p) => p.startsWith('TRYON_ADMIN_PORT is set but TRYON_ADMIN_TOKEN is not')));
+    assert.ok(problems({ TRYON_ADMIN_TOKEN: token, TRYON_ADMIN_PORT: '8787' }).some((p) => p.startsWith('TRYON_ADMIN_PORT must differ from the public port')));
+    assert.ok(problems({ TRYON_ADMIN_TOKEN: token, TRYON_ADMIN_PORT: 'ninety' }).some((p) => p.includes('not a port number')));
+    const config = loadConfig({ TRYON_ADMIN_TOKEN: token, TRYON_METRICS_TOKEN: 'b'.repeat(20), TRYON_ADMIN_PORT: '9464' });
+    assert.deepEqual([config.adminToken, config.adminPort, config.adminHostname], [token, 9464, '127.0.0.1'], 'the new name wins; loopback by default');
+    assert.equal(loadConfig({ TRYON_ADMIN_TOKEN: token, TRYON_ADMIN_PORT: '9464', TRYON_ADMIN_HOST: '10.0.0.5' }).adminHostname, '10.0.0.5');
+    assert.doesNotMatch(describeConfig(config), new RegExp(token), 'the token is never printed');
+    // A Worker has no second port: its token alone serves /usage at the Worker's address.
+    assert.equal(loadConfig({ TRYON_ADMIN_TOKEN: token }, { entry: 'workers' }).adminToken, token);
+    assert.ok(problems({ TRYON_ADMIN_TOKEN: token, TRYON_ADMIN_PORT: '9464' }, 'workers').some((p) => p.startsWith('TRYON_ADMIN_PORT does not apply on Workers')));
+  });
+
+  it('status streams are capped per client, per instance and per try-on, each from its variable', () => {
+    const config = loadConfig({ TRYON_STREAMS_PER_CLIENT: '3', TRYON_STREAMS_PER_INSTANCE: '40', TRYON_STREAMS_PER_TRYON: '7' });
+    assert.deepEqual([config.limits.streamsPerClient, config.limits.streamsPerInstance, config.limits.streamsPerTryon], [3, 40, 7]);
+    assert.ok(problems({ TRYON_STREAMS_PER_CLIENT: 'many' }).some((p) => p.startsWith('TRYON_STREAMS_PER_CLIENT must be a whole number')));
   });
 });

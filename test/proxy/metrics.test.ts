@@ -1,12 +1,17 @@
-// GET /metrics: the operator's counters in the Prometheus text format, on the server's root
-// (never under the shop's mount) and only with TRYON_METRICS_TOKEN as a bearer token. Driven
-// through a real `proxy/node.ts` process on real Redis against the real sandbox.
+// The admin listener: GET /metrics (the operator's counters in the Prometheus text format) and
+// GET /usage (the day's spending against the budget), on TRYON_ADMIN_PORT only, to the bearer
+// TRYON_ADMIN_TOKEN (or its old name TRYON_METRICS_TOKEN). The public port serves neither, not even
+// through the documented nginx block, which strips its /tryon prefix. Driven through a real
+// `proxy/node.ts` process on real Redis against the real sandbox, and real nginx.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCluster, type Cluster } from './cluster.js';
+import { startNginx, type Nginx } from './nginx.js';
 import { HandleSigner } from '../../proxy/handles.js';
-import { SECRET, photoHandle, startTryon, waitForStatus, type TryonAnswer } from './stack.js';
+import { ADMIN_REFUSALS_PER_MINUTE } from '../../proxy/admin.js';
+import { SECRET, photoHandle, startStack, startTryon, waitForStatus, type TryonAnswer } from './stack.js';
 import { readEvents } from './sse.js';
+import { send } from './wire.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 
@@ -21,29 +26,83 @@ function sample(text: string, name: string, labels: Record<string, string>): num
   return undefined;
 }
 
-describe('GET /metrics', () => {
+describe('the admin listener: GET /metrics and GET /usage', () => {
   let cluster: Cluster;
+  let nginx: Nginx;
   let url = '';
+  let admin = '';
   const metrics = async () => {
-    const response = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const response = await fetch(`${admin}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
     return response.text();
   };
 
   before(async () => {
-    cluster = await startCluster({ count: 1, env: { TRYON_METRICS_TOKEN: TOKEN } });
+    // The old variable name, as a shop that set it before the admin listener existed.
+    cluster = await startCluster({ count: 1, env: { TRYON_METRICS_TOKEN: TOKEN, TRYON_ADMIN_PORT: '0', TRYON_TRUST_PROXY: '1' } });
     url = cluster.instances[0]!.url;
+    admin = /admin listener \(GET \/metrics, GET \/usage\) on (http:\/\/127\.0\.0\.1:\d+)/.exec(cluster.instances[0]!.output())?.[1] ?? '';
+    assert.ok(admin, cluster.instances[0]!.output());
+    assert.notEqual(admin, url);
+    nginx = await startNginx(Number(new URL(url).port));
   });
-  after(async () => { await cluster?.close(); });
+  after(async () => {
+    await nginx?.stop();
+    await cluster?.close();
+  });
 
-  it('answers nothing without the token, or with a wrong one', async () => {
-    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer wrong-token-wrong-token-00' }, { authorization: TOKEN }];
-    for (const headers of attempts) {
-      const response = await fetch(`${url}/metrics`, { headers });
-      assert.equal(response.status, 404);
-      assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'not_found');
+  /** An answer without what differs between any two requests (its id, its date). */
+  const comparable = async (response: Response) => {
+    const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== 'x-request-id' && name !== 'date'));
+    return { status: response.status, headers, body: await response.text() };
+  };
+
+  it('the public port serves neither /metrics nor /usage, with the token or without, through nginx or not', async () => {
+    for (const base of [nginx.url, url]) {
+      const unknown = await comparable(await fetch(`${base}/no-such-page`, { headers: { authorization: `Bearer ${TOKEN}` } }));
+      assert.equal(unknown.status, 404);
+      for (const path of ['/metrics', '/usage', '/tryon/metrics']) {
+        const answered = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+        // The proxy's own answer (its security headers), not nginx's page.
+        assert.equal(answered.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'", `${base}${path}`);
+        assert.deepEqual(await comparable(answered), unknown, `${base}${path}`);
+      }
     }
+  });
+
+  it('with no admin listener the public port answers /metrics exactly as any unknown path too', async () => {
+    const stack = await startStack({ proxy: { log: () => undefined } });
+    try {
+      const unknown = await comparable(await fetch(`${stack.url}/no-such-page`));
+      for (const path of ['/metrics', '/usage']) assert.deepEqual(await comparable(await fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })), unknown, path);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('answers 401 without the token or with a wrong one, logs the refusal without the token, and refuses a guesser unheard after a few', async () => {
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer wrong-token-wrong-token-00' }, { authorization: TOKEN }, { authorization: `Bearer ${TOKEN}x` }];
+    const logged = () => cluster.instances[0]!.logs.filter((l) => l.event === 'admin_auth_refused').length;
+    const before = logged();
+    for (const headers of attempts) {
+      const response = await send(`${admin}/metrics`, { from: '127.0.0.2', headers });
+      assert.equal(response.status, 401, response.text);
+      assert.deepEqual(response.json(), { error: { code: 'unauthorized', message: 'This address answers only to the admin token.', retryable: false } });
+      assert.equal(response.headers['www-authenticate'], 'Bearer');
+    }
+    assert.equal(logged() - before, attempts.length);
+    assert.doesNotMatch(cluster.instances[0]!.output(), new RegExp(`wrong-token|${TOKEN}`), 'no token, right or wrong, in the log');
+    for (let i = attempts.length; i < ADMIN_REFUSALS_PER_MINUTE; i++) assert.equal((await send(`${admin}/usage`, { from: '127.0.0.2' })).status, 401);
+    // Out of attempts: refused before the token is looked at, so even the right one tells nothing.
+    for (const headers of [{}, { authorization: `Bearer ${TOKEN}` }] as Record<string, string>[]) {
+      const refused = await send(`${admin}/metrics`, { from: '127.0.0.2', headers });
+      assert.equal(refused.status, 429, refused.text);
+      assert.equal(refused.json<{ error: { code: string } }>().error.code, 'rate_limited');
+      assert.ok(Number(refused.headers['retry-after']) >= 1);
+    }
+    // Another client is not held up by the guesser.
+    assert.equal((await send(`${admin}/metrics`, { from: '127.0.0.3', headers: { authorization: `Bearer ${TOKEN}` } })).status, 200);
   });
 
   it('counts try-ons started and finished by product and tier, upstream calls by route and status, SSE connections and store errors', async () => {
@@ -66,6 +125,15 @@ describe('GET /metrics', () => {
     assert.match(text, /tryon_upstream_request_duration_seconds_bucket\{le="0.1",route="POST \/v1\/images\/tryon",status="20\d"\}/);
     assert.equal(Number(/^tryon_sse_connections (\d+)/m.exec(text)?.[1]), 0, 'the stream closed');
     assert.doesNotMatch(text, /sk_test|127\.0\.0\.1|v1\.tryon\./, 'no key, address or handle in the metrics');
+
+    const usage = await fetch(`${admin}/usage`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    assert.equal(usage.status, 200);
+    assert.equal(usage.headers.get('cache-control'), 'no-store');
+    const today = new Date().toISOString().slice(0, 10);
+    assert.deepEqual(await usage.json(), {
+      days: [{ date: today, tryons: 1, credits: 1, previews: 0, errors: {}, products: {} }],
+      budget: { dailyTryons: 500, dailyCredits: 2000, tryonsLeft: 499, creditsLeft: 1999 },
+    });
 
     await cluster.redis.stop();
     try {

@@ -277,4 +277,31 @@ describe('the proxy in several workerd isolates sharing Durable Objects', () => 
       assert.ok(forwarded.some((delivery) => delivery.type === 'job.succeeded' && delivery.job === jobId && delivery.statuses.length === 1));
     });
   });
+
+  describe('two isolates, a try-on object that streams to two watchers at most', () => {
+    it('refuses a third follower across isolates, and that watcher still gets its result from its isolate\'s polling', async () => {
+      webhookTargets = [];
+      const lines: string[] = [];
+      let refused!: () => void;
+      const firstRefusal = new Promise<void>((resolve) => { refused = resolve; });
+      const [a, b] = await isolates(2, { TRYON_STREAMS_PER_TRYON: 2, TRYON_POLL_INTERVAL_MS: 100, TRYON_READS_PER_MINUTE: 100_000 }, lines,
+        () => { if (lines.some((line) => line.includes('"event":"store_follow_refused"'))) refused(); });
+      await holdNext(1);
+      const started = await startTryon({ url: a! }, { product: 'dress-aline-indigo', photo: await photoHandle({ url: a! }) });
+      assert.equal(started.status, 202);
+      const { tryon } = (await started.json()) as TryonAnswer;
+      const streams = [a!, b!, a!].map((url) => {
+        let opened!: () => void;
+        const first = new Promise<void>((resolve) => { opened = resolve; });
+        return { first, events: readEvents(`${url}/tryons/${tryon}/events`, () => opened(), AbortSignal.timeout(20_000)) };
+      });
+      await Promise.all(streams.map((stream) => stream.first));
+      let giveUp: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([firstRefusal, new Promise((_, reject) => { giveUp = setTimeout(() => reject(new Error(`no follower was refused:\n${lines.join('\n')}`)), 10_000); })])
+        .finally(() => clearTimeout(giveUp));
+      await fetch(`${sandbox.url}/sandbox/jobs/${await jobIdOf(tryon)}/release`, { method: 'POST' });
+      for (const stream of streams) assert.equal((JSON.parse((await stream.events).at(-1)!.data) as StatusAnswer).status, 'succeeded');
+      assert.equal(lines.filter((line) => line.includes('"event":"store_follow_refused"')).length, 1, 'exactly the one past the cap');
+    });
+  });
 });

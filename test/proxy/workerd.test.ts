@@ -177,6 +177,47 @@ describe('the proxy in workerd', () => {
     assert.doesNotMatch(lines.slice(before).join('\n'), /sk_test_a|\bat \w+ \(|Error:/, 'no key, no stack');
   });
 
+  it('refuses to serve without Durable Objects outside development: a forgotten photo must be forgotten by every isolate', async () => {
+    const before = lines.length;
+    const alone = await serveWorker(bundle, env(), 0, { onLine: (line) => lines.push(line) }, { durable: false });
+    workers.push(alone);
+    for (const path of ['/health', '/products/dress-aline-indigo', '/photos']) {
+      const response = await call(`${alone.url}${path}`);
+      assert.equal(response.status, 503, path);
+      assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'proxy_misconfigured');
+    }
+    const said = lines.slice(before).filter((line) => line.includes('proxy_misconfigured'));
+    assert.equal(said.length, 1, lines.slice(before).join('\n'));
+    assert.match(said[0]!, /no Durable Object bindings \(TRYON_TRYONS and TRYON_SHOP\).*forget/);
+    // Trying the Worker out without them stays possible, and is said.
+    const trying = await serveWorker(bundle, env({ NODE_ENV: 'development' }), 0, { onLine: (line) => lines.push(line) }, { durable: false });
+    workers.push(trying);
+    assert.deepEqual(await (await call(`${trying.url}/health`)).json(), { ok: true, upstream: 'test' });
+    assert.ok(lines.some((line) => line.includes('development without Durable Objects')));
+  });
+
+  it('GET /usage answers the operator with TRYON_ADMIN_TOKEN bound, to that token only; /metrics is never served', async () => {
+    const token = 'usage-token-for-workers-0123456789';
+    const admin = await serveMore({ TRYON_ADMIN_TOKEN: token, TRYON_DAILY_TRYONS: 7 });
+    const unknown = await call(`${admin.url}/no-such-page`);
+    assert.equal(unknown.status, 404);
+    const notFound = await unknown.text();
+    const refused = await call(`${admin.url}/usage`, { headers: { authorization: 'Bearer not-the-token-at-all-000' } });
+    assert.equal(refused.status, 401);
+    assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'unauthorized');
+    const usage = await call(`${admin.url}/usage`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(usage.status, 200);
+    const body = (await usage.json()) as { days: { date: string; tryons: number }[]; budget: Record<string, number> };
+    assert.equal(body.days[0]!.date, new Date().toISOString().slice(0, 10));
+    assert.equal(body.budget.dailyTryons, 7);
+    assert.equal(body.budget.tryonsLeft, 7 - body.days[0]!.tryons);
+    const metrics = await call(`${admin.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    assert.deepEqual([metrics.status, await metrics.text()], [404, notFound]);
+    // Without the token binding /usage is any unknown path.
+    const without = await call(`${worker.url}/usage`, { headers: { authorization: `Bearer ${token}` } });
+    assert.deepEqual([without.status, await without.text()], [404, notFound]);
+  });
+
   it('an upstream redirect is refused with 502 upstream_unavailable, never followed with the key', async () => {
     const seen: string[] = [];
     const elsewhere = createHttpServer((request, response) => { seen.push(`${request.method} ${request.url} ${request.headers.authorization ?? ''}`); response.end('{}'); });

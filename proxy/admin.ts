@@ -1,0 +1,139 @@
+// The admin listener: GET /metrics (Prometheus) and GET /usage (the day's spending against the
+// budget) for the shop's operator, a Hono app of its own. node.ts serves it on TRYON_ADMIN_PORT
+// (loopback by default), never on the public port, so no reverse proxy's prefix stripping can put
+// it on the internet; the Workers entry answers /usage with it when a token is bound. Every answer
+// needs `Authorization: Bearer <token>`, compared in constant time. A refused attempt is logged
+// (never the token) and counted per client: past the allowance the client is answered 429 before
+// its token is even looked at, so guessing costs a minute per handful of tries.
+import { Hono, type Context } from 'hono';
+import { requestId } from 'hono/request-id';
+import { constantTimeEqual } from './crypto.js';
+import { ProxyError, isProxyError } from './errors.js';
+import { loggedPath, redactingLog } from './middleware/request-log.js';
+import type { Log, ProxyEnv } from './context.js';
+import type { SpendLedger } from './spend-ledger.js';
+
+/** Refused attempts one client may make per minute before it is refused unheard. */
+export const ADMIN_REFUSALS_PER_MINUTE = 10;
+
+export interface AdminMetrics {
+  contentType: string;
+  text(): Promise<string>;
+}
+
+/** GET /usage's answer (docs/proxy.md, "The admin listener"). */
+export interface UsageAnswer {
+  days: {
+    date: string;
+    tryons: number;
+    credits: number;
+    previews: number;
+    errors: Record<string, number>;
+    products: Record<string, { tryons: number; credits: number }>;
+  }[];
+  budget: { dailyTryons: number; dailyCredits: number; tryonsLeft: number; creditsLeft: number };
+}
+
+export interface AdminOptions {
+  /** The bearer token (≥ 16 characters, checked by config.ts). */
+  token: string;
+  /** Served at GET /metrics when given (Node: prom-client). */
+  metrics?: AdminMetrics;
+  /** Served at GET /usage when given: the spend ledger the proxy reserves against, and its limits. */
+  usage?: { ledger: SpendLedger; dailyTryons: number; dailyCredits: number };
+  /** Who is asking: the socket's address on Node, cf-connecting-ip on Workers. */
+  clientAddress: (c: Context<ProxyEnv>) => string | undefined;
+  log?: Log;
+  now?: () => number;
+  refusalsPerMinute?: number;
+}
+
+/** Refused attempts per client in the current minute; forgotten wholesale past 10,000 clients. */
+class Refusals {
+  private window = 0;
+  private readonly counts = new Map<string, number>();
+
+  constructor(private readonly perMinute: number, private readonly now: () => number) {}
+
+  private roll(): number {
+    const minute = Math.floor(this.now() / 60_000);
+    if (minute !== this.window) {
+      this.window = minute;
+      this.counts.clear();
+    }
+    return minute;
+  }
+
+  /** Seconds to wait when the client has used its allowance, else undefined. */
+  exhausted(client: string): number | undefined {
+    const minute = this.roll();
+    return (this.counts.get(client) ?? 0) >= this.perMinute ? Math.max(1, Math.ceil(((minute + 1) * 60_000 - this.now()) / 1000)) : undefined;
+  }
+
+  add(client: string): void {
+    this.roll();
+    if (this.counts.size >= 10_000) this.counts.clear();
+    this.counts.set(client, (this.counts.get(client) ?? 0) + 1);
+  }
+}
+
+/** Today's figures and the budget, in the documented shape; the ledger keeps only the current UTC day. */
+export async function usageAnswer(usage: NonNullable<AdminOptions['usage']>): Promise<UsageAnswer> {
+  const today = await usage.ledger.usage();
+  return {
+    days: [{ date: today.day, tryons: today.tryons, credits: today.credits, previews: 0, errors: {}, products: {} }],
+    budget: {
+      dailyTryons: usage.dailyTryons,
+      dailyCredits: usage.dailyCredits,
+      tryonsLeft: Math.max(0, usage.dailyTryons - today.tryons),
+      creditsLeft: Math.max(0, usage.dailyCredits - today.credits),
+    },
+  };
+}
+
+export function createAdmin(options: AdminOptions): Hono<ProxyEnv> {
+  const now = options.now ?? Date.now;
+  const log = redactingLog(options.log ?? ((entry) => console.log(JSON.stringify(entry))), [options.token]);
+  const refusals = new Refusals(options.refusalsPerMinute ?? ADMIN_REFUSALS_PER_MINUTE, now);
+  const expected = `Bearer ${options.token}`;
+  const app = new Hono<ProxyEnv>();
+  app.use(requestId({ limitLength: 64 }));
+
+  app.use(async (c, next) => {
+    const client = options.clientAddress(c) ?? 'unknown';
+    const wait = refusals.exhausted(client);
+    if (wait !== undefined) {
+      log({ level: 'warn', event: 'admin_auth_refused', requestId: c.get('requestId'), path: loggedPath(c.req.path), reason: 'rate_limited' });
+      throw new ProxyError(429, 'rate_limited', 'Too many refused attempts; please wait a moment and try again.', true, wait);
+    }
+    if (!constantTimeEqual(c.req.header('authorization') ?? '', expected)) {
+      refusals.add(client);
+      log({
+        level: 'warn', event: 'admin_auth_refused', requestId: c.get('requestId'), path: loggedPath(c.req.path),
+        reason: c.req.header('authorization') === undefined ? 'no_token' : 'wrong_token',
+      });
+      throw new ProxyError(401, 'unauthorized', 'This address answers only to the admin token.');
+    }
+    await next();
+  });
+
+  const { metrics, usage } = options;
+  if (metrics) {
+    app.get('/metrics', async () => new Response(await metrics.text(), { headers: { 'content-type': metrics.contentType, 'cache-control': 'no-store' } }));
+  }
+  if (usage) {
+    app.get('/usage', async (c) => {
+      c.header('cache-control', 'no-store');
+      return c.json(await usageAnswer(usage));
+    });
+  }
+  app.all('*', () => new ProxyError(404, 'not_found', 'There is nothing here.').toResponse());
+  app.onError((error, c) => {
+    const headers: Record<string, string> = { 'x-request-id': c.get('requestId') ?? '', 'cache-control': 'no-store' };
+    if (error instanceof ProxyError && error.status === 401) headers['www-authenticate'] = 'Bearer';
+    if (isProxyError(error)) return error.toResponse(headers);
+    log({ level: 'error', event: 'internal_error', requestId: c.get('requestId'), name: error.name, message: error.message });
+    return new ProxyError(500, 'internal_error', 'Something went wrong on our side; please try again.', true).toResponse(headers);
+  });
+  return app;
+}
