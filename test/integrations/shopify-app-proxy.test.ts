@@ -319,12 +319,14 @@ describe('TRYON_SHOPIFY_APP_SECRET switches the App Proxy check on', () => {
   test('in the Worker, under the same binding name: unsigned refused, signed served', async () => {
     const worker = workerFor({ catalog: CATALOG });
     const headers = { 'cf-connecting-ip': '198.51.100.7' };
-    const unsigned = await worker.fetch(new Request('https://tryon.example/products/dress-aline-indigo', { headers }), env);
+    // No Durable Objects here: a Worker serves without them only when bound as development.
+    const workerEnv = { ...env, NODE_ENV: 'development' };
+    const unsigned = await worker.fetch(new Request('https://tryon.example/products/dress-aline-indigo', { headers }), workerEnv);
     assert.equal(unsigned.status, 401);
     assert.equal(((await unsigned.json()) as { error: { code: string } }).error.code, 'invalid_signature');
-    const ok = await worker.fetch(new Request(`https://tryon.example${await signed('/products/dress-aline-indigo')}`, { headers }), env);
+    const ok = await worker.fetch(new Request(`https://tryon.example${await signed('/products/dress-aline-indigo')}`, { headers }), workerEnv);
     assert.equal(ok.status, 200, await ok.clone().text());
-    const off = await worker.fetch(new Request('https://tryon.example/products/dress-aline-indigo', { headers }), { ...env, TRYON_SHOPIFY_APP_SECRET: '' });
+    const off = await worker.fetch(new Request('https://tryon.example/products/dress-aline-indigo', { headers }), { ...workerEnv, TRYON_SHOPIFY_APP_SECRET: '' });
     assert.equal(off.status, 200);
   });
 
