@@ -101,6 +101,11 @@ export interface Instance {
   logs: Record<string, unknown>[];
   /** Everything it wrote, for a failure's message. */
   output(): string;
+  /**
+   * Resolves once `count` log lines match: a line the process writes after its answer reaches us
+   * through a pipe, so a test that counts lines right after the answer must wait for them.
+   */
+  logged(matches: (entry: Record<string, unknown>) => boolean, count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -112,6 +117,7 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];
+  const waiters = new Set<() => void>();
   let text = '';
   let partial = '';
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -126,6 +132,7 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
         } catch { /* a line that is not a log entry */ }
       }
     }
+    for (const check of waiters) check();
   });
   child.stderr!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
   const match = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 60_000, 'proxy instance');
@@ -133,6 +140,20 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
     url: match[1]!,
     logs,
     output: () => text,
+    logged: (matches, count, timeoutMs = 10_000) => new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`${count} matching log lines expected, ${logs.filter(matches).length} seen:\n${text}`));
+      }, timeoutMs);
+      function check(): void {
+        if (logs.filter(matches).length < count) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve();
+      }
+      waiters.add(check);
+      check();
+    }),
     close: async () => {
       child.kill('SIGTERM');
       await exited(child);

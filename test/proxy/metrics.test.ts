@@ -91,6 +91,7 @@ describe('the admin listener: GET /metrics and GET /usage', () => {
       assert.deepEqual(response.json(), { error: { code: 'unauthorized', message: 'This address answers only to the admin token.', retryable: false } });
       assert.equal(response.headers['www-authenticate'], 'Bearer');
     }
+    await cluster.instances[0]!.logged((l) => l.event === 'admin_auth_refused', before + attempts.length);
     assert.equal(logged() - before, attempts.length);
     assert.doesNotMatch(cluster.instances[0]!.output(), new RegExp(`wrong-token|${TOKEN}`), 'no token, right or wrong, in the log');
     for (let i = attempts.length; i < ADMIN_REFUSALS_PER_MINUTE; i++) assert.equal((await send(`${admin}/usage`, { from: '127.0.0.2' })).status, 401);
