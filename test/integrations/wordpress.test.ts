@@ -251,6 +251,25 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
     assert.equal(scriptTags(plain).filter((tag) => tag.includes('tryon-button')).length, 0, 'no script on pages without a button');
   });
 
+  test('paths a browser reads as another site are refused: a backslash, an encoded newline, a tab', async () => {
+    const good = { endpoint: stack.url, label: 'Try it on', accent: '#123abc', privacy_url: '/legal/privacy', script_url: '', analytics: ['dataLayer'] };
+    const before = await savedOptions();
+    for (const trick of ['/\\/evil.example/tryon', '/%0a/evil.example/tryon', '/\t/evil.example/tryon']) {
+      const after = await saveSettings({ ...good, endpoint: trick, privacy_url: trick, script_url: trick });
+      assert.deepEqual(await savedOptions(), before, JSON.stringify(trick));
+      assert.equal(occurrences(after, /notice-error/), 3, JSON.stringify(trick));
+    }
+    // The database may hold anything (imports, other plugins): checked again where printed.
+    const { url } = await createPost('page', 'Tricks', '[tryon_button product="saree-banarasi-red"]');
+    for (const trick of ['/\\/evil.example/tryon', '/%0a/evil.example/tryon', '/\t/evil.example/tryon']) {
+      await wp.php(`$o = get_option( 'tryon_button_options' ); $o['endpoint'] = $o['privacy_url'] = $o['script_url'] = ${JSON.stringify(trick)}; update_option( 'tryon_button_options', $o );`);
+      const html = await page(url);
+      assert.doesNotMatch(html, /evil\.example/, JSON.stringify(trick));
+      assert.equal(findElements(html, 'tryon-button')[0]?.attributes.endpoint, '/tryon', 'the default endpoint instead');
+    }
+    await wp.php(`update_option( 'tryon_button_options', json_decode( ${JSON.stringify(JSON.stringify(before))}, true ) );`);
+  });
+
   test('product pages: the tag after the add-to-cart button when enabled, hostile meta and settings escaped', async () => {
     await wp.php(`$o = get_option( 'tryon_button_options' ); $o['label'] = ${JSON.stringify(hostile.label)}; update_option( 'tryon_button_options', $o );`);
     const enabled = await page((await createPost('product', 'Banarasi saree', '<p>Silk.</p>', { _tryon_enabled: 'yes', _tryon_product: hostile.product, _tryon_views: hostile.views })).url);
