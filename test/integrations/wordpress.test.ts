@@ -103,13 +103,16 @@ async function proxyStatus(endpoint: string): Promise<{ status: string; connecte
   return { status: decodeEntities(line[2]!.replace(/<[^>]*>/g, '')).trim(), connected: line[1] === 'tryon-proxy-connected', guide };
 }
 
+/** Lines the debug log gained after this offset count; earlier ones a test has already accounted for. */
+let logAccountedFor = 0;
+
 /**
  * What the debug log holds besides WordPress 6.1's own deprecation notices on PHP 8.2 (6.1 predates
  * it: its bundled Requests library lacks PHP 8.1's return types, and the plugin-delete screen passes
  * null to preg_replace): only deprecations raised in wp-includes/ or wp-admin/ are WordPress's.
  */
 async function logBeyondCore(): Promise<string[]> {
-  const lines = (await wp.debugLog()).split('\n').filter((line) => line.trim() !== '');
+  const lines = (await wp.debugLog()).slice(logAccountedFor).split('\n').filter((line) => line.trim() !== '');
   return lines.filter((line) => !/PHP Deprecated: .* in \/\S+\/site\/wp-(includes|admin)\/\S+\.php on line \d+$/.test(line));
 }
 
@@ -120,6 +123,22 @@ async function createPost(type: 'page' | 'product', title: string, content: stri
     foreach ( json_decode( ${JSON.stringify(JSON.stringify(meta))}, true ) as $key => $value ) { update_post_meta( $id, $key, wp_slash( $value ) ); }
     echo wp_json_encode( array( 'id' => $id, 'url' => get_permalink( $id ) ) );
   `)) as { id: number; url: string };
+}
+
+const AUTHOR = { user: 'author', password: 'an-author-test-password' } as const;
+let author: { id: number; session: Session } | undefined;
+
+/** A user with WordPress's Author role (publishes posts, no unfiltered_html), logged in. */
+async function authorSession(): Promise<{ id: number; session: Session }> {
+  if (!author) {
+    const id = Number(await wp.php(`
+      $id = wp_insert_user( array( 'user_login' => '${AUTHOR.user}', 'user_pass' => '${AUTHOR.password}', 'user_email' => 'author@shop.example', 'role' => 'author' ) );
+      echo is_wp_error( $id ) ? $id->get_error_message() : $id;
+    `));
+    assert.ok(id > 0, 'the Author was created');
+    author = { id, session: await wp.logIn(AUTHOR.user, AUTHOR.password) };
+  }
+  return author;
 }
 
 async function page(url: string): Promise<string> {
@@ -228,14 +247,14 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
   test('the shortcode renders the escaped tag and enqueues the widget as a module script, only where used', async () => {
     const { url } = await createPost('page', 'Try-on',
       '<p>Intro</p>[tryon_button product="saree-banarasi-red" variant="sindoor-red" label="See it on you" views="front,back" video="yes"]' +
-      '[tryon_button product="dress-aline-indigo" endpoint="//evil.example/tryon"]');
+      '[tryon_button product="dress-aline-indigo"]');
     const html = await page(url);
     const tags = findElements(html, 'tryon-button');
     const shared = { endpoint: stack.url, lang: 'en', 'privacy-url': '/legal/privacy', analytics: 'dataLayer', style: '--tryon-accent: #123abc' };
     assert.deepEqual(tags, [
       { attributes: { product: 'saree-banarasi-red', ...shared, variant: 'sindoor-red', views: 'front,back', video: '' }, text: 'See it on you' },
       { attributes: { product: 'dress-aline-indigo', ...shared }, text: 'Try it on' },
-    ], 'a protocol-relative endpoint in the shortcode is refused for the configured one');
+    ]);
     // WordPress 6.1 has no script modules: the plugin's fallback marks its classic script as a module.
     const widget = scriptTags(html).filter((tag) => tag.includes('/wp-content/plugins/tryon-button/assets/tryon-button.js'));
     assert.equal(widget.length, 1, scriptTags(html).join('\n'));
@@ -249,6 +268,33 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
 
     const plain = await page((await createPost('page', 'About', '<p>No try-on here.</p>')).url);
     assert.equal(scriptTags(plain).filter((tag) => tag.includes('tryon-button')).length, 0, 'no script on pages without a button');
+  });
+
+  test('an Author\'s shortcode cannot choose where shoppers\' photos go: the endpoint attribute is ignored, and said', async () => {
+    const author = await authorSession();
+    assert.equal(await wp.php(`var_export( user_can( ${author.id}, 'unfiltered_html' ) );`), 'false', 'an Author, whose markup kses filters');
+    // Published the way the block editor publishes: the REST API with the Author's own nonce.
+    const restNonce = await (await author.session.request('/wp-admin/admin-ajax.php?action=rest-nonce')).text();
+    const elsewhere = 'https://elsewhere.example/tryon';
+    const response = await author.session.request('/?rest_route=/wp/v2/posts', {
+      headers: { 'x-wp-nonce': restNonce },
+      json: {
+        title: 'My favourite saree', status: 'publish',
+        content: `<script src="${elsewhere}/x.js"></script><tryon-button product="saree-banarasi-red" endpoint="${elsewhere}"></tryon-button>` +
+          `[tryon_button product="saree-banarasi-red" endpoint="${elsewhere}" label="Try it on me"]`,
+      },
+    });
+    const post = await response.json() as { link: string; status: string };
+    assert.equal(response.status, 201, JSON.stringify(post));
+    assert.equal(post.status, 'publish');
+    const html = await page(post.link);
+    assert.doesNotMatch(html, /elsewhere\.example/, 'nothing of the Author\'s address reaches the page');
+    assert.deepEqual(findElements(html, 'tryon-button').map((tag) => tag.attributes.endpoint), [stack.url], 'one button, with the administrator\'s endpoint');
+    const log = await logBeyondCore();
+    assert.equal(log.length, 1, log.join('\n'));
+    assert.match(log[0]!, /tryon_button_shortcode.*ignores its endpoint attribute/);
+    assert.doesNotMatch(log[0]!, /elsewhere/, 'the log does not repeat the address');
+    logAccountedFor = (await wp.debugLog()).length;
   });
 
   test('paths a browser reads as another site are refused: a backslash, an encoded newline, a tab', async () => {
