@@ -9,6 +9,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
+import { createServer as createHttpServer, type ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -59,6 +61,30 @@ async function deadAddress(): Promise<string> {
   return `http://127.0.0.1:${port}/tryon`;
 }
 
+/**
+ * A loopback server that records the paths asked of it: it answers every one with a page that is no
+ * proxy's (a service inside the site's network), or, held, answers none (a proxy that hangs).
+ */
+async function recorder(mode: 'answer' | 'hold' = 'answer'): Promise<{ port: number; paths: string[]; close(): Promise<void> }> {
+  const paths: string[] = [];
+  const held: ServerResponse[] = [];
+  const server = createHttpServer((request, response) => {
+    paths.push(request.url!);
+    if (mode === 'hold') held.push(response);
+    else response.writeHead(200, { 'content-type': 'text/plain' }).end('internal: the database password is hunter2');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    port, paths,
+    close: async () => {
+      for (const response of held) response.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 /** The value of `name` in the first form field that has it (hidden inputs WordPress prints). */
 function fieldValue(html: string, name: string): string {
   const input = [...html.matchAll(/<input\b[^>]*>/g)].map((m) => m[0]).find((tag) => tag.includes(`name="${name}"`) || tag.includes(`name='${name}'`));
@@ -93,14 +119,27 @@ async function saveSettings(fields: Record<string, string | string[]>): Promise<
 
 const occurrences = (text: string, pattern: RegExp) => text.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
 
-/** The proxy status line of the settings page. */
-async function proxyStatus(endpoint: string): Promise<{ status: string; connected: boolean; guide: boolean }> {
+/** The nonce the settings page gives its script for the proxy status. */
+function statusNonce(html: string): string {
+  const nonce = html.match(/"nonce":"([0-9a-f]+)"/)?.[1];
+  if (!nonce) throw new Error(`no proxy status nonce in:\n${html.slice(0, 3000)}`);
+  return nonce;
+}
+
+/** What admin-ajax.php answers the settings page's script. */
+async function askProxyStatus(session: Session, nonce: string): Promise<{ code: number; body: string }> {
+  const response = await session.request('/wp-admin/admin-ajax.php', { form: { action: 'tryon_button_proxy_status', _ajax_nonce: nonce } });
+  return { code: response.status, body: await response.text() };
+}
+
+/** The proxy status with `endpoint` saved: the settings page, then what its script asks. */
+async function proxyStatus(endpoint: string): Promise<unknown> {
   await wp.php(`$o = get_option( 'tryon_button_options' ); $o['endpoint'] = ${JSON.stringify(endpoint)}; update_option( 'tryon_button_options', $o );`);
   const { text } = await admin.follow(SETTINGS_PAGE);
-  const line = text.match(/<p id="tryon-button-proxy-status" class="([^"]*)">([\s\S]*?)<\/p>/);
-  assert.ok(line, 'the settings page shows the proxy status');
-  const guide = /href="https:\/\/cdn\.jsdelivr\.net\/npm\/tryon-button@0\.1\.0\/docs\/integrations\/deploy-proxy\.md"/.test(text);
-  return { status: decodeEntities(line[2]!.replace(/<[^>]*>/g, '')).trim(), connected: line[1] === 'tryon-proxy-connected', guide };
+  assert.match(text, /<p id="tryon-button-proxy-status" class="tryon-proxy-checking"/, 'the page shows the status as being checked');
+  const { code, body } = await askProxyStatus(admin, statusNonce(text));
+  assert.equal(code, 200, body);
+  return JSON.parse(body);
 }
 
 /** Lines the debug log gained after this offset count; earlier ones a test has already accounted for. */
@@ -225,23 +264,90 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
     await saveSettings({ endpoint: stack.url, label: 'Try it on', accent: '#123abc', privacy_url: '/legal/privacy', script_url: '', analytics: ['dataLayer'] });
   });
 
-  test('the settings page checks the proxy from the server: connected, no proxy at that address, nothing there', async () => {
-    assert.deepEqual(await proxyStatus(stack.url), { status: 'Connected (test)', connected: true, guide: false });
-
+  test('the settings page asks for the proxy status after it has loaded: one word, connected, not_a_proxy or unreachable', async () => {
+    await wp.allowPort(Number(new URL(stack.url).port));
+    assert.deepEqual(await proxyStatus(stack.url), { status: 'connected' });
     // Out of the box: /tryon on this WordPress, which answers with one of its own pages.
-    const missing = await proxyStatus('/tryon');
-    assert.equal(missing.connected, false);
-    assert.match(missing.status, new RegExp(`^No try-on proxy at ${wp.url}/tryon/health: it answered HTTP \\d+, not JSON\\.`));
-    assert.equal(missing.guide, true, 'links the proxy deploy guide');
-
+    assert.deepEqual(await proxyStatus('/tryon'), { status: 'not_a_proxy' });
+    // Nothing listens there, on a port the site allows: the request is made, and refused.
     const dead = await deadAddress();
-    const nothing = await proxyStatus(dead);
-    assert.equal(nothing.connected, false);
-    assert.match(nothing.status, new RegExp(`^Nothing answers at ${dead}/health \\(.+\\)\\. Is the proxy running`));
-    assert.equal(nothing.guide, true);
+    await wp.allowPort(Number(new URL(dead).port));
+    assert.deepEqual(await proxyStatus(dead), { status: 'unreachable' });
 
+    // What the administrator sees: the page's script fills the line in (Chromium, the admin's cookies).
     await proxyStatus(stack.url);
+    browser ??= await chromium.launch({ executablePath: programPath('chromium'), args: CHROMIUM_ARGS, headless: true });
+    const context = await browser.newContext();
+    await context.addCookies(admin.cookieList().map((cookie) => ({ ...cookie, url: wp.url })));
+    const tab = await context.newPage();
+    await tab.goto(`${wp.url}${SETTINGS_PAGE}`);
+    const line = await tab.waitForSelector('#tryon-button-proxy-status:not(.tryon-proxy-checking)');
+    assert.equal(await line.getAttribute('class'), 'tryon-proxy-connected');
+    assert.equal((await line.textContent())!.trim(), `Connected: the try-on proxy answers at ${stack.url}/health.`);
+    assert.equal(await tab.isHidden('#tryon-button-proxy-guide'), true, 'no deploy guide when connected');
+    await context.close();
     assert.deepEqual(await logBeyondCore(), []);
+  });
+
+  test('the settings page arrives without waiting for the proxy; the check comes after, and is kept a while', async (t) => {
+    const hanging = await recorder('hold');
+    try {
+      await wp.allowPort(hanging.port);
+      await wp.php(`$o = get_option( 'tryon_button_options' ); $o['endpoint'] = 'http://127.0.0.1:${hanging.port}/tryon'; update_option( 'tryon_button_options', $o );`);
+      const started = performance.now();
+      const { text } = await admin.follow(SETTINGS_PAGE);
+      const pageMs = performance.now() - started;
+      t.diagnostic(`settings page ${Math.round(pageMs)} ms with a proxy that never answers`);
+      assert.deepEqual(hanging.paths, [], 'rendering the page asked the proxy nothing');
+      assert.match(text, /Checking the proxy…/);
+      const asked = performance.now();
+      assert.deepEqual(await askProxyStatus(admin, statusNonce(text)), { code: 200, body: '{"status":"unreachable"}' });
+      const checkMs = performance.now() - asked;
+      assert.deepEqual(hanging.paths, ['/tryon/health']);
+      // Asked again (another tab, a reload): the answer kept in a transient, the proxy not asked again.
+      assert.deepEqual(await askProxyStatus(admin, statusNonce(text)), { code: 200, body: '{"status":"unreachable"}' });
+      assert.deepEqual(hanging.paths, ['/tryon/health']);
+      t.diagnostic(`then the status check ${Math.round(checkMs)} ms`);
+    } finally {
+      await hanging.close();
+      await wp.php(`$o = get_option( 'tryon_button_options' ); $o['endpoint'] = ${JSON.stringify(stack.url)}; update_option( 'tryon_button_options', $o );`);
+    }
+  });
+
+  test('the proxy check cannot probe the site\'s network: safe requests only, /health only, one word back', async () => {
+    const inside = await recorder('answer');
+    const good = { label: 'Try it on', accent: '#123abc', privacy_url: '/legal/privacy', script_url: '', analytics: ['dataLayer'] };
+    try {
+      for (const endpoint of [`http://127.0.0.1:${inside.port}/secret#`, `http://127.0.0.1:${inside.port}/secret?page=1#`]) {
+        // A port WordPress may not call (not 80, 443 or 8080): refused before any request.
+        const page = await saveSettings({ ...good, endpoint });
+        assert.deepEqual(inside.paths, [], `the settings page itself asks nothing (${endpoint})`);
+        assert.deepEqual(await askProxyStatus(admin, statusNonce(page)), { code: 200, body: '{"status":"unreachable"}' });
+        assert.deepEqual(inside.paths, [], endpoint);
+      }
+      // Once the site allows the port, only {endpoint}/health is asked, without the query or fragment,
+      // and what answered there is not shown: only that it is not a proxy.
+      await wp.allowPort(inside.port);
+      for (const endpoint of [`http://127.0.0.1:${inside.port}/secret#`, `http://127.0.0.1:${inside.port}/secret?page=1#`]) {
+        const page = await saveSettings({ ...good, endpoint });
+        const answer = await askProxyStatus(admin, statusNonce(page));
+        assert.deepEqual(answer, { code: 200, body: '{"status":"not_a_proxy"}' }, endpoint);
+        assert.doesNotMatch(page, /hunter2/);
+      }
+      assert.deepEqual(inside.paths, ['/secret/health', '/secret/health']);
+
+      // An Author can neither use the administrator's nonce nor one of their own.
+      const author = await authorSession();
+      const adminNonce = statusNonce((await admin.follow(SETTINGS_PAGE)).text);
+      assert.equal((await askProxyStatus(author.session, adminNonce)).code, 403);
+      const loggedIn = author.session.cookieList().find((cookie) => cookie.name.startsWith('wordpress_logged_in_'))!;
+      const ownNonce = (await wp.php(`$_COOKIE[LOGGED_IN_COOKIE] = urldecode( ${JSON.stringify(loggedIn.value)} ); wp_set_current_user( ${author.id} ); echo wp_create_nonce( 'tryon_button_proxy_status' );`)).trim();
+      assert.deepEqual(await askProxyStatus(author.session, ownNonce), { code: 403, body: '{"error":"forbidden"}' });
+      assert.equal(inside.paths.length, 2, 'nothing asked for the Author');
+    } finally {
+      await inside.close();
+      await saveSettings({ ...good, endpoint: stack.url });
+    }
   });
 
   test('the shortcode renders the escaped tag and enqueues the widget as a module script, only where used', async () => {
