@@ -470,6 +470,7 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
 
   test('deleting it from the Plugins screen runs uninstall.php: its settings go, products\' try-on meta stays', async () => {
     const product = await createPost('product', 'Kept saree', '', { _tryon_enabled: 'yes' });
+    await wp.php(`set_transient( 'tryon_button_proxy_status', array( 'url' => 'https://proxy.example/health', 'status' => 'connected' ), 600 );`);
     const { text: active } = await admin.follow('/wp-admin/plugins.php');
     await admin.follow(`/wp-admin/${linkHref(active, /id="deactivate-virtual-try-on-button"/)}`);
     const { text: inactive } = await admin.follow('/wp-admin/plugins.php');
@@ -489,6 +490,7 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
     assert.match(text, /The selected plugin has been deleted\./);
     assert.equal(existsSync(join(wp.root, 'wp-content/plugins/tryon-button')), false);
     assert.equal(await wp.php(`var_export( get_option( 'tryon_button_options' ) );`), 'false');
+    assert.equal(await wp.php(`var_export( get_transient( 'tryon_button_proxy_status' ) );`), 'false');
     assert.equal(await wp.php(`echo get_post_meta( ${product.id}, '_tryon_enabled', true );`), 'yes');
     assert.deepEqual(await logBeyondCore(), []);
   });

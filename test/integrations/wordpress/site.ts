@@ -252,6 +252,8 @@ export async function startWordPress(options: { multisite?: boolean } = {}): Pro
 async function makeNetwork(runPhp: (code: string) => Promise<string>, root: string, socket: string, debugLog: string, host: string): Promise<void> {
   await runPhp(`
     require_once ABSPATH . 'wp-admin/includes/upgrade.php';
+    // As network.php does: a single site's $wpdb does not name the network's tables.
+    foreach ( $wpdb->tables( 'ms_global' ) as $table => $prefixed ) { $wpdb->$table = $prefixed; }
     install_network();
     $result = populate_network( 1, ${JSON.stringify(host)}, 'admin@shop.example', 'Saree House', '/', false );
     if ( is_wp_error( $result ) ) { fwrite( STDERR, $result->get_error_message() ); }
