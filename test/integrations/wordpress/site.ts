@@ -5,7 +5,8 @@
 // assets/), a minimal classic theme and the WooCommerce stand-in (./woocommerce-stand-in.php, a
 // must-use plugin) installed, and WordPress's update checks off (./offline.php: no Internet).
 // Ports of the tests' own loopback servers are allowed to wp_safe_remote_get (./safe-ports.php).
-// `{ multisite: true }` makes it a network (subdirectories) of two sites, the second at /second/.
+// `{ multisite: true }` makes it a network (subdirectories) of two sites, the second at /second/;
+// `{ workers: 1 }` serves it as small hostings and `php -S` alone do, one request at a time.
 // `close()` stops both servers and removes the folder. mariadbd, WordPress and PHP are found as `npm test` finds them
 // (scripts/prerequisites.ts), which installs Debian's packages when they are missing.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -156,7 +157,7 @@ function wpConfig(socket: string, debugLog: string, extra: string[] = []): strin
 }
 
 /** Starts the site. The plugin is installed, not activated. */
-export async function startWordPress(options: { multisite?: boolean } = {}): Promise<WordPress> {
+export async function startWordPress(options: { multisite?: boolean; workers?: number } = {}): Promise<WordPress> {
   const php = programPath('php');
   const wordpress = programPath('wordpress');
   const dir = await mkdtemp(join(tmpdir(), 'tryon-wordpress-'));
@@ -180,10 +181,11 @@ export async function startWordPress(options: { multisite?: boolean } = {}): Pro
     for (const muPlugin of ['woocommerce-stand-in.php', 'offline.php', 'safe-ports.php']) await cp(join(here, muPlugin), join(root, 'wp-content/mu-plugins', muPlugin));
     await writeFile(join(root, 'wp-config.php'), wpConfig(db.socket, debugLog));
 
-    // Several workers: the settings page's health check may ask this same server for /tryon/health.
+    // Several workers unless asked: the tests ask the server for /tryon/health through admin-ajax.php,
+    // which then asks this same server.
     // Its own process group: the workers outlive their parent, so stopping means stopping the group.
     server = spawn(php, [...PHP_SETTINGS, '-S', '127.0.0.1:0', '-t', root], {
-      cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' }, detached: true,
+      cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PHP_CLI_SERVER_WORKERS: String(options.workers ?? 4) }, detached: true,
     });
     const started = await waitForOutput(server, /Development Server \((http:\/\/127\.0\.0\.1:\d+)\) started/, 15_000, 'php -S');
     const url = started[1]!;

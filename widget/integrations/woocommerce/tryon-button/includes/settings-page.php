@@ -77,11 +77,20 @@ function tryon_button_proxy_status_row(): void {
 	echo '</td></tr>';
 }
 
-/** Asks admin-ajax.php for the proxy's status and shows it; the answer is one word, the text is here. */
+/**
+ * Finds the proxy's status and shows it. An endpoint on this site (a path) is asked by the browser
+ * itself, as the shopper's browser will ask it: asked by the server, the request would wait for the
+ * very server that makes it, and a single-worker PHP server (php -S, some small hostings) answers
+ * only once the check has timed out, "unreachable" where it should say "not a proxy". Any other
+ * address is asked through admin-ajax.php (proxy-health.php), whose answer is one word; the text is
+ * here.
+ */
 function tryon_button_proxy_status_script(): void {
-	$url = tryon_button_health_url( tryon_button_options()['endpoint'] );
-	$config = array(
-		'ajaxUrl'  => admin_url( 'admin-ajax.php' ),
+	$endpoint = tryon_button_clean_url( tryon_button_options()['endpoint'], true );
+	$url      = tryon_button_health_url( $endpoint );
+	$config   = array(
+		'healthUrl' => '/' === substr( $endpoint, 0, 1 ) ? $url : '',
+		'ajaxUrl'   => admin_url( 'admin-ajax.php' ),
 		'nonce'    => wp_create_nonce( 'tryon_button_proxy_status' ),
 		'messages' => array(
 			/* translators: %s: the proxy's health URL. */
@@ -106,6 +115,24 @@ function tryon_button_proxy_status_script(): void {
 		line.querySelector( '.dashicons' ).className = 'dashicons ' + ( connected ? 'dashicons-yes-alt' : 'dashicons-warning' );
 		line.querySelector( '.tryon-proxy-message' ).textContent = config.messages[ status ] || config.messages.failed;
 		document.getElementById( 'tryon-button-proxy-guide' ).hidden = connected;
+	}
+	// The same three words as tryon_button_ask_proxy().
+	function classify( response, text ) {
+		var body = null;
+		try {
+			body = JSON.parse( text );
+		} catch ( error ) {}
+		if ( ! body || [ 'live', 'test', 'sandbox' ].indexOf( body.upstream ) < 0 ) {
+			return 'not_a_proxy';
+		}
+		return 200 === response.status && true === body.ok ? 'connected' : 'unreachable';
+	}
+	// Same origin only: the admin's origin may differ from the site's (another host name, http).
+	if ( config.healthUrl && new URL( config.healthUrl ).origin === window.location.origin ) {
+		fetch( config.healthUrl, { credentials: 'omit', redirect: 'manual', cache: 'no-store', headers: { Accept: 'application/json' } } )
+			.then( function ( response ) { return response.text().then( function ( text ) { show( classify( response, text ) ); } ); } )
+			.catch( function () { show( 'unreachable' ); } );
+		return;
 	}
 	var body = new URLSearchParams( { action: 'tryon_button_proxy_status', _ajax_nonce: config.nonce } );
 	fetch( config.ajaxUrl, { method: 'POST', credentials: 'same-origin', body: body } )
