@@ -60,7 +60,7 @@ function tryon_button_check_proxy( string $endpoint ): string {
 		return 'unreachable';
 	}
 	$cached = get_transient( TRYON_BUTTON_PROXY_STATUS );
-	if ( is_array( $cached ) && ( $cached['url'] ?? null ) === $url && isset( TRYON_BUTTON_PROXY_STATUS_SECONDS[ $cached['status'] ?? '' ] ) ) {
+	if ( is_array( $cached ) && ( $cached['url'] ?? null ) === $url && array_key_exists( (string) ( $cached['status'] ?? '' ), TRYON_BUTTON_PROXY_STATUS_SECONDS ) ) {
 		return $cached['status'];
 	}
 	$status = tryon_button_ask_proxy( $url );
