@@ -45,6 +45,7 @@ interface Rendered {
   footer: string;
   classicTag: string;
   otherTag: string;
+  doingItWrong: string[];
   savedMeta?: Record<string, string>;
 }
 
@@ -171,7 +172,7 @@ describe('WooCommerce plugin', () => {
     assert.match(out.footer, /plugins\/tryon-button\/assets\/tryon-button\.js/, 'a bad script URL falls back to the bundled copy');
   });
 
-  test('[tryon_button] shortcode: explicit product anywhere, the current product only if enabled', async () => {
+  test('[tryon_button] shortcode: explicit product anywhere, the current product only if enabled; never its own endpoint', async () => {
     const out = await render({
       options: options({ label: 'Try it on' }),
       meta: { 40: { _tryon_enabled: 'yes', _tryon_product: 'lehenga-emerald' }, 41: { _tryon_enabled: 'no' } },
@@ -185,9 +186,11 @@ describe('WooCommerce plugin', () => {
     });
     const [explicit, current, disabled, nowhere, evil] = out.shortcodes;
     assert.deepEqual(findElements(explicit!, 'tryon-button')[0], {
-      attributes: { product: 'saree-banarasi-red', endpoint: '/apps/tryon', views: 'front,side', video: '', lang: 'en' },
+      attributes: { product: 'saree-banarasi-red', endpoint: '/tryon', views: 'front,side', video: '', lang: 'en' },
       text: 'See it on you',
-    });
+    }, 'the endpoint is the setting (here the default), whatever the post says');
+    assert.equal(out.doingItWrong.length, 1, 'said once per page, however many shortcodes');
+    assert.match(out.doingItWrong[0]!, /^tryon_button_shortcode: The \[tryon_button\] shortcode ignores its endpoint attribute/);
     assert.equal(findElements(current!, 'tryon-button')[0]?.attributes.product, 'lehenga-emerald');
     assert.equal(disabled, '');
     assert.equal(nowhere, '');
@@ -196,7 +199,7 @@ describe('WooCommerce plugin', () => {
     assert.ok(tag, evil);
     assert.equal(tag.attributes.product, hostile.product);
     assert.equal(tag.attributes.views, hostile.views);
-    assert.equal(tag.attributes.endpoint, '/tryon', 'a protocol-relative endpoint is refused');
+    assert.equal(tag.attributes.endpoint, '/tryon');
     assert.equal(tag.text, hostile.label);
   });
 

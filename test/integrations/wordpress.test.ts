@@ -9,6 +9,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
+import { createServer as createHttpServer, type ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -59,6 +61,30 @@ async function deadAddress(): Promise<string> {
   return `http://127.0.0.1:${port}/tryon`;
 }
 
+/**
+ * A loopback server that records the paths asked of it: it answers every one with a page that is no
+ * proxy's (a service inside the site's network), or, held, answers none (a proxy that hangs).
+ */
+async function recorder(mode: 'answer' | 'hold' = 'answer'): Promise<{ port: number; paths: string[]; close(): Promise<void> }> {
+  const paths: string[] = [];
+  const held: ServerResponse[] = [];
+  const server = createHttpServer((request, response) => {
+    paths.push(request.url!);
+    if (mode === 'hold') held.push(response);
+    else response.writeHead(200, { 'content-type': 'text/plain' }).end('internal: the database password is hunter2');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    port, paths,
+    close: async () => {
+      for (const response of held) response.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 /** The value of `name` in the first form field that has it (hidden inputs WordPress prints). */
 function fieldValue(html: string, name: string): string {
   const input = [...html.matchAll(/<input\b[^>]*>/g)].map((m) => m[0]).find((tag) => tag.includes(`name="${name}"`) || tag.includes(`name='${name}'`));
@@ -93,15 +119,31 @@ async function saveSettings(fields: Record<string, string | string[]>): Promise<
 
 const occurrences = (text: string, pattern: RegExp) => text.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
 
-/** The proxy status line of the settings page. */
-async function proxyStatus(endpoint: string): Promise<{ status: string; connected: boolean; guide: boolean }> {
+/** The nonce the settings page gives its script for the proxy status. */
+function statusNonce(html: string): string {
+  const nonce = html.match(/"nonce":"([0-9a-f]+)"/)?.[1];
+  if (!nonce) throw new Error(`no proxy status nonce in:\n${html.slice(0, 3000)}`);
+  return nonce;
+}
+
+/** What admin-ajax.php answers the settings page's script. */
+async function askProxyStatus(session: Session, nonce: string): Promise<{ code: number; body: string }> {
+  const response = await session.request('/wp-admin/admin-ajax.php', { form: { action: 'tryon_button_proxy_status', _ajax_nonce: nonce } });
+  return { code: response.status, body: await response.text() };
+}
+
+/** The proxy status with `endpoint` saved: the settings page, then what its script asks. */
+async function proxyStatus(endpoint: string): Promise<unknown> {
   await wp.php(`$o = get_option( 'tryon_button_options' ); $o['endpoint'] = ${JSON.stringify(endpoint)}; update_option( 'tryon_button_options', $o );`);
   const { text } = await admin.follow(SETTINGS_PAGE);
-  const line = text.match(/<p id="tryon-button-proxy-status" class="([^"]*)">([\s\S]*?)<\/p>/);
-  assert.ok(line, 'the settings page shows the proxy status');
-  const guide = /href="https:\/\/cdn\.jsdelivr\.net\/npm\/tryon-button@0\.1\.0\/docs\/integrations\/deploy-proxy\.md"/.test(text);
-  return { status: decodeEntities(line[2]!.replace(/<[^>]*>/g, '')).trim(), connected: line[1] === 'tryon-proxy-connected', guide };
+  assert.match(text, /<p id="tryon-button-proxy-status" class="tryon-proxy-checking"/, 'the page shows the status as being checked');
+  const { code, body } = await askProxyStatus(admin, statusNonce(text));
+  assert.equal(code, 200, body);
+  return JSON.parse(body);
 }
+
+/** Lines the debug log gained after this offset count; earlier ones a test has already accounted for. */
+let logAccountedFor = 0;
 
 /**
  * What the debug log holds besides WordPress 6.1's own deprecation notices on PHP 8.2 (6.1 predates
@@ -109,7 +151,7 @@ async function proxyStatus(endpoint: string): Promise<{ status: string; connecte
  * null to preg_replace): only deprecations raised in wp-includes/ or wp-admin/ are WordPress's.
  */
 async function logBeyondCore(): Promise<string[]> {
-  const lines = (await wp.debugLog()).split('\n').filter((line) => line.trim() !== '');
+  const lines = (await wp.debugLog()).slice(logAccountedFor).split('\n').filter((line) => line.trim() !== '');
   return lines.filter((line) => !/PHP Deprecated: .* in \/\S+\/site\/wp-(includes|admin)\/\S+\.php on line \d+$/.test(line));
 }
 
@@ -120,6 +162,22 @@ async function createPost(type: 'page' | 'product', title: string, content: stri
     foreach ( json_decode( ${JSON.stringify(JSON.stringify(meta))}, true ) as $key => $value ) { update_post_meta( $id, $key, wp_slash( $value ) ); }
     echo wp_json_encode( array( 'id' => $id, 'url' => get_permalink( $id ) ) );
   `)) as { id: number; url: string };
+}
+
+const AUTHOR = { user: 'author', password: 'an-author-test-password' } as const;
+let author: { id: number; session: Session } | undefined;
+
+/** A user with WordPress's Author role (publishes posts, no unfiltered_html), logged in. */
+async function authorSession(): Promise<{ id: number; session: Session }> {
+  if (!author) {
+    const id = Number(await wp.php(`
+      $id = wp_insert_user( array( 'user_login' => '${AUTHOR.user}', 'user_pass' => '${AUTHOR.password}', 'user_email' => 'author@shop.example', 'role' => 'author' ) );
+      echo is_wp_error( $id ) ? $id->get_error_message() : $id;
+    `));
+    assert.ok(id > 0, 'the Author was created');
+    author = { id, session: await wp.logIn(AUTHOR.user, AUTHOR.password) };
+  }
+  return author;
 }
 
 async function page(url: string): Promise<string> {
@@ -206,36 +264,103 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
     await saveSettings({ endpoint: stack.url, label: 'Try it on', accent: '#123abc', privacy_url: '/legal/privacy', script_url: '', analytics: ['dataLayer'] });
   });
 
-  test('the settings page checks the proxy from the server: connected, no proxy at that address, nothing there', async () => {
-    assert.deepEqual(await proxyStatus(stack.url), { status: 'Connected (test)', connected: true, guide: false });
-
+  test('the settings page asks for the proxy status after it has loaded: one word, connected, not_a_proxy or unreachable', async () => {
+    await wp.allowPort(Number(new URL(stack.url).port));
+    assert.deepEqual(await proxyStatus(stack.url), { status: 'connected' });
     // Out of the box: /tryon on this WordPress, which answers with one of its own pages.
-    const missing = await proxyStatus('/tryon');
-    assert.equal(missing.connected, false);
-    assert.match(missing.status, new RegExp(`^No try-on proxy at ${wp.url}/tryon/health: it answered HTTP \\d+, not JSON\\.`));
-    assert.equal(missing.guide, true, 'links the proxy deploy guide');
-
+    assert.deepEqual(await proxyStatus('/tryon'), { status: 'not_a_proxy' });
+    // Nothing listens there, on a port the site allows: the request is made, and refused.
     const dead = await deadAddress();
-    const nothing = await proxyStatus(dead);
-    assert.equal(nothing.connected, false);
-    assert.match(nothing.status, new RegExp(`^Nothing answers at ${dead}/health \\(.+\\)\\. Is the proxy running`));
-    assert.equal(nothing.guide, true);
+    await wp.allowPort(Number(new URL(dead).port));
+    assert.deepEqual(await proxyStatus(dead), { status: 'unreachable' });
 
+    // What the administrator sees: the page's script fills the line in (Chromium, the admin's cookies).
     await proxyStatus(stack.url);
+    browser ??= await chromium.launch({ executablePath: programPath('chromium'), args: CHROMIUM_ARGS, headless: true });
+    const context = await browser.newContext();
+    await context.addCookies(admin.cookieList().map((cookie) => ({ ...cookie, url: wp.url })));
+    const tab = await context.newPage();
+    await tab.goto(`${wp.url}${SETTINGS_PAGE}`);
+    const line = await tab.waitForSelector('#tryon-button-proxy-status:not(.tryon-proxy-checking)');
+    assert.equal(await line.getAttribute('class'), 'tryon-proxy-connected');
+    assert.equal((await line.textContent())!.trim(), `Connected: the try-on proxy answers at ${stack.url}/health.`);
+    assert.equal(await tab.isHidden('#tryon-button-proxy-guide'), true, 'no deploy guide when connected');
+    await context.close();
     assert.deepEqual(await logBeyondCore(), []);
+  });
+
+  test('the settings page arrives without waiting for the proxy; the check comes after, and is kept a while', async (t) => {
+    const hanging = await recorder('hold');
+    try {
+      await wp.allowPort(hanging.port);
+      await wp.php(`$o = get_option( 'tryon_button_options' ); $o['endpoint'] = 'http://127.0.0.1:${hanging.port}/tryon'; update_option( 'tryon_button_options', $o );`);
+      const started = performance.now();
+      const { text } = await admin.follow(SETTINGS_PAGE);
+      const pageMs = performance.now() - started;
+      t.diagnostic(`settings page ${Math.round(pageMs)} ms with a proxy that never answers`);
+      assert.deepEqual(hanging.paths, [], 'rendering the page asked the proxy nothing');
+      assert.match(text, /Checking the proxy…/);
+      const asked = performance.now();
+      assert.deepEqual(await askProxyStatus(admin, statusNonce(text)), { code: 200, body: '{"status":"unreachable"}' });
+      const checkMs = performance.now() - asked;
+      assert.deepEqual(hanging.paths, ['/tryon/health']);
+      // Asked again (another tab, a reload): the answer kept in a transient, the proxy not asked again.
+      assert.deepEqual(await askProxyStatus(admin, statusNonce(text)), { code: 200, body: '{"status":"unreachable"}' });
+      assert.deepEqual(hanging.paths, ['/tryon/health']);
+      t.diagnostic(`then the status check ${Math.round(checkMs)} ms`);
+    } finally {
+      await hanging.close();
+      await wp.php(`$o = get_option( 'tryon_button_options' ); $o['endpoint'] = ${JSON.stringify(stack.url)}; update_option( 'tryon_button_options', $o );`);
+    }
+  });
+
+  test('the proxy check cannot probe the site\'s network: safe requests only, /health only, one word back', async () => {
+    const inside = await recorder('answer');
+    const good = { label: 'Try it on', accent: '#123abc', privacy_url: '/legal/privacy', script_url: '', analytics: ['dataLayer'] };
+    try {
+      for (const endpoint of [`http://127.0.0.1:${inside.port}/secret#`, `http://127.0.0.1:${inside.port}/secret?page=1#`]) {
+        // A port WordPress may not call (not 80, 443 or 8080): refused before any request.
+        const page = await saveSettings({ ...good, endpoint });
+        assert.deepEqual(inside.paths, [], `the settings page itself asks nothing (${endpoint})`);
+        assert.deepEqual(await askProxyStatus(admin, statusNonce(page)), { code: 200, body: '{"status":"unreachable"}' });
+        assert.deepEqual(inside.paths, [], endpoint);
+      }
+      // Once the site allows the port, only {endpoint}/health is asked, without the query or fragment,
+      // and what answered there is not shown: only that it is not a proxy.
+      await wp.allowPort(inside.port);
+      for (const endpoint of [`http://127.0.0.1:${inside.port}/secret#`, `http://127.0.0.1:${inside.port}/secret?page=1#`]) {
+        const page = await saveSettings({ ...good, endpoint });
+        const answer = await askProxyStatus(admin, statusNonce(page));
+        assert.deepEqual(answer, { code: 200, body: '{"status":"not_a_proxy"}' }, endpoint);
+        assert.doesNotMatch(page, /hunter2/);
+      }
+      assert.deepEqual(inside.paths, ['/secret/health', '/secret/health']);
+
+      // An Author can neither use the administrator's nonce nor one of their own.
+      const author = await authorSession();
+      const adminNonce = statusNonce((await admin.follow(SETTINGS_PAGE)).text);
+      assert.equal((await askProxyStatus(author.session, adminNonce)).code, 403);
+      const loggedIn = author.session.cookieList().find((cookie) => cookie.name.startsWith('wordpress_logged_in_'))!;
+      const ownNonce = (await wp.php(`$_COOKIE[LOGGED_IN_COOKIE] = urldecode( ${JSON.stringify(loggedIn.value)} ); wp_set_current_user( ${author.id} ); echo wp_create_nonce( 'tryon_button_proxy_status' );`)).trim();
+      assert.deepEqual(await askProxyStatus(author.session, ownNonce), { code: 403, body: '{"error":"forbidden"}' });
+      assert.equal(inside.paths.length, 2, 'nothing asked for the Author');
+    } finally {
+      await inside.close();
+      await saveSettings({ ...good, endpoint: stack.url });
+    }
   });
 
   test('the shortcode renders the escaped tag and enqueues the widget as a module script, only where used', async () => {
     const { url } = await createPost('page', 'Try-on',
       '<p>Intro</p>[tryon_button product="saree-banarasi-red" variant="sindoor-red" label="See it on you" views="front,back" video="yes"]' +
-      '[tryon_button product="dress-aline-indigo" endpoint="//evil.example/tryon"]');
+      '[tryon_button product="dress-aline-indigo"]');
     const html = await page(url);
     const tags = findElements(html, 'tryon-button');
     const shared = { endpoint: stack.url, lang: 'en', 'privacy-url': '/legal/privacy', analytics: 'dataLayer', style: '--tryon-accent: #123abc' };
     assert.deepEqual(tags, [
       { attributes: { product: 'saree-banarasi-red', ...shared, variant: 'sindoor-red', views: 'front,back', video: '' }, text: 'See it on you' },
       { attributes: { product: 'dress-aline-indigo', ...shared }, text: 'Try it on' },
-    ], 'a protocol-relative endpoint in the shortcode is refused for the configured one');
+    ]);
     // WordPress 6.1 has no script modules: the plugin's fallback marks its classic script as a module.
     const widget = scriptTags(html).filter((tag) => tag.includes('/wp-content/plugins/tryon-button/assets/tryon-button.js'));
     assert.equal(widget.length, 1, scriptTags(html).join('\n'));
@@ -249,6 +374,52 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
 
     const plain = await page((await createPost('page', 'About', '<p>No try-on here.</p>')).url);
     assert.equal(scriptTags(plain).filter((tag) => tag.includes('tryon-button')).length, 0, 'no script on pages without a button');
+  });
+
+  test('an Author\'s shortcode cannot choose where shoppers\' photos go: the endpoint attribute is ignored, and said', async () => {
+    const author = await authorSession();
+    assert.equal(await wp.php(`var_export( user_can( ${author.id}, 'unfiltered_html' ) );`), 'false', 'an Author, whose markup kses filters');
+    // Published the way the block editor publishes: the REST API with the Author's own nonce.
+    const restNonce = await (await author.session.request('/wp-admin/admin-ajax.php?action=rest-nonce')).text();
+    const elsewhere = 'https://elsewhere.example/tryon';
+    const response = await author.session.request('/?rest_route=/wp/v2/posts', {
+      headers: { 'x-wp-nonce': restNonce },
+      json: {
+        title: 'My favourite saree', status: 'publish',
+        content: `<script src="${elsewhere}/x.js"></script><tryon-button product="saree-banarasi-red" endpoint="${elsewhere}"></tryon-button>` +
+          `[tryon_button product="saree-banarasi-red" endpoint="${elsewhere}" label="Try it on me"]`,
+      },
+    });
+    const post = await response.json() as { link: string; status: string };
+    assert.equal(response.status, 201, JSON.stringify(post));
+    assert.equal(post.status, 'publish');
+    const html = await page(post.link);
+    assert.doesNotMatch(html, /elsewhere\.example/, 'nothing of the Author\'s address reaches the page');
+    assert.deepEqual(findElements(html, 'tryon-button').map((tag) => tag.attributes.endpoint), [stack.url], 'one button, with the administrator\'s endpoint');
+    const log = await logBeyondCore();
+    assert.equal(log.length, 1, log.join('\n'));
+    assert.match(log[0]!, /tryon_button_shortcode.*ignores its endpoint attribute/);
+    assert.doesNotMatch(log[0]!, /elsewhere/, 'the log does not repeat the address');
+    logAccountedFor = (await wp.debugLog()).length;
+  });
+
+  test('paths a browser reads as another site are refused: a backslash, an encoded newline, a tab', async () => {
+    const good = { endpoint: stack.url, label: 'Try it on', accent: '#123abc', privacy_url: '/legal/privacy', script_url: '', analytics: ['dataLayer'] };
+    const before = await savedOptions();
+    for (const trick of ['/\\/evil.example/tryon', '/%0a/evil.example/tryon', '/\t/evil.example/tryon']) {
+      const after = await saveSettings({ ...good, endpoint: trick, privacy_url: trick, script_url: trick });
+      assert.deepEqual(await savedOptions(), before, JSON.stringify(trick));
+      assert.equal(occurrences(after, /notice-error/), 3, JSON.stringify(trick));
+    }
+    // The database may hold anything (imports, other plugins): checked again where printed.
+    const { url } = await createPost('page', 'Tricks', '[tryon_button product="saree-banarasi-red"]');
+    for (const trick of ['/\\/evil.example/tryon', '/%0a/evil.example/tryon', '/\t/evil.example/tryon']) {
+      await wp.php(`$o = get_option( 'tryon_button_options' ); $o['endpoint'] = $o['privacy_url'] = $o['script_url'] = ${JSON.stringify(trick)}; update_option( 'tryon_button_options', $o );`);
+      const html = await page(url);
+      assert.doesNotMatch(html, /evil\.example/, JSON.stringify(trick));
+      assert.equal(findElements(html, 'tryon-button')[0]?.attributes.endpoint, '/tryon', 'the default endpoint instead');
+    }
+    await wp.php(`update_option( 'tryon_button_options', json_decode( ${JSON.stringify(JSON.stringify(before))}, true ) );`);
   });
 
   test('product pages: the tag after the add-to-cart button when enabled, hostile meta and settings escaped', async () => {
@@ -299,6 +470,7 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
 
   test('deleting it from the Plugins screen runs uninstall.php: its settings go, products\' try-on meta stays', async () => {
     const product = await createPost('product', 'Kept saree', '', { _tryon_enabled: 'yes' });
+    await wp.php(`set_transient( 'tryon_button_proxy_status', array( 'url' => 'https://proxy.example/health', 'status' => 'connected' ), 600 );`);
     const { text: active } = await admin.follow('/wp-admin/plugins.php');
     await admin.follow(`/wp-admin/${linkHref(active, /id="deactivate-virtual-try-on-button"/)}`);
     const { text: inactive } = await admin.follow('/wp-admin/plugins.php');
@@ -318,6 +490,7 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
     assert.match(text, /The selected plugin has been deleted\./);
     assert.equal(existsSync(join(wp.root, 'wp-content/plugins/tryon-button')), false);
     assert.equal(await wp.php(`var_export( get_option( 'tryon_button_options' ) );`), 'false');
+    assert.equal(await wp.php(`var_export( get_transient( 'tryon_button_proxy_status' ) );`), 'false');
     assert.equal(await wp.php(`echo get_post_meta( ${product.id}, '_tryon_enabled', true );`), 'yes');
     assert.deepEqual(await logBeyondCore(), []);
   });

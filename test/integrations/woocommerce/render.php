@@ -45,6 +45,7 @@ foreach ( $scenario['shortcodes'] ?? array() as $call ) {
 	$result['shortcodes'][] = $GLOBALS['tryon_test']['shortcodes']['tryon_button']( $call['atts'] ?? '' );
 }
 
+$result['doingItWrong'] = $GLOBALS['tryon_test']['wrong'];
 $result['productFields'] = tryon_test_capture( fn () => do_action( 'woocommerce_product_options_general_product_data' ) );
 $result['footer'] = tryon_test_print_script_modules();
 $result['classicTag'] = apply_filters( 'script_loader_tag', "<script src='https://shop.example/x.js' id='tryon-button-js'></script>", 'tryon-button', 'https://shop.example/x.js' );

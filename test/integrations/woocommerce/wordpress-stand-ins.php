@@ -19,6 +19,7 @@ $GLOBALS['tryon_test'] = array(
 	'settings'   => array(),
 	'pages'      => array(),
 	'errors'     => array(),
+	'wrong'      => array(),
 	'locale'     => 'en_US',
 );
 
@@ -48,6 +49,11 @@ function shortcode_atts( array $pairs, array $atts, string $shortcode = '' ): ar
 		$out[ $name ] = array_key_exists( $name, $atts ) ? $atts[ $name ] : $default;
 	}
 	return $out;
+}
+
+/** WordPress logs it (WP_DEBUG): recorded here. */
+function _doing_it_wrong( string $function, string $message, string $version ): void {
+	$GLOBALS['tryon_test']['wrong'][] = $function . ': ' . $message;
 }
 
 function get_option( string $name, $default = false ) {

@@ -4,6 +4,9 @@
 // `php -S 127.0.0.1:0`, with the plugin as `npm run build` packages it (the widget's build in its
 // assets/), a minimal classic theme and the WooCommerce stand-in (./woocommerce-stand-in.php, a
 // must-use plugin) installed, and WordPress's update checks off (./offline.php: no Internet).
+// Ports of the tests' own loopback servers are allowed to wp_safe_remote_get (./safe-ports.php).
+// `{ multisite: true }` makes it a network (subdirectories) of two sites, the second at /second/;
+// `{ workers: 1 }` serves it as small hostings and `php -S` alone do, one request at a time.
 // `close()` stops both servers and removes the folder. mariadbd, WordPress and PHP are found as `npm test` finds them
 // (scripts/prerequisites.ts), which installs Debian's packages when they are missing.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -32,6 +35,10 @@ export interface WordPress {
   php(code: string): Promise<string>;
   /** A browser-like client logged in as the administrator. */
   admin(): Promise<Session>;
+  /** A browser-like client logged in as that user. */
+  logIn(user: string, password: string): Promise<Session>;
+  /** Lets wp_safe_remote_get call this loopback port, as a site's owner would with http_allowed_safe_ports. */
+  allowPort(port: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -121,7 +128,7 @@ async function startMariaDb(dir: string): Promise<{ socket: string; child: Child
   return { socket, child };
 }
 
-function wpConfig(socket: string, debugLog: string): string {
+function wpConfig(socket: string, debugLog: string, extra: string[] = []): string {
   const salt = () => randomBytes(32).toString('hex');
   const keys = ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT'];
   return [
@@ -142,6 +149,7 @@ function wpConfig(socket: string, debugLog: string): string {
     "define( 'DISABLE_WP_CRON', true );",
     "define( 'AUTOMATIC_UPDATER_DISABLED', true );",
     "define( 'WP_AUTO_UPDATE_CORE', false );",
+    ...extra,
     "if ( ! defined( 'ABSPATH' ) ) { define( 'ABSPATH', __DIR__ . '/' ); }",
     "require_once ABSPATH . 'wp-settings.php';",
     '',
@@ -149,7 +157,7 @@ function wpConfig(socket: string, debugLog: string): string {
 }
 
 /** Starts the site. The plugin is installed, not activated. */
-export async function startWordPress(): Promise<WordPress> {
+export async function startWordPress(options: { multisite?: boolean; workers?: number } = {}): Promise<WordPress> {
   const php = programPath('php');
   const wordpress = programPath('wordpress');
   const dir = await mkdtemp(join(tmpdir(), 'tryon-wordpress-'));
@@ -170,13 +178,14 @@ export async function startWordPress(): Promise<WordPress> {
     const [, plugin] = await buildIntegrations(cdn.outDir, join(dir, 'build'));
     await cp(plugin!, join(root, 'wp-content/plugins/tryon-button'), { recursive: true });
     await cp(join(here, 'theme'), join(root, 'wp-content/themes/tryon-test'), { recursive: true });
-    for (const muPlugin of ['woocommerce-stand-in.php', 'offline.php']) await cp(join(here, muPlugin), join(root, 'wp-content/mu-plugins', muPlugin));
+    for (const muPlugin of ['woocommerce-stand-in.php', 'offline.php', 'safe-ports.php']) await cp(join(here, muPlugin), join(root, 'wp-content/mu-plugins', muPlugin));
     await writeFile(join(root, 'wp-config.php'), wpConfig(db.socket, debugLog));
 
-    // Several workers: the settings page's health check may ask this same server for /tryon/health.
+    // Several workers unless asked: the tests ask the server for /tryon/health through admin-ajax.php,
+    // which then asks this same server.
     // Its own process group: the workers outlive their parent, so stopping means stopping the group.
     server = spawn(php, [...PHP_SETTINGS, '-S', '127.0.0.1:0', '-t', root], {
-      cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' }, detached: true,
+      cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PHP_CLI_SERVER_WORKERS: String(options.workers ?? 4) }, detached: true,
     });
     const started = await waitForOutput(server, /Development Server \((http:\/\/127\.0\.0\.1:\d+)\) started/, 15_000, 'php -S');
     const url = started[1]!;
@@ -212,13 +221,18 @@ export async function startWordPress(): Promise<WordPress> {
       $wpdb_link = new mysqli( 'localhost', 'root', '', '', 0, ${JSON.stringify(db.socket)} );
       $wpdb_link->query( 'CREATE DATABASE IF NOT EXISTS wordpress CHARACTER SET utf8mb4' );
       $wpdb_link->close();`);
+    if (options.multisite) await makeNetwork(runPhp, root, db.socket, debugLog, new URL(url).host);
 
     return {
       url,
       root,
       debugLog: async () => (existsSync(debugLog) ? readFile(debugLog, 'utf8') : ''),
       php: (code) => runPhp(code),
-      admin: () => logIn(url),
+      admin: () => logIn(url, ADMIN.user, ADMIN.password),
+      logIn: (user, password) => logIn(url, user, password),
+      allowPort: async (port) => {
+        await runPhp(`$ports = (array) get_option( 'tryon_test_safe_ports', array() ); $ports[] = ${port}; update_option( 'tryon_test_safe_ports', array_values( array_unique( $ports ) ) );`);
+      },
       close: async () => {
         await stop(server, true);
         await stop(database);
@@ -231,6 +245,34 @@ export async function startWordPress(): Promise<WordPress> {
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * The site becomes a network the way network.php's instructions make one: the global tables, the
+ * network's row, then the constants in wp-config.php; then a second site at /second/.
+ */
+async function makeNetwork(runPhp: (code: string) => Promise<string>, root: string, socket: string, debugLog: string, host: string): Promise<void> {
+  await runPhp(`
+    require_once ABSPATH . 'wp-admin/includes/upgrade.php';
+    // As network.php does: a single site's $wpdb does not name the network's tables.
+    foreach ( $wpdb->tables( 'ms_global' ) as $table => $prefixed ) { $wpdb->$table = $prefixed; }
+    install_network();
+    $result = populate_network( 1, ${JSON.stringify(host)}, 'admin@shop.example', 'Saree House', '/', false );
+    if ( is_wp_error( $result ) ) { fwrite( STDERR, $result->get_error_message() ); }
+  `);
+  const constants = [
+    "define( 'MULTISITE', true );",
+    "define( 'SUBDOMAIN_INSTALL', false );",
+    `define( 'DOMAIN_CURRENT_SITE', ${JSON.stringify(host)} );`,
+    "define( 'PATH_CURRENT_SITE', '/' );",
+    "define( 'SITE_ID_CURRENT_SITE', 1 );",
+    "define( 'BLOG_ID_CURRENT_SITE', 1 );",
+  ];
+  await writeFile(join(root, 'wp-config.php'), wpConfig(socket, debugLog, constants));
+  await runPhp(`
+    $site = wp_insert_site( array( 'domain' => ${JSON.stringify(host)}, 'path' => '/second/', 'title' => 'Second shop', 'user_id' => 1 ) );
+    if ( is_wp_error( $site ) ) { fwrite( STDERR, $site->get_error_message() ); }
+  `);
 }
 
 /** A cookie jar and the requests an administrator's browser would make (redirects followed by hand). */
@@ -254,11 +296,19 @@ export class Session {
     this.cookies.set(name, value);
   }
 
+  /** The cookies, to hand the session to Chromium or to PHP. */
+  cookieList(): { name: string; value: string }[] {
+    return [...this.cookies].map(([name, value]) => ({ name, value }));
+  }
+
   /** One request, no redirect followed. */
-  async request(path: string, init: { method?: string; form?: Record<string, string | string[]> } = {}): Promise<Response> {
-    const headers: Record<string, string> = { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+  async request(path: string, init: { method?: string; form?: Record<string, string | string[]>; json?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...init.headers, cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
     let body: string | undefined;
-    if (init.form) {
+    if (init.json !== undefined) {
+      body = JSON.stringify(init.json);
+      headers['content-type'] = 'application/json';
+    } else if (init.form) {
       const params = new URLSearchParams();
       for (const [name, value] of Object.entries(init.form)) {
         for (const one of Array.isArray(value) ? value : [value]) params.append(name, one);
@@ -272,7 +322,7 @@ export class Session {
   }
 
   /** The request, then its redirects (as GETs); resolves with the last response and its text. */
-  async follow(path: string, init: { method?: string; form?: Record<string, string | string[]> } = {}): Promise<{ response: Response; url: string; text: string }> {
+  async follow(path: string, init: Parameters<Session['request']>[1] = {}): Promise<{ response: Response; url: string; text: string }> {
     let url = new URL(path, this.base).href;
     let response = await this.request(url, init);
     for (let hops = 0; response.status >= 300 && response.status < 400 && hops < 5; hops++) {
@@ -284,14 +334,14 @@ export class Session {
   }
 }
 
-async function logIn(base: string): Promise<Session> {
+async function logIn(base: string, user: string, password: string): Promise<Session> {
   const session = new Session(base);
   session.setCookie('wordpress_test_cookie', 'WP%20Cookie%20check');
   const { response, text } = await session.follow('/wp-login.php', {
-    form: { log: ADMIN.user, pwd: ADMIN.password, 'wp-submit': 'Log In', redirect_to: `${base}/wp-admin/`, testcookie: '1' },
+    form: { log: user, pwd: password, 'wp-submit': 'Log In', redirect_to: `${base}/wp-admin/`, testcookie: '1' },
   });
   if (response.status !== 200 || !/id="wpadminbar"|wp-admin-bar/.test(text)) {
-    throw new Error(`logging in as ${ADMIN.user} failed: HTTP ${response.status}\n${text.slice(0, 2000)}`);
+    throw new Error(`logging in as ${user} failed: HTTP ${response.status}\n${text.slice(0, 2000)}`);
   }
   return session;
 }

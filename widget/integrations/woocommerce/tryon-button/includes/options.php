@@ -43,20 +43,53 @@ function tryon_button_options(): array {
 
 /**
  * A same-site path ("/tryon") or an http(s) URL; anything else (javascript:, protocol-relative
- * "//evil.example") is refused.
+ * "//evil.example") is refused. Both what was given and what esc_url_raw makes of it are checked in
+ * the shape a browser reads them (tryon_button_url_as_read): "/\/evil.example", "/%0a/evil.example"
+ * and a tab after the first slash all end up as "//evil.example", another site.
  */
 function tryon_button_clean_url( string $value, bool $allow_path ): string {
 	$value = trim( $value );
 	if ( '' === $value ) {
 		return '';
 	}
-	if ( $allow_path && '/' === $value[0] && ( strlen( $value ) === 1 || '/' !== $value[1] ) ) {
-		return esc_url_raw( $value );
+	if ( $allow_path && '/' === $value[0] ) {
+		$url = esc_url_raw( $value );
+	} elseif ( preg_match( '#^https?://#i', $value ) ) {
+		$url = esc_url_raw( $value, array( 'http', 'https' ) );
+	} else {
+		return '';
 	}
-	if ( preg_match( '#^https?://#i', $value ) ) {
-		return esc_url_raw( $value, array( 'http', 'https' ) );
+	foreach ( array( $value, $url ) as $form ) {
+		if ( ! tryon_button_url_shape_allowed( tryon_button_url_as_read( $form ), $allow_path ) ) {
+			return '';
+		}
 	}
-	return '';
+	return $url;
+}
+
+/**
+ * The URL as the checks must see it: percent-decoded (esc_url removes an encoded newline, leaving
+ * what was around it), without the control characters and whitespace that browsers and esc_url
+ * drop, backslashes read as slashes as browsers read them in http(s) URLs.
+ */
+function tryon_button_url_as_read( string $url ): string {
+	// A few rounds: "%250a" is "%0a" once decoded.
+	for ( $round = 0; $round < 3; $round++ ) {
+		$decoded = rawurldecode( $url );
+		if ( $decoded === $url ) {
+			break;
+		}
+		$url = $decoded;
+	}
+	$url = (string) preg_replace( '/[\x00-\x20\x7f]+/', '', $url );
+	return str_replace( '\\', '/', $url );
+}
+
+function tryon_button_url_shape_allowed( string $shape, bool $allow_path ): bool {
+	if ( $allow_path && '/' === substr( $shape, 0, 1 ) ) {
+		return '/' !== substr( $shape, 1, 1 );
+	}
+	return 1 === preg_match( '#^https?://[^/]#i', $shape );
 }
 
 /** The analytics destinations the widget knows, from a list or a space-separated string. */

@@ -64,16 +64,84 @@ function tryon_button_analytics_row(): void {
 	echo '</fieldset></td></tr>';
 }
 
+/**
+ * The status line is filled in after the page has loaded (tryon_button_proxy_status_script): asking
+ * the proxy here held the whole page for as long as the proxy took to answer, up to the timeout.
+ */
 function tryon_button_proxy_status_row(): void {
-	$check = tryon_button_check_proxy( tryon_button_options()['endpoint'] );
+	$url = tryon_button_health_url( tryon_button_options()['endpoint'] );
 	echo '<tr><th scope="row">' . esc_html__( 'Proxy status', 'tryon-button' ) . '</th><td>';
-	echo '<p id="tryon-button-proxy-status" class="' . esc_attr( $check['connected'] ? 'tryon-proxy-connected' : 'tryon-proxy-error' ) . '">';
-	echo '<span class="dashicons ' . esc_attr( $check['connected'] ? 'dashicons-yes-alt' : 'dashicons-warning' ) . '" aria-hidden="true"></span> ';
-	echo esc_html( $check['message'] ) . '</p>';
-	if ( ! $check['connected'] ) {
-		echo '<p class="description"><a href="' . esc_url( TRYON_BUTTON_DEPLOY_GUIDE ) . '">' . esc_html__( 'How to deploy the token proxy', 'tryon-button' ) . '</a></p>';
-	}
+	echo '<p id="tryon-button-proxy-status" class="tryon-proxy-checking" data-health-url="' . esc_attr( $url ) . '">';
+	echo '<span class="dashicons dashicons-update" aria-hidden="true"></span> <span class="tryon-proxy-message">' . esc_html__( 'Checking the proxy…', 'tryon-button' ) . '</span></p>';
+	echo '<p class="description" id="tryon-button-proxy-guide" hidden><a href="' . esc_url( TRYON_BUTTON_DEPLOY_GUIDE ) . '">' . esc_html__( 'How to deploy the token proxy', 'tryon-button' ) . '</a></p>';
 	echo '</td></tr>';
+}
+
+/**
+ * Finds the proxy's status and shows it. An endpoint on this site (a path) is asked by the browser
+ * itself, as the shopper's browser will ask it: asked by the server, the request would wait for the
+ * very server that makes it, and a single-worker PHP server (php -S, some small hostings) answers
+ * only once the check has timed out, "unreachable" where it should say "not a proxy". Any other
+ * address is asked through admin-ajax.php (proxy-health.php), whose answer is one word; the text is
+ * here.
+ */
+function tryon_button_proxy_status_script(): void {
+	$endpoint = tryon_button_clean_url( tryon_button_options()['endpoint'], true );
+	$url      = tryon_button_health_url( $endpoint );
+	$config   = array(
+		'healthUrl' => '/' === substr( $endpoint, 0, 1 ) ? $url : '',
+		'ajaxUrl'   => admin_url( 'admin-ajax.php' ),
+		'nonce'    => wp_create_nonce( 'tryon_button_proxy_status' ),
+		'messages' => array(
+			/* translators: %s: the proxy's health URL. */
+			'connected'   => sprintf( __( 'Connected: the try-on proxy answers at %s.', 'tryon-button' ), $url ),
+			/* translators: %s: the proxy's health URL. */
+			'not_a_proxy' => sprintf( __( 'No try-on proxy at %s: something answers there, but not a try-on proxy. Deploy the proxy there, or enter the address where it runs.', 'tryon-button' ), $url ),
+			/* translators: %s: the proxy's health URL. */
+			'unreachable' => sprintf( __( 'The try-on proxy cannot be reached at %s, or cannot take try-ons now. Is it running, and is the endpoint right? WordPress only asks public addresses on ports 80, 443 and 8080 (a site can allow more with the http_allowed_safe_ports filter).', 'tryon-button' ), $url ),
+			'failed'      => __( 'The proxy status could not be checked: reload the page to try again.', 'tryon-button' ),
+		),
+	);
+	?>
+<script>
+( function ( config ) {
+	var line = document.getElementById( 'tryon-button-proxy-status' );
+	if ( ! line ) {
+		return;
+	}
+	function show( status ) {
+		var connected = 'connected' === status;
+		line.className = connected ? 'tryon-proxy-connected' : 'tryon-proxy-error';
+		line.querySelector( '.dashicons' ).className = 'dashicons ' + ( connected ? 'dashicons-yes-alt' : 'dashicons-warning' );
+		line.querySelector( '.tryon-proxy-message' ).textContent = config.messages[ status ] || config.messages.failed;
+		document.getElementById( 'tryon-button-proxy-guide' ).hidden = connected;
+	}
+	// The same three words as tryon_button_ask_proxy().
+	function classify( response, text ) {
+		var body = null;
+		try {
+			body = JSON.parse( text );
+		} catch ( error ) {}
+		if ( ! body || [ 'live', 'test', 'sandbox' ].indexOf( body.upstream ) < 0 ) {
+			return 'not_a_proxy';
+		}
+		return 200 === response.status && true === body.ok ? 'connected' : 'unreachable';
+	}
+	// Same origin only: the admin's origin may differ from the site's (another host name, http).
+	if ( config.healthUrl && new URL( config.healthUrl ).origin === window.location.origin ) {
+		fetch( config.healthUrl, { credentials: 'omit', redirect: 'manual', cache: 'no-store', headers: { Accept: 'application/json' } } )
+			.then( function ( response ) { return response.text().then( function ( text ) { show( classify( response, text ) ); } ); } )
+			.catch( function () { show( 'unreachable' ); } );
+		return;
+	}
+	var body = new URLSearchParams( { action: 'tryon_button_proxy_status', _ajax_nonce: config.nonce } );
+	fetch( config.ajaxUrl, { method: 'POST', credentials: 'same-origin', body: body } )
+		.then( function ( response ) { return response.ok ? response.json() : { status: 'failed' }; } )
+		.then( function ( answer ) { show( answer.status ); } )
+		.catch( function () { show( 'failed' ); } );
+}( <?php echo wp_json_encode( $config ); ?> ) );
+</script>
+	<?php
 }
 
 /**
@@ -98,4 +166,5 @@ function tryon_button_render_settings_page(): void {
 	echo '</table>';
 	submit_button();
 	echo '</form></div>';
+	tryon_button_proxy_status_script();
 }

@@ -70,7 +70,7 @@ function tryon_button_lang(): string {
  * label through esc_html: product data and settings are merchant input, and a product's slug,
  * meta or title may hold anything.
  *
- * @param array{product?: string, variant?: string, views?: string, video?: bool, label?: string, endpoint?: string} $args
+ * @param array{product?: string, variant?: string, views?: string, video?: bool, label?: string} $args
  */
 function tryon_button_tag( array $args ): string {
 	$product = trim( (string) ( $args['product'] ?? '' ) );
@@ -80,10 +80,7 @@ function tryon_button_tag( array $args ): string {
 	$options = tryon_button_options();
 	// Saved options went through the sanitizer, but the database is not trusted to still hold what
 	// it wrote (imports, other plugins): URLs are checked again where they are printed.
-	$endpoint = tryon_button_clean_url( (string) ( $args['endpoint'] ?? '' ), true );
-	if ( '' === $endpoint ) {
-		$endpoint = tryon_button_clean_url( $options['endpoint'], true );
-	}
+	$endpoint = tryon_button_clean_url( $options['endpoint'], true );
 	if ( '' === $endpoint ) {
 		$endpoint = tryon_button_defaults()['endpoint'];
 	}
@@ -145,18 +142,27 @@ add_action( 'woocommerce_after_add_to_cart_button', 'tryon_button_after_add_to_c
  * [tryon_button] on a product page: that product (if its meta enables try-on).
  * [tryon_button product="saree-banarasi-red" variant="sindoor-red" label="See it on you" views="front,back" video="yes"]:
  * that catalog product (and variant), anywhere.
+ *
+ * Anyone who may publish a post (an Author, without unfiltered_html) may write a shortcode, so it
+ * takes nothing an Author must not decide: where the shopper's photo is sent (the endpoint), the
+ * script, the privacy notice and the accent are the administrator's settings only. What it does take
+ * the proxy bounds: an unknown product or variant is refused there, views and video only narrow what
+ * the product's catalog entry offers.
  */
 function tryon_button_shortcode( $atts ): string {
+	$atts = is_array( $atts ) ? $atts : array();
+	if ( isset( $atts['endpoint'] ) ) {
+		tryon_button_ignored_endpoint();
+	}
 	$atts = shortcode_atts(
 		array(
-			'product'  => '',
-			'variant'  => '',
-			'label'    => '',
-			'views'    => '',
-			'video'    => '',
-			'endpoint' => '',
+			'product' => '',
+			'variant' => '',
+			'label'   => '',
+			'views'   => '',
+			'video'   => '',
 		),
-		is_array( $atts ) ? $atts : array(),
+		$atts,
 		'tryon_button'
 	);
 	$video = in_array( strtolower( (string) $atts['video'] ), array( '1', 'yes', 'true', 'video' ), true );
@@ -179,8 +185,25 @@ function tryon_button_shortcode( $atts ): string {
 			'video'   => $video,
 		);
 	}
-	$args['label']    = (string) $atts['label'];
-	$args['endpoint'] = (string) $atts['endpoint'];
+	$args['label'] = (string) $atts['label'];
 	return tryon_button_tag( $args );
+}
+
+/**
+ * Said, not silently dropped: a post written for the plugin's first versions keeps working with the
+ * configured endpoint, and the site's developer learns why its endpoint attribute has no effect. The
+ * value is not repeated: it may be an address nobody should be sent to, even in a log.
+ */
+function tryon_button_ignored_endpoint(): void {
+	static $said = false;
+	if ( $said ) {
+		return;
+	}
+	$said = true;
+	_doing_it_wrong(
+		'tryon_button_shortcode',
+		esc_html__( 'The [tryon_button] shortcode ignores its endpoint attribute: the button always uses the Proxy endpoint of Settings → Virtual try-on, since anyone who may publish a post could otherwise send shoppers\' photos to an address of their choosing.', 'tryon-button' ),
+		'0.1.0'
+	);
 }
 add_shortcode( 'tryon_button', 'tryon_button_shortcode' );
