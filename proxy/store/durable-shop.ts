@@ -98,9 +98,11 @@ export class ShopObject {
     const held = firstRow(this.sql.exec<Held>('SELECT * FROM held WHERE key = ?', key));
     if (!held) return;
     const holders = Math.max(0, held.holders - 1);
-    const confirmed = held.confirmed === 1 || outcome === 'accepted';
-    if (outcome !== 'refused' || confirmed || holders > 0) {
-      this.sql.exec('UPDATE held SET holders = ?, confirmed = ? WHERE key = ?', holders, confirmed ? 1 : 0, key);
+    // `confirmed` (its stored name) is 1 once the try-on may have started upstream: accepted, or a
+    // submit that ended unknown. Such a reservation is never given back.
+    const mayHaveStarted = held.confirmed === 1 || outcome !== 'refused';
+    if (mayHaveStarted || holders > 0) {
+      this.sql.exec('UPDATE held SET holders = ?, confirmed = ? WHERE key = ?', holders, mayHaveStarted ? 1 : 0, key);
       return;
     }
     this.sql.exec('DELETE FROM held WHERE key = ?', key);

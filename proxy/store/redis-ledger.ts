@@ -41,15 +41,18 @@ redis.call('PEXPIRE', held, math.max(1, keepUntil - now))
 return {1, 0}
 `;
 
-/** KEYS: held. ARGV: key, outcome, today, key prefix. */
+/**
+ * KEYS: held. ARGV: key, outcome, today, key prefix. The field `confirmed` (its stored name) is 1
+ * once the try-on may have started upstream (accepted, or an unknown outcome): never given back.
+ */
 const SETTLE = `
 local held = KEYS[1]
 if redis.call('EXISTS', held) == 0 then return 0 end
 local holders = tonumber(redis.call('HGET', held, 'holders')) - 1
 if holders < 0 then holders = 0 end
 redis.call('HSET', held, 'holders', holders)
-if ARGV[2] == 'accepted' then redis.call('HSET', held, 'confirmed', 1) end
-if ARGV[2] ~= 'refused' or redis.call('HGET', held, 'confirmed') == '1' or holders > 0 then return 0 end
+if ARGV[2] ~= 'refused' then redis.call('HSET', held, 'confirmed', 1) end
+if redis.call('HGET', held, 'confirmed') == '1' or holders > 0 then return 0 end
 local fields = redis.call('HMGET', held, 'day', 'photoId', 'client', 'credits')
 redis.call('DEL', held)
 redis.call('SREM', ARGV[4] .. 'spend:photo:' .. fields[2], ARGV[1])

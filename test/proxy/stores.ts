@@ -73,6 +73,19 @@ export async function stackOn(kind: StoreKind, options: Parameters<typeof startS
   return startStack({ ...options, proxy: { ...options.proxy, ...(store ? { store } : {}) } });
 }
 
+/**
+ * `count` spend ledgers of this kind on one store, as `count` instances sharing it would make them
+ * (memory: one process, so the same ledger each time).
+ */
+export async function sharedLedgers(kind: StoreKind, count: number, limits: SpendLimits, now: () => number): Promise<SpendLedger[]> {
+  if (kind === 'memory') {
+    const one = new MemorySpendLedger(limits, now);
+    return Array.from({ length: count }, () => one);
+  }
+  const store = kind === 'redis' ? await redisStore() : await durableStore();
+  return Array.from({ length: count }, () => store.spendLedger(limits, now));
+}
+
 /** A spend ledger of this kind, as createProxy would make it. */
 export async function ledgerOn(kind: StoreKind, limits: SpendLimits, now: () => number): Promise<SpendLedger> {
   if (kind === 'memory') return new MemorySpendLedger(limits, now);
