@@ -12,7 +12,7 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { TryonSnapshot } from '../tryon-status.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
 import type { PhotoRevocations } from '../photo-revocations.js';
-import { RedisSpendLedger } from './redis-ledger.js';
+import { LEDGER_SCRIPTS, RedisSpendLedger } from './redis-ledger.js';
 import { StoreUnavailable, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
 const RANK: Record<TryonSnapshot['status'], number> = { queued: 0, processing: 1, succeeded: 2, failed: 2 };
@@ -57,6 +57,14 @@ const DELETE_IF = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `;
+
+/**
+ * Every Lua script of the store by name. Each touches only the keys passed in its KEYS, all in one
+ * slot, so the store runs on Redis Cluster (test/proxy/redis-scripts.test.ts checks each).
+ */
+export const STORE_SCRIPTS: Record<string, string> = {
+  tryonWriteStatus: WRITE_STATUS, tryonSeedStatus: SEED_STATUS, tryonDeleteIf: DELETE_IF, tryonMarkAtLeast: MARK_AT_LEAST, ...LEDGER_SCRIPTS,
+};
 
 export interface RedisStoreOptions {
   /** Prepended to every key and the channel, so several shops can share one Redis. */
