@@ -18,9 +18,18 @@ import { productImageOf, tryonRequestBody } from '../upstream/tryon-body.js';
 import { upstreamStartedNothing } from '../upstream/transport.js';
 import { tryonEvents } from './tryon-events.js';
 import type { ProxyServices, ProxyEnv } from '../context.js';
+import type { ProxyLimits } from '../limits.js';
 import type { UpstreamJob } from '../upstream/client.js';
 
 export type { TryonStatusBody } from '../tryon/status-body.js';
+
+/**
+ * The longest one submit can take (every attempt timing out, with the backoff between them), and
+ * a margin for the store's own calls. A submit's ticket lapses after it, should its instance die
+ * mid-submit, so a forget of its photo never waits longer.
+ */
+const submitWindowMs = (limits: ProxyLimits) =>
+  limits.upstreamTimeoutMs * (1 + limits.retries) + limits.retryBaseMs * 1.5 * (2 ** limits.retries - 1) + 5_000;
 
 /** Upstream answers these when it no longer knows a file id we sent it. */
 const isUnknownFile = (error: unknown) =>
@@ -61,6 +70,11 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     let mayHaveStarted = false;
     const submit = async () => {
       productFileId = await services.garmentFiles.fileId(image.path, image.kind);
+      // The photo may have been forgotten since it was opened (the garment upload can take a
+      // while): checked again as the submit is let out, in one step with counting it as under
+      // way, so a forget either stops it here or waits for it (forgetPhoto).
+      const ticket = await services.revocations.beginSubmit(photo.id, submitWindowMs(services.limits));
+      if (!ticket) throw new ProxyError(404, 'invalid_handle', 'This photo link is not valid.');
       try {
         return await services.upstream.submitTryon(output, tryonRequestBody({
           product, personFileId: photo.fileId, productFileId, views, output, idempotencyKey: key,
@@ -68,6 +82,11 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
       } catch (error) {
         if (!upstreamStartedNothing(error)) mayHaveStarted = true;
         throw error;
+      } finally {
+        await services.revocations.endSubmit(photo.id, ticket).catch(() => {
+          // Its ticket lapses by itself; until then a forget of this photo waits for it.
+          services.log({ level: 'warn', event: 'submit_ticket_kept', photo: photo.id, requestId: c.get('requestId') });
+        });
       }
     };
     let job: UpstreamJob;

@@ -82,6 +82,10 @@ describe('the Redis store’s scripts on Redis Cluster', () => {
     const forgotten = store.photoRevocations(() => now);
     await forgotten.revoke('photo_gone', now + 60_000);
     assert.equal(await forgotten.isRevoked('photo_gone'), true);
+    assert.equal(await forgotten.beginSubmit('photo_gone', 1_000), undefined);
+    const ticket = await forgotten.beginSubmit('photo_1', 1_000);
+    assert.equal(await forgotten.submitsUnderWay('photo_1'), 1);
+    await forgotten.endSubmit('photo_1', ticket!);
     assert.equal(await store.takeRequest('writes', '198.51.100.7', 10), undefined);
 
     const ledger = store.spendLedger({ dailyTryons: 10, dailyCredits: 100, tryonsPerPhoto: 5, clientDailyTryons: 5 }, () => now);
