@@ -208,6 +208,14 @@ for (const kind of STORE_KINDS) describe(`spend guards under bursts (${kind} sto
       }
       // …yet the day's one slot stays with it: upstream started a job, so nothing else may start.
       assertRefusal(await submit(stack, { product: 'dress-aline-indigo', photo, requestId: newRequestId() }), 503, 'daily_budget_reached');
+      // Nor in a burst: five more refused retries of it at once with ten new try-ons.
+      await stack.fault({ match: 'POST /v1/images/tryon', status: 429, times: 5 });
+      const burst = await Promise.all([
+        ...Array.from({ length: 5 }, () => submit(stack, { product: 'dress-aline-indigo', photo, requestId })),
+        ...Array.from({ length: 10 }, () => submit(stack, { product: 'dress-aline-indigo', photo, requestId: newRequestId() })),
+      ]);
+      for (const retry of burst.slice(0, 5)) assert.equal(retry.body.error?.code, 'rate_limited', JSON.stringify(retry.body));
+      for (const fresh of burst.slice(5)) assertRefusal(fresh, 503, 'daily_budget_reached');
       assert.equal(await upstreamTryons(stack), 1);
     } finally {
       await stack.close();
