@@ -191,11 +191,11 @@ for (const kind of STORE_KINDS) describe(`spend guards under bursts (${kind} sto
   });
 
   it('keeps the slot of a timed-out submit when upstream then refuses its retry (429, 402, 422)', async () => {
-    const stack = await stackOn(kind, { proxy: { limits: { ...OPEN, dailyTryons: 1, retries: 0, upstreamTimeoutMs: 300 } } });
+    const stack = await stackOn(kind, { proxy: { limits: { ...OPEN, dailyTryons: 1, retries: 0, upstreamTimeoutMs: 600 } } });
     try {
       const photo = await photoHandle(stack);
       // The submit reaches upstream but answers after the proxy gave up: the job starts anyway.
-      await stack.fault({ match: 'POST /v1/images/tryon', delayMs: 1200, times: 1 });
+      await stack.fault({ match: 'POST /v1/images/tryon', delayMs: 1800, times: 1 });
       const requestId = newRequestId();
       const timedOut = await submit(stack, { product: 'dress-aline-indigo', photo, requestId });
       assert.equal(timedOut.status, 504, JSON.stringify(timedOut.body));
@@ -223,10 +223,10 @@ for (const kind of STORE_KINDS) describe(`spend guards under bursts (${kind} sto
   });
 
   it('keeps the slot when one request’s first attempt timed out and its retry was refused', async () => {
-    const stack = await stackOn(kind, { proxy: { limits: { ...OPEN, dailyTryons: 1, retries: 1, upstreamTimeoutMs: 300 } } });
+    const stack = await stackOn(kind, { proxy: { limits: { ...OPEN, dailyTryons: 1, retries: 1, upstreamTimeoutMs: 600 } } });
     try {
       const photo = await photoHandle(stack);
-      await stack.fault({ match: 'POST /v1/images/tryon', delayMs: 1200, times: 1 });
+      await stack.fault({ match: 'POST /v1/images/tryon', delayMs: 1800, times: 1 });
       await stack.fault({ match: 'POST /v1/images/tryon', status: 429, times: 1 });
       const refused = await submit(stack, { product: 'dress-aline-indigo', photo, requestId: newRequestId() });
       assert.equal(refused.body.error?.code, 'rate_limited', JSON.stringify(refused.body));
