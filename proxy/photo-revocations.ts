@@ -4,8 +4,13 @@
 // valid; after that the handles have expired anyway, so records are dropped and memory stays
 // bounded by the uploads of the last (photo + try-on + file) lifetime.
 //
-// The interface is asynchronous so that a shared store (Redis, for several instances) can stand
-// behind it; the in-memory one below serves one process alone.
+// Forgetting also fences the photo's submits: a try-on checks the photo again at the moment it
+// lets its submit out to upstream, in one atomic step with counting that submit as under way, and
+// DELETE answers only once every submit let out before the photo was forgotten is decided. So
+// after the 204 no job can start from the photo on any instance.
+//
+// The interface is asynchronous so that a shared store (Redis, Durable Objects) can stand behind
+// it; the in-memory one below serves one process alone.
 import { ProxyError } from './errors.js';
 import type { ClaimsOf, HandleKind } from './handles.js';
 import type { ProxyServices } from './context.js';
@@ -15,6 +20,16 @@ export interface PhotoRevocations {
   revoke(photoId: string, until: number): Promise<void>;
   /** Whether the photo was forgotten (and the record has not yet outlived every handle). */
   isRevoked(photoId: string): Promise<boolean>;
+  /**
+   * Lets one upstream submit from the photo out, unless the photo is forgotten: one atomic step,
+   * so a forget comes either before (no ticket: the submit must not be sent) or after (it waits
+   * for this submit). The ticket lapses after `ms` should its instance die before ending it.
+   */
+  beginSubmit(photoId: string, ms: number): Promise<string | undefined>;
+  /** The submit of this ticket is decided: upstream answered, or it failed. */
+  endSubmit(photoId: string, ticket: string): Promise<void>;
+  /** Submits of the photo let out and neither ended nor lapsed. */
+  submitsUnderWay(photoId: string): Promise<number>;
 }
 
 /** Lifetimes, in seconds, of the handles that can name one photo. */
@@ -35,8 +50,23 @@ export function lastHandleExpiry(photoExpiresAt: number, lifetimes: HandleLifeti
 /** How often, at most, the in-memory store sweeps out records that have outlived their handles. */
 const SWEEP_EVERY_MS = 60_000;
 
+/** How often a forget asks again whether the photo's submits are decided. */
+const FENCE_PAUSE_MS = 25;
+
+/**
+ * "Forget my photo": records it as forgotten, then waits until every submit from it that was let
+ * out before is decided (or has lapsed, should its instance have died), so that once this returns
+ * no job can start from the photo anywhere.
+ */
+export async function forgetPhoto(revocations: PhotoRevocations, photoId: string, until: number): Promise<void> {
+  await revocations.revoke(photoId, until);
+  while ((await revocations.submitsUnderWay(photoId)) > 0) await new Promise((resolve) => setTimeout(resolve, FENCE_PAUSE_MS));
+}
+
 export class PhotoRevocationsInMemory implements PhotoRevocations {
   private readonly until = new Map<string, number>();
+  /** Per photo, the tickets of submits under way and when each lapses. */
+  private readonly submits = new Map<string, Map<string, number>>();
   private nextSweep = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -48,11 +78,40 @@ export class PhotoRevocationsInMemory implements PhotoRevocations {
   }
 
   async isRevoked(photoId: string): Promise<boolean> {
+    return this.revoked(photoId);
+  }
+
+  /** Synchronous, so beginSubmit checks and counts in one step on the event loop. */
+  private revoked(photoId: string): boolean {
     const until = this.until.get(photoId);
     if (until === undefined) return false;
     if (until > this.now()) return true;
     this.until.delete(photoId);
     return false;
+  }
+
+  async beginSubmit(photoId: string, ms: number): Promise<string | undefined> {
+    if (this.revoked(photoId)) return undefined;
+    const ticket = crypto.randomUUID();
+    const tickets = this.submits.get(photoId) ?? new Map<string, number>();
+    tickets.set(ticket, this.now() + ms);
+    this.submits.set(photoId, tickets);
+    return ticket;
+  }
+
+  async endSubmit(photoId: string, ticket: string): Promise<void> {
+    const tickets = this.submits.get(photoId);
+    tickets?.delete(ticket);
+    if (tickets?.size === 0) this.submits.delete(photoId);
+  }
+
+  async submitsUnderWay(photoId: string): Promise<number> {
+    const tickets = this.submits.get(photoId);
+    if (!tickets) return 0;
+    const now = this.now();
+    for (const [ticket, lapses] of tickets) if (lapses <= now) tickets.delete(ticket);
+    if (tickets.size === 0) this.submits.delete(photoId);
+    return tickets.size;
   }
 
   /** Records held now (for tests and metrics). */

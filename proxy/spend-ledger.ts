@@ -50,10 +50,11 @@ export interface SpendLedger {
   /** Reserves the try-on in every limit, or refuses it; all or nothing, atomically. */
   reserve(claim: SpendClaim): Promise<Reservation>;
   /**
-   * How the upstream submit of a reserved try-on ended: `accepted` makes the reservation final;
-   * `refused` (it failed for good: upstream cannot have started it) gives it back once no other
-   * request of the same try-on is under way; `unknown` (a timeout, a 5xx: upstream may have
-   * started it) keeps it, so a retry reuses it and the budget never under-counts.
+   * How the upstream submit of a reserved try-on ended. `accepted` and `unknown` (a timeout, a
+   * 5xx: upstream may have started it) both record, with the reservation, that the try-on may have
+   * started: from then on it is never given back, whatever a later request of the same try-on
+   * hears, so the budget never under-counts. `refused` (upstream surely started nothing) gives it
+   * back only when no request of it is under way and none ever may have started it.
    */
   settle(key: string, outcome: SubmitOutcome): Promise<void>;
   usage(): Promise<SpendUsage>;
@@ -88,7 +89,8 @@ interface Held {
   keepUntil: number;
   /** Requests of this try-on under way; the reservation is given back only when none is left. */
   holders: number;
-  confirmed: boolean;
+  /** Upstream accepted it, or a submit of it ended in a way that may hide a started job: never given back. */
+  mayHaveStarted: boolean;
 }
 
 /** One process's ledger. Each method does all its work before its first await: atomic on one event loop. */
@@ -141,7 +143,7 @@ export class MemorySpendLedger implements SpendLedger {
       this.photos.set(claim.photoId, { keys: new Set([claim.key]), keepUntil: claim.keepUntil });
     }
     this.held.set(claim.key, {
-      day, photoId: claim.photoId, client: claim.client, credits: claim.credits, keepUntil: claim.keepUntil, holders: 1, confirmed: false,
+      day, photoId: claim.photoId, client: claim.client, credits: claim.credits, keepUntil: claim.keepUntil, holders: 1, mayHaveStarted: false,
     });
     return { granted: true, retry: false };
   }
@@ -150,8 +152,8 @@ export class MemorySpendLedger implements SpendLedger {
     const held = this.held.get(key);
     if (!held) return;
     held.holders = Math.max(0, held.holders - 1);
-    if (outcome === 'accepted') held.confirmed = true;
-    if (outcome !== 'refused' || held.confirmed || held.holders > 0) return;
+    if (outcome !== 'refused') held.mayHaveStarted = true;
+    if (held.mayHaveStarted || held.holders > 0) return;
     this.forget(key, held);
     if (held.day === this.roll(this.now())) {
       this.tryons--;

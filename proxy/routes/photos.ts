@@ -4,7 +4,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { randomId } from '../crypto.js';
 import { isProxyError } from '../errors.js';
 import { rateLimit } from '../middleware/rate-limit.js';
-import { lastHandleExpiry } from '../photo-revocations.js';
+import { forgetPhoto, lastHandleExpiry } from '../photo-revocations.js';
 import { openPhotoPart, tooLargeError, type PhotoPart } from '../photo-upload.js';
 import { timedBody, uploadTimeoutError } from '../upload-deadlines.js';
 import { drainBody, refuseDeclaredLength } from '../streams.js';
@@ -60,11 +60,12 @@ export function photoRoutes(services: ProxyServices): Hono<ProxyEnv> {
   });
   // "Forget my photo": the photo and every try-on and file made from it answer 404 from now on.
   // Idempotent (a second call, or one after every handle expired, is 204 too); an expired photo
-  // handle is accepted, since its try-ons may still be live. Nothing upstream is deleted: the
-  // try-on API has no delete endpoint (docs/security.md).
+  // handle is accepted, since its try-ons may still be live. The 204 waits for the photo's
+  // submits already let out to upstream, on every instance: after it, no job starts from the
+  // photo. Nothing upstream is deleted: the try-on API has no delete endpoint (docs/security.md).
   app.delete('/:handle', rateLimit(services.writes, services.client), async (c) => {
     const photo = await services.handles.openExpired('photo', c.req.param('handle'));
-    await services.revocations.revoke(photo.id, lastHandleExpiry(photo.expiresAt, {
+    await forgetPhoto(services.revocations, photo.id, lastHandleExpiry(photo.expiresAt, {
       tryonTtlSeconds: services.limits.tryonTtlSeconds, fileTtlSeconds: services.limits.fileTtlSeconds,
     }));
     services.log({ event: 'photo_forgotten', time: new Date(services.now()).toISOString(), photo: photo.id, requestId: c.get('requestId') });

@@ -4,9 +4,9 @@
 // the product's), tier, background, pose and provider; the browser may only name a variant the
 // catalog lists, narrow the views the product offers and ask for video where it is offered.
 import { Hono } from 'hono';
-import { ProxyError, UpstreamRejected, isProxyError } from '../errors.js';
+import { ProxyError, UpstreamRejected } from '../errors.js';
 import { creditsFor } from '../prices.js';
-import { refusalError, type SubmitOutcome } from '../spend-ledger.js';
+import { refusalError } from '../spend-ledger.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { openUnforgotten } from '../photo-revocations.js';
 import { logConsent } from '../tryon/consent-log.js';
@@ -15,22 +15,21 @@ import { mountBase, statusBody } from '../tryon/status-body.js';
 import { viewsToRender } from '../tryon/views.js';
 import { productAsVariant } from '../catalog.js';
 import { productImageOf, tryonRequestBody } from '../upstream/tryon-body.js';
+import { upstreamStartedNothing } from '../upstream/transport.js';
 import { tryonEvents } from './tryon-events.js';
 import type { ProxyServices, ProxyEnv } from '../context.js';
+import type { ProxyLimits } from '../limits.js';
 import type { UpstreamJob } from '../upstream/client.js';
 
 export type { TryonStatusBody } from '../tryon/status-body.js';
 
 /**
- * How a failed submit ended for the budget: refused for good when upstream was never asked or
- * answered no; unknown when it may have started the try-on (a timeout, a 5xx, an unreadable
- * answer), which keeps the reservation for the shopper's retry.
+ * The longest one submit can take (every attempt timing out, with the backoff between them), and
+ * a margin for the store's own calls. A submit's ticket lapses after it, should its instance die
+ * mid-submit, so a forget of its photo never waits longer.
  */
-function submitOutcome(submitted: boolean, error: unknown): SubmitOutcome {
-  if (!submitted || error instanceof UpstreamRejected) return 'refused';
-  if (!isProxyError(error)) return 'unknown';
-  return error.code === 'upstream_timeout' || error.code === 'upstream_unavailable' ? 'unknown' : 'refused';
-}
+const submitWindowMs = (limits: ProxyLimits) =>
+  limits.upstreamTimeoutMs * (1 + limits.retries) + limits.retryBaseMs * 1.5 * (2 ** limits.retries - 1) + 5_000;
 
 /** Upstream answers these when it no longer knows a file id we sent it. */
 const isUnknownFile = (error: unknown) =>
@@ -65,13 +64,30 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
 
     const image = productImageOf(product);
     let productFileId = '';
-    let submitted = false;
+    // Whether any submit of this request may have started the try-on upstream (a timeout, a 5xx,
+    // an unreadable answer, even when a later attempt was refused): then the reservation is never
+    // given back, so the budget cannot under-count.
+    let mayHaveStarted = false;
     const submit = async () => {
       productFileId = await services.garmentFiles.fileId(image.path, image.kind);
-      submitted = true;
-      return services.upstream.submitTryon(output, tryonRequestBody({
-        product, personFileId: photo.fileId, productFileId, views, output, idempotencyKey: key,
-      }));
+      // The photo may have been forgotten since it was opened (the garment upload can take a
+      // while): checked again as the submit is let out, in one step with counting it as under
+      // way, so a forget either stops it here or waits for it (forgetPhoto).
+      const ticket = await services.revocations.beginSubmit(photo.id, submitWindowMs(services.limits));
+      if (!ticket) throw new ProxyError(404, 'invalid_handle', 'This photo link is not valid.');
+      try {
+        return await services.upstream.submitTryon(output, tryonRequestBody({
+          product, personFileId: photo.fileId, productFileId, views, output, idempotencyKey: key,
+        }));
+      } catch (error) {
+        if (!upstreamStartedNothing(error)) mayHaveStarted = true;
+        throw error;
+      } finally {
+        await services.revocations.endSubmit(photo.id, ticket).catch(() => {
+          // Its ticket lapses by itself; until then a forget of this photo waits for it.
+          services.log({ level: 'warn', event: 'submit_ticket_kept', photo: photo.id, requestId: c.get('requestId') });
+        });
+      }
     };
     let job: UpstreamJob;
     try {
@@ -85,7 +101,7 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
         job = await submit();
       }
     } catch (error) {
-      await services.spend.settle(key, submitOutcome(submitted, error));
+      await services.spend.settle(key, mayHaveStarted ? 'unknown' : 'refused');
       throw error;
     }
     await services.spend.settle(key, 'accepted');

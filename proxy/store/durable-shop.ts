@@ -1,6 +1,6 @@
 // The Durable Object of the shop (one per deployment, binding TRYON_SHOP): the spend ledger
 // (budgets, credits, per-photo and per-client caps, with the same checks in the same order as
-// spend-ledger.ts and redis-ledger.ts), forgotten photos, garment file ids and their upload lock,
+// spend-ledger.ts and redis-ledger.ts), forgotten photos and their submits under way, garment file ids and their upload lock,
 // webhook ids already seen, and per-client rate limits. An object runs one event at a time and
 // every operation here is synchronous SQL, so each is atomic across all isolates: N free slots
 // give at most N try-ons however the burst is spread. Storage is the object's own SQLite; rows
@@ -19,6 +19,7 @@ const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS spend_day (day TEXT PRIMARY KEY, tryons INTEGER NOT NULL, credits REAL NOT NULL)',
   'CREATE TABLE IF NOT EXISTS spend_client (day TEXT NOT NULL, client TEXT NOT NULL, tryons INTEGER NOT NULL, PRIMARY KEY (day, client))',
   'CREATE TABLE IF NOT EXISTS forgotten (photo_id TEXT PRIMARY KEY, until INTEGER NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS submitting (photo_id TEXT NOT NULL, ticket TEXT NOT NULL, until INTEGER NOT NULL, PRIMARY KEY (photo_id, ticket))',
   'CREATE TABLE IF NOT EXISTS webhook (id TEXT PRIMARY KEY, until INTEGER NOT NULL)',
   'CREATE TABLE IF NOT EXISTS garment (key TEXT PRIMARY KEY, file_id TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS garment_lock (key TEXT PRIMARY KEY, token TEXT NOT NULL, until INTEGER NOT NULL)',
@@ -46,6 +47,12 @@ export class ShopObject {
       usage: ({ now }: Call) => this.usage(now),
       revoke: ({ now, photoId, until }: Call & { photoId: string; until: number }) => this.revoke(now, photoId, until),
       isRevoked: ({ now, photoId }: Call & { photoId: string }) => this.live('forgotten', 'photo_id', photoId, now),
+      beginSubmit: ({ now, photoId, ms }: Call & { photoId: string; ms: number }) => this.beginSubmit(now, photoId, ms),
+      endSubmit: ({ photoId, ticket }: Call & { photoId: string; ticket: string }) => {
+        this.sql.exec('DELETE FROM submitting WHERE photo_id = ? AND ticket = ?', photoId, ticket);
+      },
+      submitsUnderWay: ({ now, photoId }: Call & { photoId: string }) =>
+        firstRow(this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM submitting WHERE photo_id = ? AND until > ?', photoId, now))!.n,
       firstDelivery: ({ now, id, ttlMs }: Call & { id: string; ttlMs: number }) => this.firstDelivery(now, id, ttlMs),
       garmentId: ({ key }: Call & { key: string }) =>
         firstRow(this.sql.exec<{ file_id: string }>('SELECT file_id FROM garment WHERE key = ?', key))?.file_id,
@@ -98,9 +105,11 @@ export class ShopObject {
     const held = firstRow(this.sql.exec<Held>('SELECT * FROM held WHERE key = ?', key));
     if (!held) return;
     const holders = Math.max(0, held.holders - 1);
-    const confirmed = held.confirmed === 1 || outcome === 'accepted';
-    if (outcome !== 'refused' || confirmed || holders > 0) {
-      this.sql.exec('UPDATE held SET holders = ?, confirmed = ? WHERE key = ?', holders, confirmed ? 1 : 0, key);
+    // `confirmed` (its stored name) is 1 once the try-on may have started upstream: accepted, or a
+    // submit that ended unknown. Such a reservation is never given back.
+    const mayHaveStarted = held.confirmed === 1 || outcome !== 'refused';
+    if (mayHaveStarted || holders > 0) {
+      this.sql.exec('UPDATE held SET holders = ?, confirmed = ? WHERE key = ?', holders, mayHaveStarted ? 1 : 0, key);
       return;
     }
     this.sql.exec('DELETE FROM held WHERE key = ?', key);
@@ -123,6 +132,15 @@ export class ShopObject {
   private revoke(now: number, photoId: string, until: number): void {
     if (until <= now) return;
     this.sql.exec('INSERT INTO forgotten (photo_id, until) VALUES (?, ?) ON CONFLICT (photo_id) DO UPDATE SET until = MAX(until, excluded.until)', photoId, until);
+  }
+
+  /** A submit from the photo let out, unless it is forgotten: checked and counted in one step. */
+  private beginSubmit(now: number, photoId: string, ms: number): string | undefined {
+    this.sweep(now);
+    if (this.live('forgotten', 'photo_id', photoId, now)) return undefined;
+    const ticket = crypto.randomUUID();
+    this.sql.exec('INSERT INTO submitting (photo_id, ticket, until) VALUES (?, ?, ?)', photoId, ticket, now + ms);
+    return ticket;
   }
 
   private firstDelivery(now: number, id: string, ttlMs: number): boolean {
@@ -161,7 +179,7 @@ export class ShopObject {
     if (now - this.sweptAt < SWEEP_EVERY_MS) return;
     this.sweptAt = now;
     this.sql.exec('DELETE FROM held WHERE keep_until <= ?', now);
-    for (const table of ['forgotten', 'webhook', 'garment_lock']) this.sql.exec(`DELETE FROM ${table} WHERE until <= ?`, now);
+    for (const table of ['forgotten', 'submitting', 'webhook', 'garment_lock']) this.sql.exec(`DELETE FROM ${table} WHERE until <= ?`, now);
     this.sql.exec('DELETE FROM rate WHERE at <= ?', now - 60_000);
     const yesterday = utcDay(now - DAY_MS);
     this.sql.exec('DELETE FROM spend_day WHERE day < ?', yesterday);

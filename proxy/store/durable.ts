@@ -167,12 +167,15 @@ export class DurableStore implements ProxyStore {
     await this.call(this.shopObject(), 'unlockGarment', { key, token });
   }
 
-  /** Forgotten photos in the shop object; decided by the caller's clock, as the memory store's. */
+  /** Forgotten photos and their submits under way in the shop object; decided by the caller's clock, as the memory store's. */
   photoRevocations(now: () => number): PhotoRevocations {
     const shop = () => this.shopObject();
     return {
       revoke: async (photoId, until) => { await this.call(shop(), 'revoke', { photoId, until, now: now() }); },
       isRevoked: async (photoId) => this.call<boolean>(shop(), 'isRevoked', { photoId, now: now() }),
+      beginSubmit: async (photoId, ms) => (await this.call<string | null>(shop(), 'beginSubmit', { photoId, ms, now: now() })) ?? undefined,
+      endSubmit: async (photoId, ticket) => { await this.call(shop(), 'endSubmit', { photoId, ticket, now: now() }); },
+      submitsUnderWay: async (photoId) => this.call<number>(shop(), 'submitsUnderWay', { photoId, now: now() }),
     };
   }
 

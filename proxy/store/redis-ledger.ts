@@ -4,7 +4,10 @@
 // loop (same checks, same order). A reservation lives until its photo handle expires (no retry
 // can come later); the day's counters live two days. Expiries are relative to the ledger's own
 // clock (PEXPIRE keepUntil − now), and every decision compares against that clock, as in memory.
+// Every key a script touches is in its KEYS, and all of them carry the tag `{tryon:spend}`, so the
+// scripts run on Redis Cluster too (the ledger is one budget: it lives in one slot).
 import type { Redis } from 'ioredis';
+import { taggedGroup } from './redis-keys.js';
 import { utcDay, type Reservation, type SpendClaim, type SpendLedger, type SpendLimits, type SpendRefusal, type SpendUsage, type SubmitOutcome } from '../spend-ledger.js';
 
 /** KEYS: held, photo set, day hash, clients hash. ARGV: key, day, photoId, client, credits, keepUntil, now, perPhoto, perClient, tryons, credits. */
@@ -41,27 +44,34 @@ redis.call('PEXPIRE', held, math.max(1, keepUntil - now))
 return {1, 0}
 `;
 
-/** KEYS: held. ARGV: key, outcome, today, key prefix. */
+/**
+ * KEYS: held, photo set, today's day hash, today's clients hash. ARGV: key, outcome, today, photoId.
+ * The photo set's name comes from the caller's read of the held hash: should that read be stale,
+ * nothing is written and -1 asks for another. The field `confirmed` (its stored name) is 1 once
+ * the try-on may have started upstream (accepted, or an unknown outcome): never given back.
+ */
 const SETTLE = `
-local held = KEYS[1]
+local held, photo, day, clients = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 if redis.call('EXISTS', held) == 0 then return 0 end
+if redis.call('HGET', held, 'photoId') ~= ARGV[4] then return -1 end
 local holders = tonumber(redis.call('HGET', held, 'holders')) - 1
 if holders < 0 then holders = 0 end
 redis.call('HSET', held, 'holders', holders)
-if ARGV[2] == 'accepted' then redis.call('HSET', held, 'confirmed', 1) end
-if ARGV[2] ~= 'refused' or redis.call('HGET', held, 'confirmed') == '1' or holders > 0 then return 0 end
-local fields = redis.call('HMGET', held, 'day', 'photoId', 'client', 'credits')
+if ARGV[2] ~= 'refused' then redis.call('HSET', held, 'confirmed', 1) end
+if redis.call('HGET', held, 'confirmed') == '1' or holders > 0 then return 0 end
+local fields = redis.call('HMGET', held, 'day', 'client', 'credits')
 redis.call('DEL', held)
-redis.call('SREM', ARGV[4] .. 'spend:photo:' .. fields[2], ARGV[1])
+redis.call('SREM', photo, ARGV[1])
 if fields[1] == ARGV[3] then
-  local day = ARGV[4] .. 'spend:day:' .. fields[1]
-  local clients = ARGV[4] .. 'spend:clients:' .. fields[1]
   redis.call('HINCRBY', day, 'tryons', -1)
-  redis.call('HINCRBYFLOAT', day, 'credits', -tonumber(fields[4]))
-  if redis.call('HINCRBY', clients, fields[3], -1) <= 0 then redis.call('HDEL', clients, fields[3]) end
+  redis.call('HINCRBYFLOAT', day, 'credits', -tonumber(fields[3]))
+  if redis.call('HINCRBY', clients, fields[2], -1) <= 0 then redis.call('HDEL', clients, fields[2]) end
 end
 return 1
 `;
+
+/** The ledger's scripts by name, for the test that checks each keeps to its KEYS and one slot. */
+export const LEDGER_SCRIPTS = { tryonReserve: RESERVE, tryonSettle: SETTLE };
 
 interface Scripts {
   tryonReserve(...args: (string | number)[]): Promise<[number, number | string]>;
@@ -78,11 +88,11 @@ export class RedisSpendLedger implements SpendLedger {
     private readonly run: <T>(operation: string, work: () => Promise<T>) => Promise<T>,
   ) {
     redis.defineCommand('tryonReserve', { numberOfKeys: 4, lua: RESERVE });
-    redis.defineCommand('tryonSettle', { numberOfKeys: 1, lua: SETTLE });
+    redis.defineCommand('tryonSettle', { numberOfKeys: 4, lua: SETTLE });
   }
 
   private key(...parts: string[]): string {
-    return `${this.prefix}spend:${parts.join(':')}`;
+    return `${taggedGroup(this.prefix, 'spend')}:${parts.join(':')}`;
   }
 
   async reserve(claim: SpendClaim): Promise<Reservation> {
@@ -96,8 +106,19 @@ export class RedisSpendLedger implements SpendLedger {
   }
 
   async settle(key: string, outcome: SubmitOutcome): Promise<void> {
-    await this.run('spend_settle', () => (this.redis as unknown as Scripts).tryonSettle(
-      this.key('held', key), key, outcome, utcDay(this.now()), this.prefix));
+    const day = utcDay(this.now());
+    const held = this.key('held', key);
+    // The photo's set is named by the reservation; a reservation made again in between (another
+    // photo under the same key cannot happen, but the script checks) asks for one more read.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const photoId = await this.run('spend_settle', () => this.redis.hget(held, 'photoId'));
+      if (photoId === null) return;
+      const settled = await this.run('spend_settle', () => (this.redis as unknown as Scripts).tryonSettle(
+        held, this.key('photo', photoId), this.key('day', day), this.key('clients', day), key, outcome, day, photoId));
+      if (settled !== -1) return;
+    }
+    // Kept rather than given back (the budget over-counts rather than under-counts), and said.
+    await this.run('spend_settle', () => Promise.reject(new Error('the reservation changed under every read of it')));
   }
 
   async usage(): Promise<SpendUsage> {

@@ -12,7 +12,8 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { TryonSnapshot } from '../tryon-status.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
 import type { PhotoRevocations } from '../photo-revocations.js';
-import { RedisSpendLedger } from './redis-ledger.js';
+import { LEDGER_SCRIPTS, RedisSpendLedger } from './redis-ledger.js';
+import { besideKey } from './redis-keys.js';
 import { StoreUnavailable, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
 const RANK: Record<TryonSnapshot['status'], number> = { queued: 0, processing: 1, succeeded: 2, failed: 2 };
@@ -58,6 +59,28 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 `;
 
+/**
+ * KEYS: the forgotten photo's key, its submits (a sorted set of tickets by when they lapse, in the
+ * same slot). ARGV: ticket, now, lapses at. Lets a submit out unless the photo is forgotten.
+ */
+const BEGIN_SUBMIT = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+local left = tonumber(ARGV[3]) - tonumber(ARGV[2])
+if redis.call('PTTL', KEYS[2]) < left then redis.call('PEXPIRE', KEYS[2], math.max(1, left)) end
+return 1
+`;
+
+/**
+ * Every Lua script of the store by name. Each touches only the keys passed in its KEYS, all in one
+ * slot, so the store runs on Redis Cluster (test/proxy/redis-scripts.test.ts checks each).
+ */
+export const STORE_SCRIPTS: Record<string, string> = {
+  tryonWriteStatus: WRITE_STATUS, tryonSeedStatus: SEED_STATUS, tryonDeleteIf: DELETE_IF, tryonMarkAtLeast: MARK_AT_LEAST,
+  tryonBeginSubmit: BEGIN_SUBMIT, ...LEDGER_SCRIPTS,
+};
+
 export interface RedisStoreOptions {
   /** Prepended to every key and the channel, so several shops can share one Redis. */
   prefix?: string;
@@ -101,6 +124,7 @@ export class RedisStore implements ProxyStore {
     redis.defineCommand('tryonSeedStatus', { numberOfKeys: 1, lua: SEED_STATUS });
     redis.defineCommand('tryonDeleteIf', { numberOfKeys: 1, lua: DELETE_IF });
     redis.defineCommand('tryonMarkAtLeast', { numberOfKeys: 1, lua: MARK_AT_LEAST });
+    redis.defineCommand('tryonBeginSubmit', { numberOfKeys: 2, lua: BEGIN_SUBMIT });
     // ioredis subscribes again after a reconnect; subscribing on every 'ready' covers a first
     // connection that came late.
     const subscribe = () => void subscriber.subscribe(this.channel).catch(() => undefined);
@@ -238,15 +262,31 @@ export class RedisStore implements ProxyStore {
     }
   }
 
-  /** A forgotten photo is a key that lives as long as any handle naming it could. */
+  /**
+   * A forgotten photo is a key that lives as long as any handle naming it could. Its submits under
+   * way are a sorted set beside it (besideKey: the same slot, the old key's name unchanged).
+   */
   photoRevocations(now: () => number): PhotoRevocations {
+    const forgotten = (photoId: string) => this.key('forgotten', photoId);
+    const submits = (photoId: string) => besideKey(forgotten(photoId), ':submits');
     return {
       revoke: async (photoId, until) => {
         const ms = Math.round(until - now());
         if (ms <= 0) return;
-        await this.run('photo_revocation', () => (this.redis as unknown as Scripts).tryonMarkAtLeast(this.key('forgotten', photoId), ms));
+        await this.run('photo_revocation', () => (this.redis as unknown as Scripts).tryonMarkAtLeast(forgotten(photoId), ms));
       },
-      isRevoked: async (photoId) => this.run('photo_revocation', async () => (await this.redis.exists(this.key('forgotten', photoId))) === 1),
+      isRevoked: async (photoId) => this.run('photo_revocation', async () => (await this.redis.exists(forgotten(photoId))) === 1),
+      beginSubmit: async (photoId, ms) => {
+        const ticket = crypto.randomUUID();
+        const at = now();
+        const granted = await this.run('photo_submit', () => (this.redis as unknown as Scripts).tryonBeginSubmit(
+          forgotten(photoId), submits(photoId), ticket, at, at + Math.max(1, Math.round(ms))));
+        return granted === 1 ? ticket : undefined;
+      },
+      endSubmit: async (photoId, ticket) => {
+        await this.run('photo_submit', () => this.redis.zrem(submits(photoId), ticket));
+      },
+      submitsUnderWay: async (photoId) => this.run('photo_submit', () => this.redis.zcount(submits(photoId), `(${now()}`, '+inf')),
     };
   }
 
@@ -273,6 +313,7 @@ interface Scripts {
   tryonSeedStatus(key: string, ...args: (string | number)[]): Promise<number>;
   tryonDeleteIf(key: string, value: string): Promise<number>;
   tryonMarkAtLeast(key: string, ms: number): Promise<number>;
+  tryonBeginSubmit(forgotten: string, submits: string, ticket: string, now: number, lapses: number): Promise<number>;
 }
 
 /**

@@ -52,6 +52,24 @@ function isRedirect(response: Response): boolean {
   return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
 }
 
+/**
+ * Failures after which upstream surely started nothing: every attempt was refused before upstream
+ * could act on it (the connection was refused, or upstream answered a 3xx or 4xx). A timeout, a 5xx
+ * or a connection lost mid-call may hide work upstream did, and so does an earlier such attempt
+ * followed by a refusal: those failures are not in this set.
+ */
+const startedNothing = new WeakSet<object>();
+
+/** Whether `error`, thrown by a call to upstream, proves that upstream started nothing. */
+export const upstreamStartedNothing = (error: unknown): boolean => typeof error === 'object' && error !== null && startedNothing.has(error);
+
+/** The connection was refused or the host is unknown: the request never reached upstream (Node's fetch says so in `cause.code`). */
+function neverReached(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown; errors?: { code?: unknown }[] } } | undefined)?.cause;
+  const refused = (code: unknown) => code === 'ECONNREFUSED' || code === 'ENOTFOUND';
+  return refused(cause?.code) || (Array.isArray(cause?.errors) && cause.errors.length > 0 && cause.errors.every((each) => refused(each.code)));
+}
+
 export class UpstreamTransport {
   private readonly fetcher: typeof fetch;
   private readonly base: string;
@@ -61,8 +79,22 @@ export class UpstreamTransport {
     this.base = options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
   }
 
-  /** `route` names the call in logs (`GET /v1/jobs/{id}`), never with an id in it. */
+  /**
+   * `route` names the call in logs (`GET /v1/jobs/{id}`), never with an id in it. A failure is
+   * marked for upstreamStartedNothing when no attempt can have started anything.
+   */
   async send(route: string, path: string, init: RequestInit, how: SendOptions): Promise<Response> {
+    const uncertain = { seen: false };
+    try {
+      return await this.attempts(route, path, init, how, uncertain);
+    } catch (error) {
+      if (!uncertain.seen && typeof error === 'object' && error !== null) startedNothing.add(error);
+      throw error;
+    }
+  }
+
+  /** `uncertain.seen` turns true at the first attempt that may have reached upstream and started something. */
+  private async attempts(route: string, path: string, init: RequestInit, how: SendOptions, uncertain: { seen: boolean }): Promise<Response> {
     const attempts = how.retry ? 1 + this.options.retries : 1;
     let lastError: ProxyError | undefined;
     for (let attempt = 0; attempt < attempts; attempt++) {
@@ -106,6 +138,7 @@ export class UpstreamTransport {
         }
         disarm();
         await response.body?.cancel().catch(() => undefined);
+        if (response.status >= 500) uncertain.seen = true;
         lastError = this.errorForStatus(route, response);
         this.options.log({ event: 'upstream_error', route, status: response.status, attempt: attempt + 1, ms: Date.now() - started });
         if (!lastError.retryable || response.status === 429) throw lastError;
@@ -119,6 +152,7 @@ export class UpstreamTransport {
         // undici, under `redirect: 'error'`, rejects with "unexpected redirect" as the cause.
         if ((error as { cause?: { message?: unknown } } | undefined)?.cause?.message === 'unexpected redirect') throw this.redirectRefused(route, 0);
         const timedOut = controller.signal.aborted;
+        if (timedOut || !neverReached(error)) uncertain.seen = true;
         this.options.observe?.(route, 0, Date.now() - started);
         lastError = timedOut
           ? new ProxyError(504, 'upstream_timeout', 'The try-on service took too long to answer; please try again.', true)

@@ -64,16 +64,22 @@ export interface RedisServer {
   close(): Promise<void>;
 }
 
-/** Debian's redis-server (found as `npm test` finds it: REDIS_SERVER_PATH, PATH, the system folders) on a free loopback port. */
-export async function startRedis(): Promise<RedisServer> {
+/**
+ * Debian's redis-server (found as `npm test` finds it: REDIS_SERVER_PATH, PATH, the system folders)
+ * on a free loopback port. With `cluster`, it runs in cluster mode as a cluster of one node holding
+ * every slot: scripts whose KEYS span slots fail there as on any Redis Cluster.
+ */
+export async function startRedis(options: { cluster?: boolean } = {}): Promise<RedisServer> {
   const binary = programPath('redis-server');
   const dir = await mkdtemp(join(tmpdir(), 'tryon-redis-'));
   const port = await freePort();
   let child: ChildProcess | undefined;
+  const clusterArgs = options.cluster ? ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf'] : [];
   const start = async () => {
-    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'],
+    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no', ...clusterArgs],
       { stdio: ['ignore', 'pipe', 'pipe'] });
     await waitForOutput(child, /Ready to accept connections/, 15_000, 'redis-server');
+    if (options.cluster) await holdEverySlot(port);
   };
   const stop = async () => {
     if (!child) return;
@@ -93,6 +99,24 @@ export async function startRedis(): Promise<RedisServer> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Gives the one node every slot (unless nodes.conf says it has them) and waits until the cluster says ok. */
+async function holdEverySlot(port: number): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true });
+  try {
+    await client.connect();
+    const info = async () => String(await client.call('CLUSTER', 'INFO'));
+    if (/cluster_slots_assigned:0\b/.test(await info())) await client.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
+    const deadline = Date.now() + 15_000;
+    while (!(await info()).includes('cluster_state:ok')) {
+      if (Date.now() > deadline) throw new Error('redis-server in cluster mode never reached cluster_state:ok');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    client.disconnect();
+  }
 }
 
 export interface Instance {

@@ -1,9 +1,10 @@
 // "Forget my photo" and the consent record, through the real proxy and the real sandbox.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { absolute, newRequestId, photoHandle, startStack, startTryon, waitForStatus, type Stack, type TryonAnswer } from './stack.js';
+import { startProxy } from '../../proxy/node.js';
+import { CATALOG, SECRET, absolute, newRequestId, photoHandle, startStack, startTryon, waitForStatus, type Stack, type TryonAnswer } from './stack.js';
 import { readEvents } from './sse.js';
-import { STORE_KINDS, stackOn } from './stores.js';
+import { STORE_KINDS, sharedStores, stackOn, type StoreKind } from './stores.js';
 
 async function errorCode(response: Response): Promise<string> {
   return ((await response.json()) as { error: { code: string } }).error.code;
@@ -18,7 +19,7 @@ async function finishedTryon(stack: Stack, photo: string, product = 'dress-aline
   return { tryon, file: absolute(stack, done.outputs[0]!.url) };
 }
 
-const forget = (stack: Stack, photo: string, headers: Record<string, string> = {}) =>
+const forget = (stack: { url: string }, photo: string, headers: Record<string, string> = {}) =>
   fetch(`${stack.url}/photos/${photo}`, { method: 'DELETE', headers });
 
 for (const kind of STORE_KINDS) describe(`DELETE /photos/{photo} (${kind} store)`, () => {
@@ -134,6 +135,102 @@ for (const kind of STORE_KINDS) describe(`forgetting a photo while its try-on is
     for (const data of afterForgetting) assert.deepEqual((JSON.parse(data) as { outputs: unknown[] }).outputs, [], data);
     const done = await waitForStatus(stack, tryon, () => true).catch((error: Error) => error.message);
     assert.match(String(done), /status 404/, 'and the try-on itself is gone');
+  });
+});
+
+/**
+ * A fetch for the proxy that holds its calls to one upstream route once armed, until opened:
+ * `reached` says the first call is held; `order` hears when upstream answered a held call.
+ */
+function gate(route: string, order: string[] = []) {
+  let armed = false;
+  let reached!: () => void;
+  let open!: () => void;
+  const held = new Promise<void>((resolve) => { open = resolve; });
+  const fetchThrough: typeof fetch = async (input, init) => {
+    if (!armed || `${init?.method ?? 'GET'} ${new URL(String(input)).pathname}` !== route) return fetch(input, init);
+    reached();
+    await held;
+    const response = await fetch(input, init);
+    order.push(`upstream answered ${route}`);
+    return response;
+  };
+  return { fetch: fetchThrough, arm: () => { armed = true; }, reached: new Promise<void>((resolve) => { reached = resolve; }), open: () => open(), order };
+}
+
+/**
+ * Two proxies on one store and one sandbox (memory: one process, so the same proxy twice): the
+ * try-on goes through `a`, whose upstream calls pass `fetchA`, the forgetting through `b`.
+ */
+async function twoInstances(kind: StoreKind, fetchA: typeof fetch): Promise<{ a: Stack; b: { url: string }; close(): Promise<void> }> {
+  if (kind === 'memory') {
+    const a = await startStack({ proxy: { fetch: fetchA } });
+    return { a, b: a, close: () => a.close() };
+  }
+  const [one, two] = await sharedStores(kind, 2);
+  const a = await startStack({ proxy: { store: one!, fetch: fetchA } });
+  const b = await startProxy({
+    apiKey: 'sk_test_a', baseUrl: a.sandboxUrl, secret: SECRET, allowedOrigins: ['https://shop.example'], catalog: CATALOG,
+    assetsDir: a.assetsDir, log: () => undefined, store: two!, limits: { retryBaseMs: 20, pollIntervalMs: 200 },
+  });
+  return { a, b, close: async () => { await b.close(); await a.close(); } };
+}
+
+const upstreamJobs = async (stack: Stack) => (await stack.state()).workspaces.ws_1!.jobs.filter((job) => job.parent === null).length;
+
+for (const kind of STORE_KINDS) describe(`forgetting a photo while a try-on of it is on its way upstream (${kind} store${kind === 'memory' ? '' : ', two instances'})`, () => {
+  it('a try-on still uploading its garment when the photo is forgotten never reaches upstream', async () => {
+    const garment = gate('POST /v1/files');
+    const { a, b, close } = await twoInstances(kind, garment.fetch);
+    try {
+      const photo = await photoHandle(a);
+      garment.arm();
+      const pending = startTryon(a, { product: 'dress-aline-indigo', photo });
+      await garment.reached; // the photo was checked; the try-on waits on its garment's upload
+      assert.equal((await forget(b, photo)).status, 204);
+      const submits = (await a.state()).requests['POST /v1/images/tryon'] ?? 0;
+      garment.open();
+      const started = await pending;
+      assert.equal(started.status, 404, await started.clone().text());
+      assert.equal(await errorCode(started), 'invalid_handle');
+      assert.equal((await a.state()).requests['POST /v1/images/tryon'] ?? 0, submits, 'no submit reached upstream after the 204');
+      assert.equal(await upstreamJobs(a), 0);
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers 204 only once a submit already let out to upstream is decided', async () => {
+    const submit = gate('POST /v1/images/tryon');
+    const { a, b, close } = await twoInstances(kind, submit.fetch);
+    try {
+      const photo = await photoHandle(a);
+      const earlier = await startTryon(a, { product: 'dress-aline-indigo', photo });
+      assert.equal(earlier.status, 202, await earlier.clone().text());
+      const { tryon } = (await earlier.json()) as TryonAnswer;
+      submit.arm();
+      const pending = startTryon(a, { product: 'dress-aline-indigo', photo });
+      await submit.reached; // this submit is on its way upstream
+      const forgetting = forget(b, photo).then((answer) => {
+        submit.order.push('forget answered');
+        return answer;
+      });
+      // The forget is recorded (the photo's earlier try-on answers 404 on the other instance)
+      // while the submit is still held…
+      const deadline = Date.now() + 10_000;
+      while ((await fetch(`${a.url}/tryons/${tryon}`)).status !== 404) {
+        assert.ok(Date.now() < deadline, 'the forget was recorded');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      submit.open();
+      // …and the submit let out before it is the one kind that may still start a job: the 204 comes after it.
+      assert.equal((await pending).status, 202);
+      assert.equal((await forgetting).status, 204);
+      assert.deepEqual(submit.order, ['upstream answered POST /v1/images/tryon', 'forget answered']);
+      assert.equal(await upstreamJobs(a), 2);
+    } finally {
+      await close();
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { HandleSigner } from '../../proxy/handles.js';
 import { SECRET, newRequestId, photoHandle, type Stack } from './stack.js';
 import { STORE_KINDS, stackOn } from './stores.js';
 import { send } from './wire.js';
+import { freePort } from './cluster.js';
 
 const OPEN = { ratePerMinute: 100_000, readsPerMinute: 100_000, tryonsPerPhoto: 100_000, dailyTryons: 100_000, dailyCredits: 10_000_000, clientDailyTryons: 100_000 };
 
@@ -21,6 +22,15 @@ async function submit(stack: Stack, body: Record<string, unknown>): Promise<Answ
 async function upstreamTryons(stack: Stack): Promise<number> {
   const state = await stack.state();
   return Object.values(state.workspaces).flatMap((ws) => ws.jobs).filter((job) => job.parent === null).length;
+}
+
+/** Waits (bounded) until upstream holds `count` try-ons: a submit the proxy gave up on may still land after its answer. */
+async function untilUpstreamTryons(stack: Stack, count: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while ((await upstreamTryons(stack)) < count) {
+    if (Date.now() > deadline) throw new Error(`upstream never held ${count} try-ons`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 const credits = async (stack: Stack) => (await stack.state()).workspaces.ws_1!.credits;
@@ -174,6 +184,76 @@ for (const kind of STORE_KINDS) describe(`spend guards under bursts (${kind} sto
       const start = await credits(stack);
       assert.equal((await submit(stack, { product: 'dress-aline-indigo', photo, requestId })).status, 202);
       assert.equal(start - (await credits(stack)), 1);
+      assert.equal(await upstreamTryons(stack), 1);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('keeps the slot of a timed-out submit when upstream then refuses its retry (429, 402, 422)', async () => {
+    const stack = await stackOn(kind, { proxy: { limits: { ...OPEN, dailyTryons: 1, retries: 0, upstreamTimeoutMs: 600 } } });
+    try {
+      const photo = await photoHandle(stack);
+      // The submit reaches upstream but answers after the proxy gave up: the job starts anyway.
+      await stack.fault({ match: 'POST /v1/images/tryon', delayMs: 1800, times: 1 });
+      const requestId = newRequestId();
+      const timedOut = await submit(stack, { product: 'dress-aline-indigo', photo, requestId });
+      assert.equal(timedOut.status, 504, JSON.stringify(timedOut.body));
+      await untilUpstreamTryons(stack, 1);
+      // The shopper's retries of that try-on are refused by upstream for good…
+      for (const [status, code] of [[429, 'rate_limited'], [402, 'out_of_credits'], [422, 'upstream_unavailable']] as const) {
+        await stack.fault({ match: 'POST /v1/images/tryon', status, times: 1 });
+        const retry = await submit(stack, { product: 'dress-aline-indigo', photo, requestId });
+        assert.equal(retry.body.error?.code, code, JSON.stringify(retry.body));
+      }
+      // …yet the day's one slot stays with it: upstream started a job, so nothing else may start.
+      assertRefusal(await submit(stack, { product: 'dress-aline-indigo', photo, requestId: newRequestId() }), 503, 'daily_budget_reached');
+      // Nor in a burst: five more refused retries of it at once with ten new try-ons.
+      await stack.fault({ match: 'POST /v1/images/tryon', status: 429, times: 5 });
+      const burst = await Promise.all([
+        ...Array.from({ length: 5 }, () => submit(stack, { product: 'dress-aline-indigo', photo, requestId })),
+        ...Array.from({ length: 10 }, () => submit(stack, { product: 'dress-aline-indigo', photo, requestId: newRequestId() })),
+      ]);
+      for (const retry of burst.slice(0, 5)) assert.equal(retry.body.error?.code, 'rate_limited', JSON.stringify(retry.body));
+      for (const fresh of burst.slice(5)) assertRefusal(fresh, 503, 'daily_budget_reached');
+      assert.equal(await upstreamTryons(stack), 1);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('keeps the slot when one request’s first attempt timed out and its retry was refused', async () => {
+    const stack = await stackOn(kind, { proxy: { limits: { ...OPEN, dailyTryons: 1, retries: 1, upstreamTimeoutMs: 600 } } });
+    try {
+      const photo = await photoHandle(stack);
+      await stack.fault({ match: 'POST /v1/images/tryon', delayMs: 1800, times: 1 });
+      await stack.fault({ match: 'POST /v1/images/tryon', status: 429, times: 1 });
+      const refused = await submit(stack, { product: 'dress-aline-indigo', photo, requestId: newRequestId() });
+      assert.equal(refused.body.error?.code, 'rate_limited', JSON.stringify(refused.body));
+      await untilUpstreamTryons(stack, 1);
+      assertRefusal(await submit(stack, { product: 'dress-aline-indigo', photo, requestId: newRequestId() }), 503, 'daily_budget_reached');
+      assert.equal(await upstreamTryons(stack), 1);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('gives the slot back when every attempt’s connection was refused: nothing reached upstream', async () => {
+    const closed = await freePort();
+    let refuseSubmits = true;
+    const fetchVia: typeof fetch = (input, init) => {
+      const url = new URL(String(input));
+      if (refuseSubmits && url.pathname === '/v1/images/tryon') url.port = String(closed);
+      return fetch(url, init);
+    };
+    const stack = await stackOn(kind, { proxy: { fetch: fetchVia, limits: { ...OPEN, dailyTryons: 1, retries: 1 } } });
+    try {
+      const photo = await photoHandle(stack);
+      const unreachable = await submit(stack, { product: 'dress-aline-indigo', photo, requestId: newRequestId() });
+      assert.equal(unreachable.status, 502, JSON.stringify(unreachable.body));
+      assert.equal(unreachable.body.error?.code, 'upstream_unavailable');
+      refuseSubmits = false;
+      assert.equal((await submit(stack, { product: 'dress-aline-indigo', photo, requestId: newRequestId() })).status, 202);
       assert.equal(await upstreamTryons(stack), 1);
     } finally {
       await stack.close();

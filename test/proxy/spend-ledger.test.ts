@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { refusalError, secondsToNextDay, type SpendClaim, type SpendLimits } from '../../proxy/spend-ledger.js';
-import { ledgerOn, STORE_KINDS } from './stores.js';
+import { ledgerOn, sharedLedgers, STORE_KINDS } from './stores.js';
 import { DEFAULT_PRICES, creditsFor, priceTableSchema, resolvePrices } from '../../proxy/prices.js';
 
 const LIMITS: SpendLimits = { dailyTryons: 1000, dailyCredits: 100_000, tryonsPerPhoto: 1000, clientDailyTryons: 1000 };
@@ -77,6 +77,19 @@ for (const kind of STORE_KINDS) describe(`spend ledger (${kind} store)`, () => {
     await ledger.settle(unknown.key, 'unknown');
     assert.equal((await ledger.reserve(claim())).granted, false, 'a timed-out submit may have started upstream: still counted');
     assert.deepEqual(await ledger.reserve({ ...unknown }), { granted: true, retry: true });
+  });
+
+  it('never gives a slot back once a submit may have started, whatever a later retry on another instance hears', async () => {
+    const [here, there] = await sharedLedgers(kind, 2, { ...LIMITS, dailyTryons: 1 }, clock().now);
+    const tryon = claim();
+    assert.deepEqual(await here!.reserve(tryon), { granted: true, retry: false });
+    await here!.settle(tryon.key, 'unknown'); // the submit timed out: upstream may have started it
+    // The shopper's retry reaches another instance, and upstream refuses it (a 429, a 402).
+    assert.deepEqual(await there!.reserve({ ...tryon }), { granted: true, retry: true });
+    await there!.settle(tryon.key, 'refused');
+    assert.equal((await there!.usage()).tryons, 1, 'the timed-out try-on is still counted');
+    assert.deepEqual(await there!.reserve(claim()), { granted: false, refusal: 'daily_tryons' });
+    assert.deepEqual(await here!.reserve(claim()), { granted: false, refusal: 'daily_tryons' });
   });
 
   it('does not give a slot back while another request of the same try-on is under way', async () => {

@@ -60,6 +60,25 @@ export async function redisStore(): Promise<RedisStore> {
   return store;
 }
 
+/**
+ * `count` stores of this kind over the same data, as `count` instances would open them: Redis
+ * connections with one key prefix, Durable Object stores naming one shop object. (Memory holds one
+ * process's data only, so it has no such stores.)
+ */
+export async function sharedStores(kind: 'redis' | 'durable', count: number): Promise<ProxyStore[]> {
+  if (kind === 'durable') {
+    const { tryons, shop } = await durableNamespaces();
+    const name = randomUUID();
+    return Array.from({ length: count }, () => new DurableStore(tryons, shop, { shop: name }));
+  }
+  server ??= startRedis();
+  const { url } = await server;
+  const prefix = `test-${randomUUID()}:`;
+  const stores = await Promise.all(Array.from({ length: count }, () => connectRedisStore(url, { prefix })));
+  opened.push(...stores);
+  return stores;
+}
+
 /** The store of this kind for createProxy's `store` option (memory: the default, so none). */
 export async function storeOf(kind: StoreKind): Promise<ProxyStore | undefined> {
   if (kind === 'redis') return redisStore();
@@ -71,6 +90,19 @@ export async function storeOf(kind: StoreKind): Promise<ProxyStore | undefined> 
 export async function stackOn(kind: StoreKind, options: Parameters<typeof startStack>[0] = {}): Promise<Stack> {
   const store = await storeOf(kind);
   return startStack({ ...options, proxy: { ...options.proxy, ...(store ? { store } : {}) } });
+}
+
+/**
+ * `count` spend ledgers of this kind on one store, as `count` instances sharing it would make them
+ * (memory: one process, so the same ledger each time).
+ */
+export async function sharedLedgers(kind: StoreKind, count: number, limits: SpendLimits, now: () => number): Promise<SpendLedger[]> {
+  if (kind === 'memory') {
+    const one = new MemorySpendLedger(limits, now);
+    return Array.from({ length: count }, () => one);
+  }
+  const store = kind === 'redis' ? await redisStore() : await durableStore();
+  return Array.from({ length: count }, () => store.spendLedger(limits, now));
 }
 
 /** A spend ledger of this kind, as createProxy would make it. */

@@ -1,0 +1,26 @@
+// Key names for Redis Cluster: a Lua script may touch only the keys it is given in KEYS, and all
+// of them must hash to one slot. Redis hashes only the part of a name between the first `{` and
+// the next `}` when there is one (a hash tag), so keys that one script touches share a tag.
+
+/** Whether Redis would hash `name` by a tag: a `{` followed later by a `}` with something between. */
+function hasHashTag(name: string): boolean {
+  const open = name.indexOf('{');
+  return open >= 0 && name.indexOf('}', open + 1) > open + 1;
+}
+
+/**
+ * The start of every key of one group (the spend ledger's), as a hash tag: `{tryon:spend}`. A
+ * prefix that carries a tag of its own keeps it, and then every key of the proxy shares its slot.
+ */
+export function taggedGroup(prefix: string, group: string): string {
+  return hasHashTag(prefix) ? `${prefix}${group}` : `{${prefix}${group}}`;
+}
+
+/**
+ * A key in the same slot as `key`, whose name stays as it always was (a forgotten photo's key
+ * predates the cluster rule, and renaming it would forget every photo forgotten before): the new
+ * key's tag is the whole old name, which Redis hashes exactly as the untagged old name.
+ */
+export function besideKey(key: string, suffix: string): string {
+  return hasHashTag(key) ? `${key}${suffix}` : `{${key}}${suffix}`;
+}
