@@ -15,6 +15,8 @@ import { createProxy, type ProxyOptions } from './app.js';
 import { CatalogError, catalogImages, parseCatalog } from './catalog.js';
 import { ConfigError, describeConfig, loadConfig, proxyOptionsFrom, type ConfiguredOptions, type ProxyConfig } from './config.js';
 import type { FileIdCache } from './garment-files.js';
+import { resolveLimits } from './limits.js';
+import { lingerBeforeClosing, lingerBounds } from './lingering-close.js';
 import type { ProxyEnv } from './context.js';
 
 /** The shopper's address as the Node socket sees it: what rate limits are keyed by on Node. */
@@ -73,6 +75,7 @@ export async function startProxy(options: StartOptions): Promise<{ url: string; 
       });
     });
     server.on('error', reject);
+    lingerBeforeClosing(server as unknown as Parameters<typeof lingerBeforeClosing>[0], lingerBounds(resolveLimits(proxyOptions.limits)));
   });
 }
 
