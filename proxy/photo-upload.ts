@@ -1,11 +1,13 @@
 // Reads the `photo` part of a multipart upload as a stream: only the first bytes are held back
 // (to check by magic bytes that it is a photo and, where the header shows it, that it is big
-// enough); the rest flows straight on to /v1/files, counted so the size limit holds mid-stream.
+// enough); the rest flows straight on to /v1/files, counted so the size limit holds mid-stream,
+// and walked for EXIF and XMP (photo-metadata.ts) so metadata anywhere in it stops the stream
+// with an error before its end: upstream never receives a whole photo that carries them.
 import { concatBytes } from './crypto.js';
 import { ProxyError } from './errors.js';
 import { photoSize, sniffPhotoType, type PhotoType } from './image-signatures.js';
 import { drainBody } from './streams.js';
-import { findPhotoMetadata, photoHasMetadataError } from './photo-metadata.js';
+import { MetadataScan, photoHasMetadataError } from './photo-metadata.js';
 
 /** Searches `needle` in `hay` from `from`. */
 function indexOf(hay: Uint8Array, needle: Uint8Array, from = 0): number {
@@ -22,8 +24,11 @@ export interface PhotoPart {
   type: PhotoType;
   /** The whole photo, peeked bytes first; errors with 413 once more than the limit has flowed. */
   stream: ReadableStream<Uint8Array>;
-  /** Set once the limit was crossed (fetch hides the stream's own error behind its own). */
-  tooLarge(): boolean;
+  /**
+   * Why the stream was stopped mid-way, once it was: the size limit crossed (413) or metadata found
+   * past the first bytes (422). fetch hides the stream's own error behind its own.
+   */
+  refusal(): ProxyError | undefined;
 }
 
 export const tooLargeError = (limit: number) =>
@@ -95,7 +100,7 @@ async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, bo
 
   // Stream the part's bytes up to the next delimiter, holding back only what could be its start.
   let sent = 0;
-  let crossed = false;
+  let refusal: ProxyError | undefined;
   let finished = false;
   const nextChunk = async (): Promise<Uint8Array | undefined> => {
     for (;;) {
@@ -120,8 +125,8 @@ async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, bo
   const count = (chunk: Uint8Array) => {
     sent += chunk.length;
     if (sent > limits.uploadBytes) {
-      crossed = true;
-      throw tooLargeError(limits.uploadBytes);
+      refusal = tooLargeError(limits.uploadBytes);
+      throw refusal;
     }
   };
 
@@ -141,8 +146,9 @@ async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, bo
   if (size && Math.min(size.width, size.height) < limits.minPhotoSide) {
     throw new ProxyError(422, 'photo_too_small', `That photo is too small (${size.width}×${size.height}); use one at least ${limits.minPhotoSide} pixels on each side.`);
   }
-  const metadata = findPhotoMetadata(head, type.contentType);
-  if (metadata.length > 0) throw photoHasMetadataError(metadata);
+  const metadata = new MetadataScan(type.contentType);
+  metadata.push(head);
+  if (metadata.found.length > 0) throw photoHasMetadataError(metadata.found);
 
   let headSent = false;
   const stream = new ReadableStream<Uint8Array>({
@@ -159,6 +165,11 @@ async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, bo
           return;
         }
         count(chunk);
+        metadata.push(chunk);
+        if (metadata.found.length > 0) {
+          refusal = photoHasMetadataError(metadata.found);
+          throw refusal;
+        }
         controller.enqueue(chunk);
       } catch (error) {
         controller.error(error);
@@ -169,6 +180,6 @@ async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, bo
       await reader.cancel().catch(() => undefined);
     },
   });
-  return { type, stream, tooLarge: () => crossed };
+  return { type, stream, refusal: () => refusal };
 }
 

@@ -51,7 +51,8 @@ export function photoRoutes(services: ProxyServices): Hono<ProxyEnv> {
     } catch (error) {
       // fetch hides why the photo stream broke: the stream's own flags say.
       if (body?.timedOut()) throw uploadTimeoutError();
-      if (part?.tooLarge()) throw tooLarge();
+      const refusal = part?.refusal();
+      if (refusal) throw refusal;
       if (body && !body.stream.locked) await drainBody(body.stream.getReader(), maxBody);
       throw error;
     } finally {

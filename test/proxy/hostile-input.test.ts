@@ -2,7 +2,10 @@
 // error shape, never a 500, never an error-level log line, never unbounded work or logging.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { DEFAULT_LIMITS } from '../../proxy/app.js';
 import { HandleSigner } from '../../proxy/handles.js';
+import { lingerBounds } from '../../proxy/lingering-close.js';
 import { SECRET, personPhoto, photoHandle, startStack, startTryon, type Stack } from './stack.js';
 import { openRaw, parseRaw, photoForm, send } from './wire.js';
 
@@ -211,5 +214,98 @@ describe('hostile input', () => {
       }
       assert.equal((await send(`${stack.url}/tryons/${tryon}`)).status, 200);
     });
+  });
+});
+
+// An answer given before the body was read must reach the client whole, then the rest of the body
+// is read and dropped for a bounded time or number of bytes (lingering close) before closing.
+describe('refusals before the body is read', () => {
+  const uploadBytes = DEFAULT_LIMITS.uploadBytes;
+  const lingerMs = 3000;
+  const bounds = lingerBounds({ uploadBytes, uploadTotalMs: lingerMs });
+  let stack: Stack;
+  before(async () => { stack = await startStack({ proxy: { limits: { uploadTotalMs: lingerMs, uploadIdleMs: 1000, ratePerMinute: 1000 } } }); });
+  after(async () => { await stack.close(); });
+
+  /** A JPEG part 40 MB long (the limit is 15 MB), streamed in 1 MB pieces with no declared length. */
+  const streamedOversize = (photo: Uint8Array): ReadableStream<Uint8Array> => {
+    const piece = new Uint8Array(1024 * 1024);
+    let sent = 0;
+    return new ReadableStream({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new TextEncoder().encode('--b\r\nContent-Disposition: form-data; name="photo"; filename="me.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'));
+        if (sent === 0) controller.enqueue(photo);
+        if (sent >= 40 * 1024 * 1024) {
+          controller.enqueue(new TextEncoder().encode('\r\n--b--\r\n'));
+          controller.close();
+          return;
+        }
+        sent += piece.length;
+        controller.enqueue(piece);
+      },
+    });
+  };
+
+  it('50 oversize uploads from fetch each receive the 413 JSON with the security headers, none a reset', async () => {
+    const photo = await personPhoto();
+    const declared = new Uint8Array(40 * 1024 * 1024);
+    declared.set(photo, 0);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      const init: RequestInit = i % 2 === 0
+        ? { body: streamedOversize(photo), duplex: 'half', headers: { 'content-type': 'multipart/form-data; boundary=b' } } as RequestInit
+        : { body: (() => { const form = new FormData(); form.append('photo', new Blob([declared], { type: 'image/jpeg' }), 'me.jpg'); return form; })() };
+      try {
+        const response = await fetch(`${stack.url}/photos`, { method: 'POST', ...init });
+        const body = JSON.parse(await response.text()) as ErrorShape;
+        outcomes.push([response.status, body.error.code, response.headers.get('x-content-type-options'),
+          response.headers.get('content-security-policy')?.includes("default-src 'none'"), /^[\w-]{8,}$/.test(response.headers.get('x-request-id') ?? '')].join(' '));
+      } catch (error) {
+        outcomes.push(`${i % 2 === 0 ? 'streamed' : 'declared'}: ${String((error as { cause?: { code?: string } }).cause?.code ?? error)}`);
+      }
+    }
+    assert.deepEqual(outcomes.filter((outcome) => outcome !== '413 file_too_large nosniff true true'), []);
+  });
+
+  it('closes a body that keeps coming past the bound, in time or in bytes', async () => {
+    const target = new URL(stack.url);
+    const head = `POST /photos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 10737418240\r\n\r\n`;
+    // A client that goes on sending after our answer and our end of the connection.
+    const keepSending = (piece: number, everyMs: number) => new Promise<{ answer: string; sent: number; elapsedMs: number }>((resolve) => {
+      const socket = connect({ host: target.hostname, port: Number(target.port), allowHalfOpen: true });
+      let answer = '';
+      let sent = 0;
+      let started = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const send = () => {
+        if (socket.destroyed || !socket.writable) return;
+        sent += piece;
+        if (socket.write(new Uint8Array(piece))) timer = setTimeout(send, everyMs);
+        else socket.once('drain', send);
+      };
+      socket.on('connect', () => {
+        socket.write(head);
+        socket.once('data', () => { started = Date.now(); });
+        send();
+      });
+      socket.on('data', (chunk: Buffer) => { answer += chunk.toString('latin1'); });
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve({ answer, sent, elapsedMs: Date.now() - started });
+      });
+    });
+
+    const slow = await keepSending(1024, 50);
+    const slowAnswer = parseRaw(slow.answer);
+    assertError(slowAnswer.status, slowAnswer.body, 413, 'file_too_large');
+    assert.equal(slowAnswer.headers['x-content-type-options'], 'nosniff');
+    assert.ok(slow.elapsedMs >= lingerMs - 200 && slow.elapsedMs < lingerMs + 1500, `closed ${slow.elapsedMs} ms after the answer (bound ${lingerMs} ms)`);
+
+    const fast = await keepSending(64 * 1024, 0);
+    assertError(parseRaw(fast.answer).status, parseRaw(fast.answer).body, 413, 'file_too_large');
+    assert.ok(fast.elapsedMs < lingerMs, `closed ${fast.elapsedMs} ms after the answer: by the byte bound, before the time bound`);
+    // The kernel's buffers hold a few MB beyond what the proxy read: far less than an endless body.
+    assert.ok(fast.sent > bounds.bytes && fast.sent < bounds.bytes + 32 * 1024 * 1024, `${fast.sent} bytes were sent before the close (bound ${bounds.bytes})`);
   });
 });

@@ -2,8 +2,10 @@
 // them came from a client that did not), before a byte of it goes upstream. Real app, real sandbox.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
-import { findPhotoMetadata } from '../../proxy/photo-metadata.js';
+import { findPhotoMetadata, MetadataScan } from '../../proxy/photo-metadata.js';
 import { makeHeicPhoto, TEST_GPS } from '../photos/heic.js';
 import { personPhoto, startStack, type Stack } from './stack.js';
 
@@ -112,5 +114,121 @@ describe('finding metadata in the first bytes', () => {
     const garbage = new Uint8Array(4096).map((_, i) => (i * 7919) & 0xff);
     garbage.set([0, 0, 0, 24, ...Buffer.from('ftypheic')], 0);
     for (const type of ['image/heic', 'image/jpeg', 'image/png', 'image/webp']) assert.ok(Array.isArray(findPhotoMetadata(garbage, type)));
+  });
+});
+
+
+// Photos laid out so their metadata sits past the first 64 KB: where a check of the first bytes
+// alone (what the proxy did before) never looks, but every decoder still finds it.
+const be32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+const noisePixels = (width: number, height: number) => sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } });
+
+/** A JPEG whose APP1 (EXIF) follows `commentBytes` of COM segments, each as large as a segment may be. */
+async function jpegBehindComments(commentBytes: number, exif = true): Promise<Uint8Array> {
+  const picture = sharp(await personPhoto());
+  const jpeg = new Uint8Array(await (exif ? picture.withExif(gpsExif) : picture).jpeg().toBuffer());
+  const comments: number[] = [];
+  for (let left = commentBytes; left > 0; left -= 65533) {
+    const size = Math.min(left, 65533);
+    comments.push(0xff, 0xfe, ((size + 2) >> 8) & 0xff, (size + 2) & 0xff, ...new Uint8Array(size).fill(0x20));
+  }
+  return Uint8Array.from([...jpeg.subarray(0, 2), ...comments, ...jpeg.subarray(2)]);
+}
+
+/** A HEIC laid out ftyp, mdat (padded to over 2 MB), meta: its item locations moved to match. */
+async function heicWithMetaLast(options: { exif: boolean; xmp: boolean }): Promise<Uint8Array> {
+  const file = await makeHeicPhoto({ width: 256, height: 256, ...options });
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  const top: Record<string, Uint8Array> = {};
+  for (let at = 0; at < file.length; at += view.getUint32(at)) top[Buffer.from(file.subarray(at + 4, at + 8)).toString('latin1')] = file.subarray(at, at + view.getUint32(at));
+  const { ftyp, meta, mdat } = top as { ftyp: Uint8Array; meta: Uint8Array; mdat: Uint8Array };
+  const padding = 2 * 1024 * 1024;
+  const movedMdat = Uint8Array.from([...be32(mdat.length + padding), ...mdat.subarray(4), ...new Uint8Array(padding)]);
+  // The items now start where mdat's body does, right after ftyp; iloc v0 (4-byte offsets and lengths).
+  const moved = meta.slice();
+  const ilocAt = Buffer.from(moved).indexOf('iloc') - 4;
+  const metaView = new DataView(moved.buffer);
+  const count = metaView.getUint16(ilocAt + 14);
+  const oldStart = ftyp.length + meta.length + 8;
+  const newStart = ftyp.length + 8;
+  for (let i = 0, entry = ilocAt + 16; i < count; i++, entry += 14) metaView.setUint32(entry + 6, metaView.getUint32(entry + 6) - oldStart + newStart);
+  return Uint8Array.from([...ftyp, ...movedMdat, ...moved]);
+}
+
+/** A PNG of noise (well over 64 KB) with an XMP iTXt chunk after its picture, before IEND. */
+async function pngWithXmpAfterPicture(): Promise<Uint8Array> {
+  const png = new Uint8Array(await noisePixels(600, 600).png().toBuffer());
+  const data = Buffer.from(`XML:com.adobe.xmp\0\0\0\0\0${xmp}`, 'latin1');
+  const typed = Buffer.concat([Buffer.from('iTXt'), data]);
+  const chunk = Uint8Array.from([...be32(data.length), ...typed, ...be32(crc32(typed))]);
+  const iend = png.length - 12;
+  return Uint8Array.from([...png.subarray(0, iend), ...chunk, ...png.subarray(iend)]);
+}
+
+/** A WebP of noise whose EXIF chunk follows the picture while the VP8X header does not flag it. */
+async function webpWithUnflaggedExif(): Promise<Uint8Array> {
+  const webp = new Uint8Array(await noisePixels(600, 600).withExif(gpsExif).webp({ quality: 95 }).toBuffer());
+  assert.equal(Buffer.from(webp.subarray(12, 16)).toString('latin1'), 'VP8X');
+  webp[20] = webp[20]! & ~0x08;
+  return webp;
+}
+
+function scanInChunks(bytes: Uint8Array, type: string, size: number): string[] {
+  const scan = new MetadataScan(type);
+  for (let at = 0; at < bytes.length; at += size) scan.push(bytes.subarray(at, at + size));
+  return scan.found;
+}
+
+describe('metadata anywhere before or around the picture', () => {
+  let stack: Stack;
+  before(async () => { stack = await startStack(); });
+  after(async () => { await stack.close(); });
+
+  it('refuses a JPEG whose EXIF follows 2 MB of comments, and takes the same layout without EXIF', async () => {
+    const hidden = await jpegBehindComments(2 * 1024 * 1024);
+    assert.ok(Buffer.from(hidden).indexOf('Exif\0') > 2 * 1024 * 1024);
+    assert.ok((await sharp(hidden).metadata()).exif, 'a decoder still reads the EXIF');
+    await expectRefused(await upload(stack, hidden, 'image/jpeg', 'me.jpg'));
+    const clean = await upload(stack, await jpegBehindComments(2 * 1024 * 1024, false), 'image/jpeg', 'me.jpg');
+    assert.equal(clean.status, 201, await clean.clone().text());
+  });
+
+  it('refuses a HEIC whose meta box follows mdat, and takes the same layout without metadata', async () => {
+    const hidden = await heicWithMetaLast({ exif: true, xmp: true });
+    assert.ok(Buffer.from(hidden).lastIndexOf('meta') > 2 * 1024 * 1024);
+    const message = await expectRefused(await upload(stack, hidden, 'image/heic', 'IMG_0003.HEIC'));
+    assert.match(message, /EXIF/);
+    const clean = await upload(stack, await heicWithMetaLast({ exif: false, xmp: false }), 'image/heic', 'IMG_0004.HEIC');
+    assert.equal(clean.status, 201, await clean.clone().text());
+  });
+
+  it('refuses a PNG with XMP after its picture and a WebP with an EXIF chunk its header does not flag', async () => {
+    const png = await pngWithXmpAfterPicture();
+    assert.ok(Buffer.from(png).indexOf('iTXt') > 64 * 1024);
+    await expectRefused(await upload(stack, png, 'image/png', 'me.png'));
+    const webp = await webpWithUnflaggedExif();
+    assert.ok(Buffer.from(webp).indexOf('EXIF') > 64 * 1024);
+    await expectRefused(await upload(stack, webp, 'image/webp', 'me.webp'));
+  });
+
+  it('gives the same verdict for chunks of 1 byte, 7 bytes, 64 KiB and the whole file', async () => {
+    const picture = sharp(await personPhoto());
+    const cases: [string, Uint8Array, string, string[]][] = [
+      ['jpeg behind comments', await jpegBehindComments(2 * 1024 * 1024), 'image/jpeg', ['exif']],
+      ['jpeg clean behind comments', await jpegBehindComments(2 * 1024 * 1024, false), 'image/jpeg', []],
+      ['jpeg exif+xmp', new Uint8Array(await picture.clone().withExif(gpsExif).withXmp(xmp).jpeg().toBuffer()), 'image/jpeg', ['exif', 'xmp']],
+      ['heic meta last', await heicWithMetaLast({ exif: true, xmp: true }), 'image/heic', ['exif', 'xmp']],
+      ['heic meta last, xmp only', await heicWithMetaLast({ exif: false, xmp: true }), 'image/heic', ['xmp']],
+      ['heic clean, meta last', await heicWithMetaLast({ exif: false, xmp: false }), 'image/heic', []],
+      ['heic', await makeHeicPhoto({ width: 256, height: 256 }), 'image/heic', ['exif', 'xmp']],
+      ['png xmp after picture', await pngWithXmpAfterPicture(), 'image/png', ['xmp']],
+      ['png exif', new Uint8Array(await picture.clone().withExif(gpsExif).png().toBuffer()), 'image/png', ['exif']],
+      ['png clean', new Uint8Array(await noisePixels(600, 600).png().toBuffer()), 'image/png', []],
+      ['webp unflagged exif', await webpWithUnflaggedExif(), 'image/webp', ['exif']],
+      ['webp clean', new Uint8Array(await noisePixels(600, 600).webp().toBuffer()), 'image/webp', []],
+    ];
+    for (const [name, bytes, type, expected] of cases) {
+      for (const size of [1, 7, 64 * 1024, bytes.length]) assert.deepEqual(scanInChunks(bytes, type, size), expected, `${name} in chunks of ${size}`);
+    }
   });
 });

@@ -1,13 +1,14 @@
 // Verified webhooks update the shared status and are pushed over SSE at once; badly signed
 // ones are refused. The sandbox sends real signed events to the proxy through a loopback relay
 // (the sandbox needs the receiver's URL before the proxy exists).
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Webhook } from 'standardwebhooks';
 import { HandleSigner } from '../../proxy/handles.js';
+import { webhookVerifier } from '../../proxy/webhook-signature.js';
 import { SECRET, photoHandle, startStack, startTryon, type Stack, type StatusAnswer, type TryonAnswer } from './stack.js';
 import { readEvents } from './sse.js';
 
@@ -93,6 +94,29 @@ describe('webhooks', () => {
     assert.equal(stack.logs.filter((l) => l.event === 'webhook_duplicate').length, 1);
   });
 
+  it('refuses every other spelling of a genuine signature, as the reference library does', async () => {
+    const body = JSON.stringify({ type: 'job.succeeded', data: { id: 'job_z', status: 'succeeded' } });
+    const now = new Date();
+    const good = new Webhook(WEBHOOK_SECRET).sign('msg_spell', now, body);
+    const value = good.slice('v1,'.length);
+    assert.match(value, /^[A-Za-z0-9+/]{43}=$/, '32 bytes: 43 characters and one pad; the last carries 2 unused bits');
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const last = alphabet.indexOf(value[42]!);
+    const spellings = [
+      `v1,${value.slice(0, -1)}`, // no padding
+      ...[1, 2, 3].map((bits) => `v1,${value.slice(0, 42)}${alphabet[last ^ bits]}=`), // the same bytes, other unused bits
+      `v1,${value.slice(0, 20)}\t${value.slice(20)}`, // whitespace atob would skip
+    ];
+    for (const spelling of spellings) {
+      assert.deepEqual(Buffer.from(spelling.slice(3).replace('\t', ''), 'base64'), Buffer.from(value, 'base64'), 'the same signature bytes');
+      const response = await fetch(`${stack.url}/webhooks`, {
+        method: 'POST', body,
+        headers: { 'content-type': 'application/json', 'webhook-id': 'msg_spell', 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': spelling },
+      });
+      assert.equal(response.status, 401, `${JSON.stringify(spelling)} was accepted`);
+    }
+  });
+
   it('without a webhook secret every event is refused as unverified', async () => {
     const plain = await startStack();
     try {
@@ -107,5 +131,41 @@ describe('webhooks', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe('webhook signatures', () => {
+  // The Standard Webhooks specification's published test vector.
+  const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+  const body = '{"test": 2432232314}';
+  const signed = (timestamp: string, signature = 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=') =>
+    new Headers({ 'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek', 'webhook-timestamp': timestamp, 'webhook-signature': signature });
+
+  it('verifies the specification\'s known-answer vector, within five minutes of its time only', () => {
+    const verify = webhookVerifier(secret);
+    const at = (seconds: number) => mock.timers.enable({ apis: ['Date'], now: seconds * 1000 });
+    try {
+      at(1614265330);
+      assert.equal(verify(signed('1614265330'), body), true);
+      assert.equal(verify(signed('1614265330', 'v1,AAAA v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE='), body), true, 'any one of several entries');
+      assert.equal(verify(signed('1614265330'), `${body} `), false);
+      assert.equal(verify(signed('1614265330', 'v2,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE='), body), false);
+      assert.equal(verify(signed('1614265330abc'), body), false);
+      mock.timers.reset();
+      at(1614265330 + 300);
+      assert.equal(verify(signed('1614265330'), body), true);
+      mock.timers.reset();
+      at(1614265330 + 301);
+      assert.equal(verify(signed('1614265330'), body), false, 'too old');
+      mock.timers.reset();
+      at(1614265330 - 301);
+      assert.equal(verify(signed('1614265330'), body), false, 'too new');
+    } finally {
+      mock.timers.reset();
+    }
+  });
+
+  it('refuses a secret that is not whsec_<base64> at start, not later with a weaker key', () => {
+    assert.throws(() => webhookVerifier('whsec_not base64!'), /whsec_<base64>/);
   });
 });
