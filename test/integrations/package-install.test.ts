@@ -13,8 +13,8 @@ import { buildCdn, buildNpm, buildProxy, fileExists, listFiles, projectRoot } fr
 
 /** The goal for everything the install puts in node_modules. */
 const INSTALLED_BUDGET = 25 * 1024 * 1024;
-/** Server, build and test software that must never reach a shop's front end. */
-const NOT_FOR_SHOPS = ['sharp', '@img', '@ffmpeg-installer', 'standardwebhooks', 'esbuild', '@esbuild', 'tsx', 'typescript', 'vite', 'playwright-core'];
+/** Build and test software that must never reach a shop (the proxy's own dependencies, standardwebhooks among them, do). */
+const NOT_FOR_SHOPS = ['sharp', '@img', '@ffmpeg-installer', 'esbuild', '@esbuild', 'tsx', 'typescript', 'vite', 'playwright-core'];
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
 
 interface Manifest {
