@@ -17,7 +17,6 @@ import { MemoryStore } from './store/memory.js';
 import { CatalogError, catalogImages, parseCatalog } from './catalog.js';
 import { ConfigError, describeConfig, loadConfig, proxyOptionsFrom, type ConfiguredOptions, type ProxyConfig } from './config.js';
 import type { FileIdCache } from './garment-files.js';
-import { resolveLimits } from './limits.js';
 import { lingerBeforeClosing, lingerBounds } from './lingering-close.js';
 import type { ProxyEnv } from './context.js';
 
@@ -55,7 +54,8 @@ export interface StartedProxy {
 }
 
 /** Serves `fetch` with @hono/node-server; resolves with its port and a close that ends open streams too. */
-function listen(fetch: (request: Request, env?: unknown) => Response | Promise<Response>, port: number, hostname: string): Promise<{ port: number; origin: string; close(): Promise<void> }> {
+function listen(fetch: (request: Request, env?: unknown) => Response | Promise<Response>, port: number, hostname: string,
+  linger?: ReturnType<typeof lingerBounds>): Promise<{ port: number; origin: string; close(): Promise<void> }> {
   return new Promise((resolveListen, reject) => {
     const server = serve({ fetch, port, hostname }, (info: AddressInfo) => {
       resolveListen({
@@ -68,7 +68,7 @@ function listen(fetch: (request: Request, env?: unknown) => Response | Promise<R
       });
     });
     server.on('error', reject);
-    lingerBeforeClosing(server as unknown as Parameters<typeof lingerBeforeClosing>[0], lingerBounds(resolveLimits(proxyOptions.limits)));
+    if (linger) lingerBeforeClosing(server as unknown as Parameters<typeof lingerBeforeClosing>[0], linger);
   });
 }
 
@@ -88,7 +88,9 @@ export async function startProxy(options: StartOptions): Promise<StartedProxy> {
   const root = basePath
     ? new Hono<ProxyEnv>().route(basePath.replace(/\/+$/, ''), app).all('*', (c) => app.fetch(c.req.raw, c.env))
     : app;
-  const publicListener = await listen((request, env) => root.fetch(request, env as never), port, hostname);
+  // Only the public port takes uploads, so only it lingers to let an early refusal reach the client.
+  const publicListener = await listen((request, env) => root.fetch(request, env as never), port, hostname,
+    lingerBounds(resolveLimits(proxyOptions.limits)));
   let adminListener: Awaited<ReturnType<typeof listen>> | undefined;
   if (adminToken) {
     const limits = resolveLimits(proxyOptions.limits);
