@@ -11,6 +11,7 @@ import { prepareRawPhoto } from './photo.js';
 import type { PreparedPhoto } from './photo.js';
 import { ClockController } from './clock.js';
 import { CompareController } from './compare.js';
+import { AccentTextController } from './accent-text.js';
 import { FocusTrapController } from './focus-trap.js';
 import { download, share } from './result-actions.js';
 import { lastPhoto } from './storage.js';
@@ -66,6 +67,8 @@ export class TryonPanel extends LitElement {
 
   readonly #clock = new ClockController(this);
   readonly #compare = new CompareController(this, () => this.renderRoot.querySelector<HTMLElement>('.compare'));
+  // The primary buttons' text colour, readable on whatever accent the shop set.
+  readonly #accentText = new AccentTextController(this, () => this.#dialog);
   // Listens on its own: Tab and Shift+Tab stay inside the dialog.
   readonly #focusTrap = new FocusTrapController(this, () => this.#dialog);
   readonly #run = new TryonRun(this, {

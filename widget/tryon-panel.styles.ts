@@ -3,7 +3,8 @@ import { css } from 'lit';
 export const panelStyles = css`
   :host {
     --_accent: var(--tryon-accent, #1d4ed8);
-    --_accent-text: var(--tryon-accent-text, #fff);
+    /* --_accent-auto: white or near-black, whichever reads at 4.5:1 on the resolved accent (accent-text.ts). */
+    --_accent-text: var(--tryon-accent-text, var(--_accent-auto, #fff));
     --_radius: var(--tryon-radius, 0.5rem);
     --_bg: var(--tryon-background, #fff);
     --_text: var(--tryon-text, #18181b);
@@ -23,7 +24,7 @@ export const panelStyles = css`
       --_surface: var(--tryon-surface, #27272a);
       --_danger: var(--tryon-danger, #fca5a5);
       --_accent: var(--tryon-accent, #3b82f6);
-      --_accent-text: var(--tryon-accent-text, #0b1120);
+      --_accent-text: var(--tryon-accent-text, var(--_accent-auto, #0b1120));
     }
   }
   dialog {
@@ -37,6 +38,10 @@ export const panelStyles = css`
     max-height: calc(100dvh - 2rem);
     box-sizing: border-box;
     overflow: auto;
+    /* Native controls take the accent; and accent-text.ts reads the resolved accent from here. */
+    accent-color: var(--_accent);
+    /* A shop page's hyphens: auto must not break the dialog's words ("try-/on"). */
+    hyphens: manual;
   }
   dialog::backdrop {
     background: rgb(0 0 0 / 0.55);
