@@ -83,6 +83,8 @@ export class TryonPanel extends LitElement {
   });
   readonly #conversions = new Conversions(() => this.host?.analytics);
   #focusStep = false;
+  /** A video has just arrived: it is scrolled into view once it is rendered. */
+  #revealVideo = false;
   /** The result and the chosen variant "Try this colour" was last announced for. */
   #announcedOffer = '';
 
@@ -140,6 +142,8 @@ export class TryonPanel extends LitElement {
     }
     if (after.complete && hasOutput(after) && !(before.complete && hasOutput(before))) {
       this.announcement = this.#texts.t(after.output === 'video' ? 'videoReady' : 'ready');
+      // The video lands below the image, often below the fold: bring it into view.
+      if (after.output === 'video') this.#revealVideo = true;
     }
   }
 
@@ -303,6 +307,14 @@ export class TryonPanel extends LitElement {
     if (this.#focusStep && this.#dialog?.open) {
       this.#focusStep = false;
       this.renderRoot.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    }
+    if (this.#revealVideo && this.#dialog?.open) {
+      const video = this.renderRoot.querySelector('video');
+      if (video) {
+        this.#revealVideo = false;
+        const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
+        video.scrollIntoView({ block: 'nearest', behavior: still ? 'instant' : 'smooth' });
+      }
     }
   }
 

@@ -212,31 +212,58 @@ export const panelStyles = css`
     place-items: center;
     overflow: hidden;
   }
-  .frame > img, video {
+  /*
+   * The result's image and video leave room for the rest of the step (title, tabs, actions, the
+   * live region), so a whole result fits a 1366×768 laptop without scrolling; a taller step (a
+   * video below the image, a phone) scrolls inside the dialog.
+   */
+  [part='result'] {
+    --_media-room: 21rem;
+  }
+  [role='tabpanel'] {
+    --_media-room: 24rem;
+  }
+  .frame > img, video, .compare img {
     display: block;
     inline-size: 100%;
-    max-block-size: 60vh;
+    max-block-size: min(60vh, max(15rem, calc(100dvh - var(--_media-room))));
     object-fit: contain;
   }
+  /* Room beside the image for half the handle, so it is whole at either end. */
   .compare {
     position: relative;
     inline-size: 100%;
+    box-sizing: border-box;
+    padding-inline: 1.25rem;
     touch-action: none;
     user-select: none;
     --pos: 50%;
   }
-  .compare img {
-    display: block;
-    inline-size: 100%;
-    max-block-size: 60vh;
-    object-fit: contain;
-  }
+  /* compare.ts sets --box-start, --box-size and --box-end: the result's drawn box (object-fit: contain). */
   .compare .before {
     position: absolute;
-    inset: 0;
+    inset-block: 0;
+    inset-inline-start: var(--box-start, 1.25rem);
+    inline-size: var(--box-size, calc(100% - 2.5rem));
     block-size: 100%;
     background: var(--_surface);
     clip-path: inset(0 calc(100% - var(--pos)) 0 0);
+  }
+  .compare-label {
+    position: absolute;
+    inset-block-start: 0.5rem;
+    padding: 0.1rem 0.5rem;
+    border-radius: calc(var(--_radius) / 2);
+    background: rgb(0 0 0 / 0.72);
+    color: #fff;
+    font-size: 0.85rem;
+    pointer-events: none;
+  }
+  .compare-label[data-side='before'] {
+    inset-inline-start: calc(var(--box-start, 1.25rem) + 0.5rem);
+  }
+  .compare-label[data-side='after'] {
+    inset-inline-end: calc(var(--box-end, 1.25rem) + 0.5rem);
   }
   /* The dialog's own direction (its dictionary's), not the page's: an Arabic panel on an English page. */
   .compare:dir(rtl) .before {
@@ -245,7 +272,7 @@ export const panelStyles = css`
   .compare [role='slider'] {
     position: absolute;
     inset-block: 0;
-    inset-inline-start: calc(var(--pos) - 1.25rem);
+    inset-inline-start: calc(var(--handle, 50%) - 1.25rem);
     inline-size: 2.5rem;
     cursor: ew-resize;
     display: grid;

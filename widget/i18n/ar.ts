@@ -94,6 +94,8 @@ export const ar: Translation = {
   error_view_not_offered: 'إحدى الزوايا المختارة غير متاحة لهذا المنتج.',
   error_video_not_offered: 'الفيديو غير متاح لهذا المنتج.',
   error_generic: 'حدث خطأ ما. يُرجى المحاولة مجددًا.',
+  compareBefore: 'قبل',
+  compareAfter: 'بعد',
 };
 
 export default ar;

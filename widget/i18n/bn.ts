@@ -93,6 +93,8 @@ export const bn: Translation = {
   error_view_not_offered: 'বেছে নেওয়া একটি ভিউ এই পণ্যের জন্য উপলব্ধ নয়।',
   error_video_not_offered: 'এই পণ্যের জন্য ভিডিও উপলব্ধ নয়।',
   error_generic: 'কিছু একটা সমস্যা হয়েছে। অনুগ্রহ করে আবার চেষ্টা করুন।',
+  compareBefore: 'আগে',
+  compareAfter: 'পরে',
 };
 
 export default bn;

@@ -94,6 +94,8 @@ export const en = {
   error_view_not_offered: 'One of the chosen views is not offered for this product.',
   error_video_not_offered: 'A video is not offered for this product.',
   error_generic: 'Something went wrong. Please try again.',
+  compareBefore: 'Before',
+  compareAfter: 'After',
 };
 
 /** Every text of the widget, by key. */

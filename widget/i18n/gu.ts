@@ -93,6 +93,8 @@ export const gu: Translation = {
   error_view_not_offered: 'પસંદ કરેલો કોઈ વ્યૂ આ પ્રોડક્ટ માટે ઉપલબ્ધ નથી.',
   error_video_not_offered: 'આ પ્રોડક્ટ માટે વીડિયો ઉપલબ્ધ નથી.',
   error_generic: 'કંઈક ખોટું થયું. કૃપા કરીને ફરી પ્રયાસ કરો.',
+  compareBefore: 'પહેલાં',
+  compareAfter: 'પછી',
 };
 
 export default gu;

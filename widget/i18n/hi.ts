@@ -93,6 +93,8 @@ export const hi: Translation = {
   error_view_not_offered: 'चुना गया कोई व्यू इस उत्पाद के लिए उपलब्ध नहीं है।',
   error_video_not_offered: 'इस उत्पाद के लिए वीडियो उपलब्ध नहीं है।',
   error_generic: 'कुछ गड़बड़ हो गई। कृपया फिर कोशिश करें।',
+  compareBefore: 'पहले',
+  compareAfter: 'बाद में',
 };
 
 export default hi;

@@ -93,6 +93,8 @@ export const mr: Translation = {
   error_view_not_offered: 'निवडलेला एक व्ह्यू या उत्पादनासाठी उपलब्ध नाही.',
   error_video_not_offered: 'या उत्पादनासाठी व्हिडिओ उपलब्ध नाही.',
   error_generic: 'काहीतरी चुकले. कृपया पुन्हा प्रयत्न करा.',
+  compareBefore: 'आधी',
+  compareAfter: 'नंतर',
 };
 
 export default mr;

@@ -93,6 +93,8 @@ export const ta: Translation = {
   error_view_not_offered: 'தேர்ந்தெடுத்த கோணங்களில் ஒன்று இந்தப் பொருளுக்குக் கிடைக்காது.',
   error_video_not_offered: 'இந்தப் பொருளுக்கு வீடியோ கிடைக்காது.',
   error_generic: 'ஏதோ தவறு நடந்துவிட்டது. மீண்டும் முயலவும்.',
+  compareBefore: 'முன்',
+  compareAfter: 'பின்',
 };
 
 export default ta;

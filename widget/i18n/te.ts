@@ -93,6 +93,8 @@ export const te: Translation = {
   error_view_not_offered: 'ఎంచుకున్న కోణాల్లో ఒకటి ఈ ఉత్పత్తికి అందుబాటులో లేదు.',
   error_video_not_offered: 'ఈ ఉత్పత్తికి వీడియో అందుబాటులో లేదు.',
   error_generic: 'ఏదో పొరపాటు జరిగింది. దయచేసి మళ్లీ ప్రయత్నించండి.',
+  compareBefore: 'ముందు',
+  compareAfter: 'తర్వాత',
 };
 
 export default te;

@@ -93,6 +93,8 @@ export const ur: Translation = {
   error_view_not_offered: 'منتخب کردہ زاویوں میں سے ایک اس پروڈکٹ کے لیے دستیاب نہیں۔',
   error_video_not_offered: 'اس پروڈکٹ کے لیے ویڈیو دستیاب نہیں ہے۔',
   error_generic: 'کچھ غلط ہو گیا۔ براہ کرم دوبارہ کوشش کریں۔',
+  compareBefore: 'پہلے',
+  compareAfter: 'بعد',
 };
 
 export default ur;
