@@ -46,16 +46,22 @@ export const panelStyles = css`
   dialog::backdrop {
     background: rgb(0 0 0 / 0.55);
   }
-  /* A full-screen sheet on small screens. */
+  /* A bottom sheet on phones: as tall as its step, the page still showing above it, touch-sized targets. */
   @media (max-width: 600px) {
     dialog {
       width: 100vw;
       max-width: 100vw;
-      height: 100dvh;
-      max-height: 100dvh;
-      margin: 0;
+      max-height: calc(100dvh - 1.5rem);
+      margin: auto 0 0;
       border: 0;
+      border-block-start: 1px solid var(--_border);
       border-radius: 0;
+      border-start-start-radius: calc(var(--_radius) * 2);
+      border-start-end-radius: calc(var(--_radius) * 2);
+      padding-block-end: env(safe-area-inset-bottom, 0);
+    }
+    button {
+      min-block-size: 2.75rem;
     }
   }
   /* Not a <header>: that would be a second banner landmark on the shop's page. */
@@ -64,7 +70,8 @@ export const panelStyles = css`
     align-items: center;
     justify-content: space-between;
     gap: 1rem;
-    padding: 0.75rem 1rem;
+    padding-block: 0.25rem;
+    padding-inline: 1rem 0.25rem;
     border-block-end: 1px solid var(--_border);
   }
   h2 {
@@ -118,11 +125,18 @@ export const panelStyles = css`
     outline: 3px solid var(--_focus);
     outline-offset: 2px;
   }
+  /* 44 × 44 px: a target a thumb can hit. */
   button.close {
     border: 0;
     font-size: 1.4rem;
     line-height: 1;
-    padding: 0.25rem 0.6rem;
+    padding: 0;
+    min-inline-size: 2.75rem;
+    min-block-size: 2.75rem;
+  }
+  /* A hyphenated word ("try-on") is not broken at its hyphen. */
+  .whole {
+    white-space: nowrap;
   }
   .actions {
     display: flex;
