@@ -2,12 +2,16 @@
 // scripts/browsers/engines.js, narrowed with TRYON_ENGINES), TypeScript through esbuild.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { engineLaunchers } from './scripts/browsers/engines.js';
+import { installEngineCommands } from './scripts/browsers/commands.js';
 import { countingReporter } from './scripts/wtr-counting-reporter.js';
 import { defaultReporter } from '@web/test-runner';
 import { fakeProxyMiddleware } from './test/widget/fake-proxy.js';
 import { realProxyMiddleware } from './test/widget/real-proxy.js';
 import { heicPhotosMiddleware } from './test/widget/heic-photos.js';
 import { cdnBuildMiddleware } from './test/widget/cdn-build.js';
+
+// setViewport and sendKeys in every engine (scripts/browsers/commands.js).
+installEngineCommands();
 
 export default {
   files: process.env.WTR_FILES ? process.env.WTR_FILES.split(',') : ['test/widget/**/*.test.ts'],
