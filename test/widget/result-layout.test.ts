@@ -2,7 +2,8 @@
 // result inside the dialog's scroll box at a laptop's and a phone's viewport, the comparison's
 // travel over the image's drawn box, the phone sheet and its touch targets.
 import { expect, fixture, html } from '@open-wc/testing';
-import { emulateMedia, setViewport } from '@web/test-runner-commands';
+import { setViewport } from '@web/test-runner-commands';
+import { emulate, viewport } from './media.js';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import type { Fake, Scenario } from './helpers.js';
 import { button, control, dialogOf, drawnPhoto, fakeProxy, openAndConsent, panelRoot, pickPhoto, reach, until } from './helpers.js';
@@ -14,33 +15,6 @@ const PHONE = { width: 390, height: 844 };
 /** A portrait result (600×900), same-origin, as a real try-on's image is. */
 const PORTRAIT = new URL('/test/widget/portrait.svg', location.href).href;
 const catalog = { views: ['front', 'three_quarter_left', 'side', 'back'], video: true, tier: 'premium', name: 'Emerald Bridal Lehenga' };
-
-/**
- * emulateMedia goes through the DevTools protocol: Chromium's only. In Firefox (WebDriver BiDi) and
- * WebKit (WebDriver) it throws; there the page keeps the engine's own scheme (light) and motion.
- */
-async function emulate(media: Parameters<typeof emulateMedia>[0]): Promise<boolean> {
-  try {
-    await emulateMedia(media);
-    return true;
-  } catch (error) {
-    if (/CDP support is required|not supported for browser type/.test(String(error))) return false;
-    throw error;
-  }
-}
-
-/**
- * Sets the viewport. WebKitGTK's window cannot be narrower than about 447 px: there a phone is
- * measured at the narrowest width the engine gives (still below the 600 px of the sheet layout).
- */
-async function viewport(size: { width: number; height: number }): Promise<void> {
-  try {
-    await setViewport(size);
-  } catch (error) {
-    const given = /asked for \d+ × \d+, the page has (\d+) × (\d+)/.exec(String(error));
-    if (!given || size.width > 600 || Number(given[1]) > 480 || Number(given[2]) !== size.height) throw error;
-  }
-}
 
 function channels(colour: string): number[] {
   const match = /rgba?\(([^)]+)\)/.exec(colour);
