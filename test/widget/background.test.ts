@@ -52,8 +52,14 @@ describe('a try-on watched after the dialog closes', () => {
   after(() => setViewport({ width: 800, height: 600 }));
 
   for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
-    it(`keeps watching, shows and says the ready badge once, and reopens on the result (${viewport.width}×${viewport.height})`, async () => {
-      await setViewport(viewport);
+    it(`keeps watching, shows and says the ready badge once, and reopens on the result (${viewport.width}×${viewport.height})`, async function () {
+      try {
+        await setViewport(viewport);
+      } catch (error) {
+        // WebKitGTK's MiniBrowser keeps its window at least 447 px wide: a phone's width cannot be had there.
+        if (/asked for .* the page has/.test(String(error))) this.skip();
+        throw error;
+      }
       const fake = await fakeProxy({ steps: [{ status: 'queued' }, { hold: true }, { status: 'processing' }, { status: 'succeeded', outputs: ['front'] }] });
       const el = await mount(fake, { analytics: 'dataLayer' });
       const events = recordEvents(el);

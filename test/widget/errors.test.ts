@@ -26,7 +26,7 @@ const cases: { code: string; where: 'photo' | 'tryon'; error: FakeError; message
   { code: 'upstream_timeout', where: 'tryon', error: { status: 504, code: 'upstream_timeout' }, message: en.error_upstream_timeout },
   { code: 'daily_budget_reached', where: 'tryon', error: { status: 429, code: 'daily_budget_reached' }, message: en.error_daily_budget_reached },
   // No answer while the device is online: the shop's service, not the shopper's connection (outage.test.ts has offline).
-  { code: 'not_answering', where: 'tryon', error: { status: 0, code: 'offline', destroy: true }, message: en.error_not_answering },
+  { code: 'not_answering', where: 'tryon', error: { status: 0, code: 'offline', refused: true }, message: en.error_not_answering },
   { code: 'some_new_code', where: 'tryon', error: { status: 418, code: 'some_new_code' }, message: en.error_generic },
   { code: 'http_502', where: 'tryon', error: { status: 502, code: '', raw: '<html>Bad gateway</html>' }, message: en.error_generic },
 ];
@@ -81,7 +81,7 @@ describe('errors in plain words', () => {
   });
 
   it('retries a failed submit with the same requestId, and uploads the photo only once', async () => {
-    const fake = await fakeProxy({ tryonErrors: [{ status: 503, code: 'upstream_unavailable' }, { status: 0, code: 'offline', destroy: true }] });
+    const fake = await fakeProxy({ tryonErrors: [{ status: 503, code: 'upstream_unavailable' }, { status: 0, code: 'offline', refused: true }] });
     const el = await mount(fake);
     await submitPhoto(el);
     await reach(el, 'error');
