@@ -9,6 +9,9 @@ const photoCodes = new Set(['unsupported_media_type', 'photo_too_small', 'file_t
 /** Error codes that mean a handle is gone: start again from the photo. */
 const handleCodes = new Set(['expired_handle', 'invalid_handle', 'not_found']);
 
+/** The codes whose words end "start again with your photo" (`not_found` has the generic words). */
+const startAgainCodes = new Set(['expired_handle', 'invalid_handle']);
+
 /** True when the proxy refused the photo itself, so offering to send it again would be a dead end. */
 export const photoRefused = (code: string | undefined): boolean => photoCodes.has(code ?? '');
 
@@ -16,7 +19,7 @@ export const photoRefused = (code: string | undefined): boolean => photoCodes.ha
  * The error step's one way on, named as its words name it: a lost try-on says "start again with
  * your photo", so its button does too (and takes the shopper straight to the photo step).
  */
-export const actionLabel = (code: string | undefined): keyof Strings => (handleCodes.has(code ?? '') ? 'startAgain' : 'tryAgain');
+export const actionLabel = (code: string | undefined): keyof Strings => (startAgainCodes.has(code ?? '') ? 'startAgain' : 'tryAgain');
 
 export const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
 

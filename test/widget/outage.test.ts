@@ -5,6 +5,7 @@
 import { expect } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
+import { actionLabel } from '../../widget/error-policy.js';
 import { button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, statusText, until } from './helpers.js';
 import type { FakeError, FakeRequest } from './helpers.js';
 
@@ -124,5 +125,13 @@ describe('when the shop\'s try-on service stops answering', () => {
     await reach(el, 'result');
     const log = await fake.log();
     expect(log.filter((r) => r.path === '/photos')).to.have.length(2);
+  });
+
+  it('names the error step\'s way on as its words do', () => {
+    for (const code of ['expired_handle', 'invalid_handle']) {
+      expect(en[`error_${code}` as 'error_invalid_handle'].toLowerCase()).to.contain(en[actionLabel(code)].toLowerCase());
+    }
+    // not_found has the generic words ("…Please try again."), so its button says "Try again".
+    for (const code of ['not_found', 'render_failed', 'not_answering', 'rate_limited', undefined]) expect(actionLabel(code)).to.equal('tryAgain');
   });
 });
