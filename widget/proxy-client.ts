@@ -83,6 +83,12 @@ export function serviceDown(error: unknown): boolean {
 /** The longest wait between polls while the service is down, so the run resumes soon after it is back. */
 const DOWN_POLL_CAP_MS = 5000;
 
+/**
+ * A status read is answered in milliseconds from the proxy's status board; one unanswered this long
+ * means a proxy that accepts connections but has hung: as down as one that refuses them.
+ */
+const STATUS_TIMEOUT_MS = 8000;
+
 function abortError(): DOMException {
   return new DOMException('The try-on was cancelled.', 'AbortError');
 }
@@ -252,7 +258,21 @@ export class ProxyClient {
   }
 
   async status(tryon: string, signal?: AbortSignal): Promise<ProxyStatus> {
-    return this.#normalise(await this.#json<ProxyStatus>(`tryons/${encodeURIComponent(tryon)}`, { signal }));
+    if (signal?.aborted) throw abortError();
+    const read = new AbortController();
+    const giveUp = () => read.abort();
+    const timer = setTimeout(giveUp, STATUS_TIMEOUT_MS);
+    signal?.addEventListener('abort', giveUp, { once: true });
+    try {
+      return this.#normalise(await this.#json<ProxyStatus>(`tryons/${encodeURIComponent(tryon)}`, { signal: read.signal }));
+    } catch (error) {
+      if (signal?.aborted) throw abortError();
+      if (read.signal.aborted) throw new ProxyError('not_answering', '', true);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', giveUp);
+    }
   }
 
   /**

@@ -70,6 +70,23 @@ describe('when the shop\'s try-on service stops answering', () => {
     });
   }
 
+  it('a proxy that has hung (a poll unanswered for 8 s) is not answering too, and the run resumes when it answers', async () => {
+    const fake = await fakeProxy({ sse: false, holdPolls: true, steps: [{ status: 'processing' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }] });
+    const el = await mount(fake);
+    await openAndConsent(el);
+    const said = recordAnnouncements(el);
+    await pickPhoto(el, await drawnPhoto(500, 700));
+    button(el, 'Try it on').click();
+    const held = await until(async () => (await fake.log()).find((r) => r.held), 'a poll held by the hung proxy');
+    await until(() => statusText(el) === en.notAnswering, 'the words "not answering"', 15_000);
+    const after = Date.now() - held.at;
+    expect(after, `told ${after} ms after the poll hung`).to.be.within(7000, 13_000);
+    expect((await fake.log()).find((r) => r.held)!.closedByClient, 'the hung poll was given up').to.equal(true);
+    await fake.release();
+    await reach(el, 'result', 15_000);
+    expect(said.filter((text) => text === en.notAnswering)).to.have.length(1);
+  });
+
   it('tells an offline device it is offline, and a silent service that it is not answering, before anything was sent', async () => {
     const refused = await fakeProxy({ tryonErrors: [{ status: 0, code: '', refused: true }] });
     const el = await mount(refused);
