@@ -3,10 +3,10 @@
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import { panelStyles } from './tryon-panel.styles.js';
-import { hasOutput } from './session.js';
+import { hasOutput, readyInBackground } from './session.js';
 import type { SessionEvent, SessionState } from './session.js';
 import { TryonRun } from './tryon-run.js';
-import { photoRefused } from './error-policy.js';
+import { actionLabel, photoRefused } from './error-policy.js';
 import { prepareRawPhoto } from './photo.js';
 import type { PreparedPhoto } from './photo.js';
 import { ClockController } from './clock.js';
@@ -19,7 +19,7 @@ import { Texts } from './texts.js';
 import { tryonEvent } from './events.js';
 import { Conversions } from './analytics.js';
 import type { TryonEventDetail, TryonEventName, TryonOutput } from './events.js';
-import type { PanelHost, PanelStatusEvent } from './panel-host.js';
+import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from './panel-host.js';
 import { consentStep, consentText } from './steps/consent.js';
 import { consentWords } from './consent-version.js';
 import { photoProblem, photoStep } from './steps/photo.js';
@@ -123,7 +123,9 @@ export class TryonPanel extends LitElement {
       this.announcement = '';
       this.dispatchEvent(new CustomEvent('panel-status', { detail: after.status }) satisfies PanelStatusEvent);
     }
-    this.#clock.running = after.status === 'queued' || after.status === 'rendering' || (after.status === 'result' && !after.complete);
+    // No clock while the service is not answering: counting towards "usually about 25 seconds" would pretend.
+    this.#clock.running = !after.notAnswering && (after.status === 'queued' || after.status === 'rendering' || (after.status === 'result' && !after.complete));
+    if (readyInBackground(after) && !readyInBackground(before)) this.#readyBadge(true);
     if (event.type === 'product-changed') this.selectedView = '';
     if (event.type === 'uploaded' && this.preview) beforeImages.set(event.photo.handle, this.preview);
     if (event.type === 'use-last-photo') this.preview = beforeImages.get(event.photo.handle);
@@ -140,6 +142,16 @@ export class TryonPanel extends LitElement {
     }
   }
 
+  /**
+   * A try-on watched after the dialog closed has its result: the button shows its ready badge and
+   * says so politely (`panel-ready`, handled by the button); opening the dialog takes it away.
+   */
+  #readyBadge(on: boolean): void {
+    const texts = this.#texts;
+    const detail = on ? { badge: texts.t('readyBadge'), announcement: texts.t('readyInBackground', { product: this.#productName() }) } : undefined;
+    this.dispatchEvent(new CustomEvent('panel-ready', { detail }) satisfies PanelReadyEvent);
+  }
+
   // ── public ───────────────────────────────────────────────────────────────────────────────
 
   /** Opens the dialog; with `resume`, picks up a try-on stored before a reload. */
@@ -148,6 +160,7 @@ export class TryonPanel extends LitElement {
     const dialog = this.#dialog;
     if (!dialog) return;
     const wasOpen = dialog.open;
+    this.#readyBadge(false);
     this.#run.enter(resume);
     if (!wasOpen) {
       dialog.showModal();
@@ -308,8 +321,8 @@ export class TryonPanel extends LitElement {
     switch (status) {
       // Whole tens only, so a screen reader is not told every percent.
       case 'uploading': return texts.t('uploading', { percent: texts.percent(Math.floor(percent / 10) * 10) });
-      case 'queued': return tryon ? texts.t('queued') : texts.t('sending');
-      case 'rendering': return texts.t('rendering');
+      case 'queued': return this.#session.notAnswering ? texts.t('notAnswering') : tryon ? texts.t('queued') : texts.t('sending');
+      case 'rendering': return this.#session.notAnswering ? texts.t('notAnswering') : texts.t('rendering');
       default: return this.announcement;
     }
   }
@@ -342,7 +355,7 @@ export class TryonPanel extends LitElement {
       case 'rendering': return progressStep({
         texts, productName, uploading: session.status === 'uploading', percent: session.percent,
         elapsedSeconds: session.tryon ? Math.round(Math.max(0, this.#clock.now - (session.submittedAt ?? this.#clock.now)) / 1000) : undefined,
-        expectedSeconds: Math.round(this.#run.expectedMs() / 1000),
+        expectedSeconds: Math.round(this.#run.expectedMs() / 1000), notAnswering: Boolean(session.notAnswering),
         onCancel: () => this.#run.cancel(),
       });
       case 'result': return resultStep({
@@ -355,7 +368,7 @@ export class TryonPanel extends LitElement {
         onMakeVideo: () => this.#run.makeVideo(),
         colourOffer: this.#colourOffer(texts), onTryColour: this.#onTryColour,
       });
-      case 'error': return errorStep({ texts, message: session.error?.message, onRetry: this.#onRetry, onClose: () => this.hide() });
+      case 'error': return errorStep({ texts, message: session.error?.message, action: texts.t(actionLabel(session.error?.code)), onRetry: this.#onRetry, onClose: () => this.hide() });
       default: return nothing;
     }
   }

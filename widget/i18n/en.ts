@@ -94,6 +94,12 @@ export const en = {
   error_view_not_offered: 'One of the chosen views is not offered for this product.',
   error_video_not_offered: 'A video is not offered for this product.',
   error_generic: 'Something went wrong. Please try again.',
+  notAnswering: 'The shop’s try-on service is not answering. We keep trying, and your try-on carries on by itself when it is back.',
+  error_not_answering: 'The shop’s try-on service is not answering. Please try again in a moment.',
+  error_tryon_lost: 'Your try-on was lost: the shop’s try-on service no longer knows it. Start again with your photo.',
+  startAgain: 'Start again with your photo',
+  readyBadge: 'Ready',
+  readyInBackground: 'Your try-on of {product} is ready. Press the try-on button to see it.',
 };
 
 /** Every text of the widget, by key. */
