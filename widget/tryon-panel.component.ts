@@ -20,7 +20,7 @@ import { tryonEvent } from './events.js';
 import { Conversions } from './analytics.js';
 import type { TryonEventDetail, TryonEventName, TryonOutput } from './events.js';
 import type { PanelHost, PanelStatusEvent } from './panel-host.js';
-import { consentStep, consentText } from './steps/consent.js';
+import { CONSENT_TEXT_ID, consentStep, consentText } from './steps/consent.js';
 import { consentWords } from './consent-version.js';
 import { photoProblem, photoStep } from './steps/photo.js';
 import { progressStep } from './steps/progress.js';
@@ -363,7 +363,9 @@ export class TryonPanel extends LitElement {
   override render() {
     const texts = this.#texts;
     // The language the texts are really in: a page in a language the widget lacks reads English.
-    return html`<dialog part="dialog" aria-labelledby="dialog-title" lang=${texts.code}
+    // While consent is asked, what the shopper agrees to is the dialog's description.
+    const description = this.#session.status === 'consent' ? CONSENT_TEXT_ID : nothing;
+    return html`<dialog part="dialog" aria-labelledby="dialog-title" aria-describedby=${description} lang=${texts.code}
         dir=${texts.dir ?? nothing} @close=${this.#onDialogClose}>
       <div class="header" part="header">
         <h2 id="dialog-title" part="title">${texts.t('dialogTitle')}</h2>
