@@ -12,7 +12,7 @@ import type { PreparedPhoto } from './photo.js';
 import { ClockController } from './clock.js';
 import { CompareController } from './compare.js';
 import { FocusTrapController } from './focus-trap.js';
-import { download, share } from './result-actions.js';
+import { download, outputFileName, productPageUrl, share } from './result-actions.js';
 import { lastPhoto } from './storage.js';
 import type { StoredTryon } from './storage.js';
 import { Texts } from './texts.js';
@@ -264,9 +264,20 @@ export class TryonPanel extends LitElement {
   readonly #onShare = async () => {
     const output = this.#currentImage() ?? this.#session.outputs[0];
     if (!output) return;
-    const outcome = await share(output, this.#texts.t('resultAlt', { product: this.#productName() }));
-    if (outcome === 'copied') this.announcement = this.#texts.t('linkCopied');
-    else if (outcome === 'failed') this.announcement = output.url;
+    const texts = this.#texts;
+    const product = this.#productName();
+    const url = productPageUrl();
+    const outcome = await share(output, {
+      title: product, text: texts.t('shareText', { product }), url, fileName: outputFileName(output, this.host.product),
+    });
+    // The live region says what was shared, so a screen reader user knows what the sheet sent.
+    switch (outcome) {
+      case 'picture': this.announcement = texts.t('sharedPicture', { product }); break;
+      case 'link': this.announcement = texts.t('sharedLink', { product }); break;
+      case 'copied': this.announcement = texts.t('shareCopied', { product }); break;
+      case 'failed': this.announcement = texts.t('shareFailed', { product, url }); break;
+      case 'cancelled': break;
+    }
   };
 
   readonly #onTryColour = () => {

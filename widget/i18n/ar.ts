@@ -54,7 +54,6 @@ export const ar: Translation = {
   compare: 'قبل وبعد',
   download: 'تنزيل',
   share: 'مشاركة',
-  linkCopied: 'تم نسخ الرابط.',
   anotherPhoto: 'تجربة صورة أخرى',
   forgetPhoto: 'حذف صورتي',
   forgotten: 'حُذفت صورتك. لم يعد ممكنًا فتحها ولا فتح القياسات التي أُعدّت منها.',
@@ -94,6 +93,12 @@ export const ar: Translation = {
   error_view_not_offered: 'إحدى الزوايا المختارة غير متاحة لهذا المنتج.',
   error_video_not_offered: 'الفيديو غير متاح لهذا المنتج.',
   error_generic: 'حدث خطأ ما. يُرجى المحاولة مجددًا.',
+
+  shareText: 'جرّبتُ {product} افتراضيًا.',
+  sharedPicture: 'تمت مشاركة صورة قياسك مع رابط {product}.',
+  sharedLink: 'تمت مشاركة رابط {product}.',
+  shareCopied: 'تم نسخ رابط {product}.',
+  shareFailed: 'تعذّرت المشاركة. رابط {product}: {url}',
 };
 
 export default ar;

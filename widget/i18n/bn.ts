@@ -53,7 +53,6 @@ export const bn: Translation = {
   compare: 'আগে ও পরে',
   download: 'ডাউনলোড করুন',
   share: 'শেয়ার করুন',
-  linkCopied: 'লিংক কপি হয়েছে।',
   anotherPhoto: 'অন্য ছবি দিয়ে দেখুন',
   forgetPhoto: 'আমার ছবি মুছে ফেলুন',
   forgotten: 'আপনার ছবি মুছে ফেলা হয়েছে। এটি ও এর থেকে তৈরি ট্রাই-অন আর খোলা যাবে না।',
@@ -93,6 +92,12 @@ export const bn: Translation = {
   error_view_not_offered: 'বেছে নেওয়া একটি ভিউ এই পণ্যের জন্য উপলব্ধ নয়।',
   error_video_not_offered: 'এই পণ্যের জন্য ভিডিও উপলব্ধ নয়।',
   error_generic: 'কিছু একটা সমস্যা হয়েছে। অনুগ্রহ করে আবার চেষ্টা করুন।',
+
+  shareText: 'আমি {product} পরে দেখলাম।',
+  sharedPicture: 'আপনার ট্রাই-অন ছবি {product}-এর লিংকসহ শেয়ার করা হয়েছে।',
+  sharedLink: '{product}-এর লিংক শেয়ার করা হয়েছে।',
+  shareCopied: '{product}-এর লিংক কপি হয়েছে।',
+  shareFailed: 'শেয়ার করা গেল না। {product}-এর লিংক: {url}',
 };
 
 export default bn;

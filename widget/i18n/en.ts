@@ -54,7 +54,6 @@ export const en = {
   compare: 'Before and after',
   download: 'Download',
   share: 'Share',
-  linkCopied: 'Link copied.',
   anotherPhoto: 'Try another photo',
   forgetPhoto: 'Forget my photo',
   forgotten: 'Your photo has been forgotten. It and your try-ons can no longer be opened.',
@@ -94,6 +93,13 @@ export const en = {
   error_view_not_offered: 'One of the chosen views is not offered for this product.',
   error_video_not_offered: 'A video is not offered for this product.',
   error_generic: 'Something went wrong. Please try again.',
+
+  // Share: the sentence shared with the product page, and what the live region says was shared.
+  shareText: 'I tried on {product}.',
+  sharedPicture: 'Shared your try-on picture with a link to {product}.',
+  sharedLink: 'Shared a link to {product}.',
+  shareCopied: 'Copied a link to {product}.',
+  shareFailed: 'Could not share. The link to {product}: {url}',
 };
 
 /** Every text of the widget, by key. */

@@ -53,7 +53,6 @@ export const gu: Translation = {
   compare: 'પહેલાં અને પછી',
   download: 'ડાઉનલોડ કરો',
   share: 'શેર કરો',
-  linkCopied: 'લિંક કૉપિ થઈ ગઈ.',
   anotherPhoto: 'બીજો ફોટો અજમાવો',
   forgetPhoto: 'મારો ફોટો કાઢી નાખો',
   forgotten: 'તમારો ફોટો કાઢી નાખવામાં આવ્યો છે. હવે તે અને તેનાથી બનેલાં ટ્રાય-ઑન ખોલી શકાશે નહીં.',
@@ -93,6 +92,12 @@ export const gu: Translation = {
   error_view_not_offered: 'પસંદ કરેલો કોઈ વ્યૂ આ પ્રોડક્ટ માટે ઉપલબ્ધ નથી.',
   error_video_not_offered: 'આ પ્રોડક્ટ માટે વીડિયો ઉપલબ્ધ નથી.',
   error_generic: 'કંઈક ખોટું થયું. કૃપા કરીને ફરી પ્રયાસ કરો.',
+
+  shareText: 'મેં {product} પહેરીને જોયું.',
+  sharedPicture: 'તમારો ટ્રાય-ઑન ફોટો {product}ની લિંક સાથે શેર થયો.',
+  sharedLink: '{product}ની લિંક શેર થઈ.',
+  shareCopied: '{product}ની લિંક કૉપિ થઈ ગઈ.',
+  shareFailed: 'શેર થઈ શક્યું નહીં. {product}ની લિંક: {url}',
 };
 
 export default gu;

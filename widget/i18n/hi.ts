@@ -53,7 +53,6 @@ export const hi: Translation = {
   compare: 'पहले और बाद में',
   download: 'डाउनलोड करें',
   share: 'शेयर करें',
-  linkCopied: 'लिंक कॉपी हो गया।',
   anotherPhoto: 'दूसरी फ़ोटो आज़माएँ',
   forgetPhoto: 'मेरी फ़ोटो हटाएँ',
   forgotten: 'आपकी फ़ोटो हटा दी गई है। अब न वह खुलेगी, न उससे बने ट्राई-ऑन।',
@@ -93,6 +92,12 @@ export const hi: Translation = {
   error_view_not_offered: 'चुना गया कोई व्यू इस उत्पाद के लिए उपलब्ध नहीं है।',
   error_video_not_offered: 'इस उत्पाद के लिए वीडियो उपलब्ध नहीं है।',
   error_generic: 'कुछ गड़बड़ हो गई। कृपया फिर कोशिश करें।',
+
+  shareText: 'मैंने {product} पहनकर देखा।',
+  sharedPicture: 'आपकी ट्राई-ऑन फ़ोटो {product} के लिंक के साथ शेयर की गई।',
+  sharedLink: '{product} का लिंक शेयर किया गया।',
+  shareCopied: '{product} का लिंक कॉपी हो गया।',
+  shareFailed: 'शेयर नहीं हो सका। {product} का लिंक: {url}',
 };
 
 export default hi;

@@ -53,7 +53,6 @@ export const mr: Translation = {
   compare: 'आधी आणि नंतर',
   download: 'डाउनलोड करा',
   share: 'शेअर करा',
-  linkCopied: 'लिंक कॉपी झाली.',
   anotherPhoto: 'दुसरा फोटो वापरून पाहा',
   forgetPhoto: 'माझा फोटो हटवा',
   forgotten: 'तुमचा फोटो हटवला आहे. आता तो आणि त्यापासून बनलेले ट्राय-ऑन उघडता येणार नाहीत.',
@@ -93,6 +92,12 @@ export const mr: Translation = {
   error_view_not_offered: 'निवडलेला एक व्ह्यू या उत्पादनासाठी उपलब्ध नाही.',
   error_video_not_offered: 'या उत्पादनासाठी व्हिडिओ उपलब्ध नाही.',
   error_generic: 'काहीतरी चुकले. कृपया पुन्हा प्रयत्न करा.',
+
+  shareText: 'मी {product} घालून पाहिले.',
+  sharedPicture: 'तुमचा ट्राय-ऑन फोटो {product} च्या लिंकसह शेअर केला.',
+  sharedLink: '{product} ची लिंक शेअर केली.',
+  shareCopied: '{product} ची लिंक कॉपी झाली.',
+  shareFailed: 'शेअर करता आले नाही. {product} ची लिंक: {url}',
 };
 
 export default mr;

@@ -53,7 +53,6 @@ export const ta: Translation = {
   compare: 'முன்னும் பின்னும்',
   download: 'பதிவிறக்கவும்',
   share: 'பகிரவும்',
-  linkCopied: 'இணைப்பு நகலெடுக்கப்பட்டது.',
   anotherPhoto: 'வேறு புகைப்படத்துடன் முயலவும்',
   forgetPhoto: 'என் புகைப்படத்தை நீக்கவும்',
   forgotten: 'உங்கள் புகைப்படம் நீக்கப்பட்டது. அதையும் அதிலிருந்து உருவான தோற்றங்களையும் இனி திறக்க முடியாது.',
@@ -93,6 +92,12 @@ export const ta: Translation = {
   error_view_not_offered: 'தேர்ந்தெடுத்த கோணங்களில் ஒன்று இந்தப் பொருளுக்குக் கிடைக்காது.',
   error_video_not_offered: 'இந்தப் பொருளுக்கு வீடியோ கிடைக்காது.',
   error_generic: 'ஏதோ தவறு நடந்துவிட்டது. மீண்டும் முயலவும்.',
+
+  shareText: 'நான் {product} அணிந்து பார்த்தேன்.',
+  sharedPicture: 'நீங்கள் அணிந்து பார்த்த படம் {product} இணைப்புடன் பகிரப்பட்டது.',
+  sharedLink: '{product} இணைப்பு பகிரப்பட்டது.',
+  shareCopied: '{product} இணைப்பு நகலெடுக்கப்பட்டது.',
+  shareFailed: 'பகிர முடியவில்லை. {product} இணைப்பு: {url}',
 };
 
 export default ta;

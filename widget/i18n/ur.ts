@@ -53,7 +53,6 @@ export const ur: Translation = {
   compare: 'پہلے اور بعد',
   download: 'ڈاؤن لوڈ کریں',
   share: 'شیئر کریں',
-  linkCopied: 'لنک کاپی ہو گیا۔',
   anotherPhoto: 'دوسری تصویر آزمائیں',
   forgetPhoto: 'میری تصویر حذف کریں',
   forgotten: 'آپ کی تصویر حذف کر دی گئی ہے۔ اب نہ یہ کھلے گی اور نہ اس سے بنے ٹرائی آن۔',
@@ -93,6 +92,12 @@ export const ur: Translation = {
   error_view_not_offered: 'منتخب کردہ زاویوں میں سے ایک اس پروڈکٹ کے لیے دستیاب نہیں۔',
   error_video_not_offered: 'اس پروڈکٹ کے لیے ویڈیو دستیاب نہیں ہے۔',
   error_generic: 'کچھ غلط ہو گیا۔ براہ کرم دوبارہ کوشش کریں۔',
+
+  shareText: 'میں نے {product} پہن کر دیکھا۔',
+  sharedPicture: 'آپ کی ٹرائی آن تصویر {product} کے لنک کے ساتھ شیئر ہو گئی۔',
+  sharedLink: '{product} کا لنک شیئر ہو گیا۔',
+  shareCopied: '{product} کا لنک کاپی ہو گیا۔',
+  shareFailed: 'شیئر نہیں ہو سکا۔ {product} کا لنک: {url}',
 };
 
 export default ur;
