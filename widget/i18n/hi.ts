@@ -69,7 +69,7 @@ export const hi: Translation = {
   chooseAnother: 'दूसरी फ़ोटो चुनें',
 
   photoNotImage: 'यह फ़ाइल फ़ोटो नहीं है। कृपया JPEG, PNG, WebP या HEIC इमेज चुनें।',
-  photoTooSmall: 'यह फ़ोटो बहुत छोटी है ({width} × {height} px)। कृपया ऐसी फ़ोटो चुनें जिसकी छोटी भुजा कम से कम {minSide} पिक्सेल हो।',
+  photoTooSmall: 'यह फ़ोटो बहुत छोटी है ({width} × {height} पिक्सेल)। कृपया ऐसी फ़ोटो चुनें जिसकी छोटी भुजा कम से कम {minSide} पिक्सेल हो।',
   photoTooLarge: 'यह फ़ाइल {size} MB की है। कृपया {maxSize} MB से छोटी फ़ोटो चुनें।',
   photoUnreadable: 'यह फ़ोटो खोली नहीं जा सकी। कृपया दूसरी फ़ोटो चुनें।',
 

@@ -69,7 +69,7 @@ export const ur: Translation = {
   chooseAnother: 'دوسری تصویر منتخب کریں',
 
   photoNotImage: 'یہ فائل تصویر نہیں ہے۔ براہ کرم JPEG، PNG، WebP یا HEIC تصویر منتخب کریں۔',
-  photoTooSmall: 'یہ تصویر بہت چھوٹی ہے ({width} × {height} px)۔ براہ کرم ایسی تصویر منتخب کریں جس کی چھوٹی جانب کم از کم {minSide} پکسل ہو۔',
+  photoTooSmall: 'یہ تصویر بہت چھوٹی ہے ({width} × {height} پکسل)۔ براہ کرم ایسی تصویر منتخب کریں جس کی چھوٹی جانب کم از کم {minSide} پکسل ہو۔',
   photoTooLarge: 'یہ فائل {size} MB کی ہے۔ براہ کرم {maxSize} MB سے چھوٹی تصویر منتخب کریں۔',
   photoUnreadable: 'یہ تصویر کھولی نہیں جا سکی۔ براہ کرم کوئی دوسری تصویر منتخب کریں۔',
 
