@@ -1,6 +1,8 @@
-// Browser tests: real Chromium (Debian's), TypeScript through esbuild.
+// Browser tests: in Chromium, Firefox and WebKit (Debian's chromium, firefox-esr and WebKitGTK;
+// scripts/browsers/engines.js, narrowed with TRYON_ENGINES), TypeScript through esbuild.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
-import { chromeLauncher } from '@web/test-runner-chrome';
+import { engineLaunchers } from './scripts/browsers/engines.js';
+import { installEngineCommands } from './scripts/browsers/commands.js';
 import { countingReporter } from './scripts/wtr-counting-reporter.js';
 import { defaultReporter } from '@web/test-runner';
 import { fakeProxyMiddleware } from './test/widget/fake-proxy.js';
@@ -8,13 +10,8 @@ import { realProxyMiddleware } from './test/widget/real-proxy.js';
 import { heicPhotosMiddleware } from './test/widget/heic-photos.js';
 import { cdnBuildMiddleware } from './test/widget/cdn-build.js';
 
-// `npm test` finds or installs Chromium first and passes its path (scripts/prerequisites.ts).
-const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
-const args = [
-  '--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--disable-quic', '--no-first-run',
-];
+// setViewport and sendKeys in every engine (scripts/browsers/commands.js).
+installEngineCommands();
 
 export default {
   files: process.env.WTR_FILES ? process.env.WTR_FILES.split(',') : ['test/widget/**/*.test.ts'],
@@ -22,7 +19,7 @@ export default {
   concurrency: 1,
   testFramework: { config: { timeout: 20000 } },
   testsFinishTimeout: 300000,
-  browsers: [chromeLauncher({ launchOptions: { executablePath, args, headless: true } })],
+  browsers: engineLaunchers(),
   // A fake of the token proxy's public API for the widget's tests (test/widget/fake-proxy.js),
   // the real proxy + sandbox under /real/ (test/widget/real-proxy.js), started on first use, the
   // real CDN build under /cdn-build/ (test/widget/cdn-build.js), built on first use, and HEIC photos

@@ -5,7 +5,7 @@
 // makes a handle deterministic for the same claims and expiry: a status poll returns the same
 // file URLs each time, so the browser's image cache keeps working.
 //
-// Why this is our own composition rather than an audited library's (reviewed for issue 20):
+// Why this is our own composition rather than an audited library's:
 // - Handles must be deterministic on every instance (same claims and expiry, same handle, with no
 //   shared memo). JWE (`jose`, dir + A256GCM) draws a random IV per token, so each status read would
 //   mint new file URLs. AES-GCM-SIV (`@noble/ciphers`) is the audited fit, but neither package is a

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build as esbuild } from 'esbuild';
+import { build as esbuild, type Plugin } from 'esbuild';
 import { build } from 'vite';
 import { cdnConfig, npmConfig } from '../vite.config.js';
 import { apiReference, buildManifest } from './build-manifest.js';
@@ -266,9 +266,30 @@ async function dropVendorSourceMaps(outDir: string): Promise<void> {
 }
 
 /**
+ * Packages bundled into the proxy instead of installed beside it: the Standard Webhooks reference
+ * library (and its two small dependencies). Its published package runs a `prepare` build that npm
+ * flags on every offline install, and it is a few hundred lines: carrying it verbatim keeps a
+ * shop's install free of install scripts and one package smaller.
+ */
+const BUNDLED_INTO_PROXY = ['standardwebhooks', '@stablelib/base64', 'fast-sha256'];
+
+/** Every bare import stays external (the package's own dependencies), except the packages named. */
+function dependenciesExternalBut(bundled: string[]): Plugin {
+  const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  return {
+    name: 'dependencies-external-but',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) =>
+        args.path.startsWith('node:') || bundled.includes(packageOf(args.path)) ? undefined : { path: args.path, external: true });
+    },
+  };
+}
+
+/**
  * The proxy for Node and Workers: `index.js` (createProxy), `node.js` (startProxy), `worker.js`
  * (a Workers module), `server.js` (runnable: `node dist/proxy/server.js`), `shopify-app-proxy.js`
- * (the App Proxy signature middleware). Dependencies stay external: they are the package's own.
+ * (the App Proxy signature middleware). Dependencies stay external (they are the package's own),
+ * but for the few bundled into it (BUNDLED_INTO_PROXY).
  */
 export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Promise<BuildResult> {
   const outDir = options.outDir ?? join(projectRoot, 'dist/proxy');
@@ -291,9 +312,9 @@ export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Pro
       mainFields: ['module', 'main'],
       conditions: ['import', 'node'],
       target: 'es2022',
-      packages: 'external',
       // node: modules exist only in node.js (a test in test/proxy keeps them out of the app).
       external: ['node:*'],
+      plugins: [dependenciesExternalBut(BUNDLED_INTO_PROXY)],
       chunkNames: 'chunks/[name]-[hash]',
       sourcemap: true,
       logLevel: options.quiet ? 'silent' : 'warning',

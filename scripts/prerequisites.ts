@@ -1,5 +1,7 @@
-// The programs the test suites start that npm cannot install: Chromium, PHP, Redis, nginx, and
-// MariaDB with WordPress for the plugin's tests in a real WordPress.
+// The programs the test suites start that npm cannot install: the three browser engines the
+// widget's suites run in (Chromium; Firefox, as Debian's firefox-esr; WebKit, as WebKitGTK's
+// WebKitWebDriver with its MiniBrowser, on an Xvfb display), PHP, Redis, nginx, and MariaDB with
+// WordPress for the plugin's tests in a real WordPress.
 // `npm test` makes sure of them before any suite runs (installing Debian's packages as root on
 // Debian, otherwise saying what to install) and hands their paths to the suites in environment
 // variables; a test reads its program's path with `programPath()`, which also works when the test
@@ -10,9 +12,10 @@ import { delimiter, join } from 'node:path';
 
 export interface Program {
   /** What the suites call it. */
-  name: 'chromium' | 'php' | 'redis-server' | 'nginx' | 'mariadbd' | 'wordpress';
+  name: 'chromium' | 'firefox' | 'webkit-driver' | 'xvfb' | 'php' | 'redis-server' | 'nginx' | 'mariadbd' | 'wordpress';
   /** The environment variable that carries (or overrides) its path. */
-  env: 'CHROME_PATH' | 'PHP_PATH' | 'REDIS_SERVER_PATH' | 'NGINX_PATH' | 'MARIADBD_PATH' | 'WORDPRESS_PATH';
+  env: 'CHROME_PATH' | 'FIREFOX_PATH' | 'WEBKIT_DRIVER_PATH' | 'XVFB_PATH' | 'PHP_PATH' | 'REDIS_SERVER_PATH' | 'NGINX_PATH' |
+    'MARIADBD_PATH' | 'WORDPRESS_PATH';
   /** Executable names looked up on PATH and in the system folders. */
   executables: string[];
   /**
@@ -24,14 +27,51 @@ export interface Program {
   debianPackage: string;
   /** Which suites of `npm test` start it. */
   suites: ('node' | 'widget' | 'e2e')[];
+  /**
+   * The browser engine it serves in the widget suite, which TRYON_ENGINES may leave out (the
+   * other suites that start Chromium need it whatever the widget suite's engines).
+   */
+  engine?: Engine;
   /** Why the tests need it, said when it is missing. */
   purpose: string;
+}
+
+/** The browser engines the widget's suites run in (scripts/browsers/engines.js). */
+export type Engine = 'chromium' | 'firefox' | 'webkit';
+export const ENGINES: readonly Engine[] = ['chromium', 'firefox', 'webkit'];
+
+/**
+ * The engines TRYON_ENGINES names ("firefox", "chromium,webkit"), all three when it is unset. A
+ * misspelt engine is an error: it would otherwise run nothing and pass.
+ */
+export function engineNames(value: string | undefined): Engine[] {
+  if (!value) return [...ENGINES];
+  const names = value.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+  const unknown = names.filter((name) => !(ENGINES as readonly string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new Error(`TRYON_ENGINES: unknown engine ${unknown.join(', ') || '(none named)'}; the engines are ${ENGINES.join(', ')}.`);
+  }
+  return names as Engine[];
 }
 
 export const PROGRAMS: readonly Program[] = [
   {
     name: 'chromium', env: 'CHROME_PATH', executables: ['chromium', 'chromium-browser', 'google-chrome'],
-    debianPackage: 'chromium', suites: ['node', 'widget', 'e2e'], purpose: 'browser, packaging and end-to-end tests',
+    debianPackage: 'chromium', suites: ['node', 'widget', 'e2e'], engine: 'chromium', purpose: 'browser, packaging and end-to-end tests',
+  },
+  {
+    name: 'firefox', env: 'FIREFOX_PATH', executables: ['firefox-esr', 'firefox'],
+    debianPackage: 'firefox-esr', suites: ['widget'], engine: 'firefox', purpose: 'the widget\'s browser tests in Firefox',
+  },
+  {
+    // The package depends on libwebkit2gtk-4.1-0, which brings the MiniBrowser the driver starts.
+    name: 'webkit-driver', env: 'WEBKIT_DRIVER_PATH', executables: ['WebKitWebDriver'],
+    debianPackage: 'webkit2gtk-driver', suites: ['widget'], engine: 'webkit', purpose: 'the widget\'s browser tests in WebKit',
+  },
+  {
+    // WebKitGTK draws on an X display even headless; the tests start their own virtual one.
+    name: 'xvfb', env: 'XVFB_PATH', executables: ['Xvfb'],
+    debianPackage: 'xvfb', suites: ['widget'], engine: 'webkit', purpose: 'a display for the widget\'s browser tests in WebKit',
   },
   {
     name: 'php', env: 'PHP_PATH', executables: ['php'],
@@ -112,6 +152,12 @@ export function programPath(name: Program['name']): string {
   return found;
 }
 
+function runApt(args: string[]): void {
+  // The suites start Redis and nginx themselves, on free loopback ports: whether Debian also
+  // starts them as services (it does under systemd, not in a container) does not matter.
+  execFileSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+}
+
 function isDebianRoot(): boolean {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const isDebian = existsSync('/etc/debian_version') ||
@@ -119,9 +165,10 @@ function isDebianRoot(): boolean {
   return isRoot && isDebian && existsSync('/usr/bin/apt-get');
 }
 
-/** The programs these suites of `npm test` start. */
-export function programsFor(suites: readonly string[]): Program[] {
-  return PROGRAMS.filter((program) => program.suites.some((suite) => suites.includes(suite)));
+/** The programs these suites of `npm test` start, the widget suite running in these engines. */
+export function programsFor(suites: readonly string[], engines: readonly Engine[] = ENGINES): Program[] {
+  return PROGRAMS.filter((program) => program.suites.some((suite) =>
+    suites.includes(suite) && (suite !== 'widget' || !program.engine || engines.includes(program.engine))));
 }
 
 /**
@@ -131,7 +178,12 @@ export function programsFor(suites: readonly string[]): Program[] {
  */
 export function ensurePrograms(
   needed: readonly Program[],
-  { log = console.log, mayInstall = isDebianRoot() }: { log?: (line: string) => void; mayInstall?: boolean } = {},
+  { log = console.log, mayInstall = isDebianRoot(), apt = runApt }: {
+    log?: (line: string) => void;
+    mayInstall?: boolean;
+    /** Runs apt-get with these arguments (a test hands its own, to see what would be run). */
+    apt?: (args: string[]) => void;
+  } = {},
 ): Record<string, string> {
   let missing = needed.filter((program) => !findProgram(program));
   if (missing.length > 0) {
@@ -145,12 +197,9 @@ export function ensurePrograms(
     }
     log(`Missing: ${what}.\nInstalling Debian's ${packages.join(', ')} with apt-get (once; later runs find them)…`);
     const started = Date.now();
-    // The suites start Redis and nginx themselves, on free loopback ports: whether Debian also
-    // starts them as services (it does under systemd, not in a container) does not matter.
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     try {
-      execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-      execFileSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
+      apt(['update', '-qq']);
+      apt(['install', '-y', '-qq', ...packages]);
     } catch (error) {
       throw new Error(`apt-get could not install ${packages.join(' ')}: ${(error as Error).message}`);
     }

@@ -1,18 +1,21 @@
 // `npm test`: type check, node suites (sandbox, proxy, integrations, bench logic), browser suites
-// (web-test-runner in Chromium) and end-to-end suites (playwright-core), then one plain
-// summary line for the whole run: "N passed, N failed".
+// (web-test-runner in Chromium, Firefox and WebKit, the three engines in parallel, each engine's
+// counts printed) and end-to-end suites (playwright-core, Chromium), then one plain summary line
+// for the whole run: "N passed, N failed".
 //
-// Narrow a run with suite names: `npm test -- node widget` (typecheck, node, widget, e2e).
+// Narrow a run with suite names: `npm test -- node widget` (typecheck, node, widget, e2e), and the
+// widget suite's engines with TRYON_ENGINES: `TRYON_ENGINES=firefox npm test -- widget`.
 //
-// Before any suite runs, the programs the chosen suites start (Chromium, PHP, Redis, nginx,
-// MariaDB, WordPress) are found or installed (scripts/prerequisites.ts); a missing one ends the
-// run at once, never a suite waiting on it. Their paths reach the suites as CHROME_PATH, PHP_PATH,
-// REDIS_SERVER_PATH, NGINX_PATH, MARIADBD_PATH and WORDPRESS_PATH.
+// Before any suite runs, the programs the chosen suites start (Chromium, Firefox, WebKitGTK's
+// driver and Xvfb, PHP, Redis, nginx, MariaDB, WordPress) are found or installed
+// (scripts/prerequisites.ts); a missing one ends the run at once, never a suite waiting on it.
+// Their paths reach the suites as CHROME_PATH, FIREFOX_PATH, WEBKIT_DRIVER_PATH, XVFB_PATH,
+// PHP_PATH, REDIS_SERVER_PATH, NGINX_PATH, MARIADBD_PATH and WORDPRESS_PATH.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensurePrograms, programsFor } from './prerequisites.js';
+import { engineNames, ensurePrograms, programsFor, type Engine } from './prerequisites.js';
 
 interface Counts { passed: number; failed: number; skipped: number }
 
@@ -72,8 +75,10 @@ async function main(): Promise<void> {
 
   const suites = ['typecheck', 'node', 'widget', 'e2e'].filter(runs);
   let programs: Record<string, string>;
+  let engines: Engine[];
   try {
-    programs = ensurePrograms(programsFor(suites));
+    engines = engineNames(process.env.TRYON_ENGINES);
+    programs = ensurePrograms(programsFor(suites, engines));
   } catch (error) {
     console.error(`\n${(error as Error).message}`);
     console.log(`\n${total.passed} passed, 1 failed`);
@@ -98,15 +103,19 @@ async function main(): Promise<void> {
   }
 
   if (runs('widget') && testFiles('test/widget').length > 0) {
-    console.log('\n── widget (web-test-runner, Chromium) ──');
+    console.log(`\n── widget (web-test-runner: ${engines.join(', ')}, in parallel) ──`);
     const countsFile = join(work, 'wtr.json');
     const code = await run(process.execPath, [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.js'], {
-      WTR_COUNTS_FILE: countsFile,
+      WTR_COUNTS_FILE: countsFile, TRYON_ENGINES: engines.join(','),
     });
-    const counts: Counts = existsSync(countsFile)
+    const counts: Counts & { engines?: Record<string, Counts> } = existsSync(countsFile)
       ? JSON.parse(readFileSync(countsFile, 'utf8'))
       : { passed: 0, failed: 1, skipped: 0 };
     if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    for (const [engine, each] of Object.entries(counts.engines ?? {})) {
+      const skipped = each.skipped > 0 ? `, ${each.skipped} skipped` : '';
+      console.log(`widget in ${engine}: ${each.passed} passed, ${each.failed} failed${skipped}`);
+    }
     add(counts);
   }
 

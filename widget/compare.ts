@@ -59,11 +59,24 @@ export class CompareController implements ReactiveController {
   /** Press or drag anywhere on the comparison. */
   readonly onPointer = (event: PointerEvent): void => {
     const area = event.currentTarget as HTMLElement;
-    if (event.type === 'pointerdown') area.setPointerCapture?.(event.pointerId);
+    if (event.type === 'pointerdown') capture(area, event.pointerId);
     else if (event.buttons === 0) return;
     const box = area.getBoundingClientRect();
     if (box.width === 0) return;
     const fraction = (event.clientX - box.left) / box.width;
     this.#set(Math.max(0, Math.min(1, isRtl(area) ? 1 - fraction : fraction)) * 100);
   };
+}
+
+/**
+ * Keeps a drag on the comparison when the pointer leaves it. Firefox throws when the pointer is
+ * no longer active (released before the handler ran, or a pointer the page made up); the press
+ * still moves the divide, it only loses the capture.
+ */
+function capture(area: Element, pointerId: number): void {
+  try {
+    area.setPointerCapture?.(pointerId);
+  } catch (error) {
+    if (!(error instanceof DOMException && error.name === 'NotFoundError')) throw error;
+  }
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensurePrograms, findProgram, programsFor, type Program } from '../../scripts/prerequisites.js';
+import { engineNames, ensurePrograms, findProgram, programsFor, type Program } from '../../scripts/prerequisites.js';
 
 const absent = {
   name: 'nginx', env: 'NGINX_PATH', executables: ['tryon-no-such-program'], debianPackage: 'tryon-no-such-package',
@@ -39,10 +39,49 @@ test('a missing program, where it may not be installed, fails at once saying wha
 
 test('each suite asks only for the programs it starts', () => {
   assert.deepEqual(programsFor(['typecheck']), []);
-  assert.deepEqual(programsFor(['widget']).map((p) => p.debianPackage), ['chromium']);
+  assert.deepEqual(programsFor(['widget']).map((p) => p.debianPackage), ['chromium', 'firefox-esr', 'webkit2gtk-driver', 'xvfb']);
   assert.deepEqual(programsFor(['e2e']).map((p) => p.debianPackage), ['chromium']);
   assert.deepEqual(programsFor(['node']).map((p) => p.debianPackage),
     ['chromium', 'php-cli', 'redis-server', 'nginx', 'mariadb-server', 'wordpress']);
+});
+
+test('the widget suite asks only for the engines TRYON_ENGINES names; the other suites still get Chromium', () => {
+  assert.deepEqual(engineNames(undefined), ['chromium', 'firefox', 'webkit']);
+  assert.deepEqual(programsFor(['widget'], engineNames('firefox')).map((p) => p.debianPackage), ['firefox-esr']);
+  assert.deepEqual(programsFor(['widget'], engineNames('WebKit')).map((p) => p.debianPackage), ['webkit2gtk-driver', 'xvfb']);
+  assert.deepEqual(programsFor(['widget', 'e2e'], engineNames('webkit')).map((p) => p.debianPackage), ['chromium', 'webkit2gtk-driver', 'xvfb']);
+  assert.throws(() => engineNames('firefox,safari'), /unknown engine safari; the engines are chromium, firefox, webkit/);
+});
+
+test('on a fresh machine, the missing engines are installed with one apt-get update and one install, and it says so', () => {
+  const saved = Object.fromEntries(['CHROME_PATH', 'FIREFOX_PATH', 'WEBKIT_DRIVER_PATH', 'XVFB_PATH'].map((name) => [name, process.env[name]]));
+  // A fresh machine: none of the engines' programs on the PATH or in the system folders.
+  const fresh = programsFor(['widget']).map((program) => ({ ...program, executables: [`tryon-fresh-${program.name}`] }));
+  const installed = new Set<string>();
+  const apt: string[][] = [];
+  const said: string[] = [];
+  for (const name of Object.keys(saved)) delete process.env[name];
+  try {
+    const paths = ensurePrograms(fresh, {
+      mayInstall: true,
+      log: (line) => said.push(line),
+      apt: (args) => {
+        apt.push(args);
+        // What apt-get would do: each package's program now exists (here, this node as a stand-in).
+        if (args[0] === 'install') for (const program of fresh) if (args.includes(program.debianPackage)) installed.add(program.env);
+        for (const env of installed) process.env[env] = process.execPath;
+      },
+    });
+    assert.deepEqual(apt, [['update', '-qq'], ['install', '-y', '-qq', 'chromium', 'firefox-esr', 'webkit2gtk-driver', 'xvfb']]);
+    assert.deepEqual(paths, { CHROME_PATH: process.execPath, FIREFOX_PATH: process.execPath, WEBKIT_DRIVER_PATH: process.execPath, XVFB_PATH: process.execPath });
+    assert.match(said[0] ?? '', /^Missing: chromium \(.*\), firefox \(the widget's browser tests in Firefox\), webkit-driver \(.*WebKit\), xvfb \(.*\)\.\nInstalling Debian's chromium, firefox-esr, webkit2gtk-driver, xvfb with apt-get/);
+    assert.match(said[1] ?? '', /^Installed chromium, firefox-esr, webkit2gtk-driver, xvfb in \d+ s\.$/);
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
 });
 
 test('a folder program (WordPress) is the folder holding its marker file, named by its variable or found where Debian puts it', async () => {

@@ -27,13 +27,22 @@ interface Watch {
  */
 function watchPage(): Watch {
   const watch: Watch = { navigations: [], opened: [], clicked: [], shared: [], copied: [], errors: [], stop: () => {} };
-  const navigation = (window as unknown as { navigation: EventTarget }).navigation;
+  const navigation = (window as unknown as { navigation?: EventTarget }).navigation;
   const onNavigate = (event: Event) => {
     const navigate = event as Event & { destination: { url: string }; downloadRequest: string | null; cancelable: boolean };
     watch.navigations.push({ url: navigate.destination.url, download: navigate.downloadRequest });
     if (navigate.cancelable) navigate.preventDefault();
   };
-  navigation.addEventListener('navigate', onNavigate);
+  // WebKit has no Navigation API: there a link's activation (the only way the widget navigates)
+  // is caught on its way up, through the shadow roots, and stopped before the browser follows it.
+  const onLinkClick = (event: Event) => {
+    const link = event.composedPath().find((node): node is HTMLAnchorElement => node instanceof HTMLAnchorElement && node.hasAttribute('href'));
+    if (!link) return;
+    watch.navigations.push({ url: link.href, download: link.hasAttribute('download') ? link.download : null });
+    event.preventDefault();
+  };
+  if (navigation) navigation.addEventListener('navigate', onNavigate);
+  else window.addEventListener('click', onLinkClick, { capture: true });
   const open = window.open;
   window.open = (...args: unknown[]) => { watch.opened.push(args); return null; };
   const click = HTMLAnchorElement.prototype.click;
@@ -48,7 +57,8 @@ function watchPage(): Watch {
   const error = console.error;
   console.error = (...args: unknown[]) => { watch.errors.push(args.map(String).join(' ')); };
   watch.stop = () => {
-    navigation.removeEventListener('navigate', onNavigate);
+    if (navigation) navigation.removeEventListener('navigate', onNavigate);
+    else window.removeEventListener('click', onLinkClick, { capture: true });
     window.open = open;
     HTMLAnchorElement.prototype.click = click;
     delete (navigator as { share?: unknown }).share;

@@ -16,7 +16,11 @@ async function withOrientation6(jpeg: Blob): Promise<Blob> {
   ];
   const length = exif.length + 2;
   const app1 = [0xff, 0xe1, length >> 8, length & 0xff, ...exif];
-  return new Blob([bytes.subarray(0, 2), new Uint8Array(app1), bytes.subarray(2)], { type: 'image/jpeg' });
+  // After the JFIF APP0 segment when there is one, where cameras' and editors' JFIF+Exif files
+  // have it: JFIF requires APP0 right after the start marker, and Firefox does not decode a
+  // JPEG whose APP0 comes later.
+  const at = bytes[2] === 0xff && bytes[3] === 0xe0 ? 4 + ((bytes[4]! << 8) | bytes[5]!) : 2;
+  return new Blob([bytes.subarray(0, at), new Uint8Array(app1), bytes.subarray(at)], { type: 'image/jpeg' });
 }
 
 async function pixels(blob: Blob): Promise<{ width: number; height: number; at(x: number, y: number): number[] }> {

@@ -7,10 +7,21 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-let started;
+/** One real proxy + sandbox per browser engine: the engines run in parallel, and a test that
+ * sets the sandbox's faults or counts its jobs must not see another engine's try-ons. */
+const started = new Map();
 
-function start() {
-  started ??= new Promise((resolve, reject) => {
+/** The engine a request comes from, by its User-Agent (Chromium's also says Safari; Firefox's does not). */
+function engineOf(ctx) {
+  const agent = ctx.get('user-agent');
+  if (/Firefox\//.test(agent)) return 'firefox';
+  if (/Chrome\//.test(agent)) return 'chromium';
+  return 'webkit';
+}
+
+function start(engine) {
+  if (started.has(engine)) return started.get(engine);
+  const servers = new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/widget/real-proxy-server.ts'], {
       cwd: root, stdio: ['pipe', 'pipe', 'inherit'],
     });
@@ -26,7 +37,8 @@ function start() {
     // Closing stdin tells the child to stop; kill is the backstop when the runner dies hard.
     process.once('exit', () => { child.stdin.end(); child.kill(); });
   });
-  return started;
+  started.set(engine, servers);
+  return servers;
 }
 
 function forward(ctx, target) {
@@ -59,7 +71,7 @@ export function realProxyMiddleware() {
     if (!ctx.path.startsWith('/real/')) return next();
     let servers;
     try {
-      servers = await start();
+      servers = await start(engineOf(ctx));
     } catch (error) {
       ctx.status = 503;
       ctx.type = 'application/json';

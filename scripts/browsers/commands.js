@@ -1,0 +1,104 @@
+// The test commands (@web/test-runner-commands) the widget's tests use, made to work in every
+// engine. The stock ones cover Chromium; over WebDriver (WebKit) they cannot set the viewport or
+// hold a key down (Shift+Tab), and puppeteer's Firefox (WebDriver BiDi) knows no key "Space".
+// The runner adds the stock plugins itself, ahead of the config's own (a config plugin never sees
+// those commands), so this module wraps the stock factories where the runner takes them from.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+// The package's index re-exports each factory through a getter, read when the runner calls it;
+// the factories' own modules hold them as plain, replaceable properties.
+const stockDir = dirname(require.resolve('@web/test-runner-commands/plugins'));
+const stock = {
+  sendKeys: require(join(stockDir, 'sendKeysPlugin.js')),
+  setViewport: require(join(stockDir, 'setViewportPlugin.js')),
+};
+
+/** WebDriver's codes for the named keys the tests press (W3C WebDriver, "Keyboard actions"). */
+const WEBDRIVER_KEYS = {
+  Shift: '\uE008', Control: '\uE009', Alt: '\uE00A', Meta: '\uE03D', Tab: '\uE004', Enter: '\uE007',
+  Escape: '\uE00C', Space: ' ', Backspace: '\uE003', Delete: '\uE017', Home: '\uE011', End: '\uE010',
+  PageUp: '\uE00E', PageDown: '\uE00F', ArrowLeft: '\uE012', ArrowUp: '\uE013', ArrowRight: '\uE014', ArrowDown: '\uE015',
+};
+function webdriverKey(name) {
+  const key = WEBDRIVER_KEYS[name] ?? (name.length === 1 ? name : undefined);
+  if (key === undefined) throw new Error(`send-keys: no WebDriver code for the key "${name}"`);
+  return key;
+}
+
+/** Keys each WebDriver session holds down (a `down` not yet `up`), by session id. */
+const held = new Map();
+
+async function webdriverSendKeys(session, payload) {
+  const driver = session.browser.driver;
+  const down = held.get(session.id) ?? [];
+  const act = (actions) => driver.performActions([{ type: 'key', id: 'keyboard', actions }]);
+  if ('down' in payload) {
+    const key = webdriverKey(payload.down);
+    await act([{ type: 'keyDown', value: key }]);
+    held.set(session.id, [...down, key]);
+    return true;
+  }
+  if ('up' in payload) {
+    const key = webdriverKey(payload.up);
+    await act([{ type: 'keyUp', value: key }]);
+    held.set(session.id, down.filter((k) => k !== key));
+    return true;
+  }
+  if ('press' in payload && down.length > 0) {
+    // The stock press releases every key afterwards; pressed here, the held keys stay held.
+    const key = webdriverKey(payload.press);
+    await act([...down.map((k) => ({ type: 'keyDown', value: k })), { type: 'keyDown', value: key }, { type: 'keyUp', value: key }]);
+    return true;
+  }
+  return undefined;
+}
+
+/** Sizes the window so that the page's viewport (innerWidth × innerHeight) is the one asked for. */
+async function webdriverSetViewport(session, { width, height }) {
+  const driver = session.browser.driver;
+  const inner = () => driver.execute('return [window.innerWidth, window.innerHeight]');
+  await driver.setWindowSize(width, height);
+  // The window's frame and any toolbar take their share: grow the window by what is missing.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [innerWidth, innerHeight] = await inner();
+    if (innerWidth === width && innerHeight === height) return true;
+    const size = await driver.getWindowSize();
+    await driver.setWindowSize(size.width + width - innerWidth, size.height + height - innerHeight);
+  }
+  const [innerWidth, innerHeight] = await inner();
+  if (innerWidth !== width || innerHeight !== height) {
+    throw new Error(`set-viewport: asked for ${width} × ${height}, the page has ${innerWidth} × ${innerHeight}`);
+  }
+  return true;
+}
+
+function wrap(factory, own) {
+  return (...args) => {
+    const plugin = factory(...args);
+    const executeCommand = plugin.executeCommand.bind(plugin);
+    plugin.executeCommand = async (context) => (await own(context)) ?? executeCommand(context);
+    return plugin;
+  };
+}
+
+let installed = false;
+export function installEngineCommands() {
+  if (installed) return;
+  installed = true;
+  stock.sendKeys.sendKeysPlugin = wrap(stock.sendKeys.sendKeysPlugin, async ({ command, payload, session }) => {
+    if (command !== 'send-keys' || !payload || typeof payload !== 'object') return undefined;
+    if (session.browser.type === 'webdriver') return webdriverSendKeys(session, payload);
+    if (session.browser.type === 'puppeteer' && payload.press === 'Space') {
+      // puppeteer names the space bar "Space" for Chromium, but over WebDriver BiDi only " ".
+      await session.browser.getPage(session.id).keyboard.press(' ');
+      return true;
+    }
+    return undefined;
+  });
+  stock.setViewport.setViewportPlugin = wrap(stock.setViewport.setViewportPlugin, async ({ command, payload, session }) => {
+    if (command !== 'set-viewport' || session.browser.type !== 'webdriver') return undefined;
+    return webdriverSetViewport(session, payload);
+  });
+}
