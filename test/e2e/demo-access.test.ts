@@ -126,18 +126,25 @@ describe('the demo shop', () => {
       });
       await page.keyboard.press('Tab');
       assert.equal(await log.evaluate((element) => element === document.activeElement), true, 'Tab from the heading focuses the log');
-      await page.keyboard.press('Home');
-      await page.waitForFunction(() => document.querySelector('[data-event-log-box]')!.scrollTop === 0);
-      await page.keyboard.press('PageDown');
-      const down = await page.waitForFunction(() => document.querySelector('[data-event-log-box]')!.scrollTop, undefined, { timeout: 5000 }).catch(async () => {
-        throw new Error(`PageDown did not scroll: ${JSON.stringify(await metrics())}, focus ${await focusedElement(page)}, page at ${await page.evaluate(() => window.scrollY)}`);
+      // Each key's scroll is awaited on the log's own scrollend (keyboard scrolls are animated).
+      await log.evaluate((element) => {
+        const ends: number[] = [];
+        (window as unknown as { logScrollEnds: number[] }).logScrollEnds = ends;
+        element.addEventListener('scrollend', () => ends.push(element.scrollTop));
       });
-      assert.ok(await down.jsonValue() > 0);
-      await page.keyboard.press('End');
-      await page.waitForFunction(() => {
-        const box = document.querySelector('[data-event-log-box]')!;
-        return box.scrollTop + box.clientHeight >= box.scrollHeight - 1;
-      });
+      const scrollWith = async (key: string): Promise<number> => {
+        const before = await page.evaluate(() => (window as unknown as { logScrollEnds: number[] }).logScrollEnds.length);
+        await page.keyboard.press(key);
+        const settled = await page.waitForFunction((count) => {
+          const ends = (window as unknown as { logScrollEnds: number[] }).logScrollEnds;
+          return ends.length > count ? ends[ends.length - 1]! + 1 : 0;
+        }, before);
+        return (await settled.jsonValue()) - 1;
+      };
+      assert.equal(await scrollWith('Home'), 0, 'Home scrolls the log to its first line');
+      assert.ok(await scrollWith('PageDown') > 0, 'Page Down scrolls it down');
+      const { height, client } = await metrics();
+      assert.ok(await scrollWith('End') >= height - client - 1, 'End scrolls it to the newest line');
       assert.deepEqual(problems, []);
     });
   });
