@@ -98,6 +98,7 @@ describe('screen readers', () => {
     expect(described).to.contain('We keep your photo for 1 hour and your try-on for 1 day.');
     // Only what is agreed to: not the checkbox's own label, nor the heading (already the step's name).
     expect(described).to.not.contain('I agree');
+    await expect(el).to.be.accessible();
 
     panelRoot(el).querySelector<HTMLInputElement>('input[type="checkbox"]')!.click();
     await until(() => !button(el, 'Continue').disabled, 'Continue enabled');
