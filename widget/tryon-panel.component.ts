@@ -12,7 +12,7 @@ import type { PreparedPhoto } from './photo.js';
 import { ClockController } from './clock.js';
 import { CompareController } from './compare.js';
 import { FocusTrapController } from './focus-trap.js';
-import { download, share } from './result-actions.js';
+import { download, outputFileName, productPageUrl, share } from './result-actions.js';
 import { lastPhoto } from './storage.js';
 import type { StoredTryon } from './storage.js';
 import { Texts } from './texts.js';
@@ -20,7 +20,7 @@ import { tryonEvent } from './events.js';
 import { Conversions } from './analytics.js';
 import type { TryonEventDetail, TryonEventName, TryonOutput } from './events.js';
 import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from './panel-host.js';
-import { consentStep, consentText } from './steps/consent.js';
+import { CONSENT_TEXT_ID, consentStep, consentText } from './steps/consent.js';
 import { consentWords } from './consent-version.js';
 import { photoProblem, photoStep } from './steps/photo.js';
 import { progressStep } from './steps/progress.js';
@@ -277,9 +277,20 @@ export class TryonPanel extends LitElement {
   readonly #onShare = async () => {
     const output = this.#currentImage() ?? this.#session.outputs[0];
     if (!output) return;
-    const outcome = await share(output, this.#texts.t('resultAlt', { product: this.#productName() }));
-    if (outcome === 'copied') this.announcement = this.#texts.t('linkCopied');
-    else if (outcome === 'failed') this.announcement = output.url;
+    const texts = this.#texts;
+    const product = this.#productName();
+    const url = productPageUrl();
+    const outcome = await share(output, {
+      title: product, text: texts.t('shareText', { product }), url, fileName: outputFileName(output, this.host.product),
+    });
+    // The live region says what was shared, so a screen reader user knows what the sheet sent.
+    switch (outcome) {
+      case 'picture': this.announcement = texts.t('sharedPicture', { product }); break;
+      case 'link': this.announcement = texts.t('sharedLink', { product }); break;
+      case 'copied': this.announcement = texts.t('shareCopied', { product }); break;
+      case 'failed': this.announcement = texts.t('shareFailed', { product, url }); break;
+      case 'cancelled': break;
+    }
   };
 
   readonly #onTryColour = () => {
@@ -376,7 +387,9 @@ export class TryonPanel extends LitElement {
   override render() {
     const texts = this.#texts;
     // The language the texts are really in: a page in a language the widget lacks reads English.
-    return html`<dialog part="dialog" aria-labelledby="dialog-title" lang=${texts.code}
+    // While consent is asked, what the shopper agrees to is the dialog's description.
+    const description = this.#session.status === 'consent' ? CONSENT_TEXT_ID : nothing;
+    return html`<dialog part="dialog" aria-labelledby="dialog-title" aria-describedby=${description} lang=${texts.code}
         dir=${texts.dir ?? nothing} @close=${this.#onDialogClose}>
       <div class="header" part="header">
         <h2 id="dialog-title" part="title">${texts.t('dialogTitle')}</h2>

@@ -68,6 +68,15 @@ describe('dictionaries', () => {
     }
   });
 
+  it('Hindi and Urdu say "pixels" in their own word in the "too small" message, not "px" beside it', () => {
+    // Both sizes in the message, the photo's and the smallest allowed, take the same local unit.
+    for (const [dictionary, unit] of [[hi, 'पिक्सेल'], [ur, 'پکسل']] as const) {
+      const message = text(dictionary, 'photoTooSmall');
+      expect(message, dictionary.$code).to.not.match(/px/i);
+      expect(message.split(unit).length - 1, `${dictionary.$code}: "${unit}" after both sizes`).to.equal(2);
+    }
+  });
+
   it('translations are translations: no text is English left in place', () => {
     // Brand-like words (JPEG, PNG) appear inside sentences; a whole text equal to English is a miss.
     for (const [code, dictionary] of Object.entries(DICTIONARIES)) {

@@ -54,7 +54,6 @@ export const ar: Translation = {
   compare: 'قبل وبعد',
   download: 'تنزيل',
   share: 'مشاركة',
-  linkCopied: 'تم نسخ الرابط.',
   anotherPhoto: 'تجربة صورة أخرى',
   forgetPhoto: 'حذف صورتي',
   forgotten: 'حُذفت صورتك. لم يعد ممكنًا فتحها ولا فتح القياسات التي أُعدّت منها.',
@@ -100,6 +99,12 @@ export const ar: Translation = {
   startAgain: 'البدء من جديد بصورتك',
   readyBadge: 'جاهز',
   readyInBackground: 'قياسك لـ {product} جاهز. اضغط زر تجربة القياس لرؤيته.',
+
+  shareText: 'جرّبتُ {product} افتراضيًا.',
+  sharedPicture: 'تمت مشاركة صورة قياسك مع رابط {product}.',
+  sharedLink: 'تمت مشاركة رابط {product}.',
+  shareCopied: 'تم نسخ رابط {product}.',
+  shareFailed: 'تعذّرت المشاركة. رابط {product}: {url}',
 };
 
 export default ar;

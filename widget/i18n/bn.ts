@@ -53,7 +53,6 @@ export const bn: Translation = {
   compare: 'আগে ও পরে',
   download: 'ডাউনলোড করুন',
   share: 'শেয়ার করুন',
-  linkCopied: 'লিংক কপি হয়েছে।',
   anotherPhoto: 'অন্য ছবি দিয়ে দেখুন',
   forgetPhoto: 'আমার ছবি মুছে ফেলুন',
   forgotten: 'আপনার ছবি মুছে ফেলা হয়েছে। এটি ও এর থেকে তৈরি ট্রাই-অন আর খোলা যাবে না।',
@@ -99,6 +98,12 @@ export const bn: Translation = {
   startAgain: 'আপনার ছবি দিয়ে আবার শুরু করুন',
   readyBadge: 'তৈরি',
   readyInBackground: '{product}-এর আপনার ট্রাই-অন তৈরি। দেখতে ট্রাই-অন বোতামটি চাপুন।',
+
+  shareText: 'আমি {product} পরে দেখলাম।',
+  sharedPicture: 'আপনার ট্রাই-অন ছবি {product}-এর লিংকসহ শেয়ার করা হয়েছে।',
+  sharedLink: '{product}-এর লিংক শেয়ার করা হয়েছে।',
+  shareCopied: '{product}-এর লিংক কপি হয়েছে।',
+  shareFailed: 'শেয়ার করা গেল না। {product}-এর লিংক: {url}',
 };
 
 export default bn;

@@ -54,7 +54,6 @@ export const en = {
   compare: 'Before and after',
   download: 'Download',
   share: 'Share',
-  linkCopied: 'Link copied.',
   anotherPhoto: 'Try another photo',
   forgetPhoto: 'Forget my photo',
   forgotten: 'Your photo has been forgotten. It and your try-ons can no longer be opened.',
@@ -100,6 +99,13 @@ export const en = {
   startAgain: 'Start again with your photo',
   readyBadge: 'Ready',
   readyInBackground: 'Your try-on of {product} is ready. Press the try-on button to see it.',
+
+  // Share: the sentence shared with the product page, and what the live region says was shared.
+  shareText: 'I tried on {product}.',
+  sharedPicture: 'Shared your try-on picture with a link to {product}.',
+  sharedLink: 'Shared a link to {product}.',
+  shareCopied: 'Copied a link to {product}.',
+  shareFailed: 'Could not share. The link to {product}: {url}',
 };
 
 /** Every text of the widget, by key. */

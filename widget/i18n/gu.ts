@@ -53,7 +53,6 @@ export const gu: Translation = {
   compare: 'પહેલાં અને પછી',
   download: 'ડાઉનલોડ કરો',
   share: 'શેર કરો',
-  linkCopied: 'લિંક કૉપિ થઈ ગઈ.',
   anotherPhoto: 'બીજો ફોટો અજમાવો',
   forgetPhoto: 'મારો ફોટો કાઢી નાખો',
   forgotten: 'તમારો ફોટો કાઢી નાખવામાં આવ્યો છે. હવે તે અને તેનાથી બનેલાં ટ્રાય-ઑન ખોલી શકાશે નહીં.',
@@ -99,6 +98,12 @@ export const gu: Translation = {
   startAgain: 'તમારા ફોટાથી ફરી શરૂ કરો',
   readyBadge: 'તૈયાર',
   readyInBackground: '{product} નું તમારું ટ્રાય-ઑન તૈયાર છે. તે જોવા માટે ટ્રાય-ઑન બટન દબાવો.',
+
+  shareText: 'મેં {product} પહેરીને જોયું.',
+  sharedPicture: 'તમારો ટ્રાય-ઑન ફોટો {product}ની લિંક સાથે શેર થયો.',
+  sharedLink: '{product}ની લિંક શેર થઈ.',
+  shareCopied: '{product}ની લિંક કૉપિ થઈ ગઈ.',
+  shareFailed: 'શેર થઈ શક્યું નહીં. {product}ની લિંક: {url}',
 };
 
 export default gu;

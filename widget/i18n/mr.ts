@@ -53,7 +53,6 @@ export const mr: Translation = {
   compare: 'आधी आणि नंतर',
   download: 'डाउनलोड करा',
   share: 'शेअर करा',
-  linkCopied: 'लिंक कॉपी झाली.',
   anotherPhoto: 'दुसरा फोटो वापरून पाहा',
   forgetPhoto: 'माझा फोटो हटवा',
   forgotten: 'तुमचा फोटो हटवला आहे. आता तो आणि त्यापासून बनलेले ट्राय-ऑन उघडता येणार नाहीत.',
@@ -99,6 +98,12 @@ export const mr: Translation = {
   startAgain: 'तुमच्या फोटोसह पुन्हा सुरुवात करा',
   readyBadge: 'तयार',
   readyInBackground: '{product} चा तुमचा ट्राय-ऑन तयार आहे. तो पाहण्यासाठी ट्राय-ऑन बटण दाबा.',
+
+  shareText: 'मी {product} घालून पाहिले.',
+  sharedPicture: 'तुमचा ट्राय-ऑन फोटो {product} च्या लिंकसह शेअर केला.',
+  sharedLink: '{product} ची लिंक शेअर केली.',
+  shareCopied: '{product} ची लिंक कॉपी झाली.',
+  shareFailed: 'शेअर करता आले नाही. {product} ची लिंक: {url}',
 };
 
 export default mr;

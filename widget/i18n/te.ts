@@ -53,7 +53,6 @@ export const te: Translation = {
   compare: 'ముందు మరియు తర్వాత',
   download: 'డౌన్‌లోడ్ చేయండి',
   share: 'షేర్ చేయండి',
-  linkCopied: 'లింక్ కాపీ అయింది.',
   anotherPhoto: 'మరో ఫోటోతో ప్రయత్నించండి',
   forgetPhoto: 'నా ఫోటోను తొలగించండి',
   forgotten: 'మీ ఫోటో తొలగించబడింది. ఇకపై అదీ, దానితో తయారైన చిత్రాలూ తెరుచుకోవు.',
@@ -99,6 +98,12 @@ export const te: Translation = {
   startAgain: 'మీ ఫోటోతో మళ్లీ మొదలుపెట్టండి',
   readyBadge: 'సిద్ధం',
   readyInBackground: '{product} ధరించిన మీ చిత్రం సిద్ధంగా ఉంది. చూడటానికి బటన్‌ను నొక్కండి.',
+
+  shareText: 'నేను {product} ధరించి చూశాను.',
+  sharedPicture: 'మీరు ధరించి చూసిన చిత్రం {product} లింక్‌తో షేర్ అయింది.',
+  sharedLink: '{product} లింక్ షేర్ అయింది.',
+  shareCopied: '{product} లింక్ కాపీ అయింది.',
+  shareFailed: 'షేర్ చేయలేకపోయాం. {product} లింక్: {url}',
 };
 
 export default te;
