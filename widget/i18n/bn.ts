@@ -69,7 +69,7 @@ export const bn: Translation = {
   chooseAnother: 'অন্য ছবি বেছে নিন',
 
   photoNotImage: 'এই ফাইলটি কোনো ছবি নয়। অনুগ্রহ করে একটি JPEG, PNG, WebP বা HEIC ছবি বেছে নিন।',
-  photoTooSmall: 'এই ছবিটি খুব ছোট ({width} × {height} px)। অনুগ্রহ করে এমন একটি ছবি বেছে নিন যার ছোট দিকটি অন্তত {minSide} পিক্সেল।',
+  photoTooSmall: 'এই ছবিটি খুব ছোট ({width} × {height} পিক্সেল)। অনুগ্রহ করে এমন একটি ছবি বেছে নিন যার ছোট দিকটি অন্তত {minSide} পিক্সেল।',
   photoTooLarge: 'এই ফাইলটি {size} MB। অনুগ্রহ করে {maxSize} MB-এর চেয়ে ছোট একটি ছবি বেছে নিন।',
   photoUnreadable: 'এই ছবিটি খোলা যায়নি। অনুগ্রহ করে অন্য একটি ছবি বেছে নিন।',
 

@@ -69,7 +69,7 @@ export const gu: Translation = {
   chooseAnother: 'બીજો ફોટો પસંદ કરો',
 
   photoNotImage: 'આ ફાઇલ ફોટો નથી. કૃપા કરીને JPEG, PNG, WebP અથવા HEIC છબી પસંદ કરો.',
-  photoTooSmall: 'આ ફોટો ખૂબ નાનો છે ({width} × {height} px). કૃપા કરીને એવો ફોટો પસંદ કરો જેની નાની બાજુ ઓછામાં ઓછી {minSide} પિક્સેલ હોય.',
+  photoTooSmall: 'આ ફોટો ખૂબ નાનો છે ({width} × {height} પિક્સેલ). કૃપા કરીને એવો ફોટો પસંદ કરો જેની નાની બાજુ ઓછામાં ઓછી {minSide} પિક્સેલ હોય.',
   photoTooLarge: 'આ ફાઇલ {size} MB ની છે. કૃપા કરીને {maxSize} MB થી નાનો ફોટો પસંદ કરો.',
   photoUnreadable: 'આ ફોટો ખોલી શકાયો નહીં. કૃપા કરીને બીજો ફોટો પસંદ કરો.',
 

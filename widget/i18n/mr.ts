@@ -69,7 +69,7 @@ export const mr: Translation = {
   chooseAnother: 'दुसरा फोटो निवडा',
 
   photoNotImage: 'ही फाइल फोटो नाही. कृपया JPEG, PNG, WebP किंवा HEIC इमेज निवडा.',
-  photoTooSmall: 'हा फोटो खूप लहान आहे ({width} × {height} px). कृपया ज्याची लहान बाजू किमान {minSide} पिक्सेल आहे असा फोटो निवडा.',
+  photoTooSmall: 'हा फोटो खूप लहान आहे ({width} × {height} पिक्सेल). कृपया ज्याची लहान बाजू किमान {minSide} पिक्सेल आहे असा फोटो निवडा.',
   photoTooLarge: 'ही फाइल {size} MB आहे. कृपया {maxSize} MB पेक्षा लहान फोटो निवडा.',
   photoUnreadable: 'हा फोटो उघडता आला नाही. कृपया दुसरा फोटो निवडा.',
 

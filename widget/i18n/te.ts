@@ -69,7 +69,7 @@ export const te: Translation = {
   chooseAnother: 'మరో ఫోటో ఎంచుకోండి',
 
   photoNotImage: 'ఈ ఫైల్ ఫోటో కాదు. దయచేసి JPEG, PNG, WebP లేదా HEIC చిత్రాన్ని ఎంచుకోండి.',
-  photoTooSmall: 'ఈ ఫోటో చాలా చిన్నది ({width} × {height} px). దయచేసి చిన్న వైపు కనీసం {minSide} పిక్సెల్స్ ఉన్న ఫోటోను ఎంచుకోండి.',
+  photoTooSmall: 'ఈ ఫోటో చాలా చిన్నది ({width} × {height} పిక్సెల్స్). దయచేసి చిన్న వైపు కనీసం {minSide} పిక్సెల్స్ ఉన్న ఫోటోను ఎంచుకోండి.',
   photoTooLarge: 'ఈ ఫైల్ పరిమాణం {size} MB. దయచేసి {maxSize} MB కంటే చిన్న ఫోటోను ఎంచుకోండి.',
   photoUnreadable: 'ఈ ఫోటోను తెరవలేకపోయాము. దయచేసి మరో ఫోటోను ఎంచుకోండి.',
 
