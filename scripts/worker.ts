@@ -159,6 +159,16 @@ export async function serveWorker(bundle: WorkerBundle, env: Record<string, stri
   return { url, miniflare, bundle, close: () => miniflare.dispose() };
 }
 
+/** Cloudflare's edge, as far as the proxy sees it: every request arrives naming its client. */
+const EDGE_STAND_IN = `export default {
+  fetch(request, env) {
+    const forwarded = new Request(request);
+    forwarded.headers.set('cf-connecting-ip', '127.0.0.1');
+    return env.PROXY.fetch(forwarded);
+  },
+};
+`;
+
 export interface ServedIsolates { urls: string[]; miniflare: Miniflare; close(): Promise<void> }
 
 /**
@@ -170,23 +180,34 @@ export async function serveWorkerIsolates(bundle: WorkerBundle, env: Record<stri
   options: ServeOptions = {}): Promise<ServedIsolates> {
   const names = Array.from({ length: count }, (_, i) => `tryon-proxy-${i + 1}`);
   const miniflare = new Miniflare({
-    workers: names.map((name, i) => ({
-      name,
-      modules: true,
-      scriptPath: bundle.path,
-      modulesRoot: dirname(bundle.path),
-      compatibilityDate: COMPATIBILITY_DATE,
-      bindings: variableBindings(env),
-      ...(options.durable === false ? {} : { durableObjects: durableObjects(i === 0 ? undefined : names[0]) }),
-      unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
-    })),
+    workers: [
+      ...names.map((name, i) => ({
+        name,
+        modules: true,
+        scriptPath: bundle.path,
+        modulesRoot: dirname(bundle.path),
+        compatibilityDate: COMPATIBILITY_DATE,
+        bindings: variableBindings(env),
+        ...(options.durable === false ? {} : { durableObjects: durableObjects(i === 0 ? undefined : names[0]) }),
+      })),
+      // Each isolate's own port is served by a stand-in for Cloudflare's edge, which names the
+      // client in cf-connecting-ip as the edge (and Miniflare's single entry) does: a direct
+      // socket skips that, and the proxy then rightly cannot tell who is asking.
+      ...names.map((name) => ({
+        name: `edge-${name}`,
+        modules: [{ type: 'ESModule' as const, path: 'edge.mjs', contents: EDGE_STAND_IN }],
+        compatibilityDate: COMPATIBILITY_DATE,
+        serviceBindings: { PROXY: name },
+        unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+      })),
+    ],
     host: '127.0.0.1',
     port: 0,
     cf: false,
     ...runtimeOutput(options.output),
   });
   await miniflare.ready;
-  const urls = await Promise.all(names.map(async (name) => (await miniflare.unsafeGetDirectURL(name)).toString().replace(/\/$/, '')));
+  const urls = await Promise.all(names.map(async (name) => (await miniflare.unsafeGetDirectURL(`edge-${name}`)).toString().replace(/\/$/, '')));
   return { urls, miniflare, close: () => miniflare.dispose() };
 }
 

@@ -11,7 +11,7 @@ export interface ConversionParams {
   variant?: string;
   views?: string;
   output?: 'image' | 'video';
-  outcome?: 'result' | 'error' | 'closed';
+  outcome?: 'result' | 'error' | 'closed' | 'background';
   error_code?: string;
   duration_ms?: number;
 }
@@ -54,9 +54,13 @@ function hand(destination: string, send: () => unknown): void {
   }
 }
 
-/** How a closed dialog ended, from the step it was on. */
+/**
+ * How a closed dialog ended, from the step it was on. Closed while the try-on was queued or
+ * rendering, it was already sent (and charged): it is watched on in the background, and its
+ * `tryon_result` or `tryon_error` follows, so that close is "background", not "closed".
+ */
 const outcomeOf = (status: TryonStatus): ConversionParams['outcome'] =>
-  status === 'result' ? 'result' : status === 'error' ? 'error' : 'closed';
+  status === 'result' ? 'result' : status === 'error' ? 'error' : status === 'queued' || status === 'rendering' ? 'background' : 'closed';
 
 /**
  * Sends the element's events, as conversion events, to the destinations the page named in its
@@ -108,8 +112,10 @@ export class Conversions {
       }
       case 'tryon-close': {
         const { status } = detail as TryonEventMap['tryon-close']['detail'];
-        this.#send('tryon_close', { ...subject(detail), outcome: outcomeOf(status), duration_ms: since(this.#openedAt) });
-        this.#submit = undefined;
+        const outcome = outcomeOf(status);
+        this.#send('tryon_close', { ...subject(detail), outcome, duration_ms: since(this.#openedAt) });
+        // A try-on going on in the background keeps its submit: its result is still timed from it.
+        if (outcome !== 'background') this.#submit = undefined;
         break;
       }
       default:

@@ -1,15 +1,25 @@
 // What an error means for the shopper's try-on: which step "Try again" goes back to, and which
 // handles the tab should forget. Pure: the run controller applies it.
-import { ProxyError } from './proxy-client.js';
+import { noAnswer, ProxyError } from './proxy-client.js';
 import type { FailedStage } from './session.js';
+import type { Strings } from './i18n/en.js';
 
 /** Error codes that mean "this photo will not do": trying again means choosing another. */
 const photoCodes = new Set(['unsupported_media_type', 'photo_too_small', 'file_too_large', 'photo_limit_reached']);
 /** Error codes that mean a handle is gone: start again from the photo. */
 const handleCodes = new Set(['expired_handle', 'invalid_handle', 'not_found']);
 
+/** The codes whose words end "start again with your photo" (`not_found` has the generic words). */
+const startAgainCodes = new Set(['expired_handle', 'invalid_handle']);
+
 /** True when the proxy refused the photo itself, so offering to send it again would be a dead end. */
 export const photoRefused = (code: string | undefined): boolean => photoCodes.has(code ?? '');
+
+/**
+ * The error step's one way on, named as its words name it: a lost try-on says "start again with
+ * your photo", so its button does too (and takes the shopper straight to the photo step).
+ */
+export const actionLabel = (code: string | undefined): keyof Strings => (startAgainCodes.has(code ?? '') ? 'startAgain' : 'tryAgain');
 
 export const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
 
@@ -23,14 +33,20 @@ export interface Failure {
   forgetPhoto: boolean;
 }
 
-/** Reads an error thrown at `stage`: a proxy error keeps its code; a network failure is `offline`. */
+/**
+ * Reads an error thrown at `stage`: a proxy error keeps its code; a network failure is `offline`
+ * when the device is, else `not_answering` (the shop's try-on service).
+ */
 export function failure(stage: FailedStage, error: unknown): Failure {
   let code = error instanceof ProxyError ? error.code : 'generic';
-  if (error instanceof TypeError) code = 'offline';
+  if (error instanceof TypeError) code = noAnswer().code;
   const retryable = error instanceof ProxyError ? error.retryable : true;
   const gone = handleCodes.has(code);
   let failed: FailedStage = stage;
   if (photoCodes.has(code) || gone) failed = 'photo';
   else if (code === 'unknown_product') failed = 'product';
-  return { code, retryable, stage: failed, forgetTryon: gone, forgetPhoto: gone && stage !== 'watch' };
+  // An invalid handle is one the proxy cannot open at all (its secret changed): the photo's handle,
+  // sealed the same way, is dead too, so "Use my last photo" must not offer it. An expired try-on
+  // may still have a live photo.
+  return { code, retryable, stage: failed, forgetTryon: gone, forgetPhoto: code === 'invalid_handle' || (gone && stage !== 'watch') };
 }

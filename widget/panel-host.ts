@@ -27,3 +27,10 @@ export interface PanelHost extends HTMLElement {
  * bubbling nor composed, so the page never sees it); the host reflects it as its `status`.
  */
 export type PanelStatusEvent = CustomEvent<TryonStatus>;
+
+/**
+ * `panel-ready`: a try-on watched after the dialog closed has its result (`detail`: the badge's
+ * word and the sentence to announce), or the badge goes (`undefined`, the dialog opened). Like
+ * `panel-status`, dispatched on the panel only; the host shows it as its ready badge.
+ */
+export type PanelReadyEvent = CustomEvent<{ badge: string; announcement: string } | undefined>;

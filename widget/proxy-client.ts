@@ -61,9 +61,33 @@ export interface ProxyClientOptions {
 
 const terminal = new Set(['succeeded', 'failed']);
 
-function offline(): ProxyError {
-  return new ProxyError('offline', '', true);
+/**
+ * A request that got no answer at all. The device being offline (the browser says so) is the
+ * shopper's to fix; a refused or reset connection while the device is online means the shop's
+ * try-on service is not answering, and blaming the shopper's connection would be wrong.
+ */
+export function noAnswer(): ProxyError {
+  return navigator.onLine === false ? new ProxyError('offline', '', true) : new ProxyError('not_answering', '', true);
 }
+
+/**
+ * The shop's try-on service is down or overloaded rather than refusing this request: no answer
+ * while online, a 5xx (the proxy's own, or a gateway's page in front of a stopped proxy), or a
+ * timeout. Watching keeps trying through these; the run resumes when the service answers again.
+ */
+export function serviceDown(error: unknown): boolean {
+  if (!(error instanceof ProxyError)) return false;
+  return error.code === 'not_answering' || error.status >= 500 || error.status === 408;
+}
+
+/** The longest wait between polls while the service is down, so the run resumes soon after it is back. */
+const DOWN_POLL_CAP_MS = 5000;
+
+/**
+ * A status read is answered in milliseconds from the proxy's status board; one unanswered this long
+ * means a proxy that accepts connections but has hung: as down as one that refuses them.
+ */
+const STATUS_TIMEOUT_MS = 8000;
 
 function abortError(): DOMException {
   return new DOMException('The try-on was cancelled.', 'AbortError');
@@ -141,7 +165,7 @@ export class ProxyClient {
       response = await fetch(this.#url(path), { ...init, headers: { accept: 'application/json', ...init.headers } });
     } catch (error) {
       if (init.signal?.aborted) throw abortError();
-      throw offline();
+      throw noAnswer();
     }
     const text = await response.text().catch(() => '');
     if (!response.ok) throw await errorFrom(response.status, text, response.headers.get('retry-after'));
@@ -177,7 +201,7 @@ export class ProxyClient {
       const abort = () => xhr.abort();
       signal?.addEventListener('abort', abort, { once: true });
       xhr.onabort = () => reject(abortError());
-      xhr.onerror = () => reject(offline());
+      xhr.onerror = () => reject(noAnswer());
       xhr.onload = async () => {
         signal?.removeEventListener('abort', abort);
         if (xhr.status < 200 || xhr.status >= 300) {
@@ -234,19 +258,35 @@ export class ProxyClient {
   }
 
   async status(tryon: string, signal?: AbortSignal): Promise<ProxyStatus> {
-    return this.#normalise(await this.#json<ProxyStatus>(`tryons/${encodeURIComponent(tryon)}`, { signal }));
+    if (signal?.aborted) throw abortError();
+    const read = new AbortController();
+    const giveUp = () => read.abort();
+    const timer = setTimeout(giveUp, STATUS_TIMEOUT_MS);
+    signal?.addEventListener('abort', giveUp, { once: true });
+    try {
+      return this.#normalise(await this.#json<ProxyStatus>(`tryons/${encodeURIComponent(tryon)}`, { signal: read.signal }));
+    } catch (error) {
+      if (signal?.aborted) throw abortError();
+      if (read.signal.aborted) throw new ProxyError('not_answering', '', true);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', giveUp);
+    }
   }
 
   /**
    * Reports every status until the try-on ends; resolves with the terminal answer. Rejects with
-   * an AbortError when `signal` aborts, or with the last ProxyError once polling gives up.
+   * an AbortError when `signal` aborts, or with the last ProxyError once polling gives up. While
+   * the service is down (`serviceDown`) it never gives up: `onDown` is called once per outage, at
+   * its first failed poll, and the next answer goes to `onStatus` as usual.
    */
-  async watch(tryon: string, onStatus: (answer: ProxyStatus) => void, signal?: AbortSignal): Promise<ProxyStatus> {
+  async watch(tryon: string, onStatus: (answer: ProxyStatus) => void, signal?: AbortSignal, onDown?: (error: ProxyError) => void): Promise<ProxyStatus> {
     if (this.serverSentEvents && typeof EventSource === 'function') {
       const streamed = await this.#stream(tryon, onStatus, signal);
       if (streamed) return streamed;
     }
-    return this.#poll(tryon, onStatus, signal);
+    return this.#poll(tryon, onStatus, signal, onDown);
   }
 
   /** Resolves with the terminal answer, or undefined when the stream broke and polling should take over. */
@@ -285,17 +325,27 @@ export class ProxyClient {
     });
   }
 
-  async #poll(tryon: string, onStatus: (answer: ProxyStatus) => void, signal?: AbortSignal): Promise<ProxyStatus> {
+  async #poll(tryon: string, onStatus: (answer: ProxyStatus) => void, signal?: AbortSignal, onDown?: (error: ProxyError) => void): Promise<ProxyStatus> {
     let failures = 0;
+    let down = 0;
     for (;;) {
       try {
         const answer = await this.status(tryon, signal);
         failures = 0;
+        down = 0;
         onStatus(answer);
         if (terminal.has(answer.status)) return answer;
         await wait(this.pollInterval, signal);
       } catch (error) {
         if (signal?.aborted || (error instanceof DOMException && error.name === 'AbortError')) throw error;
+        if (error instanceof ProxyError && serviceDown(error)) {
+          // The try-on may well be finishing upstream: keep asking, told once, and come back quickly.
+          if (down === 0) onDown?.(error);
+          down += 1;
+          const retryAfter = error.retryAfter ? error.retryAfter * 1000 : 0;
+          await wait(Math.max(retryAfter, Math.min(this.pollInterval * 2 ** Math.min(down, 4), DOWN_POLL_CAP_MS)), signal);
+          continue;
+        }
         if (error instanceof ProxyError && !error.retryable) throw error;
         failures += 1;
         if (failures >= this.maxPollFailures) throw error;

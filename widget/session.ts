@@ -34,6 +34,11 @@ export interface SessionState {
   failedStage?: FailedStage;
   /** Where reopening the dialog returns to after it was closed mid-flow. */
   resume?: TryonStatus;
+  /**
+   * The shop's try-on service stopped answering while this try-on was watched: the progress step
+   * says so instead of counting time. Cleared by the next answer.
+   */
+  notAnswering?: boolean;
 }
 
 /** The proxy's try-on status answer (DESIGN.md part 3). */
@@ -63,7 +68,9 @@ export type SessionEvent =
   | { type: 'variant'; requestId: string; variant?: string; upload: boolean }
   | { type: 'resume'; tryon: string; requestId: string; variant?: string; views: string[]; output: 'image' | 'video'; at: number; photo?: { handle: string; expiresAt: string } }
   | { type: 'product-changed' }
-  | { type: 'forgotten' };
+  | { type: 'forgotten' }
+  /** Watching got no answer from the shop's try-on service; watching goes on. */
+  | { type: 'not-answering' };
 
 export function initialSession(): SessionState {
   return { status: 'idle', consented: false, output: 'image', views: [], outputs: [], complete: false, percent: 0 };
@@ -113,7 +120,24 @@ function statusAfter(state: SessionState, answer: ProxyStatus): SessionState {
   }
 }
 
+/**
+ * Closed while the try-on is being made, it is still watched (tryon-run.ts): what the watch
+ * reports lands in `resume`, so reopening shows where it got to, the result included.
+ */
+export const watchedInBackground = (state: SessionState): boolean =>
+  state.status === 'idle' && (state.resume === 'queued' || state.resume === 'rendering' || (state.resume === 'result' && !state.complete));
+
+const backgroundEvents = new Set<SessionEvent['type']>(['submitted', 'status', 'failed', 'not-answering']);
+
+/** True once a try-on watched in the background has its result: the button shows its ready badge. */
+export const readyInBackground = (state: SessionState): boolean =>
+  state.status === 'idle' && state.resume === 'result' && state.complete && hasOutput(state);
+
 export function nextSession(state: SessionState, event: SessionEvent): SessionState {
+  if (watchedInBackground(state) && backgroundEvents.has(event.type)) {
+    const inner = nextSession({ ...state, status: state.resume! }, event);
+    return { ...inner, status: 'idle', resume: inner.status };
+  }
   switch (event.type) {
     case 'open': {
       if (state.status !== 'idle') return state;
@@ -150,9 +174,12 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
       return { ...state, status: 'queued', tryon: event.tryon, views: event.views, submittedAt: event.at };
     case 'status':
       if (!state.tryon || state.status === 'idle' || state.status === 'photo' || state.status === 'consent') return state;
-      return statusAfter(state, event.answer);
+      return { ...statusAfter(state, event.answer), notAnswering: undefined };
+    case 'not-answering':
+      if (state.status !== 'queued' && state.status !== 'rendering' && state.status !== 'result') return state;
+      return { ...state, notAnswering: true };
     case 'failed':
-      return { ...state, status: 'error', error: event.error, failedStage: event.stage };
+      return { ...state, status: 'error', error: event.error, failedStage: event.stage, notAnswering: undefined };
     case 'retry': {
       if (state.status !== 'error') return state;
       const cleared = { ...state, error: undefined, failedStage: undefined };
@@ -178,7 +205,7 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
     }
     case 'cancel':
       if (!['uploading', 'queued', 'rendering'].includes(state.status)) return state;
-      return { ...state, status: 'photo', tryon: undefined, percent: 0, submittedAt: undefined };
+      return { ...state, status: 'photo', tryon: undefined, percent: 0, submittedAt: undefined, notAnswering: undefined };
     case 'forgotten':
       // "Forget my photo": nothing of it is left in the session; the shopper may pick another.
       return { ...initialSession(), consented: state.consented, status: 'photo' };

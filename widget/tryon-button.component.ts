@@ -6,7 +6,7 @@ import type { StoredTryon } from './storage.js';
 import type { TryonStatus } from './events.js';
 import type { Strings, Translation } from './i18n/en.js';
 import { english, languageOf } from './language.js';
-import type { PanelHost, PanelStatusEvent } from './panel-host.js';
+import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from './panel-host.js';
 
 /** What the button needs from the lazily loaded panel. */
 interface PanelElement extends HTMLElement {
@@ -68,6 +68,7 @@ export function loadPanel(): Promise<unknown> {
  * @csspart forget-button - "Forget my photo", in the photo and result steps.
  * @csspart retention - The consent step's sentence on how long the photo and result are kept.
  * @csspart error - The error message (role=alert).
+ * @csspart ready-badge - On the button, once a try-on watched after the dialog closed has its result; opening the dialog shows it and takes the badge away.
  *
  * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8; in the dialog in dark mode, #3b82f6.
  * @cssproperty --tryon-accent-text - Text color on the accent. Default: in the dialog, white or near-black (#0b1120), whichever reads at 4.5:1 or more on the resolved accent, worked out by the element whenever the accent or the colour scheme changes; on the page's button, #fff.
@@ -101,6 +102,7 @@ export class TryonButton extends LitElement implements PanelHost {
     strings: { attribute: false },
     pollInterval: { attribute: false },
     panelLoaded: { state: true },
+    ready: { state: true },
   };
 
   /** The product's id in the shop's catalog (required). */
@@ -138,6 +140,8 @@ export class TryonButton extends LitElement implements PanelHost {
   /** Milliseconds between status polls when Server-Sent Events are unavailable. */
   declare pollInterval: number;
   declare private panelLoaded: boolean;
+  /** The ready badge's word and its announcement, while a result made after the dialog closed waits. */
+  declare private ready: PanelReadyEvent['detail'];
   /**
    * The dictionary of `language`, once loaded; undefined for English or a language the widget lacks.
    * @internal For the panel.
@@ -165,6 +169,7 @@ export class TryonButton extends LitElement implements PanelHost {
     this.strings = {};
     this.pollInterval = 2000;
     this.panelLoaded = false;
+    this.ready = undefined;
   }
 
   /** The language the texts are shown in. */
@@ -272,12 +277,19 @@ export class TryonButton extends LitElement implements PanelHost {
     this.status = event.detail;
   };
 
+  readonly #onPanelReady = (event: PanelReadyEvent) => {
+    this.ready = event.detail;
+  };
+
   override render() {
     const label = this.strings.label ?? this.translation?.label ?? english.label;
-    return html`<button part="button" type="button" aria-haspopup="dialog"
+    // The badge is the button's description, not part of its name: the button stays "Try it on".
+    // Its live region exists as soon as the panel does, so the words put in it later are announced.
+    const ready = this.ready;
+    return html`<button part="button" type="button" aria-haspopup="dialog" aria-describedby=${ready ? 'ready-badge' : nothing}
         @click=${this.#onClick} @pointerenter=${this.#onPrefetch} @focus=${this.#onPrefetch} @touchstart=${this.#onPrefetch}
-      ><slot>${label}</slot></button>${this.panelLoaded
-        ? html`<tryon-panel .host=${this} @panel-status=${this.#onPanelStatus}
+      ><slot>${label}</slot>${ready ? html`<span id="ready-badge" part="ready-badge" aria-hidden="true">${ready.badge}</span>` : nothing}</button>${this.panelLoaded
+        ? html`<span role="status" class="ready-note">${ready?.announcement ?? ''}</span><tryon-panel .host=${this} @panel-status=${this.#onPanelStatus} @panel-ready=${this.#onPanelReady}
             exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error"
           ></tryon-panel>`
         : nothing}`;

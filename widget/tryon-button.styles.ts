@@ -30,6 +30,33 @@ export const buttonStyles = css`
     outline: 3px solid var(--tryon-focus, var(--tryon-accent, #1d4ed8));
     outline-offset: 2px;
   }
+  /* The ready badge sits on the button's corner, so showing it moves nothing on the shop's page.
+     Dark green on white: 9.1:1 on any accent the shop chose. */
+  :host {
+    position: relative;
+  }
+  [part='ready-badge'] {
+    position: absolute;
+    inset-block-start: -0.7em;
+    inset-inline-end: -0.7em;
+    padding: 0.15em 0.55em;
+    border-radius: 1em;
+    border: 2px solid #14532d;
+    background: #fff;
+    color: #14532d;
+    font-size: 0.8em;
+    font-weight: 700;
+    line-height: 1.2;
+    white-space: nowrap;
+  }
+  .ready-note {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
   @media (prefers-reduced-motion: reduce) {
     button {
       transition: none;

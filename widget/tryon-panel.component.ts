@@ -3,25 +3,25 @@
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import { panelStyles } from './tryon-panel.styles.js';
-import { hasOutput } from './session.js';
+import { hasOutput, readyInBackground } from './session.js';
 import type { SessionEvent, SessionState } from './session.js';
 import { TryonRun } from './tryon-run.js';
-import { photoRefused } from './error-policy.js';
+import { actionLabel, photoRefused } from './error-policy.js';
 import { prepareRawPhoto } from './photo.js';
 import type { PreparedPhoto } from './photo.js';
 import { ClockController } from './clock.js';
 import { CompareController } from './compare.js';
 import { AccentTextController } from './accent-text.js';
 import { FocusTrapController } from './focus-trap.js';
-import { download, share } from './result-actions.js';
+import { download, outputFileName, productPageUrl, share } from './result-actions.js';
 import { lastPhoto } from './storage.js';
 import type { StoredTryon } from './storage.js';
 import { Texts } from './texts.js';
 import { tryonEvent } from './events.js';
 import { Conversions } from './analytics.js';
 import type { TryonEventDetail, TryonEventName, TryonOutput } from './events.js';
-import type { PanelHost, PanelStatusEvent } from './panel-host.js';
-import { consentStep, consentText } from './steps/consent.js';
+import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from './panel-host.js';
+import { CONSENT_TEXT_ID, consentStep, consentText } from './steps/consent.js';
 import { consentWords } from './consent-version.js';
 import { photoProblem, photoStep } from './steps/photo.js';
 import { progressStep } from './steps/progress.js';
@@ -128,7 +128,9 @@ export class TryonPanel extends LitElement {
       this.announcement = '';
       this.dispatchEvent(new CustomEvent('panel-status', { detail: after.status }) satisfies PanelStatusEvent);
     }
-    this.#clock.running = after.status === 'queued' || after.status === 'rendering' || (after.status === 'result' && !after.complete);
+    // No clock while the service is not answering: counting towards "usually about 25 seconds" would pretend.
+    this.#clock.running = !after.notAnswering && (after.status === 'queued' || after.status === 'rendering' || (after.status === 'result' && !after.complete));
+    if (readyInBackground(after) && !readyInBackground(before)) this.#readyBadge(true);
     if (event.type === 'product-changed') this.selectedView = '';
     if (event.type === 'uploaded' && this.preview) beforeImages.set(event.photo.handle, this.preview);
     if (event.type === 'use-last-photo') this.preview = beforeImages.get(event.photo.handle);
@@ -147,6 +149,16 @@ export class TryonPanel extends LitElement {
     }
   }
 
+  /**
+   * A try-on watched after the dialog closed has its result: the button shows its ready badge and
+   * says so politely (`panel-ready`, handled by the button); opening the dialog takes it away.
+   */
+  #readyBadge(on: boolean): void {
+    const texts = this.#texts;
+    const detail = on ? { badge: texts.t('readyBadge'), announcement: texts.t('readyInBackground', { product: this.#productName() }) } : undefined;
+    this.dispatchEvent(new CustomEvent('panel-ready', { detail }) satisfies PanelReadyEvent);
+  }
+
   // ── public ───────────────────────────────────────────────────────────────────────────────
 
   /** Opens the dialog; with `resume`, picks up a try-on stored before a reload. */
@@ -155,6 +167,7 @@ export class TryonPanel extends LitElement {
     const dialog = this.#dialog;
     if (!dialog) return;
     const wasOpen = dialog.open;
+    this.#readyBadge(false);
     this.#run.enter(resume);
     if (!wasOpen) {
       dialog.showModal();
@@ -271,9 +284,20 @@ export class TryonPanel extends LitElement {
   readonly #onShare = async () => {
     const output = this.#currentImage() ?? this.#session.outputs[0];
     if (!output) return;
-    const outcome = await share(output, this.#texts.t('resultAlt', { product: this.#productName() }));
-    if (outcome === 'copied') this.announcement = this.#texts.t('linkCopied');
-    else if (outcome === 'failed') this.announcement = output.url;
+    const texts = this.#texts;
+    const product = this.#productName();
+    const url = productPageUrl();
+    const outcome = await share(output, {
+      title: product, text: texts.t('shareText', { product }), url, fileName: outputFileName(output, this.host.product),
+    });
+    // The live region says what was shared, so a screen reader user knows what the sheet sent.
+    switch (outcome) {
+      case 'picture': this.announcement = texts.t('sharedPicture', { product }); break;
+      case 'link': this.announcement = texts.t('sharedLink', { product }); break;
+      case 'copied': this.announcement = texts.t('shareCopied', { product }); break;
+      case 'failed': this.announcement = texts.t('shareFailed', { product, url }); break;
+      case 'cancelled': break;
+    }
   };
 
   readonly #onTryColour = () => {
@@ -323,8 +347,8 @@ export class TryonPanel extends LitElement {
     switch (status) {
       // Whole tens only, so a screen reader is not told every percent.
       case 'uploading': return texts.t('uploading', { percent: texts.percent(Math.floor(percent / 10) * 10) });
-      case 'queued': return tryon ? texts.t('queued') : texts.t('sending');
-      case 'rendering': return texts.t('rendering');
+      case 'queued': return this.#session.notAnswering ? texts.t('notAnswering') : tryon ? texts.t('queued') : texts.t('sending');
+      case 'rendering': return this.#session.notAnswering ? texts.t('notAnswering') : texts.t('rendering');
       default: return this.announcement;
     }
   }
@@ -357,7 +381,7 @@ export class TryonPanel extends LitElement {
       case 'rendering': return progressStep({
         texts, productName, uploading: session.status === 'uploading', percent: session.percent,
         elapsedSeconds: session.tryon ? Math.round(Math.max(0, this.#clock.now - (session.submittedAt ?? this.#clock.now)) / 1000) : undefined,
-        expectedSeconds: Math.round(this.#run.expectedMs() / 1000),
+        expectedSeconds: Math.round(this.#run.expectedMs() / 1000), notAnswering: Boolean(session.notAnswering),
         onCancel: () => this.#run.cancel(),
       });
       case 'result': return resultStep({
@@ -370,7 +394,7 @@ export class TryonPanel extends LitElement {
         onMakeVideo: () => this.#run.makeVideo(),
         colourOffer: this.#colourOffer(texts), onTryColour: this.#onTryColour,
       });
-      case 'error': return errorStep({ texts, message: session.error?.message, onRetry: this.#onRetry, onClose: () => this.hide() });
+      case 'error': return errorStep({ texts, message: session.error?.message, action: texts.t(actionLabel(session.error?.code)), onRetry: this.#onRetry, onClose: () => this.hide() });
       default: return nothing;
     }
   }
@@ -378,7 +402,9 @@ export class TryonPanel extends LitElement {
   override render() {
     const texts = this.#texts;
     // The language the texts are really in: a page in a language the widget lacks reads English.
-    return html`<dialog part="dialog" aria-labelledby="dialog-title" lang=${texts.code}
+    // While consent is asked, what the shopper agrees to is the dialog's description.
+    const description = this.#session.status === 'consent' ? CONSENT_TEXT_ID : nothing;
+    return html`<dialog part="dialog" aria-labelledby="dialog-title" aria-describedby=${description} lang=${texts.code}
         dir=${texts.dir ?? nothing} @close=${this.#onDialogClose}>
       <div class="header" part="header">
         <h2 id="dialog-title" part="title">${texts.t('dialogTitle')}</h2>

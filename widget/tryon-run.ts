@@ -145,6 +145,8 @@ export class TryonRun implements ReactiveController {
   /** Carries on from the current step: after an open, a resume or a retry. */
   continue(): Promise<void> {
     const { status, tryon, photo, complete } = this.session;
+    // Reopened while the try-on is still watched in the background: that watch goes on.
+    if (this.#current && (status === 'queued' || status === 'rendering' || (status === 'result' && !complete))) return Promise.resolve();
     if (status === 'uploading') return this.#start('upload', (run) => this.#send(run));
     if (tryon && (status === 'queued' || status === 'rendering' || (status === 'result' && !complete))) {
       return this.#start('watch', (run) => this.#watch(run));
@@ -153,9 +155,15 @@ export class TryonRun implements ReactiveController {
     return Promise.resolve();
   }
 
+  /**
+   * The dialog closed. A try-on already sent (queued, rendering, or a catalog's first views in) is
+   * charged and will finish: it is watched on in the background while the page is open, and its
+   * result or error waits for the dialog to reopen (session.ts). Anything earlier stops.
+   */
   close(): void {
-    this.#stop();
     const status = this.session.status;
+    const sent = status === 'queued' || status === 'rendering' || (status === 'result' && !this.session.complete);
+    if (!sent) this.#stop();
     if (this.session.complete) forgetTryon(this.#settings.endpoint, this.#settings.product);
     this.#dispatch({ type: 'close' });
     this.#options.emit('tryon-close', { ...this.#subject(this.chosenVariant), status });
@@ -372,7 +380,7 @@ export class TryonRun implements ReactiveController {
         ...this.#subject(), status: this.session.status, tryon,
         elapsedMs: at ? Math.max(0, Date.now() - at) : 0, expectedMs: this.expectedMs(),
       });
-    }), run.signal));
+    }), run.signal, this.#whileCurrent(run, () => this.#dispatch({ type: 'not-answering' }))));
     if (final.status === 'succeeded' && !hasOutput(this.session)) {
       // Success without anything to show: ask once more (outputs may trail the status), and
       // if there is still nothing, offer "Try again" rather than an empty result.
@@ -401,7 +409,8 @@ export class TryonRun implements ReactiveController {
     const { endpoint, product } = this.#settings;
     if (tryonGone) forgetTryon(endpoint, product);
     if (photoGone) forgetPhoto(endpoint);
-    const message = this.#options.errorMessage(code);
+    // A try-on the proxy cannot open any more (its secret changed) is said plainly to be lost.
+    const message = this.#options.errorMessage(code === 'invalid_handle' && stage === 'watch' ? 'tryon_lost' : code);
     const subject = this.#subject();
     this.#dispatch({ type: 'failed', stage: failed, error: { code, message, retryable } });
     this.#options.emit('tryon-error', { ...subject, code, message, retryable });

@@ -4,8 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { Hono } from 'hono';
 import type { Context, Env } from 'hono';
-import { homePage, notFoundPage, productPage } from './pages.js';
+import { homePage, notFoundPage, PRIVACY_PATH, privacyPage, productPage } from './pages.js';
 import { findProduct } from './products.js';
+import { FAVICON } from './favicon.js';
 
 export interface ShopOptions<TryonEnv extends Env = Env> {
   /** folder of the drawn images (garments/, models/, shopper.jpg), served at /images/ */
@@ -43,6 +44,7 @@ const TYPES: Record<string, string> = {
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',
   '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
   '.json': 'application/json',
   '.map': 'application/json',
 };
@@ -83,6 +85,7 @@ export function createShop<TryonEnv extends Env>(options: ShopOptions<TryonEnv>)
   const withWidget = (c: Context) => c.req.query('widget') !== 'off';
 
   shop.get('/', (c) => page(c, homePage({ widget: withWidget(c) })));
+  shop.get(PRIVACY_PATH, (c) => page(c, privacyPage()));
   shop.get('/products/:id', (c) => {
     const product = findProduct(c.req.param('id'));
     if (!product) return page(c, notFoundPage(), 404);
@@ -99,6 +102,16 @@ export function createShop<TryonEnv extends Env>(options: ShopOptions<TryonEnv>)
     c.header('Content-Type', TYPES['.js']);
     c.header('Cache-Control', 'no-cache');
     return c.body(options.pageScript);
+  });
+
+  // Browsers ask for /favicon.ico on every page whatever the page links; drawn at start with the images.
+  shop.get('/favicon.ico', async (c) => {
+    const file = await fileIn(options.imagesDir, FAVICON);
+    if (!file) return page(c, notFoundPage(), 404);
+    c.header('Content-Type', file.type);
+    c.header('Cache-Control', 'public, max-age=3600');
+    c.header('X-Content-Type-Options', 'nosniff');
+    return c.body(new Uint8Array(file.bytes));
   });
 
   const folder = (prefix: string, dir: string, cacheControl: string) => {

@@ -6,12 +6,15 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { garmentSvg, modelPhotoSvg, shopperPhotoSvg } from './drawings.js';
+import { FAVICON, faviconSvg, icoOf } from './favicon.js';
 import { colourImage, products, type Colour, type Product } from './products.js';
 
 /** Where the sample shopper photo lands, relative to the images folder. */
 export const SHOPPER_PHOTO = 'shopper.jpg';
 
-interface Picture { path: string; svg: string; format: 'png' | 'jpeg' }
+const FAVICON_SIZE = 32;
+
+interface Picture { path: string; svg: string; format: 'png' | 'jpeg' | 'ico' }
 
 /** The garment drawing of one colour, under garments/ (the catalog's garmentImage for it). */
 export function garmentPicturePath(product: Product, colour: Colour): string {
@@ -30,6 +33,7 @@ function pictures(): Picture[] {
     }
   }
   list.push({ path: SHOPPER_PHOTO, svg: shopperPhotoSvg(), format: 'jpeg' });
+  list.push({ path: FAVICON, svg: faviconSvg(FAVICON_SIZE), format: 'ico' });
   return list;
 }
 
@@ -37,7 +41,9 @@ async function render(picture: Picture, dir: string): Promise<void> {
   const image = sharp(Buffer.from(picture.svg));
   const bytes = picture.format === 'png'
     ? await image.png({ compressionLevel: 9, palette: true, quality: 90 }).toBuffer()
-    : await image.flatten({ background: '#ffffff' }).jpeg({ quality: 88, mozjpeg: true }).toBuffer();
+    : picture.format === 'ico'
+      ? icoOf(await image.png().toBuffer(), FAVICON_SIZE)
+      : await image.flatten({ background: '#ffffff' }).jpeg({ quality: 88, mozjpeg: true }).toBuffer();
   const target = join(dir, picture.path);
   await mkdir(dirname(target), { recursive: true });
   // Several demos may start at once (the e2e files run in parallel): write aside, then rename.

@@ -47,7 +47,9 @@ function logLine(kind: string, label: string, detail: string): void {
   item.append(time, ' ', name, detail ? ` ${detail}` : '');
   item.dataset[kind] = label;
   log.append(item);
-  log.scrollTop = log.scrollHeight;
+  // The box around the list scrolls (and takes focus for keyboard scrolling): keep the newest line in view.
+  const box = log.closest<HTMLElement>('[data-event-log-box]') ?? log;
+  box.scrollTop = box.scrollHeight;
 }
 
 function watchWidget(widget: Element): void {

@@ -5,6 +5,9 @@ import { colourImage, colourOf, formatPrice, products, type Colour, type Product
 
 const SHOP_NAME = 'Kapda & Co.';
 
+/** The shop's privacy page, linked from the try-on's consent step (`privacy-url`). */
+export const PRIVACY_PATH = '/privacy';
+
 export function escapeHtml(value: string): string {
   return value
     .replaceAll('&', '&amp;')
@@ -29,6 +32,7 @@ function layout(body: string, { title, widget, description }: LayoutOptions): st
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${SHOP_NAME}</title>
 <meta name="description" content="${escapeHtml(description ?? 'A demo shop for the <tryon-button> virtual try-on element.')}">
+<link rel="icon" href="/favicon.ico" sizes="32x32">
 <link rel="stylesheet" href="/shop/style.css">
 <script type="module" src="/shop/page.js"></script>
 ${widget ? '<script type="module" src="/widget/tryon-button.js"></script>' : ''}
@@ -91,7 +95,9 @@ ${products.map(card).join('\n')}
 }
 
 function tryonTag(product: Product, colour: Colour): string {
-  const attributes = [`product="${escapeHtml(product.id)}"`, 'endpoint="/tryon"', `variant="${escapeHtml(colour.id)}"`];
+  const attributes = [
+    `product="${escapeHtml(product.id)}"`, 'endpoint="/tryon"', `variant="${escapeHtml(colour.id)}"`, `privacy-url="${PRIVACY_PATH}"`,
+  ];
   if (product.offers.includes('Video')) attributes.push('video');
   if (product.showcase) {
     // The showcase page also shows what analytics would receive: the button pushes to dataLayer.
@@ -111,7 +117,10 @@ function showcase(product: Product): string {
     <button type="button" class="button" data-add-look>Add this look to cart</button>
   </div>
   <h3 id="event-log-title">Event log</h3>
-  <ol class="event-log" data-event-log-list aria-labelledby="event-log-title"><li class="empty">No events yet: press “${escapeHtml(product.showcase.label)}”.</li></ol>
+  <!-- A log (read politely as lines arrive) that takes focus, so arrow and page keys scroll it. -->
+  <div class="event-log" role="log" tabindex="0" aria-labelledby="event-log-title" data-event-log-box>
+    <ol data-event-log-list><li class="empty">No events yet: press “${escapeHtml(product.showcase.label)}”.</li></ol>
+  </div>
 </section>`;
 }
 
@@ -158,4 +167,16 @@ export function notFoundPage(): string {
     title: 'Not found',
     widget: false,
   });
+}
+
+/** What the shop does with a try-on photo: the page the consent step's "How we handle your photo" opens. */
+export function privacyPage(): string {
+  const body = `<section class="prose" aria-labelledby="privacy-title">
+  <h1 id="privacy-title">How we handle your photo</h1>
+  <p>When you use “Try it on”, your photo goes from your browser to our try-on service only after you agree to it, and only to make that try-on. Before it leaves your browser, the photo is turned upright, made smaller and saved again without its hidden details (camera, date, place).</p>
+  <p>The try-on service keeps your photo for a limited time, and your try-on a little longer; the try-on tells you both times before you agree. “Forget my photo” deletes them sooner.</p>
+  <p>Nothing else is kept: no account, no name. This demo shop runs against a local sandbox, so here your photo never leaves this computer.</p>
+  <p><a href="/">Back to the shop</a></p>
+</section>`;
+  return layout(body, { title: 'How we handle your photo', widget: false });
 }

@@ -2,10 +2,18 @@
 // after the job was charged, and a page reload in the middle of a render. The shopper recovers
 // with "Try again" (or nothing at all) and pays for one render, checked in /sandbox/state.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { serve } from '@hono/node-server';
 import type { Page } from 'playwright-core';
+import { startProxy } from '../../proxy/node.js';
+import type { StartedProxy } from '../../proxy/node.js';
+import { prepareShopCatalog } from '../../demo/shop/tryon-catalog.js';
+import { en } from '../../widget/i18n/en.js';
 import {
-  openProduct, openShop, resultImage, topJobs, tryOn, tryonDialog, until, withPage, WAIT,
+  LIVE_KEY, openProduct, openShop, resultImage, topJobs, tryOn, tryonDialog, until, withPage, WAIT,
 } from './shop.js';
 import type { SandboxJob, Shop } from './shop.js';
 
@@ -166,6 +174,167 @@ describe('recovering from faults in the demo shop', () => {
       assert.deepEqual(newJobs(start.jobs, end.jobs).map((j) => j.id), [job.id], 'no new job after the reload');
       assert.equal(await submitCount(), submitsBefore, 'nothing re-submitted');
       assert.equal(start.credits - end.credits, job.charged);
+      assert.deepEqual(problems, []);
+    });
+  });
+});
+
+// The shop's own front server, as nginx would be: the demo shop's pages behind it, and /tryon/ sent
+// to a token proxy of its own that the test really stops (its listener closed, streams cut) and
+// starts again on the same port. While it is down the front answers 502, as nginx does.
+interface Front { url: string; close(): Promise<void> }
+
+/** The proxy went away mid-answer (a status stream): the front ends the response, as nginx does. */
+function endWhenCut(body: ReadableStream<Uint8Array> | null): ReadableStream<Uint8Array> | null {
+  if (!body) return null;
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch {
+        controller.close();
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
+function startFront(shopUrl: string, proxyPort: () => number | undefined): Promise<Front> {
+  return new Promise((resolveFront, reject) => {
+    const server = serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: async (request) => {
+        const url = new URL(request.url);
+        const port = proxyPort();
+        const toProxy = url.pathname === '/tryon' || url.pathname.startsWith('/tryon/');
+        const target = toProxy ? `http://127.0.0.1:${port ?? 1}` : shopUrl;
+        const headers = new Headers(request.headers);
+        headers.delete('host');
+        try {
+          const answer = await fetch(`${target}${url.pathname}${url.search}`, {
+            method: request.method, headers, redirect: 'manual', signal: request.signal,
+            ...(request.body ? { body: request.body, duplex: 'half' } : {}),
+          } as RequestInit);
+          const out = new Headers(answer.headers);
+          // fetch has already decoded the body.
+          out.delete('content-encoding');
+          out.delete('content-length');
+          return new Response(endWhenCut(answer.body), { status: answer.status, headers: out });
+        } catch {
+          return new Response('<html><body><h1>502 Bad Gateway</h1></body></html>', { status: 502, headers: { 'content-type': 'text/html' } });
+        }
+      },
+    }, (info: AddressInfo) => resolveFront({
+      url: `http://127.0.0.1:${info.port}`,
+      close: () => new Promise<void>((done) => {
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        server.close(() => done());
+      }),
+    }));
+    server.once('error', reject);
+  });
+}
+
+describe('the shop\'s token proxy stops mid-render', () => {
+  let front: Front;
+  let proxy: StartedProxy | undefined;
+  let proxyPort: number | undefined;
+  const secrets = { first: 'outage-test-secret-0123456789abcdef', second: 'outage-test-secret-after-restart-9876' };
+
+  async function startTokenProxy(secret: string): Promise<void> {
+    const { catalog, imagesDir } = await prepareShopCatalog();
+    proxy = await startProxy({
+      port: proxyPort ?? 0, basePath: '/tryon', secret, apiKey: LIVE_KEY, baseUrl: shop.sandbox.url, upstreamLabel: 'live',
+      catalog, assetsDir: imagesDir, readAsset: async (path) => new Uint8Array(await readFile(resolve(imagesDir, path))),
+      allowedOrigins: [front.url], log: () => undefined,
+    });
+    proxyPort = proxy.port;
+  }
+
+  async function stopTokenProxy(): Promise<void> {
+    await proxy?.close();
+    proxy = undefined;
+  }
+
+  before(async () => {
+    front = await startFront(shop.url, () => proxyPort);
+  });
+  beforeEach(async () => { await startTokenProxy(secrets.first); });
+  afterEach(async () => { await stopTokenProxy(); });
+  after(async () => { await front?.close(); });
+
+  /** Starts a try-on through the front whose job upstream holds mid-render; resolves with that job. */
+  async function renderHeld(page: Page, product: string): Promise<SandboxJob> {
+    const start = await shop.sandbox.workspace();
+    await shop.sandbox.fault({ jobOutcome: 'hold', times: 1 });
+    await page.goto(`${front.url}/products/${product}`);
+    await page.locator('tryon-button').first().waitFor();
+    await tryOn(page);
+    await page.locator('tryon-button[status="rendering"]').waitFor({ state: 'attached' });
+    const held = await until('the held job', () => shop.sandbox.workspace(),
+      (ws) => newJobs(start.jobs, ws.jobs).some((job) => job.status === 'processing'));
+    const [job] = newJobs(start.jobs, held.jobs);
+    assert.ok(job);
+    return job;
+  }
+
+  /** Stops the proxy, and measures how long until the dialog says the service is not answering. */
+  async function stopAndMeasure(page: Page): Promise<number> {
+    const status = tryonDialog(page).getByRole('status');
+    await stopTokenProxy();
+    const stoppedAt = Date.now();
+    await status.filter({ hasText: en.notAnswering }).waitFor({ timeout: 10_000 });
+    const told = Date.now() - stoppedAt;
+    // No clock pretends the render is coming along.
+    assert.doesNotMatch(await tryonDialog(page).innerText(), /usually about/);
+    return told;
+  }
+
+  test('restarted with the same secret, the run resumes by itself to the result, charged once', async (t) => {
+    await withPage(shop, t.name, async (page, problems) => {
+      const start = await shop.sandbox.workspace();
+      const job = await renderHeld(page, 'sherwani-ivory');
+      const told = await stopAndMeasure(page);
+      t.diagnostic(`"not answering" said ${told} ms after the proxy stopped`);
+      assert.ok(told <= 10_000);
+
+      await startTokenProxy(secrets.first);
+      const restartedAt = Date.now();
+      await shop.sandbox.release(job.id);
+      const dialog = tryonDialog(page);
+      await resultImage(dialog, 'Ivory Brocade Sherwani');
+      t.diagnostic(`result shown ${Date.now() - restartedAt} ms after the proxy restarted, with no press`);
+      const end = await shop.sandbox.workspace();
+      assert.deepEqual(newJobs(start.jobs, end.jobs).map((j) => j.id), [job.id], 'no second try-on');
+      assert.equal(start.credits - end.credits, job.charged, 'charged once');
+      assert.equal(await dialog.getByRole('alert').count(), 0, 'no error on the way');
+      assert.deepEqual(problems, []);
+    });
+  });
+
+  test('restarted with a new secret, the try-on is said to be lost and one press of the button that says so reaches the photo step', async (t) => {
+    await withPage(shop, t.name, async (page, problems) => {
+      const job = await renderHeld(page, 'bandhgala-midnight');
+      const told = await stopAndMeasure(page);
+      t.diagnostic(`"not answering" said ${told} ms after the proxy stopped`);
+      assert.ok(told <= 10_000);
+
+      await startTokenProxy(secrets.second);
+      const dialog = tryonDialog(page);
+      const alert = dialog.getByRole('alert');
+      await alert.filter({ hasText: en.error_tryon_lost }).waitFor();
+      const buttons = await dialog.getByRole('button').allInnerTexts();
+      assert.ok(!buttons.map((b) => b.trim()).includes('Try again'), `no "Try again": ${buttons.join(', ')}`);
+      const startAgain = dialog.getByRole('button', { name: en.startAgain, exact: true });
+      assert.match((await alert.innerText()).toLowerCase(), new RegExp(en.startAgain.toLowerCase()));
+      await startAgain.click();
+      await page.locator('tryon-button[status="photo"]').waitFor({ state: 'attached' });
+      await dialog.getByRole('button', { name: 'Choose a photo' }).waitFor();
+      await shop.sandbox.release(job.id);
       assert.deepEqual(problems, []);
     });
   });

@@ -25,7 +25,8 @@ const cases: { code: string; where: 'photo' | 'tryon'; error: FakeError; message
   { code: 'out_of_credits', where: 'tryon', error: { status: 503, code: 'out_of_credits' }, message: en.error_out_of_credits },
   { code: 'upstream_timeout', where: 'tryon', error: { status: 504, code: 'upstream_timeout' }, message: en.error_upstream_timeout },
   { code: 'daily_budget_reached', where: 'tryon', error: { status: 429, code: 'daily_budget_reached' }, message: en.error_daily_budget_reached },
-  { code: 'offline', where: 'tryon', error: { status: 0, code: 'offline', destroy: true }, message: en.error_offline },
+  // No answer while the device is online: the shop's service, not the shopper's connection (outage.test.ts has offline).
+  { code: 'not_answering', where: 'tryon', error: { status: 0, code: 'offline', refused: true }, message: en.error_not_answering },
   { code: 'some_new_code', where: 'tryon', error: { status: 418, code: 'some_new_code' }, message: en.error_generic },
   { code: 'http_502', where: 'tryon', error: { status: 502, code: '', raw: '<html>Bad gateway</html>' }, message: en.error_generic },
 ];
@@ -80,13 +81,13 @@ describe('errors in plain words', () => {
   });
 
   it('retries a failed submit with the same requestId, and uploads the photo only once', async () => {
-    const fake = await fakeProxy({ tryonErrors: [{ status: 503, code: 'upstream_unavailable' }, { status: 0, code: 'offline', destroy: true }] });
+    const fake = await fakeProxy({ tryonErrors: [{ status: 503, code: 'upstream_unavailable' }, { status: 0, code: 'offline', refused: true }] });
     const el = await mount(fake);
     await submitPhoto(el);
     await reach(el, 'error');
     button(el, 'Try again').click();
     await reach(el, 'error');
-    expect(alertText(el)).to.equal(en.error_offline);
+    expect(alertText(el)).to.equal(en.error_not_answering);
     button(el, 'Try again').click();
     await reach(el, 'result');
     const log = await fake.log();
@@ -129,14 +130,15 @@ describe('errors in plain words', () => {
     expect(gaps[2]).to.be.below(gaps[1]!);
   });
 
-  it('gives up watching after repeated failures, then "Try again" watches the same try-on', async () => {
-    const failing = Array.from({ length: 6 }, () => ({ status: 503, code: 'upstream_unavailable' }));
+  // A service that is down is waited out (outage.test.ts); a proxy that keeps refusing is not.
+  it('gives up watching after repeated refusals, then "Try again" watches the same try-on', async () => {
+    const failing = Array.from({ length: 6 }, () => ({ status: 429, code: 'rate_limited', retryable: true }));
     const fake = await fakeProxy({ sse: false, statusErrors: failing, steps: [{ status: 'succeeded', outputs: ['front'] }] });
     const el = await mount(fake);
     el.pollInterval = 5;
     await submitPhoto(el);
     await reach(el, 'error', 15000);
-    expect(alertText(el)).to.equal(en.error_upstream_unavailable);
+    expect(alertText(el)).to.equal(en.error_rate_limited);
     button(el, 'Try again').click();
     await reach(el, 'result');
     expect((await fake.log()).filter((r) => r.path === '/tryons')).to.have.length(1);

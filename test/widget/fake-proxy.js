@@ -73,6 +73,14 @@ function fail(ctx, error) {
     ctx.req.socket.end('\x00\x00\x00');
     return;
   }
+  if (error.refused) {
+    // Sent on to a port where nothing listens: the connection is refused, a network error in every
+    // engine (Firefox reads the bytes of `destroy` as an HTTP/0.9 answer), as when a proxy is down.
+    ctx.status = 307;
+    ctx.set('location', 'http://127.0.0.1:9/refused');
+    ctx.body = '';
+    return;
+  }
   if (error.raw) {
     ctx.status = status;
     ctx.body = error.raw;

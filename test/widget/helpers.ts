@@ -25,7 +25,11 @@ export interface FakeStep {
   error?: { code: string; message: string; retryable: boolean };
 }
 
-export interface FakeError { status: number; code: string; retryable?: boolean; retryAfter?: number; raw?: string; destroy?: boolean }
+export interface FakeError {
+  status: number; code: string; retryable?: boolean; retryAfter?: number; raw?: string; destroy?: boolean;
+  /** Redirected to a port where nothing listens: a refused connection, a network error in every engine. */
+  refused?: boolean;
+}
 
 export interface Scenario {
   product?: {

@@ -29,6 +29,9 @@ describe('keyboard only', () => {
     expect(document.activeElement).to.equal(el);
     await sendKeys({ press: 'Enter' });
     await reach(el, 'consent');
+    // Focus opens on the step's heading (the text is read first); the checkbox is the next stop.
+    await until(() => focused(el)?.matches('h3'), 'focus on the consent heading');
+    await sendKeys({ press: 'Tab' });
     await until(() => focused(el)?.matches('input[type="checkbox"]'), 'focus on the consent checkbox');
     await sendKeys({ press: 'Space' });
     await sendKeys({ press: 'Tab' });

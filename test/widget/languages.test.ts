@@ -68,6 +68,19 @@ describe('dictionaries', () => {
     }
   });
 
+  it('every language but English says "pixels" in its own word in the "too small" message, not "px" beside it', () => {
+    // Both sizes in the message, the photo's and the smallest allowed, take the same local unit.
+    const units: Record<string, string> = { hi: 'पिक्सेल', ur: 'پکسل', ar: 'بكسل', bn: 'পিক্সেল', gu: 'પિક્સેલ', mr: 'पिक्सेल', ta: 'பிக்சல்கள்', te: 'పిక్సెల్స్' };
+    for (const [code, dictionary] of Object.entries(DICTIONARIES)) {
+      if (code === 'en') continue;
+      const unit = units[code];
+      expect(unit, `${code}: its word for pixels is known to this test`).to.be.a('string');
+      const message = text(dictionary, 'photoTooSmall');
+      expect(message, dictionary.$code).to.not.match(/px/i);
+      expect(message.split(unit!).length - 1, `${dictionary.$code}: "${unit}" after both sizes`).to.equal(2);
+    }
+  });
+
   it('translations are translations: no text is English left in place', () => {
     // Brand-like words (JPEG, PNG) appear inside sentences; a whole text equal to English is a miss.
     for (const [code, dictionary] of Object.entries(DICTIONARIES)) {

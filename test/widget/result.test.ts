@@ -127,33 +127,38 @@ describe('the result', () => {
     expect((await fake.log()).some((r) => r.path === '/files/front.png')).to.equal(true);
   });
 
-  it('shares with the Web Share API where present, else copies the link', async () => {
+  it('shares with the Web Share API where present, else copies the link (the product page, never the file: share.test.ts)', async () => {
     const fake = await fakeProxy();
     const el = await mount(fake);
     await submit(el);
     await reach(el, 'result');
-    const url = new URL(`${fake.endpoint}/files/front.png`, location.href).href;
+    const file = new URL(`${fake.endpoint}/files/front.png`, location.href).href;
+    const page = location.href.replace(/#.*$/, '');
 
     const shared: ShareData[] = [];
     Object.defineProperty(navigator, 'share', { configurable: true, value: async (data: ShareData) => { shared.push(data); } });
+    Object.defineProperty(navigator, 'canShare', { configurable: true, value: undefined });
     try {
       button(el, 'Share').click();
       await until(() => shared.length === 1, 'the share sheet');
     } finally {
       delete (navigator as { share?: unknown }).share;
+      delete (navigator as { canShare?: unknown }).canShare;
     }
-    expect(shared[0]).to.deep.equal({ title: 'You wearing Red Banarasi saree', url });
+    expect(shared[0]).to.deep.equal({ title: 'Red Banarasi saree', text: 'I tried on Red Banarasi saree.', url: page });
 
     const copied: string[] = [];
     const clipboard = navigator.clipboard;
+    Object.defineProperty(navigator, 'share', { configurable: true, value: undefined });
     Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (text: string) => { copied.push(text); } } });
     try {
-      expect(typeof navigator.share).to.equal('undefined');
       button(el, 'Share').click();
-      await until(() => statusText(el) === 'Link copied.', 'the copied announcement');
+      await until(() => statusText(el) === 'Copied a link to Red Banarasi saree.', 'the copied announcement');
     } finally {
+      delete (navigator as { share?: unknown }).share;
       Object.defineProperty(navigator, 'clipboard', { configurable: true, value: clipboard });
     }
-    expect(copied).to.deep.equal([url]);
+    expect(copied).to.deep.equal([`I tried on Red Banarasi saree. ${page}`]);
+    expect(copied[0]).to.not.contain(file);
   });
 });

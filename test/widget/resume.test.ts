@@ -57,9 +57,13 @@ describe('resume after reload', () => {
     const el = await fixture<TryonButton>(html`<tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button>`);
     el.pollInterval = 20;
     await reach(el, 'error');
-    expect(panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim()).to.equal(en.error_invalid_handle);
+    expect(panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim()).to.equal(en.error_tryon_lost);
     expect(sessionStorage.getItem(key)).to.equal(null);
-    button(el, 'Try again').click();
+    // One press of the button named as the words name it.
+    button(el, en.startAgain).click();
     await reach(el, 'photo');
+    // Nothing of the old handles is offered: a fresh photo step.
+    expect(button(el, 'Choose a photo')).to.exist;
+    expect(panelRoot(el).querySelector('img[part="preview"]')).to.equal(null);
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { initialSession, nextSession } from '../../widget/session.js';
+import { initialSession, nextSession, readyInBackground, watchedInBackground } from '../../widget/session.js';
 import type { SessionEvent, SessionState } from '../../widget/session.js';
 
 function run(...events: SessionEvent[]): SessionState {
@@ -161,5 +161,33 @@ describe('the session and the variant', () => {
 
   it('resumes a stored try-on with its variant', () => {
     expect(run({ type: 'resume', tryon: 'tr_9', requestId: 'req-9', variant: 'ivory', views: ['front'], output: 'image', at: 5 }).variant).to.equal('ivory');
+  });
+
+  it('says the service is not answering while watching, and the next answer clears it', () => {
+    const silent = run(...submitted, { type: 'not-answering' });
+    expect(silent).to.deep.include({ status: 'queued', notAnswering: true });
+    const back = nextSession(silent, { type: 'status', answer: { status: 'processing', outputs: [] } });
+    expect(back).to.deep.include({ status: 'rendering', notAnswering: undefined });
+    // Nothing is being watched before a submit or after a cancel.
+    expect(run(...consented, { type: 'not-answering' }).notAnswering).to.equal(undefined);
+    expect(nextSession(silent, { type: 'cancel' }).notAnswering).to.equal(undefined);
+  });
+
+  it('closed mid-render, the watch goes on in the background and reopening shows its result', () => {
+    const closed = run(...submitted, { type: 'status', answer: { status: 'processing', outputs: [] } }, { type: 'close' });
+    expect(closed).to.deep.include({ status: 'idle', resume: 'rendering' });
+    expect(watchedInBackground(closed)).to.equal(true);
+    const done = nextSession(closed, { type: 'status', answer: { status: 'succeeded', outputs: [front, side] } });
+    expect(done).to.deep.include({ status: 'idle', resume: 'result', complete: true });
+    expect(done.outputs).to.deep.equal([front, side]);
+    expect(readyInBackground(done)).to.equal(true);
+    expect(readyInBackground(closed)).to.equal(false);
+    expect(nextSession(done, { type: 'open' }).status).to.equal('result');
+    // A failure in the background waits for the dialog too.
+    const failed = nextSession(closed, { type: 'failed', stage: 'render', error: { code: 'render_failed', message: 'm', retryable: true } });
+    expect(failed).to.deep.include({ status: 'idle', resume: 'error' });
+    expect(nextSession(failed, { type: 'open' }).status).to.equal('error');
+    // Closed before anything was sent, nothing is watched.
+    expect(watchedInBackground(run(...consented, { type: 'close' }))).to.equal(false);
   });
 });

@@ -54,7 +54,6 @@ export const ar: Translation = {
   compare: 'قبل وبعد',
   download: 'تنزيل',
   share: 'مشاركة',
-  linkCopied: 'تم نسخ الرابط.',
   anotherPhoto: 'تجربة صورة أخرى',
   forgetPhoto: 'حذف صورتي',
   forgotten: 'حُذفت صورتك. لم يعد ممكنًا فتحها ولا فتح القياسات التي أُعدّت منها.',
@@ -94,6 +93,19 @@ export const ar: Translation = {
   error_view_not_offered: 'إحدى الزوايا المختارة غير متاحة لهذا المنتج.',
   error_video_not_offered: 'الفيديو غير متاح لهذا المنتج.',
   error_generic: 'حدث خطأ ما. يُرجى المحاولة مجددًا.',
+  notAnswering: 'خدمة القياس لدى المتجر لا تستجيب. نواصل المحاولة، وسيُستأنف قياسك تلقائيًا عند عودتها.',
+  error_not_answering: 'خدمة القياس لدى المتجر لا تستجيب. يُرجى المحاولة مجددًا بعد قليل.',
+  error_tryon_lost: 'فُقد قياسك: لم تعد خدمة القياس لدى المتجر تعرفه. ابدأ من جديد بصورتك.',
+  startAgain: 'البدء من جديد بصورتك',
+  readyBadge: 'جاهز',
+  readyInBackground: 'قياسك لـ {product} جاهز. اضغط زر تجربة القياس لرؤيته.',
+
+  shareText: 'جرّبتُ {product} افتراضيًا.',
+  sharedPicture: 'تمت مشاركة صورة قياسك مع رابط {product}.',
+  sharedLink: 'تمت مشاركة رابط {product}.',
+  shareCopied: 'تم نسخ رابط {product}.',
+  shareFailed: 'تعذّرت المشاركة. رابط {product}: {url}',
+
   compareBefore: 'قبل',
   compareAfter: 'بعد',
 };

@@ -53,7 +53,6 @@ export const bn: Translation = {
   compare: 'আগে ও পরে',
   download: 'ডাউনলোড করুন',
   share: 'শেয়ার করুন',
-  linkCopied: 'লিংক কপি হয়েছে।',
   anotherPhoto: 'অন্য ছবি দিয়ে দেখুন',
   forgetPhoto: 'আমার ছবি মুছে ফেলুন',
   forgotten: 'আপনার ছবি মুছে ফেলা হয়েছে। এটি ও এর থেকে তৈরি ট্রাই-অন আর খোলা যাবে না।',
@@ -70,7 +69,7 @@ export const bn: Translation = {
   chooseAnother: 'অন্য ছবি বেছে নিন',
 
   photoNotImage: 'এই ফাইলটি কোনো ছবি নয়। অনুগ্রহ করে একটি JPEG, PNG, WebP বা HEIC ছবি বেছে নিন।',
-  photoTooSmall: 'এই ছবিটি খুব ছোট ({width} × {height} px)। অনুগ্রহ করে এমন একটি ছবি বেছে নিন যার ছোট দিকটি অন্তত {minSide} পিক্সেল।',
+  photoTooSmall: 'এই ছবিটি খুব ছোট ({width} × {height} পিক্সেল)। অনুগ্রহ করে এমন একটি ছবি বেছে নিন যার ছোট দিকটি অন্তত {minSide} পিক্সেল।',
   photoTooLarge: 'এই ফাইলটি {size} MB। অনুগ্রহ করে {maxSize} MB-এর চেয়ে ছোট একটি ছবি বেছে নিন।',
   photoUnreadable: 'এই ছবিটি খোলা যায়নি। অনুগ্রহ করে অন্য একটি ছবি বেছে নিন।',
 
@@ -93,6 +92,19 @@ export const bn: Translation = {
   error_view_not_offered: 'বেছে নেওয়া একটি ভিউ এই পণ্যের জন্য উপলব্ধ নয়।',
   error_video_not_offered: 'এই পণ্যের জন্য ভিডিও উপলব্ধ নয়।',
   error_generic: 'কিছু একটা সমস্যা হয়েছে। অনুগ্রহ করে আবার চেষ্টা করুন।',
+  notAnswering: 'দোকানের ট্রাই-অন পরিষেবা সাড়া দিচ্ছে না। আমরা চেষ্টা চালিয়ে যাচ্ছি; পরিষেবা ফিরলেই আপনার ট্রাই-অন নিজে থেকেই এগোবে।',
+  error_not_answering: 'দোকানের ট্রাই-অন পরিষেবা সাড়া দিচ্ছে না। অনুগ্রহ করে একটু পরে আবার চেষ্টা করুন।',
+  error_tryon_lost: 'আপনার ট্রাই-অনটি হারিয়ে গেছে: দোকানের ট্রাই-অন পরিষেবা এটিকে আর চেনে না। আপনার ছবি দিয়ে আবার শুরু করুন।',
+  startAgain: 'আপনার ছবি দিয়ে আবার শুরু করুন',
+  readyBadge: 'তৈরি',
+  readyInBackground: '{product}-এর আপনার ট্রাই-অন তৈরি। দেখতে ট্রাই-অন বোতামটি চাপুন।',
+
+  shareText: 'আমি {product} পরে দেখলাম।',
+  sharedPicture: 'আপনার ট্রাই-অন ছবি {product}-এর লিংকসহ শেয়ার করা হয়েছে।',
+  sharedLink: '{product}-এর লিংক শেয়ার করা হয়েছে।',
+  shareCopied: '{product}-এর লিংক কপি হয়েছে।',
+  shareFailed: 'শেয়ার করা গেল না। {product}-এর লিংক: {url}',
+
   compareBefore: 'আগে',
   compareAfter: 'পরে',
 };

@@ -54,7 +54,6 @@ export const en = {
   compare: 'Before and after',
   download: 'Download',
   share: 'Share',
-  linkCopied: 'Link copied.',
   anotherPhoto: 'Try another photo',
   forgetPhoto: 'Forget my photo',
   forgotten: 'Your photo has been forgotten. It and your try-ons can no longer be opened.',
@@ -94,6 +93,20 @@ export const en = {
   error_view_not_offered: 'One of the chosen views is not offered for this product.',
   error_video_not_offered: 'A video is not offered for this product.',
   error_generic: 'Something went wrong. Please try again.',
+  notAnswering: 'The shop’s try-on service is not answering. We keep trying, and your try-on carries on by itself when it is back.',
+  error_not_answering: 'The shop’s try-on service is not answering. Please try again in a moment.',
+  error_tryon_lost: 'Your try-on was lost: the shop’s try-on service no longer knows it. Start again with your photo.',
+  startAgain: 'Start again with your photo',
+  readyBadge: 'Ready',
+  readyInBackground: 'Your try-on of {product} is ready. Press the try-on button to see it.',
+
+  // Share: the sentence shared with the product page, and what the live region says was shared.
+  shareText: 'I tried on {product}.',
+  sharedPicture: 'Shared your try-on picture with a link to {product}.',
+  sharedLink: 'Shared a link to {product}.',
+  shareCopied: 'Copied a link to {product}.',
+  shareFailed: 'Could not share. The link to {product}: {url}',
+
   compareBefore: 'Before',
   compareAfter: 'After',
 };

@@ -53,7 +53,6 @@ export const gu: Translation = {
   compare: 'પહેલાં અને પછી',
   download: 'ડાઉનલોડ કરો',
   share: 'શેર કરો',
-  linkCopied: 'લિંક કૉપિ થઈ ગઈ.',
   anotherPhoto: 'બીજો ફોટો અજમાવો',
   forgetPhoto: 'મારો ફોટો કાઢી નાખો',
   forgotten: 'તમારો ફોટો કાઢી નાખવામાં આવ્યો છે. હવે તે અને તેનાથી બનેલાં ટ્રાય-ઑન ખોલી શકાશે નહીં.',
@@ -70,7 +69,7 @@ export const gu: Translation = {
   chooseAnother: 'બીજો ફોટો પસંદ કરો',
 
   photoNotImage: 'આ ફાઇલ ફોટો નથી. કૃપા કરીને JPEG, PNG, WebP અથવા HEIC છબી પસંદ કરો.',
-  photoTooSmall: 'આ ફોટો ખૂબ નાનો છે ({width} × {height} px). કૃપા કરીને એવો ફોટો પસંદ કરો જેની નાની બાજુ ઓછામાં ઓછી {minSide} પિક્સેલ હોય.',
+  photoTooSmall: 'આ ફોટો ખૂબ નાનો છે ({width} × {height} પિક્સેલ). કૃપા કરીને એવો ફોટો પસંદ કરો જેની નાની બાજુ ઓછામાં ઓછી {minSide} પિક્સેલ હોય.',
   photoTooLarge: 'આ ફાઇલ {size} MB ની છે. કૃપા કરીને {maxSize} MB થી નાનો ફોટો પસંદ કરો.',
   photoUnreadable: 'આ ફોટો ખોલી શકાયો નહીં. કૃપા કરીને બીજો ફોટો પસંદ કરો.',
 
@@ -93,6 +92,19 @@ export const gu: Translation = {
   error_view_not_offered: 'પસંદ કરેલો કોઈ વ્યૂ આ પ્રોડક્ટ માટે ઉપલબ્ધ નથી.',
   error_video_not_offered: 'આ પ્રોડક્ટ માટે વીડિયો ઉપલબ્ધ નથી.',
   error_generic: 'કંઈક ખોટું થયું. કૃપા કરીને ફરી પ્રયાસ કરો.',
+  notAnswering: 'દુકાનની ટ્રાય-ઑન સેવા જવાબ આપતી નથી. અમે પ્રયાસ ચાલુ રાખીએ છીએ, અને સેવા પાછી આવતાં જ તમારું ટ્રાય-ઑન આપમેળે આગળ વધશે.',
+  error_not_answering: 'દુકાનની ટ્રાય-ઑન સેવા જવાબ આપતી નથી. કૃપા કરીને થોડી વારમાં ફરી પ્રયાસ કરો.',
+  error_tryon_lost: 'તમારું ટ્રાય-ઑન ખોવાઈ ગયું: દુકાનની ટ્રાય-ઑન સેવા હવે તેને ઓળખતી નથી. તમારા ફોટાથી ફરી શરૂ કરો.',
+  startAgain: 'તમારા ફોટાથી ફરી શરૂ કરો',
+  readyBadge: 'તૈયાર',
+  readyInBackground: '{product} નું તમારું ટ્રાય-ઑન તૈયાર છે. તે જોવા માટે ટ્રાય-ઑન બટન દબાવો.',
+
+  shareText: 'મેં {product} પહેરીને જોયું.',
+  sharedPicture: 'તમારો ટ્રાય-ઑન ફોટો {product}ની લિંક સાથે શેર થયો.',
+  sharedLink: '{product}ની લિંક શેર થઈ.',
+  shareCopied: '{product}ની લિંક કૉપિ થઈ ગઈ.',
+  shareFailed: 'શેર થઈ શક્યું નહીં. {product}ની લિંક: {url}',
+
   compareBefore: 'પહેલાં',
   compareAfter: 'પછી',
 };

@@ -53,7 +53,6 @@ export const hi: Translation = {
   compare: 'पहले और बाद में',
   download: 'डाउनलोड करें',
   share: 'शेयर करें',
-  linkCopied: 'लिंक कॉपी हो गया।',
   anotherPhoto: 'दूसरी फ़ोटो आज़माएँ',
   forgetPhoto: 'मेरी फ़ोटो हटाएँ',
   forgotten: 'आपकी फ़ोटो हटा दी गई है। अब न वह खुलेगी, न उससे बने ट्राई-ऑन।',
@@ -70,7 +69,7 @@ export const hi: Translation = {
   chooseAnother: 'दूसरी फ़ोटो चुनें',
 
   photoNotImage: 'यह फ़ाइल फ़ोटो नहीं है। कृपया JPEG, PNG, WebP या HEIC इमेज चुनें।',
-  photoTooSmall: 'यह फ़ोटो बहुत छोटी है ({width} × {height} px)। कृपया ऐसी फ़ोटो चुनें जिसकी छोटी भुजा कम से कम {minSide} पिक्सेल हो।',
+  photoTooSmall: 'यह फ़ोटो बहुत छोटी है ({width} × {height} पिक्सेल)। कृपया ऐसी फ़ोटो चुनें जिसकी छोटी भुजा कम से कम {minSide} पिक्सेल हो।',
   photoTooLarge: 'यह फ़ाइल {size} MB की है। कृपया {maxSize} MB से छोटी फ़ोटो चुनें।',
   photoUnreadable: 'यह फ़ोटो खोली नहीं जा सकी। कृपया दूसरी फ़ोटो चुनें।',
 
@@ -93,6 +92,19 @@ export const hi: Translation = {
   error_view_not_offered: 'चुना गया कोई व्यू इस उत्पाद के लिए उपलब्ध नहीं है।',
   error_video_not_offered: 'इस उत्पाद के लिए वीडियो उपलब्ध नहीं है।',
   error_generic: 'कुछ गड़बड़ हो गई। कृपया फिर कोशिश करें।',
+  notAnswering: 'दुकान की ट्राई-ऑन सेवा जवाब नहीं दे रही है। हम कोशिश करते रहेंगे, और सेवा लौटते ही आपका ट्राई-ऑन अपने-आप आगे बढ़ेगा।',
+  error_not_answering: 'दुकान की ट्राई-ऑन सेवा जवाब नहीं दे रही है। कृपया थोड़ी देर में फिर कोशिश करें।',
+  error_tryon_lost: 'आपका ट्राई-ऑन खो गया: दुकान की ट्राई-ऑन सेवा अब इसे नहीं पहचानती। अपनी फ़ोटो से फिर शुरू करें।',
+  startAgain: 'अपनी फ़ोटो से फिर शुरू करें',
+  readyBadge: 'तैयार',
+  readyInBackground: '{product} का आपका ट्राई-ऑन तैयार है। देखने के लिए ट्राई-ऑन बटन दबाएँ।',
+
+  shareText: 'मैंने {product} पहनकर देखा।',
+  sharedPicture: 'आपकी ट्राई-ऑन फ़ोटो {product} के लिंक के साथ शेयर की गई।',
+  sharedLink: '{product} का लिंक शेयर किया गया।',
+  shareCopied: '{product} का लिंक कॉपी हो गया।',
+  shareFailed: 'शेयर नहीं हो सका। {product} का लिंक: {url}',
+
   compareBefore: 'पहले',
   compareAfter: 'बाद में',
 };

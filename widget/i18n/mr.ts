@@ -53,7 +53,6 @@ export const mr: Translation = {
   compare: 'आधी आणि नंतर',
   download: 'डाउनलोड करा',
   share: 'शेअर करा',
-  linkCopied: 'लिंक कॉपी झाली.',
   anotherPhoto: 'दुसरा फोटो वापरून पाहा',
   forgetPhoto: 'माझा फोटो हटवा',
   forgotten: 'तुमचा फोटो हटवला आहे. आता तो आणि त्यापासून बनलेले ट्राय-ऑन उघडता येणार नाहीत.',
@@ -70,7 +69,7 @@ export const mr: Translation = {
   chooseAnother: 'दुसरा फोटो निवडा',
 
   photoNotImage: 'ही फाइल फोटो नाही. कृपया JPEG, PNG, WebP किंवा HEIC इमेज निवडा.',
-  photoTooSmall: 'हा फोटो खूप लहान आहे ({width} × {height} px). कृपया ज्याची लहान बाजू किमान {minSide} पिक्सेल आहे असा फोटो निवडा.',
+  photoTooSmall: 'हा फोटो खूप लहान आहे ({width} × {height} पिक्सेल). कृपया ज्याची लहान बाजू किमान {minSide} पिक्सेल आहे असा फोटो निवडा.',
   photoTooLarge: 'ही फाइल {size} MB आहे. कृपया {maxSize} MB पेक्षा लहान फोटो निवडा.',
   photoUnreadable: 'हा फोटो उघडता आला नाही. कृपया दुसरा फोटो निवडा.',
 
@@ -93,6 +92,19 @@ export const mr: Translation = {
   error_view_not_offered: 'निवडलेला एक व्ह्यू या उत्पादनासाठी उपलब्ध नाही.',
   error_video_not_offered: 'या उत्पादनासाठी व्हिडिओ उपलब्ध नाही.',
   error_generic: 'काहीतरी चुकले. कृपया पुन्हा प्रयत्न करा.',
+  notAnswering: 'दुकानाची ट्राय-ऑन सेवा प्रतिसाद देत नाही. आम्ही प्रयत्न करत राहू, आणि सेवा परत येताच तुमचा ट्राय-ऑन आपोआप पुढे सुरू होईल.',
+  error_not_answering: 'दुकानाची ट्राय-ऑन सेवा प्रतिसाद देत नाही. कृपया थोड्या वेळाने पुन्हा प्रयत्न करा.',
+  error_tryon_lost: 'तुमचा ट्राय-ऑन हरवला: दुकानाची ट्राय-ऑन सेवा त्याला आता ओळखत नाही. तुमच्या फोटोसह पुन्हा सुरुवात करा.',
+  startAgain: 'तुमच्या फोटोसह पुन्हा सुरुवात करा',
+  readyBadge: 'तयार',
+  readyInBackground: '{product} चा तुमचा ट्राय-ऑन तयार आहे. तो पाहण्यासाठी ट्राय-ऑन बटण दाबा.',
+
+  shareText: 'मी {product} घालून पाहिले.',
+  sharedPicture: 'तुमचा ट्राय-ऑन फोटो {product} च्या लिंकसह शेअर केला.',
+  sharedLink: '{product} ची लिंक शेअर केली.',
+  shareCopied: '{product} ची लिंक कॉपी झाली.',
+  shareFailed: 'शेअर करता आले नाही. {product} ची लिंक: {url}',
+
   compareBefore: 'आधी',
   compareAfter: 'नंतर',
 };

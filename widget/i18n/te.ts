@@ -53,7 +53,6 @@ export const te: Translation = {
   compare: 'ముందు మరియు తర్వాత',
   download: 'డౌన్‌లోడ్ చేయండి',
   share: 'షేర్ చేయండి',
-  linkCopied: 'లింక్ కాపీ అయింది.',
   anotherPhoto: 'మరో ఫోటోతో ప్రయత్నించండి',
   forgetPhoto: 'నా ఫోటోను తొలగించండి',
   forgotten: 'మీ ఫోటో తొలగించబడింది. ఇకపై అదీ, దానితో తయారైన చిత్రాలూ తెరుచుకోవు.',
@@ -70,7 +69,7 @@ export const te: Translation = {
   chooseAnother: 'మరో ఫోటో ఎంచుకోండి',
 
   photoNotImage: 'ఈ ఫైల్ ఫోటో కాదు. దయచేసి JPEG, PNG, WebP లేదా HEIC చిత్రాన్ని ఎంచుకోండి.',
-  photoTooSmall: 'ఈ ఫోటో చాలా చిన్నది ({width} × {height} px). దయచేసి చిన్న వైపు కనీసం {minSide} పిక్సెల్స్ ఉన్న ఫోటోను ఎంచుకోండి.',
+  photoTooSmall: 'ఈ ఫోటో చాలా చిన్నది ({width} × {height} పిక్సెల్స్). దయచేసి చిన్న వైపు కనీసం {minSide} పిక్సెల్స్ ఉన్న ఫోటోను ఎంచుకోండి.',
   photoTooLarge: 'ఈ ఫైల్ పరిమాణం {size} MB. దయచేసి {maxSize} MB కంటే చిన్న ఫోటోను ఎంచుకోండి.',
   photoUnreadable: 'ఈ ఫోటోను తెరవలేకపోయాము. దయచేసి మరో ఫోటోను ఎంచుకోండి.',
 
@@ -93,6 +92,19 @@ export const te: Translation = {
   error_view_not_offered: 'ఎంచుకున్న కోణాల్లో ఒకటి ఈ ఉత్పత్తికి అందుబాటులో లేదు.',
   error_video_not_offered: 'ఈ ఉత్పత్తికి వీడియో అందుబాటులో లేదు.',
   error_generic: 'ఏదో పొరపాటు జరిగింది. దయచేసి మళ్లీ ప్రయత్నించండి.',
+  notAnswering: 'దుకాణం సేవ స్పందించడం లేదు. మేము ప్రయత్నిస్తూనే ఉంటాం; సేవ తిరిగి రాగానే మీ చిత్రం దానంతట అదే కొనసాగుతుంది.',
+  error_not_answering: 'దుకాణం సేవ స్పందించడం లేదు. దయచేసి కొద్దిసేపటి తర్వాత మళ్లీ ప్రయత్నించండి.',
+  error_tryon_lost: 'మీ చిత్రం పోయింది: దుకాణం సేవకు అది ఇక తెలియదు. మీ ఫోటోతో మళ్లీ మొదలుపెట్టండి.',
+  startAgain: 'మీ ఫోటోతో మళ్లీ మొదలుపెట్టండి',
+  readyBadge: 'సిద్ధం',
+  readyInBackground: '{product} ధరించిన మీ చిత్రం సిద్ధంగా ఉంది. చూడటానికి బటన్‌ను నొక్కండి.',
+
+  shareText: 'నేను {product} ధరించి చూశాను.',
+  sharedPicture: 'మీరు ధరించి చూసిన చిత్రం {product} లింక్‌తో షేర్ అయింది.',
+  sharedLink: '{product} లింక్ షేర్ అయింది.',
+  shareCopied: '{product} లింక్ కాపీ అయింది.',
+  shareFailed: 'షేర్ చేయలేకపోయాం. {product} లింక్: {url}',
+
   compareBefore: 'ముందు',
   compareAfter: 'తర్వాత',
 };

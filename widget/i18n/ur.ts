@@ -53,7 +53,6 @@ export const ur: Translation = {
   compare: 'پہلے اور بعد',
   download: 'ڈاؤن لوڈ کریں',
   share: 'شیئر کریں',
-  linkCopied: 'لنک کاپی ہو گیا۔',
   anotherPhoto: 'دوسری تصویر آزمائیں',
   forgetPhoto: 'میری تصویر حذف کریں',
   forgotten: 'آپ کی تصویر حذف کر دی گئی ہے۔ اب نہ یہ کھلے گی اور نہ اس سے بنے ٹرائی آن۔',
@@ -70,7 +69,7 @@ export const ur: Translation = {
   chooseAnother: 'دوسری تصویر منتخب کریں',
 
   photoNotImage: 'یہ فائل تصویر نہیں ہے۔ براہ کرم JPEG، PNG، WebP یا HEIC تصویر منتخب کریں۔',
-  photoTooSmall: 'یہ تصویر بہت چھوٹی ہے ({width} × {height} px)۔ براہ کرم ایسی تصویر منتخب کریں جس کی چھوٹی جانب کم از کم {minSide} پکسل ہو۔',
+  photoTooSmall: 'یہ تصویر بہت چھوٹی ہے ({width} × {height} پکسل)۔ براہ کرم ایسی تصویر منتخب کریں جس کی چھوٹی جانب کم از کم {minSide} پکسل ہو۔',
   photoTooLarge: 'یہ فائل {size} MB کی ہے۔ براہ کرم {maxSize} MB سے چھوٹی تصویر منتخب کریں۔',
   photoUnreadable: 'یہ تصویر کھولی نہیں جا سکی۔ براہ کرم کوئی دوسری تصویر منتخب کریں۔',
 
@@ -93,6 +92,19 @@ export const ur: Translation = {
   error_view_not_offered: 'منتخب کردہ زاویوں میں سے ایک اس پروڈکٹ کے لیے دستیاب نہیں۔',
   error_video_not_offered: 'اس پروڈکٹ کے لیے ویڈیو دستیاب نہیں ہے۔',
   error_generic: 'کچھ غلط ہو گیا۔ براہ کرم دوبارہ کوشش کریں۔',
+  notAnswering: 'دکان کی ٹرائی آن سروس جواب نہیں دے رہی۔ ہم کوشش جاری رکھیں گے، اور سروس واپس آتے ہی آپ کا ٹرائی آن خود بخود آگے بڑھے گا۔',
+  error_not_answering: 'دکان کی ٹرائی آن سروس جواب نہیں دے رہی۔ براہ کرم تھوڑی دیر میں دوبارہ کوشش کریں۔',
+  error_tryon_lost: 'آپ کا ٹرائی آن کھو گیا: دکان کی ٹرائی آن سروس اب اسے نہیں پہچانتی۔ اپنی تصویر کے ساتھ دوبارہ شروع کریں۔',
+  startAgain: 'اپنی تصویر کے ساتھ دوبارہ شروع کریں',
+  readyBadge: 'تیار',
+  readyInBackground: '{product} کا آپ کا ٹرائی آن تیار ہے۔ اسے دیکھنے کے لیے ٹرائی آن بٹن دبائیں۔',
+
+  shareText: 'میں نے {product} پہن کر دیکھا۔',
+  sharedPicture: 'آپ کی ٹرائی آن تصویر {product} کے لنک کے ساتھ شیئر ہو گئی۔',
+  sharedLink: '{product} کا لنک شیئر ہو گیا۔',
+  shareCopied: '{product} کا لنک کاپی ہو گیا۔',
+  shareFailed: 'شیئر نہیں ہو سکا۔ {product} کا لنک: {url}',
+
   compareBefore: 'پہلے',
   compareAfter: 'بعد',
 };

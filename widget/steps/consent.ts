@@ -46,15 +46,26 @@ export function consentText(step: Pick<ConsentStep, 'texts' | 'productName' | 'p
   };
 }
 
+/**
+ * The id of what the shopper is asked to agree to (the text and the retention sentence): the
+ * dialog names it in `aria-describedby` while this step shows, so a screen reader reads it with
+ * the dialog's name.
+ */
+export const CONSENT_TEXT_ID = 'consent-text';
+
 export function consentStep(step: ConsentStep): TemplateResult {
   const privacy = safeLink(step.privacyUrl);
   const words = consentText(step);
+  // Focus opens on the heading, not the checkbox (the APG dialog pattern's advice when content
+  // precedes the first control): the shopper then reads the text before reaching "I agree".
   return html`<div part="consent" class="body">
-    <h3 id="step-title" tabindex="-1">${words.title}</h3>
-    <p>${words.body}</p>
-    ${words.retention ? html`<p part="retention">${words.retention}</p>` : nothing}
+    <h3 id="step-title" tabindex="-1" data-autofocus>${words.title}</h3>
+    <div id=${CONSENT_TEXT_ID}>
+      <p>${words.body}</p>
+      ${words.retention ? html`<p part="retention">${words.retention}</p>` : nothing}
+    </div>
     ${privacy ? html`<p><a href=${privacy} target="_blank" rel="noopener">${words.privacy}</a></p>` : nothing}
-    <label class="check"><input type="checkbox" data-autofocus .checked=${step.checked} @change=${step.onCheck}>
+    <label class="check"><input type="checkbox" .checked=${step.checked} @change=${step.onCheck}>
       <span>${keepHyphenatedWhole(words.checkbox)}</span></label>
     <div class="actions" part="actions">
       <button class="primary" part="primary-button" type="button" ?disabled=${!step.checked} @click=${step.onContinue}>${step.texts.t('continue')}</button>

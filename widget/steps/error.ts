@@ -1,4 +1,5 @@
-// The error step: the message in the shopper's words (role=alert), "Try again" and "Close".
+// The error step: the message in the shopper's words (role=alert), one way on named as the words
+// name it ("Try again", or "Start again with your photo" for a lost try-on), and "Close".
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Texts } from '../texts.js';
@@ -6,6 +7,8 @@ import type { Texts } from '../texts.js';
 export interface ErrorStep {
   texts: Texts;
   message: string | undefined;
+  /** The label of the way on (error-policy.ts `actionLabel`), so the button says what the message says. */
+  action: string;
   onRetry(): void;
   onClose(): void;
 }
@@ -16,7 +19,7 @@ export function errorStep(step: ErrorStep): TemplateResult {
     <h3 id="step-title" tabindex="-1">${texts.t('errorTitle')}</h3>
     <div role="alert" part="error" class="error"><p>${step.message || texts.t('error_generic')}</p></div>
     <div class="actions" part="actions">
-      <button class="primary" part="primary-button" type="button" data-autofocus @click=${step.onRetry}>${texts.t('tryAgain')}</button>
+      <button class="primary" part="primary-button" type="button" data-autofocus @click=${step.onRetry}>${step.action}</button>
       <button type="button" part="secondary-button" @click=${step.onClose}>${texts.t('close')}</button>
     </div>
   </div>`;

@@ -55,9 +55,13 @@ export function photoStep(step: PhotoStep): TemplateResult {
       ${step.hasLastPhoto ? html`<button type="button" part="secondary-button" @click=${step.onUseLastPhoto}>${texts.t('useLastPhoto')}</button>` : nothing}
       ${step.canForget ? html`<button type="button" part="forget-button" @click=${step.onForget}>${texts.t('forgetPhoto')}</button>` : nothing}
     </div>
-    <input id="file" class="visually-hidden" type="file" tabindex="-1" accept="image/*,.heic,.heif"
+    <!-- The buttons above are the controls: these inputs only open the browser's picker. They
+      stay rendered (visually hidden, not display:none, which has kept click() from opening the
+      picker in some Safari versions) but out of the tab order and of the accessibility tree, so
+      a screen reader meets "Choose a photo" and "Take a photo" once each. -->
+    <input id="file" class="visually-hidden" type="file" tabindex="-1" aria-hidden="true" accept="image/*,.heic,.heif"
       aria-label=${texts.t('yourPhoto')} @change=${step.onFile}>
-    <input id="camera" class="visually-hidden" type="file" tabindex="-1" accept="image/*" capture="user"
+    <input id="camera" class="visually-hidden" type="file" tabindex="-1" aria-hidden="true" accept="image/*" capture="user"
       aria-label=${texts.t('takePhoto')} @change=${step.onFile}>
   </div>`;
 }

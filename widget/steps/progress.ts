@@ -12,6 +12,8 @@ export interface ProgressStep {
   /** Seconds since the try-on was submitted; undefined before it is. */
   elapsedSeconds: number | undefined;
   expectedSeconds: number;
+  /** The shop's try-on service is not answering: no spinner or clock pretends it is working (the live region says why). */
+  notAnswering: boolean;
   onCancel(): void;
 }
 
@@ -21,6 +23,8 @@ export function progressStep(step: ProgressStep): TemplateResult {
     <h3 id="step-title" tabindex="-1" data-autofocus>${texts.t('progressTitle', { product: step.productName })}</h3>
     ${step.uploading
       ? html`<progress max="100" .value=${step.percent} aria-labelledby="status"></progress>`
+      : step.notAnswering
+      ? nothing
       : html`<div class="spinner" aria-hidden="true"></div>
         ${step.elapsedSeconds !== undefined
           ? html`<p class="muted">${texts.t('timing', { elapsed: texts.seconds(step.elapsedSeconds), expected: texts.seconds(step.expectedSeconds) })}</p>`
