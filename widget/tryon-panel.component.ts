@@ -337,7 +337,10 @@ export class TryonPanel extends LitElement {
       if (video) {
         this.#revealVideo = false;
         const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
-        video.scrollIntoView({ block: 'nearest', behavior: still ? 'instant' : 'smooth' });
+        const reveal = () => video.scrollIntoView({ block: 'nearest', behavior: still ? 'instant' : 'smooth' });
+        reveal();
+        // Its height is known once its metadata has loaded (or failed to): in view again then.
+        for (const type of ['loadedmetadata', 'error']) video.addEventListener(type, reveal, { once: true });
       }
     }
   }
