@@ -1,16 +1,48 @@
 // The before/after divide as a reactive controller: its position (0–100, the share of the
 // "before" photo shown from the start edge), moved by keyboard or pointer, right-to-left aware.
+// It travels over the result's drawn box only: a portrait shown with object-fit: contain leaves
+// blank margins beside it, and a divide moving over those would show no change.
 // The position reaches CSS through the CSSOM, never a style attribute, so that a shop's strict
 // Content-Security-Policy (no style-src-attr 'unsafe-inline') has nothing to block.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
 const isRtl = (node: Element) => getComputedStyle(node).direction === 'rtl';
 
+/** Where the image is drawn inside the area, in px from the area's inline-start padding edge. */
+interface DrawnBox { start: number; size: number; end: number }
+
+/** The drawn box of the area's result image: object-fit: contain, centred, from its natural size. */
+function drawnBox(area: HTMLElement): DrawnBox | undefined {
+  const image = area.querySelector<HTMLImageElement>('img[part="image"]');
+  if (!image || image.clientWidth === 0) return undefined;
+  const width = image.clientWidth;
+  const scale = image.naturalWidth && image.naturalHeight
+    ? Math.min(width / image.naturalWidth, image.clientHeight / image.naturalHeight)
+    : 0;
+  // Not decoded yet: the element's own box, until its load event places the divide again.
+  const size = scale ? image.naturalWidth * scale : width;
+  const left = image.offsetLeft + (width - size) / 2;
+  const start = isRtl(area) ? area.clientWidth - left - size : left;
+  return { start, size, end: area.clientWidth - start - size };
+}
+
 export class CompareController implements ReactiveController {
   position = 50;
 
   readonly #host: ReactiveControllerHost;
   readonly #area: () => HTMLElement | null | undefined;
+  #placed: HTMLElement | undefined;
+  #resize: ResizeObserver | undefined;
+  readonly #place = (): void => {
+    const area = this.#area();
+    if (!area) return;
+    const box = drawnBox(area) ?? { start: 0, size: area.clientWidth, end: 0 };
+    area.style.setProperty('--pos', `${this.position}%`);
+    area.style.setProperty('--box-start', `${box.start}px`);
+    area.style.setProperty('--box-size', `${box.size}px`);
+    area.style.setProperty('--box-end', `${box.end}px`);
+    area.style.setProperty('--handle', `${box.start + (box.size * this.position) / 100}px`);
+  };
 
   constructor(
     host: ReactiveControllerHost,
@@ -22,7 +54,22 @@ export class CompareController implements ReactiveController {
   }
 
   hostUpdated(): void {
-    this.#area()?.style.setProperty('--pos', `${this.position}%`);
+    const area = this.#area() ?? undefined;
+    // A new comparison (a new result, another view): watch its size and its image's decoding.
+    if (area !== this.#placed) {
+      this.#resize?.disconnect();
+      this.#placed = area;
+      if (area) {
+        this.#resize ??= new ResizeObserver(this.#place);
+        this.#resize.observe(area);
+        const image = area.querySelector('img[part="image"]');
+        if (image) {
+          this.#resize.observe(image);
+          image.addEventListener('load', this.#place);
+        }
+      }
+    }
+    this.#place();
   }
 
   /** A new result starts from the middle again. */
@@ -32,6 +79,8 @@ export class CompareController implements ReactiveController {
 
   hostDisconnected(): void {
     this.reset();
+    this.#resize?.disconnect();
+    this.#placed = undefined;
   }
 
   #set(value: number): void {
@@ -61,10 +110,15 @@ export class CompareController implements ReactiveController {
     const area = event.currentTarget as HTMLElement;
     if (event.type === 'pointerdown') capture(area, event.pointerId);
     else if (event.buttons === 0) return;
-    const box = area.getBoundingClientRect();
-    if (box.width === 0) return;
-    const fraction = (event.clientX - box.left) / box.width;
-    this.#set(Math.max(0, Math.min(1, isRtl(area) ? 1 - fraction : fraction)) * 100);
+    const rect = area.getBoundingClientRect();
+    // Measured now: the image may have been decoded or resized since the divide was last placed.
+    const drawn = drawnBox(area);
+    if (!drawn || drawn.size === 0) return;
+    // The drawn box's physical left edge: its start offset, counted from the right when right to left.
+    const rtl = isRtl(area);
+    const left = rect.left + area.clientLeft + (rtl ? drawn.end : drawn.start);
+    const fraction = (event.clientX - left) / drawn.size;
+    this.#set(Math.max(0, Math.min(1, rtl ? 1 - fraction : fraction)) * 100);
   };
 }
 

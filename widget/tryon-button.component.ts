@@ -71,7 +71,7 @@ export function loadPanel(): Promise<unknown> {
  * @csspart ready-badge - On the button, once a try-on watched after the dialog closed has its result; opening the dialog shows it and takes the badge away.
  *
  * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8; in the dialog in dark mode, #3b82f6.
- * @cssproperty --tryon-accent-text - Text color on the accent. Default #fff; in the dialog in dark mode, #0b1120.
+ * @cssproperty --tryon-accent-text - Text color on the accent. Default: in the dialog, white or near-black (#0b1120), whichever reads at 4.5:1 or more on the resolved accent, worked out by the element whenever the accent or the colour scheme changes; on the page's button, #fff.
  * @cssproperty --tryon-radius - Corner radius of buttons, dialog and images. Default 0.5rem.
  * @cssproperty --tryon-font - Font family. Default: inherited from the page.
  * @cssproperty --tryon-button-padding - Padding of the "Try it on" button. Default 0.7em 1.3em.

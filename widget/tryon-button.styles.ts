@@ -19,6 +19,8 @@ export const buttonStyles = css`
     color: var(--tryon-accent-text, #fff);
     font-weight: 600;
     line-height: 1.2;
+    /* 44 px: a touch target a thumb can hit on a phone. */
+    min-block-size: 2.75rem;
     transition: filter 0.15s;
   }
   button:hover {

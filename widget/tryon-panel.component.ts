@@ -11,6 +11,7 @@ import { prepareRawPhoto } from './photo.js';
 import type { PreparedPhoto } from './photo.js';
 import { ClockController } from './clock.js';
 import { CompareController } from './compare.js';
+import { AccentTextController } from './accent-text.js';
 import { FocusTrapController } from './focus-trap.js';
 import { download, outputFileName, productPageUrl, share } from './result-actions.js';
 import { lastPhoto } from './storage.js';
@@ -66,6 +67,8 @@ export class TryonPanel extends LitElement {
 
   readonly #clock = new ClockController(this);
   readonly #compare = new CompareController(this, () => this.renderRoot.querySelector<HTMLElement>('.compare'));
+  // The primary buttons' text colour, readable on whatever accent the shop set.
+  readonly #accentText = new AccentTextController(this, () => this.#dialog);
   // Listens on its own: Tab and Shift+Tab stay inside the dialog.
   readonly #focusTrap = new FocusTrapController(this, () => this.#dialog);
   readonly #run = new TryonRun(this, {
@@ -80,6 +83,8 @@ export class TryonPanel extends LitElement {
   });
   readonly #conversions = new Conversions(() => this.host?.analytics);
   #focusStep = false;
+  /** A video has just arrived: it is scrolled into view once it is rendered. */
+  #revealVideo = false;
   /** The result and the chosen variant "Try this colour" was last announced for. */
   #announcedOffer = '';
 
@@ -139,6 +144,8 @@ export class TryonPanel extends LitElement {
     }
     if (after.complete && hasOutput(after) && !(before.complete && hasOutput(before))) {
       this.announcement = this.#texts.t(after.output === 'video' ? 'videoReady' : 'ready');
+      // The video lands below the image, often below the fold: bring it into view.
+      if (after.output === 'video') this.#revealVideo = true;
     }
   }
 
@@ -324,6 +331,17 @@ export class TryonPanel extends LitElement {
     if (this.#focusStep && this.#dialog?.open) {
       this.#focusStep = false;
       this.renderRoot.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    }
+    if (this.#revealVideo && this.#dialog?.open) {
+      const video = this.renderRoot.querySelector('video');
+      if (video) {
+        this.#revealVideo = false;
+        const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
+        const reveal = () => video.scrollIntoView({ block: 'nearest', behavior: still ? 'instant' : 'smooth' });
+        reveal();
+        // Its height is known once its metadata has loaded (or failed to): in view again then.
+        for (const type of ['loadedmetadata', 'error']) video.addEventListener(type, reveal, { once: true });
+      }
     }
   }
 

@@ -3,7 +3,8 @@ import { css } from 'lit';
 export const panelStyles = css`
   :host {
     --_accent: var(--tryon-accent, #1d4ed8);
-    --_accent-text: var(--tryon-accent-text, #fff);
+    /* --_accent-auto: white or near-black, whichever reads at 4.5:1 on the resolved accent (accent-text.ts). */
+    --_accent-text: var(--tryon-accent-text, var(--_accent-auto, #fff));
     --_radius: var(--tryon-radius, 0.5rem);
     --_bg: var(--tryon-background, #fff);
     --_text: var(--tryon-text, #18181b);
@@ -23,7 +24,7 @@ export const panelStyles = css`
       --_surface: var(--tryon-surface, #27272a);
       --_danger: var(--tryon-danger, #fca5a5);
       --_accent: var(--tryon-accent, #3b82f6);
-      --_accent-text: var(--tryon-accent-text, #0b1120);
+      --_accent-text: var(--tryon-accent-text, var(--_accent-auto, #0b1120));
     }
   }
   dialog {
@@ -37,20 +38,30 @@ export const panelStyles = css`
     max-height: calc(100dvh - 2rem);
     box-sizing: border-box;
     overflow: auto;
+    /* Native controls take the accent; and accent-text.ts reads the resolved accent from here. */
+    accent-color: var(--_accent);
+    /* A shop page's hyphens: auto must not break the dialog's words ("try-/on"). */
+    hyphens: manual;
   }
   dialog::backdrop {
     background: rgb(0 0 0 / 0.55);
   }
-  /* A full-screen sheet on small screens. */
+  /* A bottom sheet on phones: as tall as its step, the page still showing above it, touch-sized targets. */
   @media (max-width: 600px) {
     dialog {
       width: 100vw;
       max-width: 100vw;
-      height: 100dvh;
-      max-height: 100dvh;
-      margin: 0;
+      max-height: calc(100dvh - 1.5rem);
+      margin: auto 0 0;
       border: 0;
+      border-block-start: 1px solid var(--_border);
       border-radius: 0;
+      border-start-start-radius: calc(var(--_radius) * 2);
+      border-start-end-radius: calc(var(--_radius) * 2);
+      padding-block-end: env(safe-area-inset-bottom, 0);
+    }
+    button {
+      min-block-size: 2.75rem;
     }
   }
   /* Not a <header>: that would be a second banner landmark on the shop's page. */
@@ -59,7 +70,8 @@ export const panelStyles = css`
     align-items: center;
     justify-content: space-between;
     gap: 1rem;
-    padding: 0.75rem 1rem;
+    padding-block: 0.25rem;
+    padding-inline: 1rem 0.25rem;
     border-block-end: 1px solid var(--_border);
   }
   h2 {
@@ -113,11 +125,18 @@ export const panelStyles = css`
     outline: 3px solid var(--_focus);
     outline-offset: 2px;
   }
+  /* 44 × 44 px: a target a thumb can hit. */
   button.close {
     border: 0;
     font-size: 1.4rem;
     line-height: 1;
-    padding: 0.25rem 0.6rem;
+    padding: 0;
+    min-inline-size: 2.75rem;
+    min-block-size: 2.75rem;
+  }
+  /* A hyphenated word ("try-on") is not broken at its hyphen. */
+  .whole {
+    white-space: nowrap;
   }
   .actions {
     display: flex;
@@ -207,31 +226,58 @@ export const panelStyles = css`
     place-items: center;
     overflow: hidden;
   }
-  .frame > img, video {
+  /*
+   * The result's image and video leave room for the rest of the step (title, tabs, actions, the
+   * live region), so a whole result fits a 1366×768 laptop without scrolling; a taller step (a
+   * video below the image, a phone) scrolls inside the dialog.
+   */
+  [part='result'] {
+    --_media-room: 21rem;
+  }
+  [role='tabpanel'] {
+    --_media-room: 24rem;
+  }
+  .frame > img, video, .compare img {
     display: block;
     inline-size: 100%;
-    max-block-size: 60vh;
+    max-block-size: min(60vh, max(15rem, calc(100dvh - var(--_media-room))));
     object-fit: contain;
   }
+  /* Room beside the image for half the handle, so it is whole at either end. */
   .compare {
     position: relative;
     inline-size: 100%;
+    box-sizing: border-box;
+    padding-inline: 1.25rem;
     touch-action: none;
     user-select: none;
     --pos: 50%;
   }
-  .compare img {
-    display: block;
-    inline-size: 100%;
-    max-block-size: 60vh;
-    object-fit: contain;
-  }
+  /* compare.ts sets --box-start, --box-size and --box-end: the result's drawn box (object-fit: contain). */
   .compare .before {
     position: absolute;
-    inset: 0;
+    inset-block: 0;
+    inset-inline-start: var(--box-start, 1.25rem);
+    inline-size: var(--box-size, calc(100% - 2.5rem));
     block-size: 100%;
     background: var(--_surface);
     clip-path: inset(0 calc(100% - var(--pos)) 0 0);
+  }
+  .compare-label {
+    position: absolute;
+    inset-block-start: 0.5rem;
+    padding: 0.1rem 0.5rem;
+    border-radius: calc(var(--_radius) / 2);
+    background: rgb(0 0 0 / 0.72);
+    color: #fff;
+    font-size: 0.85rem;
+    pointer-events: none;
+  }
+  .compare-label[data-side='before'] {
+    inset-inline-start: calc(var(--box-start, 1.25rem) + 0.5rem);
+  }
+  .compare-label[data-side='after'] {
+    inset-inline-end: calc(var(--box-end, 1.25rem) + 0.5rem);
   }
   /* The dialog's own direction (its dictionary's), not the page's: an Arabic panel on an English page. */
   .compare:dir(rtl) .before {
@@ -240,7 +286,7 @@ export const panelStyles = css`
   .compare [role='slider'] {
     position: absolute;
     inset-block: 0;
-    inset-inline-start: calc(var(--pos) - 1.25rem);
+    inset-inline-start: calc(var(--handle, 50%) - 1.25rem);
     inline-size: 2.5rem;
     cursor: ew-resize;
     display: grid;

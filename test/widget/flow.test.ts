@@ -332,8 +332,13 @@ describe('the try-on flow', () => {
     const compare = panelRoot(el).querySelector<HTMLElement>('[part="compare"]')!;
     const slider = compare.querySelector('[role="slider"]')!;
     expect(slider.getAttribute('aria-valuenow')).to.equal('50');
-    const box = compare.getBoundingClientRect();
-    compare.dispatchEvent(new PointerEvent('pointerdown', { clientX: box.left + box.width / 4, clientY: box.top + 5, bubbles: true, pointerId: 1, buttons: 1 }));
+    // The divide travels over the image as drawn (object-fit: contain), not the blank beside it.
+    const image = compare.querySelector<HTMLImageElement>('img[part="image"]')!;
+    await until(() => image.complete && image.naturalWidth > 0, 'the result decoded');
+    const box = image.getBoundingClientRect();
+    const drawn = image.naturalWidth * Math.min(box.width / image.naturalWidth, box.height / image.naturalHeight);
+    const left = box.left + (box.width - drawn) / 2;
+    compare.dispatchEvent(new PointerEvent('pointerdown', { clientX: left + drawn / 4, clientY: box.top + 5, bubbles: true, pointerId: 1, buttons: 1 }));
     await until(() => slider.getAttribute('aria-valuenow') === '25', 'the divide at 25 %');
     expect(compare.style.getPropertyValue('--pos')).to.equal('25%');
   });

@@ -105,6 +105,9 @@ export const ar: Translation = {
   sharedLink: 'تمت مشاركة رابط {product}.',
   shareCopied: 'تم نسخ رابط {product}.',
   shareFailed: 'تعذّرت المشاركة. رابط {product}: {url}',
+
+  compareBefore: 'قبل',
+  compareAfter: 'بعد',
 };
 
 export default ar;

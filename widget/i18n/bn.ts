@@ -104,6 +104,9 @@ export const bn: Translation = {
   sharedLink: '{product}-এর লিংক শেয়ার করা হয়েছে।',
   shareCopied: '{product}-এর লিংক কপি হয়েছে।',
   shareFailed: 'শেয়ার করা গেল না। {product}-এর লিংক: {url}',
+
+  compareBefore: 'আগে',
+  compareAfter: 'পরে',
 };
 
 export default bn;

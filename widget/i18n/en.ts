@@ -106,6 +106,9 @@ export const en = {
   sharedLink: 'Shared a link to {product}.',
   shareCopied: 'Copied a link to {product}.',
   shareFailed: 'Could not share. The link to {product}: {url}',
+
+  compareBefore: 'Before',
+  compareAfter: 'After',
 };
 
 /** Every text of the widget, by key. */

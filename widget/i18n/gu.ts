@@ -104,6 +104,9 @@ export const gu: Translation = {
   sharedLink: '{product}ની લિંક શેર થઈ.',
   shareCopied: '{product}ની લિંક કૉપિ થઈ ગઈ.',
   shareFailed: 'શેર થઈ શક્યું નહીં. {product}ની લિંક: {url}',
+
+  compareBefore: 'પહેલાં',
+  compareAfter: 'પછી',
 };
 
 export default gu;

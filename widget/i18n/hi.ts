@@ -104,6 +104,9 @@ export const hi: Translation = {
   sharedLink: '{product} का लिंक शेयर किया गया।',
   shareCopied: '{product} का लिंक कॉपी हो गया।',
   shareFailed: 'शेयर नहीं हो सका। {product} का लिंक: {url}',
+
+  compareBefore: 'पहले',
+  compareAfter: 'बाद में',
 };
 
 export default hi;

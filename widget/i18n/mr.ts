@@ -104,6 +104,9 @@ export const mr: Translation = {
   sharedLink: '{product} ची लिंक शेअर केली.',
   shareCopied: '{product} ची लिंक कॉपी झाली.',
   shareFailed: 'शेअर करता आले नाही. {product} ची लिंक: {url}',
+
+  compareBefore: 'आधी',
+  compareAfter: 'नंतर',
 };
 
 export default mr;

@@ -104,6 +104,9 @@ export const ta: Translation = {
   sharedLink: '{product} இணைப்பு பகிரப்பட்டது.',
   shareCopied: '{product} இணைப்பு நகலெடுக்கப்பட்டது.',
   shareFailed: 'பகிர முடியவில்லை. {product} இணைப்பு: {url}',
+
+  compareBefore: 'முன்',
+  compareAfter: 'பின்',
 };
 
 export default ta;

@@ -104,6 +104,9 @@ export const te: Translation = {
   sharedLink: '{product} లింక్ షేర్ అయింది.',
   shareCopied: '{product} లింక్ కాపీ అయింది.',
   shareFailed: 'షేర్ చేయలేకపోయాం. {product} లింక్: {url}',
+
+  compareBefore: 'ముందు',
+  compareAfter: 'తర్వాత',
 };
 
 export default te;

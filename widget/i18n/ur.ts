@@ -104,6 +104,9 @@ export const ur: Translation = {
   sharedLink: '{product} کا لنک شیئر ہو گیا۔',
   shareCopied: '{product} کا لنک کاپی ہو گیا۔',
   shareFailed: 'شیئر نہیں ہو سکا۔ {product} کا لنک: {url}',
+
+  compareBefore: 'پہلے',
+  compareAfter: 'بعد',
 };
 
 export default ur;

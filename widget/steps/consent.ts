@@ -25,6 +25,11 @@ function safeLink(url: string): string {
   }
 }
 
+/** Hyphenated words ("try-on") kept whole on a narrow screen: a line may not break at their hyphen. */
+function keepHyphenatedWhole(text: string): (string | TemplateResult)[] {
+  return text.split(/(\S+-\S+)/).map((part, i) => (i % 2 ? html`<span class="whole">${part}</span>` : part));
+}
+
 /** The step's words as shown, in reading order: what the shopper agrees to. */
 export function consentText(step: Pick<ConsentStep, 'texts' | 'productName' | 'privacyUrl' | 'retention'>) {
   const { texts, retention } = step;
@@ -61,7 +66,7 @@ export function consentStep(step: ConsentStep): TemplateResult {
     </div>
     ${privacy ? html`<p><a href=${privacy} target="_blank" rel="noopener">${words.privacy}</a></p>` : nothing}
     <label class="check"><input type="checkbox" .checked=${step.checked} @change=${step.onCheck}>
-      <span>${words.checkbox}</span></label>
+      <span>${keepHyphenatedWhole(words.checkbox)}</span></label>
     <div class="actions" part="actions">
       <button class="primary" part="primary-button" type="button" ?disabled=${!step.checked} @click=${step.onContinue}>${step.texts.t('continue')}</button>
     </div>

@@ -57,6 +57,9 @@ function image(step: ResultStep, output: TryonOutput | undefined): TemplateResul
       @pointerdown=${compare.onPointer} @pointermove=${compare.onPointer}>
     <img part="image" src=${output.url} alt=${alt}>
     <img class="before" src=${step.before} alt="">
+    <!-- Visual labels only: the slider's own name says "Before and after". -->
+    <span class="compare-label" data-side="before" aria-hidden="true">${texts.t('compareBefore')}</span>
+    <span class="compare-label" data-side="after" aria-hidden="true">${texts.t('compareAfter')}</span>
     <div role="slider" part="compare-handle" tabindex="0" aria-label=${texts.t('compare')}
       aria-valuemin="0" aria-valuemax="100" aria-valuenow=${position} aria-valuetext="${position}%"
       aria-orientation="horizontal" @keydown=${compare.onKey}></div>
