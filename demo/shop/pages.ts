@@ -148,12 +148,12 @@ export function productPage(product: Product, options: { widget: boolean; varian
     <p class="eyebrow">${escapeHtml(product.style)}</p>
     <h1>${escapeHtml(product.name)}</h1>
     <p class="price">${formatPrice(product.price)} <span class="tax">incl. taxes</span></p>
-    <p class="description">${escapeHtml(product.description)}</p>
     ${colourChoices(product, colour)}
     <div class="actions">
       <button type="button" class="button" data-add-to-cart>Add to cart</button>
       ${options.widget ? tryonTag(product, colour) : ''}
     </div>
+    <p class="description">${escapeHtml(product.description)}</p>
     ${badges(product)}
     <p class="hint">No photo to hand? <a href="/images/${SHOPPER_PHOTO}" download="sample-shopper.jpg">Download a sample shopper photo</a>, then choose it in the try-on.</p>
   </div>

@@ -53,6 +53,26 @@ describe('the demo shop', () => {
     });
   }
 
+  for (const viewport of VIEWPORTS) {
+    test(`every product page shows "Try it on" whole in its first screen at ${viewport.width}×${viewport.height}`, async (t) => {
+      await withPage(shop, t.name, async (page, problems) => {
+        const home = await (await fetch(shop.url)).text();
+        const products = [...new Set([...home.matchAll(/href="\/products\/([^"]+)"/g)].map((m) => m[1]!))];
+        assert.ok(products.length >= 9, `the home page lists the products: ${products.join(', ')}`);
+        for (const product of products) {
+          await page.goto(`${shop.url}/products/${product}`);
+          const button = page.getByRole('button', { name: /try it on|try on|see it on you/i }).first();
+          await button.waitFor();
+          const box = await button.boundingBox();
+          assert.ok(box && box.y >= 0 && box.y + box.height <= viewport.height,
+            `${product}: the try-on button ends at ${box ? Math.round(box.y + box.height) : '?'} px in a ${viewport.height} px screen`);
+          assert.ok(box.height >= 44, `${product}: the button is ${box.height} px tall`);
+        }
+        assert.deepEqual(problems, []);
+      }, { viewport });
+    });
+  }
+
   test('GET /favicon.ico is an image, and every page links it', async (t) => {
     const response = await fetch(`${shop.url}/favicon.ico`);
     assert.equal(response.status, 200);
