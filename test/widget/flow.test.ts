@@ -337,4 +337,27 @@ describe('the try-on flow', () => {
     await until(() => slider.getAttribute('aria-valuenow') === '25', 'the divide at 25 %');
     expect(compare.style.getPropertyValue('--pos')).to.equal('25%');
   });
+
+  it('moves the divide with a finger: a press, then a drag, that the page does not take for a scroll', async () => {
+    const fake = await fakeProxy();
+    const el = await mount(fake);
+    await openAndConsent(el);
+    await pickPhoto(el, await drawnPhoto(400, 500));
+    button(el, 'Try it on').click();
+    await reach(el, 'result');
+    const compare = panelRoot(el).querySelector<HTMLElement>('[part="compare"]')!;
+    const slider = compare.querySelector('[role="slider"]')!;
+    // Without it a finger's drag pans the page and the divide never sees the moves.
+    expect(getComputedStyle(compare).touchAction).to.equal('none');
+    const box = compare.getBoundingClientRect();
+    const finger = (type: string, fraction: number) => compare.dispatchEvent(new PointerEvent(type, {
+      clientX: box.left + box.width * fraction, clientY: box.top + box.height / 2, bubbles: true,
+      pointerId: 7, pointerType: 'touch', isPrimary: true, buttons: 1,
+    }));
+    finger('pointerdown', 0.2);
+    await until(() => slider.getAttribute('aria-valuenow') === '20', 'the divide at 20 % on the press');
+    finger('pointermove', 0.7);
+    await until(() => slider.getAttribute('aria-valuenow') === '70', 'the divide at 70 % after the drag');
+    expect(compare.style.getPropertyValue('--pos')).to.equal('70%');
+  });
 });
