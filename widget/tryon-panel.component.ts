@@ -26,6 +26,7 @@ import { photoProblem, photoStep } from './steps/photo.js';
 import { progressStep } from './steps/progress.js';
 import { resultStep } from './steps/result.js';
 import { errorStep } from './steps/error.js';
+import { SmallScreen } from './small-screen.js';
 
 /** Previews of photos uploaded from this page, by photo handle, for the before/after view. */
 const beforeImages = new Map<string, string>();
@@ -68,6 +69,7 @@ export class TryonPanel extends LitElement {
   readonly #compare = new CompareController(this, () => this.renderRoot.querySelector<HTMLElement>('.compare'));
   // Listens on its own: Tab and Shift+Tab stay inside the dialog.
   readonly #focusTrap = new FocusTrapController(this, () => this.#dialog);
+  readonly #smallScreen = new SmallScreen(this);
   readonly #run = new TryonRun(this, {
     settings: () => ({
       endpoint: this.host.endpoint || '/tryon', product: this.host.product, views: this.host.views,
@@ -363,7 +365,7 @@ export class TryonPanel extends LitElement {
   override render() {
     const texts = this.#texts;
     // The language the texts are really in: a page in a language the widget lacks reads English.
-    return html`<dialog part="dialog" aria-labelledby="dialog-title" lang=${texts.code}
+    return html`<dialog part="dialog" class=${this.#smallScreen.matches ? 'sheet' : ''} aria-labelledby="dialog-title" lang=${texts.code}
         dir=${texts.dir ?? nothing} @close=${this.#onDialogClose}>
       <div class="header" part="header">
         <h2 id="dialog-title" part="title">${texts.t('dialogTitle')}</h2>

@@ -41,17 +41,21 @@ export const panelStyles = css`
   dialog::backdrop {
     background: rgb(0 0 0 / 0.55);
   }
-  /* A full-screen sheet on small screens. */
-  @media (max-width: 600px) {
-    dialog {
-      width: 100vw;
-      max-width: 100vw;
-      height: 100dvh;
-      max-height: 100dvh;
-      margin: 0;
-      border: 0;
-      border-radius: 0;
-    }
+  /*
+   * A full-screen sheet on small screens (the class follows the window: small-screen.ts). Sized
+   * in percent of the viewport the modal dialog is laid out in, not vw/dvh: WebKit keeps a shadow
+   * root's viewport units at the size they were first resolved at, so a resized window kept the
+   * old height there.
+   */
+  dialog.sheet {
+    inset: 0;
+    width: 100%;
+    max-width: 100%;
+    height: 100%;
+    max-height: 100%;
+    margin: 0;
+    border: 0;
+    border-radius: 0;
   }
   /* Not a <header>: that would be a second banner landmark on the shop's page. */
   .header {
