@@ -21,10 +21,27 @@ function stopAll() {
   }
   started.clear();
 }
-// Whatever ends the run (its end, a failure, Ctrl-C), no X server or driver is left behind.
-process.once('exit', stopAll);
-for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
-  process.once(signal, () => { stopAll(); process.exit(130); });
+/** Stops them and waits for them to be gone (reaped here, not left to an init that may not). */
+async function stopAndWait() {
+  const children = [...started].filter((child) => child.exitCode === null && child.signalCode === null);
+  const gone = children.map((child) => new Promise((resolve) => {
+    child.once('exit', resolve);
+    // The X server and the driver stop at once on SIGTERM; a hung one is killed after 5 s.
+    setTimeout(() => { child.kill('SIGKILL'); }, 5000).unref();
+  }));
+  stopAll();
+  await Promise.all(gone);
+}
+
+let watching = false;
+/** Whatever ends the run (its end, a failure, Ctrl-C), no X server or driver is left behind. */
+function stopAllWhenTheRunEnds() {
+  if (watching) return;
+  watching = true;
+  process.once('exit', stopAll);
+  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
+    process.once(signal, () => { stopAll(); process.exit(130); });
+  }
 }
 
 /** @param {string} what @param {import('node:child_process').ChildProcess} child */
@@ -122,6 +139,7 @@ export function webkitLauncher({ driverPath, xvfbPath, minibrowserPath = MINIBRO
   const initialize = launcher.initialize.bind(launcher);
   const stop = launcher.stop.bind(launcher);
   launcher.initialize = async (config, testFiles) => {
+    stopAllWhenTheRunEnds();
     const display = await startXvfb(xvfbPath);
     const port = await freePort();
     const driver = spawn(driverPath, [`--port=${port}`, '--host=local'], {
@@ -139,7 +157,7 @@ export function webkitLauncher({ driverPath, xvfbPath, minibrowserPath = MINIBRO
     try {
       await stop();
     } finally {
-      stopAll();
+      await stopAndWait();
     }
   };
   return launcher;
