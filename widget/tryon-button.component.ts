@@ -46,7 +46,7 @@ export function loadPanel(): Promise<unknown> {
  * @event {CustomEvent<TryonErrorDetail>} tryon-error - Something failed; `code` is the proxy's error code, `message` the words shown.
  *
  * @csspart button - The "Try it on" button.
- * @csspart dialog - The `<dialog>` (a full-screen sheet on small screens).
+ * @csspart dialog - The `<dialog>` (a bottom sheet on small screens).
  * @csspart header - The dialog's title bar.
  * @csspart title - The dialog's title.
  * @csspart close-button - The dialog's close button.

@@ -27,6 +27,7 @@ import { photoProblem, photoStep } from './steps/photo.js';
 import { progressStep } from './steps/progress.js';
 import { resultStep } from './steps/result.js';
 import { errorStep } from './steps/error.js';
+import { SmallScreen } from './small-screen.js';
 
 /** Previews of photos uploaded from this page, by photo handle, for the before/after view. */
 const beforeImages = new Map<string, string>();
@@ -71,6 +72,7 @@ export class TryonPanel extends LitElement {
   readonly #accentText = new AccentTextController(this, () => this.#dialog);
   // Listens on its own: Tab and Shift+Tab stay inside the dialog.
   readonly #focusTrap = new FocusTrapController(this, () => this.#dialog);
+  readonly #smallScreen = new SmallScreen(this);
   readonly #run = new TryonRun(this, {
     settings: () => ({
       endpoint: this.host.endpoint || '/tryon', product: this.host.product, views: this.host.views,
@@ -407,7 +409,7 @@ export class TryonPanel extends LitElement {
     // The language the texts are really in: a page in a language the widget lacks reads English.
     // While consent is asked, what the shopper agrees to is the dialog's description.
     const description = this.#session.status === 'consent' ? CONSENT_TEXT_ID : nothing;
-    return html`<dialog part="dialog" aria-labelledby="dialog-title" aria-describedby=${description} lang=${texts.code}
+    return html`<dialog part="dialog" class=${this.#smallScreen.matches ? 'sheet' : ''} aria-labelledby="dialog-title" aria-describedby=${description} lang=${texts.code}
         dir=${texts.dir ?? nothing} @close=${this.#onDialogClose}>
       <div class="header" part="header">
         <h2 id="dialog-title" part="title">${texts.t('dialogTitle')}</h2>

@@ -46,23 +46,27 @@ export const panelStyles = css`
   dialog::backdrop {
     background: rgb(0 0 0 / 0.55);
   }
-  /* A bottom sheet on phones: as tall as its step, the page still showing above it, touch-sized targets. */
-  @media (max-width: 600px) {
-    dialog {
-      width: 100vw;
-      max-width: 100vw;
-      max-height: calc(100dvh - 1.5rem);
-      margin: auto 0 0;
-      border: 0;
-      border-block-start: 1px solid var(--_border);
-      border-radius: 0;
-      border-start-start-radius: calc(var(--_radius) * 2);
-      border-start-end-radius: calc(var(--_radius) * 2);
-      padding-block-end: env(safe-area-inset-bottom, 0);
-    }
-    button {
-      min-block-size: 2.75rem;
-    }
+  /*
+   * A bottom sheet on small screens: as tall as its step, the page still showing above it,
+   * touch-sized targets. The class follows the window (small-screen.ts), and sizes are in percent
+   * of the viewport the modal dialog is laid out in, not vw/dvh: WebKit keeps a shadow root's
+   * media rules and viewport units at the size they were first resolved at, so a resized window
+   * kept the old shape there.
+   */
+  dialog.sheet {
+    width: 100%;
+    max-width: 100%;
+    max-height: calc(100% - 1.5rem);
+    margin: auto 0 0;
+    border: 0;
+    border-block-start: 1px solid var(--_border);
+    border-radius: 0;
+    border-start-start-radius: calc(var(--_radius) * 2);
+    border-start-end-radius: calc(var(--_radius) * 2);
+    padding-block-end: env(safe-area-inset-bottom, 0);
+  }
+  dialog.sheet button {
+    min-block-size: 2.75rem;
   }
   /* Not a <header>: that would be a second banner landmark on the shop's page. */
   .header {

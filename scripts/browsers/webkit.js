@@ -4,7 +4,10 @@
 // picks itself (-displayfd: no clash with another run), then the driver on a free loopback port,
 // and stops both when the run ends, however it ends.
 import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { webdriverLauncher } from '@web/test-runner-webdriver';
 
 /** Where Debian's libwebkit2gtk-4.1-0 (a dependency of webkit2gtk-driver) puts MiniBrowser. */
@@ -18,10 +21,27 @@ function stopAll() {
   }
   started.clear();
 }
-// Whatever ends the run (its end, a failure, Ctrl-C), no X server or driver is left behind.
-process.once('exit', stopAll);
-for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
-  process.once(signal, () => { stopAll(); process.exit(130); });
+/** Stops them and waits for them to be gone (reaped here, not left to an init that may not). */
+async function stopAndWait() {
+  const children = [...started].filter((child) => child.exitCode === null && child.signalCode === null);
+  const gone = children.map((child) => new Promise((resolve) => {
+    child.once('exit', resolve);
+    // The X server and the driver stop at once on SIGTERM; a hung one is killed after 5 s.
+    setTimeout(() => { child.kill('SIGKILL'); }, 5000).unref();
+  }));
+  stopAll();
+  await Promise.all(gone);
+}
+
+let watching = false;
+/** Whatever ends the run (its end, a failure, Ctrl-C), no X server or driver is left behind. */
+function stopAllWhenTheRunEnds() {
+  if (watching) return;
+  watching = true;
+  process.once('exit', stopAll);
+  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
+    process.once(signal, () => { stopAll(); process.exit(130); });
+  }
 }
 
 /** @param {string} what @param {import('node:child_process').ChildProcess} child */
@@ -52,6 +72,20 @@ async function startXvfb(xvfbPath) {
   } catch (error) {
     throw new Error(`${error.message}\n${stderr}`);
   }
+}
+
+/**
+ * A GTK configuration for MiniBrowser whose toolbar shrinks to nothing: its buttons and address
+ * bar otherwise keep the window at least 447 px wide, and the tests lay the widget out at a
+ * phone's 390 px. (GTK's CSS styles the browser's own widgets, never the page.)
+ */
+function compactGtk() {
+  const home = mkdtempSync(join(tmpdir(), 'tryon-webkit-gtk-'));
+  mkdirSync(join(home, 'gtk-3.0'));
+  writeFileSync(join(home, 'gtk-3.0', 'gtk.css'),
+    'window > * { min-width: 0; } toolbar, toolbar *, headerbar, headerbar *, entry, button { min-width: 0; min-height: 0; padding: 0; margin: 0; font-size: 1px; -gtk-icon-transform: scale(0.01); }\n');
+  process.once('exit', () => rmSync(home, { recursive: true, force: true }));
+  return home;
 }
 
 function freePort() {
@@ -105,10 +139,11 @@ export function webkitLauncher({ driverPath, xvfbPath, minibrowserPath = MINIBRO
   const initialize = launcher.initialize.bind(launcher);
   const stop = launcher.stop.bind(launcher);
   launcher.initialize = async (config, testFiles) => {
+    stopAllWhenTheRunEnds();
     const display = await startXvfb(xvfbPath);
     const port = await freePort();
     const driver = spawn(driverPath, [`--port=${port}`, '--host=local'], {
-      env: { ...process.env, DISPLAY: display },
+      env: { ...process.env, DISPLAY: display, XDG_CONFIG_HOME: compactGtk() },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     started.add(driver);
@@ -122,7 +157,7 @@ export function webkitLauncher({ driverPath, xvfbPath, minibrowserPath = MINIBRO
     try {
       await stop();
     } finally {
-      stopAll();
+      await stopAndWait();
     }
   };
   return launcher;

@@ -1,4 +1,8 @@
 // The same shop for shoppers who use only a keyboard, and for shoppers on a phone.
+// Chromium only: playwright-core drives Firefox and WebKit only in Playwright's own patched builds,
+// which it downloads (these machines cannot) and not Debian's firefox-esr or WebKitGTK. What differs
+// between engines here, the dialog and its focus, the compare slider from the keyboard and by touch,
+// and right to left, runs in all three engines in test/widget/ (keyboard, flow, look, languages).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';

@@ -1,5 +1,9 @@
 // A shopper's try-ons in the demo shop, in a real Chromium: one view, the 4-view catalog,
 // person_to_person, video, and the themed page that listens to the widget's events.
+// Chromium only: playwright-core drives Firefox and WebKit only in Playwright's own patched builds,
+// which it downloads (these machines cannot) and not Debian's firefox-esr or WebKitGTK. What differs
+// between engines here, photo preparation, upload progress, SSE and share/download, runs in all three
+// engines in test/widget/ (photo, flow, real-proxy, network-urls); this file checks the shop around it.
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,6 +1,10 @@
 // When things go wrong mid-try-on: a render that fails upstream, a submit whose answer is lost
 // after the job was charged, and a page reload in the middle of a render. The shopper recovers
 // with "Try again" (or nothing at all) and pays for one render, checked in /sandbox/state.
+// Chromium only: playwright-core drives Firefox and WebKit only in Playwright's own patched builds,
+// which it downloads (these machines cannot) and not Debian's firefox-esr or WebKitGTK. What differs
+// between engines here, SSE resumed after a reload, runs in all three engines in test/widget/ (resume,
+// real-proxy); the charges counted here are the proxy's and the sandbox's, the same in any engine.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';

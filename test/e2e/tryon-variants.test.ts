@@ -2,6 +2,10 @@
 // the button's variant, the try-on comes back in that colour (sampled from the result image in
 // the page), "Try this colour" after another pick gives the other colour with the same photo, and
 // the page's event log shows what Google Tag Manager's dataLayer received.
+// Chromium only: playwright-core drives Firefox and WebKit only in Playwright's own patched builds,
+// which it downloads (these machines cannot) and not Debian's firefox-esr or WebKitGTK. Nothing here is
+// engine-specific (a radio group, an event, colours sampled from an image); the variant flow itself
+// runs in all three engines in test/widget/variants.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';

@@ -67,10 +67,13 @@ function fail(ctx, error) {
   const headers = error.retryAfter ? { 'retry-after': String(error.retryAfter) } : {};
   if (error.destroy) {
     // A dropped connection: the browser sees a network error, as when the shopper goes offline.
-    // A few bytes that are not HTTP, then the connection drops: a network error in the page.
-    // (A bare drop is not enough: Chrome silently re-sends a request whose reused connection closed.)
+    // An answer no engine accepts (two different Content-Lengths, which Chromium and Firefox
+    // refuse; a NUL in a header, which WebKit's libsoup refuses), then the connection drops: a
+    // network error in the page. (A bare drop is not enough: Chrome silently re-sends a request
+    // whose reused connection closed; nor are bytes that are not HTTP: Firefox reads them as an
+    // HTTP/0.9 answer, 200 OK.)
     ctx.respond = false;
-    ctx.req.socket.end('\x00\x00\x00');
+    ctx.req.socket.end('HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\nX-Dropped: \x00\r\n\r\n');
     return;
   }
   if (error.refused) {

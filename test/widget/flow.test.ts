@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import {
   button, dialogOf, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, drawnPhoto, reach, recordEvents,
   statusText, until,
@@ -342,4 +343,65 @@ describe('the try-on flow', () => {
     await until(() => slider.getAttribute('aria-valuenow') === '25', 'the divide at 25 %');
     expect(compare.style.getPropertyValue('--pos')).to.equal('25%');
   });
+
+  it('moves the divide with a finger: a press, then a drag, that the page does not take for a scroll', async () => {
+    const fake = await fakeProxy();
+    const el = await mount(fake);
+    await openAndConsent(el);
+    await pickPhoto(el, await drawnPhoto(400, 500));
+    button(el, 'Try it on').click();
+    await reach(el, 'result');
+    const compare = panelRoot(el).querySelector<HTMLElement>('[part="compare"]')!;
+    const slider = compare.querySelector('[role="slider"]')!;
+    // Without it a finger's drag pans the page and the divide never sees the moves.
+    expect(getComputedStyle(compare).touchAction).to.equal('none');
+    // Measured at each touch: the result image may still be loading and reshape the comparison.
+    const finger = (type: string, fraction: number) => {
+      const box = compare.getBoundingClientRect();
+      compare.dispatchEvent(new PointerEvent(type, {
+        clientX: box.left + box.width * fraction, clientY: box.top + box.height / 2, bubbles: true,
+        pointerId: 7, pointerType: 'touch', isPrimary: true, buttons: 1,
+      }));
+    };
+    finger('pointerdown', 0.2);
+    await until(() => slider.getAttribute('aria-valuenow') === '20', 'the divide at 20 % on the press');
+    finger('pointermove', 0.7);
+    await until(() => slider.getAttribute('aria-valuenow') === '70', 'the divide at 70 % after the drag');
+    expect(compare.style.getPropertyValue('--pos')).to.equal('70%');
+  });
+
+  it('on a right-to-left page, the divide follows the finger and the arrow keys the way the page reads', async () => {
+    const fake = await fakeProxy();
+    const el = await mount(fake);
+    document.documentElement.dir = 'rtl';
+    try {
+      await rightToLeft(el);
+    } finally {
+      document.documentElement.removeAttribute('dir');
+    }
+  });
 });
+
+/** The compare slider on a right-to-left page, by finger and by arrow keys. */
+async function rightToLeft(el: Awaited<ReturnType<typeof mount>>): Promise<void> {
+  await openAndConsent(el);
+  await pickPhoto(el, await drawnPhoto(400, 500));
+  button(el, 'Try it on').click();
+  await reach(el, 'result');
+  expect(getComputedStyle(dialogOf(el)).direction).to.equal('rtl');
+  const compare = panelRoot(el).querySelector<HTMLElement>('[part="compare"]')!;
+  const slider = compare.querySelector<HTMLElement>('[role="slider"]')!;
+  const box = compare.getBoundingClientRect();
+  // A finger a quarter of the way in from the left is three quarters of the way from the start.
+  compare.dispatchEvent(new PointerEvent('pointerdown', {
+    clientX: box.left + box.width / 4, clientY: box.top + 5, bubbles: true, pointerId: 3, pointerType: 'touch', buttons: 1,
+  }));
+  await until(() => slider.getAttribute('aria-valuenow') === '75', 'the divide at 75 %');
+  slider.focus();
+  // Real key presses, as each engine delivers them: → goes back towards the start.
+  await sendKeys({ press: 'ArrowRight' });
+  await until(() => slider.getAttribute('aria-valuenow') === '70', 'the divide at 70 % after →');
+  await sendKeys({ press: 'ArrowLeft' });
+  await sendKeys({ press: 'ArrowLeft' });
+  await until(() => slider.getAttribute('aria-valuenow') === '80', 'the divide at 80 % after ← ←');
+}

@@ -167,7 +167,31 @@ function expectNoMetadata(bytes: Uint8Array): void {
   }
 }
 
+/** The engine this page runs in, by its User-Agent (Chromium's also says Safari; Firefox's does not). */
+const engine = /Firefox\//.test(navigator.userAgent) ? 'Firefox' : /Chrome\//.test(navigator.userAgent) ? 'Chromium' : 'WebKit';
+
+/**
+ * Which way each engine decodes a HEIC. Safari decodes it itself (Apple's system decoder), so on
+ * Safari the widget's libheif decoder must never load; WebKitGTK (Linux) has no HEIF decoder, so
+ * there, as in Chromium and Firefox, the widget's own decoder does the work.
+ */
+const HEIC_PATH: Record<string, 'the engine' | "the widget's decoder"> = {
+  Chromium: "the widget's decoder", Firefox: "the widget's decoder", WebKit: "the widget's decoder",
+};
+
 describe('HEIC photos (decoded in the browser, metadata left behind)', () => {
+  it(`decodes a HEIC with ${HEIC_PATH[engine]} in ${engine}, loading the widget's decoder only where the engine has none`, async () => {
+    const decoderRequests = () => performance.getEntriesByType('resource').map((e) => e.name).filter((name) => /\/widget\/heic|libheif/.test(name));
+    const file = await heicPhoto(480, 640);
+    const before = decoderRequests().length;
+    const native = await createImageBitmap(file).then((bitmap) => { bitmap.close(); return true; }, () => false);
+    expect(native ? 'the engine' : "the widget's decoder", `${engine} decodes HEIC itself?`).to.equal(HEIC_PATH[engine]);
+    const prepared = await prepareRawPhoto(file);
+    expect([prepared.width, prepared.height]).to.deep.equal([480, 640]);
+    if (native) expect(decoderRequests()).to.have.length(before);
+    else expect(decoderRequests().some((name) => name.includes('/widget/heic'))).to.equal(true);
+  });
+
   it('decodes a HEIC with EXIF, GPS and XMP to a JPEG with none of it, pixels and size kept', async () => {
     const prepared = await prepareRawPhoto(await heicPhoto(480, 640));
     expect(prepared.type).to.equal('image/jpeg');

@@ -77,6 +77,32 @@ describe('against the real proxy and sandbox', function () {
     expect((await topLevelJobs()) - jobsBefore).to.equal(1);
   });
 
+  it('reports upload progress, and a page that goes away mid-render picks the try-on up again, rendered once', async () => {
+    const jobsBefore = await topLevelJobs();
+    const first = await mountReal();
+    const seen = recordEvents(first);
+    await openAndConsent(first);
+    await pickPhoto(first, await drawnPhoto(600, 900));
+    button(first, 'Try it on').click();
+    await until(() => seen.some((e) => e.type === 'tryon-submit'), 'the submit', 30000);
+    // The upload's progress comes from XMLHttpRequest's upload events, engine by engine.
+    const uploading = seen.filter((e) => e.type === 'tryon-progress' && e.detail.status === 'uploading');
+    expect(uploading.length).to.be.above(0);
+    expect(uploading.every((e) => e.detail.percent >= 0 && e.detail.percent <= 100)).to.equal(true);
+    const requestId = seen.find((e) => e.type === 'tryon-submit')!.detail.requestId;
+    await until(() => Object.keys(sessionStorage).some((key) => key.endsWith(':tryon')), 'the try-on in sessionStorage');
+    // The page goes away before the render is done…
+    first.remove();
+    // …and the reloaded page's element carries on, watching the real proxy's event stream.
+    const again = await mountReal();
+    const resumed = recordEvents(again);
+    await until(() => resumed.some((e) => e.type === 'tryon-result'), 'the resumed result', 30000);
+    await reach(again, 'result');
+    expect(resumed.find((e) => e.type === 'tryon-result')!.detail.requestId).to.equal(requestId);
+    expect(resumed.some((e) => e.type === 'tryon-submit')).to.equal(false);
+    expect((await topLevelJobs()) - jobsBefore).to.equal(1);
+  });
+
   it('says plainly when a product has no try-on', async () => {
     const el = await fixture<TryonButton>(html`<tryon-button product="no-such-product" endpoint=${endpoint} prefetch="interaction"></tryon-button>`);
     await el.open();
