@@ -157,7 +157,7 @@ describe('try-on flows in the demo shop', () => {
 
       await dialog.getByRole('button', { name: 'Close' }).first().click();
       await dialog.waitFor({ state: 'hidden' });
-      const log = page.getByRole('list', { name: 'Event log' });
+      const log = page.getByRole('log', { name: 'Event log' });
       await log.locator('[data-event="tryon-close"]').waitFor();
       const events = await log.locator('[data-event]').evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.event));
       const order = ['tryon-open', 'tryon-submit', 'tryon-result', 'tryon-close'];

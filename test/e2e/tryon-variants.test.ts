@@ -112,7 +112,7 @@ describe('colours in the demo shop', () => {
       // What Google Tag Manager received, as the page logs it and as window.dataLayer holds it.
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
-      const log = page.getByRole('list', { name: 'Event log' });
+      const log = page.getByRole('log', { name: 'Event log' });
       await log.locator('[data-analytics="dataLayer tryon_close"]').nth(1).waitFor();
       const logged = await log.locator('[data-analytics]').evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.analytics));
       assert.deepEqual(logged, ['tryon_open', 'tryon_submit', 'tryon_result', 'tryon_close', 'tryon_open', 'tryon_submit', 'tryon_result', 'tryon_close']

@@ -355,9 +355,10 @@ describe('the try-on flow', () => {
     const slider = compare.querySelector('[role="slider"]')!;
     // Without it a finger's drag pans the page and the divide never sees the moves.
     expect(getComputedStyle(compare).touchAction).to.equal('none');
-    // Measured at each touch: the result image may still be loading and reshape the comparison.
+    await drawnImage(compare);
+    // Measured at each touch: the divide travels over the image as drawn, not the blank beside it.
     const finger = (type: string, fraction: number) => {
-      const box = compare.getBoundingClientRect();
+      const box = drawnBoxOf(compare);
       compare.dispatchEvent(new PointerEvent(type, {
         clientX: box.left + box.width * fraction, clientY: box.top + box.height / 2, bubbles: true,
         pointerId: 7, pointerType: 'touch', isPrimary: true, buttons: 1,
@@ -382,6 +383,21 @@ describe('the try-on flow', () => {
   });
 });
 
+/** Resolves once the comparison's result image has decoded, so its drawn box is known. */
+async function drawnImage(compare: HTMLElement): Promise<void> {
+  const image = compare.querySelector<HTMLImageElement>('img[part="image"]')!;
+  await until(() => image.complete && image.naturalWidth > 0, 'the result decoded');
+}
+
+/** Where the result image is drawn inside its box (object-fit: contain): what the divide travels over. */
+function drawnBoxOf(compare: HTMLElement): { left: number; top: number; width: number; height: number } {
+  const image = compare.querySelector<HTMLImageElement>('img[part="image"]')!;
+  const box = image.getBoundingClientRect();
+  const scale = Math.min(box.width / image.naturalWidth, box.height / image.naturalHeight);
+  const width = image.naturalWidth * scale;
+  return { left: box.left + (box.width - width) / 2, top: box.top, width, height: box.height };
+}
+
 /** The compare slider on a right-to-left page, by finger and by arrow keys. */
 async function rightToLeft(el: Awaited<ReturnType<typeof mount>>): Promise<void> {
   await openAndConsent(el);
@@ -391,8 +407,9 @@ async function rightToLeft(el: Awaited<ReturnType<typeof mount>>): Promise<void>
   expect(getComputedStyle(dialogOf(el)).direction).to.equal('rtl');
   const compare = panelRoot(el).querySelector<HTMLElement>('[part="compare"]')!;
   const slider = compare.querySelector<HTMLElement>('[role="slider"]')!;
-  const box = compare.getBoundingClientRect();
-  // A finger a quarter of the way in from the left is three quarters of the way from the start.
+  await drawnImage(compare);
+  const box = drawnBoxOf(compare);
+  // A finger a quarter of the way in from the left of the drawn image is three quarters of the way from the start.
   compare.dispatchEvent(new PointerEvent('pointerdown', {
     clientX: box.left + box.width / 4, clientY: box.top + 5, bubbles: true, pointerId: 3, pointerType: 'touch', buttons: 1,
   }));
