@@ -211,12 +211,21 @@ function* heif(found: Set<PhotoMetadata>): Walk {
 function* meta(bodyBytes: number, found: Set<PhotoMetadata>): Generator<Need, number, Uint8Array> {
   if (bodyBytes < 4) return 0;
   yield skip(4); // version and flags
-  let used = 4;
+  return yield* children(bodyBytes, 4, 'iinf', (childBytes) => itemList(childBytes, found));
+}
+
+/**
+ * Walks the child boxes that follow `used` bytes of a box's body, reading into those of type
+ * `wanted` with `read` (which answers the bytes it used) and skipping the rest; answers the bytes
+ * used, the whole body unless it ended in a partial header.
+ */
+function* children(bodyBytes: number, used: number, wanted: string,
+  read: (childBytes: number) => Generator<Need, number, Uint8Array>): Generator<Need, number, Uint8Array> {
   for (;;) {
     const child = yield* boxHeader(bodyBytes - used);
     if (!child) return used;
     used += child.headerBytes;
-    const inner = child.type === 'iinf' ? yield* itemList(child.bodyBytes, found) : 0;
+    const inner = child.type === wanted ? yield* read(child.bodyBytes) : 0;
     yield skip(child.bodyBytes - inner);
     used += child.bodyBytes;
   }
@@ -228,15 +237,7 @@ function* itemList(bodyBytes: number, found: Set<PhotoMetadata>): Generator<Need
   const countBytes = version === 0 ? 2 : 4;
   if (bodyBytes < 4 + countBytes) return 4;
   yield skip(countBytes);
-  let used = 4 + countBytes;
-  for (;;) {
-    const child = yield* boxHeader(bodyBytes - used);
-    if (!child) return used;
-    used += child.headerBytes;
-    const inner = child.type === 'infe' ? yield* itemInfo(child.bodyBytes, found) : 0;
-    yield skip(child.bodyBytes - inner);
-    used += child.bodyBytes;
-  }
+  return yield* children(bodyBytes, 4 + countBytes, 'infe', (childBytes) => itemInfo(childBytes, found));
 }
 
 /** One `infe`: an item of type Exif, or a `mime` item of XMP's content type. Answers the bytes it used. */
