@@ -3,7 +3,7 @@
 // requestId or URL); without it, nothing reaches either.
 import { expect } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
-import { button, drawnPhoto, fakeProxy, mount, openAndConsent, pickPhoto, reach, until } from './helpers.js';
+import { button, drawnPhoto, fakeProxy, mount, openAndConsent, pickPhoto, reach, until, withConsoleErrors } from './helpers.js';
 import type { Fake, Scenario } from './helpers.js';
 
 type Params = Record<string, unknown>;
@@ -162,10 +162,7 @@ describe('conversion events', () => {
     const layer: Params[] = [];
     layer.push = () => { throw new Error('gtm wrapper broke'); };
     (window as { dataLayer?: unknown }).dataLayer = layer;
-    const said: string[] = [];
-    const error = console.error;
-    console.error = (...args: unknown[]) => { said.push(args.map(String).join(' ')); };
-    try {
+    await withConsoleErrors(async (said) => {
       const fake = await fakeProxy(scenario);
       const el = await mount(fake, { analytics: 'shopify dataLayer' });
       await fullRun(el, 'result');
@@ -174,19 +171,14 @@ describe('conversion events', () => {
       const told = said.filter((line) => line.includes('threw'));
       expect(told).to.have.length(2);
       expect(told.join('\n')).to.contain('Shopify.analytics.publish').and.contain('dataLayer.push');
-    } finally {
-      console.error = error;
-    }
+    });
   });
 
   it('skips a dataLayer the page made something other than an array, says so once, and never fails the try-on', async () => {
     stubShopify();
     const theirs = { event: 'theirs', push: 'not a function' };
     (window as { dataLayer?: unknown }).dataLayer = theirs;
-    const said: string[] = [];
-    const error = console.error;
-    console.error = (...args: unknown[]) => { said.push(args.map(String).join(' ')); };
-    try {
+    await withConsoleErrors(async (said) => {
       const fake = await fakeProxy(scenario);
       const el = await mount(fake, { analytics: 'shopify dataLayer' });
       await fullRun(el, 'result');
@@ -213,9 +205,7 @@ describe('conversion events', () => {
       el.close();
       await reach(el, 'idle');
       expect(said).to.have.length(1);
-    } finally {
-      console.error = error;
-    }
+    });
   });
 });
 

@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
 import {
-  button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, until,
+  button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, until, withConsoleErrors,
 } from './helpers.js';
 import type { FakeError, Scenario } from './helpers.js';
 
@@ -156,10 +156,7 @@ describe('errors in plain words', () => {
   });
 
   it('tells the developer, once, when no proxy answers at the endpoint', async () => {
-    const said: string[] = [];
-    const error = console.error;
-    console.error = (...args: unknown[]) => { said.push(args.join(' ')); };
-    try {
+    await withConsoleErrors(async (said) => {
       // The test server's own 404 page, as a shop's site answers where no proxy was set up.
       const fake = await fakeProxy({});
       const el = await mount(fake, { endpoint: '/no-proxy-here/tryon' });
@@ -174,9 +171,7 @@ describe('errors in plain words', () => {
       await other.open();
       await reach(other, 'error');
       expect(said.filter((line) => line.includes('no try-on proxy answers at'))).to.have.length(1);
-    } finally {
-      console.error = error;
-    }
+    });
   });
 
   it('asks again when a success comes without outputs, and offers Try again if none come', async () => {

@@ -324,38 +324,19 @@ describe('the try-on flow', () => {
   });
 
   it('moves the before/after divide with the pointer too', async () => {
-    const fake = await fakeProxy();
-    const el = await mount(fake);
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(400, 500));
-    button(el, 'Try it on').click();
-    await reach(el, 'result');
-    const compare = panelRoot(el).querySelector<HTMLElement>('[part="compare"]')!;
-    const slider = compare.querySelector('[role="slider"]')!;
+    const { compare, slider } = await comparisonOnResult(await mount(await fakeProxy()));
     expect(slider.getAttribute('aria-valuenow')).to.equal('50');
     // The divide travels over the image as drawn (object-fit: contain), not the blank beside it.
-    const image = compare.querySelector<HTMLImageElement>('img[part="image"]')!;
-    await until(() => image.complete && image.naturalWidth > 0, 'the result decoded');
-    const box = image.getBoundingClientRect();
-    const drawn = image.naturalWidth * Math.min(box.width / image.naturalWidth, box.height / image.naturalHeight);
-    const left = box.left + (box.width - drawn) / 2;
-    compare.dispatchEvent(new PointerEvent('pointerdown', { clientX: left + drawn / 4, clientY: box.top + 5, bubbles: true, pointerId: 1, buttons: 1 }));
+    const box = drawnBoxOf(compare);
+    compare.dispatchEvent(new PointerEvent('pointerdown', { clientX: box.left + box.width / 4, clientY: box.top + 5, bubbles: true, pointerId: 1, buttons: 1 }));
     await until(() => slider.getAttribute('aria-valuenow') === '25', 'the divide at 25 %');
     expect(compare.style.getPropertyValue('--pos')).to.equal('25%');
   });
 
   it('moves the divide with a finger: a press, then a drag, that the page does not take for a scroll', async () => {
-    const fake = await fakeProxy();
-    const el = await mount(fake);
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(400, 500));
-    button(el, 'Try it on').click();
-    await reach(el, 'result');
-    const compare = panelRoot(el).querySelector<HTMLElement>('[part="compare"]')!;
-    const slider = compare.querySelector('[role="slider"]')!;
+    const { compare, slider } = await comparisonOnResult(await mount(await fakeProxy()));
     // Without it a finger's drag pans the page and the divide never sees the moves.
     expect(getComputedStyle(compare).touchAction).to.equal('none');
-    await drawnImage(compare);
     // Measured at each touch: the divide travels over the image as drawn, not the blank beside it.
     const finger = (type: string, fraction: number) => {
       const box = drawnBoxOf(compare);
@@ -383,10 +364,19 @@ describe('the try-on flow', () => {
   });
 });
 
-/** Resolves once the comparison's result image has decoded, so its drawn box is known. */
-async function drawnImage(compare: HTMLElement): Promise<void> {
+/**
+ * A whole run to the result, then its before/after comparison once the result image has decoded,
+ * so the box it is drawn in is known.
+ */
+async function comparisonOnResult(el: Awaited<ReturnType<typeof mount>>): Promise<{ compare: HTMLElement; slider: HTMLElement }> {
+  await openAndConsent(el);
+  await pickPhoto(el, await drawnPhoto(400, 500));
+  button(el, 'Try it on').click();
+  await reach(el, 'result');
+  const compare = panelRoot(el).querySelector<HTMLElement>('[part="compare"]')!;
   const image = compare.querySelector<HTMLImageElement>('img[part="image"]')!;
   await until(() => image.complete && image.naturalWidth > 0, 'the result decoded');
+  return { compare, slider: compare.querySelector<HTMLElement>('[role="slider"]')! };
 }
 
 /** Where the result image is drawn inside its box (object-fit: contain): what the divide travels over. */
@@ -400,14 +390,8 @@ function drawnBoxOf(compare: HTMLElement): { left: number; top: number; width: n
 
 /** The compare slider on a right-to-left page, by finger and by arrow keys. */
 async function rightToLeft(el: Awaited<ReturnType<typeof mount>>): Promise<void> {
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(400, 500));
-  button(el, 'Try it on').click();
-  await reach(el, 'result');
+  const { compare, slider } = await comparisonOnResult(el);
   expect(getComputedStyle(dialogOf(el)).direction).to.equal('rtl');
-  const compare = panelRoot(el).querySelector<HTMLElement>('[part="compare"]')!;
-  const slider = compare.querySelector<HTMLElement>('[role="slider"]')!;
-  await drawnImage(compare);
   const box = drawnBoxOf(compare);
   // A finger a quarter of the way in from the left of the drawn image is three quarters of the way from the start.
   compare.dispatchEvent(new PointerEvent('pointerdown', {

@@ -182,3 +182,15 @@ export function recordEvents(el: HTMLElement): { type: string; detail: any }[] {
   }
   return seen;
 }
+
+/** Runs `run` with console.error captured into `said` (each call's arguments as one line), then puts console.error back. */
+export async function withConsoleErrors<T>(run: (said: string[]) => Promise<T>): Promise<T> {
+  const said: string[] = [];
+  const error = console.error;
+  console.error = (...args: unknown[]) => { said.push(args.map(String).join(' ')); };
+  try {
+    return await run(said);
+  } finally {
+    console.error = error;
+  }
+}
