@@ -119,7 +119,16 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   }
   const appProxy = options.shopifyAppProxy ? appProxyClients(options.shopifyAppProxy) : undefined;
   let warnedUnknown = false;
+  // Asked by the rate limit, the spend guard and the stream slots of one request: worked out once
+  // (the App Proxy's count of addresses per signature is then touched once a request, too).
   const client = (c: ProxyContext): string => {
+    const known = c.get('client');
+    if (known !== undefined) return known;
+    const found = clientOf(c);
+    c.set('client', found);
+    return found;
+  };
+  const clientOf = (c: ProxyContext): string => {
     const peer = peerOf(c);
     const xff = c.req.header('x-forwarded-for');
     const found = clientAddress(peer, xff, trust);

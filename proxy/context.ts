@@ -14,7 +14,8 @@ import type { ProxyStore } from './store/store.js';
 import type { TryonStatusBoard } from './tryon-status.js';
 import type { Upstream } from './upstream/client.js';
 
-export type ProxyEnv = { Variables: { requestId: string } };
+/** Facts about a request, worked out once and kept on its context (as Hono's requestId is). */
+export type ProxyEnv = { Variables: { requestId: string; client: string } };
 export type ProxyContext = Context<ProxyEnv>;
 
 export type Log = (entry: Record<string, unknown>) => void;
