@@ -57,7 +57,8 @@ export type SessionEvent =
   | { type: 'upload-progress'; percent: number }
   | { type: 'uploaded'; photo: { handle: string; expiresAt: string } }
   | { type: 'use-last-photo'; photo: { handle: string; expiresAt: string }; requestId: string; variant?: string }
-  | { type: 'submitted'; tryon: string; views: string[]; at: number }
+  /** `variant` as sent: the page's choice checked against the product's list, undefined for the product's own garment. */
+  | { type: 'submitted'; tryon: string; views: string[]; at: number; variant: string | undefined }
   | { type: 'status'; answer: ProxyStatus }
   | { type: 'failed'; stage: FailedStage; error: SessionError }
   | { type: 'retry'; requestId: string; variant?: string }
@@ -171,7 +172,9 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
       };
     case 'submitted':
       if (state.status === 'idle' || state.status === 'photo') return state;
-      return { ...state, status: 'queued', tryon: event.tryon, views: event.views, submittedAt: event.at };
+      // The variant as checked against the product's list at submit (a quick shopper's choice may
+      // have been made before the list was known).
+      return { ...state, status: 'queued', tryon: event.tryon, views: event.views, submittedAt: event.at, variant: event.variant };
     case 'status':
       if (!state.tryon || state.status === 'idle' || state.status === 'photo' || state.status === 'consent') return state;
       return { ...statusAfter(state, event.answer), notAnswering: undefined };

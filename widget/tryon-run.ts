@@ -347,7 +347,7 @@ export class TryonRun implements ReactiveController {
     const variant = variantToTry(product, this.session.variant);
     const { endpoint, product: id } = this.#settings;
     const views = output === 'video' ? ['front'] : requestedViews(this.product, this.#settings.views);
-    this.#options.emit('tryon-submit', { ...this.#subject(), requestId, views, output });
+    this.#options.emit('tryon-submit', { product: this.#settings.product, ...(variant ? { variant } : {}), requestId, views, output });
     const created = await this.#settled(run, 'submit', this.#proxy().createTryon({
       product: product.product || id,
       ...(variant ? { variant } : {}),
@@ -359,7 +359,7 @@ export class TryonRun implements ReactiveController {
     }, run.signal));
     const at = Date.now();
     const createdViews = Array.isArray(created.views) && created.views.length ? created.views : views;
-    this.#dispatch({ type: 'submitted', tryon: created.tryon, views: createdViews, at });
+    this.#dispatch({ type: 'submitted', tryon: created.tryon, views: createdViews, at, variant });
     rememberTryon(endpoint, id, {
       tryon: created.tryon, requestId, ...(variant ? { variant } : {}), views: createdViews, output, submittedAt: at,
       photo: { photo: photo.handle, expiresAt: photo.expiresAt },

@@ -12,7 +12,7 @@ const side = { view: 'side', url: 'https://shop.example/tryon/files/b', type: 'i
 const consented: SessionEvent[] = [{ type: 'open' }, { type: 'consent' }];
 const submitted: SessionEvent[] = [
   ...consented, { type: 'upload-start', requestId: 'req-1' }, { type: 'uploaded', photo },
-  { type: 'submitted', tryon: 'tr_1', views: ['front', 'side'], at: 1000 },
+  { type: 'submitted', tryon: 'tr_1', views: ['front', 'side'], at: 1000, variant: undefined },
 ];
 
 describe('the session state machine', () => {
@@ -111,7 +111,7 @@ describe('the session state machine', () => {
 describe('the session and the variant', () => {
   const ivory: SessionEvent[] = [
     ...consented, { type: 'upload-start', requestId: 'req-1', variant: 'ivory' }, { type: 'uploaded', photo },
-    { type: 'submitted', tryon: 'tr_1', views: ['front'], at: 1000 },
+    { type: 'submitted', tryon: 'tr_1', views: ['front'], at: 1000, variant: 'ivory' },
   ];
   const shown = [...ivory, { type: 'status', answer: { status: 'succeeded', outputs: [front] } } as SessionEvent];
   const failed = (stage: 'upload' | 'submit' | 'watch' | 'render'): SessionEvent =>
@@ -121,6 +121,14 @@ describe('the session and the variant', () => {
     expect(run(...ivory)).to.deep.include({ requestId: 'req-1', variant: 'ivory' });
     const last = run(...consented, { type: 'use-last-photo', photo, requestId: 'req-2', variant: 'sindoor-red' });
     expect(last).to.deep.include({ requestId: 'req-2', variant: 'sindoor-red' });
+  });
+
+  it('takes the variant as sent: a choice the product does not list is the product\'s own garment', () => {
+    // Pressed before the product's list arrived, the page's raw choice started the try-on.
+    const unlisted: SessionEvent[] = [...consented, { type: 'upload-start', requestId: 'req-1', variant: '4487' }, { type: 'uploaded', photo }];
+    expect(run(...unlisted).variant).to.equal('4487');
+    expect(run(...unlisted, { type: 'submitted', tryon: 'tr_1', views: ['front'], at: 1000, variant: undefined }))
+      .to.deep.include({ requestId: 'req-1', variant: undefined, tryon: 'tr_1' });
   });
 
   it('a new variant is a new requestId; the same variant keeps it', () => {

@@ -218,6 +218,44 @@ describe('variants', () => {
     }
   });
 
+  it('a quick shopper\'s unlisted colour, pressed before the product\'s list arrived, is the product\'s own garment everywhere', async () => {
+    // The list is held until "Try it on" is pressed: the try-on starts with the page's raw choice
+    // and is checked against the list only at submit. Firefox met this order by itself in CI.
+    const fake = await fakeProxy({ product: saree });
+    const realFetch = window.fetch;
+    let release!: () => void;
+    const pressed = new Promise<void>((resolve) => { release = resolve; });
+    window.fetch = async (input, init) => {
+      if (/\/products\/[^/]+$/.test(new URL(String(input), location.href).pathname)) await pressed;
+      return realFetch(input, init);
+    };
+    const warn = console.warn;
+    console.warn = () => {};
+    try {
+      const el = await mount(fake, { variant: '44871234567892' });
+      const seen = recordEvents(el);
+      await openAndConsent(el);
+      await pickPhoto(el, await drawnPhoto(500, 700));
+      button(el, 'Try it on').click();
+      release();
+      await reach(el, 'result');
+      const [sent] = await tryons(fake);
+      expect(sent!.body!).to.not.have.property('variant');
+      for (const type of ['tryon-submit', 'tryon-result']) {
+        expect(seen.find((e) => e.type === type)!.detail, type).to.not.have.property('variant');
+      }
+      el.variant = '44871234567893';
+      await el.updateComplete;
+      expect(colourOffer(el)?.textContent ?? null).to.equal(null);
+      el.variant = 'ivory';
+      await el.updateComplete;
+      expect(colourOffer(el)?.textContent ?? null).to.equal('Try this colour: Ivory');
+    } finally {
+      window.fetch = realFetch;
+      console.warn = warn;
+    }
+  });
+
   it('sends a colour to a product that lists none as no colour, without a warning', async () => {
     const warnings: unknown[] = [];
     const warn = console.warn;
