@@ -49,8 +49,12 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
         last = text;
         await stream.writeSSE({ event: 'status', data: text });
       };
+      // Done when the try-on is; only a failed try-on waits on for its first look, which the
+      // shopper keeps (a succeeded one replaces it, so nothing more is worth sending).
+      const finished = (snapshot: TryonSnapshot) => isTerminal(snapshot.status)
+        && (snapshot.status === 'succeeded' || !preview || isTerminal(preview.status));
       await send(first);
-      if (isTerminal(first.status)) return;
+      if (finished(first)) return;
 
       let pending: TryonSnapshot | undefined;
       let latest = first;
@@ -95,7 +99,7 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
             // The shopper forgot the photo while watching: no more file links for it.
             if (await services.revocations.isRevoked(claims.photoId)) break;
             await send(snapshot);
-            if (isTerminal(snapshot.status)) break;
+            if (finished(snapshot)) break;
           }
         }
       } finally {

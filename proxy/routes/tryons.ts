@@ -49,9 +49,10 @@ interface Submission {
 }
 
 /**
- * Submits the jobs one after another (the first look first, so the order upstream sees is fixed),
- * each with its own idempotency key and its own ticket against a forget of the photo, and settles
- * each one's reservation by how its submit ended. A failure of one does not stop the next.
+ * Submits the jobs one after another (the try-on, then its first look), each with its own
+ * idempotency key and its own ticket against a forget of the photo, and settles each one's
+ * reservation by how its submit ended. When the try-on's submit fails, its first look is not
+ * submitted at all: its reservation is given back (upstream surely started nothing for it).
  */
 async function submitAll(
   services: ProxyServices, requestId: string, photo: { id: string; fileId: string },
@@ -83,6 +84,10 @@ async function submitAll(
   };
   const results = new Map<Submission['role'], { job?: UpstreamJob; error?: unknown }>();
   for (const each of jobs) {
+    if (each.role === 'preview' && results.get('tryon')?.error !== undefined) {
+      await services.spend.settle(each.key, 'refused');
+      continue;
+    }
     let job: UpstreamJob;
     try {
       try {
@@ -158,11 +163,12 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     }
 
     const jobs: Submission[] = [
-      // The first look is submitted first: it is what the shopper sees soonest (and the order of the two is fixed).
+      // The try-on first, then its first look (a fixed order upstream sees): a try-on upstream
+      // refuses starts no first look, and a fault injected for "the next job" meets the try-on.
+      { role: 'tryon', key, product, views, output, mayHaveStarted: false },
       ...(firstLook && reservation.preview
         ? [{ role: 'preview' as const, key: firstLook.key, product: asDraft(product), views: DRAFT_VIEWS, output: 'image' as const, mayHaveStarted: false }]
         : []),
-      { role: 'tryon', key, product, views, output, mayHaveStarted: false },
     ];
     const submitted = await submitAll(services, c.get('requestId'), photo, productImageOf(product), jobs);
     const main = submitted.get('tryon')!;
