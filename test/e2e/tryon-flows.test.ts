@@ -40,13 +40,14 @@ describe('try-on flows in the demo shop', () => {
 
       const end = await until('the job to succeed', () => shop.sandbox.workspace(),
         (ws) => newJobs(start.jobs, ws.jobs).some((job) => job.status === 'succeeded'));
-      const [job] = newJobs(start.jobs, end.jobs);
+      const [job, firstLook] = newJobs(start.jobs, end.jobs);
       assert.ok(job);
-      assert.equal(newJobs(start.jobs, end.jobs).length, 1, 'one try-on, one job');
+      assert.equal(newJobs(start.jobs, end.jobs).length, 2, 'one try-on: its job and its first look (a draft beside it)');
       assert.deepEqual(job.views, ['front']);
       assert.equal(job.tier, 'standard');
+      assert.deepEqual([firstLook?.tier, firstLook?.views], ['draft', ['front']]);
       assert.ok(job.charged > 0, 'a live key is charged');
-      assert.equal(start.credits - end.credits, job.charged, 'charged exactly once');
+      assert.equal(start.credits - end.credits, job.charged + firstLook!.charged, 'each charged exactly once');
       const upstream = await shop.sandbox.job(job.id);
       assert.equal(upstream.mode, 'garment_to_person');
       assert.deepEqual(problems, []);
@@ -74,14 +75,15 @@ describe('try-on flows in the demo shop', () => {
 
       const end = await shop.sandbox.workspace();
       const jobs = newJobs(start.jobs, end.jobs);
-      assert.equal(jobs.length, 1, 'one catalog job');
-      const [catalog] = jobs;
+      assert.equal(jobs.length, 2, 'one catalog job and its first look');
+      const [catalog, firstLook] = jobs;
+      assert.equal(firstLook?.tier, 'draft');
       assert.ok(catalog);
       assert.equal(catalog.type, 'catalog');
       assert.deepEqual([...catalog.views].sort(), ['back', 'front', 'side', 'three_quarter_left']);
       assert.equal(catalog.tier, 'premium');
-      assert.equal(start.credits - end.credits, end.jobs.filter((job) => job.id === catalog.id || job.parent === catalog.id)
-        .reduce((sum, job) => sum + job.charged, 0), 'credits match what the catalog charged');
+      assert.equal(start.credits - end.credits, end.jobs.filter((job) => job.id === catalog.id || job.parent === catalog.id || job.id === firstLook?.id)
+        .reduce((sum, job) => sum + job.charged, 0), 'credits match what the catalog and its first look charged');
 
       // The README's picture: the dialog showing the front view, small enough to commit.
       await dialog.getByRole('tab', { name: 'Front' }).click();
@@ -137,7 +139,9 @@ describe('try-on flows in the demo shop', () => {
 
       const end = await shop.sandbox.workspace();
       const jobs = newJobs(start.jobs, end.jobs);
-      assert.deepEqual(jobs.map((job) => job.type).sort(), ['image', 'video']);
+      // Each try-on, the video too, has a still first look beside it: a draft image.
+      assert.deepEqual(jobs.filter((job) => job.tier !== 'draft').map((job) => job.type).sort(), ['image', 'video']);
+      assert.deepEqual(jobs.filter((job) => job.tier === 'draft').map((job) => job.type), ['image', 'image']);
       assert.deepEqual(problems, []);
     });
   });

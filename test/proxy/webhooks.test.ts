@@ -66,6 +66,29 @@ describe('webhooks', () => {
     assert.ok(stack.logs.some((l) => l.event === 'webhook' && l.known === true));
   });
 
+  it('a webhook wakes the first look like any job: its success reaches SSE while the try-on is held, without polling', async () => {
+    await stack.fault({ jobOutcome: 'hold', times: 1 });
+    const started = await (await startTryon(stack, { product: 'saree-banarasi-red', photo: await photoHandle(stack) })).json() as TryonAnswer;
+    const { jobId, previewJobId } = await new HandleSigner(SECRET).open('tryon', started.tryon);
+    assert.ok(previewJobId, 'a premium try-on has a first look');
+    type WithPreview = StatusAnswer & { preview?: { status: string; outputs: unknown[] } };
+    let sawPreview!: () => void;
+    const previewShown = new Promise<void>((resolve) => { sawPreview = resolve; });
+    const stream = readEvents(`${stack.url}/tryons/${started.tryon}/events`, (event) => {
+      const body = JSON.parse(event.data) as WithPreview;
+      if (body.preview?.status === 'succeeded') sawPreview();
+    }, AbortSignal.timeout(20_000));
+    await previewShown;
+    await fetch(`${stack.sandboxUrl}/sandbox/jobs/${jobId}/release`, { method: 'POST' });
+    const statuses = (await stream).map((e) => JSON.parse(e.data) as WithPreview);
+    const shown = statuses.find((s) => s.preview?.status === 'succeeded')!;
+    assert.notEqual(shown.status, 'succeeded', 'the first look arrived while the try-on was still held');
+    assert.equal(shown.preview!.outputs.length, 1);
+    assert.equal(statuses.at(-1)!.status, 'succeeded');
+    const jobs = (await stack.state()).workspaces.ws_1!.jobs;
+    assert.equal(jobs.find((j) => j.id === previewJobId)!.polls, 0, 'the first look was never polled: its webhook brought it');
+  });
+
   it('refuses a badly signed, unsigned, stale or foreign-secret event with 401', async () => {
     const body = JSON.stringify({ type: 'job.succeeded', timestamp: new Date().toISOString(), data: { id: 'job_x', status: 'succeeded' } });
     const signer = new Webhook(WEBHOOK_SECRET);
