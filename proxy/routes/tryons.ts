@@ -51,7 +51,7 @@ interface Submission {
 /**
  * Submits the jobs one after another (the try-on, then its first look), each with its own
  * idempotency key and its own ticket against a forget of the photo, and settles each one's
- * reservation by how its submit ended. When the try-on's submit fails, its first look is not
+ * reservation by how its submit ended, and seeds each accepted job on the status board. When the try-on's submit fails, its first look is not
  * submitted at all: its reservation is given back (upstream surely started nothing for it).
  */
 async function submitAll(
@@ -105,6 +105,9 @@ async function submitAll(
       continue;
     }
     await services.spend.settle(each.key, 'accepted');
+    // Seeded at once, before the next submit: upstream's webhooks for it may already be on their
+    // way, and only a seeded job's are recognised.
+    await services.board.seed(job, { product: each.product.id, tier: each.product.tier });
     results.set(each.role, { job });
   }
   return results;
@@ -180,8 +183,6 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     const job = main.job!;
     if (!reservation.retry) services.metrics.tryonStarted(product.id, product.tier, credits);
     if (preview?.job && !reservation.preview?.retry) services.metrics.tryonStarted(product.id, 'draft', firstLook!.credits);
-    await services.board.seed(job, { product: product.id, tier: product.tier });
-    if (preview?.job) await services.board.seed(preview.job, { product: product.id, tier: 'draft' });
     await logConsent(services, {
       product: product.id, photo: photo.id, client: services.client(c), requestId: c.get('requestId'),
       consentVersion: request.consentVersion, consentLanguage: request.consentLanguage,

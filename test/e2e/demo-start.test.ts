@@ -153,9 +153,10 @@ describe('the demo against a configured service', () => {
       });
       assert.equal(tryon.status, 202);
       const state = await (await fetch(`${service.url}/sandbox/state`)).json() as {
-        workspaces: Record<string, { jobs: { type: string }[] }>;
+        workspaces: Record<string, { jobs: { type: string; tier: string }[] }>;
       };
-      assert.equal(state.workspaces.ws_real?.jobs.length, 1, 'the job landed at the configured service');
+      // The suit is standard tier: its first look (a draft) is submitted beside it.
+      assert.deepEqual(state.workspaces.ws_real?.jobs.map((job) => job.tier), ['standard', 'draft'], 'the job and its first look landed at the configured service');
       assert.ok(lines.some((line) => line.includes('"event":"consent"')), 'the proxy\'s log lines reach the log option');
       assert.equal(lines.join('\n').includes(key), false, 'the key is in no log line');
     } finally {

@@ -31,9 +31,19 @@ after(async () => { await shop?.close(); });
 beforeEach(async () => { await shop.sandbox.clearFaults(); });
 afterEach(async () => { await shop?.sandbox.clearFaults(); });
 
+/**
+ * The top-level try-on jobs created since `before` was read. Each try-on's first look (a draft
+ * beside it, proxy.md "First look") is counted apart: these tests are about the try-on.
+ */
 function newJobs(beforeJobs: SandboxJob[], afterJobs: SandboxJob[]): SandboxJob[] {
   const seen = new Set(beforeJobs.map((job) => job.id));
-  return topJobs(afterJobs).filter((job) => !seen.has(job.id));
+  return topJobs(afterJobs).filter((job) => !seen.has(job.id) && job.tier !== 'draft');
+}
+
+/** What the first looks created since `before` was read were charged (no demo product is draft-tier, so every draft is one). */
+function firstLookCredits(beforeJobs: SandboxJob[], afterJobs: SandboxJob[]): number {
+  const seen = new Set(beforeJobs.map((job) => job.id));
+  return topJobs(afterJobs).filter((job) => !seen.has(job.id) && job.tier === 'draft').reduce((sum, job) => sum + job.charged, 0);
 }
 
 interface Recorded { submits: string[]; errors: string[]; messages: string[] }
@@ -75,7 +85,7 @@ describe('recovering from faults in the demo shop', () => {
       const failed = await shop.sandbox.workspace();
       const [failedJob] = newJobs(start.jobs, failed.jobs);
       assert.equal(failedJob?.status, 'failed');
-      assert.equal(failed.credits, start.credits, 'a failed render costs nothing');
+      assert.equal(start.credits - failed.credits, firstLookCredits(start.jobs, failed.jobs), 'a failed render costs nothing (its first look is charged as a draft)');
 
       await dialog.getByRole('button', { name: 'Try again' }).click();
       await resultImage(dialog, 'Marigold Bandhani Saree');
@@ -85,7 +95,7 @@ describe('recovering from faults in the demo shop', () => {
       assert.deepEqual(jobs.map((job) => job.status).sort(), ['failed', 'succeeded']);
       const succeeded = jobs.find((job) => job.status === 'succeeded');
       assert.ok(succeeded && succeeded.charged > 0);
-      assert.equal(start.credits - end.credits, succeeded.charged, 'charged for exactly one render');
+      assert.equal(start.credits - end.credits - firstLookCredits(start.jobs, end.jobs), succeeded.charged, 'charged for exactly one render');
       assert.deepEqual(problems, []);
     });
   });
@@ -122,7 +132,7 @@ describe('recovering from faults in the demo shop', () => {
 
       const end = await shop.sandbox.workspace();
       assert.deepEqual(newJobs(start.jobs, end.jobs).map((j) => j.id), [job.id], 'the retry got the original job');
-      assert.equal(start.credits - end.credits, job.charged, 'no second charge');
+      assert.equal(start.credits - end.credits - firstLookCredits(start.jobs, end.jobs), job.charged, 'no second charge');
       assert.ok((await submitCount()) > submitsBefore + attempts, 'the retry did reach upstream');
       const { submits } = await recorded();
       assert.ok(submits.length >= 1);
@@ -148,7 +158,7 @@ describe('recovering from faults in the demo shop', () => {
       await resultImage(dialog, 'Midnight Bandhgala');
       const end = await shop.sandbox.workspace();
       assert.deepEqual(newJobs(start.jobs, end.jobs).map((j) => j.id), [job?.id]);
-      assert.equal(start.credits - end.credits, job?.charged);
+      assert.equal(start.credits - end.credits - firstLookCredits(start.jobs, end.jobs), job?.charged);
     });
   });
 
@@ -177,7 +187,7 @@ describe('recovering from faults in the demo shop', () => {
       const end = await shop.sandbox.workspace();
       assert.deepEqual(newJobs(start.jobs, end.jobs).map((j) => j.id), [job.id], 'no new job after the reload');
       assert.equal(await submitCount(), submitsBefore, 'nothing re-submitted');
-      assert.equal(start.credits - end.credits, job.charged);
+      assert.equal(start.credits - end.credits - firstLookCredits(start.jobs, end.jobs), job.charged);
       assert.deepEqual(problems, []);
     });
   });
@@ -314,7 +324,7 @@ describe('the shop\'s token proxy stops mid-render', () => {
       t.diagnostic(`result shown ${Date.now() - restartedAt} ms after the proxy restarted, with no press`);
       const end = await shop.sandbox.workspace();
       assert.deepEqual(newJobs(start.jobs, end.jobs).map((j) => j.id), [job.id], 'no second try-on');
-      assert.equal(start.credits - end.credits, job.charged, 'charged once');
+      assert.equal(start.credits - end.credits - firstLookCredits(start.jobs, end.jobs), job.charged, 'charged once');
       assert.equal(await dialog.getByRole('alert').count(), 0, 'no error on the way');
       assert.deepEqual(problems, []);
     });
