@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { CATALOG, absolute, photoHandle, startStack, startTryon, waitForStatus, type Stack, type StatusAnswer, type TryonAnswer } from './stack.js';
 import { readEvents } from './sse.js';
+import { STORE_KINDS, stackOn } from './stores.js';
 import type { CatalogFile } from '../../proxy/catalog.js';
 
 type Preview = { status: string; outputs: { view: string; type: string; url: string }[] };
@@ -229,5 +230,46 @@ describe('colour previews (quality: "preview"), against the sandbox', () => {
       assert.equal(((await response.json()) as { error: { code: string } }).error.code, error, JSON.stringify(body));
     }
     assert.equal((await topJobs(stack)).length, before, 'nothing started');
+  });
+});
+
+for (const kind of STORE_KINDS) describe(`the first look's reservation over loopback (${kind} store)`, () => {
+  // A premium video (20 credits) beside its first look (1): a budget of 22 leaves room for a
+  // 2-credit try-on only if the first look's credit was given back.
+  const limits = { dailyCredits: 22, tryonsPerPhoto: 100, clientDailyTryons: 100, dailyTryons: 100, ratePerMinute: 10_000 };
+
+  it('gives the first look’s credit back when upstream refused its submit (surely started nothing), and the video goes on', async () => {
+    const stack = await stackOn(kind, { apiKey: 'sk_live_b', proxy: { catalog, limits } });
+    try {
+      const photo = await photoHandle(stack);
+      // The video is POST /v1/videos/tryon; its first look, the only image submit, is refused.
+      await stack.fault({ match: 'POST /v1/images/tryon', status: 402, times: 1 });
+      const video = await start(stack, { product: 'saree-banarasi-red', photo, output: 'video' });
+      assert.equal((await status(stack, video.tryon)).preview, undefined, 'no first look to show');
+      assert.ok(stack.logs.some((line) => line.event === 'first_look_failed'));
+      const more = await startTryon(stack, { product: 'saree-plain', photo, views: ['front'] });
+      // saree-plain is premium (4 a view): 20 + 4 > 22 either way; kurta without its first look is 2.
+      assert.equal(more.status, 503);
+      assert.equal((await startTryon(stack, { product: 'kurta-cotton', photo, preview: 'off' })).status, 202, 'the refused first look’s credit came back');
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('keeps the first look’s credit when its submit may have started upstream (5xx on every attempt)', async () => {
+    const stack = await stackOn(kind, { apiKey: 'sk_live_b', proxy: { catalog, limits } });
+    try {
+      const photo = await photoHandle(stack);
+      await stack.fault({ match: 'POST /v1/images/tryon', status: 500, times: 3 });
+      const video = await start(stack, { product: 'saree-banarasi-red', photo, output: 'video' });
+      assert.equal((await status(stack, video.tryon)).preview, undefined);
+      const refused = await startTryon(stack, { product: 'kurta-cotton', photo, preview: 'off' });
+      assert.equal(refused.status, 503, 'the credit of a first look that may have started is never given back');
+      assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'daily_budget_reached');
+      assert.equal((await startTryon(stack, { product: 'dress-aline-indigo', photo })).status, 202, 'one draft credit is left');
+    } finally {
+      await stack.clearFaults();
+      await stack.close();
+    }
   });
 });
