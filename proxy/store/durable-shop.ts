@@ -16,8 +16,6 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS held (key TEXT PRIMARY KEY, day TEXT NOT NULL, photo_id TEXT NOT NULL, client TEXT NOT NULL,
      credits REAL NOT NULL, keep_until INTEGER NOT NULL, holders INTEGER NOT NULL, confirmed INTEGER NOT NULL)`,
   'CREATE INDEX IF NOT EXISTS held_by_photo ON held (photo_id)',
-  // What a reservation counts in (spend-ledger.ts HeldKind); an object made before it had only try-ons.
-  'ALTER TABLE held ADD COLUMN kind TEXT NOT NULL DEFAULT \'tryon\'',
   'CREATE TABLE IF NOT EXISTS spend_day (day TEXT PRIMARY KEY, tryons INTEGER NOT NULL, credits REAL NOT NULL)',
   'CREATE TABLE IF NOT EXISTS spend_client (day TEXT NOT NULL, client TEXT NOT NULL, tryons INTEGER NOT NULL, PRIMARY KEY (day, client))',
   'CREATE TABLE IF NOT EXISTS forgotten (photo_id TEXT PRIMARY KEY, until INTEGER NOT NULL)',
@@ -39,13 +37,13 @@ export class ShopObject {
 
   constructor(state: DurableObjectState) {
     this.sql = state.storage.sql;
-    for (const statement of SCHEMA) {
-      try {
-        this.sql.exec(statement);
-      } catch (error) {
-        // The one ALTER finds its column there on every start after the first.
-        if (!statement.startsWith('ALTER TABLE') || !/duplicate column/i.test(String(error))) throw error;
-      }
+    for (const statement of SCHEMA) this.sql.exec(statement);
+    // What a reservation counts in (spend-ledger.ts HeldKind): an object made before colour
+    // previews and first looks has held only try-ons, and gains the column once.
+    try {
+      this.sql.exec('SELECT kind FROM held LIMIT 0');
+    } catch {
+      this.sql.exec("ALTER TABLE held ADD COLUMN kind TEXT NOT NULL DEFAULT 'tryon'");
     }
   }
 
