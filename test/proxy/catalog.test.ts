@@ -142,3 +142,46 @@ describe('catalog variants', () => {
     }
   });
 });
+
+describe('catalog: first look and colour previews', () => {
+  const dress = (over: Record<string, unknown> = {}) => ({ mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'dress' }, ...over });
+
+  it('has a first look above the draft tier by default; the product wins over the defaults', () => {
+    const products = parseCatalog({
+      defaults: { tier: 'standard' },
+      products: {
+        standard: dress(), premium: dress({ tier: 'premium' }), draft: dress({ tier: 'draft' }),
+        off: dress({ preview: 'off' }), draftOn: dress({ tier: 'draft', preview: 'draft' }),
+      },
+    });
+    assert.deepEqual(['standard', 'premium', 'draft', 'off', 'draftOn'].map((id) => products.get(id)!.preview), ['draft', 'draft', 'off', 'off', 'draft']);
+    const offByDefault = parseCatalog({ defaults: { preview: 'off' }, products: { a: dress(), b: dress({ preview: 'draft' }) } });
+    assert.deepEqual([offByDefault.get('a')!.preview, offByDefault.get('b')!.preview], ['off', 'draft']);
+  });
+
+  it('counts colour previews per photo: true is 6, {max} its number, off by default; the product wins', () => {
+    const products = parseCatalog({
+      defaults: { colourPreviews: true },
+      products: { a: dress(), b: dress({ colourPreviews: { max: 3 } }), c: dress({ colourPreviews: false }) },
+    });
+    assert.deepEqual(['a', 'b', 'c'].map((id) => products.get(id)!.colourPreviews), [6, 3, 0]);
+    assert.equal(parseCatalog({ products: { a: dress() } }).get('a')!.colourPreviews, 0);
+  });
+
+  it('refuses a bad preview or colourPreviews, naming product and field', () => {
+    const problems = catalogProblems({ products: { a: dress({ preview: 'fast', colourPreviews: { max: 13 } }) } });
+    assert.ok(problems.some((p) => p.startsWith('product "a": field preview')), problems.join('\n'));
+    assert.ok(problems.some((p) => p.startsWith('product "a": field colourPreviews')), problems.join('\n'));
+    assert.ok(catalogProblems({ defaults: { colourPreviews: { max: 0 } }, products: { a: dress() } }).some((p) => p.startsWith('defaults.colourPreviews')));
+  });
+
+  it('takes a lookup function’s colour previews as a number', async () => {
+    const find = productFinder(async (id): Promise<ProductEntry | undefined> => ({
+      id, mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'dress' }, views: ['front'], tier: 'premium',
+      background: 'studio_white', provider: 'auto', colourPreviews: id === 'none' ? 0 : 4,
+    }));
+    assert.equal((await find('four'))!.colourPreviews, 4);
+    assert.equal((await find('four'))!.preview, 'draft');
+    assert.equal((await find('none'))!.colourPreviews, 0);
+  });
+});
