@@ -162,7 +162,8 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     });
     if (!reservation.granted) throw refusalError(reservation.refusal, services.limits, services.now());
     if (firstLook && !reservation.preview) {
-      services.log({ level: 'warn', event: 'first_look_skipped', reason: 'daily_credits', product: product.id, requestId: c.get('requestId') });
+      // A retry never reserves anything new: its first request went without one, or gave it back.
+      services.log({ level: 'warn', event: 'first_look_skipped', reason: reservation.retry ? 'not_held_for_retry' : 'daily_credits', product: product.id, requestId: c.get('requestId') });
     }
 
     const jobs: Submission[] = [
