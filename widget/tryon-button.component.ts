@@ -212,7 +212,10 @@ export class TryonButton extends LitElement implements PanelHost {
     return languageOf(this, this.lang);
   }
 
-  /** Where "Add to cart" adds, when the attribute names a way the widget knows. */
+  /**
+   * Where "Add to cart" adds, when the attribute names a way the widget knows.
+   * @internal For the panel.
+   */
   get cartPlatform(): CartPlatform | undefined {
     const value = (this.addToCart ?? '').trim().toLowerCase();
     return value === 'shopify' || value === 'woocommerce' || value === 'event' ? value : undefined;
@@ -372,7 +375,7 @@ export class TryonButton extends LitElement implements PanelHost {
         @click=${this.#onClick} @pointerenter=${this.#onPrefetch} @focus=${this.#onPrefetch} @touchstart=${this.#onPrefetch}
       ><slot>${label}</slot>${ready ? html`<span id="ready-badge" part="ready-badge" aria-hidden="true">${ready.badge}</span>` : nothing}</button>${this.panelLoaded
         ? html`<span role="status" class="ready-note">${ready?.announcement ?? ''}</span><tryon-panel .host=${this} @panel-status=${this.#onPanelStatus} @panel-ready=${this.#onPanelReady}
-            exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error"
+            exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error"
           ></tryon-panel>`
         : nothing}`;
   }

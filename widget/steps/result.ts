@@ -48,9 +48,14 @@ function cartButton(step: ResultStep, cart: ResultCart): TemplateResult {
   const { texts } = step;
   const label = cart.state === 'adding' ? texts.t('addingToCart') : cart.state === 'added' ? texts.t('addedToCart') : texts.t('addToCart');
   const busy = cart.state === 'adding' || cart.state === 'added';
-  return html`<button type="button" class=${cart.primary ? 'primary' : ''} part="add-to-cart-button ${cart.primary ? 'primary-button' : 'secondary-button'}"
-    data-cart=${cart.state} aria-disabled=${busy ? 'true' : 'false'} aria-describedby=${cart.state === 'failed' ? 'cart-error' : nothing}
-    @click=${() => { if (!busy) cart.onAdd(); }}>${label}</button>`;
+  const onClick = () => { if (!busy) cart.onAdd(); };
+  const describedBy = cart.state === 'failed' ? 'cart-error' : nothing;
+  // Two literal templates rather than one with a computed part: the parts stay readable by the API reference's check.
+  return cart.primary
+    ? html`<button type="button" class="primary" part="add-to-cart-button primary-button" data-cart=${cart.state}
+        aria-disabled=${busy ? 'true' : 'false'} aria-describedby=${describedBy} @click=${onClick}>${label}</button>`
+    : html`<button type="button" part="add-to-cart-button secondary-button" data-cart=${cart.state}
+        aria-disabled=${busy ? 'true' : 'false'} aria-describedby=${describedBy} @click=${onClick}>${label}</button>`;
 }
 
 /** Arrow keys (mirrored right to left), Home and End move between the tabs, as the tabs pattern asks. */
