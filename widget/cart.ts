@@ -40,7 +40,6 @@ interface ShopifyCart {
   item_count: number;
   total_price?: number;
   currency?: string;
-  items?: { key?: string; quantity?: number; final_line_price?: number }[];
 }
 
 /** Shopify's error answer (422, 404): `{status, message, description}`. */
@@ -103,16 +102,12 @@ function tellShopifyThemes(id: string, answer: Record<string, unknown> | undefin
   }
   if (itemCount === undefined) return;
   const detail = { source: 'tryon-button', itemCount, variantId: id, ...(sections ? { sections } : {}) };
-  // Horizon 4 (storefront standard events): listeners read the event's own `promise`.
+  // Horizon 4 (storefront standard events): listeners read the event's own `promise` (its cart icon, `cart.totalQuantity`).
+  const currencyCode = cart?.currency ?? '';
   const result = {
     cart: {
       id: cart?.token ?? '', totalQuantity: itemCount,
-      cost: { totalAmount: { amount: ((cart?.total_price ?? 0) / 100).toFixed(2), currencyCode: cart?.currency ?? '' } },
-      lines: (cart?.items ?? []).map((line) => ({
-        id: line.key ?? '', quantity: line.quantity ?? 0,
-        cost: { totalAmount: { amount: ((line.final_line_price ?? 0) / 100).toFixed(2), currencyCode: cart?.currency ?? '' } },
-      })),
-      discountCodes: [],
+      cost: { totalAmount: { amount: ((cart?.total_price ?? 0) / 100).toFixed(2), currencyCode } }, lines: [], discountCodes: [],
     },
     detail,
   };

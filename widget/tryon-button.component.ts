@@ -252,11 +252,11 @@ export class TryonButton extends LitElement implements PanelHost {
   #assign(): void {
     const share = holdoutShare(this.holdout);
     if (share === null) {
-      console.error(`<tryon-button>: holdout="${this.holdout}" is not a share from 0 to 1 (such as 0.1), so there is no holdout and every shopper sees the button.`);
+      console.error(`<tryon-button>: holdout="${this.holdout}" is not a share from 0 to 1 (such as 0.1): no holdout.`);
     }
     const draw = typeof share === 'number' ? browserDraw() : undefined;
     if (typeof share === 'number' && draw === undefined) {
-      console.warn('<tryon-button>: this browser keeps no site data, so it cannot stay in one holdout group: it sees the button and reports no exposure.');
+      console.warn('<tryon-button>: no site data kept, so no holdout group: the button shows, no exposure is reported.');
     }
     this.#group = typeof share === 'number' && draw !== undefined ? holdoutGroup(share, draw) : undefined;
   }

@@ -320,11 +320,10 @@ export class TryonPanel extends LitElement {
     const platform = this.host.cartPlatform;
     const asked = (this.host.addToCart ?? '').trim();
     let problem = '';
-    if (!platform && asked) problem = `add-to-cart="${asked}" is not shopify, woocommerce or event, so the result offers no "Add to cart".`;
-    else if (platform === 'shopify' && !this.#cartItem()) problem = 'add-to-cart="shopify" needs the variant tried on or a cart-id (the product\'s only variant), so the result offers no "Add to cart".';
-    else if (platform === 'woocommerce' && !this.#cartItem()) problem = 'add-to-cart="woocommerce" needs a cart-id (the product\'s id), so the result offers no "Add to cart".';
+    if (!platform && asked) problem = `="${asked}" is not shopify, woocommerce or event`;
+    else if (platform !== 'event' && platform && !this.#cartItem()) problem = `="${platform}" needs the variant tried on or a cart-id`;
     if (problem) {
-      if (this.#toldCart !== problem) console.error(`<tryon-button>: ${problem}`);
+      if (this.#toldCart !== problem) console.error(`<tryon-button>: add-to-cart${problem}, so the result offers no "Add to cart".`);
       this.#toldCart = problem;
       return undefined;
     }
