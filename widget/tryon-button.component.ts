@@ -270,7 +270,7 @@ export class TryonButton extends LitElement implements PanelHost {
     const variant = this.variant || undefined;
     const detail = { product: this.product, ...(variant ? { variant } : {}), group, holdout: share };
     this.dispatchEvent(tryonEvent('tryon-exposure', detail));
-    const destinations = this.analytics;
+    const destinations = this.analytics ?? '';
     // Its own small chunk (shared with the panel): a page without analytics never loads it.
     if (destinations.trim()) {
       void import('./analytics.js').then(({ sendConversion }) => sendConversion(destinations, 'tryon_exposure', {
