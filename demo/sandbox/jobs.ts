@@ -2,7 +2,7 @@ import { newId } from './ids.js';
 import { renderFront, renderView } from './render.js';
 import type { Picture, RenderLabels } from './render.js';
 import { renderVideo } from './video.js';
-import { durations } from './tiers.js';
+import { drawSeconds, durations, latency } from './tiers.js';
 import type { Tier } from './tiers.js';
 import type { FileStore, StoredFile } from './files.js';
 import { defaultSubtype } from './tryon-request.js';
@@ -107,6 +107,8 @@ export function resolveProvider(requested: string, tier: Tier, category: string,
 export interface JobRunnerOptions {
   files: FileStore;
   speed: number;
+  /** Each job's time drawn from its tier's log-normal latency (default), or the median exactly (`false`). */
+  spread?: boolean;
   emit: (event: JobEvent, job: Job) => void;
   log: (line: string) => void;
 }
@@ -227,12 +229,14 @@ export class JobRunner {
   async #steps(job: Job): Promise<void> {
     const req = job.request;
     const isVideo = job.type === 'video';
-    const frontSeconds = isVideo ? durations.video[job.tier] : durations.front[job.tier];
+    // One draw per job (a catalog's views share it): submit → front output, queued time included.
+    const total = drawSeconds((isVideo ? latency.video : latency.front)[job.tier], { spread: this.options.spread ?? true });
+    const frontSeconds = total * (1 - durations.queuedShare);
     const viewSeconds = frontSeconds * durations.derivedViewShare;
     const order: View[] = [...job.views].sort((a, b) => Number(b === 'front') - Number(a === 'front'));
     const steps = order.length;
 
-    await this.#wait(frontSeconds * durations.queuedShare);
+    await this.#wait(total * durations.queuedShare);
     if (this.#closed) return;
     this.#set(job, 'processing', { from: 0, to: 1 / steps, seconds: frontSeconds });
     for (const child of job.children) this.#set(child, 'processing', { from: 0, to: 1, seconds: frontSeconds });
