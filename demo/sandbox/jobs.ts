@@ -1,6 +1,6 @@
 import { newId } from './ids.js';
 import { renderFront, renderView } from './render.js';
-import type { Picture, RenderLabels } from './render.js';
+import type { Front, RenderLabels } from './render.js';
 import { renderVideo } from './video.js';
 import { drawSeconds, durations, latency } from './tiers.js';
 import type { Tier } from './tiers.js';
@@ -298,7 +298,7 @@ export class JobRunner {
   }
 
   /** The identity lock: every view (and every video frame) starts from this one picture. */
-  async #renderFront(job: Job): Promise<Picture> {
+  async #renderFront(job: Job): Promise<Front> {
     const req = job.request;
     const fileOf = (id: string | undefined) => (id ? this.options.files.get(job.workspace.name, id) : undefined);
     const person = fileOf(req.person_image);
@@ -307,6 +307,7 @@ export class JobRunner {
     return renderFront({
       person: person.bytes, garment: garmentSource.bytes,
       garmentFromPerson: req.mode === 'person_to_person', background: req.background,
+      tier: job.tier, log: (line) => this.options.log(`${line} (job ${job.id})`),
     });
   }
 }
