@@ -41,6 +41,8 @@ export interface Job {
   idempotencyKey: string | null;
   charged: number;
   polls: number;
+  /** Submit → front output at SANDBOX_SPEED=1, drawn once for the job from its tier's latency (a catalog's views share it). */
+  seconds: number;
   outputs: Output[];
   outcome: JobOutcome;
   release?: () => void;
@@ -140,6 +142,7 @@ export class JobRunner {
     workspace: Workspace; type: JobType; request: ImageRequest | VideoRequest; views: View[];
     provider: string; idempotencyKey: string | null; charged: number; outcome: JobOutcome;
   }): Job {
+    const seconds = drawSeconds((input.type === 'video' ? latency.video : latency.front)[input.request.tier], { spread: this.options.spread ?? true });
     const make = (type: JobType, views: View[], parent: Job | null): Job => {
       const now = new Date().toISOString();
       const job: Job = {
@@ -147,7 +150,7 @@ export class JobRunner {
         tier: input.request.tier, views, provider: input.provider, createdAt: now, updatedAt: now,
         phase: { from: 0, to: 0, start: Date.now(), ms: 0 }, parent, children: [],
         idempotencyKey: parent ? null : input.idempotencyKey, charged: parent ? 0 : input.charged,
-        polls: 0, outputs: [], outcome: input.outcome,
+        polls: 0, seconds, outputs: [], outcome: input.outcome,
       };
       this.#jobs.set(job.id, job);
       input.workspace.jobIds.push(job.id);
@@ -229,8 +232,8 @@ export class JobRunner {
   async #steps(job: Job): Promise<void> {
     const req = job.request;
     const isVideo = job.type === 'video';
-    // One draw per job (a catalog's views share it): submit → front output, queued time included.
-    const total = drawSeconds((isVideo ? latency.video : latency.front)[job.tier], { spread: this.options.spread ?? true });
+    // Submit → front output, queued time included (drawn at create).
+    const total = job.seconds;
     const frontSeconds = total * (1 - durations.queuedShare);
     const viewSeconds = frontSeconds * durations.derivedViewShare;
     const order: View[] = [...job.views].sort((a, b) => Number(b === 'front') - Number(a === 'front'));

@@ -241,7 +241,7 @@ export function createSandbox(options: SandboxOptions = {}) {
         const job = jobs.find(id);
         return job ? [{
           id: job.id, type: job.type, status: job.status, tier: job.tier, views: job.views, charged: job.charged,
-          idempotency_key: job.idempotencyKey, parent: job.parent?.id ?? null, polls: job.polls,
+          idempotency_key: job.idempotencyKey, parent: job.parent?.id ?? null, polls: job.polls, seconds: Math.round(job.seconds * 1000) / 1000,
         }] : [];
       }),
     }])),
