@@ -128,7 +128,7 @@ const separable = (share: number, min: number, max: number) => share >= min && s
  * plain ground cut away; in person_to_person the source is the reference person's outfit region,
  * cut from their photo's ground, so their face and their wall never transfer.
  */
-async function garmentLayer(source: Uint8Array, fromPerson: boolean, region: { height: number; maxWidth: number }, problem: (note: string) => void): Promise<{ layer: Buffer; width: number; height: number }> {
+async function garmentLayer(source: Uint8Array, fromPerson: boolean, region: { height: number; maxWidth: number }, problem: (note: string) => void): Promise<{ layer: Buffer; width: number; height: number; raw: boolean }> {
   let picture: Raw;
   try {
     const hasAlpha = (await sharp(source).metadata()).hasAlpha;
@@ -153,14 +153,14 @@ async function garmentLayer(source: Uint8Array, fromPerson: boolean, region: { h
     const { data, info } = await sharp(picture.data, rawInput(picture, 4))
       .extract(box)
       .resize({ width: region.maxWidth, height: region.height, fit: 'inside' })
-      .png()
+      .raw()
       .toBuffer({ resolveWithObject: true });
-    return { layer: data, width: info.width, height: info.height };
+    return { layer: data, width: info.width, height: info.height, raw: true };
   } catch (error) {
     problem(`garment picture could not be read (${message(error)}): a hatched stand-in is shown`);
     const width = Math.min(region.maxWidth, Math.round(region.height * 0.5));
     const layer = await sharp(garmentStandInSvg(width, region.height, message(error))).png().toBuffer();
-    return { layer, width, height: region.height };
+    return { layer, width, height: region.height, raw: false };
   }
 }
 
@@ -195,27 +195,36 @@ export async function renderFront(input: {
   const region = bodyRegion(width, height);
 
   // The figure cut from the photo's own ground, so it can stand in front of the drawn backdrop.
-  const { mask, groundShare } = await maskOf(person);
+  // The three inputs are independent: sharp works on them at once.
+  const [{ mask, groundShare }, garment, backdrop] = await Promise.all([
+    maskOf(person),
+    garmentLayer(input.garment, input.garmentFromPerson, region, problem),
+    backdropPicture(input.background, width, height),
+  ]);
   const cutOut = separable(groundShare, 0.15, 0.92);
-  let personLayer: Buffer;
-  if (cutOut) {
-    personLayer = await sharp(person.data, rawInput(person)).joinChannel(Buffer.from(mask), rawInput(person, 1)).raw().toBuffer();
-  } else {
-    problem('photo\'s own ground could not be separated from the person: the backdrop is shown as a tint over it');
-    const wash = await sharp({ create: { width, height, channels: 4, background: { ...backdropTone(input.background), alpha: 0.22 } } }).png().toBuffer();
-    personLayer = await sharp(person.data, rawInput(person)).composite([{ input: wash }]).ensureAlpha().raw().toBuffer();
+  if (!cutOut) problem('photo\'s own ground could not be separated from the person: the backdrop is shown as a tint over it');
+  // RGB + mask → RGBA in one pass here (cheaper than another sharp pipeline); a kept ground is tinted.
+  const tone = backdropTone(input.background);
+  const wash = cutOut ? 0 : 0.22;
+  const personLayer = Buffer.alloc(width * height * 4);
+  for (let i = 0, j = 0; i < width * height; i++, j += 3) {
+    personLayer[i * 4] = person.data[j]! * (1 - wash) + tone.r * wash;
+    personLayer[i * 4 + 1] = person.data[j + 1]! * (1 - wash) + tone.g * wash;
+    personLayer[i * 4 + 2] = person.data[j + 2]! * (1 - wash) + tone.b * wash;
+    personLayer[i * 4 + 3] = cutOut ? mask[i]! : 255;
   }
   const head = headOf(cutOut ? mask : null, width, height, region.top);
   const hairBox = { left: head.cx - head.rx * 0.6, top: head.cy - head.ry, width: head.rx * 1.2, height: head.ry * 0.25 };
   const sampled = medianColour(person, cutOut ? mask : null, hairBox);
   const hair = sampled && sampled.r + sampled.g + sampled.b < 330 ? sampled : defaultHair;
 
-  const garment = await garmentLayer(input.garment, input.garmentFromPerson, region, problem);
   const figure = await sharp(personLayer, rawInput(person, 4))
-    .composite([{ input: garment.layer, left: Math.max(0, Math.round(region.centre - garment.width / 2)), top: region.top }])
+    .composite([{
+      input: garment.layer, left: Math.max(0, Math.round(region.centre - garment.width / 2)), top: region.top,
+      ...(garment.raw ? { raw: { width: garment.width, height: garment.height, channels: 4 as const } } : {}),
+    }])
     .raw()
     .toBuffer();
-  const backdrop = await backdropPicture(input.background, width, height);
   const data = await sharp(backdrop, rawInput(person))
     .composite([{ input: figure, raw: { width, height, channels: 4 } }])
     .removeAlpha()

@@ -48,8 +48,8 @@ async function turned(front: Front, headScale: number, bodyScale: number): Promi
   const part = async (top: number, rows: number, scale: number) => {
     const narrow = Math.max(1, Math.round(width * scale));
     const input = await sharp(front.figure, raw(width, height, 4)).extract({ left: 0, top, width, height: rows })
-      .resize({ width: narrow, height: rows, fit: 'fill' }).png().toBuffer();
-    return { input, left: Math.round((width - narrow) / 2), top };
+      .resize({ width: narrow, height: rows, fit: 'fill' }).raw().toBuffer();
+    return { input, left: Math.round((width - narrow) / 2), top, raw: { width: narrow, height: rows, channels: 4 as const } };
   };
   const figure = await sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
     .composite([await part(neckY, height - neckY, bodyScale), await part(0, neckY, headScale)])
@@ -59,12 +59,11 @@ async function turned(front: Front, headScale: number, bodyScale: number): Promi
   return { figure, head };
 }
 
-async function onBackdrop(front: Front, figure: Buffer, overlays: Buffer[]): Promise<Picture> {
+async function onBackdrop(front: Front, figure: Buffer, overlays: Buffer[], hair?: Buffer): Promise<Picture> {
   const { width, height } = front;
-  // Overlays go on the figure alone ('atop': only where the figure is), then the figure on the backdrop.
-  const dressed = overlays.length
-    ? await sharp(figure, raw(width, height, 4)).composite(overlays.map((input) => ({ input, blend: 'atop' as const }))).raw().toBuffer()
-    : figure;
+  // Overlays go on the figure alone ('atop': only where the figure is), then hair over the head, then the figure on the backdrop.
+  const layers = [...overlays.map((input) => ({ input, blend: 'atop' as const })), ...(hair ? [{ input: hair }] : [])];
+  const dressed = layers.length ? await sharp(figure, raw(width, height, 4)).composite(layers).raw().toBuffer() : figure;
   const data = await sharp(front.backdrop, raw(width, height, 3))
     .composite([{ input: dressed, raw: { width, height, channels: 4 } }])
     .removeAlpha()
@@ -82,18 +81,15 @@ export async function viewPicture(front: Front, view: View): Promise<Picture> {
     const head = { ...front.head, cx: width - front.head.cx };
     const hair = hairSvg(width, height, { ...head, ry: head.ry * 1.05 }, front.hair, 1);
     const dim = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#000" fill-opacity="0.16"/></svg>`);
-    const dimmed = await sharp(flopped, raw(width, height, 4)).composite([{ input: dim, blend: 'atop' }]).raw().toBuffer();
-    // Hair is drawn over, not 'atop': it covers the whole head even where the mask was ragged.
-    const covered = await sharp(dimmed, raw(width, height, 4)).composite([{ input: hair }]).raw().toBuffer();
+    // Shade 'atop' (only on the figure); hair drawn over, so it covers the whole head even where the mask was ragged.
+    const covered = await sharp(flopped, raw(width, height, 4)).composite([{ input: dim, blend: 'atop' }, { input: hair }]).raw().toBuffer();
     return onBackdrop(front, covered, []);
   }
   if (view === 'side') {
     const { figure, head } = await turned(front, 0.82, 0.55);
-    const withHair = await sharp(figure, raw(width, height, 4)).composite([{ input: hairSvg(width, height, head, front.hair, 0.6) }]).raw().toBuffer();
-    return onBackdrop(front, withHair, [shadeSvg(width, height, true, 0.22)]);
+    return onBackdrop(front, figure, [shadeSvg(width, height, true, 0.22)], hairSvg(width, height, head, front.hair, 0.6));
   }
   // three_quarter_left
   const { figure, head } = await turned(front, 0.94, 0.8);
-  const withHair = await sharp(figure, raw(width, height, 4)).composite([{ input: hairSvg(width, height, head, front.hair, 0.3) }]).raw().toBuffer();
-  return onBackdrop(front, withHair, [shadeSvg(width, height, true, 0.18)]);
+  return onBackdrop(front, figure, [shadeSvg(width, height, true, 0.18)], hairSvg(width, height, head, front.hair, 0.3));
 }
