@@ -22,8 +22,8 @@ type Colour = { r: number; g: number; b: number };
  * wearing the garment on a transparent ground, the drawn backdrop, and where the head is.
  */
 export interface Front extends Picture {
-  /** RGBA: the person wearing the garment; opaque everywhere when the photo's ground was kept. */
-  figure: Buffer;
+  /** RGBA: the person wearing the garment; opaque everywhere when the photo's ground was kept. Made on first use. */
+  figure: () => Promise<Buffer>;
   /** RGB: the backdrop alone. */
   backdrop: Buffer;
   head: Ellipse;
@@ -218,18 +218,19 @@ export async function renderFront(input: {
   const sampled = medianColour(person, cutOut ? mask : null, hairBox);
   const hair = sampled && sampled.r + sampled.g + sampled.b < 330 ? sampled : defaultHair;
 
-  const figure = await sharp(personLayer, rawInput(person, 4))
-    .composite([{
-      input: garment.layer, left: Math.max(0, Math.round(region.centre - garment.width / 2)), top: region.top,
-      ...(garment.raw ? { raw: { width: garment.width, height: garment.height, channels: 4 as const } } : {}),
-    }])
-    .raw()
-    .toBuffer();
+  const garmentInput = {
+    input: garment.layer, left: Math.max(0, Math.round(region.centre - garment.width / 2)), top: region.top,
+    ...(garment.raw ? { raw: { width: garment.width, height: garment.height, channels: 4 as const } } : {}),
+  };
+  // The front in one pipeline: backdrop, person, garment.
   const data = await sharp(backdrop, rawInput(person))
-    .composite([{ input: figure, raw: { width, height, channels: 4 } }])
+    .composite([{ input: personLayer, raw: { width, height, channels: 4 } }, garmentInput])
     .removeAlpha()
     .raw()
     .toBuffer();
+  // The dressed figure alone is needed only for further views; a front-only job never pays for it.
+  let dressed: Promise<Buffer> | undefined;
+  const figure = () => (dressed ??= sharp(personLayer, rawInput(person, 4)).composite([garmentInput]).raw().toBuffer());
   return { data, width, height, figure, backdrop, head, hair, neckY: region.top, draft, notes };
 }
 

@@ -47,7 +47,7 @@ async function turned(front: Front, headScale: number, bodyScale: number): Promi
   const { width, height, neckY } = front;
   const part = async (top: number, rows: number, scale: number) => {
     const narrow = Math.max(1, Math.round(width * scale));
-    const input = await sharp(front.figure, raw(width, height, 4)).extract({ left: 0, top, width, height: rows })
+    const input = await sharp(await front.figure(), raw(width, height, 4)).extract({ left: 0, top, width, height: rows })
       .resize({ width: narrow, height: rows, fit: 'fill' }).raw().toBuffer();
     return { input, left: Math.round((width - narrow) / 2), top, raw: { width: narrow, height: rows, channels: 4 as const } };
   };
@@ -77,7 +77,7 @@ export async function viewPicture(front: Front, view: View): Promise<Picture> {
   if (view === 'front') return front;
   if (view === 'back') {
     // Mirrored, softened (the back carries no front detail) and in shade; the head becomes the back of the hair.
-    const flopped = await sharp(front.figure, raw(width, height, 4)).flop().blur(1.5).raw().toBuffer();
+    const flopped = await sharp(await front.figure(), raw(width, height, 4)).flop().blur(1.5).raw().toBuffer();
     const head = { ...front.head, cx: width - front.head.cx };
     const hair = hairSvg(width, height, { ...head, ry: head.ry * 1.05 }, front.hair, 1);
     const dim = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#000" fill-opacity="0.16"/></svg>`);

@@ -195,7 +195,7 @@ describe('sandbox render: pictures without alpha, and the views', () => {
 
   it('keeps a busy photo ground it cannot separate, tinted, and says so in the log', async () => {
     // A person-like figure on camera noise: no smooth ground connects to the edges.
-    const noise = await sharp({ create: { width: 400, height: 600, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 70 } } }).png().toBuffer();
+    const noise = await sharp({ create: { width: 400, height: 600, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 70 } } }).png().toBuffer();
     const figure = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="600">
       <circle cx="200" cy="100" r="50" fill="#e0b090"/><rect x="120" y="170" width="160" height="400" fill="#333344"/></svg>`);
     const busy = await sharp(noise).composite([{ input: figure }]).jpeg().toBuffer();
