@@ -14,9 +14,15 @@ export interface ConversionParams {
   outcome?: 'result' | 'error' | 'closed' | 'background';
   error_code?: string;
   duration_ms?: number;
+  /** tryon_exposure: this browser's group, and the share held out on the page. */
+  group?: 'treatment' | 'holdout';
+  holdout?: number;
+  /** tryon_add_to_cart: how it was added (`shopify`, `woocommerce`, `event`). */
+  cart?: 'shopify' | 'woocommerce' | 'event';
 }
 
-export type ConversionName = 'tryon_open' | 'tryon_submit' | 'tryon_result' | 'tryon_error' | 'tryon_close';
+export type ConversionName = 'tryon_open' | 'tryon_submit' | 'tryon_result' | 'tryon_error' | 'tryon_close'
+  | 'tryon_add_to_cart' | 'tryon_exposure';
 
 /**
  * The two globals read here, typed locally: augmenting `Window` would clash with a shop's own
@@ -123,17 +129,30 @@ export class Conversions {
     }
   }
 
+  /** The variant tried on is in the shop's cart (after the add succeeded, not when pressed). */
+  addedToCart(what: { product: string; variant?: string }, cart: NonNullable<ConversionParams['cart']>): void {
+    this.#send('tryon_add_to_cart', { ...subject(what), cart });
+  }
+
   #send(name: ConversionName, params: ConversionParams): void {
-    const to = new Set((this.#destinations() ?? '').toLowerCase().split(/\s+/));
-    // Looked up at each event: Shopify's and GTM's scripts may load after the widget.
-    const page = window as AnalyticsGlobals;
-    if (to.has('shopify')) hand('Shopify.analytics.publish', () => page.Shopify?.analytics?.publish?.(name, params));
-    if (to.has('datalayer')) {
-      page.dataLayer ??= [];
-      const layer = page.dataLayer;
-      if (Array.isArray(layer)) hand('dataLayer.push', () => layer.push({ event: name, ...params }));
-      else sayNotADataLayer(layer);
-    }
+    sendConversion(this.#destinations(), name, params);
+  }
+}
+
+/**
+ * Sends one conversion event to the destinations named (the `analytics` attribute's value). Also
+ * used by the button itself, for `tryon_exposure`, which happens whether or not the panel loads.
+ */
+export function sendConversion(destinations: string | null | undefined, name: ConversionName, params: ConversionParams): void {
+  const to = new Set((destinations ?? '').toLowerCase().split(/\s+/));
+  // Looked up at each event: Shopify's and GTM's scripts may load after the widget.
+  const page = window as AnalyticsGlobals;
+  if (to.has('shopify')) hand('Shopify.analytics.publish', () => page.Shopify?.analytics?.publish?.(name, params));
+  if (to.has('datalayer')) {
+    page.dataLayer ??= [];
+    const layer = page.dataLayer;
+    if (Array.isArray(layer)) hand('dataLayer.push', () => layer.push({ event: name, ...params }));
+    else sayNotADataLayer(layer);
   }
 }
 

@@ -48,6 +48,30 @@ export interface TryonErrorDetail extends TryonSubject {
   retryable: boolean;
 }
 
+/** Where "Add to cart" adds: the element's `add-to-cart` attribute. */
+export type CartPlatform = 'shopify' | 'woocommerce' | 'event';
+
+export interface TryonAddToCartDetail extends TryonSubject {
+  /** How it is added: `shopify`, `woocommerce`, or `event` (only this event: the shop's code adds). */
+  cart: CartPlatform;
+  /** The id the cart is given: the variant tried on, else the element's `cart-id`; absent when neither is set. */
+  item?: string;
+  /**
+   * The shop's own work for this add (with `add-to-cart="event"`, the add itself): the result
+   * step says "Adding to cart…" until the promise settles, then added or failed by its outcome.
+   * Call it during the event's dispatch. Without it, an `event` add counts as added at once.
+   */
+  waitUntil(work: Promise<unknown>): void;
+}
+
+/** A page view that could show the button, in an experiment with a holdout (`holdout` attribute). */
+export interface TryonExposureDetail extends TryonSubject {
+  /** This browser's group: `holdout` browsers never see the button. */
+  group: 'treatment' | 'holdout';
+  /** The share held out on this page (the `holdout` attribute). */
+  holdout: number;
+}
+
 export interface TryonEventMap {
   'tryon-open': CustomEvent<TryonOpenDetail>;
   'tryon-close': CustomEvent<TryonCloseDetail>;
@@ -55,6 +79,8 @@ export interface TryonEventMap {
   'tryon-progress': CustomEvent<TryonProgressDetail>;
   'tryon-result': CustomEvent<TryonResultDetail>;
   'tryon-error': CustomEvent<TryonErrorDetail>;
+  'tryon-add-to-cart': CustomEvent<TryonAddToCartDetail>;
+  'tryon-exposure': CustomEvent<TryonExposureDetail>;
 }
 
 export type TryonEventName = keyof TryonEventMap;

@@ -2,7 +2,7 @@
 // dispatches the public events on. <tryon-button> implements it; the panel never imports the button,
 // and reports back only through its `panel-status` event.
 import type { Strings, Translation } from './i18n/en.js';
-import type { TryonStatus } from './events.js';
+import type { CartPlatform, TryonStatus } from './events.js';
 
 export interface PanelHost extends HTMLElement {
   readonly product: string;
@@ -14,6 +14,12 @@ export interface PanelHost extends HTMLElement {
   readonly privacyUrl: string;
   /** Where to send conversion events (space-separated: `shopify`, `dataLayer`); empty for none. */
   readonly analytics: string;
+  /** Where "Add to cart" on the result adds (the `add-to-cart` attribute, when valid); undefined for no such button. */
+  readonly cartPlatform: CartPlatform | undefined;
+  /** The raw `add-to-cart` attribute, to say when it names no way the widget knows. */
+  readonly addToCart: string;
+  /** The id the cart adds when the try-on had no variant (the `cart-id` attribute). */
+  readonly cartId: string;
   readonly strings: Partial<Strings>;
   readonly pollInterval: number;
   /** The language the texts are shown in. */

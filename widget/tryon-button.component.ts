@@ -3,7 +3,10 @@ import type { PropertyValues } from 'lit';
 import { buttonStyles } from './tryon-button.styles.js';
 import { currentTryon } from './storage.js';
 import type { StoredTryon } from './storage.js';
-import type { TryonStatus } from './events.js';
+import { tryonEvent } from './events.js';
+import type { CartPlatform, TryonStatus } from './events.js';
+import { browserDraw, holdoutGroup, holdoutShare } from './holdout.js';
+import type { HoldoutGroup } from './holdout.js';
 import type { Strings, Translation } from './i18n/en.js';
 import { english, languageOf } from './language.js';
 import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from './panel-host.js';
@@ -44,6 +47,8 @@ export function loadPanel(): Promise<unknown> {
  * @event {CustomEvent<TryonProgressDetail>} tryon-progress - Upload percent, or a status change with elapsed and expected time.
  * @event {CustomEvent<TryonResultDetail>} tryon-result - The try-on succeeded; `outputs` holds absolute URLs of every image or video.
  * @event {CustomEvent<TryonErrorDetail>} tryon-error - Something failed; `code` is the proxy's error code, `message` the words shown.
+ * @event {CustomEvent<TryonAddToCartDetail>} tryon-add-to-cart - "Add to cart" was pressed on a result (`cart`: how it is added; `item`: the id added; `waitUntil` for the shop's own add).
+ * @event {CustomEvent<TryonExposureDetail>} tryon-exposure - With `holdout`: once per product a page shows, this browser's `group` (`treatment` sees the button, `holdout` never does).
  *
  * @csspart button - The "Try it on" button.
  * @csspart dialog - The `<dialog>` (a bottom sheet on small screens).
@@ -68,6 +73,8 @@ export function loadPanel(): Promise<unknown> {
  * @csspart forget-button - "Forget my photo", in the photo and result steps.
  * @csspart retention - The consent step's sentence on how long the photo and result are kept.
  * @csspart error - The error message (role=alert).
+ * @csspart add-to-cart-button - "Add to cart" on the result (also `primary-button` or `secondary-button`).
+ * @csspart cart-error - Why adding to the cart failed (role=alert).
  * @csspart ready-badge - On the button, once a try-on watched after the dialog closed has its result; opening the dialog shows it and takes the badge away.
  *
  * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8; in the dialog in dark mode, #3b82f6.
@@ -98,6 +105,9 @@ export class TryonButton extends LitElement implements PanelHost {
     privacyUrl: { type: String, attribute: 'privacy-url' },
     prefetch: { type: String },
     analytics: { type: String },
+    addToCart: { type: String, attribute: 'add-to-cart' },
+    cartId: { type: String, attribute: 'cart-id' },
+    holdout: { type: String },
     status: { type: String, reflect: true },
     strings: { attribute: false },
     pollInterval: { attribute: false },
@@ -133,6 +143,24 @@ export class TryonButton extends LitElement implements PanelHost {
    * `dataLayer` (Google Tag Manager). Empty (default): none are sent. See docs/widget.md.
    */
   declare analytics: string;
+  /**
+   * "Add to cart" on the result, for the variant tried on: `shopify` (Shopify's Ajax Cart API, then
+   * the events Dawn and Horizon refresh their cart from), `woocommerce` (WooCommerce's AJAX
+   * add-to-cart, else its form post) or `event` (only `tryon-add-to-cart`, for the shop's code).
+   * Empty (default): no such button. See docs/widget.md.
+   */
+  declare addToCart: string;
+  /**
+   * The id the cart adds when the try-on had no variant (Shopify: the product's only variant;
+   * WooCommerce: the product's id, whose variation is `variant`).
+   */
+  declare cartId: string;
+  /**
+   * A share (0–1, e.g. `0.1`) of browsers that never see the button: a random, sticky draw per
+   * browser (localStorage `tryon-holdout`), the same for every product. Each page view reports
+   * `tryon-exposure` (and `tryon_exposure` to analytics) with the browser's group. See docs/widget.md.
+   */
+  declare holdout: string;
   /** The current step, reflected as an attribute CSS can target. Read-only for the page. */
   declare status: TryonStatus;
   /** Overrides for any text, by key (see docs/widget.md). */
@@ -153,6 +181,10 @@ export class TryonButton extends LitElement implements PanelHost {
 
   #idleHandle: number | undefined;
   readonly #resumeChecked = new Set<string>();
+  /** This browser's group while the page runs an experiment (a valid `holdout`); else undefined. */
+  #group: HoldoutGroup | undefined;
+  /** The products whose exposure this element reported, so each page view reports each once. */
+  readonly #exposed = new Set<string>();
 
   constructor() {
     super();
@@ -165,6 +197,9 @@ export class TryonButton extends LitElement implements PanelHost {
     this.privacyUrl = '';
     this.prefetch = 'idle';
     this.analytics = '';
+    this.addToCart = '';
+    this.cartId = '';
+    this.holdout = '';
     this.status = 'idle';
     this.strings = {};
     this.pollInterval = 2000;
@@ -177,8 +212,18 @@ export class TryonButton extends LitElement implements PanelHost {
     return languageOf(this, this.lang);
   }
 
-  /** Opens the dialog, loading the panel first if needed. */
+  /**
+   * Where "Add to cart" adds, when the attribute names a way the widget knows.
+   * @internal For the panel.
+   */
+  get cartPlatform(): CartPlatform | undefined {
+    const value = (this.addToCart ?? '').trim().toLowerCase();
+    return value === 'shopify' || value === 'woocommerce' || value === 'event' ? value : undefined;
+  }
+
+  /** Opens the dialog, loading the panel first if needed. A browser in the holdout gets nothing. */
   async open(): Promise<void> {
+    if (this.#heldOut) return;
     const panel = await this.#readyPanel();
     await panel.show();
   }
@@ -199,8 +244,44 @@ export class TryonButton extends LitElement implements PanelHost {
     this.#idleHandle = undefined;
   }
 
+  get #heldOut(): boolean {
+    return this.#group === 'holdout';
+  }
+
+  /** This browser's group, worked out again when the page changes `holdout`. */
+  #assign(): void {
+    const share = holdoutShare(this.holdout);
+    if (share === null) {
+      console.error(`<tryon-button>: holdout="${this.holdout}" is not a share from 0 to 1 (such as 0.1): no holdout.`);
+    }
+    const draw = typeof share === 'number' ? browserDraw() : undefined;
+    if (typeof share === 'number' && draw === undefined) {
+      console.warn('<tryon-button>: no site data kept, so no holdout group: the button shows, no exposure is reported.');
+    }
+    this.#group = typeof share === 'number' && draw !== undefined ? holdoutGroup(share, draw) : undefined;
+  }
+
+  /** Each product a page shows, once: this browser's group, as a DOM event and to analytics. */
+  #reportExposure(): void {
+    const group = this.#group;
+    const share = holdoutShare(this.holdout);
+    if (!group || typeof share !== 'number' || !this.product || this.#exposed.has(this.product)) return;
+    this.#exposed.add(this.product);
+    const variant = this.variant || undefined;
+    const detail = { product: this.product, ...(variant ? { variant } : {}), group, holdout: share };
+    this.dispatchEvent(tryonEvent('tryon-exposure', detail));
+    const destinations = this.analytics ?? '';
+    // Its own small chunk (shared with the panel): a page without analytics never loads it.
+    if (destinations.trim()) {
+      void import('./analytics.js').then(({ sendConversion }) => sendConversion(destinations, 'tryon_exposure', {
+        product: detail.product, ...(variant ? { variant } : {}), group, holdout: share,
+      }), () => undefined);
+    }
+  }
+
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
+    if (changed.has('holdout')) this.#assign();
     const language = this.language;
     if (language === this.#translationFor) return;
     this.#translationFor = language;
@@ -230,8 +311,10 @@ export class TryonButton extends LitElement implements PanelHost {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
+    this.#reportExposure();
+    if (this.#heldOut) return;
     if (changed.has('variant')) this.#panel?.variantChanged();
-    if (!changed.has('product') && !changed.has('endpoint')) return;
+    if (!changed.has('product') && !changed.has('endpoint') && !changed.has('holdout')) return;
     // A reload in the middle of a render picks the same try-on up again (checked once per
     // product, also when a framework sets the product after the first render).
     const key = `${this.endpoint}|${this.product}`;
@@ -257,7 +340,7 @@ export class TryonButton extends LitElement implements PanelHost {
   #prefetchWhenIdle(): void {
     const schedule = () => {
       const idle = globalThis.requestIdleCallback;
-      const run = () => { this.#idleHandle = undefined; void loadPanel().catch(() => undefined); };
+      const run = () => { this.#idleHandle = undefined; if (!this.#heldOut) void loadPanel().catch(() => undefined); };
       this.#idleHandle = idle ? idle(run, { timeout: 5000 }) : (setTimeout(run, 3000) as unknown as number);
     };
     // Not during page load: the shop's own content comes first.
@@ -282,6 +365,8 @@ export class TryonButton extends LitElement implements PanelHost {
   };
 
   override render() {
+    // The holdout never sees the button, nor anything of it.
+    if (this.#heldOut) return nothing;
     const label = this.strings.label ?? this.translation?.label ?? english.label;
     // The badge is the button's description, not part of its name: the button stays "Try it on".
     // Its live region exists as soon as the panel does, so the words put in it later are announced.
@@ -290,7 +375,7 @@ export class TryonButton extends LitElement implements PanelHost {
         @click=${this.#onClick} @pointerenter=${this.#onPrefetch} @focus=${this.#onPrefetch} @touchstart=${this.#onPrefetch}
       ><slot>${label}</slot>${ready ? html`<span id="ready-badge" part="ready-badge" aria-hidden="true">${ready.badge}</span>` : nothing}</button>${this.panelLoaded
         ? html`<span role="status" class="ready-note">${ready?.announcement ?? ''}</span><tryon-panel .host=${this} @panel-status=${this.#onPanelStatus} @panel-ready=${this.#onPanelReady}
-            exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error"
+            exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error"
           ></tryon-panel>`
         : nothing}`;
   }

@@ -28,6 +28,8 @@ import { progressStep } from './steps/progress.js';
 import { resultStep } from './steps/result.js';
 import { errorStep } from './steps/error.js';
 import { SmallScreen } from './small-screen.js';
+import { addToShopifyCart, addToWooCommerceCart, CartError } from './cart.js';
+import type { ResultCart } from './steps/result.js';
 
 /** Previews of photos uploaded from this page, by photo handle, for the before/after view. */
 const beforeImages = new Map<string, string>();
@@ -54,6 +56,7 @@ export class TryonPanel extends LitElement {
     selectedView: { state: true },
     announcement: { state: true },
     dragging: { state: true },
+    cart: { state: true },
   };
 
   declare host: PanelHost;
@@ -65,6 +68,10 @@ export class TryonPanel extends LitElement {
   declare private selectedView: string;
   declare private announcement: string;
   declare private dragging: boolean;
+  /** "Add to cart" for the result on screen: its state, and the try-on (requestId) it belongs to. */
+  declare private cart: { state: ResultCart['state']; problem?: string; requestId: string | undefined };
+  /** An `add-to-cart` or `cart-id` problem is said once, not at every render. */
+  #toldCart = '';
 
   readonly #clock = new ClockController(this);
   readonly #compare = new CompareController(this, () => this.renderRoot.querySelector<HTMLElement>('.compare'));
@@ -100,6 +107,7 @@ export class TryonPanel extends LitElement {
     this.selectedView = '';
     this.announcement = '';
     this.dragging = false;
+    this.cart = { state: 'idle', requestId: undefined };
   }
 
   get #texts(): Texts {
@@ -302,6 +310,67 @@ export class TryonPanel extends LitElement {
     }
   };
 
+  /** The id the shop's cart adds for the result on screen: the variant tried on, else the page's cart-id. */
+  #cartItem(): string | undefined {
+    return this.#session.variant || this.host.cartId?.trim() || undefined;
+  }
+
+  /** "Add to cart" for the result on screen, or undefined (none asked for, or it could not add anything: said in the console). */
+  #resultCart(): ResultCart | undefined {
+    const platform = this.host.cartPlatform;
+    const asked = (this.host.addToCart ?? '').trim();
+    let problem = '';
+    if (!platform && asked) problem = `="${asked}" is not shopify, woocommerce or event`;
+    else if (platform !== 'event' && platform && !this.#cartItem()) problem = `="${platform}" needs the variant tried on or a cart-id`;
+    if (problem) {
+      if (this.#toldCart !== problem) console.error(`<tryon-button>: add-to-cart${problem}, so the result offers no "Add to cart".`);
+      this.#toldCart = problem;
+      return undefined;
+    }
+    if (!platform) return undefined;
+    // Each result starts afresh: a new try-on is a new thing to add.
+    const current = this.cart.requestId === this.#session.requestId ? this.cart : { state: 'idle' as const };
+    return { ...current, primary: !this.#colourOffer(this.#texts), onAdd: this.#onAddToCart };
+  }
+
+  readonly #onAddToCart = async () => {
+    const platform = this.host.cartPlatform;
+    const { requestId, variant } = this.#session;
+    if (!platform || (this.cart.requestId === requestId && this.cart.state === 'adding')) return;
+    const texts = this.#texts;
+    const subject = { product: this.host.product, ...(variant ? { variant } : {}) };
+    const product = this.#productName();
+    const item = this.#cartItem();
+    const work: Promise<unknown>[] = [];
+    this.cart = { state: 'adding', requestId };
+    this.announcement = texts.t('addingToCart');
+    this.#emit('tryon-add-to-cart', {
+      ...subject, cart: platform, ...(item ? { item } : {}),
+      waitUntil: (promise) => { work.push(Promise.resolve(promise)); },
+    });
+    try {
+      if (platform === 'shopify') await addToShopifyCart(item!);
+      if (platform === 'woocommerce') {
+        // WooCommerce adds the product, or its variation (the variant tried on) of the product in cart-id.
+        const parent = this.host.cartId?.trim();
+        const how = await addToWooCommerceCart(parent || item!, parent ? variant || undefined : undefined);
+        // The product form's post is loading the page, where WooCommerce says what it added.
+        if (how === 'reloading') return;
+      }
+      await Promise.all(work);
+      if (this.cart.requestId !== requestId) return;
+      this.cart = { state: 'added', requestId };
+      this.announcement = texts.t('addedToCartNote', { product });
+      this.#conversions.addedToCart(subject, platform);
+    } catch (error) {
+      if (this.cart.requestId !== requestId) return;
+      // The platform's own words (Shopify's, in the shop's language) follow ours when it gave any.
+      const reason = error instanceof CartError ? error.reason : undefined;
+      this.cart = { state: 'failed', requestId, problem: `${texts.t('addToCartFailed', { product })}${reason ? ` ${reason}` : ''}` };
+      this.announcement = '';
+    }
+  };
+
   readonly #onTryColour = () => {
     this.selectedView = '';
     this.#run.tryChosenVariant();
@@ -398,6 +467,7 @@ export class TryonPanel extends LitElement {
         onDownload: this.#onDownload, onShare: this.#onShare, onAnotherPhoto: this.#onAnotherPhoto, onForget: this.#onForget,
         onMakeVideo: () => this.#run.makeVideo(),
         colourOffer: this.#colourOffer(texts), onTryColour: this.#onTryColour,
+        cart: session.complete ? this.#resultCart() : undefined,
       });
       case 'error': return errorStep({ texts, message: session.error?.message, action: texts.t(actionLabel(session.error?.code)), onRetry: this.#onRetry, onClose: () => this.hide() });
       default: return nothing;

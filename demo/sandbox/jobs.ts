@@ -1,8 +1,8 @@
 import { newId } from './ids.js';
 import { renderFront, renderView } from './render.js';
-import type { Picture, RenderLabels } from './render.js';
+import type { Front, RenderLabels } from './render.js';
 import { renderVideo } from './video.js';
-import { durations } from './tiers.js';
+import { drawSeconds, durations, latency } from './tiers.js';
 import type { Tier } from './tiers.js';
 import type { FileStore, StoredFile } from './files.js';
 import { defaultSubtype } from './tryon-request.js';
@@ -41,6 +41,8 @@ export interface Job {
   idempotencyKey: string | null;
   charged: number;
   polls: number;
+  /** Submit → front output at SANDBOX_SPEED=1, drawn once for the job from its tier's latency (a catalog's views share it). */
+  seconds: number;
   outputs: Output[];
   outcome: JobOutcome;
   release?: () => void;
@@ -107,6 +109,8 @@ export function resolveProvider(requested: string, tier: Tier, category: string,
 export interface JobRunnerOptions {
   files: FileStore;
   speed: number;
+  /** Each job's time drawn from its tier's log-normal latency (default), or the median exactly (`false`). */
+  spread?: boolean;
   emit: (event: JobEvent, job: Job) => void;
   log: (line: string) => void;
 }
@@ -138,6 +142,7 @@ export class JobRunner {
     workspace: Workspace; type: JobType; request: ImageRequest | VideoRequest; views: View[];
     provider: string; idempotencyKey: string | null; charged: number; outcome: JobOutcome;
   }): Job {
+    const seconds = drawSeconds((input.type === 'video' ? latency.video : latency.front)[input.request.tier], { spread: this.options.spread ?? true });
     const make = (type: JobType, views: View[], parent: Job | null): Job => {
       const now = new Date().toISOString();
       const job: Job = {
@@ -145,7 +150,7 @@ export class JobRunner {
         tier: input.request.tier, views, provider: input.provider, createdAt: now, updatedAt: now,
         phase: { from: 0, to: 0, start: Date.now(), ms: 0 }, parent, children: [],
         idempotencyKey: parent ? null : input.idempotencyKey, charged: parent ? 0 : input.charged,
-        polls: 0, outputs: [], outcome: input.outcome,
+        polls: 0, seconds, outputs: [], outcome: input.outcome,
       };
       this.#jobs.set(job.id, job);
       input.workspace.jobIds.push(job.id);
@@ -227,12 +232,14 @@ export class JobRunner {
   async #steps(job: Job): Promise<void> {
     const req = job.request;
     const isVideo = job.type === 'video';
-    const frontSeconds = isVideo ? durations.video[job.tier] : durations.front[job.tier];
+    // Submit → front output, queued time included (drawn at create).
+    const total = job.seconds;
+    const frontSeconds = total * (1 - durations.queuedShare);
     const viewSeconds = frontSeconds * durations.derivedViewShare;
     const order: View[] = [...job.views].sort((a, b) => Number(b === 'front') - Number(a === 'front'));
     const steps = order.length;
 
-    await this.#wait(frontSeconds * durations.queuedShare);
+    await this.#wait(total * durations.queuedShare);
     if (this.#closed) return;
     this.#set(job, 'processing', { from: 0, to: 1 / steps, seconds: frontSeconds });
     for (const child of job.children) this.#set(child, 'processing', { from: 0, to: 1, seconds: frontSeconds });
@@ -294,7 +301,7 @@ export class JobRunner {
   }
 
   /** The identity lock: every view (and every video frame) starts from this one picture. */
-  async #renderFront(job: Job): Promise<Picture> {
+  async #renderFront(job: Job): Promise<Front> {
     const req = job.request;
     const fileOf = (id: string | undefined) => (id ? this.options.files.get(job.workspace.name, id) : undefined);
     const person = fileOf(req.person_image);
@@ -303,6 +310,7 @@ export class JobRunner {
     return renderFront({
       person: person.bytes, garment: garmentSource.bytes,
       garmentFromPerson: req.mode === 'person_to_person', background: req.background,
+      tier: job.tier, log: (line) => this.options.log(`${line} (job ${job.id})`),
     });
   }
 }

@@ -25,6 +25,12 @@ function parseNumber(name: string, text: string | undefined, fallback: number, i
   return value;
 }
 
+function parseSpread(text: string): boolean {
+  const value = text.trim();
+  if (value !== '0' && value !== '1') fail(`SANDBOX_SPREAD must be 1 (job times spread around each tier's median) or 0 (the median exactly), not "${text}".`);
+  return value === '1';
+}
+
 const env = process.env;
 const keys = parseKeys(env.SANDBOX_KEYS);
 const general = env.SANDBOX_GENERAL_PROVIDERS?.split(',').map((p) => p.trim()).filter(Boolean);
@@ -34,6 +40,7 @@ const options: SandboxOptions & { port: number; hostname: string } = {
   port: parseNumber('SANDBOX_PORT', env.SANDBOX_PORT, 8081, true),
   hostname: env.SANDBOX_HOST?.trim() || '127.0.0.1',
   speed: parseNumber('SANDBOX_SPEED', env.SANDBOX_SPEED, 1),
+  ...(env.SANDBOX_SPREAD?.trim() ? { spread: parseSpread(env.SANDBOX_SPREAD) } : {}),
   ...(keys ? { keys } : {}),
   ...(general ? { generalProviders: general as [string, string, string] } : {}),
   ...(env.SANDBOX_WEBHOOK_URL ? { webhookUrl: env.SANDBOX_WEBHOOK_URL } : {}),

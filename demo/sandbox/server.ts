@@ -20,6 +20,7 @@ import type { Workspace } from './workspaces.js';
 export interface SandboxOptions {
   keys?: Record<string, string>;      // key -> workspace; default: one made-up sk_test_ key
   speed?: number;                     // duration multiplier; 0 = instant
+  spread?: boolean;                   // job times drawn log-normal around each tier's median (default); false = the median exactly
   webhookUrl?: string; webhookSecret?: string;   // secret in Standard Webhooks form "whsec_<base64>"
   generalProviders?: [string, string, string];   // names of the three general-purpose providers
   maxUploadBytes?: number;            // default 15 MiB
@@ -79,7 +80,7 @@ export function createSandbox(options: SandboxOptions = {}) {
     ? new WebhookSender({ url: options.webhookUrl, secret: options.webhookSecret, log, ...(options.webhookRetryBaseMs !== undefined ? { baseDelayMs: options.webhookRetryBaseMs } : {}) })
     : undefined;
   const jobs = new JobRunner({
-    files, speed, log,
+    files, speed, log, ...(options.spread !== undefined ? { spread: options.spread } : {}),
     emit: (event, job) => webhooks?.send(event, (job.parent ?? job).id, jobJson(job)),
   });
   const schemas = requestSchemas(general);
@@ -240,7 +241,7 @@ export function createSandbox(options: SandboxOptions = {}) {
         const job = jobs.find(id);
         return job ? [{
           id: job.id, type: job.type, status: job.status, tier: job.tier, views: job.views, charged: job.charged,
-          idempotency_key: job.idempotencyKey, parent: job.parent?.id ?? null, polls: job.polls,
+          idempotency_key: job.idempotencyKey, parent: job.parent?.id ?? null, polls: job.polls, seconds: Math.round(job.seconds * 1000) / 1000,
         }] : [];
       }),
     }])),

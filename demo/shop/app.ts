@@ -90,7 +90,8 @@ export function createShop<TryonEnv extends Env>(options: ShopOptions<TryonEnv>)
     const product = findProduct(c.req.param('id'));
     if (!product) return page(c, notFoundPage(), 404);
     // ?variant= opens the page on that colour, as a platform's variant links do.
-    return page(c, productPage(product, { widget: withWidget(c), variant: c.req.query('variant') }));
+    // ?holdout= runs it with a holdout share (the widget validates it), for experiments and the e2e tests.
+    return page(c, productPage(product, { widget: withWidget(c), variant: c.req.query('variant'), holdout: c.req.query('holdout') }));
   });
 
   shop.get('/shop/style.css', async (c) => {

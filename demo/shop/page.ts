@@ -7,7 +7,7 @@
 export {}; // a module: its names stay out of the global scope
 
 const CART_KEY = 'kapda-cart-count';
-const WIDGET_EVENTS = ['tryon-open', 'tryon-submit', 'tryon-progress', 'tryon-result', 'tryon-error', 'tryon-close'] as const;
+const WIDGET_EVENTS = ['tryon-open', 'tryon-submit', 'tryon-progress', 'tryon-result', 'tryon-error', 'tryon-close', 'tryon-add-to-cart', 'tryon-exposure'] as const;
 
 function cartCount(): number {
   return Number(sessionStorage.getItem(CART_KEY) ?? '0') || 0;
@@ -103,8 +103,21 @@ function watchColours(): void {
   }
 }
 
+/**
+ * The widget's "Add to cart" (add-to-cart="event"): this shop's cart is the toy one above, so its
+ * script adds the look itself, and hands the widget that work (`waitUntil`) so the result step
+ * says "Added to cart" only once it is in. Bound on the document: every button on the page.
+ */
+function takeWidgetAdds(): void {
+  document.addEventListener('tryon-add-to-cart', (event) => {
+    const detail = (event as CustomEvent<{ waitUntil(work: Promise<unknown>): void }>).detail;
+    detail.waitUntil(Promise.resolve().then(addToCart));
+  });
+}
+
 function start(): void {
   showCart();
+  takeWidgetAdds();
   for (const button of document.querySelectorAll('[data-add-to-cart]')) button.addEventListener('click', addToCart);
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-add-look]')) {
     button.addEventListener('click', () => {

@@ -94,10 +94,14 @@ ${products.map(card).join('\n')}
   return layout(body, { title: 'Try it on', widget: options.widget });
 }
 
-function tryonTag(product: Product, colour: Colour): string {
+function tryonTag(product: Product, colour: Colour, holdout: string | undefined): string {
   const attributes = [
     `product="${escapeHtml(product.id)}"`, 'endpoint="/tryon"', `variant="${escapeHtml(colour.id)}"`, `privacy-url="${PRIVACY_PATH}"`,
+    // The result's "Add to cart" fires tryon-add-to-cart; the shop's script (page.ts) adds to its toy cart.
+    'add-to-cart="event"',
   ];
+  // ?holdout=0.1 runs the page as an experiment with a holdout (the widget validates the share).
+  if (holdout !== undefined) attributes.push(`holdout="${escapeHtml(holdout)}"`);
   if (product.offers.includes('Video')) attributes.push('video');
   if (product.showcase) {
     // The showcase page also shows what analytics would receive: the button pushes to dataLayer.
@@ -137,7 +141,7 @@ function colourChoices(product: Product, chosen: Colour): string {
   </fieldset>`;
 }
 
-export function productPage(product: Product, options: { widget: boolean; variant?: string | undefined }): string {
+export function productPage(product: Product, options: { widget: boolean; variant?: string | undefined; holdout?: string | undefined }): string {
   const colour = colourOf(product, options.variant);
   const body = `<nav class="crumbs" aria-label="Breadcrumb"><a href="/">All products</a> <span aria-hidden="true">/</span> <span aria-current="page">${escapeHtml(product.name)}</span></nav>
 <article class="product">
@@ -151,7 +155,7 @@ export function productPage(product: Product, options: { widget: boolean; varian
     ${colourChoices(product, colour)}
     <div class="actions">
       <button type="button" class="button" data-add-to-cart>Add to cart</button>
-      ${options.widget ? tryonTag(product, colour) : ''}
+      ${options.widget ? tryonTag(product, colour, options.holdout) : ''}
     </div>
     <p class="description">${escapeHtml(product.description)}</p>
     ${badges(product)}

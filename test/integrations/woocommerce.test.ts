@@ -92,7 +92,7 @@ describe('WooCommerce plugin', () => {
     assert.deepEqual(findElements(enabled!, 'tryon-button'), [{
       attributes: {
         product: 'saree-banarasi-red', endpoint: '/tryon', views: 'front,back', video: '', lang: 'hi',
-        style: '--tryon-accent: #8a1c4a',
+        'add-to-cart': 'woocommerce', 'cart-id': '12', style: '--tryon-accent: #8a1c4a',
       },
       text: 'See it on you',
     }]);

@@ -228,7 +228,7 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
       endpoint: 'javascript:alert(1)', label: 'See it on you', accent: '#8a1c4a', privacy_url: '/privacy', script_url: '', analytics: ['dataLayer'],
     });
     assert.deepEqual(await savedOptions(), {
-      endpoint: '/tryon', label: 'See it on you', accent: '#8a1c4a', script_url: '', privacy_url: '/privacy', analytics: 'dataLayer',
+      endpoint: '/tryon', label: 'See it on you', accent: '#8a1c4a', script_url: '', privacy_url: '/privacy', analytics: 'dataLayer', add_to_cart: 'yes',
     });
     assert.equal(occurrences(after, /id=['"]setting-error-tryon_button_endpoint['"]/), 1, 'the notice is printed once');
     assert.equal(occurrences(after, /Proxy endpoint not saved/), 1);
@@ -240,7 +240,7 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
       endpoint: stack.url, label: 'Try it on', accent: '#123abc', privacy_url: '/legal/privacy', script_url: '', analytics: ['dataLayer'],
     });
     assert.deepEqual(await savedOptions(), {
-      endpoint: stack.url, label: 'Try it on', accent: '#123abc', script_url: '', privacy_url: '/legal/privacy', analytics: 'dataLayer',
+      endpoint: stack.url, label: 'Try it on', accent: '#123abc', script_url: '', privacy_url: '/legal/privacy', analytics: 'dataLayer', add_to_cart: 'yes',
     });
     assert.equal(occurrences(after, /Settings saved\./), 1);
     assert.equal(occurrences(after, /notice-error/), 0);
@@ -252,16 +252,18 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
   test('later bad values keep the previous ones, each refused once; unticking analytics is saved', async () => {
     const after = await saveSettings({
       endpoint: '//evil.example/tryon', label: '<b>Try</b>  it\ton <script>alert(1)</script>you', accent: 'red', privacy_url: 'javascript:alert(4)', script_url: '//cdn.evil.example/x.js',
+      // "Add to cart" unticked: the form's hidden field alone is posted.
+      add_to_cart: 'no',
     });
     assert.deepEqual(await savedOptions(), {
-      endpoint: stack.url, label: 'Try it on you', accent: '#123abc', script_url: '', privacy_url: '/legal/privacy', analytics: '',
+      endpoint: stack.url, label: 'Try it on you', accent: '#123abc', script_url: '', privacy_url: '/legal/privacy', analytics: '', add_to_cart: 'no',
     });
     for (const code of ['endpoint', 'accent', 'privacy_url', 'script_url']) {
       assert.equal(occurrences(after, new RegExp(`id=['"]setting-error-tryon_button_${code}['"]`)), 1, code);
     }
     assert.equal(occurrences(after, /notice-error/), 4);
     assert.equal(fieldValue(after, 'tryon_button_options[endpoint]'), stack.url, 'the form shows the value still in force');
-    await saveSettings({ endpoint: stack.url, label: 'Try it on', accent: '#123abc', privacy_url: '/legal/privacy', script_url: '', analytics: ['dataLayer'] });
+    await saveSettings({ endpoint: stack.url, label: 'Try it on', accent: '#123abc', privacy_url: '/legal/privacy', script_url: '', analytics: ['dataLayer'], add_to_cart: 'yes' });
   });
 
   test('the settings page asks for the proxy status after it has loaded: one word, connected, not_a_proxy or unreachable', async () => {

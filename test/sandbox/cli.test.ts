@@ -59,6 +59,7 @@ describe('npm run sandbox (demo/sandbox/main.ts)', () => {
     for (const [env, message] of [
       [{ SANDBOX_KEYS: 'sk_test_only' }, /SANDBOX_KEYS must be key=workspace pairs/],
       [{ SANDBOX_SPEED: 'fast' }, /SANDBOX_SPEED must be a number/],
+      [{ SANDBOX_SPREAD: 'yes' }, /SANDBOX_SPREAD must be 1 .* or 0/],
       [{ SANDBOX_GENERAL_PROVIDERS: 'one,two' }, /exactly three/],
       [{ SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:9/hooks' }, /SANDBOX_WEBHOOK_SECRET/],
     ] as const) {

@@ -167,7 +167,7 @@ describe('timed jobs (speed 0.02)', () => {
       firstView ??= outputs[0]?.view;
       return job.status === 'succeeded' ? job : undefined;
     });
-    // Standard at speed 0.02: 30 ms queued, 300 ms for the front, 120 ms per further view.
+    // Standard at speed 0.02: a drawn time around 300 ms to the front (10 % of it queued), then 40 % of the front per further view.
     assert.deepEqual(statuses, ['queued', 'processing', 'succeeded']);
     assert.equal(firstView, 'front');
     assert.deepEqual(progress.toSorted((a, b) => a - b), progress, 'progress never goes back');

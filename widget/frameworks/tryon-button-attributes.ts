@@ -23,6 +23,12 @@ export interface TryonButtonAttributes {
   prefetch?: 'idle' | 'interaction';
   /** Where to send conversion events, space-separated: `shopify`, `dataLayer`. Default: none. */
   analytics?: string;
+  /** "Add to cart" on the result: `shopify`, `woocommerce` or `event`. Default: none. */
+  'add-to-cart'?: 'shopify' | 'woocommerce' | 'event';
+  /** The id the cart adds when the try-on had no variant (Shopify: the only variant; WooCommerce: the product). */
+  'cart-id'?: string;
+  /** A share (0–1) of browsers that never see the button, for an honest measure of lift. Default: none. */
+  holdout?: string;
 }
 
 /**

@@ -108,6 +108,12 @@ export const ar: Translation = {
 
   compareBefore: 'قبل',
   compareAfter: 'بعد',
+
+  addToCart: 'أضف إلى السلة',
+  addingToCart: 'جارٍ الإضافة إلى السلة…',
+  addedToCart: 'أُضيف إلى السلة',
+  addedToCartNote: '{product} في سلتك الآن.',
+  addToCartFailed: 'تعذّرت إضافة {product} إلى سلتك. يُرجى المحاولة مرة أخرى.',
 };
 
 export default ar;

@@ -107,6 +107,12 @@ export const bn: Translation = {
 
   compareBefore: 'আগে',
   compareAfter: 'পরে',
+
+  addToCart: 'কার্টে যোগ করুন',
+  addingToCart: 'কার্টে যোগ করা হচ্ছে…',
+  addedToCart: 'কার্টে যোগ হয়েছে',
+  addedToCartNote: '{product} আপনার কার্টে আছে।',
+  addToCartFailed: '{product} আপনার কার্টে যোগ করা যায়নি। আবার চেষ্টা করুন।',
 };
 
 export default bn;

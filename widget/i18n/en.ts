@@ -109,6 +109,13 @@ export const en = {
 
   compareBefore: 'Before',
   compareAfter: 'After',
+
+  // Add to cart, on the result (the `add-to-cart` attribute): its label by state, what the live region says, the failure.
+  addToCart: 'Add to cart',
+  addingToCart: 'Adding to cart…',
+  addedToCart: 'Added to cart',
+  addedToCartNote: '{product} is in your cart.',
+  addToCartFailed: 'Could not add {product} to your cart. Please try again.',
 };
 
 /** Every text of the widget, by key. */

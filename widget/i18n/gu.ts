@@ -107,6 +107,12 @@ export const gu: Translation = {
 
   compareBefore: 'પહેલાં',
   compareAfter: 'પછી',
+
+  addToCart: 'કાર્ટમાં ઉમેરો',
+  addingToCart: 'કાર્ટમાં ઉમેરી રહ્યાં છીએ…',
+  addedToCart: 'કાર્ટમાં ઉમેરાયું',
+  addedToCartNote: '{product} તમારા કાર્ટમાં છે.',
+  addToCartFailed: '{product} તમારા કાર્ટમાં ઉમેરી શકાયું નહીં. કૃપા કરીને ફરી પ્રયાસ કરો.',
 };
 
 export default gu;

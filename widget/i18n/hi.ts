@@ -107,6 +107,12 @@ export const hi: Translation = {
 
   compareBefore: 'पहले',
   compareAfter: 'बाद में',
+
+  addToCart: 'कार्ट में डालें',
+  addingToCart: 'कार्ट में डाल रहे हैं…',
+  addedToCart: 'कार्ट में डाल दिया',
+  addedToCartNote: '{product} आपके कार्ट में है।',
+  addToCartFailed: '{product} आपके कार्ट में नहीं डाला जा सका। कृपया फिर से कोशिश करें।',
 };
 
 export default hi;

@@ -107,6 +107,12 @@ export const mr: Translation = {
 
   compareBefore: 'आधी',
   compareAfter: 'नंतर',
+
+  addToCart: 'कार्टमध्ये टाका',
+  addingToCart: 'कार्टमध्ये टाकत आहोत…',
+  addedToCart: 'कार्टमध्ये टाकले',
+  addedToCartNote: '{product} तुमच्या कार्टमध्ये आहे.',
+  addToCartFailed: '{product} तुमच्या कार्टमध्ये टाकता आले नाही. कृपया पुन्हा प्रयत्न करा.',
 };
 
 export default mr;

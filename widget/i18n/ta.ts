@@ -107,6 +107,12 @@ export const ta: Translation = {
 
   compareBefore: 'முன்',
   compareAfter: 'பின்',
+
+  addToCart: 'கூடையில் சேர்',
+  addingToCart: 'கூடையில் சேர்க்கப்படுகிறது…',
+  addedToCart: 'கூடையில் சேர்க்கப்பட்டது',
+  addedToCartNote: '{product} உங்கள் கூடையில் உள்ளது.',
+  addToCartFailed: '{product} ஐ உங்கள் கூடையில் சேர்க்க முடியவில்லை. மீண்டும் முயலவும்.',
 };
 
 export default ta;

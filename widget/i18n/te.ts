@@ -107,6 +107,12 @@ export const te: Translation = {
 
   compareBefore: 'ముందు',
   compareAfter: 'తర్వాత',
+
+  addToCart: 'కార్ట్‌కు జోడించు',
+  addingToCart: 'కార్ట్‌కు జోడిస్తోంది…',
+  addedToCart: 'కార్ట్‌కు జోడించబడింది',
+  addedToCartNote: '{product} మీ కార్ట్‌లో ఉంది.',
+  addToCartFailed: '{product} ను మీ కార్ట్‌కు జోడించలేకపోయాము. దయచేసి మళ్లీ ప్రయత్నించండి.',
 };
 
 export default te;

@@ -107,6 +107,12 @@ export const ur: Translation = {
 
   compareBefore: 'پہلے',
   compareAfter: 'بعد',
+
+  addToCart: 'کارٹ میں ڈالیں',
+  addingToCart: 'کارٹ میں ڈالا جا رہا ہے…',
+  addedToCart: 'کارٹ میں ڈال دیا گیا',
+  addedToCartNote: '{product} آپ کی کارٹ میں ہے۔',
+  addToCartFailed: '{product} آپ کی کارٹ میں نہیں ڈالا جا سکا۔ براہ کرم دوبارہ کوشش کریں۔',
 };
 
 export default ur;

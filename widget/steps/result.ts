@@ -26,6 +26,36 @@ export interface ResultStep {
   onForget(): void;
   onMakeVideo(): void;
   onTryColour(): void;
+  /** "Add to cart" for the variant tried on; undefined when the page offers none. */
+  cart?: ResultCart;
+}
+
+/** "Add to cart": where it stands for this result, and what pressing it does. */
+export interface ResultCart {
+  state: 'idle' | 'adding' | 'added' | 'failed';
+  /** With `failed`: the sentence to show (role=alert). */
+  problem?: string;
+  /** Primary unless "Try this colour" already is. */
+  primary: boolean;
+  onAdd(): void;
+}
+
+/**
+ * The button stays focusable in every state (aria-disabled, not disabled), so focus never drops
+ * to the page while it works; its label says where the add stands.
+ */
+function cartButton(step: ResultStep, cart: ResultCart): TemplateResult {
+  const { texts } = step;
+  const label = cart.state === 'adding' ? texts.t('addingToCart') : cart.state === 'added' ? texts.t('addedToCart') : texts.t('addToCart');
+  const busy = cart.state === 'adding' || cart.state === 'added';
+  const onClick = () => { if (!busy) cart.onAdd(); };
+  const describedBy = cart.state === 'failed' ? 'cart-error' : nothing;
+  // Two literal templates rather than one with a computed part: the parts stay readable by the API reference's check.
+  return cart.primary
+    ? html`<button type="button" class="primary" part="add-to-cart-button primary-button" data-cart=${cart.state}
+        aria-disabled=${busy ? 'true' : 'false'} aria-describedby=${describedBy} @click=${onClick}>${label}</button>`
+    : html`<button type="button" part="add-to-cart-button secondary-button" data-cart=${cart.state}
+        aria-disabled=${busy ? 'true' : 'false'} aria-describedby=${describedBy} @click=${onClick}>${label}</button>`;
 }
 
 /** Arrow keys (mirrored right to left), Home and End move between the tabs, as the tabs pattern asks. */
@@ -89,7 +119,9 @@ export function resultStep(step: ResultStep): TemplateResult {
       <div role="tabpanel" id="view-panel" aria-labelledby="tab-${selected}">${image(step, shown)}</div>`
       : image(step, shown)}
     ${video ? html`<video part="video" controls playsinline src=${video.url} aria-label=${texts.t('videoLabel', { product: step.productName })}></video>` : nothing}
+    ${step.cart?.state === 'failed' ? html`<div role="alert" id="cart-error" part="cart-error" class="error"><p>${step.cart.problem}</p></div>` : nothing}
     <div class="actions" part="actions">
+      ${step.cart ? cartButton(step, step.cart) : nothing}
       ${offer ? html`<button class="primary" type="button" part="primary-button" data-autofocus @click=${step.onTryColour}>${offer}</button>` : nothing}
       <button type="button" part="secondary-button" ?disabled=${!shown && !video} @click=${step.onDownload}>${texts.t('download')}</button>
       <button type="button" part="secondary-button" ?disabled=${!shown && !video} @click=${step.onShare}>${texts.t('share')}</button>

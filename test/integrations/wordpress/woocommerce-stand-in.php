@@ -1,7 +1,7 @@
 <?php
 /**
  * Plugin Name: WooCommerce stand-in (tests only)
- * Description: The few WooCommerce pieces the try-on plugin uses, inside a real WordPress, because WooCommerce itself cannot be downloaded where the tests run: a product post type, WC_Product, the product editor's field helpers, the add-to-cart form with its hook (a variations form on variable products, as WooCommerce's templates print it), before_woocommerce_init and FeaturesUtil::declare_compatibility.
+ * Description: The few WooCommerce pieces the try-on plugin uses, inside a real WordPress, because WooCommerce itself cannot be downloaded where the tests run: a product post type, WC_Product, the product editor's field helpers, the add-to-cart form with its hook (a variations form on variable products, as WooCommerce's templates print it), before_woocommerce_init and FeaturesUtil::declare_compatibility, and a cart: the AJAX add-to-cart (?wc-ajax=add_to_cart), the form post, a mini-cart fragment and the add-to-cart script's parameters and added_to_cart handling.
  *
  * A product is variable when its meta _stand_in_type is "variable"; its variations are the meta
  * _stand_in_variations, a JSON list of {"id": 41, "name": "Sindoor red"}.
@@ -94,6 +94,101 @@ namespace {
 				echo '</form>';
 			}
 			return $content . ob_get_clean();
+		}
+	);
+
+	/*
+	 * The cart. WooCommerce keeps it in the shopper's session; these tests have one shopper, so it
+	 * is one option. What is modelled is what the try-on's "Add to cart" meets in WooCommerce:
+	 * - WC_AJAX::add_to_cart (?wc-ajax=add_to_cart, POST product_id and quantity): a variation's own
+	 *   id as product_id is added as that variation of its parent; a variable product without a
+	 *   variation is refused with {error: true, product_url}; success answers the refreshed
+	 *   fragments and the cart hash;
+	 * - WC_Form_Handler::add_to_cart_action (a POST with add-to-cart, variation_id, quantity);
+	 * - with woocommerce_enable_ajax_add_to_cart "yes", its add-to-cart script on product pages:
+	 *   wc_add_to_cart_params, and on added_to_cart each fragment replaces what its selector finds.
+	 * A variation is one of the product's _stand_in_variations (ids that are no posts here).
+	 */
+	function stand_in_cart(): array {
+		$cart = get_option( '_stand_in_cart', array() );
+		return is_array( $cart ) ? $cart : array();
+	}
+
+	function stand_in_cart_count(): int {
+		return (int) array_sum( array_column( stand_in_cart(), 'quantity' ) );
+	}
+
+	function stand_in_fragments(): array {
+		return array( 'span.stand-in-cart-count' => '<span class="stand-in-cart-count">' . stand_in_cart_count() . '</span>' );
+	}
+
+	/** The variable product whose variations include `$id`, or 0. */
+	function stand_in_parent_of_variation( int $id ): int {
+		$products = get_posts( array( 'post_type' => 'product', 'numberposts' => -1, 'meta_key' => '_stand_in_type', 'meta_value' => 'variable', 'fields' => 'ids' ) );
+		foreach ( $products as $product_id ) {
+			$variations = json_decode( (string) get_post_meta( $product_id, '_stand_in_variations', true ), true );
+			foreach ( (array) $variations as $variation ) {
+				if ( (int) ( $variation['id'] ?? 0 ) === $id ) {
+					return (int) $product_id;
+				}
+			}
+		}
+		return 0;
+	}
+
+	/** Adds to the cart as WooCommerce would; false when it refuses (as WC_Cart::add_to_cart). */
+	function stand_in_add_to_cart( int $product_id, int $variation_id, int $quantity ): bool {
+		$product = wc_get_product( $product_id );
+		if ( ! $product || ( $product->is_type( 'variable' ) && ( ! $variation_id || stand_in_parent_of_variation( $variation_id ) !== $product_id ) ) ) {
+			return false;
+		}
+		$cart   = stand_in_cart();
+		$cart[] = array( 'product_id' => $product_id, 'variation_id' => $variation_id, 'quantity' => max( 1, $quantity ) );
+		update_option( '_stand_in_cart', $cart );
+		return true;
+	}
+
+	add_action(
+		'init',
+		function () {
+			// phpcs:disable WordPress.Security.NonceVerification -- WooCommerce's add-to-cart takes no nonce either.
+			if ( isset( $_GET['wc-ajax'] ) && 'add_to_cart' === $_GET['wc-ajax'] ) {
+				$id       = absint( $_POST['product_id'] ?? 0 );
+				$parent   = wc_get_product( $id ) ? $id : stand_in_parent_of_variation( $id );
+				$variation = $parent === $id ? 0 : $id;
+				if ( ! stand_in_add_to_cart( $parent, $variation, absint( $_POST['quantity'] ?? 1 ) ) ) {
+					wp_send_json( array( 'error' => true, 'product_url' => get_permalink( $parent ) ) );
+				}
+				wp_send_json( array( 'fragments' => stand_in_fragments(), 'cart_hash' => md5( wp_json_encode( stand_in_cart() ) ) ) );
+			}
+			if ( 'POST' === ( $_SERVER['REQUEST_METHOD'] ?? '' ) && isset( $_POST['add-to-cart'] ) ) {
+				stand_in_add_to_cart( absint( $_POST['add-to-cart'] ), absint( $_POST['variation_id'] ?? 0 ), absint( $_POST['quantity'] ?? 1 ) );
+			}
+			// phpcs:enable
+		},
+		20
+	);
+
+	/** The mini-cart's count, a fragment the add-to-cart answer refreshes. */
+	add_action(
+		'wp_footer',
+		function () {
+			echo '<p class="stand-in-mini-cart">Cart: <span class="stand-in-cart-count">' . esc_html( (string) stand_in_cart_count() ) . '</span></p>';
+		},
+		1
+	);
+
+	add_action(
+		'wp_enqueue_scripts',
+		function () {
+			if ( ! is_singular( 'product' ) || 'yes' !== get_option( 'woocommerce_enable_ajax_add_to_cart' ) ) {
+				return;
+			}
+			$params = array( 'ajax_url' => admin_url( 'admin-ajax.php' ), 'wc_ajax_url' => home_url( '/?wc-ajax=%%endpoint%%' ), 'cart_url' => home_url( '/cart/' ), 'is_cart' => '', 'cart_redirect_after_add' => 'no' );
+			wp_register_script( 'wc-add-to-cart', false, array( 'jquery' ), '1', true );
+			wp_enqueue_script( 'wc-add-to-cart' );
+			wp_add_inline_script( 'wc-add-to-cart', 'var wc_add_to_cart_params = ' . wp_json_encode( $params ) . ';', 'before' );
+			wp_add_inline_script( 'wc-add-to-cart', 'jQuery( document.body ).on( "added_to_cart", function ( event, fragments ) { jQuery.each( fragments || {}, function ( selector, html ) { jQuery( selector ).replaceWith( html ); } ); } );' );
 		}
 	);
 }

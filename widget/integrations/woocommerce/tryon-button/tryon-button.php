@@ -24,6 +24,7 @@ define( 'TRYON_BUTTON_FILE', __FILE__ );
 require_once __DIR__ . '/includes/options.php';
 require_once __DIR__ . '/includes/variations.php';
 require_once __DIR__ . '/includes/tag.php';
+require_once __DIR__ . '/includes/add-to-cart.php';
 require_once __DIR__ . '/includes/product-fields.php';
 require_once __DIR__ . '/includes/proxy-health.php';
 require_once __DIR__ . '/includes/settings-page.php';

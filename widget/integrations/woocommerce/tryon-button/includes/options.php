@@ -24,6 +24,8 @@ function tryon_button_defaults(): array {
 		'privacy_url' => '',
 		// Space-separated destinations from TRYON_BUTTON_ANALYTICS; empty sends nothing.
 		'analytics'   => '',
+		// "yes": the try-on's result offers "Add to cart" (WooCommerce's own add-to-cart); "no": it does not.
+		'add_to_cart' => 'yes',
 	);
 }
 
@@ -173,5 +175,9 @@ function tryon_button_sanitize_options( $input ): array {
 
 	// An unticked checkbox is absent from the form: absent means none.
 	$clean['analytics'] = tryon_button_clean_analytics( $input['analytics'] ?? array() );
+	// The form always posts it (a hidden "no" before the checkbox), so absent means "unchanged".
+	if ( isset( $input['add_to_cart'] ) ) {
+		$clean['add_to_cart'] = 'yes' === $input['add_to_cart'] ? 'yes' : 'no';
+	}
 	return $clean;
 }

@@ -163,6 +163,7 @@ function tryon_button_render_settings_page(): void {
 	tryon_button_settings_row( 'privacy_url', __( 'Privacy notice', 'tryon-button' ), __( 'Linked from the consent step: a path on this site such as /privacy, or an https:// address.', 'tryon-button' ) );
 	tryon_button_settings_row( 'script_url', __( 'Script URL', 'tryon-button' ), __( 'Empty: the copy bundled with this plugin. Or your CDN\'s tryon-button.js.', 'tryon-button' ) );
 	tryon_button_analytics_row();
+	tryon_button_add_to_cart_row();
 	echo '</table>';
 	submit_button();
 	echo '</form></div>';

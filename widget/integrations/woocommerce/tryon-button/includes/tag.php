@@ -70,7 +70,7 @@ function tryon_button_lang(): string {
  * label through esc_html: product data and settings are merchant input, and a product's slug,
  * meta or title may hold anything.
  *
- * @param array{product?: string, variant?: string, views?: string, video?: bool, label?: string} $args
+ * @param array{product?: string, variant?: string, views?: string, video?: bool, label?: string, cart_id?: int} $args
  */
 function tryon_button_tag( array $args ): string {
 	$product = trim( (string) ( $args['product'] ?? '' ) );
@@ -110,6 +110,7 @@ function tryon_button_tag( array $args ): string {
 	if ( '' !== $analytics ) {
 		$html .= ' analytics="' . esc_attr( $analytics ) . '"';
 	}
+	$html .= tryon_button_add_to_cart_attributes( $options, (int) ( $args['cart_id'] ?? 0 ) );
 	if ( '' !== $accent ) {
 		$html .= ' style="' . esc_attr( '--tryon-accent: ' . $accent ) . '"';
 	}
@@ -125,6 +126,8 @@ function tryon_button_args_for( $product ): array {
 		'product' => tryon_button_product_key( $product ),
 		'views'   => (string) get_post_meta( $id, '_tryon_views', true ),
 		'video'   => 'yes' === get_post_meta( $id, '_tryon_video', true ),
+		// What "Add to cart" adds: this product (its variation is the button's variant).
+		'cart_id' => $id,
 	);
 }
 
