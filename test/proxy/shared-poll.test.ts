@@ -63,3 +63,61 @@ describe('shared poll', () => {
     assert.equal(await polls(), settled);
   });
 });
+
+describe('shared poll with a first look', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({
+      proxy: {
+        limits: { pollIntervalMs: INTERVAL, readsPerMinute: 100_000 },
+        catalog: { products: { kurta: { mode: 'garment_to_person', garmentImage: 'garments/dress-indigo.png', garment: { category: 'dress' }, tier: 'standard' } } },
+      },
+    });
+  });
+  after(async () => { await stack.close(); });
+
+  it('ten SSE watchers and ten pollers: the try-on and its first look are each polled once per interval', async (t) => {
+    // Both held: the try-on (submitted first) and its first look.
+    await stack.fault({ jobOutcome: 'hold', times: 2 });
+    const started = await (await startTryon(stack, { product: 'kurta', photo: await photoHandle(stack) })).json() as TryonAnswer;
+    const { jobId, previewJobId } = await new HandleSigner(SECRET).open('tryon', started.tryon);
+    assert.ok(previewJobId);
+    const polls = async () => {
+      const jobs = (await stack.state()).workspaces.ws_1!.jobs;
+      return [jobId, previewJobId].map((id) => jobs.find((j) => j.id === id)!.polls);
+    };
+    const firstEvents: Promise<void>[] = [];
+    const watchers = Array.from({ length: 10 }, () => {
+      let seen!: () => void;
+      firstEvents.push(new Promise<void>((resolve) => { seen = resolve; }));
+      return readEvents(`${stack.url}/tryons/${started.tryon}/events`, () => seen());
+    });
+    await Promise.all(firstEvents);
+
+    const before = await polls();
+    const t0 = Date.now();
+    let reads = 0;
+    await Promise.all(Array.from({ length: 10 }, async () => {
+      while (Date.now() - t0 < 2400) {
+        const body = (await (await fetch(`${stack.url}/tryons/${started.tryon}`)).json()) as StatusAnswer & { preview?: { status: string } };
+        assert.ok(body.preview && ['queued', 'processing'].includes(body.preview.status));
+        reads += 1;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }));
+    const elapsed = Date.now() - t0;
+    const after = await polls();
+    const during = after.map((count, i) => count - before[i]!);
+    const allowed = Math.ceil(elapsed / INTERVAL) + 1;
+    t.diagnostic(`try-on ${during[0]} and first look ${during[1]} upstream polls in ${elapsed} ms (interval ${INTERVAL} ms) for ${reads} reads and 10 SSE watchers`);
+    for (const count of during) {
+      assert.ok(count >= 2, `kept being polled (${count})`);
+      assert.ok(count <= allowed, `${count} polls in ${elapsed} ms; at most ${allowed}`);
+    }
+    for (const id of [previewJobId, jobId]) await fetch(`${stack.sandboxUrl}/sandbox/jobs/${id}/release`, { method: 'POST' });
+    for (const events of await Promise.all(watchers)) {
+      const last = JSON.parse(events.at(-1)!.data) as StatusAnswer;
+      assert.equal(last.status, 'succeeded');
+    }
+  });
+});
