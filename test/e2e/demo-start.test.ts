@@ -24,7 +24,7 @@ describe('the demo with its own sandbox', () => {
     assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'(;|$)/);
     const html = await response.text();
     // The product's own colour is the try-on's variant until the shopper picks another.
-    assert.match(html, /<tryon-button product="saree-nivi-ruby" endpoint="\/tryon" variant="ruby" privacy-url="\/privacy">/);
+    assert.match(html, /<tryon-button product="saree-nivi-ruby" endpoint="\/tryon" variant="ruby" privacy-url="\/privacy" add-to-cart="event">/);
     assert.match(html, /<script type="module" src="\/widget\/tryon-button.js"><\/script>/);
     assert.equal(/<script(?![^>]*\bsrc=)[^>]*>/.test(html), false, 'no inline script');
     const widget = await fetch(`${demo.url}/widget/tryon-button.js`);
