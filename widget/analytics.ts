@@ -16,7 +16,7 @@ export interface ConversionParams {
   duration_ms?: number;
 }
 
-export type ConversionName = 'tryon_open' | 'tryon_submit' | 'tryon_result' | 'tryon_error' | 'tryon_close';
+export type ConversionName = 'tryon_open' | 'tryon_submit' | 'tryon_preview' | 'tryon_result' | 'tryon_error' | 'tryon_close';
 
 /**
  * The two globals read here, typed locally: augmenting `Window` would clash with a shop's own
@@ -108,6 +108,12 @@ export class Conversions {
         const { code } = detail as TryonEventMap['tryon-error']['detail'];
         const submit = this.#submit;
         this.#send('tryon_error', { ...subject(detail), outcome: 'error', error_code: code, ...(submit ? { duration_ms: since(submit.at) } : {}) });
+        break;
+      }
+      case 'tryon-preview': {
+        // The first look: how long the shopper waited to see themselves, from the submit.
+        const { ms } = detail as TryonEventMap['tryon-preview']['detail'];
+        this.#send('tryon_preview', { ...subject(detail), duration_ms: Math.max(0, Math.round(ms)) });
         break;
       }
       case 'tryon-close': {

@@ -44,6 +44,7 @@ export function loadPanel(): Promise<unknown> {
  * @event {CustomEvent<TryonProgressDetail>} tryon-progress - Upload percent, or a status change with elapsed and expected time.
  * @event {CustomEvent<TryonResultDetail>} tryon-result - The try-on succeeded; `outputs` holds absolute URLs of every image or video.
  * @event {CustomEvent<TryonErrorDetail>} tryon-error - Something failed; `code` is the proxy's error code, `message` the words shown.
+ * @event {CustomEvent<TryonPreviewDetail>} tryon-preview - The first look (a quick draft) was painted while the full render is made; `ms` is the time from the submit.
  *
  * @csspart button - The "Try it on" button.
  * @csspart dialog - The `<dialog>` (a bottom sheet on small screens).
@@ -68,6 +69,10 @@ export function loadPanel(): Promise<unknown> {
  * @csspart forget-button - "Forget my photo", in the photo and result steps.
  * @csspart retention - The consent step's sentence on how long the photo and result are kept.
  * @csspart error - The error message (role=alert).
+ * @csspart first-look - The first look in the progress step (and kept in the error step when the full render failed): a quick draft, marked, with the time the full render still needs.
+ * @csspart first-look-badge - The "Quick preview" mark on the first look.
+ * @csspart colours - "See all colours": the grid of the other colours' quick previews.
+ * @csspart colour - One colour in that grid: its name, its draft and "Make this one in full quality".
  * @csspart ready-badge - On the button, once a try-on watched after the dialog closed has its result; opening the dialog shows it and takes the badge away.
  *
  * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8; in the dialog in dark mode, #3b82f6.
@@ -290,7 +295,7 @@ export class TryonButton extends LitElement implements PanelHost {
         @click=${this.#onClick} @pointerenter=${this.#onPrefetch} @focus=${this.#onPrefetch} @touchstart=${this.#onPrefetch}
       ><slot>${label}</slot>${ready ? html`<span id="ready-badge" part="ready-badge" aria-hidden="true">${ready.badge}</span>` : nothing}</button>${this.panelLoaded
         ? html`<span role="status" class="ready-note">${ready?.announcement ?? ''}</span><tryon-panel .host=${this} @panel-status=${this.#onPanelStatus} @panel-ready=${this.#onPanelReady}
-            exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error"
+            exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error, first-look, first-look-badge, colours, colour"
           ></tryon-panel>`
         : nothing}`;
   }

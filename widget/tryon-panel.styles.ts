@@ -316,7 +316,83 @@ export const panelStyles = css`
     background: var(--_accent);
     color: var(--_accent-text);
   }
+  /* The first look: a quick draft, marked as such above it, until the full render replaces it. */
+  .first-look {
+    display: grid;
+    gap: 0.5rem;
+  }
+  .first-look-badge {
+    justify-self: start;
+    margin: 0;
+    padding: 0.1rem 0.6rem;
+    border-radius: 999px;
+    border: 1px solid var(--_border);
+    background: var(--_surface);
+    font-size: 0.85rem;
+    font-weight: 600;
+  }
+  span.first-look-badge {
+    display: inline-block;
+  }
+  /* The replaced first look over the full render, fading out (a short crossfade; none under reduced motion). */
+  .frame {
+    position: relative;
+  }
+  .fade-out {
+    position: absolute;
+    inset-block: 0;
+    inset-inline-start: var(--box-start, 0);
+    inline-size: var(--box-size, 100%);
+    block-size: 100%;
+    object-fit: contain;
+    pointer-events: none;
+    animation: fade-out 0.4s ease-out forwards;
+  }
+  .frame > .fade-out {
+    inset-inline: 0;
+    inline-size: 100%;
+  }
+  @keyframes fade-out {
+    to {
+      opacity: 0;
+      visibility: hidden;
+    }
+  }
+  /* "See all colours": a grid that wraps to the dialog's width (two columns on a phone), in its direction. */
+  .colours {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(min(9rem, 100%), 1fr));
+    gap: 0.75rem;
+  }
+  .colour {
+    display: grid;
+    gap: 0.4rem;
+    align-content: start;
+  }
+  .colour h4 {
+    margin: 0;
+    font-size: 1rem;
+  }
+  .colour .frame {
+    min-block-size: 8rem;
+  }
+  .colour img {
+    display: block;
+    inline-size: 100%;
+    max-block-size: 14rem;
+    object-fit: contain;
+  }
+  .colour button {
+    inline-size: 100%;
+  }
   @media (prefers-reduced-motion: reduce) {
+    .fade-out {
+      animation: none;
+      display: none;
+    }
     .spinner {
       animation: none;
     }

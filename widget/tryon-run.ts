@@ -9,7 +9,7 @@
 // read top to bottom. The pure parts live elsewhere (session.ts, error-policy.ts, product.ts).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { hasOutput, initialSession, nextSession } from './session.js';
-import type { FailedStage, SessionEvent, SessionState } from './session.js';
+import type { FailedStage, ProxyStatus, SessionEvent, SessionState } from './session.js';
 import { ProxyClient, ProxyError } from './proxy-client.js';
 import { failure, isAbort } from './error-policy.js';
 import { expectedMs, requestedViews, variantToTry } from './product.js';
@@ -18,7 +18,7 @@ import { forgetPhoto, forgetTryon, lastPhoto, rememberPhoto, rememberTryon } fro
 import { forgetEverything } from './forget-photo.js';
 import { consentVersion } from './consent-version.js';
 import type { StoredTryon } from './storage.js';
-import type { TryonEventDetail, TryonEventName, TryonSubject } from './events.js';
+import type { TryonEventDetail, TryonEventName, TryonOutput, TryonSubject } from './events.js';
 
 function newRequestId(): string {
   // randomUUID exists only in secure contexts; a shop page on plain http still needs an id.
@@ -66,6 +66,10 @@ export class TryonRun implements ReactiveController {
   #loadedFor: string | undefined;
   /** The consent text the shopper agreed to, sent with every try-on. */
   #consent: { version: string | undefined; language: string } | undefined;
+  /** When the try-on with this requestId was submitted on this page (a resumed one: its stored time). */
+  #submitClock: { requestId: string; at: number } | undefined;
+  /** The try-on whose first look was announced with `tryon-preview` (once each). */
+  #previewTold: string | undefined;
   /** Photos forgotten in this tab whose revocation the proxy has not confirmed yet. */
   readonly #unconfirmed = new Set<string>();
 
@@ -275,6 +279,51 @@ export class TryonRun implements ReactiveController {
     void (upload ? this.#start('upload', (run) => this.#send(run)) : this.#start('submit', (run) => this.#submit(run)));
   }
 
+  /**
+   * The first look is on screen (its image painted): `tryon-preview` says how long it took from the
+   * submit, once per try-on. A colour's draft shown while its full render is made is not a first look
+   * of that try-on, so it says nothing.
+   */
+  previewShown(): void {
+    const { tryon, requestId, preview, previewOff, submittedAt } = this.session;
+    if (!tryon || !preview || previewOff || this.#previewTold === tryon) return;
+    this.#previewTold = tryon;
+    const clock = this.#submitClock;
+    const at = clock && clock.requestId === requestId ? clock.at : submittedAt;
+    const ms = at ? Math.max(0, Date.now() - at) : 0;
+    this.#options.emit('tryon-preview', { ...this.#subject(), tryon, ms });
+  }
+
+  /**
+   * "Make this one in full quality": a normal try-on of `variant` at the product's tier with the
+   * same photo and no first look of its own; `draft`, its colour preview, shows while it is made.
+   */
+  upgradeColour(variant: string, draft: TryonOutput): void {
+    const { status, complete, photo } = this.session;
+    if (status !== 'result' || !complete || !photo) return;
+    this.#stop();
+    this.#dispatch({ type: 'upgrade', requestId: newRequestId(), variant, draft });
+    void this.#start('submit', (run) => this.#submit(run));
+  }
+
+  /**
+   * One draft, front-view preview of another colour with the photo of the result on screen ("See all
+   * colours"): submitted with `quality: "preview"`, watched to its end, its final answer returned.
+   * It is not the session's try-on: the result stays on screen, and `signal` stops it.
+   */
+  async colourPreview(variant: string, signal: AbortSignal, onStatus?: (answer: ProxyStatus) => void): Promise<ProxyStatus> {
+    const { photo } = this.session;
+    if (!photo) throw new ProxyError('photo_expired', '', false);
+    const client = this.#proxy();
+    const created = await client.createTryon({
+      product: this.product?.product || this.#settings.product, variant, photo: photo.handle, requestId: newRequestId(),
+      views: ['front'], quality: 'preview',
+      ...(this.#consent?.version ? { consentVersion: this.#consent.version } : {}),
+      ...(this.#consent ? { consentLanguage: this.#consent.language } : {}),
+    }, signal);
+    return client.watch(created.tryon, (answer) => onStatus?.(answer), signal);
+  }
+
   makeVideo(): void {
     this.#dispatch({ type: 'video', requestId: newRequestId() });
     void this.#start('submit', (run) => this.#submit(run));
@@ -348,6 +397,7 @@ export class TryonRun implements ReactiveController {
     const { endpoint, product: id } = this.#settings;
     const views = output === 'video' ? ['front'] : requestedViews(this.product, this.#settings.views);
     this.#options.emit('tryon-submit', { product: this.#settings.product, ...(variant ? { variant } : {}), requestId, views, output });
+    if (this.#submitClock?.requestId !== requestId) this.#submitClock = { requestId, at: Date.now() };
     const created = await this.#settled(run, 'submit', this.#proxy().createTryon({
       product: product.product || id,
       ...(variant ? { variant } : {}),
@@ -356,6 +406,7 @@ export class TryonRun implements ReactiveController {
       ...(output === 'video' ? { output } : { views }),
       ...(this.#consent?.version ? { consentVersion: this.#consent.version } : {}),
       ...(this.#consent ? { consentLanguage: this.#consent.language } : {}),
+      ...(this.session.previewOff ? { preview: 'off' as const } : {}),
     }, run.signal));
     const at = Date.now();
     const createdViews = Array.isArray(created.views) && created.views.length ? created.views : views;

@@ -109,6 +109,26 @@ export const en = {
 
   compareBefore: 'Before',
   compareAfter: 'After',
+
+  previewBadge: 'Quick preview',
+  previewImageAlt: 'A quick preview of you wearing {product}',
+  previewStillNeeds: 'Full quality needs about {remaining} more.',
+  previewAlmost: 'Full quality is almost ready.',
+  previewReady: 'Your quick preview is ready. Full quality is still being made.',
+  previewReplaced: 'Full quality is ready. It has replaced the quick preview.',
+  previewFullFailed: 'The full-quality try-on failed. Your quick preview is still here, and you can try full quality again.',
+  seeAllColours: 'See all colours',
+  coloursTitle: 'All colours of {product}',
+  coloursNote: 'Quick previews with the same photo. Pick one to make it in full quality.',
+  colourMaking: 'Making a preview…',
+  colourFailed: 'This colour could not be previewed.',
+  colourLimit: 'No more colour previews for this try-on.',
+  colourAlt: 'A quick preview of you in {variant}',
+  makeFullQuality: 'Make this one in full quality',
+  makeFullQualityNamed: 'Make this one in full quality: {variant}',
+  coloursMaking: 'Making quick previews of {count} colours…',
+  coloursDone: 'Colour previews ready: {ready} of {count}.',
+  backToResult: 'Back to your try-on',
 };
 
 /** Every text of the widget, by key. */

@@ -3,6 +3,9 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Texts } from '../texts.js';
+import type { TryonOutput } from '../events.js';
+import { image } from './result.js';
+import type { ImageView } from './result.js';
 
 export interface ProgressStep {
   texts: Texts;
@@ -15,13 +18,36 @@ export interface ProgressStep {
   /** The shop's try-on service is not answering: no spinner or clock pretends it is working (the live region says why). */
   notAnswering: boolean;
   onCancel(): void;
+  /**
+   * The first look, once its draft succeeded: shown marked as a quick preview, with the compare on
+   * it and the time the full render still needs. No Download or Share here: only the full render is.
+   */
+  preview?: { output: TryonOutput; view: ImageView; onLoad(): void } | undefined;
+}
+
+/** The first look, marked as such, with the full render's remaining time. */
+export function firstLook(texts: Texts, preview: NonNullable<ProgressStep['preview']>, note: string): TemplateResult {
+  return html`<div class="first-look" part="first-look">
+    <p class="first-look-badge" part="first-look-badge">${texts.t('previewBadge')}</p>
+    ${image(preview.view, preview.output, texts.t('previewImageAlt', { product: preview.view.productName }), preview.onLoad)}
+    <p class="muted">${note}</p>
+  </div>`;
+}
+
+/** What the first look's note says of the full render: the time it still needs, while it is expected to. */
+function stillNeeds(step: ProgressStep): string {
+  const { texts } = step;
+  const left = step.expectedSeconds - (step.elapsedSeconds ?? 0);
+  return left > 0 ? texts.t('previewStillNeeds', { remaining: texts.seconds(left) }) : texts.t('previewAlmost');
 }
 
 export function progressStep(step: ProgressStep): TemplateResult {
   const { texts } = step;
   return html`<div part="progress" class="body">
     <h3 id="step-title" tabindex="-1" data-autofocus>${texts.t('progressTitle', { product: step.productName })}</h3>
-    ${step.uploading
+    ${step.preview && !step.uploading
+      ? firstLook(texts, step.preview, step.notAnswering ? texts.t('previewBadge') : stillNeeds(step))
+      : step.uploading
       ? html`<progress max="100" .value=${step.percent} aria-labelledby="status"></progress>`
       : step.notAnswering
       ? nothing
