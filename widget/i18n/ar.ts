@@ -108,6 +108,26 @@ export const ar: Translation = {
 
   compareBefore: 'قبل',
   compareAfter: 'بعد',
+
+  previewBadge: 'معاينة سريعة',
+  previewImageAlt: 'معاينة سريعة لإطلالتك في {product}',
+  previewStillNeeds: 'تحتاج الجودة الكاملة إلى نحو {remaining} أخرى.',
+  previewAlmost: 'الجودة الكاملة جاهزة تقريبًا.',
+  previewReady: 'معاينتك السريعة جاهزة. ما زال العمل جاريًا على الجودة الكاملة.',
+  previewReplaced: 'الجودة الكاملة جاهزة، وقد حلّت محل المعاينة السريعة.',
+  previewFullFailed: 'تعذّر إنشاء القياس بالجودة الكاملة. معاينتك السريعة ما زالت هنا، ويمكنك محاولة الجودة الكاملة مرة أخرى.',
+  seeAllColours: 'عرض كل الألوان',
+  coloursTitle: 'كل ألوان {product}',
+  coloursNote: 'معاينات سريعة بالصورة نفسها. اختر واحدة لإنشائها بالجودة الكاملة.',
+  colourMaking: 'جارٍ إنشاء المعاينة…',
+  colourFailed: 'تعذّرت معاينة هذا اللون.',
+  colourLimit: 'لا مزيد من معاينات الألوان لهذا القياس.',
+  colourAlt: 'معاينة سريعة لإطلالتك باللون {variant}',
+  makeFullQuality: 'أنشئ هذا بالجودة الكاملة',
+  makeFullQualityNamed: 'أنشئ هذا بالجودة الكاملة: {variant}',
+  coloursMaking: 'جارٍ إنشاء معاينات سريعة لـ {count} ألوان…',
+  coloursDone: 'معاينات الألوان الجاهزة: {ready} من {count}.',
+  backToResult: 'العودة إلى القياس',
 };
 
 export default ar;

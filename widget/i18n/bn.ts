@@ -107,6 +107,26 @@ export const bn: Translation = {
 
   compareBefore: 'আগে',
   compareAfter: 'পরে',
+
+  previewBadge: 'দ্রুত ঝলক',
+  previewImageAlt: '{product} পরনে আপনার দ্রুত ঝলক',
+  previewStillNeeds: 'পূর্ণ মানের ছবিতে আরও প্রায় {remaining} লাগবে।',
+  previewAlmost: 'পূর্ণ মানের ছবি প্রায় তৈরি।',
+  previewReady: 'আপনার দ্রুত ঝলক তৈরি। পূর্ণ মানের ছবি এখনও তৈরি হচ্ছে।',
+  previewReplaced: 'পূর্ণ মানের ছবি তৈরি। এটি দ্রুত ঝলকের জায়গা নিয়েছে।',
+  previewFullFailed: 'পূর্ণ মানের ট্রাই-অন তৈরি করা যায়নি। আপনার দ্রুত ঝলক এখানেই আছে, আর আপনি আবার পূর্ণ মানের জন্য চেষ্টা করতে পারেন।',
+  seeAllColours: 'সব রং দেখুন',
+  coloursTitle: '{product}-এর সব রং',
+  coloursNote: 'একই ছবি দিয়ে দ্রুত ঝলক। পূর্ণ মানে তৈরি করতে একটি বেছে নিন।',
+  colourMaking: 'ঝলক তৈরি হচ্ছে…',
+  colourFailed: 'এই রঙের ঝলক তৈরি করা যায়নি।',
+  colourLimit: 'এই ট্রাই-অনের জন্য আর কোনো রঙের ঝলক তৈরি করা যাবে না।',
+  colourAlt: '{variant} রঙে আপনার দ্রুত ঝলক',
+  makeFullQuality: 'এটি পূর্ণ মানে তৈরি করুন',
+  makeFullQualityNamed: 'এটি পূর্ণ মানে তৈরি করুন: {variant}',
+  coloursMaking: '{count}টি রঙের দ্রুত ঝলক তৈরি হচ্ছে…',
+  coloursDone: 'রঙের ঝলক তৈরি: {count}টির মধ্যে {ready}টি।',
+  backToResult: 'আপনার ট্রাই-অনে ফিরে যান',
 };
 
 export default bn;

@@ -107,6 +107,26 @@ export const gu: Translation = {
 
   compareBefore: 'પહેલાં',
   compareAfter: 'પછી',
+
+  previewBadge: 'ઝડપી ઝલક',
+  previewImageAlt: '{product} પહેરેલા તમારી ઝડપી ઝલક',
+  previewStillNeeds: 'પૂર્ણ ગુણવત્તામાં હજી લગભગ {remaining} લાગશે.',
+  previewAlmost: 'પૂર્ણ ગુણવત્તાવાળું ચિત્ર લગભગ તૈયાર છે.',
+  previewReady: 'તમારી ઝડપી ઝલક તૈયાર છે. પૂર્ણ ગુણવત્તાવાળું ચિત્ર હજી બની રહ્યું છે.',
+  previewReplaced: 'પૂર્ણ ગુણવત્તાવાળું ચિત્ર તૈયાર છે. તેણે ઝડપી ઝલકનું સ્થાન લીધું છે.',
+  previewFullFailed: 'પૂર્ણ ગુણવત્તાવાળું ટ્રાય-ઑન બની શક્યું નહીં. તમારી ઝડપી ઝલક અહીં જ છે, અને તમે પૂર્ણ ગુણવત્તા માટે ફરી પ્રયાસ કરી શકો છો.',
+  seeAllColours: 'બધા રંગ જુઓ',
+  coloursTitle: '{product}ના બધા રંગ',
+  coloursNote: 'એ જ ફોટાથી ઝડપી ઝલક. પૂર્ણ ગુણવત્તામાં બનાવવા માટે એક પસંદ કરો.',
+  colourMaking: 'ઝલક બની રહી છે…',
+  colourFailed: 'આ રંગની ઝલક બની શકી નહીં.',
+  colourLimit: 'આ ટ્રાય-ઑન માટે વધુ રંગોની ઝલક બની શકે નહીં.',
+  colourAlt: '{variant} રંગમાં તમારી ઝડપી ઝલક',
+  makeFullQuality: 'આને પૂર્ણ ગુણવત્તામાં બનાવો',
+  makeFullQualityNamed: 'આને પૂર્ણ ગુણવત્તામાં બનાવો: {variant}',
+  coloursMaking: '{count} રંગોની ઝડપી ઝલક બની રહી છે…',
+  coloursDone: 'રંગોની ઝલક તૈયાર: {count}માંથી {ready}.',
+  backToResult: 'તમારા ટ્રાય-ઑન પર પાછા જાઓ',
 };
 
 export default gu;

@@ -107,6 +107,26 @@ export const hi: Translation = {
 
   compareBefore: 'पहले',
   compareAfter: 'बाद में',
+
+  previewBadge: 'त्वरित झलक',
+  previewImageAlt: '{product} पहने हुए आपकी त्वरित झलक',
+  previewStillNeeds: 'पूरी गुणवत्ता में लगभग {remaining} और लगेंगे।',
+  previewAlmost: 'पूरी गुणवत्ता वाला चित्र लगभग तैयार है।',
+  previewReady: 'आपकी त्वरित झलक तैयार है। पूरी गुणवत्ता वाला चित्र अभी बन रहा है।',
+  previewReplaced: 'पूरी गुणवत्ता वाला चित्र तैयार है। उसने त्वरित झलक की जगह ले ली है।',
+  previewFullFailed: 'पूरी गुणवत्ता वाला ट्राई-ऑन नहीं बन सका। आपकी त्वरित झलक यहीं है, और आप पूरी गुणवत्ता के लिए फिर से कोशिश कर सकते हैं।',
+  seeAllColours: 'सभी रंग देखें',
+  coloursTitle: '{product} के सभी रंग',
+  coloursNote: 'उसी फ़ोटो से त्वरित झलकें। किसी एक को पूरी गुणवत्ता में बनवाने के लिए चुनें।',
+  colourMaking: 'झलक बन रही है…',
+  colourFailed: 'इस रंग की झलक नहीं बन सकी।',
+  colourLimit: 'इस ट्राई-ऑन के लिए और रंगों की झलक नहीं बन सकती।',
+  colourAlt: '{variant} में आपकी त्वरित झलक',
+  makeFullQuality: 'इसे पूरी गुणवत्ता में बनाएँ',
+  makeFullQualityNamed: 'इसे पूरी गुणवत्ता में बनाएँ: {variant}',
+  coloursMaking: '{count} रंगों की त्वरित झलकें बन रही हैं…',
+  coloursDone: 'रंगों की झलकें तैयार: {count} में से {ready}।',
+  backToResult: 'अपने ट्राई-ऑन पर वापस जाएँ',
 };
 
 export default hi;

@@ -107,6 +107,26 @@ export const mr: Translation = {
 
   compareBefore: 'आधी',
   compareAfter: 'नंतर',
+
+  previewBadge: 'झटपट झलक',
+  previewImageAlt: '{product} घातलेली तुमची झटपट झलक',
+  previewStillNeeds: 'पूर्ण गुणवत्तेसाठी अजून सुमारे {remaining} लागतील.',
+  previewAlmost: 'पूर्ण गुणवत्तेचे चित्र जवळजवळ तयार आहे.',
+  previewReady: 'तुमची झटपट झलक तयार आहे. पूर्ण गुणवत्तेचे चित्र अजून तयार होत आहे.',
+  previewReplaced: 'पूर्ण गुणवत्तेचे चित्र तयार आहे. त्याने झटपट झलकेची जागा घेतली आहे.',
+  previewFullFailed: 'पूर्ण गुणवत्तेचा ट्राय-ऑन तयार होऊ शकला नाही. तुमची झटपट झलक इथेच आहे, आणि तुम्ही पूर्ण गुणवत्तेसाठी पुन्हा प्रयत्न करू शकता.',
+  seeAllColours: 'सर्व रंग पाहा',
+  coloursTitle: '{product} चे सर्व रंग',
+  coloursNote: 'त्याच फोटोतून झटपट झलक. पूर्ण गुणवत्तेत बनवण्यासाठी एक निवडा.',
+  colourMaking: 'झलक तयार होत आहे…',
+  colourFailed: 'या रंगाची झलक तयार होऊ शकली नाही.',
+  colourLimit: 'या ट्राय-ऑनसाठी आणखी रंगांच्या झलका तयार होऊ शकत नाहीत.',
+  colourAlt: '{variant} रंगातील तुमची झटपट झलक',
+  makeFullQuality: 'हे पूर्ण गुणवत्तेत बनवा',
+  makeFullQualityNamed: 'हे पूर्ण गुणवत्तेत बनवा: {variant}',
+  coloursMaking: '{count} रंगांच्या झटपट झलका तयार होत आहेत…',
+  coloursDone: 'रंगांच्या झलका तयार: {count} पैकी {ready}.',
+  backToResult: 'तुमच्या ट्राय-ऑनकडे परत जा',
 };
 
 export default mr;

@@ -107,6 +107,26 @@ export const te: Translation = {
 
   compareBefore: 'ముందు',
   compareAfter: 'తర్వాత',
+
+  previewBadge: 'త్వరిత ప్రివ్యూ',
+  previewImageAlt: '{product} ధరించిన మీ త్వరిత ప్రివ్యూ',
+  previewStillNeeds: 'పూర్తి నాణ్యతకు ఇంకా సుమారు {remaining} పడుతుంది.',
+  previewAlmost: 'పూర్తి నాణ్యత చిత్రం దాదాపు సిద్ధంగా ఉంది.',
+  previewReady: 'మీ త్వరిత ప్రివ్యూ సిద్ధంగా ఉంది. పూర్తి నాణ్యత చిత్రం ఇంకా తయారవుతోంది.',
+  previewReplaced: 'పూర్తి నాణ్యత చిత్రం సిద్ధంగా ఉంది. అది త్వరిత ప్రివ్యూ స్థానంలోకి వచ్చింది.',
+  previewFullFailed: 'పూర్తి నాణ్యత చిత్రాన్ని తయారు చేయలేకపోయాం. మీ త్వరిత ప్రివ్యూ ఇక్కడే ఉంది, పూర్తి నాణ్యత కోసం మళ్లీ ప్రయత్నించవచ్చు.',
+  seeAllColours: 'అన్ని రంగులు చూడండి',
+  coloursTitle: '{product} యొక్క అన్ని రంగులు',
+  coloursNote: 'అదే ఫోటోతో త్వరిత ప్రివ్యూలు. పూర్తి నాణ్యతలో తయారు చేయడానికి ఒకటి ఎంచుకోండి.',
+  colourMaking: 'ప్రివ్యూ తయారవుతోంది…',
+  colourFailed: 'ఈ రంగు ప్రివ్యూ తయారు చేయలేకపోయాం.',
+  colourLimit: 'ఈ చిత్రానికి ఇంకా రంగు ప్రివ్యూలు లేవు.',
+  colourAlt: '{variant} రంగులో మీ త్వరిత ప్రివ్యూ',
+  makeFullQuality: 'దీన్ని పూర్తి నాణ్యతలో తయారు చేయండి',
+  makeFullQualityNamed: 'దీన్ని పూర్తి నాణ్యతలో తయారు చేయండి: {variant}',
+  coloursMaking: '{count} రంగుల త్వరిత ప్రివ్యూలు తయారవుతున్నాయి…',
+  coloursDone: 'రంగు ప్రివ్యూలు సిద్ధం: {count} లో {ready}.',
+  backToResult: 'మీ చిత్రానికి తిరిగి వెళ్లండి',
 };
 
 export default te;

@@ -107,6 +107,26 @@ export const ur: Translation = {
 
   compareBefore: 'پہلے',
   compareAfter: 'بعد',
+
+  previewBadge: 'فوری جھلک',
+  previewImageAlt: '{product} پہنے ہوئے آپ کی فوری جھلک',
+  previewStillNeeds: 'مکمل معیار میں تقریباً {remaining} مزید لگیں گے۔',
+  previewAlmost: 'مکمل معیار کی تصویر تقریباً تیار ہے۔',
+  previewReady: 'آپ کی فوری جھلک تیار ہے۔ مکمل معیار کی تصویر ابھی بن رہی ہے۔',
+  previewReplaced: 'مکمل معیار کی تصویر تیار ہے۔ اس نے فوری جھلک کی جگہ لے لی ہے۔',
+  previewFullFailed: 'مکمل معیار کا ٹرائی آن نہیں بن سکا۔ آپ کی فوری جھلک یہیں ہے، اور آپ مکمل معیار کے لیے دوبارہ کوشش کر سکتے ہیں۔',
+  seeAllColours: 'تمام رنگ دیکھیں',
+  coloursTitle: '{product} کے تمام رنگ',
+  coloursNote: 'اسی تصویر سے فوری جھلکیں۔ کسی ایک کو مکمل معیار میں بنوانے کے لیے چنیں۔',
+  colourMaking: 'جھلک بن رہی ہے…',
+  colourFailed: 'اس رنگ کی جھلک نہیں بن سکی۔',
+  colourLimit: 'اس ٹرائی آن کے لیے مزید رنگوں کی جھلک نہیں بن سکتی۔',
+  colourAlt: '{variant} میں آپ کی فوری جھلک',
+  makeFullQuality: 'اسے مکمل معیار میں بنائیں',
+  makeFullQualityNamed: 'اسے مکمل معیار میں بنائیں: {variant}',
+  coloursMaking: '{count} رنگوں کی فوری جھلکیں بن رہی ہیں…',
+  coloursDone: 'رنگوں کی جھلکیں تیار: {count} میں سے {ready}۔',
+  backToResult: 'اپنے ٹرائی آن پر واپس جائیں',
 };
 
 export default ur;
