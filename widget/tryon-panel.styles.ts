@@ -338,7 +338,7 @@ export const panelStyles = css`
   .frame {
     position: relative;
   }
-  .fade-out {
+  .frame .fade-out {
     position: absolute;
     inset-block: 0;
     inset-inline-start: var(--box-start, 0);
@@ -389,7 +389,7 @@ export const panelStyles = css`
     inline-size: 100%;
   }
   @media (prefers-reduced-motion: reduce) {
-    .fade-out {
+    .frame .fade-out {
       animation: none;
       display: none;
     }
