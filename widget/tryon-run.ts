@@ -68,6 +68,8 @@ export class TryonRun implements ReactiveController {
   #consent: { version: string | undefined; language: string } | undefined;
   /** When the try-on with this requestId was submitted on this page (a resumed one: its stored time). */
   #submitClock: { requestId: string; at: number } | undefined;
+  /** The page's chosen variant when "Make this one in full quality" was pressed. */
+  #pageVariantAtUpgrade: string | undefined;
   /** The try-on whose first look was announced with `tryon-preview` (once each). */
   #previewTold: string | undefined;
   /** Photos forgotten in this tab whose revocation the proxy has not confirmed yet. */
@@ -256,7 +258,10 @@ export class TryonRun implements ReactiveController {
 
   /** Whether the result on screen is of another variant than the one chosen on the page now. */
   offersChosenVariant(): boolean {
-    const { status, complete, variant } = this.session;
+    const { status, complete, variant, previewOff } = this.session;
+    // A colour made in full from "See all colours" was the shopper's choice over the page's: the
+    // page's colour is offered again only once the page picks another.
+    if (previewOff && this.chosenVariant === this.#pageVariantAtUpgrade) return false;
     return status === 'result' && complete && variant !== this.chosenVariant;
   }
 
@@ -302,6 +307,7 @@ export class TryonRun implements ReactiveController {
     const { status, complete, photo } = this.session;
     if (status !== 'result' || !complete || !photo) return;
     this.#stop();
+    this.#pageVariantAtUpgrade = this.chosenVariant;
     this.#dispatch({ type: 'upgrade', requestId: newRequestId(), variant, draft });
     void this.#start('submit', (run) => this.#submit(run));
   }

@@ -268,7 +268,7 @@ async function proxy(ctx, sid, path) {
     if (draft && !tryon) {
       // Like the real proxy: colour previews per photo are capped by the product's colourPreviews.
       const made = [...state.tryons.values()].filter((t) => t.draft && t.photo === body.photo).length;
-      if (made >= (config.product?.colourPreviews ?? 0)) return fail(ctx, { status: 429, code: 'colour_preview_limit', retryable: false });
+      if (made >= (config.colourPreviewCap ?? config.product?.colourPreviews ?? 0)) return fail(ctx, { status: 429, code: 'colour_preview_limit', retryable: false });
     }
     if (!tryon) {
       const handle = `tr_${sid}_${state.tryons.size + 1}`;

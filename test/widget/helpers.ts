@@ -56,6 +56,8 @@ export interface Scenario {
   videoSteps?: FakeStep[];
   /** The steps of a colour preview (`quality: "preview"`); its files are `draft-<variant>-front.png`. */
   colourSteps?: FakeStep[];
+  /** The cap the fake itself holds on colour previews per photo, when it differs from the product's (a proxy's refusal). */
+  colourPreviewCap?: number;
   /** The HTTP status GET /files/… answers; 200 unless told. */
   fileStatus?: number;
 }
