@@ -50,6 +50,10 @@ const shared = {
   background: z.string().min(1).max(60).optional(),
   provider: z.string().min(1).max(60).optional(),
   pose: z.string().min(1).max(200).optional(),
+  /** The first look: a draft, front-view image started beside each try-on ("off": none). Default: "draft" above the draft tier. */
+  preview: z.enum(['draft', 'off']).optional(),
+  /** Drafts of the product's other colours ("See all colours"): true is at most 6 per photo. Default off. */
+  colourPreviews: z.union([z.boolean(), z.strictObject({ max: z.number().int().min(1).max(12) })]).optional(),
 };
 
 const productSchema = z.strictObject({
@@ -111,6 +115,10 @@ export interface ProductEntry {
   name?: string | undefined;
   /** The product's variants by the shop's own id; none → the product has one garment. */
   variants?: Record<string, CatalogVariant> | undefined;
+  /** The first look beside each try-on; undefined → "draft" above the draft tier, else "off" (tryon/first-look.ts). */
+  preview?: 'draft' | 'off' | undefined;
+  /** Colour previews one photo may make (0 or undefined: off). */
+  colourPreviews?: number | undefined;
 }
 
 /** A product as one of its variants: what a try-on of that variant sends upstream. */
@@ -156,8 +164,16 @@ const crossFieldProblems = (id: string, raw: unknown) => modeProblems(raw).map((
 
 const BUILT_IN = { tier: 'standard' as Tier, views: ['front'] as View[], background: 'studio_white', provider: 'auto' };
 
+/** `colourPreviews: true` allows this many per photo. */
+export const COLOUR_PREVIEWS_DEFAULT_MAX = 6;
+
+/** The catalog's `colourPreviews` as a number of previews per photo (0: off). */
+const colourPreviewCount = (value: boolean | { max: number } | undefined): number =>
+  value === true ? COLOUR_PREVIEWS_DEFAULT_MAX : value ? value.max : 0;
+
 /** A product with the catalog's defaults (when it has any) and the built-in ones filled in. */
 function entryOf(id: string, product: CatalogProduct, defaults?: z.infer<typeof catalogSchema>['defaults']): ProductEntry {
+  const tier = product.tier ?? defaults?.tier ?? BUILT_IN.tier;
   return {
     id,
     mode: product.mode,
@@ -165,13 +181,16 @@ function entryOf(id: string, product: CatalogProduct, defaults?: z.infer<typeof 
     garmentImage: product.mode === 'garment_to_person' ? product.garmentImage : undefined,
     referencePersonImage: product.mode === 'person_to_person' ? product.referencePersonImage : undefined,
     views: [...(product.views ?? defaults?.views ?? BUILT_IN.views)],
-    tier: product.tier ?? defaults?.tier ?? BUILT_IN.tier,
+    tier,
     background: product.background ?? defaults?.background ?? BUILT_IN.background,
     provider: product.provider ?? defaults?.provider ?? BUILT_IN.provider,
     pose: product.pose ?? defaults?.pose,
     video: product.video === true ? {} : product.video ? { ...product.video } : undefined,
     name: product.name ?? product.title,
     variants: product.variants ? copyVariants(product.variants) : undefined,
+    // The product wins over the defaults; absent in both, a first look above the draft tier.
+    preview: product.preview ?? defaults?.preview ?? (tier === 'draft' ? 'off' : 'draft'),
+    colourPreviews: colourPreviewCount(product.colourPreviews ?? defaults?.colourPreviews),
   };
 }
 
@@ -246,8 +265,10 @@ export function parseCatalog(input: unknown): Map<string, ProductEntry> {
 
 /** Checks an entry a shop's own lookup function returned, so a bad one is a clear error, not a bad upstream call. */
 export function checkProductEntry(id: string, entry: ProductEntry): ProductEntry {
-  const { id: _ignored, ...fields } = entry;
-  const plain = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  const { id: _ignored, colourPreviews, ...fields } = entry;
+  const plain: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  // A ProductEntry counts its colour previews; the schema takes the catalog's spelling of it.
+  if (colourPreviews !== undefined) plain.colourPreviews = typeof colourPreviews === 'number' && colourPreviews > 0 ? { max: colourPreviews } : colourPreviews === 0 ? false : colourPreviews;
   const result = productSchema.safeParse(plain);
   const crossField = crossFieldProblems(id, plain);
   if (!result.success || crossField.length > 0) {

@@ -10,7 +10,7 @@ export type ErrorCode =
   | 'daily_budget_reached' | 'view_not_offered' | 'video_not_offered' | 'upstream_auth'
   | 'out_of_credits' | 'upstream_unavailable' | 'upstream_timeout' | 'render_failed'
   | 'invalid_signature' | 'store_unavailable' | 'internal_error' | 'daily_limit_reached' | 'method_not_allowed' | 'upload_timeout'
-  | 'too_many_streams' | 'unauthorized';
+  | 'too_many_streams' | 'unauthorized' | 'colour_preview_limit' | 'colour_previews_off';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504;
 

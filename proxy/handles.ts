@@ -38,6 +38,8 @@ export interface TryonClaims {
   output: 'image' | 'video';
   /** Id of the photo handle the try-on was made from. */
   photoId: string;
+  /** The upstream job of its first look (a draft beside it), when one was started. */
+  previewJobId?: string | undefined;
 }
 export interface FileClaims {
   fileId: string;
@@ -69,10 +71,12 @@ const codecs: { [K in HandleKind]: { pack(c: ClaimsOf[K]): Packed; unpack(p: Pac
     unpack: ([id, fileId]) => (typeof id === 'string' && typeof fileId === 'string' ? { id, fileId } : undefined),
   },
   tryon: {
-    pack: (c) => [c.jobId, c.product, c.views.join(','), c.output === 'video' ? 1 : 0, c.photoId],
-    unpack: ([jobId, product, views, output, photoId]) =>
+    // The first look's job rides at the end, only when there is one: a handle without it is as before.
+    pack: (c) => [c.jobId, c.product, c.views.join(','), c.output === 'video' ? 1 : 0, c.photoId, ...(c.previewJobId ? [c.previewJobId] : [])],
+    unpack: ([jobId, product, views, output, photoId, previewJobId]) =>
       typeof jobId === 'string' && typeof product === 'string' && typeof views === 'string' && typeof photoId === 'string'
-        ? { jobId, product, views: views.split(','), output: output === 1 ? 'video' : 'image', photoId }
+        && (previewJobId === undefined || typeof previewJobId === 'string')
+        ? { jobId, product, views: views.split(','), output: output === 1 ? 'video' : 'image', photoId, ...(previewJobId ? { previewJobId } : {}) }
         : undefined,
   },
   file: {

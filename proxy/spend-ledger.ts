@@ -29,13 +29,37 @@ export interface SpendClaim {
   credits: number;
   /** Epoch ms after which no retry can come (its photo handle has expired): then it is forgotten. */
   keepUntil: number;
+  /**
+   * `tryon` (the default) counts in the photo's try-on cap; `colour_preview` (a draft of another
+   * colour, catalog `colourPreviews`) counts in the photo's own colour-preview cap instead,
+   * `colourPreviewCap`. Both count in the day's try-ons and credits and the client's day.
+   */
+  kind?: 'tryon' | 'colour_preview';
+  /** How many distinct colour previews one photo may start (with kind `colour_preview`). */
+  colourPreviewCap?: number;
+  /**
+   * The first look (a draft started beside the try-on, its own idempotency key): reserved in the
+   * same atomic step, in the day's credits only (it is part of the same try-on). When the credits
+   * cover the try-on but not it, the try-on is granted without it: never refused for its sake. A
+   * retry of the try-on gets it only if it is still held, so a retry never charges anything new.
+   */
+  preview?: { key: string; credits: number };
 }
 
-export type SpendRefusal = 'photo_limit' | 'daily_tryons' | 'daily_credits' | 'client_daily';
+export type SpendRefusal = 'photo_limit' | 'daily_tryons' | 'daily_credits' | 'client_daily' | 'colour_preview_limit';
 
 export type Reservation =
-  | { granted: true; /** The try-on was reserved before: nothing new is counted. */ retry: boolean }
+  | {
+    granted: true;
+    /** The try-on was reserved before: nothing new is counted. */
+    retry: boolean;
+    /** Present when the first look asked for is reserved (retry: it was, before); absent: run without it. */
+    preview?: { retry: boolean };
+  }
   | { granted: false; refusal: SpendRefusal };
+
+/** What a held reservation counts in: a try-on, a colour preview, or a first look (credits only). */
+export type HeldKind = 'tryon' | 'colour_preview' | 'preview';
 
 export type SubmitOutcome = 'accepted' | 'refused' | 'unknown';
 
@@ -71,6 +95,8 @@ export function secondsToNextDay(ms: number): number {
 /** The documented answer to each refusal. */
 export function refusalError(refusal: SpendRefusal, limits: SpendLimits, now: number): ProxyError {
   switch (refusal) {
+    case 'colour_preview_limit':
+      return new ProxyError(429, 'colour_preview_limit', 'This photo has been used for every colour preview it may make; please upload it again to see more.', false);
     case 'photo_limit':
       return new ProxyError(429, 'photo_limit_reached', `This photo has been used for ${limits.tryonsPerPhoto} try-ons; please upload it again to continue.`, false);
     case 'client_daily':
@@ -82,6 +108,7 @@ export function refusalError(refusal: SpendRefusal, limits: SpendLimits, now: nu
 }
 
 interface Held {
+  kind: HeldKind;
   day: string;
   photoId: string;
   client: string;
@@ -97,6 +124,8 @@ interface Held {
 export class MemorySpendLedger implements SpendLedger {
   private readonly held = new Map<string, Held>();
   private readonly photos = new Map<string, { keys: Set<string>; keepUntil: number }>();
+  /** Each photo's colour previews, apart from its try-ons (their own cap). */
+  private readonly colourPhotos = new Map<string, { keys: Set<string>; keepUntil: number }>();
   private day = '';
   private tryons = 0;
   private credits = 0;
@@ -124,11 +153,16 @@ export class MemorySpendLedger implements SpendLedger {
     if (known && known.keepUntil > now) {
       known.holders++;
       known.keepUntil = Math.max(known.keepUntil, claim.keepUntil);
-      return { granted: true, retry: true };
+      // A retry charges nothing new: its first look only if that is still held.
+      return { granted: true, retry: true, ...this.holdAgain(claim, now) };
     }
     if (known) this.forget(claim.key, known);
-    const photo = this.photos.get(claim.photoId);
-    if ((photo?.keys.size ?? 0) >= this.limits.tryonsPerPhoto) return { granted: false, refusal: 'photo_limit' };
+    const kind = claim.kind ?? 'tryon';
+    const sets = kind === 'colour_preview' ? this.colourPhotos : this.photos;
+    const photo = sets.get(claim.photoId);
+    if (kind === 'colour_preview') {
+      if ((photo?.keys.size ?? 0) >= (claim.colourPreviewCap ?? 0)) return { granted: false, refusal: 'colour_preview_limit' };
+    } else if ((photo?.keys.size ?? 0) >= this.limits.tryonsPerPhoto) return { granted: false, refusal: 'photo_limit' };
     if ((this.clients.get(claim.client) ?? 0) >= this.limits.clientDailyTryons) return { granted: false, refusal: 'client_daily' };
     if (this.tryons >= this.limits.dailyTryons) return { granted: false, refusal: 'daily_tryons' };
     if (this.credits + claim.credits > this.limits.dailyCredits) return { granted: false, refusal: 'daily_credits' };
@@ -140,12 +174,30 @@ export class MemorySpendLedger implements SpendLedger {
       photo.keys.add(claim.key);
       photo.keepUntil = Math.max(photo.keepUntil, claim.keepUntil);
     } else {
-      this.photos.set(claim.photoId, { keys: new Set([claim.key]), keepUntil: claim.keepUntil });
+      sets.set(claim.photoId, { keys: new Set([claim.key]), keepUntil: claim.keepUntil });
     }
     this.held.set(claim.key, {
-      day, photoId: claim.photoId, client: claim.client, credits: claim.credits, keepUntil: claim.keepUntil, holders: 1, mayHaveStarted: false,
+      kind, day, photoId: claim.photoId, client: claim.client, credits: claim.credits, keepUntil: claim.keepUntil, holders: 1, mayHaveStarted: false,
     });
-    return { granted: true, retry: false };
+    // The first look, in the same step: only what the day's credits still cover.
+    const again = this.holdAgain(claim, now);
+    if (again.preview || !claim.preview) return { granted: true, retry: false, ...again };
+    if (this.credits + claim.preview.credits > this.limits.dailyCredits) return { granted: true, retry: false };
+    this.credits += claim.preview.credits;
+    this.held.set(claim.preview.key, {
+      kind: 'preview', day, photoId: claim.photoId, client: claim.client, credits: claim.preview.credits, keepUntil: claim.keepUntil, holders: 1, mayHaveStarted: false,
+    });
+    return { granted: true, retry: false, preview: { retry: false } };
+  }
+
+  /** The claim's first look, if it is held already (a retry's): one more holder, nothing counted. */
+  private holdAgain(claim: SpendClaim, now: number): { preview?: { retry: boolean } } {
+    if (!claim.preview) return {};
+    const held = this.held.get(claim.preview.key);
+    if (!held || held.keepUntil <= now) return {};
+    held.holders++;
+    held.keepUntil = Math.max(held.keepUntil, claim.keepUntil);
+    return { preview: { retry: true } };
   }
 
   async settle(key: string, outcome: SubmitOutcome): Promise<void> {
@@ -156,8 +208,10 @@ export class MemorySpendLedger implements SpendLedger {
     if (held.mayHaveStarted || held.holders > 0) return;
     this.forget(key, held);
     if (held.day === this.roll(this.now())) {
-      this.tryons--;
       this.credits -= held.credits;
+      // A first look counts in the credits only.
+      if (held.kind === 'preview') return;
+      this.tryons--;
       const count = (this.clients.get(held.client) ?? 1) - 1;
       if (count > 0) this.clients.set(held.client, count);
       else this.clients.delete(held.client);
@@ -174,11 +228,13 @@ export class MemorySpendLedger implements SpendLedger {
     if (now - this.sweptAt < 60_000) return;
     this.sweptAt = now;
     for (const [key, held] of this.held) if (held.keepUntil <= now) this.forget(key, held);
-    for (const [id, photo] of this.photos) if (photo.keepUntil <= now) this.photos.delete(id);
+    for (const sets of [this.photos, this.colourPhotos]) {
+      for (const [id, photo] of sets) if (photo.keepUntil <= now) sets.delete(id);
+    }
   }
 
   private forget(key: string, held: Held): void {
     this.held.delete(key);
-    this.photos.get(held.photoId)?.keys.delete(key);
+    (held.kind === 'colour_preview' ? this.colourPhotos : this.photos).get(held.photoId)?.keys.delete(key);
   }
 }

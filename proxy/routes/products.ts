@@ -5,6 +5,7 @@ import { ProxyError } from '../errors.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { retentionOf } from '../tryon/consent-log.js';
 import { variantList } from '../catalog.js';
+import { colourPreviewsOf, firstLookOf } from '../tryon/first-look.js';
 import type { ProxyServices, ProxyEnv } from '../context.js';
 
 export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
@@ -24,6 +25,9 @@ export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
       variants: variantList(product),
       // How long this proxy keeps answering for a photo and a result: the widget states it at consent.
       retention: retentionOf(services.limits),
+      // Whether a try-on starts a first look beside it, and how many colour previews a photo may make (0: off).
+      preview: firstLookOf(product),
+      colourPreviews: colourPreviewsOf(product),
     });
   });
   return app;

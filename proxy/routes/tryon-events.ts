@@ -1,13 +1,13 @@
 // GET /tryons/{h}/events: the try-on's status as Server-Sent Events. The first event is read
 // before the stream opens (so an upstream failure is an ordinary error answer); then every change
 // the shared status board sees is sent once, with a heartbeat comment to keep idle connections
-// open, until the try-on is finished, the browser leaves or streamMaxMs passes (the widget reconnects).
+// open, until the try-on is finished (its first look, if any, is sent with each event as it is then), the browser leaves or streamMaxMs passes (the widget reconnects).
 // Streams are capped per client and per instance (stream-slots.ts): past a cap, 429 too_many_streams.
 import { streamSSE } from 'hono/streaming';
 import type { Handler } from 'hono';
 import { isTerminal, type TryonSnapshot } from '../tryon-status.js';
 import { openUnforgotten } from '../photo-revocations.js';
-import { mountBase, statusBody } from '../tryon/status-body.js';
+import { mountBase, readPreview, statusBody } from '../tryon/status-body.js';
 import { StreamSlots } from '../stream-slots.js';
 import type { ProxyEnv, ProxyServices } from '../context.js';
 
@@ -32,8 +32,9 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
     const base = mountBase(services, c.req.path);
     const release = slots.take(services.client(c));
     let first: TryonSnapshot;
+    let preview: TryonSnapshot | undefined;
     try {
-      first = await services.board.read(claims.jobId);
+      [first, preview] = await Promise.all([services.board.read(claims.jobId), readPreview(services, claims)]);
     } catch (error) {
       release();
       throw error;
@@ -43,25 +44,44 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
     return streamSSE(c, counted(services, release, async (stream) => {
       let last = '';
       const send = async (snapshot: TryonSnapshot) => {
-        const text = JSON.stringify(await statusBody(services, claims, snapshot, base));
+        const text = JSON.stringify(await statusBody(services, claims, snapshot, base, preview));
         if (text === last) return;
         last = text;
         await stream.writeSSE({ event: 'status', data: text });
       };
+      // Done when the try-on is; only a failed try-on waits on for its first look, which the
+      // shopper keeps (a succeeded one replaces it, so nothing more is worth sending).
+      const finished = (snapshot: TryonSnapshot) => isTerminal(snapshot.status)
+        && (snapshot.status === 'succeeded' || !preview || isTerminal(preview.status));
       await send(first);
-      if (isTerminal(first.status)) return;
+      if (finished(first)) return;
 
       let pending: TryonSnapshot | undefined;
+      let latest = first;
       let wake: (() => void) | undefined;
       let closed = false;
       const stop = () => {
         closed = true;
         wake?.();
       };
-      const unwatch = services.board.watch(claims.jobId, (snapshot) => {
+      const unwatchTryon = services.board.watch(claims.jobId, (snapshot) => {
         pending = snapshot;
+        latest = snapshot;
         wake?.();
       });
+      // The first look is watched through the same board (one poll per interval for everyone, woken
+      // by webhooks); each change of it is sent as a status event carrying the try-on's latest state.
+      const unwatchPreview = claims.previewJobId
+        ? services.board.watch(claims.previewJobId, (snapshot) => {
+          preview = snapshot;
+          pending ??= latest;
+          wake?.();
+        })
+        : undefined;
+      const unwatch = () => {
+        unwatchTryon();
+        unwatchPreview?.();
+      };
       stream.onAbort(stop);
       // A browser gone while the first event was written is not told again: its slot goes now.
       if (stream.aborted) stop();
@@ -79,7 +99,7 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
             // The shopper forgot the photo while watching: no more file links for it.
             if (await services.revocations.isRevoked(claims.photoId)) break;
             await send(snapshot);
-            if (isTerminal(snapshot.status)) break;
+            if (finished(snapshot)) break;
           }
         }
       } finally {

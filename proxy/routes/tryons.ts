@@ -11,9 +11,11 @@ import { rateLimit } from '../middleware/rate-limit.js';
 import { openUnforgotten } from '../photo-revocations.js';
 import { logConsent } from '../tryon/consent-log.js';
 import { readTryonRequest } from '../tryon/request.js';
-import { mountBase, statusBody } from '../tryon/status-body.js';
+import { mountBase, readPreview, statusBody } from '../tryon/status-body.js';
 import { viewsToRender } from '../tryon/views.js';
-import { productAsVariant } from '../catalog.js';
+import { productAsVariant, type VariantEntry, type View } from '../catalog.js';
+import { asDraft, colourPreviewsOf, DRAFT_VIEWS, firstLookKeyParts, firstLookOf } from '../tryon/first-look.js';
+import type { TryonRequest } from '../tryon/request.js';
 import { productImageOf, tryonRequestBody } from '../upstream/tryon-body.js';
 import { upstreamStartedNothing } from '../upstream/transport.js';
 import { tryonEvents } from './tryon-events.js';
@@ -35,6 +37,89 @@ const submitWindowMs = (limits: ProxyLimits) =>
 const isUnknownFile = (error: unknown) =>
   error instanceof UpstreamRejected && [400, 404, 422].includes(error.upstreamStatus);
 
+/** One upstream job a POST /tryons submits: the try-on itself, or its first look. */
+interface Submission {
+  role: 'tryon' | 'preview';
+  key: string;
+  product: VariantEntry;
+  views: View[];
+  output: 'image' | 'video';
+  /** Whether any submit of it may have started it upstream (then its reservation is never given back). */
+  mayHaveStarted: boolean;
+}
+
+/**
+ * Submits the jobs one after another (the try-on, then its first look), each with its own
+ * idempotency key and its own ticket against a forget of the photo, and settles each one's
+ * reservation by how its submit ended. When the try-on's submit fails, its first look is not
+ * submitted at all: its reservation is given back (upstream surely started nothing for it).
+ */
+async function submitAll(
+  services: ProxyServices, requestId: string, photo: { id: string; fileId: string },
+  image: { path: string; kind: 'garment' | 'person' }, jobs: Submission[],
+): Promise<Map<Submission['role'], { job?: UpstreamJob; error?: unknown }>> {
+  let productFileId = '';
+  const submit = async (each: Submission): Promise<UpstreamJob> => {
+    productFileId = await services.garmentFiles.fileId(image.path, image.kind);
+    // The photo may have been forgotten since it was opened (the garment upload can take a
+    // while): checked again as the submit is let out, in one step with counting it as under
+    // way, so a forget either stops it here or waits for it (forgetPhoto).
+    const ticket = await services.revocations.beginSubmit(photo.id, submitWindowMs(services.limits));
+    if (!ticket) throw new ProxyError(404, 'invalid_handle', 'This photo link is not valid.');
+    try {
+      return await services.upstream.submitTryon(each.output, tryonRequestBody({
+        product: each.product, personFileId: photo.fileId, productFileId, views: each.views, output: each.output, idempotencyKey: each.key,
+      }));
+    } catch (error) {
+      // A timeout, a 5xx, an unreadable answer (even when a later attempt was refused): upstream
+      // may have started it, so its reservation is never given back and the budget cannot under-count.
+      if (!upstreamStartedNothing(error)) each.mayHaveStarted = true;
+      throw error;
+    } finally {
+      await services.revocations.endSubmit(photo.id, ticket).catch(() => {
+        // Its ticket lapses by itself; until then a forget of this photo waits for it.
+        services.log({ level: 'warn', event: 'submit_ticket_kept', photo: photo.id, requestId });
+      });
+    }
+  };
+  const results = new Map<Submission['role'], { job?: UpstreamJob; error?: unknown }>();
+  for (const each of jobs) {
+    if (each.role === 'preview' && results.get('tryon')?.error !== undefined) {
+      await services.spend.settle(each.key, 'refused');
+      continue;
+    }
+    let job: UpstreamJob;
+    try {
+      try {
+        job = await submit(each);
+      } catch (error) {
+        // A remembered garment file id can outlive upstream's copy (a restart with a saved cache):
+        // upload the garment again and try once more.
+        if (!isUnknownFile(error)) throw error;
+        await services.garmentFiles.forget(image.path, image.kind, productFileId);
+        job = await submit(each);
+      }
+    } catch (error) {
+      await services.spend.settle(each.key, each.mayHaveStarted ? 'unknown' : 'refused');
+      results.set(each.role, { error });
+      continue;
+    }
+    await services.spend.settle(each.key, 'accepted');
+    results.set(each.role, { job });
+  }
+  return results;
+}
+
+/** A colour preview is a draft of one listed colour of a product whose catalog turns them on. */
+function checkColourPreview(product: VariantEntry, request: TryonRequest): void {
+  if (colourPreviewsOf(product) === 0) throw new ProxyError(422, 'colour_previews_off', 'This product does not offer colour previews.');
+  if (product.variant === undefined) throw new ProxyError(422, 'validation_failed', 'variant: a colour preview names one of the product’s colours.');
+  if (request.output === 'video') throw new ProxyError(422, 'validation_failed', 'output: a colour preview is an image.');
+  if (request.views && (request.views.length !== 1 || request.views[0] !== 'front')) {
+    throw new ProxyError(422, 'validation_failed', 'views: a colour preview shows the front view only.');
+  }
+}
+
 export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
   const writes = rateLimit(services.writes, services.client);
@@ -44,83 +129,74 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     const request = await readTryonRequest(c.req.raw, services.limits);
     const listed = await services.findProduct(request.product);
     if (!listed) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
-    const product = productAsVariant(listed, request.variant);
-    if (!product) throw new ProxyError(422, 'unknown_variant', 'This colour or size of the product has no try-on.');
+    const chosen = productAsVariant(listed, request.variant);
+    if (!chosen) throw new ProxyError(422, 'unknown_variant', 'This colour or size of the product has no try-on.');
+    const colourPreview = request.quality === 'preview';
+    if (colourPreview) checkColourPreview(chosen, request);
     const photo = await openUnforgotten(services, 'photo', request.photo);
+    // A colour preview is a draft of the front view, whatever the product's own tier and views.
+    const product = colourPreview ? asDraft(chosen) : chosen;
     const output = request.output ?? 'image';
-    const views = viewsToRender(product, output, request.views);
+    const views = colourPreview ? DRAFT_VIEWS : viewsToRender(product, output, request.views);
 
     // The variant joins the key only when chosen, so a try-on without one keeps the key it always had.
     const key = await services.idempotencyKey([
       photo.fileId, product.id, views.join(','), output, request.requestId,
       ...(product.variant === undefined ? [] : [`variant=${product.variant}`]),
+      ...(colourPreview ? ['quality=preview'] : []),
     ]);
-    // Reserved in every daily limit before upstream is asked: a burst cannot overspend.
+    // The first look: the catalog's choice, which the browser may only turn off.
+    const firstLook = !colourPreview && firstLookOf(product) === 'draft' && request.preview !== 'off'
+      ? { key: await services.idempotencyKey(firstLookKeyParts(key)), credits: creditsFor(services.prices, 'draft', 'image', DRAFT_VIEWS.length) }
+      : undefined;
+    // Reserved in every daily limit before upstream is asked: a burst cannot overspend. The first
+    // look in the same step, and only if the credits still cover it.
     const credits = creditsFor(services.prices, product.tier, output, views.length);
     const reservation = await services.spend.reserve({
       key, photoId: photo.id, client: services.client(c), credits, keepUntil: photo.expiresAt * 1000,
+      ...(colourPreview ? { kind: 'colour_preview' as const, colourPreviewCap: colourPreviewsOf(chosen) } : {}),
+      ...(firstLook ? { preview: firstLook } : {}),
     });
     if (!reservation.granted) throw refusalError(reservation.refusal, services.limits, services.now());
-
-    const image = productImageOf(product);
-    let productFileId = '';
-    // Whether any submit of this request may have started the try-on upstream (a timeout, a 5xx,
-    // an unreadable answer, even when a later attempt was refused): then the reservation is never
-    // given back, so the budget cannot under-count.
-    let mayHaveStarted = false;
-    const submit = async () => {
-      productFileId = await services.garmentFiles.fileId(image.path, image.kind);
-      // The photo may have been forgotten since it was opened (the garment upload can take a
-      // while): checked again as the submit is let out, in one step with counting it as under
-      // way, so a forget either stops it here or waits for it (forgetPhoto).
-      const ticket = await services.revocations.beginSubmit(photo.id, submitWindowMs(services.limits));
-      if (!ticket) throw new ProxyError(404, 'invalid_handle', 'This photo link is not valid.');
-      try {
-        return await services.upstream.submitTryon(output, tryonRequestBody({
-          product, personFileId: photo.fileId, productFileId, views, output, idempotencyKey: key,
-        }));
-      } catch (error) {
-        if (!upstreamStartedNothing(error)) mayHaveStarted = true;
-        throw error;
-      } finally {
-        await services.revocations.endSubmit(photo.id, ticket).catch(() => {
-          // Its ticket lapses by itself; until then a forget of this photo waits for it.
-          services.log({ level: 'warn', event: 'submit_ticket_kept', photo: photo.id, requestId: c.get('requestId') });
-        });
-      }
-    };
-    let job: UpstreamJob;
-    try {
-      try {
-        job = await submit();
-      } catch (error) {
-        // A remembered garment file id can outlive upstream's copy (a restart with a saved cache):
-        // upload the garment again and try once more.
-        if (!isUnknownFile(error)) throw error;
-        await services.garmentFiles.forget(image.path, image.kind, productFileId);
-        job = await submit();
-      }
-    } catch (error) {
-      await services.spend.settle(key, mayHaveStarted ? 'unknown' : 'refused');
-      throw error;
+    if (firstLook && !reservation.preview) {
+      services.log({ level: 'warn', event: 'first_look_skipped', reason: 'daily_credits', product: product.id, requestId: c.get('requestId') });
     }
-    await services.spend.settle(key, 'accepted');
+
+    const jobs: Submission[] = [
+      // The try-on first, then its first look (a fixed order upstream sees): a try-on upstream
+      // refuses starts no first look, and a fault injected for "the next job" meets the try-on.
+      { role: 'tryon', key, product, views, output, mayHaveStarted: false },
+      ...(firstLook && reservation.preview
+        ? [{ role: 'preview' as const, key: firstLook.key, product: asDraft(product), views: DRAFT_VIEWS, output: 'image' as const, mayHaveStarted: false }]
+        : []),
+    ];
+    const submitted = await submitAll(services, c.get('requestId'), photo, productImageOf(product), jobs);
+    const main = submitted.get('tryon')!;
+    const preview = submitted.get('preview');
+    if (main.error !== undefined) throw main.error;
+    if (preview?.error !== undefined) {
+      services.log({ level: 'warn', event: 'first_look_failed', code: (preview.error as { code?: string }).code ?? 'unknown', product: product.id, requestId: c.get('requestId') });
+    }
+    const job = main.job!;
     if (!reservation.retry) services.metrics.tryonStarted(product.id, product.tier, credits);
+    if (preview?.job && !reservation.preview?.retry) services.metrics.tryonStarted(product.id, 'draft', firstLook!.credits);
     await services.board.seed(job, { product: product.id, tier: product.tier });
+    if (preview?.job) await services.board.seed(preview.job, { product: product.id, tier: 'draft' });
     await logConsent(services, {
       product: product.id, photo: photo.id, client: services.client(c), requestId: c.get('requestId'),
       consentVersion: request.consentVersion, consentLanguage: request.consentLanguage,
     });
-    const { handle } = await services.handles.mint('tryon',
-      { jobId: job.id, product: product.id, views, output, photoId: photo.id }, services.limits.tryonTtlSeconds);
+    const { handle } = await services.handles.mint('tryon', {
+      jobId: job.id, product: product.id, views, output, photoId: photo.id, ...(preview?.job ? { previewJobId: preview.job.id } : {}),
+    }, services.limits.tryonTtlSeconds);
     return c.json({ tryon: handle, status: job.status, views }, 202);
   });
 
   app.get('/:handle', reads, async (c) => {
     const claims = await openUnforgotten(services, 'tryon', c.req.param('handle'));
-    const snapshot = await services.board.read(claims.jobId);
+    const [snapshot, preview] = await Promise.all([services.board.read(claims.jobId), readPreview(services, claims)]);
     c.header('cache-control', 'no-store');
-    return c.json(await statusBody(services, claims, snapshot, mountBase(services, c.req.path)));
+    return c.json(await statusBody(services, claims, snapshot, mountBase(services, c.req.path), preview));
   });
 
   app.get('/:handle/events', reads, tryonEvents(services));

@@ -5,7 +5,7 @@
 // every operation here is synchronous SQL, so each is atomic across all isolates: N free slots
 // give at most N try-ons however the burst is spread. Storage is the object's own SQLite; rows
 // that have outlived their use are swept on use, at most once a minute.
-import { utcDay, type Reservation, type SpendClaim, type SpendRefusal, type SpendUsage, type SubmitOutcome } from '../spend-ledger.js';
+import { utcDay, type HeldKind, type Reservation, type SpendClaim, type SpendRefusal, type SpendUsage, type SubmitOutcome } from '../spend-ledger.js';
 import type { RateBucket } from './store.js';
 import { answerCall, firstRow, limitFromWire, type Call, type DurableObjectState, type SqlStorage } from './durable-wire.js';
 
@@ -16,6 +16,8 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS held (key TEXT PRIMARY KEY, day TEXT NOT NULL, photo_id TEXT NOT NULL, client TEXT NOT NULL,
      credits REAL NOT NULL, keep_until INTEGER NOT NULL, holders INTEGER NOT NULL, confirmed INTEGER NOT NULL)`,
   'CREATE INDEX IF NOT EXISTS held_by_photo ON held (photo_id)',
+  // What a reservation counts in (spend-ledger.ts HeldKind); an object made before it had only try-ons.
+  'ALTER TABLE held ADD COLUMN kind TEXT NOT NULL DEFAULT \'tryon\'',
   'CREATE TABLE IF NOT EXISTS spend_day (day TEXT PRIMARY KEY, tryons INTEGER NOT NULL, credits REAL NOT NULL)',
   'CREATE TABLE IF NOT EXISTS spend_client (day TEXT NOT NULL, client TEXT NOT NULL, tryons INTEGER NOT NULL, PRIMARY KEY (day, client))',
   'CREATE TABLE IF NOT EXISTS forgotten (photo_id TEXT PRIMARY KEY, until INTEGER NOT NULL)',
@@ -29,7 +31,7 @@ const SCHEMA = [
 const SWEEP_EVERY_MS = 60_000;
 const DAY_MS = 86_400_000;
 
-interface Held { day: string; photo_id: string; client: string; credits: number; keep_until: number; holders: number; confirmed: number }
+interface Held { kind: HeldKind; day: string; photo_id: string; client: string; credits: number; keep_until: number; holders: number; confirmed: number }
 
 export class ShopObject {
   private readonly sql: SqlStorage;
@@ -37,7 +39,14 @@ export class ShopObject {
 
   constructor(state: DurableObjectState) {
     this.sql = state.storage.sql;
-    for (const statement of SCHEMA) this.sql.exec(statement);
+    for (const statement of SCHEMA) {
+      try {
+        this.sql.exec(statement);
+      } catch (error) {
+        // The one ALTER finds its column there on every start after the first.
+        if (!statement.startsWith('ALTER TABLE') || !/duplicate column/i.test(String(error))) throw error;
+      }
+    }
   }
 
   async fetch(request: Request): Promise<Response> {
@@ -79,12 +88,16 @@ export class ShopObject {
     const known = firstRow(this.sql.exec<{ keep_until: number }>('SELECT keep_until FROM held WHERE key = ?', claim.key));
     if (known && known.keep_until > now) {
       this.sql.exec('UPDATE held SET holders = holders + 1, keep_until = MAX(keep_until, ?) WHERE key = ?', claim.keepUntil, claim.key);
-      return { granted: true, retry: true };
+      // A retry charges nothing new: its first look only if that is still held.
+      return { granted: true, retry: true, ...this.holdAgain(now, claim) };
     }
     if (known) this.sql.exec('DELETE FROM held WHERE key = ?', claim.key);
     const refuse = (refusal: SpendRefusal): Reservation => ({ granted: false, refusal });
-    const photoTryons = firstRow(this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM held WHERE photo_id = ?', claim.photoId))!.n;
-    if (photoTryons >= limitFromWire(limits.tryonsPerPhoto)) return refuse('photo_limit');
+    const kind = claim.kind ?? 'tryon';
+    const photoCount = firstRow(this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM held WHERE photo_id = ? AND kind = ?', claim.photoId, kind))!.n;
+    if (kind === 'colour_preview') {
+      if (photoCount >= (claim.colourPreviewCap ?? 0)) return refuse('colour_preview_limit');
+    } else if (photoCount >= limitFromWire(limits.tryonsPerPhoto)) return refuse('photo_limit');
     const clientTryons = firstRow(this.sql.exec<{ tryons: number }>('SELECT tryons FROM spend_client WHERE day = ? AND client = ?', day, claim.client))?.tryons ?? 0;
     if (clientTryons >= limitFromWire(limits.clientDailyTryons)) return refuse('client_daily');
     const spent = this.spent(day);
@@ -95,9 +108,26 @@ export class ShopObject {
       ON CONFLICT (day) DO UPDATE SET tryons = tryons + 1, credits = credits + excluded.credits`, day, claim.credits);
     this.sql.exec(`INSERT INTO spend_client (day, client, tryons) VALUES (?, ?, 1)
       ON CONFLICT (day, client) DO UPDATE SET tryons = tryons + 1`, day, claim.client);
-    this.sql.exec('INSERT INTO held (key, day, photo_id, client, credits, keep_until, holders, confirmed) VALUES (?, ?, ?, ?, ?, ?, 1, 0)',
-      claim.key, day, claim.photoId, claim.client, claim.credits, claim.keepUntil);
-    return { granted: true, retry: false };
+    this.sql.exec('INSERT INTO held (key, day, photo_id, client, credits, keep_until, holders, confirmed, kind) VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?)',
+      claim.key, day, claim.photoId, claim.client, claim.credits, claim.keepUntil, kind);
+    // The first look, in the same step: only what the day's credits still cover.
+    const again = this.holdAgain(now, claim);
+    if (again.preview || !claim.preview) return { granted: true, retry: false, ...again };
+    if (spent.credits + claim.credits + claim.preview.credits > limitFromWire(limits.dailyCredits)) return { granted: true, retry: false };
+    this.sql.exec('DELETE FROM held WHERE key = ?', claim.preview.key);
+    this.sql.exec('UPDATE spend_day SET credits = credits + ? WHERE day = ?', claim.preview.credits, day);
+    this.sql.exec('INSERT INTO held (key, day, photo_id, client, credits, keep_until, holders, confirmed, kind) VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?)',
+      claim.preview.key, day, claim.photoId, claim.client, claim.preview.credits, claim.keepUntil, 'preview');
+    return { granted: true, retry: false, preview: { retry: false } };
+  }
+
+  /** The claim's first look, if it is held already (a retry's): one more holder, nothing counted. */
+  private holdAgain(now: number, claim: SpendClaim): { preview?: { retry: boolean } } {
+    if (!claim.preview) return {};
+    const held = firstRow(this.sql.exec<{ keep_until: number }>('SELECT keep_until FROM held WHERE key = ?', claim.preview.key));
+    if (!held || held.keep_until <= now) return {};
+    this.sql.exec('UPDATE held SET holders = holders + 1, keep_until = MAX(keep_until, ?) WHERE key = ?', claim.keepUntil, claim.preview.key);
+    return { preview: { retry: true } };
   }
 
   /** spend-ledger.ts MemorySpendLedger.settle, on tables. */
@@ -114,6 +144,11 @@ export class ShopObject {
     }
     this.sql.exec('DELETE FROM held WHERE key = ?', key);
     if (held.day !== utcDay(now)) return;
+    // A first look counts in the credits only.
+    if (held.kind === 'preview') {
+      this.sql.exec('UPDATE spend_day SET credits = credits - ? WHERE day = ?', held.credits, held.day);
+      return;
+    }
     this.sql.exec('UPDATE spend_day SET tryons = tryons - 1, credits = credits - ? WHERE day = ?', held.credits, held.day);
     this.sql.exec('UPDATE spend_client SET tryons = tryons - 1 WHERE day = ? AND client = ?', held.day, held.client);
     this.sql.exec('DELETE FROM spend_client WHERE day = ? AND client = ? AND tryons <= 0', held.day, held.client);

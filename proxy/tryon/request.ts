@@ -20,6 +20,10 @@ const tryonRequest = z.object({
   // Checked against the product's variants by the route (unknown_variant); "" is no variant, as
   // an empty `variant` attribute on the button means.
   variant: z.string().max(64).optional().transform((v) => (v === '' ? undefined : v)),
+  // "preview": a colour preview (a draft of the chosen colour alone), where the catalog offers them.
+  quality: z.enum(['full', 'preview']).optional(),
+  // The browser may only turn the first look off (it only ever lowers what a try-on costs).
+  preview: z.literal('off', { message: 'may only be "off"' }).optional(),
 });
 
 export type TryonRequest = z.infer<typeof tryonRequest>;

@@ -1,8 +1,11 @@
 // The status answer of a try-on, the same for GET /tryons/{h} and each SSE event: its state, its
-// views and a signed, short-lived URL for each finished output (never an upstream id).
+// views and a signed, short-lived URL for each finished output (never an upstream id); and, when a
+// first look was started beside it, `preview` with that draft's own state and, once it succeeded,
+// its one output (`status` and `outputs` always mean the try-on itself).
 import { isTerminal, type TryonSnapshot } from '../tryon-status.js';
 import type { ProxyServices } from '../context.js';
 import type { TryonClaims } from '../handles.js';
+import type { UpstreamOutput } from '../upstream/client.js';
 
 export interface TryonStatusBody {
   status: TryonSnapshot['status'];
@@ -10,6 +13,8 @@ export interface TryonStatusBody {
   views: string[];
   progress?: number;
   error?: { code: string; message: string; retryable: boolean };
+  /** The first look: failed → no outputs (nothing is shown for it), and the try-on goes on. */
+  preview?: { status: TryonSnapshot['status']; outputs: { view: string; type: 'image' | 'video'; url: string }[] };
 }
 
 /** The path the proxy is mounted at, taken from this request, so URLs work under any mount. */
@@ -19,20 +24,56 @@ export function mountBase(services: ProxyServices, path: string): string {
   return at >= 0 ? path.slice(0, at) : '';
 }
 
-export async function statusBody(services: ProxyServices, claims: TryonClaims & { expiresAt: number }, snapshot: TryonSnapshot, base: string): Promise<TryonStatusBody> {
+/** A signed file URL for one output of one job of the try-on (the files route checks it is that job's). */
+async function fileUrl(services: ProxyServices, claims: TryonClaims & { expiresAt: number }, jobId: string, output: UpstreamOutput, base: string): Promise<string> {
   // Rounded so the same output keeps the same URL (and the browser's cache) for a while; never
   // beyond the try-on's own end, so "your try-on is kept for a day" holds for its links too.
   const fileExpiry = Math.min(claims.expiresAt, Math.ceil((services.now() / 1000 + services.limits.fileTtlSeconds) / 60) * 60);
-  const outputs = await Promise.all(snapshot.outputs.map(async (output) => {
-    const { handle } = await services.handles.mint('file',
-      { fileId: output.fileId, jobId: claims.jobId, view: output.view, type: output.type, photoId: claims.photoId }, 0, fileExpiry);
-    return { view: output.view, url: `${base}/files/${handle}`, type: output.type, ...(output.contentType ? { contentType: output.contentType } : {}) };
-  }));
+  const { handle } = await services.handles.mint('file',
+    { fileId: output.fileId, jobId, view: output.view, type: output.type, photoId: claims.photoId }, 0, fileExpiry);
+  return `${base}/files/${handle}`;
+}
+
+export async function statusBody(
+  services: ProxyServices, claims: TryonClaims & { expiresAt: number }, snapshot: TryonSnapshot, base: string,
+  /** The first look's snapshot, when the try-on has one and it could be read. */
+  preview?: TryonSnapshot,
+): Promise<TryonStatusBody> {
+  const outputs = await Promise.all(snapshot.outputs.map(async (output) => ({
+    view: output.view, url: await fileUrl(services, claims, claims.jobId, output, base), type: output.type,
+    ...(output.contentType ? { contentType: output.contentType } : {}),
+  })));
   return {
     status: snapshot.status,
     outputs,
     views: claims.views,
     ...(snapshot.progress !== undefined && !isTerminal(snapshot.status) ? { progress: snapshot.progress } : {}),
     ...(snapshot.error ? { error: snapshot.error } : {}),
+    ...(preview && claims.previewJobId ? { preview: await previewBody(services, claims, claims.previewJobId, preview, base) } : {}),
   };
+}
+
+async function previewBody(services: ProxyServices, claims: TryonClaims & { expiresAt: number }, jobId: string, preview: TryonSnapshot, base: string): Promise<NonNullable<TryonStatusBody['preview']>> {
+  // Only a succeeded first look shows anything; its one output is the front view's image.
+  const shown = preview.status === 'succeeded' ? preview.outputs.filter((o) => o.type === 'image').slice(0, 1) : [];
+  return {
+    status: preview.status,
+    outputs: await Promise.all(shown.map(async (output) => ({
+      view: output.view, type: output.type, url: await fileUrl(services, claims, jobId, output, base),
+    }))),
+  };
+}
+
+/**
+ * The first look's snapshot for a status answer. Reading it never fails the try-on's own answer:
+ * should upstream not answer for it, the last snapshot the store holds stands (said in the log).
+ */
+export async function readPreview(services: ProxyServices, claims: TryonClaims): Promise<TryonSnapshot | undefined> {
+  if (!claims.previewJobId) return undefined;
+  try {
+    return await services.board.read(claims.previewJobId);
+  } catch (error) {
+    services.log({ level: 'warn', event: 'preview_read_failed', code: (error as { code?: string }).code ?? 'unknown' });
+    return services.board.known(claims.previewJobId);
+  }
 }

@@ -121,20 +121,24 @@ for (const kind of STORE_KINDS) describe(`spend guards under bursts (${kind} sto
     }
   });
 
-  it('counts a 4-view premium try-on at its credit price (16) against the daily credit budget', async () => {
-    const stack = await stackOn(kind, { apiKey: 'sk_live_b', proxy: { limits: { ...OPEN, dailyCredits: 20 } } });
+  it('counts a 4-view premium try-on at its credit price (16), and its first look (1), against the daily credit budget', async () => {
+    const stack = await stackOn(kind, { apiKey: 'sk_live_b', proxy: { limits: { ...OPEN, dailyCredits: 21 } } });
     try {
       const photo = await photoHandle(stack);
       const start = await credits(stack);
       const premium = await submit(stack, { product: 'saree-banarasi-red', photo, requestId: newRequestId() });
       assert.equal(premium.status, 202, JSON.stringify(premium.body));
-      assert.equal(start - (await credits(stack)), 16, 'the sandbox charged 4 views × 4 credits');
-      // 16 of 20 reserved: another 16, or even a 4-credit one-view premium, no longer fits…
+      assert.equal(start - (await credits(stack)), 17, 'the sandbox charged 4 views × 4 credits, and 1 for the draft first look');
+      // 17 of 21 reserved: another 16 no longer fits…
       assertRefusal(await submit(stack, { product: 'saree-banarasi-red', photo, requestId: newRequestId() }), 503, 'daily_budget_reached');
-      // …a one-view premium (4) still fits exactly, and then a draft (1) no longer does.
-      assert.equal((await submit(stack, { product: 'saree-banarasi-red', photo, requestId: newRequestId(), views: ['front'] })).status, 202);
+      // …a one-view premium (4) still fits exactly, without its first look (never refused for it), and then a draft (1) no longer does.
+      const oneView = await submit(stack, { product: 'saree-banarasi-red', photo, requestId: newRequestId(), views: ['front'] });
+      assert.equal(oneView.status, 202);
+      assert.equal(start - (await credits(stack)), 21);
+      const status = (await (await fetch(`${stack.url}/tryons/${oneView.body.tryon}`)).json()) as { preview?: unknown };
+      assert.equal(status.preview, undefined, 'the try-on the credits covered without its first look has none');
       assertRefusal(await submit(stack, { product: 'dress-aline-indigo', photo, requestId: newRequestId() }), 503, 'daily_budget_reached');
-      assert.equal(start - (await credits(stack)), 20);
+      assert.equal(start - (await credits(stack)), 21);
     } finally {
       await stack.close();
     }
@@ -260,18 +264,22 @@ for (const kind of STORE_KINDS) describe(`spend guards under bursts (${kind} sto
     }
   });
 
-  it('holds the daily credit budget exactly under a burst of 4-view premium try-ons', async () => {
-    const stack = await stackOn(kind, { apiKey: 'sk_live_b', proxy: { limits: { ...OPEN, dailyCredits: 64 } } });
+  it('holds the daily credit budget exactly under a burst of 4-view premium try-ons with first looks', async () => {
+    // Each try-on 16 credits and its first look 1: three with first looks (51), a fourth without (67).
+    const stack = await stackOn(kind, { apiKey: 'sk_live_b', proxy: { limits: { ...OPEN, dailyCredits: 67 } } });
     try {
       const photo = await photoHandle(stack);
       const start = await credits(stack);
       const answers = await Promise.all(Array.from({ length: 20 }, () => submit(stack, { product: 'saree-banarasi-red', photo, requestId: newRequestId() })));
       const counts = tally(answers);
       const spent = start - (await credits(stack));
-      console.log(`20 premium 4-view try-ons at once, 64 credits a day: answers ${JSON.stringify(counts)}, ${spent} credits charged`);
+      const jobs = Object.values((await stack.state()).workspaces).flatMap((ws) => ws.jobs).filter((job) => job.parent === null);
+      console.log(`20 premium 4-view try-ons at once, 67 credits a day: answers ${JSON.stringify(counts)}, ${spent} credits charged, ${jobs.length} upstream jobs`);
       assert.equal(counts[202], 4);
       for (const refused of answers.filter((a) => a.status !== 202)) assertRefusal(refused, 503, 'daily_budget_reached');
-      assert.equal(spent, 64);
+      assert.equal(spent, 67);
+      assert.equal(jobs.filter((job) => job.charged === 16).length, 4);
+      assert.equal(jobs.filter((job) => job.charged === 1).length, 3, 'three first looks: the fourth try-on runs without');
     } finally {
       await stack.close();
     }

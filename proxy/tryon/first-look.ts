@@ -1,0 +1,26 @@
+// The first look and colour previews: the draft tier used so a shopper sees something within
+// seconds and tries every colour at draft cost. A first look is one draft, front-view image job
+// started beside a try-on (image or video) from the same inputs; a colour preview is such a job
+// on its own, for another listed colour. Both are always an image of the front view at the
+// draft tier, whatever the product's own tier, views or output.
+import type { VariantEntry, View } from '../catalog.js';
+
+/** The view and output every draft of this kind renders. */
+export const DRAFT_VIEWS: View[] = ['front'];
+
+/** Whether a try-on of this product starts a first look (the catalog's `preview`, else by tier). */
+export function firstLookOf(product: VariantEntry): 'draft' | 'off' {
+  return product.preview ?? (product.tier === 'draft' ? 'off' : 'draft');
+}
+
+/** How many colour previews one photo may make of this product (0: the catalog has them off). */
+export const colourPreviewsOf = (product: VariantEntry): number => product.colourPreviews ?? 0;
+
+/** The product as its draft: the same garment, mode, background, pose and provider, at the draft tier. */
+export const asDraft = (product: VariantEntry): VariantEntry => ({ ...product, tier: 'draft' });
+
+/**
+ * The first look's idempotency key parts: the try-on's own key and a label, so it is derived from
+ * the same request (a retry of either is the same job upstream, and the same reservation).
+ */
+export const firstLookKeyParts = (tryonKey: string): string[] => [tryonKey, 'first-look=draft'];
