@@ -75,9 +75,8 @@ export type SessionEvent =
   | { type: 'another-photo' }
   | { type: 'video'; requestId: string }
   /** "Try this colour": the same photo, another variant; `upload` when the photo's handle has expired. */
-  | { type: 'variant'; requestId: string; variant?: string; upload: boolean }
-  /** "Make this one in full quality": that colour's draft stays on screen while its full render is made. */
-  | { type: 'upgrade'; requestId: string; variant: string; draft: TryonOutput }
+  /** With `draft` ("Make this one in full quality"): that colour's draft is the first look while its full render is made. */
+  | { type: 'variant'; requestId: string; variant?: string; upload: boolean; draft?: TryonOutput }
   | { type: 'resume'; tryon: string; requestId: string; variant?: string; views: string[]; output: 'image' | 'video'; at: number; photo?: { handle: string; expiresAt: string } }
   | { type: 'product-changed' }
   | { type: 'forgotten' }
@@ -249,15 +248,7 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         ...state, status: event.upload ? 'uploading' : 'queued', photo: event.upload ? undefined : state.photo,
         output: 'image', requestId: event.requestId, variant: event.variant, tryon: undefined, outputs: [],
         complete: false, percent: 0, submittedAt: undefined, error: undefined, failedStage: undefined,
-        preview: undefined, previewOff: undefined,
-      };
-    case 'upgrade':
-      // A normal try-on of that colour, without a first look of its own: its draft is the first look.
-      if (!state.complete || state.status !== 'result' || !state.photo) return state;
-      return {
-        ...state, status: 'queued', output: 'image', requestId: event.requestId, variant: event.variant, tryon: undefined,
-        outputs: [], complete: false, percent: 0, submittedAt: undefined, error: undefined, failedStage: undefined,
-        preview: event.draft, previewOff: true,
+        preview: event.draft, previewOff: event.draft ? true : undefined,
       };
     case 'resume':
       return {

@@ -91,7 +91,7 @@ export class TryonPanel extends LitElement {
     changed: (before, after, event) => this.#sessionChanged(before, after, event),
   });
   readonly #conversions = new Conversions(() => this.host?.analytics);
-  readonly #colours = new ColourPreviews(this);
+  readonly #colours = new ColourPreviews(() => this.requestUpdate());
   /** The colour previews whose outcome the live region has said (their photo's handle). */
   #announcedColours = '';
   #focusStep = false;
@@ -160,11 +160,8 @@ export class TryonPanel extends LitElement {
     }
     if (after.complete && hasOutput(after) && !(before.complete && hasOutput(before))) {
       this.announcement = this.#texts.t(after.output === 'video' ? 'videoReady' : 'ready');
-      // The full render takes the first look's place: a short crossfade (styles), said once.
-      if (before.preview && after.output === 'image') {
-        this.fadeFrom = before.preview.url;
-        this.announcement = this.#texts.t('previewReplaced');
-      }
+      // The full render takes the first look's place: a short crossfade (styles); "ready" says it once.
+      if (before.preview && after.output === 'image') this.fadeFrom = before.preview.url;
       // The video lands below the image, often below the fold: bring it into view.
       if (after.output === 'video') this.#revealVideo = true;
     }
@@ -178,6 +175,12 @@ export class TryonPanel extends LitElement {
     const texts = this.#texts;
     const detail = on ? { badge: texts.t('readyBadge'), announcement: texts.t('readyInBackground', { product: this.#productName() }) } : undefined;
     this.dispatchEvent(new CustomEvent('panel-ready', { detail }) satisfies PanelReadyEvent);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    // The colour previews' watches stop with the panel (each draft is charged and finishes upstream).
+    this.#colours.reset();
   }
 
   // ── public ───────────────────────────────────────────────────────────────────────────────
@@ -328,26 +331,25 @@ export class TryonPanel extends LitElement {
     const colours = coloursToPreview(this.#run.product, this.#session.variant);
     this.#colours.show(photo.handle, colours, (variant, signal) => this.#run.colourPreview(variant, signal));
     this.#focusStep = true;
-    this.announcement = this.#colours.settled
-      ? this.#coloursDone()
-      : this.#texts.t('coloursMaking', { count: this.#colours.tiles.length });
+    this.announcement = '';
+    this.#announcedColours = '';
   };
 
   #coloursDone(): string {
     const tiles = this.#colours.tiles;
-    return this.#texts.t('coloursDone', { ready: tiles.filter((t) => t.state === 'ready').length, count: tiles.length });
+    return this.#texts.t('coloursDone', { ready: tiles.filter((t) => t.output).length, count: tiles.length });
   }
 
   /** "Make this one in full quality": that colour at the product's tier; its draft shows meanwhile. */
   readonly #onUpgrade = (tile: ColourTile) => {
     if (!tile.output) return;
-    this.#colours.hide();
+    this.#colours.open = false;
     this.selectedView = '';
     this.#run.upgradeColour(tile.variant, tile.output);
   };
 
   readonly #onColoursBack = () => {
-    this.#colours.hide();
+    this.#colours.open = false;
     this.#focusStep = true;
     this.announcement = '';
   };
@@ -482,7 +484,7 @@ export class TryonPanel extends LitElement {
       case 'error': {
         // The full render failed after its first look: the shopper keeps the look and is told plainly.
         const kept = session.preview && session.failedStage === 'render'
-          ? firstLook(texts, { output: session.preview, view: this.#imageView(texts, productName), onLoad: () => undefined }, texts.t('previewBadge'))
+          ? firstLook(texts, { output: session.preview, view: this.#imageView(texts, productName), onLoad: () => undefined })
           : undefined;
         return errorStep({
           texts, message: kept ? texts.t('previewFullFailed') : session.error?.message, action: texts.t(actionLabel(session.error?.code)),

@@ -316,41 +316,31 @@ export const panelStyles = css`
     background: var(--_accent);
     color: var(--_accent-text);
   }
-  /* The first look: a quick draft, marked as such above it, until the full render replaces it. */
-  .first-look {
+  /* The first look, marked above it; the replaced one fades out over the full render's drawn box. */
+  .first-look, .colours li {
     display: grid;
     gap: 0.5rem;
+    align-content: start;
   }
   .first-look-badge {
     justify-self: start;
     margin: 0;
-    padding: 0.1rem 0.6rem;
-    border-radius: 999px;
+    padding: 0 0.6rem;
     border: 1px solid var(--_border);
-    background: var(--_surface);
-    font-size: 0.85rem;
+    border-radius: 1rem;
     font-weight: 600;
   }
-  span.first-look-badge {
-    display: inline-block;
-  }
-  /* The replaced first look over the full render, fading out (a short crossfade; none under reduced motion). */
   .frame {
     position: relative;
   }
   .frame .fade-out {
     position: absolute;
     inset-block: 0;
-    inset-inline-start: var(--box-start, 0);
-    inline-size: var(--box-size, 100%);
+    inset-inline: var(--box-start, 0) var(--box-end, 0);
+    inline-size: auto;
     block-size: 100%;
-    object-fit: contain;
     pointer-events: none;
-    animation: fade-out 0.4s ease-out forwards;
-  }
-  .frame > .fade-out {
-    inset-inline: 0;
-    inline-size: 100%;
+    animation: fade-out 0.4s forwards;
   }
   @keyframes fade-out {
     to {
@@ -358,7 +348,7 @@ export const panelStyles = css`
       visibility: hidden;
     }
   }
-  /* "See all colours": a grid that wraps to the dialog's width (two columns on a phone), in its direction. */
+  /* "See all colours": wraps to the dialog's width (two columns on a phone), in its direction. */
   .colours {
     list-style: none;
     margin: 0;
@@ -367,30 +357,11 @@ export const panelStyles = css`
     grid-template-columns: repeat(auto-fill, minmax(min(9rem, 100%), 1fr));
     gap: 0.75rem;
   }
-  .colour {
-    display: grid;
-    gap: 0.4rem;
-    align-content: start;
-  }
-  .colour h4 {
+  .colours h4 {
     margin: 0;
-    font-size: 1rem;
-  }
-  .colour .frame {
-    min-block-size: 8rem;
-  }
-  .colour img {
-    display: block;
-    inline-size: 100%;
-    max-block-size: 14rem;
-    object-fit: contain;
-  }
-  .colour button {
-    inline-size: 100%;
   }
   @media (prefers-reduced-motion: reduce) {
     .frame .fade-out {
-      animation: none;
       display: none;
     }
     .spinner {

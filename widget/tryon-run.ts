@@ -66,8 +66,6 @@ export class TryonRun implements ReactiveController {
   #loadedFor: string | undefined;
   /** The consent text the shopper agreed to, sent with every try-on. */
   #consent: { version: string | undefined; language: string } | undefined;
-  /** When the try-on with this requestId was submitted on this page (a resumed one: its stored time). */
-  #submitClock: { requestId: string; at: number } | undefined;
   /** The page's chosen variant when "Make this one in full quality" was pressed. */
   #pageVariantAtUpgrade: string | undefined;
   /** The try-on whose first look was announced with `tryon-preview` (once each). */
@@ -290,12 +288,10 @@ export class TryonRun implements ReactiveController {
    * of that try-on, so it says nothing.
    */
   previewShown(): void {
-    const { tryon, requestId, preview, previewOff, submittedAt } = this.session;
+    const { tryon, preview, previewOff, submittedAt } = this.session;
     if (!tryon || !preview || previewOff || this.#previewTold === tryon) return;
     this.#previewTold = tryon;
-    const clock = this.#submitClock;
-    const at = clock && clock.requestId === requestId ? clock.at : submittedAt;
-    const ms = at ? Math.max(0, Date.now() - at) : 0;
+    const ms = submittedAt ? Math.max(0, Date.now() - submittedAt) : 0;
     this.#options.emit('tryon-preview', { ...this.#subject(), tryon, ms });
   }
 
@@ -308,7 +304,7 @@ export class TryonRun implements ReactiveController {
     if (status !== 'result' || !complete || !photo) return;
     this.#stop();
     this.#pageVariantAtUpgrade = this.chosenVariant;
-    this.#dispatch({ type: 'upgrade', requestId: newRequestId(), variant, draft });
+    this.#dispatch({ type: 'variant', requestId: newRequestId(), variant, upload: false, draft });
     void this.#start('submit', (run) => this.#submit(run));
   }
 
@@ -324,8 +320,7 @@ export class TryonRun implements ReactiveController {
     const created = await client.createTryon({
       product: this.product?.product || this.#settings.product, variant, photo: photo.handle, requestId: newRequestId(),
       views: ['front'], quality: 'preview',
-      ...(this.#consent?.version ? { consentVersion: this.#consent.version } : {}),
-      ...(this.#consent ? { consentLanguage: this.#consent.language } : {}),
+      ...this.#consentFields(),
     }, signal);
     return client.watch(created.tryon, (answer) => onStatus?.(answer), signal);
   }
@@ -403,15 +398,13 @@ export class TryonRun implements ReactiveController {
     const { endpoint, product: id } = this.#settings;
     const views = output === 'video' ? ['front'] : requestedViews(this.product, this.#settings.views);
     this.#options.emit('tryon-submit', { product: this.#settings.product, ...(variant ? { variant } : {}), requestId, views, output });
-    if (this.#submitClock?.requestId !== requestId) this.#submitClock = { requestId, at: Date.now() };
     const created = await this.#settled(run, 'submit', this.#proxy().createTryon({
       product: product.product || id,
       ...(variant ? { variant } : {}),
       photo: photo.handle,
       requestId,
       ...(output === 'video' ? { output } : { views }),
-      ...(this.#consent?.version ? { consentVersion: this.#consent.version } : {}),
-      ...(this.#consent ? { consentLanguage: this.#consent.language } : {}),
+      ...this.#consentFields(),
       ...(this.session.previewOff ? { preview: 'off' as const } : {}),
     }, run.signal));
     const at = Date.now();
@@ -471,6 +464,12 @@ export class TryonRun implements ReactiveController {
     const subject = this.#subject();
     this.#dispatch({ type: 'failed', stage: failed, error: { code, message, retryable } });
     this.#options.emit('tryon-error', { ...subject, code, message, retryable });
+  }
+
+  /** Which consent text the shopper agreed to, sent with every try-on. */
+  #consentFields(): { consentVersion?: string; consentLanguage?: string } {
+    const consent = this.#consent;
+    return consent ? { ...(consent.version ? { consentVersion: consent.version } : {}), consentLanguage: consent.language } : {};
   }
 
   // ── the product and the proxy ────────────────────────────────────────────────────────────

@@ -22,7 +22,13 @@ const tryons = async (fake: Fake): Promise<FakeRequest[]> => (await fake.log()).
 const uploads = async (fake: Fake): Promise<number> => (await fake.log()).filter((r) => r.path === '/photos').length;
 const grid = (el: TryonButton) => panelRoot(el).querySelector<HTMLElement>('[part="colours"]');
 const tiles = (el: TryonButton) => [...panelRoot(el).querySelectorAll<HTMLElement>('[part="colour"]')];
-const upgrade = (el: TryonButton, name: string) => panelRoot(el).querySelector<HTMLButtonElement>(`button[aria-label="${en.makeFullQualityNamed.replace('{variant}', name)}"]`);
+/** The accessible name of a colour's button: its own text, then the colour's heading (aria-labelledby). */
+const nameOf = (button: Element | null | undefined): string => {
+  const root = button?.getRootNode() as ShadowRoot | undefined;
+  return (button?.getAttribute('aria-labelledby') ?? '').split(' ').map((id) => root?.getElementById(id)?.textContent?.trim()).join(' ');
+};
+const upgrade = (el: TryonButton, name: string) => [...panelRoot(el).querySelectorAll<HTMLButtonElement>('button[aria-labelledby]')]
+  .find((b) => nameOf(b) === `${en.makeFullQuality} ${name}`);
 
 /** The element focused inside the widget, through both shadow roots. */
 function focused(el: TryonButton): Element | null {
@@ -80,7 +86,7 @@ describe('see all colours', () => {
     expect(await uploads(fake)).to.equal(1);
     expect(tiles(el).map((t) => t.querySelector('h4')!.textContent)).to.deep.equal(['Sindoor red', 'Emerald']);
     expect(tiles(el)[0]!.querySelector('img')!.src).to.contain('/files/draft-sindoor-red-front.png');
-    expect(tiles(el)[0]!.querySelector('img')!.alt).to.equal(en.colourAlt.replace('{variant}', 'Sindoor red'));
+    expect(tiles(el)[0]!.querySelector('img')!.alt).to.equal(en.previewImageAlt.replace('{product}', 'Sindoor red'));
     expect(statusText(el)).to.equal(en.coloursDone.replace('{ready}', '2').replace('{count}', '2'));
     // Nothing of a draft is downloaded or shared from here.
     const names = [...panelRoot(el).querySelectorAll('button')].map((b) => b.textContent!.trim());
@@ -111,9 +117,9 @@ describe('see all colours', () => {
     expect(await tryons(fake)).to.have.length(3);
     const states = tiles(el).map((t) => (t.querySelector('img') ? 'ready' : t.querySelector('.muted')!.textContent));
     expect(states.filter((x) => x === 'ready')).to.have.length(1);
-    expect(states.filter((x) => x === en.colourLimit)).to.have.length(1);
+    expect(states.filter((x) => x === en.colourUnavailable)).to.have.length(1);
     // Only a colour with its draft can be made in full quality.
-    expect(grid(el)!.querySelectorAll('button[aria-label]')).to.have.length(1);
+    expect(grid(el)!.querySelectorAll('button[aria-labelledby]')).to.have.length(1);
     expect(statusText(el)).to.equal(en.coloursDone.replace('{ready}', '1').replace('{count}', '2'));
   });
 
@@ -138,7 +144,7 @@ describe('see all colours', () => {
     await fake.release();
     await reach(el, 'result');
     await until(() => panelRoot(el).querySelector<HTMLImageElement>('[part="result"] img[part="image"]')?.src.includes('/files/sindoor-red-front.png'), 'the full render of that colour');
-    expect(statusText(el)).to.equal(en.previewReplaced);
+    expect(statusText(el)).to.equal(en.ready);
     expect(seen.filter((e) => e.type === 'tryon-preview')).to.have.length(0);
     const submit = seen.find((e) => e.type === 'tryon-submit')!;
     expect(submit.detail.variant).to.equal('sindoor-red');
@@ -156,9 +162,9 @@ describe('see all colours', () => {
     await sendKeys({ press: 'Enter' });
     await allIn(el, 2);
     await sendKeys({ press: 'Tab' });
-    expect(focused(el)?.getAttribute('aria-label')).to.equal(en.makeFullQualityNamed.replace('{variant}', 'Sindoor red'));
+    expect(nameOf(focused(el))).to.equal(`${en.makeFullQuality} Sindoor red`);
     await sendKeys({ press: 'Tab' });
-    expect(focused(el)?.getAttribute('aria-label')).to.equal(en.makeFullQualityNamed.replace('{variant}', 'Emerald'));
+    expect(nameOf(focused(el))).to.equal(`${en.makeFullQuality} Emerald`);
     await sendKeys({ press: 'Tab' });
     expect(focused(el)?.textContent?.trim()).to.equal(en.backToResult);
     await sendKeys({ press: 'Enter' });

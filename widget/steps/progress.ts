@@ -25,20 +25,18 @@ export interface ProgressStep {
   preview?: { output: TryonOutput; view: ImageView; onLoad(): void } | undefined;
 }
 
-/** The first look, marked as such, with the full render's remaining time. */
-export function firstLook(texts: Texts, preview: NonNullable<ProgressStep['preview']>, note: string): TemplateResult {
-  return html`<div class="first-look" part="first-look">
-    <p class="first-look-badge" part="first-look-badge">${texts.t('previewBadge')}</p>
-    ${image(preview.view, preview.output, texts.t('previewImageAlt', { product: preview.view.productName }), preview.onLoad)}
-    <p class="muted">${note}</p>
-  </div>`;
+/** The first look, marked as such; `note` (the full render's time so far and expected) below it. */
+export function firstLook(texts: Texts, preview: NonNullable<ProgressStep['preview']>, note: unknown = nothing): TemplateResult {
+  return html`<div class="first-look" part="first-look"><p class="first-look-badge" part="first-look-badge">${texts.t('previewBadge')}</p>
+    ${image(preview.view, preview.output, texts.t('previewImageAlt', { product: preview.view.productName }), preview.onLoad)}${note}</div>`;
 }
 
-/** What the first look's note says of the full render: the time it still needs, while it is expected to. */
-function stillNeeds(step: ProgressStep): string {
-  const { texts } = step;
-  const left = step.expectedSeconds - (step.elapsedSeconds ?? 0);
-  return left > 0 ? texts.t('previewStillNeeds', { remaining: texts.seconds(left) }) : texts.t('previewAlmost');
+/** The full render's time so far against the time expected, once it was submitted. */
+function timing(step: ProgressStep): unknown {
+  const { texts, elapsedSeconds } = step;
+  return elapsedSeconds === undefined
+    ? nothing
+    : html`<p class="muted">${texts.t('timing', { elapsed: texts.seconds(elapsedSeconds), expected: texts.seconds(step.expectedSeconds) })}</p>`;
 }
 
 export function progressStep(step: ProgressStep): TemplateResult {
@@ -46,15 +44,13 @@ export function progressStep(step: ProgressStep): TemplateResult {
   return html`<div part="progress" class="body">
     <h3 id="step-title" tabindex="-1" data-autofocus>${texts.t('progressTitle', { product: step.productName })}</h3>
     ${step.preview && !step.uploading
-      ? firstLook(texts, step.preview, step.notAnswering ? texts.t('previewBadge') : stillNeeds(step))
+      ? firstLook(texts, step.preview, step.notAnswering ? nothing : timing(step))
       : step.uploading
       ? html`<progress max="100" .value=${step.percent} aria-labelledby="status"></progress>`
       : step.notAnswering
       ? nothing
       : html`<div class="spinner" aria-hidden="true"></div>
-        ${step.elapsedSeconds !== undefined
-          ? html`<p class="muted">${texts.t('timing', { elapsed: texts.seconds(step.elapsedSeconds), expected: texts.seconds(step.expectedSeconds) })}</p>`
-          : nothing}`}
+        ${timing(step)}`}
     <div class="actions" part="actions">
       <button type="button" part="secondary-button" @click=${step.onCancel}>${texts.t('cancel')}</button>
     </div>
