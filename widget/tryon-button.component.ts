@@ -69,7 +69,7 @@ export function loadPanel(): Promise<unknown> {
  * @csspart forget-button - "Forget my photo", in the photo and result steps.
  * @csspart retention - The consent step's sentence on how long the photo and result are kept.
  * @csspart error - The error message (role=alert).
- * @csspart first-look - The first look in the progress step (and kept in the error step when the full render failed): a quick draft, marked, with the time the full render still needs.
+ * @csspart first-look - The first look in the progress step (and kept in the error step when the full render failed): a quick draft, marked, with the full render's time so far and expected.
  * @csspart first-look-badge - The "Quick preview" mark on the first look.
  * @csspart colours - "See all colours": the grid of the other colours' quick previews.
  * @csspart colour - One colour in that grid: its name, its draft and "Make this one in full quality".

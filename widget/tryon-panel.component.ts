@@ -91,9 +91,12 @@ export class TryonPanel extends LitElement {
     changed: (before, after, event) => this.#sessionChanged(before, after, event),
   });
   readonly #conversions = new Conversions(() => this.host?.analytics);
-  readonly #colours = new ColourPreviews(() => this.requestUpdate());
-  /** The colour previews whose outcome the live region has said (their photo's handle). */
-  #announcedColours = '';
+  // Once every colour has its answer, the live region says how many are in.
+  readonly #colours: ColourPreviews = new ColourPreviews(() => {
+    const { open, settled, tiles } = this.#colours;
+    if (open && settled) this.announcement = this.#texts.t('coloursDone', { ready: tiles.filter((t) => t.output).length, count: tiles.length });
+    this.requestUpdate();
+  });
   #focusStep = false;
   /** A video has just arrived: it is scrolled into view once it is rendered. */
   #revealVideo = false;
@@ -331,14 +334,7 @@ export class TryonPanel extends LitElement {
     const colours = coloursToPreview(this.#run.product, this.#session.variant);
     this.#colours.show(photo.handle, colours, (variant, signal) => this.#run.colourPreview(variant, signal));
     this.#focusStep = true;
-    this.announcement = '';
-    this.#announcedColours = '';
   };
-
-  #coloursDone(): string {
-    const tiles = this.#colours.tiles;
-    return this.#texts.t('coloursDone', { ready: tiles.filter((t) => t.output).length, count: tiles.length });
-  }
 
   /** "Make this one in full quality": that colour at the product's tier; its draft shows meanwhile. */
   readonly #onUpgrade = (tile: ColourTile) => {
@@ -354,12 +350,10 @@ export class TryonPanel extends LitElement {
     this.announcement = '';
   };
 
-  /** Whether the result offers "See all colours": colours to preview, and a photo handle still good to send. */
+  /** Whether the result offers "See all colours" (an expired photo handle is said on each colour, as the proxy refuses it). */
   #offersColours(): boolean {
-    const { status, complete, output, photo, variant } = this.#session;
-    if (status !== 'result' || !complete || output !== 'image' || !photo) return false;
-    if (Date.parse(photo.expiresAt) - 60_000 <= Date.now()) return false;
-    return coloursToPreview(this.#run.product, variant).length > 0;
+    const { complete, output, photo, variant } = this.#session;
+    return complete && output === 'image' && Boolean(photo) && coloursToPreview(this.#run.product, variant).length > 0;
   }
 
   readonly #onTryColour = () => {
@@ -386,12 +380,6 @@ export class TryonPanel extends LitElement {
       this.announcement = this.#texts.t('colourChanged', { action: offer });
     }
     if (this.#dialog?.open || !offer) this.#announcedOffer = key;
-    // Once every colour has its answer, the live region says how many are in.
-    const coloursKey = this.#colours.settled ? `${this.#colours.photo}|${this.#colours.tiles.length}` : '';
-    if (coloursKey && coloursKey !== this.#announcedColours && this.#colours.open) {
-      this.#announcedColours = coloursKey;
-      this.announcement = this.#coloursDone();
-    }
   }
 
   protected override updated(changed: PropertyValues): void {
