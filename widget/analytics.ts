@@ -21,7 +21,7 @@ export interface ConversionParams {
   cart?: 'shopify' | 'woocommerce' | 'event';
 }
 
-export type ConversionName = 'tryon_open' | 'tryon_submit' | 'tryon_result' | 'tryon_error' | 'tryon_close'
+export type ConversionName = 'tryon_open' | 'tryon_submit' | 'tryon_preview' | 'tryon_result' | 'tryon_error' | 'tryon_close'
   | 'tryon_add_to_cart' | 'tryon_exposure';
 
 /**
@@ -114,6 +114,12 @@ export class Conversions {
         const { code } = detail as TryonEventMap['tryon-error']['detail'];
         const submit = this.#submit;
         this.#send('tryon_error', { ...subject(detail), outcome: 'error', error_code: code, ...(submit ? { duration_ms: since(submit.at) } : {}) });
+        break;
+      }
+      case 'tryon-preview': {
+        // The first look: how long the shopper waited to see themselves, from the submit.
+        const { ms } = detail as TryonEventMap['tryon-preview']['detail'];
+        this.#send('tryon_preview', { ...subject(detail), duration_ms: Math.max(0, Math.round(ms)) });
         break;
       }
       case 'tryon-close': {

@@ -42,6 +42,12 @@ export interface TryonResultDetail extends TryonSubject {
   requestId: string;
   outputs: TryonOutput[];
 }
+/** The first look (a quick draft) was painted while the full render is still being made. */
+export interface TryonPreviewDetail extends TryonSubject {
+  tryon: string;
+  /** Milliseconds from the try-on's submit to the preview painted. */
+  ms: number;
+}
 export interface TryonErrorDetail extends TryonSubject {
   code: string;
   message: string;
@@ -81,6 +87,7 @@ export interface TryonEventMap {
   'tryon-error': CustomEvent<TryonErrorDetail>;
   'tryon-add-to-cart': CustomEvent<TryonAddToCartDetail>;
   'tryon-exposure': CustomEvent<TryonExposureDetail>;
+  'tryon-preview': CustomEvent<TryonPreviewDetail>;
 }
 
 export type TryonEventName = keyof TryonEventMap;

@@ -32,6 +32,8 @@ export interface ProductInfo {
   variants?: ProductVariant[];
   /** How long the proxy keeps a photo and a result, in seconds (absent from older proxies). */
   retention?: { photoSeconds: number; resultSeconds: number; shareLinkSeconds?: number };
+  /** How many other colours may be previewed as drafts per try-on ("See all colours"); 0 or absent: off. */
+  colourPreviews?: number;
 }
 
 export interface ProductVariant { id: string; name: string }
@@ -48,6 +50,10 @@ export interface TryonRequest {
   /** Which consent text the shopper agreed to (consent-version.ts) and its language. */
   consentVersion?: string;
   consentLanguage?: string;
+  /** `preview`: a draft, front-view colour preview of a listed variant with the same photo ("See all colours"). */
+  quality?: 'preview';
+  /** `off`: no first look beside this try-on (the shopper already sees its colour's draft). */
+  preview?: 'off';
 }
 
 export interface ProxyClientOptions {
@@ -246,11 +252,16 @@ export class ProxyClient {
    * error step rather than a result the endpoint may have tampered with, and watching stops.
    */
   #normalise(answer: ProxyStatus): ProxyStatus {
+    const normalised = (list: unknown): TryonOutput[] => (Array.isArray(list) ? (list as TryonOutput[]) : [])
+      .filter((o) => o && typeof o.url === 'string')
+      .map((o) => ({ ...o, view: o.view || 'front', type: o.type === 'video' ? 'video' : 'image', url: networkUrl(o.url, this.base) }));
     try {
-      const outputs: TryonOutput[] = (Array.isArray(answer.outputs) ? answer.outputs : [])
-        .filter((o) => o && typeof o.url === 'string')
-        .map((o) => ({ ...o, view: o.view || 'front', type: o.type === 'video' ? 'video' : 'image', url: networkUrl(o.url, this.base) }));
-      return { ...answer, outputs };
+      const outputs = normalised(answer.outputs);
+      // The first look's URLs pass the same gate as the full render's.
+      const preview = answer.preview && typeof answer.preview === 'object' && typeof answer.preview.status === 'string'
+        ? { status: answer.preview.status, outputs: normalised(answer.preview.outputs) }
+        : undefined;
+      return { ...answer, outputs, preview };
     } catch (error) {
       if (error instanceof RefusedUrl) throw new ProxyError('refused_url', '', false);
       throw error;

@@ -39,6 +39,13 @@ export interface SessionState {
    * says so instead of counting time. Cleared by the next answer.
    */
   notAnswering?: boolean;
+  /**
+   * The first look: a quick draft image of this try-on, shown while the full render is made (and
+   * kept when the full render fails after it). Never downloaded or shared: the full render replaces it.
+   */
+  preview?: TryonOutput;
+  /** Set when the try-on under way was asked for without a first look (`preview: "off"`). */
+  previewOff?: boolean;
 }
 
 /** The proxy's try-on status answer (DESIGN.md part 3). */
@@ -46,6 +53,8 @@ export interface ProxyStatus {
   status: 'queued' | 'processing' | 'succeeded' | 'failed' | string;
   outputs: TryonOutput[];
   error?: SessionError;
+  /** The first look's own job, when the product has one: `status`/`outputs` above stay the full render's. */
+  preview?: { status: string; outputs: TryonOutput[] };
 }
 
 export type SessionEvent =
@@ -66,7 +75,8 @@ export type SessionEvent =
   | { type: 'another-photo' }
   | { type: 'video'; requestId: string }
   /** "Try this colour": the same photo, another variant; `upload` when the photo's handle has expired. */
-  | { type: 'variant'; requestId: string; variant?: string; upload: boolean }
+  /** With `draft` ("Make this one in full quality"): that colour's draft is the first look while its full render is made. */
+  | { type: 'variant'; requestId: string; variant?: string; upload: boolean; draft?: TryonOutput }
   | { type: 'resume'; tryon: string; requestId: string; variant?: string; views: string[]; output: 'image' | 'video'; at: number; photo?: { handle: string; expiresAt: string } }
   | { type: 'product-changed' }
   | { type: 'forgotten' }
@@ -101,8 +111,17 @@ function mergeOutputs(known: TryonOutput[], incoming: TryonOutput[]): TryonOutpu
   return merged;
 }
 
+/** The first look's image once its job succeeded; a failed or unfinished preview shows nothing. */
+function previewOf(answer: ProxyStatus): TryonOutput | undefined {
+  const preview = answer.preview;
+  if (!preview || preview.status !== 'succeeded' || !Array.isArray(preview.outputs)) return undefined;
+  return preview.outputs.find((o) => o.type === 'image');
+}
+
 function statusAfter(state: SessionState, answer: ProxyStatus): SessionState {
   const outputs = mergeOutputs(state.outputs, answer.outputs);
+  const preview = previewOf(answer) ?? state.preview;
+  state = preview ? { ...state, preview } : state;
   const ofThisJob = answer.outputs.some((o) => o.type === state.output);
   switch (answer.status) {
     case 'succeeded':
@@ -153,12 +172,12 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
       return state.status === 'consent' ? { ...state, consented: true, status: 'photo' } : state;
     case 'photo-chosen':
       // A new photo is a new logical try-on.
-      return { ...state, requestId: undefined, photo: undefined, tryon: undefined, error: undefined };
+      return { ...state, requestId: undefined, photo: undefined, tryon: undefined, error: undefined, preview: undefined, previewOff: undefined };
     case 'upload-start':
       if (!state.consented) return state;
       return {
         ...state, status: 'uploading', percent: 0, output: 'image', outputs: [], complete: false,
-        ...sameTryonOr(state, event), error: undefined, failedStage: undefined,
+        ...sameTryonOr(state, event), error: undefined, failedStage: undefined, preview: undefined, previewOff: undefined,
       };
     case 'upload-progress':
       return state.status === 'uploading' ? { ...state, percent: Math.max(0, Math.min(100, event.percent)) } : state;
@@ -168,7 +187,7 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
       if (!state.consented) return state;
       return {
         ...state, status: 'queued', photo: event.photo, ...sameTryonOr(state, event),
-        output: 'image', outputs: [], complete: false, error: undefined, failedStage: undefined,
+        output: 'image', outputs: [], complete: false, error: undefined, failedStage: undefined, preview: undefined, previewOff: undefined,
       };
     case 'submitted':
       if (state.status === 'idle' || state.status === 'photo') return state;
@@ -208,20 +227,20 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
     }
     case 'cancel':
       if (!['uploading', 'queued', 'rendering'].includes(state.status)) return state;
-      return { ...state, status: 'photo', tryon: undefined, percent: 0, submittedAt: undefined, notAnswering: undefined };
+      return { ...state, status: 'photo', tryon: undefined, percent: 0, submittedAt: undefined, notAnswering: undefined, preview: undefined, previewOff: undefined };
     case 'forgotten':
       // "Forget my photo": nothing of it is left in the session; the shopper may pick another.
       return { ...initialSession(), consented: state.consented, status: 'photo' };
     case 'another-photo':
       return {
         ...state, status: 'photo', requestId: undefined, photo: undefined, tryon: undefined,
-        outputs: [], complete: false, error: undefined, failedStage: undefined, output: 'image',
+        outputs: [], complete: false, error: undefined, failedStage: undefined, output: 'image', preview: undefined, previewOff: undefined,
       };
     case 'video':
       if (!state.complete || !state.photo) return state;
       return {
         ...state, status: 'queued', output: 'video', requestId: event.requestId, tryon: undefined,
-        complete: false, error: undefined, failedStage: undefined,
+        complete: false, error: undefined, failedStage: undefined, preview: undefined, previewOff: undefined,
       };
     case 'variant':
       if (!state.complete || state.status !== 'result') return state;
@@ -229,12 +248,13 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         ...state, status: event.upload ? 'uploading' : 'queued', photo: event.upload ? undefined : state.photo,
         output: 'image', requestId: event.requestId, variant: event.variant, tryon: undefined, outputs: [],
         complete: false, percent: 0, submittedAt: undefined, error: undefined, failedStage: undefined,
+        preview: event.draft, previewOff: event.draft ? true : undefined,
       };
     case 'resume':
       return {
         ...state, consented: true, status: 'queued', tryon: event.tryon, requestId: event.requestId, variant: event.variant,
         views: event.views, output: event.output, submittedAt: event.at, outputs: [], complete: false,
-        photo: event.photo,
+        photo: event.photo, preview: undefined, previewOff: undefined,
       };
     case 'product-changed':
       // A different product is a different try-on: everything but the shopper's consent starts over.

@@ -49,6 +49,7 @@ export function loadPanel(): Promise<unknown> {
  * @event {CustomEvent<TryonErrorDetail>} tryon-error - Something failed; `code` is the proxy's error code, `message` the words shown.
  * @event {CustomEvent<TryonAddToCartDetail>} tryon-add-to-cart - "Add to cart" was pressed on a result (`cart`: how it is added; `item`: the id added; `waitUntil` for the shop's own add).
  * @event {CustomEvent<TryonExposureDetail>} tryon-exposure - With `holdout`: once per product a page shows, this browser's `group` (`treatment` sees the button, `holdout` never does).
+ * @event {CustomEvent<TryonPreviewDetail>} tryon-preview - The first look (a quick draft) was painted while the full render is made; `ms` is the time from the submit.
  *
  * @csspart button - The "Try it on" button.
  * @csspart dialog - The `<dialog>` (a bottom sheet on small screens).
@@ -75,6 +76,10 @@ export function loadPanel(): Promise<unknown> {
  * @csspart error - The error message (role=alert).
  * @csspart add-to-cart-button - "Add to cart" on the result (also `primary-button` or `secondary-button`).
  * @csspart cart-error - Why adding to the cart failed (role=alert).
+ * @csspart first-look - The first look in the progress step (and kept in the error step when the full render failed): a quick draft, marked, with the full render's time so far and expected.
+ * @csspart first-look-badge - The "Quick preview" mark on the first look.
+ * @csspart colours - "See all colours": the grid of the other colours' quick previews.
+ * @csspart colour - One colour in that grid: its name, its draft and "Make this one in full quality".
  * @csspart ready-badge - On the button, once a try-on watched after the dialog closed has its result; opening the dialog shows it and takes the badge away.
  *
  * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8; in the dialog in dark mode, #3b82f6.
@@ -375,7 +380,7 @@ export class TryonButton extends LitElement implements PanelHost {
         @click=${this.#onClick} @pointerenter=${this.#onPrefetch} @focus=${this.#onPrefetch} @touchstart=${this.#onPrefetch}
       ><slot>${label}</slot>${ready ? html`<span id="ready-badge" part="ready-badge" aria-hidden="true">${ready.badge}</span>` : nothing}</button>${this.panelLoaded
         ? html`<span role="status" class="ready-note">${ready?.announcement ?? ''}</span><tryon-panel .host=${this} @panel-status=${this.#onPanelStatus} @panel-ready=${this.#onPanelReady}
-            exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error"
+            exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error, first-look, first-look-badge, colours, colour"
           ></tryon-panel>`
         : nothing}`;
   }

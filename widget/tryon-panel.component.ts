@@ -24,8 +24,12 @@ import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from './panel-host.
 import { CONSENT_TEXT_ID, consentStep, consentText } from './steps/consent.js';
 import { consentWords } from './consent-version.js';
 import { photoProblem, photoStep } from './steps/photo.js';
-import { progressStep } from './steps/progress.js';
+import { firstLook, progressStep } from './steps/progress.js';
+import { coloursStep } from './steps/colours.js';
+import { ColourPreviews, coloursToPreview } from './colour-previews.js';
+import type { ColourTile } from './colour-previews.js';
 import { resultStep } from './steps/result.js';
+import type { ImageView } from './steps/result.js';
 import { errorStep } from './steps/error.js';
 import { SmallScreen } from './small-screen.js';
 import { addToShopifyCart, addToWooCommerceCart, CartError } from './cart.js';
@@ -57,6 +61,7 @@ export class TryonPanel extends LitElement {
     announcement: { state: true },
     dragging: { state: true },
     cart: { state: true },
+    fadeFrom: { state: true },
   };
 
   declare host: PanelHost;
@@ -72,6 +77,8 @@ export class TryonPanel extends LitElement {
   declare private cart: { state: ResultCart['state']; problem?: string; requestId: string | undefined };
   /** An `add-to-cart` or `cart-id` problem is said once, not at every render. */
   #toldCart = '';
+  /** The first look the full render just replaced, fading out over it; cleared by the next try-on or view. */
+  declare private fadeFrom: string | undefined;
 
   readonly #clock = new ClockController(this);
   readonly #compare = new CompareController(this, () => this.renderRoot.querySelector<HTMLElement>('.compare'));
@@ -91,6 +98,12 @@ export class TryonPanel extends LitElement {
     changed: (before, after, event) => this.#sessionChanged(before, after, event),
   });
   readonly #conversions = new Conversions(() => this.host?.analytics);
+  // Once every colour has its answer, the live region says how many are in.
+  readonly #colours: ColourPreviews = new ColourPreviews(() => {
+    const { open, settled, tiles } = this.#colours;
+    if (open && settled) this.announcement = this.#texts.t('coloursDone', { ready: tiles.filter((t) => t.output).length, count: tiles.length });
+    this.requestUpdate();
+  });
   #focusStep = false;
   /** A video has just arrived: it is scrolled into view once it is rendered. */
   #revealVideo = false;
@@ -108,6 +121,7 @@ export class TryonPanel extends LitElement {
     this.announcement = '';
     this.dragging = false;
     this.cart = { state: 'idle', requestId: undefined };
+    this.fadeFrom = undefined;
   }
 
   get #texts(): Texts {
@@ -144,6 +158,9 @@ export class TryonPanel extends LitElement {
     if (event.type === 'product-changed') this.selectedView = '';
     if (event.type === 'uploaded' && this.preview) beforeImages.set(event.photo.handle, this.preview);
     if (event.type === 'use-last-photo') this.preview = beforeImages.get(event.photo.handle);
+    // Another photo (or none): the colour previews made with the old one are not this shopper's now.
+    if (after.photo?.handle !== this.#colours.photo && this.#colours.photo) this.#colours.reset();
+    if (after.requestId !== before.requestId) this.fadeFrom = undefined;
     if (event.type !== 'status') return;
     const arrived = after.outputs.filter((o) => !before.outputs.some((b) => b.url === o.url));
     const last = arrived[arrived.length - 1];
@@ -154,6 +171,8 @@ export class TryonPanel extends LitElement {
     }
     if (after.complete && hasOutput(after) && !(before.complete && hasOutput(before))) {
       this.announcement = this.#texts.t(after.output === 'video' ? 'videoReady' : 'ready');
+      // The full render takes the first look's place: a short crossfade (styles); "ready" says it once.
+      if (before.preview && after.output === 'image') this.fadeFrom = before.preview.url;
       // The video lands below the image, often below the fold: bring it into view.
       if (after.output === 'video') this.#revealVideo = true;
     }
@@ -167,6 +186,12 @@ export class TryonPanel extends LitElement {
     const texts = this.#texts;
     const detail = on ? { badge: texts.t('readyBadge'), announcement: texts.t('readyInBackground', { product: this.#productName() }) } : undefined;
     this.dispatchEvent(new CustomEvent('panel-ready', { detail }) satisfies PanelReadyEvent);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    // The colour previews' watches stop with the panel (each draft is charged and finishes upstream).
+    this.#colours.reset();
   }
 
   // ── public ───────────────────────────────────────────────────────────────────────────────
@@ -371,6 +396,35 @@ export class TryonPanel extends LitElement {
     }
   };
 
+  /** "See all colours": the other colours' drafts with this result's photo, in a grid. */
+  readonly #onSeeColours = () => {
+    const photo = this.#session.photo;
+    if (!photo) return;
+    const colours = coloursToPreview(this.#run.product, this.#session.variant);
+    this.#colours.show(photo.handle, colours, (variant, signal) => this.#run.colourPreview(variant, signal));
+    this.#focusStep = true;
+  };
+
+  /** "Make this one in full quality": that colour at the product's tier; its draft shows meanwhile. */
+  readonly #onUpgrade = (tile: ColourTile) => {
+    if (!tile.output) return;
+    this.#colours.open = false;
+    this.selectedView = '';
+    this.#run.upgradeColour(tile.variant, tile.output);
+  };
+
+  readonly #onColoursBack = () => {
+    this.#colours.open = false;
+    this.#focusStep = true;
+    this.announcement = '';
+  };
+
+  /** Whether the result offers "See all colours" (an expired photo handle is said on each colour, as the proxy refuses it). */
+  #offersColours(): boolean {
+    const { complete, output, photo, variant } = this.#session;
+    return complete && output === 'image' && Boolean(photo) && coloursToPreview(this.#run.product, variant).length > 0;
+  }
+
   readonly #onTryColour = () => {
     this.selectedView = '';
     this.#run.tryChosenVariant();
@@ -421,10 +475,22 @@ export class TryonPanel extends LitElement {
     switch (status) {
       // Whole tens only, so a screen reader is not told every percent.
       case 'uploading': return texts.t('uploading', { percent: texts.percent(Math.floor(percent / 10) * 10) });
-      case 'queued': return this.#session.notAnswering ? texts.t('notAnswering') : tryon ? texts.t('queued') : texts.t('sending');
-      case 'rendering': return this.#session.notAnswering ? texts.t('notAnswering') : texts.t('rendering');
+      case 'queued':
+      case 'rendering': {
+        const { notAnswering, preview, previewOff } = this.#session;
+        if (notAnswering) return texts.t('notAnswering');
+        // Said once, when the first look arrives; the full render's own words come with the result.
+        if (preview && !previewOff) return texts.t('previewReady');
+        return status === 'rendering' ? texts.t('rendering') : tryon ? texts.t('queued') : texts.t('sending');
+      }
       default: return this.announcement;
     }
+  }
+
+  /** What a drawn try-on image needs: the shopper's photo (when sent from this page) for the compare. */
+  #imageView(texts: Texts, productName: string): ImageView {
+    const photo = this.#session.photo;
+    return { texts, productName, before: photo ? beforeImages.get(photo.handle) : undefined, compare: this.#compare };
   }
 
   #renderStep(texts: Texts): TemplateResult | typeof nothing {
@@ -457,19 +523,32 @@ export class TryonPanel extends LitElement {
         elapsedSeconds: session.tryon ? Math.round(Math.max(0, this.#clock.now - (session.submittedAt ?? this.#clock.now)) / 1000) : undefined,
         expectedSeconds: Math.round(this.#run.expectedMs() / 1000), notAnswering: Boolean(session.notAnswering),
         onCancel: () => this.#run.cancel(),
+        preview: session.preview ? { output: session.preview, view: this.#imageView(texts, productName), onLoad: () => this.#run.previewShown() } : undefined,
       });
-      case 'result': return resultStep({
+      case 'result': return this.#colours.open && session.complete ? coloursStep({
+        texts, productName, tiles: this.#colours.tiles, onUpgrade: this.#onUpgrade, onBack: this.#onColoursBack,
+      }) : resultStep({
         texts, productName, outputs: session.outputs, views: session.views, selectedView: this.selectedView,
         before: session.photo ? beforeImages.get(session.photo.handle) : undefined, compare: this.#compare,
         offerVideo: session.complete && this.host.video && this.#run.product?.video === true &&
           !session.outputs.some((o) => o.type === 'video') && session.output === 'image',
-        onSelect: (view) => { this.selectedView = view; },
+        onSelect: (view) => { this.selectedView = view; this.fadeFrom = undefined; },
         onDownload: this.#onDownload, onShare: this.#onShare, onAnotherPhoto: this.#onAnotherPhoto, onForget: this.#onForget,
         onMakeVideo: () => this.#run.makeVideo(),
         colourOffer: this.#colourOffer(texts), onTryColour: this.#onTryColour,
         cart: session.complete ? this.#resultCart() : undefined,
+        fadeFrom: this.fadeFrom, offerColours: this.#offersColours(), onSeeColours: this.#onSeeColours,
       });
-      case 'error': return errorStep({ texts, message: session.error?.message, action: texts.t(actionLabel(session.error?.code)), onRetry: this.#onRetry, onClose: () => this.hide() });
+      case 'error': {
+        // The full render failed after its first look: the shopper keeps the look and is told plainly.
+        const kept = session.preview && session.failedStage === 'render'
+          ? firstLook(texts, { output: session.preview, view: this.#imageView(texts, productName), onLoad: () => undefined })
+          : undefined;
+        return errorStep({
+          texts, message: kept ? texts.t('previewFullFailed') : session.error?.message, action: texts.t(actionLabel(session.error?.code)),
+          onRetry: this.#onRetry, onClose: () => this.hide(), kept,
+        });
+      }
       default: return nothing;
     }
   }

@@ -316,7 +316,54 @@ export const panelStyles = css`
     background: var(--_accent);
     color: var(--_accent-text);
   }
+  /* The first look, marked above it; the replaced one fades out over the full render's drawn box. */
+  .first-look, .colours li {
+    display: grid;
+    gap: 0.5rem;
+    align-content: start;
+  }
+  .first-look-badge {
+    justify-self: start;
+    margin: 0;
+    padding: 0 0.6rem;
+    border: 1px solid var(--_border);
+    border-radius: 1rem;
+    font-weight: 600;
+  }
+  .frame {
+    position: relative;
+  }
+  .frame .fade-out {
+    position: absolute;
+    inset-block: 0;
+    inset-inline: var(--box-start, 0) var(--box-end, 0);
+    inline-size: auto;
+    block-size: 100%;
+    pointer-events: none;
+    animation: fade-out 0.4s forwards;
+  }
+  @keyframes fade-out {
+    to {
+      opacity: 0;
+      visibility: hidden;
+    }
+  }
+  /* "See all colours": wraps to the dialog's width (two columns on a phone), in its direction. */
+  .colours {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(min(9rem, 100%), 1fr));
+    gap: 0.75rem;
+  }
+  .colours h4 {
+    margin: 0;
+  }
   @media (prefers-reduced-motion: reduce) {
+    .frame .fade-out {
+      display: none;
+    }
     .spinner {
       animation: none;
     }

@@ -9,7 +9,7 @@
 // read top to bottom. The pure parts live elsewhere (session.ts, error-policy.ts, product.ts).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { hasOutput, initialSession, nextSession } from './session.js';
-import type { FailedStage, SessionEvent, SessionState } from './session.js';
+import type { FailedStage, ProxyStatus, SessionEvent, SessionState } from './session.js';
 import { ProxyClient, ProxyError } from './proxy-client.js';
 import { failure, isAbort } from './error-policy.js';
 import { expectedMs, requestedViews, variantToTry } from './product.js';
@@ -18,7 +18,7 @@ import { forgetPhoto, forgetTryon, lastPhoto, rememberPhoto, rememberTryon } fro
 import { forgetEverything } from './forget-photo.js';
 import { consentVersion } from './consent-version.js';
 import type { StoredTryon } from './storage.js';
-import type { TryonEventDetail, TryonEventName, TryonSubject } from './events.js';
+import type { TryonEventDetail, TryonEventName, TryonOutput, TryonSubject } from './events.js';
 
 function newRequestId(): string {
   // randomUUID exists only in secure contexts; a shop page on plain http still needs an id.
@@ -66,6 +66,10 @@ export class TryonRun implements ReactiveController {
   #loadedFor: string | undefined;
   /** The consent text the shopper agreed to, sent with every try-on. */
   #consent: { version: string | undefined; language: string } | undefined;
+  /** The page's chosen variant when "Make this one in full quality" was pressed. */
+  #pageVariantAtUpgrade: string | undefined;
+  /** The try-on whose first look was announced with `tryon-preview` (once each). */
+  #previewTold: string | undefined;
   /** Photos forgotten in this tab whose revocation the proxy has not confirmed yet. */
   readonly #unconfirmed = new Set<string>();
 
@@ -252,7 +256,10 @@ export class TryonRun implements ReactiveController {
 
   /** Whether the result on screen is of another variant than the one chosen on the page now. */
   offersChosenVariant(): boolean {
-    const { status, complete, variant } = this.session;
+    const { status, complete, variant, previewOff } = this.session;
+    // A colour made in full from "See all colours" was the shopper's choice over the page's: the
+    // page's colour is offered again only once the page picks another.
+    if (previewOff && this.chosenVariant === this.#pageVariantAtUpgrade) return false;
     return status === 'result' && complete && variant !== this.chosenVariant;
   }
 
@@ -273,6 +280,49 @@ export class TryonRun implements ReactiveController {
     this.#stop();
     this.#dispatch({ type: 'variant', requestId: newRequestId(), variant: this.chosenVariant, upload });
     void (upload ? this.#start('upload', (run) => this.#send(run)) : this.#start('submit', (run) => this.#submit(run)));
+  }
+
+  /**
+   * The first look is on screen (its image painted): `tryon-preview` says how long it took from the
+   * submit, once per try-on. A colour's draft shown while its full render is made is not a first look
+   * of that try-on, so it says nothing.
+   */
+  previewShown(): void {
+    const { tryon, preview, previewOff, submittedAt } = this.session;
+    if (!tryon || !preview || previewOff || this.#previewTold === tryon) return;
+    this.#previewTold = tryon;
+    const ms = submittedAt ? Math.max(0, Date.now() - submittedAt) : 0;
+    this.#options.emit('tryon-preview', { ...this.#subject(), tryon, ms });
+  }
+
+  /**
+   * "Make this one in full quality": a normal try-on of `variant` at the product's tier with the
+   * same photo and no first look of its own; `draft`, its colour preview, shows while it is made.
+   */
+  upgradeColour(variant: string, draft: TryonOutput): void {
+    const { status, complete, photo } = this.session;
+    if (status !== 'result' || !complete || !photo) return;
+    this.#stop();
+    this.#pageVariantAtUpgrade = this.chosenVariant;
+    this.#dispatch({ type: 'variant', requestId: newRequestId(), variant, upload: false, draft });
+    void this.#start('submit', (run) => this.#submit(run));
+  }
+
+  /**
+   * One draft, front-view preview of another colour with the photo of the result on screen ("See all
+   * colours"): submitted with `quality: "preview"`, watched to its end, its final answer returned.
+   * It is not the session's try-on: the result stays on screen, and `signal` stops it.
+   */
+  async colourPreview(variant: string, signal: AbortSignal, onStatus?: (answer: ProxyStatus) => void): Promise<ProxyStatus> {
+    const { photo } = this.session;
+    if (!photo) throw new ProxyError('photo_expired', '', false);
+    const client = this.#proxy();
+    const created = await client.createTryon({
+      product: this.product?.product || this.#settings.product, variant, photo: photo.handle, requestId: newRequestId(),
+      views: ['front'], quality: 'preview',
+      ...this.#consentFields(),
+    }, signal);
+    return client.watch(created.tryon, (answer) => onStatus?.(answer), signal);
   }
 
   makeVideo(): void {
@@ -354,8 +404,8 @@ export class TryonRun implements ReactiveController {
       photo: photo.handle,
       requestId,
       ...(output === 'video' ? { output } : { views }),
-      ...(this.#consent?.version ? { consentVersion: this.#consent.version } : {}),
-      ...(this.#consent ? { consentLanguage: this.#consent.language } : {}),
+      ...this.#consentFields(),
+      ...(this.session.previewOff ? { preview: 'off' as const } : {}),
     }, run.signal));
     const at = Date.now();
     const createdViews = Array.isArray(created.views) && created.views.length ? created.views : views;
@@ -414,6 +464,12 @@ export class TryonRun implements ReactiveController {
     const subject = this.#subject();
     this.#dispatch({ type: 'failed', stage: failed, error: { code, message, retryable } });
     this.#options.emit('tryon-error', { ...subject, code, message, retryable });
+  }
+
+  /** Which consent text the shopper agreed to, sent with every try-on. */
+  #consentFields(): { consentVersion?: string; consentLanguage?: string } {
+    const consent = this.#consent;
+    return consent ? { ...(consent.version ? { consentVersion: consent.version } : {}), consentLanguage: consent.language } : {};
   }
 
   // ── the product and the proxy ────────────────────────────────────────────────────────────

@@ -20,8 +20,9 @@ import { upstreamEconomy } from './upstream-economy.js';
 import { timeToShow } from './time-to-show.js';
 import { clusterScale } from './cluster-scale.js';
 import { workersRuntime } from './workers-runtime.js';
+import { firstLook } from './first-look.js';
 
-const ALL: Benchmark[] = [pageWeight, pageImpact, photoPrep, proxyOverhead, upstreamEconomy, timeToShow, clusterScale, workersRuntime];
+const ALL: Benchmark[] = [pageWeight, pageImpact, photoPrep, proxyOverhead, upstreamEconomy, timeToShow, clusterScale, workersRuntime, firstLook];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick') || process.env.BENCH_QUICK === '1';

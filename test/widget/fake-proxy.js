@@ -32,6 +32,8 @@ const defaults = {
   // The HTTP status GET /files/… answers (an expired or revoked file: 404).
   fileStatus: 200,
   videoSteps: [{ status: 'processing' }, { status: 'succeeded', video: true }],
+  // A colour preview's steps (POST /tryons with quality "preview"); its files are `draft-<variant>-front.png`.
+  colourSteps: [{ status: 'processing' }, { status: 'succeeded', outputs: ['front'] }],
 };
 
 const scenarios = new Map();
@@ -119,6 +121,13 @@ function answerOf(sid, step, tryon) {
   if (step.video) outputs.push({ view: 'front', url: url(`${base}/video.mp4`), type: 'video', contentType: 'video/mp4' });
   const answer = { status: step.status, outputs };
   if (step.error) answer.error = step.error;
+  // A step's `preview` is the first look's status beside the full render's; succeeded carries its front image.
+  if (step.preview) {
+    answer.preview = {
+      status: step.preview,
+      outputs: step.preview === 'succeeded' ? [{ view: 'front', url: url(`${base}/preview-${prefix}front.png`), type: 'image', contentType: 'image/png' }] : [],
+    };
+  }
   return answer;
 }
 
@@ -253,12 +262,21 @@ async function proxy(ctx, sid, path) {
       return fail(ctx, { status: 422, code: 'unknown_variant', retryable: false });
     }
     // Like the real proxy: the same requestId for the same photo (and variant) is the same try-on.
-    const key = `${body.photo}|${body.requestId}|${body.output ?? 'image'}|${body.variant ?? ''}`;
+    const key = `${body.photo}|${body.requestId}|${body.output ?? 'image'}|${body.variant ?? ''}|${body.quality ?? ''}`;
     let tryon = [...state.tryons.values()].find((t) => t.key === key);
+    const draft = body.quality === 'preview';
+    if (draft && !tryon) {
+      // Like the real proxy: colour previews per photo are capped by the product's colourPreviews.
+      const made = [...state.tryons.values()].filter((t) => t.draft && t.photo === body.photo).length;
+      if (made >= (config.colourPreviewCap ?? config.product?.colourPreviews ?? 0)) return fail(ctx, { status: 429, code: 'colour_preview_limit', retryable: false });
+    }
     if (!tryon) {
       const handle = `tr_${sid}_${state.tryons.size + 1}`;
-      const steps = body.output === 'video' ? config.videoSteps : config.steps;
-      tryon = { key, handle, steps, cursor: 0, views: body.views ?? config.product?.views ?? ['front'], variant: body.variant };
+      const steps = body.output === 'video' ? config.videoSteps : draft ? config.colourSteps : config.steps;
+      tryon = {
+        key, handle, steps, cursor: 0, views: draft ? ['front'] : body.views ?? config.product?.views ?? ['front'],
+        variant: draft ? `draft-${body.variant}` : body.variant, draft, photo: body.photo,
+      };
       state.tryons.set(handle, tryon);
     }
     return json(ctx, 202, { tryon: tryon.handle, status: 'queued', views: tryon.views });

@@ -23,6 +23,8 @@ export interface FakeStep {
   /** Every output's URL in this answer, instead of its file's (`{file}` in it is the file's own path). */
   url?: string;
   error?: { code: string; message: string; retryable: boolean };
+  /** The first look's status beside this step (`succeeded` carries `preview-<variant->front.png`). */
+  preview?: 'queued' | 'processing' | 'succeeded' | 'failed';
 }
 
 export interface FakeError {
@@ -37,6 +39,8 @@ export interface Scenario {
     retention?: { photoSeconds: number; resultSeconds: number };
     /** The variants the fake lists and accepts; without it, any `variant` is refused as unknown_variant. */
     variants?: { id: string; name: string }[];
+    /** How many other colours may be previewed per photo; beyond it POST /tryons answers colour_preview_limit. */
+    colourPreviews?: number;
   } | null;
   photoErrors?: FakeError[];
   tryonErrors?: FakeError[];
@@ -50,6 +54,10 @@ export interface Scenario {
   holdPolls?: boolean;
   steps?: FakeStep[];
   videoSteps?: FakeStep[];
+  /** The steps of a colour preview (`quality: "preview"`); its files are `draft-<variant>-front.png`. */
+  colourSteps?: FakeStep[];
+  /** The cap the fake itself holds on colour previews per photo, when it differs from the product's (a proxy's refusal). */
+  colourPreviewCap?: number;
   /** The HTTP status GET /files/… answers; 200 unless told. */
   fileStatus?: number;
 }
@@ -177,7 +185,7 @@ export async function pickPhoto(el: TryonButton, file: File): Promise<void> {
 /** Collects the widget's events, in order. */
 export function recordEvents(el: HTMLElement): { type: string; detail: any }[] {
   const seen: { type: string; detail: any }[] = [];
-  for (const type of ['tryon-open', 'tryon-close', 'tryon-submit', 'tryon-progress', 'tryon-result', 'tryon-error']) {
+  for (const type of ['tryon-open', 'tryon-close', 'tryon-submit', 'tryon-progress', 'tryon-preview', 'tryon-result', 'tryon-error']) {
     el.addEventListener(type, (event) => seen.push({ type, detail: (event as CustomEvent).detail }));
   }
   return seen;

@@ -114,6 +114,16 @@ export const ar: Translation = {
   addedToCart: 'أُضيف إلى السلة',
   addedToCartNote: '{product} في سلتك الآن.',
   addToCartFailed: 'تعذّرت إضافة {product} إلى سلتك. يُرجى المحاولة مرة أخرى.',
+  previewBadge: 'معاينة سريعة',
+  previewImageAlt: 'معاينة سريعة لإطلالتك في {product}',
+  previewReady: 'معاينتك السريعة جاهزة. ما زال العمل جاريًا على الجودة الكاملة.',
+  previewFullFailed: 'تعذّر إنشاء القياس بالجودة الكاملة. معاينتك السريعة ما زالت هنا، ويمكنك محاولة الجودة الكاملة مرة أخرى.',
+  seeAllColours: 'عرض كل الألوان',
+  coloursTitle: 'كل ألوان {product}',
+  colourUnavailable: 'لا توجد معاينة لهذا اللون.',
+  makeFullQuality: 'أنشئ هذا بالجودة الكاملة',
+  coloursDone: 'معاينات الألوان الجاهزة: {ready} من {count}.',
+  backToResult: 'العودة إلى القياس',
 };
 
 export default ar;

@@ -113,6 +113,16 @@ export const bn: Translation = {
   addedToCart: 'কার্টে যোগ হয়েছে',
   addedToCartNote: '{product} আপনার কার্টে আছে।',
   addToCartFailed: '{product} আপনার কার্টে যোগ করা যায়নি। আবার চেষ্টা করুন।',
+  previewBadge: 'দ্রুত ঝলক',
+  previewImageAlt: '{product} পরনে আপনার দ্রুত ঝলক',
+  previewReady: 'আপনার দ্রুত ঝলক তৈরি। পূর্ণ মানের ছবি এখনও তৈরি হচ্ছে।',
+  previewFullFailed: 'পূর্ণ মানের ট্রাই-অন তৈরি করা যায়নি। আপনার দ্রুত ঝলক এখানেই আছে, আর আপনি আবার পূর্ণ মানের জন্য চেষ্টা করতে পারেন।',
+  seeAllColours: 'সব রং দেখুন',
+  coloursTitle: '{product}-এর সব রং',
+  colourUnavailable: 'এই রঙের ঝলক পাওয়া যাচ্ছে না।',
+  makeFullQuality: 'এটি পূর্ণ মানে তৈরি করুন',
+  coloursDone: 'রঙের ঝলক তৈরি: {count}টির মধ্যে {ready}টি।',
+  backToResult: 'আপনার ট্রাই-অনে ফিরে যান',
 };
 
 export default bn;

@@ -116,6 +116,16 @@ export const en = {
   addedToCart: 'Added to cart',
   addedToCartNote: '{product} is in your cart.',
   addToCartFailed: 'Could not add {product} to your cart. Please try again.',
+  previewBadge: 'Quick preview',
+  previewImageAlt: 'A quick preview of you wearing {product}',
+  previewReady: 'Your quick preview is ready. Full quality is still being made.',
+  previewFullFailed: 'The full-quality try-on failed. Your quick preview is still here, and you can try full quality again.',
+  seeAllColours: 'See all colours',
+  coloursTitle: 'All colours of {product}',
+  colourUnavailable: 'No preview of this colour.',
+  makeFullQuality: 'Make this one in full quality',
+  coloursDone: 'Colour previews ready: {ready} of {count}.',
+  backToResult: 'Back to your try-on',
 };
 
 /** Every text of the widget, by key. */

@@ -113,6 +113,16 @@ export const gu: Translation = {
   addedToCart: 'કાર્ટમાં ઉમેરાયું',
   addedToCartNote: '{product} તમારા કાર્ટમાં છે.',
   addToCartFailed: '{product} તમારા કાર્ટમાં ઉમેરી શકાયું નહીં. કૃપા કરીને ફરી પ્રયાસ કરો.',
+  previewBadge: 'ઝડપી ઝલક',
+  previewImageAlt: '{product} પહેરેલા તમારી ઝડપી ઝલક',
+  previewReady: 'તમારી ઝડપી ઝલક તૈયાર છે. પૂર્ણ ગુણવત્તાવાળું ચિત્ર હજી બની રહ્યું છે.',
+  previewFullFailed: 'પૂર્ણ ગુણવત્તાવાળું ટ્રાય-ઑન બની શક્યું નહીં. તમારી ઝડપી ઝલક અહીં જ છે, અને તમે પૂર્ણ ગુણવત્તા માટે ફરી પ્રયાસ કરી શકો છો.',
+  seeAllColours: 'બધા રંગ જુઓ',
+  coloursTitle: '{product}ના બધા રંગ',
+  colourUnavailable: 'આ રંગની ઝલક ઉપલબ્ધ નથી.',
+  makeFullQuality: 'આને પૂર્ણ ગુણવત્તામાં બનાવો',
+  coloursDone: 'રંગોની ઝલક તૈયાર: {count}માંથી {ready}.',
+  backToResult: 'તમારા ટ્રાય-ઑન પર પાછા જાઓ',
 };
 
 export default gu;

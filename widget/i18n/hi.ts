@@ -113,6 +113,16 @@ export const hi: Translation = {
   addedToCart: 'कार्ट में डाल दिया',
   addedToCartNote: '{product} आपके कार्ट में है।',
   addToCartFailed: '{product} आपके कार्ट में नहीं डाला जा सका। कृपया फिर से कोशिश करें।',
+  previewBadge: 'त्वरित झलक',
+  previewImageAlt: '{product} पहने हुए आपकी त्वरित झलक',
+  previewReady: 'आपकी त्वरित झलक तैयार है। पूरी गुणवत्ता वाला चित्र अभी बन रहा है।',
+  previewFullFailed: 'पूरी गुणवत्ता वाला ट्राई-ऑन नहीं बन सका। आपकी त्वरित झलक यहीं है, और आप पूरी गुणवत्ता के लिए फिर से कोशिश कर सकते हैं।',
+  seeAllColours: 'सभी रंग देखें',
+  coloursTitle: '{product} के सभी रंग',
+  colourUnavailable: 'इस रंग की झलक उपलब्ध नहीं है।',
+  makeFullQuality: 'इसे पूरी गुणवत्ता में बनाएँ',
+  coloursDone: 'रंगों की झलकें तैयार: {count} में से {ready}।',
+  backToResult: 'अपने ट्राई-ऑन पर वापस जाएँ',
 };
 
 export default hi;

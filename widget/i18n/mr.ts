@@ -113,6 +113,16 @@ export const mr: Translation = {
   addedToCart: 'कार्टमध्ये टाकले',
   addedToCartNote: '{product} तुमच्या कार्टमध्ये आहे.',
   addToCartFailed: '{product} तुमच्या कार्टमध्ये टाकता आले नाही. कृपया पुन्हा प्रयत्न करा.',
+  previewBadge: 'झटपट झलक',
+  previewImageAlt: '{product} घातलेली तुमची झटपट झलक',
+  previewReady: 'तुमची झटपट झलक तयार आहे. पूर्ण गुणवत्तेचे चित्र अजून तयार होत आहे.',
+  previewFullFailed: 'पूर्ण गुणवत्तेचा ट्राय-ऑन तयार होऊ शकला नाही. तुमची झटपट झलक इथेच आहे, आणि तुम्ही पूर्ण गुणवत्तेसाठी पुन्हा प्रयत्न करू शकता.',
+  seeAllColours: 'सर्व रंग पाहा',
+  coloursTitle: '{product} चे सर्व रंग',
+  colourUnavailable: 'या रंगाची झलक उपलब्ध नाही.',
+  makeFullQuality: 'हे पूर्ण गुणवत्तेत बनवा',
+  coloursDone: 'रंगांच्या झलका तयार: {count} पैकी {ready}.',
+  backToResult: 'तुमच्या ट्राय-ऑनकडे परत जा',
 };
 
 export default mr;

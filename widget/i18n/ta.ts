@@ -113,6 +113,16 @@ export const ta: Translation = {
   addedToCart: 'கூடையில் சேர்க்கப்பட்டது',
   addedToCartNote: '{product} உங்கள் கூடையில் உள்ளது.',
   addToCartFailed: '{product} ஐ உங்கள் கூடையில் சேர்க்க முடியவில்லை. மீண்டும் முயலவும்.',
+  previewBadge: 'விரைவு முன்னோட்டம்',
+  previewImageAlt: '{product} அணிந்த உங்கள் விரைவு முன்னோட்டம்',
+  previewReady: 'உங்கள் விரைவு முன்னோட்டம் தயார். முழுத் தரப் படம் இன்னும் உருவாகிறது.',
+  previewFullFailed: 'முழுத் தரத் தோற்றத்தை உருவாக்க முடியவில்லை. உங்கள் விரைவு முன்னோட்டம் இங்கேயே உள்ளது; முழுத் தரத்திற்கு மீண்டும் முயலலாம்.',
+  seeAllColours: 'எல்லா நிறங்களையும் பாருங்கள்',
+  coloursTitle: '{product} இன் எல்லா நிறங்களும்',
+  colourUnavailable: 'இந்த நிறத்துக்கு முன்னோட்டம் இல்லை.',
+  makeFullQuality: 'இதை முழுத் தரத்தில் உருவாக்கு',
+  coloursDone: 'நிற முன்னோட்டங்கள் தயார்: {count} இல் {ready}.',
+  backToResult: 'உங்கள் தோற்றத்திற்குத் திரும்பு',
 };
 
 export default ta;

@@ -113,6 +113,16 @@ export const te: Translation = {
   addedToCart: 'కార్ట్‌కు జోడించబడింది',
   addedToCartNote: '{product} మీ కార్ట్‌లో ఉంది.',
   addToCartFailed: '{product} ను మీ కార్ట్‌కు జోడించలేకపోయాము. దయచేసి మళ్లీ ప్రయత్నించండి.',
+  previewBadge: 'త్వరిత ప్రివ్యూ',
+  previewImageAlt: '{product} ధరించిన మీ త్వరిత ప్రివ్యూ',
+  previewReady: 'మీ త్వరిత ప్రివ్యూ సిద్ధంగా ఉంది. పూర్తి నాణ్యత చిత్రం ఇంకా తయారవుతోంది.',
+  previewFullFailed: 'పూర్తి నాణ్యత చిత్రాన్ని తయారు చేయలేకపోయాం. మీ త్వరిత ప్రివ్యూ ఇక్కడే ఉంది, పూర్తి నాణ్యత కోసం మళ్లీ ప్రయత్నించవచ్చు.',
+  seeAllColours: 'అన్ని రంగులు చూడండి',
+  coloursTitle: '{product} యొక్క అన్ని రంగులు',
+  colourUnavailable: 'ఈ రంగుకు ప్రివ్యూ లేదు.',
+  makeFullQuality: 'దీన్ని పూర్తి నాణ్యతలో తయారు చేయండి',
+  coloursDone: 'రంగు ప్రివ్యూలు సిద్ధం: {count} లో {ready}.',
+  backToResult: 'మీ చిత్రానికి తిరిగి వెళ్లండి',
 };
 
 export default te;

@@ -113,6 +113,16 @@ export const ur: Translation = {
   addedToCart: 'کارٹ میں ڈال دیا گیا',
   addedToCartNote: '{product} آپ کی کارٹ میں ہے۔',
   addToCartFailed: '{product} آپ کی کارٹ میں نہیں ڈالا جا سکا۔ براہ کرم دوبارہ کوشش کریں۔',
+  previewBadge: 'فوری جھلک',
+  previewImageAlt: '{product} پہنے ہوئے آپ کی فوری جھلک',
+  previewReady: 'آپ کی فوری جھلک تیار ہے۔ مکمل معیار کی تصویر ابھی بن رہی ہے۔',
+  previewFullFailed: 'مکمل معیار کا ٹرائی آن نہیں بن سکا۔ آپ کی فوری جھلک یہیں ہے، اور آپ مکمل معیار کے لیے دوبارہ کوشش کر سکتے ہیں۔',
+  seeAllColours: 'تمام رنگ دیکھیں',
+  coloursTitle: '{product} کے تمام رنگ',
+  colourUnavailable: 'اس رنگ کی جھلک دستیاب نہیں۔',
+  makeFullQuality: 'اسے مکمل معیار میں بنائیں',
+  coloursDone: 'رنگوں کی جھلکیں تیار: {count} میں سے {ready}۔',
+  backToResult: 'اپنے ٹرائی آن پر واپس جائیں',
 };
 
 export default ur;

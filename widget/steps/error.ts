@@ -3,6 +3,7 @@
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Texts } from '../texts.js';
+import { nothing } from 'lit';
 
 export interface ErrorStep {
   texts: Texts;
@@ -11,6 +12,8 @@ export interface ErrorStep {
   action: string;
   onRetry(): void;
   onClose(): void;
+  /** The first look kept when the full render failed after it (progress.ts `firstLook`). */
+  kept?: TemplateResult | undefined;
 }
 
 export function errorStep(step: ErrorStep): TemplateResult {
@@ -18,6 +21,7 @@ export function errorStep(step: ErrorStep): TemplateResult {
   return html`<div class="body">
     <h3 id="step-title" tabindex="-1">${texts.t('errorTitle')}</h3>
     <div role="alert" part="error" class="error"><p>${step.message || texts.t('error_generic')}</p></div>
+    ${step.kept ?? nothing}
     <div class="actions" part="actions">
       <button class="primary" part="primary-button" type="button" data-autofocus @click=${step.onRetry}>${step.action}</button>
       <button type="button" part="secondary-button" @click=${step.onClose}>${texts.t('close')}</button>

@@ -3,6 +3,9 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Texts } from '../texts.js';
+import type { TryonOutput } from '../events.js';
+import { image } from './result.js';
+import type { ImageView } from './result.js';
 
 export interface ProgressStep {
   texts: Texts;
@@ -15,20 +18,39 @@ export interface ProgressStep {
   /** The shop's try-on service is not answering: no spinner or clock pretends it is working (the live region says why). */
   notAnswering: boolean;
   onCancel(): void;
+  /**
+   * The first look, once its draft succeeded: shown marked as a quick preview, with the compare on
+   * it and the time the full render still needs. No Download or Share here: only the full render is.
+   */
+  preview?: { output: TryonOutput; view: ImageView; onLoad(): void } | undefined;
+}
+
+/** The first look, marked as such; `note` (the full render's time so far and expected) below it. */
+export function firstLook(texts: Texts, preview: NonNullable<ProgressStep['preview']>, note: unknown = nothing): TemplateResult {
+  return html`<div class="first-look" part="first-look"><p class="first-look-badge" part="first-look-badge">${texts.t('previewBadge')}</p>
+    ${image(preview.view, preview.output, texts.t('previewImageAlt', { product: preview.view.productName }), preview.onLoad)}${note}</div>`;
+}
+
+/** The full render's time so far against the time expected, once it was submitted. */
+function timing(step: ProgressStep): unknown {
+  const { texts, elapsedSeconds } = step;
+  return elapsedSeconds === undefined
+    ? nothing
+    : html`<p class="muted">${texts.t('timing', { elapsed: texts.seconds(elapsedSeconds), expected: texts.seconds(step.expectedSeconds) })}</p>`;
 }
 
 export function progressStep(step: ProgressStep): TemplateResult {
   const { texts } = step;
   return html`<div part="progress" class="body">
     <h3 id="step-title" tabindex="-1" data-autofocus>${texts.t('progressTitle', { product: step.productName })}</h3>
-    ${step.uploading
+    ${step.preview && !step.uploading
+      ? firstLook(texts, step.preview, step.notAnswering ? nothing : timing(step))
+      : step.uploading
       ? html`<progress max="100" .value=${step.percent} aria-labelledby="status"></progress>`
       : step.notAnswering
       ? nothing
       : html`<div class="spinner" aria-hidden="true"></div>
-        ${step.elapsedSeconds !== undefined
-          ? html`<p class="muted">${texts.t('timing', { elapsed: texts.seconds(step.elapsedSeconds), expected: texts.seconds(step.expectedSeconds) })}</p>`
-          : nothing}`}
+        ${timing(step)}`}
     <div class="actions" part="actions">
       <button type="button" part="secondary-button" @click=${step.onCancel}>${texts.t('cancel')}</button>
     </div>

@@ -28,6 +28,20 @@ export interface ResultStep {
   onTryColour(): void;
   /** "Add to cart" for the variant tried on; undefined when the page offers none. */
   cart?: ResultCart;
+  /** The first look this result just replaced: it fades out over the full render (not under reduced motion). */
+  fadeFrom?: string | undefined;
+  /** "See all colours" is offered (a product with variants and colour previews on). */
+  offerColours?: boolean;
+  onSeeColours?(): void;
+}
+
+/** What one drawn try-on image needs: the before/after comparison when the shopper's photo is known. */
+export interface ImageView {
+  texts: Texts;
+  productName: string;
+  before: string | undefined;
+  compare: CompareController;
+  fadeFrom?: string | undefined;
 }
 
 /** "Add to cart": where it stands for this result, and what pressing it does. */
@@ -77,15 +91,20 @@ function onTabKey(event: KeyboardEvent, select: (view: string) => void): void {
   tab.focus();
 }
 
-function image(step: ResultStep, output: TryonOutput | undefined): TemplateResult {
+/**
+ * One drawn try-on image (the full render or the first look), with the before/after comparison
+ * when the shopper's photo is known. `alt` names what it is; `onLoad` hears it painted.
+ */
+export function image(step: ImageView, output: TryonOutput | undefined, alt = step.texts.t('resultAlt', { product: step.productName }), onLoad?: () => void): TemplateResult {
   const { texts, compare } = step;
   if (!output) return html`<div class="frame"><p class="muted">${texts.t('viewPending')}</p></div>`;
-  const alt = texts.t('resultAlt', { product: step.productName });
-  if (!step.before) return html`<div class="frame"><img part="image" src=${output.url} alt=${alt}></div>`;
+  // The replaced first look, over the full render, fading out: decoration only.
+  const fade = step.fadeFrom ? html`<img class="fade-out" src=${step.fadeFrom} alt="" aria-hidden="true">` : nothing;
+  if (!step.before) return html`<div class="frame"><img part="image" src=${output.url} alt=${alt} @load=${onLoad}>${fade}</div>`;
   const position = compare.position;
   return html`<div class="frame"><div class="compare" part="compare"
       @pointerdown=${compare.onPointer} @pointermove=${compare.onPointer}>
-    <img part="image" src=${output.url} alt=${alt}>
+    <img part="image" src=${output.url} alt=${alt} @load=${onLoad}>${fade}
     <img class="before" src=${step.before} alt="">
     <!-- Visual labels only: the slider's own name says "Before and after". -->
     <span class="compare-label" data-side="before" aria-hidden="true">${texts.t('compareBefore')}</span>
@@ -127,6 +146,7 @@ export function resultStep(step: ResultStep): TemplateResult {
       <button type="button" part="secondary-button" ?disabled=${!shown && !video} @click=${step.onShare}>${texts.t('share')}</button>
       <button type="button" part="secondary-button" @click=${step.onAnotherPhoto}>${texts.t('anotherPhoto')}</button>
       ${step.offerVideo ? html`<button type="button" part="secondary-button" @click=${step.onMakeVideo}>${texts.t('makeVideo')}</button>` : nothing}
+      ${step.offerColours ? html`<button type="button" part="secondary-button" @click=${() => step.onSeeColours?.()}>${texts.t('seeAllColours')}</button>` : nothing}
       <button type="button" part="forget-button" @click=${step.onForget}>${texts.t('forgetPhoto')}</button>
     </div>
   </div>`;
