@@ -63,6 +63,8 @@ const productSchema = z.strictObject({
   title: z.string().max(200).optional(),
   /** Colours, sizes, …: each overrides the product's garment image, reference person or garment. */
   variants: variantsSchema.optional(),
+  /** false: the product's try-on is switched off (GET /products answers available: false, reason "disabled"). */
+  enabled: z.boolean().optional(),
 });
 
 /** Mode-dependent rules, checked on the raw entry so they are reported with every other problem. */
@@ -111,6 +113,8 @@ export interface ProductEntry {
   name?: string | undefined;
   /** The product's variants by the shop's own id; none → the product has one garment. */
   variants?: Record<string, CatalogVariant> | undefined;
+  /** false: switched off by the merchant (no try-on, the button hidden); absent: on. */
+  enabled?: boolean | undefined;
 }
 
 /** A product as one of its variants: what a try-on of that variant sends upstream. */
@@ -172,6 +176,7 @@ function entryOf(id: string, product: CatalogProduct, defaults?: z.infer<typeof 
     video: product.video === true ? {} : product.video ? { ...product.video } : undefined,
     name: product.name ?? product.title,
     variants: product.variants ? copyVariants(product.variants) : undefined,
+    ...(product.enabled === false ? { enabled: false } : {}),
   };
 }
 

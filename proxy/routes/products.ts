@@ -5,6 +5,7 @@ import { ProxyError } from '../errors.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { retentionOf } from '../tryon/consent-log.js';
 import { variantList } from '../catalog.js';
+import { availabilityOf } from '../availability.js';
 import type { ProxyServices, ProxyEnv } from '../context.js';
 
 export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
@@ -12,6 +13,8 @@ export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
   app.get('/:product', rateLimit(services.reads, services.client), async (c) => {
     const product = await services.findProduct(c.req.param('product'));
     if (!product) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
+    // The budget changes with every try-on: no cache may keep an old "available".
+    c.header('cache-control', 'no-store');
     return c.json({
       product: product.id,
       name: product.name,
@@ -24,6 +27,8 @@ export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
       variants: variantList(product),
       // How long this proxy keeps answering for a photo and a result: the widget states it at consent.
       retention: retentionOf(services.limits),
+      // available: false (with unavailableReason "disabled" or "daily_budget_reached"): the widget hides its button.
+      ...(await availabilityOf(services, product)),
     });
   });
   return app;

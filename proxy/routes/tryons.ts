@@ -44,6 +44,8 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     const request = await readTryonRequest(c.req.raw, services.limits);
     const listed = await services.findProduct(request.product);
     if (!listed) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
+    // Switched off in the catalog: GET /products says available: false, and nothing is spent on it.
+    if (listed.enabled === false) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
     const product = productAsVariant(listed, request.variant);
     if (!product) throw new ProxyError(422, 'unknown_variant', 'This colour or size of the product has no try-on.');
     const photo = await openUnforgotten(services, 'photo', request.photo);
@@ -60,7 +62,12 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     const reservation = await services.spend.reserve({
       key, photoId: photo.id, client: services.client(c), credits, keepUntil: photo.expiresAt * 1000,
     });
-    if (!reservation.granted) throw refusalError(reservation.refusal, services.limits, services.now());
+    if (!reservation.granted) {
+      if (services.alerts && (reservation.refusal === 'daily_tryons' || reservation.refusal === 'daily_credits')) {
+        services.background(c, services.alerts.check(true), 'budget_alert_failed');
+      }
+      throw refusalError(reservation.refusal, services.limits, services.now());
+    }
 
     const image = productImageOf(product);
     let productFileId = '';
@@ -105,7 +112,13 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
       throw error;
     }
     await services.spend.settle(key, 'accepted');
-    if (!reservation.retry) services.metrics.tryonStarted(product.id, product.tier, credits);
+    if (!reservation.retry) {
+      services.metrics.tryonStarted(product.id, product.tier, credits);
+      // For the merchant's GET /usage; a book that cannot be written must not fail a try-on already charged.
+      await services.usage.tryonStarted(job.id, product.id, credits, services.limits.tryonTtlSeconds * 1000).catch((error: Error) =>
+        services.log({ level: 'warn', event: 'usage_unwritten', requestId: c.get('requestId'), message: error.message }));
+      if (services.alerts) services.background(c, services.alerts.check(), 'budget_alert_failed');
+    }
     await services.board.seed(job, { product: product.id, tier: product.tier });
     await logConsent(services, {
       product: product.id, photo: photo.id, client: services.client(c), requestId: c.get('requestId'),
