@@ -32,6 +32,9 @@ export interface ProductInfo {
   variants?: ProductVariant[];
   /** How long the proxy keeps a photo and a result, in seconds (absent from older proxies). */
   retention?: { photoSeconds: number; resultSeconds: number; shareLinkSeconds?: number };
+  /** false: no try-on of it today (absent from older proxies: available). */
+  available?: boolean;
+  unavailableReason?: string;
 }
 
 export interface ProductVariant { id: string; name: string }

@@ -80,6 +80,7 @@ export class TryonPanel extends LitElement {
     }),
     chosenPhoto: () => this.prepared?.blob,
     errorMessage: (code) => this.#texts.errorMessage(code),
+    availability: (reason) => this.host?.productAvailability?.(reason),
     emit: (name, detail) => this.#emit(name, detail),
     changed: (before, after, event) => this.#sessionChanged(before, after, event),
   });
@@ -399,7 +400,10 @@ export class TryonPanel extends LitElement {
         onMakeVideo: () => this.#run.makeVideo(),
         colourOffer: this.#colourOffer(texts), onTryColour: this.#onTryColour,
       });
-      case 'error': return errorStep({ texts, message: session.error?.message, action: texts.t(actionLabel(session.error?.code)), onRetry: this.#onRetry, onClose: () => this.hide() });
+      case 'error': {
+        const action = actionLabel(session.error?.code);
+        return errorStep({ texts, message: session.error?.message, action: action && texts.t(action), onRetry: this.#onRetry, onClose: () => this.hide() });
+      }
       default: return nothing;
     }
   }
