@@ -68,6 +68,7 @@ export function loadPanel(): Promise<unknown> {
  * @csspart forget-button - "Forget my photo", in the photo and result steps.
  * @csspart retention - The consent step's sentence on how long the photo and result are kept.
  * @csspart error - The error message (role=alert).
+ * @csspart unavailable-reason - Beside a disabled button (`when-unavailable="disable"`): why the product cannot be tried on today, in words.
  * @csspart ready-badge - On the button, once a try-on watched after the dialog closed has its result; opening the dialog shows it and takes the badge away.
  *
  * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8; in the dialog in dark mode, #3b82f6.
