@@ -241,6 +241,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     // Hono's own HTTP errors (e.g. a malformed body) are the client's doing.
     const status = (error as { status?: number }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
+      await usage.errorAnswered('invalid_request').catch((problem: Error) => log({ level: 'warn', event: 'usage_unwritten', code: 'invalid_request', message: problem.message }));
       return new ProxyError(400, 'invalid_request', 'The request could not be read.').toResponse();
     }
     log({ level: 'error', event: 'internal_error', requestId: c.get('requestId'), name: error.name, message: error.message });
