@@ -12,6 +12,7 @@ import { ProxyError, isProxyError } from './errors.js';
 import { loggedPath, redactingLog } from './middleware/request-log.js';
 import type { Log, ProxyEnv } from './context.js';
 import type { SpendLedger } from './spend-ledger.js';
+import type { UsageBook } from './usage-book.js';
 
 /** Refused attempts one client may make per minute before it is refused unheard. */
 export const ADMIN_REFUSALS_PER_MINUTE = 10;
@@ -31,7 +32,8 @@ export interface UsageAnswer {
     errors: Record<string, number>;
     products: Record<string, { tryons: number; credits: number }>;
   }[];
-  budget: { dailyTryons: number; dailyCredits: number; tryonsLeft: number; creditsLeft: number };
+  /** null: that limit is switched off (unlimited). */
+  budget: { dailyTryons: number | null; dailyCredits: number | null; tryonsLeft: number | null; creditsLeft: number | null };
 }
 
 export interface AdminOptions {
@@ -39,8 +41,8 @@ export interface AdminOptions {
   token: string;
   /** Served at GET /metrics when given (Node: prom-client). */
   metrics?: AdminMetrics;
-  /** Served at GET /usage when given: the spend ledger the proxy reserves against, and its limits. */
-  usage?: { ledger: SpendLedger; dailyTryons: number; dailyCredits: number };
+  /** Served at GET /usage when given: the usage book, the spend ledger the proxy reserves against, and its limits. */
+  usage?: { book: UsageBook; ledger: SpendLedger; dailyTryons: number; dailyCredits: number };
   /** Who is asking: the socket's address on Node, cf-connecting-ip on Workers. */
   clientAddress: (c: Context<ProxyEnv>) => string | undefined;
   log?: Log;
@@ -77,16 +79,23 @@ class Refusals {
   }
 }
 
-/** Today's figures and the budget, in the documented shape; the ledger keeps only the current UTC day. */
+/**
+ * The last 30 UTC days from the usage book, today first, every day listed (zeros when nothing
+ * happened), and what is left of today's budget by the spend ledger: the same reservations the
+ * try-ons are guarded by (a failed try-on's credits come back in `days`, as upstream gives them
+ * back, but the day's budget counts every try-on started). An unlimited budget is null.
+ */
 export async function usageAnswer(usage: NonNullable<AdminOptions['usage']>): Promise<UsageAnswer> {
-  const today = await usage.ledger.usage();
+  const [days, today] = await Promise.all([usage.book.days(), usage.ledger.usage()]);
+  const limit = (n: number) => (Number.isFinite(n) ? n : null);
+  const left = (limit: number, used: number) => (Number.isFinite(limit) ? Math.max(0, Math.round((limit - used) * 1000) / 1000) : null);
   return {
-    days: [{ date: today.day, tryons: today.tryons, credits: today.credits, previews: 0, errors: {}, products: {} }],
+    days,
     budget: {
-      dailyTryons: usage.dailyTryons,
-      dailyCredits: usage.dailyCredits,
-      tryonsLeft: Math.max(0, usage.dailyTryons - today.tryons),
-      creditsLeft: Math.max(0, usage.dailyCredits - today.credits),
+      dailyTryons: limit(usage.dailyTryons),
+      dailyCredits: limit(usage.dailyCredits),
+      tryonsLeft: left(usage.dailyTryons, today.tryons),
+      creditsLeft: left(usage.dailyCredits, today.credits),
     },
   };
 }

@@ -20,6 +20,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { answerUnknownRoutes } from './middleware/unknown-routes.js';
 import { redactingLog, requestLog } from './middleware/request-log.js';
 import { TryonStatusBoard } from './tryon-status.js';
+import { BudgetAlerts, type BudgetAlertOptions } from './budget-alerts.js';
 import { MemoryStore } from './store/memory.js';
 import { noMetrics, type ProxyMetrics } from './metrics.js';
 import type { ProxyStore } from './store/store.js';
@@ -91,6 +92,8 @@ export interface ProxyOptions {
   prices?: PartialPriceTable;
   /** Public base URL of the proxy for output URLs; default: taken from each request's path. */
   publicUrl?: string;
+  /** One signed POST at 80 % and at 100 % of a day's budget (TRYON_BUDGET_ALERT_URL and _SECRET); default none. */
+  budgetAlert?: BudgetAlertOptions;
 }
 
 export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
@@ -100,7 +103,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   const now = options.now ?? Date.now;
   const limits = resolveLimits(options.limits);
   const log = redactingLog(options.log ?? ((entry) => console.log(JSON.stringify(entry))),
-    [options.apiKey, options.secret, options.webhookSecret ?? '']);
+    [options.apiKey, options.secret, options.webhookSecret ?? '', options.budgetAlert?.secret ?? '']);
   const store = options.store ?? new MemoryStore({ now, fileIdCache: options.fileIdCache, log });
   const metrics = options.metrics ?? noMetrics;
   const upstream = new Upstream({
@@ -151,6 +154,8 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     }, sender) ?? sender;
   };
 
+  const usage = store.usageBook(now);
+  const spend = store.spendLedger(limits, now);
   const services: ProxyServices = {
     limits,
     upstream,
@@ -163,13 +168,26 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     board: new TryonStatusBoard(upstream, {
       intervalMs: limits.pollIntervalMs,
       pushedIntervalMs: options.webhookSecret ? Math.max(limits.pollIntervalMs, limits.pushedPollIntervalMs) : limits.pollIntervalMs,
-      now, log, store, metrics, keepMs: limits.tryonTtlSeconds * 1000,
+      now, log, store, metrics, usage, keepMs: limits.tryonTtlSeconds * 1000,
     }),
     writes: { store, bucket: 'writes', perMinute: limits.ratePerMinute },
     reads: { store, bucket: 'reads', perMinute: limits.readsPerMinute },
     store,
     metrics,
-    spend: store.spendLedger(limits, now),
+    spend,
+    usage,
+    alerts: options.budgetAlert ? new BudgetAlerts({
+      ...options.budgetAlert, ledger: spend, book: usage, limits, log, now, ...(options.fetch ? { fetch: options.fetch } : {}),
+    }) : undefined,
+    background: (c, work, event) => {
+      const logged = work.catch((error: Error) => log({ level: 'warn', event, requestId: c.get('requestId'), message: error.message }));
+      // Hono's executionCtx throws where the runtime gives none (Node): the promise simply runs on there.
+      try {
+        c.executionCtx.waitUntil(logged);
+      } catch {
+        // not on Workers
+      }
+    },
     prices: resolvePrices(catalogPrices(options.catalog), options.prices),
     log,
     now,
@@ -210,8 +228,12 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   answerUnknownRoutes(app, rateLimit(services.reads, services.client));
 
   app.notFound(() => new ProxyError(404, 'not_found', 'There is nothing here.').toResponse());
-  app.onError((error, c) => {
+  app.onError(async (error, c) => {
     if (isProxyError(error)) {
+      // Counted for the merchant's GET /usage (errors by code); a store that is down cannot count its own failure.
+      if (error.code !== 'store_unavailable') {
+        await usage.errorAnswered(error.code).catch((problem: Error) => log({ level: 'warn', event: 'usage_unwritten', code: error.code, message: problem.message }));
+      }
       if (error.status >= 500) log({ level: 'warn', event: 'answered_error', requestId: c.get('requestId'), code: error.code, status: error.status });
       // A refused (413) or stalled (408) body was not read to its end: do not reuse the connection.
       return error.toResponse({ 'x-request-id': c.get('requestId') ?? '', ...(error.status === 413 || error.status === 408 ? { connection: 'close' } : {}) });
@@ -219,6 +241,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     // Hono's own HTTP errors (e.g. a malformed body) are the client's doing.
     const status = (error as { status?: number }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
+      await usage.errorAnswered('invalid_request').catch((problem: Error) => log({ level: 'warn', event: 'usage_unwritten', code: 'invalid_request', message: problem.message }));
       return new ProxyError(400, 'invalid_request', 'The request could not be read.').toResponse();
     }
     log({ level: 'error', event: 'internal_error', requestId: c.get('requestId'), name: error.name, message: error.message });

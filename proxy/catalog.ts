@@ -67,6 +67,8 @@ const productSchema = z.strictObject({
   title: z.string().max(200).optional(),
   /** Colours, sizes, …: each overrides the product's garment image, reference person or garment. */
   variants: variantsSchema.optional(),
+  /** false: the product's try-on is switched off (GET /products answers available: false, reason "disabled"). */
+  enabled: z.boolean().optional(),
 });
 
 /** Mode-dependent rules, checked on the raw entry so they are reported with every other problem. */
@@ -119,6 +121,8 @@ export interface ProductEntry {
   preview?: 'draft' | 'off' | undefined;
   /** Colour previews one photo may make (0 or undefined: off). */
   colourPreviews?: number | undefined;
+  /** false: switched off by the merchant (no try-on, the button hidden); absent: on. */
+  enabled?: boolean | undefined;
 }
 
 /** A product as one of its variants: what a try-on of that variant sends upstream. */
@@ -191,6 +195,7 @@ function entryOf(id: string, product: CatalogProduct, defaults?: z.infer<typeof 
     // The product wins over the defaults; absent in both, a first look above the draft tier.
     preview: product.preview ?? defaults?.preview ?? (tier === 'draft' ? 'off' : 'draft'),
     colourPreviews: colourPreviewCount(product.colourPreviews ?? defaults?.colourPreviews),
+    ...(product.enabled === false ? { enabled: false } : {}),
   };
 }
 

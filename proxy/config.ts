@@ -36,6 +36,8 @@ export interface ProxyConfig {
    * old name TRYON_METRICS_TOKEN); absent: no admin listener.
    */
   adminToken?: string | undefined;
+  /** Where budget alerts go (TRYON_BUDGET_ALERT_URL, with TRYON_BUDGET_ALERT_SECRET): see budget-alerts.ts. */
+  budgetAlert?: { url: string; secret: string } | undefined;
   /** Port of the admin listener (TRYON_ADMIN_PORT): required with a token, never the public port. */
   adminPort?: number | undefined;
   /** Where the admin listener binds (TRYON_ADMIN_HOST): loopback unless the operator says otherwise. */
@@ -151,6 +153,28 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
   const webhookSecret = read('TRYON_WEBHOOK_SECRET');
   if (webhookSecret && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(webhookSecret)) problems.push('TRYON_WEBHOOK_SECRET must look like whsec_<base64>');
 
+  // Budget alerts: checked at start, so a typo is said now rather than on the day the budget runs out.
+  const alertUrl = read('TRYON_BUDGET_ALERT_URL');
+  const alertSecret = read('TRYON_BUDGET_ALERT_SECRET');
+  if (alertUrl !== undefined) {
+    let parsedUrl: URL | undefined;
+    try {
+      parsedUrl = new URL(alertUrl);
+    } catch {
+      problems.push('TRYON_BUDGET_ALERT_URL is not a URL');
+    }
+    if (parsedUrl) {
+      const loopback = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/.test(parsedUrl.hostname);
+      if (parsedUrl.protocol !== 'https:' && !(parsedUrl.protocol === 'http:' && (!production || loopback))) {
+        problems.push('TRYON_BUDGET_ALERT_URL must be an https URL (http only to loopback, or outside production)');
+      }
+      if (parsedUrl.username || parsedUrl.password) problems.push('TRYON_BUDGET_ALERT_URL must not hold a user name or password (the alerts are signed with TRYON_BUDGET_ALERT_SECRET)');
+    }
+    if (!alertSecret) problems.push('TRYON_BUDGET_ALERT_URL is set but TRYON_BUDGET_ALERT_SECRET is not: every alert is signed (Standard Webhooks, whsec_<base64>)');
+  }
+  if (alertSecret !== undefined && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(alertSecret)) problems.push('TRYON_BUDGET_ALERT_SECRET must look like whsec_<base64>');
+  if (alertSecret !== undefined && alertUrl === undefined) problems.push('TRYON_BUDGET_ALERT_SECRET is set but TRYON_BUDGET_ALERT_URL is not');
+
   const limits: Partial<ProxyLimits> = {};
   for (const [name, limit] of Object.entries(LIMIT_VARS)) {
     const value = read(name);
@@ -220,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
     adminToken,
     adminPort,
     adminHostname: read('TRYON_ADMIN_HOST') ?? '127.0.0.1',
+    budgetAlert: alertUrl && alertSecret ? { url: alertUrl, secret: alertSecret } : undefined,
     trustProxy,
     shopifyAppSecret,
     prices,
@@ -247,13 +272,14 @@ export function describeConfig(config: ProxyConfig): string {
     config.webhookSecret ? 'webhooks on' : 'webhooks off',
     config.redisUrl ? 'shared store Redis' : 'store in memory (one instance)',
     config.adminToken ? 'admin listener on (GET /metrics, GET /usage; bearer token)' : undefined,
+    config.budgetAlert ? 'budget alerts on' : undefined,
     config.shopifyAppSecret ? 'Shopify App Proxy signature required' : undefined,
   ].filter(Boolean).join('; ');
   return `tryon proxy: mode ${config.mode}; upstream ${upstream}; key ${describeKey(config.apiKey)}; origins ${origins}; ${notes}`;
 }
 
 /** The createProxy options a configuration decides (everything but the catalog and how to reach it). */
-export type ConfiguredOptions = Pick<ProxyOptions, 'secret' | 'allowedOrigins' | 'webhookSecret' | 'limits' | 'trustProxy' | 'publicUrl' | 'prices' | 'mode' | 'shopifyAppProxy'>;
+export type ConfiguredOptions = Pick<ProxyOptions, 'secret' | 'allowedOrigins' | 'webhookSecret' | 'limits' | 'trustProxy' | 'publicUrl' | 'prices' | 'mode' | 'shopifyAppProxy' | 'budgetAlert'>;
 
 /** One mapping from configuration to options, for every entry that starts a proxy (Node, Workers, the demo). */
 export function proxyOptionsFrom(config: ProxyConfig): ConfiguredOptions {
@@ -267,5 +293,6 @@ export function proxyOptionsFrom(config: ProxyConfig): ConfiguredOptions {
     mode: config.mode,
     ...(config.shopifyAppSecret ? { shopifyAppProxy: { secret: config.shopifyAppSecret } } : {}),
     ...(config.prices ? { prices: config.prices } : {}),
+    ...(config.budgetAlert ? { budgetAlert: config.budgetAlert } : {}),
   };
 }

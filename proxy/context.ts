@@ -8,6 +8,8 @@ import type { ProxyLimits } from './limits.js';
 import type { PhotoRevocations } from './photo-revocations.js';
 import type { PriceTable } from './prices.js';
 import type { SpendLedger } from './spend-ledger.js';
+import type { UsageBook } from './usage-book.js';
+import type { BudgetAlerts } from './budget-alerts.js';
 import type { RateLimit } from './middleware/rate-limit.js';
 import type { ProxyMetrics } from './metrics.js';
 import type { ProxyStore } from './store/store.js';
@@ -36,6 +38,12 @@ export interface ProxyServices {
   metrics: ProxyMetrics;
   /** Reserves each try-on in every daily limit before upstream is asked (spend-ledger.ts; kept in the store). */
   spend: SpendLedger;
+  /** What was spent, day by day, for GET /usage (usage-book.ts; kept in the store). */
+  usage: UsageBook;
+  /** Signed POSTs at 80 % and 100 % of the day's budget (TRYON_BUDGET_ALERT_URL), when set. */
+  alerts?: BudgetAlerts | undefined;
+  /** Runs work after the answer: waitUntil on Workers, simply left running elsewhere; a failure is logged. */
+  background: (c: ProxyContext, work: Promise<unknown>, event: string) => void;
   /** Credits per view and per video by tier, for the credit budget. */
   prices: PriceTable;
   log: Log;

@@ -2,15 +2,24 @@
 // A ProxyError carries what the shopper's widget needs to pick words and decide on a retry;
 // anything else thrown inside the app is a bug and becomes a 500 without details.
 
-export type ErrorCode =
-  | 'invalid_request' | 'consent_required' | 'validation_failed' | 'unknown_product'
-  | 'unknown_variant'
-  | 'not_found' | 'invalid_handle' | 'expired_handle' | 'origin_not_allowed' | 'file_too_large'
-  | 'unsupported_media_type' | 'photo_too_small' | 'photo_has_metadata' | 'rate_limited' | 'photo_limit_reached'
-  | 'daily_budget_reached' | 'view_not_offered' | 'video_not_offered' | 'upstream_auth'
-  | 'out_of_credits' | 'upstream_unavailable' | 'upstream_timeout' | 'render_failed'
-  | 'invalid_signature' | 'store_unavailable' | 'internal_error' | 'daily_limit_reached' | 'method_not_allowed' | 'upload_timeout'
-  | 'too_many_streams' | 'unauthorized' | 'colour_preview_limit' | 'colour_previews_off';
+/**
+ * Every code the proxy answers, the one list: the widget's dictionaries give each its own words
+ * (test/widget/error-texts.test.ts enumerates this list), and GET /usage counts them by code.
+ * `proxy_misconfigured` is the Worker's answer before the app exists (worker.ts); `render_failed`
+ * comes in a try-on's status rather than as an answer.
+ */
+export const ERROR_CODES = [
+  'invalid_request', 'consent_required', 'validation_failed', 'unknown_product',
+  'unknown_variant',
+  'not_found', 'invalid_handle', 'expired_handle', 'origin_not_allowed', 'file_too_large',
+  'unsupported_media_type', 'photo_too_small', 'photo_has_metadata', 'rate_limited', 'photo_limit_reached',
+  'daily_budget_reached', 'view_not_offered', 'video_not_offered', 'upstream_auth',
+  'out_of_credits', 'upstream_unavailable', 'upstream_timeout', 'render_failed',
+  'invalid_signature', 'store_unavailable', 'internal_error', 'daily_limit_reached', 'method_not_allowed', 'upload_timeout',
+  'too_many_streams', 'unauthorized', 'proxy_misconfigured', 'colour_preview_limit', 'colour_previews_off',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504;
 

@@ -97,7 +97,7 @@ export async function startProxy(options: StartOptions): Promise<StartedProxy> {
     const admin = createAdmin({
       token: adminToken,
       ...(adminMetrics ? { metrics: adminMetrics } : {}),
-      usage: { ledger: store!.spendLedger(limits, proxyOptions.now ?? Date.now), dailyTryons: limits.dailyTryons, dailyCredits: limits.dailyCredits },
+      usage: { book: store!.usageBook(proxyOptions.now ?? Date.now), ledger: store!.spendLedger(limits, proxyOptions.now ?? Date.now), dailyTryons: limits.dailyTryons, dailyCredits: limits.dailyCredits },
       clientAddress: socketAddress,
       ...(proxyOptions.log ? { log: proxyOptions.log } : {}),
       ...(proxyOptions.now ? { now: proxyOptions.now } : {}),

@@ -10,6 +10,7 @@ import type { Status, Upstream, UpstreamJob, UpstreamOutput } from './upstream/c
 import type { ProxyStore, StatusRecord } from './store/store.js';
 import { MemoryStore } from './store/memory.js';
 import { noMetrics, type ProxyMetrics } from './metrics.js';
+import type { UsageBook } from './usage-book.js';
 
 export interface TryonSnapshot {
   status: Status;
@@ -57,6 +58,8 @@ export class TryonStatusBoard {
       log: (entry: Record<string, unknown>) => void;
       store?: ProxyStore;
       metrics?: ProxyMetrics;
+      /** Where a failed try-on's credits are given back for GET /usage. */
+      usage?: UsageBook;
       /** How long snapshots are kept in the store (the try-on handle's life). */
       keepMs?: number;
     },
@@ -144,6 +147,11 @@ export class TryonStatusBoard {
       const written = await this.store.writeStatus(jobId, { snapshot, ...flags }, this.keepMs);
       if (written.finished) {
         this.metrics.tryonFinished(written.record.product ?? 'unknown', written.record.tier ?? 'unknown', written.record.snapshot.status);
+        // Upstream gives a failed job's credits back: the usage book does too (once: this write finished it).
+        if (written.record.snapshot.status === 'failed') {
+          await this.options.usage?.jobFailed(jobId, written.record.snapshot.error?.code ?? 'render_failed').catch((error: Error) =>
+            this.options.log({ level: 'warn', event: 'usage_unwritten', code: 'render_failed', message: error.message }));
+        }
       }
       this.deliver(jobId, written.record.snapshot, false);
       await this.store.publish(jobId, written.record.snapshot);

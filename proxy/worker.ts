@@ -125,7 +125,7 @@ export function workerFor(deployment: WorkerDeployment = {}) {
       // The spend ledger is the store's: /usage reads what the app reserves against.
       const admin = config.adminToken ? createAdmin({
         token: config.adminToken,
-        usage: { ledger: store.spendLedger(limits, Date.now), dailyTryons: limits.dailyTryons, dailyCredits: limits.dailyCredits },
+        usage: { book: store.usageBook(Date.now), ledger: store.spendLedger(limits, Date.now), dailyTryons: limits.dailyTryons, dailyCredits: limits.dailyCredits },
         clientAddress: (c) => c.req.header('cf-connecting-ip'),
       }) : undefined;
       built = { key, app, ...(admin ? { admin } : {}) };

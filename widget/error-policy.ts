@@ -12,6 +12,16 @@ const handleCodes = new Set(['expired_handle', 'invalid_handle', 'not_found']);
 /** The codes whose words end "start again with your photo" (`not_found` has the generic words). */
 const startAgainCodes = new Set(['expired_handle', 'invalid_handle']);
 
+/**
+ * Codes no "Try again" can get past today: the day's budget or the shopper's own daily try-ons are
+ * spent, or the shop's set-up refuses this page. The error step offers only Close for them.
+ */
+const notTodayCodes = new Set(['daily_limit_reached', 'daily_budget_reached', 'origin_not_allowed', 'unauthorized', 'proxy_misconfigured']);
+
+/** Whether an error says the product cannot be tried on now (checked on every opening). */
+export const unavailableNow = (error: unknown): boolean =>
+  error instanceof ProxyError && error.status === 200 && (error.code === 'daily_budget_reached' || error.code === 'unknown_product');
+
 /** True when the proxy refused the photo itself, so offering to send it again would be a dead end. */
 export const photoRefused = (code: string | undefined): boolean => photoCodes.has(code ?? '');
 
@@ -19,7 +29,8 @@ export const photoRefused = (code: string | undefined): boolean => photoCodes.ha
  * The error step's one way on, named as its words name it: a lost try-on says "start again with
  * your photo", so its button does too (and takes the shopper straight to the photo step).
  */
-export const actionLabel = (code: string | undefined): keyof Strings => (startAgainCodes.has(code ?? '') ? 'startAgain' : 'tryAgain');
+export const actionLabel = (code: string | undefined): keyof Strings | undefined =>
+  notTodayCodes.has(code ?? '') ? undefined : startAgainCodes.has(code ?? '') ? 'startAgain' : 'tryAgain';
 
 export const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
 

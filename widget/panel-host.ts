@@ -26,6 +26,8 @@ export interface PanelHost extends HTMLElement {
   readonly language: string;
   /** That language's dictionary once loaded; undefined for English or a language the widget lacks. */
   readonly translation: Translation | undefined;
+  /** What the proxy said about the product when the dialog opened ('' = it can be tried on): the button follows it. */
+  productAvailability?(reason: '' | 'disabled' | 'daily_budget_reached'): void;
 }
 
 /**

@@ -34,6 +34,9 @@ export interface ProductInfo {
   retention?: { photoSeconds: number; resultSeconds: number; shareLinkSeconds?: number };
   /** How many other colours may be previewed as drafts per try-on ("See all colours"); 0 or absent: off. */
   colourPreviews?: number;
+  /** false: no try-on of it today (absent from older proxies: available). */
+  available?: boolean;
+  unavailableReason?: string;
 }
 
 export interface ProductVariant { id: string; name: string }

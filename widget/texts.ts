@@ -64,8 +64,22 @@ export class Texts {
 
   /** The shopper's words for a proxy error code (the generic message for codes without their own). */
   errorMessage(code: string): string {
-    const key = `error_${code}`;
+    const key = errorKey(code);
     // error_photo_too_small names the smallest side the widget itself accepts.
     return key in en ? this.t(key as keyof Strings, { minSide: MIN_SHORT_SIDE }) : this.t('error_generic');
   }
 }
+
+/**
+ * Codes that mean the same to a shopper share one sentence, so each dictionary (fetched by the
+ * shopper's browser) carries it once: a request the proxy could not take (the page is out of date),
+ * a shop whose set-up refuses this page, a service briefly down.
+ */
+const SAME_WORDS: Record<string, string> = {
+  method_not_allowed: 'invalid_request', validation_failed: 'invalid_request', invalid_signature: 'invalid_request',
+  proxy_misconfigured: 'unauthorized', origin_not_allowed: 'unauthorized',
+  store_unavailable: 'upstream_unavailable', internal_error: 'upstream_unavailable',
+};
+
+/** The dictionary key of a code's words. */
+export const errorKey = (code: string): string => `error_${SAME_WORDS[code] ?? code}`;

@@ -80,6 +80,7 @@ export function loadPanel(): Promise<unknown> {
  * @csspart first-look-badge - The "Quick preview" mark on the first look.
  * @csspart colours - "See all colours": the grid of the other colours' quick previews.
  * @csspart colour - One colour in that grid: its name, its draft and "Make this one in full quality".
+ * @csspart unavailable-reason - Beside a disabled button (`when-unavailable="disable"`): why the product cannot be tried on today, in words.
  * @csspart ready-badge - On the button, once a try-on watched after the dialog closed has its result; opening the dialog shows it and takes the badge away.
  *
  * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8; in the dialog in dark mode, #3b82f6.
@@ -113,6 +114,10 @@ export class TryonButton extends LitElement implements PanelHost {
     addToCart: { type: String, attribute: 'add-to-cart' },
     cartId: { type: String, attribute: 'cart-id' },
     holdout: { type: String },
+    whenUnavailable: { type: String, attribute: 'when-unavailable' },
+    // '' (available) leaves no attribute, so `:not([unavailable])` and hasAttribute read as they should.
+    unavailable: { type: String, reflect: true, converter: { toAttribute: (value: string) => value || null } },
+    checking: { type: Boolean, reflect: true },
     status: { type: String, reflect: true },
     strings: { attribute: false },
     pollInterval: { attribute: false },
@@ -166,6 +171,19 @@ export class TryonButton extends LitElement implements PanelHost {
    * `tryon-exposure` (and `tryon_exposure` to analytics) with the browser's group. See docs/widget.md.
    */
   declare holdout: string;
+  /**
+   * What the button does when the proxy says the product cannot be tried on today (switched off in
+   * the catalog, or the day's budget is spent): `hide` (default) shows no button; `disable` shows
+   * it disabled, with the reason in words beside it.
+   */
+  declare whenUnavailable: 'hide' | 'disable';
+  /**
+   * Why the product cannot be tried on now (`disabled` or `daily_budget_reached`), empty while it
+   * can; reflected for CSS. Read-only for the page.
+   */
+  declare unavailable: '' | 'disabled' | 'daily_budget_reached';
+  /** The first availability check is under way (at most 3 s): the button is there but not yet shown. */
+  declare private checking: boolean;
   /** The current step, reflected as an attribute CSS can target. Read-only for the page. */
   declare status: TryonStatus;
   /** Overrides for any text, by key (see docs/widget.md). */
@@ -190,6 +208,8 @@ export class TryonButton extends LitElement implements PanelHost {
   #group: HoldoutGroup | undefined;
   /** The products whose exposure this element reported, so each page view reports each once. */
   readonly #exposed = new Set<string>();
+  /** The product and proxy the last availability check was for: a later answer for another is dropped. */
+  #checkedFor = '';
 
   constructor() {
     super();
@@ -205,6 +225,9 @@ export class TryonButton extends LitElement implements PanelHost {
     this.addToCart = '';
     this.cartId = '';
     this.holdout = '';
+    this.whenUnavailable = 'hide';
+    this.unavailable = '';
+    this.checking = false;
     this.status = 'idle';
     this.strings = {};
     this.pollInterval = 2000;
@@ -287,6 +310,8 @@ export class TryonButton extends LitElement implements PanelHost {
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     if (changed.has('holdout')) this.#assign();
+    // The first availability check (updated() starts it) keeps the button unseen until it answers.
+    if (!this.hasUpdated && this.product) this.checking = true;
     const language = this.language;
     if (language === this.#translationFor) return;
     this.#translationFor = language;
@@ -320,6 +345,7 @@ export class TryonButton extends LitElement implements PanelHost {
     if (this.#heldOut) return;
     if (changed.has('variant')) this.#panel?.variantChanged();
     if (!changed.has('product') && !changed.has('endpoint') && !changed.has('holdout')) return;
+    void this.checkAvailability();
     // A reload in the middle of a render picks the same try-on up again (checked once per
     // product, also when a framework sets the product after the first render).
     const key = `${this.endpoint}|${this.product}`;
@@ -327,6 +353,38 @@ export class TryonButton extends LitElement implements PanelHost {
     this.#resumeChecked.add(key);
     const resume = currentTryon(this.endpoint, this.product);
     if (resume) void this.#readyPanel().then((panel) => panel.show(resume)).catch(() => undefined);
+  }
+
+  /**
+   * Asks the proxy whether this product can be tried on now (GET /products/{id}: `available`), so
+   * a shopper never starts a try-on that cannot be made: before anything is uploaded, and again by
+   * the panel each time the dialog opens. No answer (offline, an error) leaves the button as it
+   * is: the dialog then says what is wrong. The first check hides the button for at most 3 s.
+   * @internal For the panel too.
+   */
+  async checkAvailability(): Promise<void> {
+    const key = `${this.endpoint}|${this.product}`;
+    this.#checkedFor = key;
+    if (!this.product) return;
+    const timer = setTimeout(() => { if (this.#checkedFor === key) this.checking = false; }, 3000);
+    try {
+      const base = new URL(this.endpoint || '/tryon', location.href);
+      if (!base.pathname.endsWith('/')) base.pathname += '/';
+      const response = await fetch(new URL(`products/${encodeURIComponent(this.product)}`, base), { headers: { accept: 'application/json' } });
+      const answer = response.ok ? (await response.json()) as { available?: boolean; unavailableReason?: string } : undefined;
+      if (this.#checkedFor !== key || !answer) return;
+      this.productAvailability(answer.available === false ? (answer.unavailableReason === 'disabled' ? 'disabled' : 'daily_budget_reached') : '');
+    } catch {
+      // Not answering: the button stays; opening the dialog says why.
+    } finally {
+      clearTimeout(timer);
+      if (this.#checkedFor === key) this.checking = false;
+    }
+  }
+
+  /** @internal The panel's report of what the proxy said when the dialog opened. */
+  productAvailability(reason: '' | 'disabled' | 'daily_budget_reached'): void {
+    this.unavailable = reason;
   }
 
   get #panel(): PanelElement | null {
@@ -358,6 +416,8 @@ export class TryonButton extends LitElement implements PanelHost {
   };
 
   readonly #onClick = () => {
+    // Disabled (aria-disabled, so it stays focusable and its reason is read): nothing to open.
+    if (this.unavailable) return;
     void this.open().catch(() => undefined);
   };
 
@@ -376,9 +436,16 @@ export class TryonButton extends LitElement implements PanelHost {
     // The badge is the button's description, not part of its name: the button stays "Try it on".
     // Its live region exists as soon as the panel does, so the words put in it later are announced.
     const ready = this.ready;
-    return html`<button part="button" type="button" aria-haspopup="dialog" aria-describedby=${ready ? 'ready-badge' : nothing}
+    // Unavailable: no button at all (`hide`), or a disabled one with the reason beside it in words.
+    // The panel stays where it is: a dialog open when the budget ran out is not torn away.
+    const reason = this.unavailable;
+    const reasonText = reason ? this.strings[`unavailable_${reason}`] ?? this.translation?.[`unavailable_${reason}`] ?? english[`unavailable_${reason}`] : '';
+    const shown = !reason || this.whenUnavailable === 'disable';
+    return html`${shown ? html`<button part="button" type="button" aria-haspopup=${reason ? nothing : 'dialog'}
+        aria-disabled=${reason ? 'true' : nothing} aria-describedby=${reason ? 'unavailable-reason' : ready ? 'ready-badge' : nothing}
         @click=${this.#onClick} @pointerenter=${this.#onPrefetch} @focus=${this.#onPrefetch} @touchstart=${this.#onPrefetch}
-      ><slot>${label}</slot>${ready ? html`<span id="ready-badge" part="ready-badge" aria-hidden="true">${ready.badge}</span>` : nothing}</button>${this.panelLoaded
+      ><slot>${label}</slot>${ready && !reason ? html`<span id="ready-badge" part="ready-badge" aria-hidden="true">${ready.badge}</span>` : nothing}</button>${reason
+        ? html`<span id="unavailable-reason" part="unavailable-reason">${reasonText}</span>` : nothing}` : nothing}${this.panelLoaded
         ? html`<span role="status" class="ready-note">${ready?.announcement ?? ''}</span><tryon-panel .host=${this} @panel-status=${this.#onPanelStatus} @panel-ready=${this.#onPanelReady}
             exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error, first-look, first-look-badge, colours, colour"
           ></tryon-panel>`

@@ -9,6 +9,20 @@ export const buttonStyles = css`
   :host([hidden]) {
     display: none;
   }
+  /* Until the first answer on whether the product can be tried on (at most 3 s): there, not shown. */
+  :host([checking]) [part='button'] {
+    opacity: 0;
+  }
+  [part='button'][aria-disabled='true'] {
+    cursor: not-allowed;
+    filter: grayscale(1);
+  }
+  [part='unavailable-reason'] {
+    display: block;
+    margin-block-start: 0.35em;
+    font-size: 0.9em;
+    color: inherit;
+  }
   button {
     font: inherit;
     cursor: pointer;

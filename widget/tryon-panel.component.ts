@@ -94,6 +94,7 @@ export class TryonPanel extends LitElement {
     }),
     chosenPhoto: () => this.prepared?.blob,
     errorMessage: (code) => this.#texts.errorMessage(code),
+    availability: (reason) => this.host?.productAvailability?.(reason),
     emit: (name, detail) => this.#emit(name, detail),
     changed: (before, after, event) => this.#sessionChanged(before, after, event),
   });
@@ -544,8 +545,10 @@ export class TryonPanel extends LitElement {
         const kept = session.preview && session.failedStage === 'render'
           ? firstLook(texts, { output: session.preview, view: this.#imageView(texts, productName), onLoad: () => undefined })
           : undefined;
+        // No action for a code that cannot succeed today (a spent budget): only Close.
+        const action = actionLabel(session.error?.code);
         return errorStep({
-          texts, message: kept ? texts.t('previewFullFailed') : session.error?.message, action: texts.t(actionLabel(session.error?.code)),
+          texts, message: kept ? texts.t('previewFullFailed') : session.error?.message, action: action && texts.t(action),
           onRetry: this.#onRetry, onClose: () => this.hide(), kept,
         });
       }

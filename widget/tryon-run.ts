@@ -11,6 +11,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { hasOutput, initialSession, nextSession } from './session.js';
 import type { FailedStage, ProxyStatus, SessionEvent, SessionState } from './session.js';
 import { ProxyClient, ProxyError } from './proxy-client.js';
+import { unavailableNow } from './error-policy.js';
 import { failure, isAbort } from './error-policy.js';
 import { expectedMs, requestedViews, variantToTry } from './product.js';
 import type { ProductInfo } from './proxy-client.js';
@@ -48,6 +49,8 @@ export interface RunOptions {
   emit<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): void;
   /** Called after every change of the session, before the host renders it. */
   changed(before: SessionState, after: SessionState, event: SessionEvent): void;
+  /** What the proxy said on opening: the product can be tried on now (''), or why not; the button follows it. */
+  availability?(reason: '' | 'disabled' | 'daily_budget_reached'): void;
 }
 
 /** One run: its signal, and the stage it is at (which decides what "Try again" repeats). */
@@ -141,8 +144,10 @@ export class TryonRun implements ReactiveController {
     } else {
       this.#dispatch({ type: 'open' });
     }
+    // Asked again on every opening before a photo is sent: the day's budget may have run out since.
+    if (this.session.status === 'consent' || this.session.status === 'photo') this.#productLoad = undefined;
     this.#loadProduct().catch((error: unknown) => {
-      if (!this.product) this.#fail('product', error);
+      if (!this.product || unavailableNow(error)) this.#fail('product', error);
     });
   }
 
@@ -487,12 +492,15 @@ export class TryonRun implements ReactiveController {
     if (this.#productLoad) return this.#productLoad;
     const load: Promise<ProductInfo> = this.#proxy().product(this.#settings.product).then((product) => {
       // The answer for a product the element no longer shows is stale: dropped.
-      if (this.#productLoad === load) {
-        this.#product = product;
-        this.#host.requestUpdate();
-      }
+      if (this.#productLoad !== load) return product;
+      const reason = product.available === false ? (product.unavailableReason === 'disabled' ? 'disabled' : 'daily_budget_reached') : '';
+      this.#options.availability?.(reason);
+      // Not today: said in the words of the code a try-on would be refused with, never uploaded.
+      if (reason) throw new ProxyError(reason === 'disabled' ? 'unknown_product' : 'daily_budget_reached', '', false, 200);
+      this.#product = product;
+      this.#host.requestUpdate();
       return product;
-    }, (error: unknown) => {
+    }).catch((error: unknown) => {
       if (this.#productLoad === load) this.#productLoad = undefined;
       throw error;
     });

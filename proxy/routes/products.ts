@@ -6,6 +6,7 @@ import { rateLimit } from '../middleware/rate-limit.js';
 import { retentionOf } from '../tryon/consent-log.js';
 import { variantList } from '../catalog.js';
 import { colourPreviewsOf, firstLookOf } from '../tryon/first-look.js';
+import { availabilityOf } from '../availability.js';
 import type { ProxyServices, ProxyEnv } from '../context.js';
 
 export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
@@ -13,6 +14,8 @@ export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
   app.get('/:product', rateLimit(services.reads, services.client), async (c) => {
     const product = await services.findProduct(c.req.param('product'));
     if (!product) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
+    // The budget changes with every try-on: no cache may keep an old "available".
+    c.header('cache-control', 'no-store');
     return c.json({
       product: product.id,
       name: product.name,
@@ -28,6 +31,8 @@ export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
       // Whether a try-on starts a first look beside it, and how many colour previews a photo may make (0: off).
       preview: firstLookOf(product),
       colourPreviews: colourPreviewsOf(product),
+      // available: false (with unavailableReason "disabled" or "daily_budget_reached"): the widget hides its button.
+      ...(await availabilityOf(services, product)),
     });
   });
   return app;

@@ -132,6 +132,8 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     const request = await readTryonRequest(c.req.raw, services.limits);
     const listed = await services.findProduct(request.product);
     if (!listed) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
+    // Switched off in the catalog: GET /products says available: false, and nothing is spent on it.
+    if (listed.enabled === false) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
     const chosen = productAsVariant(listed, request.variant);
     if (!chosen) throw new ProxyError(422, 'unknown_variant', 'This colour or size of the product has no try-on.');
     const colourPreview = request.quality === 'preview';
@@ -160,7 +162,12 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
       ...(colourPreview ? { kind: 'colour_preview' as const, colourPreviewCap: colourPreviewsOf(chosen) } : {}),
       ...(firstLook ? { preview: firstLook } : {}),
     });
-    if (!reservation.granted) throw refusalError(reservation.refusal, services.limits, services.now());
+    if (!reservation.granted) {
+      if (services.alerts && (reservation.refusal === 'daily_tryons' || reservation.refusal === 'daily_credits')) {
+        services.background(c, services.alerts.check(true), 'budget_alert_failed');
+      }
+      throw refusalError(reservation.refusal, services.limits, services.now());
+    }
     if (firstLook && !reservation.preview) {
       // A retry never reserves anything new: its first request went without one, or gave it back.
       services.log({ level: 'warn', event: 'first_look_skipped', reason: reservation.retry ? 'not_held_for_retry' : 'daily_credits', product: product.id, requestId: c.get('requestId') });
@@ -182,8 +189,20 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
       services.log({ level: 'warn', event: 'first_look_failed', code: (preview.error as { code?: string }).code ?? 'unknown', product: product.id, requestId: c.get('requestId') });
     }
     const job = main.job!;
-    if (!reservation.retry) services.metrics.tryonStarted(product.id, product.tier, credits);
-    if (preview?.job && !reservation.preview?.retry) services.metrics.tryonStarted(product.id, 'draft', firstLook!.credits);
+    // For the merchant's GET /usage; a book that cannot be written must not fail a try-on already charged.
+    const unwritten = (error: Error) => services.log({ level: 'warn', event: 'usage_unwritten', requestId: c.get('requestId'), message: error.message });
+    const keepMs = services.limits.tryonTtlSeconds * 1000;
+    if (!reservation.retry) {
+      services.metrics.tryonStarted(product.id, product.tier, credits);
+      await services.usage.tryonStarted(job.id, product.id, credits, keepMs).catch(unwritten);
+    }
+    if (preview?.job && !reservation.preview?.retry) {
+      services.metrics.tryonStarted(product.id, 'draft', firstLook!.credits);
+      await services.usage.previewStarted(preview.job.id, product.id, firstLook!.credits, keepMs).catch(unwritten);
+    }
+    if (services.alerts && (!reservation.retry || (preview?.job && !reservation.preview?.retry))) {
+      services.background(c, services.alerts.check(), 'budget_alert_failed');
+    }
     await logConsent(services, {
       product: product.id, photo: photo.id, client: services.client(c), requestId: c.get('requestId'),
       consentVersion: request.consentVersion, consentLanguage: request.consentLanguage,

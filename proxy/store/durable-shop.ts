@@ -7,6 +7,7 @@
 // that have outlived their use are swept on use, at most once a minute.
 import { utcDay, type HeldKind, type Reservation, type SpendClaim, type SpendRefusal, type SpendUsage, type SubmitOutcome } from '../spend-ledger.js';
 import type { RateBucket } from './store.js';
+import { oldestKept, refundCounters, utcDate, type JobEntry, type UsageCounters } from '../usage-book.js';
 import { answerCall, firstRow, limitFromWire, type Call, type DurableObjectState, type SqlStorage } from './durable-wire.js';
 
 /** The ledger's limits as they travel (null: unlimited). */
@@ -24,6 +25,10 @@ const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS garment (key TEXT PRIMARY KEY, file_id TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS garment_lock (key TEXT PRIMARY KEY, token TEXT NOT NULL, until INTEGER NOT NULL)',
   'CREATE TABLE IF NOT EXISTS rate (bucket TEXT NOT NULL, client TEXT NOT NULL, tokens REAL NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bucket, client))',
+  // The usage book (usage-book.ts): a day's counters, started jobs (to give a failed one's credits back), alerts sent.
+  'CREATE TABLE IF NOT EXISTS usage_counter (day TEXT NOT NULL, field TEXT NOT NULL, n REAL NOT NULL, PRIMARY KEY (day, field))',
+  'CREATE TABLE IF NOT EXISTS usage_job (job_id TEXT PRIMARY KEY, day TEXT NOT NULL, product TEXT NOT NULL, credits REAL NOT NULL, until INTEGER NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS usage_alert (day TEXT NOT NULL, threshold INTEGER NOT NULL, PRIMARY KEY (day, threshold))',
 ];
 
 const SWEEP_EVERY_MS = 60_000;
@@ -75,8 +80,40 @@ export class ShopObject {
       },
       takeRequest: ({ now, bucket, client, perMinute }: Call & { bucket: RateBucket; client: string; perMinute: number }) =>
         this.takeRequest(now, bucket, client, perMinute),
+      usageAdd: ({ now, day, counters, job }: Call & { day: string; counters: UsageCounters; job?: { id: string; product: string; credits: number; keepMs: number } }) =>
+        this.usageAdd(now, day, counters, job),
+      usageFailed: ({ now, jobId, code }: Call & { jobId: string; code: string }) => this.usageFailed(now, jobId, code),
+      usageDays: ({ dates }: Call & { dates: string[] }) => dates.map((date) => Object.fromEntries(
+        [...this.sql.exec<{ field: string; n: number }>('SELECT field, n FROM usage_counter WHERE day = ?', date)].map((row) => [row.field, row.n]))),
+      usageAlert: ({ day, threshold }: Call & { day: string; threshold: number }) => {
+        if (firstRow(this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM usage_alert WHERE day = ? AND threshold = ?', day, threshold))!.n > 0) return false;
+        this.sql.exec('INSERT INTO usage_alert (day, threshold) VALUES (?, ?)', day, threshold);
+        return true;
+      },
       ping: () => true,
     });
+  }
+
+  private usageCount(day: string, counters: UsageCounters): void {
+    for (const [field, n] of Object.entries(counters)) {
+      this.sql.exec('INSERT INTO usage_counter (day, field, n) VALUES (?, ?, ?) ON CONFLICT (day, field) DO UPDATE SET n = n + excluded.n', day, field, n);
+    }
+  }
+
+  private usageAdd(now: number, day: string, counters: UsageCounters, job?: { id: string; product: string; credits: number; keepMs: number }): void {
+    this.sweep(now);
+    this.usageCount(day, counters);
+    if (job) this.sql.exec('INSERT OR REPLACE INTO usage_job (job_id, day, product, credits, until) VALUES (?, ?, ?, ?, ?)', job.id, day, job.product, job.credits, now + job.keepMs);
+  }
+
+  /** The job's credits come off the day they were counted on (once: its row goes), its error is today's. */
+  private usageFailed(now: number, jobId: string, code: string): void {
+    const job = firstRow(this.sql.exec<JobEntry>('SELECT day, product, credits FROM usage_job WHERE job_id = ?', jobId));
+    if (job) {
+      this.sql.exec('DELETE FROM usage_job WHERE job_id = ?', jobId);
+      this.usageCount(job.day, refundCounters(job));
+    }
+    this.usageCount(utcDate(now), { [`e:${code}`]: 1 });
   }
 
   /** spend-ledger.ts MemorySpendLedger.reserve, on tables. */
@@ -217,5 +254,9 @@ export class ShopObject {
     const yesterday = utcDay(now - DAY_MS);
     this.sql.exec('DELETE FROM spend_day WHERE day < ?', yesterday);
     this.sql.exec('DELETE FROM spend_client WHERE day < ?', yesterday);
+    const oldest = oldestKept(now);
+    this.sql.exec('DELETE FROM usage_counter WHERE day < ?', oldest);
+    this.sql.exec('DELETE FROM usage_alert WHERE day < ?', oldest);
+    this.sql.exec('DELETE FROM usage_job WHERE until <= ?', now);
   }
 }

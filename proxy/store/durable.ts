@@ -6,6 +6,7 @@
 // store_unavailable, as Redis is on Node: nothing that spends or must agree goes on unguarded.
 import type { TryonSnapshot } from '../tryon-status.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
+import { USAGE_DAYS, dayOf, lastDays, startCounters, utcDate, type UsageBook, type UsageCounters } from '../usage-book.js';
 import type { PhotoRevocations } from '../photo-revocations.js';
 import { StoreUnavailable, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 import { callObject, limitToWire, type DurableObjectNamespace, type DurableObjectStub } from './durable-wire.js';
@@ -189,6 +190,30 @@ export class DurableStore implements ProxyStore {
       reserve: (claim) => this.call(this.shopObject(), 'reserve', { claim, limits: wire, now: now() }),
       settle: async (key, outcome) => { await this.call(this.shopObject(), 'settle', { key, outcome, now: now() }); },
       usage: () => this.call(this.shopObject(), 'usage', { now: now() }),
+    };
+  }
+
+  /** The usage book in the shop object: each write one step there, decided by the caller's clock. */
+  usageBook(now: () => number): UsageBook {
+    const shop = () => this.shopObject();
+    const start = async (kind: 'tryon' | 'preview', jobId: string, product: string, credits: number, keepMs: number) => {
+      const at = now();
+      await this.call(shop(), 'usageAdd', { now: at, day: utcDate(at), counters: startCounters(kind, product, credits), job: { id: jobId, product, credits, keepMs } });
+    };
+    return {
+      tryonStarted: (jobId, product, credits, keepMs) => start('tryon', jobId, product, credits, keepMs),
+      previewStarted: (jobId, product, credits, keepMs) => start('preview', jobId, product, credits, keepMs),
+      jobFailed: async (jobId, code) => { await this.call(shop(), 'usageFailed', { jobId, code, now: now() }); },
+      errorAnswered: async (code) => {
+        const at = now();
+        await this.call(shop(), 'usageAdd', { now: at, day: utcDate(at), counters: { [`e:${code}`]: 1 } });
+      },
+      days: async (count = USAGE_DAYS) => {
+        const dates = lastDays(now(), count);
+        const counters = await this.call<UsageCounters[]>(shop(), 'usageDays', { dates, now: now() });
+        return dates.map((date, i) => dayOf(date, counters[i] ?? {}));
+      },
+      claimAlert: (day, threshold) => this.call<boolean>(shop(), 'usageAlert', { day, threshold, now: now() }),
     };
   }
 

@@ -4,6 +4,7 @@
 import type { FileIdCache } from '../garment-files.js';
 import { PhotoRevocationsInMemory, type PhotoRevocations } from '../photo-revocations.js';
 import { MemorySpendLedger, type SpendLedger, type SpendLimits } from '../spend-ledger.js';
+import { MemoryUsageBook, type UsageBook } from '../usage-book.js';
 import { mergeStatus, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
 /** How many try-ons are remembered; the oldest go first. */
@@ -20,6 +21,7 @@ export class MemoryStore implements ProxyStore {
   private readonly garmentLocks = new Map<string, { token: string; until: number }>();
   private readonly buckets = { writes: new Map<string, Bucket>(), reads: new Map<string, Bucket>() };
   private ledger: SpendLedger | undefined;
+  private book: UsageBook | undefined;
   private garmentsLoaded?: Promise<void>;
   private readonly now: () => number;
 
@@ -137,6 +139,12 @@ export class MemoryStore implements ProxyStore {
   spendLedger(limits: SpendLimits, now: () => number): SpendLedger {
     this.ledger ??= new MemorySpendLedger(limits, now);
     return this.ledger;
+  }
+
+  /** One book per store, for the same reason as the ledger. */
+  usageBook(now: () => number): UsageBook {
+    this.book ??= new MemoryUsageBook(now);
+    return this.book;
   }
 
   /** A token bucket per client, refilled smoothly. */

@@ -13,6 +13,8 @@ import type { TryonSnapshot } from '../tryon-status.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
 import type { PhotoRevocations } from '../photo-revocations.js';
 import { LEDGER_SCRIPTS, RedisSpendLedger } from './redis-ledger.js';
+import { RedisUsageBook } from './redis-usage.js';
+import type { UsageBook } from '../usage-book.js';
 import { besideKey } from './redis-keys.js';
 import { StoreUnavailable, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
@@ -292,6 +294,10 @@ export class RedisStore implements ProxyStore {
 
   spendLedger(limits: SpendLimits, now: () => number): SpendLedger {
     return new RedisSpendLedger(this.redis, this.prefix, limits, now, (operation, work) => this.run(operation, work));
+  }
+
+  usageBook(now: () => number): UsageBook {
+    return new RedisUsageBook(this.redis, this.prefix, now, (operation, work) => this.run(operation, work));
   }
 
   async healthy(): Promise<boolean> {

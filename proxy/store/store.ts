@@ -7,6 +7,7 @@ import { ProxyError } from '../errors.js';
 import type { TryonSnapshot } from '../tryon-status.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
 import type { PhotoRevocations } from '../photo-revocations.js';
+import type { UsageBook } from '../usage-book.js';
 
 /** What every instance knows about one try-on. */
 export interface StatusRecord {
@@ -76,6 +77,9 @@ export interface ProxyStore {
 
   /** The spend ledger (budgets and caps, spend-ledger.ts) kept in this store. */
   spendLedger(limits: SpendLimits, now: () => number): SpendLedger;
+
+  /** The usage book (what was spent, day by day, for GET /usage; usage-book.ts) kept in this store. */
+  usageBook(now: () => number): UsageBook;
 
   /** Takes one request from a client's per-minute allowance: undefined when allowed, else seconds to wait. */
   takeRequest(bucket: RateBucket, client: string, perMinute: number): Promise<number | undefined>;

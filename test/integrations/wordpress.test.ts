@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { programPath } from '../../scripts/prerequisites.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
-import { startStack, type Stack } from '../proxy/stack.js';
+import { photoHandle, startStack, startTryon, waitForStatus, type Stack } from '../proxy/stack.js';
 import { assertNoBreakout, countOpenings, decodeEntities, findElements, hostile } from './markup.js';
 import { PLUGIN_FILE, startWordPress, type Session, type WordPress } from './wordpress/site.js';
 
@@ -470,6 +470,59 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
     await tab.close();
   });
 
+  test('the settings page shows usage from a real proxy\'s admin listener: today, the budget left, 14 days; the token never printed back', async (t) => {
+    const token = 'wordpress-usage-admin-token-0123';
+    const proxy = await startStack({ apiKey: 'sk_live_b', proxy: { adminToken: token, limits: { dailyTryons: 10 } } });
+    try {
+      const started = await startTryon(proxy, { product: 'dress-aline-indigo', photo: await photoHandle(proxy) });
+      assert.equal(started.status, 202);
+      await waitForStatus(proxy, ((await started.json()) as { tryon: string }).tryon, (s) => s.status === 'succeeded');
+      const charged = (await proxy.state()).workspaces.ws_1!.jobs.filter((job) => job.parent === null).reduce((sum, job) => sum + job.charged, 0);
+
+      // Saved through the form, as an administrator would.
+      const { text: form } = await admin.follow(SETTINGS_PAGE);
+      assert.match(form, /<input type="password"[^>]*name="tryon_button_usage\[token\]"[^>]*value=""/);
+      const { response } = await admin.follow('/wp-admin/options.php', { form: {
+        option_page: 'tryon_button', action: 'update', _wpnonce: fieldValue(form, '_wpnonce'), _wp_http_referer: fieldValue(form, '_wp_http_referer'),
+        'tryon_button_usage[url]': proxy.adminUrl!, 'tryon_button_usage[token]': token,
+      } });
+      assert.equal(response.status, 200);
+      const stored = await wp.php(`echo wp_json_encode( get_option( 'tryon_button_usage' ) );`);
+      assert.equal(JSON.parse(stored).url, proxy.adminUrl);
+      assert.ok(!stored.includes(token), 'the token is kept sealed, not as typed');
+      assert.deepEqual(await savedOptions().then((o) => o.endpoint), stack.url, 'the other settings are untouched');
+
+      // The page arrives at once with the section to be filled in; its script asks admin-ajax.php.
+      const { text: page } = await admin.follow(SETTINGS_PAGE);
+      assert.ok(!page.includes(token), 'the token is never printed back');
+      assert.match(page, /<div id="tryon-button-usage"[^>]*data-stale="1"/);
+      assert.match(page, /A token is saved \(never shown\)/);
+      browser ??= await chromium.launch({ executablePath: programPath('chromium'), args: CHROMIUM_ARGS, headless: true });
+      const context = await browser.newContext();
+      await context.addCookies(admin.cookieList().map((cookie) => ({ ...cookie, url: wp.url })));
+      const tab = await context.newPage();
+      await tab.goto(`${wp.url}${SETTINGS_PAGE}`);
+      const box = await tab.waitForSelector('#tryon-button-usage[data-stale="0"]');
+      const items = await box.$$eval('li', (lis) => lis.map((li) => li.textContent!.trim()));
+      t.diagnostic(items.join('; '));
+      assert.deepEqual(items.slice(0, 4), ['Try-ons today: 1', `Credits today: ${charged}`, 'Previews today: 0', 'Try-ons left today: 9 of 10'],
+        'the credits the sandbox charged');
+      const rows = await tab.$$eval('table.tryon-usage-chart tbody tr', (trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent!.trim())));
+      assert.equal(rows.length, 14, 'fourteen days, as a table');
+      assert.deepEqual(rows[0], [new Date().toISOString().slice(0, 10), '1', String(charged)]);
+      assert.equal(await tab.$eval('table.tryon-usage-chart caption', (c) => c.textContent), 'Try-ons and credits, last 14 days');
+      await context.close();
+
+      // Kept: the next page shows the figures without asking again.
+      const { text: again } = await admin.follow(SETTINGS_PAGE);
+      assert.match(again, /<div id="tryon-button-usage"[^>]*data-stale="0"/);
+      assert.match(again, /Try-ons today: 1\b/);
+      assert.deepEqual(await logBeyondCore(), []);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   test('deleting it from the Plugins screen runs uninstall.php: its settings go, products\' try-on meta stays', async () => {
     const product = await createPost('product', 'Kept saree', '', { _tryon_enabled: 'yes' });
     await wp.php(`set_transient( 'tryon_button_proxy_status', array( 'url' => 'https://proxy.example/health', 'status' => 'connected' ), 600 );`);
@@ -493,6 +546,8 @@ describe('the WordPress plugin in a real WordPress (Debian 6.1, MariaDB; WooComm
     assert.equal(existsSync(join(wp.root, 'wp-content/plugins/tryon-button')), false);
     assert.equal(await wp.php(`var_export( get_option( 'tryon_button_options' ) );`), 'false');
     assert.equal(await wp.php(`var_export( get_transient( 'tryon_button_proxy_status' ) );`), 'false');
+    assert.equal(await wp.php(`var_export( get_option( 'tryon_button_usage' ) );`), 'false');
+    assert.equal(await wp.php(`var_export( get_transient( 'tryon_button_usage_cache' ) );`), 'false');
     assert.equal(await wp.php(`echo get_post_meta( ${product.id}, '_tryon_enabled', true );`), 'yes');
     assert.deepEqual(await logBeyondCore(), []);
   });

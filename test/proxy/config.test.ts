@@ -139,4 +139,16 @@ describe('config', () => {
     assert.deepEqual([config.limits.streamsPerClient, config.limits.streamsPerInstance, config.limits.streamsPerTryon], [3, 40, 7]);
     assert.ok(problems({ TRYON_STREAMS_PER_CLIENT: 'many' }).some((p) => p.startsWith('TRYON_STREAMS_PER_CLIENT must be a whole number')));
   });
+
+  it('checks the budget alert URL and its secret at start', () => {
+    const secret = `whsec_${Buffer.from('budget-alert-secret-for-tests!!').toString('base64')}`;
+    const config = loadConfig({ TRYON_BUDGET_ALERT_URL: 'https://ops.example/alerts', TRYON_BUDGET_ALERT_SECRET: secret });
+    assert.deepEqual(config.budgetAlert, { url: 'https://ops.example/alerts', secret });
+    assert.ok(problems({ TRYON_BUDGET_ALERT_URL: 'https://ops.example/alerts' }).some((p) => p.startsWith('TRYON_BUDGET_ALERT_URL is set but TRYON_BUDGET_ALERT_SECRET is not')));
+    assert.ok(problems({ TRYON_BUDGET_ALERT_URL: 'not a url', TRYON_BUDGET_ALERT_SECRET: secret }).includes('TRYON_BUDGET_ALERT_URL is not a URL'));
+    assert.ok(problems({ TRYON_BUDGET_ALERT_URL: 'https://ops.example/a', TRYON_BUDGET_ALERT_SECRET: 'plain' }).includes('TRYON_BUDGET_ALERT_SECRET must look like whsec_<base64>'));
+    const production = { NODE_ENV: 'production', TRYON_BUDGET_ALERT_URL: 'http://ops.example/a', TRYON_BUDGET_ALERT_SECRET: secret };
+    assert.ok(problems(production).some((p) => p.startsWith('TRYON_BUDGET_ALERT_URL must be an https URL')));
+    assert.ok(problems({ TRYON_BUDGET_ALERT_URL: 'https://user:pw@ops.example/a', TRYON_BUDGET_ALERT_SECRET: secret }).some((p) => p.includes('must not hold a user name')));
+  });
 });

@@ -49,6 +49,8 @@ async function garmentImage(color: { r: number; g: number; b: number }): Promise
 
 export interface Stack {
   url: string;
+  /** The admin listener's origin, when the proxy was given an adminToken. */
+  adminUrl?: string | undefined;
   sandboxUrl: string;
   logs: Record<string, unknown>[];
   assetsDir: string;
@@ -100,6 +102,7 @@ export async function startStack(options: {
   });
   return {
     url: proxy.url,
+    adminUrl: proxy.adminUrl,
     sandboxUrl: sandbox.url,
     logs,
     assetsDir,

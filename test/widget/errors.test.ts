@@ -24,7 +24,6 @@ const cases: { code: string; where: 'photo' | 'tryon'; error: FakeError; message
   { code: 'upstream_unavailable', where: 'tryon', error: { status: 502, code: 'upstream_unavailable' }, message: en.error_upstream_unavailable },
   { code: 'out_of_credits', where: 'tryon', error: { status: 503, code: 'out_of_credits' }, message: en.error_out_of_credits },
   { code: 'upstream_timeout', where: 'tryon', error: { status: 504, code: 'upstream_timeout' }, message: en.error_upstream_timeout },
-  { code: 'daily_budget_reached', where: 'tryon', error: { status: 429, code: 'daily_budget_reached' }, message: en.error_daily_budget_reached },
   // No answer while the device is online: the shop's service, not the shopper's connection (outage.test.ts has offline).
   { code: 'not_answering', where: 'tryon', error: { status: 0, code: 'offline', refused: true }, message: en.error_not_answering },
   { code: 'some_new_code', where: 'tryon', error: { status: 418, code: 'some_new_code' }, message: en.error_generic },

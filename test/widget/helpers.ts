@@ -37,6 +37,9 @@ export interface Scenario {
   product?: {
     product?: string; views: string[]; video: boolean; tier: string; name?: string;
     retention?: { photoSeconds: number; resultSeconds: number };
+    /** GET /products' availability today (absent: available, as from an older proxy). */
+    available?: boolean;
+    unavailableReason?: string;
     /** The variants the fake lists and accepts; without it, any `variant` is refused as unknown_variant. */
     variants?: { id: string; name: string }[];
     /** How many other colours may be previewed per photo; beyond it POST /tryons answers colour_preview_limit. */

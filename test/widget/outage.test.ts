@@ -146,9 +146,9 @@ describe('when the shop\'s try-on service stops answering', () => {
 
   it('names the error step\'s way on as its words do', () => {
     for (const code of ['expired_handle', 'invalid_handle']) {
-      expect(en[`error_${code}` as 'error_invalid_handle'].toLowerCase()).to.contain(en[actionLabel(code)].toLowerCase());
+      expect(en[`error_${code}` as 'error_invalid_handle'].toLowerCase()).to.contain(en[actionLabel(code)!].toLowerCase());
     }
-    // not_found has the generic words ("…Please try again."), so its button says "Try again".
+    // not_found's words end "…Please try again.", so its button says "Try again".
     for (const code of ['not_found', 'render_failed', 'not_answering', 'rate_limited', undefined]) expect(actionLabel(code)).to.equal('tryAgain');
   });
 });

@@ -1,5 +1,6 @@
 // The error step: the message in the shopper's words (role=alert), one way on named as the words
-// name it ("Try again", or "Start again with your photo" for a lost try-on), and "Close".
+// name it ("Try again", or "Start again with your photo" for a lost try-on), and "Close"; only
+// "Close" when nothing can succeed today (the day's budget or the shopper's daily try-ons spent).
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Texts } from '../texts.js';
@@ -8,8 +9,8 @@ import { nothing } from 'lit';
 export interface ErrorStep {
   texts: Texts;
   message: string | undefined;
-  /** The label of the way on (error-policy.ts `actionLabel`), so the button says what the message says. */
-  action: string;
+  /** The label of the way on (error-policy.ts `actionLabel`), so the button says what the message says; none when nothing can succeed today. */
+  action: string | undefined;
   onRetry(): void;
   onClose(): void;
   /** The first look kept when the full render failed after it (progress.ts `firstLook`). */
@@ -23,8 +24,10 @@ export function errorStep(step: ErrorStep): TemplateResult {
     <div role="alert" part="error" class="error"><p>${step.message || texts.t('error_generic')}</p></div>
     ${step.kept ?? nothing}
     <div class="actions" part="actions">
-      <button class="primary" part="primary-button" type="button" data-autofocus @click=${step.onRetry}>${step.action}</button>
-      <button type="button" part="secondary-button" @click=${step.onClose}>${texts.t('close')}</button>
+      ${step.action
+        ? html`<button class="primary" part="primary-button" type="button" data-autofocus @click=${step.onRetry}>${step.action}</button>
+          <button type="button" part="secondary-button" @click=${step.onClose}>${texts.t('close')}</button>`
+        : html`<button class="primary" part="primary-button" type="button" data-autofocus @click=${step.onClose}>${texts.t('close')}</button>`}
     </div>
   </div>`;
 }

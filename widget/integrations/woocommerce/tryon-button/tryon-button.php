@@ -27,5 +27,6 @@ require_once __DIR__ . '/includes/tag.php';
 require_once __DIR__ . '/includes/add-to-cart.php';
 require_once __DIR__ . '/includes/product-fields.php';
 require_once __DIR__ . '/includes/proxy-health.php';
+require_once __DIR__ . '/includes/usage.php';
 require_once __DIR__ . '/includes/settings-page.php';
 require_once __DIR__ . '/includes/woocommerce-features.php';

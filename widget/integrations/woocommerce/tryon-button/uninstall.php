@@ -14,6 +14,8 @@ if ( ! defined( 'WP_UNINSTALL_PLUGIN' ) ) {
 function tryon_button_uninstall_site(): void {
 	delete_option( 'tryon_button_options' );
 	delete_transient( 'tryon_button_proxy_status' );
+	delete_option( 'tryon_button_usage' );
+	delete_transient( 'tryon_button_usage_cache' );
 }
 
 if ( ! is_multisite() ) {

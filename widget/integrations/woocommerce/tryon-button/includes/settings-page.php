@@ -2,7 +2,7 @@
 /**
  * Settings → Virtual try-on: the proxy endpoint (and whether the proxy answers there), the
  * button's label and accent, where the script comes from (the copy bundled with the plugin by
- * default), the privacy notice and conversion events.
+ * default), the privacy notice and conversion events; and the proxy's usage (usage.php).
  */
 
 if ( ! defined( 'ABSPATH' ) ) {
@@ -164,8 +164,11 @@ function tryon_button_render_settings_page(): void {
 	tryon_button_settings_row( 'script_url', __( 'Script URL', 'tryon-button' ), __( 'Empty: the copy bundled with this plugin. Or your CDN\'s tryon-button.js.', 'tryon-button' ) );
 	tryon_button_analytics_row();
 	tryon_button_add_to_cart_row();
+	tryon_button_usage_rows();
 	echo '</table>';
 	submit_button();
-	echo '</form></div>';
+	echo '</form>';
+	tryon_button_usage_section();
+	echo '</div>';
 	tryon_button_proxy_status_script();
 }

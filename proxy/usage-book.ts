@@ -1,0 +1,149 @@
+// The usage book: what the shop spent, day by day, for the merchant (GET /usage on the admin
+// listener). The spend ledger (spend-ledger.ts) guards the budget; this book only reads back what
+// happened: try-ons upstream accepted, their credits (given back when upstream fails the job, as
+// upstream gives them back), previews, and every error code the proxy answered, per UTC day and
+// per product, for 30 days. It is kept in the store (memory: one process; Redis and Durable
+// Objects: shared by every instance and kept across restarts), and it also decides, once per day
+// and threshold across the cluster, who sends a budget alert (budget-alerts.ts).
+//
+// Every store keeps a day as flat counters (`tryons`, `credits`, `previews`, `e:<code>`,
+// `pt:<product>`, `pc:<product>`): an increment is the same in memory, in a Redis hash and in a
+// SQLite row, and `dayOf` turns them into the documented shape in one place.
+
+/** How many days /usage lists and the store keeps (today included). */
+export const USAGE_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** One day of GET /usage (docs/proxy.md, "The admin listener"). */
+export interface UsageDay {
+  date: string;
+  tryons: number;
+  credits: number;
+  previews: number;
+  errors: Record<string, number>;
+  products: Record<string, { tryons: number; credits: number }>;
+}
+
+/** A day's counters by field name. */
+export type UsageCounters = Record<string, number>;
+
+/** What a started job adds to its day; kept with the job so a failure can give its credits back. */
+export interface JobEntry {
+  day: string;
+  product: string;
+  credits: number;
+}
+
+export interface UsageBook {
+  /** A try-on upstream accepted (once per logical try-on: a retry of one already started is not counted). */
+  tryonStarted(jobId: string, product: string, credits: number, keepMs: number): Promise<void>;
+  /**
+   * A preview (a first-look draft job) upstream accepted: counted in `previews` and its credits in
+   * the day's and the product's credits, not in `tryons`. For the preview code to call.
+   */
+  previewStarted(jobId: string, product: string, credits: number, keepMs: number): Promise<void>;
+  /** The job failed upstream (counted once in the cluster): its credits were given back; its code is counted. */
+  jobFailed(jobId: string, code: string): Promise<void>;
+  /** The proxy answered this error code to a client. */
+  errorAnswered(code: string): Promise<void>;
+  /** The last `count` UTC days, today first, each listed even when nothing happened. */
+  days(count?: number): Promise<UsageDay[]>;
+  /** True for exactly one caller in the cluster per day and threshold: that caller sends the alert. */
+  claimAlert(day: string, threshold: number): Promise<boolean>;
+}
+
+export const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The dates of the last `count` UTC days, today first. */
+export function lastDays(now: number, count = USAGE_DAYS): string[] {
+  return Array.from({ length: count }, (_, i) => utcDate(now - i * DAY_MS));
+}
+
+/** The oldest date the store keeps. */
+export const oldestKept = (now: number) => utcDate(now - (USAGE_DAYS - 1) * DAY_MS);
+
+/** The counters a started job adds. */
+export function startCounters(kind: 'tryon' | 'preview', product: string, credits: number): UsageCounters {
+  return { [kind === 'tryon' ? 'tryons' : 'previews']: 1, credits, ...(kind === 'tryon' ? { [`pt:${product}`]: 1 } : {}), [`pc:${product}`]: credits };
+}
+
+/** What a failed job takes back from the day it was counted on: its credits (upstream gives them back). */
+export function refundCounters(job: JobEntry): UsageCounters {
+  return { credits: -job.credits, [`pc:${job.product}`]: -job.credits };
+}
+
+/** Float sums of credits (0.1 + 0.2) are rounded to what a price table can hold. */
+const tidy = (n: number) => Math.round(n * 1000) / 1000;
+
+/** A day's counters in the documented shape. */
+export function dayOf(date: string, counters: UsageCounters): UsageDay {
+  const day: UsageDay = { date, tryons: 0, credits: 0, previews: 0, errors: {}, products: {} };
+  const product = (id: string) => (day.products[id] ??= { tryons: 0, credits: 0 });
+  for (const [field, raw] of Object.entries(counters)) {
+    const n = tidy(Number(raw));
+    if (field === 'tryons' || field === 'credits' || field === 'previews') day[field] = n;
+    else if (field.startsWith('e:')) { if (n > 0) day.errors[field.slice(2)] = n; }
+    else if (field.startsWith('pt:')) product(field.slice(3)).tryons = n;
+    else if (field.startsWith('pc:')) product(field.slice(3)).credits = n;
+  }
+  return day;
+}
+
+/** One process's book: every method does its work before its first await, so it is atomic on one event loop. */
+export class MemoryUsageBook implements UsageBook {
+  private readonly counters = new Map<string, UsageCounters>();
+  private readonly jobs = new Map<string, JobEntry & { until: number }>();
+  private readonly alerts = new Set<string>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async tryonStarted(jobId: string, product: string, credits: number, keepMs: number): Promise<void> {
+    this.start('tryon', jobId, product, credits, keepMs);
+  }
+
+  async previewStarted(jobId: string, product: string, credits: number, keepMs: number): Promise<void> {
+    this.start('preview', jobId, product, credits, keepMs);
+  }
+
+  async jobFailed(jobId: string, code: string): Promise<void> {
+    const job = this.jobs.get(jobId);
+    this.jobs.delete(jobId);
+    // The credits come off the day they were counted on; the error is today's.
+    if (job) this.add(job.day, refundCounters(job));
+    this.add(utcDate(this.now()), { [`e:${code}`]: 1 });
+  }
+
+  async errorAnswered(code: string): Promise<void> {
+    this.add(utcDate(this.now()), { [`e:${code}`]: 1 });
+  }
+
+  async days(count = USAGE_DAYS): Promise<UsageDay[]> {
+    return lastDays(this.now(), count).map((date) => dayOf(date, this.counters.get(date) ?? {}));
+  }
+
+  async claimAlert(day: string, threshold: number): Promise<boolean> {
+    const key = `${day}/${threshold}`;
+    if (this.alerts.has(key)) return false;
+    this.alerts.add(key);
+    return true;
+  }
+
+  private start(kind: 'tryon' | 'preview', jobId: string, product: string, credits: number, keepMs: number): void {
+    const now = this.now();
+    const day = utcDate(now);
+    this.add(day, startCounters(kind, product, credits));
+    this.jobs.set(jobId, { day, product, credits, until: now + keepMs });
+  }
+
+  /** Adds to a day's counters, and forgets what is past keeping. */
+  private add(day: string, increments: UsageCounters): void {
+    const counters = this.counters.get(day) ?? {};
+    for (const [field, n] of Object.entries(increments)) counters[field] = (counters[field] ?? 0) + n;
+    this.counters.set(day, counters);
+    const now = this.now();
+    const oldest = oldestKept(now);
+    for (const date of this.counters.keys()) if (date < oldest) this.counters.delete(date);
+    for (const key of this.alerts) if (key < oldest) this.alerts.delete(key);
+    if (this.jobs.size > 20_000) for (const [id, job] of this.jobs) if (job.until <= now) this.jobs.delete(id);
+  }
+}

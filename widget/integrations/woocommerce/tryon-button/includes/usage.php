@@ -1,0 +1,288 @@
+<?php
+/**
+ * Spend the merchant can read: today's try-ons, credits and previews, the budget left and the last
+ * 14 days, from the proxy's admin listener (GET {admin URL}/usage with its bearer token,
+ * docs/proxy.md "The admin listener"), on the settings page.
+ *
+ * The admin URL and token are their own option (tryon_button_usage), set on the settings page by an
+ * administrator. The token is kept sealed with a key derived from this site's secret keys
+ * (wp-config.php), so a copy of the database alone does not give it away, and it is never printed
+ * back: the field stays empty, and an empty field keeps the saved token.
+ *
+ * The admin listener is usually on the proxy's own machine (127.0.0.1:9464), which WordPress's
+ * "safe" requests refuse; it is asked with wp_remote_get, no redirects, a short timeout, and only
+ * at the URL an administrator saved. The page never waits for it: it shows the last answer kept
+ * (a transient), and its script asks admin-ajax.php for a fresh one after the page has loaded
+ * when that answer is older than five minutes (stale while revalidating, as the proxy status).
+ */
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+const TRYON_BUTTON_USAGE_OPTION = 'tryon_button_usage';
+/** The last answer and when it came: {fetched_at, answer}, or {fetched_at, problem}. */
+const TRYON_BUTTON_USAGE_CACHE = 'tryon_button_usage_cache';
+const TRYON_BUTTON_USAGE_FRESH_SECONDS = 300;
+const TRYON_BUTTON_USAGE_DAYS_SHOWN = 14;
+
+function tryon_button_usage_settings(): array {
+	$saved = get_option( TRYON_BUTTON_USAGE_OPTION, array() );
+	if ( ! is_array( $saved ) ) {
+		$saved = array();
+	}
+	return array(
+		'url'   => isset( $saved['url'] ) && is_string( $saved['url'] ) ? $saved['url'] : '',
+		'token' => isset( $saved['token'] ) && is_string( $saved['token'] ) ? $saved['token'] : '',
+	);
+}
+
+/** The key the token is sealed with: this site's own secret, never stored beside it. */
+function tryon_button_usage_key(): string {
+	return hash( 'sha256', wp_salt( 'secure_auth' ) . '|tryon_button_admin_token', true );
+}
+
+function tryon_button_seal_token( string $token ): string {
+	$nonce = random_bytes( SODIUM_CRYPTO_SECRETBOX_NONCEBYTES );
+	return base64_encode( $nonce . sodium_crypto_secretbox( $token, $nonce, tryon_button_usage_key() ) );
+}
+
+/** The saved token, '' when none is saved or it cannot be opened (the site's keys changed). */
+function tryon_button_admin_token(): string {
+	$sealed = base64_decode( tryon_button_usage_settings()['token'], true );
+	if ( false === $sealed || strlen( $sealed ) <= SODIUM_CRYPTO_SECRETBOX_NONCEBYTES ) {
+		return '';
+	}
+	$opened = sodium_crypto_secretbox_open( substr( $sealed, SODIUM_CRYPTO_SECRETBOX_NONCEBYTES ), substr( $sealed, 0, SODIUM_CRYPTO_SECRETBOX_NONCEBYTES ), tryon_button_usage_key() );
+	return false === $opened ? '' : $opened;
+}
+
+/**
+ * The form's two fields. A field left out of the post (another form) keeps what is saved; an empty
+ * token keeps the saved one; "forget" removes it.
+ */
+function tryon_button_sanitize_usage( $input ): array {
+	$clean = tryon_button_usage_settings();
+	if ( ! is_array( $input ) ) {
+		return $clean;
+	}
+	if ( isset( $input['url'] ) && is_scalar( $input['url'] ) ) {
+		$value = trim( (string) $input['url'] );
+		$url   = '' === $value ? '' : tryon_button_clean_url( $value, false );
+		if ( '' === $value || '' !== $url ) {
+			$clean['url'] = untrailingslashit( $url );
+		} else {
+			tryon_button_refuse( 'tryon_button_usage_url', __( 'Admin listener not saved: it must be an http:// or https:// address such as http://127.0.0.1:9464.', 'tryon-button' ) );
+		}
+	}
+	// WordPress sanitizes a second time when it first creates the option, with the value made here:
+	// a token sealed in this request is kept as it is, not sealed once more.
+	static $sealed_here = array();
+	if ( ! empty( $input['forget_token'] ) ) {
+		$clean['token'] = '';
+	} elseif ( isset( $input['token'] ) && in_array( $input['token'], $sealed_here, true ) ) {
+		$clean['token'] = $input['token'];
+	} elseif ( isset( $input['token'] ) && is_scalar( $input['token'] ) && '' !== trim( (string) $input['token'] ) ) {
+		$token = trim( (string) $input['token'] );
+		if ( strlen( $token ) >= 16 && strlen( $token ) <= 512 && 1 === preg_match( '/^[\x21-\x7e]+$/', $token ) ) {
+			$clean['token'] = tryon_button_seal_token( $token );
+			$sealed_here[]  = $clean['token'];
+		} else {
+			tryon_button_refuse( 'tryon_button_usage_token', __( 'Admin token not saved: it is the proxy\'s TRYON_ADMIN_TOKEN, at least 16 characters without spaces.', 'tryon-button' ) );
+		}
+	}
+	// Another proxy or token: what was kept belongs to the old one.
+	delete_transient( TRYON_BUTTON_USAGE_CACHE );
+	return $clean;
+}
+
+function tryon_button_register_usage_setting(): void {
+	register_setting(
+		'tryon_button',
+		TRYON_BUTTON_USAGE_OPTION,
+		array(
+			'type'              => 'array',
+			'sanitize_callback' => 'tryon_button_sanitize_usage',
+			'default'           => array( 'url' => '', 'token' => '' ),
+		)
+	);
+}
+add_action( 'admin_init', 'tryon_button_register_usage_setting' );
+
+/**
+ * Asks the admin listener now (at most 3 s) and keeps what it said: the answer, or one word for
+ * why there is none ('not_set', 'unreachable', 'refused', 'not_usage').
+ */
+function tryon_button_refresh_usage(): array {
+	$settings = tryon_button_usage_settings();
+	$token    = tryon_button_admin_token();
+	if ( '' === $settings['url'] || '' === $token ) {
+		return array( 'fetched_at' => time(), 'problem' => 'not_set' );
+	}
+	$response = wp_remote_get(
+		$settings['url'] . '/usage',
+		array(
+			'timeout'             => 3,
+			'redirection'         => 0,
+			'limit_response_size' => 262144,
+			'headers'             => array(
+				'Accept'        => 'application/json',
+				'Authorization' => 'Bearer ' . $token,
+			),
+		)
+	);
+	$kept = tryon_button_cached_usage();
+	if ( is_wp_error( $response ) ) {
+		$entry = array( 'fetched_at' => time(), 'problem' => 'unreachable' );
+	} elseif ( in_array( (int) wp_remote_retrieve_response_code( $response ), array( 401, 429 ), true ) ) {
+		$entry = array( 'fetched_at' => time(), 'problem' => 'refused' );
+	} else {
+		$answer = json_decode( (string) wp_remote_retrieve_body( $response ), true );
+		$entry  = tryon_button_usage_shape_ok( $answer )
+			? array( 'fetched_at' => time(), 'answer' => $answer )
+			: array( 'fetched_at' => time(), 'problem' => 'not_usage' );
+	}
+	// A failed refresh keeps the last figures, said to be old, rather than none.
+	if ( isset( $entry['problem'] ) && isset( $kept['answer'] ) ) {
+		$entry['answer']      = $kept['answer'];
+		$entry['answered_at'] = $kept['answered_at'] ?? $kept['fetched_at'];
+	} elseif ( isset( $entry['answer'] ) ) {
+		$entry['answered_at'] = $entry['fetched_at'];
+	}
+	set_transient( TRYON_BUTTON_USAGE_CACHE, $entry, DAY_IN_SECONDS );
+	return $entry;
+}
+
+function tryon_button_cached_usage(): array {
+	$cached = get_transient( TRYON_BUTTON_USAGE_CACHE );
+	return is_array( $cached ) ? $cached : array();
+}
+
+/** Whether an answer has GET /usage's shape (only what is printed is relied on). */
+function tryon_button_usage_shape_ok( $answer ): bool {
+	if ( ! is_array( $answer ) || ! isset( $answer['days'], $answer['budget'] ) || ! is_array( $answer['days'] ) || ! is_array( $answer['budget'] ) ) {
+		return false;
+	}
+	foreach ( $answer['days'] as $day ) {
+		if ( ! is_array( $day ) || ! is_string( $day['date'] ?? null ) || ! is_numeric( $day['tryons'] ?? null ) || ! is_numeric( $day['credits'] ?? null ) ) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/** A number as WordPress prints numbers in the site's language. */
+function tryon_button_number( $value ): string {
+	return null === $value ? __( 'no limit', 'tryon-button' ) : number_format_i18n( (float) $value, floor( (float) $value ) == (float) $value ? 0 : 1 );
+}
+
+/** The usage section's inside: escaped here, so the script may put it in the page as it is. */
+function tryon_button_usage_html( array $entry ): string {
+	$problems = array(
+		'not_set'     => __( 'Enter the proxy\'s admin listener and its token below to see usage here.', 'tryon-button' ),
+		'unreachable' => __( 'The admin listener did not answer. Is the address right, and can this server reach it?', 'tryon-button' ),
+		'refused'     => __( 'The admin listener refused the token. Enter the proxy\'s TRYON_ADMIN_TOKEN again.', 'tryon-button' ),
+		'not_usage'   => __( 'Something answers at that address, but not a try-on proxy\'s admin listener.', 'tryon-button' ),
+	);
+	$html = '';
+	if ( isset( $entry['problem'] ) ) {
+		$html .= '<p class="tryon-usage-problem">' . esc_html( $problems[ $entry['problem'] ] ?? $problems['unreachable'] ) . '</p>';
+	}
+	if ( ! isset( $entry['answer'] ) ) {
+		return $html;
+	}
+	$answer = $entry['answer'];
+	$today  = $answer['days'][0] ?? array( 'tryons' => 0, 'credits' => 0, 'previews' => 0 );
+	$budget = $answer['budget'];
+	/* translators: %s: date and time of the figures. */
+	$html .= '<p class="description">' . esc_html( sprintf( __( 'As of %s.', 'tryon-button' ), wp_date( get_option( 'date_format' ) . ' ' . get_option( 'time_format' ), (int) ( $entry['answered_at'] ?? $entry['fetched_at'] ) ) ) ) . '</p>';
+	$html .= '<ul class="tryon-usage-today">';
+	/* translators: %s: a number of try-ons. */
+	$html .= '<li>' . esc_html( sprintf( __( 'Try-ons today: %s', 'tryon-button' ), tryon_button_number( $today['tryons'] ?? 0 ) ) ) . '</li>';
+	/* translators: %s: a number of credits. */
+	$html .= '<li>' . esc_html( sprintf( __( 'Credits today: %s', 'tryon-button' ), tryon_button_number( $today['credits'] ?? 0 ) ) ) . '</li>';
+	/* translators: %s: a number of previews. */
+	$html .= '<li>' . esc_html( sprintf( __( 'Previews today: %s', 'tryon-button' ), tryon_button_number( $today['previews'] ?? 0 ) ) ) . '</li>';
+	/* translators: 1: try-ons left today, 2: the daily limit. */
+	$html .= '<li>' . esc_html( sprintf( __( 'Try-ons left today: %1$s of %2$s', 'tryon-button' ), tryon_button_number( $budget['tryonsLeft'] ?? null ), tryon_button_number( $budget['dailyTryons'] ?? null ) ) ) . '</li>';
+	/* translators: 1: credits left today, 2: the daily limit. */
+	$html .= '<li>' . esc_html( sprintf( __( 'Credits left today: %1$s of %2$s', 'tryon-button' ), tryon_button_number( $budget['creditsLeft'] ?? null ), tryon_button_number( $budget['dailyCredits'] ?? null ) ) ) . '</li>';
+	$errors = is_array( $today['errors'] ?? null ) ? $today['errors'] : array();
+	if ( $errors ) {
+		$parts = array();
+		foreach ( $errors as $code => $count ) {
+			$parts[] = $code . ' ' . tryon_button_number( $count );
+		}
+		/* translators: %s: error codes with their counts. */
+		$html .= '<li>' . esc_html( sprintf( __( 'Errors today: %s', 'tryon-button' ), implode( ', ', $parts ) ) ) . '</li>';
+	}
+	$html .= '</ul>';
+
+	// The chart is a table: each day's figures are its text; the bars only draw them (aria-hidden).
+	$days = array_slice( $answer['days'], 0, TRYON_BUTTON_USAGE_DAYS_SHOWN );
+	$most = max( array_merge( array( 1 ), array_map( static function ( $day ) { return (float) $day['tryons']; }, $days ) ) );
+	$html .= '<table class="widefat striped tryon-usage-chart"><caption>' . esc_html__( 'Try-ons and credits, last 14 days', 'tryon-button' ) . '</caption>';
+	$html .= '<thead><tr><th scope="col">' . esc_html__( 'Day', 'tryon-button' ) . '</th><th scope="col">' . esc_html__( 'Try-ons', 'tryon-button' ) . '</th><th scope="col">' . esc_html__( 'Credits', 'tryon-button' ) . '</th></tr></thead><tbody>';
+	foreach ( $days as $day ) {
+		$width = (int) round( 100 * (float) $day['tryons'] / $most );
+		$html .= '<tr><th scope="row">' . esc_html( $day['date'] ) . '</th><td><span class="tryon-usage-bar" aria-hidden="true" style="width:' . esc_attr( (string) $width ) . '%"></span> ' . esc_html( tryon_button_number( $day['tryons'] ) ) . '</td><td>' . esc_html( tryon_button_number( $day['credits'] ) ) . '</td></tr>';
+	}
+	$html .= '</tbody></table>';
+	return $html;
+}
+
+function tryon_button_usage_rows(): void {
+	$settings = tryon_button_usage_settings();
+	echo '<tr><th scope="row"><label for="tryon-button-usage-url">' . esc_html__( 'Admin listener', 'tryon-button' ) . '</label></th><td>';
+	echo '<input type="text" class="regular-text" id="tryon-button-usage-url" name="' . esc_attr( TRYON_BUTTON_USAGE_OPTION . '[url]' ) . '" value="' . esc_attr( $settings['url'] ) . '">';
+	echo '<p class="description">' . esc_html__( 'Where this server reaches the proxy\'s admin listener (TRYON_ADMIN_PORT), e.g. http://127.0.0.1:9464. Used only to show usage on this page.', 'tryon-button' ) . '</p></td></tr>';
+	echo '<tr><th scope="row"><label for="tryon-button-usage-token">' . esc_html__( 'Admin token', 'tryon-button' ) . '</label></th><td>';
+	$saved = '' !== $settings['token'];
+	echo '<input type="password" class="regular-text" autocomplete="off" id="tryon-button-usage-token" name="' . esc_attr( TRYON_BUTTON_USAGE_OPTION . '[token]' ) . '" value="" aria-describedby="tryon-button-usage-token-help">';
+	echo '<p class="description" id="tryon-button-usage-token-help">' . esc_html( $saved ? __( 'A token is saved (never shown). Leave this empty to keep it, or enter a new one.', 'tryon-button' ) : __( 'The proxy\'s TRYON_ADMIN_TOKEN. Kept sealed with this site\'s secret keys, never shown again.', 'tryon-button' ) ) . '</p>';
+	if ( $saved ) {
+		echo '<label><input type="checkbox" name="' . esc_attr( TRYON_BUTTON_USAGE_OPTION . '[forget_token]' ) . '" value="1"> ' . esc_html__( 'Forget the saved token', 'tryon-button' ) . '</label>';
+	}
+	echo '</td></tr>';
+}
+
+/** The usage section, above the form: the last answer kept, refreshed after the page has loaded. */
+function tryon_button_usage_section(): void {
+	$entry = tryon_button_cached_usage();
+	$stale = ! isset( $entry['fetched_at'] ) || time() - (int) $entry['fetched_at'] >= TRYON_BUTTON_USAGE_FRESH_SECONDS;
+	echo '<h2 id="tryon-button-usage-title">' . esc_html__( 'Usage', 'tryon-button' ) . '</h2>';
+	echo '<div id="tryon-button-usage" aria-labelledby="tryon-button-usage-title" aria-live="polite" data-stale="' . ( $stale ? '1' : '0' ) . '">';
+	echo $entry ? tryon_button_usage_html( $entry ) : '<p>' . esc_html__( 'Loading usage…', 'tryon-button' ) . '</p>'; // phpcs:ignore WordPress.Security.EscapeOutput -- escaped in tryon_button_usage_html.
+	echo '</div>';
+	$config = array(
+		'ajaxUrl' => admin_url( 'admin-ajax.php' ),
+		'usageNonce' => wp_create_nonce( 'tryon_button_usage' ),
+		'failed'  => __( 'Usage could not be refreshed: reload the page to try again.', 'tryon-button' ),
+	);
+	?>
+<style>.tryon-usage-bar{display:inline-block;block-size:.7em;background:#2271b1;vertical-align:middle;max-inline-size:10em}.tryon-usage-chart{max-inline-size:40em}.tryon-usage-chart caption{text-align:start;font-weight:600;padding:.5em 0}</style>
+<script>
+( function ( config ) {
+	var box = document.getElementById( 'tryon-button-usage' );
+	if ( ! box || '1' !== box.getAttribute( 'data-stale' ) ) {
+		return;
+	}
+	var body = new URLSearchParams( { action: 'tryon_button_usage', _ajax_nonce: config.usageNonce } );
+	fetch( config.ajaxUrl, { method: 'POST', credentials: 'same-origin', body: body } )
+		.then( function ( response ) { return response.ok ? response.json() : Promise.reject( response.status ); } )
+		.then( function ( answer ) { box.innerHTML = answer.html; box.setAttribute( 'data-stale', '0' ); } )
+		.catch( function () { var p = document.createElement( 'p' ); p.textContent = config.failed; box.appendChild( p ); } );
+}( <?php echo wp_json_encode( $config ); ?> ) );
+</script>
+	<?php
+}
+
+/** admin-ajax.php?action=tryon_button_usage: asks the saved admin listener now; the section's HTML. */
+function tryon_button_ajax_usage(): void {
+	check_ajax_referer( 'tryon_button_usage' );
+	if ( ! current_user_can( 'manage_options' ) ) {
+		wp_send_json( array( 'error' => 'forbidden' ), 403 );
+	}
+	wp_send_json( array( 'html' => tryon_button_usage_html( tryon_button_refresh_usage() ) ) );
+}
+add_action( 'wp_ajax_tryon_button_usage', 'tryon_button_ajax_usage' );
