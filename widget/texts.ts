@@ -73,12 +73,14 @@ export class Texts {
 /**
  * Codes that mean the same to a shopper share one sentence, so each dictionary (fetched by the
  * shopper's browser) carries it once: a request the proxy could not take (the page is out of date),
- * a shop whose set-up refuses this page, a service briefly down.
+ * a shop whose set-up refuses this page, a service briefly down, a photo at its cap (of try-ons or
+ * of colour previews), a colour with no try-on (or no preview).
  */
 const SAME_WORDS: Record<string, string> = {
   method_not_allowed: 'invalid_request', validation_failed: 'invalid_request', invalid_signature: 'invalid_request',
   proxy_misconfigured: 'unauthorized', origin_not_allowed: 'unauthorized',
   store_unavailable: 'upstream_unavailable', internal_error: 'upstream_unavailable',
+  colour_preview_limit: 'photo_limit_reached', colour_previews_off: 'unknown_variant',
 };
 
 /** The dictionary key of a code's words. */
