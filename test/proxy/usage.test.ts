@@ -76,11 +76,15 @@ for (const kind of STORE_KINDS) {
       const charged = parents.reduce((sum, job) => sum + job.charged, 0);
       const usage = await usageOf(stack.adminUrl);
       const day = usage.days[0]!;
-      assert.equal(day.tryons, parents.length, 'try-ons: the sandbox’s jobs');
+      // Each try-on of a product above the draft tier starts a first look beside it: a draft job of
+      // its own in the sandbox, counted as a preview.
+      const firstLooks = parents.filter((job) => job.tier !== 'draft').length;
+      assert.equal(firstLooks, 2, 'the premium catalog and video each had a first look');
+      assert.equal(day.previews, firstLooks, 'previews: the sandbox’s first-look jobs');
+      assert.equal(day.tryons, parents.length - firstLooks, 'try-ons: the sandbox’s other jobs');
       assert.equal(day.tryons, 5);
       assert.ok(charged > 0);
-      assert.equal(day.credits, charged, 'credits: what the sandbox charged, a failed job’s given back');
-      assert.equal(day.previews, 0);
+      assert.equal(day.credits, charged, 'credits: what the sandbox charged (first looks too), a failed job’s given back');
       assert.deepEqual(day.errors, { render_failed: 1, unknown_product: 2, validation_failed: 1 });
       assert.deepEqual(Object.keys(day.products).sort(), ['dress-aline-indigo', 'lehenga-emerald', 'saree-banarasi-red']);
       assert.equal(day.products['dress-aline-indigo']!.tryons, 2);
