@@ -1,6 +1,6 @@
 // The catalog decides everything that costs money: which garment, which mode, tier, background,
 // pose, provider, which views and whether video is offered. The browser only names a product.
-// It comes from a file (DESIGN.md part 4, validated at start with errors naming product and
+// It comes from a file (docs/proxy.md, "Catalog"; validated at start with errors naming product and
 // field) or from a function the shop passes (for a shop that reads its own product data).
 import { z } from 'zod';
 import { priceTableSchema, type PartialPriceTable } from './prices.js';

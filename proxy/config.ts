@@ -1,4 +1,4 @@
-// Environment → validated proxy configuration (DESIGN.md part 4). Refuses an unsafe production
+// Environment → validated proxy configuration (docs/proxy.md, "Configuration"). Refuses an unsafe production
 // start with one message listing every problem; the key is never printed, only its kind.
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type ProxyLimits } from './limits.js';

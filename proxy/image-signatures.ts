@@ -1,4 +1,4 @@
-// The photo types the try-on API accepts (tryon-api.md: PNG, JPEG, WebP, HEIC), told apart by
+// The photo types the try-on API accepts (docs/upstream-api.md: PNG, JPEG, WebP, HEIC), told apart by
 // their first bytes, never by what the browser declared. The sandbox reads uploads with this same
 // list, so the proxy never forwards a photo the stand-in would refuse, nor refuses one it takes.
 // No imports: the sandbox (demo/sandbox) uses it as it is.

@@ -1,7 +1,7 @@
 // What the product offers, as the proxy describes it: the views to ask for, the time to expect.
 import type { ProductInfo } from './proxy-client.js';
 
-/** Expected p95 render time by tier (tryon-api.md part 8; draft is the quick iteration tier). */
+/** Expected p95 render time by tier (docs/upstream-api.md, "Time"; draft is the quick iteration tier). */
 const expectedSeconds: Record<string, number> = { draft: 10, standard: 25, premium: 60 };
 
 /** Expected time of a try-on of this product (a video takes twice as long). */

@@ -1,4 +1,4 @@
-// Calls to the shop's token proxy (DESIGN.md part 3). XHR for the photo upload because only it
+// Calls to the shop's token proxy (docs/proxy.md, "Routes"). XHR for the photo upload because only it
 // reports upload progress; fetch for the rest; Server-Sent Events to watch a try-on, with polling
 // every 2 s as the fallback, backing off while the network or the proxy is failing.
 import type { TryonOutput } from './events.js';

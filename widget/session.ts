@@ -48,7 +48,7 @@ export interface SessionState {
   previewOff?: boolean;
 }
 
-/** The proxy's try-on status answer (DESIGN.md part 3). */
+/** The proxy's try-on status answer (docs/proxy.md). */
 export interface ProxyStatus {
   status: 'queued' | 'processing' | 'succeeded' | 'failed' | string;
   outputs: TryonOutput[];

@@ -1,4 +1,4 @@
-// What upstream answers, read tolerantly (tryon-api.md, DESIGN.md part 3): a job in any of the
+// What upstream answers, read tolerantly (docs/upstream-api.md, "Gaps"): a job in any of the
 // shapes upstream may wrap it in, its outputs, and its state mapped onto the four the widget knows.
 // An answer we cannot read is a retryable 502, never passed through.
 import { ProxyError } from '../errors.js';
@@ -30,7 +30,7 @@ export interface UpstreamOutput {
 const FAILED = new Set(['failed', 'error', 'errored', 'canceled', 'cancelled', 'expired', 'rejected', 'timed_out']);
 const SUCCEEDED = new Set(['succeeded', 'success', 'completed', 'complete', 'done']);
 
-/** DESIGN.md part 3: unknown non-terminal → processing; failed/error/canceled/expired → failed. */
+/** docs/upstream-api.md: unknown non-terminal → processing; failed/error/canceled/expired → failed. */
 export function jobStatusOf(raw: unknown): Status {
   const value = typeof raw === 'string' ? raw.toLowerCase() : '';
   if (value === 'queued' || value === 'pending' || value === 'created') return 'queued';

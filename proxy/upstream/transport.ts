@@ -172,7 +172,7 @@ export class UpstreamTransport {
     return new ProxyError(502, 'upstream_unavailable', 'The try-on service could not be reached; please try again.', false);
   }
 
-  /** Upstream's HTTP failure → the error the shopper's widget gets (DESIGN.md part 3). */
+  /** Upstream's HTTP failure → the error the shopper's widget gets (docs/upstream-api.md, "Gaps"). */
   private errorForStatus(route: string, response: Response): ProxyError {
     const status = response.status;
     if (status === 401 || status === 403) {

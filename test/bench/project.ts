@@ -72,7 +72,7 @@ export function upstreamTotal(state: SandboxState): number {
   return Object.values(state.requests).reduce((sum, count) => sum + count, 0);
 }
 
-/** A one-product catalog in DESIGN.md part 4's format; the garment image is written by the caller. */
+/** A one-product catalog in docs/proxy.md's format; the garment image is written by the caller. */
 export function benchCatalog(garmentImage: string): Record<string, unknown> {
   return {
     defaults: { tier: 'draft', views: ['front'], background: 'studio_white', provider: 'auto' },

@@ -1,4 +1,4 @@
-// The proxy and the sandbox must agree on which uploads are photos (tryon-api.md: PNG, JPEG, WebP,
+// The proxy and the sandbox must agree on which uploads are photos (docs/upstream-api.md: PNG, JPEG, WebP,
 // HEIC): a photo the proxy forwards but the stand-in refuses, or the other way round, is a 415
 // the shopper cannot understand. Each side is asked through its own entry point.
 import { describe, it } from 'node:test';
@@ -29,7 +29,7 @@ describe('accepted image signatures', () => {
     }
   });
 
-  it('follows tryon-api.md: PNG, JPEG, WebP and HEIC, and nothing else', () => {
+  it('follows the hosted API: PNG, JPEG, WebP and HEIC, and nothing else', () => {
     assert.equal(sniffPhotoType(samples.png!)?.contentType, 'image/png');
     assert.equal(sniffPhotoType(samples.jpeg!)?.contentType, 'image/jpeg');
     assert.equal(sniffPhotoType(samples.webp!)?.contentType, 'image/webp');

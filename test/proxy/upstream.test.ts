@@ -5,7 +5,7 @@ import { jobStatusOf, parseJob, parseOutputs } from '../../proxy/upstream/answer
 import { ProxyError } from '../../proxy/errors.js';
 
 describe('upstream parsing', () => {
-  it('maps states as DESIGN.md says', () => {
+  it('maps states as docs/upstream-api.md says', () => {
     assert.equal(jobStatusOf('queued'), 'queued');
     assert.equal(jobStatusOf('succeeded'), 'succeeded');
     assert.equal(jobStatusOf('rendering'), 'processing');

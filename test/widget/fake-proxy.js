@@ -1,4 +1,4 @@
-// A small fake of the token proxy's public API (DESIGN.md part 3) for the widget's browser
+// A small fake of the token proxy's public API (docs/proxy.md) for the widget's browser
 // tests, served by web-test-runner's dev server. Each test gets its own scenario under
 // `/fake/<sid>/tryon` and drives it through `/fake-control/<sid>`:
 //   POST /fake-control/<sid>          scenario JSON (see `defaults` below)
