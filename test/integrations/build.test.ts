@@ -78,7 +78,7 @@ describe('CDN build', () => {
     assert.match(panelText, /dialog\.sheet\{width: ?100%;max-width: ?100%;/, 'the panel\'s rules survive minification');
   });
 
-  test('within budget: the first script ≤ 10 KB gzipped, button + panel ≤ 34 KB, the HEIC decoder on its own', () => {
+  test('within budget: the first script ≤ 10 KB gzipped, button + panel ≤ 38 KB, the HEIC decoder on its own', () => {
     const budgets = checkBudgets(cdn);
     assert.deepEqual(budgets.problems, []);
     assert.deepEqual(budgets.firstScript.sort(), cdn.files.map((f) => f.file).filter((f) => /^tryon-(button|core-[\w-]+)\.js$/.test(f)).sort(),
@@ -106,7 +106,7 @@ describe('CDN build', () => {
     assert.equal(counted.buttonAndPanel, 8000 + 13_000 + 1800 + 2339, 'the largest dictionary, once');
     assert.deepEqual(counted.problems, []);
     // A dictionary too big for any page to pay is still caught.
-    const huge = checkBudgets({ outDir: cdn.outDir, files: [...base, { file: 'ar-h.js', bytes: 90_000, gzip: 14_000 }] });
+    const huge = checkBudgets({ outDir: cdn.outDir, files: [...base, { file: 'ar-h.js', bytes: 90_000, gzip: BUDGETS.buttonAndPanel - (8000 + 13_000 + 1800) + 1 }] });
     assert.match(huge.problems[0]!, /button \+ panel/);
   });
 
