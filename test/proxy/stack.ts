@@ -62,7 +62,7 @@ export interface Stack {
 }
 
 export interface SandboxState {
-  workspaces: Record<string, { credits: number; jobs: { id: string; status: string; charged: number; polls: number; idempotency_key?: string; parent: string | null }[] }>;
+  workspaces: Record<string, { credits: number; jobs: { id: string; status: string; charged: number; polls: number; idempotency_key?: string; parent: string | null; tier: string }[] }>;
   requests: Record<string, number>;
 }
 
