@@ -12,7 +12,7 @@ import { ProxyError, isProxyError } from './errors.js';
 import { loggedPath, redactingLog } from './middleware/request-log.js';
 import type { Log, ProxyEnv } from './context.js';
 import type { SpendLedger } from './spend-ledger.js';
-import type { UsageBook } from './usage-book.js';
+import type { UsageBook, UsageDay } from './usage-book.js';
 
 /** Refused attempts one client may make per minute before it is refused unheard. */
 export const ADMIN_REFUSALS_PER_MINUTE = 10;
@@ -24,14 +24,7 @@ export interface AdminMetrics {
 
 /** GET /usage's answer (docs/proxy.md, "The admin listener"). */
 export interface UsageAnswer {
-  days: {
-    date: string;
-    tryons: number;
-    credits: number;
-    previews: number;
-    errors: Record<string, number>;
-    products: Record<string, { tryons: number; credits: number }>;
-  }[];
+  days: UsageDay[];
   /** null: that limit is switched off (unlimited). */
   budget: { dailyTryons: number | null; dailyCredits: number | null; tryonsLeft: number | null; creditsLeft: number | null };
 }
