@@ -3,6 +3,7 @@
 // and reports back only through its `panel-status` event.
 import type { Strings, Translation } from './i18n/en.js';
 import type { CartPlatform, TryonStatus } from './events.js';
+import type { Unavailable } from './availability.js';
 
 export interface PanelHost extends HTMLElement {
   readonly product: string;
@@ -27,7 +28,7 @@ export interface PanelHost extends HTMLElement {
   /** That language's dictionary once loaded; undefined for English or a language the widget lacks. */
   readonly translation: Translation | undefined;
   /** What the proxy said about the product when the dialog opened ('' = it can be tried on): the button follows it. */
-  productAvailability?(reason: '' | 'disabled' | 'daily_budget_reached'): void;
+  productAvailability?(reason: Unavailable): void;
 }
 
 /**

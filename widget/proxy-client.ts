@@ -4,6 +4,7 @@
 import type { TryonOutput } from './events.js';
 import type { ProxyStatus } from './session.js';
 import { networkUrl, RefusedUrl } from './network-url.js';
+import { proxyBase } from './availability.js';
 
 export class ProxyError extends Error {
   readonly code: string;
@@ -156,9 +157,7 @@ export class ProxyClient {
   readonly serverSentEvents: boolean;
 
   constructor(endpoint: string, options: ProxyClientOptions = {}) {
-    const base = new URL(endpoint || '/tryon', location.href);
-    if (!base.pathname.endsWith('/')) base.pathname += '/';
-    this.base = base;
+    this.base = proxyBase(endpoint);
     this.pollInterval = options.pollInterval ?? 2000;
     this.maxPollFailures = options.maxPollFailures ?? 6;
     this.serverSentEvents = options.serverSentEvents ?? true;

@@ -3,6 +3,8 @@ import type { PropertyValues } from 'lit';
 import { buttonStyles } from './tryon-button.styles.js';
 import { currentTryon } from './storage.js';
 import type { StoredTryon } from './storage.js';
+import { proxyBase, unavailableReasonOf } from './availability.js';
+import type { Unavailable } from './availability.js';
 import { tryonEvent } from './events.js';
 import type { CartPlatform, TryonStatus } from './events.js';
 import { browserDraw, holdoutGroup, holdoutShare } from './holdout.js';
@@ -368,12 +370,10 @@ export class TryonButton extends LitElement implements PanelHost {
     if (!this.product) return;
     const timer = setTimeout(() => { if (this.#checkedFor === key) this.checking = false; }, 3000);
     try {
-      const base = new URL(this.endpoint || '/tryon', location.href);
-      if (!base.pathname.endsWith('/')) base.pathname += '/';
-      const response = await fetch(new URL(`products/${encodeURIComponent(this.product)}`, base), { headers: { accept: 'application/json' } });
+      const response = await fetch(new URL(`products/${encodeURIComponent(this.product)}`, proxyBase(this.endpoint)), { headers: { accept: 'application/json' } });
       const answer = response.ok ? (await response.json()) as { available?: boolean; unavailableReason?: string } : undefined;
       if (this.#checkedFor !== key || !answer) return;
-      this.productAvailability(answer.available === false ? (answer.unavailableReason === 'disabled' ? 'disabled' : 'daily_budget_reached') : '');
+      this.productAvailability(unavailableReasonOf(answer));
     } catch {
       // Not answering: the button stays; opening the dialog says why.
     } finally {
@@ -383,7 +383,7 @@ export class TryonButton extends LitElement implements PanelHost {
   }
 
   /** @internal The panel's report of what the proxy said when the dialog opened. */
-  productAvailability(reason: '' | 'disabled' | 'daily_budget_reached'): void {
+  productAvailability(reason: Unavailable): void {
     this.unavailable = reason;
   }
 

@@ -11,8 +11,9 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { hasOutput, initialSession, nextSession } from './session.js';
 import type { FailedStage, ProxyStatus, SessionEvent, SessionState } from './session.js';
 import { ProxyClient, ProxyError } from './proxy-client.js';
-import { unavailableNow } from './error-policy.js';
-import { failure, isAbort } from './error-policy.js';
+import { failure, isAbort, unavailableNow } from './error-policy.js';
+import { unavailableReasonOf } from './availability.js';
+import type { Unavailable } from './availability.js';
 import { expectedMs, requestedViews, variantToTry } from './product.js';
 import type { ProductInfo } from './proxy-client.js';
 import { forgetPhoto, forgetTryon, lastPhoto, rememberPhoto, rememberTryon } from './storage.js';
@@ -50,7 +51,7 @@ export interface RunOptions {
   /** Called after every change of the session, before the host renders it. */
   changed(before: SessionState, after: SessionState, event: SessionEvent): void;
   /** What the proxy said on opening: the product can be tried on now (''), or why not; the button follows it. */
-  availability?(reason: '' | 'disabled' | 'daily_budget_reached'): void;
+  availability?(reason: Unavailable): void;
 }
 
 /** One run: its signal, and the stage it is at (which decides what "Try again" repeats). */
@@ -493,7 +494,7 @@ export class TryonRun implements ReactiveController {
     const load: Promise<ProductInfo> = this.#proxy().product(this.#settings.product).then((product) => {
       // The answer for a product the element no longer shows is stale: dropped.
       if (this.#productLoad !== load) return product;
-      const reason = product.available === false ? (product.unavailableReason === 'disabled' ? 'disabled' : 'daily_budget_reached') : '';
+      const reason = unavailableReasonOf(product);
       this.#options.availability?.(reason);
       // Not today: said in the words of the code a try-on would be refused with, never uploaded.
       if (reason) throw new ProxyError(reason === 'disabled' ? 'unknown_product' : 'daily_budget_reached', '', false, 200);
