@@ -10,6 +10,8 @@
 // `pt:<product>`, `pc:<product>`): an increment is the same in memory, in a Redis hash and in a
 // SQLite row, and `dayOf` turns them into the documented shape in one place.
 
+import { utcDay } from './spend-ledger.js';
+
 /** How many days /usage lists and the store keeps (today included). */
 export const USAGE_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -39,7 +41,7 @@ export interface UsageBook {
   tryonStarted(jobId: string, product: string, credits: number, keepMs: number): Promise<void>;
   /**
    * A preview (a first-look draft job) upstream accepted: counted in `previews` and its credits in
-   * the day's and the product's credits, not in `tryons`. For the preview code to call.
+   * the day's and the product's credits, not in `tryons`.
    */
   previewStarted(jobId: string, product: string, credits: number, keepMs: number): Promise<void>;
   /** The job failed upstream (counted once in the cluster): its credits were given back; its code is counted. */
@@ -52,15 +54,13 @@ export interface UsageBook {
   claimAlert(day: string, threshold: number): Promise<boolean>;
 }
 
-export const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
 /** The dates of the last `count` UTC days, today first. */
 export function lastDays(now: number, count = USAGE_DAYS): string[] {
-  return Array.from({ length: count }, (_, i) => utcDate(now - i * DAY_MS));
+  return Array.from({ length: count }, (_, i) => utcDay(now - i * DAY_MS));
 }
 
 /** The oldest date the store keeps. */
-export const oldestKept = (now: number) => utcDate(now - (USAGE_DAYS - 1) * DAY_MS);
+export const oldestKept = (now: number) => utcDay(now - (USAGE_DAYS - 1) * DAY_MS);
 
 /** The counters a started job adds. */
 export function startCounters(kind: 'tryon' | 'preview', product: string, credits: number): UsageCounters {
@@ -110,11 +110,11 @@ export class MemoryUsageBook implements UsageBook {
     this.jobs.delete(jobId);
     // The credits come off the day they were counted on; the error is today's.
     if (job) this.add(job.day, refundCounters(job));
-    this.add(utcDate(this.now()), { [`e:${code}`]: 1 });
+    this.add(utcDay(this.now()), { [`e:${code}`]: 1 });
   }
 
   async errorAnswered(code: string): Promise<void> {
-    this.add(utcDate(this.now()), { [`e:${code}`]: 1 });
+    this.add(utcDay(this.now()), { [`e:${code}`]: 1 });
   }
 
   async days(count = USAGE_DAYS): Promise<UsageDay[]> {
@@ -130,7 +130,7 @@ export class MemoryUsageBook implements UsageBook {
 
   private start(kind: 'tryon' | 'preview', jobId: string, product: string, credits: number, keepMs: number): void {
     const now = this.now();
-    const day = utcDate(now);
+    const day = utcDay(now);
     this.add(day, startCounters(kind, product, credits));
     this.jobs.set(jobId, { day, product, credits, until: now + keepMs });
   }

@@ -50,9 +50,10 @@ interface Submission {
 
 /**
  * Submits the jobs one after another (the try-on, then its first look), each with its own
- * idempotency key and its own ticket against a forget of the photo, and settles each one's
- * reservation by how its submit ended, and seeds each accepted job on the status board. When the try-on's submit fails, its first look is not
- * submitted at all: its reservation is given back (upstream surely started nothing for it).
+ * idempotency key and its own ticket against a forget of the photo, settles each one's
+ * reservation by how its submit ended, and seeds each accepted job on the status board. When the
+ * try-on's submit fails, its first look is not submitted at all: its reservation is given back
+ * (upstream surely started nothing for it).
  */
 async function submitAll(
   services: ProxyServices, requestId: string, photo: { id: string; fileId: string },

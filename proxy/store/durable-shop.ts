@@ -7,7 +7,7 @@
 // that have outlived their use are swept on use, at most once a minute.
 import { utcDay, type HeldKind, type Reservation, type SpendClaim, type SpendRefusal, type SpendUsage, type SubmitOutcome } from '../spend-ledger.js';
 import type { RateBucket } from './store.js';
-import { oldestKept, refundCounters, utcDate, type JobEntry, type UsageCounters } from '../usage-book.js';
+import { oldestKept, refundCounters, type JobEntry, type UsageCounters } from '../usage-book.js';
 import { answerCall, firstRow, limitFromWire, type Call, type DurableObjectState, type SqlStorage } from './durable-wire.js';
 
 /** The ledger's limits as they travel (null: unlimited). */
@@ -113,7 +113,7 @@ export class ShopObject {
       this.sql.exec('DELETE FROM usage_job WHERE job_id = ?', jobId);
       this.usageCount(job.day, refundCounters(job));
     }
-    this.usageCount(utcDate(now), { [`e:${code}`]: 1 });
+    this.usageCount(utcDay(now), { [`e:${code}`]: 1 });
   }
 
   /** spend-ledger.ts MemorySpendLedger.reserve, on tables. */

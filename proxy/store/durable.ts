@@ -6,7 +6,8 @@
 // store_unavailable, as Redis is on Node: nothing that spends or must agree goes on unguarded.
 import type { TryonSnapshot } from '../tryon-status.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
-import { USAGE_DAYS, dayOf, lastDays, startCounters, utcDate, type UsageBook, type UsageCounters } from '../usage-book.js';
+import { utcDay } from '../spend-ledger.js';
+import { USAGE_DAYS, dayOf, lastDays, startCounters, type UsageBook, type UsageCounters } from '../usage-book.js';
 import type { PhotoRevocations } from '../photo-revocations.js';
 import { StoreUnavailable, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 import { callObject, limitToWire, type DurableObjectNamespace, type DurableObjectStub } from './durable-wire.js';
@@ -198,7 +199,7 @@ export class DurableStore implements ProxyStore {
     const shop = () => this.shopObject();
     const start = async (kind: 'tryon' | 'preview', jobId: string, product: string, credits: number, keepMs: number) => {
       const at = now();
-      await this.call(shop(), 'usageAdd', { now: at, day: utcDate(at), counters: startCounters(kind, product, credits), job: { id: jobId, product, credits, keepMs } });
+      await this.call(shop(), 'usageAdd', { now: at, day: utcDay(at), counters: startCounters(kind, product, credits), job: { id: jobId, product, credits, keepMs } });
     };
     return {
       tryonStarted: (jobId, product, credits, keepMs) => start('tryon', jobId, product, credits, keepMs),
@@ -206,7 +207,7 @@ export class DurableStore implements ProxyStore {
       jobFailed: async (jobId, code) => { await this.call(shop(), 'usageFailed', { jobId, code, now: now() }); },
       errorAnswered: async (code) => {
         const at = now();
-        await this.call(shop(), 'usageAdd', { now: at, day: utcDate(at), counters: { [`e:${code}`]: 1 } });
+        await this.call(shop(), 'usageAdd', { now: at, day: utcDay(at), counters: { [`e:${code}`]: 1 } });
       },
       days: async (count = USAGE_DAYS) => {
         const dates = lastDays(now(), count);

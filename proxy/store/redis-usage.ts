@@ -6,8 +6,9 @@
 // step is one command or one MULTI on keys under the tag `{…usage}` (one Redis Cluster slot).
 import type { Redis } from 'ioredis';
 import { taggedGroup } from './redis-keys.js';
+import { utcDay } from '../spend-ledger.js';
 import {
-  USAGE_DAYS, dayOf, lastDays, refundCounters, startCounters, utcDate,
+  USAGE_DAYS, dayOf, lastDays, refundCounters, startCounters,
   type JobEntry, type UsageBook, type UsageCounters, type UsageDay,
 } from '../usage-book.js';
 
@@ -38,13 +39,13 @@ export class RedisUsageBook implements UsageBook {
     const kept = await this.run('usage_write', () => this.redis.getdel(this.key('job', jobId)));
     const multi = this.redis.multi();
     if (kept !== null) this.increments(multi, (JSON.parse(kept) as JobEntry).day, refundCounters(JSON.parse(kept) as JobEntry));
-    this.increments(multi, utcDate(this.now()), { [`e:${code}`]: 1 });
+    this.increments(multi, utcDay(this.now()), { [`e:${code}`]: 1 });
     await this.run('usage_write', () => multi.exec());
   }
 
   async errorAnswered(code: string): Promise<void> {
     const multi = this.redis.multi();
-    this.increments(multi, utcDate(this.now()), { [`e:${code}`]: 1 });
+    this.increments(multi, utcDay(this.now()), { [`e:${code}`]: 1 });
     await this.run('usage_write', () => multi.exec());
   }
 
@@ -66,7 +67,7 @@ export class RedisUsageBook implements UsageBook {
   }
 
   private async start(kind: 'tryon' | 'preview', jobId: string, product: string, credits: number, keepMs: number): Promise<void> {
-    const day = utcDate(this.now());
+    const day = utcDay(this.now());
     const multi = this.redis.multi();
     this.increments(multi, day, startCounters(kind, product, credits));
     multi.set(this.key('job', jobId), JSON.stringify({ day, product, credits } satisfies JobEntry), 'PX', Math.max(1, Math.round(keepMs)));
