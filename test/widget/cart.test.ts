@@ -6,7 +6,7 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
-import { button, dialogOf, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, statusText, until, withConsoleErrors } from './helpers.js';
+import { button, dialogOf, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, statusText, until, withConsoleErrors, focused } from './helpers.js';
 
 const saree = {
   views: ['front'], video: false, tier: 'draft', name: 'Banarasi saree',
@@ -15,12 +15,6 @@ const saree = {
 
 const cartButton = (el: TryonButton) => panelRoot(el).querySelector<HTMLButtonElement>('[part~="add-to-cart-button"]');
 const cartError = (el: TryonButton) => panelRoot(el).querySelector<HTMLElement>('[part="cart-error"]');
-
-/** The element focused inside the widget, through both shadow roots. */
-function focused(el: TryonButton): Element | null {
-  const panel = el.shadowRoot!.querySelector('tryon-panel');
-  return panel?.shadowRoot?.activeElement ?? el.shadowRoot!.activeElement;
-}
 
 async function tryOn(el: TryonButton): Promise<void> {
   await openAndConsent(el);

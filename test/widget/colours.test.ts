@@ -8,7 +8,7 @@ import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
 import { ar } from '../../widget/i18n/ar.js';
 import {
-  button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, statusText, until,
+  button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, statusText, until, focused,
 } from './helpers.js';
 import type { Fake, FakeRequest, Scenario } from './helpers.js';
 import { viewport } from './media.js';
@@ -29,12 +29,6 @@ const nameOf = (button: Element | null | undefined): string => {
 };
 const upgrade = (el: TryonButton, name: string) => [...panelRoot(el).querySelectorAll<HTMLButtonElement>('button[aria-labelledby]')]
   .find((b) => nameOf(b) === `${en.makeFullQuality} ${name}`);
-
-/** The element focused inside the widget, through both shadow roots. */
-function focused(el: TryonButton): Element | null {
-  const panel = el.shadowRoot!.querySelector('tryon-panel');
-  return panel?.shadowRoot?.activeElement ?? el.shadowRoot!.activeElement;
-}
 
 async function result(scenario: Scenario, attributes: Record<string, string> = {}, releaseFirst = false): Promise<{ fake: Fake; el: TryonButton }> {
   const fake = await fakeProxy(scenario);

@@ -117,6 +117,12 @@ export function panelRoot(el: TryonButton): ShadowRoot {
   return panel.shadowRoot;
 }
 
+/** The element focused inside the widget, through both shadow roots. */
+export function focused(el: TryonButton): Element | null {
+  const panel = el.shadowRoot!.querySelector('tryon-panel');
+  return panel?.shadowRoot?.activeElement ?? el.shadowRoot!.activeElement;
+}
+
 export function dialogOf(el: TryonButton): HTMLDialogElement {
   const dialog = panelRoot(el).querySelector('dialog');
   if (!dialog) throw new Error('No dialog.');

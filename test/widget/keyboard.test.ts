@@ -1,13 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
-import { dialogOf, drawnPhoto, fakeProxy, panelRoot, pickPhoto, reach, until } from './helpers.js';
-
-/** The element focused inside the widget, through both shadow roots. */
-function focused(el: TryonButton): Element | null {
-  const panel = el.shadowRoot!.querySelector('tryon-panel');
-  return panel?.shadowRoot?.activeElement ?? el.shadowRoot!.activeElement;
-}
+import { dialogOf, drawnPhoto, fakeProxy, panelRoot, pickPhoto, reach, until, focused } from './helpers.js';
 
 function name(node: Element | null): string {
   if (!node) return '';

@@ -4,13 +4,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
-import { button, dialogOf, fakeProxy, mount, openAndConsent, panelRoot, reach, until } from './helpers.js';
-
-/** The element focused inside the widget, through both shadow roots. */
-function focused(el: TryonButton): Element | null {
-  const panel = el.shadowRoot!.querySelector('tryon-panel');
-  return panel?.shadowRoot?.activeElement ?? el.shadowRoot!.activeElement;
-}
+import { button, dialogOf, fakeProxy, mount, openAndConsent, panelRoot, reach, until, focused } from './helpers.js';
 
 /** Whether assistive technology is told of this node: not under aria-hidden="true", not hidden. */
 function exposed(node: Element): boolean {

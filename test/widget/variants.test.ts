@@ -6,7 +6,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import {
   button, control, dialogOf, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents,
-  statusText, until,
+  statusText, until, focused,
 } from './helpers.js';
 import type { Fake, FakeRequest } from './helpers.js';
 
@@ -19,12 +19,6 @@ const tryons = async (fake: Fake): Promise<FakeRequest[]> => (await fake.log()).
 const uploads = async (fake: Fake): Promise<number> => (await fake.log()).filter((r) => r.path === '/photos').length;
 const shownImage = (el: TryonButton) => panelRoot(el).querySelector<HTMLImageElement>('img[part="image"]')?.src ?? '';
 const colourOffer = (el: TryonButton) => [...panelRoot(el).querySelectorAll('button')].find((b) => b.textContent!.startsWith('Try this colour'));
-
-/** The element focused inside the widget, through both shadow roots. */
-function focused(el: TryonButton): Element | null {
-  const panel = el.shadowRoot!.querySelector('tryon-panel');
-  return panel?.shadowRoot?.activeElement ?? el.shadowRoot!.activeElement;
-}
 
 async function tryOn(el: TryonButton): Promise<void> {
   await openAndConsent(el);
