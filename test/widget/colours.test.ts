@@ -171,13 +171,8 @@ describe('see all colours', () => {
     try {
       const fake = await fakeProxy({ product: lehenga });
       const el = await mount(fake, { lang: 'ar', variant: 'ivory' });
-      await el.open();
-      await reach(el, 'consent');
-      panelRoot(el).querySelector<HTMLInputElement>('input[type="checkbox"]')!.click();
+      await openAndConsent(el, ar.continue!);
       const primary = () => panelRoot(el).querySelector<HTMLButtonElement>('button.primary')!;
-      await until(() => !primary().disabled, 'continue');
-      primary().click();
-      await reach(el, 'photo');
       await pickPhoto(el, await drawnPhoto(400, 500));
       primary().click();
       await reach(el, 'result');

@@ -10,6 +10,7 @@ import { en } from '../../widget/i18n/en.js';
 import {
   button, control, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, statusText, until,
 } from './helpers.js';
+import { ar } from '../../widget/i18n/ar.js';
 import { emulate } from './media.js';
 
 /** queued → the first look in → (held) → the full render. */
@@ -197,14 +198,8 @@ describe('first look', () => {
   it('Arabic: the first look reads right to left, axe-clean', async () => {
     const fake = await fakeProxy({ steps: withFirstLook });
     const el = await mount(fake, { lang: 'ar' });
-    await el.open();
-    await reach(el, 'consent');
-    panelRoot(el).querySelector<HTMLInputElement>('input[type="checkbox"]')!.click();
-    await reach(el, 'consent');
+    await openAndConsent(el, ar.continue!);
     const primary = () => panelRoot(el).querySelector<HTMLButtonElement>('button.primary')!;
-    await until(() => !primary().disabled, 'continue');
-    primary().click();
-    await reach(el, 'photo');
     await pickPhoto(el, await drawnPhoto(400, 500));
     primary().click();
     await lookPainted(el);

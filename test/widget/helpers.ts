@@ -152,15 +152,15 @@ export async function reach(el: TryonButton, status: string, timeoutMs = 8000): 
   await panel?.updateComplete;
 }
 
-/** Opens the dialog and gives consent. */
-export async function openAndConsent(el: TryonButton): Promise<void> {
+/** Opens the dialog and gives consent; `continueLabel` is the consent's button in the page's language. */
+export async function openAndConsent(el: TryonButton, continueLabel = 'Continue'): Promise<void> {
   await el.open();
   await reach(el, 'consent');
   const box = panelRoot(el).querySelector<HTMLInputElement>('input[type="checkbox"]');
   box?.click();
   await reach(el, 'consent');
-  await until(() => !button(el, 'Continue').disabled, 'Continue enabled');
-  button(el, 'Continue').click();
+  await until(() => !button(el, continueLabel).disabled, `${continueLabel} enabled`);
+  button(el, continueLabel).click();
   await reach(el, 'photo');
 }
 
