@@ -4,6 +4,7 @@
 // image: the least a shopper can ask of it). Read from the spend ledger the try-ons reserve
 // against, so every instance answers the same.
 import { creditsFor } from './prices.js';
+import { dailyRefusal } from './spend-ledger.js';
 import type { ProductEntry } from './catalog.js';
 import type { ProxyServices } from './context.js';
 
@@ -15,8 +16,6 @@ export async function availabilityOf(services: Pick<ProxyServices, 'spend' | 'pr
   if (product.enabled === false) return { available: false, unavailableReason: 'disabled' };
   const spent = await services.spend.usage();
   const price = creditsFor(services.prices, product.tier, 'image', product.views.length);
-  if (spent.tryons >= services.limits.dailyTryons || spent.credits + price > services.limits.dailyCredits) {
-    return { available: false, unavailableReason: 'daily_budget_reached' };
-  }
+  if (dailyRefusal(spent, services.limits, price)) return { available: false, unavailableReason: 'daily_budget_reached' };
   return { available: true };
 }

@@ -86,6 +86,16 @@ export interface SpendLedger {
 
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/**
+ * Whether a claim of `credits` still fits the day's budget: the rule every ledger applies (the
+ * Redis script and the shop object in their own languages), and GET /products reads ahead.
+ */
+export function dailyRefusal(spent: Pick<SpendUsage, 'tryons' | 'credits'>, limits: Pick<SpendLimits, 'dailyTryons' | 'dailyCredits'>, credits: number): 'daily_tryons' | 'daily_credits' | undefined {
+  if (spent.tryons >= limits.dailyTryons) return 'daily_tryons';
+  if (spent.credits + credits > limits.dailyCredits) return 'daily_credits';
+  return undefined;
+}
+
 /** Seconds until the next UTC midnight, when every daily limit starts afresh. */
 export function secondsToNextDay(ms: number): number {
   const date = new Date(ms);
@@ -164,8 +174,8 @@ export class MemorySpendLedger implements SpendLedger {
       if ((photo?.keys.size ?? 0) >= (claim.colourPreviewCap ?? 0)) return { granted: false, refusal: 'colour_preview_limit' };
     } else if ((photo?.keys.size ?? 0) >= this.limits.tryonsPerPhoto) return { granted: false, refusal: 'photo_limit' };
     if ((this.clients.get(claim.client) ?? 0) >= this.limits.clientDailyTryons) return { granted: false, refusal: 'client_daily' };
-    if (this.tryons >= this.limits.dailyTryons) return { granted: false, refusal: 'daily_tryons' };
-    if (this.credits + claim.credits > this.limits.dailyCredits) return { granted: false, refusal: 'daily_credits' };
+    const daily = dailyRefusal({ tryons: this.tryons, credits: this.credits }, this.limits, claim.credits);
+    if (daily) return { granted: false, refusal: daily };
 
     this.tryons++;
     this.credits += claim.credits;
