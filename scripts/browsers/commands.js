@@ -58,16 +58,24 @@ async function webdriverSendKeys(session, payload) {
 /** Sizes the window so that the page's viewport (innerWidth × innerHeight) is the one asked for. */
 async function webdriverSetViewport(session, { width, height }) {
   const driver = session.browser.driver;
-  const inner = () => driver.execute('return [window.innerWidth, window.innerHeight]');
+  const inner = async () => {
+    const answer = await driver.execute('return [window.innerWidth, window.innerHeight]');
+    // In the middle of a resize WebKit can answer without a size (seen once under load, which then
+    // asked WebKitWebDriver for a NaN window): that answer is no size yet, never arithmetic.
+    return Array.isArray(answer) && answer.length === 2 && answer.every(Number.isFinite) ? answer : undefined;
+  };
   await driver.setWindowSize(width, height);
   // The window's frame and any toolbar take their share: grow the window by what is missing.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const [innerWidth, innerHeight] = await inner();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const measured = await inner();
+    if (!measured) continue;
+    const [innerWidth, innerHeight] = measured;
     if (innerWidth === width && innerHeight === height) return true;
     const size = await driver.getWindowSize();
+    if (!Number.isFinite(size?.width) || !Number.isFinite(size?.height)) continue;
     await driver.setWindowSize(size.width + width - innerWidth, size.height + height - innerHeight);
   }
-  const [innerWidth, innerHeight] = await inner();
+  const [innerWidth, innerHeight] = (await inner()) ?? [NaN, NaN];
   if (innerWidth !== width || innerHeight !== height) {
     throw new Error(`set-viewport: asked for ${width} × ${height}, the page has ${innerWidth} × ${innerHeight}`);
   }
