@@ -116,7 +116,9 @@ export function npmConfig({ entry = widgetEntry, outDir, quiet }: WidgetBuildTar
       sourcemap: true,
       lib: { entry: { 'tryon-button': entry }, formats: ['es'] },
       rolldownOptions: {
-        external: (id: string) => litPackages.test(id),
+        // libheif is not bundled here: the npm build's heic.js re-exports the CDN build's decoder
+        // chunk (scripts/build.ts, CDN_SHARED), so the package carries the 2 MB decoder once.
+        external: (id: string) => litPackages.test(id) || id.startsWith('libheif-js/'),
         preserveEntrySignatures: 'strict',
         output: {
           format: 'es',
@@ -131,4 +133,4 @@ export function npmConfig({ entry = widgetEntry, outDir, quiet }: WidgetBuildTar
   };
 }
 
-export default defineConfig(cdnConfig({ outDir: fileURLToPath(new URL('./dist/cdn', import.meta.url)) }));
+export default defineConfig(cdnConfig({ outDir: fileURLToPath(new URL('./widget/dist/cdn', import.meta.url)) }));

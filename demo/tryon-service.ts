@@ -2,7 +2,7 @@
 // loadConfig validated them: a key without a base URL was already refused), or, with no key, a
 // sandbox started here in-process. The proxy's own Node entry never does the latter (proxy/node.ts).
 import type { ProxyConfig } from '../proxy/config.js';
-import { startSandbox, type SandboxOptions } from './sandbox/server.js';
+import { startSandbox, type SandboxOptions } from '../sandbox/server.js';
 
 export interface TryonService {
   apiKey: string;

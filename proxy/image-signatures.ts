@@ -1,7 +1,7 @@
 // The photo types the try-on API accepts (docs/upstream-api.md: PNG, JPEG, WebP, HEIC), told apart by
 // their first bytes, never by what the browser declared. The sandbox reads uploads with this same
 // list, so the proxy never forwards a photo the stand-in would refuse, nor refuses one it takes.
-// No imports: the sandbox (demo/sandbox) uses it as it is.
+// No imports: the sandbox (sandbox) uses it as it is.
 
 export interface PhotoType {
   contentType: 'image/png' | 'image/jpeg' | 'image/webp' | 'image/heic';

@@ -1,7 +1,7 @@
 // The Node entry: serves createProxy() with @hono/node-server. Run directly (`tsx proxy/node.ts`,
 // or the package's `tryon-proxy` bin) it reads the environment through loadConfig and the catalog
 // file, and serves against the service TRYON_BASE_URL + TRYON_API_KEY name: the live service or a
-// sandbox started apart (`npm run sandbox`). It starts no sandbox and draws no demo images itself:
+// sandbox started apart (`npx tryon-sandbox`, or `npm run sandbox` in a clone). It starts no sandbox and draws no demo images itself:
 // those conveniences are demo/proxy.ts and `npm start`. The only file under proxy/ that may use node:.
 import { access, readFile, writeFile, rename } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -171,11 +171,12 @@ export async function missingCatalogImages(catalog: unknown, assetsDir: string):
 }
 
 /** Why node.ts will not start without a key, and what to run instead: one line. */
-export const NO_KEY_LINE = 'tryon proxy: TRYON_API_KEY is not set. To try it against the local sandbox, run `npm run sandbox` and start this again with '
-  + 'TRYON_BASE_URL=<the sandbox URL> TRYON_API_KEY=<its test key>, or run `npm start` for sandbox, proxy and demo shop together.';
+// Said to whoever installed the package, who has no clone: only commands that work from npm.
+export const NO_KEY_LINE = 'tryon proxy: TRYON_API_KEY is not set. To try it against the local sandbox, run `npx tryon-sandbox` and start this again with '
+  + 'TRYON_BASE_URL=<the sandbox URL> TRYON_API_KEY=<its test key>.';
 
 /** Why node.ts will not start without a catalog: one line. */
-export const NO_CATALOG_LINE = 'tryon proxy: TRYON_CATALOG is not set: the path of the catalog JSON that says what each product\'s try-on is (docs/proxy.md).';
+export const NO_CATALOG_LINE = 'tryon proxy: TRYON_CATALOG is not set: the path of the catalog JSON that says what each product\'s try-on is (see the catalog section of the tryon-proxy README).';
 
 class StartRefused extends Error {}
 

@@ -96,7 +96,7 @@ export function workerFor(deployment: WorkerDeployment = {}) {
       }
       if (!env.TRYON_TRYONS && config.mode !== 'development') throw new ConfigError([NO_DURABLE_OBJECTS]);
       const catalog = deployment.catalog ?? (variables.TRYON_CATALOG_JSON ? JSON.parse(variables.TRYON_CATALOG_JSON) as CatalogFile : undefined);
-      if (!catalog) throw new ConfigError(['no catalog: build the Worker with TRYON_CATALOG set (npm run worker), or set TRYON_CATALOG_JSON']);
+      if (!catalog) throw new ConfigError(['no catalog: deploy workerFor({ catalog }) from tryon-proxy/worker with the catalog imported, or set TRYON_CATALOG_JSON']);
       const images = deployment.images ?? {};
       const assetsBase = variables.TRYON_ASSETS_URL?.replace(/\/+$/, '');
       const limits = resolveLimits(config.limits);

@@ -1,7 +1,11 @@
-// `npm run build`: the widget for a script tag (dist/cdn) and for bundlers (dist/npm), the proxy
-// as a package entry and a runnable server (dist/proxy), the custom-elements manifest and the API
-// reference generated from it, and the Shopify extension and WooCommerce plugin with the widget's
-// files inside. Prints every file's size, the size budgets (and fails when over) and the SRI hashes.
+// `npm run build`: each workspace package's build inside its own folder: the widget for a script
+// tag (widget/dist/cdn) and for bundlers (widget/dist/npm), the proxy as package entries and a
+// runnable server (proxy/dist), the sandbox as a library and a bin (sandbox/dist); the
+// custom-elements manifest and what is generated from it (docs/api-reference.md, the framework
+// types, web-types.json, VS Code's custom data); and the Shopify extension and WooCommerce plugin
+// with the widget's files inside (dist/shopify, dist/woocommerce). Prints every file's size, the
+// size budgets (and fails when over) and the SRI hashes.
+// `tsx scripts/build.ts --package <name>` builds one package only: each package's `prepack`.
 //
 // The demo calls buildCdn() at every start, so it is quiet when asked and takes a fraction of a
 // second; the rest is only for `npm run build` and the packaging tests.
@@ -17,9 +21,18 @@ import { build as esbuild, type Plugin } from 'esbuild';
 import { build } from 'vite';
 import { cdnConfig, npmConfig } from '../vite.config.js';
 import { apiReference, buildManifest } from './build-manifest.js';
+import { editorData } from './editor-data.js';
 import { graphOf, staticClosure } from './module-graph.js';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** The workspace packages' folders (package.json `workspaces`), by package name. */
+export const PACKAGES = {
+  'tryon-button': join(projectRoot, 'widget'),
+  'tryon-proxy': join(projectRoot, 'proxy'),
+  'tryon-sandbox': join(projectRoot, 'sandbox'),
+} as const;
+export type PackageName = keyof typeof PACKAGES;
 
 export interface BuiltFile {
   /** Path relative to the build's outDir, with forward slashes. */
@@ -110,7 +123,7 @@ async function buildLeavingNodeEnv(config: Parameters<typeof build>[0]): Promise
 }
 
 export async function buildCdn(options: BuildOptions = {}): Promise<BuildResult> {
-  const outDir = options.outDir ?? join(projectRoot, 'dist/cdn');
+  const outDir = options.outDir ?? join(PACKAGES['tryon-button'], 'dist/cdn');
   await buildLeavingNodeEnv(cdnConfig({ outDir, quiet: options.quiet ?? false, ...(options.entry ? { entry: options.entry } : {}) }));
   return { outDir, files: await measure(outDir) };
 }
@@ -139,7 +152,7 @@ export function checkBudgets(cdn: BuildResult): BudgetCheck {
   const entry = 'tryon-button.js';
   const problems: string[] = [];
   if (!scripts.some((f) => f.file === entry)) {
-    problems.push('dist/cdn/tryon-button.js is missing');
+    problems.push('the CDN build has no tryon-button.js');
     return { button: 0, firstScript: [], buttonAndPanel: 0, heicDecoder: 0, problems };
   }
   // The entry is a few bytes: what a page pays up front is the entry and the chunk it imports.
@@ -218,12 +231,65 @@ async function copyDeclarations(from: string, to: string, keep: (file: string) =
 }
 
 /**
+ * Modules of the npm build that are the CDN build's chunk instead of a second copy of it: the
+ * package carries the 2 MB HEIC decoder once (issue 25). The npm build's `<module>` becomes a
+ * one-line re-export of `../cdn/<chunk>`, which bundlers follow like any relative import. Another
+ * heavy, self-contained asset joins by adding an entry; it must import nothing but the bundler's
+ * runtime helper (never the core chunk, which has Lit inside).
+ */
+export const CDN_SHARED = [
+  { module: 'heic.js', chunk: /^heic-[\w-]+\.js$/, exports: ['decodeHeic'] },
+];
+
+/** The CDN build the npm build at `npmDir` shares chunks with: its sibling `cdn` folder, built when absent. */
+async function cdnBesides(npmDir: string, quiet = false): Promise<string> {
+  const cdnDir = join(dirname(npmDir), 'cdn');
+  if (!(await fileExists(join(cdnDir, 'tryon-button.js')))) await buildCdn({ outDir: cdnDir, quiet });
+  return cdnDir;
+}
+
+async function shareCdnChunks(npmDir: string, cdnDir: string): Promise<void> {
+  const cdnFiles = await readdir(cdnDir);
+  for (const shared of CDN_SHARED) {
+    const chunks = cdnFiles.filter((file) => shared.chunk.test(file));
+    if (chunks.length !== 1) throw new Error(`the CDN build has ${chunks.length} chunks matching ${shared.chunk}, not one`);
+    const chunk = chunks[0]!;
+    const text = await readFile(join(cdnDir, chunk), 'utf8');
+    for (const name of shared.exports) {
+      if (!new RegExp(`export\\s*\\{[^}]*\\b${name}\\s*\\}`).test(text) && !new RegExp(`export\\s*\\{[^}]*\\bas ${name}\\b`).test(text)) {
+        throw new Error(`the CDN chunk ${chunk} does not export ${name} by name`);
+      }
+    }
+    for (const imported of graphOf(cdnDir).staticImports(chunk)) {
+      if (!/^rolldown-runtime-[\w-]+\.js$/.test(imported)) throw new Error(`the CDN chunk ${chunk} imports ${imported}; a shared chunk must stand alone`);
+    }
+    await writeFile(join(npmDir, shared.module), [
+      `// The CDN build's chunk, shared so the package carries it once (scripts/build.ts, CDN_SHARED).`,
+      `export { ${shared.exports.join(', ')} } from '../cdn/${chunk}';`,
+      '',
+    ].join('\n'));
+    await rm(join(npmDir, `${shared.module}.map`), { force: true });
+  }
+}
+
+/** The package's version and where its API reference is read online (web-types, VS Code data). */
+async function widgetPackage(): Promise<{ version: string; docsUrl: string }> {
+  const manifest = JSON.parse(await readFile(join(PACKAGES['tryon-button'], 'package.json'), 'utf8')) as { version: string; repository: { url: string } };
+  const repository = manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+  return { version: manifest.version, docsUrl: `${repository}/blob/main/docs/api-reference.md` };
+}
+
+/**
  * The bundler build: ES modules with Lit external (one file per source module), `.d.ts` next to
- * them, and custom-elements.json; docs/api-reference.md regenerated from that manifest.
+ * them, and custom-elements.json; the HEIC decoder from the CDN build beside it (CDN_SHARED).
+ * Written to the project when building to the default place: docs/api-reference.md and the
+ * editor data (scripts/editor-data.ts), all from that manifest.
  */
 export async function buildNpm(options: Omit<BuildOptions, 'entry'> & { apiReference?: string | false } = {}): Promise<BuildResult> {
-  const outDir = options.outDir ?? join(projectRoot, 'dist/npm');
+  const outDir = options.outDir ?? join(PACKAGES['tryon-button'], 'dist/npm');
+  const writesProject = options.outDir === undefined;
   await rm(outDir, { recursive: true, force: true });
+  const cdnDir = await cdnBesides(outDir, options.quiet);
   const [typesDir, manifest] = await Promise.all([
     emitDeclarations(),
     // Paths in the manifest describe the published package's layout, wherever this build writes.
@@ -231,8 +297,9 @@ export async function buildNpm(options: Omit<BuildOptions, 'entry'> & { apiRefer
     buildLeavingNodeEnv(npmConfig({ outDir, quiet: options.quiet ?? false })),
     buildFrameworkEntries(outDir, options.quiet),
   ]);
-  await copyDeclarations(join(typesDir, 'widget'), outDir, (file) => !file.startsWith('integrations'));
+  await copyDeclarations(join(typesDir, 'widget'), outDir, (file) => !file.startsWith('integrations') && !file.startsWith('dist'));
   await dropVendorSourceMaps(outDir);
+  await shareCdnChunks(outDir, cdnDir);
   // Type-only modules (events.ts) emit no JavaScript: the manifest names only files that exist.
   const present = await Promise.all(manifest.modules.map((module) => fileExists(join(outDir, module.path.replace(/^dist\/npm\//, '')))));
   manifest.modules = manifest.modules.filter((_, index) => present[index]);
@@ -241,6 +308,11 @@ export async function buildNpm(options: Omit<BuildOptions, 'entry'> & { apiRefer
   if (referencePath) {
     await mkdir(dirname(referencePath), { recursive: true });
     await writeFile(referencePath, apiReference(manifest));
+  }
+  if (writesProject) {
+    for (const file of await editorData(manifest, { root: projectRoot, ...(await widgetPackage()) })) {
+      await writeFile(join(projectRoot, file.path), file.text);
+    }
   }
   return { outDir, files: await measure(outDir) };
 }
@@ -303,7 +375,7 @@ function dependenciesExternalBut(bundled: string[]): Plugin {
  * but for the few bundled into it (BUNDLED_INTO_PROXY).
  */
 export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Promise<BuildResult> {
-  const outDir = options.outDir ?? join(projectRoot, 'dist/proxy');
+  const outDir = options.outDir ?? join(PACKAGES['tryon-proxy'], 'dist');
   await rm(outDir, { recursive: true, force: true });
   const [typesDir] = await Promise.all([
     emitDeclarations(),
@@ -331,19 +403,65 @@ export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Pro
       logLevel: options.quiet ? 'silent' : 'warning',
     }),
   ]);
-  await copyDeclarations(join(typesDir, 'proxy'), outDir);
+  await copyDeclarations(join(typesDir, 'proxy'), outDir, (file) => !file.startsWith('dist'));
   await cp(join(typesDir, 'proxy/app.d.ts'), join(outDir, 'index.d.ts'));
   await cp(join(typesDir, 'proxy/middleware/shopify-app-proxy.d.ts'), join(outDir, 'shopify-app-proxy.d.ts'));
   // The bin calls the entry's start-up itself rather than relying on node.js recognising itself as
   // the script Node was given, which a bin reached through npm's symlink is not.
   await writeFile(join(outDir, 'server.js'), [
     '#!/usr/bin/env node',
-    '// The token proxy as a server: reads TRYON_* from the environment (see docs/integrations/deploy-proxy.md).',
+    '// The token proxy as a server: reads TRYON_* from the environment (see the package README).',
     "import { serveFromEnvironment } from './node.js';",
     'await serveFromEnvironment();',
     '',
   ].join('\n'));
   await chmod(join(outDir, 'server.js'), 0o755);
+  return { outDir, files: await measure(outDir) };
+}
+
+/**
+ * The sandbox as a package: `server.js` (startSandbox, createSandbox) with its `.d.ts`, and the
+ * `tryon-sandbox` bin (`cli.js`, running main.ts). Its dependencies stay external; the few shared
+ * with the proxy's source (proxy/image-signatures.ts) and the Standard Webhooks library are bundled
+ * in, so the tarball depends on no tryon-proxy and runs no install script of that library.
+ */
+export async function buildSandbox(options: Omit<BuildOptions, 'entry'> = {}): Promise<BuildResult> {
+  const outDir = options.outDir ?? join(PACKAGES['tryon-sandbox'], 'dist');
+  await rm(outDir, { recursive: true, force: true });
+  const [typesDir] = await Promise.all([
+    emitDeclarations(),
+    esbuild({
+      absWorkingDir: projectRoot,
+      entryPoints: { server: 'sandbox/server.ts', main: 'sandbox/main.ts' },
+      outdir: outDir,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      plugins: [dependenciesExternalBut(BUNDLED_INTO_PROXY)],
+      chunkNames: 'chunks/[name]-[hash]',
+      sourcemap: true,
+      logLevel: options.quiet ? 'silent' : 'warning',
+    }),
+  ]);
+  await copyDeclarations(join(typesDir, 'sandbox'), outDir, (file) => !file.startsWith('dist'));
+  // The one proxy module the sandbox's source shares is bundled in; its types come along, beside them.
+  await cp(join(typesDir, 'proxy/image-signatures.d.ts'), join(outDir, 'image-signatures.d.ts'));
+  for (const path of await listFiles(outDir)) {
+    if (!path.endsWith('.d.ts')) continue;
+    const text = await readFile(path, 'utf8');
+    if (text.includes('../proxy/')) await writeFile(path, text.replaceAll('../proxy/image-signatures.js', './image-signatures.js'));
+  }
+  const dangling = (await Promise.all((await listFiles(outDir)).filter((p) => p.endsWith('.d.ts')).map(async (p) => (await readFile(p, 'utf8')).includes('../proxy/') ? [p] : []))).flat();
+  if (dangling.length > 0) throw new Error(`sandbox declarations still import the proxy's source: ${dangling.join(', ')}`);
+  await writeFile(join(outDir, 'cli.js'), [
+    '#!/usr/bin/env node',
+    '// The try-on API stand-in on its own port: SANDBOX_PORT, SANDBOX_KEYS, SANDBOX_SPEED (see the package README).',
+    "import './main.js';",
+    '',
+  ].join('\n'));
+  await chmod(join(outDir, 'cli.js'), 0o755);
   return { outDir, files: await measure(outDir) };
 }
 
@@ -392,16 +510,39 @@ function printFiles(title: string, result: BuildResult): void {
   }
 }
 
+/** One package's build, as its `prepack` runs it. */
+export async function buildPackage(name: PackageName, options: { quiet?: boolean } = {}): Promise<BuildResult[]> {
+  if (name === 'tryon-proxy') return [await buildProxy(options)];
+  if (name === 'tryon-sandbox') return [await buildSandbox(options)];
+  const cdn = await buildCdn(options);
+  return [cdn, await buildNpm({ ...options, apiReference: false })];
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
+  const only = process.argv.indexOf('--package');
+  if (only !== -1) {
+    const name = process.argv[only + 1] as PackageName;
+    if (!(name in PACKAGES)) throw new Error(`--package takes one of ${Object.keys(PACKAGES).join(', ')}, not ${String(name)}`);
+    const results = await buildPackage(name);
+    for (const result of results) printFiles(name, result);
+    if (name === 'tryon-button') {
+      const problems = checkBudgets(results[0]!).problems;
+      for (const problem of problems) console.error(`build failed: ${problem}`);
+      if (problems.length > 0) process.exit(1);
+    }
+    console.log(`\nBuilt ${name} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    return;
+  }
   const cdn = await buildCdn();
-  const [npm, proxy] = await Promise.all([buildNpm(), buildProxy()]);
+  const [npm, proxy, sandbox] = await Promise.all([buildNpm(), buildProxy(), buildSandbox()]);
   const integrations = await buildIntegrations(cdn.outDir);
   printFiles('CDN build', cdn);
   printFiles('npm build', npm);
   printFiles('Proxy', proxy);
+  printFiles('Sandbox', sandbox);
   console.log(`\nShop-platform packages: ${integrations.map((dir) => relative(projectRoot, dir)).join(', ')}`);
-  console.log('API reference: docs/api-reference.md (from dist/npm/custom-elements.json)');
+  console.log('Generated from widget/dist/npm/custom-elements.json: docs/api-reference.md, widget/frameworks/tryon-button-attributes.ts, widget/web-types.json, widget/vscode.html-custom-data.json');
 
   console.log('\nSubresource Integrity (sha384):');
   for (const f of cdn.files.filter((file) => file.file.endsWith('.js'))) {

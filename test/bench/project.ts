@@ -38,7 +38,7 @@ export interface BuildModule {
     Promise<{ outDir: string; files: { file: string; bytes: number; gzip: number }[] }>;
 }
 
-export const loadSandbox = () => importProject<SandboxModule>('demo/sandbox/server.ts', ['startSandbox']);
+export const loadSandbox = () => importProject<SandboxModule>('sandbox/server.ts', ['startSandbox']);
 export const loadProxyNode = () => importProject<ProxyNodeModule>('proxy/node.ts', ['startProxy']);
 export const loadProxyApp = () => importProject<ProxyAppModule>('proxy/app.ts', ['createProxy']);
 export const loadDemo = () => importProject<DemoModule>('demo/start.ts', ['startDemo']);

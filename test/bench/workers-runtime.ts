@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { Benchmark } from './harness.js';
 import { figure, kb, median, ms, ratio } from './report.js';
-import { startSandbox } from '../../demo/sandbox/server.js';
+import { startSandbox } from '../../sandbox/server.js';
 import { startProxy } from '../../proxy/node.js';
 import { buildWorker, serveWorker } from '../../scripts/worker.js';
 import { CATALOG, KEYS, SECRET, photoHandle, startTryon, waitForStatus, writeAssets, type TryonAnswer } from '../proxy/stack.js';

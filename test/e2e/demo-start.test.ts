@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { after, before, describe, test } from 'node:test';
-import { startSandbox } from '../../demo/sandbox/server.js';
+import { startSandbox } from '../../sandbox/server.js';
 import { startDemo } from '../../demo/start.js';
 import type { Demo } from '../../demo/start.js';
 import { colourImage, products } from '../../demo/shop/products.js';

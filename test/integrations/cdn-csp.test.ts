@@ -12,7 +12,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { startSandbox } from '../../demo/sandbox/server.js';
+import { startSandbox } from '../../sandbox/server.js';
 import { createProxy } from '../../proxy/app.js';
 import { findPhotoMetadata } from '../../proxy/photo-metadata.js';
 import { buildCdn, sriHash, type BuildResult } from '../../scripts/build.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import sharp from 'sharp';
-import { startSandbox } from '../../demo/sandbox/server.js';
+import { startSandbox } from '../../sandbox/server.js';
 import { createProxy } from '../../proxy/app.js';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';

@@ -9,7 +9,7 @@ import type { ProductEntry } from '../../proxy/catalog.js';
 import { startProxy } from '../../proxy/node.js';
 import { fileIdCacheAt } from '../../proxy/node.js';
 import worker from '../../proxy/worker.js';
-import { startSandbox } from '../../demo/sandbox/server.js';
+import { startSandbox } from '../../sandbox/server.js';
 import { CATALOG, KEYS, SECRET, photoHandle, startStack, startTryon, writeAssets, type Stack, type TryonAnswer } from './stack.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -13,7 +13,7 @@ import {
   TrustProxyError, clientAddress, clientKey, formatAddress, inNetwork, parseAddress, parseNetwork, parseTrustProxy,
 } from '../../proxy/client-address.js';
 import { createProxy } from '../../proxy/app.js';
-import { startSandbox } from '../../demo/sandbox/server.js';
+import { startSandbox } from '../../sandbox/server.js';
 import { CATALOG, KEYS, SECRET, personPhoto, writeAssets } from './stack.js';
 import { photoForm, send } from './wire.js';
 

@@ -8,7 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { startSandbox } from '../../demo/sandbox/server.js';
+import { startSandbox } from '../../sandbox/server.js';
 import { programPath } from '../../scripts/prerequisites.js';
 import { CATALOG, KEYS, SECRET, writeAssets, type SandboxState } from './stack.js';
 

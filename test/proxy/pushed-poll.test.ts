@@ -3,7 +3,7 @@
 // real sandbox, polls counted by the sandbox itself.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { startSandbox } from '../../demo/sandbox/server.js';
+import type { startSandbox } from '../../sandbox/server.js';
 import { TryonStatusBoard } from '../../proxy/tryon-status.js';
 import type { Upstream } from '../../proxy/upstream/client.js';
 import { startHeldJob } from './stack.js';

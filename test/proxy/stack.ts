@@ -4,7 +4,7 @@ import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { startSandbox } from '../../demo/sandbox/server.js';
+import { startSandbox } from '../../sandbox/server.js';
 import { startProxy, type StartOptions } from '../../proxy/node.js';
 import type { CatalogFile } from '../../proxy/catalog.js';
 import { Upstream } from '../../proxy/upstream/client.js';

@@ -3,7 +3,7 @@
 // would otherwise wait until its stream's deadline. Against the real sandbox.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { startSandbox } from '../../demo/sandbox/server.js';
+import type { startSandbox } from '../../sandbox/server.js';
 import { TryonStatusBoard, type TryonSnapshot } from '../../proxy/tryon-status.js';
 import type { Upstream } from '../../proxy/upstream/client.js';
 import { startHeldJob } from './stack.js';

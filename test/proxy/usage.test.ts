@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { startSandbox } from '../../demo/sandbox/server.js';
+import { startSandbox } from '../../sandbox/server.js';
 import { startProxy, type StartedProxy } from '../../proxy/node.js';
 import type { UsageAnswer } from '../../proxy/admin.js';
 import {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { startSandbox } from '../../demo/sandbox/server.js';
+import { startSandbox } from '../../sandbox/server.js';
 import { HandleSigner } from '../../proxy/handles.js';
 import { buildWorker, serveWorkerIsolates, type ServedIsolates, type WorkerBundle } from '../../scripts/worker.js';
 import { CATALOG, KEYS, SECRET, photoHandle, startTryon, writeAssets, type SandboxState, type StatusAnswer, type TryonAnswer } from './stack.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { startSandbox } from '../../demo/sandbox/server.js';
+import { startSandbox } from '../../sandbox/server.js';
 import { HandleSigner } from '../../proxy/handles.js';
 import { COMPATIBILITY_DATE, DURABLE_OBJECTS, buildWorker, serveWorker, type ServedWorker, type WorkerBundle } from '../../scripts/worker.js';
 import sharp from 'sharp';

@@ -4,9 +4,9 @@ import { describe, it } from 'node:test';
 
 const root = new URL('../..', import.meta.url).pathname;
 
-/** Starts `demo/sandbox/main.ts` as `npm run sandbox` would, and collects what it prints. */
+/** Starts `sandbox/main.ts` as `npm run sandbox` would, and collects what it prints. */
 function cli(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'demo/sandbox/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
     cwd: root, env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_SPEED: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -30,7 +30,7 @@ function cli(env: Record<string, string>) {
   return { child, exited, printed, output: () => out };
 }
 
-describe('npm run sandbox (demo/sandbox/main.ts)', () => {
+describe('npm run sandbox (sandbox/main.ts)', () => {
   it('prints its URL and a made-up test key, serves /v1 with it, and stops cleanly on SIGTERM', async () => {
     const run = cli({ SANDBOX_KEYS: '' });
     const [, url] = await run.printed(/at (http:\/\/127\.0\.0\.1:\d+)\/v1/);

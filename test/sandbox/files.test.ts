@@ -26,7 +26,7 @@ describe('auth', () => {
   });
 
   it('makes up one sk_test_ key when none is configured', async () => {
-    const { startSandbox } = await import('../../demo/sandbox/server.js');
+    const { startSandbox } = await import('../../sandbox/server.js');
     const own = await startSandbox({ speed: 0, log: () => {} });
     try {
       const [key, ...rest] = Object.keys(own.keys);

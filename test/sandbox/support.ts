@@ -1,8 +1,8 @@
 // Shared by the sandbox suites: a real sandbox on an ephemeral loopback port, real images, and a
 // bounded poll for conditions nothing can be awaited on.
 import sharp from 'sharp';
-import { startSandbox } from '../../demo/sandbox/server.js';
-import type { SandboxOptions } from '../../demo/sandbox/server.js';
+import { startSandbox } from '../../sandbox/server.js';
+import type { SandboxOptions } from '../../sandbox/server.js';
 
 export const testKey = 'sk_test_alpha';
 export const liveKey = 'sk_live_alpha';

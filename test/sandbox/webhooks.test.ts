@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { createSandbox } from '../../demo/sandbox/server.js';
+import { createSandbox } from '../../sandbox/server.js';
 import { imageBody, inputs, sandbox, settled, until } from './support.js';
 import type { Sandbox } from './support.js';
 

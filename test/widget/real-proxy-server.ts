@@ -3,7 +3,7 @@
 // (real-proxy.js) as a child process; prints one JSON line with both URLs, and stops when its
 // parent closes stdin, so no server outlives the test run.
 import sharp from 'sharp';
-import { startSandbox } from '../../demo/sandbox/server.js';
+import { startSandbox } from '../../sandbox/server.js';
 import { startProxy } from '../../proxy/node.js';
 
 const garment = await sharp({ create: { width: 512, height: 768, channels: 3, background: { r: 180, g: 20, b: 40 } } }).png().toBuffer();
