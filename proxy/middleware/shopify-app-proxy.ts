@@ -6,7 +6,7 @@
 // Then says who the shopper is (appProxyClients, below), which the signature alone cannot.
 //
 // Web Crypto only, so the same middleware runs wherever the proxy runs (Node, Workers). Published
-// as `tryon-button/proxy/shopify-app-proxy`.
+// as `tryon-proxy/shopify-app-proxy`.
 import type { Context, MiddlewareHandler } from 'hono';
 import { constantTimeEqual, hmac, toHex } from '../crypto.js';
 import { ProxyError } from '../errors.js';
