@@ -273,7 +273,7 @@ async function shareCdnChunks(npmDir: string, cdnDir: string): Promise<void> {
 }
 
 /** The package's version and where its API reference is read online (web-types, VS Code data). */
-async function widgetPackage(): Promise<{ version: string; docsUrl: string }> {
+export async function widgetPackage(): Promise<{ version: string; docsUrl: string }> {
   const manifest = JSON.parse(await readFile(join(PACKAGES['tryon-button'], 'package.json'), 'utf8')) as { version: string; repository: { url: string } };
   const repository = manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
   return { version: manifest.version, docsUrl: `${repository}/blob/main/docs/api-reference.md` };
@@ -510,11 +510,33 @@ function printFiles(title: string, result: BuildResult): void {
   }
 }
 
+/**
+ * The file the package's `jsdelivr` field names (`dist/jsdelivr.js`): what
+ * `https://cdn.jsdelivr.net/npm/tryon-button[@version]` serves. jsDelivr serves the default file
+ * at that bare URL itself, without a redirect, so the browser resolves the CDN build's relative
+ * chunk imports against `/npm/` and they fail (jsdelivr/jsdelivr#18033, #18743). This one line
+ * imports the CDN build by a path that resolves right from that URL: `./tryon-button@<version>/…`
+ * against `/npm/` is the package's own folder, of this exact version. (unpkg redirects a bare URL
+ * to the file, so its `unpkg` field names the CDN build itself.)
+ */
+export async function writeJsdelivrEntry(packageDist: string, version: string): Promise<string> {
+  const path = join(packageDist, 'jsdelivr.js');
+  await mkdir(packageDist, { recursive: true });
+  await writeFile(path, [
+    '// https://cdn.jsdelivr.net/npm/tryon-button[@version]: jsDelivr serves this file at the bare package URL,',
+    '// where relative imports resolve against /npm/; this path leads back into the package, this version.',
+    `import './tryon-button@${version}/dist/cdn/tryon-button.js';`,
+    '',
+  ].join('\n'));
+  return path;
+}
+
 /** One package's build, as its `prepack` runs it. */
 export async function buildPackage(name: PackageName, options: { quiet?: boolean } = {}): Promise<BuildResult[]> {
   if (name === 'tryon-proxy') return [await buildProxy(options)];
   if (name === 'tryon-sandbox') return [await buildSandbox(options)];
   const cdn = await buildCdn(options);
+  await writeJsdelivrEntry(join(PACKAGES['tryon-button'], 'dist'), (await widgetPackage()).version);
   return [cdn, await buildNpm({ ...options, apiReference: false })];
 }
 
@@ -535,6 +557,7 @@ async function main(): Promise<void> {
     return;
   }
   const cdn = await buildCdn();
+  await writeJsdelivrEntry(join(PACKAGES['tryon-button'], 'dist'), (await widgetPackage()).version);
   const [npm, proxy, sandbox] = await Promise.all([buildNpm(), buildProxy(), buildSandbox()]);
   const integrations = await buildIntegrations(cdn.outDir);
   printFiles('CDN build', cdn);

@@ -1,51 +1,38 @@
-// What `npm install tryon-button` brings into a shop: the package packed with `npm pack` from a
-// fresh build and installed into an empty project. Offline and without the registry: the package's
-// runtime dependencies (and theirs) are packed from this repository's node_modules and installed as
-// local tarballs, so npm places exactly what the package asks for, and a dependency it asked for
-// but that is not there would fail the install.
+// The packages as shops and developers install them: each workspace package packed with
+// `npm pack` from a fresh build (test/integrations/packages.ts) and installed from its tarball
+// into an empty project.
+// - tryon-button alone: what a shop's front end brings in. Offline: its runtime dependencies (and
+//   theirs) are packed from this repository's node_modules and installed as local tarballs, so npm
+//   places exactly what the package asks for. Then the packed files are served the way jsDelivr
+//   and unpkg serve a package, and Chromium loads the element from the bare package URL.
+// - tryon-proxy + tryon-sandbox: their bins run a whole try-on with no key. npm resolves their
+//   dependencies from its cache (--prefer-offline), the registry only for what the cache lacks.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { buildCdn, buildNpm, buildProxy, fileExists, listFiles, projectRoot } from '../../scripts/build.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { extname, dirname, join, relative } from 'node:path';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { chromium } from 'playwright-core';
+import { build as esbuild } from 'esbuild';
+import { fileExists, listFiles, projectRoot } from '../../scripts/build.js';
+import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
+import { programPath } from '../../scripts/prerequisites.js';
+import { CATALOG, writeAssets, photoHandle, startTryon, waitForStatus, absolute } from '../proxy/stack.js';
+import { packPackages, readManifest, run, type PackageManifest } from './packages.js';
 
-/** The goal for everything the install puts in node_modules. */
-const INSTALLED_BUDGET = 25 * 1024 * 1024;
-/**
- * Server, build and test software that must never be installed for a shop. (`standardwebhooks` is
- * the proxy's, but bundled into dist/proxy, so it is not installed either.)
- */
-const NOT_FOR_SHOPS = ['sharp', '@img', '@ffmpeg-installer', 'standardwebhooks', 'esbuild', '@esbuild', 'tsx', 'typescript', 'vite', 'playwright-core'];
+/** Everything `npm install tryon-button` puts in an empty project's node_modules (apparent size). */
+const BUTTON_INSTALLED_BUDGET = 8 * 1024 * 1024;
+/** Server, build and test software that must never be installed for a shop's front end. */
+const NOT_FOR_FRONT_ENDS = ['hono', 'zod', '@hono', 'sharp', '@img', '@ffmpeg-installer', 'standardwebhooks', 'esbuild', '@esbuild', 'tsx',
+  'typescript', 'vite', 'playwright-core', 'tryon-proxy', 'tryon-sandbox', 'libheif-js', 'heic-decode'];
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
-
-interface Manifest {
-  name: string;
-  version: string;
-  scripts?: Record<string, string>;
-  dependencies?: Record<string, string>;
-  peerDependencies?: Record<string, string>;
-  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
-}
+/** A real photo of a person (Debian's opencv-doc). */
+const REAL_PHOTO = '/usr/share/doc/opencv-doc/examples/data/messi5.jpg';
 
 let work: string;
-let shop: string;
-let rootManifest: Manifest;
-let npmOutput: string;
-
-function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string; stdout: string }> {
-  return new Promise((resolve) => {
-    execFile(command, args, { cwd, timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}${stderr}`, stdout });
-      });
-  });
-}
-
-async function readManifest(dir: string): Promise<Manifest> {
-  return JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as Manifest;
-}
+let tarballs: Record<string, string>;
 
 /** Where Node would find package `name` required from `fromDir`: the nearest node_modules up the tree. */
 async function installedDir(name: string, fromDir: string): Promise<string> {
@@ -58,7 +45,7 @@ async function installedDir(name: string, fromDir: string): Promise<string> {
 }
 
 /** Every package the manifest's runtime dependencies need, found in this repository's node_modules. */
-async function runtimeClosure(manifest: Manifest, fromDir: string, found = new Map<string, string>()): Promise<Map<string, string>> {
+async function runtimeClosure(manifest: PackageManifest, fromDir: string, found = new Map<string, string>()): Promise<Map<string, string>> {
   const required = [
     ...Object.keys(manifest.dependencies ?? {}),
     ...Object.keys(manifest.peerDependencies ?? {}).filter((name) => !manifest.peerDependenciesMeta?.[name]?.optional),
@@ -72,7 +59,7 @@ async function runtimeClosure(manifest: Manifest, fromDir: string, found = new M
   return found;
 }
 
-/** Bytes of every file below `dir`, as a tarball or a disk quota counts them. */
+/** Bytes of every file below `dir` (apparent size, as a tarball or a disk quota counts them). */
 async function sizeOf(dir: string): Promise<number> {
   let total = 0;
   for (const path of await listFiles(dir)) total += (await stat(path)).size;
@@ -96,120 +83,261 @@ async function installedPackages(nodeModules: string): Promise<string[]> {
   return found;
 }
 
+const namesOf = async (nodeModules: string) => Promise.all((await installedPackages(nodeModules)).map(async (dir) => (await readManifest(dir)).name));
+
 before(async () => {
-  work = await mkdtemp(join(tmpdir(), 'tryon-install-'));
-  const pkg = join(work, 'package');
-  shop = join(work, 'shop');
-  rootManifest = await readManifest(projectRoot);
-
-  // The package as `npm run build` and `npm pack` make it, built into a folder of its own.
-  await buildCdn({ outDir: join(pkg, 'dist/cdn'), quiet: true });
-  await Promise.all([
-    buildNpm({ outDir: join(pkg, 'dist/npm'), quiet: true, apiReference: false }),
-    buildProxy({ outDir: join(pkg, 'dist/proxy'), quiet: true }),
-  ]);
-  await cp(join(projectRoot, 'package.json'), join(pkg, 'package.json'));
-  await cp(join(projectRoot, 'README.md'), join(pkg, 'README.md'));
-  await cp(join(projectRoot, 'docs'), join(pkg, 'docs'), { recursive: true });
-
-  const tarballs = join(work, 'tarballs');
-  await mkdir(tarballs, { recursive: true });
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', tarballs], pkg);
-  assert.equal(packed.code, 0, packed.output);
-  const ownTarball = (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename;
-
-  const closure = await runtimeClosure(rootManifest, projectRoot);
-  const dependencies: Record<string, string> = { [rootManifest.name]: `file:${join(tarballs, ownTarball)}` };
-  const packedDeps = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tarballs, ...closure.values()], work);
-  assert.equal(packedDeps.code, 0, packedDeps.output);
-  const depTarballs = JSON.parse(packedDeps.stdout) as { name: string; filename: string }[];
-  for (const { name, filename } of depTarballs) dependencies[name] = `file:${join(tarballs, filename)}`;
-
-  await mkdir(shop, { recursive: true });
-  await writeFile(join(shop, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module', dependencies }, null, 2));
-  // Install scripts are allowed to run, as in a shop's ordinary install: the test asserts there are none.
-  const installed = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--foreground-scripts'], shop);
-  npmOutput = installed.output;
-  assert.equal(installed.code, 0, `npm install failed:\n${installed.output}`);
+  ({ work, tarballs } = await packPackages(['tryon-button', 'tryon-proxy', 'tryon-sandbox']));
 });
 
 after(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-describe('npm install tryon-button, into an empty project', () => {
+describe('npm install tryon-button, alone, into an empty app', () => {
+  let app: string;
+  let npmOutput: string;
+  let manifest: PackageManifest;
+
+  before(async () => {
+    app = join(work, 'shop-front-end');
+    manifest = await readManifest(join(projectRoot, 'widget'));
+    const closure = await runtimeClosure(manifest, join(projectRoot, 'widget'));
+    const dependencies: Record<string, string> = { 'tryon-button': `file:${tarballs['tryon-button']}` };
+    const depTarballs = join(work, 'button-deps');
+    await mkdir(depTarballs, { recursive: true });
+    const packed = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', depTarballs, ...closure.values()], work);
+    assert.equal(packed.code, 0, packed.output);
+    for (const { name, filename } of JSON.parse(packed.stdout) as { name: string; filename: string }[]) dependencies[name] = `file:${join(depTarballs, filename)}`;
+    await mkdir(app, { recursive: true });
+    await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'shop-front-end', private: true, type: 'module', dependencies }, null, 2));
+    // Install scripts may run, as in a shop's ordinary install: the test asserts there are none.
+    const installed = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--foreground-scripts'], app);
+    npmOutput = installed.output;
+    assert.equal(installed.code, 0, `npm install failed:\n${installed.output}`);
+  });
+
   test('runs no install script', async () => {
-    const own = await readManifest(join(shop, 'node_modules', rootManifest.name));
-    for (const script of INSTALL_SCRIPTS) assert.equal(own.scripts?.[script], undefined, `the package has no ${script} script`);
-    for (const dir of await installedPackages(join(shop, 'node_modules'))) {
-      const manifest = await readManifest(dir);
-      for (const script of INSTALL_SCRIPTS.filter((s) => s !== 'prepare')) {
-        assert.equal(manifest.scripts?.[script], undefined, `${manifest.name} has a ${script} script`);
+    for (const dir of await installedPackages(join(app, 'node_modules'))) {
+      const installed = await readManifest(dir);
+      for (const script of INSTALL_SCRIPTS.filter((s) => installed.name !== 'tryon-button' || s !== 'prepare')) {
+        assert.equal(installed.scripts?.[script], undefined, `${installed.name} has a ${script} script`);
       }
-      // npm runs node-gyp for a package with binding.gyp even without an install script.
-      assert.ok(!(await fileExists(join(dir, 'binding.gyp'))), `${manifest.name} builds native code`);
+      assert.ok(!(await fileExists(join(dir, 'binding.gyp'))), `${installed.name} builds native code`);
     }
     assert.doesNotMatch(npmOutput, /install-scripts|postinstall|node-gyp/i);
   });
 
-  test('brings only what a shop runs: no server, build or test software', async () => {
-    const names = await Promise.all((await installedPackages(join(shop, 'node_modules'))).map(async (dir) => (await readManifest(dir)).name));
+  test('brings no server, sandbox, build or test software: lit is all it needs', async () => {
+    const names = await namesOf(join(app, 'node_modules'));
     for (const name of names) {
-      assert.ok(!NOT_FOR_SHOPS.some((banned) => name === banned || name.startsWith(`${banned}/`)), `${name} is installed`);
+      assert.ok(!NOT_FOR_FRONT_ENDS.some((banned) => name === banned || name.startsWith(`${banned}/`)), `${name} is installed`);
     }
-    assert.ok(names.includes('lit') && names.includes('hono'), `the element and the proxy's own dependencies are there: ${names.join(', ')}`);
+    assert.ok(names.includes('lit') && names.includes('tryon-button'), names.join(', '));
+    assert.deepEqual(Object.keys(manifest.dependencies ?? {}), ['lit']);
   });
 
-  test(`takes at most ${INSTALLED_BUDGET / 1024 / 1024} MB installed`, async (t) => {
-    const bytes = await sizeOf(join(shop, 'node_modules'));
-    const own = await sizeOf(join(shop, 'node_modules', rootManifest.name));
-    t.diagnostic(`installed: ${(bytes / 1024 / 1024).toFixed(1)} MB in node_modules, of which tryon-button ${(own / 1024 / 1024).toFixed(1)} MB`);
-    assert.ok(bytes <= INSTALLED_BUDGET, `${(bytes / 1024 / 1024).toFixed(1)} MB installed`);
+  test(`takes at most ${BUTTON_INSTALLED_BUDGET / 1024 / 1024} MB installed, the HEIC decoder once`, async (t) => {
+    const bytes = await sizeOf(join(app, 'node_modules'));
+    const own = await sizeOf(join(app, 'node_modules/tryon-button'));
+    t.diagnostic(`installed: ${(bytes / 1024 / 1024).toFixed(2)} MB in node_modules, of which tryon-button ${(own / 1024 / 1024).toFixed(2)} MB`);
+    assert.ok(bytes <= BUTTON_INSTALLED_BUDGET, `${(bytes / 1024 / 1024).toFixed(2)} MB installed`);
+    // libheif's wasm, base64 inside its chunk, is in exactly one file of the package.
+    const holders: string[] = [];
+    for (const path of await listFiles(join(app, 'node_modules/tryon-button'))) {
+      if (/\.(js|mjs)$/.test(path) && (await readFile(path, 'utf8')).includes('AGFzbQEAAAAB')) holders.push(relative(app, path));
+    }
+    assert.equal(holders.length, 1, `the decoder's wasm is in ${holders.join(', ')}`);
+    assert.match(holders[0]!, /tryon-button\/dist\/cdn\/heic-[\w-]+\.js$/);
+    const npmHeic = await readFile(join(app, 'node_modules/tryon-button/dist/npm/heic.js'), 'utf8');
+    assert.match(npmHeic, /export \{ decodeHeic \} from '\.\.\/cdn\/heic-[\w-]+\.js'/, 'the npm build imports the CDN chunk');
   });
 
-  test('no dist/ entry holds sandbox, demo, build or test code', async () => {
-    const dist = join(shop, 'node_modules', rootManifest.name, 'dist');
-    // What the package declares it needs: its dependencies, and the peers a framework wrapper may name.
-    const allowed = new Set([...Object.keys(rootManifest.dependencies ?? {}), ...Object.keys(rootManifest.peerDependencies ?? {})]);
-    for (const path of await listFiles(dist)) {
-      const file = relative(dist, path);
-      if (path.endsWith('.map')) {
-        // The source maps name every source file a bundle was made from.
-        const { sources } = JSON.parse(await readFile(path, 'utf8')) as { sources: string[] };
-        for (const source of sources) {
-          // `without-demo:` is the build's stand-in that says the sandbox is not in the package.
-          if (source.startsWith('without-demo:')) continue;
-          assert.doesNotMatch(source, /(^|\/)(demo|scripts|test)\//, `${file} is built from ${source}`);
-        }
-        continue;
-      }
-      if (!path.endsWith('.js')) continue;
+  test('every module imports only lit, a peer the package names, or its own files', async () => {
+    const dist = join(app, 'node_modules/tryon-button/dist');
+    const allowed = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+    for (const path of (await listFiles(dist)).filter((p) => p.endsWith('.js'))) {
       const text = await readFile(path, 'utf8');
-      const carried = /\bsharp\b|ffmpeg|startSandbox|drawShopImages|node:test/.exec(text);
-      assert.ok(!carried, `${file} carries sandbox, demo or test code (${carried?.[0]})`);
-      const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']/g)].map((m) => m[1]!);
-      for (const specifier of specifiers) {
-        if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
-        const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
-        assert.ok(allowed.has(name), `${file} imports ${specifier}, which is not a dependency of the package`);
+      for (const [, specifier] of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']/g)) {
+        if (specifier!.startsWith('.')) {
+          const target = join(dirname(path), specifier!.split('?')[0]!);
+          // The jsDelivr entry's path is relative to jsDelivr's /npm/ folder, not to the file.
+          if (!path.endsWith('jsdelivr.js')) assert.ok(await fileExists(target), `${relative(dist, path)} imports ${specifier}, which the package lacks`);
+          continue;
+        }
+        const name = specifier!.startsWith('@') ? specifier!.split('/').slice(0, 2).join('/') : specifier!.split('/')[0]!;
+        assert.ok(allowed.has(name), `${relative(dist, path)} imports ${specifier}, which is not a dependency of the package`);
       }
     }
   });
 
-  test('what is installed runs: the element module resolves and the proxy answers from the bin and the exports', async () => {
-    const script = `
-      const { createProxy } = await import('tryon-button/proxy');
-      const proxy = createProxy({ apiKey: 'sk_test_x', baseUrl: 'http://127.0.0.1:9', secret: 'a-long-enough-secret-for-handles-0123456789', allowedOrigins: [], catalog: { products: {} } });
-      const health = await proxy.request('/health');
-      const node = await import('tryon-button/proxy/node');
-      console.log(JSON.stringify({ health: health.status, startProxy: typeof node.startProxy, element: import.meta.resolve('tryon-button') }));
-    `;
-    const { code, output, stdout } = await run(process.execPath, ['--input-type=module', '-e', script], shop);
+  test('Node resolves the element, its types and the editor data through the exports map', async () => {
+    const script = `console.log(JSON.stringify({
+      element: import.meta.resolve('tryon-button'), webTypes: import.meta.resolve('tryon-button/web-types.json'),
+      vscode: import.meta.resolve('tryon-button/vscode.html-custom-data.json') }));`;
+    const { code, output, stdout } = await run(process.execPath, ['--input-type=module', '-e', script], app);
     assert.equal(code, 0, output);
-    const result = JSON.parse(stdout.trim().split('\n').pop()!) as { health: number; startProxy: string; element: string };
-    assert.equal(result.health, 200);
-    assert.equal(result.startProxy, 'function');
-    assert.match(result.element, /node_modules\/tryon-button\/dist\/npm\/tryon-button\.js$/);
-    assert.ok(await fileExists(join(shop, 'node_modules/.bin/tryon-proxy')), 'the tryon-proxy bin is linked');
+    const resolved = JSON.parse(stdout.trim()) as Record<string, string>;
+    assert.match(resolved.element!, /node_modules\/tryon-button\/dist\/npm\/tryon-button\.js$/);
+    for (const file of [resolved.webTypes!, resolved.vscode!]) assert.ok(await fileExists(new URL(file).pathname), file);
+    const installed = await readManifest(join(app, 'node_modules/tryon-button'));
+    assert.ok(await fileExists(join(app, 'node_modules/tryon-button', String(installed['web-types']))), 'the web-types field names a file');
+    for (const file of ['README.md', 'LICENSE']) assert.ok(await fileExists(join(app, 'node_modules/tryon-button', file)), `${file} is packed`);
+  });
+
+  test('from the bare CDN URL (jsDelivr: the jsdelivr file served in place; unpkg: a redirect to the unpkg file) the element renders and opens', async () => {
+    const pkg = join(app, 'node_modules/tryon-button');
+    const installed = await readManifest(pkg);
+    const files = new Set(await listFiles(pkg));
+    const version = installed.version;
+    const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json' };
+    const fileResponse = async (file: string) => (files.has(file)
+      ? new Response(await readFile(file), { headers: { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'access-control-allow-origin': '*' } })
+      : new Response('not found', { status: 404 }));
+    // The CDN: /npm/<name>[@<range>][/<path>] as jsDelivr answers it, /unpkg/<name>[@<range>][/<path>] as unpkg does.
+    const cdn = new Hono();
+    cdn.get('*', async (c) => {
+      const found = /^\/(npm|unpkg)\/tryon-button(?:@([^/]+))?(\/.*)?$/.exec(c.req.path);
+      if (!found) return c.text('not found', 404);
+      const [, host, range, path] = found;
+      if (range && range !== version && range !== 'latest' && range !== version.split('.')[0]) return c.text('no such version', 404);
+      if (path) return fileResponse(join(pkg, path));
+      if (host === 'npm') return fileResponse(join(pkg, String(installed['jsdelivr'])));
+      c.header('access-control-allow-origin', '*');
+      return c.redirect(`/unpkg/tryon-button@${version}/${String(installed['unpkg']).replace(/^\.\//, '')}`, 302);
+    });
+    // The shop: a page with the script tag the docs give (src from the query), and a stub of its proxy.
+    const shop = new Hono();
+    shop.get('/', (c) => c.html(`<!doctype html><html lang="en"><body><script type="module" src="${c.req.query('src') ?? ''}"></script>`
+      + '<tryon-button product="saree-banarasi-red" endpoint="/tryon"></tryon-button></body></html>'));
+    shop.get('/tryon/products/:id', (c) => c.json({ product: c.req.param('id'), views: ['front'], video: false, tier: 'standard' }));
+    const listen = (app: Hono) => new Promise<ReturnType<typeof serve>>((resolve) => {
+      const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(server));
+    });
+    const [cdnServer, shopServer] = await Promise.all([listen(cdn), listen(shop)]);
+    const port = (server: ReturnType<typeof serve>) => (server.address() as { port: number }).port;
+    const cdnOrigin = `http://127.0.0.1:${port(cdnServer)}`;
+    const browser = await chromium.launch({ executablePath: programPath('chromium'), args: CHROMIUM_ARGS, headless: true });
+    try {
+      for (const url of [`${cdnOrigin}/npm/tryon-button@${version}`, `${cdnOrigin}/npm/tryon-button`, `${cdnOrigin}/unpkg/tryon-button@${version}`]) {
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        const requested: string[] = [];
+        page.on('pageerror', (error) => errors.push(error.message));
+        page.on('requestfinished', async (request) => requested.push(`${(await request.response())?.status()} ${request.url()}`));
+        page.on('requestfailed', (request) => requested.push(`failed ${request.url()}`));
+        page.on('console', (message) => errors.push(`console ${message.type()}: ${message.text()}`));
+        const seen = () => `${url}: requests ${requested.join(', ')}; page errors ${errors.join('; ')}`;
+        await page.goto(`http://127.0.0.1:${port(shopServer)}/?src=${encodeURIComponent(url)}`);
+        const label = await page.waitForFunction(() => document.querySelector('tryon-button')?.shadowRoot?.querySelector('button[part="button"]')?.textContent?.trim(), undefined, { timeout: 20_000 })
+          .catch((error: Error) => assert.fail(`${error.message}: ${seen()}`));
+        assert.equal(await label.jsonValue(), 'Try it on', `${url}: the element rendered`);
+        await page.click('tryon-button >> button[part="button"]');
+        await page.waitForFunction(() => document.querySelector('tryon-button')?.shadowRoot?.querySelector('tryon-panel')?.shadowRoot?.querySelector('dialog')?.open === true, undefined, { timeout: 20_000 })
+          .catch((error: Error) => assert.fail(`${error.message}: ${seen()}`));
+        assert.deepEqual(errors.filter((e) => !e.startsWith('console')), [], seen());
+        assert.ok(requested.some((r) => /^200 .*\/dist\/cdn\/tryon-panel-[\w-]+\.js$/.test(r)) && !requested.some((r) => !/^(200|302) /.test(r)), `the chunks came from the package's CDN folder: ${seen()}`);
+        await page.close();
+      }
+    } finally {
+      await browser.close();
+      await Promise.all([cdnServer, shopServer].map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    }
+  });
+});
+
+describe('tryon-proxy + tryon-sandbox from their tarballs, into another empty app', () => {
+  let app: string;
+
+  before(async () => {
+    app = join(work, 'developer-app');
+    await mkdir(app, { recursive: true });
+    await writeFile(join(app, 'package.json'), JSON.stringify({
+      name: 'developer-app', private: true, type: 'module',
+      dependencies: { 'tryon-proxy': `file:${tarballs['tryon-proxy']}`, 'tryon-sandbox': `file:${tarballs['tryon-sandbox']}` },
+    }, null, 2));
+    const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], app);
+    assert.equal(installed.code, 0, `npm install failed:\n${installed.output}`);
+  });
+
+  test('neither package needs the other, nor the widget', async () => {
+    const names = await namesOf(join(app, 'node_modules'));
+    assert.ok(!names.includes('tryon-button'), 'the widget is not installed');
+    const proxy = await readManifest(join(app, 'node_modules/tryon-proxy'));
+    const sandbox = await readManifest(join(app, 'node_modules/tryon-sandbox'));
+    assert.deepEqual(Object.keys(proxy.dependencies ?? {}).sort(), ['@hono/node-server', 'hono', 'zod']);
+    assert.ok(!Object.keys(sandbox.dependencies ?? {}).some((name) => name.startsWith('tryon-')), 'the sandbox bundles what it shares with the proxy');
+    for (const [name, pkg] of [['tryon-proxy', proxy], ['tryon-sandbox', sandbox]] as const) {
+      for (const file of ['README.md', 'LICENSE']) assert.ok(await fileExists(join(app, 'node_modules', name, file)), `${name}: ${file}`);
+      for (const bin of Object.keys(pkg.bin ?? {})) assert.ok(await fileExists(join(app, 'node_modules/.bin', bin)), `${bin} is linked`);
+    }
+  });
+
+  test('the bins run a whole try-on with no key: npx tryon-sandbox, npx tryon-proxy, a real photo, the result', async () => {
+    await writeAssets(app);
+    await writeFile(join(app, 'catalog.json'), JSON.stringify(CATALOG));
+    const children: ChildProcess[] = [];
+    const start = (bin: string, env: Record<string, string>, ready: RegExp) => new Promise<{ output: () => string; match: RegExpExecArray }>((resolve, reject) => {
+      const child = spawn(join(app, 'node_modules/.bin', bin), [], {
+        cwd: app, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`${bin}: not ready in 30 s:\n${output}`)), 30_000);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = ready.exec(output);
+        if (match) { clearTimeout(timer); resolve({ output: () => output, match }); }
+      };
+      child.stdout!.on('data', read);
+      child.stderr!.on('data', read);
+      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${bin} exited ${code}:\n${output}`)); });
+    });
+    try {
+      const sandbox = await start('tryon-sandbox', { SANDBOX_PORT: '0', SANDBOX_SPEED: '0' }, /stand-in at (http:\/\/\S+)\/v1[\s\S]*test key[^:]*: (sk_test_\w+)/);
+      const [, sandboxUrl, key] = sandbox.match;
+      const proxy = await start('tryon-proxy', {
+        NODE_ENV: 'development', TRYON_PORT: '0', TRYON_BASE_URL: sandboxUrl!, TRYON_API_KEY: key!, TRYON_CATALOG: join(app, 'catalog.json'),
+      }, /listening on (http:\/\/\S+)/);
+      const stack = { url: proxy.match[1]! };
+      const photo = await photoHandle(stack, new Uint8Array(await readFile(REAL_PHOTO)));
+      const started = await startTryon(stack, { product: 'dress-aline-indigo', photo });
+      assert.equal(started.status, 202, await started.clone().text());
+      const done = await waitForStatus(stack, ((await started.json()) as { tryon: string }).tryon, (s) => s.status === 'succeeded' || s.status === 'failed', 60_000);
+      assert.equal(done.status, 'succeeded', JSON.stringify(done));
+      const result = await fetch(absolute(stack, done.outputs[0]!.url));
+      assert.equal(result.status, 200);
+      assert.match(result.headers.get('content-type') ?? '', /^image\//);
+      assert.ok((await result.arrayBuffer()).byteLength > 1000, 'the rendered image came back');
+      assert.ok(!proxy.output().includes(key!), 'the proxy never prints the key');
+    } finally {
+      for (const child of children) child.kill('SIGTERM');
+    }
+  });
+
+  test('the Worker builds from the tryon-proxy package alone: workerFor({ catalog }) with the catalog bundled', async () => {
+    await writeFile(join(app, 'catalog.json'), JSON.stringify(CATALOG));
+    await writeFile(join(app, 'worker.js'), [
+      "import { workerFor } from 'tryon-proxy/worker';",
+      "import catalog from './catalog.json' with { type: 'json' };",
+      "export { TryonObject, ShopObject } from 'tryon-proxy/worker';",
+      'export default workerFor({ catalog });',
+      '',
+    ].join('\n'));
+    const outfile = join(app, 'dist/worker.js');
+    const result = await esbuild({
+      absWorkingDir: app, entryPoints: ['worker.js'], outfile, bundle: true, format: 'esm', platform: 'browser',
+      conditions: ['workerd', 'worker', 'browser'], target: 'es2022', minify: true, logLevel: 'silent', metafile: true,
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    assert.ok(inputs.some((input) => input.startsWith('node_modules/tryon-proxy/dist/')), 'bundled from the installed package');
+    assert.ok(!inputs.some((input) => /node_modules\/(tryon-sandbox|sharp|@hono\/node-server)\//.test(input)), `nothing Node-only: ${inputs.filter((i) => !i.startsWith('node_modules/tryon-proxy')).join(', ')}`);
+    const bundle = await readFile(outfile, 'utf8');
+    assert.doesNotMatch(bundle, /from\s*["']node:/, 'no node: import');
+    assert.match(bundle, /saree-banarasi-red/, 'the catalog is inside the bundle');
+    // It answers as a Workers module: misconfigured without bindings (503, never a stack), as in workerd.
+    const worker = (await import(`${outfile}?${Date.now()}`)) as { default: { fetch(request: Request, env: Record<string, unknown>): Promise<Response> | Response } };
+    const answer = await worker.default.fetch(new Request('https://worker.example/health'), {});
+    assert.equal(answer.status, 503);
+    assert.equal(((await answer.json()) as { error: { code: string } }).error.code, 'proxy_misconfigured');
   });
 });
