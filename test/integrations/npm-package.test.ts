@@ -1,7 +1,7 @@
-// The npm build as a shop's developer gets it: the package built into a temp folder, installed
-// into a separate tiny Vite app through a symlink (what `npm install file:…` makes), bundled by
-// Vite, type-checked by tsc (Bundler and NodeNext resolution), and run: the app in Chromium, the
-// proxy entry in Node.
+// The npm builds as a shop's developer gets them: tryon-button and tryon-proxy staged as npm packs
+// them (test/integrations/packages.ts), linked into a separate tiny Vite app (what
+// `npm install file:…` makes), bundled by Vite, type-checked by tsc (Bundler and NodeNext
+// resolution), and run: the app in Chromium, the proxy's entries and bin in Node.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -12,14 +12,17 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
-import { buildNpm, buildProxy, listFiles, projectRoot } from '../../scripts/build.js';
+import { listFiles, projectRoot } from '../../scripts/build.js';
+import { stagePackage } from './packages.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';
 
 let work: string;
 let pkg: string;
+let proxyPkg: string;
 let app: string;
 let rootPackage: Record<string, unknown>;
+let proxyPackage: Record<string, unknown>;
 
 function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
@@ -63,9 +66,9 @@ document.body.dataset.result = JSON.stringify({
 `;
 
 const consumerServer = `
-import { createProxy } from 'tryon-button/proxy';
-import type { ProxyOptions } from 'tryon-button/proxy';
-import { verifyShopifyAppProxy } from 'tryon-button/proxy/shopify-app-proxy';
+import { createProxy } from 'tryon-proxy';
+import type { ProxyOptions } from 'tryon-proxy';
+import { verifyShopifyAppProxy } from 'tryon-proxy/shopify-app-proxy';
 
 const options: ProxyOptions = {
   apiKey: 'sk_test_consumer',
@@ -83,24 +86,21 @@ export { wrong };
 
 before(async () => {
   work = await mkdtemp(join(tmpdir(), 'tryon-npm-'));
-  pkg = join(work, 'package');
   app = join(work, 'shop-app');
-  rootPackage = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
-
-  await Promise.all([
-    buildNpm({ outDir: join(pkg, 'dist/npm'), quiet: true, apiReference: false }),
-    buildProxy({ outDir: join(pkg, 'dist/proxy'), quiet: true }),
-  ]);
-  // The package as published: our package.json's own fields; its dependencies are installed.
-  const fields = ['name', 'version', 'type', 'main', 'types', 'exports', 'files', 'sideEffects', 'customElements', 'bin', 'dependencies'];
-  await writeFile(join(pkg, 'package.json'), JSON.stringify(Object.fromEntries(fields.map((f) => [f, rootPackage[f]])), null, 2));
+  pkg = await stagePackage('tryon-button', join(work, 'stage'));
+  proxyPkg = await stagePackage('tryon-proxy', join(work, 'stage'));
+  rootPackage = JSON.parse(await readFile(join(pkg, 'package.json'), 'utf8')) as Record<string, unknown>;
+  proxyPackage = JSON.parse(await readFile(join(proxyPkg, 'package.json'), 'utf8')) as Record<string, unknown>;
+  // Their dependencies are installed (this repository's node_modules).
   await symlink(join(projectRoot, 'node_modules'), join(pkg, 'node_modules'), 'dir');
+  await symlink(join(projectRoot, 'node_modules'), join(proxyPkg, 'node_modules'), 'dir');
 
   await mkdir(join(app, 'node_modules'), { recursive: true });
   await symlink(pkg, join(app, 'node_modules/tryon-button'), 'dir');
+  await symlink(proxyPkg, join(app, 'node_modules/tryon-proxy'), 'dir');
   // A shop that mounts the proxy in its own Hono app has hono installed itself.
   await symlink(join(projectRoot, 'node_modules/hono'), join(app, 'node_modules/hono'), 'dir');
-  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'shop-app', private: true, type: 'module', dependencies: { 'tryon-button': 'file:../package' } }));
+  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'shop-app', private: true, type: 'module', dependencies: { 'tryon-button': 'file:../stage/tryon-button', 'tryon-proxy': 'file:../stage/tryon-proxy' } }));
   await writeFile(join(app, 'index.html'), '<!doctype html><html><head><script type="module" src="/main.ts"></script></head><body></body></html>');
   await writeFile(join(app, 'main.ts'), consumerMain);
   await writeFile(join(app, 'server.ts'), consumerServer);
@@ -112,13 +112,18 @@ after(async () => {
 
 describe('npm package in a separate Vite app', () => {
   test('package.json exports point at files the build made', async () => {
-    const exports = rootPackage.exports as Record<string, string | Record<string, string>>;
-    const targets = Object.values(exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
-    for (const target of targets) {
-      if (target.includes('*') || target.startsWith('./dist/cdn') || target === './package.json') continue;
-      await readFile(join(pkg, target)).catch(() => assert.fail(`exports names ${target}, which the build did not make`));
+    for (const [dir, manifest] of [[pkg, rootPackage], [proxyPkg, proxyPackage]] as const) {
+      const exports = manifest.exports as Record<string, string | Record<string, string>>;
+      const targets = Object.values(exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
+      for (const target of targets) {
+        if (target.includes('*') || target === './package.json') continue;
+        await readFile(join(dir, target)).catch(() => assert.fail(`${String(manifest.name)}: exports names ${target}, which the build did not make`));
+      }
     }
     assert.equal(rootPackage.customElements, 'dist/npm/custom-elements.json');
+    for (const field of ['repository', 'homepage', 'bugs', 'license']) {
+      assert.ok(rootPackage[field] && proxyPackage[field], `both packages say their ${field}`);
+    }
     const manifest = JSON.parse(await readFile(join(pkg, 'dist/npm/custom-elements.json'), 'utf8')) as { modules: { path: string; declarations?: { tagName?: string; attributes?: { name: string }[] }[] }[] };
     const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'tryon-button');
     assert.ok(element, 'the manifest describes <tryon-button>');
@@ -214,9 +219,9 @@ describe('npm package in a separate Vite app', () => {
 
   test('Node imports the proxy entries through the exports map and the app answers', async () => {
     const script = `
-      const { createProxy } = await import('tryon-button/proxy');
-      const { verifyShopifyAppProxy } = await import('tryon-button/proxy/shopify-app-proxy');
-      const worker = await import('tryon-button/proxy/worker');
+      const { createProxy } = await import('tryon-proxy');
+      const { verifyShopifyAppProxy } = await import('tryon-proxy/shopify-app-proxy');
+      const worker = await import('tryon-proxy/worker');
       const proxy = createProxy({ apiKey: 'sk_test_x', baseUrl: 'http://127.0.0.1:9', secret: 'a-long-enough-secret-for-handles-0123456789', allowedOrigins: [], catalog: { products: {} } });
       const health = await proxy.request('/health');
       const guarded = createProxy({ apiKey: 'sk_test_x', baseUrl: 'http://127.0.0.1:9', secret: 'a-long-enough-secret-for-handles-0123456789', allowedOrigins: [], catalog: { products: {} } });
@@ -236,8 +241,8 @@ describe('npm package in a separate Vite app', () => {
   test('the tryon-proxy bin, reached through a symlink as npm installs it, serves the proxy', async () => {
     const bin = join(work, 'bin');
     await mkdir(bin, { recursive: true });
-    const binPath = (rootPackage.bin as Record<string, string>)['tryon-proxy']!;
-    await symlink(join(pkg, binPath), join(bin, 'tryon-proxy'));
+    const binPath = (proxyPackage.bin as Record<string, string>)['tryon-proxy']!;
+    await symlink(join(proxyPkg, binPath), join(bin, 'tryon-proxy'));
     const catalog = join(work, 'catalog.json');
     await writeFile(catalog, JSON.stringify({ products: {} }));
     const server = spawn(process.execPath, [join(bin, 'tryon-proxy')], {
@@ -267,23 +272,33 @@ describe('npm package in a separate Vite app', () => {
     }
   });
 
-  test('npm pack takes the builds, the types and the manifest, and nothing else', async () => {
-    const { code, output } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], pkg);
-    assert.equal(code, 0, output);
-    const listing = JSON.parse(output.slice(output.indexOf('['), output.lastIndexOf(']') + 1)) as { files: { path: string }[] }[];
-    const packed = listing[0]!.files.map((f) => f.path);
-    for (const needed of ['package.json', 'dist/npm/tryon-button.js', 'dist/npm/tryon-button.d.ts', 'dist/npm/custom-elements.json',
-      'dist/proxy/index.js', 'dist/proxy/index.d.ts', 'dist/proxy/server.js', 'dist/proxy/worker.js', 'dist/proxy/shopify-app-proxy.js']) {
-      assert.ok(packed.includes(needed), `${needed} is packed`);
+  test('npm pack takes the builds, the types, the manifest, the editor data, README and LICENSE, and nothing else', async () => {
+    const expected = {
+      'tryon-button': ['dist/npm/tryon-button.js', 'dist/npm/tryon-button.d.ts', 'dist/npm/custom-elements.json', 'dist/cdn/tryon-button.js',
+        'dist/jsdelivr.js', 'web-types.json', 'vscode.html-custom-data.json'],
+      'tryon-proxy': ['dist/index.js', 'dist/index.d.ts', 'dist/server.js', 'dist/worker.js', 'dist/shopify-app-proxy.js'],
+    };
+    for (const [name, dir] of [['tryon-button', pkg], ['tryon-proxy', proxyPkg]] as const) {
+      const { code, output } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], dir);
+      assert.equal(code, 0, output);
+      const listing = JSON.parse(output.slice(output.indexOf('['), output.lastIndexOf(']') + 1)) as { files: { path: string }[] }[];
+      const packed = listing[0]!.files.map((f) => f.path);
+      for (const needed of ['package.json', 'README.md', 'LICENSE', ...expected[name]]) assert.ok(packed.includes(needed), `${name}: ${needed} is packed`);
+      const stray = packed.filter((path) => !path.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE', ...expected[name]].includes(path));
+      assert.deepEqual(stray, [], `${name}: no sources, tests or local files`);
+      assert.ok(!packed.some((path) => /\.env|secret|\.test\./.test(path)));
     }
-    const stray = packed.filter((path) => !path.startsWith('dist/') && path !== 'package.json');
-    assert.deepEqual(stray, [], 'no sources, tests or local files');
-    assert.ok(!packed.some((path) => /\.env|secret|\.test\./.test(path)));
+    // The widget's package holds no server code at all.
+    assert.equal(rootPackage.bin, undefined);
+    assert.deepEqual(Object.keys(rootPackage.dependencies as Record<string, string>), ['lit']);
+    assert.ok(!Object.keys(rootPackage.exports as Record<string, unknown>).some((entry) => entry.includes('proxy')), 'no proxy entry in tryon-button');
   });
 
   test('a missing export is refused: only what the exports map names is public', async () => {
-    const { code, output } = await run(process.execPath, ['--input-type=module', '-e', "await import('tryon-button/dist/proxy/handles.js')"], app);
-    assert.notEqual(code, 0);
-    assert.match(output, /ERR_PACKAGE_PATH_NOT_EXPORTED/);
+    for (const path of ['tryon-proxy/dist/handles.js', 'tryon-button/dist/npm/photo.js']) {
+      const { code, output } = await run(process.execPath, ['--input-type=module', '-e', `await import('${path}')`], app);
+      assert.notEqual(code, 0, path);
+      assert.match(output, /ERR_PACKAGE_PATH_NOT_EXPORTED/);
+    }
   });
 });

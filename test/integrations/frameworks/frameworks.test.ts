@@ -15,7 +15,11 @@ import { build as esbuild } from 'esbuild';
 import type { Plugin } from 'esbuild';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
-import { buildNpm, listFiles, projectRoot } from '../../../scripts/build.js';
+import { gzipSync } from 'node:zlib';
+import { build as viteBuild } from 'vite';
+import { listFiles, projectRoot } from '../../../scripts/build.js';
+import { graphOf, staticClosure } from '../../../scripts/module-graph.js';
+import { packStaged, stagePackage } from '../packages.js';
 import { CHROMIUM_ARGS, findChromium } from '../../../scripts/chromium.js';
 import { LABEL, PRODUCT, react, svelte, vue } from './apps.js';
 import type { App } from './apps.js';
@@ -218,17 +222,8 @@ async function assertElementWorks(page: Page, proxyCalls: string[]): Promise<voi
 
 before(async () => {
   work = await mkdtemp(join(tmpdir(), 'tryon-frameworks-'));
-  const pkg = join(work, 'package');
-  await buildNpm({ outDir: join(pkg, 'dist/npm'), quiet: true, apiReference: false });
-  // The package as published: our package.json's own fields (the proxy's build is not needed here).
-  const rootPackage = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
-  const fields = ['name', 'version', 'type', 'main', 'types', 'exports', 'files', 'sideEffects', 'customElements', 'dependencies', 'peerDependencies', 'peerDependenciesMeta'];
-  await writeFile(join(pkg, 'package.json'), JSON.stringify(Object.fromEntries(fields.map((f) => [f, rootPackage[f]])), null, 2));
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], pkg);
-  assert.equal(packed.code, 0, packed.output);
-  const [pack] = JSON.parse(packed.output.slice(packed.output.indexOf('['), packed.output.lastIndexOf(']') + 1)) as { filename: string }[];
-  assert.ok(pack, packed.output);
-  tarball = join(work, pack.filename);
+  // tryon-button alone, packed as npm publishes it: no proxy, no sandbox.
+  tarball = await packStaged(await stagePackage('tryon-button', join(work, 'stage')), work);
   const executablePath = findChromium();
   if (executablePath) browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
 });
@@ -267,6 +262,52 @@ describe('React 19', () => {
 
   test('tsc accepts the app and refuses a misspelt attribute and wrong event types', async () => {
     await checkTypes(dir, react, [bin('typescript/bin/tsc'), '-p', 'tsconfig.json', '--pretty', 'false']);
+  });
+
+  test('Vite builds the app, and the entry it loads up front grows by at most 10 KB gzipped with the button', async (t) => {
+    // The same React app without the button: what the shop had before adding it.
+    await writeFile(join(dir, 'src/baseline.tsx'), "import { createRoot } from 'react-dom/client';\n"
+      + `createRoot(document.getElementById('app')!).render(<main><h1>${PRODUCT}</h1></main>);\n`);
+    /** Gzipped bytes of the entry chunk and everything it imports statically: what the page loads before the app runs. */
+    const entryGzip = async (main: string) => {
+      const outDir = join(dir, `vite-${basename(main, '.tsx')}`);
+      await writeFile(join(dir, 'index.html'), `<!doctype html><html lang="en"><body><div id="app"></div><script type="module" src="/${main}"></script></body></html>`);
+      // `vite build` as a shop runs it: NODE_ENV=production picks React's and Lit's production
+      // builds (Vite's development|production condition), not the test runner's NODE_ENV=test.
+      const nodeEnv = process.env['NODE_ENV'];
+      process.env['NODE_ENV'] = 'production';
+      try {
+        await viteBuild({
+          configFile: false, root: dir, logLevel: 'silent', publicDir: false, mode: 'production',
+          oxc: { jsx: { runtime: 'automatic' } },
+          build: { outDir, emptyOutDir: true, target: 'es2022', modulePreload: false, reportCompressedSize: false },
+        });
+      } finally {
+        process.env['NODE_ENV'] = nodeEnv;
+      }
+      const html = await readFile(join(outDir, 'index.html'), 'utf8');
+      const entry = /<script type="module"[^>]*src="\/([^"]+)"/.exec(html)?.[1];
+      assert.ok(entry, html);
+      const closure = staticClosure(graphOf(outDir), entry);
+      let bytes = 0;
+      for (const file of closure) bytes += gzipSync(await readFile(join(outDir, file)), { level: 9 }).length;
+      const all = (await listFiles(outDir)).filter((f) => f.endsWith('.js'));
+      return { bytes, chunks: all.length };
+    };
+    // The same page with the button as the docs' React 19 recipe adds it: one import, one tag.
+    await writeFile(join(dir, 'src/with-button.tsx'), "import { createRoot } from 'react-dom/client';\nimport 'tryon-button';\n"
+      + `createRoot(document.getElementById('app')!).render(<main><h1>${PRODUCT}</h1><tryon-button product="${PRODUCT}" endpoint="/tryon" /></main>);\n`);
+    const before = await entryGzip('src/baseline.tsx');
+    const after = await entryGzip('src/with-button.tsx');
+    // This suite's whole app: JSX and the @lit/react wrapper, its handlers and outputs (reported, not budgeted).
+    const whole = await entryGzip('src/main.tsx');
+    const grown = after.bytes - before.bytes;
+    t.diagnostic(`Vite + React entry: ${before.bytes} B gzip without the button, ${after.bytes} B with it (+${grown} B, ${after.chunks} chunks); `
+      + `this suite's app with the @lit/react wrapper too: ${whole.bytes} B (+${whole.bytes - before.bytes} B)`);
+    assert.ok(grown > 1000, 'the button is in the entry (the measure is not vacuous)');
+    assert.ok(grown <= 10 * 1024, `the entry grew by ${grown} B gzipped`);
+    assert.ok(after.chunks >= 2, 'the panel stays a lazy chunk in the app');
+    await rm(join(dir, 'index.html'));
   });
 
   test('in Chromium, JSX and the @lit/react wrapper set the element up and get its events', async () => {
