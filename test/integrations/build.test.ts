@@ -76,6 +76,10 @@ describe('CDN build', () => {
       assert.doesNotMatch(text, /\/\* --_accent|\/\* A bottom sheet/, `${name}: no CSS comment is shipped`);
     }
     assert.match(panelText, /dialog\.sheet\{width: ?100%;max-width: ?100%;/, 'the panel\'s rules survive minification');
+    // The registrations are side effects the bundler must keep (widget/package.json `sideEffects`):
+    // without them the button renders and its dialog never opens.
+    assert.match(panelText, /customElements\.define\(`tryon-panel`/, 'the panel chunk registers <tryon-panel>');
+    assert.match(entry, /customElements\.define\(/, 'the entry registers <tryon-button>');
   });
 
   test('within budget: the first script ≤ 10 KB gzipped, button + panel ≤ 38 KB, the HEIC decoder on its own', () => {
