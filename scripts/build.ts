@@ -152,7 +152,7 @@ export function checkBudgets(cdn: BuildResult): BudgetCheck {
   const entry = 'tryon-button.js';
   const problems: string[] = [];
   if (!scripts.some((f) => f.file === entry)) {
-    problems.push('the CDN build has no tryon-button.js');
+    problems.push('tryon-button.js is missing from the CDN build');
     return { button: 0, firstScript: [], buttonAndPanel: 0, heicDecoder: 0, problems };
   }
   // The entry is a few bytes: what a page pays up front is the entry and the chunk it imports.
