@@ -7,7 +7,8 @@ import { join, relative } from 'node:path';
 const root = new URL('../../proxy/', import.meta.url).pathname;
 
 function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
+  // The package's build output (proxy/dist) is bundled code, checked by the packaging tests.
+  return readdirSync(dir).filter((name) => name !== 'dist' && name !== 'node_modules').flatMap((name) => {
     const path = join(dir, name);
     return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
   });
