@@ -122,9 +122,18 @@ async function buildLeavingNodeEnv(config: Parameters<typeof build>[0]): Promise
   }
 }
 
+/**
+ * Static files the widget fetches at run time (not imported as modules: weights, wasm, data),
+ * kept in widget/assets/ and copied to `<cdn>/assets/` by every CDN build, so they travel with it
+ * into the package, the WordPress plugin and the Shopify extension, and the npm build reaches them
+ * as `../cdn/assets/…`. None yet: the folder is where the next one goes.
+ */
+export const WIDGET_ASSETS = join(PACKAGES['tryon-button'], 'assets');
+
 export async function buildCdn(options: BuildOptions = {}): Promise<BuildResult> {
   const outDir = options.outDir ?? join(PACKAGES['tryon-button'], 'dist/cdn');
   await buildLeavingNodeEnv(cdnConfig({ outDir, quiet: options.quiet ?? false, ...(options.entry ? { entry: options.entry } : {}) }));
+  if (await fileExists(WIDGET_ASSETS)) await cp(WIDGET_ASSETS, join(outDir, 'assets'), { recursive: true });
   return { outDir, files: await measure(outDir) };
 }
 
