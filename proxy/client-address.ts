@@ -42,7 +42,7 @@ function parseIPv4(text: string): Uint8Array | undefined {
 /** IPv6 text (with `::`, an embedded IPv4 tail, no zone) → 16 bytes, or undefined. */
 function parseIPv6(text: string): Uint8Array | undefined {
   if (text.length > 45 || !/^[0-9A-Fa-f:.]+$/.test(text)) return undefined;
-  let groups: number[] = [];
+  let groups: number[];
   let tail = text;
   const lastColon = text.lastIndexOf(':');
   const v4 = text.includes('.') ? parseIPv4(text.slice(lastColon + 1)) : undefined;

@@ -17,6 +17,7 @@ import { resolveLimits } from './limits.js';
 import { MemoryStore } from './store/memory.js';
 import { createAdmin } from './admin.js';
 import type { Hono } from 'hono';
+import type { ProxyEnv } from './context.js';
 
 export { TryonObject, ShopObject } from './store/durable.js';
 
@@ -48,7 +49,7 @@ export interface WorkerDeployment {
   images?: Record<string, string>;
 }
 
-interface Built { key: string; app?: Hono<any>; admin?: Hono<any>; problem?: string }
+interface Built { key: string; app?: Hono<ProxyEnv>; admin?: Hono<ProxyEnv>; problem?: string }
 
 /** Why a production Worker needs its Durable Objects: said in the misconfiguration line. */
 export const NO_DURABLE_OBJECTS = 'no Durable Object bindings (TRYON_TRYONS and TRYON_SHOP): without them each isolate keeps its own memory, so a photo a shopper asks to forget stays usable through the other isolates and budgets count per isolate; bind both (wrangler.toml does), or bind NODE_ENV=development to try the Worker without them';

@@ -201,7 +201,7 @@ export function ensurePrograms(
       apt(['update', '-qq']);
       apt(['install', '-y', '-qq', ...packages]);
     } catch (error) {
-      throw new Error(`apt-get could not install ${packages.join(' ')}: ${(error as Error).message}`);
+      throw new Error(`apt-get could not install ${packages.join(' ')}: ${(error as Error).message}`, { cause: error });
     }
     missing = missing.filter((program) => !findProgram(program));
     if (missing.length > 0) {

@@ -1,4 +1,4 @@
-// `npm test`: type check, node suites (sandbox, proxy, integrations, bench logic), browser suites
+// `npm test`: type check, lint (ESLint and Prettier), node suites (sandbox, proxy, integrations, bench logic), browser suites
 // (web-test-runner in Chromium, Firefox and WebKit, the three engines in parallel, each engine's
 // counts printed) and end-to-end suites (playwright-core, Chromium), then one plain summary line
 // for the whole run: "N passed, N failed".
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     total.passed += counts.passed; total.failed += counts.failed; total.skipped += counts.skipped;
   };
 
-  const suites = ['typecheck', 'node', 'widget', 'e2e'].filter(runs);
+  const suites = ['typecheck', 'lint', 'node', 'widget', 'e2e'].filter(runs);
   let programs: Record<string, string>;
   let engines: Engine[];
   try {
@@ -91,6 +91,19 @@ async function main(): Promise<void> {
     console.log('── typecheck ──');
     const code = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
     add(code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 });
+  }
+
+  if (runs('lint')) {
+    // Two checks, each a pass or a fail: what ESLint finds wrong, and what Prettier would reformat.
+    console.log('\n── lint (ESLint, then Prettier) ──');
+    for (const [tool, args] of [
+      ['eslint', ['node_modules/eslint/bin/eslint.js', '.']],
+      ['prettier', ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level', 'warn', '.']],
+    ] as const) {
+      const code = await run(process.execPath, args.map((arg, i) => (i === 0 ? join(root, arg) : arg)));
+      if (code !== 0) console.log(`${tool}: the tree is not clean (npm run format fixes what can be fixed)`);
+      add(code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 });
+    }
   }
 
   if (runs('node')) {

@@ -20,7 +20,7 @@ export interface TryonSubject {
   variant?: string;
 }
 
-export interface TryonOpenDetail extends TryonSubject {}
+export type TryonOpenDetail = TryonSubject;
 export interface TryonCloseDetail extends TryonSubject { status: TryonStatus }
 export interface TryonSubmitDetail extends TryonSubject {
   requestId: string;
@@ -99,5 +99,7 @@ export function tryonEvent<K extends TryonEventName>(name: K, detail: TryonEvent
 }
 
 declare global {
+  // Declaration merging needs an interface: it adds the widget's events to every element's map.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface HTMLElementEventMap extends TryonEventMap {}
 }

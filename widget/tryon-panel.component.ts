@@ -82,9 +82,12 @@ export class TryonPanel extends LitElement {
 
   readonly #clock = new ClockController(this);
   readonly #compare = new CompareController(this, () => this.renderRoot.querySelector<HTMLElement>('.compare'));
-  // The primary buttons' text colour, readable on whatever accent the shop set.
+  // The primary buttons' text colour, readable on whatever accent the shop set. A controller
+  // registers itself with the panel and needs no further call, like #focusTrap below.
+  // eslint-disable-next-line no-unused-private-class-members
   readonly #accentText = new AccentTextController(this, () => this.#dialog);
   // Listens on its own: Tab and Shift+Tab stay inside the dialog.
+  // eslint-disable-next-line no-unused-private-class-members
   readonly #focusTrap = new FocusTrapController(this, () => this.#dialog);
   readonly #smallScreen = new SmallScreen(this);
   readonly #run = new TryonRun(this, {

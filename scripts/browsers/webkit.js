@@ -70,7 +70,7 @@ async function startXvfb(xvfbPath) {
   try {
     return await Promise.race([display, failedToStart('Xvfb', child)]);
   } catch (error) {
-    throw new Error(`${error.message}\n${stderr}`);
+    throw new Error(`${error.message}\n${stderr}`, { cause: error });
   }
 }
 

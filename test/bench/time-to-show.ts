@@ -112,7 +112,7 @@ async function showOnce(browser: Browser, shop: Shop, mode: Mode, photo: Buffer)
     const status = await page.evaluate(() => document.querySelector('tryon-button')?.getAttribute('status')).catch(() => undefined);
     const alert = await page.getByRole('alert').first().textContent({ timeout: 500 }).catch(() => undefined);
     if (process.env.BENCH_DEBUG) await page.screenshot({ path: join(process.env.BENCH_DEBUG, `time-to-show-${Date.now()}.png`) }).catch(() => undefined);
-    throw new Error(`${mode}: ${(error as Error).message.split('\n')[0]} (widget status ${status ?? 'unknown'}${alert ? `, alert "${alert.trim()}"` : ''}${refused.length ? `; refused: ${refused.join(', ')}` : ''})`);
+    throw new Error(`${mode}: ${(error as Error).message.split('\n')[0]} (widget status ${status ?? 'unknown'}${alert ? `, alert "${alert.trim()}"` : ''}${refused.length ? `; refused: ${refused.join(', ')}` : ''})`, { cause: error });
   } finally {
     await page.context().close();
   }

@@ -1,6 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import type { TryonButton } from '../../widget/tryon-button.js';
 import { dialogOf, drawnPhoto, fakeProxy, panelRoot, pickPhoto, reach, until, focused } from './helpers.js';
 
 function name(node: Element | null): string {

@@ -3,7 +3,6 @@
 // consent text as the dialog's description.
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import type { TryonButton } from '../../widget/tryon-button.js';
 import { button, dialogOf, fakeProxy, mount, openAndConsent, panelRoot, reach, until, focused } from './helpers.js';
 
 /** Whether assistive technology is told of this node: not under aria-hidden="true", not hidden. */
