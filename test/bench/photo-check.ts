@@ -11,7 +11,7 @@ import { launchChromium, openPage } from './browser.js';
 import { serveFiles, type FixedFile } from './loopback.js';
 import { figure, kb, median, ms } from './report.js';
 import { Unavailable } from './report.js';
-import { buildPhotoCheck, PHOTO_CHECK_FOLDER, PHOTO_CHECK_MODELS, PHOTO_CHECK_WORKER } from '../../scripts/photo-check-build.js';
+import { buildPhotoCheck, PHOTO_CHECK_MODELS, PHOTO_CHECK_WORKER } from '../../scripts/photo-check-build.js';
 import { opencvDataPresent, PEOPLE_PHOTOS, peoplePhoto } from '../photos/people.js';
 import { reasonsFor, type PhotoMeasures } from '../../widget/photo-check/verdict.js';
 import { listFiles } from '../../scripts/build.js';
@@ -117,7 +117,7 @@ export const photoCheck: Benchmark = {
         figure('photos accepted or refused as with the unquantized models', `${same} of ${floats.length}`, 'all', same === floats.length),
       ],
       notes: [
-        `files: ${sizes.map((f) => `${f.file.replace(`${PHOTO_CHECK_FOLDER}/`, '')} ${kb(f.bytes)}`).join(', ')}`,
+        `files: ${sizes.map((f) => `${f.file} ${kb(f.bytes)}`).join(', ')}`,
         `verdicts (the saree's whole-body need on): ${verdicts.join('; ')}`,
         `unquantized models, where their reasons differ: ${differing.join('; ') || 'none'}`,
       ],

@@ -2,8 +2,8 @@
 // runs two small models (BlazeFace for faces, MediaPipe's selfie segmentation for people) with TensorFlow.js on
 // its WebAssembly backend. Off the main thread so the page never stalls (no long task); built on
 // its own by scripts/photo-check-build.ts into dist/cdn/photo-check-worker.js, the models and the
-// wasm beside it in photo-check-models/ (BlazeFace quantized to uint8 at build time). Nothing is fetched
-// from anywhere but that folder.
+// wasm beside it (photo-check-*.json, .bin, .wasm; quantized to uint8 at build time). Nothing is
+// fetched from anywhere but the folder the worker itself came from.
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
@@ -14,7 +14,8 @@ export type CheckAnswer =
   | { id: number; measures: PhotoMeasures; ms: number }
   | { id: number; error: string };
 
-const models = new URL('./photo-check-models/', import.meta.url).href;
+/** The worker's own folder: the models and the wasm sit beside it, wherever the shop serves the widget. */
+const folder = new URL('./', import.meta.url).href;
 
 interface Models { face: GraphModel; people: GraphModel; anchors: Float32Array }
 let loading: Promise<Models> | undefined;
@@ -24,15 +25,15 @@ function load(): Promise<Models> {
     // Only the SIMD build ships (every browser with module workers has wasm SIMD); threads would
     // need cross-origin isolation, which a shop's page does not have.
     setWasmPaths({
-      'tfjs-backend-wasm.wasm': `${models}tfjs-backend-wasm-simd.wasm`,
-      'tfjs-backend-wasm-simd.wasm': `${models}tfjs-backend-wasm-simd.wasm`,
-      'tfjs-backend-wasm-threaded-simd.wasm': `${models}tfjs-backend-wasm-simd.wasm`,
+      'tfjs-backend-wasm.wasm': `${folder}photo-check-tfjs-simd.wasm`,
+      'tfjs-backend-wasm-simd.wasm': `${folder}photo-check-tfjs-simd.wasm`,
+      'tfjs-backend-wasm-threaded-simd.wasm': `${folder}photo-check-tfjs-simd.wasm`,
     });
     tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
     if (!(await tf.setBackend('wasm'))) throw new Error('the WebAssembly backend did not start');
     const [face, people] = await Promise.all([
-      loadGraphModel(`${models}blazeface.json`),
-      loadGraphModel(`${models}selfie.json`),
+      loadGraphModel(`${folder}photo-check-blazeface.json`),
+      loadGraphModel(`${folder}photo-check-selfie.json`),
     ]);
     return { face, people, anchors: faceAnchors(256) };
   })();
