@@ -136,8 +136,10 @@ export class Conversions {
         break;
       }
       case 'tryon-photo-check': {
-        // A refused photo is a credit the shop did not spend: counted with its reasons.
+        // A refused photo is a credit the shop did not spend: counted with its reasons. With the
+        // check off (`skipped`) there is nothing to count, and a page's reports stay as they were.
         const { result, reasons, mode, overridden, ms } = detail as TryonEventMap['tryon-photo-check']['detail'];
+        if (result === 'skipped') break;
         this.#send('tryon_photo_check', {
           ...subject(detail), result, reasons: reasons.join(','), mode,
           ...(overridden ? { overridden } : {}), ...(ms !== undefined ? { duration_ms: Math.round(ms) } : {}),
