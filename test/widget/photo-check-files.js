@@ -31,6 +31,12 @@ const TYPES = { js: 'text/javascript', json: 'application/json', bin: 'applicati
 
 export function photoCheckFilesMiddleware() {
   return async function photoCheckFiles(ctx, next) {
+    // The demo shop's sample photo (committed: demo/shop/sample-person.jpg), which the check must accept.
+    if (ctx.path === '/test-photos/people/sample.jpg') {
+      ctx.body = readFileSync(join(root, 'demo/shop/sample-person.jpg'));
+      ctx.type = 'image/jpeg';
+      return;
+    }
     const photo = /^\/test-photos\/people\/([a-z]+)\.jpg$/.exec(ctx.path);
     if (photo) {
       people ??= tsImport('../photos/people.ts', import.meta.url);

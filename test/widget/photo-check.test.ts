@@ -12,7 +12,7 @@ import checkAr from '../../widget/photo-check/i18n/check-ar.js';
 import type { TryonPhotoCheckDetail } from '../../widget/events.js';
 import { button, control, dialogOf, fakeProxy, focused, mount, openAndConsent, panelRoot, pickPhoto, reach, statusText, until, type Fake } from './helpers.js';
 
-type PhotoName = 'full' | 'half' | 'several' | 'none' | 'dark' | 'blurred' | 'small';
+type PhotoName = 'full' | 'half' | 'several' | 'none' | 'dark' | 'blurred' | 'small' | 'sample';
 
 const photos = new Map<PhotoName, File>();
 async function photo(name: PhotoName): Promise<File> {
@@ -97,6 +97,13 @@ describe('the photo check', function () {
       expect(await uploads(fake)).to.equal(0);
     });
   }
+
+  it("accepts the demo shop's sample photo for a saree", async () => {
+    const fake = await fakeProxy({ product: saree });
+    const el = await mount(fake, { 'photo-check': 'strict' });
+    const seen = checks(el);
+    expect(await checked(el, 'sample', seen)).to.deep.include({ result: 'pass', reasons: [] });
+  });
 
   it('accepts the half-length person for a product that does not need the whole body', async () => {
     const fake = await fakeProxy({ product: kurta });
