@@ -12,8 +12,8 @@ import { css, html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { reasonsFor } from './photo-check/verdict.js';
 import type { PhotoCheckReason, PhotoMeasures } from './photo-check/verdict.js';
-import { checkEn } from './photo-check/i18n/check-en.js';
-import type { CheckTexts } from './photo-check/i18n/check-en.js';
+import { checkEn } from './photo-check/i18n/english.js';
+import type { CheckTexts } from './photo-check/i18n/english.js';
 import type { CheckAnswer } from './photo-check/worker.js';
 import type { TryonPhotoCheckDetail } from './events.js';
 

@@ -7,7 +7,7 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
-import { checkEn } from '../../widget/photo-check/i18n/check-en.js';
+import { checkEn } from '../../widget/photo-check/i18n/english.js';
 import checkAr from '../../widget/photo-check/i18n/check-ar.js';
 import type { TryonPhotoCheckDetail } from '../../widget/events.js';
 import { button, control, dialogOf, fakeProxy, focused, mount, openAndConsent, panelRoot, pickPhoto, reach, statusText, until, type Fake } from './helpers.js';

@@ -1,4 +1,4 @@
-import type { CheckTexts } from './check-en.js';
+import type { CheckTexts } from './english.js';
 
 export default {
   checking: 'आपकी फ़ोटो जाँची जा रही है…',

@@ -1,4 +1,4 @@
-import type { CheckTexts } from './check-en.js';
+import type { CheckTexts } from './english.js';
 
 export default {
   checking: 'உங்கள் புகைப்படம் சரிபார்க்கப்படுகிறது…',

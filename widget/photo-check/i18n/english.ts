@@ -1,4 +1,5 @@
-// The photo check's texts in English: every key, the shape every other language follows. Loaded
+// The photo check's texts in English: every key, the shape every other language follows (not named
+// check-en.ts: the other languages' chunks are found by that pattern, English is in the check's own). Loaded
 // with the check (its own chunk), so the panel and its dictionaries do not grow.
 export const checkEn = {
   checking: 'Checking your photo…',
