@@ -9,6 +9,7 @@ import { fakeProxyMiddleware } from './test/widget/fake-proxy.js';
 import { realProxyMiddleware } from './test/widget/real-proxy.js';
 import { heicPhotosMiddleware } from './test/widget/heic-photos.js';
 import { cdnBuildMiddleware } from './test/widget/cdn-build.js';
+import { photoCheckFilesMiddleware } from './test/widget/photo-check-files.js';
 
 // setViewport and sendKeys in every engine (scripts/browsers/commands.js).
 installEngineCommands();
@@ -23,8 +24,9 @@ export default {
   // A fake of the token proxy's public API for the widget's tests (test/widget/fake-proxy.js),
   // the real proxy + sandbox under /real/ (test/widget/real-proxy.js), started on first use, the
   // real CDN build under /cdn-build/ (test/widget/cdn-build.js), built on first use, and HEIC photos
-  // made by the tests under /test-photos/ (test/widget/heic-photos.js).
-  middleware: [fakeProxyMiddleware(), realProxyMiddleware(), cdnBuildMiddleware(), heicPhotosMiddleware()],
+  // made by the tests under /test-photos/ (test/widget/heic-photos.js), and the photo check's worker
+  // and models beside the widget's source with real photos of people (test/widget/photo-check-files.js).
+  middleware: [fakeProxyMiddleware(), realProxyMiddleware(), cdnBuildMiddleware(), heicPhotosMiddleware(), photoCheckFilesMiddleware()],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   reporters: [defaultReporter(), countingReporter(process.env.WTR_COUNTS_FILE)],
 };

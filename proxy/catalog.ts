@@ -54,6 +54,8 @@ const shared = {
   preview: z.enum(['draft', 'off']).optional(),
   /** Drafts of the product's other colours ("See all colours"): true is at most 6 per photo. Default off. */
   colourPreviews: z.union([z.boolean(), z.strictObject({ max: z.number().int().min(1).max(12) })]).optional(),
+  /** Whether a photo must show the whole body (the widget's photo check). Default: by garment category (FULL_BODY_CATEGORIES). */
+  fullBody: z.boolean().optional(),
 };
 
 const productSchema = z.strictObject({
@@ -123,6 +125,11 @@ export interface ProductEntry {
   colourPreviews?: number | undefined;
   /** false: switched off by the merchant (no try-on, the button hidden); absent: on. */
   enabled?: boolean | undefined;
+  /**
+   * Whether the shopper's photo must show the whole body, head to feet (the widget checks it before
+   * upload). Always set once the catalog has read the entry: undefined → by garment category.
+   */
+  fullBody?: boolean | undefined;
 }
 
 /** A product as one of its variants: what a try-on of that variant sends upstream. */
@@ -175,6 +182,17 @@ export const COLOUR_PREVIEWS_DEFAULT_MAX = 6;
 const colourPreviewCount = (value: boolean | { max: number } | undefined): number =>
   value === true ? COLOUR_PREVIEWS_DEFAULT_MAX : value ? value.max : 0;
 
+/**
+ * Garments worn from shoulder to floor: a try-on of one needs the whole body in the photo, so the
+ * widget's photo check asks for it unless the catalog says otherwise (`fullBody`).
+ */
+export const FULL_BODY_CATEGORIES: readonly string[] = ['saree', 'lehenga', 'sherwani', 'dress', 'anarkali', 'gown', 'jumpsuit'];
+
+/** The product's `fullBody`, else the defaults', else whether its category is one of FULL_BODY_CATEGORIES. */
+export function fullBodyOf(category: string, ...said: (boolean | undefined)[]): boolean {
+  return said.find((value) => value !== undefined) ?? FULL_BODY_CATEGORIES.includes(category.toLowerCase());
+}
+
 /** A product with the catalog's defaults (when it has any) and the built-in ones filled in. */
 function entryOf(id: string, product: CatalogProduct, defaults?: z.infer<typeof catalogSchema>['defaults']): ProductEntry {
   const tier = product.tier ?? defaults?.tier ?? BUILT_IN.tier;
@@ -196,6 +214,7 @@ function entryOf(id: string, product: CatalogProduct, defaults?: z.infer<typeof 
     preview: product.preview ?? defaults?.preview ?? (tier === 'draft' ? 'off' : 'draft'),
     colourPreviews: colourPreviewCount(product.colourPreviews ?? defaults?.colourPreviews),
     ...(product.enabled === false ? { enabled: false } : {}),
+    fullBody: fullBodyOf(product.garment.category, product.fullBody, defaults?.fullBody),
   };
 }
 

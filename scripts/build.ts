@@ -23,6 +23,7 @@ import { cdnConfig, npmConfig } from '../vite.config.js';
 import { apiReference, buildManifest } from './build-manifest.js';
 import { editorData } from './editor-data.js';
 import { graphOf, staticClosure } from './module-graph.js';
+import { buildPhotoCheck, isPhotoCheckFile } from './photo-check-build.js';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -77,6 +78,12 @@ export const BUDGETS = {
   buttonAndPanel: 38 * 1024,
   /** The HEIC decoder (libheif with its wasm inside), fetched only when a shopper picks a HEIC photo. */
   heicDecoder: 768 * 1024,
+  /**
+   * The photo check, fetched only once a photo is chosen: its chunk and dictionaries, the worker
+   * with TensorFlow.js, the two quantized models and the wasm. Bytes on disk, not gzip: the
+   * package's install size is what it weighs on (docs/widget.md, "The photo check").
+   */
+  photoCheckOnDisk: 2 * 1024 * 1024,
 };
 
 /** The CDN chunk holding the HEIC decoder (widget/heic.ts): outside the button + panel budget. */
@@ -134,6 +141,8 @@ export async function buildCdn(options: BuildOptions = {}): Promise<BuildResult>
   const outDir = options.outDir ?? join(PACKAGES['tryon-button'], 'dist/cdn');
   await buildLeavingNodeEnv(cdnConfig({ outDir, quiet: options.quiet ?? false, ...(options.entry ? { entry: options.entry } : {}) }));
   if (await fileExists(WIDGET_ASSETS)) await cp(WIDGET_ASSETS, join(outDir, 'assets'), { recursive: true });
+  // The photo check's worker, models and wasm, beside the chunk that starts it.
+  await buildPhotoCheck(outDir);
   return { outDir, files: await measure(outDir) };
 }
 
@@ -150,6 +159,8 @@ export interface BudgetCheck {
   firstScript: string[];
   buttonAndPanel: number;
   heicDecoder: number;
+  /** Every file of the photo check, bytes on disk. */
+  photoCheck: number;
   problems: string[];
 }
 
@@ -162,7 +173,7 @@ export function checkBudgets(cdn: BuildResult): BudgetCheck {
   const problems: string[] = [];
   if (!scripts.some((f) => f.file === entry)) {
     problems.push('tryon-button.js is missing from the CDN build');
-    return { button: 0, firstScript: [], buttonAndPanel: 0, heicDecoder: 0, problems };
+    return { button: 0, firstScript: [], buttonAndPanel: 0, heicDecoder: 0, photoCheck: 0, problems };
   }
   // The entry is a few bytes: what a page pays up front is the entry and the chunk it imports.
   const firstScript = [...staticClosure(graphOf(cdn.outDir), entry)];
@@ -171,7 +182,9 @@ export function checkBudgets(cdn: BuildResult): BudgetCheck {
   // A page fetches at most one dictionary besides English: the largest counts, once.
   const largestDictionary = Math.max(0, ...scripts.filter((f) => isOtherDictionary(f.file)).map((f) => f.gzip));
   const buttonAndPanel = largestDictionary + scripts
-    .filter((f) => !isHeicDecoder(f.file) && !isOtherDictionary(f.file)).reduce((sum, f) => sum + f.gzip, 0);
+    .filter((f) => !isHeicDecoder(f.file) && !isOtherDictionary(f.file) && !isPhotoCheckFile(f.file)).reduce((sum, f) => sum + f.gzip, 0);
+  // The photo check is fetched only after a photo is chosen: budgeted apart, on disk.
+  const photoCheck = cdn.files.filter((f) => isPhotoCheckFile(f.file)).reduce((sum, f) => sum + f.bytes, 0);
   const heicDecoder = scripts.filter((f) => isHeicDecoder(f.file)).reduce((sum, f) => sum + f.gzip, 0);
   if (button > BUDGETS.button) problems.push(`the button is ${button} B gzipped, over its budget of ${BUDGETS.button} B`);
   if (buttonAndPanel > BUDGETS.buttonAndPanel) {
@@ -180,7 +193,10 @@ export function checkBudgets(cdn: BuildResult): BudgetCheck {
   if (heicDecoder > BUDGETS.heicDecoder) {
     problems.push(`the HEIC decoder is ${heicDecoder} B gzipped, over its budget of ${BUDGETS.heicDecoder} B`);
   }
-  return { button, firstScript, buttonAndPanel, heicDecoder, problems };
+  if (photoCheck > BUDGETS.photoCheckOnDisk) {
+    problems.push(`the photo check is ${photoCheck} B on disk, over its budget of ${BUDGETS.photoCheckOnDisk} B`);
+  }
+  return { button, firstScript, buttonAndPanel, heicDecoder, photoCheck, problems };
 }
 
 /**
@@ -586,6 +602,7 @@ async function main(): Promise<void> {
   console.log(`  first script      ${kb(budgets.button).padStart(8)} of ${kb(BUDGETS.button)}  (${budgets.firstScript.join(' + ')})`);
   console.log(`  button + panel    ${kb(budgets.buttonAndPanel).padStart(8)} of ${kb(BUDGETS.buttonAndPanel)}`);
   console.log(`  HEIC decoder      ${kb(budgets.heicDecoder).padStart(8)} of ${kb(BUDGETS.heicDecoder)} (fetched only for a HEIC photo)`);
+  console.log(`  photo check       ${kb(budgets.photoCheck).padStart(8)} of ${kb(BUDGETS.photoCheckOnDisk)} on disk (fetched only once a photo is chosen)`);
   const hazards = await findCspHazards(cdn.outDir);
   const problems = [...budgets.problems, ...hazards.map((h) => `strict CSP would refuse ${h}`)];
   if (problems.length > 0) {

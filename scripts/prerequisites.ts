@@ -1,7 +1,8 @@
 // The programs the test suites start that npm cannot install: the three browser engines the
 // widget's suites run in (Chromium; Firefox, as Debian's firefox-esr; WebKit, as WebKitGTK's
-// WebKitWebDriver with its MiniBrowser, on an Xvfb display), PHP, Redis, nginx, and MariaDB with
-// WordPress for the plugin's tests in a real WordPress.
+// WebKitWebDriver with its MiniBrowser, on an Xvfb display), PHP, Redis, nginx, MariaDB with
+// WordPress for the plugin's tests in a real WordPress, and opencv-doc's photos of people for the
+// photo check's tests.
 // `npm test` makes sure of them before any suite runs (installing Debian's packages as root on
 // Debian, otherwise saying what to install) and hands their paths to the suites in environment
 // variables; a test reads its program's path with `programPath()`, which also works when the test
@@ -12,10 +13,10 @@ import { delimiter, join } from 'node:path';
 
 export interface Program {
   /** What the suites call it. */
-  name: 'chromium' | 'firefox' | 'webkit-driver' | 'xvfb' | 'php' | 'redis-server' | 'nginx' | 'mariadbd' | 'wordpress';
+  name: 'chromium' | 'firefox' | 'webkit-driver' | 'xvfb' | 'php' | 'redis-server' | 'nginx' | 'mariadbd' | 'wordpress' | 'opencv-data';
   /** The environment variable that carries (or overrides) its path. */
   env: 'CHROME_PATH' | 'FIREFOX_PATH' | 'WEBKIT_DRIVER_PATH' | 'XVFB_PATH' | 'PHP_PATH' | 'REDIS_SERVER_PATH' | 'NGINX_PATH' |
-    'MARIADBD_PATH' | 'WORDPRESS_PATH';
+    'MARIADBD_PATH' | 'WORDPRESS_PATH' | 'OPENCV_DATA_PATH';
   /** Executable names looked up on PATH and in the system folders. */
   executables: string[];
   /**
@@ -95,6 +96,13 @@ export const PROGRAMS: readonly Program[] = [
     name: 'wordpress', env: 'WORDPRESS_PATH', executables: [],
     folder: { candidates: ['/usr/share/wordpress'], marker: 'wp-settings.php' },
     debianPackage: 'wordpress', suites: ['node'], purpose: 'the WordPress plugin tests (a real WordPress)',
+  },
+  {
+    // Real photos of people (and a video of people walking) for the photo check's tests: a pose or
+    // face model cannot be tested on drawn figures. Read in place, never copied into the repository.
+    name: 'opencv-data', env: 'OPENCV_DATA_PATH', executables: [],
+    folder: { candidates: ['/usr/share/doc/opencv-doc/examples/data'], marker: 'messi5.jpg' },
+    debianPackage: 'opencv-doc', suites: ['widget'], purpose: 'the photo check\'s tests (real photos of people: messi5.jpg, basketball1.png, fruits.jpg)',
   },
 ];
 

@@ -19,10 +19,15 @@ export interface ConversionParams {
   holdout?: number;
   /** tryon_add_to_cart: how it was added (`shopify`, `woocommerce`, `event`). */
   cart?: 'shopify' | 'woocommerce' | 'event';
+  /** tryon_photo_check: the verdict, its reason codes (comma-separated), the mode, and whether the shopper went on anyway. */
+  result?: 'pass' | 'fail' | 'skipped' | 'unavailable';
+  reasons?: string;
+  mode?: 'warn' | 'strict' | 'off';
+  overridden?: boolean;
 }
 
 export type ConversionName = 'tryon_open' | 'tryon_submit' | 'tryon_preview' | 'tryon_result' | 'tryon_error' | 'tryon_close'
-  | 'tryon_add_to_cart' | 'tryon_exposure';
+  | 'tryon_add_to_cart' | 'tryon_exposure' | 'tryon_photo_check';
 
 /**
  * The two globals read here, typed locally: augmenting `Window` would clash with a shop's own
@@ -128,6 +133,17 @@ export class Conversions {
         this.#send('tryon_close', { ...subject(detail), outcome, duration_ms: since(this.#openedAt) });
         // A try-on going on in the background keeps its submit: its result is still timed from it.
         if (outcome !== 'background') this.#submit = undefined;
+        break;
+      }
+      case 'tryon-photo-check': {
+        // A refused photo is a credit the shop did not spend: counted with its reasons. With the
+        // check off (`skipped`) there is nothing to count, and a page's reports stay as they were.
+        const { result, reasons, mode, overridden, ms } = detail as TryonEventMap['tryon-photo-check']['detail'];
+        if (result === 'skipped') break;
+        this.#send('tryon_photo_check', {
+          ...subject(detail), result, reasons: reasons.join(','), mode,
+          ...(overridden ? { overridden } : {}), ...(ms !== undefined ? { duration_ms: Math.round(ms) } : {}),
+        });
         break;
       }
       default:

@@ -78,6 +78,23 @@ export interface TryonExposureDetail extends TryonSubject {
   holdout: number;
 }
 
+/**
+ * The photo check's verdict on the chosen photo, before anything is uploaded (`photo-check`
+ * attribute). `fail` lists why in `reasons` (codes: `no_person`, `several_people`,
+ * `face_not_visible`, `not_full_body`, `too_dark`, `too_blurry`, `too_small`); `skipped` is
+ * `photo-check="off"`; `unavailable` means the check could not run in this browser (its model did
+ * not load, no module workers) and the shopper went on unchecked. After a `fail` in `warn` mode, a
+ * shopper who presses "Use it anyway" gets a second event with `overridden: true`.
+ */
+export interface TryonPhotoCheckDetail extends TryonSubject {
+  result: 'pass' | 'fail' | 'skipped' | 'unavailable';
+  reasons: string[];
+  mode: 'warn' | 'strict' | 'off';
+  overridden?: boolean;
+  /** How long the check took on the device, in milliseconds (pass and fail). */
+  ms?: number;
+}
+
 export interface TryonEventMap {
   'tryon-open': CustomEvent<TryonOpenDetail>;
   'tryon-close': CustomEvent<TryonCloseDetail>;
@@ -88,6 +105,7 @@ export interface TryonEventMap {
   'tryon-add-to-cart': CustomEvent<TryonAddToCartDetail>;
   'tryon-exposure': CustomEvent<TryonExposureDetail>;
   'tryon-preview': CustomEvent<TryonPreviewDetail>;
+  'tryon-photo-check': CustomEvent<TryonPhotoCheckDetail>;
 }
 
 export type TryonEventName = keyof TryonEventMap;

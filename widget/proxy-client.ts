@@ -35,6 +35,8 @@ export interface ProductInfo {
   retention?: { photoSeconds: number; resultSeconds: number; shareLinkSeconds?: number };
   /** How many other colours may be previewed as drafts per try-on ("See all colours"); 0 or absent: off. */
   colourPreviews?: number;
+  /** Whether the photo must show the whole body, head to feet (the photo check asks for it; absent: no). */
+  fullBody?: boolean;
   /** false: no try-on of it today (absent from older proxies: available). */
   available?: boolean;
   unavailableReason?: string;

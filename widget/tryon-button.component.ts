@@ -52,6 +52,9 @@ export function loadPanel(): Promise<unknown> {
  * @event {CustomEvent<TryonAddToCartDetail>} tryon-add-to-cart - "Add to cart" was pressed on a result (`cart`: how it is added; `item`: the id added; `waitUntil` for the shop's own add).
  * @event {CustomEvent<TryonExposureDetail>} tryon-exposure - With `holdout`: once per product a page shows, this browser's `group` (`treatment` sees the button, `holdout` never does).
  * @event {CustomEvent<TryonPreviewDetail>} tryon-preview - The first look (a quick draft) was painted while the full render is made; `ms` is the time from the submit.
+ * @event {CustomEvent<TryonPhotoCheckDetail>} tryon-photo-check - The photo check's verdict on a chosen photo, before any upload: `result` (`pass`, `fail`, `skipped` with `photo-check="off"`, `unavailable` when it could not run), `reasons` (codes), `mode`, and `overridden: true` when the shopper pressed "Use it anyway".
+ *
+ * @attr {'warn' | 'strict' | 'off'} photo-check - The photo check on the device before anything is uploaded (one person, face visible, the whole body when the product needs it, not too dark, blurred or small). `warn` (default) explains and offers "Use it anyway"; `strict` asks for another photo; `off` skips it. Read by the dialog when a photo is chosen.
  *
  * @csspart button - The "Try it on" button.
  * @csspart dialog - The `<dialog>` (a bottom sheet on small screens).
@@ -62,6 +65,7 @@ export function loadPanel(): Promise<unknown> {
  * @csspart photo - The photo step.
  * @csspart dropzone - Where a photo can be dropped; shows the preview.
  * @csspart preview - The chosen photo's preview image.
+ * @csspart photo-check - The photo check's verdict under the preview: "Checking your photo…", the reasons beside a drawing of a good photo with its buttons, or why it could not run.
  * @csspart progress - The upload and rendering progress step.
  * @csspart status - The live region announcing progress (role=status).
  * @csspart result - The result step.

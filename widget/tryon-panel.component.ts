@@ -34,6 +34,7 @@ import { errorStep } from './steps/error.js';
 import { SmallScreen } from './small-screen.js';
 import { addToShopifyCart, addToWooCommerceCart, CartError } from './cart.js';
 import type { ResultCart } from './steps/result.js';
+import type { PhotoCheck } from './photo-check.js';
 
 /** Previews of photos uploaded from this page, by photo handle, for the before/after view. */
 const beforeImages = new Map<string, string>();
@@ -62,6 +63,7 @@ export class TryonPanel extends LitElement {
     dragging: { state: true },
     cart: { state: true },
     fadeFrom: { state: true },
+    check: { state: true },
   };
 
   declare host: PanelHost;
@@ -79,6 +81,8 @@ export class TryonPanel extends LitElement {
   #toldCart = '';
   /** The first look the full render just replaced, fading out over it; cleared by the next try-on or view. */
   declare private fadeFrom: string | undefined;
+  /** The chosen photo's check (photo-check.ts, its own chunk): 'loading' while that chunk arrives; undefined with photo-check="off". */
+  declare private check: PhotoCheck | 'loading' | undefined;
 
   readonly #clock = new ClockController(this);
   readonly #compare = new CompareController(this, () => this.renderRoot.querySelector<HTMLElement>('.compare'));
@@ -239,6 +243,7 @@ export class TryonPanel extends LitElement {
       this.prepared = await prepareRawPhoto(file);
       this.preview = URL.createObjectURL(this.prepared.blob);
       this.#focusStep = true;
+      void this.#checkPhoto(this.prepared.blob);
     } catch (error) {
       this.#forgetPhoto();
       this.problem = photoProblem(this.#texts, error);
@@ -252,6 +257,33 @@ export class TryonPanel extends LitElement {
   #forgetPhoto(): void {
     this.prepared = undefined;
     this.preview = undefined;
+    if (this.check !== 'loading') this.check?.cancel();
+    this.check = undefined;
+  }
+
+  /** The photo check, before anything is uploaded (`photo-check` attribute): its chunk is fetched only now. */
+  async #checkPhoto(photo: Blob): Promise<void> {
+    const attribute = this.host.getAttribute('photo-check');
+    const variant = this.#run.chosenVariant;
+    const emit = (detail: Omit<TryonEventDetail<'tryon-photo-check'>, 'product' | 'variant'>) =>
+      this.#emit('tryon-photo-check', { product: this.host.product, ...(variant ? { variant } : {}), ...detail });
+    if (attribute === 'off') return emit({ result: 'skipped', reasons: [], mode: 'off' });
+    this.check = 'loading';
+    try {
+      const { PhotoCheck } = await import('./photo-check.js');
+      if (this.prepared?.blob !== photo) return;
+      this.check = new PhotoCheck({
+        photo, attribute, needsFullBody: this.#run.product?.fullBody === true, language: this.#texts.code, emit,
+        changed: () => { this.#focusStep = true; this.requestUpdate(); },
+        announce: (text) => { this.announcement = text; },
+        chooseAnother: () => this.renderRoot.querySelector<HTMLInputElement>('#file')?.click(),
+      });
+    } catch (error) {
+      // Its chunk did not load: the shopper goes on unchecked, and the page is told.
+      console.warn(`<tryon-button>: the photo check did not load (${String(error)}); the photo goes on unchecked.`);
+      if (this.prepared?.blob === photo) this.check = undefined;
+      emit({ result: 'unavailable', reasons: [], mode: attribute === 'strict' ? 'strict' : 'warn' });
+    }
   }
 
   readonly #onDialogClose = () => {
@@ -306,6 +338,10 @@ export class TryonPanel extends LitElement {
     this.#compare.reset();
     this.#run.anotherPhoto();
   };
+
+  #checkAllowsSend(): boolean {
+    return this.check === undefined || (this.check !== 'loading' && this.check.allowsSend);
+  }
 
   #currentImage(): TryonOutput | undefined {
     const images = this.#session.outputs.filter((o) => o.type === 'image');
@@ -515,7 +551,9 @@ export class TryonPanel extends LitElement {
         problem: this.problem, hasLastPhoto: Boolean(lastPhoto(this.host.endpoint)), canForget: this.#run.hasPhotoToForget(),
         onForget: this.#onForget,
         onDragOver: this.#onDragOver, onDragLeave: () => { this.dragging = false; }, onDrop: this.#onDrop,
-        onSubmit: () => { if (this.prepared) void this.#run.sendPhoto(); },
+        onSubmit: () => { if (this.prepared && this.#checkAllowsSend()) void this.#run.sendPhoto(); },
+        check: this.check === 'loading' ? { view: nothing, allowsSend: false }
+          : this.check ? { view: this.check.view(this.renderRoot as ShadowRoot), allowsSend: this.check.allowsSend } : undefined,
         onPick: (camera) => this.renderRoot.querySelector<HTMLInputElement>(camera ? '#camera' : '#file')?.click(),
         onUseLastPhoto: () => this.#run.useLastPhoto(),
         onFile: this.#onFile,

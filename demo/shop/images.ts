@@ -2,7 +2,8 @@
 // garment and reference photos. Done at start into a cache folder (never committed); skipped
 // when the drawings have not changed since the last run.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { garmentSvg, modelPhotoSvg, shopperPhotoSvg } from './drawings.js';
@@ -11,6 +12,15 @@ import { colourImage, products, type Colour, type Product } from './products.js'
 
 /** Where the sample shopper photo lands, relative to the images folder. */
 export const SHOPPER_PHOTO = 'shopper.jpg';
+
+/**
+ * The sample photo the pages offer shoppers: a real photo of one person, head to feet, which the
+ * widget's photo check accepts (a drawn figure cannot pass a real check). OpenCV's sample
+ * messi5.jpg, 1.5× (Debian's opencv-doc; its copyright file puts OpenCV's samples/data under
+ * Apache-2.0 AND BSD-3-Clause: docs/widget.md, "The photo check"). Committed beside this file and
+ * copied into the images folder at start. The drawn shopper.jpg stays for the tests that upload it.
+ */
+export const SAMPLE_PHOTO = 'sample-person.jpg';
 
 const FAVICON_SIZE = 32;
 
@@ -58,6 +68,8 @@ export async function drawShopImages(dir: string): Promise<{ drawn: number }> {
   const stamp = createHash('sha256').update(JSON.stringify(list)).digest('hex');
   const stampFile = join(dir, '.stamp');
   const previous = await readFile(stampFile, 'utf8').catch(() => '');
+  await mkdir(dir, { recursive: true });
+  await copyFile(fileURLToPath(new URL(`./${SAMPLE_PHOTO}`, import.meta.url)), join(dir, SAMPLE_PHOTO));
   if (previous === stamp) return { drawn: 0 };
   await mkdir(dir, { recursive: true });
   await Promise.all(list.map((picture) => render(picture, dir)));

@@ -1,6 +1,6 @@
 // The shop's HTML, server-rendered from template strings. No inline script anywhere: the pages
 // run under `script-src 'self'`, as a careful shop would.
-import { SHOPPER_PHOTO } from './images.js';
+import { SAMPLE_PHOTO } from './images.js';
 import { colourImage, colourOf, formatPrice, products, type Colour, type Product } from './products.js';
 
 const SHOP_NAME = 'Kapda & Co.';
@@ -43,7 +43,7 @@ ${widget ? '<script type="module" src="/widget/tryon-button.js"></script>' : ''}
   <a class="brand" href="/"><span class="brand-mark" aria-hidden="true">K</span>${SHOP_NAME}</a>
   <nav aria-label="Shop">
     <a href="/">All products</a>
-    <a href="/images/${SHOPPER_PHOTO}" download="sample-shopper.jpg">Sample photo</a>
+    <a href="/images/${SAMPLE_PHOTO}" download="sample-person.jpg">Sample photo</a>
     <span class="cart" aria-live="polite">Cart <span class="cart-count" data-cart-count>0</span></span>
   </nav>
 </header>
@@ -52,7 +52,7 @@ ${body}
 </main>
 <footer class="footer">
   <p>${SHOP_NAME} is a demo shop. Try-ons here run against a local sandbox of the try-on API: no key, no cost, every render marked “sandbox”.</p>
-  <p>No photo to hand? <a href="/images/${SHOPPER_PHOTO}" download="sample-shopper.jpg">Download a sample shopper photo</a> and choose it in the try-on.</p>
+  <p>No photo to hand? <a href="/images/${SAMPLE_PHOTO}" download="sample-person.jpg">Download a sample shopper photo</a> and choose it in the try-on.</p>
 </footer>
 </body>
 </html>
@@ -82,7 +82,7 @@ export function homePage(options: { widget: boolean }): string {
     <h1>See it on you before it ships.</h1>
     <p class="lede">Every product page carries one tag, <code>&lt;tryon-button&gt;</code>. Press “Try it on”, give your photo, and see yourself in a saree draped four ways, a bridal lehenga, a sherwani (with a twirl video) and more.</p>
     <p class="calls"><a class="button" href="/products/saree-bengali-haveli">Try the 4-view saree</a>
-       <a class="button ghost" href="/images/${SHOPPER_PHOTO}" download="sample-shopper.jpg">Get a sample photo</a></p>
+       <a class="button ghost" href="/images/${SAMPLE_PHOTO}" download="sample-person.jpg">Get a sample photo</a></p>
   </div>
 </section>
 <section aria-labelledby="range">
@@ -159,7 +159,7 @@ export function productPage(product: Product, options: { widget: boolean; varian
     </div>
     <p class="description">${escapeHtml(product.description)}</p>
     ${badges(product)}
-    <p class="hint">No photo to hand? <a href="/images/${SHOPPER_PHOTO}" download="sample-shopper.jpg">Download a sample shopper photo</a>, then choose it in the try-on.</p>
+    <p class="hint">No photo to hand? <a href="/images/${SAMPLE_PHOTO}" download="sample-person.jpg">Download a sample shopper photo</a>, then choose it in the try-on.</p>
   </div>
 </article>
 ${showcase(product)}`;

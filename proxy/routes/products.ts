@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { ProxyError } from '../errors.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { retentionOf } from '../tryon/consent-log.js';
-import { variantList } from '../catalog.js';
+import { fullBodyOf, variantList } from '../catalog.js';
 import { colourPreviewsOf, firstLookOf } from '../tryon/first-look.js';
 import { availabilityOf } from '../availability.js';
 import type { ProxyServices, ProxyEnv } from '../context.js';
@@ -31,6 +31,8 @@ export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
       // Whether a try-on starts a first look beside it, and how many colour previews a photo may make (0: off).
       preview: firstLookOf(product),
       colourPreviews: colourPreviewsOf(product),
+      // Whether the widget's photo check asks for the whole body, head to feet (catalog `fullBody`, else by category).
+      fullBody: product.fullBody ?? fullBodyOf(product.garment.category),
       // available: false (with unavailableReason "disabled" or "daily_budget_reached"): the widget hides its button.
       ...(await availabilityOf(services, product)),
     });

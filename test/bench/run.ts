@@ -21,8 +21,9 @@ import { timeToShow } from './time-to-show.js';
 import { clusterScale } from './cluster-scale.js';
 import { workersRuntime } from './workers-runtime.js';
 import { firstLook } from './first-look.js';
+import { photoCheck } from './photo-check.js';
 
-const ALL: Benchmark[] = [pageWeight, pageImpact, photoPrep, proxyOverhead, upstreamEconomy, timeToShow, clusterScale, workersRuntime, firstLook];
+const ALL: Benchmark[] = [pageWeight, pageImpact, photoPrep, proxyOverhead, upstreamEconomy, timeToShow, clusterScale, workersRuntime, firstLook, photoCheck];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick') || process.env.BENCH_QUICK === '1';

@@ -20,6 +20,7 @@ import { proxySettings } from './proxy-overhead.js';
 import type { Figure } from './report.js';
 import { figure, median, ms } from './report.js';
 import { startBenchSandbox } from './webhook-relay.js';
+import { goOnPastPhotoCheck } from '../e2e/photo-check.js';
 
 type Mode = 'polling' | 'webhook + SSE';
 
@@ -66,6 +67,7 @@ async function showOnce(browser: Browser, shop: Shop, mode: Mode, photo: Buffer)
     await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await dialog.getByLabel('Your photo').setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: photo });
+    await goOnPastPhotoCheck(dialog);
 
     const known = new Set(allJobs(await sandboxState(shop.sandboxUrl)).map((job) => job.id));
     await holdNextJob(shop.sandboxUrl);

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { openProduct, openShop, root, SHOPPER_PHOTO, WAIT, withPage } from './shop.js';
 import type { Shop } from './shop.js';
+import { goOnPastPhotoCheck } from './photo-check.js';
 
 const PRODUCT = 'saree-bengali-haveli';
 const SIZES = [{ name: '1366x768', width: 1366, height: 768 }, { name: '390x844', width: 390, height: 844 }];
@@ -40,6 +41,7 @@ async function catalogResult(page: Page, lang: string): Promise<void> {
   await dialog.locator('#file').setInputFiles(SHOPPER_PHOTO);
   // Until the photo is prepared, the primary button is "Choose a photo".
   await dialog.locator('img[part="preview"]').waitFor({ state: 'visible' });
+  await goOnPastPhotoCheck(dialog);
   await dialog.locator('[part="primary-button"]:not([disabled])').click();
   await done;
   const image = dialog.locator('img[part="image"]').first();

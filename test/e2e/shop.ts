@@ -10,6 +10,7 @@ import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-c
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.js';
 import { startDemo } from '../../demo/start.js';
 import type { Demo, DemoOptions } from '../../demo/start.js';
+import { goOnPastPhotoCheck } from './photo-check.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const SHOPPER_PHOTO = join(root, '.cache/demo-shop/images/shopper.jpg');
@@ -181,6 +182,7 @@ export async function giveConsent(dialog: Locator): Promise<void> {
 
 export async function choosePhoto(dialog: Locator): Promise<void> {
   await dialog.getByLabel('Your photo', { exact: true }).setInputFiles(SHOPPER_PHOTO);
+  await goOnPastPhotoCheck(dialog);
 }
 
 export async function submit(dialog: Locator): Promise<void> {

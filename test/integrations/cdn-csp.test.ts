@@ -62,7 +62,7 @@ const uploadBodies: Promise<Buffer>[] = [];
 function page(script: string, body = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Saree</title>${script}</head>
 <body><main><h1>${PRODUCT_NAME}</h1>
-<tryon-button product="${PRODUCT}" endpoint="/tryon" video></tryon-button>${body}</main></body></html>`;
+<tryon-button product="${PRODUCT}" endpoint="/tryon" video photo-check="off"></tryon-button>${body}</main></body></html>`;
 }
 
 before(async () => {

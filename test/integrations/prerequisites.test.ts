@@ -39,7 +39,7 @@ test('a missing program, where it may not be installed, fails at once saying wha
 
 test('each suite asks only for the programs it starts', () => {
   assert.deepEqual(programsFor(['typecheck']), []);
-  assert.deepEqual(programsFor(['widget']).map((p) => p.debianPackage), ['chromium', 'firefox-esr', 'webkit2gtk-driver', 'xvfb']);
+  assert.deepEqual(programsFor(['widget']).map((p) => p.debianPackage), ['chromium', 'firefox-esr', 'webkit2gtk-driver', 'xvfb', 'opencv-doc']);
   assert.deepEqual(programsFor(['e2e']).map((p) => p.debianPackage), ['chromium']);
   assert.deepEqual(programsFor(['node']).map((p) => p.debianPackage),
     ['chromium', 'php-cli', 'redis-server', 'nginx', 'mariadb-server', 'wordpress']);
@@ -47,16 +47,17 @@ test('each suite asks only for the programs it starts', () => {
 
 test('the widget suite asks only for the engines TRYON_ENGINES names; the other suites still get Chromium', () => {
   assert.deepEqual(engineNames(undefined), ['chromium', 'firefox', 'webkit']);
-  assert.deepEqual(programsFor(['widget'], engineNames('firefox')).map((p) => p.debianPackage), ['firefox-esr']);
-  assert.deepEqual(programsFor(['widget'], engineNames('WebKit')).map((p) => p.debianPackage), ['webkit2gtk-driver', 'xvfb']);
-  assert.deepEqual(programsFor(['widget', 'e2e'], engineNames('webkit')).map((p) => p.debianPackage), ['chromium', 'webkit2gtk-driver', 'xvfb']);
+  assert.deepEqual(programsFor(['widget'], engineNames('firefox')).map((p) => p.debianPackage), ['firefox-esr', 'opencv-doc']);
+  // The photo check's photos (opencv-doc) serve the widget suite in every engine.
+  assert.deepEqual(programsFor(['widget'], engineNames('WebKit')).map((p) => p.debianPackage), ['webkit2gtk-driver', 'xvfb', 'opencv-doc']);
+  assert.deepEqual(programsFor(['widget', 'e2e'], engineNames('webkit')).map((p) => p.debianPackage), ['chromium', 'webkit2gtk-driver', 'xvfb', 'opencv-doc']);
   assert.throws(() => engineNames('firefox,safari'), /unknown engine safari; the engines are chromium, firefox, webkit/);
 });
 
 test('on a fresh machine, the missing engines are installed with one apt-get update and one install, and it says so', () => {
   const saved = Object.fromEntries(['CHROME_PATH', 'FIREFOX_PATH', 'WEBKIT_DRIVER_PATH', 'XVFB_PATH'].map((name) => [name, process.env[name]]));
   // A fresh machine: none of the engines' programs on the PATH or in the system folders.
-  const fresh = programsFor(['widget']).map((program) => ({ ...program, executables: [`tryon-fresh-${program.name}`] }));
+  const fresh = programsFor(['widget']).filter((program) => program.engine).map((program) => ({ ...program, executables: [`tryon-fresh-${program.name}`] }));
   const installed = new Set<string>();
   const apt: string[][] = [];
   const said: string[] = [];

@@ -20,6 +20,7 @@ import { programPath } from '../../scripts/prerequisites.js';
 import { CATALOG, personPhoto, startStack, type Stack } from '../proxy/stack.js';
 import { product, renderBlock } from './shopify-block.js';
 import { shopifyCartStandIn, type ShopifyCartStandIn } from './shopify-cart-stand-in.js';
+import { goOnPastPhotoCheck } from '../e2e/photo-check.js';
 
 const WAIT = 30_000;
 const ROOT = '/en-in/';
@@ -136,6 +137,7 @@ async function tryOnPage(path: string): Promise<{ page: Page; dialog: ReturnType
   await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
   await dialog.getByRole('button', { name: 'Continue' }).click();
   await dialog.getByLabel('Your photo', { exact: true }).setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(await personPhoto()) });
+  await goOnPastPhotoCheck(dialog);
   await dialog.getByRole('button', { name: 'Try it on', exact: true }).click();
   await page.locator('tryon-button[status="result"]').waitFor({ state: 'attached' });
   return { page, dialog, errors };

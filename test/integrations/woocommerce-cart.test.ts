@@ -12,6 +12,7 @@ import { programPath } from '../../scripts/prerequisites.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { CATALOG, personPhoto, startStack, type Stack } from '../proxy/stack.js';
 import { PLUGIN_FILE, startWordPress, type WordPress } from './wordpress/site.js';
+import { goOnPastPhotoCheck } from '../e2e/photo-check.js';
 
 const WAIT = 30_000;
 let wp: WordPress;
@@ -84,6 +85,7 @@ describe('WooCommerce: a variable product\'s variation, tried on, reaches the ca
     await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await dialog.getByLabel('Your photo', { exact: true }).setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(await personPhoto()) });
+    await goOnPastPhotoCheck(dialog);
     await dialog.getByRole('button', { name: 'Try it on', exact: true }).click();
     await page.locator('tryon-button[status="result"]').waitFor({ state: 'attached' });
     return { page, dialog, errors };

@@ -28,10 +28,12 @@ export function cdnBuildMiddleware() {
     if (!ctx.path.startsWith('/cdn-build/')) return next();
     const outDir = await build();
     const file = normalize(join(outDir, ctx.path.slice('/cdn-build/'.length)));
-    if (!file.startsWith(outDir) || !file.endsWith('.js')) return next();
+    // Scripts, and the photo check's models and wasm beside them.
+    const type = { js: 'text/javascript', json: 'application/json', bin: 'application/octet-stream', wasm: 'application/wasm' }[file.split('.').pop()];
+    if (!file.startsWith(outDir) || !type) return next();
     try {
       ctx.body = readFileSync(file);
-      ctx.type = 'text/javascript';
+      ctx.type = type;
     } catch {
       ctx.status = 404;
     }

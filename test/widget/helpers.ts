@@ -44,6 +44,8 @@ export interface Scenario {
     variants?: { id: string; name: string }[];
     /** How many other colours may be previewed per photo; beyond it POST /tryons answers colour_preview_limit. */
     colourPreviews?: number;
+    /** Whether the photo check asks for the whole body (GET /products' `fullBody`). */
+    fullBody?: boolean;
   } | null;
   photoErrors?: FakeError[];
   tryonErrors?: FakeError[];
@@ -92,6 +94,8 @@ export async function fakeProxy(scenario: Scenario = {}): Promise<Fake> {
 export async function mount(fake: Fake, attributes: Record<string, string | boolean> = {}): Promise<TryonButton> {
   const el = await fixture<TryonButton>(html`<tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction" poll-interval="50"></tryon-button>`);
   el.pollInterval = 50;
+  // Drawn test photos hold no person: the photo check is off unless a test sets `photo-check` (as pickPhoto says).
+  if (!('photo-check' in attributes)) el.setAttribute('photo-check', 'off');
   for (const [name, value] of Object.entries(attributes)) {
     if (value === false) el.removeAttribute(name);
     else el.setAttribute(name, value === true ? '' : value);
@@ -177,8 +181,13 @@ export async function drawnPhoto(width: number, height: number, type = 'image/jp
   return new File([blob], type === 'image/png' ? 'me.png' : 'me.jpg', { type });
 }
 
-/** Gives the photo step a file as if the shopper had picked it. */
+/**
+ * Gives the photo step a file as if the shopper had picked it. The tests' drawn photos hold no
+ * person, so unless a test asks for the photo check (sets `photo-check` itself: photo-check.test.ts)
+ * it is turned off here, where every test picks its photo.
+ */
 export async function pickPhoto(el: TryonButton, file: File): Promise<void> {
+  if (!el.hasAttribute('photo-check')) el.setAttribute('photo-check', 'off');
   const input = panelRoot(el).querySelector<HTMLInputElement>('#file');
   if (!input) throw new Error('No file input.');
   const transfer = new DataTransfer();

@@ -24,11 +24,13 @@ export interface PhotoStep {
   onPick(camera: boolean): void;
   onUseLastPhoto(): void;
   onFile(event: Event): void;
+  /** The photo check's verdict under the preview (photo-check.ts), and whether it lets the photo be sent. */
+  check?: { view: TemplateResult | typeof nothing; allowsSend: boolean } | undefined;
 }
 
 export function photoStep(step: PhotoStep): TemplateResult {
   const { texts } = step;
-  const ready = Boolean(step.preview);
+  const ready = Boolean(step.preview) && (step.check?.allowsSend ?? true);
   return html`<div part="photo" class="body">
     <h3 id="step-title" tabindex="-1">${texts.t('photoTitle')}</h3>
     <div>
@@ -42,10 +44,11 @@ export function photoStep(step: PhotoStep): TemplateResult {
     </div>
     <div part="dropzone" class="dropzone ${step.dragging ? 'over' : ''}"
       @dragover=${step.onDragOver} @dragleave=${step.onDragLeave} @drop=${step.onDrop}>
-      ${ready
-        ? html`<img part="preview" src=${step.preview ?? ''} alt=${texts.t('previewAlt')}>`
+      ${step.preview
+        ? html`<img part="preview" src=${step.preview} alt=${texts.t('previewAlt')}>`
         : html`<p class="muted">${step.preparing ? texts.t('preparing') : texts.t('dropHint')}</p>`}
     </div>
+    ${step.check?.view ?? nothing}
     ${step.problem ? html`<p class="problem" role="alert">${step.problem}</p>` : nothing}
     <div class="actions" part="actions">
       ${ready ? html`<button class="primary" part="primary-button" type="button" data-autofocus @click=${step.onSubmit}>${texts.t('submit')}</button>` : nothing}

@@ -1,0 +1,91 @@
+// The photo check's verdict, as a pure function of what the worker measured: kept apart from the
+// worker (and from tfjs) so the rules are read, tested and tuned in one place.
+
+/** Why a photo would make a poor try-on. Stable codes: they are in `tryon-photo-check` and analytics. */
+export type PhotoCheckReason =
+  | 'no_person'
+  | 'several_people'
+  | 'face_not_visible'
+  | 'not_full_body'
+  | 'too_dark'
+  | 'too_blurry'
+  | 'too_small';
+
+/** The order the shopper is told them in: the first is the one said in words. */
+export const REASON_ORDER: readonly PhotoCheckReason[] = [
+  'no_person', 'several_people', 'not_full_body', 'face_not_visible', 'too_dark', 'too_blurry', 'too_small',
+];
+
+/** What the worker measures in a photo (all fractions of the photo's own size). */
+export interface PhotoMeasures {
+  width: number;
+  height: number;
+  /** Mean luma, 0–255, of the photo downscaled. */
+  brightness: number;
+  /** Variance of the Laplacian of the photo downscaled to 512 px: low means blurred. */
+  sharpness: number;
+  /** Faces found (score; box as shares of the photo's width and height), largest first. */
+  faces: { score: number; top: number; left: number; height: number; width: number }[];
+  /** Figures the segmentation found (share of the photo's area; box in shares of width and height), largest first. */
+  people: { area: number; top: number; bottom: number; left: number; right: number }[];
+}
+
+/** Thresholds, calibrated on the test photos (docs/widget.md, "The photo check"). */
+export const LIMITS = {
+  /** Below this mean luma a figure is murky in any try-on. The good photo measures 83, a tenth of its light 8. */
+  minBrightness: 40,
+  /** Variance of the Laplacian at 512 px: the test photos measure 105–700, a 6 px blur 6. */
+  minSharpness: 40,
+  /** The prepared photo's shorter side. */
+  minShortSide: 320,
+  /** A face under this share of the photo's height belongs to a figure too far away to dress. */
+  minFaceHeight: 0.035,
+  minFaceScore: 0.75,
+  /** A face this sure but under minFaceScore is a face turned away or hidden. */
+  partFaceScore: 0.5,
+  /** A second face at least this share of the first one's height is a second person, not the crowd behind. */
+  secondFace: 0.5,
+  /** A figure of the segmentation is a person when at least this share of the photo. */
+  minFigure: 0.015,
+  /**
+   * Photo below the top of the face, in face heights: a standing adult is 7–8 heads tall, and the
+   * face box is about a head. Under 5.5 the feet cannot be in the photo.
+   */
+  fullBodyFaces: 5.5,
+} as const;
+
+type Face = PhotoMeasures['faces'][number];
+type Figure = PhotoMeasures['people'][number];
+
+const inside = (face: Face, figure: Figure) => {
+  const x = face.left + face.width / 2;
+  const y = face.top + face.height / 2;
+  return x >= figure.left && x <= figure.right && y >= figure.top && y <= figure.bottom;
+};
+
+export function reasonsFor(m: PhotoMeasures, needsFullBody: boolean): PhotoCheckReason[] {
+  const reasons = new Set<PhotoCheckReason>();
+  const faces = m.faces.filter((f) => f.score >= LIMITS.minFaceScore);
+  const first = faces[0];
+  const figures = m.people.filter((p) => p.area >= LIMITS.minFigure);
+  if (!first) {
+    // The segmentation alone also outlines things (a bowl of fruit): without a face, no person.
+    reasons.add(m.faces.some((f) => f.score >= LIMITS.partFaceScore) ? 'face_not_visible' : 'no_person');
+  } else {
+    // Two faces of like size, or a face outside the largest figure: two people. A face far smaller
+    // than the first is the crowd behind, which the try-on ignores as the shopper would.
+    const like = faces.filter((f) => f.height >= first.height * LIMITS.secondFace);
+    const largest = figures[0];
+    const elsewhere = largest !== undefined && faces.some((f) => f.height >= first.height * LIMITS.secondFace && !inside(f, largest));
+    if (like.length > 1 || elsewhere) reasons.add('several_people');
+    else {
+      if (needsFullBody && (1 - first.top) / first.height < LIMITS.fullBodyFaces) reasons.add('not_full_body');
+      if (first.height < LIMITS.minFaceHeight) reasons.add('too_small');
+    }
+  }
+  if (m.brightness < LIMITS.minBrightness) reasons.add('too_dark');
+  // A dark photo has little edge to measure: say what to fix first.
+  else if (m.sharpness < LIMITS.minSharpness) reasons.add('too_blurry');
+  if (Math.min(m.width, m.height) < LIMITS.minShortSide) reasons.add('too_small');
+  return REASON_ORDER.filter((r) => reasons.has(r));
+}
