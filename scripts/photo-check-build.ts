@@ -123,5 +123,5 @@ export async function buildPhotoCheck(outDir: string, { quantize = true }: { qua
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await buildPhotoCheck(process.argv[2] ?? join(root, 'dist/cdn'));
+  await buildPhotoCheck(process.argv[2] ?? join(root, 'widget/dist/cdn'));
 }
