@@ -13,10 +13,10 @@ import { delimiter, join } from 'node:path';
 
 export interface Program {
   /** What the suites call it. */
-  name: 'chromium' | 'firefox' | 'webkit-driver' | 'xvfb' | 'php' | 'redis-server' | 'nginx' | 'mariadbd' | 'wordpress' | 'opencv-data';
+  name: 'chromium' | 'firefox' | 'webkit-driver' | 'xvfb' | 'php' | 'redis-server' | 'nginx' | 'mariadbd' | 'wordpress' | 'opencv-data' | 'unzip';
   /** The environment variable that carries (or overrides) its path. */
   env: 'CHROME_PATH' | 'FIREFOX_PATH' | 'WEBKIT_DRIVER_PATH' | 'XVFB_PATH' | 'PHP_PATH' | 'REDIS_SERVER_PATH' | 'NGINX_PATH' |
-    'MARIADBD_PATH' | 'WORDPRESS_PATH' | 'OPENCV_DATA_PATH';
+    'MARIADBD_PATH' | 'WORDPRESS_PATH' | 'OPENCV_DATA_PATH' | 'UNZIP_PATH';
   /** Executable names looked up on PATH and in the system folders. */
   executables: string[];
   /**
@@ -103,6 +103,11 @@ export const PROGRAMS: readonly Program[] = [
     name: 'opencv-data', env: 'OPENCV_DATA_PATH', executables: [],
     folder: { candidates: ['/usr/share/doc/opencv-doc/examples/data'], marker: 'messi5.jpg' },
     debianPackage: 'opencv-doc', suites: ['widget'], purpose: 'the photo check\'s tests (real photos of people: messi5.jpg, basketball1.png, fruits.jpg)',
+  },
+  {
+    // The release's plugin zip is read back the way WordPress's upload reads it (Info-ZIP's format).
+    name: 'unzip', env: 'UNZIP_PATH', executables: ['unzip'],
+    debianPackage: 'unzip', suites: ['node'], purpose: 'the release test (reading the WordPress plugin zip back)',
   },
 ];
 

@@ -42,7 +42,7 @@ test('each suite asks only for the programs it starts', () => {
   assert.deepEqual(programsFor(['widget']).map((p) => p.debianPackage), ['chromium', 'firefox-esr', 'webkit2gtk-driver', 'xvfb', 'opencv-doc']);
   assert.deepEqual(programsFor(['e2e']).map((p) => p.debianPackage), ['chromium']);
   assert.deepEqual(programsFor(['node']).map((p) => p.debianPackage),
-    ['chromium', 'php-cli', 'redis-server', 'nginx', 'mariadb-server', 'wordpress']);
+    ['chromium', 'php-cli', 'redis-server', 'nginx', 'mariadb-server', 'wordpress', 'unzip']);
 });
 
 test('the widget suite asks only for the engines TRYON_ENGINES names; the other suites still get Chromium', () => {

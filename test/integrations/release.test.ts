@@ -38,7 +38,7 @@ describe('release artifacts', () => {
     const zip = join(work, 'tryon-button-wordpress.zip');
     await writeFile(zip, await zipFolder(plugin!, 'tryon-button'));
     // unzip is Info-ZIP's, the format WordPress's ZipArchive and PclZip read.
-    const unzip = 'unzip';
+    const unzip = process.env.UNZIP_PATH ?? 'unzip';
     const tested = await run(unzip, ['-t', zip], work);
     if (/ENOENT/.test(tested.output) || tested.code === -2) assert.fail('Info-ZIP unzip is needed for this test (Debian: apt-get install -y unzip)');
     assert.equal(tested.code, 0, tested.output);
