@@ -8,6 +8,10 @@ import type { Strings } from '../i18n/en.js';
 /** The element's attributes, by the names they have in HTML. */
 export interface TryonButtonAttributes {
   /**
+   * The photo check on the device before anything is uploaded (one person, face visible, the whole body when the product needs it, not too dark, blurred or small). `warn` (default) explains and offers "Use it anyway"; `strict` asks for another photo; `off` skips it. Read by the dialog when a photo is chosen.
+   */
+  'photo-check'?: 'warn' | 'strict' | 'off';
+  /**
    * The product's id in the shop's catalog (required).
    */
   product?: string;
