@@ -451,7 +451,7 @@ export class TryonButton extends LitElement implements PanelHost {
       ><slot>${label}</slot>${ready && !reason ? html`<span id="ready-badge" part="ready-badge" aria-hidden="true">${ready.badge}</span>` : nothing}</button>${reason
         ? html`<span id="unavailable-reason" part="unavailable-reason">${reasonText}</span>` : nothing}` : nothing}${this.panelLoaded
         ? html`<span role="status" class="ready-note">${ready?.announcement ?? ''}</span><tryon-panel .host=${this} @panel-status=${this.#onPanelStatus} @panel-ready=${this.#onPanelReady}
-            exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error, first-look, first-look-badge, colours, colour"
+            exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error, first-look, first-look-badge, colours, colour, photo-check"
           ></tryon-panel>`
         : nothing}`;
   }
