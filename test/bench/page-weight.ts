@@ -1,7 +1,7 @@
 // 1. Page weight: what a product page downloads for the button, and what the panel adds when the
 // shopper opens it. Measured on the real script-tag build (scripts/build.ts buildCdn), gzip -9
 // per file because each file travels separately. Over budget fails the whole bench.
-import { graphOf, staticClosure } from '../../scripts/module-graph.js';
+import { firstScriptOf, graphOf, staticClosure } from '../../scripts/module-graph.js';
 import type { Benchmark } from './harness.js';
 import { loadBuild } from './project.js';
 import { figure, kb } from './report.js';
@@ -27,7 +27,7 @@ export const pageWeight: Benchmark = {
     if (!gzipOf.has(entry)) throw new Error(`the build has no ${entry} (files: ${[...gzipOf.keys()].join(', ')})`);
 
     const graph = graphOf(outDir);
-    const first = staticClosure(graph, entry);
+    const first = firstScriptOf(graph, entry);
     const lazy = [...first].flatMap((file) => graph.dynamicImports(file));
     const panelEntries = lazy.filter((file) => /panel/i.test(file));
     const panelRoots = panelEntries.length > 0 ? panelEntries : lazy;
