@@ -11,6 +11,10 @@ import { defineConfig, type InlineConfig, type Plugin } from 'vite';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 export const widgetEntry = fileURLToPath(new URL('./widget/tryon-button.ts', import.meta.url));
+/** The script-tag build's entry: imports the element (`widgetEntry`, the core chunk) once the page has loaded. */
+export const cdnEntry = fileURLToPath(new URL('./widget/tryon-button.cdn.ts', import.meta.url));
+/** What `cdnEntry` imports: the element registered, the facade of the core chunk. */
+const cdnCore = fileURLToPath(new URL('./widget/tryon-button.register.ts', import.meta.url));
 
 export interface WidgetBuildTarget {
   /** The element's entry module (`widget/tryon-button.ts`). */
@@ -62,7 +66,7 @@ function common(quiet: boolean | undefined): InlineConfig {
   };
 }
 
-export function cdnConfig({ entry = widgetEntry, outDir, quiet }: WidgetBuildTarget): InlineConfig {
+export function cdnConfig({ entry = cdnEntry, outDir, quiet }: WidgetBuildTarget): InlineConfig {
   return {
     ...common(quiet),
     build: {
@@ -84,17 +88,14 @@ export function cdnConfig({ entry = widgetEntry, outDir, quiet }: WidgetBuildTar
         output: {
           format: 'es',
           entryFileNames: '[name].js',
-          chunkFileNames: '[name]-[hash].js',
-          // Library mode keeps whitespace for es output by default; a script-tag file wants it gone.
-          minify: true,
           // Nothing imports the entry file: shops load it with a query (WordPress `?ver=`, Shopify
           // `?v=`), and a module imported under another URL is a second module, with a second Lit.
-          // So everything the entry runs (Lit, the button) sits in a core chunk that the entry and
-          // the panel both import by its plain relative name, and the entry is only the few bytes
-          // that register the element.
-          codeSplitting: {
-            groups: [{ name: 'tryon-core', tags: ['$initial'], test: (id: string) => id !== entry }],
-          },
+          // The entry (widget/tryon-button.cdn.ts) is only the few bytes that wait for the page's
+          // load; everything the element runs (Lit, the button) is the core chunk it then imports,
+          // which the panel imports too, by its plain relative name.
+          chunkFileNames: (chunk) => (chunk.facadeModuleId === cdnCore ? 'tryon-core-[hash].js' : '[name]-[hash].js'),
+          // Library mode keeps whitespace for es output by default; a script-tag file wants it gone.
+          minify: true,
         },
       },
     },

@@ -14,6 +14,7 @@
 import { ProxyError } from './errors.js';
 import type { ClaimsOf, HandleKind } from './handles.js';
 import type { ProxyServices } from './context.js';
+import type { RateBucket } from './store/store.js';
 
 export interface PhotoRevocations {
   /** Records the photo as forgotten until `until` (epoch milliseconds). Repeating it is harmless. */
@@ -30,6 +31,18 @@ export interface PhotoRevocations {
   endSubmit(photoId: string, ticket: string): Promise<void>;
   /** Submits of the photo let out and neither ended nor lapsed. */
   submitsUnderWay(photoId: string): Promise<number>;
+  /**
+   * Optional, for a store a network hop away (Durable Objects): one read's rate-limit decision and
+   * its photo's revocation check in one round trip, in that order (a client out of allowance is
+   * told so, whatever its photo). Without it, read-gate.ts asks the two questions one by one.
+   */
+  takeReadAndCheck?(read: { bucket: RateBucket; perMinute: number }, client: string, photoId: string): Promise<ReadDecision>;
+}
+
+/** What one read of a handle was told: seconds to wait (rate limited), or whether its photo is forgotten. */
+export interface ReadDecision {
+  waitSeconds?: number | undefined;
+  revoked: boolean;
 }
 
 /** Lifetimes, in seconds, of the handles that can name one photo. */

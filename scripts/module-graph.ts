@@ -43,3 +43,18 @@ export function reachableFrom(graph: ModuleGraph, entry: string, seen = new Set<
   for (const next of [...graph.staticImports(entry), ...graph.dynamicImports(entry)]) reachableFrom(graph, next, seen);
   return seen;
 }
+
+/** The core chunk of the CDN build: Lit and the button, which the entry imports once the page has loaded. */
+export const isCoreChunk = (file: string) => /^tryon-core-[\w-]+\.js$/.test(file);
+
+/**
+ * What a product page loads for the button, whether or not the entry waits for the page's load
+ * first: the entry with its static imports, and the core chunk it imports (with its static imports).
+ */
+export function firstScriptOf(graph: ModuleGraph, entry: string): Set<string> {
+  const first = staticClosure(graph, entry);
+  for (const file of [...first]) {
+    for (const core of graph.dynamicImports(file).filter(isCoreChunk)) staticClosure(graph, core, first);
+  }
+  return first;
+}

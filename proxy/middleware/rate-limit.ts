@@ -17,8 +17,12 @@ export interface RateLimit {
 export async function takeRequest(limit: RateLimit, client: string): Promise<void> {
   const waitSeconds = await limit.store.takeRequest(limit.bucket, client, limit.perMinute);
   if (waitSeconds !== undefined) {
-    throw new ProxyError(429, 'rate_limited', 'Too many requests; please wait a moment and try again.', true, waitSeconds);
+    throw rateLimited(waitSeconds);
   }
+}
+
+export function rateLimited(waitSeconds: number): ProxyError {
+  return new ProxyError(429, 'rate_limited', 'Too many requests; please wait a moment and try again.', true, waitSeconds);
 }
 
 /** Takes one request of `limit` for the asking client before the route runs (429 when none is left). */

@@ -3,8 +3,7 @@
 // are served (Safari plays video only with them): passed to upstream, or cut from its stream.
 import { Hono } from 'hono';
 import { ProxyError } from '../errors.js';
-import { openUnforgotten } from '../photo-revocations.js';
-import { rateLimit } from '../middleware/rate-limit.js';
+import { openForRead } from '../read-gate.js';
 import type { ProxyServices, ProxyEnv } from '../context.js';
 
 const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'video/mp4': 'mp4' };
@@ -44,8 +43,8 @@ function slice(body: ReadableStream<Uint8Array>, start: number, end: number): Re
 
 export function fileRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
-  app.get('/:handle', rateLimit(services.reads, services.client), async (c) => {
-    const claims = await openUnforgotten(services, 'file', c.req.param('handle'));
+  app.get('/:handle', async (c) => {
+    const claims = await openForRead(services, c, 'file', c.req.param('handle'));
     let output = (await services.board.known(claims.jobId))?.outputs.find((o) => o.fileId === claims.fileId);
     if (!output) {
       const snapshot = await services.board.read(claims.jobId);

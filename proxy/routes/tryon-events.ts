@@ -6,7 +6,7 @@
 import { streamSSE } from 'hono/streaming';
 import type { Handler } from 'hono';
 import { isTerminal, type TryonSnapshot } from '../tryon-status.js';
-import { openUnforgotten } from '../photo-revocations.js';
+import { openForRead } from '../read-gate.js';
 import { mountBase, readPreview, statusBody } from '../tryon/status-body.js';
 import { StreamSlots } from '../stream-slots.js';
 import type { ProxyEnv, ProxyServices } from '../context.js';
@@ -28,7 +28,7 @@ function counted<S>(services: ProxyServices, release: () => void, write: (stream
 export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
   const slots = new StreamSlots(services.limits);
   return async (c) => {
-    const claims = await openUnforgotten(services, 'tryon', c.req.param('handle') ?? '');
+    const claims = await openForRead(services, c, 'tryon', c.req.param('handle') ?? '');
     const base = mountBase(services, c.req.path);
     const release = slots.take(services.client(c));
     let first: TryonSnapshot;

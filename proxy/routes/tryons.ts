@@ -9,6 +9,7 @@ import { creditsFor } from '../prices.js';
 import { refusalError } from '../spend-ledger.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { openUnforgotten } from '../photo-revocations.js';
+import { openForRead } from '../read-gate.js';
 import { logConsent } from '../tryon/consent-log.js';
 import { readTryonRequest } from '../tryon/request.js';
 import { mountBase, readPreview, statusBody } from '../tryon/status-body.js';
@@ -127,7 +128,6 @@ function checkColourPreview(product: VariantEntry, request: TryonRequest): void 
 export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
   const writes = rateLimit(services.writes, services.client);
-  const reads = rateLimit(services.reads, services.client);
 
   app.post('/', writes, async (c) => {
     const request = await readTryonRequest(c.req.raw, services.limits);
@@ -214,14 +214,15 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     return c.json({ tryon: handle, status: job.status, views }, 202);
   });
 
-  app.get('/:handle', reads, async (c) => {
-    const claims = await openUnforgotten(services, 'tryon', c.req.param('handle'));
+  // One rate-limit decision and one revocation check (one store round trip where the store is remote).
+  app.get('/:handle', async (c) => {
+    const claims = await openForRead(services, c, 'tryon', c.req.param('handle'));
     const [snapshot, preview] = await Promise.all([services.board.read(claims.jobId), readPreview(services, claims)]);
     c.header('cache-control', 'no-store');
     return c.json(await statusBody(services, claims, snapshot, mountBase(services, c.req.path), preview));
   });
 
-  app.get('/:handle/events', reads, tryonEvents(services));
+  app.get('/:handle/events', tryonEvents(services));
 
   return app;
 }

@@ -80,6 +80,11 @@ export class ShopObject {
       },
       takeRequest: ({ now, bucket, client, perMinute }: Call & { bucket: RateBucket; client: string; perMinute: number }) =>
         this.takeRequest(now, bucket, client, perMinute),
+      // One read: its allowance first (a limited client is told so whatever its photo), then its photo.
+      takeReadAndCheck: ({ now, rateNow, bucket, client, perMinute, photoId }: Call & { rateNow: number; bucket: RateBucket; client: string; perMinute: number; photoId: string }) => {
+        const waitSeconds = this.takeRequest(rateNow, bucket, client, perMinute);
+        return { waitSeconds: waitSeconds ?? null, revoked: waitSeconds === undefined && this.live('forgotten', 'photo_id', photoId, now) };
+      },
       usageAdd: ({ now, day, counters, job }: Call & { day: string; counters: UsageCounters; job?: { id: string; product: string; credits: number; keepMs: number } }) =>
         this.usageAdd(now, day, counters, job),
       usageFailed: ({ now, jobId, code }: Call & { jobId: string; code: string }) => this.usageFailed(now, jobId, code),

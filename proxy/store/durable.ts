@@ -178,6 +178,12 @@ export class DurableStore implements ProxyStore {
       beginSubmit: async (photoId, ms) => (await this.call<string | null>(shop(), 'beginSubmit', { photoId, ms, now: now() })) ?? undefined,
       endSubmit: async (photoId, ticket) => { await this.call(shop(), 'endSubmit', { photoId, ticket, now: now() }); },
       submitsUnderWay: async (photoId) => this.call<number>(shop(), 'submitsUnderWay', { photoId, now: now() }),
+      // A status or file read asks the shop object once, not once for its allowance and again for its photo.
+      takeReadAndCheck: async ({ bucket, perMinute }, client, photoId) => {
+        const answer = await this.call<{ waitSeconds: number | null; revoked: boolean }>(shop(), 'takeReadAndCheck',
+          { bucket, client, perMinute, photoId, rateNow: this.now(), now: now() });
+        return { waitSeconds: answer.waitSeconds ?? undefined, revoked: answer.revoked };
+      },
     };
   }
 

@@ -11,7 +11,7 @@ import { importProject } from './harness.js';
 import { withoutWidget } from './page-impact.js';
 import { graphOf, staticClosure } from './page-weight.js';
 import { jpegOfSize, phoneJpeg } from './photos.js';
-import { Unavailable, figure, median, toMarkdown, toText } from './report.js';
+import { LCP_DELTA_GOAL_MS, LONG_TASK_GOAL_MS, Unavailable, enforcedFailures, figure, lcpDeltaFigure, longestTaskFigure, median, toMarkdown, toText } from './report.js';
 import type { Outcome } from './report.js';
 
 describe('page weight: the module graph of a build', () => {
@@ -99,6 +99,48 @@ describe('report', () => {
     const md = toMarkdown(outcomes, info);
     assert.match(md, /\| panel \| 31\.0 KB \| ≤ 30\.0 KB \| fail \|/);
     assert.match(md, /Could not run: no Chromium found/);
+  });
+});
+
+describe('regression guards (issue 27): LCP delta and the longest task fail the bench', () => {
+  const outcome = (id: string, figures: Outcome['figures'], unavailable?: string): Outcome =>
+    ({ id, title: id, seconds: 0, notes: [], figures, ...(unavailable ? { unavailable } : {}) });
+
+  it('passes an LCP delta up to +50 ms and fails one over it, enforced', () => {
+    assert.equal(LCP_DELTA_GOAL_MS, 50);
+    const at = lcpDeltaFigure('LCP delta', 1100, 1050);
+    assert.deepEqual([at.verdict, at.enforced, at.value, at.goal], ['pass', true, '+50.0 ms', '≤ +50 ms']);
+    const over = lcpDeltaFigure('LCP delta', 1101, 1050);
+    assert.deepEqual([over.verdict, over.enforced], ['fail', true]);
+    assert.equal(lcpDeltaFigure('LCP delta', 900, 1050).verdict, 'pass', 'faster with the widget is fine');
+    assert.equal(lcpDeltaFigure('LCP delta', Number.NaN, 1050).verdict, 'fail', 'an LCP that could not be read is no pass');
+  });
+
+  it('passes a longest task under 50 ms and fails one of 50 ms or more, or none measured', () => {
+    assert.equal(LONG_TASK_GOAL_MS, 50);
+    assert.equal(longestTaskFigure('JPEG, Chromium', 49.9).verdict, 'pass');
+    assert.equal(longestTaskFigure('JPEG, Chromium', 0).verdict, 'pass');
+    assert.deepEqual([longestTaskFigure('HEIC, Firefox', 50).verdict, longestTaskFigure('HEIC, Firefox', 50).enforced], ['fail', true]);
+    assert.equal(longestTaskFigure('HEIC, Firefox', undefined).value, 'not measured');
+    assert.equal(longestTaskFigure('HEIC, Firefox', undefined).verdict, 'fail');
+  });
+
+  it('counts enforced failures only, and a guarded benchmark that could not run', () => {
+    const outcomes = [
+      outcome('page-impact', [lcpDeltaFigure('LCP delta', 1400, 1050), figure('score delta', '0', '≥ −2', false)]),
+      outcome('photo-prep', [longestTaskFigure('JPEG, Chromium', 20)]),
+      outcome('proxy-overhead', [figure('p50 ratio', '2.0×', '≤ 1.5', false)]),
+      outcome('workers', [], 'no workerd'),
+    ];
+    const failures = enforcedFailures(outcomes, ['page-impact', 'photo-prep']);
+    assert.equal(failures.length, 1, failures.join('; '));
+    assert.match(failures[0]!, /^page-impact: LCP delta .* \+350 ms \(goal ≤ \+50 ms\)$/);
+    assert.deepEqual(enforcedFailures([outcome('photo-prep', [], 'no Chromium')], ['photo-prep']), ['photo-prep: could not run (no Chromium)']);
+    assert.deepEqual(enforcedFailures([outcome('workers', [], 'no workerd')], ['photo-prep']), [], 'an unguarded bench that could not run is reported, not enforced');
+    const text = toText(outcomes, { startedAt: new Date('2026-11-26T00:00:00Z'), quick: false, seconds: 1 });
+    assert.match(text, /Summary: 1 pass, 3 fail/);
+    assert.match(text, /FAIL page-impact: LCP delta/);
+    assert.match(text, /Enforced goals missed \(the bench exits 1\): 1/);
   });
 });
 

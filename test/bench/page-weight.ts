@@ -1,13 +1,15 @@
 // 1. Page weight: what a product page downloads for the button, and what the panel adds when the
 // shopper opens it. Measured on the real script-tag build (scripts/build.ts buildCdn), gzip -9
 // per file because each file travels separately. Over budget fails the whole bench.
-import { graphOf, staticClosure } from '../../scripts/module-graph.js';
+import { firstScriptOf, graphOf, staticClosure } from '../../scripts/module-graph.js';
 import type { Benchmark } from './harness.js';
 import { loadBuild } from './project.js';
 import { figure, kb } from './report.js';
 
+// The build's own budgets (scripts/build.ts BUDGETS): the bench had kept 32 KB for button + panel
+// after the build moved to 38 KB (with availability, usage words and Add to cart).
 export const BUTTON_BUDGET = 10 * 1024;
-export const PANEL_BUDGET = 32 * 1024;
+export const PANEL_BUDGET = 38 * 1024;
 
 // The module graph is the build's own reading (scripts/module-graph.ts), so the bench and the
 // build's budgets count the same first script.
@@ -27,7 +29,7 @@ export const pageWeight: Benchmark = {
     if (!gzipOf.has(entry)) throw new Error(`the build has no ${entry} (files: ${[...gzipOf.keys()].join(', ')})`);
 
     const graph = graphOf(outDir);
-    const first = staticClosure(graph, entry);
+    const first = firstScriptOf(graph, entry);
     const lazy = [...first].flatMap((file) => graph.dynamicImports(file));
     const panelEntries = lazy.filter((file) => /panel/i.test(file));
     const panelRoots = panelEntries.length > 0 ? panelEntries : lazy;

@@ -9,7 +9,10 @@ export interface Figure {
   value: string;
   goal?: string;
   verdict: Verdict;
-  /** A failed enforced figure makes `npm run bench` exit non-zero (page weight only). */
+  /**
+   * A failed enforced figure makes `npm run bench` exit non-zero: page weight, and the regression
+   * guards of issue 27 (the LCP delta and the longest main-thread task of photo preparation).
+   */
   enforced?: boolean;
 }
 
@@ -29,6 +32,28 @@ export class Unavailable extends Error {}
 export function figure(label: string, value: string, goal?: string, ok?: boolean, enforced = false): Figure {
   const verdict: Verdict = ok === undefined ? 'info' : ok ? 'pass' : 'fail';
   return { label, value, verdict, enforced, ...(goal === undefined ? {} : { goal }) };
+}
+
+/** Issue 27's regression guards: what the widget may cost a product page and a tap, at most. */
+export const LCP_DELTA_GOAL_MS = 50;
+export const LONG_TASK_GOAL_MS = 50;
+
+const signedMs = (value: number) => `${value > 0 ? '+' : ''}${ms(value)}`;
+
+/** LCP with the widget minus without it: enforced, ≤ +50 ms. A figure that could not be read fails. */
+export function lcpDeltaFigure(label: string, withWidget: number, without: number): Figure {
+  const delta = withWidget - without;
+  return figure(`${label} (${ms(withWidget)} with, ${ms(without)} without)`, Number.isFinite(delta) ? signedMs(delta) : 'not measured',
+    `≤ +${LCP_DELTA_GOAL_MS} ms`, Number.isFinite(delta) && delta <= LCP_DELTA_GOAL_MS, true);
+}
+
+/**
+ * The longest main-thread task seen while a photo was prepared: enforced, under 50 ms (a task of
+ * 50 ms or more is a long task, what delays a tap). `undefined` = the probe saw nothing at all, a fail.
+ */
+export function longestTaskFigure(label: string, longest: number | undefined): Figure {
+  const seen = longest !== undefined && Number.isFinite(longest);
+  return figure(label, seen ? ms(longest) : 'not measured', `< ${LONG_TASK_GOAL_MS} ms`, seen && longest < LONG_TASK_GOAL_MS, true);
 }
 
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -73,7 +98,20 @@ export function toText(outcomes: Outcome[], info: RunInfo): string {
   lines.push(`Summary: ${countVerdicts(outcomes, 'pass')} pass, ${failed.length} fail` +
     (unavailable.length ? `, could not run: ${unavailable.join(', ')}` : ''));
   for (const name of failed) lines.push(`  FAIL ${name}`);
+  const enforced = enforcedFailures(outcomes);
+  if (enforced.length > 0) lines.push(`Enforced goals missed (the bench exits 1): ${enforced.length}`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What makes the bench fail: every enforced figure that failed, and every benchmark holding an
+ * enforced figure (`guarded`) that could not run at all, since a guard that did not look proves nothing.
+ */
+export function enforcedFailures(outcomes: Outcome[], guarded: string[] = []): string[] {
+  return outcomes.flatMap((o) => [
+    ...(o.unavailable !== undefined && guarded.includes(o.id) ? [`${o.id}: could not run (${o.unavailable})`] : []),
+    ...o.figures.filter((f) => f.enforced && f.verdict === 'fail').map((f) => `${o.id}: ${f.label} ${f.value} (goal ${f.goal ?? '–'})`),
+  ]);
 }
 
 const escapeCell = (text: string) => text.replaceAll('|', '\\|');

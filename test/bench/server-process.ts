@@ -8,11 +8,14 @@ import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serveFetch } from './loopback.js';
 import { loadSandbox, startBenchProxy } from './project.js';
 
 export type ServerSettings =
   | { kind: 'sandbox'; keys: Record<string, string>; speed: number; webhookUrl?: string; webhookSecret?: string }
-  | { kind: 'proxy'; options: Record<string, unknown> & { assetsDir: string } };
+  | { kind: 'proxy'; options: Record<string, unknown> & { assetsDir: string } }
+  /** The framework's floor: a bare Hono app on @hono/node-server answering GET /health as the proxy does. */
+  | { kind: 'bare-hono' };
 
 export interface Memory {
   rss: number; peakRss: number; maxRss: number; heapUsed: number; external: number; arrayBuffers: number;
@@ -80,7 +83,14 @@ async function serveInThisProcess(settings: ServerSettings): Promise<void> {
   const send = (message: Message) => process.send?.(message);
   let close: () => Promise<void>;
   let url: string;
-  if (settings.kind === 'sandbox') {
+  if (settings.kind === 'bare-hono') {
+    const { Hono } = await import('hono');
+    const app = new Hono();
+    app.get('/health', (c) => c.json({ ok: true, upstream: 'test' }));
+    const served = await serveFetch((request) => app.fetch(request));
+    url = served.url;
+    close = () => served.close();
+  } else if (settings.kind === 'sandbox') {
     const { startSandbox } = await loadSandbox();
     const sandbox = await startSandbox({
       port: 0, hostname: '127.0.0.1', speed: settings.speed, keys: settings.keys, log: () => {},

@@ -70,8 +70,10 @@ export const workersRuntime: Benchmark = {
       figures.push(figure(`${name}: status read (median of ${rounds})`, ms(median(reads))));
       figures.push(figure(`${name}: file, time to first byte (median of ${rounds})`, ms(median(bytes))));
     }
-    figures.push(figure('Status read, workerd + Durable Objects ÷ workerd alone (the shop object asked twice: rate limit, forgotten photo)',
-      ratio(readMedians['workerd + Durable Objects']! / readMedians.workerd!)));
+    // Issue 27: a status read asks the shop object once (its allowance and its photo in one call).
+    const objects = readMedians['workerd + Durable Objects']! / readMedians.workerd!;
+    figures.push(figure('Status read, workerd + Durable Objects ÷ workerd alone (the shop object asked once: allowance and forgotten photo together)',
+      ratio(objects), '≤ 1.3×', objects <= 1.3));
     figures.push(figure('Worker bundle, gzip (no catalog images)', kb(plain.gzipBytes), '≤ 3 MB (Workers free plan)', plain.gzipBytes <= FREE_PLAN_GZIP));
     figures.push(figure(`Worker bundle, gzip (with ${bundle.images.length} test catalog images)`, kb(bundle.gzipBytes), '≤ 3 MB (Workers free plan)', bundle.gzipBytes <= FREE_PLAN_GZIP));
     return { figures, notes: ['one client, sequential requests on loopback; workerd runs under Miniflare with one isolate (the Durable Objects in the same process, as local as they get: on Cloudflare an object is a network hop away, usually in the same data centre)'] };

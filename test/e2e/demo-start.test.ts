@@ -30,7 +30,12 @@ describe('the demo with its own sandbox', () => {
     const widget = await fetch(`${demo.url}/widget/tryon-button.js`);
     assert.equal(widget.status, 200);
     assert.match(widget.headers.get('content-type') ?? '', /javascript/);
-    assert.ok((await widget.text()).includes('tryon-button'), 'the built widget, not a stand-in');
+    // The entry imports the core (the element) once the page has loaded (docs/performance.md).
+    const core = /\.\/(tryon-core-[\w-]+\.js)/.exec(await widget.text())?.[1];
+    assert.ok(core, 'the entry imports the built core');
+    const element = await fetch(`${demo.url}/widget/${core}`);
+    assert.equal(element.status, 200);
+    assert.ok((await element.text()).includes('tryon-button'), 'the built widget, not a stand-in');
   });
 
   test('every product of the catalog has a page, and the proxy offers what the catalog says', async () => {
