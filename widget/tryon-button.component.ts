@@ -355,6 +355,8 @@ export class TryonButton extends LitElement implements PanelHost {
     this.#resumeChecked.add(key);
     const resume = currentTryon(this.endpoint, this.product);
     if (resume) void this.#readyPanel().then((panel) => panel.show(resume)).catch(() => undefined);
+    // Opened on a phone from a hand-off's QR code: the dialog opens in hand-off mode (the panel reads the code).
+    else if (location.hash.includes('tryon-handoff=')) void this.#readyPanel().then((panel) => panel.show()).catch(() => undefined);
   }
 
   /**

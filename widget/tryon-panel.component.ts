@@ -31,9 +31,21 @@ import type { ColourTile } from './colour-previews.js';
 import { resultStep } from './steps/result.js';
 import type { ImageView } from './steps/result.js';
 import { errorStep } from './steps/error.js';
+import { modelsStep } from './steps/models.js';
+import { desktopHandoffStep, phoneSentStep } from './steps/handoff.js';
+import { handoffCodeInPage, phoneAddress, qrCode, removeHandoffFragment, spacedCode, timeLeft } from './handoff.js';
+import { networkUrl } from './network-url.js';
+import { ProxyError } from './proxy-client.js';
 import { SmallScreen } from './small-screen.js';
 import { addToShopifyCart, addToWooCommerceCart, CartError } from './cart.js';
 import type { ResultCart } from './steps/result.js';
+
+/**
+ * Until when the desktop counts on a photo given by a hand-off: the hand-off answer does not say
+ * when the photo's handle ends, so the code's own end is taken (a photo outlives its code by the
+ * proxy's photo lifetime, an hour by default); past it, "Try this colour" asks for a photo again.
+ */
+const handoffPhotoExpiry = (codeExpiresAt: number): string => new Date(codeExpiresAt).toISOString();
 
 /** Previews of photos uploaded from this page, by photo handle, for the before/after view. */
 const beforeImages = new Map<string, string>();
@@ -62,6 +74,8 @@ export class TryonPanel extends LitElement {
     dragging: { state: true },
     cart: { state: true },
     fadeFrom: { state: true },
+    handoff: { state: true },
+    phone: { state: true },
   };
 
   declare host: PanelHost;
@@ -79,6 +93,12 @@ export class TryonPanel extends LitElement {
   #toldCart = '';
   /** The first look the full render just replaced, fading out over it; cleared by the next try-on or view. */
   declare private fadeFrom: string | undefined;
+  /** The desktop's hand-off on screen ("Use your phone"), while it is. */
+  declare private handoff: { state: 'starting' | 'waiting' | 'expired' | 'failed'; code?: string; expiresAt?: number; qr?: string; problem: string } | undefined;
+  /** Opened on a phone from a hand-off's QR code: the code, and how sending the photo went. */
+  declare private phone: { code: string; state: 'ready' | 'sending' | 'sent' | 'refused'; problem: string } | undefined;
+  #handoffWatch: AbortController | undefined;
+  #handoffTick: ReturnType<typeof setInterval> | undefined;
 
   readonly #clock = new ClockController(this);
   readonly #compare = new CompareController(this, () => this.renderRoot.querySelector<HTMLElement>('.compare'));
@@ -123,6 +143,8 @@ export class TryonPanel extends LitElement {
     this.dragging = false;
     this.cart = { state: 'idle', requestId: undefined };
     this.fadeFrom = undefined;
+    this.handoff = undefined;
+    this.phone = undefined;
   }
 
   get #texts(): Texts {
@@ -191,6 +213,7 @@ export class TryonPanel extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.#endHandoff();
     // The colour previews' watches stop with the panel (each draft is charged and finishes upstream).
     this.#colours.reset();
   }
@@ -204,6 +227,12 @@ export class TryonPanel extends LitElement {
     if (!dialog) return;
     const wasOpen = dialog.open;
     this.#readyBadge(false);
+    // Opened from a hand-off's QR code: this is the phone. The code leaves the address bar at once.
+    const code = handoffCodeInPage();
+    if (code) {
+      removeHandoffFragment();
+      this.phone = { code, state: 'ready', problem: '' };
+    }
     this.#run.enter(resume);
     if (!wasOpen) {
       dialog.showModal();
@@ -494,11 +523,128 @@ export class TryonPanel extends LitElement {
     return { texts, productName, before: photo ? beforeImages.get(photo.handle) : undefined, compare: this.#compare };
   }
 
+  // ── "See it on a model" and the hand-off ────────────────────────────────────────────────
+
+  /** The product's models, their pictures through the same gate as every URL from the network. */
+  #models(): { id: string; name: string; image: string }[] {
+    const client = this.#run.client();
+    return (this.#run.product?.models ?? []).flatMap((model) => {
+      try {
+        return [{ id: model.id, name: model.name, image: networkUrl(model.image, client.base) }];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  /** "Use your phone": asks the proxy for a code, draws its QR code, counts down and waits for the photo. */
+  readonly #startHandoff = async () => {
+    this.#endHandoff();
+    const watch = new AbortController();
+    this.#handoffWatch = watch;
+    this.handoff = { state: 'starting', problem: '' };
+    this.#focusStep = true;
+    const client = this.#run.client();
+    try {
+      const started = await client.startHandoff(this.#run.product?.product || this.host.product, this.#run.chosenVariant || undefined, watch.signal);
+      const expiresAt = Date.parse(started.expiresAt);
+      this.handoff = { state: 'waiting', code: spacedCode(started.code), expiresAt, problem: '' };
+      this.#handoffTick = setInterval(() => {
+        if (this.handoff?.state === 'waiting' && Date.now() >= (this.handoff.expiresAt ?? 0)) this.handoff = { ...this.handoff, state: 'expired' };
+        this.requestUpdate();
+      }, 1000);
+      void qrCode(phoneAddress(started.code)).then((qr) => {
+        if (this.#handoffWatch === watch && this.handoff) this.handoff = { ...this.handoff, qr };
+      }).catch(() => {
+        // Without its QR code the code in letters still works: said, not hidden.
+        if (this.#handoffWatch === watch && this.handoff) this.handoff = { ...this.handoff, problem: this.#texts.t('error_generic') };
+      });
+      const final = await client.watchHandoff(started.handoff, () => undefined, watch.signal);
+      if (this.#handoffWatch !== watch) return;
+      if (final.status === 'received' && final.photo) {
+        this.#endHandoff();
+        this.handoff = undefined;
+        this.announcement = this.#texts.t('handoffReceived');
+        this.#run.useHandoffPhoto(final.photo, handoffPhotoExpiry(expiresAt));
+      } else {
+        this.#stopHandoffTimers();
+        this.handoff = { ...this.handoff!, state: 'expired' };
+        this.#focusStep = true;
+      }
+    } catch (error) {
+      if (watch.signal.aborted) return;
+      this.#stopHandoffTimers();
+      this.handoff = { state: 'failed', problem: this.#texts.errorMessage(error instanceof ProxyError ? error.code : 'generic') };
+      this.#focusStep = true;
+    }
+  };
+
+  #stopHandoffTimers(): void {
+    clearInterval(this.#handoffTick);
+    this.#handoffTick = undefined;
+  }
+
+  /** Stops waiting for a hand-off (back, a new code, the panel gone). */
+  #endHandoff(): void {
+    this.#handoffWatch?.abort();
+    this.#handoffWatch = undefined;
+    this.#stopHandoffTimers();
+  }
+
+  readonly #closeHandoff = () => {
+    this.#endHandoff();
+    this.handoff = undefined;
+    this.#focusStep = true;
+  };
+
+  /** On the phone: the photo goes to the computer's hand-off, with the consent given here. */
+  readonly #sendToComputer = async () => {
+    const phone = this.phone;
+    const blob = this.prepared?.blob;
+    if (!phone || !blob || phone.state === 'sending') return;
+    this.phone = { ...phone, state: 'sending' };
+    try {
+      await this.#run.sendToComputer(phone.code, blob);
+      this.phone = { ...phone, state: 'sent', problem: '' };
+    } catch (error) {
+      this.phone = { ...phone, state: 'refused', problem: this.#texts.errorMessage(error instanceof ProxyError ? error.code : 'generic') };
+    }
+    this.#focusStep = true;
+  };
+
+  /** "No photo? See it on a model" and, on a computer, "Use your phone": offered beside consent and the photo step. */
+  #alternatives(texts: Texts): TemplateResult | typeof nothing {
+    if (this.phone) return nothing;
+    const models = (this.#run.product?.models ?? []).length > 0;
+    const phone = !this.#smallScreen.matches;
+    if (!models && !phone) return nothing;
+    return html`<div class="body actions alternatives" part="alternatives">
+      ${models ? html`<button type="button" part="secondary-button models-button" @click=${() => { this.#focusStep = true; this.#run.browseModels(); }}>${texts.t('seeOnModel')}</button>` : nothing}
+      ${phone ? html`<button type="button" part="secondary-button phone-button" @click=${this.#startHandoff}>${texts.t('usePhone')}</button>` : nothing}
+    </div>`;
+  }
+
   #renderStep(texts: Texts): TemplateResult | typeof nothing {
     const session = this.#session;
     const productName = this.#productName();
+    if (this.phone && (this.phone.state === 'sent' || this.phone.state === 'refused')) {
+      return phoneSentStep({ texts, problem: this.phone.problem, onClose: () => this.hide() });
+    }
+    if (this.handoff && (session.status === 'consent' || session.status === 'photo')) {
+      const { handoff } = this;
+      return desktopHandoffStep({
+        texts, qr: handoff.qr, code: handoff.code, left: timeLeft(handoff.expiresAt ?? 0, Date.now()), state: handoff.state,
+        problem: handoff.problem, onNewCode: this.#startHandoff, onBack: this.#closeHandoff,
+      });
+    }
+    if (session.status === 'photo' && session.browsingModels) {
+      return modelsStep({
+        texts, productName, models: this.#models(),
+        onPick: (model) => this.#run.useModel(model), onBack: () => { this.#focusStep = true; this.#run.closeModels(); },
+      });
+    }
     switch (session.status) {
-      case 'consent': return consentStep({
+      case 'consent': return html`${consentStep({
         texts, productName, privacyUrl: this.host.privacyUrl, retention: this.#run.product?.retention, checked: this.consentChecked,
         onCheck: (event) => { this.consentChecked = (event.target as HTMLInputElement).checked; },
         onContinue: () => {
@@ -506,17 +652,22 @@ export class TryonPanel extends LitElement {
           const words = consentText({ texts, productName, privacyUrl: this.host.privacyUrl, retention: this.#run.product?.retention });
           void this.#run.consent(consentWords(Object.values(words)), texts.code);
         },
-      });
-      case 'photo': return photoStep({
+      })}${this.#alternatives(texts)}`;
+      case 'photo': return html`${photoStep({
         texts, preview: this.prepared ? this.preview : undefined, preparing: this.preparing, dragging: this.dragging,
         problem: this.problem, hasLastPhoto: Boolean(lastPhoto(this.host.endpoint)), canForget: this.#run.hasPhotoToForget(),
         onForget: this.#onForget,
         onDragOver: this.#onDragOver, onDragLeave: () => { this.dragging = false; }, onDrop: this.#onDrop,
-        onSubmit: () => { if (this.prepared) void this.#run.sendPhoto(); },
+        onSubmit: () => {
+          if (!this.prepared) return;
+          if (this.phone) void this.#sendToComputer();
+          else void this.#run.sendPhoto();
+        },
         onPick: (camera) => this.renderRoot.querySelector<HTMLInputElement>(camera ? '#camera' : '#file')?.click(),
         onUseLastPhoto: () => this.#run.useLastPhoto(),
         onFile: this.#onFile,
-      });
+        phone: this.phone ? { sending: this.phone.state === 'sending' } : undefined,
+      })}${this.#alternatives(texts)}`;
       case 'uploading':
       case 'queued':
       case 'rendering': return progressStep({
