@@ -7,23 +7,7 @@
 // Why lean-qr: ISO 18004 complete, no dependencies, maintained; its nano build and SVG extra are about 3 KB gzipped (uqr, the
 // other one installed, is about 7.8 KB for the same SVG).
 
-/** The fragment parameter the phone's page carries. */
-export const HANDOFF_PARAM = 'tryon-handoff';
-
-/** The code in this page's fragment, if it has one (`#tryon-handoff=K7QF3MZD9X`, possibly beside other parameters). */
-export function handoffCodeInPage(): string | undefined {
-  const params = new URLSearchParams(location.hash.replace(/^#/, ''));
-  const code = params.get(HANDOFF_PARAM)?.trim();
-  return code ? code : undefined;
-}
-
-/** Takes the code out of the address bar (and the history entry), so a reload or a shared link does not reuse it. */
-export function removeHandoffFragment(): void {
-  const params = new URLSearchParams(location.hash.replace(/^#/, ''));
-  params.delete(HANDOFF_PARAM);
-  const rest = params.toString();
-  history.replaceState(history.state, '', `${location.pathname}${location.search}${rest ? `#${rest}` : ''}`);
-}
+import { HANDOFF_PARAM } from './handoff-fragment.js';
 
 /** This page's address for the phone, with the code in its fragment (never sent to any server by the browser). */
 export function phoneAddress(code: string): string {

@@ -31,9 +31,7 @@ import type { ColourTile } from './colour-previews.js';
 import { resultStep } from './steps/result.js';
 import type { ImageView } from './steps/result.js';
 import { errorStep } from './steps/error.js';
-import { modelsStep } from './steps/models.js';
-import { desktopHandoffStep, phoneSentStep } from './steps/handoff.js';
-import { handoffCodeInPage, phoneAddress, qrCode, removeHandoffFragment, spacedCode, timeLeft } from './handoff.js';
+import { handoffCodeInPage, removeHandoffFragment } from './handoff-fragment.js';
 import { networkUrl } from './network-url.js';
 import { ProxyError } from './proxy-client.js';
 import { SmallScreen } from './small-screen.js';
@@ -98,6 +96,9 @@ export class TryonPanel extends LitElement {
   /** Opened on a phone from a hand-off's QR code: the code, and how sending the photo went. */
   declare private phone: { code: string; state: 'ready' | 'sending' | 'sent' | 'refused'; problem: string } | undefined;
   #handoffWatch: AbortController | undefined;
+  /** The models' and hand-off's screens (alternatives.ts), once loaded: a chunk of their own. */
+  #alternativesModule: typeof import('./alternatives.js') | undefined;
+  #alternativesLoad: Promise<typeof import('./alternatives.js')> | undefined;
   #handoffTick: ReturnType<typeof setInterval> | undefined;
 
   readonly #clock = new ClockController(this);
@@ -537,8 +538,25 @@ export class TryonPanel extends LitElement {
     });
   }
 
+  /** Loads the models' and hand-off's screens (once), then renders again. */
+  #alternatives$(): Promise<typeof import('./alternatives.js')> {
+    this.#alternativesLoad ??= import('./alternatives.js').then((module) => {
+      this.#alternativesModule = module;
+      this.requestUpdate();
+      return module;
+    });
+    return this.#alternativesLoad;
+  }
+
+  readonly #browseModels = async () => {
+    await this.#alternatives$();
+    this.#focusStep = true;
+    this.#run.browseModels();
+  };
+
   /** "Use your phone": asks the proxy for a code, draws its QR code, counts down and waits for the photo. */
   readonly #startHandoff = async () => {
+    const { phoneAddress, qrCode, spacedCode } = await this.#alternatives$();
     this.#endHandoff();
     const watch = new AbortController();
     this.#handoffWatch = watch;
@@ -603,6 +621,7 @@ export class TryonPanel extends LitElement {
     const blob = this.prepared?.blob;
     if (!phone || !blob || phone.state === 'sending') return;
     this.phone = { ...phone, state: 'sending' };
+    void this.#alternatives$();
     try {
       await this.#run.sendToComputer(phone.code, blob);
       this.phone = { ...phone, state: 'sent', problem: '' };
@@ -619,26 +638,34 @@ export class TryonPanel extends LitElement {
     const phone = !this.#smallScreen.matches;
     if (!models && !phone) return nothing;
     return html`<div class="body actions alternatives" part="alternatives">
-      ${models ? html`<button type="button" part="secondary-button models-button" @click=${() => { this.#focusStep = true; this.#run.browseModels(); }}>${texts.t('seeOnModel')}</button>` : nothing}
-      ${phone ? html`<button type="button" part="secondary-button phone-button" @click=${this.#startHandoff}>${texts.t('usePhone')}</button>` : nothing}
+      ${models ? html`<button type="button" part="secondary-button" @click=${this.#browseModels}>${texts.t('seeOnModel')}</button>` : nothing}
+      ${phone ? html`<button type="button" part="secondary-button" @click=${this.#startHandoff}>${texts.t('usePhone')}</button>` : nothing}
     </div>`;
   }
 
   #renderStep(texts: Texts): TemplateResult | typeof nothing {
     const session = this.#session;
     const productName = this.#productName();
+    const alternatives = this.#alternativesModule;
     if (this.phone && (this.phone.state === 'sent' || this.phone.state === 'refused')) {
-      return phoneSentStep({ texts, problem: this.phone.problem, onClose: () => this.hide() });
+      // Loaded while the photo was sent (#sendToComputer); a moment's blank at worst.
+      if (!alternatives) return nothing;
+      return alternatives.phoneSentStep({ texts, problem: this.phone.problem, onClose: () => this.hide() });
     }
-    if (this.handoff && (session.status === 'consent' || session.status === 'photo')) {
+    if (this.handoff && alternatives && (session.status === 'consent' || session.status === 'photo')) {
       const { handoff } = this;
-      return desktopHandoffStep({
-        texts, qr: handoff.qr, code: handoff.code, left: timeLeft(handoff.expiresAt ?? 0, Date.now()), state: handoff.state,
+      return alternatives.desktopHandoffStep({
+        texts, qr: handoff.qr, code: handoff.code, left: alternatives.timeLeft(handoff.expiresAt ?? 0, Date.now()), state: handoff.state,
         problem: handoff.problem, onNewCode: this.#startHandoff, onBack: this.#closeHandoff,
       });
     }
     if (session.status === 'photo' && session.browsingModels) {
-      return modelsStep({
+      // Back to the grid after a reload of the panel's state: its chunk is asked for, and renders when in.
+      if (!alternatives) {
+        void this.#alternatives$();
+        return nothing;
+      }
+      return alternatives.modelsStep({
         texts, productName, models: this.#models(),
         onPick: (model) => this.#run.useModel(model), onBack: () => { this.#focusStep = true; this.#run.closeModels(); },
       });
