@@ -44,7 +44,11 @@ export interface Scenario {
     variants?: { id: string; name: string }[];
     /** How many other colours may be previewed per photo; beyond it POST /tryons answers colour_preview_limit. */
     colourPreviews?: number;
+    /** The shop's models the product lists ("See it on a model"). */
+    models?: { id: string; name: string; image: string }[];
   } | null;
+  /** Reads of GET /handoffs/{h} before the fake's hand-off is received. */
+  handoffReadsUntilReceived?: number;
   photoErrors?: FakeError[];
   tryonErrors?: FakeError[];
   forgetErrors?: FakeError[];
