@@ -261,12 +261,12 @@ export class RedisStore implements ProxyStore {
 
   async createHandoff(record: HandoffRecord, keepMs: number): Promise<void> {
     const ms = Math.max(1, Math.round(record.expiresAt + keepMs - Date.now()));
+    // Two keys in two slots (Redis Cluster): the code's hash first, so the desktop's id never names a code not yet written.
     await this.run('handoff', async () => {
-      await this.redis.multi()
-        .hset(this.key('handoff', record.code), { id: record.id, product: record.product, variant: record.variant ?? '', expiresAt: String(record.expiresAt) })
-        .pexpire(this.key('handoff', record.code), ms)
-        .set(this.key('handoff-id', record.id), record.code, 'PX', ms)
-        .exec();
+      const key = this.key('handoff', record.code);
+      await this.redis.hset(key, { id: record.id, product: record.product, variant: record.variant ?? '', expiresAt: String(record.expiresAt) });
+      await this.redis.pexpire(key, ms);
+      await this.redis.set(this.key('handoff-id', record.id), record.code, 'PX', ms);
     });
   }
 
