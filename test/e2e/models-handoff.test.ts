@@ -60,6 +60,8 @@ describe('see it on a model, and the hand-off, in the demo shop', () => {
       await openProduct(page, shop, PRODUCT);
       const dialog = await startTryon(page);
       await dialog.getByRole('button', { name: 'No photo? See it on a model' }).click();
+      // The grid is a chunk of its own: it shows once loaded.
+      await dialog.getByRole('button', { name: 'Asha' }).waitFor();
       const models = dialog.getByRole('list').getByRole('button');
       assert.equal(await models.count(), 5);
       await dialog.getByRole('button', { name: 'Meera' }).click();
