@@ -2,6 +2,7 @@
 // /tryon and the demo shop, on one origin. Prints the shop's URL; Ctrl-C stops everything.
 // The proxy is configured through loadConfig, as the `tryon-proxy` bin is: the same variables,
 // the same refusals (a short secret, a malformed origin, a key without a base URL).
+import type { ProxyStore } from '../proxy/store/store.js';
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -40,6 +41,8 @@ export interface DemoOptions {
   log?: (line: string) => void;
   /** environment to read (default process.env) */
   env?: Record<string, string | undefined>;
+  /** the proxy's shared store (tests run two demo shops on one Redis); default: one process's memory */
+  proxyStore?: ProxyStore;
 }
 
 export interface Demo {
@@ -141,6 +144,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       // Rate limits are per shopper: key them by the socket's address, not one shared bucket.
       clientAddress: socketAddress,
       limits: { ...configured.limits, ...options.proxyLimits },
+      ...(options.proxyStore ? { store: options.proxyStore } : {}),
       ...(quiet ? { log: () => undefined } : options.log ? { log: (entry: Record<string, unknown>) => log(JSON.stringify(entry)) } : {}),
     });
 

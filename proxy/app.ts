@@ -26,6 +26,7 @@ import { noMetrics, type ProxyMetrics } from './metrics.js';
 import type { ProxyStore } from './store/store.js';
 import { Upstream } from './upstream/client.js';
 import { fileRoutes } from './routes/files.js';
+import { handoffRoutes } from './routes/handoffs.js';
 import { photoRoutes } from './routes/photos.js';
 import { productRoutes } from './routes/products.js';
 import { tryonRoutes } from './routes/tryons.js';
@@ -217,6 +218,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   app.route('/photos', photoRoutes(services));
   app.route('/tryons', tryonRoutes(services));
   app.route('/files', fileRoutes(services));
+  app.route('/handoffs', handoffRoutes(services));
   app.route('/webhooks', webhookRoutes(services));
   app.get('/health', async (c) => {
     // A store that does not answer stops every spend: the balancer should send shoppers elsewhere.

@@ -42,6 +42,16 @@ const variantSchema = z.strictObject({
 });
 export type CatalogVariant = z.infer<typeof variantSchema>;
 
+/** The shop's own model ids ("See it on a model"). */
+export const MODEL_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** One of the shop's models: a name the shopper reads and a picture of them (uploaded upstream once, served to the widget). */
+const modelSchema = z.strictObject({
+  name: z.string().min(1).max(100),
+  image: z.string().min(1),
+});
+export type CatalogModel = z.infer<typeof modelSchema> & { id: string };
+
 const variantsSchema = z.record(z.string().regex(VARIANT_ID, 'variant ids use letters, digits, - and _ (at most 64)'), variantSchema);
 
 const shared = {
@@ -71,6 +81,9 @@ const productSchema = z.strictObject({
   variants: variantsSchema.optional(),
   /** false: the product's try-on is switched off (GET /products answers available: false, reason "disabled"). */
   enabled: z.boolean().optional(),
+  /** Which of the catalog's models this product may be seen on (absent: all of them). */
+  models: z.array(z.string().regex(MODEL_ID, 'model ids use letters, digits, - and _ (at most 64)')).max(50)
+    .refine((v) => new Set(v).size === v.length, 'models must not repeat').optional(),
 });
 
 /** Mode-dependent rules, checked on the raw entry so they are reported with every other problem. */
@@ -97,6 +110,8 @@ const catalogSchema = z.strictObject({
   /** `prices`: credits per view and per video by tier, for the daily credit budget (see prices.ts). */
   defaults: z.strictObject({ ...shared, prices: priceTableSchema.optional() }).optional(),
   products: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'product ids use letters, digits, - and _ (at most 128)'), productSchema),
+  /** The shop's own models, by id: "See it on a model" for a shopper who would rather not upload a photo. */
+  models: z.record(z.string().regex(MODEL_ID, 'model ids use letters, digits, - and _ (at most 64)'), modelSchema).optional(),
 });
 
 export type CatalogFile = z.input<typeof catalogSchema>;
@@ -130,6 +145,8 @@ export interface ProductEntry {
    * upload). Always set once the catalog has read the entry: undefined → by garment category.
    */
   fullBody?: boolean | undefined;
+  /** The models the product may be seen on, in catalog order (none: no "See it on a model"). */
+  models?: CatalogModel[] | undefined;
 }
 
 /** A product as one of its variants: what a try-on of that variant sends upstream. */
@@ -194,7 +211,7 @@ export function fullBodyOf(category: string, ...said: (boolean | undefined)[]): 
 }
 
 /** A product with the catalog's defaults (when it has any) and the built-in ones filled in. */
-function entryOf(id: string, product: CatalogProduct, defaults?: z.infer<typeof catalogSchema>['defaults']): ProductEntry {
+function entryOf(id: string, product: Omit<CatalogProduct, 'models'>, defaults?: z.infer<typeof catalogSchema>['defaults'], models?: CatalogModel[]): ProductEntry {
   const tier = product.tier ?? defaults?.tier ?? BUILT_IN.tier;
   return {
     id,
@@ -215,7 +232,36 @@ function entryOf(id: string, product: CatalogProduct, defaults?: z.infer<typeof 
     colourPreviews: colourPreviewCount(product.colourPreviews ?? defaults?.colourPreviews),
     ...(product.enabled === false ? { enabled: false } : {}),
     fullBody: fullBodyOf(product.garment.category, product.fullBody, defaults?.fullBody),
+    ...(models && models.length > 0 ? { models: models.map((model) => ({ ...model })) } : {}),
   };
+}
+
+/** The catalog's models a product lists (all of them when it names none), in catalog order. */
+function modelsOf(product: CatalogProduct, models: Record<string, z.infer<typeof modelSchema>> | undefined): CatalogModel[] {
+  const all = Object.entries(models ?? {}).map(([id, model]) => ({ id, ...model }));
+  return product.models ? all.filter((model) => product.models!.includes(model.id)) : all;
+}
+
+/** A product naming a model the catalog does not have: the merchant meant one that is not there. */
+function modelProblems(input: unknown): string[] {
+  if (typeof input !== 'object' || input === null) return [];
+  const { products, models } = input as { products?: unknown; models?: unknown };
+  if (typeof products !== 'object' || products === null) return [];
+  const known = typeof models === 'object' && models !== null ? models as Record<string, unknown> : {};
+  const problems: string[] = [];
+  for (const [id, product] of Object.entries(products)) {
+    const named = typeof product === 'object' && product !== null ? (product as { models?: unknown }).models : undefined;
+    if (!Array.isArray(named)) continue;
+    for (const model of named) {
+      if (typeof model === 'string' && !Object.hasOwn(known, model)) problems.push(`${placeOf(id, ['models'])}: model "${model}" is not in the catalog's models`);
+    }
+  }
+  return problems;
+}
+
+/** The product's model of this id, if the product lists it. */
+export function modelOf(product: ProductEntry, modelId: string): CatalogModel | undefined {
+  return MODEL_ID.test(modelId) ? product.models?.find((model) => model.id === modelId) : undefined;
 }
 
 function copyVariants(variants: Record<string, CatalogVariant>): Record<string, CatalogVariant> {
@@ -251,14 +297,22 @@ const definedFields = <T extends object>(value: T): Partial<T> =>
 export interface CatalogImage {
   product: string;
   variant?: string;
-  field: 'garmentImage' | 'referencePersonImage';
+  field: 'garmentImage' | 'referencePersonImage' | 'modelImage';
+  /** A model's picture: the model's id. */
+  model?: string;
   path: string;
 }
 
 /** Every image a catalog names, for start-up checks and bundling (a variant's image included). */
 export function catalogImages(products: Map<string, ProductEntry>): CatalogImage[] {
   const images: CatalogImage[] = [];
+  const models = new Set<string>();
   for (const [id, product] of products) {
+    for (const model of product.models ?? []) {
+      if (models.has(model.id)) continue;
+      models.add(model.id);
+      images.push({ product: id, field: 'modelImage', model: model.id, path: model.image });
+    }
     const field = product.mode === 'garment_to_person' ? 'garmentImage' : 'referencePersonImage';
     const own = product[field];
     if (own) images.push({ product: id, field, path: own });
@@ -275,31 +329,36 @@ export function parseCatalog(input: unknown): Map<string, ProductEntry> {
   const result = catalogSchema.safeParse(input);
   const rawProducts = typeof input === 'object' && input !== null ? (input as { products?: unknown }).products : undefined;
   const crossField = typeof rawProducts === 'object' && rawProducts !== null
-    ? Object.entries(rawProducts).flatMap(([id, raw]) => crossFieldProblems(id, raw))
+    ? [...Object.entries(rawProducts).flatMap(([id, raw]) => crossFieldProblems(id, raw)), ...modelProblems(input)]
     : [];
   if (!result.success || crossField.length > 0) {
     throw new CatalogError([...(result.success ? [] : describeIssues(result.error)), ...crossField]);
   }
   const products = new Map<string, ProductEntry>();
   for (const [id, product] of Object.entries(result.data.products)) {
-    products.set(id, entryOf(id, product, result.data.defaults));
+    products.set(id, entryOf(id, product, result.data.defaults, modelsOf(product, result.data.models)));
   }
   return products;
 }
 
 /** Checks an entry a shop's own lookup function returned, so a bad one is a clear error, not a bad upstream call. */
 export function checkProductEntry(id: string, entry: ProductEntry): ProductEntry {
-  const { id: _ignored, colourPreviews, ...fields } = entry;
+  const { id: _ignored, colourPreviews, models, ...fields } = entry;
   const plain: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   // A ProductEntry counts its colour previews; the schema takes the catalog's spelling of it.
   if (colourPreviews !== undefined) plain.colourPreviews = typeof colourPreviews === 'number' && colourPreviews > 0 ? { max: colourPreviews } : colourPreviews === 0 ? false : colourPreviews;
   const result = productSchema.safeParse(plain);
   const crossField = crossFieldProblems(id, plain);
-  if (!result.success || crossField.length > 0) {
-    throw new CatalogError([...(result.success ? [] : productProblems(id, result.error.issues)), ...crossField]);
+  // A lookup names its models whole ({id, name, image}), having no catalog to name them from.
+  const modelList = z.array(modelSchema.extend({ id: z.string().regex(MODEL_ID, 'model ids use letters, digits, - and _ (at most 64)') })).max(50).optional().safeParse(models);
+  if (!result.success || crossField.length > 0 || !modelList.success) {
+    throw new CatalogError([
+      ...(result.success ? [] : productProblems(id, result.error.issues)), ...crossField,
+      ...(modelList.success ? [] : productProblems(id, modelList.error.issues.map((issue) => ({ ...issue, path: ['models', ...issue.path] })))),
+    ]);
   }
   // A shop's own lookup has no catalog defaults: the built-in ones apply.
-  return entryOf(id, result.data);
+  return entryOf(id, result.data, undefined, modelList.data);
 }
 
 /** The price table a catalog file sets in its defaults (a lookup function sets none). */

@@ -17,11 +17,12 @@ export const ERROR_CODES = [
   'out_of_credits', 'upstream_unavailable', 'upstream_timeout', 'render_failed',
   'invalid_signature', 'store_unavailable', 'internal_error', 'daily_limit_reached', 'method_not_allowed', 'upload_timeout',
   'too_many_streams', 'unauthorized', 'proxy_misconfigured', 'colour_preview_limit', 'colour_previews_off',
+  'unknown_model', 'handoff_used', 'handoff_expired', 'handoff_unknown',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504;
 
 export interface ErrorBody {
   error: { code: ErrorCode | string; message: string; retryable: boolean };

@@ -90,6 +90,17 @@ export class GarmentFiles {
     return id;
   }
 
+  /** A catalog image's bytes and type, for the proxy to serve itself (a model's picture in the widget's grid). */
+  async picture(path: string): Promise<{ bytes: Uint8Array; contentType: string }> {
+    const bytes = await this.read(path);
+    const type = sniffPhotoType(bytes.subarray(0, 64));
+    if (!type) {
+      this.options.log({ level: 'error', event: 'catalog_image_not_a_photo', path });
+      throw new ProxyError(500, 'internal_error', 'This product’s try-on is not set up correctly.');
+    }
+    return { bytes, contentType: type.contentType };
+  }
+
   private async read(path: string): Promise<Uint8Array> {
     try {
       if (/^https?:\/\//.test(path)) {

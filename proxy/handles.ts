@@ -24,12 +24,21 @@
 import { concatBytes, constantTimeEqual, fromBase64Url, hmac, hmacKey, toBase64Url } from './crypto.js';
 import { ProxyError } from './errors.js';
 
-export type HandleKind = 'photo' | 'tryon' | 'file';
+export type HandleKind = 'photo' | 'tryon' | 'file' | 'handoff';
 
 export interface PhotoClaims {
   /** Random id of this photo handle; the compliance log names the photo by it. */
   id: string;
   fileId: string;
+  /**
+   * The photo came by a hand-off: the shopper agreed on their phone, to this consent text in this
+   * language (each may be unknown: ""), and the desktop's try-on records that consent.
+   */
+  phoneConsent?: { version: string; language: string } | undefined;
+}
+/** A desktop's hand-off (handoffs.ts): the random id the store knows it by. */
+export interface HandoffClaims {
+  id: string;
 }
 export interface TryonClaims {
   jobId: string;
@@ -54,6 +63,7 @@ export interface ClaimsOf {
   photo: PhotoClaims;
   tryon: TryonClaims;
   file: FileClaims;
+  handoff: HandoffClaims;
 }
 
 const VERSION = 'v1';
@@ -67,8 +77,16 @@ type Packed = (string | number)[];
 /** Claims as short positional arrays, so handles (and the URLs holding them) stay short. */
 const codecs: { [K in HandleKind]: { pack(c: ClaimsOf[K]): Packed; unpack(p: Packed): ClaimsOf[K] | undefined } } = {
   photo: {
-    pack: (c) => [c.id, c.fileId],
-    unpack: ([id, fileId]) => (typeof id === 'string' && typeof fileId === 'string' ? { id, fileId } : undefined),
+    // The phone's consent rides at the end, only for a photo given by a hand-off: other handles are as before.
+    pack: (c) => [c.id, c.fileId, ...(c.phoneConsent ? [c.phoneConsent.version, c.phoneConsent.language] : [])],
+    unpack: ([id, fileId, version, language]) =>
+      typeof id === 'string' && typeof fileId === 'string' && (version === undefined || (typeof version === 'string' && typeof language === 'string'))
+        ? { id, fileId, ...(typeof version === 'string' ? { phoneConsent: { version, language: language as string } } : {}) }
+        : undefined,
+  },
+  handoff: {
+    pack: (c) => [c.id],
+    unpack: ([id]) => (typeof id === 'string' ? { id } : undefined),
   },
   tryon: {
     // The first look's job rides at the end, only when there is one: a handle without it is as before.

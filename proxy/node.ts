@@ -163,7 +163,7 @@ export async function missingCatalogImages(catalog: unknown, assetsDir: string):
     try {
       await access(resolve(assetsDir, image.path));
     } catch {
-      const owner = image.variant === undefined ? `product "${image.product}"` : `product "${image.product}": variant "${image.variant}"`;
+      const owner = image.model !== undefined ? `model "${image.model}"` : image.variant === undefined ? `product "${image.product}"` : `product "${image.product}": variant "${image.variant}"`;
       missing.push(`${owner}: ${image.field} ${resolve(assetsDir, image.path)} does not exist`);
     }
   }

@@ -29,7 +29,12 @@ export interface PhotoPart {
    * past the first bytes (422). fetch hides the stream's own error behind its own.
    */
   refusal(): ProxyError | undefined;
+  /** The small text fields asked for (`fields` option) that came before the photo, by name. */
+  fields: Record<string, string>;
 }
+
+/** The longest small text field read beside a photo (a hand-off code, a consent version). */
+const FIELD_BYTES = 256;
 
 export const tooLargeError = (limit: number) =>
   new ProxyError(413, 'file_too_large', `That photo is larger than ${Math.round(limit / 1024 / 1024 * 10) / 10} MB; please pick a smaller one.`);
@@ -43,7 +48,7 @@ const MAX_HEADER_BYTES = 16 * 1024;
  * EXIF/XMP: photo-metadata.ts), 413 (too large).
  */
 export async function openPhotoPart(body: ReadableStream<Uint8Array> | null, contentType: string | undefined, field: string,
-  limits: { uploadBytes: number; minPhotoSide: number }): Promise<PhotoPart> {
+  limits: { uploadBytes: number; minPhotoSide: number }, fieldNames: readonly string[] = []): Promise<PhotoPart> {
   const boundaryMatch = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
   const boundaryText = boundaryMatch?.[1] ?? boundaryMatch?.[2];
   if (!body || !/^multipart\/form-data/i.test(contentType ?? '') || !boundaryText) {
@@ -52,7 +57,7 @@ export async function openPhotoPart(body: ReadableStream<Uint8Array> | null, con
   const reader = body.getReader();
   const drainBudget = limits.uploadBytes + 1024 * 1024;
   try {
-    return await readPhotoPart(reader, boundaryText, field, limits);
+    return await readPhotoPart(reader, boundaryText, field, limits, fieldNames);
   } catch (error) {
     await drainBody(reader, drainBudget);
     throw error;
@@ -60,7 +65,8 @@ export async function openPhotoPart(body: ReadableStream<Uint8Array> | null, con
 }
 
 async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, boundaryText: string, field: string,
-  limits: { uploadBytes: number; minPhotoSide: number }): Promise<PhotoPart> {
+  limits: { uploadBytes: number; minPhotoSide: number }, fieldNames: readonly string[]): Promise<PhotoPart> {
+  const fields: Record<string, string> = {};
   const encoder = new TextEncoder();
   const delimiter = encoder.encode(`\r\n--${boundaryText}`);
   // Pretend a CRLF came before the first boundary, so every delimiter looks the same.
@@ -96,6 +102,17 @@ async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, bo
     buffer = buffer.slice(headerEnd + 4);
     const name = /content-disposition:[^\r\n]*\bname="([^"]*)"/i.exec(headers)?.[1];
     if (name === field) break;
+    // A small field the caller reads (sent before the photo, as FormData keeps its order): its
+    // value up to the next delimiter, bounded; the loop's next turn finds that delimiter again.
+    if (name !== undefined && fieldNames.includes(name) && !Object.hasOwn(fields, name)) {
+      let end = indexOf(buffer, delimiter);
+      while (end < 0) {
+        if (buffer.length > FIELD_BYTES + delimiter.length || !(await more())) throw new ProxyError(400, 'invalid_request', `The field "${name}" is too long or not well-formed.`);
+        end = indexOf(buffer, delimiter);
+      }
+      if (end > FIELD_BYTES) throw new ProxyError(400, 'invalid_request', `The field "${name}" is too long.`);
+      fields[name] = new TextDecoder().decode(buffer.subarray(0, end));
+    }
   }
 
   // Stream the part's bytes up to the next delimiter, holding back only what could be its start.
@@ -180,6 +197,6 @@ async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, bo
       await reader.cancel().catch(() => undefined);
     },
   });
-  return { type, stream, refusal: () => refusal };
+  return { type, stream, refusal: () => refusal, fields };
 }
 

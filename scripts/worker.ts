@@ -35,6 +35,12 @@ function imagePaths(catalog: unknown): string[] {
       if (typeof value === 'string' && !/^https?:/.test(value)) paths.add(value);
     }
   }
+  // The shop's model pictures ("See it on a model") are uploaded and served like garment images.
+  const models = (catalog as { models?: Record<string, Record<string, unknown>> } | undefined)?.models ?? {};
+  for (const model of Object.values(models)) {
+    const value = model?.['image'];
+    if (typeof value === 'string' && !/^https?:/.test(value)) paths.add(value);
+  }
   return [...paths];
 }
 

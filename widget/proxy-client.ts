@@ -40,14 +40,24 @@ export interface ProductInfo {
   /** false: no try-on of it today (absent from older proxies: available). */
   available?: boolean;
   unavailableReason?: string;
+  /** The shop's models the product may be seen on ("See it on a model"); [] or absent: none. */
+  models?: ProductModel[];
 }
 
 export interface ProductVariant { id: string; name: string }
+/** One of the shop's models: `image` is a picture the proxy serves (made absolute against the endpoint). */
+export interface ProductModel { id: string; name: string; image: string }
+/** A desktop's hand-off (POST /handoffs): its handle, the phone's code, when the code ends. */
+export interface StartedHandoff { handoff: string; code: string; expiresAt: string }
+/** What the desktop reads of its hand-off. */
+export interface HandoffState { status: 'waiting' | 'received' | 'expired'; photo?: string; expiresAt: string }
 export interface UploadedPhoto { photo: string; expiresAt: string }
 export interface CreatedTryon { tryon: string; status: string; views: string[] }
 export interface TryonRequest {
   product: string;
-  photo: string;
+  /** Exactly one of the two: the shopper's photo (a handle), or one of the shop's models by id. */
+  photo?: string;
+  model?: string;
   requestId: string;
   /** The variant (colour) to try on; absent for the product's own garment. */
   variant?: string;
@@ -196,11 +206,13 @@ export class ProxyClient {
     }
   }
 
-  uploadPhoto(photo: Blob, onProgress?: (percent: number) => void, signal?: AbortSignal): Promise<UploadedPhoto> {
+  /** `fields` go before the photo (a hand-off's code and consent: the proxy judges them before the photo streams on). */
+  uploadPhoto(photo: Blob, onProgress?: (percent: number) => void, signal?: AbortSignal, fields: Record<string, string> = {}): Promise<UploadedPhoto> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortError());
       const xhr = new XMLHttpRequest();
       const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
       const name = photo instanceof File ? photo.name : photo.type === 'image/jpeg' ? 'photo.jpg' : 'photo';
       form.append('photo', photo, name);
       xhr.open('POST', this.#url('photos'));
@@ -241,12 +253,66 @@ export class ProxyClient {
     }
   }
 
+  /** Starts a desktop → phone hand-off for the product (and variant). */
+  startHandoff(product: string, variant: string | undefined, signal?: AbortSignal): Promise<StartedHandoff> {
+    return this.#json<StartedHandoff>('handoffs', {
+      method: 'POST', signal, headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ product, ...(variant ? { variant } : {}) }),
+    });
+  }
+
+  /**
+   * Reports the hand-off's state until the photo comes or the code ends: its event stream, and
+   * when that breaks, a poll every pollInterval (as a try-on's watch does). Rejects with an
+   * AbortError when `signal` aborts.
+   */
+  async watchHandoff(handoff: string, onState: (state: HandoffState) => void, signal?: AbortSignal): Promise<HandoffState> {
+    const path = `handoffs/${encodeURIComponent(handoff)}`;
+    if (this.serverSentEvents && typeof EventSource === 'function') {
+      const streamed = await new Promise<HandoffState | undefined>((resolve, reject) => {
+        if (signal?.aborted) return reject(abortError());
+        const source = new EventSource(this.#url(`${path}/events`));
+        const finish = (value: HandoffState | undefined, error?: unknown) => {
+          source.close();
+          signal?.removeEventListener('abort', abort);
+          if (error) reject(error);
+          else resolve(value);
+        };
+        const abort = () => finish(undefined, abortError());
+        signal?.addEventListener('abort', abort, { once: true });
+        source.addEventListener('handoff', (event) => {
+          try {
+            const state = JSON.parse((event as MessageEvent<string>).data) as HandoffState;
+            onState(state);
+            if (state.status !== 'waiting') finish(state);
+          } catch {
+            // An answer of another shape is skipped, as the try-on's stream skips one.
+          }
+        });
+        source.onerror = () => finish(undefined);
+      });
+      if (streamed) return streamed;
+    }
+    for (;;) {
+      try {
+        const state = await this.#json<HandoffState>(path, { signal });
+        onState(state);
+        if (state.status !== 'waiting') return state;
+      } catch (error) {
+        if (signal?.aborted) throw abortError();
+        if (!(error instanceof ProxyError) || !error.retryable) throw error;
+      }
+      await wait(this.pollInterval, signal);
+    }
+  }
+
   createTryon(request: TryonRequest, signal?: AbortSignal): Promise<CreatedTryon> {
     return this.#json<CreatedTryon>('tryons', {
       method: 'POST',
       signal,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...request, consent: true }),
+      // A model's picture is the shop's: no consent is asked for it, so none is claimed.
+      body: JSON.stringify(request.model !== undefined ? request : { ...request, consent: true }),
     });
   }
 

@@ -22,6 +22,10 @@ export interface SessionState {
    */
   variant?: string;
   photo?: { handle: string; expiresAt: string };
+  /** The shop's model this try-on is of ("See it on a model"), instead of a photo: no consent asked. */
+  model?: string;
+  /** The photo step shows the product's models to pick from. */
+  browsingModels?: boolean;
   tryon?: string;
   output: 'image' | 'video';
   views: string[];
@@ -66,6 +70,14 @@ export type SessionEvent =
   | { type: 'upload-progress'; percent: number }
   | { type: 'uploaded'; photo: { handle: string; expiresAt: string } }
   | { type: 'use-last-photo'; photo: { handle: string; expiresAt: string }; requestId: string; variant?: string }
+  /** "No photo? See it on a model": the grid of models, from the consent or the photo step (no consent needed). */
+  | { type: 'browse-models' }
+  /** Back from the grid: to the photo step, or to consent when it was never given. */
+  | { type: 'models-closed' }
+  /** A photo the shopper's phone gave by a hand-off: consent was given there; straight to the try-on. */
+  | { type: 'use-handoff-photo'; photo: { handle: string; expiresAt: string }; requestId: string; variant?: string }
+  /** A model picked: straight to the try-on. */
+  | { type: 'use-model'; model: string; requestId: string; variant?: string }
   /** `variant` as sent: the page's choice checked against the product's list, undefined for the product's own garment. */
   | { type: 'submitted'; tryon: string; views: string[]; at: number; variant: string | undefined }
   | { type: 'status'; answer: ProxyStatus }
@@ -170,13 +182,33 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
       return { ...state, status: 'idle', resume: state.status };
     case 'consent':
       return state.status === 'consent' ? { ...state, consented: true, status: 'photo' } : state;
+    case 'browse-models':
+      if (state.status !== 'consent' && state.status !== 'photo') return state;
+      return { ...state, status: 'photo', browsingModels: true };
+    case 'models-closed':
+      if (!state.browsingModels) return state;
+      return { ...state, browsingModels: undefined, status: state.status === 'photo' && !state.consented ? 'consent' : state.status };
+    case 'use-handoff-photo':
+      if (state.status !== 'consent' && state.status !== 'photo') return state;
+      return {
+        ...state, consented: true, status: 'queued', photo: event.photo, model: undefined, browsingModels: undefined, tryon: undefined,
+        requestId: event.requestId, variant: event.variant,
+        output: 'image', outputs: [], complete: false, error: undefined, failedStage: undefined, preview: undefined, previewOff: undefined,
+      };
+    case 'use-model':
+      if (state.status !== 'photo') return state;
+      return {
+        ...state, status: 'queued', model: event.model, photo: undefined, browsingModels: undefined, tryon: undefined,
+        requestId: event.requestId, variant: event.variant,
+        output: 'image', outputs: [], complete: false, error: undefined, failedStage: undefined, preview: undefined, previewOff: undefined,
+      };
     case 'photo-chosen':
       // A new photo is a new logical try-on.
-      return { ...state, requestId: undefined, photo: undefined, tryon: undefined, error: undefined, preview: undefined, previewOff: undefined };
+      return { ...state, model: undefined, browsingModels: undefined, requestId: undefined, photo: undefined, tryon: undefined, error: undefined, preview: undefined, previewOff: undefined };
     case 'upload-start':
       if (!state.consented) return state;
       return {
-        ...state, status: 'uploading', percent: 0, output: 'image', outputs: [], complete: false,
+        ...state, model: undefined, status: 'uploading', percent: 0, output: 'image', outputs: [], complete: false,
         ...sameTryonOr(state, event), error: undefined, failedStage: undefined, preview: undefined, previewOff: undefined,
       };
     case 'upload-progress':
@@ -186,7 +218,7 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
     case 'use-last-photo':
       if (!state.consented) return state;
       return {
-        ...state, status: 'queued', photo: event.photo, ...sameTryonOr(state, event),
+        ...state, status: 'queued', photo: event.photo, model: undefined, ...sameTryonOr(state, event),
         output: 'image', outputs: [], complete: false, error: undefined, failedStage: undefined, preview: undefined, previewOff: undefined,
       };
     case 'submitted':
@@ -209,7 +241,7 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
       const unmade = { ...cleared, ...sameTryonOr(state, event) };
       switch (state.failedStage) {
         case 'product':
-          return { ...cleared, status: state.consented ? 'photo' : 'consent' };
+          return { ...cleared, status: state.consented || state.model ? 'photo' : 'consent' };
         case 'photo':
           return { ...cleared, status: 'photo', photo: undefined, requestId: undefined, tryon: undefined };
         case 'upload':
@@ -233,11 +265,11 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
       return { ...initialSession(), consented: state.consented, status: 'photo' };
     case 'another-photo':
       return {
-        ...state, status: 'photo', requestId: undefined, photo: undefined, tryon: undefined,
+        ...state, status: state.consented ? 'photo' : 'consent', requestId: undefined, photo: undefined, model: undefined, tryon: undefined,
         outputs: [], complete: false, error: undefined, failedStage: undefined, output: 'image', preview: undefined, previewOff: undefined,
       };
     case 'video':
-      if (!state.complete || !state.photo) return state;
+      if (!state.complete || (!state.photo && !state.model)) return state;
       return {
         ...state, status: 'queued', output: 'video', requestId: event.requestId, tryon: undefined,
         complete: false, error: undefined, failedStage: undefined, preview: undefined, previewOff: undefined,

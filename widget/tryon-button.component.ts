@@ -87,6 +87,14 @@ export function loadPanel(): Promise<unknown> {
  * @csspart colours - "See all colours": the grid of the other colours' quick previews.
  * @csspart colour - One colour in that grid: its name, its draft and "Make this one in full quality".
  * @csspart unavailable-reason - Beside a disabled button (`when-unavailable="disable"`): why the product cannot be tried on today, in words.
+ * @csspart alternatives - Beside the consent and photo steps: "No photo? See it on a model" and, on a computer, "Use your phone".
+ * @csspart models - "See it on a model": the step with the product's models.
+ * @csspart model-grid - The grid (a list) of the models.
+ * @csspart model - One model: a button with their picture and name.
+ * @csspart handoff - "Use your phone" on a computer: the QR code, the code in letters and the time left.
+ * @csspart qr-code - The QR code of this page for the phone.
+ * @csspart handoff-code - The code in letters, for typing on the phone.
+ * @csspart handoff-sent - On the phone, after sending: "Sent — look at your computer", or why not.
  * @csspart ready-badge - On the button, once a try-on watched after the dialog closed has its result; opening the dialog shows it and takes the badge away.
  *
  * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8; in the dialog in dark mode, #3b82f6.
@@ -359,6 +367,8 @@ export class TryonButton extends LitElement implements PanelHost {
     this.#resumeChecked.add(key);
     const resume = currentTryon(this.endpoint, this.product);
     if (resume) void this.#readyPanel().then((panel) => panel.show(resume)).catch(() => undefined);
+    // Opened on a phone from a hand-off's QR code: the dialog opens in hand-off mode (the panel reads the code).
+    else if (location.hash.includes('tryon-handoff=')) void this.#readyPanel().then((panel) => panel.show()).catch(() => undefined);
   }
 
   /**
@@ -451,7 +461,7 @@ export class TryonButton extends LitElement implements PanelHost {
       ><slot>${label}</slot>${ready && !reason ? html`<span id="ready-badge" part="ready-badge" aria-hidden="true">${ready.badge}</span>` : nothing}</button>${reason
         ? html`<span id="unavailable-reason" part="unavailable-reason">${reasonText}</span>` : nothing}` : nothing}${this.panelLoaded
         ? html`<span role="status" class="ready-note">${ready?.announcement ?? ''}</span><tryon-panel .host=${this} @panel-status=${this.#onPanelStatus} @panel-ready=${this.#onPanelReady}
-            exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error, first-look, first-look-badge, colours, colour, photo-check"
+            exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error, first-look, first-look-badge, colours, colour, alternatives, models, model-grid, model, handoff, qr-code, handoff-code, handoff-sent, photo-check"
           ></tryon-panel>`
         : nothing}`;
   }

@@ -31,10 +31,20 @@ import type { ColourTile } from './colour-previews.js';
 import { resultStep } from './steps/result.js';
 import type { ImageView } from './steps/result.js';
 import { errorStep } from './steps/error.js';
+import { handoffCodeInPage, removeHandoffFragment } from './handoff-fragment.js';
+import { networkUrl } from './network-url.js';
+import { ProxyError } from './proxy-client.js';
 import { SmallScreen } from './small-screen.js';
 import { addToShopifyCart, addToWooCommerceCart, CartError } from './cart.js';
 import type { ResultCart } from './steps/result.js';
 import type { PhotoCheck } from './photo-check.js';
+
+/**
+ * Until when the desktop counts on a photo given by a hand-off: the hand-off answer does not say
+ * when the photo's handle ends, so the code's own end is taken (a photo outlives its code by the
+ * proxy's photo lifetime, an hour by default); past it, "Try this colour" asks for a photo again.
+ */
+const handoffPhotoExpiry = (codeExpiresAt: number): string => new Date(codeExpiresAt).toISOString();
 
 /** Previews of photos uploaded from this page, by photo handle, for the before/after view. */
 const beforeImages = new Map<string, string>();
@@ -64,6 +74,8 @@ export class TryonPanel extends LitElement {
     cart: { state: true },
     fadeFrom: { state: true },
     check: { state: true },
+    handoff: { state: true },
+    phone: { state: true },
   };
 
   declare host: PanelHost;
@@ -83,6 +95,15 @@ export class TryonPanel extends LitElement {
   declare private fadeFrom: string | undefined;
   /** The chosen photo's check (photo-check.ts, its own chunk): 'loading' while that chunk arrives; undefined with photo-check="off". */
   declare private check: PhotoCheck | 'loading' | undefined;
+  /** The desktop's hand-off on screen ("Use your phone"), while it is. */
+  declare private handoff: { state: 'starting' | 'waiting' | 'expired' | 'failed'; code?: string; expiresAt?: number; qr?: string; problem: string } | undefined;
+  /** Opened on a phone from a hand-off's QR code: the code, and how sending the photo went. */
+  declare private phone: { code: string; state: 'ready' | 'sending' | 'sent' | 'refused'; problem: string } | undefined;
+  #handoffWatch: AbortController | undefined;
+  /** The models' and hand-off's screens (alternatives.ts), once loaded: a chunk of their own. */
+  #alternativesModule: typeof import('./alternatives.js') | undefined;
+  #alternativesLoad: Promise<typeof import('./alternatives.js')> | undefined;
+  #handoffTick: ReturnType<typeof setInterval> | undefined;
 
   readonly #clock = new ClockController(this);
   readonly #compare = new CompareController(this, () => this.renderRoot.querySelector<HTMLElement>('.compare'));
@@ -130,6 +151,8 @@ export class TryonPanel extends LitElement {
     this.dragging = false;
     this.cart = { state: 'idle', requestId: undefined };
     this.fadeFrom = undefined;
+    this.handoff = undefined;
+    this.phone = undefined;
   }
 
   get #texts(): Texts {
@@ -198,6 +221,7 @@ export class TryonPanel extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.#endHandoff();
     // The colour previews' watches stop with the panel (each draft is charged and finishes upstream).
     this.#colours.reset();
   }
@@ -211,6 +235,12 @@ export class TryonPanel extends LitElement {
     if (!dialog) return;
     const wasOpen = dialog.open;
     this.#readyBadge(false);
+    // Opened from a hand-off's QR code: this is the phone. The code leaves the address bar at once.
+    const code = handoffCodeInPage();
+    if (code) {
+      removeHandoffFragment();
+      this.phone = { code, state: 'ready', problem: '' };
+    }
     this.#run.enter(resume);
     if (!wasOpen) {
       dialog.showModal();
@@ -533,11 +563,154 @@ export class TryonPanel extends LitElement {
     return { texts, productName, before: photo ? beforeImages.get(photo.handle) : undefined, compare: this.#compare };
   }
 
+  // ── "See it on a model" and the hand-off ────────────────────────────────────────────────
+
+  /** The product's models, their pictures through the same gate as every URL from the network. */
+  #models(): { id: string; name: string; image: string }[] {
+    const client = this.#run.client();
+    return (this.#run.product?.models ?? []).flatMap((model) => {
+      try {
+        return [{ id: model.id, name: model.name, image: networkUrl(model.image, client.base) }];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  /** Loads the models' and hand-off's screens (once), then renders again. */
+  #alternatives$(): Promise<typeof import('./alternatives.js')> {
+    this.#alternativesLoad ??= import('./alternatives.js').then((module) => {
+      this.#alternativesModule = module;
+      this.requestUpdate();
+      return module;
+    });
+    return this.#alternativesLoad;
+  }
+
+  readonly #browseModels = async () => {
+    await this.#alternatives$();
+    this.#focusStep = true;
+    this.#run.browseModels();
+  };
+
+  /** "Use your phone": asks the proxy for a code, draws its QR code, counts down and waits for the photo. */
+  readonly #startHandoff = async () => {
+    const { phoneAddress, qrCode, spacedCode } = await this.#alternatives$();
+    this.#endHandoff();
+    const watch = new AbortController();
+    this.#handoffWatch = watch;
+    this.handoff = { state: 'starting', problem: '' };
+    this.#focusStep = true;
+    const client = this.#run.client();
+    try {
+      const started = await client.startHandoff(this.#run.product?.product || this.host.product, this.#run.chosenVariant || undefined, watch.signal);
+      const expiresAt = Date.parse(started.expiresAt);
+      this.handoff = { state: 'waiting', code: spacedCode(started.code), expiresAt, problem: '' };
+      this.#handoffTick = setInterval(() => {
+        if (this.handoff?.state === 'waiting' && Date.now() >= (this.handoff.expiresAt ?? 0)) this.handoff = { ...this.handoff, state: 'expired' };
+        this.requestUpdate();
+      }, 1000);
+      void qrCode(phoneAddress(started.code)).then((qr) => {
+        if (this.#handoffWatch === watch && this.handoff) this.handoff = { ...this.handoff, qr };
+      }).catch(() => {
+        // Without its QR code the code in letters still works: said, not hidden.
+        if (this.#handoffWatch === watch && this.handoff) this.handoff = { ...this.handoff, problem: this.#texts.t('error_generic') };
+      });
+      const final = await client.watchHandoff(started.handoff, () => undefined, watch.signal);
+      if (this.#handoffWatch !== watch) return;
+      if (final.status === 'received' && final.photo) {
+        this.#endHandoff();
+        this.handoff = undefined;
+        this.announcement = this.#texts.t('handoffReceived');
+        this.#run.useHandoffPhoto(final.photo, handoffPhotoExpiry(expiresAt));
+      } else {
+        this.#stopHandoffTimers();
+        this.handoff = { ...this.handoff!, state: 'expired' };
+        this.#focusStep = true;
+      }
+    } catch (error) {
+      if (watch.signal.aborted) return;
+      this.#stopHandoffTimers();
+      this.handoff = { state: 'failed', problem: this.#texts.errorMessage(error instanceof ProxyError ? error.code : 'generic') };
+      this.#focusStep = true;
+    }
+  };
+
+  #stopHandoffTimers(): void {
+    clearInterval(this.#handoffTick);
+    this.#handoffTick = undefined;
+  }
+
+  /** Stops waiting for a hand-off (back, a new code, the panel gone). */
+  #endHandoff(): void {
+    this.#handoffWatch?.abort();
+    this.#handoffWatch = undefined;
+    this.#stopHandoffTimers();
+  }
+
+  readonly #closeHandoff = () => {
+    this.#endHandoff();
+    this.handoff = undefined;
+    this.#focusStep = true;
+  };
+
+  /** On the phone: the photo goes to the computer's hand-off, with the consent given here. */
+  readonly #sendToComputer = async () => {
+    const phone = this.phone;
+    const blob = this.prepared?.blob;
+    if (!phone || !blob || phone.state === 'sending') return;
+    this.phone = { ...phone, state: 'sending' };
+    void this.#alternatives$();
+    try {
+      await this.#run.sendToComputer(phone.code, blob);
+      this.phone = { ...phone, state: 'sent', problem: '' };
+    } catch (error) {
+      this.phone = { ...phone, state: 'refused', problem: this.#texts.errorMessage(error instanceof ProxyError ? error.code : 'generic') };
+    }
+    this.#focusStep = true;
+  };
+
+  /** "No photo? See it on a model" and, on a computer, "Use your phone": offered beside consent and the photo step. */
+  #alternatives(texts: Texts): TemplateResult | typeof nothing {
+    if (this.phone) return nothing;
+    const models = (this.#run.product?.models ?? []).length > 0;
+    const phone = !this.#smallScreen.matches;
+    if (!models && !phone) return nothing;
+    return html`<div class="body actions alternatives" part="alternatives">
+      ${models ? html`<button type="button" part="secondary-button" @click=${this.#browseModels}>${texts.t('seeOnModel')}</button>` : nothing}
+      ${phone ? html`<button type="button" part="secondary-button" @click=${this.#startHandoff}>${texts.t('usePhone')}</button>` : nothing}
+    </div>`;
+  }
+
   #renderStep(texts: Texts): TemplateResult | typeof nothing {
     const session = this.#session;
     const productName = this.#productName();
+    const alternatives = this.#alternativesModule;
+    if (this.phone && (this.phone.state === 'sent' || this.phone.state === 'refused')) {
+      // Loaded while the photo was sent (#sendToComputer); a moment's blank at worst.
+      if (!alternatives) return nothing;
+      return alternatives.phoneSentStep({ texts, problem: this.phone.problem, onClose: () => this.hide() });
+    }
+    if (this.handoff && alternatives && (session.status === 'consent' || session.status === 'photo')) {
+      const { handoff } = this;
+      return alternatives.desktopHandoffStep({
+        texts, qr: handoff.qr, code: handoff.code, left: alternatives.timeLeft(handoff.expiresAt ?? 0, Date.now()), state: handoff.state,
+        problem: handoff.problem, onNewCode: this.#startHandoff, onBack: this.#closeHandoff,
+      });
+    }
+    if (session.status === 'photo' && session.browsingModels) {
+      // Back to the grid after a reload of the panel's state: its chunk is asked for, and renders when in.
+      if (!alternatives) {
+        void this.#alternatives$();
+        return nothing;
+      }
+      return alternatives.modelsStep({
+        texts, productName, models: this.#models(),
+        onPick: (model) => this.#run.useModel(model), onBack: () => { this.#focusStep = true; this.#run.closeModels(); },
+      });
+    }
     switch (session.status) {
-      case 'consent': return consentStep({
+      case 'consent': return html`${consentStep({
         texts, productName, privacyUrl: this.host.privacyUrl, retention: this.#run.product?.retention, checked: this.consentChecked,
         onCheck: (event) => { this.consentChecked = (event.target as HTMLInputElement).checked; },
         onContinue: () => {
@@ -545,19 +718,25 @@ export class TryonPanel extends LitElement {
           const words = consentText({ texts, productName, privacyUrl: this.host.privacyUrl, retention: this.#run.product?.retention });
           void this.#run.consent(consentWords(Object.values(words)), texts.code);
         },
-      });
-      case 'photo': return photoStep({
+      })}${this.#alternatives(texts)}`;
+      case 'photo': return html`${photoStep({
         texts, preview: this.prepared ? this.preview : undefined, preparing: this.preparing, dragging: this.dragging,
         problem: this.problem, hasLastPhoto: Boolean(lastPhoto(this.host.endpoint)), canForget: this.#run.hasPhotoToForget(),
         onForget: this.#onForget,
         onDragOver: this.#onDragOver, onDragLeave: () => { this.dragging = false; }, onDrop: this.#onDrop,
-        onSubmit: () => { if (this.prepared && this.#checkAllowsSend()) void this.#run.sendPhoto(); },
+        // The photo check gates both ways a photo leaves the device: to the try-on, and to the computer.
+        onSubmit: () => {
+          if (!this.prepared || !this.#checkAllowsSend()) return;
+          if (this.phone) void this.#sendToComputer();
+          else void this.#run.sendPhoto();
+        },
         check: this.check === 'loading' ? { view: nothing, allowsSend: false }
           : this.check ? { view: this.check.view(this.renderRoot as ShadowRoot), allowsSend: this.check.allowsSend } : undefined,
         onPick: (camera) => this.renderRoot.querySelector<HTMLInputElement>(camera ? '#camera' : '#file')?.click(),
         onUseLastPhoto: () => this.#run.useLastPhoto(),
         onFile: this.#onFile,
-      });
+        phone: this.phone ? { sending: this.phone.state === 'sending' } : undefined,
+      })}${this.#alternatives(texts)}`;
       case 'uploading':
       case 'queued':
       case 'rendering': return progressStep({

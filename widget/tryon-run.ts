@@ -161,7 +161,7 @@ export class TryonRun implements ReactiveController {
     if (tryon && (status === 'queued' || status === 'rendering' || (status === 'result' && !complete))) {
       return this.#start('watch', (run) => this.#watch(run));
     }
-    if (status === 'queued' && photo) return this.#start('submit', (run) => this.#submit(run));
+    if (status === 'queued' && (photo || this.session.model)) return this.#start('submit', (run) => this.#submit(run));
     return Promise.resolve();
   }
 
@@ -239,6 +239,44 @@ export class TryonRun implements ReactiveController {
     return true;
   }
 
+  /** "No photo? See it on a model": the grid of the product's models (no consent needed). */
+  browseModels(): void {
+    this.#dispatch({ type: 'browse-models' });
+  }
+
+  /** Back from the grid of models. */
+  closeModels(): void {
+    this.#dispatch({ type: 'models-closed' });
+  }
+
+  /** Tries the product on the shop's model `model`: straight to the try-on, no photo, no consent. */
+  useModel(model: string): void {
+    this.#stop();
+    this.#dispatch({ type: 'use-model', model, requestId: newRequestId(), variant: this.chosenVariant });
+    void this.#start('submit', (run) => this.#submit(run));
+  }
+
+  /**
+   * The shopper's phone gave a photo by a hand-off: tried on at once, with the consent given on
+   * the phone (the proxy records that one). `expiresAt`: until when the desktop counts on the
+   * photo's handle (the hand-off answer does not say; see handoffPhotoExpiry).
+   */
+  useHandoffPhoto(handle: string, expiresAt: string): void {
+    this.#stop();
+    this.#dispatch({ type: 'use-handoff-photo', photo: { handle, expiresAt }, requestId: newRequestId(), variant: this.chosenVariant });
+    void this.#start('submit', (run) => this.#submit(run));
+  }
+
+  /** The phone's side of a hand-off: uploads `photo` with the code and the consent given here; nothing is tried on here. */
+  async sendToComputer(code: string, photo: Blob, onProgress?: (percent: number) => void): Promise<void> {
+    await this.#proxy().uploadPhoto(photo, onProgress, undefined, { handoff: code, consent: 'true', ...this.#consentFields() });
+  }
+
+  /** The proxy client, for the panel's hand-off (which is not a run). */
+  client(): ProxyClient {
+    return this.#proxy();
+  }
+
   cancel(): void {
     this.#stop();
     forgetTryon(this.#settings.endpoint, this.#settings.product);
@@ -276,8 +314,8 @@ export class TryonRun implements ReactiveController {
    */
   tryChosenVariant(): void {
     if (!this.offersChosenVariant()) return;
-    const { photo } = this.session;
-    const valid = photo !== undefined && Date.parse(photo.expiresAt) - 60_000 > Date.now();
+    const { photo, model } = this.session;
+    const valid = model !== undefined || (photo !== undefined && Date.parse(photo.expiresAt) - 60_000 > Date.now());
     const upload = !valid;
     if (upload && !this.#options.chosenPhoto()) {
       this.anotherPhoto();
@@ -306,8 +344,8 @@ export class TryonRun implements ReactiveController {
    * same photo and no first look of its own; `draft`, its colour preview, shows while it is made.
    */
   upgradeColour(variant: string, draft: TryonOutput): void {
-    const { status, complete, photo } = this.session;
-    if (status !== 'result' || !complete || !photo) return;
+    const { status, complete, photo, model } = this.session;
+    if (status !== 'result' || !complete || (!photo && !model)) return;
     this.#stop();
     this.#pageVariantAtUpgrade = this.chosenVariant;
     this.#dispatch({ type: 'variant', requestId: newRequestId(), variant, upload: false, draft });
@@ -320,13 +358,13 @@ export class TryonRun implements ReactiveController {
    * It is not the session's try-on: the result stays on screen, and `signal` stops it.
    */
   async colourPreview(variant: string, signal: AbortSignal, onStatus?: (answer: ProxyStatus) => void): Promise<ProxyStatus> {
-    const { photo } = this.session;
-    if (!photo) throw new ProxyError('photo_expired', '', false);
+    const { photo, model } = this.session;
+    if (!photo && !model) throw new ProxyError('photo_expired', '', false);
     const client = this.#proxy();
     const created = await client.createTryon({
-      product: this.product?.product || this.#settings.product, variant, photo: photo.handle, requestId: newRequestId(),
+      product: this.product?.product || this.#settings.product, variant, requestId: newRequestId(),
       views: ['front'], quality: 'preview',
-      ...this.#consentFields(),
+      ...(model !== undefined ? { model } : { photo: photo!.handle, ...this.#consentFields() }),
     }, signal);
     return client.watch(created.tryon, (answer) => onStatus?.(answer), signal);
   }
@@ -396,8 +434,8 @@ export class TryonRun implements ReactiveController {
   }
 
   async #submit(run: Run): Promise<void> {
-    const { photo, requestId, output } = this.session;
-    if (!photo || !requestId) return;
+    const { photo, model, requestId, output } = this.session;
+    if ((!photo && !model) || !requestId) return;
     const product = this.product ?? (await this.#settled(run, 'submit', this.#loadProduct()));
     // Chosen before the product was known (a quick shopper): checked against its list now.
     const variant = variantToTry(product, this.session.variant);
@@ -407,10 +445,10 @@ export class TryonRun implements ReactiveController {
     const created = await this.#settled(run, 'submit', this.#proxy().createTryon({
       product: product.product || id,
       ...(variant ? { variant } : {}),
-      photo: photo.handle,
+      // The shop's model needs no consent; the shopper's photo carries the consent they gave.
+      ...(model !== undefined ? { model } : { photo: photo!.handle, ...this.#consentFields() }),
       requestId,
       ...(output === 'video' ? { output } : { views }),
-      ...this.#consentFields(),
       ...(this.session.previewOff ? { preview: 'off' as const } : {}),
     }, run.signal));
     const at = Date.now();
@@ -418,7 +456,7 @@ export class TryonRun implements ReactiveController {
     this.#dispatch({ type: 'submitted', tryon: created.tryon, views: createdViews, at, variant });
     rememberTryon(endpoint, id, {
       tryon: created.tryon, requestId, ...(variant ? { variant } : {}), views: createdViews, output, submittedAt: at,
-      photo: { photo: photo.handle, expiresAt: photo.expiresAt },
+      ...(photo ? { photo: { photo: photo.handle, expiresAt: photo.expiresAt } } : {}),
     });
     this.#options.emit('tryon-progress', {
       ...this.#subject(), status: 'queued', tryon: created.tryon, elapsedMs: 0, expectedMs: this.expectedMs(),

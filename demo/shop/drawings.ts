@@ -196,7 +196,13 @@ export function garmentSvg(drawing: GarmentDrawing, palette: Palette): string {
 }
 
 /** A standing figure in the 600×800 body frame; `clothes` is drawn over it. */
-function figure(clothes: string, hairStyle: 'long' | 'short'): string {
+/** A person's colouring: skin, its shade, hair. */
+export interface Look { skin: string; shade: string; hair: string }
+
+const DEFAULT_LOOK: Look = { skin: SKIN, shade: SKIN_SHADE, hair: HAIR };
+
+function figure(clothes: string, hairStyle: 'long' | 'short', look: Look = DEFAULT_LOOK): string {
+  const { skin: SKIN, shade: SKIN_SHADE, hair: HAIR } = look;
   const longHair = hairStyle === 'long'
     ? `<path d="M246 118 Q236 40 300 46 Q364 40 354 118 L362 250 Q330 236 318 200 L282 200 Q270 236 238 250 Z" fill="${HAIR}"/>`
     : '';
@@ -222,15 +228,14 @@ function photoGround(warm: boolean): string {
     <linearGradient id="floor" x1="0" x2="0" y1="0" y2="1"><stop offset="0" stop-color="${floor}"/><stop offset="1" stop-color="${bottom}"/></linearGradient>`;
 }
 
-function photo(width: number, height: number, clothes: { body: string; defs: string }, hair: 'long' | 'short', warm: boolean): string {
+function photo(width: number, height: number, clothes: { body: string; defs: string }, hair: 'long' | 'short', warm: boolean, look?: Look, build = 1): string {
   const scale = (height * 0.9) / 800;
-  const x = (width - 600 * scale) / 2;
   const y = height * 0.06;
   const body = `<rect width="${width}" height="${height}" fill="url(#wall)"/>
     <rect y="${height * 0.82}" width="${width}" height="${height * 0.18}" fill="url(#floor)"/>
     <rect width="${width}" height="${height}" fill="url(#light)"/>
-    <ellipse cx="${width / 2}" cy="${y + 792 * scale}" rx="${170 * scale}" ry="${16 * scale}" fill="#0002"/>
-    <g transform="translate(${x} ${y}) scale(${scale})">${figure(clothes.body, hair)}</g>`;
+    <ellipse cx="${width / 2}" cy="${y + 792 * scale}" rx="${170 * scale * build}" ry="${16 * scale}" fill="#0002"/>
+    <g transform="translate(${width / 2} ${y}) scale(${scale * build} ${scale}) translate(-300 0)">${figure(clothes.body, hair, look)}</g>`;
   return svg(width, height, body, photoGround(warm) + clothes.defs);
 }
 
@@ -250,4 +255,18 @@ export function shopperPhotoSvg(): string {
       <path d="M272 198 Q300 222 328 198" fill="none" stroke="#6c7a92" stroke-width="6"/>`,
   };
   return photo(768, 1024, everyday, 'long', false);
+}
+
+/** One of the shop's models ("See it on a model"): a name, a colouring and a build (1: the shopper's; wider is fuller). */
+export interface ShopModel { id: string; name: string; look: Look; build: number; hair: 'long' | 'short'; top: string; bottom: string }
+
+/** A shop model in plain clothes, 768×1024: their picture in the catalog's `models`. */
+export function shopModelSvg(model: ShopModel): string {
+  const plain = {
+    defs: '',
+    body: `<path d="M246 440 L298 440 L294 780 L236 780 Z M302 440 L354 440 L364 780 L306 780 Z" fill="${model.bottom}"/>
+      <path d="M204 206 L180 214 L176 290 L214 286 Z M396 206 L420 214 L424 290 L386 286 Z" fill="${model.top}"/>
+      <path d="M204 204 Q300 186 396 204 L388 340 L396 446 L204 446 L212 340 Z" fill="${model.top}"/>`,
+  };
+  return photo(768, 1024, plain, model.hair, true, model.look, model.build);
 }

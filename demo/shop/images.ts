@@ -6,7 +6,7 @@ import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
-import { garmentSvg, modelPhotoSvg, shopperPhotoSvg } from './drawings.js';
+import { garmentSvg, modelPhotoSvg, shopModelSvg, shopperPhotoSvg, type ShopModel } from './drawings.js';
 import { FAVICON, faviconSvg, icoOf } from './favicon.js';
 import { colourImage, products, type Colour, type Product } from './products.js';
 
@@ -23,6 +23,20 @@ export const SHOPPER_PHOTO = 'shopper.jpg';
 export const SAMPLE_PHOTO = 'sample-person.jpg';
 
 const FAVICON_SIZE = 32;
+
+/**
+ * The shop's models for "See it on a model": different builds and skin tones, drawn like the
+ * shopper. Their pictures land at models/shop-<id>.jpg, which catalog.json's `models` names.
+ */
+export const SHOP_MODELS: ShopModel[] = [
+  { id: 'asha', name: 'Asha', look: { skin: '#c68863', shade: '#a96d4c', hair: '#2b1d16' }, build: 1, hair: 'long', top: '#8d99ae', bottom: '#3d5a80' },
+  { id: 'meera', name: 'Meera', look: { skin: '#8d5524', shade: '#6e3f17', hair: '#1a120d' }, build: 1.22, hair: 'long', top: '#b56576', bottom: '#355070' },
+  { id: 'kavya', name: 'Kavya', look: { skin: '#e0ac69', shade: '#c58c4f', hair: '#3b2417' }, build: 0.9, hair: 'short', top: '#6d9773', bottom: '#24343b' },
+  { id: 'zoya', name: 'Zoya', look: { skin: '#f1c27d', shade: '#d9a35e', hair: '#5a3825' }, build: 1.38, hair: 'long', top: '#e09f3e', bottom: '#540b0e' },
+  { id: 'nila', name: 'Nila', look: { skin: '#5c3a1e', shade: '#442a14', hair: '#0f0a07' }, build: 1.1, hair: 'short', top: '#9e2a2b', bottom: '#1d3557' },
+];
+
+export const shopModelPicture = (model: ShopModel): string => `models/shop-${model.id}.jpg`;
 
 interface Picture { path: string; svg: string; format: 'png' | 'jpeg' | 'ico' }
 
@@ -43,6 +57,7 @@ function pictures(): Picture[] {
     }
   }
   list.push({ path: SHOPPER_PHOTO, svg: shopperPhotoSvg(), format: 'jpeg' });
+  for (const model of SHOP_MODELS) list.push({ path: shopModelPicture(model), svg: shopModelSvg(model), format: 'jpeg' });
   list.push({ path: FAVICON, svg: faviconSvg(FAVICON_SIZE), format: 'ico' });
   return list;
 }

@@ -2,6 +2,8 @@
 // as kind=person. Answers a photo handle; the upstream file id never reaches the browser.
 import { Hono, type MiddlewareHandler } from 'hono';
 import { randomId } from '../crypto.js';
+import { ProxyError } from '../errors.js';
+import { handoffCodeOf, handoffRefusal, receiptFor } from '../handoffs.js';
 import { isProxyError } from '../errors.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { forgetPhoto, lastHandleExpiry } from '../photo-revocations.js';
@@ -31,6 +33,28 @@ function answerRefusedUpload(drainBudget: number, limits: { uploadIdleMs: number
   };
 }
 
+/** The small fields a hand-off upload sends before its photo. */
+const HANDOFF_FIELDS = ['handoff', 'consent', 'consentVersion', 'consentLanguage'] as const;
+const CONSENT_VERSION = /^[0-9a-f]{16,64}$/;
+const CONSENT_LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/;
+
+/**
+ * A hand-off upload's code (waiting, else 404/409/410 before anything is uploaded) and the consent
+ * the shopper gave on the phone, which the desktop's try-on then records as theirs.
+ */
+async function handoffOf(services: ProxyServices, fields: Record<string, string>): Promise<{ code: string; consent: { version: string; language: string } }> {
+  const code = handoffCodeOf(fields.handoff ?? '');
+  if (!code) throw handoffRefusal('unknown');
+  if (fields.consent !== 'true') throw new ProxyError(422, 'consent_required', 'Please confirm that you agree before we use your photo.');
+  const version = fields.consentVersion ?? '';
+  const language = fields.consentLanguage ?? '';
+  if (version !== '' && !CONSENT_VERSION.test(version)) throw new ProxyError(422, 'validation_failed', 'consentVersion: must be 16 to 64 lowercase hex digits');
+  if (language !== '' && !CONSENT_LANGUAGE.test(language)) throw new ProxyError(422, 'validation_failed', 'consentLanguage: must be a language tag such as hi or bn-IN');
+  const receipt = receiptFor(await services.store.handoffByCode(code), services.now());
+  if (receipt !== 'waiting') throw handoffRefusal(receipt);
+  return { code, consent: { version, language } };
+}
+
 export function photoRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
   const { limits } = services;
@@ -42,12 +66,22 @@ export function photoRoutes(services: ProxyServices): Hono<ProxyEnv> {
     const body = c.req.raw.body ? timedBody(c.req.raw.body, limits) : undefined;
     let part: PhotoPart | undefined;
     try {
-      part = await openPhotoPart(body?.stream ?? null, c.req.header('content-type'), 'photo', limits);
+      part = await openPhotoPart(body?.stream ?? null, c.req.header('content-type'), 'photo', limits, HANDOFF_FIELDS);
+      // A phone's photo for a desktop's hand-off: its code and consent are judged before anything goes upstream.
+      const handoff = part.fields.handoff === undefined ? undefined : await handoffOf(services, part.fields);
       const { id: fileId } = await services.upstream.uploadFile(part.stream, {
         kind: 'person', contentType: part.type.contentType, filename: `photo.${part.type.extension}`,
       });
-      const { handle, expiresAt } = await services.handles.mint('photo', { id: randomId(), fileId }, limits.photoTtlSeconds);
-      return c.json({ photo: handle, expiresAt: expiresAt.toISOString() }, 201);
+      const { handle, expiresAt } = await services.handles.mint('photo', {
+        id: randomId(), fileId, ...(handoff ? { phoneConsent: handoff.consent } : {}),
+      }, limits.photoTtlSeconds);
+      if (handoff) {
+        // The one atomic step: of two phones (or instances) racing with one code, one gives its photo.
+        const receipt = await services.store.receiveHandoff(handoff.code, handle, services.now());
+        if (receipt !== 'received') throw handoffRefusal(receipt);
+        services.log({ event: 'handoff_received', time: new Date(services.now()).toISOString(), requestId: c.get('requestId') });
+      }
+      return c.json({ photo: handle, expiresAt: expiresAt.toISOString(), ...(handoff ? { handoff: 'received' } : {}) }, 201);
     } catch (error) {
       // fetch hides why the photo stream broke: the stream's own flags say.
       if (body?.timedOut()) throw uploadTimeoutError();

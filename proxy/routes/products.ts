@@ -4,16 +4,19 @@ import { Hono } from 'hono';
 import { ProxyError } from '../errors.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { retentionOf } from '../tryon/consent-log.js';
-import { fullBodyOf, variantList } from '../catalog.js';
+import { fullBodyOf, modelOf, variantList } from '../catalog.js';
 import { colourPreviewsOf, firstLookOf } from '../tryon/first-look.js';
 import { availabilityOf } from '../availability.js';
 import type { ProxyServices, ProxyEnv } from '../context.js';
 
 export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
-  app.get('/:product', rateLimit(services.reads, services.client), async (c) => {
+  const reads = rateLimit(services.reads, services.client);
+  app.get('/:product', reads, async (c) => {
     const product = await services.findProduct(c.req.param('product'));
     if (!product) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
+    // A model's picture is served from here, beside the product (the catalog's path never reaches the browser).
+    const base = services.publicUrl ? `${services.publicUrl.replace(/\/+$/, '')}/products` : c.req.path.slice(0, c.req.path.lastIndexOf('/'));
     // The budget changes with every try-on: no cache may keep an old "available".
     c.header('cache-control', 'no-store');
     return c.json({
@@ -26,6 +29,10 @@ export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
       tier: product.tier,
       // Always a list ([] when the product has none), so a client needs no second case.
       variants: variantList(product),
+      // The shop's models the product may be seen on ("See it on a model"); [] when none.
+      models: (product.models ?? []).map((model) => ({
+        id: model.id, name: model.name, image: `${base}/${encodeURIComponent(product.id)}/models/${encodeURIComponent(model.id)}`,
+      })),
       // How long this proxy keeps answering for a photo and a result: the widget states it at consent.
       retention: retentionOf(services.limits),
       // Whether a try-on starts a first look beside it, and how many colour previews a photo may make (0: off).
@@ -36,6 +43,15 @@ export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
       // available: false (with unavailableReason "disabled" or "daily_budget_reached"): the widget hides its button.
       ...(await availabilityOf(services, product)),
     });
+  });
+  // A model's picture: the shop's own, so it may be cached like any product image.
+  app.get('/:product/models/:model', reads, async (c) => {
+    const product = await services.findProduct(c.req.param('product'));
+    if (!product) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
+    const model = modelOf(product, c.req.param('model'));
+    if (!model) throw new ProxyError(404, 'unknown_model', 'This model is not offered for this product.');
+    const { bytes, contentType } = await services.garmentFiles.picture(model.image);
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'content-type': contentType, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' });
   });
   return app;
 }

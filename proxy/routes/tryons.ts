@@ -14,13 +14,13 @@ import { logConsent } from '../tryon/consent-log.js';
 import { readTryonRequest } from '../tryon/request.js';
 import { mountBase, readPreview, statusBody } from '../tryon/status-body.js';
 import { viewsToRender } from '../tryon/views.js';
-import { productAsVariant, type VariantEntry, type View } from '../catalog.js';
+import { modelOf, productAsVariant, type VariantEntry, type View } from '../catalog.js';
 import { asDraft, colourPreviewsOf, DRAFT_VIEWS, firstLookKeyParts, firstLookOf } from '../tryon/first-look.js';
 import type { TryonRequest } from '../tryon/request.js';
 import { productImageOf, tryonRequestBody } from '../upstream/tryon-body.js';
 import { upstreamStartedNothing } from '../upstream/transport.js';
 import { tryonEvents } from './tryon-events.js';
-import type { ProxyServices, ProxyEnv } from '../context.js';
+import type { ProxyServices, ProxyEnv, ProxyContext } from '../context.js';
 import type { ProxyLimits } from '../limits.js';
 import type { UpstreamJob } from '../upstream/client.js';
 
@@ -125,6 +125,22 @@ function checkColourPreview(product: VariantEntry, request: TryonRequest): void 
   }
 }
 
+/**
+ * The picture the try-on is of: the shopper's photo (its handle, unless forgotten), or one of the
+ * shop's models the product lists (422 unknown_model otherwise), uploaded upstream once for the
+ * cluster like a garment. A model try-on is counted per shopper, model and product where a photo's
+ * are counted per photo (the per-photo cap), under an id no photo handle can have.
+ */
+async function pictureOf(services: ProxyServices, c: ProxyContext, product: VariantEntry, request: TryonRequest):
+  Promise<{ id: string; fileId: string; expiresAt: number; phoneConsent?: { version: string; language: string } | undefined }> {
+  if (request.model === undefined) return openUnforgotten(services, 'photo', request.photo!);
+  const model = modelOf(product, request.model);
+  if (!model) throw new ProxyError(422, 'unknown_model', 'This model is not offered for this product.');
+  const fileId = await services.garmentFiles.fileId(model.image, 'person');
+  const id = `model-${(await services.idempotencyKey(['model', model.id, product.id, services.client(c)])).slice(0, 24)}`;
+  return { id, fileId, expiresAt: Math.floor(services.now() / 1000) + services.limits.photoTtlSeconds };
+}
+
 export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
   const writes = rateLimit(services.writes, services.client);
@@ -139,7 +155,7 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     if (!chosen) throw new ProxyError(422, 'unknown_variant', 'This colour or size of the product has no try-on.');
     const colourPreview = request.quality === 'preview';
     if (colourPreview) checkColourPreview(chosen, request);
-    const photo = await openUnforgotten(services, 'photo', request.photo);
+    const photo = await pictureOf(services, c, chosen, request);
     // A colour preview is a draft of the front view, whatever the product's own tier and views.
     const product = colourPreview ? asDraft(chosen) : chosen;
     const output = request.output ?? 'image';
@@ -150,6 +166,7 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
       photo.fileId, product.id, views.join(','), output, request.requestId,
       ...(product.variant === undefined ? [] : [`variant=${product.variant}`]),
       ...(colourPreview ? ['quality=preview'] : []),
+      ...(request.model === undefined ? [] : [`model=${request.model}`]),
     ]);
     // The first look: the catalog's choice, which the browser may only turn off.
     const firstLook = !colourPreview && firstLookOf(product) === 'draft' && request.preview !== 'off'
@@ -204,9 +221,14 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     if (services.alerts && (!reservation.retry || (preview?.job && !reservation.preview?.retry))) {
       services.background(c, services.alerts.check(), 'budget_alert_failed');
     }
+    // A photo given by a hand-off carries the consent the shopper gave on their phone: that is the one recorded.
+    const phone = photo.phoneConsent;
     await logConsent(services, {
       product: product.id, photo: photo.id, client: services.client(c), requestId: c.get('requestId'),
-      consentVersion: request.consentVersion, consentLanguage: request.consentLanguage,
+      consentVersion: request.model !== undefined ? undefined : phone ? phone.version || undefined : request.consentVersion,
+      consentLanguage: request.model !== undefined ? undefined : phone ? phone.language || undefined : request.consentLanguage,
+      source: request.model !== undefined ? 'model' : phone ? 'handoff' : 'photo',
+      ...(request.model !== undefined ? { model: request.model } : {}),
     });
     const { handle } = await services.handles.mint('tryon', {
       jobId: job.id, product: product.id, views, output, photoId: photo.id, ...(preview?.job ? { previewJobId: preview.job.id } : {}),

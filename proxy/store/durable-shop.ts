@@ -7,6 +7,7 @@
 // that have outlived their use are swept on use, at most once a minute.
 import { utcDay, type HeldKind, type Reservation, type SpendClaim, type SpendRefusal, type SpendUsage, type SubmitOutcome } from '../spend-ledger.js';
 import type { RateBucket } from './store.js';
+import { receiptFor, type HandoffReceipt, type HandoffRecord } from '../handoffs.js';
 import { oldestKept, refundCounters, type JobEntry, type UsageCounters } from '../usage-book.js';
 import { answerCall, firstRow, limitFromWire, type Call, type DurableObjectState, type SqlStorage } from './durable-wire.js';
 
@@ -24,6 +25,9 @@ const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS webhook (id TEXT PRIMARY KEY, until INTEGER NOT NULL)',
   'CREATE TABLE IF NOT EXISTS garment (key TEXT PRIMARY KEY, file_id TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS garment_lock (key TEXT PRIMARY KEY, token TEXT NOT NULL, until INTEGER NOT NULL)',
+  // Hand-offs (handoffs.ts) by code; a row is dropped at `until`, some time after its code ends.
+  `CREATE TABLE IF NOT EXISTS handoff (code TEXT PRIMARY KEY, id TEXT NOT NULL UNIQUE, product TEXT NOT NULL, variant TEXT,
+     expires_at INTEGER NOT NULL, photo TEXT, until INTEGER NOT NULL)`,
   'CREATE TABLE IF NOT EXISTS rate (bucket TEXT NOT NULL, client TEXT NOT NULL, tokens REAL NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bucket, client))',
   // The usage book (usage-book.ts): a day's counters, started jobs (to give a failed one's credits back), alerts sent.
   'CREATE TABLE IF NOT EXISTS usage_counter (day TEXT NOT NULL, field TEXT NOT NULL, n REAL NOT NULL, PRIMARY KEY (day, field))',
@@ -94,6 +98,20 @@ export class ShopObject {
         if (firstRow(this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM usage_alert WHERE day = ? AND threshold = ?', day, threshold))!.n > 0) return false;
         this.sql.exec('INSERT INTO usage_alert (day, threshold) VALUES (?, ?)', day, threshold);
         return true;
+      },
+      createHandoff: ({ now, record, keepMs }: Call & { record: HandoffRecord; keepMs: number }) => {
+        this.sweep(now);
+        this.sql.exec('INSERT INTO handoff (code, id, product, variant, expires_at, photo, until) VALUES (?, ?, ?, ?, ?, NULL, ?)',
+          record.code, record.id, record.product, record.variant ?? null, record.expiresAt, record.expiresAt + keepMs);
+      },
+      readHandoff: ({ now, id }: Call & { id: string }) => this.handoff(now, 'id', id),
+      handoffByCode: ({ now, code }: Call & { code: string }) => this.handoff(now, 'code', code),
+      // One event at a time in the object: the read and the write below are one step.
+      receiveHandoff: ({ now, code, photo }: Call & { code: string; photo: string }): HandoffReceipt => {
+        const receipt = receiptFor(this.handoff(now, 'code', code), now);
+        if (receipt !== 'waiting') return receipt;
+        this.sql.exec('UPDATE handoff SET photo = ? WHERE code = ?', photo, code);
+        return 'received';
       },
       ping: () => true,
     });
@@ -232,6 +250,16 @@ export class ShopObject {
     return token;
   }
 
+  private handoff(now: number, column: 'id' | 'code', value: string): HandoffRecord | undefined {
+    const row = firstRow(this.sql.exec<{ code: string; id: string; product: string; variant: string | null; expires_at: number; photo: string | null; until: number }>(
+      `SELECT code, id, product, variant, expires_at, photo, until FROM handoff WHERE ${column} = ?`, value));
+    if (!row || row.until <= now) return undefined;
+    return {
+      id: row.id, code: row.code, product: row.product, expiresAt: row.expires_at,
+      ...(row.variant !== null ? { variant: row.variant } : {}), ...(row.photo !== null ? { photo: row.photo } : {}),
+    };
+  }
+
   /** Whether `table` holds a row for `id` that has not expired. */
   private live(table: 'forgotten' | 'webhook' | 'garment_lock', column: string, id: string, now: number): boolean {
     return (firstRow(this.sql.exec<{ until: number }>(`SELECT until FROM ${table} WHERE ${column} = ?`, id))?.until ?? 0) > now;
@@ -254,7 +282,7 @@ export class ShopObject {
     if (now - this.sweptAt < SWEEP_EVERY_MS) return;
     this.sweptAt = now;
     this.sql.exec('DELETE FROM held WHERE keep_until <= ?', now);
-    for (const table of ['forgotten', 'submitting', 'webhook', 'garment_lock']) this.sql.exec(`DELETE FROM ${table} WHERE until <= ?`, now);
+    for (const table of ['forgotten', 'submitting', 'webhook', 'garment_lock', 'handoff']) this.sql.exec(`DELETE FROM ${table} WHERE until <= ?`, now);
     this.sql.exec('DELETE FROM rate WHERE at <= ?', now - 60_000);
     const yesterday = utcDay(now - DAY_MS);
     this.sql.exec('DELETE FROM spend_day WHERE day < ?', yesterday);

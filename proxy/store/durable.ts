@@ -9,6 +9,7 @@ import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
 import { utcDay } from '../spend-ledger.js';
 import { USAGE_DAYS, dayOf, lastDays, startCounters, type UsageBook, type UsageCounters } from '../usage-book.js';
 import type { PhotoRevocations } from '../photo-revocations.js';
+import type { HandoffReceipt, HandoffRecord } from '../handoffs.js';
 import { StoreUnavailable, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 import { callObject, limitToWire, type DurableObjectNamespace, type DurableObjectStub } from './durable-wire.js';
 import type { WireLimits } from './durable-shop.js';
@@ -167,6 +168,22 @@ export class DurableStore implements ProxyStore {
 
   async unlockGarment(key: string, token: string): Promise<void> {
     await this.call(this.shopObject(), 'unlockGarment', { key, token });
+  }
+
+  async createHandoff(record: HandoffRecord, keepMs: number): Promise<void> {
+    await this.call(this.shopObject(), 'createHandoff', { record, keepMs });
+  }
+
+  async readHandoff(id: string): Promise<HandoffRecord | undefined> {
+    return (await this.call<HandoffRecord | null>(this.shopObject(), 'readHandoff', { id })) ?? undefined;
+  }
+
+  async handoffByCode(code: string): Promise<HandoffRecord | undefined> {
+    return (await this.call<HandoffRecord | null>(this.shopObject(), 'handoffByCode', { code })) ?? undefined;
+  }
+
+  async receiveHandoff(code: string, photo: string, now: number): Promise<HandoffReceipt> {
+    return this.call<HandoffReceipt>(this.shopObject(), 'receiveHandoff', { code, photo, now });
   }
 
   /** Forgotten photos and their submits under way in the shop object; decided by the caller's clock, as the memory store's. */

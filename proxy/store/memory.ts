@@ -5,6 +5,7 @@ import type { FileIdCache } from '../garment-files.js';
 import { PhotoRevocationsInMemory, type PhotoRevocations } from '../photo-revocations.js';
 import { MemorySpendLedger, type SpendLedger, type SpendLimits } from '../spend-ledger.js';
 import { MemoryUsageBook, type UsageBook } from '../usage-book.js';
+import { receiptFor, type HandoffReceipt, type HandoffRecord } from '../handoffs.js';
 import { mergeStatus, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
 /** How many try-ons are remembered; the oldest go first. */
@@ -19,6 +20,9 @@ export class MemoryStore implements ProxyStore {
   private readonly webhooks = new Set<string>();
   private readonly garments = new Map<string, string>();
   private readonly garmentLocks = new Map<string, { token: string; until: number }>();
+  /** Hand-offs by code, and each one's code by its id, with when each is dropped. */
+  private readonly handoffs = new Map<string, { record: HandoffRecord; until: number }>();
+  private readonly handoffCodes = new Map<string, string>();
   private readonly buckets = { writes: new Map<string, Bucket>(), reads: new Map<string, Bucket>() };
   private ledger: SpendLedger | undefined;
   private book: UsageBook | undefined;
@@ -129,6 +133,40 @@ export class MemoryStore implements ProxyStore {
     if (!this.options.fileIdCache) return;
     await this.options.fileIdCache.save(Object.fromEntries(this.garments)).catch((error: Error) =>
       this.options.log?.({ level: 'warn', event: 'file_id_cache_unwritable', message: error.message }));
+  }
+
+  async createHandoff(record: HandoffRecord, keepMs: number): Promise<void> {
+    this.sweepHandoffs();
+    this.handoffs.set(record.code, { record: { ...record }, until: record.expiresAt + keepMs });
+    this.handoffCodes.set(record.id, record.code);
+  }
+
+  async readHandoff(id: string): Promise<HandoffRecord | undefined> {
+    const code = this.handoffCodes.get(id);
+    return code === undefined ? undefined : this.handoffByCode(code);
+  }
+
+  async handoffByCode(code: string): Promise<HandoffRecord | undefined> {
+    const held = this.handoffs.get(code);
+    return held && held.until > this.now() ? { ...held.record } : undefined;
+  }
+
+  async receiveHandoff(code: string, photo: string, now: number): Promise<HandoffReceipt> {
+    const held = this.handoffs.get(code);
+    const receipt = receiptFor(held && held.until > now ? held.record : undefined, now);
+    if (receipt !== 'waiting') return receipt;
+    held!.record.photo = photo;
+    return 'received';
+  }
+
+  /** Hand-offs past their keeping are dropped as new ones come, so memory stays bounded by the rate limit. */
+  private sweepHandoffs(): void {
+    const now = this.now();
+    for (const [code, held] of this.handoffs) {
+      if (held.until > now) continue;
+      this.handoffs.delete(code);
+      this.handoffCodes.delete(held.record.id);
+    }
   }
 
   photoRevocations(now: () => number): PhotoRevocations {

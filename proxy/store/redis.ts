@@ -16,6 +16,7 @@ import { LEDGER_SCRIPTS, RedisSpendLedger } from './redis-ledger.js';
 import { RedisUsageBook } from './redis-usage.js';
 import type { UsageBook } from '../usage-book.js';
 import { besideKey } from './redis-keys.js';
+import type { HandoffReceipt, HandoffRecord } from '../handoffs.js';
 import { StoreUnavailable, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
 const RANK: Record<TryonSnapshot['status'], number> = { queued: 0, processing: 1, succeeded: 2, failed: 2 };
@@ -75,12 +76,25 @@ return 1
 `;
 
 /**
+ * KEYS[1]: the hand-off's hash (by its code). ARGV: photo handle, now. Gives the photo to a
+ * waiting hand-off, once: mirrors receiptFor() in handoffs.ts.
+ */
+const RECEIVE_HANDOFF = `
+local expires = redis.call('HGET', KEYS[1], 'expiresAt')
+if not expires then return 'unknown' end
+if redis.call('HEXISTS', KEYS[1], 'photo') == 1 then return 'used' end
+if tonumber(ARGV[2]) >= tonumber(expires) then return 'expired' end
+redis.call('HSET', KEYS[1], 'photo', ARGV[1])
+return 'received'
+`;
+
+/**
  * Every Lua script of the store by name. Each touches only the keys passed in its KEYS, all in one
  * slot, so the store runs on Redis Cluster (test/proxy/redis-scripts.test.ts checks each).
  */
 export const STORE_SCRIPTS: Record<string, string> = {
   tryonWriteStatus: WRITE_STATUS, tryonSeedStatus: SEED_STATUS, tryonDeleteIf: DELETE_IF, tryonMarkAtLeast: MARK_AT_LEAST,
-  tryonBeginSubmit: BEGIN_SUBMIT, ...LEDGER_SCRIPTS,
+  tryonBeginSubmit: BEGIN_SUBMIT, tryonReceiveHandoff: RECEIVE_HANDOFF, ...LEDGER_SCRIPTS,
 };
 
 export interface RedisStoreOptions {
@@ -127,6 +141,7 @@ export class RedisStore implements ProxyStore {
     redis.defineCommand('tryonDeleteIf', { numberOfKeys: 1, lua: DELETE_IF });
     redis.defineCommand('tryonMarkAtLeast', { numberOfKeys: 1, lua: MARK_AT_LEAST });
     redis.defineCommand('tryonBeginSubmit', { numberOfKeys: 2, lua: BEGIN_SUBMIT });
+    redis.defineCommand('tryonReceiveHandoff', { numberOfKeys: 1, lua: RECEIVE_HANDOFF });
     // ioredis subscribes again after a reconnect; subscribing on every 'ready' covers a first
     // connection that came late.
     const subscribe = () => void subscriber.subscribe(this.channel).catch(() => undefined);
@@ -244,6 +259,35 @@ export class RedisStore implements ProxyStore {
     });
   }
 
+  async createHandoff(record: HandoffRecord, keepMs: number): Promise<void> {
+    const ms = Math.max(1, Math.round(record.expiresAt + keepMs - Date.now()));
+    // Two keys in two slots (Redis Cluster): the code's hash first, so the desktop's id never names a code not yet written.
+    await this.run('handoff', async () => {
+      const key = this.key('handoff', record.code);
+      await this.redis.hset(key, { id: record.id, product: record.product, variant: record.variant ?? '', expiresAt: String(record.expiresAt) });
+      await this.redis.pexpire(key, ms);
+      await this.redis.set(this.key('handoff-id', record.id), record.code, 'PX', ms);
+    });
+  }
+
+  async readHandoff(id: string): Promise<HandoffRecord | undefined> {
+    const code = await this.run('handoff', () => this.redis.get(this.key('handoff-id', id)));
+    return code ? this.handoffByCode(code) : undefined;
+  }
+
+  async handoffByCode(code: string): Promise<HandoffRecord | undefined> {
+    const fields = await this.run('handoff', () => this.redis.hgetall(this.key('handoff', code)));
+    if (!fields.id || !fields.expiresAt) return undefined;
+    return {
+      id: fields.id, code, product: fields.product ?? '', expiresAt: Number(fields.expiresAt),
+      ...(fields.variant ? { variant: fields.variant } : {}), ...(fields.photo ? { photo: fields.photo } : {}),
+    };
+  }
+
+  async receiveHandoff(code: string, photo: string, now: number): Promise<HandoffReceipt> {
+    return this.run('handoff', () => (this.redis as unknown as Scripts).tryonReceiveHandoff(this.key('handoff', code), photo, now));
+  }
+
   /** A per-minute window per client (rate-limiter-flexible: one atomic INCR + PEXPIRE). */
   async takeRequest(bucket: RateBucket, client: string, perMinute: number): Promise<number | undefined> {
     if (perMinute <= 0) return undefined;
@@ -320,6 +364,7 @@ interface Scripts {
   tryonDeleteIf(key: string, value: string): Promise<number>;
   tryonMarkAtLeast(key: string, ms: number): Promise<number>;
   tryonBeginSubmit(forgotten: string, submits: string, ticket: string, now: number, lapses: number): Promise<number>;
+  tryonReceiveHandoff(handoff: string, photo: string, now: number): Promise<HandoffReceipt>;
 }
 
 /**

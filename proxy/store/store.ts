@@ -8,6 +8,7 @@ import type { TryonSnapshot } from '../tryon-status.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
 import type { PhotoRevocations } from '../photo-revocations.js';
 import type { UsageBook } from '../usage-book.js';
+import type { HandoffReceipt, HandoffRecord } from '../handoffs.js';
 
 /** What every instance knows about one try-on. */
 export interface StatusRecord {
@@ -71,6 +72,15 @@ export interface ProxyStore {
   /** A lock token when granted, undefined while someone else holds the lock. */
   lockGarment(key: string, ms: number): Promise<string | undefined>;
   unlockGarment(key: string, token: string): Promise<void>;
+
+  // Desktop → phone hand-offs (handoffs.ts): kept until `keepMs` after their code ends.
+  createHandoff(record: HandoffRecord, keepMs: number): Promise<void>;
+  /** The hand-off of a desktop's handle id. */
+  readHandoff(id: string): Promise<HandoffRecord | undefined>;
+  /** The hand-off of a phone's code (checked before an upload is let through, and again by receiveHandoff). */
+  handoffByCode(code: string): Promise<HandoffRecord | undefined>;
+  /** Gives `photo` to the waiting hand-off of `code` in one atomic step: exactly one call per code in the cluster is `received`. */
+  receiveHandoff(code: string, photo: string, now: number): Promise<HandoffReceipt>;
 
   /** Forgotten photos ("Forget my photo", photo-revocations.ts) kept in this store. */
   photoRevocations(now: () => number): PhotoRevocations;

@@ -1,4 +1,5 @@
-// The compliance line written for every accepted try-on: when, which product, which photo handle,
+// The compliance line written for every accepted try-on: when, which product, which photo handle
+// (or which of the shop's models: `source: "model"`, no consent),
 // a salted hash of the client (never its address), which consent text in which language the
 // shopper agreed to, and how long the proxy said it keeps their photo and result. Never the image,
 // never an upstream id: the photo is named by the random id of its handle.
@@ -25,6 +26,13 @@ export interface ConsentEntry {
   /** What the widget sent; absent from older clients, recorded as null. */
   consentVersion?: string | undefined;
   consentLanguage?: string | undefined;
+  /**
+   * Whose picture: the shopper's photo from this browser, their photo given by their phone (a
+   * hand-off: the consent recorded is the one given there), or one of the shop's models (no consent asked).
+   */
+  source?: 'photo' | 'handoff' | 'model' | undefined;
+  /** The model's id, for a model try-on. */
+  model?: string | undefined;
 }
 
 export async function logConsent(services: ProxyServices, entry: ConsentEntry): Promise<void> {
@@ -34,6 +42,7 @@ export async function logConsent(services: ProxyServices, entry: ConsentEntry): 
     event: 'consent', time: new Date(services.now()).toISOString(), product: entry.product, photo: entry.photo,
     client: await services.hashClient(address), requestId: entry.requestId,
     consentVersion: entry.consentVersion ?? null, consentLanguage: entry.consentLanguage ?? null,
+    source: entry.source ?? 'photo', ...(entry.model !== undefined ? { model: entry.model } : {}),
     retention: retentionOf(services.limits),
   });
 }

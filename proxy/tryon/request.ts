@@ -1,6 +1,6 @@
 // What the browser may send to start a try-on: a product id and which of its variants, a photo
 // handle, its consent, a requestId that makes a retry the same try-on, and at most a narrowing of
-// views or a wish for video. Read bounded, then checked; consent is asked for before anything else is judged.
+// views or a wish for video. Or, instead of a photo, one of the shop's models (no consent: the picture is the shop's). Read bounded, then checked; consent is asked for before anything else is judged.
 import { z } from 'zod';
 import { ProxyError } from '../errors.js';
 import { readBoundedText, refuseDeclaredLength } from '../streams.js';
@@ -8,8 +8,10 @@ import { timedBody } from '../upload-deadlines.js';
 
 const tryonRequest = z.object({
   product: z.string().min(1).max(128),
-  photo: z.string().min(1).max(4096),
-  consent: z.unknown(),
+  // Exactly one of the two: the shopper's photo (a handle), or one of the shop's models by id.
+  photo: z.string().min(1).max(4096).optional(),
+  model: z.string().min(1).max(64).optional(),
+  consent: z.unknown().optional(),
   // Which consent text the shopper saw: the first 16+ hex digits of the SHA-256 of its exact
   // words, and its language. Optional, so clients that only send `consent: true` still work.
   consentVersion: z.string().regex(/^[0-9a-f]{16,64}$/, 'must be 16 to 64 lowercase hex digits').optional(),
@@ -48,7 +50,8 @@ export async function readTryonRequest(request: Request, limits: { jsonBytes: nu
   } catch {
     throw new ProxyError(400, 'invalid_request', 'The request body must be JSON.');
   }
-  if (typeof body === 'object' && body !== null && (body as { consent?: unknown }).consent !== true) {
+  // A model's picture is the shop's own: no consent is asked for it.
+  if (typeof body === 'object' && body !== null && (body as { model?: unknown }).model === undefined && (body as { consent?: unknown }).consent !== true) {
     throw new ProxyError(422, 'consent_required', 'Please confirm that you agree before we use your photo.');
   }
   const parsed = tryonRequest.safeParse(body);
@@ -56,6 +59,9 @@ export async function readTryonRequest(request: Request, limits: { jsonBytes: nu
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || 'body';
     throw new ProxyError(422, 'validation_failed', `${field}: ${issue?.message ?? 'is not valid'}`);
+  }
+  if ((parsed.data.photo === undefined) === (parsed.data.model === undefined)) {
+    throw new ProxyError(422, 'validation_failed', 'photo, model: send exactly one of the two.');
   }
   return parsed.data;
 }

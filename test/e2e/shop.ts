@@ -63,7 +63,7 @@ async function json(response: Response, what: string): Promise<unknown> {
 }
 
 /** Starts the demo (sandbox speed 0: renders finish as fast as they are drawn) and a browser. */
-export async function openShop(options: Pick<DemoOptions, 'proxyLimits'> = {}): Promise<Shop> {
+export async function openShop(options: Pick<DemoOptions, 'proxyLimits' | 'proxyStore' | 'env'> = {}): Promise<Shop> {
   const demo: Demo = await startDemo({
     port: 0, sandboxPort: 0, speed: 0, quiet: true, sandboxKeys: { [LIVE_KEY]: WORKSPACE }, ...options,
   });

@@ -79,6 +79,10 @@ describe('the Redis store’s scripts on Redis Cluster', () => {
     await store.forgetGarmentId('garment:dress.png', 'file_1');
     const token = await store.lockGarment('garment:dress.png', 1_000);
     await store.unlockGarment('garment:dress.png', token!);
+    await store.createHandoff({ id: 'handoff_1', code: 'ABCDEFGHJK', product: 'dress', expiresAt: now + 60_000 }, 60_000);
+    assert.equal(await store.receiveHandoff('ABCDEFGHJK', 'photo_handle', now), 'received');
+    assert.equal(await store.receiveHandoff('ABCDEFGHJK', 'photo_handle', now), 'used');
+    assert.equal((await store.readHandoff('handoff_1'))?.photo, 'photo_handle');
     const forgotten = store.photoRevocations(() => now);
     await forgotten.revoke('photo_gone', now + 60_000);
     assert.equal(await forgotten.isRevoked('photo_gone'), true);

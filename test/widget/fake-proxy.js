@@ -34,6 +34,8 @@ const defaults = {
   videoSteps: [{ status: 'processing' }, { status: 'succeeded', video: true }],
   // A colour preview's steps (POST /tryons with quality "preview"); its files are `draft-<variant>-front.png`.
   colourSteps: [{ status: 'processing' }, { status: 'succeeded', outputs: ['front'] }],
+  // A hand-off (POST /handoffs) is received after this many reads of GET /handoffs/{h} (no stream: the widget polls).
+  handoffReadsUntilReceived: 2,
 };
 
 const scenarios = new Map();
@@ -216,6 +218,27 @@ async function proxy(ctx, sid, path) {
     return json(ctx, 200, { ...config.product, product: decodeURIComponent(match[1]) });
   }
 
+  // "See it on a model": the model's picture, a drawn person.
+  if (ctx.method === 'GET' && /^\/products\/[^/]+\/models\/[^/]+$/.test(path)) {
+    ctx.status = 200;
+    ctx.set('content-type', 'image/svg+xml');
+    ctx.body = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="160"><rect width="120" height="160" fill="#e9c9a1"/><circle cx="60" cy="40" r="20" fill="#8d5524"/><rect x="35" y="64" width="50" height="80" fill="#355070"/></svg>';
+    return;
+  }
+
+  // The hand-off: a code at once; received after a few reads (the widget polls: no stream here).
+  if (ctx.method === 'POST' && path === '/handoffs') {
+    entry.body = JSON.parse((await readBody(ctx.req)).toString('utf8') || '{}');
+    state.handoffReads = 0;
+    return json(ctx, 201, { handoff: `ho_${sid}`, code: 'ABCDEFGHJK', expiresAt: new Date(Date.now() + 600_000).toISOString() });
+  }
+  if (ctx.method === 'GET' && (match = /^\/handoffs\/([^/]+)(\/events)?$/.exec(path))) {
+    if (match[2]) return fail(ctx, { status: 404, code: 'not_found', retryable: false });
+    state.handoffReads = (state.handoffReads ?? 0) + 1;
+    const received = state.handoffReads > config.handoffReadsUntilReceived;
+    return json(ctx, 200, { status: received ? 'received' : 'waiting', ...(received ? { photo: `ph_${sid}_phone` } : {}), expiresAt: new Date(Date.now() + 600_000).toISOString() });
+  }
+
   if (ctx.method === 'POST' && path === '/photos') {
     const body = await readBody(ctx.req);
     const type = String(ctx.get('content-type'));
@@ -255,14 +278,18 @@ async function proxy(ctx, sid, path) {
     entry.body = body;
     const error = config.tryonErrors.shift();
     if (error) return fail(ctx, error);
-    if (body.consent !== true) return fail(ctx, { status: 422, code: 'consent_required', retryable: false });
+    // Like the real proxy: a model's picture is the shop's (no consent), and must be one the product lists.
+    if (body.model !== undefined && !(config.product?.models ?? []).some((m) => m.id === body.model)) {
+      return fail(ctx, { status: 422, code: 'unknown_model', retryable: false });
+    }
+    if (body.model === undefined && body.consent !== true) return fail(ctx, { status: 422, code: 'consent_required', retryable: false });
     // Like the real proxy: a variant the product does not list is refused.
     const listed = config.product?.variants;
     if (body.variant !== undefined && !(Array.isArray(listed) && listed.some((v) => v.id === body.variant))) {
       return fail(ctx, { status: 422, code: 'unknown_variant', retryable: false });
     }
     // Like the real proxy: the same requestId for the same photo (and variant) is the same try-on.
-    const key = `${body.photo}|${body.requestId}|${body.output ?? 'image'}|${body.variant ?? ''}|${body.quality ?? ''}`;
+    const key = `${body.photo ?? `model:${body.model}`}|${body.requestId}|${body.output ?? 'image'}|${body.variant ?? ''}|${body.quality ?? ''}`;
     let tryon = [...state.tryons.values()].find((t) => t.key === key);
     const draft = body.quality === 'preview';
     if (draft && !tryon) {

@@ -46,7 +46,11 @@ export interface Scenario {
     colourPreviews?: number;
     /** Whether the photo check asks for the whole body (GET /products' `fullBody`). */
     fullBody?: boolean;
+    /** The shop's models the product lists ("See it on a model"). */
+    models?: { id: string; name: string; image: string }[];
   } | null;
+  /** Reads of GET /handoffs/{h} before the fake's hand-off is received. */
+  handoffReadsUntilReceived?: number;
   photoErrors?: FakeError[];
   tryonErrors?: FakeError[];
   forgetErrors?: FakeError[];

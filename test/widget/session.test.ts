@@ -198,4 +198,21 @@ describe('the session and the variant', () => {
     // Closed before anything was sent, nothing is watched.
     expect(watchedInBackground(run(...consented, { type: 'close' }))).to.equal(false);
   });
+  it('"See it on a model": from consent without consenting, straight to the try-on; back goes to consent', () => {
+    const grid = run({ type: 'open' }, { type: 'browse-models' });
+    expect([grid.status, grid.browsingModels, grid.consented]).to.deep.equal(['photo', true, false]);
+    expect(run({ type: 'open' }, { type: 'browse-models' }, { type: 'models-closed' }).status).to.equal('consent');
+    const picked = run({ type: 'open' }, { type: 'browse-models' }, { type: 'use-model', model: 'asha', requestId: 'req-m' });
+    expect([picked.status, picked.model, picked.photo, picked.consented]).to.deep.equal(['queued', 'asha', undefined, false]);
+    // Uploading a photo still needs consent; a chosen photo drops the model.
+    expect(nextSession(picked, { type: 'upload-start', requestId: 'req-2' }).status).to.equal('queued');
+    expect(nextSession(picked, { type: 'photo-chosen' }).model).to.equal(undefined);
+  });
+
+  it('a photo from a hand-off is tried on at once, with the consent given on the phone', () => {
+    const state = run({ type: 'open' }, { type: 'use-handoff-photo', photo, requestId: 'req-h' });
+    expect([state.status, state.consented, state.photo?.handle, state.requestId]).to.deep.equal(['queued', true, 'ph_1', 'req-h']);
+    // Not while a try-on is under way.
+    expect(run(...submitted, { type: 'use-handoff-photo', photo, requestId: 'req-x' }).requestId).to.equal('req-1');
+  });
 });

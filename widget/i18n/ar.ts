@@ -134,6 +134,30 @@ export const ar: Translation = {
   makeFullQuality: 'أنشئ هذا بالجودة الكاملة',
   coloursDone: 'معاينات الألوان الجاهزة: {ready} من {count}.',
   backToResult: 'العودة إلى القياس',
+
+  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  seeOnModel: 'ليست لديك صورة؟ شاهده على عارضة',
+  modelsTitle: 'شاهد {product} على عارضة',
+  ownPhotoInstead: 'استخدم صورتي بدلًا من ذلك',
+  usePhone: 'استخدم هاتفك',
+  handoffTitle: 'تابع على هاتفك',
+  handoffScan: 'امسح هذا الرمز بكاميرا هاتفك، أو افتح هذه الصفحة على هاتفك واكتب الرمز.',
+  handoffQrAlt: 'رمز QR يفتح هذه الصفحة على هاتفك',
+  handoffCodeLabel: 'الرمز:',
+  handoffWaiting: 'في انتظار صورتك. يبقى الرمز صالحًا لمدة {time}.',
+  handoffExpired: 'انتهت صلاحية الرمز.',
+  handoffNewCode: 'احصل على رمز جديد',
+  handoffReceived: 'وصلت صورتك من هاتفك.',
+  back: 'رجوع',
+  handoffPhoneTitle: 'أرسل صورة إلى حاسوبك',
+  sendToComputer: 'أرسل إلى حاسوبي',
+  handoffSent: 'أُرسلت — انظر إلى حاسوبك',
+  handoffSentNote: 'يتابع القياس على حاسوبك. يمكنك إغلاق هذه الصفحة.',
+  handoffNotSent: 'لم تُرسل',
+  error_unknown_model: 'هذه العارضة غير متاحة لهذا المنتج. يُرجى اختيار أخرى.',
+  error_handoff_used: 'سبق استخدام هذا الرمز. اطلب رمزًا جديدًا على حاسوبك.',
+  error_handoff_expired: 'انتهت صلاحية هذا الرمز. اطلب رمزًا جديدًا على حاسوبك.',
+  error_handoff_unknown: 'هذا الرمز غير معروف. تحقّق منه، أو اطلب رمزًا جديدًا على حاسوبك.',
 };
 
 export default ar;

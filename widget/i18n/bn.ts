@@ -133,6 +133,30 @@ export const bn: Translation = {
   makeFullQuality: 'এটি পূর্ণ মানে তৈরি করুন',
   coloursDone: 'রঙের ঝলক তৈরি: {count}টির মধ্যে {ready}টি।',
   backToResult: 'আপনার ট্রাই-অনে ফিরে যান',
+
+  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  seeOnModel: 'ছবি নেই? মডেলের গায়ে দেখুন',
+  modelsTitle: '{product} মডেলের গায়ে দেখুন',
+  ownPhotoInstead: 'বরং আমার নিজের ছবি ব্যবহার করুন',
+  usePhone: 'আপনার ফোন ব্যবহার করুন',
+  handoffTitle: 'আপনার ফোনে চালিয়ে যান',
+  handoffScan: 'ফোনের ক্যামেরা দিয়ে এই কোডটি স্ক্যান করুন, অথবা ফোনে এই পেজটি খুলে কোডটি টাইপ করুন।',
+  handoffQrAlt: 'QR কোড, যা এই পেজটি আপনার ফোনে খোলে',
+  handoffCodeLabel: 'কোড:',
+  handoffWaiting: 'আপনার ছবির অপেক্ষায়। কোডটি আরও {time} চলবে।',
+  handoffExpired: 'কোডটির মেয়াদ শেষ হয়ে গেছে।',
+  handoffNewCode: 'নতুন কোড নিন',
+  handoffReceived: 'আপনার ফোন থেকে ছবি এসে গেছে।',
+  back: 'ফিরে যান',
+  handoffPhoneTitle: 'আপনার কম্পিউটারে ছবি পাঠান',
+  sendToComputer: 'আমার কম্পিউটারে পাঠান',
+  handoffSent: 'পাঠানো হয়েছে — আপনার কম্পিউটারে দেখুন',
+  handoffSentNote: 'আপনার ট্রাই-অন কম্পিউটারে চলতে থাকবে। আপনি এই পেজটি বন্ধ করতে পারেন।',
+  handoffNotSent: 'পাঠানো হয়নি',
+  error_unknown_model: 'এই পণ্যের জন্য এই মডেলটি নেই। অনুগ্রহ করে অন্য একটি বেছে নিন।',
+  error_handoff_used: 'এই কোডটি আগেই ব্যবহার করা হয়েছে। কম্পিউটারে নতুন কোড নিন।',
+  error_handoff_expired: 'এই কোডটির মেয়াদ শেষ হয়ে গেছে। কম্পিউটারে নতুন কোড নিন।',
+  error_handoff_unknown: 'এই কোডটি চেনা যায়নি। মিলিয়ে দেখুন, অথবা কম্পিউটারে নতুন কোড নিন।',
 };
 
 export default bn;

@@ -134,6 +134,30 @@ export const en = {
   makeFullQuality: 'Make this one in full quality',
   coloursDone: 'Colour previews ready: {ready} of {count}.',
   backToResult: 'Back to your try-on',
+
+  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  seeOnModel: 'No photo? See it on a model',
+  modelsTitle: 'See {product} on a model',
+  ownPhotoInstead: 'Use my own photo instead',
+  usePhone: 'Use your phone',
+  handoffTitle: 'Continue on your phone',
+  handoffScan: 'Scan this code with your phone’s camera, or open this page on your phone and type the code.',
+  handoffQrAlt: 'QR code that opens this page on your phone',
+  handoffCodeLabel: 'Code:',
+  handoffWaiting: 'Waiting for your photo. The code works for {time} more.',
+  handoffExpired: 'The code has expired.',
+  handoffNewCode: 'Get a new code',
+  handoffReceived: 'Your photo has arrived from your phone.',
+  back: 'Back',
+  handoffPhoneTitle: 'Send a photo to your computer',
+  sendToComputer: 'Send to my computer',
+  handoffSent: 'Sent — look at your computer',
+  handoffSentNote: 'Your try-on continues on your computer. You can close this page.',
+  handoffNotSent: 'Not sent',
+  error_unknown_model: 'This model is not available for this product. Please choose another.',
+  error_handoff_used: 'This code has already been used. Ask for a new one on your computer.',
+  error_handoff_expired: 'This code has expired. Ask for a new one on your computer.',
+  error_handoff_unknown: 'This code is not known. Check it, or ask for a new one on your computer.',
 };
 
 /** Every text of the widget, by key. */

@@ -133,6 +133,30 @@ export const gu: Translation = {
   makeFullQuality: 'આને પૂર્ણ ગુણવત્તામાં બનાવો',
   coloursDone: 'રંગોની ઝલક તૈયાર: {count}માંથી {ready}.',
   backToResult: 'તમારા ટ્રાય-ઑન પર પાછા જાઓ',
+
+  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  seeOnModel: 'ફોટો નથી? મોડેલ પર જુઓ',
+  modelsTitle: '{product} મોડેલ પર જુઓ',
+  ownPhotoInstead: 'તેના બદલે મારો પોતાનો ફોટો વાપરો',
+  usePhone: 'તમારો ફોન વાપરો',
+  handoffTitle: 'તમારા ફોન પર આગળ વધો',
+  handoffScan: 'આ કોડ તમારા ફોનના કેમેરાથી સ્કેન કરો, અથવા ફોન પર આ પેજ ખોલીને કોડ ટાઇપ કરો.',
+  handoffQrAlt: 'QR કોડ, જે આ પેજ તમારા ફોન પર ખોલે છે',
+  handoffCodeLabel: 'કોડ:',
+  handoffWaiting: 'તમારા ફોટોની રાહ જોવાય છે. કોડ હજી {time} ચાલશે.',
+  handoffExpired: 'કોડની મુદત પૂરી થઈ ગઈ છે.',
+  handoffNewCode: 'નવો કોડ મેળવો',
+  handoffReceived: 'તમારા ફોન પરથી ફોટો આવી ગયો છે.',
+  back: 'પાછા',
+  handoffPhoneTitle: 'તમારા કમ્પ્યુટર પર ફોટો મોકલો',
+  sendToComputer: 'મારા કમ્પ્યુટર પર મોકલો',
+  handoffSent: 'મોકલી દીધો — તમારું કમ્પ્યુટર જુઓ',
+  handoffSentNote: 'તમારું ટ્રાય-ઑન કમ્પ્યુટર પર આગળ વધશે. તમે આ પેજ બંધ કરી શકો છો.',
+  handoffNotSent: 'મોકલાયો નથી',
+  error_unknown_model: 'આ ઉત્પાદન માટે આ મોડેલ ઉપલબ્ધ નથી. કૃપા કરીને બીજું પસંદ કરો.',
+  error_handoff_used: 'આ કોડ પહેલેથી વપરાઈ ગયો છે. કમ્પ્યુટર પર નવો કોડ મેળવો.',
+  error_handoff_expired: 'આ કોડની મુદત પૂરી થઈ ગઈ છે. કમ્પ્યુટર પર નવો કોડ મેળવો.',
+  error_handoff_unknown: 'આ કોડ ઓળખાયો નથી. તપાસો, અથવા કમ્પ્યુટર પર નવો કોડ મેળવો.',
 };
 
 export default gu;

@@ -133,6 +133,30 @@ export const hi: Translation = {
   makeFullQuality: 'इसे पूरी गुणवत्ता में बनाएँ',
   coloursDone: 'रंगों की झलकें तैयार: {count} में से {ready}।',
   backToResult: 'अपने ट्राई-ऑन पर वापस जाएँ',
+
+  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  seeOnModel: 'फ़ोटो नहीं है? मॉडल पर देखें',
+  modelsTitle: '{product} को मॉडल पर देखें',
+  ownPhotoInstead: 'इसके बजाय अपनी फ़ोटो इस्तेमाल करें',
+  usePhone: 'अपने फ़ोन से करें',
+  handoffTitle: 'अपने फ़ोन पर जारी रखें',
+  handoffScan: 'यह कोड अपने फ़ोन के कैमरे से स्कैन करें, या फ़ोन पर यह पेज खोलकर कोड टाइप करें।',
+  handoffQrAlt: 'QR कोड, जो यह पेज आपके फ़ोन पर खोलता है',
+  handoffCodeLabel: 'कोड:',
+  handoffWaiting: 'आपकी फ़ोटो का इंतज़ार है। कोड {time} और चलेगा।',
+  handoffExpired: 'कोड की समय-सीमा ख़त्म हो गई है।',
+  handoffNewCode: 'नया कोड लें',
+  handoffReceived: 'आपके फ़ोन से फ़ोटो आ गई है।',
+  back: 'वापस',
+  handoffPhoneTitle: 'अपने कंप्यूटर पर फ़ोटो भेजें',
+  sendToComputer: 'मेरे कंप्यूटर पर भेजें',
+  handoffSent: 'भेज दी — अपने कंप्यूटर पर देखें',
+  handoffSentNote: 'आपका ट्राई-ऑन आपके कंप्यूटर पर आगे बढ़ेगा। आप यह पेज बंद कर सकते हैं।',
+  handoffNotSent: 'नहीं भेजी गई',
+  error_unknown_model: 'यह मॉडल इस उत्पाद के लिए उपलब्ध नहीं है। कृपया कोई दूसरा चुनें।',
+  error_handoff_used: 'यह कोड पहले ही इस्तेमाल हो चुका है। अपने कंप्यूटर पर नया कोड लें।',
+  error_handoff_expired: 'इस कोड की समय-सीमा ख़त्म हो गई है। अपने कंप्यूटर पर नया कोड लें।',
+  error_handoff_unknown: 'यह कोड पहचाना नहीं गया। इसे जाँचें, या अपने कंप्यूटर पर नया कोड लें।',
 };
 
 export default hi;

@@ -133,6 +133,30 @@ export const mr: Translation = {
   makeFullQuality: 'हे पूर्ण गुणवत्तेत बनवा',
   coloursDone: 'रंगांच्या झलका तयार: {count} पैकी {ready}.',
   backToResult: 'तुमच्या ट्राय-ऑनकडे परत जा',
+
+  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  seeOnModel: 'फोटो नाही? मॉडेलवर पाहा',
+  modelsTitle: '{product} मॉडेलवर पाहा',
+  ownPhotoInstead: 'त्याऐवजी माझा स्वतःचा फोटो वापरा',
+  usePhone: 'तुमचा फोन वापरा',
+  handoffTitle: 'तुमच्या फोनवर पुढे सुरू ठेवा',
+  handoffScan: 'हा कोड तुमच्या फोनच्या कॅमेऱ्याने स्कॅन करा, किंवा फोनवर हे पेज उघडून कोड टाइप करा.',
+  handoffQrAlt: 'हे पेज तुमच्या फोनवर उघडणारा QR कोड',
+  handoffCodeLabel: 'कोड:',
+  handoffWaiting: 'तुमच्या फोटोची वाट पाहत आहोत. कोड आणखी {time} चालेल.',
+  handoffExpired: 'कोडची मुदत संपली आहे.',
+  handoffNewCode: 'नवीन कोड घ्या',
+  handoffReceived: 'तुमच्या फोनवरून फोटो आला आहे.',
+  back: 'मागे',
+  handoffPhoneTitle: 'तुमच्या कॉम्प्युटरवर फोटो पाठवा',
+  sendToComputer: 'माझ्या कॉम्प्युटरवर पाठवा',
+  handoffSent: 'पाठवला — तुमचा कॉम्प्युटर पाहा',
+  handoffSentNote: 'तुमचे ट्राय-ऑन कॉम्प्युटरवर पुढे सुरू राहील. तुम्ही हे पेज बंद करू शकता.',
+  handoffNotSent: 'पाठवला नाही',
+  error_unknown_model: 'हे मॉडेल या उत्पादनासाठी उपलब्ध नाही. कृपया दुसरे निवडा.',
+  error_handoff_used: 'हा कोड आधीच वापरला गेला आहे. कॉम्प्युटरवर नवीन कोड घ्या.',
+  error_handoff_expired: 'या कोडची मुदत संपली आहे. कॉम्प्युटरवर नवीन कोड घ्या.',
+  error_handoff_unknown: 'हा कोड ओळखता आला नाही. तपासा, किंवा कॉम्प्युटरवर नवीन कोड घ्या.',
 };
 
 export default mr;

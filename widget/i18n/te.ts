@@ -133,6 +133,30 @@ export const te: Translation = {
   makeFullQuality: 'దీన్ని పూర్తి నాణ్యతలో తయారు చేయండి',
   coloursDone: 'రంగు ప్రివ్యూలు సిద్ధం: {count} లో {ready}.',
   backToResult: 'మీ చిత్రానికి తిరిగి వెళ్లండి',
+
+  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  seeOnModel: 'ఫోటో లేదా? మోడల్‌పై చూడండి',
+  modelsTitle: '{product}ను మోడల్‌పై చూడండి',
+  ownPhotoInstead: 'బదులుగా నా సొంత ఫోటో వాడండి',
+  usePhone: 'మీ ఫోన్ వాడండి',
+  handoffTitle: 'మీ ఫోన్‌లో కొనసాగించండి',
+  handoffScan: 'ఈ కోడ్‌ను మీ ఫోన్ కెమెరాతో స్కాన్ చేయండి, లేదా ఫోన్‌లో ఈ పేజీని తెరిచి కోడ్ టైప్ చేయండి.',
+  handoffQrAlt: 'ఈ పేజీని మీ ఫోన్‌లో తెరిచే QR కోడ్',
+  handoffCodeLabel: 'కోడ్:',
+  handoffWaiting: 'మీ ఫోటో కోసం ఎదురుచూస్తున్నాం. కోడ్ ఇంకా {time} పనిచేస్తుంది.',
+  handoffExpired: 'కోడ్ గడువు ముగిసింది.',
+  handoffNewCode: 'కొత్త కోడ్ పొందండి',
+  handoffReceived: 'మీ ఫోన్ నుండి ఫోటో వచ్చింది.',
+  back: 'వెనుకకు',
+  handoffPhoneTitle: 'మీ కంప్యూటర్‌కు ఫోటో పంపండి',
+  sendToComputer: 'నా కంప్యూటర్‌కు పంపు',
+  handoffSent: 'పంపబడింది — మీ కంప్యూటర్ చూడండి',
+  handoffSentNote: 'మీ ట్రై-ఆన్ కంప్యూటర్‌లో కొనసాగుతుంది. మీరు ఈ పేజీని మూసివేయవచ్చు.',
+  handoffNotSent: 'పంపబడలేదు',
+  error_unknown_model: 'ఈ ఉత్పత్తికి ఈ మోడల్ అందుబాటులో లేదు. దయచేసి మరొకటి ఎంచుకోండి.',
+  error_handoff_used: 'ఈ కోడ్ ఇప్పటికే వాడబడింది. కంప్యూటర్‌లో కొత్త కోడ్ పొందండి.',
+  error_handoff_expired: 'ఈ కోడ్ గడువు ముగిసింది. కంప్యూటర్‌లో కొత్త కోడ్ పొందండి.',
+  error_handoff_unknown: 'ఈ కోడ్ గుర్తించబడలేదు. సరిచూడండి, లేదా కంప్యూటర్‌లో కొత్త కోడ్ పొందండి.',
 };
 
 export default te;

@@ -133,6 +133,30 @@ export const ur: Translation = {
   makeFullQuality: 'اسے مکمل معیار میں بنائیں',
   coloursDone: 'رنگوں کی جھلکیں تیار: {count} میں سے {ready}۔',
   backToResult: 'اپنے ٹرائی آن پر واپس جائیں',
+
+  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  seeOnModel: 'تصویر نہیں ہے؟ ماڈل پر دیکھیں',
+  modelsTitle: '{product} کو ماڈل پر دیکھیں',
+  ownPhotoInstead: 'اس کے بجائے اپنی تصویر استعمال کریں',
+  usePhone: 'اپنا فون استعمال کریں',
+  handoffTitle: 'اپنے فون پر جاری رکھیں',
+  handoffScan: 'یہ کوڈ اپنے فون کے کیمرے سے اسکین کریں، یا فون پر یہ صفحہ کھول کر کوڈ ٹائپ کریں۔',
+  handoffQrAlt: 'QR کوڈ جو یہ صفحہ آپ کے فون پر کھولتا ہے',
+  handoffCodeLabel: 'کوڈ:',
+  handoffWaiting: 'آپ کی تصویر کا انتظار ہے۔ کوڈ مزید {time} چلے گا۔',
+  handoffExpired: 'کوڈ کی میعاد ختم ہو گئی ہے۔',
+  handoffNewCode: 'نیا کوڈ لیں',
+  handoffReceived: 'آپ کے فون سے تصویر آ گئی ہے۔',
+  back: 'واپس',
+  handoffPhoneTitle: 'اپنے کمپیوٹر پر تصویر بھیجیں',
+  sendToComputer: 'میرے کمپیوٹر پر بھیجیں',
+  handoffSent: 'بھیج دی — اپنے کمپیوٹر پر دیکھیں',
+  handoffSentNote: 'آپ کا ٹرائی آن آپ کے کمپیوٹر پر جاری رہے گا۔ آپ یہ صفحہ بند کر سکتے ہیں۔',
+  handoffNotSent: 'نہیں بھیجی گئی',
+  error_unknown_model: 'یہ ماڈل اس پروڈکٹ کے لیے دستیاب نہیں ہے۔ براہ کرم کوئی اور منتخب کریں۔',
+  error_handoff_used: 'یہ کوڈ پہلے ہی استعمال ہو چکا ہے۔ اپنے کمپیوٹر پر نیا کوڈ لیں۔',
+  error_handoff_expired: 'اس کوڈ کی میعاد ختم ہو گئی ہے۔ اپنے کمپیوٹر پر نیا کوڈ لیں۔',
+  error_handoff_unknown: 'یہ کوڈ پہچانا نہیں گیا۔ اسے جانچیں، یا اپنے کمپیوٹر پر نیا کوڈ لیں۔',
 };
 
 export default ur;

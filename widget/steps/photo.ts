@@ -26,13 +26,15 @@ export interface PhotoStep {
   onFile(event: Event): void;
   /** The photo check's verdict under the preview (photo-check.ts), and whether it lets the photo be sent. */
   check?: { view: TemplateResult | typeof nothing; allowsSend: boolean } | undefined;
+  /** Opened on a phone by a hand-off: the photo goes to the computer ("Send to my computer"), nothing else is offered. */
+  phone?: { sending: boolean } | undefined;
 }
 
 export function photoStep(step: PhotoStep): TemplateResult {
   const { texts } = step;
   const ready = Boolean(step.preview) && (step.check?.allowsSend ?? true);
   return html`<div part="photo" class="body">
-    <h3 id="step-title" tabindex="-1">${texts.t('photoTitle')}</h3>
+    <h3 id="step-title" tabindex="-1">${step.phone ? texts.t('handoffPhoneTitle') : texts.t('photoTitle')}</h3>
     <div>
       <p>${texts.t('tipsTitle')}</p>
       <ul>
@@ -51,11 +53,12 @@ export function photoStep(step: PhotoStep): TemplateResult {
     ${step.check?.view ?? nothing}
     ${step.problem ? html`<p class="problem" role="alert">${step.problem}</p>` : nothing}
     <div class="actions" part="actions">
-      ${ready ? html`<button class="primary" part="primary-button" type="button" data-autofocus @click=${step.onSubmit}>${texts.t('submit')}</button>` : nothing}
+      ${ready ? html`<button class="primary" part="primary-button" type="button" data-autofocus ?disabled=${step.phone?.sending === true}
+        @click=${step.onSubmit}>${step.phone ? texts.t('sendToComputer') : texts.t('submit')}</button>` : nothing}
       <button class=${ready ? '' : 'primary'} part=${ready ? 'secondary-button' : 'primary-button'} type="button"
         ?data-autofocus=${!ready} @click=${() => step.onPick(false)}>${texts.t('choosePhoto')}</button>
       <button type="button" part="secondary-button" @click=${() => step.onPick(true)}>${texts.t('takePhoto')}</button>
-      ${step.hasLastPhoto ? html`<button type="button" part="secondary-button" @click=${step.onUseLastPhoto}>${texts.t('useLastPhoto')}</button>` : nothing}
+      ${step.hasLastPhoto && !step.phone ? html`<button type="button" part="secondary-button" @click=${step.onUseLastPhoto}>${texts.t('useLastPhoto')}</button>` : nothing}
       ${step.canForget ? html`<button type="button" part="forget-button" @click=${step.onForget}>${texts.t('forgetPhoto')}</button>` : nothing}
     </div>
     <!-- The buttons above are the controls: these inputs only open the browser's picker. They

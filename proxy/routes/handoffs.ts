@@ -1,0 +1,140 @@
+// The desktop → phone hand-off (handoffs.ts): POST /handoffs starts one for a product and answers
+// the desktop's handle and the phone's code; GET /handoffs/{h} and GET /handoffs/{h}/events (SSE,
+// event `handoff`) tell the desktop whether the phone's photo has come. The phone gives its photo
+// through POST /photos with the field `handoff` (routes/photos.ts). Starting one is a write (the
+// write rate limit holds), reading one a read; a handle the proxy did not mint is 404.
+import { Hono, type Handler } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { z } from 'zod';
+import { randomId } from '../crypto.js';
+import { ProxyError } from '../errors.js';
+import { HANDOFF_KEEP_MS, HANDOFF_TTL_MS, newHandoffCode, statusOf, type HandoffRecord } from '../handoffs.js';
+import { productAsVariant } from '../catalog.js';
+import { rateLimit } from '../middleware/rate-limit.js';
+import { readRequestText } from '../streams.js';
+import { StreamSlots } from '../stream-slots.js';
+import type { ProxyEnv, ProxyServices } from '../context.js';
+
+/** How often a desktop's stream asks the store whether the photo has come (any instance may have taken it). */
+export const HANDOFF_POLL_MS = 1_000;
+
+const startRequest = z.strictObject({
+  product: z.string().min(1).max(128),
+  variant: z.string().max(64).optional().transform((v) => (v === '' ? undefined : v)),
+});
+
+/** What the desktop is told: never the code (it has it) nor anything of the phone. */
+export interface HandoffBody {
+  status: 'waiting' | 'received' | 'expired';
+  photo?: string;
+  expiresAt: string;
+}
+
+const bodyOf = (record: HandoffRecord, now: number): HandoffBody => {
+  const status = statusOf(record, now);
+  return { status, ...(status === 'received' ? { photo: record.photo! } : {}), expiresAt: new Date(record.expiresAt).toISOString() };
+};
+
+async function readHandoff(services: ProxyServices, handle: string): Promise<HandoffRecord> {
+  const { id } = await services.handles.open('handoff', handle);
+  const record = await services.store.readHandoff(id);
+  if (!record) throw new ProxyError(404, 'invalid_handle', 'This hand-off link is not valid.');
+  return record;
+}
+
+export function handoffRoutes(services: ProxyServices): Hono<ProxyEnv> {
+  const app = new Hono<ProxyEnv>();
+
+  app.post('/', rateLimit(services.writes, services.client), async (c) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(await readRequestText(c.req.raw, services.limits.jsonBytes));
+    } catch (error) {
+      if (error instanceof ProxyError) throw error;
+      throw new ProxyError(400, 'invalid_request', 'The request body must be JSON.');
+    }
+    const parsed = startRequest.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ProxyError(422, 'validation_failed', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'is not valid'}`);
+    }
+    const product = await services.findProduct(parsed.data.product);
+    if (!product || product.enabled === false) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
+    if (!productAsVariant(product, parsed.data.variant)) throw new ProxyError(422, 'unknown_variant', 'This colour or size of the product has no try-on.');
+    const record: HandoffRecord = {
+      id: randomId(), code: newHandoffCode(), product: product.id, expiresAt: services.now() + HANDOFF_TTL_MS,
+      ...(parsed.data.variant ? { variant: parsed.data.variant } : {}),
+    };
+    await services.store.createHandoff(record, HANDOFF_KEEP_MS);
+    // The handle lives as long as the store keeps the hand-off, so a late read says "expired", not 404.
+    const { handle } = await services.handles.mint('handoff', { id: record.id }, 0, Math.ceil((record.expiresAt + HANDOFF_KEEP_MS) / 1000));
+    services.log({ event: 'handoff_started', product: product.id, requestId: c.get('requestId') });
+    c.header('cache-control', 'no-store');
+    return c.json({ handoff: handle, code: record.code, expiresAt: new Date(record.expiresAt).toISOString() }, 201);
+  });
+
+  const reads = rateLimit(services.reads, services.client);
+  app.get('/:handle', reads, async (c) => {
+    const record = await readHandoff(services, c.req.param('handle'));
+    c.header('cache-control', 'no-store');
+    return c.json(bodyOf(record, services.now()));
+  });
+  app.get('/:handle/events', reads, handoffEvents(services));
+  return app;
+}
+
+/**
+ * The hand-off as SSE: its state at once, then again whenever it changes (the store is asked every
+ * HANDOFF_POLL_MS, since the phone's upload may reach any instance), until it is received or
+ * expired, the browser leaves, or streamMaxMs passes (the widget reconnects, or polls).
+ */
+function handoffEvents(services: ProxyServices): Handler<ProxyEnv> {
+  const slots = new StreamSlots(services.limits);
+  return async (c) => {
+    const first = await readHandoff(services, c.req.param('handle') ?? '');
+    const release = slots.take(services.client(c));
+    c.header('cache-control', 'no-store');
+    c.header('x-accel-buffering', 'no');
+    return streamSSE(c, async (stream) => {
+      services.metrics.sseConnections(1);
+      let closed = false;
+      let wake: (() => void) | undefined;
+      const stop = () => {
+        closed = true;
+        wake?.();
+      };
+      stream.onAbort(stop);
+      const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => undefined), services.limits.heartbeatMs);
+      const deadline = setTimeout(stop, services.limits.streamMaxMs);
+      try {
+        let last = '';
+        let record: HandoffRecord | undefined = first;
+        while (!closed && record) {
+          const body = bodyOf(record, services.now());
+          const text = JSON.stringify(body);
+          if (text !== last) {
+            last = text;
+            await stream.writeSSE({ event: 'handoff', data: text });
+          }
+          if (body.status !== 'waiting') break;
+          // Until the next look, or the code's end, whichever comes first.
+          const pause = Math.max(0, Math.min(HANDOFF_POLL_MS, record.expiresAt - services.now()));
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            setTimeout(resolve, pause);
+          });
+          wake = undefined;
+          if (!closed) record = await services.store.readHandoff(record.id);
+        }
+      } finally {
+        clearInterval(heartbeat);
+        clearTimeout(deadline);
+        release();
+        services.metrics.sseConnections(-1);
+      }
+    }, async (error, stream) => {
+      services.log({ level: 'error', event: 'sse_failed', message: error.message });
+      await stream.writeSSE({ event: 'error', data: JSON.stringify({ error: { code: 'internal_error', message: 'The hand-off stream failed.', retryable: true } }) });
+    });
+  };
+}
