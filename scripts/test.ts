@@ -7,6 +7,10 @@
 // their binaries come from npm into .cache/node-<major>/, scripts/prerequisites.ts), each with its
 // own counts; the rest runs on the Node that runs this script (20, the floor, or newer).
 //
+// The plugin's real-WordPress files run again on WordPress 7.1, the current release (suite
+// wordpress71; Debian sid's package unpacked into .cache/wordpress-7.1/), after the node suite
+// ran them on the floor the plugin claims, Debian bookworm's 6.1.
+//
 // Narrow a run with suite names: `npm test -- node widget` (typecheck, node, node22, node24, widget, e2e), and the
 // widget suite's engines with TRYON_ENGINES: `TRYON_ENGINES=firefox npm test -- widget`.
 //
@@ -19,7 +23,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OTHER_NODE_MAJORS, engineNames, ensurePrograms, nodeBinary, nodeEnv, programsFor, type Engine } from './prerequisites.js';
+import {
+  CURRENT_WORDPRESS_ENV, OTHER_NODE_MAJORS, currentWordPress, engineNames, ensurePrograms, nodeBinary, nodeEnv, programsFor, type Engine,
+} from './prerequisites.js';
 
 interface Counts { passed: number; failed: number; skipped: number }
 
@@ -79,12 +85,15 @@ async function main(): Promise<void> {
 
   const otherNodes = OTHER_NODE_MAJORS.filter((major) => runs(`node${major}`));
   const suites = ['typecheck', 'node', 'widget', 'e2e'].filter(runs);
+  const wordpress71 = runs('wordpress71');
   const nodes: Record<string, string> = {};
   let programs: Record<string, string>;
   let engines: Engine[];
   try {
     engines = engineNames(process.env.TRYON_ENGINES);
-    programs = ensurePrograms(programsFor([...suites, ...(otherNodes.length > 0 ? ['node-versions'] : [])], engines));
+    // The 7.1 suite starts what the node suite's WordPress files start (PHP, MariaDB, Chromium).
+    programs = ensurePrograms(programsFor([...suites, ...(otherNodes.length > 0 ? ['node-versions'] : []), ...(wordpress71 ? ['node'] : [])], engines));
+    if (wordpress71) programs[CURRENT_WORDPRESS_ENV] = currentWordPress({ root });
     for (const major of otherNodes) nodes[nodeEnv(major)] = nodeBinary(major, { root });
   } catch (error) {
     console.error(`\n${(error as Error).message}`);
@@ -117,6 +126,14 @@ async function main(): Promise<void> {
     add(counts);
   }
   if (perNode.length > 0) console.log(`\n${perNode.join('\n')}`);
+
+  if (wordpress71) {
+    // The same files as on 6.1, on the current release: WORDPRESS_PATH names its folder.
+    const files = testFiles('test/integrations').filter((file) => /\/(wordpress|woocommerce-cart)[\w-]*\.test\.ts$/.test(file));
+    const counts = await nodeSuite('wordpress71', files, { WORDPRESS_PATH: programs[CURRENT_WORDPRESS_ENV] });
+    console.log(`\nWordPress 7.1: ${counts.passed} passed, ${counts.failed} failed`);
+    add(counts);
+  }
 
   if (runs('widget') && testFiles('test/widget').length > 0) {
     console.log(`\n── widget (web-test-runner: ${engines.join(', ')}, in parallel) ──`);

@@ -205,6 +205,8 @@ describe('the WordPress plugin in a real WordPress (Debian\'s 6.1 or 7.1, MariaD
   before(async () => {
     [wp, stack] = await Promise.all([startWordPress(), startStack()]);
     admin = await wp.admin();
+    // Which WordPress this run is on (the node suite: Debian's 6.1; the wordpress71 suite: 7.1).
+    console.log(`  measured: WordPress ${(await wp.php("echo get_bloginfo( 'version' );")).trim()} at ${programPath('wordpress')}`);
   });
 
   after(async () => {
