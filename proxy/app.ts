@@ -6,7 +6,7 @@
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
-import { catalogPrices, productFinder, type CatalogFile, type ProductLookup } from './catalog.js';
+import { catalogImages, catalogPrices, parseCatalog, productFinder, type CatalogFile, type ProductLookup } from './catalog.js';
 import { ProxyError, isProxyError } from './errors.js';
 import { GarmentFiles, type FileIdCache, type ReadAsset } from './garment-files.js';
 import { hmac, hmacKey, toHex } from './crypto.js';
@@ -97,10 +97,31 @@ export interface ProxyOptions {
   budgetAlert?: BudgetAlertOptions;
 }
 
+/**
+ * A catalog file whose images are paths (not http(s) URLs) is read with `readAsset`: without it the
+ * first try-on would answer 500. Said at creation, naming what is missing, so a recipe that forgets
+ * it fails where it is written. (A catalog given as a function is only known per request; its images
+ * are checked when first read, and logged as `catalog_image_unreadable`.)
+ */
+function checkCatalogImagesReadable(options: ProxyOptions): void {
+  if (typeof options.catalog === 'function' || options.readAsset) return;
+  const paths = catalogImages(parseCatalog(options.catalog)).filter((image) => !/^https?:\/\//.test(image.path));
+  if (paths.length === 0) return;
+  const first = paths[0]!;
+  const owner = `product "${first.product}"${first.variant ? ` variant "${first.variant}"` : ''}`;
+  throw new TypeError(
+    `createProxy: the catalog lists garment images by path (${owner}: ${first.field} "${first.path}"${paths.length > 1 ? ` and ${paths.length - 1} more` : ''}) ` +
+      `but no readAsset was given${options.assetsDir ? ` (assetsDir "${options.assetsDir}" only says where they are)` : ' (nor assetsDir)'}: ` +
+      'pass readAsset (e.g. (path) => readFile(path) on Node, with assetsDir the folder they are in), use startProxy() from tryon-proxy/node, ' +
+      'or give the images as https:// URLs.',
+  );
+}
+
 export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   if (!options.apiKey) throw new TypeError('createProxy: apiKey is required');
   if (!options.baseUrl) throw new TypeError('createProxy: baseUrl is required');
   if (!options.secret) throw new TypeError('createProxy: secret is required');
+  checkCatalogImagesReadable(options);
   const now = options.now ?? Date.now;
   const limits = resolveLimits(options.limits);
   const log = redactingLog(options.log ?? ((entry) => console.log(JSON.stringify(entry))),

@@ -24,6 +24,7 @@ import { apiReference, buildManifest } from './build-manifest.js';
 import { editorData } from './editor-data.js';
 import { firstScriptOf, graphOf } from './module-graph.js';
 import { buildPhotoCheck, isPhotoCheckFile } from './photo-check-build.js';
+import { sizeFigures, writeSizeFigures } from './size-figures.js';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -166,6 +167,8 @@ export interface BudgetCheck {
   /** The files that make up the first script. */
   firstScript: string[];
   buttonAndPanel: number;
+  /** Gzipped bytes of the largest dictionary other than English (counted once in buttonAndPanel). */
+  largestDictionary: number;
   heicDecoder: number;
   /** Every file of the photo check, bytes on disk. */
   photoCheck: number;
@@ -182,7 +185,7 @@ export function checkBudgets(cdn: BuildResult): BudgetCheck {
   const problems: string[] = [];
   if (!scripts.some((f) => f.file === entry)) {
     problems.push('tryon-button.js is missing from the CDN build');
-    return { button: 0, firstScript: [], buttonAndPanel: 0, heicDecoder: 0, photoCheck: 0, alternatives: 0, problems };
+    return { button: 0, firstScript: [], buttonAndPanel: 0, largestDictionary: 0, heicDecoder: 0, photoCheck: 0, alternatives: 0, problems };
   }
   // The entry is a few bytes: what a page pays for the button is the entry and the core chunk it
   // imports once the page has loaded.
@@ -209,7 +212,7 @@ export function checkBudgets(cdn: BuildResult): BudgetCheck {
   if (photoCheck > BUDGETS.photoCheckOnDisk) {
     problems.push(`the photo check is ${photoCheck} B on disk, over its budget of ${BUDGETS.photoCheckOnDisk} B`);
   }
-  return { button, firstScript, buttonAndPanel, heicDecoder, photoCheck, alternatives, problems };
+  return { button, firstScript, buttonAndPanel, largestDictionary, heicDecoder, photoCheck, alternatives, problems };
 }
 
 /**
@@ -617,6 +620,9 @@ async function main(): Promise<void> {
   console.log(`  HEIC decoder      ${kb(budgets.heicDecoder).padStart(8)} of ${kb(BUDGETS.heicDecoder)} (fetched only for a HEIC photo)`);
   console.log(`  photo check       ${kb(budgets.photoCheck).padStart(8)} of ${kb(BUDGETS.photoCheckOnDisk)} on disk (fetched only once a photo is chosen)`);
   console.log(`  models, hand-off  ${kb(budgets.alternatives).padStart(8)} of ${kb(BUDGETS.alternatives)} (fetched only when the shopper asks: "See it on a model", "Use your phone")`);
+  // The sizes the README and docs quote, written where they are quoted (scripts/size-figures.ts).
+  const quoted = await writeSizeFigures(projectRoot, sizeFigures(budgets));
+  if (quoted.length > 0) console.log(`  sizes quoted in ${quoted.join(', ')} updated`);
   const hazards = await findCspHazards(cdn.outDir);
   const problems = [...budgets.problems, ...hazards.map((h) => `strict CSP would refuse ${h}`)];
   if (problems.length > 0) {

@@ -3,7 +3,15 @@
 // counts printed) and end-to-end suites (playwright-core, Chromium), then one plain summary line
 // for the whole run: "N passed, N failed".
 //
-// Narrow a run with suite names: `npm test -- node widget` (typecheck, node, widget, e2e), and the
+// The proxy's and the sandbox's files run again under Node 22 and 24 (suites node22 and node24;
+// their binaries come from npm into .cache/node-<major>/, scripts/prerequisites.ts), each with its
+// own counts; the rest runs on the Node that runs this script (20, the floor, or newer).
+//
+// The plugin's real-WordPress files run again on WordPress 7.1, the current release (suite
+// wordpress71; Debian sid's package unpacked into .cache/wordpress-7.1/), after the node suite
+// ran them on the floor the plugin claims, Debian bookworm's 6.1.
+//
+// Narrow a run with suite names: `npm test -- node widget` (typecheck, node, node22, node24, widget, e2e), and the
 // widget suite's engines with TRYON_ENGINES: `TRYON_ENGINES=firefox npm test -- widget`.
 //
 // Before any suite runs, the programs the chosen suites start (Chromium, Firefox, WebKitGTK's
@@ -15,7 +23,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { engineNames, ensurePrograms, programsFor, type Engine } from './prerequisites.js';
+import {
+  CURRENT_WORDPRESS_ENV, OTHER_NODE_MAJORS, currentWordPress, engineNames, ensurePrograms, nodeBinary, nodeEnv, programsFor, type Engine,
+} from './prerequisites.js';
 
 interface Counts { passed: number; failed: number; skipped: number }
 
@@ -52,11 +62,11 @@ function tapCounts(file: string): Counts | undefined {
   return { passed: pick('pass'), failed: pick('fail') + pick('cancelled'), skipped: pick('skipped') + pick('todo') };
 }
 
-async function nodeSuite(name: string, files: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Counts> {
+async function nodeSuite(name: string, files: string[], extraEnv: NodeJS.ProcessEnv = {}, node = process.execPath): Promise<Counts> {
   if (files.length === 0) return { passed: 0, failed: 0, skipped: 0 };
-  console.log(`\n── ${name}: ${files.length} file(s) ──`);
+  console.log(`\n── ${name}: ${files.length} file(s)${node === process.execPath ? '' : ` on ${node}`} ──`);
   const tap = join(work, `${name}.tap`);
-  const code = await run(process.execPath, [
+  const code = await run(node, [
     '--import', 'tsx', '--test',
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tap}`,
@@ -73,12 +83,18 @@ async function main(): Promise<void> {
     total.passed += counts.passed; total.failed += counts.failed; total.skipped += counts.skipped;
   };
 
+  const otherNodes = OTHER_NODE_MAJORS.filter((major) => runs(`node${major}`));
   const suites = ['typecheck', 'lint', 'node', 'widget', 'e2e'].filter(runs);
+  const wordpress71 = runs('wordpress71');
+  const nodes: Record<string, string> = {};
   let programs: Record<string, string>;
   let engines: Engine[];
   try {
     engines = engineNames(process.env.TRYON_ENGINES);
-    programs = ensurePrograms(programsFor(suites, engines));
+    // The 7.1 suite starts what the node suite's WordPress files start (PHP, MariaDB, Chromium).
+    programs = ensurePrograms(programsFor([...suites, ...(otherNodes.length > 0 ? ['node-versions'] : []), ...(wordpress71 ? ['node'] : [])], engines));
+    if (wordpress71) programs[CURRENT_WORDPRESS_ENV] = currentWordPress({ root });
+    for (const major of otherNodes) nodes[nodeEnv(major)] = nodeBinary(major, { root });
   } catch (error) {
     console.error(`\n${(error as Error).message}`);
     console.log(`\n${total.passed} passed, 1 failed`);
@@ -113,6 +129,23 @@ async function main(): Promise<void> {
       // benchmarks themselves run with `npm run bench`, not here.
       ...testFiles('test/bench'),
     ]));
+  }
+
+  // The proxy and the sandbox (what a shop's server runs) under each other maintained Node line.
+  const perNode: string[] = [];
+  for (const major of otherNodes) {
+    const counts = await nodeSuite(`node${major}`, [...testFiles('test/sandbox'), ...testFiles('test/proxy')], {}, nodes[nodeEnv(major)]);
+    perNode.push(`node ${major}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped > 0 ? `, ${counts.skipped} skipped` : ''}`);
+    add(counts);
+  }
+  if (perNode.length > 0) console.log(`\n${perNode.join('\n')}`);
+
+  if (wordpress71) {
+    // The same files as on 6.1, on the current release: WORDPRESS_PATH names its folder.
+    const files = testFiles('test/integrations').filter((file) => /\/(wordpress|woocommerce-cart)[\w-]*\.test\.ts$/.test(file));
+    const counts = await nodeSuite('wordpress71', files, { WORDPRESS_PATH: programs[CURRENT_WORDPRESS_ENV] });
+    console.log(`\nWordPress 7.1: ${counts.passed} passed, ${counts.failed} failed`);
+    add(counts);
   }
 
   if (runs('widget') && testFiles('test/widget').length > 0) {

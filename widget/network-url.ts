@@ -29,7 +29,7 @@ function describe(url: URL | undefined): string {
 }
 
 /**
- * `url` made absolute against the endpoint (the proxy answers path-absolute URLs), when it is
+ * `url` made absolute against the endpoint (the proxy answers URLs relative to its mount), when it is
  * http(s) on the endpoint's origin; else throws `RefusedUrl`, after telling the developer in the
  * console which scheme or origin was refused.
  */

@@ -317,7 +317,7 @@ export class ProxyClient {
   }
 
   /**
-   * Output URLs come path-absolute (`/tryon/files/…`) and are made absolute against the endpoint.
+   * Output URLs come relative to the proxy's mount (`files/…`) and are made absolute against the endpoint.
    * One the widget will not use (network-url.ts) refuses the whole answer: the shopper sees the
    * error step rather than a result the endpoint may have tampered with, and watching stops.
    */

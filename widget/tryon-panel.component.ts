@@ -483,6 +483,17 @@ export class TryonPanel extends LitElement {
     this.#run.upgradeColour(tile.variant, tile.output);
   };
 
+  /**
+   * A result, first look, colour preview or the photo beside the before/after did not load: the
+   * shopper is told in words (the error step, `tryon-error` with code `image_failed`), never shown
+   * "ready" over a blank picture. Behind a misconfigured reverse proxy that is what they would see.
+   */
+  readonly #onImageError = () => {
+    this.#colours.open = false;
+    this.#run.imageFailed();
+    this.#focusStep = true;
+  };
+
   readonly #onColoursBack = () => {
     this.#colours.open = false;
     this.#focusStep = true;
@@ -560,7 +571,7 @@ export class TryonPanel extends LitElement {
   /** What a drawn try-on image needs: the shopper's photo (when sent from this page) for the compare. */
   #imageView(texts: Texts, productName: string): ImageView {
     const photo = this.#session.photo;
-    return { texts, productName, before: photo ? beforeImages.get(photo.handle) : undefined, compare: this.#compare };
+    return { texts, productName, before: photo ? beforeImages.get(photo.handle) : undefined, compare: this.#compare, onImageError: this.#onImageError };
   }
 
   // ── "See it on a model" and the hand-off ────────────────────────────────────────────────
@@ -748,6 +759,7 @@ export class TryonPanel extends LitElement {
       });
       case 'result': return this.#colours.open && session.complete ? coloursStep({
         texts, productName, tiles: this.#colours.tiles, onUpgrade: this.#onUpgrade, onBack: this.#onColoursBack,
+        onImageError: this.#onImageError,
       }) : resultStep({
         texts, productName, outputs: session.outputs, views: session.views, selectedView: this.selectedView,
         before: session.photo ? beforeImages.get(session.photo.handle) : undefined, compare: this.#compare,
@@ -759,6 +771,7 @@ export class TryonPanel extends LitElement {
         colourOffer: this.#colourOffer(texts), onTryColour: this.#onTryColour,
         cart: session.complete ? this.#resultCart() : undefined,
         fadeFrom: this.fadeFrom, offerColours: this.#offersColours(), onSeeColours: this.#onSeeColours,
+        onImageError: this.#onImageError,
       });
       case 'error': {
         // The full render failed after its first look: the shopper keeps the look and is told plainly.

@@ -495,6 +495,18 @@ export class TryonRun implements ReactiveController {
     }
   }
 
+  /**
+   * An image the dialog shows did not load (its URL answers an error, or not an image). The watch
+   * stops and the shopper reads `image_failed`; "Try again" shows the result again (and watches on
+   * if it was not complete), loading the images afresh. The try-on is kept for a reload.
+   */
+  imageFailed(): void {
+    const { status } = this.session;
+    if (status !== 'queued' && status !== 'rendering' && status !== 'result') return;
+    this.#stop();
+    this.#fail('watch', new ProxyError('image_failed', '', true));
+  }
+
   /** Shows a failure to the shopper, and forgets in storage what the error policy says is gone. */
   #fail(stage: FailedStage, error: unknown): void {
     if (isAbort(error)) return;

@@ -29,7 +29,7 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
   const slots = new StreamSlots(services.limits);
   return async (c) => {
     const claims = await openForRead(services, c, 'tryon', c.req.param('handle') ?? '');
-    const base = mountBase(services, c.req.path);
+    const base = mountBase(services);
     const release = slots.take(services.client(c));
     let first: TryonSnapshot;
     let preview: TryonSnapshot | undefined;

@@ -241,7 +241,7 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     const claims = await openForRead(services, c, 'tryon', c.req.param('handle'));
     const [snapshot, preview] = await Promise.all([services.board.read(claims.jobId), readPreview(services, claims)]);
     c.header('cache-control', 'no-store');
-    return c.json(await statusBody(services, claims, snapshot, mountBase(services, c.req.path), preview));
+    return c.json(await statusBody(services, claims, snapshot, mountBase(services), preview));
   });
 
   app.get('/:handle/events', tryonEvents(services));

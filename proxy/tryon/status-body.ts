@@ -17,11 +17,16 @@ export interface TryonStatusBody {
   preview?: { status: TryonSnapshot['status']; outputs: { view: string; type: 'image' | 'video'; url: string }[] };
 }
 
-/** The path the proxy is mounted at, taken from this request, so URLs work under any mount. */
-export function mountBase(services: ProxyServices, path: string): string {
-  if (services.publicUrl) return services.publicUrl.replace(/\/+$/, '');
-  const at = path.lastIndexOf('/tryons');
-  return at >= 0 ? path.slice(0, at) : '';
+/**
+ * What output URLs start with: `publicUrl` with a trailing slash when it is set, else nothing, so
+ * they are relative to the mount (`files/v1.file.…`) and the client resolves them against the
+ * proxy's own address (the widget: its endpoint). The proxy cannot know its mount from a request's
+ * path: a reverse proxy that strips `/tryon` (nginx's `location /tryon/ { proxy_pass http://up/; }`,
+ * Caddy's `handle_path`, Shopify's App Proxy) shows it `/tryons/…`, and a path-absolute `/files/…`
+ * would then point outside the mount at a blank image. Relative URLs work behind any of them.
+ */
+export function mountBase(services: ProxyServices): string {
+  return services.publicUrl ? services.publicUrl.replace(/\/+$/, '') + '/' : '';
 }
 
 /** A signed file URL for one output of one job of the try-on (the files route checks it is that job's). */
@@ -31,7 +36,7 @@ async function fileUrl(services: ProxyServices, claims: TryonClaims & { expiresA
   const fileExpiry = Math.min(claims.expiresAt, Math.ceil((services.now() / 1000 + services.limits.fileTtlSeconds) / 60) * 60);
   const { handle } = await services.handles.mint('file',
     { fileId: output.fileId, jobId, view: output.view, type: output.type, photoId: claims.photoId }, 0, fileExpiry);
-  return `${base}/files/${handle}`;
+  return `${base}files/${handle}`;
 }
 
 export async function statusBody(

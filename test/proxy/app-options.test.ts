@@ -9,6 +9,7 @@ import type { ProductEntry } from '../../proxy/catalog.js';
 import { startProxy } from '../../proxy/node.js';
 import { fileIdCacheAt } from '../../proxy/node.js';
 import worker from '../../proxy/worker.js';
+import { createProxy } from '../../proxy/app.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { CATALOG, KEYS, SECRET, photoHandle, startStack, startTryon, writeAssets, type Stack, type TryonAnswer } from './stack.js';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -144,5 +145,26 @@ describe('a remembered garment file upstream no longer has', () => {
       await sandbox.close();
       await rm(assetsDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('createProxy checks its options when it is created', () => {
+  const options = { apiKey: 'sk_test_a', baseUrl: 'http://127.0.0.1:9', secret: SECRET, allowedOrigins: [], log: () => undefined };
+
+  it('refuses a catalog of image paths without readAsset, naming what is missing, never a 500 at the first try-on', () => {
+    assert.throws(() => createProxy({ ...options, catalog: CATALOG }),
+      (error: Error) => /readAsset/.test(error.message) && /nor assetsDir/.test(error.message) &&
+        /product "saree-banarasi-red": garmentImage "garments\/banarasi-red.png" and \d+ more/.test(error.message));
+    // assetsDir alone only says where the images are: reading them still needs readAsset.
+    assert.throws(() => createProxy({ ...options, catalog: CATALOG, assetsDir: '/srv/shop/assets' }),
+      /no readAsset was given \(assetsDir "\/srv\/shop\/assets" only says where they are\)/);
+  });
+
+  it('accepts readAsset, images given as URLs, an empty catalog and a catalog function', () => {
+    assert.doesNotThrow(() => createProxy({ ...options, catalog: CATALOG, readAsset: async () => new Uint8Array() }));
+    const byUrl = { products: { 'url-dress': { mode: 'garment_to_person' as const, garmentImage: 'https://cdn.shop.example/dress.png', garment: { category: 'dress' } } } };
+    assert.doesNotThrow(() => createProxy({ ...options, catalog: byUrl }));
+    assert.doesNotThrow(() => createProxy({ ...options, catalog: { products: {} } }));
+    assert.doesNotThrow(() => createProxy({ ...options, catalog: async () => undefined }));
   });
 });

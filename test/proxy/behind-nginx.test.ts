@@ -7,7 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { loadConfig } from '../../proxy/config.js';
-import { personPhoto, startStack, SECRET, type Stack } from './stack.js';
+import { sniffPhotoType } from '../../proxy/image-signatures.js';
+import { absolute, personPhoto, photoHandle, startStack, startTryon, waitForStatus, SECRET, type Stack, type StatusAnswer, type TryonAnswer } from './stack.js';
 import { documentedProxyEnv, startNginx, type Nginx } from './nginx.js';
 import { photoForm, send } from './wire.js';
 
@@ -105,5 +106,46 @@ describe('behind nginx, as documented', () => {
     for (let i = 0; i < 5; i++) assert.equal((await read('127.0.0.7', { 'x-forwarded-for': `10.9.9.${i}` })).status, 200);
     assert.equal((await read('127.0.0.7', { 'x-forwarded-for': '10.9.9.99' })).status, 429);
     assert.equal((await read('127.0.0.8')).status, 200);
+  });
+});
+
+describe('behind nginx that strips the mount\'s path, without TRYON_PUBLIC_URL', () => {
+  let stack: Stack;
+  let nginx: Nginx;
+  before(async () => {
+    // No publicUrl: the proxy sees `/tryons/…` while the browser asked for `/tryon/tryons/…`.
+    stack = await startStack({ proxy: { trustProxy: '127.0.0.1' } });
+    nginx = await startNginx(Number(new URL(stack.url).port));
+  });
+  after(async () => {
+    await nginx?.stop();
+    await stack?.close();
+  });
+
+  it('strips the path: the documented location proxies /tryon/x to the proxy\'s /x', async () => {
+    assert.match(nginx.config, /location \/tryon\/ \{\s*\n\s*proxy_pass http:\/\/127\.0\.0\.1:\d+\/;/);
+  });
+
+  it('answers output URLs that load through nginx, from the status route and the event stream', async () => {
+    const at = { url: nginx.url };
+    const photo = await photoHandle(at);
+    const started = await startTryon(at, { product: 'dress-aline-indigo', photo });
+    assert.equal(started.status, 202, await started.clone().text());
+    const { tryon } = (await started.json()) as TryonAnswer;
+    const done = await waitForStatus(at, tryon, (s) => s.status === 'succeeded');
+    const events = await (await fetch(`${nginx.url}/tryons/${tryon}/events`)).text();
+    const streamed = JSON.parse(/^data: (.*)$/m.exec(events)![1]!) as StatusAnswer;
+    const urls = [...done.outputs, ...streamed.outputs].map((output) => output.url);
+    assert.ok(urls.length >= 2, JSON.stringify({ done, streamed }));
+    for (const url of urls) {
+      // Resolved as the widget resolves it, against its endpoint: https://shop/tryon + files/… .
+      const resolved = absolute(at, url);
+      assert.ok(resolved.startsWith(`${nginx.url}/files/`), resolved);
+      const file = await fetch(resolved);
+      assert.equal(file.status, 200, `${resolved}: ${file.status}`);
+      assert.match(file.headers.get('content-type') ?? '', /^image\//);
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      assert.ok(sniffPhotoType(bytes.subarray(0, 64)), `an image, ${bytes.length} bytes`);
+    }
   });
 });

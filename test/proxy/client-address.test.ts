@@ -265,6 +265,7 @@ describe('createProxy mounted in a shop\'s own server, as deploy-proxy.md shows 
 describe('createProxy without a way to know the client', () => {
   const options = {
     apiKey: 'sk_test_a', baseUrl: 'http://127.0.0.1:9', secret: SECRET, allowedOrigins: ['https://shop.example'], catalog: CATALOG,
+    readAsset: async () => new Uint8Array(),
   };
 
   it('refuses to start in production on a runtime it cannot read the connection from, unless given clientAddress', () => {

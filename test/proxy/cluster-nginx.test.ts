@@ -46,9 +46,9 @@ describe('two instances on one Redis behind nginx, as documented', () => {
       const status = await fetch(`${nginx.url}/tryons/${tryon}`);
       const body = (await status.json()) as StatusAnswer;
       assert.equal(body.status, 'succeeded');
-      // The instances see paths without /tryon and no TRYON_PUBLIC_URL (nginx's port is chosen after
-      // they start), so their file URLs are mount-relative: joined onto the mount, as that variable would.
-      const file = await fetch(`${nginx.url}${body.outputs[0]!.url}`);
+      // The instances see paths without /tryon and no TRYON_PUBLIC_URL: their file URLs are relative
+      // to the mount, resolved against it as the widget resolves them against its endpoint.
+      const file = await fetch(new URL(body.outputs[0]!.url, `${nginx.url}/`));
       assert.equal(file.status, 200);
       await file.arrayBuffer();
     }

@@ -50,7 +50,9 @@ describe('the Durable Objects store', () => {
     // An hour behind: reads do not find the record expired by their own clock, only the alarm can remove it.
     const behind = await durableStore({ now: () => Date.now() - 3_600_000 });
     const jobId = `job_${randomUUID()}`;
-    await behind.writeStatus(jobId, { snapshot: snapshot('queued', 1) }, 3_600_000 + 200);
+    // Its alarm rings 1.5 s from now: long enough that the first read comes before it on a loaded
+    // machine (at 200 ms, a 2-core machine running other suites read after the alarm had deleted it).
+    await behind.writeStatus(jobId, { snapshot: snapshot('queued', 1) }, 3_600_000 + 1_500);
     assert.equal((await behind.readStatus(jobId))?.snapshot.status, 'queued');
     let looks = 0;
     while (await behind.readStatus(jobId)) {

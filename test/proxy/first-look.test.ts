@@ -51,7 +51,7 @@ const status = async (stack: Stack, tryon: string) => (await (await fetch(`${sta
 
 /** Fetches a preview output and checks it is a real image on the endpoint's origin. */
 async function assertImage(stack: Stack, url: string): Promise<void> {
-  assert.match(url, /^\/files\/v1\.file\./, 'signed like every output, on the endpoint (files route)');
+  assert.match(url, /^files\/v1\.file\./, 'signed like every output, relative to the mount (files route)');
   const file = await fetch(absolute(stack, url));
   assert.equal(file.status, 200);
   assert.match(file.headers.get('content-type') ?? '', /^image\//);

@@ -168,7 +168,8 @@ export async function waitForStatus(stack: { url: string }, tryon: string, done:
   }
 }
 
-export const absolute = (stack: { url: string }, url: string) => new URL(url, stack.url).href;
+// Output URLs are relative to the mount (`files/…`): resolved as the widget does, against the proxy's address with a trailing slash.
+export const absolute = (stack: { url: string }, url: string) => new URL(url, stack.url.replace(/\/?$/, '/')).href;
 
 /**
  * A sandbox, an upstream client for it and one try-on job held in `processing` (the sandbox's

@@ -59,7 +59,7 @@ describe('tolerance of an upstream the document leaves open', () => {
     // rendering, upscaling → processing; completed but not yet listed → still processing.
     assert.deepEqual(seen.slice(0, 4), ['processing:0', 'processing:0', 'processing:0', 'succeeded:1']);
     assert.equal(last!.outputs[0]!.contentType, 'image/png');
-    const file = await proxy.request(last!.outputs[0]!.url);
+    const file = await proxy.request(`/${last!.outputs[0]!.url}`);
     assert.equal(file.status, 200);
     assert.equal(file.headers.get('content-type'), 'image/png');
   });

@@ -31,6 +31,11 @@ const defaults = {
   steps: [{ status: 'queued' }, { status: 'processing' }, { status: 'succeeded', outputs: ['front'] }],
   // The HTTP status GET /files/… answers (an expired or revoked file: 404).
   fileStatus: 200,
+  // File names answered 404 whatever fileStatus says (e.g. 'preview-front.png'): one picture that does not load.
+  brokenFiles: [],
+  // How many GET /files/… are served before fileStatus applies (null: from the first); served ones
+  // are no-store (and Vary: *), so a later request of the same file is asked again rather than taken from a cache.
+  fileFailsAfter: null,
   videoSteps: [{ status: 'processing' }, { status: 'succeeded', video: true }],
   // A colour preview's steps (POST /tryons with quality "preview"); its files are `draft-<variant>-front.png`.
   colourSteps: [{ status: 'processing' }, { status: 'succeeded', outputs: ['front'] }],
@@ -332,9 +337,16 @@ async function proxy(ctx, sid, path) {
   }
 
   if (ctx.method === 'GET' && (match = /^\/files\/([^/]+)$/.exec(path))) {
-    if (config.fileStatus !== 200) return fail(ctx, { status: config.fileStatus, code: 'not_found', retryable: false });
+    if (config.brokenFiles.includes(match[1])) return fail(ctx, { status: 404, code: 'not_found', retryable: false });
+    const counting = config.fileFailsAfter !== null;
+    const served = state.filesServed = (state.filesServed ?? 0) + 1;
+    if (config.fileStatus !== 200 && (!counting || served > config.fileFailsAfter)) {
+      return fail(ctx, { status: config.fileStatus, code: 'not_found', retryable: false });
+    }
     ctx.status = 200;
-    ctx.set('cache-control', 'private, max-age=60');
+    ctx.set('cache-control', counting ? 'no-store' : 'private, max-age=60');
+    // Chromium's memory cache reuses an image for a fetch() of its URL even when no-store; Vary: * stops that.
+    if (counting) ctx.set('vary', '*');
     if (match[1].endsWith('.mp4')) {
       ctx.type = 'video/mp4';
       ctx.body = Buffer.alloc(64);

@@ -69,6 +69,10 @@ export interface Scenario {
   colourPreviewCap?: number;
   /** The HTTP status GET /files/… answers; 200 unless told. */
   fileStatus?: number;
+  /** File names (`front.png`, `preview-front.png`, `draft-<variant>-front.png`) answered 404: a picture that does not load. */
+  brokenFiles?: string[];
+  /** How many GET /files/… are served (no-store) before `fileStatus` applies; from the first unless told. */
+  fileFailsAfter?: number;
 }
 
 export interface Fake {

@@ -224,10 +224,13 @@ describe('URLs from the network', () => {
   });
 
   it('says so when the download fails, and never falls back to opening the file\'s URL', async () => {
-    const fake = await fakeProxy({ fileStatus: 404 });
+    // The picture loads (the first request), the download's own request is refused.
+    const fake = await fakeProxy({ fileStatus: 404, fileFailsAfter: 1 });
     const el = await mount(fake);
     await submit(el);
     await reach(el, 'result');
+    const shown = await until(() => panelRoot(el).querySelector<HTMLImageElement>('img[part="image"]'), 'the result image');
+    await until(() => shown.complete && shown.naturalWidth > 0, 'the result image decoded');
     button(el, 'Download').click();
     await until(() => statusText(el) === 'Something went wrong. Please try again.', 'the failure to be announced');
     expect(el.status).to.equal('result');

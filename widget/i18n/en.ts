@@ -104,6 +104,7 @@ export const en = {
   error_upload_timeout: 'Your photo took too long to upload. Please check your connection and try again.',
   error_too_many_streams: 'Too many try-ons are open at once. Please close one in another tab, then try again.',
   error_unauthorized: 'Try-on is not set up correctly for this shop. Please let the shop know.',
+  error_image_failed: 'The try-on picture did not load. Please try again; if it still does not show, let the shop know.',
   startAgain: 'Start again with your photo',
   readyBadge: 'Ready',
   readyInBackground: 'Your try-on of {product} is ready. Press the try-on button to see it.',

@@ -12,6 +12,8 @@ export interface ColoursStep {
   tiles: ColourTile[];
   onUpgrade(tile: ColourTile): void;
   onBack(): void;
+  /** A colour's preview did not load: said as an error, never a blank tile. */
+  onImageError(): void;
 }
 
 export function coloursStep(step: ColoursStep): TemplateResult {
@@ -21,7 +23,7 @@ export function coloursStep(step: ColoursStep): TemplateResult {
     <ul class="colours" role="list">${step.tiles.map((tile, i) => html`<li part="colour" aria-busy=${tile.output === undefined}>
       <h4 id="c${i}">${tile.name}</h4>
       <div class="frame">${tile.output
-        ? html`<img part="image" src=${tile.output.url} alt=${texts.t('previewImageAlt', { product: tile.name })}>`
+        ? html`<img part="image" src=${tile.output.url} alt=${texts.t('previewImageAlt', { product: tile.name })} @error=${step.onImageError}>`
         : html`<p class="muted">${texts.t(tile.output === undefined ? 'loading' : 'colourUnavailable')}</p>`}</div>
       ${tile.output ? html`<button type="button" part="secondary-button" id="b${i}" aria-labelledby="b${i} c${i}"
         @click=${() => step.onUpgrade(tile)}>${texts.t('makeFullQuality')}</button>` : ''}

@@ -33,6 +33,8 @@ export interface ResultStep {
   /** "See all colours" is offered (a product with variants and colour previews on). */
   offerColours?: boolean;
   onSeeColours?(): void;
+  /** An image shown here did not load (a wrong URL, an expired file): said as an error, never a blank "ready". */
+  onImageError?: (() => void) | undefined;
 }
 
 /** What one drawn try-on image needs: the before/after comparison when the shopper's photo is known. */
@@ -42,6 +44,8 @@ export interface ImageView {
   before: string | undefined;
   compare: CompareController;
   fadeFrom?: string | undefined;
+  /** The image (or the shopper's photo beside it) did not load. */
+  onImageError?: (() => void) | undefined;
 }
 
 /** "Add to cart": where it stands for this result, and what pressing it does. */
@@ -96,16 +100,16 @@ function onTabKey(event: KeyboardEvent, select: (view: string) => void): void {
  * when the shopper's photo is known. `alt` names what it is; `onLoad` hears it painted.
  */
 export function image(step: ImageView, output: TryonOutput | undefined, alt = step.texts.t('resultAlt', { product: step.productName }), onLoad?: () => void): TemplateResult {
-  const { texts, compare } = step;
+  const { texts, compare, onImageError } = step;
   if (!output) return html`<div class="frame"><p class="muted">${texts.t('viewPending')}</p></div>`;
   // The replaced first look, over the full render, fading out: decoration only.
   const fade = step.fadeFrom ? html`<img class="fade-out" src=${step.fadeFrom} alt="" aria-hidden="true">` : nothing;
-  if (!step.before) return html`<div class="frame"><img part="image" src=${output.url} alt=${alt} @load=${onLoad}>${fade}</div>`;
+  if (!step.before) return html`<div class="frame"><img part="image" src=${output.url} alt=${alt} @load=${onLoad} @error=${onImageError}>${fade}</div>`;
   const position = compare.position;
   return html`<div class="frame"><div class="compare" part="compare"
       @pointerdown=${compare.onPointer} @pointermove=${compare.onPointer}>
-    <img part="image" src=${output.url} alt=${alt} @load=${onLoad}>${fade}
-    <img class="before" src=${step.before} alt="">
+    <img part="image" src=${output.url} alt=${alt} @load=${onLoad} @error=${onImageError}>${fade}
+    <img class="before" src=${step.before} alt="" @error=${onImageError}>
     <!-- Visual labels only: the slider's own name says "Before and after". -->
     <span class="compare-label" data-side="before" aria-hidden="true">${texts.t('compareBefore')}</span>
     <span class="compare-label" data-side="after" aria-hidden="true">${texts.t('compareAfter')}</span>

@@ -1,9 +1,11 @@
 <?php
 /**
  * Plugin Name:       Virtual Try-On Button
+ * Contributors:      tryonbutton
  * Description:       Lets shoppers see themselves wearing a product: adds a virtual try-on button to WooCommerce product pages, and the [tryon_button] shortcode anywhere.
  * Version:           0.1.0
  * Requires at least: 6.1
+ * Tested up to:      7.1
  * Requires PHP:      7.4
  * WC requires at least: 8.0
  * WC tested up to:   9.9

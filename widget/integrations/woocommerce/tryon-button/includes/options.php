@@ -136,7 +136,7 @@ function tryon_button_sanitize_options( $input ): array {
 		if ( '' !== $url ) {
 			$clean['endpoint'] = $url;
 		} else {
-			tryon_button_refuse( 'tryon_button_endpoint', __( 'Proxy endpoint not saved: it must be a path on this site such as /tryon, or an https:// address.', 'tryon-button' ) );
+			tryon_button_refuse( 'tryon_button_endpoint', __( 'Proxy endpoint not saved: it must be a path on this site such as /tryon, or an https:// or http:// address.', 'tryon-button' ) );
 		}
 	}
 
@@ -157,8 +157,8 @@ function tryon_button_sanitize_options( $input ): array {
 	}
 
 	$urls = array(
-		'privacy_url' => __( 'Privacy notice not saved: it must be a path on this site such as /privacy, or an https:// address.', 'tryon-button' ),
-		'script_url'  => __( 'Script URL not saved: it must be a path on this site or an https:// address of tryon-button.js.', 'tryon-button' ),
+		'privacy_url' => __( 'Privacy notice not saved: it must be a path on this site such as /privacy, or an https:// or http:// address.', 'tryon-button' ),
+		'script_url'  => __( 'Script URL not saved: it must be a path on this site or an https:// or http:// address of tryon-button.js.', 'tryon-button' ),
 	);
 	foreach ( $urls as $key => $refusal ) {
 		$value = $text( $key );

@@ -156,11 +156,11 @@ function tryon_button_render_settings_page(): void {
 	echo '<form method="post" action="options.php">';
 	settings_fields( 'tryon_button' );
 	echo '<table class="form-table" role="presentation">';
-	tryon_button_settings_row( 'endpoint', __( 'Proxy endpoint', 'tryon-button' ), __( 'Where the token proxy is mounted: a path on this site such as /tryon, or an https:// address listed in the proxy\'s allowed origins.', 'tryon-button' ) );
+	tryon_button_settings_row( 'endpoint', __( 'Proxy endpoint', 'tryon-button' ), __( 'Where the token proxy is mounted: a path on this site such as /tryon, or an https:// or http:// address listed in the proxy\'s allowed origins.', 'tryon-button' ) );
 	tryon_button_proxy_status_row();
 	tryon_button_settings_row( 'label', __( 'Button label', 'tryon-button' ), __( 'Shown on the button. Empty: the button\'s own label, in the visitor\'s language.', 'tryon-button' ) );
 	tryon_button_settings_row( 'accent', __( 'Accent colour', 'tryon-button' ), __( 'A hex colour such as #8a1c4a. Empty: the widget\'s default.', 'tryon-button' ) );
-	tryon_button_settings_row( 'privacy_url', __( 'Privacy notice', 'tryon-button' ), __( 'Linked from the consent step: a path on this site such as /privacy, or an https:// address.', 'tryon-button' ) );
+	tryon_button_settings_row( 'privacy_url', __( 'Privacy notice', 'tryon-button' ), __( 'Linked from the consent step: a path on this site such as /privacy, or an https:// or http:// address.', 'tryon-button' ) );
 	tryon_button_settings_row( 'script_url', __( 'Script URL', 'tryon-button' ), __( 'Empty: the copy bundled with this plugin. Or your CDN\'s tryon-button.js.', 'tryon-button' ) );
 	tryon_button_analytics_row();
 	tryon_button_add_to_cart_row();
