@@ -96,7 +96,7 @@ describe('CDN build', () => {
     assert.match(panelText, /customElements\.define\(`tryon-panel`/, 'the panel chunk registers <tryon-panel>');
   });
 
-  test('within budget: the first script ≤ 10 KB gzipped, button + panel ≤ 40 KB, the HEIC decoder and the models and hand-off on their own', () => {
+  test('within budget: the first script ≤ 10 KB gzipped, button + panel ≤ 42 KB, the HEIC decoder and the models and hand-off on their own', () => {
     const budgets = checkBudgets(cdn);
     assert.deepEqual(budgets.problems, []);
     const core = cdn.files.map((f) => f.file).find((f) => /^tryon-core-[\w-]+\.js$/.test(f))!;
