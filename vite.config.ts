@@ -41,9 +41,14 @@ export function minifiedStyles(): Plugin {
       return code.replace(/css`([^`]*)`/g, (_, text: string) => {
         const uncommented = text.replace(/\/\*[\s\S]*?\*\//g, '');
         if (uncommented.includes('${') || /(['"])[^'"\n]*[{};][^'"\n]*\1/.test(uncommented)) {
-          throw new Error(`${id}: a css template with an interpolation or a string holding { } or ; cannot be minified safely`);
+          throw new Error(
+            `${id}: a css template with an interpolation or a string holding { } or ; cannot be minified safely`,
+          );
         }
-        const minified = uncommented.replace(/\s+/g, ' ').replace(/\s*([{};])\s*/g, '$1').trim();
+        const minified = uncommented
+          .replace(/\s+/g, ' ')
+          .replace(/\s*([{};])\s*/g, '$1')
+          .trim();
         return `css\`${minified}\``;
       });
     },
@@ -127,7 +132,8 @@ export function npmConfig({ entry = widgetEntry, outDir, quiet }: WidgetBuildTar
           preserveModulesRoot: fileURLToPath(new URL('./widget', import.meta.url)),
           // Bundled packages (libheif, the HEIC decoder) go to vendor/: npm pack leaves out any
           // folder named node_modules, where preserveModules would otherwise put them.
-          entryFileNames: (chunk) => (chunk.name.includes('node_modules/') ? `vendor/${chunk.name.split('/').pop()}.js` : '[name].js'),
+          entryFileNames: (chunk) =>
+            chunk.name.includes('node_modules/') ? `vendor/${chunk.name.split('/').pop()}.js` : '[name].js',
         },
       },
     },

@@ -26,7 +26,13 @@ export default {
   // real CDN build under /cdn-build/ (test/widget/cdn-build.js), built on first use, and HEIC photos
   // made by the tests under /test-photos/ (test/widget/heic-photos.js), and the photo check's worker
   // and models beside the widget's source with real photos of people (test/widget/photo-check-files.js).
-  middleware: [fakeProxyMiddleware(), realProxyMiddleware(), cdnBuildMiddleware(), heicPhotosMiddleware(), photoCheckFilesMiddleware()],
+  middleware: [
+    fakeProxyMiddleware(),
+    realProxyMiddleware(),
+    cdnBuildMiddleware(),
+    heicPhotosMiddleware(),
+    photoCheckFilesMiddleware(),
+  ],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   reporters: [defaultReporter(), countingReporter(process.env.WTR_COUNTS_FILE)],
 };

@@ -18,16 +18,25 @@ await exitIfStartFails(async () => {
   const config = loadConfig(process.env);
   const catalog = await catalogFor(config);
   const service = await connectTryonService(config, {
-    port: 0, hostname: '127.0.0.1', speed: Number(process.env.SANDBOX_SPEED ?? 1),
+    port: 0,
+    hostname: '127.0.0.1',
+    speed: Number(process.env.SANDBOX_SPEED ?? 1),
   });
-  if (service.sandbox) console.log(`tryon proxy: no TRYON_API_KEY, so using an in-process sandbox at ${service.sandbox.url} (a stand-in; nothing is billed)`);
+  if (service.sandbox)
+    console.log(
+      `tryon proxy: no TRYON_API_KEY, so using an in-process sandbox at ${service.sandbox.url} (a stand-in; nothing is billed)`,
+    );
   // A fresh in-process sandbox knows none of last run's files: remember upload ids only for a real service.
   const { fileIdCache, ...rest } = catalog;
-  await serveConfigured(config, {
-    apiKey: service.apiKey,
-    baseUrl: service.baseUrl,
-    upstreamLabel: service.upstreamLabel,
-    ...rest,
-    ...(fileIdCache && (!service.sandbox || config.fileIdCachePath) ? { fileIdCache } : {}),
-  }, () => service.close());
+  await serveConfigured(
+    config,
+    {
+      apiKey: service.apiKey,
+      baseUrl: service.baseUrl,
+      upstreamLabel: service.upstreamLabel,
+      ...rest,
+      ...(fileIdCache && (!service.sandbox || config.fileIdCachePath) ? { fileIdCache } : {}),
+    },
+    () => service.close(),
+  );
 });

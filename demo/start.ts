@@ -68,9 +68,15 @@ async function buildWidget(quiet: boolean): Promise<{ dir: string; ok: boolean }
     await buildCdn({ outDir: dir, quiet: true });
     return { dir, ok: true };
   } catch (error) {
-    if (!quiet) console.warn(`demo: the widget did not build (${(error as Error).message.split('\n')[0]}); pages show no try-on button.`);
+    if (!quiet)
+      console.warn(
+        `demo: the widget did not build (${(error as Error).message.split('\n')[0]}); pages show no try-on button.`,
+      );
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'tryon-button.js'), 'console.warn("tryon-button: the widget did not build; see the demo\'s start-up log.");\n');
+    await writeFile(
+      join(dir, 'tryon-button.js'),
+      'console.warn("tryon-button: the widget did not build; see the demo\'s start-up log.");\n',
+    );
     return { dir, ok: false };
   }
 }
@@ -80,11 +86,12 @@ function listen(app: { fetch: (request: Request) => Response | Promise<Response>
     const server = serve({ fetch: app.fetch, port, hostname }, (info: AddressInfo) => {
       resolvePromise({
         port: info.port,
-        close: () => new Promise<void>((done) => {
-          // Open SSE streams would keep close() waiting forever.
-          if ('closeAllConnections' in server) server.closeAllConnections();
-          server.close(() => done());
-        }),
+        close: () =>
+          new Promise<void>((done) => {
+            // Open SSE streams would keep close() waiting forever.
+            if ('closeAllConnections' in server) server.closeAllConnections();
+            server.close(() => done());
+          }),
       });
     });
     server.once('error', reject);
@@ -102,7 +109,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const env = options.env ?? process.env;
   const quiet = options.quiet ?? false;
   const log = options.log ?? ((line: string) => console.log(line));
-  const say = (line: string) => { if (!quiet) log(line); };
+  const say = (line: string) => {
+    if (!quiet) log(line);
+  };
   const port = options.port ?? numberFrom(env.PORT, 8080, 'PORT');
   const hostname = options.hostname ?? env.HOST ?? '127.0.0.1';
   const closers: (() => Promise<void>)[] = [];
@@ -128,7 +137,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       ...(quiet ? { log: () => undefined } : options.log ? { log } : {}),
     });
     closers.push(() => service.close());
-    if (service.sandbox) say(`Sandbox of the try-on API: ${service.sandbox.url} (no key needed; renders are marked "sandbox")`);
+    if (service.sandbox)
+      say(`Sandbox of the try-on API: ${service.sandbox.url} (no key needed; renders are marked "sandbox")`);
     else say(`Try-on service: ${service.baseUrl} (${service.upstreamLabel} key; no sandbox started)`);
 
     const configured = proxyOptionsFrom(config);
@@ -145,7 +155,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       clientAddress: socketAddress,
       limits: { ...configured.limits, ...options.proxyLimits },
       ...(options.proxyStore ? { store: options.proxyStore } : {}),
-      ...(quiet ? { log: () => undefined } : options.log ? { log: (entry: Record<string, unknown>) => log(JSON.stringify(entry)) } : {}),
+      ...(quiet
+        ? { log: () => undefined }
+        : options.log
+          ? { log: (entry: Record<string, unknown>) => log(JSON.stringify(entry)) }
+          : {}),
     });
 
     const shop = createShop({ imagesDir, widgetDir: widget.dir, pageScript, tryon: proxy });

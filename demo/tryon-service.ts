@@ -14,7 +14,10 @@ export interface TryonService {
 }
 
 /** `sandbox`: how to start the sandbox if one is needed (without keys it makes up one test key). */
-export async function connectTryonService(config: ProxyConfig, sandbox: SandboxOptions & { port: number; hostname: string }): Promise<TryonService> {
+export async function connectTryonService(
+  config: ProxyConfig,
+  sandbox: SandboxOptions & { port: number; hostname: string },
+): Promise<TryonService> {
   if (config.apiKey && config.baseUrl) {
     const upstreamLabel = config.apiKey.startsWith('sk_test_') ? 'test' : 'live';
     return {

@@ -26,7 +26,12 @@ export interface AdminMetrics {
 export interface UsageAnswer {
   days: UsageDay[];
   /** null: that limit is switched off (unlimited). */
-  budget: { dailyTryons: number | null; dailyCredits: number | null; tryonsLeft: number | null; creditsLeft: number | null };
+  budget: {
+    dailyTryons: number | null;
+    dailyCredits: number | null;
+    tryonsLeft: number | null;
+    creditsLeft: number | null;
+  };
 }
 
 export interface AdminOptions {
@@ -48,7 +53,10 @@ class Refusals {
   private window = 0;
   private readonly counts = new Map<string, number>();
 
-  constructor(private readonly perMinute: number, private readonly now: () => number) {}
+  constructor(
+    private readonly perMinute: number,
+    private readonly now: () => number,
+  ) {}
 
   private roll(): number {
     const minute = Math.floor(this.now() / 60_000);
@@ -62,7 +70,9 @@ class Refusals {
   /** Seconds to wait when the client has used its allowance, else undefined. */
   exhausted(client: string): number | undefined {
     const minute = this.roll();
-    return (this.counts.get(client) ?? 0) >= this.perMinute ? Math.max(1, Math.ceil(((minute + 1) * 60_000 - this.now()) / 1000)) : undefined;
+    return (this.counts.get(client) ?? 0) >= this.perMinute
+      ? Math.max(1, Math.ceil(((minute + 1) * 60_000 - this.now()) / 1000))
+      : undefined;
   }
 
   add(client: string): void {
@@ -81,7 +91,8 @@ class Refusals {
 export async function usageAnswer(usage: NonNullable<AdminOptions['usage']>): Promise<UsageAnswer> {
   const [days, today] = await Promise.all([usage.book.days(), usage.ledger.usage()]);
   const limit = (n: number) => (Number.isFinite(n) ? n : null);
-  const left = (limit: number, used: number) => (Number.isFinite(limit) ? Math.max(0, Math.round((limit - used) * 1000) / 1000) : null);
+  const left = (limit: number, used: number) =>
+    Number.isFinite(limit) ? Math.max(0, Math.round((limit - used) * 1000) / 1000) : null;
   return {
     days,
     budget: {
@@ -105,13 +116,28 @@ export function createAdmin(options: AdminOptions): Hono<ProxyEnv> {
     const client = options.clientAddress(c) ?? 'unknown';
     const wait = refusals.exhausted(client);
     if (wait !== undefined) {
-      log({ level: 'warn', event: 'admin_auth_refused', requestId: c.get('requestId'), path: loggedPath(c.req.path), reason: 'rate_limited' });
-      throw new ProxyError(429, 'rate_limited', 'Too many refused attempts; please wait a moment and try again.', true, wait);
+      log({
+        level: 'warn',
+        event: 'admin_auth_refused',
+        requestId: c.get('requestId'),
+        path: loggedPath(c.req.path),
+        reason: 'rate_limited',
+      });
+      throw new ProxyError(
+        429,
+        'rate_limited',
+        'Too many refused attempts; please wait a moment and try again.',
+        true,
+        wait,
+      );
     }
     if (!constantTimeEqual(c.req.header('authorization') ?? '', expected)) {
       refusals.add(client);
       log({
-        level: 'warn', event: 'admin_auth_refused', requestId: c.get('requestId'), path: loggedPath(c.req.path),
+        level: 'warn',
+        event: 'admin_auth_refused',
+        requestId: c.get('requestId'),
+        path: loggedPath(c.req.path),
         reason: c.req.header('authorization') === undefined ? 'no_token' : 'wrong_token',
       });
       throw new ProxyError(401, 'unauthorized', 'This address answers only to the admin token.');
@@ -121,7 +147,13 @@ export function createAdmin(options: AdminOptions): Hono<ProxyEnv> {
 
   const { metrics, usage } = options;
   if (metrics) {
-    app.get('/metrics', async () => new Response(await metrics.text(), { headers: { 'content-type': metrics.contentType, 'cache-control': 'no-store' } }));
+    app.get(
+      '/metrics',
+      async () =>
+        new Response(await metrics.text(), {
+          headers: { 'content-type': metrics.contentType, 'cache-control': 'no-store' },
+        }),
+    );
   }
   if (usage) {
     app.get('/usage', async (c) => {
@@ -134,8 +166,19 @@ export function createAdmin(options: AdminOptions): Hono<ProxyEnv> {
     const headers: Record<string, string> = { 'x-request-id': c.get('requestId') ?? '', 'cache-control': 'no-store' };
     if (error instanceof ProxyError && error.status === 401) headers['www-authenticate'] = 'Bearer';
     if (isProxyError(error)) return error.toResponse(headers);
-    log({ level: 'error', event: 'internal_error', requestId: c.get('requestId'), name: error.name, message: error.message });
-    return new ProxyError(500, 'internal_error', 'Something went wrong on our side; please try again.', true).toResponse(headers);
+    log({
+      level: 'error',
+      event: 'internal_error',
+      requestId: c.get('requestId'),
+      name: error.name,
+      message: error.message,
+    });
+    return new ProxyError(
+      500,
+      'internal_error',
+      'Something went wrong on our side; please try again.',
+      true,
+    ).toResponse(headers);
   });
   return app;
 }

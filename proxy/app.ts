@@ -6,13 +6,28 @@
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
-import { catalogImages, catalogPrices, parseCatalog, productFinder, type CatalogFile, type ProductLookup } from './catalog.js';
+import {
+  catalogImages,
+  catalogPrices,
+  parseCatalog,
+  productFinder,
+  type CatalogFile,
+  type ProductLookup,
+} from './catalog.js';
 import { ProxyError, isProxyError } from './errors.js';
 import { GarmentFiles, type FileIdCache, type ReadAsset } from './garment-files.js';
 import { hmac, hmacKey, toHex } from './crypto.js';
 import { HandleSigner } from './handles.js';
 import { resolveLimits, type ProxyLimits } from './limits.js';
-import { clientAddress, clientKey, connectionAddress, forwardedByClient, knownRuntime, parseTrustProxy, type TrustProxy } from './client-address.js';
+import {
+  clientAddress,
+  clientKey,
+  connectionAddress,
+  forwardedByClient,
+  knownRuntime,
+  parseTrustProxy,
+  type TrustProxy,
+} from './client-address.js';
 import { resolvePrices, type PartialPriceTable } from './prices.js';
 import { originCheck } from './middleware/origin-check.js';
 import { appProxyClients, type AppProxyClientOptions } from './middleware/shopify-app-proxy.js';
@@ -124,13 +139,24 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   checkCatalogImagesReadable(options);
   const now = options.now ?? Date.now;
   const limits = resolveLimits(options.limits);
-  const log = redactingLog(options.log ?? ((entry) => console.log(JSON.stringify(entry))),
-    [options.apiKey, options.secret, options.webhookSecret ?? '', options.budgetAlert?.secret ?? '']);
+  const log = redactingLog(options.log ?? ((entry) => console.log(JSON.stringify(entry))), [
+    options.apiKey,
+    options.secret,
+    options.webhookSecret ?? '',
+    options.budgetAlert?.secret ?? '',
+  ]);
   const store = options.store ?? new MemoryStore({ now, fileIdCache: options.fileIdCache, log });
   const metrics = options.metrics ?? noMetrics;
   const upstream = new Upstream({
-    apiKey: options.apiKey, baseUrl: options.baseUrl, fetch: options.fetch, log, observe: metrics.upstreamCall,
-    timeoutMs: limits.upstreamTimeoutMs, uploadTimeoutMs: limits.uploadTimeoutMs, retries: limits.retries, retryBaseMs: limits.retryBaseMs,
+    apiKey: options.apiKey,
+    baseUrl: options.baseUrl,
+    fetch: options.fetch,
+    log,
+    observe: metrics.upstreamCall,
+    timeoutMs: limits.upstreamTimeoutMs,
+    uploadTimeoutMs: limits.uploadTimeoutMs,
+    retries: limits.retries,
+    retryBaseMs: limits.retryBaseMs,
   });
   const rootKey = hmacKey(options.secret);
   const derived = (label: string) => rootKey.then(async (key) => hmacKey(await hmac(key, `tryon-proxy/${label}`)));
@@ -140,7 +166,9 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   const mode = options.mode ?? environmentMode();
   const peerOf = options.clientAddress ?? connectionAddress;
   if (!options.clientAddress && !knownRuntime() && mode === 'production') {
-    throw new TypeError('createProxy: cannot tell who the client is on this runtime: pass clientAddress (the connection\'s peer address), or every shopper would share one allowance');
+    throw new TypeError(
+      "createProxy: cannot tell who the client is on this runtime: pass clientAddress (the connection's peer address), or every shopper would share one allowance",
+    );
   }
   const appProxy = options.shopifyAppProxy ? appProxyClients(options.shopifyAppProxy) : undefined;
   let warnedUnknown = false;
@@ -162,18 +190,32 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
       // production that is refused; in development every such request shares one allowance.
       if (!warnedUnknown) {
         warnedUnknown = true;
-        log({ level: mode === 'production' ? 'error' : 'warn', event: 'client_unknown',
-          message: 'the connection\'s address is unknown (serve with @hono/node-server, or pass clientAddress)' });
+        log({
+          level: mode === 'production' ? 'error' : 'warn',
+          event: 'client_unknown',
+          message: "the connection's address is unknown (serve with @hono/node-server, or pass clientAddress)",
+        });
       }
-      if (mode === 'production') throw new ProxyError(500, 'internal_error', 'This try-on service cannot tell who is asking; it is not set up correctly.');
+      if (mode === 'production')
+        throw new ProxyError(
+          500,
+          'internal_error',
+          'This try-on service cannot tell who is asking; it is not set up correctly.',
+        );
       return 'unknown';
     }
     const sender = clientKey(found);
     if (!appProxy) return sender;
-    return appProxy.clientOf(c, () => {
-      const forwarded = forwardedByClient(peer, xff, trust);
-      return forwarded === undefined ? undefined : clientKey(forwarded);
-    }, sender) ?? sender;
+    return (
+      appProxy.clientOf(
+        c,
+        () => {
+          const forwarded = forwardedByClient(peer, xff, trust);
+          return forwarded === undefined ? undefined : clientKey(forwarded);
+        },
+        sender,
+      ) ?? sender
+    );
   };
 
   const usage = store.usageBook(now);
@@ -185,12 +227,23 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     revocations: store.photoRevocations(now),
     findProduct: productFinder(options.catalog),
     garmentFiles: new GarmentFiles(upstream, store, {
-      assetsDir: options.assetsDir, readAsset: options.readAsset, fetch: options.fetch, uploadTimeoutMs: limits.uploadTimeoutMs, log,
+      assetsDir: options.assetsDir,
+      readAsset: options.readAsset,
+      fetch: options.fetch,
+      uploadTimeoutMs: limits.uploadTimeoutMs,
+      log,
     }),
     board: new TryonStatusBoard(upstream, {
       intervalMs: limits.pollIntervalMs,
-      pushedIntervalMs: options.webhookSecret ? Math.max(limits.pollIntervalMs, limits.pushedPollIntervalMs) : limits.pollIntervalMs,
-      now, log, store, metrics, usage, keepMs: limits.tryonTtlSeconds * 1000,
+      pushedIntervalMs: options.webhookSecret
+        ? Math.max(limits.pollIntervalMs, limits.pushedPollIntervalMs)
+        : limits.pollIntervalMs,
+      now,
+      log,
+      store,
+      metrics,
+      usage,
+      keepMs: limits.tryonTtlSeconds * 1000,
     }),
     writes: { store, bucket: 'writes', perMinute: limits.ratePerMinute },
     reads: { store, bucket: 'reads', perMinute: limits.readsPerMinute },
@@ -198,11 +251,21 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     metrics,
     spend,
     usage,
-    alerts: options.budgetAlert ? new BudgetAlerts({
-      ...options.budgetAlert, ledger: spend, book: usage, limits, log, now, ...(options.fetch ? { fetch: options.fetch } : {}),
-    }) : undefined,
+    alerts: options.budgetAlert
+      ? new BudgetAlerts({
+          ...options.budgetAlert,
+          ledger: spend,
+          book: usage,
+          limits,
+          log,
+          now,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        })
+      : undefined,
     background: (c, work, event) => {
-      const logged = work.catch((error: Error) => log({ level: 'warn', event, requestId: c.get('requestId'), message: error.message }));
+      const logged = work.catch((error: Error) =>
+        log({ level: 'warn', event, requestId: c.get('requestId'), message: error.message }),
+      );
       // Hono's executionCtx throws where the runtime gives none (Node): the promise simply runs on there.
       try {
         c.executionCtx.waitUntil(logged);
@@ -224,13 +287,15 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
   app.use(requestId({ limitLength: 64 }));
   app.use(requestLog(log, now));
-  app.use(secureHeaders({
-    // Shop pages on other origins must be able to show the rendered images and videos.
-    crossOriginResourcePolicy: 'cross-origin',
-    crossOriginEmbedderPolicy: false,
-    contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-    referrerPolicy: 'no-referrer',
-  }));
+  app.use(
+    secureHeaders({
+      // Shop pages on other origins must be able to show the rendered images and videos.
+      crossOriginResourcePolicy: 'cross-origin',
+      crossOriginEmbedderPolicy: false,
+      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      referrerPolicy: 'no-referrer',
+    }),
+  );
 
   if (appProxy) app.use(appProxy.verify);
   app.use(originCheck(options.allowedOrigins));
@@ -255,20 +320,49 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     if (isProxyError(error)) {
       // Counted for the merchant's GET /usage (errors by code); a store that is down cannot count its own failure.
       if (error.code !== 'store_unavailable') {
-        await usage.errorAnswered(error.code).catch((problem: Error) => log({ level: 'warn', event: 'usage_unwritten', code: error.code, message: problem.message }));
+        await usage
+          .errorAnswered(error.code)
+          .catch((problem: Error) =>
+            log({ level: 'warn', event: 'usage_unwritten', code: error.code, message: problem.message }),
+          );
       }
-      if (error.status >= 500) log({ level: 'warn', event: 'answered_error', requestId: c.get('requestId'), code: error.code, status: error.status });
+      if (error.status >= 500)
+        log({
+          level: 'warn',
+          event: 'answered_error',
+          requestId: c.get('requestId'),
+          code: error.code,
+          status: error.status,
+        });
       // A refused (413) or stalled (408) body was not read to its end: do not reuse the connection.
-      return error.toResponse({ 'x-request-id': c.get('requestId') ?? '', ...(error.status === 413 || error.status === 408 ? { connection: 'close' } : {}) });
+      return error.toResponse({
+        'x-request-id': c.get('requestId') ?? '',
+        ...(error.status === 413 || error.status === 408 ? { connection: 'close' } : {}),
+      });
     }
     // Hono's own HTTP errors (e.g. a malformed body) are the client's doing.
     const status = (error as { status?: number }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      await usage.errorAnswered('invalid_request').catch((problem: Error) => log({ level: 'warn', event: 'usage_unwritten', code: 'invalid_request', message: problem.message }));
+      await usage
+        .errorAnswered('invalid_request')
+        .catch((problem: Error) =>
+          log({ level: 'warn', event: 'usage_unwritten', code: 'invalid_request', message: problem.message }),
+        );
       return new ProxyError(400, 'invalid_request', 'The request could not be read.').toResponse();
     }
-    log({ level: 'error', event: 'internal_error', requestId: c.get('requestId'), name: error.name, message: error.message });
-    return new ProxyError(500, 'internal_error', 'Something went wrong on our side; please try again.', true).toResponse();
+    log({
+      level: 'error',
+      event: 'internal_error',
+      requestId: c.get('requestId'),
+      name: error.name,
+      message: error.message,
+    });
+    return new ProxyError(
+      500,
+      'internal_error',
+      'Something went wrong on our side; please try again.',
+      true,
+    ).toResponse();
   });
   return app;
 }

@@ -9,13 +9,16 @@ import type { ProductEntry } from './catalog.js';
 import type { ProxyServices } from './context.js';
 
 export type Availability =
-  | { available: true }
-  | { available: false; unavailableReason: 'disabled' | 'daily_budget_reached' };
+  { available: true } | { available: false; unavailableReason: 'disabled' | 'daily_budget_reached' };
 
-export async function availabilityOf(services: Pick<ProxyServices, 'spend' | 'prices' | 'limits'>, product: ProductEntry): Promise<Availability> {
+export async function availabilityOf(
+  services: Pick<ProxyServices, 'spend' | 'prices' | 'limits'>,
+  product: ProductEntry,
+): Promise<Availability> {
   if (product.enabled === false) return { available: false, unavailableReason: 'disabled' };
   const spent = await services.spend.usage();
   const price = creditsFor(services.prices, product.tier, 'image', product.views.length);
-  if (dailyRefusal(spent, services.limits, price)) return { available: false, unavailableReason: 'daily_budget_reached' };
+  if (dailyRefusal(spent, services.limits, price))
+    return { available: false, unavailableReason: 'daily_budget_reached' };
   return { available: true };
 }

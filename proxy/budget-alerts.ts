@@ -35,7 +35,11 @@ export interface BudgetAlertBody {
 }
 
 /** The share of the day's budget spent, 0..1 (and 1 once a try-on was refused for the budget). */
-export function spentShare(tryons: number, credits: number, limits: Pick<SpendLimits, 'dailyTryons' | 'dailyCredits'>): number {
+export function spentShare(
+  tryons: number,
+  credits: number,
+  limits: Pick<SpendLimits, 'dailyTryons' | 'dailyCredits'>,
+): number {
   const share = (used: number, limit: number) => (Number.isFinite(limit) && limit > 0 ? used / limit : 0);
   return Math.max(share(tryons, limits.dailyTryons), share(credits, limits.dailyCredits));
 }
@@ -64,7 +68,9 @@ export class BudgetAlerts {
    */
   async check(exhausted = false): Promise<void> {
     const usage = await this.options.ledger.usage();
-    const share = exhausted ? Math.max(1, spentShare(usage.tryons, usage.credits, this.options.limits)) : spentShare(usage.tryons, usage.credits, this.options.limits);
+    const share = exhausted
+      ? Math.max(1, spentShare(usage.tryons, usage.credits, this.options.limits))
+      : spentShare(usage.tryons, usage.credits, this.options.limits);
     for (const threshold of ALERT_THRESHOLDS) {
       if (share * 100 < threshold) continue;
       if (!(await this.options.book.claimAlert(usage.day, threshold))) continue;
@@ -72,7 +78,10 @@ export class BudgetAlerts {
         type: 'budget.threshold',
         timestamp: new Date(this.options.now()).toISOString(),
         data: {
-          date: usage.day, threshold, tryons: usage.tryons, credits: usage.credits,
+          date: usage.day,
+          threshold,
+          tryons: usage.tryons,
+          credits: usage.credits,
           dailyTryons: Number.isFinite(this.options.limits.dailyTryons) ? this.options.limits.dailyTryons : null,
           dailyCredits: Number.isFinite(this.options.limits.dailyCredits) ? this.options.limits.dailyCredits : null,
         },
@@ -103,7 +112,12 @@ export class BudgetAlerts {
         });
         await response.body?.cancel();
         if (response.ok) {
-          this.options.log({ level: 'info', event: 'budget_alert_sent', threshold: body.data.threshold, date: body.data.date });
+          this.options.log({
+            level: 'info',
+            event: 'budget_alert_sent',
+            threshold: body.data.threshold,
+            date: body.data.date,
+          });
           return;
         }
         problem = `HTTP ${response.status}`;
@@ -111,6 +125,12 @@ export class BudgetAlerts {
         problem = (error as Error).message;
       }
     }
-    this.options.log({ level: 'error', event: 'budget_alert_failed', threshold: body.data.threshold, date: body.data.date, problem });
+    this.options.log({
+      level: 'error',
+      event: 'budget_alert_failed',
+      threshold: body.data.threshold,
+      date: body.data.date,
+      problem,
+    });
   }
 }

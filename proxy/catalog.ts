@@ -52,11 +52,19 @@ const modelSchema = z.strictObject({
 });
 export type CatalogModel = z.infer<typeof modelSchema> & { id: string };
 
-const variantsSchema = z.record(z.string().regex(VARIANT_ID, 'variant ids use letters, digits, - and _ (at most 64)'), variantSchema);
+const variantsSchema = z.record(
+  z.string().regex(VARIANT_ID, 'variant ids use letters, digits, - and _ (at most 64)'),
+  variantSchema,
+);
 
 const shared = {
   tier: z.enum(TIERS).optional(),
-  views: z.array(z.enum(VIEWS)).min(1).max(4).refine((v) => new Set(v).size === v.length, 'views must not repeat').optional(),
+  views: z
+    .array(z.enum(VIEWS))
+    .min(1)
+    .max(4)
+    .refine((v) => new Set(v).size === v.length, 'views must not repeat')
+    .optional(),
   background: z.string().min(1).max(60).optional(),
   provider: z.string().min(1).max(60).optional(),
   pose: z.string().min(1).max(200).optional(),
@@ -82,8 +90,11 @@ const productSchema = z.strictObject({
   /** false: the product's try-on is switched off (GET /products answers available: false, reason "disabled"). */
   enabled: z.boolean().optional(),
   /** Which of the catalog's models this product may be seen on (absent: all of them). */
-  models: z.array(z.string().regex(MODEL_ID, 'model ids use letters, digits, - and _ (at most 64)')).max(50)
-    .refine((v) => new Set(v).size === v.length, 'models must not repeat').optional(),
+  models: z
+    .array(z.string().regex(MODEL_ID, 'model ids use letters, digits, - and _ (at most 64)'))
+    .max(50)
+    .refine((v) => new Set(v).size === v.length, 'models must not repeat')
+    .optional(),
 });
 
 /** Mode-dependent rules, checked on the raw entry so they are reported with every other problem. */
@@ -91,16 +102,27 @@ function modeProblems(raw: unknown): { field: string; message: string }[] {
   if (typeof raw !== 'object' || raw === null) return [];
   const product = raw as Record<string, unknown>;
   const problems: { field: string; message: string }[] = [];
-  if (product.mode === 'garment_to_person' && !product.garmentImage) problems.push({ field: 'garmentImage', message: 'is required for mode garment_to_person' });
-  if (product.mode === 'person_to_person' && !product.referencePersonImage) problems.push({ field: 'referencePersonImage', message: 'is required for mode person_to_person' });
-  if (product.mode === 'person_to_person' && product.video) problems.push({ field: 'video', message: 'video try-on needs a garment image (mode garment_to_person)' });
+  if (product.mode === 'garment_to_person' && !product.garmentImage)
+    problems.push({ field: 'garmentImage', message: 'is required for mode garment_to_person' });
+  if (product.mode === 'person_to_person' && !product.referencePersonImage)
+    problems.push({ field: 'referencePersonImage', message: 'is required for mode person_to_person' });
+  if (product.mode === 'person_to_person' && product.video)
+    problems.push({ field: 'video', message: 'video try-on needs a garment image (mode garment_to_person)' });
   // A variant's image of the other mode would be silently ignored: the merchant meant something else.
   if (typeof product.variants === 'object' && product.variants !== null) {
     for (const [id, variant] of Object.entries(product.variants as Record<string, unknown>)) {
       if (typeof variant !== 'object' || variant === null) continue;
       const fields = variant as Record<string, unknown>;
-      if (product.mode === 'person_to_person' && fields.garmentImage !== undefined) problems.push({ field: `variants.${id}.garmentImage`, message: 'is for mode garment_to_person; a person_to_person variant sets referencePersonImage' });
-      if (product.mode === 'garment_to_person' && fields.referencePersonImage !== undefined) problems.push({ field: `variants.${id}.referencePersonImage`, message: 'is for mode person_to_person; a garment_to_person variant sets garmentImage' });
+      if (product.mode === 'person_to_person' && fields.garmentImage !== undefined)
+        problems.push({
+          field: `variants.${id}.garmentImage`,
+          message: 'is for mode garment_to_person; a person_to_person variant sets referencePersonImage',
+        });
+      if (product.mode === 'garment_to_person' && fields.referencePersonImage !== undefined)
+        problems.push({
+          field: `variants.${id}.referencePersonImage`,
+          message: 'is for mode person_to_person; a garment_to_person variant sets garmentImage',
+        });
     }
   }
   return problems;
@@ -109,9 +131,14 @@ function modeProblems(raw: unknown): { field: string; message: string }[] {
 const catalogSchema = z.strictObject({
   /** `prices`: credits per view and per video by tier, for the daily credit budget (see prices.ts). */
   defaults: z.strictObject({ ...shared, prices: priceTableSchema.optional() }).optional(),
-  products: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'product ids use letters, digits, - and _ (at most 128)'), productSchema),
+  products: z.record(
+    z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'product ids use letters, digits, - and _ (at most 128)'),
+    productSchema,
+  ),
   /** The shop's own models, by id: "See it on a model" for a shopper who would rather not upload a photo. */
-  models: z.record(z.string().regex(MODEL_ID, 'model ids use letters, digits, - and _ (at most 64)'), modelSchema).optional(),
+  models: z
+    .record(z.string().regex(MODEL_ID, 'model ids use letters, digits, - and _ (at most 64)'), modelSchema)
+    .optional(),
 });
 
 export type CatalogFile = z.input<typeof catalogSchema>;
@@ -188,7 +215,8 @@ function describeIssues(error: z.ZodError): string[] {
   });
 }
 
-const crossFieldProblems = (id: string, raw: unknown) => modeProblems(raw).map((p) => `${placeOf(id, p.field.split('.'))}: ${p.message}`);
+const crossFieldProblems = (id: string, raw: unknown) =>
+  modeProblems(raw).map((p) => `${placeOf(id, p.field.split('.'))}: ${p.message}`);
 
 const BUILT_IN = { tier: 'standard' as Tier, views: ['front'] as View[], background: 'studio_white', provider: 'auto' };
 
@@ -203,7 +231,15 @@ const colourPreviewCount = (value: boolean | { max: number } | undefined): numbe
  * Garments worn from shoulder to floor: a try-on of one needs the whole body in the photo, so the
  * widget's photo check asks for it unless the catalog says otherwise (`fullBody`).
  */
-export const FULL_BODY_CATEGORIES: readonly string[] = ['saree', 'lehenga', 'sherwani', 'dress', 'anarkali', 'gown', 'jumpsuit'];
+export const FULL_BODY_CATEGORIES: readonly string[] = [
+  'saree',
+  'lehenga',
+  'sherwani',
+  'dress',
+  'anarkali',
+  'gown',
+  'jumpsuit',
+];
 
 /** The product's `fullBody`, else the defaults', else whether its category is one of FULL_BODY_CATEGORIES. */
 export function fullBodyOf(category: string, ...said: (boolean | undefined)[]): boolean {
@@ -211,7 +247,12 @@ export function fullBodyOf(category: string, ...said: (boolean | undefined)[]): 
 }
 
 /** A product with the catalog's defaults (when it has any) and the built-in ones filled in. */
-function entryOf(id: string, product: Omit<CatalogProduct, 'models'>, defaults?: z.infer<typeof catalogSchema>['defaults'], models?: CatalogModel[]): ProductEntry {
+function entryOf(
+  id: string,
+  product: Omit<CatalogProduct, 'models'>,
+  defaults?: z.infer<typeof catalogSchema>['defaults'],
+  models?: CatalogModel[],
+): ProductEntry {
   const tier = product.tier ?? defaults?.tier ?? BUILT_IN.tier;
   return {
     id,
@@ -237,7 +278,10 @@ function entryOf(id: string, product: Omit<CatalogProduct, 'models'>, defaults?:
 }
 
 /** The catalog's models a product lists (all of them when it names none), in catalog order. */
-function modelsOf(product: CatalogProduct, models: Record<string, z.infer<typeof modelSchema>> | undefined): CatalogModel[] {
+function modelsOf(
+  product: CatalogProduct,
+  models: Record<string, z.infer<typeof modelSchema>> | undefined,
+): CatalogModel[] {
   const all = Object.entries(models ?? {}).map(([id, model]) => ({ id, ...model }));
   return product.models ? all.filter((model) => product.models!.includes(model.id)) : all;
 }
@@ -247,13 +291,15 @@ function modelProblems(input: unknown): string[] {
   if (typeof input !== 'object' || input === null) return [];
   const { products, models } = input as { products?: unknown; models?: unknown };
   if (typeof products !== 'object' || products === null) return [];
-  const known = typeof models === 'object' && models !== null ? models as Record<string, unknown> : {};
+  const known = typeof models === 'object' && models !== null ? (models as Record<string, unknown>) : {};
   const problems: string[] = [];
   for (const [id, product] of Object.entries(products)) {
-    const named = typeof product === 'object' && product !== null ? (product as { models?: unknown }).models : undefined;
+    const named =
+      typeof product === 'object' && product !== null ? (product as { models?: unknown }).models : undefined;
     if (!Array.isArray(named)) continue;
     for (const model of named) {
-      if (typeof model === 'string' && !Object.hasOwn(known, model)) problems.push(`${placeOf(id, ['models'])}: model "${model}" is not in the catalog's models`);
+      if (typeof model === 'string' && !Object.hasOwn(known, model))
+        problems.push(`${placeOf(id, ['models'])}: model "${model}" is not in the catalog's models`);
     }
   }
   return problems;
@@ -265,7 +311,9 @@ export function modelOf(product: ProductEntry, modelId: string): CatalogModel | 
 }
 
 function copyVariants(variants: Record<string, CatalogVariant>): Record<string, CatalogVariant> {
-  return Object.fromEntries(Object.entries(variants).map(([id, v]) => [id, { ...v, ...(v.garment ? { garment: { ...v.garment } } : {}) }]));
+  return Object.fromEntries(
+    Object.entries(variants).map(([id, v]) => [id, { ...v, ...(v.garment ? { garment: { ...v.garment } } : {}) }]),
+  );
 }
 
 /** The variants a product offers, in catalog order, as GET /products lists them. */
@@ -285,8 +333,9 @@ export function productAsVariant(product: ProductEntry, variantId: string | unde
     ...product,
     variant: variantId,
     garment: { ...product.garment, ...definedFields(variant.garment ?? {}) } as ProductEntry['garment'],
-    garmentImage: product.mode === 'garment_to_person' ? variant.garmentImage ?? product.garmentImage : undefined,
-    referencePersonImage: product.mode === 'person_to_person' ? variant.referencePersonImage ?? product.referencePersonImage : undefined,
+    garmentImage: product.mode === 'garment_to_person' ? (variant.garmentImage ?? product.garmentImage) : undefined,
+    referencePersonImage:
+      product.mode === 'person_to_person' ? (variant.referencePersonImage ?? product.referencePersonImage) : undefined,
   };
 }
 
@@ -327,10 +376,12 @@ export function catalogImages(products: Map<string, ProductEntry>): CatalogImage
 /** Validates a parsed catalog file; throws CatalogError listing every problem. */
 export function parseCatalog(input: unknown): Map<string, ProductEntry> {
   const result = catalogSchema.safeParse(input);
-  const rawProducts = typeof input === 'object' && input !== null ? (input as { products?: unknown }).products : undefined;
-  const crossField = typeof rawProducts === 'object' && rawProducts !== null
-    ? [...Object.entries(rawProducts).flatMap(([id, raw]) => crossFieldProblems(id, raw)), ...modelProblems(input)]
-    : [];
+  const rawProducts =
+    typeof input === 'object' && input !== null ? (input as { products?: unknown }).products : undefined;
+  const crossField =
+    typeof rawProducts === 'object' && rawProducts !== null
+      ? [...Object.entries(rawProducts).flatMap(([id, raw]) => crossFieldProblems(id, raw)), ...modelProblems(input)]
+      : [];
   if (!result.success || crossField.length > 0) {
     throw new CatalogError([...(result.success ? [] : describeIssues(result.error)), ...crossField]);
   }
@@ -344,17 +395,37 @@ export function parseCatalog(input: unknown): Map<string, ProductEntry> {
 /** Checks an entry a shop's own lookup function returned, so a bad one is a clear error, not a bad upstream call. */
 export function checkProductEntry(id: string, entry: ProductEntry): ProductEntry {
   const { id: _ignored, colourPreviews, models, ...fields } = entry;
-  const plain: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  const plain: Record<string, unknown> = Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => value !== undefined),
+  );
   // A ProductEntry counts its colour previews; the schema takes the catalog's spelling of it.
-  if (colourPreviews !== undefined) plain.colourPreviews = typeof colourPreviews === 'number' && colourPreviews > 0 ? { max: colourPreviews } : colourPreviews === 0 ? false : colourPreviews;
+  if (colourPreviews !== undefined)
+    plain.colourPreviews =
+      typeof colourPreviews === 'number' && colourPreviews > 0
+        ? { max: colourPreviews }
+        : colourPreviews === 0
+          ? false
+          : colourPreviews;
   const result = productSchema.safeParse(plain);
   const crossField = crossFieldProblems(id, plain);
   // A lookup names its models whole ({id, name, image}), having no catalog to name them from.
-  const modelList = z.array(modelSchema.extend({ id: z.string().regex(MODEL_ID, 'model ids use letters, digits, - and _ (at most 64)') })).max(50).optional().safeParse(models);
+  const modelList = z
+    .array(
+      modelSchema.extend({ id: z.string().regex(MODEL_ID, 'model ids use letters, digits, - and _ (at most 64)') }),
+    )
+    .max(50)
+    .optional()
+    .safeParse(models);
   if (!result.success || crossField.length > 0 || !modelList.success) {
     throw new CatalogError([
-      ...(result.success ? [] : productProblems(id, result.error.issues)), ...crossField,
-      ...(modelList.success ? [] : productProblems(id, modelList.error.issues.map((issue) => ({ ...issue, path: ['models', ...issue.path] })))),
+      ...(result.success ? [] : productProblems(id, result.error.issues)),
+      ...crossField,
+      ...(modelList.success
+        ? []
+        : productProblems(
+            id,
+            modelList.error.issues.map((issue) => ({ ...issue, path: ['models', ...issue.path] })),
+          )),
     ]);
   }
   // A shop's own lookup has no catalog defaults: the built-in ones apply.

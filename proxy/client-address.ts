@@ -5,7 +5,10 @@
 // left was written by the client and is ignored. Web-standard only (Node and Workers).
 
 /** An address range: IPv4 addresses are kept as IPv4-mapped IPv6, so one comparison serves both. */
-export interface Network { bytes: Uint8Array; prefix: number }
+export interface Network {
+  bytes: Uint8Array;
+  prefix: number;
+}
 
 /**
  * Which peers may speak for the client:
@@ -13,10 +16,7 @@ export interface Network { bytes: Uint8Array; prefix: number }
  * - `hops`: that many proxies stand in front, whatever their addresses (`true` = 1);
  * - `networks`: proxies are recognised by address or CIDR; any number of them may chain.
  */
-export type TrustProxy =
-  | { kind: 'none' }
-  | { kind: 'hops'; hops: number }
-  | { kind: 'networks'; networks: Network[] };
+export type TrustProxy = { kind: 'none' } | { kind: 'hops'; hops: number } | { kind: 'networks'; networks: Network[] };
 
 export const TRUST_NONE: TrustProxy = { kind: 'none' };
 
@@ -116,10 +116,16 @@ export function formatAddress(bytes: Uint8Array): string {
   let bestAt = -1;
   let bestLength = 1;
   for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) { i++; continue; }
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLength) { bestAt = i; bestLength = j - i; }
+    if (j - i > bestLength) {
+      bestAt = i;
+      bestLength = j - i;
+    }
     i = j;
   }
   const hex = groups.map((g) => g.toString(16));
@@ -162,7 +168,9 @@ const NAMED_NETWORKS: Record<string, string[]> = {
 
 export class TrustProxyError extends TypeError {
   constructor(text: string) {
-    super(`TRYON_TRUST_PROXY "${text}" is not true, false, a hop count (0-${MAX_HOPS}) or a comma-separated list of proxy addresses/CIDRs (or loopback, linklocal, uniquelocal)`);
+    super(
+      `TRYON_TRUST_PROXY "${text}" is not true, false, a hop count (0-${MAX_HOPS}) or a comma-separated list of proxy addresses/CIDRs (or loopback, linklocal, uniquelocal)`,
+    );
     this.name = 'TrustProxyError';
   }
 }
@@ -205,7 +213,10 @@ function hopsOf(hops: number, text: string): TrustProxy {
 }
 
 /** Where the walk ended: the client's address, and the X-Forwarded-For entry it wrote, if any. */
-interface Walk { client: Uint8Array; forwarded: Uint8Array | undefined }
+interface Walk {
+  client: Uint8Array;
+  forwarded: Uint8Array | undefined;
+}
 
 function walk(peer: string | undefined, forwardedFor: string | null | undefined, trust: TrustProxy): Walk | undefined {
   const peerBytes = peer === undefined ? undefined : parseAddress(peer);
@@ -213,8 +224,11 @@ function walk(peer: string | undefined, forwardedFor: string | null | undefined,
   const entries = (forwardedFor ?? '').split(',').slice(-MAX_ENTRIES).reverse();
   // hops: the peer is hop 1; each further hop was appended by the one before it.
   const trusted = (bytes: Uint8Array, index: number) =>
-    trust.kind === 'none' ? false
-      : trust.kind === 'hops' ? index < trust.hops : trust.networks.some((network) => inNetwork(bytes, network));
+    trust.kind === 'none'
+      ? false
+      : trust.kind === 'hops'
+        ? index < trust.hops
+        : trust.networks.some((network) => inNetwork(bytes, network));
   let current = peerBytes;
   let index = 0;
   for (; index < entries.length; index++) {
@@ -232,7 +246,11 @@ function walk(peer: string | undefined, forwardedFor: string | null | undefined,
  * last address a trusted proxy vouched for, so junk can never name a bucket. undefined when the
  * peer itself is unknown (then nothing in the request is believed either).
  */
-export function clientAddress(peer: string | undefined, forwardedFor: string | null | undefined, trust: TrustProxy): string | undefined {
+export function clientAddress(
+  peer: string | undefined,
+  forwardedFor: string | null | undefined,
+  trust: TrustProxy,
+): string | undefined {
   const found = walk(peer, forwardedFor, trust);
   return found && formatAddress(found.client);
 }
@@ -243,7 +261,11 @@ export function clientAddress(peer: string | undefined, forwardedFor: string | n
  * can recognise otherwise (Shopify's App Proxy, by its signature); undefined when there is none
  * or it is not an address.
  */
-export function forwardedByClient(peer: string | undefined, forwardedFor: string | null | undefined, trust: TrustProxy): string | undefined {
+export function forwardedByClient(
+  peer: string | undefined,
+  forwardedFor: string | null | undefined,
+  trust: TrustProxy,
+): string | undefined {
   const found = walk(peer, forwardedFor, trust);
   return found?.forwarded && formatAddress(found.forwarded);
 }
@@ -255,13 +277,18 @@ export function forwardedByClient(peer: string | undefined, forwardedFor: string
  * client could send, except on Workers, where Cloudflare overwrites that one. Web-standard: no
  * runtime is imported, each is recognised by what it passes.
  */
-export function connectionAddress(c: { env: unknown; req: { raw: Request; header(name: string): string | undefined } }): string | undefined {
+export function connectionAddress(c: {
+  env: unknown;
+  req: { raw: Request; header(name: string): string | undefined };
+}): string | undefined {
   if (onWorkers()) return c.req.header('cf-connecting-ip');
   const env = c.env as Record<string, unknown> | undefined;
   if (!env || typeof env !== 'object') return undefined;
-  const node = (env.incoming ?? (env.server as Record<string, unknown> | undefined)?.incoming) as { socket?: { remoteAddress?: string } } | undefined;
+  const node = (env.incoming ?? (env.server as Record<string, unknown> | undefined)?.incoming) as
+    { socket?: { remoteAddress?: string } } | undefined;
   if (node?.socket) return node.socket.remoteAddress;
-  const bun = (typeof env.requestIP === 'function' ? env : env.server) as { requestIP?: (request: Request) => { address?: string } | null } | undefined;
+  const bun = (typeof env.requestIP === 'function' ? env : env.server) as
+    { requestIP?: (request: Request) => { address?: string } | null } | undefined;
   if (typeof bun?.requestIP === 'function') return bun.requestIP(c.req.raw)?.address;
   const deno = env.remoteAddr as { hostname?: string } | undefined;
   if (deno && typeof deno.hostname === 'string') return deno.hostname;

@@ -7,7 +7,9 @@ const encoder = new TextEncoder();
 const asBytes = (value: string | Uint8Array): Uint8Array => (typeof value === 'string' ? encoder.encode(value) : value);
 
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
-  return Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+  return Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) =>
+    b.toString(16).padStart(2, '0'),
+  ).join('');
 }
 
 /** Standard base64 (with padding) → bytes; throws on anything else. */
@@ -35,7 +37,8 @@ export function fromBase64Url(text: string): Uint8Array {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) throw new TypeError('not base64url');
   const last = text.length % 4 === 0 ? undefined : BASE64URL.indexOf(text[text.length - 1]!);
   // 2 characters carry 1 byte (4 spare bits), 3 carry 2 bytes (2 spare bits).
-  if (last !== undefined && (last & (text.length % 4 === 2 ? 0b1111 : 0b11)) !== 0) throw new TypeError('not canonical base64url');
+  if (last !== undefined && (last & (text.length % 4 === 2 ? 0b1111 : 0b11)) !== 0)
+    throw new TypeError('not canonical base64url');
   return fromBase64(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
 }
 
@@ -58,7 +61,9 @@ export function constantTimeEqual(a: Uint8Array | string, b: Uint8Array | string
 }
 
 export async function hmacKey(secret: string | Uint8Array): Promise<CryptoKey> {
-  return crypto.subtle.importKey('raw', asBytes(secret) as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return crypto.subtle.importKey('raw', asBytes(secret) as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
 }
 
 /** HMAC-SHA256 of `message`, under a key from hmacKey() or straight from a secret. */

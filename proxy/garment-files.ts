@@ -74,7 +74,13 @@ export class GarmentFiles {
       await sleep(100);
       const saved = await this.store.garmentId(key);
       if (saved) return saved;
-      if (Date.now() > giveUpAt) throw new ProxyError(503, 'upstream_unavailable', 'The try-on service is slow to set up this product; please try again.', true);
+      if (Date.now() > giveUpAt)
+        throw new ProxyError(
+          503,
+          'upstream_unavailable',
+          'The try-on service is slow to set up this product; please try again.',
+          true,
+        );
     }
   }
 
@@ -85,7 +91,11 @@ export class GarmentFiles {
       this.options.log({ level: 'error', event: 'catalog_image_not_a_photo', path });
       throw new ProxyError(500, 'internal_error', 'This product’s try-on is not set up correctly.');
     }
-    const { id } = await this.upstream.uploadFile(bytes, { kind, contentType: type.contentType, filename: `${kind}.${type.extension}` });
+    const { id } = await this.upstream.uploadFile(bytes, {
+      kind,
+      contentType: type.contentType,
+      filename: `${kind}.${type.extension}`,
+    });
     this.options.log({ event: 'catalog_image_uploaded', path, kind });
     return id;
   }

@@ -70,7 +70,11 @@ const VERSION = 'v1';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-interface Keys { mac: CryptoKey; iv: CryptoKey; enc: CryptoKey }
+interface Keys {
+  mac: CryptoKey;
+  iv: CryptoKey;
+  enc: CryptoKey;
+}
 
 type Packed = (string | number)[];
 
@@ -80,8 +84,14 @@ const codecs: { [K in HandleKind]: { pack(c: ClaimsOf[K]): Packed; unpack(p: Pac
     // The phone's consent rides at the end, only for a photo given by a hand-off: other handles are as before.
     pack: (c) => [c.id, c.fileId, ...(c.phoneConsent ? [c.phoneConsent.version, c.phoneConsent.language] : [])],
     unpack: ([id, fileId, version, language]) =>
-      typeof id === 'string' && typeof fileId === 'string' && (version === undefined || (typeof version === 'string' && typeof language === 'string'))
-        ? { id, fileId, ...(typeof version === 'string' ? { phoneConsent: { version, language: language as string } } : {}) }
+      typeof id === 'string' &&
+      typeof fileId === 'string' &&
+      (version === undefined || (typeof version === 'string' && typeof language === 'string'))
+        ? {
+            id,
+            fileId,
+            ...(typeof version === 'string' ? { phoneConsent: { version, language: language as string } } : {}),
+          }
         : undefined,
   },
   handoff: {
@@ -90,11 +100,28 @@ const codecs: { [K in HandleKind]: { pack(c: ClaimsOf[K]): Packed; unpack(p: Pac
   },
   tryon: {
     // The first look's job rides at the end, only when there is one: a handle without it is as before.
-    pack: (c) => [c.jobId, c.product, c.views.join(','), c.output === 'video' ? 1 : 0, c.photoId, ...(c.previewJobId ? [c.previewJobId] : [])],
+    pack: (c) => [
+      c.jobId,
+      c.product,
+      c.views.join(','),
+      c.output === 'video' ? 1 : 0,
+      c.photoId,
+      ...(c.previewJobId ? [c.previewJobId] : []),
+    ],
     unpack: ([jobId, product, views, output, photoId, previewJobId]) =>
-      typeof jobId === 'string' && typeof product === 'string' && typeof views === 'string' && typeof photoId === 'string'
-        && (previewJobId === undefined || typeof previewJobId === 'string')
-        ? { jobId, product, views: views.split(','), output: output === 1 ? 'video' : 'image', photoId, ...(previewJobId ? { previewJobId } : {}) }
+      typeof jobId === 'string' &&
+      typeof product === 'string' &&
+      typeof views === 'string' &&
+      typeof photoId === 'string' &&
+      (previewJobId === undefined || typeof previewJobId === 'string')
+        ? {
+            jobId,
+            product,
+            views: views.split(','),
+            output: output === 1 ? 'video' : 'image',
+            photoId,
+            ...(previewJobId ? { previewJobId } : {}),
+          }
         : undefined,
   },
   file: {
@@ -106,7 +133,10 @@ const codecs: { [K in HandleKind]: { pack(c: ClaimsOf[K]): Packed; unpack(p: Pac
   },
 };
 
-export interface Minted { handle: string; expiresAt: Date }
+export interface Minted {
+  handle: string;
+  expiresAt: Date;
+}
 
 /**
  * A small insertion-ordered memo with a size bound. Handles are deterministic (the IV is an HMAC
@@ -137,7 +167,10 @@ export class HandleSigner {
   private readonly minted = new Memo<Minted>(MEMO_LIMIT);
   private readonly opened = new Memo<{ kind: HandleKind; exp: number; claims: object }>(MEMO_LIMIT);
 
-  constructor(secret: string, private readonly now: () => number = Date.now) {
+  constructor(
+    secret: string,
+    private readonly now: () => number = Date.now,
+  ) {
     if (!secret) throw new TypeError('a handle secret is required');
     this.keys = (async () => {
       const root = await hmacKey(secret);
@@ -152,7 +185,12 @@ export class HandleSigner {
   }
 
   /** Mints a handle valid for ttlSeconds (or until `expiresAt`, in epoch seconds). */
-  async mint<K extends HandleKind>(kind: K, claims: ClaimsOf[K], ttlSeconds: number, expiresAt?: number): Promise<Minted> {
+  async mint<K extends HandleKind>(
+    kind: K,
+    claims: ClaimsOf[K],
+    ttlSeconds: number,
+    expiresAt?: number,
+  ): Promise<Minted> {
     const keys = await this.keys;
     const exp = expiresAt ?? Math.floor(this.now() / 1000) + Math.ceil(ttlSeconds);
     const text = JSON.stringify([exp, ...codecs[kind].pack(claims)]);
@@ -162,8 +200,13 @@ export class HandleSigner {
     const plain = encoder.encode(text);
     const additionalData = encoder.encode(kind);
     const iv = (await hmac(keys.iv, concatBytes(additionalData, plain))).slice(0, 12);
-    const sealed = new Uint8Array(await crypto.subtle.encrypt(
-      { name: 'AES-GCM', iv: iv as BufferSource, additionalData: additionalData as BufferSource }, keys.enc, plain as BufferSource));
+    const sealed = new Uint8Array(
+      await crypto.subtle.encrypt(
+        { name: 'AES-GCM', iv: iv as BufferSource, additionalData: additionalData as BufferSource },
+        keys.enc,
+        plain as BufferSource,
+      ),
+    );
     const payload = new Uint8Array(iv.length + sealed.length);
     payload.set(iv, 0);
     payload.set(sealed, iv.length);
@@ -216,8 +259,14 @@ export class HandleSigner {
     let decoded: unknown;
     try {
       const plain = await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: payload.slice(0, 12) as BufferSource, additionalData: encoder.encode(kind) as BufferSource },
-        keys.enc, payload.slice(12) as BufferSource);
+        {
+          name: 'AES-GCM',
+          iv: payload.slice(0, 12) as BufferSource,
+          additionalData: encoder.encode(kind) as BufferSource,
+        },
+        keys.enc,
+        payload.slice(12) as BufferSource,
+      );
       decoded = JSON.parse(decoder.decode(plain));
     } catch {
       throw invalid();
@@ -230,7 +279,11 @@ export class HandleSigner {
     return { exp, claims };
   }
 
-  private unexpired<K extends HandleKind>(kind: K, exp: number, claims: ClaimsOf[K]): ClaimsOf[K] & { expiresAt: number } {
+  private unexpired<K extends HandleKind>(
+    kind: K,
+    exp: number,
+    claims: ClaimsOf[K],
+  ): ClaimsOf[K] & { expiresAt: number } {
     if (exp * 1000 <= this.now()) {
       throw new ProxyError(401, 'expired_handle', `This ${kind} link has expired; please start again.`);
     }

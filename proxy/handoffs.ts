@@ -36,7 +36,10 @@ export function statusOf(record: HandoffRecord, now: number): HandoffStatus {
 }
 
 /** Whether a photo may go to this hand-off now (before and at the atomic take: the same rule in every store). */
-export function receiptFor(record: HandoffRecord | undefined, now: number): Exclude<HandoffReceipt, 'received'> | 'waiting' {
+export function receiptFor(
+  record: HandoffRecord | undefined,
+  now: number,
+): Exclude<HandoffReceipt, 'received'> | 'waiting' {
   if (!record) return 'unknown';
   if (record.photo) return 'used';
   return now >= record.expiresAt ? 'expired' : 'waiting';
@@ -67,8 +70,19 @@ export function handoffCodeOf(typed: string): string | undefined {
 /** The refusal a phone sees for a code that cannot take a photo. */
 export function handoffRefusal(receipt: Exclude<HandoffReceipt, 'received'>): ProxyError {
   switch (receipt) {
-    case 'used': return new ProxyError(409, 'handoff_used', 'This code has already been used. Ask for a new one on your computer.');
-    case 'expired': return new ProxyError(410, 'handoff_expired', 'This code has expired. Ask for a new one on your computer.');
-    default: return new ProxyError(404, 'handoff_unknown', 'This code is not known. Check it, or ask for a new one on your computer.');
+    case 'used':
+      return new ProxyError(
+        409,
+        'handoff_used',
+        'This code has already been used. Ask for a new one on your computer.',
+      );
+    case 'expired':
+      return new ProxyError(410, 'handoff_expired', 'This code has expired. Ask for a new one on your computer.');
+    default:
+      return new ProxyError(
+        404,
+        'handoff_unknown',
+        'This code is not known. Check it, or ask for a new one on your computer.',
+      );
   }
 }

@@ -15,7 +15,14 @@ import { createAdmin, type AdminMetrics } from './admin.js';
 import { resolveLimits } from './limits.js';
 import { MemoryStore } from './store/memory.js';
 import { CatalogError, catalogImages, parseCatalog } from './catalog.js';
-import { ConfigError, describeConfig, loadConfig, proxyOptionsFrom, type ConfiguredOptions, type ProxyConfig } from './config.js';
+import {
+  ConfigError,
+  describeConfig,
+  loadConfig,
+  proxyOptionsFrom,
+  type ConfiguredOptions,
+  type ProxyConfig,
+} from './config.js';
 import type { FileIdCache } from './garment-files.js';
 import { lingerBeforeClosing, lingerBounds } from './lingering-close.js';
 import type { ProxyEnv } from './context.js';
@@ -43,7 +50,8 @@ export interface AdminListenerOptions {
   adminMetrics?: AdminMetrics;
 }
 
-export type StartOptions = ProxyOptions & AdminListenerOptions & { port?: number; hostname?: string; basePath?: string };
+export type StartOptions = ProxyOptions &
+  AdminListenerOptions & { port?: number; hostname?: string; basePath?: string };
 
 export interface StartedProxy {
   url: string;
@@ -54,17 +62,22 @@ export interface StartedProxy {
 }
 
 /** Serves `fetch` with @hono/node-server; resolves with its port and a close that ends open streams too. */
-function listen(fetch: (request: Request, env?: unknown) => Response | Promise<Response>, port: number, hostname: string,
-  linger?: ReturnType<typeof lingerBounds>): Promise<{ port: number; origin: string; close(): Promise<void> }> {
+function listen(
+  fetch: (request: Request, env?: unknown) => Response | Promise<Response>,
+  port: number,
+  hostname: string,
+  linger?: ReturnType<typeof lingerBounds>,
+): Promise<{ port: number; origin: string; close(): Promise<void> }> {
   return new Promise((resolveListen, reject) => {
     const server = serve({ fetch, port, hostname }, (info: AddressInfo) => {
       resolveListen({
         port: info.port,
         origin: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${info.port}`,
-        close: () => new Promise<void>((done) => {
-          server.close(() => done());
-          (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-        }),
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+          }),
       });
     });
     server.on('error', reject);
@@ -73,9 +86,22 @@ function listen(fetch: (request: Request, env?: unknown) => Response | Promise<R
 }
 
 export async function startProxy(options: StartOptions): Promise<StartedProxy> {
-  const { port = 0, hostname = '127.0.0.1', basePath, adminToken, adminPort = 0, adminHostname = '127.0.0.1', adminMetrics, ...proxyOptions } = options;
+  const {
+    port = 0,
+    hostname = '127.0.0.1',
+    basePath,
+    adminToken,
+    adminPort = 0,
+    adminHostname = '127.0.0.1',
+    adminMetrics,
+    ...proxyOptions
+  } = options;
   // The admin listener's /usage reads the very ledger the app reserves against: one store for both.
-  const store = proxyOptions.store ?? (adminToken ? new MemoryStore({ now: proxyOptions.now, fileIdCache: proxyOptions.fileIdCache, log: proxyOptions.log }) : undefined);
+  const store =
+    proxyOptions.store ??
+    (adminToken
+      ? new MemoryStore({ now: proxyOptions.now, fileIdCache: proxyOptions.fileIdCache, log: proxyOptions.log })
+      : undefined);
   const app = createProxy({
     readAsset: async (path) => new Uint8Array(await readFile(path)),
     clientAddress: socketAddress,
@@ -89,15 +115,24 @@ export async function startProxy(options: StartOptions): Promise<StartedProxy> {
     ? new Hono<ProxyEnv>().route(basePath.replace(/\/+$/, ''), app).all('*', (c) => app.fetch(c.req.raw, c.env))
     : app;
   // Only the public port takes uploads, so only it lingers to let an early refusal reach the client.
-  const publicListener = await listen((request, env) => root.fetch(request, env as never), port, hostname,
-    lingerBounds(resolveLimits(proxyOptions.limits)));
+  const publicListener = await listen(
+    (request, env) => root.fetch(request, env as never),
+    port,
+    hostname,
+    lingerBounds(resolveLimits(proxyOptions.limits)),
+  );
   let adminListener: Awaited<ReturnType<typeof listen>> | undefined;
   if (adminToken) {
     const limits = resolveLimits(proxyOptions.limits);
     const admin = createAdmin({
       token: adminToken,
       ...(adminMetrics ? { metrics: adminMetrics } : {}),
-      usage: { book: store!.usageBook(proxyOptions.now ?? Date.now), ledger: store!.spendLedger(limits, proxyOptions.now ?? Date.now), dailyTryons: limits.dailyTryons, dailyCredits: limits.dailyCredits },
+      usage: {
+        book: store!.usageBook(proxyOptions.now ?? Date.now),
+        ledger: store!.spendLedger(limits, proxyOptions.now ?? Date.now),
+        dailyTryons: limits.dailyTryons,
+        dailyCredits: limits.dailyCredits,
+      },
       clientAddress: socketAddress,
       ...(proxyOptions.log ? { log: proxyOptions.log } : {}),
       ...(proxyOptions.now ? { now: proxyOptions.now } : {}),
@@ -163,7 +198,12 @@ export async function missingCatalogImages(catalog: unknown, assetsDir: string):
     try {
       await access(resolve(assetsDir, image.path));
     } catch {
-      const owner = image.model !== undefined ? `model "${image.model}"` : image.variant === undefined ? `product "${image.product}"` : `product "${image.product}": variant "${image.variant}"`;
+      const owner =
+        image.model !== undefined
+          ? `model "${image.model}"`
+          : image.variant === undefined
+            ? `product "${image.product}"`
+            : `product "${image.product}": variant "${image.variant}"`;
       missing.push(`${owner}: ${image.field} ${resolve(assetsDir, image.path)} does not exist`);
     }
   }
@@ -172,11 +212,13 @@ export async function missingCatalogImages(catalog: unknown, assetsDir: string):
 
 /** Why node.ts will not start without a key, and what to run instead: one line. */
 // Said to whoever installed the package, who has no clone: only commands that work from npm.
-export const NO_KEY_LINE = 'tryon proxy: TRYON_API_KEY is not set. To try it against the local sandbox, run `npx tryon-sandbox` and start this again with '
-  + 'TRYON_BASE_URL=<the sandbox URL> TRYON_API_KEY=<its test key>.';
+export const NO_KEY_LINE =
+  'tryon proxy: TRYON_API_KEY is not set. To try it against the local sandbox, run `npx tryon-sandbox` and start this again with ' +
+  'TRYON_BASE_URL=<the sandbox URL> TRYON_API_KEY=<its test key>.';
 
 /** Why node.ts will not start without a catalog: one line. */
-export const NO_CATALOG_LINE = 'tryon proxy: TRYON_CATALOG is not set: the path of the catalog JSON that says what each product\'s try-on is (see the catalog section of the tryon-proxy README).';
+export const NO_CATALOG_LINE =
+  "tryon proxy: TRYON_CATALOG is not set: the path of the catalog JSON that says what each product's try-on is (see the catalog section of the tryon-proxy README).";
 
 class StartRefused extends Error {}
 
@@ -184,7 +226,9 @@ class StartRefused extends Error {}
  * The catalog file TRYON_CATALOG names, read and checked, with its images' folder and the file
  * that remembers their upload ids. Missing images refuse a production start; elsewhere a warning.
  */
-export async function catalogFromConfig(config: ProxyConfig): Promise<Pick<StartOptions, 'catalog' | 'assetsDir' | 'fileIdCache'>> {
+export async function catalogFromConfig(
+  config: ProxyConfig,
+): Promise<Pick<StartOptions, 'catalog' | 'assetsDir' | 'fileIdCache'>> {
   if (!config.catalogPath) throw new StartRefused(NO_CATALOG_LINE);
   const catalogPath = resolve(config.catalogPath);
   const catalog = await readCatalogFile(catalogPath);
@@ -192,7 +236,9 @@ export async function catalogFromConfig(config: ProxyConfig): Promise<Pick<Start
   const missing = await missingCatalogImages(catalog, assetsDir);
   if (missing.length > 0) {
     if (config.mode === 'production') throw new CatalogError(missing);
-    console.warn(`tryon proxy: some catalog images are missing (set TRYON_ASSETS_DIR?); their products will fail:\n  - ${missing.join('\n  - ')}`);
+    console.warn(
+      `tryon proxy: some catalog images are missing (set TRYON_ASSETS_DIR?); their products will fail:\n  - ${missing.join('\n  - ')}`,
+    );
   }
   return {
     catalog: catalog as ProxyOptions['catalog'],
@@ -207,7 +253,9 @@ async function optional<T>(load: () => Promise<T>, variable: string, packages: s
     return await load();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new StartRefused(`tryon proxy: ${variable} is set, but ${packages} ${packages.includes(' ') ? 'are' : 'is'} not installed: npm install ${packages}`);
+    throw new StartRefused(
+      `tryon proxy: ${variable} is set, but ${packages} ${packages.includes(' ') ? 'are' : 'is'} not installed: npm install ${packages}`,
+    );
   }
 }
 
@@ -215,23 +263,38 @@ async function optional<T>(load: () => Promise<T>, variable: string, packages: s
  * Serves the proxy as configured, says so in two lines (never the key), and on SIGINT/SIGTERM
  * closes it, then `alsoClose` (a sandbox started for it), and exits.
  */
-export async function serveConfigured(config: ProxyConfig, options: Omit<StartOptions, keyof ConfiguredOptions | 'port' | 'hostname'>,
-  alsoClose: () => Promise<void> = async () => undefined): Promise<void> {
+export async function serveConfigured(
+  config: ProxyConfig,
+  options: Omit<StartOptions, keyof ConfiguredOptions | 'port' | 'hostname'>,
+  alsoClose: () => Promise<void> = async () => undefined,
+): Promise<void> {
   const log = (entry: Record<string, unknown>) => console.log(JSON.stringify(entry));
   // prom-client and ioredis are loaded only when asked for: a shop without them never pays for them.
   // They are optional peer dependencies of the package: a shop installs them only to use them.
   const prometheus = config.adminToken
-    ? (await optional(() => import('./metrics-prometheus.js'), 'TRYON_ADMIN_TOKEN', 'prom-client')).prometheusMetrics() : undefined;
-  const store = config.redisUrl
-    ? await (await optional(() => import('./store/redis.js'), 'TRYON_REDIS_URL', 'ioredis rate-limiter-flexible'))
-      .connectRedisStore(config.redisUrl, { log, onError: (operation) => prometheus?.metrics.storeError(operation) })
+    ? (await optional(() => import('./metrics-prometheus.js'), 'TRYON_ADMIN_TOKEN', 'prom-client')).prometheusMetrics()
     : undefined;
-  if (store && !(await store.healthy())) console.warn('tryon proxy: Redis (TRYON_REDIS_URL) does not answer yet; spending routes answer 503 store_unavailable until it does');
+  const store = config.redisUrl
+    ? await (
+        await optional(() => import('./store/redis.js'), 'TRYON_REDIS_URL', 'ioredis rate-limiter-flexible')
+      ).connectRedisStore(config.redisUrl, { log, onError: (operation) => prometheus?.metrics.storeError(operation) })
+    : undefined;
+  if (store && !(await store.healthy()))
+    console.warn(
+      'tryon proxy: Redis (TRYON_REDIS_URL) does not answer yet; spending routes answer 503 store_unavailable until it does',
+    );
   const proxy = await startProxy({
-    ...proxyOptionsFrom(config), ...options, port: config.port, hostname: config.hostname,
+    ...proxyOptionsFrom(config),
+    ...options,
+    port: config.port,
+    hostname: config.hostname,
     ...(store ? { store } : {}),
-    ...(prometheus ? { metrics: prometheus.metrics, adminMetrics: { contentType: prometheus.contentType, text: prometheus.text } } : {}),
-    ...(config.adminToken ? { adminToken: config.adminToken, adminPort: config.adminPort ?? 0, adminHostname: config.adminHostname } : {}),
+    ...(prometheus
+      ? { metrics: prometheus.metrics, adminMetrics: { contentType: prometheus.contentType, text: prometheus.text } }
+      : {}),
+    ...(config.adminToken
+      ? { adminToken: config.adminToken, adminPort: config.adminPort ?? 0, adminHostname: config.adminHostname }
+      : {}),
   });
   console.log(describeConfig(config));
   // Before the listening line, which tells a supervisor (and the tests) that everything is up.
@@ -252,7 +315,8 @@ export async function exitIfStartFails(start: () => Promise<void>): Promise<void
   try {
     await start();
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof CatalogError || error instanceof StartRefused) console.error(error.message);
+    if (error instanceof ConfigError || error instanceof CatalogError || error instanceof StartRefused)
+      console.error(error.message);
     else console.error('tryon proxy: failed to start:', (error as Error).message);
     process.exit(1);
   }
@@ -267,7 +331,11 @@ export function serveFromEnvironment(): Promise<void> {
   return exitIfStartFails(async () => {
     const config = loadConfig(process.env);
     if (!config.apiKey || !config.baseUrl) throw new StartRefused(NO_KEY_LINE);
-    await serveConfigured(config, { apiKey: config.apiKey, baseUrl: config.baseUrl, ...(await catalogFromConfig(config)) });
+    await serveConfigured(config, {
+      apiKey: config.apiKey,
+      baseUrl: config.baseUrl,
+      ...(await catalogFromConfig(config)),
+    });
   });
 }
 

@@ -24,7 +24,8 @@ const MAX_READ = 4096;
 const read = (bytes: number): Need => ({ read: Math.min(bytes, MAX_READ) });
 const skip = (bytes: number): Need => ({ skip: Math.max(0, bytes) });
 const u16 = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
-const u32 = (b: Uint8Array, at: number) => ((b[at]! << 24) >>> 0) + ((b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!);
+const u32 = (b: Uint8Array, at: number) =>
+  ((b[at]! << 24) >>> 0) + ((b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!);
 const u32le = (b: Uint8Array, at: number) => u32(Uint8Array.of(b[at + 3]!, b[at + 2]!, b[at + 1]!, b[at]!), 0);
 
 /**
@@ -119,7 +120,11 @@ function* jpeg(found: Set<PhotoMetadata>): Walk {
     if (marker === 0xe1) {
       const label = ascii(yield read(Math.min(body, 35)), 0, 35);
       if (label.startsWith('Exif\0')) found.add('exif');
-      if (label.startsWith('http://ns.adobe.com/xap/1.0/\0') || label.startsWith('http://ns.adobe.com/xmp/extension/\0')) found.add('xmp');
+      if (
+        label.startsWith('http://ns.adobe.com/xap/1.0/\0') ||
+        label.startsWith('http://ns.adobe.com/xmp/extension/\0')
+      )
+        found.add('xmp');
       yield skip(body - Math.min(body, 35));
     } else {
       yield skip(body);
@@ -169,7 +174,11 @@ function* webp(found: Set<PhotoMetadata>): Walk {
 /** The XMP box of ISO-BMFF files that keep it outside `meta` (uuid BE7ACFCB-97A9-42E8-9C71-999491E3AFAC). */
 const XMP_UUID = 'be7acfcb97a942e89c71999491e3afac';
 
-interface BoxHeader { type: string; headerBytes: number; bodyBytes: number }
+interface BoxHeader {
+  type: string;
+  headerBytes: number;
+  bodyBytes: number;
+}
 
 /** An ISO-BMFF box header; undefined when the size cannot be right (the structure is broken). */
 function* boxHeader(room: number): Generator<Need, BoxHeader | undefined, Uint8Array> {
@@ -219,8 +228,12 @@ function* meta(bodyBytes: number, found: Set<PhotoMetadata>): Generator<Need, nu
  * `wanted` with `read` (which answers the bytes it used) and skipping the rest; answers the bytes
  * used, the whole body unless it ended in a partial header.
  */
-function* children(bodyBytes: number, used: number, wanted: string,
-  read: (childBytes: number) => Generator<Need, number, Uint8Array>): Generator<Need, number, Uint8Array> {
+function* children(
+  bodyBytes: number,
+  used: number,
+  wanted: string,
+  read: (childBytes: number) => Generator<Need, number, Uint8Array>,
+): Generator<Need, number, Uint8Array> {
   for (;;) {
     const child = yield* boxHeader(bodyBytes - used);
     if (!child) return used;
@@ -277,7 +290,10 @@ export function findPhotoMetadata(bytes: Uint8Array, contentType: string): Photo
 
 /** The refusal: 422, in words a developer and, through the widget, a shopper understand. */
 export function photoHasMetadataError(found: PhotoMetadata[]): ProxyError {
-  return new ProxyError(422, 'photo_has_metadata',
-    `That photo still carries ${found.map((kind) => kind.toUpperCase()).join(' and ')} data (camera details, possibly where it was taken). `
-    + 'The try-on button removes it before uploading; send the photo re-encoded without it.');
+  return new ProxyError(
+    422,
+    'photo_has_metadata',
+    `That photo still carries ${found.map((kind) => kind.toUpperCase()).join(' and ')} data (camera details, possibly where it was taken). ` +
+      'The try-on button removes it before uploading; send the photo re-encoded without it.',
+  );
 }

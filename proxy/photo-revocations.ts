@@ -36,7 +36,11 @@ export interface PhotoRevocations {
    * its photo's revocation check in one round trip, in that order (a client out of allowance is
    * told so, whatever its photo). Without it, read-gate.ts asks the two questions one by one.
    */
-  takeReadAndCheck?(read: { bucket: RateBucket; perMinute: number }, client: string, photoId: string): Promise<ReadDecision>;
+  takeReadAndCheck?(
+    read: { bucket: RateBucket; perMinute: number },
+    client: string,
+    photoId: string,
+  ): Promise<ReadDecision>;
 }
 
 /** What one read of a handle was told: seconds to wait (rate limited), or whether its photo is forgotten. */
@@ -73,7 +77,8 @@ const FENCE_PAUSE_MS = 25;
  */
 export async function forgetPhoto(revocations: PhotoRevocations, photoId: string, until: number): Promise<void> {
   await revocations.revoke(photoId, until);
-  while ((await revocations.submitsUnderWay(photoId)) > 0) await new Promise((resolve) => setTimeout(resolve, FENCE_PAUSE_MS));
+  while ((await revocations.submitsUnderWay(photoId)) > 0)
+    await new Promise((resolve) => setTimeout(resolve, FENCE_PAUSE_MS));
 }
 
 export class PhotoRevocationsInMemory implements PhotoRevocations {
@@ -149,7 +154,11 @@ export function photoIdOf<K extends HandleKind>(kind: K, claims: ClaimsOf[K]): s
  * Opens a handle as HandleSigner.open does, and answers a forgotten photo's handles, try-ons and
  * files exactly as a handle the proxy never minted: 404 invalid_handle.
  */
-export async function openUnforgotten<K extends HandleKind>(services: Pick<ProxyServices, 'handles' | 'revocations'>, kind: K, handle: string): Promise<ClaimsOf[K] & { expiresAt: number }> {
+export async function openUnforgotten<K extends HandleKind>(
+  services: Pick<ProxyServices, 'handles' | 'revocations'>,
+  kind: K,
+  handle: string,
+): Promise<ClaimsOf[K] & { expiresAt: number }> {
   const claims = await services.handles.open(kind, handle);
   if (await services.revocations.isRevoked(photoIdOf(kind, claims))) {
     throw new ProxyError(404, 'invalid_handle', `This ${kind} link is not valid.`);

@@ -37,7 +37,11 @@ export interface PhotoPart {
 const FIELD_BYTES = 256;
 
 export const tooLargeError = (limit: number) =>
-  new ProxyError(413, 'file_too_large', `That photo is larger than ${Math.round(limit / 1024 / 1024 * 10) / 10} MB; please pick a smaller one.`);
+  new ProxyError(
+    413,
+    'file_too_large',
+    `That photo is larger than ${Math.round((limit / 1024 / 1024) * 10) / 10} MB; please pick a smaller one.`,
+  );
 
 const PEEK_BYTES = 64 * 1024;
 const MAX_HEADER_BYTES = 16 * 1024;
@@ -47,8 +51,13 @@ const MAX_HEADER_BYTES = 16 * 1024;
  * Errors: 400 (not multipart / no such field), 415 (not a photo), 422 (too small, or still carrying
  * EXIF/XMP: photo-metadata.ts), 413 (too large).
  */
-export async function openPhotoPart(body: ReadableStream<Uint8Array> | null, contentType: string | undefined, field: string,
-  limits: { uploadBytes: number; minPhotoSide: number }, fieldNames: readonly string[] = []): Promise<PhotoPart> {
+export async function openPhotoPart(
+  body: ReadableStream<Uint8Array> | null,
+  contentType: string | undefined,
+  field: string,
+  limits: { uploadBytes: number; minPhotoSide: number },
+  fieldNames: readonly string[] = [],
+): Promise<PhotoPart> {
   const boundaryMatch = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
   const boundaryText = boundaryMatch?.[1] ?? boundaryMatch?.[2];
   if (!body || !/^multipart\/form-data/i.test(contentType ?? '') || !boundaryText) {
@@ -64,8 +73,13 @@ export async function openPhotoPart(body: ReadableStream<Uint8Array> | null, con
   }
 }
 
-async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, boundaryText: string, field: string,
-  limits: { uploadBytes: number; minPhotoSide: number }, fieldNames: readonly string[]): Promise<PhotoPart> {
+async function readPhotoPart(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  boundaryText: string,
+  field: string,
+  limits: { uploadBytes: number; minPhotoSide: number },
+  fieldNames: readonly string[],
+): Promise<PhotoPart> {
   const fields: Record<string, string> = {};
   const encoder = new TextEncoder();
   const delimiter = encoder.encode(`\r\n--${boundaryText}`);
@@ -75,11 +89,15 @@ async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, bo
   const more = async () => {
     if (ended) return false;
     const { done, value } = await reader.read();
-    if (done) { ended = true; return false; }
+    if (done) {
+      ended = true;
+      return false;
+    }
     buffer = concatBytes(buffer, value);
     return true;
   };
-  const missing = () => new ProxyError(400, 'invalid_request', `No photo found: send it in a multipart field named "${field}".`);
+  const missing = () =>
+    new ProxyError(400, 'invalid_request', `No photo found: send it in a multipart field named "${field}".`);
 
   // Walk the parts until the wanted one's headers are read.
   for (;;) {
@@ -95,7 +113,8 @@ async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, bo
     if (buffer[0] === 0x2d && buffer[1] === 0x2d) throw missing(); // closing "--"
     let headerEnd = indexOf(buffer, encoder.encode('\r\n\r\n'));
     while (headerEnd < 0) {
-      if (buffer.length > MAX_HEADER_BYTES || !(await more())) throw new ProxyError(400, 'invalid_request', 'The upload is not well-formed multipart.');
+      if (buffer.length > MAX_HEADER_BYTES || !(await more()))
+        throw new ProxyError(400, 'invalid_request', 'The upload is not well-formed multipart.');
       headerEnd = indexOf(buffer, encoder.encode('\r\n\r\n'));
     }
     const headers = new TextDecoder().decode(buffer.subarray(0, headerEnd));
@@ -107,7 +126,8 @@ async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, bo
     if (name !== undefined && fieldNames.includes(name) && !Object.hasOwn(fields, name)) {
       let end = indexOf(buffer, delimiter);
       while (end < 0) {
-        if (buffer.length > FIELD_BYTES + delimiter.length || !(await more())) throw new ProxyError(400, 'invalid_request', `The field "${name}" is too long or not well-formed.`);
+        if (buffer.length > FIELD_BYTES + delimiter.length || !(await more()))
+          throw new ProxyError(400, 'invalid_request', `The field "${name}" is too long or not well-formed.`);
         end = indexOf(buffer, delimiter);
       }
       if (end > FIELD_BYTES) throw new ProxyError(400, 'invalid_request', `The field "${name}" is too long.`);
@@ -157,11 +177,19 @@ async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, bo
   }
   const type = sniffPhotoType(head);
   if (!type) {
-    throw new ProxyError(415, 'unsupported_media_type', 'That file is not a photo we can use (PNG, JPEG, WebP or HEIC).');
+    throw new ProxyError(
+      415,
+      'unsupported_media_type',
+      'That file is not a photo we can use (PNG, JPEG, WebP or HEIC).',
+    );
   }
   const size = photoSize(head, type);
   if (size && Math.min(size.width, size.height) < limits.minPhotoSide) {
-    throw new ProxyError(422, 'photo_too_small', `That photo is too small (${size.width}×${size.height}); use one at least ${limits.minPhotoSide} pixels on each side.`);
+    throw new ProxyError(
+      422,
+      'photo_too_small',
+      `That photo is too small (${size.width}×${size.height}); use one at least ${limits.minPhotoSide} pixels on each side.`,
+    );
   }
   const metadata = new MetadataScan(type.contentType);
   metadata.push(head);
@@ -199,4 +227,3 @@ async function readPhotoPart(reader: ReadableStreamDefaultReader<Uint8Array>, bo
   });
   return { type, stream, refusal: () => refusal, fields };
 }
-

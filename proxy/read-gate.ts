@@ -14,7 +14,10 @@ import { rateLimited, takeRequest } from './middleware/rate-limit.js';
 import type { ProxyEnv, ProxyServices } from './context.js';
 
 export async function openForRead<K extends HandleKind>(
-  services: Pick<ProxyServices, 'handles' | 'revocations' | 'reads' | 'client'>, c: Context<ProxyEnv>, kind: K, handle: string,
+  services: Pick<ProxyServices, 'handles' | 'revocations' | 'reads' | 'client'>,
+  c: Context<ProxyEnv>,
+  kind: K,
+  handle: string,
 ): Promise<ClaimsOf[K] & { expiresAt: number }> {
   const client = services.client(c);
   let claims: ClaimsOf[K] & { expiresAt: number };
@@ -29,7 +32,12 @@ export async function openForRead<K extends HandleKind>(
   const both = services.revocations.takeReadAndCheck;
   let revoked: boolean;
   if (both) {
-    const decision = await both.call(services.revocations, { bucket: services.reads.bucket, perMinute: services.reads.perMinute }, client, photoId);
+    const decision = await both.call(
+      services.revocations,
+      { bucket: services.reads.bucket, perMinute: services.reads.perMinute },
+      client,
+      photoId,
+    );
     if (decision.waitSeconds !== undefined) throw rateLimited(decision.waitSeconds);
     revoked = decision.revoked;
   } else {

@@ -50,12 +50,12 @@ export type SpendRefusal = 'photo_limit' | 'daily_tryons' | 'daily_credits' | 'c
 
 export type Reservation =
   | {
-    granted: true;
-    /** The try-on was reserved before: nothing new is counted. */
-    retry: boolean;
-    /** Present when the first look asked for is reserved (retry: it was, before); absent: run without it. */
-    preview?: { retry: boolean };
-  }
+      granted: true;
+      /** The try-on was reserved before: nothing new is counted. */
+      retry: boolean;
+      /** Present when the first look asked for is reserved (retry: it was, before); absent: run without it. */
+      preview?: { retry: boolean };
+    }
   | { granted: false; refusal: SpendRefusal };
 
 /** What a held reservation counts in: a try-on, a colour preview, or a first look (credits only). */
@@ -90,7 +90,11 @@ export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * Whether a claim of `credits` still fits the day's budget: the rule every ledger applies (the
  * Redis script and the shop object in their own languages), and GET /products reads ahead.
  */
-export function dailyRefusal(spent: Pick<SpendUsage, 'tryons' | 'credits'>, limits: Pick<SpendLimits, 'dailyTryons' | 'dailyCredits'>, credits: number): 'daily_tryons' | 'daily_credits' | undefined {
+export function dailyRefusal(
+  spent: Pick<SpendUsage, 'tryons' | 'credits'>,
+  limits: Pick<SpendLimits, 'dailyTryons' | 'dailyCredits'>,
+  credits: number,
+): 'daily_tryons' | 'daily_credits' | undefined {
   if (spent.tryons >= limits.dailyTryons) return 'daily_tryons';
   if (spent.credits + credits > limits.dailyCredits) return 'daily_credits';
   return undefined;
@@ -106,14 +110,36 @@ export function secondsToNextDay(ms: number): number {
 export function refusalError(refusal: SpendRefusal, limits: SpendLimits, now: number): ProxyError {
   switch (refusal) {
     case 'colour_preview_limit':
-      return new ProxyError(429, 'colour_preview_limit', 'This photo has been used for every colour preview it may make; please upload it again to see more.', false);
+      return new ProxyError(
+        429,
+        'colour_preview_limit',
+        'This photo has been used for every colour preview it may make; please upload it again to see more.',
+        false,
+      );
     case 'photo_limit':
-      return new ProxyError(429, 'photo_limit_reached', `This photo has been used for ${limits.tryonsPerPhoto} try-ons; please upload it again to continue.`, false);
+      return new ProxyError(
+        429,
+        'photo_limit_reached',
+        `This photo has been used for ${limits.tryonsPerPhoto} try-ons; please upload it again to continue.`,
+        false,
+      );
     case 'client_daily':
-      return new ProxyError(429, 'daily_limit_reached', 'You have made today’s try-ons; please come back tomorrow.', false, secondsToNextDay(now));
+      return new ProxyError(
+        429,
+        'daily_limit_reached',
+        'You have made today’s try-ons; please come back tomorrow.',
+        false,
+        secondsToNextDay(now),
+      );
     case 'daily_tryons':
     case 'daily_credits':
-      return new ProxyError(503, 'daily_budget_reached', 'Try-on is resting for today; please come back tomorrow.', false, secondsToNextDay(now));
+      return new ProxyError(
+        503,
+        'daily_budget_reached',
+        'Try-on is resting for today; please come back tomorrow.',
+        false,
+        secondsToNextDay(now),
+      );
   }
 }
 
@@ -142,7 +168,10 @@ export class MemorySpendLedger implements SpendLedger {
   private clients = new Map<string, number>();
   private sweptAt = 0;
 
-  constructor(private readonly limits: SpendLimits, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly limits: SpendLimits,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   private roll(now: number): string {
     const day = utcDay(now);
@@ -171,9 +200,11 @@ export class MemorySpendLedger implements SpendLedger {
     const sets = kind === 'colour_preview' ? this.colourPhotos : this.photos;
     const photo = sets.get(claim.photoId);
     if (kind === 'colour_preview') {
-      if ((photo?.keys.size ?? 0) >= (claim.colourPreviewCap ?? 0)) return { granted: false, refusal: 'colour_preview_limit' };
+      if ((photo?.keys.size ?? 0) >= (claim.colourPreviewCap ?? 0))
+        return { granted: false, refusal: 'colour_preview_limit' };
     } else if ((photo?.keys.size ?? 0) >= this.limits.tryonsPerPhoto) return { granted: false, refusal: 'photo_limit' };
-    if ((this.clients.get(claim.client) ?? 0) >= this.limits.clientDailyTryons) return { granted: false, refusal: 'client_daily' };
+    if ((this.clients.get(claim.client) ?? 0) >= this.limits.clientDailyTryons)
+      return { granted: false, refusal: 'client_daily' };
     const daily = dailyRefusal({ tryons: this.tryons, credits: this.credits }, this.limits, claim.credits);
     if (daily) return { granted: false, refusal: daily };
 
@@ -187,7 +218,14 @@ export class MemorySpendLedger implements SpendLedger {
       sets.set(claim.photoId, { keys: new Set([claim.key]), keepUntil: claim.keepUntil });
     }
     this.held.set(claim.key, {
-      kind, day, photoId: claim.photoId, client: claim.client, credits: claim.credits, keepUntil: claim.keepUntil, holders: 1, mayHaveStarted: false,
+      kind,
+      day,
+      photoId: claim.photoId,
+      client: claim.client,
+      credits: claim.credits,
+      keepUntil: claim.keepUntil,
+      holders: 1,
+      mayHaveStarted: false,
     });
     // The first look, in the same step: only what the day's credits still cover.
     const again = this.holdAgain(claim, now);
@@ -195,7 +233,14 @@ export class MemorySpendLedger implements SpendLedger {
     if (this.credits + claim.preview.credits > this.limits.dailyCredits) return { granted: true, retry: false };
     this.credits += claim.preview.credits;
     this.held.set(claim.preview.key, {
-      kind: 'preview', day, photoId: claim.photoId, client: claim.client, credits: claim.preview.credits, keepUntil: claim.keepUntil, holders: 1, mayHaveStarted: false,
+      kind: 'preview',
+      day,
+      photoId: claim.photoId,
+      client: claim.client,
+      credits: claim.preview.credits,
+      keepUntil: claim.keepUntil,
+      holders: 1,
+      mayHaveStarted: false,
     });
     return { granted: true, retry: false, preview: { retry: false } };
   }

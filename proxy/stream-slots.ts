@@ -30,8 +30,17 @@ export class StreamSlots {
   take(client: string): () => void {
     const held = this.byClient.get(client) ?? 0;
     const { streamsPerClient, streamsPerInstance } = this.caps;
-    if ((streamsPerClient > 0 && held >= streamsPerClient) || (streamsPerInstance > 0 && this.open >= streamsPerInstance)) {
-      throw new ProxyError(429, 'too_many_streams', 'Too many status streams are open; please wait a moment.', true, RETRY_SECONDS);
+    if (
+      (streamsPerClient > 0 && held >= streamsPerClient) ||
+      (streamsPerInstance > 0 && this.open >= streamsPerInstance)
+    ) {
+      throw new ProxyError(
+        429,
+        'too_many_streams',
+        'Too many status streams are open; please wait a moment.',
+        true,
+        RETRY_SECONDS,
+      );
     }
     this.open++;
     this.byClient.set(client, held + 1);

@@ -30,8 +30,11 @@ export async function drainBody(reader: ReadableStreamDefaultReader<Uint8Array>,
 }
 
 /** Reads a small body as text, refusing (413) as soon as it passes `maxBytes` — never more in memory. */
-export async function readBoundedText(body: ReadableStream<Uint8Array> | null, maxBytes: number,
-  refusal = () => new ProxyError(413, 'invalid_request', 'The request is too large.')): Promise<string> {
+export async function readBoundedText(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  refusal = () => new ProxyError(413, 'invalid_request', 'The request is too large.'),
+): Promise<string> {
   if (!body) return '';
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -98,12 +101,18 @@ export function concatStreams(parts: (Uint8Array | ReadableStream<Uint8Array>)[]
 }
 
 /** Passes every chunk through, calling `onChunk` first (an idle timer's re-arm, a byte count). */
-export function observeChunks(body: ReadableStream<Uint8Array>, onChunk: (chunk: Uint8Array) => void, onEnd?: () => void): ReadableStream<Uint8Array> {
-  return body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, sink) {
-      onChunk(chunk);
-      sink.enqueue(chunk);
-    },
-    ...(onEnd ? { flush: onEnd } : {}),
-  }));
+export function observeChunks(
+  body: ReadableStream<Uint8Array>,
+  onChunk: (chunk: Uint8Array) => void,
+  onEnd?: () => void,
+): ReadableStream<Uint8Array> {
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, sink) {
+        onChunk(chunk);
+        sink.enqueue(chunk);
+      },
+      ...(onEnd ? { flush: onEnd } : {}),
+    }),
+  );
 }

@@ -119,7 +119,7 @@ export class TryonStatusBoard {
 
   /** Known without asking upstream (for a file check that must not cost a poll). */
   async known(jobId: string): Promise<TryonSnapshot | undefined> {
-    return (this.finished.get(jobId) ?? await this.store.readStatus(jobId))?.snapshot;
+    return (this.finished.get(jobId) ?? (await this.store.readStatus(jobId)))?.snapshot;
   }
 
   /**
@@ -127,7 +127,13 @@ export class TryonStatusBoard {
    * the last snapshot (never newer than the interval allows) stands. `known` is a job a webhook
    * brought: written without a poll. `force` polls without asking (a child's webhook).
    */
-  private refresh(jobId: string, record: StatusRecord | undefined, known?: UpstreamJob, force = false, flags: Partial<StatusRecord> = {}): Promise<StatusRecord> {
+  private refresh(
+    jobId: string,
+    record: StatusRecord | undefined,
+    known?: UpstreamJob,
+    force = false,
+    flags: Partial<StatusRecord> = {},
+  ): Promise<StatusRecord> {
     const local = this.localOf(jobId);
     if (local.inflight && !known && !force) return local.inflight;
     const run = (async (): Promise<StatusRecord> => {
@@ -146,11 +152,23 @@ export class TryonStatusBoard {
       }
       const written = await this.store.writeStatus(jobId, { snapshot, ...flags }, this.keepMs);
       if (written.finished) {
-        this.metrics.tryonFinished(written.record.product ?? 'unknown', written.record.tier ?? 'unknown', written.record.snapshot.status);
+        this.metrics.tryonFinished(
+          written.record.product ?? 'unknown',
+          written.record.tier ?? 'unknown',
+          written.record.snapshot.status,
+        );
         // Upstream gives a failed job's credits back: the usage book does too (once: this write finished it).
         if (written.record.snapshot.status === 'failed') {
-          await this.options.usage?.jobFailed(jobId, written.record.snapshot.error?.code ?? 'render_failed').catch((error: Error) =>
-            this.options.log({ level: 'warn', event: 'usage_unwritten', code: 'render_failed', message: error.message }));
+          await this.options.usage
+            ?.jobFailed(jobId, written.record.snapshot.error?.code ?? 'render_failed')
+            .catch((error: Error) =>
+              this.options.log({
+                level: 'warn',
+                event: 'usage_unwritten',
+                code: 'render_failed',
+                message: error.message,
+              }),
+            );
         }
       }
       this.deliver(jobId, written.record.snapshot, false);
@@ -193,9 +211,14 @@ export class TryonStatusBoard {
     return {
       status,
       progress: job.progress,
-      error: job.status === 'failed'
-        ? { code: 'render_failed', message: 'The try-on could not be made from this photo; please try another.', retryable: false }
-        : undefined,
+      error:
+        job.status === 'failed'
+          ? {
+              code: 'render_failed',
+              message: 'The try-on could not be made from this photo; please try another.',
+              retryable: false,
+            }
+          : undefined,
       outputs,
       at: this.options.now(),
     };

@@ -5,7 +5,12 @@
 import { ProxyError } from './errors.js';
 
 export const uploadTimeoutError = () =>
-  new ProxyError(408, 'upload_timeout', 'The upload stopped arriving; please try again on a steadier connection.', true);
+  new ProxyError(
+    408,
+    'upload_timeout',
+    'The upload stopped arriving; please try again on a steadier connection.',
+    true,
+  );
 
 export interface TimedBody {
   stream: ReadableStream<Uint8Array>;
@@ -23,12 +28,17 @@ function unref<T>(timer: T): T {
   return timer;
 }
 
-export function timedBody(source: ReadableStream<Uint8Array>, limits: { uploadIdleMs: number; uploadTotalMs: number }): TimedBody {
+export function timedBody(
+  source: ReadableStream<Uint8Array>,
+  limits: { uploadIdleMs: number; uploadTotalMs: number },
+): TimedBody {
   const reader = source.getReader();
   const deadline = limits.uploadTotalMs > 0 ? Date.now() + limits.uploadTotalMs : Infinity;
   let missed = false;
   let stopped = false;
-  const stop = () => { stopped = true; };
+  const stop = () => {
+    stopped = true;
+  };
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       // One clock per read, for whichever deadline comes first. Racing every read against one
@@ -37,9 +47,12 @@ export function timedBody(source: ReadableStream<Uint8Array>, limits: { uploadId
       const idleMs = limits.uploadIdleMs > 0 ? limits.uploadIdleMs : Infinity;
       const waitMs = Math.min(idleMs, stopped ? Infinity : deadline - Date.now());
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = waitMs === Infinity ? undefined : new Promise<typeof TIMEOUT>((resolve) => {
-        timer = unref(setTimeout(() => resolve(TIMEOUT), Math.max(0, waitMs)));
-      });
+      const late =
+        waitMs === Infinity
+          ? undefined
+          : new Promise<typeof TIMEOUT>((resolve) => {
+              timer = unref(setTimeout(() => resolve(TIMEOUT), Math.max(0, waitMs)));
+            });
       const next = reader.read();
       try {
         const result = late ? await Promise.race([next, late]) : await next;

@@ -64,7 +64,12 @@ export const oldestKept = (now: number) => utcDay(now - (USAGE_DAYS - 1) * DAY_M
 
 /** The counters a started job adds. */
 export function startCounters(kind: 'tryon' | 'preview', product: string, credits: number): UsageCounters {
-  return { [kind === 'tryon' ? 'tryons' : 'previews']: 1, credits, ...(kind === 'tryon' ? { [`pt:${product}`]: 1 } : {}), [`pc:${product}`]: credits };
+  return {
+    [kind === 'tryon' ? 'tryons' : 'previews']: 1,
+    credits,
+    ...(kind === 'tryon' ? { [`pt:${product}`]: 1 } : {}),
+    [`pc:${product}`]: credits,
+  };
 }
 
 /** What a failed job takes back from the day it was counted on: its credits (upstream gives them back). */
@@ -82,8 +87,9 @@ export function dayOf(date: string, counters: UsageCounters): UsageDay {
   for (const [field, raw] of Object.entries(counters)) {
     const n = tidy(Number(raw));
     if (field === 'tryons' || field === 'credits' || field === 'previews') day[field] = n;
-    else if (field.startsWith('e:')) { if (n > 0) day.errors[field.slice(2)] = n; }
-    else if (field.startsWith('pt:')) product(field.slice(3)).tryons = n;
+    else if (field.startsWith('e:')) {
+      if (n > 0) day.errors[field.slice(2)] = n;
+    } else if (field.startsWith('pt:')) product(field.slice(3)).tryons = n;
     else if (field.startsWith('pc:')) product(field.slice(3)).credits = n;
   }
   return day;

@@ -18,7 +18,9 @@ export function webhookVerifier(secret: string): WebhookVerifier {
   try {
     webhook = new Webhook(secret);
   } catch {
-    throw new TypeError('webhookSecret must look like whsec_<base64> (the secret the try-on service gives for the endpoint)');
+    throw new TypeError(
+      'webhookSecret must look like whsec_<base64> (the secret the try-on service gives for the endpoint)',
+    );
   }
   return (headers, body) => {
     const id = headers.get('webhook-id');
@@ -27,7 +29,11 @@ export function webhookVerifier(secret: string): WebhookVerifier {
     // The library reads a timestamp with parseInt ("17abc" is 17): only plain digits are one.
     if (!id || !timestamp || !signature || !/^\d{1,12}$/.test(timestamp)) return false;
     try {
-      webhook.verify(body, { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature }, { jsonParse: false });
+      webhook.verify(
+        body,
+        { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature },
+        { jsonParse: false },
+      );
       return true;
     } catch (error) {
       if (error instanceof WebhookVerificationError) return false;

@@ -49,13 +49,23 @@ export interface WorkerDeployment {
   images?: Record<string, string>;
 }
 
-interface Built { key: string; app?: Hono<ProxyEnv>; admin?: Hono<ProxyEnv>; problem?: string }
+interface Built {
+  key: string;
+  app?: Hono<ProxyEnv>;
+  admin?: Hono<ProxyEnv>;
+  problem?: string;
+}
 
 /** Why a production Worker needs its Durable Objects: said in the misconfiguration line. */
-export const NO_DURABLE_OBJECTS = 'no Durable Object bindings (TRYON_TRYONS and TRYON_SHOP): without them each isolate keeps its own memory, so a photo a shopper asks to forget stays usable through the other isolates and budgets count per isolate; bind both (wrangler.toml does), or bind NODE_ENV=development to try the Worker without them';
+export const NO_DURABLE_OBJECTS =
+  'no Durable Object bindings (TRYON_TRYONS and TRYON_SHOP): without them each isolate keeps its own memory, so a photo a shopper asks to forget stays usable through the other isolates and budgets count per isolate; bind both (wrangler.toml does), or bind NODE_ENV=development to try the Worker without them';
 
 const MISCONFIGURED = {
-  error: { code: 'proxy_misconfigured', message: 'The try-on service of this shop is not set up correctly.', retryable: false },
+  error: {
+    code: 'proxy_misconfigured',
+    message: 'The try-on service of this shop is not set up correctly.',
+    retryable: false,
+  },
 };
 
 /** Bindings as the environment loadConfig reads: strings, numbers and booleans as text; objects (bindings) left out. */
@@ -93,18 +103,32 @@ export function workerFor(deployment: WorkerDeployment = {}) {
     try {
       const config = loadConfig({ NODE_ENV: 'production', ...variables }, { entry: 'workers' });
       if (Boolean(env.TRYON_TRYONS) !== Boolean(env.TRYON_SHOP)) {
-        throw new ConfigError(['the Durable Object bindings TRYON_TRYONS and TRYON_SHOP go together: bind both, or neither']);
+        throw new ConfigError([
+          'the Durable Object bindings TRYON_TRYONS and TRYON_SHOP go together: bind both, or neither',
+        ]);
       }
       if (!env.TRYON_TRYONS && config.mode !== 'development') throw new ConfigError([NO_DURABLE_OBJECTS]);
-      const catalog = deployment.catalog ?? (variables.TRYON_CATALOG_JSON ? JSON.parse(variables.TRYON_CATALOG_JSON) as CatalogFile : undefined);
-      if (!catalog) throw new ConfigError(['no catalog: deploy workerFor({ catalog }) from tryon-proxy/worker with the catalog imported, or set TRYON_CATALOG_JSON']);
+      const catalog =
+        deployment.catalog ??
+        (variables.TRYON_CATALOG_JSON ? (JSON.parse(variables.TRYON_CATALOG_JSON) as CatalogFile) : undefined);
+      if (!catalog)
+        throw new ConfigError([
+          'no catalog: deploy workerFor({ catalog }) from tryon-proxy/worker with the catalog imported, or set TRYON_CATALOG_JSON',
+        ]);
       const images = deployment.images ?? {};
       const assetsBase = variables.TRYON_ASSETS_URL?.replace(/\/+$/, '');
       const limits = resolveLimits(config.limits);
-      const store = env.TRYON_TRYONS && env.TRYON_SHOP
-        ? new DurableStore(env.TRYON_TRYONS, env.TRYON_SHOP, { log: (entry) => console.log(JSON.stringify(entry)), followersPerTryon: limits.streamsPerTryon })
-        : new MemoryStore();
-      if (store.kind === 'memory') console.warn('tryon proxy: development without Durable Objects: forgotten photos, budgets and limits are kept per isolate');
+      const store =
+        env.TRYON_TRYONS && env.TRYON_SHOP
+          ? new DurableStore(env.TRYON_TRYONS, env.TRYON_SHOP, {
+              log: (entry) => console.log(JSON.stringify(entry)),
+              followersPerTryon: limits.streamsPerTryon,
+            })
+          : new MemoryStore();
+      if (store.kind === 'memory')
+        console.warn(
+          'tryon proxy: development without Durable Objects: forgotten photos, budgets and limits are kept per isolate',
+        );
       const app = createProxy({
         ...proxyOptionsFrom(config),
         apiKey: config.apiKey!,
@@ -124,11 +148,18 @@ export function workerFor(deployment: WorkerDeployment = {}) {
         },
       });
       // The spend ledger is the store's: /usage reads what the app reserves against.
-      const admin = config.adminToken ? createAdmin({
-        token: config.adminToken,
-        usage: { book: store.usageBook(Date.now), ledger: store.spendLedger(limits, Date.now), dailyTryons: limits.dailyTryons, dailyCredits: limits.dailyCredits },
-        clientAddress: (c) => c.req.header('cf-connecting-ip'),
-      }) : undefined;
+      const admin = config.adminToken
+        ? createAdmin({
+            token: config.adminToken,
+            usage: {
+              book: store.usageBook(Date.now),
+              ledger: store.spendLedger(limits, Date.now),
+              dailyTryons: limits.dailyTryons,
+              dailyCredits: limits.dailyCredits,
+            },
+            clientAddress: (c) => c.req.header('cf-connecting-ip'),
+          })
+        : undefined;
       built = { key, app, ...(admin ? { admin } : {}) };
     } catch (error) {
       built = { key, problem: problemOf(error) };

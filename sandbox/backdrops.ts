@@ -35,12 +35,14 @@ function haveliWarm(width: number, height: number): string {
     <linearGradient id="pillar" x1="0" x2="1"><stop offset="0" stop-color="#b86f3c"/><stop offset="0.45" stop-color="#eab57a"/><stop offset="1" stop-color="#a35f31"/></linearGradient>
     <radialGradient id="sun" cx="0.55" cy="0.3" r="0.7"><stop offset="0" stop-color="#fff3d6" stop-opacity="0.45"/><stop offset="1" stop-color="#fff3d6" stop-opacity="0"/></radialGradient>
     <pattern id="tiles" width="60" height="60" patternUnits="userSpaceOnUse"><rect width="60" height="60" fill="none" stroke="#6a3a1f" stroke-width="2" opacity="0.55"/><path d="M30 8 L52 30 L30 52 L8 30 Z" fill="#c98a55" opacity="0.35"/></pattern>`;
-  const cusps = [0, 1, 2, 3, 4, 5, 6].map((i) => {
-    const angle = Math.PI * (i / 6);
-    const x = 300 - Math.cos(angle) * 150;
-    const y = 250 - Math.sin(angle) * 150;
-    return `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="20" fill="url(#wall)"/>`;
-  }).join('');
+  const cusps = [0, 1, 2, 3, 4, 5, 6]
+    .map((i) => {
+      const angle = Math.PI * (i / 6);
+      const x = 300 - Math.cos(angle) * 150;
+      const y = 250 - Math.sin(angle) * 150;
+      return `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="20" fill="url(#wall)"/>`;
+    })
+    .join('');
   const jharokha = (x: number) => `<g transform="translate(${x} 120)">
       <rect x="-40" y="0" width="80" height="110" rx="4" fill="#8a4a24"/>
       <path d="M-32 108 L-32 40 Q0 6 32 40 L32 108 Z" fill="#3b2214"/>
@@ -78,5 +80,7 @@ export function backdropSvg(background: string, width: number, height: number): 
   if (background === 'haveli_warm') return Buffer.from(haveliWarm(width, height));
   if (background === 'studio_white') return Buffer.from(studioWhite(width, height));
   const { r, g, b } = backdropTone(background);
-  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="rgb(${r},${g},${b})"/></svg>`);
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="rgb(${r},${g},${b})"/></svg>`,
+  );
 }

@@ -1,6 +1,9 @@
 // The caption band and "SANDBOX" marks on every output, so no one mistakes a sandbox render for a real one.
 export const escapeXml = (text: string) =>
-  text.replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch] ?? ch);
+  text.replace(
+    /[<>&"']/g,
+    (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch] ?? ch,
+  );
 
 /** Splits a line at spaces so it fits `max` characters (a long note must not run off the picture). */
 function wrap(line: string, max: number): string[] {
@@ -21,7 +24,10 @@ export function markingSvg(width: number, height: number, given: string[]): Buff
   const lines = given.flatMap((line) => wrap(line, Math.max(12, Math.floor((width - font * 1.2) / (font * 0.55)))));
   const band = Math.round(font * (lines.length * 1.35 + 0.8));
   const text = lines
-    .map((line, i) => `<text x="${font * 0.6}" y="${height - band + font * (1.3 + i * 1.35)}" font-size="${font}">${escapeXml(line)}</text>`)
+    .map(
+      (line, i) =>
+        `<text x="${font * 0.6}" y="${height - band + font * (1.3 + i * 1.35)}" font-size="${font}">${escapeXml(line)}</text>`,
+    )
     .join('');
   const mark = Math.round(Math.min(width, height) / 6);
   return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">

@@ -1,6 +1,9 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-export interface IssueDetail { field: string; message: string }
+export interface IssueDetail {
+  field: string;
+  message: string;
+}
 
 /** An error a client caused (or a fault the test asked for): answered as JSON, never a crash. */
 export class SandboxError extends Error {
@@ -18,7 +21,8 @@ export function errorBody(code: string, message: string, details?: IssueDetail[]
   return { error: details ? { code, message, details } : { code, message } };
 }
 
-export const notFound = (what: string) => new SandboxError(404, 'not_found', `No ${what} with that id in this workspace.`);
+export const notFound = (what: string) =>
+  new SandboxError(404, 'not_found', `No ${what} with that id in this workspace.`);
 
 export function validationFailed(details: IssueDetail[]): SandboxError {
   const first = details[0];

@@ -3,10 +3,24 @@ import { newId } from './ids.js';
 import type { JobOutcome } from './jobs.js';
 
 const times = z.number().int().min(1).max(1000).default(1);
-const match = z.string().regex(/^(\*|GET|POST|PUT|PATCH|DELETE) \/\S*$/, 'must look like "POST /v1/images/tryon" (`*` matches one path segment)');
+const match = z
+  .string()
+  .regex(
+    /^(\*|GET|POST|PUT|PATCH|DELETE) \/\S*$/,
+    'must look like "POST /v1/images/tryon" (`*` matches one path segment)',
+  );
 
 export const faultSchema = z.union([
-  z.strictObject({ match, status: z.number().int().min(400).max(599), times, code: z.string().regex(/^[a-z0-9_]+$/).optional(), message: z.string().max(300).optional() }),
+  z.strictObject({
+    match,
+    status: z.number().int().min(400).max(599),
+    times,
+    code: z
+      .string()
+      .regex(/^[a-z0-9_]+$/)
+      .optional(),
+    message: z.string().max(300).optional(),
+  }),
   z.strictObject({ match, delayMs: z.number().int().min(0).max(120_000), times }),
   z.strictObject({ jobOutcome: z.enum(['failed', 'hold']), times }),
 ]);
@@ -14,9 +28,14 @@ export type FaultInput = z.infer<typeof faultSchema>;
 export type Fault = FaultInput & { id: string; remaining: number };
 
 const codeForStatus: Record<number, string> = {
-  429: 'rate_limited', 500: 'internal_error', 502: 'bad_gateway', 503: 'service_unavailable', 504: 'gateway_timeout',
+  429: 'rate_limited',
+  500: 'internal_error',
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
 };
-export const faultCode = (fault: { status: number; code?: string | undefined }) => fault.code ?? codeForStatus[fault.status] ?? 'injected_fault';
+export const faultCode = (fault: { status: number; code?: string | undefined }) =>
+  fault.code ?? codeForStatus[fault.status] ?? 'injected_fault';
 
 function matches(pattern: string, method: string, path: string): boolean {
   const [wantMethod = '', wantPath = ''] = pattern.split(' ');

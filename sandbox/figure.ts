@@ -4,10 +4,20 @@
 // grounds do not separate; callers then say so (never silently).
 
 /** A raw picture: `channels` bytes per pixel, row by row. */
-export interface Raw { data: Buffer; width: number; height: number; channels: number }
+export interface Raw {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: number;
+}
 
 /** An axis-aligned ellipse in pixels. */
-export interface Ellipse { cx: number; cy: number; rx: number; ry: number }
+export interface Ellipse {
+  cx: number;
+  cy: number;
+  rx: number;
+  ry: number;
+}
 
 /** Largest step between neighbouring ground pixels (per channel), and largest drift from the edge pixel it grew from. */
 const STEP = 10;
@@ -26,10 +36,20 @@ export function subjectMask(picture: Raw): { mask: Uint8Array; groundShare: numb
   let head = 0;
   let tail = 0;
   const edge = (i: number) => {
-    if (!ground[i]) { ground[i] = 1; seed[i] = i; queue[tail++] = i; }
+    if (!ground[i]) {
+      ground[i] = 1;
+      seed[i] = i;
+      queue[tail++] = i;
+    }
   };
-  for (let x = 0; x < width; x++) { edge(x); edge((height - 1) * width + x); }
-  for (let y = 0; y < height; y++) { edge(y * width); edge(y * width + width - 1); }
+  for (let x = 0; x < width; x++) {
+    edge(x);
+    edge((height - 1) * width + x);
+  }
+  for (let y = 0; y < height; y++) {
+    edge(y * width);
+    edge(y * width + width - 1);
+  }
   // Hot loop (a million pixels per render): plain arithmetic, no closures per neighbour.
   const neighbours = [-1, 1, -width, width];
   while (head < tail) {
@@ -46,8 +66,10 @@ export function subjectMask(picture: Raw): { mask: Uint8Array; groundShare: numb
       const r = data[pn]!;
       const g = data[pn + 1]!;
       const b = data[pn + 2]!;
-      if (Math.abs(r - data[pi]!) > STEP || Math.abs(g - data[pi + 1]!) > STEP || Math.abs(b - data[pi + 2]!) > STEP) continue;
-      if (Math.abs(r - data[pf]!) > DRIFT || Math.abs(g - data[pf + 1]!) > DRIFT || Math.abs(b - data[pf + 2]!) > DRIFT) continue;
+      if (Math.abs(r - data[pi]!) > STEP || Math.abs(g - data[pi + 1]!) > STEP || Math.abs(b - data[pi + 2]!) > STEP)
+        continue;
+      if (Math.abs(r - data[pf]!) > DRIFT || Math.abs(g - data[pf + 1]!) > DRIFT || Math.abs(b - data[pf + 2]!) > DRIFT)
+        continue;
       ground[n] = 1;
       seed[n] = from;
       queue[tail++] = n;
@@ -59,7 +81,11 @@ export function subjectMask(picture: Raw): { mask: Uint8Array; groundShare: numb
 }
 
 /** The smallest box holding every subject pixel, or null for an empty mask. */
-export function boundsOf(mask: Uint8Array, width: number, height: number): { left: number; top: number; width: number; height: number } | null {
+export function boundsOf(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+): { left: number; top: number; width: number; height: number } | null {
   let left = width;
   let right = -1;
   let top = height;
@@ -91,7 +117,11 @@ export function headOf(mask: Uint8Array | null, width: number, height: number, n
   let top = -1;
   for (let y = 0; y < neckY && top < 0; y++) {
     let run = 0;
-    for (let x = from; x < to; x++) if (mask[y * width + x]! > 127 && ++run > width * 0.02) { top = y; break; }
+    for (let x = from; x < to; x++)
+      if (mask[y * width + x]! > 127 && ++run > width * 0.02) {
+        top = y;
+        break;
+      }
   }
   if (top < 0 || neckY - top < height * 0.05) return assumed;
   // Width at the upper half of the head (below that, long hair and shoulders widen the mask).
@@ -101,20 +131,35 @@ export function headOf(mask: Uint8Array | null, width: number, height: number, n
     let l = -1;
     let r = -1;
     for (let x = from; x < to; x++) {
-      if (mask[y * width + x]! > 127) { if (l < 0) l = x; r = x; }
+      if (mask[y * width + x]! > 127) {
+        if (l < 0) l = x;
+        r = x;
+      }
     }
-    if (l >= 0) { lefts.push(l); rights.push(r); }
+    if (l >= 0) {
+      lefts.push(l);
+      rights.push(r);
+    }
   }
   const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   const left = median(lefts);
   const right = median(rights);
   if (right - left < width * 0.04) return assumed;
   const bottom = top + (neckY - top) * 0.85;
-  return { cx: (left + right) / 2, cy: (top + bottom) / 2, rx: (right - left) / 2 + width * 0.01, ry: (bottom - top) / 2 };
+  return {
+    cx: (left + right) / 2,
+    cy: (top + bottom) / 2,
+    rx: (right - left) / 2 + width * 0.01,
+    ry: (bottom - top) / 2,
+  };
 }
 
 /** The median colour of the subject's pixels inside a box, or null if none are there. */
-export function medianColour(picture: Raw, mask: Uint8Array | null, box: { left: number; top: number; width: number; height: number }): { r: number; g: number; b: number } | null {
+export function medianColour(
+  picture: Raw,
+  mask: Uint8Array | null,
+  box: { left: number; top: number; width: number; height: number },
+): { r: number; g: number; b: number } | null {
   const rs: number[] = [];
   const gs: number[] = [];
   const bs: number[] = [];

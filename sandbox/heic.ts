@@ -4,7 +4,9 @@ import decodeHeif from 'heic-decode';
 import { sniffImageType } from './file-type.js';
 
 /** The photo's pixels as raw RGBA, or undefined when it is not HEIC. Throws for a broken HEIC. */
-export async function decodeHeicPhoto(bytes: Uint8Array): Promise<{ data: Buffer; width: number; height: number } | undefined> {
+export async function decodeHeicPhoto(
+  bytes: Uint8Array,
+): Promise<{ data: Buffer; width: number; height: number } | undefined> {
   if (sniffImageType(bytes) !== 'image/heic') return undefined;
   const { data, width, height } = await decodeHeif({ buffer: bytes });
   return { data: Buffer.from(data.buffer, data.byteOffset, data.byteLength), width, height };

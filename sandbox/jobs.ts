@@ -59,9 +59,10 @@ export function progressOf(job: Job, now = Date.now()): number {
 /** The job as the API answers it. */
 export function jobJson(job: Job) {
   const req = job.request;
-  const video = 'fps' in req
-    ? { video: { duration_seconds: req.duration_seconds, fps: req.fps, motion: req.motion, camera: req.camera } }
-    : {};
+  const video =
+    'fps' in req
+      ? { video: { duration_seconds: req.duration_seconds, fps: req.fps, motion: req.motion, camera: req.camera } }
+      : {};
   return {
     id: job.id,
     object: 'job',
@@ -79,7 +80,9 @@ export function jobJson(job: Job) {
     progress: progressOf(job),
     ...(job.error ? { error: job.error } : {}),
     ...(job.parent ? { parent: job.parent.id } : {}),
-    ...(job.type === 'catalog' ? { children: job.children.map((c) => ({ id: c.id, view: c.views[0], status: c.status })) } : {}),
+    ...(job.type === 'catalog'
+      ? { children: job.children.map((c) => ({ id: c.id, view: c.views[0], status: c.status })) }
+      : {}),
   };
 }
 
@@ -139,18 +142,40 @@ export class JobRunner {
   }
 
   create(input: {
-    workspace: Workspace; type: JobType; request: ImageRequest | VideoRequest; views: View[];
-    provider: string; idempotencyKey: string | null; charged: number; outcome: JobOutcome;
+    workspace: Workspace;
+    type: JobType;
+    request: ImageRequest | VideoRequest;
+    views: View[];
+    provider: string;
+    idempotencyKey: string | null;
+    charged: number;
+    outcome: JobOutcome;
   }): Job {
-    const seconds = drawSeconds((input.type === 'video' ? latency.video : latency.front)[input.request.tier], { spread: this.options.spread ?? true });
+    const seconds = drawSeconds((input.type === 'video' ? latency.video : latency.front)[input.request.tier], {
+      spread: this.options.spread ?? true,
+    });
     const make = (type: JobType, views: View[], parent: Job | null): Job => {
       const now = new Date().toISOString();
       const job: Job = {
-        id: newId('job'), workspace: input.workspace, type, status: 'queued', request: input.request,
-        tier: input.request.tier, views, provider: input.provider, createdAt: now, updatedAt: now,
-        phase: { from: 0, to: 0, start: Date.now(), ms: 0 }, parent, children: [],
-        idempotencyKey: parent ? null : input.idempotencyKey, charged: parent ? 0 : input.charged,
-        polls: 0, seconds, outputs: [], outcome: input.outcome,
+        id: newId('job'),
+        workspace: input.workspace,
+        type,
+        status: 'queued',
+        request: input.request,
+        tier: input.request.tier,
+        views,
+        provider: input.provider,
+        createdAt: now,
+        updatedAt: now,
+        phase: { from: 0, to: 0, start: Date.now(), ms: 0 },
+        parent,
+        children: [],
+        idempotencyKey: parent ? null : input.idempotencyKey,
+        charged: parent ? 0 : input.charged,
+        polls: 0,
+        seconds,
+        outputs: [],
+        outcome: input.outcome,
       };
       this.#jobs.set(job.id, job);
       input.workspace.jobIds.push(job.id);
@@ -192,7 +217,13 @@ export class JobRunner {
     const ms = seconds * 1000 * this.options.speed;
     if (ms <= 0 || this.#closed) return Promise.resolve();
     return new Promise((resolve) => {
-      const entry = { timer: setTimeout(() => { this.#timers.delete(entry); resolve(); }, ms), done: resolve };
+      const entry = {
+        timer: setTimeout(() => {
+          this.#timers.delete(entry);
+          resolve();
+        }, ms),
+        done: resolve,
+      };
       this.#timers.add(entry);
     });
   }
@@ -200,9 +231,16 @@ export class JobRunner {
   #set(job: Job, status: JobStatus, phase?: { from: number; to: number; seconds: number }): void {
     job.status = status;
     job.updatedAt = new Date().toISOString();
-    if (phase) job.phase = { from: phase.from, to: phase.to, start: Date.now(), ms: phase.seconds * 1000 * this.options.speed };
+    if (phase)
+      job.phase = { from: phase.from, to: phase.to, start: Date.now(), ms: phase.seconds * 1000 * this.options.speed };
     const event: JobEvent | undefined =
-      status === 'processing' ? 'job.processing' : status === 'succeeded' ? 'job.succeeded' : status === 'failed' ? 'job.failed' : undefined;
+      status === 'processing'
+        ? 'job.processing'
+        : status === 'succeeded'
+          ? 'job.succeeded'
+          : status === 'failed'
+            ? 'job.failed'
+            : undefined;
     if (event) this.options.emit(event, job);
   }
 
@@ -224,7 +262,9 @@ export class JobRunner {
       await this.#steps(job);
     } catch (error) {
       if (this.#closed) return;
-      this.options.log(`sandbox: job ${job.id} could not be rendered: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.log(
+        `sandbox: job ${job.id} could not be rendered: ${error instanceof Error ? error.message : String(error)}`,
+      );
       this.#fail(job, 'render_failed', 'The sandbox could not render this job.');
     }
   }
@@ -245,7 +285,9 @@ export class JobRunner {
     for (const child of job.children) this.#set(child, 'processing', { from: 0, to: 1, seconds: frontSeconds });
 
     if (job.outcome === 'hold') {
-      await new Promise<void>((resolve) => { job.release = resolve; });
+      await new Promise<void>((resolve) => {
+        job.release = resolve;
+      });
       job.outcome = 'normal';
       if (this.#closed) return;
       job.phase.start = Date.now();
@@ -260,28 +302,67 @@ export class JobRunner {
     if (this.#closed) return;
     const front = await this.#renderFront(job);
     const labels = (view: View): RenderLabels => ({
-      category: req.garment.category, subtype: req.garment.subtype ?? defaultSubtype[req.garment.category], view,
-      background: req.background, tier: job.tier, provider: job.provider,
+      category: req.garment.category,
+      subtype: req.garment.subtype ?? defaultSubtype[req.garment.category],
+      view,
+      background: req.background,
+      tier: job.tier,
+      provider: job.provider,
     });
 
     if (isVideo && 'fps' in req) {
-      const video = await renderVideo(front, { ...labels('front'), duration_seconds: req.duration_seconds, fps: req.fps, motion: req.motion, camera: req.camera }, this.#stop.signal);
+      const video = await renderVideo(
+        front,
+        {
+          ...labels('front'),
+          duration_seconds: req.duration_seconds,
+          fps: req.fps,
+          motion: req.motion,
+          camera: req.camera,
+        },
+        this.#stop.signal,
+      );
       if (this.#closed) return;
-      const file = this.options.files.add({ workspace: job.workspace.name, kind: 'output', contentType: 'video/mp4', bytes: video.bytes, width: video.width, height: video.height });
-      this.#addOutput(job, { file, view: 'front', type: 'video', duration_seconds: req.duration_seconds, fps: req.fps });
+      const file = this.options.files.add({
+        workspace: job.workspace.name,
+        kind: 'output',
+        contentType: 'video/mp4',
+        bytes: video.bytes,
+        width: video.width,
+        height: video.height,
+      });
+      this.#addOutput(job, {
+        file,
+        view: 'front',
+        type: 'video',
+        duration_seconds: req.duration_seconds,
+        fps: req.fps,
+      });
       this.#set(job, 'succeeded');
       return;
     }
 
     for (const [index, view] of order.entries()) {
       if (view !== 'front') {
-        job.phase = { from: index / steps, to: (index + 1) / steps, start: Date.now(), ms: viewSeconds * 1000 * this.options.speed };
+        job.phase = {
+          from: index / steps,
+          to: (index + 1) / steps,
+          start: Date.now(),
+          ms: viewSeconds * 1000 * this.options.speed,
+        };
         await this.#wait(viewSeconds);
         if (this.#closed) return;
       }
       const image = await renderView(front, labels(view));
       if (this.#closed) return;
-      const file = this.options.files.add({ workspace: job.workspace.name, kind: 'output', contentType: 'image/jpeg', bytes: image.bytes, width: image.width, height: image.height });
+      const file = this.options.files.add({
+        workspace: job.workspace.name,
+        kind: 'output',
+        contentType: 'image/jpeg',
+        bytes: image.bytes,
+        width: image.width,
+        height: image.height,
+      });
       const output: Output = { file, view, type: 'image' };
       const child = job.children.find((c) => c.views[0] === view);
       if (child) {
@@ -305,12 +386,16 @@ export class JobRunner {
     const req = job.request;
     const fileOf = (id: string | undefined) => (id ? this.options.files.get(job.workspace.name, id) : undefined);
     const person = fileOf(req.person_image);
-    const garmentSource = req.mode === 'garment_to_person' ? fileOf(req.garment_image) : fileOf(req.reference_person_image);
+    const garmentSource =
+      req.mode === 'garment_to_person' ? fileOf(req.garment_image) : fileOf(req.reference_person_image);
     if (!person || !garmentSource) throw new Error('an input file has disappeared');
     return renderFront({
-      person: person.bytes, garment: garmentSource.bytes,
-      garmentFromPerson: req.mode === 'person_to_person', background: req.background,
-      tier: job.tier, log: (line) => this.options.log(`${line} (job ${job.id})`),
+      person: person.bytes,
+      garment: garmentSource.bytes,
+      garmentFromPerson: req.mode === 'person_to_person',
+      background: req.background,
+      tier: job.tier,
+      log: (line) => this.options.log(`${line} (job ${job.id})`),
     });
   }
 }

@@ -13,7 +13,11 @@ import { viewPicture } from './views.js';
 export { markingSvg } from './captions.js';
 
 /** A decoded picture kept raw (RGB) so derived views start from pixels, not a second JPEG pass. */
-export interface Picture { data: Buffer; width: number; height: number }
+export interface Picture {
+  data: Buffer;
+  width: number;
+  height: number;
+}
 
 type Colour = { r: number; g: number; b: number };
 
@@ -58,11 +62,15 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 async function rawOf(image: Sharp, channels: 3 | 4): Promise<Raw> {
   // toColourspace first: a greyscale (one band) or CMYK picture becomes three sRGB bands.
   const base = image.toColourspace('srgb');
-  const { data, info } = await (channels === 4 ? base.ensureAlpha() : base.removeAlpha()).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await (channels === 4 ? base.ensureAlpha() : base.removeAlpha())
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: info.channels };
 }
 
-const rawInput = (p: { width: number; height: number }, channels: 3 | 4 | 1 = 3) => ({ raw: { width: p.width, height: p.height, channels } });
+const rawInput = (p: { width: number; height: number }, channels: 3 | 4 | 1 = 3) => ({
+  raw: { width: p.width, height: p.height, channels },
+});
 
 /** The photo ready for sharp: HEIC decoded to raw pixels first (libheif applies its rotation). */
 async function personImage(bytes: Uint8Array): Promise<Sharp> {
@@ -73,7 +81,10 @@ async function personImage(bytes: Uint8Array): Promise<Sharp> {
 
 async function decodePerson(bytes: Uint8Array, side: number, problem: (note: string) => void): Promise<Raw> {
   try {
-    return await rawOf((await personImage(bytes)).resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true }), 3);
+    return await rawOf(
+      (await personImage(bytes)).resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true }),
+      3,
+    );
   } catch (error) {
     problem(`person photo could not be read (${message(error)}): a stand-in figure is shown`);
     const width = Math.round(side * 0.75);
@@ -104,7 +115,14 @@ const maskSide = 384;
 
 /** The subject's mask at the picture's size (one byte per pixel, soft-edged) and the ground's share. */
 async function maskOf(picture: Raw): Promise<{ mask: Uint8Array; groundShare: number }> {
-  const small = await rawOf(sharp(picture.data, rawInput(picture, picture.channels as 3 | 4)).resize({ width: maskSide, height: maskSide, fit: 'inside' }), 3);
+  const small = await rawOf(
+    sharp(picture.data, rawInput(picture, picture.channels as 3 | 4)).resize({
+      width: maskSide,
+      height: maskSide,
+      fit: 'inside',
+    }),
+    3,
+  );
   const { mask, groundShare } = subjectMask(small);
   const full = await sharp(Buffer.from(mask), rawInput(small, 1))
     .resize(picture.width, picture.height, { fit: 'fill', kernel: 'linear' })
@@ -128,7 +146,12 @@ const separable = (share: number, min: number, max: number) => share >= min && s
  * plain ground cut away; in person_to_person the source is the reference person's outfit region,
  * cut from their photo's ground, so their face and their wall never transfer.
  */
-async function garmentLayer(source: Uint8Array, fromPerson: boolean, region: { height: number; maxWidth: number }, problem: (note: string) => void): Promise<{ layer: Buffer; width: number; height: number; raw: boolean }> {
+async function garmentLayer(
+  source: Uint8Array,
+  fromPerson: boolean,
+  region: { height: number; maxWidth: number },
+  problem: (note: string) => void,
+): Promise<{ layer: Buffer; width: number; height: number; raw: boolean }> {
   let picture: Raw;
   try {
     const hasAlpha = (await sharp(source).metadata()).hasAlpha;
@@ -137,7 +160,8 @@ async function garmentLayer(source: Uint8Array, fromPerson: boolean, region: { h
       const { mask, groundShare } = await maskOf(picture);
       const [min, max] = fromPerson ? [0.15, 0.92] : [0.03, 0.9];
       if (separable(groundShare, min, max)) withAlpha(picture, mask);
-      else if (fromPerson) problem('reference photo\'s ground could not be separated: its outfit region is drawn with its ground');
+      else if (fromPerson)
+        problem("reference photo's ground could not be separated: its outfit region is drawn with its ground");
       else if (groundShare > max) problem('garment picture is one plain colour: drawn as a panel of that colour');
     }
     if (fromPerson) {
@@ -159,7 +183,9 @@ async function garmentLayer(source: Uint8Array, fromPerson: boolean, region: { h
   } catch (error) {
     problem(`garment picture could not be read (${message(error)}): a hatched stand-in is shown`);
     const width = Math.min(region.maxWidth, Math.round(region.height * 0.5));
-    const layer = await sharp(garmentStandInSvg(width, region.height, message(error))).png().toBuffer();
+    const layer = await sharp(garmentStandInSvg(width, region.height, message(error)))
+      .png()
+      .toBuffer();
     return { layer, width, height: region.height, raw: false };
   }
 }
@@ -171,7 +197,11 @@ function backdropPicture(background: string, width: number, height: number): Pro
   let picture = backdrops.get(key);
   if (!picture) {
     if (backdrops.size >= 16) backdrops.delete(backdrops.keys().next().value!);
-    picture = sharp(backdropSvg(background, width, height)).resize(width, height).removeAlpha().raw().toBuffer();
+    picture = sharp(backdropSvg(background, width, height))
+      .resize(width, height)
+      .removeAlpha()
+      .raw()
+      .toBuffer();
     // A failed drawing is not kept: the next render tries again (and fails loudly, as a render error).
     picture.catch(() => backdrops.delete(key));
     backdrops.set(key, picture);
@@ -181,8 +211,12 @@ function backdropPicture(background: string, width: number, height: number): Pro
 
 /** The front view without captions, and the layers every other view is made from. */
 export async function renderFront(input: {
-  person: Uint8Array; garment: Uint8Array; garmentFromPerson: boolean; background: string;
-  tier?: Tier; log?: (line: string) => void;
+  person: Uint8Array;
+  garment: Uint8Array;
+  garmentFromPerson: boolean;
+  background: string;
+  tier?: Tier;
+  log?: (line: string) => void;
 }): Promise<Front> {
   const notes: string[] = [];
   const problem = (note: string) => {
@@ -202,7 +236,8 @@ export async function renderFront(input: {
     backdropPicture(input.background, width, height),
   ]);
   const cutOut = separable(groundShare, 0.15, 0.92);
-  if (!cutOut) problem('photo\'s own ground could not be separated from the person: the backdrop is shown as a tint over it');
+  if (!cutOut)
+    problem("photo's own ground could not be separated from the person: the backdrop is shown as a tint over it");
   // RGB + mask → RGBA in one pass here (cheaper than another sharp pipeline); a kept ground is tinted.
   const tone = backdropTone(input.background);
   const wash = cutOut ? 0 : 0.22;
@@ -214,12 +249,19 @@ export async function renderFront(input: {
     personLayer[i * 4 + 3] = cutOut ? mask[i]! : 255;
   }
   const head = headOf(cutOut ? mask : null, width, height, region.top);
-  const hairBox = { left: head.cx - head.rx * 0.6, top: head.cy - head.ry, width: head.rx * 1.2, height: head.ry * 0.25 };
+  const hairBox = {
+    left: head.cx - head.rx * 0.6,
+    top: head.cy - head.ry,
+    width: head.rx * 1.2,
+    height: head.ry * 0.25,
+  };
   const sampled = medianColour(person, cutOut ? mask : null, hairBox);
   const hair = sampled && sampled.r + sampled.g + sampled.b < 330 ? sampled : defaultHair;
 
   const garmentInput = {
-    input: garment.layer, left: Math.max(0, Math.round(region.centre - garment.width / 2)), top: region.top,
+    input: garment.layer,
+    left: Math.max(0, Math.round(region.centre - garment.width / 2)),
+    top: region.top,
     ...(garment.raw ? { raw: { width: garment.width, height: garment.height, channels: 4 as const } } : {}),
   };
   // The front in one pipeline: backdrop, person, garment.
@@ -240,11 +282,18 @@ export function captionLines(labels: RenderLabels): string[] {
 }
 
 /** A finished output: the view's look, captioned and marked, as JPEG. A draft is softer and smaller. */
-export async function renderView(front: Front, labels: RenderLabels): Promise<{ bytes: Buffer; width: number; height: number }> {
+export async function renderView(
+  front: Front,
+  labels: RenderLabels,
+): Promise<{ bytes: Buffer; width: number; height: number }> {
   const picture = await viewPicture(front, labels.view);
   const look = sharp(picture.data, rawInput(picture));
   const soft = front.draft ? sharp(await look.blur(1.4).raw().toBuffer(), rawInput(picture)) : look;
-  const lines = [...captionLines(labels), ...(front.draft ? ['draft preview: lower resolution, softer'] : []), ...front.notes.map((n) => `! ${n}`)];
+  const lines = [
+    ...captionLines(labels),
+    ...(front.draft ? ['draft preview: lower resolution, softer'] : []),
+    ...front.notes.map((n) => `! ${n}`),
+  ];
   const bytes = await soft
     .composite([{ input: markingSvg(picture.width, picture.height, lines), left: 0, top: 0 }])
     .jpeg({ quality: front.draft ? 72 : 82 })

@@ -18,13 +18,14 @@ import { Workspaces, isTestKey } from './workspaces.js';
 import type { Workspace } from './workspaces.js';
 
 export interface SandboxOptions {
-  keys?: Record<string, string>;      // key -> workspace; default: one made-up sk_test_ key
-  speed?: number;                     // duration multiplier; 0 = instant
-  spread?: boolean;                   // job times drawn log-normal around each tier's median (default); false = the median exactly
-  webhookUrl?: string; webhookSecret?: string;   // secret in Standard Webhooks form "whsec_<base64>"
-  generalProviders?: [string, string, string];   // names of the three general-purpose providers
-  maxUploadBytes?: number;            // default 15 MiB
-  log?: (line: string) => void;       // default console.log; tests pass a collector
+  keys?: Record<string, string>; // key -> workspace; default: one made-up sk_test_ key
+  speed?: number; // duration multiplier; 0 = instant
+  spread?: boolean; // job times drawn log-normal around each tier's median (default); false = the median exactly
+  webhookUrl?: string;
+  webhookSecret?: string; // secret in Standard Webhooks form "whsec_<base64>"
+  generalProviders?: [string, string, string]; // names of the three general-purpose providers
+  maxUploadBytes?: number; // default 15 MiB
+  log?: (line: string) => void; // default console.log; tests pass a collector
   /** First webhook retry delay; doubles on each try. Default 500 ms. */
   webhookRetryBaseMs?: number;
 }
@@ -46,7 +47,9 @@ const routeOf = (method: string, path: string) =>
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
@@ -76,11 +79,20 @@ export function createSandbox(options: SandboxOptions = {}) {
   for (const name of Object.values(keys)) workspaces.get(name);
   const files = new FileStore();
   const faults = new Faults();
-  const webhooks = options.webhookUrl && options.webhookSecret
-    ? new WebhookSender({ url: options.webhookUrl, secret: options.webhookSecret, log, ...(options.webhookRetryBaseMs !== undefined ? { baseDelayMs: options.webhookRetryBaseMs } : {}) })
-    : undefined;
+  const webhooks =
+    options.webhookUrl && options.webhookSecret
+      ? new WebhookSender({
+          url: options.webhookUrl,
+          secret: options.webhookSecret,
+          log,
+          ...(options.webhookRetryBaseMs !== undefined ? { baseDelayMs: options.webhookRetryBaseMs } : {}),
+        })
+      : undefined;
   const jobs = new JobRunner({
-    files, speed, log, ...(options.spread !== undefined ? { spread: options.spread } : {}),
+    files,
+    speed,
+    log,
+    ...(options.spread !== undefined ? { spread: options.spread } : {}),
     emit: (event, job) => webhooks?.send(event, (job.parent ?? job).id, jobJson(job)),
   });
   const schemas = requestSchemas(general);
@@ -107,11 +119,20 @@ export function createSandbox(options: SandboxOptions = {}) {
     const fault = faults.takeRequestFault(c.req.method, c.req.path);
     if (fault && 'status' in fault) {
       if (fault.status === 429 || fault.status === 503) c.header('Retry-After', '1');
-      return c.json(errorBody(faultCode(fault), fault.message ?? `Injected fault: ${fault.status} for ${fault.match}.`), fault.status as ContentfulStatusCode);
+      return c.json(
+        errorBody(faultCode(fault), fault.message ?? `Injected fault: ${fault.status} for ${fault.match}.`),
+        fault.status as ContentfulStatusCode,
+      );
     }
     if (fault && 'delayMs' in fault) {
       await new Promise<void>((resolve) => {
-        const entry = { timer: setTimeout(() => { delays.delete(entry); resolve(); }, fault.delayMs), done: resolve };
+        const entry = {
+          timer: setTimeout(() => {
+            delays.delete(entry);
+            resolve();
+          }, fault.delayMs),
+          done: resolve,
+        };
         delays.add(entry);
       });
     }
@@ -129,40 +150,59 @@ export function createSandbox(options: SandboxOptions = {}) {
   });
 
   const tooLarge = (what: string, limit: number) => () => {
-    throw new SandboxError(413, what === 'file' ? 'file_too_large' : 'request_too_large', `The ${what} is larger than the limit of ${limit} bytes.`);
+    throw new SandboxError(
+      413,
+      what === 'file' ? 'file_too_large' : 'request_too_large',
+      `The ${what} is larger than the limit of ${limit} bytes.`,
+    );
   };
 
-  app.post('/v1/files', bodyLimit({ maxSize: maxUploadBytes + 64 * 1024, onError: tooLarge('file', maxUploadBytes) }), async (c) => {
-    if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
-      throw new SandboxError(400, 'invalid_request', 'Send multipart/form-data with the fields file and kind.');
-    }
-    let form: FormData;
-    try {
-      form = await c.req.formData();
-    } catch (error) {
-      if (error instanceof SandboxError) throw error;
-      throw new SandboxError(400, 'invalid_request', 'The multipart body could not be read.');
-    }
-    const file = form.get('file');
-    const kind = form.get('kind');
-    const hasFile = file !== null && typeof file !== 'string';
-    const hasKind = kind === 'person' || kind === 'garment';
-    if (!hasFile || !hasKind) {
-      throw validationFailed([
-        ...(hasFile ? [] : [{ field: 'file', message: 'is required: the image as a file part' }]),
-        ...(hasKind ? [] : [{ field: 'kind', message: 'must be person or garment' }]),
-      ]);
-    }
-    if (file.size > maxUploadBytes) tooLarge('file', maxUploadBytes)();
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const contentType = sniffImageType(bytes);
-    if (!contentType) {
-      throw new SandboxError(415, 'unsupported_media_type', 'The file is not a PNG, JPEG, WebP or HEIC image (judged by its content, not its declared type).');
-    }
-    const size = await imageSize(bytes);
-    const stored = files.add({ workspace: c.get('workspace').name, kind, contentType, bytes, width: size?.width, height: size?.height });
-    return c.json(fileRecord(stored), 201);
-  });
+  app.post(
+    '/v1/files',
+    bodyLimit({ maxSize: maxUploadBytes + 64 * 1024, onError: tooLarge('file', maxUploadBytes) }),
+    async (c) => {
+      if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+        throw new SandboxError(400, 'invalid_request', 'Send multipart/form-data with the fields file and kind.');
+      }
+      let form: FormData;
+      try {
+        form = await c.req.formData();
+      } catch (error) {
+        if (error instanceof SandboxError) throw error;
+        throw new SandboxError(400, 'invalid_request', 'The multipart body could not be read.');
+      }
+      const file = form.get('file');
+      const kind = form.get('kind');
+      const hasFile = file !== null && typeof file !== 'string';
+      const hasKind = kind === 'person' || kind === 'garment';
+      if (!hasFile || !hasKind) {
+        throw validationFailed([
+          ...(hasFile ? [] : [{ field: 'file', message: 'is required: the image as a file part' }]),
+          ...(hasKind ? [] : [{ field: 'kind', message: 'must be person or garment' }]),
+        ]);
+      }
+      if (file.size > maxUploadBytes) tooLarge('file', maxUploadBytes)();
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const contentType = sniffImageType(bytes);
+      if (!contentType) {
+        throw new SandboxError(
+          415,
+          'unsupported_media_type',
+          'The file is not a PNG, JPEG, WebP or HEIC image (judged by its content, not its declared type).',
+        );
+      }
+      const size = await imageSize(bytes);
+      const stored = files.add({
+        workspace: c.get('workspace').name,
+        kind,
+        contentType,
+        bytes,
+        width: size?.width,
+        height: size?.height,
+      });
+      return c.json(fileRecord(stored), 201);
+    },
+  );
 
   const jsonLimit = bodyLimit({ maxSize: 1024 * 1024, onError: tooLarge('request body', 1024 * 1024) });
 
@@ -180,7 +220,11 @@ export function createSandbox(options: SandboxOptions = {}) {
       const prior = workspace.idempotency.get(key);
       if (prior) {
         if (prior.fingerprint !== fingerprint) {
-          throw new SandboxError(409, 'idempotency_conflict', 'This idempotency_key was already used with a different request body.');
+          throw new SandboxError(
+            409,
+            'idempotency_conflict',
+            'This idempotency_key was already used with a different request body.',
+          );
         }
         const job = jobs.get(workspace, prior.jobId);
         if (job) {
@@ -193,11 +237,19 @@ export function createSandbox(options: SandboxOptions = {}) {
     const views = 'views' in req ? req.views : ['front' as const];
     const cost = !c.get('live') ? 0 : 'fps' in req ? price.video[req.tier] : price.image[req.tier] * views.length;
     if (cost > workspace.credits) {
-      throw new SandboxError(402, 'insufficient_credits', `This request costs ${cost} credits and the workspace has ${workspace.credits} left.`);
+      throw new SandboxError(
+        402,
+        'insufficient_credits',
+        `This request costs ${cost} credits and the workspace has ${workspace.credits} left.`,
+      );
     }
     workspace.credits -= cost;
     const job = jobs.create({
-      workspace, request: req, views, charged: cost, idempotencyKey: key ?? null,
+      workspace,
+      request: req,
+      views,
+      charged: cost,
+      idempotencyKey: key ?? null,
       type: kind === 'video' ? 'video' : views.length > 1 ? 'catalog' : 'image',
       provider: resolveProvider(req.provider, req.tier, req.garment.category, general),
       outcome: faults.takeJobOutcome(),
@@ -234,19 +286,38 @@ export function createSandbox(options: SandboxOptions = {}) {
     });
   });
 
-  app.get('/sandbox/state', (c) => c.json({
-    workspaces: Object.fromEntries(workspaces.list().map((ws) => [ws.name, {
-      credits: ws.credits,
-      jobs: ws.jobIds.flatMap((id) => {
-        const job = jobs.find(id);
-        return job ? [{
-          id: job.id, type: job.type, status: job.status, tier: job.tier, views: job.views, charged: job.charged,
-          idempotency_key: job.idempotencyKey, parent: job.parent?.id ?? null, polls: job.polls, seconds: Math.round(job.seconds * 1000) / 1000,
-        }] : [];
-      }),
-    }])),
-    requests,
-  }));
+  app.get('/sandbox/state', (c) =>
+    c.json({
+      workspaces: Object.fromEntries(
+        workspaces.list().map((ws) => [
+          ws.name,
+          {
+            credits: ws.credits,
+            jobs: ws.jobIds.flatMap((id) => {
+              const job = jobs.find(id);
+              return job
+                ? [
+                    {
+                      id: job.id,
+                      type: job.type,
+                      status: job.status,
+                      tier: job.tier,
+                      views: job.views,
+                      charged: job.charged,
+                      idempotency_key: job.idempotencyKey,
+                      parent: job.parent?.id ?? null,
+                      polls: job.polls,
+                      seconds: Math.round(job.seconds * 1000) / 1000,
+                    },
+                  ]
+                : [];
+            }),
+          },
+        ]),
+      ),
+      requests,
+    }),
+  );
 
   app.get('/sandbox/faults', (c) => c.json({ object: 'list', data: faults.list() }));
   app.post('/sandbox/faults', async (c) => {
@@ -285,7 +356,9 @@ export async function startSandbox(options: SandboxOptions & { port?: number; ho
   const sandbox = createSandbox(options);
   const hostname = options.hostname ?? '127.0.0.1';
   const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve, reject) => {
-    const server = serve({ fetch: sandbox.app.fetch, port: options.port ?? 0, hostname }, (info: AddressInfo) => resolve({ server, port: info.port }));
+    const server = serve({ fetch: sandbox.app.fetch, port: options.port ?? 0, hostname }, (info: AddressInfo) =>
+      resolve({ server, port: info.port }),
+    );
     server.once('error', reject);
   });
   const host = hostname.includes(':') ? `[${hostname}]` : hostname;
@@ -293,10 +366,11 @@ export async function startSandbox(options: SandboxOptions & { port?: number; ho
     url: `http://${host}:${port}`,
     port,
     keys: sandbox.keys,
-    close: () => new Promise<void>((resolve) => {
-      sandbox.close();
-      server.close(() => resolve());
-      if ('closeAllConnections' in server) server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        sandbox.close();
+        server.close(() => resolve());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }),
   };
 }

@@ -8,7 +8,10 @@ export const price = {
 } as const satisfies Record<'image' | 'video', Record<Tier, number>>;
 
 /** A job time as the API document states latencies: a median and a 95th percentile, in seconds at SANDBOX_SPEED=1. */
-export interface Latency { median: number; p95: number }
+export interface Latency {
+  median: number;
+  p95: number;
+}
 
 /**
  * How long a job takes at SANDBOX_SPEED=1, from submit to its front output (queued time included).

@@ -50,7 +50,10 @@ function imageSchema(providers: readonly [string, ...string[]]) {
   return z.strictObject({
     ...common,
     pose: z.string().max(500).optional(),
-    views: z.array(z.enum(views)).min(1).max(views.length)
+    views: z
+      .array(z.enum(views))
+      .min(1)
+      .max(views.length)
       .refine((list) => new Set(list).size === list.length, 'must not repeat a view')
       .default(['front']),
     provider: z.enum(providers).default('auto'),
@@ -91,7 +94,10 @@ export type FileKindOf = (id: string) => string | undefined;
 /** Rules that a schema cannot see: 2.7.3 (which images each mode needs), file kinds, subtypes. */
 export function crossFieldIssues(req: TryonRequest, kindOf: FileKindOf): IssueDetail[] {
   const issues: IssueDetail[] = [];
-  const needFile = (field: 'person_image' | 'garment_image' | 'reference_person_image', kind?: 'person' | 'garment') => {
+  const needFile = (
+    field: 'person_image' | 'garment_image' | 'reference_person_image',
+    kind?: 'person' | 'garment',
+  ) => {
     const id = req[field];
     if (id === undefined) {
       issues.push({ field, message: `is required with mode ${req.mode}` });
@@ -99,15 +105,18 @@ export function crossFieldIssues(req: TryonRequest, kindOf: FileKindOf): IssueDe
     }
     const actual = kindOf(id);
     if (!actual) issues.push({ field, message: `no file ${id} in this workspace` });
-    else if (kind && actual !== kind) issues.push({ field, message: `must be a file of kind ${kind}, but ${id} is of kind ${actual}` });
+    else if (kind && actual !== kind)
+      issues.push({ field, message: `must be a file of kind ${kind}, but ${id} is of kind ${actual}` });
   };
   needFile('person_image', 'person');
   if (req.mode === 'garment_to_person') {
     needFile('garment_image', 'garment');
-    if (req.reference_person_image !== undefined) issues.push({ field: 'reference_person_image', message: 'is only used with mode person_to_person' });
+    if (req.reference_person_image !== undefined)
+      issues.push({ field: 'reference_person_image', message: 'is only used with mode person_to_person' });
   } else {
     needFile('reference_person_image');
-    if (req.garment_image !== undefined) issues.push({ field: 'garment_image', message: 'is only used with mode garment_to_person' });
+    if (req.garment_image !== undefined)
+      issues.push({ field: 'garment_image', message: 'is only used with mode garment_to_person' });
   }
   const { category, subtype } = req.garment;
   const allowed = subtypesByCategory[category] ?? [];

@@ -38,8 +38,11 @@ const raw = (width: number, height: number, channels: 3 | 4) => ({ raw: { width,
 /** A backdrop twice the frame width with posts on it, so a moving camera shows. */
 function backdropSvg(width: number, height: number, background: string): Buffer {
   const { r, g, b } = backdropOf(background);
-  const posts = Array.from({ length: 12 }, (_, i) =>
-    `<rect x="${(i * width) / 6}" y="0" width="${width / 40}" height="${height}" fill="#000" fill-opacity="${i % 2 ? 0.12 : 0.22}"/>`).join('');
+  const posts = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `<rect x="${(i * width) / 6}" y="0" width="${width / 40}" height="${height}" fill="#000" fill-opacity="${i % 2 ? 0.12 : 0.22}"/>`,
+  ).join('');
   return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width * 2}" height="${height}">
     <rect width="100%" height="100%" fill="rgb(${r},${g},${b})"/>${posts}
     <rect x="0" y="${height * 0.86}" width="100%" height="${height * 0.14}" fill="#000" fill-opacity="0.15"/></svg>`);
@@ -52,7 +55,13 @@ function pose(motion: string, t: number, width: number, height: number) {
     case 'twirl':
       return { scaleX: Math.max(0.12, Math.abs(turn)), mirrored: turn < 0, dx: 0, dy: 0, angle: 0 };
     case 'walk':
-      return { scaleX: 0.9, mirrored: false, dx: Math.sin(4 * Math.PI * t) * width * 0.1, dy: -Math.abs(Math.sin(8 * Math.PI * t)) * height * 0.03, angle: 0 };
+      return {
+        scaleX: 0.9,
+        mirrored: false,
+        dx: Math.sin(4 * Math.PI * t) * width * 0.1,
+        dy: -Math.abs(Math.sin(8 * Math.PI * t)) * height * 0.03,
+        angle: 0,
+      };
     case 'sway':
       return { scaleX: 1, mirrored: false, dx: 0, dy: 0, angle: Math.sin(4 * Math.PI * t) * 8 };
     default: // turn: to the side and back
@@ -69,7 +78,14 @@ function cameraWindow(camera: string, t: number, width: number, height: number) 
   return { left, top: Math.round((height - h) / 2), width: w, height: h };
 }
 
-async function frame(figure: Picture, backdrop: Buffer, overlay: Buffer, spec: VideoSpec, t: number, size: { width: number; height: number }): Promise<Buffer> {
+async function frame(
+  figure: Picture,
+  backdrop: Buffer,
+  overlay: Buffer,
+  spec: VideoSpec,
+  t: number,
+  size: { width: number; height: number },
+): Promise<Buffer> {
   const { width, height } = size;
   const p = pose(spec.motion, t, width, height);
   let body = sharp(figure.data, raw(figure.width, figure.height, 3))
@@ -80,21 +96,31 @@ async function frame(figure: Picture, backdrop: Buffer, overlay: Buffer, spec: V
   const turned = await body.raw().toBuffer({ resolveWithObject: true });
   // Orbiting means the backdrop slides past behind the figure.
   const slide = spec.camera === 'orbit' ? Math.round(width * t) : 0;
-  const stage = await sharp(backdrop, raw(width * 2, height, 3)).extract({ left: slide, top: 0, width, height }).toBuffer();
+  const stage = await sharp(backdrop, raw(width * 2, height, 3))
+    .extract({ left: slide, top: 0, width, height })
+    .toBuffer();
   const fitted = await sharp(turned.data, raw(turned.info.width, turned.info.height, 4))
-    .resize({ width, height, fit: 'inside' }).raw().toBuffer({ resolveWithObject: true });
+    .resize({ width, height, fit: 'inside' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const left = Math.min(Math.max(0, Math.round((width - fitted.info.width) / 2 + p.dx)), width - fitted.info.width);
   const top = Math.min(Math.max(0, Math.round((height - fitted.info.height) / 2 + p.dy)), height - fitted.info.height);
   const scene = await sharp(stage, raw(width, height, 3))
     .composite([{ input: fitted.data, ...raw(fitted.info.width, fitted.info.height, 4), left, top }])
-    .removeAlpha().raw().toBuffer();
+    .removeAlpha()
+    .raw()
+    .toBuffer();
   const bar = Math.max(1, Math.round(width * t));
   return sharp(scene, raw(width, height, 3))
     .extract(cameraWindow(spec.camera, t, width, height))
     .resize({ width, height, fit: 'fill' })
     .composite([
       { input: overlay, ...raw(width, height, 4), left: 0, top: 0 },
-      { input: { create: { width: bar, height: 4, channels: 3, background: { r: 208, g: 2, b: 27 } } }, left: 0, top: 0 },
+      {
+        input: { create: { width: bar, height: 4, channels: 3, background: { r: 208, g: 2, b: 27 } } },
+        left: 0,
+        top: 0,
+      },
     ])
     .removeAlpha()
     .raw()
@@ -102,31 +128,75 @@ async function frame(figure: Picture, backdrop: Buffer, overlay: Buffer, spec: V
 }
 
 /** A real H.264 MP4: duration × fps frames of the front render, moving and filmed as asked. */
-export async function renderVideo(front: Picture, spec: VideoSpec, signal?: AbortSignal): Promise<{ bytes: Buffer; width: number; height: number }> {
+export async function renderVideo(
+  front: Picture,
+  spec: VideoSpec,
+  signal?: AbortSignal,
+): Promise<{ bytes: Buffer; width: number; height: number }> {
   const scale = Math.min(1, longSide / Math.max(front.width, front.height));
   const width = even(front.width * scale);
   const height = even(front.height * scale);
-  const figure = await sharp(front.data, raw(front.width, front.height, 3)).resize({ width, height, fit: 'fill' }).raw().toBuffer();
+  const figure = await sharp(front.data, raw(front.width, front.height, 3))
+    .resize({ width, height, fit: 'fill' })
+    .raw()
+    .toBuffer();
   const figurePicture: Picture = { data: figure, width, height };
-  const backdrop = await sharp(backdropSvg(width, height, spec.background)).removeAlpha().raw().toBuffer();
-  const lines = [...captionLines(spec), `video · ${spec.motion} · camera ${spec.camera} · ${spec.duration_seconds}s @ ${spec.fps} fps`];
-  const overlay = await sharp(markingSvg(width, height, lines)).ensureAlpha().raw().toBuffer();
+  const backdrop = await sharp(backdropSvg(width, height, spec.background))
+    .removeAlpha()
+    .raw()
+    .toBuffer();
+  const lines = [
+    ...captionLines(spec),
+    `video · ${spec.motion} · camera ${spec.camera} · ${spec.duration_seconds}s @ ${spec.fps} fps`,
+  ];
+  const overlay = await sharp(markingSvg(width, height, lines))
+    .ensureAlpha()
+    .raw()
+    .toBuffer();
 
   const dir = await mkdtemp(join(tmpdir(), 'sandbox-video-'));
   const out = join(dir, 'tryon.mp4');
   try {
-    const ffmpeg = spawn(await ffmpegBinary(), [
-      '-hide_banner', '-loglevel', 'error', '-y',
-      '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-r', String(spec.fps), '-i', 'pipe:0',
-      '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out,
-    ], { stdio: ['pipe', 'ignore', 'pipe'] });
+    const ffmpeg = spawn(
+      await ffmpegBinary(),
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-s',
+        `${width}x${height}`,
+        '-r',
+        String(spec.fps),
+        '-i',
+        'pipe:0',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-pix_fmt',
+        'yuv420p',
+        '-movflags',
+        '+faststart',
+        out,
+      ],
+      { stdio: ['pipe', 'ignore', 'pipe'] },
+    );
     let stderr = '';
-    ffmpeg.stderr.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-2000); });
+    ffmpeg.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+    });
     const exited = new Promise<number>((resolve, reject) => {
       ffmpeg.on('error', reject);
       ffmpeg.on('close', (code) => resolve(code ?? 1));
     });
-    ffmpeg.stdin.on('error', () => { /* ffmpeg exiting early is reported by its exit code */ });
+    ffmpeg.stdin.on('error', () => {
+      /* ffmpeg exiting early is reported by its exit code */
+    });
     const frames = spec.duration_seconds * spec.fps;
     for (let i = 0; i < frames; i++) {
       if (signal?.aborted) {

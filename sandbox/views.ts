@@ -15,7 +15,14 @@ const rgb = (c: { r: number; g: number; b: number }, k = 1) =>
   `rgb(${Math.round(Math.min(255, c.r * k))},${Math.round(Math.min(255, c.g * k))},${Math.round(Math.min(255, c.b * k))})`;
 
 /** Hair over the part of the head ellipse left of `visibleFrom` (a share of its width, 0 = all of it covered to the right edge). */
-function hairSvg(width: number, height: number, head: Ellipse, hair: Front['hair'], coverTo: number, mirror = false): Buffer {
+function hairSvg(
+  width: number,
+  height: number,
+  head: Ellipse,
+  hair: Front['hair'],
+  coverTo: number,
+  mirror = false,
+): Buffer {
   const rx = head.rx * 1.12;
   const ry = head.ry * 1.1;
   const left = head.cx - rx;
@@ -47,15 +54,27 @@ async function turned(front: Front, headScale: number, bodyScale: number): Promi
   const { width, height, neckY } = front;
   const part = async (top: number, rows: number, scale: number) => {
     const narrow = Math.max(1, Math.round(width * scale));
-    const input = await sharp(await front.figure(), raw(width, height, 4)).extract({ left: 0, top, width, height: rows })
-      .resize({ width: narrow, height: rows, fit: 'fill' }).raw().toBuffer();
-    return { input, left: Math.round((width - narrow) / 2), top, raw: { width: narrow, height: rows, channels: 4 as const } };
+    const input = await sharp(await front.figure(), raw(width, height, 4))
+      .extract({ left: 0, top, width, height: rows })
+      .resize({ width: narrow, height: rows, fit: 'fill' })
+      .raw()
+      .toBuffer();
+    return {
+      input,
+      left: Math.round((width - narrow) / 2),
+      top,
+      raw: { width: narrow, height: rows, channels: 4 as const },
+    };
   };
   const figure = await sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
     .composite([await part(neckY, height - neckY, bodyScale), await part(0, neckY, headScale)])
     .raw()
     .toBuffer();
-  const head = { ...front.head, cx: width / 2 + (front.head.cx - width / 2) * headScale, rx: front.head.rx * headScale };
+  const head = {
+    ...front.head,
+    cx: width / 2 + (front.head.cx - width / 2) * headScale,
+    rx: front.head.rx * headScale,
+  };
   return { figure, head };
 }
 
@@ -63,7 +82,12 @@ async function onBackdrop(front: Front, figure: Buffer, overlays: Buffer[], hair
   const { width, height } = front;
   // Overlays go on the figure alone ('atop': only where the figure is), then hair over the head, then the figure on the backdrop.
   const layers = [...overlays.map((input) => ({ input, blend: 'atop' as const })), ...(hair ? [{ input: hair }] : [])];
-  const dressed = layers.length ? await sharp(figure, raw(width, height, 4)).composite(layers).raw().toBuffer() : figure;
+  const dressed = layers.length
+    ? await sharp(figure, raw(width, height, 4))
+        .composite(layers)
+        .raw()
+        .toBuffer()
+    : figure;
   const data = await sharp(front.backdrop, raw(width, height, 3))
     .composite([{ input: dressed, raw: { width, height, channels: 4 } }])
     .removeAlpha()
@@ -77,19 +101,38 @@ export async function viewPicture(front: Front, view: View): Promise<Picture> {
   if (view === 'front') return front;
   if (view === 'back') {
     // Mirrored, softened (the back carries no front detail) and in shade; the head becomes the back of the hair.
-    const flopped = await sharp(await front.figure(), raw(width, height, 4)).flop().blur(1.5).raw().toBuffer();
+    const flopped = await sharp(await front.figure(), raw(width, height, 4))
+      .flop()
+      .blur(1.5)
+      .raw()
+      .toBuffer();
     const head = { ...front.head, cx: width - front.head.cx };
     const hair = hairSvg(width, height, { ...head, ry: head.ry * 1.05 }, front.hair, 1);
-    const dim = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#000" fill-opacity="0.16"/></svg>`);
+    const dim = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#000" fill-opacity="0.16"/></svg>`,
+    );
     // Shade 'atop' (only on the figure); hair drawn over, so it covers the whole head even where the mask was ragged.
-    const covered = await sharp(flopped, raw(width, height, 4)).composite([{ input: dim, blend: 'atop' }, { input: hair }]).raw().toBuffer();
+    const covered = await sharp(flopped, raw(width, height, 4))
+      .composite([{ input: dim, blend: 'atop' }, { input: hair }])
+      .raw()
+      .toBuffer();
     return onBackdrop(front, covered, []);
   }
   if (view === 'side') {
     const { figure, head } = await turned(front, 0.82, 0.55);
-    return onBackdrop(front, figure, [shadeSvg(width, height, true, 0.22)], hairSvg(width, height, head, front.hair, 0.6));
+    return onBackdrop(
+      front,
+      figure,
+      [shadeSvg(width, height, true, 0.22)],
+      hairSvg(width, height, head, front.hair, 0.6),
+    );
   }
   // three_quarter_left
   const { figure, head } = await turned(front, 0.94, 0.8);
-  return onBackdrop(front, figure, [shadeSvg(width, height, true, 0.18)], hairSvg(width, height, head, front.hair, 0.3));
+  return onBackdrop(
+    front,
+    figure,
+    [shadeSvg(width, height, true, 0.18)],
+    hairSvg(width, height, head, front.hair, 0.3),
+  );
 }

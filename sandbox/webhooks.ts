@@ -91,7 +91,13 @@ export class WebhookSender {
       const delay = base * 2 ** (attempt - 1) * (1 + Math.random() * 0.25);
       this.options.log(`sandbox: webhook ${type} ${id} ${outcome}; retrying in ${Math.round(delay)} ms`);
       await new Promise<void>((resolve) => {
-        const entry = { timer: setTimeout(() => { this.#timers.delete(entry); resolve(); }, delay), done: resolve };
+        const entry = {
+          timer: setTimeout(() => {
+            this.#timers.delete(entry);
+            resolve();
+          }, delay),
+          done: resolve,
+        };
         this.#timers.add(entry);
       });
     }

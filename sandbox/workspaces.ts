@@ -1,6 +1,9 @@
 import { startingCredits } from './tiers.js';
 
-export interface IdempotentEntry { fingerprint: string; jobId: string }
+export interface IdempotentEntry {
+  fingerprint: string;
+  jobId: string;
+}
 
 /** What the hosted API scopes to a workspace: credits, idempotency keys, files and jobs. */
 export class Workspace {

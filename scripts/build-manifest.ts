@@ -14,9 +14,19 @@ interface Analyzer {
 }
 
 // The manifest schema's types are not a dependency of ours; these are the parts we read.
-interface Described { name: string; description?: string; summary?: string }
-interface TypeRef { text: string }
-interface Attribute extends Described { fieldName?: string; type?: TypeRef; default?: string }
+interface Described {
+  name: string;
+  description?: string;
+  summary?: string;
+}
+interface TypeRef {
+  text: string;
+}
+interface Attribute extends Described {
+  fieldName?: string;
+  type?: TypeRef;
+  default?: string;
+}
 interface Member extends Described {
   kind: 'field' | 'method';
   static?: boolean;
@@ -42,7 +52,12 @@ interface Declaration extends Described {
 }
 export interface Manifest {
   schemaVersion: string;
-  modules: { kind: string; path: string; declarations?: Declaration[]; exports?: { kind: string; name: string; declaration: { name: string; module?: string } }[] }[];
+  modules: {
+    kind: string;
+    path: string;
+    declarations?: Declaration[];
+    exports?: { kind: string; name: string; declaration: { name: string; module?: string } }[];
+  }[];
 }
 
 // The analyzer's Lit support is not part of its typed entry point; it ships in the same package.
@@ -69,14 +84,18 @@ export async function buildManifest(options: { root: string; distPrefix: string 
   const widgetDir = join(options.root, 'widget');
   const files = await sourceFiles(widgetDir, widgetDir);
   const { create, ts } = (await import('@custom-elements-manifest/analyzer')) as unknown as Analyzer;
-  const modules = await Promise.all(files.map(async (file) =>
-    ts.createSourceFile(file, await readFile(join(widgetDir, file), 'utf8'), ts.ScriptTarget.ES2022, true)));
+  const modules = await Promise.all(
+    files.map(async (file) =>
+      ts.createSourceFile(file, await readFile(join(widgetDir, file), 'utf8'), ts.ScriptTarget.ES2022, true),
+    ),
+  );
   const { litPlugin } = (await import(litPluginModule)) as { litPlugin: () => Plugin[] };
   const manifest = create({ modules, plugins: [...litPlugin()] }) as unknown as Manifest;
   resolveReferences(manifest, modules, ts);
   const toDist = (path: string) => `${options.distPrefix}${path.replace(/\.ts$/, '.js')}`;
   const text = JSON.stringify(manifest, (key, value: unknown) =>
-    (key === 'path' || key === 'module') && typeof value === 'string' && value.endsWith('.ts') ? toDist(value) : value);
+    (key === 'path' || key === 'module') && typeof value === 'string' && value.endsWith('.ts') ? toDist(value) : value,
+  );
   return tidy(JSON.parse(text) as Manifest);
 }
 
@@ -126,7 +145,8 @@ function resolveReferences(manifest: Manifest, sources: SourceFile[], ts: Analyz
         if (!clause) {
           if (statement.isTypeOnly) types.add('*');
         } else if (ts.isNamedExports(clause)) {
-          for (const element of clause.elements) if (statement.isTypeOnly || element.isTypeOnly) types.add(element.name.text);
+          for (const element of clause.elements)
+            if (statement.isTypeOnly || element.isTypeOnly) types.add(element.name.text);
         }
       }
     }
@@ -134,7 +154,8 @@ function resolveReferences(manifest: Manifest, sources: SourceFile[], ts: Analyz
     typeOnly.set(path, types);
   }
 
-  const declares = (path: string, name: string) => byPath.get(path)?.declarations?.some((d) => d.name === name) ?? false;
+  const declares = (path: string, name: string) =>
+    byPath.get(path)?.declarations?.some((d) => d.name === name) ?? false;
   /** The module that declares `name` as seen from `path`, following imports. */
   const declaringModule = (path: string, name: string, seen = new Set<string>()): string | undefined => {
     if (declares(path, name)) return path;
@@ -159,13 +180,19 @@ function resolveReferences(manifest: Manifest, sources: SourceFile[], ts: Analyz
     }
     module.exports = resolved;
   }
-  manifest.modules = manifest.modules.filter((module) => (module.declarations?.length ?? 0) > 0 || (module.exports?.length ?? 0) > 0);
+  manifest.modules = manifest.modules.filter(
+    (module) => (module.declarations?.length ?? 0) > 0 || (module.exports?.length ?? 0) > 0,
+  );
 
   /** A registration of a class the analyzer could not name: the one element this module exports. */
   function anonymousDefinition(exported: Export[]): Export[] {
     const elements = exported.flatMap((entry) => {
-      const declaration = byPath.get(entry.declaration.module!)?.declarations?.find((d) => d.name === entry.declaration.name);
-      return entry.kind === 'js' && declaration?.customElement && declaration.tagName ? [{ entry, tagName: declaration.tagName }] : [];
+      const declaration = byPath
+        .get(entry.declaration.module!)
+        ?.declarations?.find((d) => d.name === entry.declaration.name);
+      return entry.kind === 'js' && declaration?.customElement && declaration.tagName
+        ? [{ entry, tagName: declaration.tagName }]
+        : [];
     });
     if (elements.length !== 1) return [];
     const [{ entry, tagName }] = elements as [{ entry: Export; tagName: string }];
@@ -181,15 +208,25 @@ function resolveReferences(manifest: Manifest, sources: SourceFile[], ts: Analyz
 function tidy(manifest: Manifest): Manifest {
   for (const module of manifest.modules) {
     for (const declaration of module.declarations ?? []) {
-      const hidden = new Set((declaration.members ?? []).filter((m) => m.privacy === 'private' || m.privacy === 'protected').map((m) => m.name));
-      if (declaration.attributes) declaration.attributes = declaration.attributes.filter((a) => !hidden.has(a.fieldName ?? a.name));
-      if (declaration.events) declaration.events = declaration.events.filter((e) => e.description || e.name.includes('-'));
+      const hidden = new Set(
+        (declaration.members ?? [])
+          .filter((m) => m.privacy === 'private' || m.privacy === 'protected')
+          .map((m) => m.name),
+      );
+      if (declaration.attributes)
+        declaration.attributes = declaration.attributes.filter((a) => !hidden.has(a.fieldName ?? a.name));
+      if (declaration.events)
+        declaration.events = declaration.events.filter((e) => e.description || e.name.includes('-'));
     }
   }
   return manifest;
 }
 
-const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
+const cell = (text: string | undefined) =>
+  (text ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 const code = (text: string | undefined) => (text ? `\`${text.replace(/`/g, "'")}\`` : '');
 
 function table(headers: string[], rows: string[][]): string[] {
@@ -212,7 +249,10 @@ export function apiReference(manifest: Manifest): string {
     '',
   ];
   const elements = manifest.modules.flatMap((module) =>
-    (module.declarations ?? []).filter((d) => d.customElement && d.tagName).map((d) => ({ module: module.path, declaration: d })));
+    (module.declarations ?? [])
+      .filter((d) => d.customElement && d.tagName)
+      .map((d) => ({ module: module.path, declaration: d })),
+  );
   for (const { module, declaration: element } of elements) {
     lines.push(`## \`<${element.tagName}>\``, '');
     if (element.summary) lines.push(element.summary, '');
@@ -220,30 +260,89 @@ export function apiReference(manifest: Manifest): string {
     lines.push(`Class \`${element.name}\`, module \`${module}\`.`, '');
 
     const attributes = element.attributes ?? [];
-    lines.push('### Attributes', '', ...table(['Attribute', 'Property', 'Type', 'Default', 'Description'],
-      attributes.map((a) => [code(a.name), code(a.fieldName), code(a.type?.text), code(a.default), a.description ?? ''])));
+    lines.push(
+      '### Attributes',
+      '',
+      ...table(
+        ['Attribute', 'Property', 'Type', 'Default', 'Description'],
+        attributes.map((a) => [
+          code(a.name),
+          code(a.fieldName),
+          code(a.type?.text),
+          code(a.default),
+          a.description ?? '',
+        ]),
+      ),
+    );
 
-    const publicMembers = (element.members ?? []).filter((m) => !m.static && (m.privacy ?? 'public') === 'public' && !m.name.startsWith('_') && !m.name.startsWith('#'));
+    const publicMembers = (element.members ?? []).filter(
+      (m) => !m.static && (m.privacy ?? 'public') === 'public' && !m.name.startsWith('_') && !m.name.startsWith('#'),
+    );
     const withAttribute = new Set(attributes.map((a) => a.fieldName));
     const properties = publicMembers.filter((m) => m.kind === 'field' && !withAttribute.has(m.name) && m.description);
-    lines.push('### Properties (no attribute)', '', ...table(['Property', 'Type', 'Default', 'Description'],
-      properties.map((p) => [code(p.name), code(p.type?.text), code(p.default), p.description ?? ''])));
+    lines.push(
+      '### Properties (no attribute)',
+      '',
+      ...table(
+        ['Property', 'Type', 'Default', 'Description'],
+        properties.map((p) => [code(p.name), code(p.type?.text), code(p.default), p.description ?? '']),
+      ),
+    );
 
     const methods = publicMembers.filter((m) => m.kind === 'method' && m.description);
-    lines.push('### Methods', '', ...table(['Method', 'Description'], methods.map((m) => {
-      const parameters = (m.parameters ?? []).map((p) => `${p.name}${p.optional ? '?' : ''}${p.type ? `: ${p.type.text}` : ''}`).join(', ');
-      const returns = m.return?.type?.text ? `: ${m.return.type.text}` : '';
-      return [code(`${m.name}(${parameters})${returns}`), m.description ?? ''];
-    })));
+    lines.push(
+      '### Methods',
+      '',
+      ...table(
+        ['Method', 'Description'],
+        methods.map((m) => {
+          const parameters = (m.parameters ?? [])
+            .map((p) => `${p.name}${p.optional ? '?' : ''}${p.type ? `: ${p.type.text}` : ''}`)
+            .join(', ');
+          const returns = m.return?.type?.text ? `: ${m.return.type.text}` : '';
+          return [code(`${m.name}(${parameters})${returns}`), m.description ?? ''];
+        }),
+      ),
+    );
 
-    lines.push('### Events', '', 'All bubble and are composed (they cross shadow roots).', '',
-      ...table(['Event', 'Type', 'Description'], (element.events ?? []).map((e) => [code(e.name), code(e.type?.text), e.description ?? ''])));
-    lines.push('### Slots', '', ...table(['Slot', 'Description'],
-      (element.slots ?? []).map((s) => [s.name ? code(s.name) : '(default)', s.description ?? ''])));
-    lines.push('### CSS parts', '', 'Style them from the page with `tryon-button::part(name)`.', '',
-      ...table(['Part', 'Description'], (element.cssParts ?? []).map((p) => [code(p.name), p.description ?? ''])));
-    lines.push('### CSS custom properties', '', 'Set them on the element or any ancestor.', '',
-      ...table(['Property', 'Description'], (element.cssProperties ?? []).map((p) => [code(p.name), p.description ?? ''])));
+    lines.push(
+      '### Events',
+      '',
+      'All bubble and are composed (they cross shadow roots).',
+      '',
+      ...table(
+        ['Event', 'Type', 'Description'],
+        (element.events ?? []).map((e) => [code(e.name), code(e.type?.text), e.description ?? '']),
+      ),
+    );
+    lines.push(
+      '### Slots',
+      '',
+      ...table(
+        ['Slot', 'Description'],
+        (element.slots ?? []).map((s) => [s.name ? code(s.name) : '(default)', s.description ?? '']),
+      ),
+    );
+    lines.push(
+      '### CSS parts',
+      '',
+      'Style them from the page with `tryon-button::part(name)`.',
+      '',
+      ...table(
+        ['Part', 'Description'],
+        (element.cssParts ?? []).map((p) => [code(p.name), p.description ?? '']),
+      ),
+    );
+    lines.push(
+      '### CSS custom properties',
+      '',
+      'Set them on the element or any ancestor.',
+      '',
+      ...table(
+        ['Property', 'Description'],
+        (element.cssProperties ?? []).map((p) => [code(p.name), p.description ?? '']),
+      ),
+    );
   }
   if (elements.length === 0) lines.push('No custom elements found.', '');
   return `${lines.join('\n').trimEnd()}\n`;

@@ -151,7 +151,9 @@ export const WIDGET_ASSETS = join(PACKAGES['tryon-button'], 'assets');
 
 export async function buildCdn(options: BuildOptions = {}): Promise<BuildResult> {
   const outDir = options.outDir ?? join(PACKAGES['tryon-button'], 'dist/cdn');
-  await buildLeavingNodeEnv(cdnConfig({ outDir, quiet: options.quiet ?? false, ...(options.entry ? { entry: options.entry } : {}) }));
+  await buildLeavingNodeEnv(
+    cdnConfig({ outDir, quiet: options.quiet ?? false, ...(options.entry ? { entry: options.entry } : {}) }),
+  );
   if (await fileExists(WIDGET_ASSETS)) await cp(WIDGET_ASSETS, join(outDir, 'assets'), { recursive: true });
   // The photo check's worker, models and wasm, beside the chunk that starts it.
   await buildPhotoCheck(outDir);
@@ -160,7 +162,9 @@ export async function buildCdn(options: BuildOptions = {}): Promise<BuildResult>
 
 /** Subresource Integrity value for a file: what goes in `<script integrity="…">`. */
 export async function sriHash(path: string): Promise<string> {
-  const digest = createHash('sha384').update(await readFile(path)).digest('base64');
+  const digest = createHash('sha384')
+    .update(await readFile(path))
+    .digest('base64');
   return `sha384-${digest}`;
 }
 
@@ -188,7 +192,16 @@ export function checkBudgets(cdn: BuildResult): BudgetCheck {
   const problems: string[] = [];
   if (!scripts.some((f) => f.file === entry)) {
     problems.push('tryon-button.js is missing from the CDN build');
-    return { button: 0, firstScript: [], buttonAndPanel: 0, largestDictionary: 0, heicDecoder: 0, photoCheck: 0, alternatives: 0, problems };
+    return {
+      button: 0,
+      firstScript: [],
+      buttonAndPanel: 0,
+      largestDictionary: 0,
+      heicDecoder: 0,
+      photoCheck: 0,
+      alternatives: 0,
+      problems,
+    };
   }
   // The entry is a few bytes: what a page pays for the button is the entry and the core chunk it
   // imports once the page has loaded.
@@ -197,15 +210,22 @@ export function checkBudgets(cdn: BuildResult): BudgetCheck {
   // The HEIC decoder is fetched only for a HEIC photo the browser cannot decode: budgeted apart.
   // A page fetches at most one dictionary besides English: the largest counts, once.
   const largestDictionary = Math.max(0, ...scripts.filter((f) => isOtherDictionary(f.file)).map((f) => f.gzip));
-  const buttonAndPanel = largestDictionary + scripts
-    .filter((f) => !isHeicDecoder(f.file) && !isOtherDictionary(f.file) && !isPhotoCheckFile(f.file) && !isAlternatives(f.file))
-    .reduce((sum, f) => sum + f.gzip, 0);
+  const buttonAndPanel =
+    largestDictionary +
+    scripts
+      .filter(
+        (f) =>
+          !isHeicDecoder(f.file) && !isOtherDictionary(f.file) && !isPhotoCheckFile(f.file) && !isAlternatives(f.file),
+      )
+      .reduce((sum, f) => sum + f.gzip, 0);
   // The photo check is fetched only after a photo is chosen: budgeted apart, on disk.
   const photoCheck = cdn.files.filter((f) => isPhotoCheckFile(f.file)).reduce((sum, f) => sum + f.bytes, 0);
   const alternatives = scripts.filter((f) => isAlternatives(f.file)).reduce((sum, f) => sum + f.gzip, 0);
-  if (alternatives > BUDGETS.alternatives) problems.push(`models and hand-off are ${alternatives} B gzipped, over their budget of ${BUDGETS.alternatives} B`);
+  if (alternatives > BUDGETS.alternatives)
+    problems.push(`models and hand-off are ${alternatives} B gzipped, over their budget of ${BUDGETS.alternatives} B`);
   const heicDecoder = scripts.filter((f) => isHeicDecoder(f.file)).reduce((sum, f) => sum + f.gzip, 0);
-  if (button > BUDGETS.button) problems.push(`the button is ${button} B gzipped, over its budget of ${BUDGETS.button} B`);
+  if (button > BUDGETS.button)
+    problems.push(`the button is ${button} B gzipped, over its budget of ${BUDGETS.button} B`);
   if (buttonAndPanel > BUDGETS.buttonAndPanel) {
     problems.push(`button + panel are ${buttonAndPanel} B gzipped, over their budget of ${BUDGETS.buttonAndPanel} B`);
   }
@@ -258,10 +278,18 @@ function emitDeclarations(): Promise<string> {
     // read each other's half-written declarations.
     const typesDir = await mkdtemp(join(tmpdir(), 'tryon-types-'));
     process.once('exit', () => rmSync(typesDir, { recursive: true, force: true }));
-    await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', typesDir]);
+    await run(process.execPath, [
+      join(projectRoot, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      'tsconfig.build.json',
+      '--outDir',
+      typesDir,
+    ]);
     return typesDir;
   })();
-  declarations.catch(() => { declarations = undefined; });
+  declarations.catch(() => {
+    declarations = undefined;
+  });
   return declarations;
 }
 
@@ -281,9 +309,7 @@ async function copyDeclarations(from: string, to: string, keep: (file: string) =
  * heavy, self-contained asset joins by adding an entry; it must import nothing but the bundler's
  * runtime helper (never the core chunk, which has Lit inside).
  */
-export const CDN_SHARED = [
-  { module: 'heic.js', chunk: /^heic-[\w-]+\.js$/, exports: ['decodeHeic'] },
-];
+export const CDN_SHARED = [{ module: 'heic.js', chunk: /^heic-[\w-]+\.js$/, exports: ['decodeHeic'] }];
 
 /** The CDN build the npm build at `npmDir` shares chunks with: its sibling `cdn` folder, built when absent. */
 async function cdnBesides(npmDir: string, quiet = false): Promise<string> {
@@ -296,29 +322,40 @@ async function shareCdnChunks(npmDir: string, cdnDir: string): Promise<void> {
   const cdnFiles = await readdir(cdnDir);
   for (const shared of CDN_SHARED) {
     const chunks = cdnFiles.filter((file) => shared.chunk.test(file));
-    if (chunks.length !== 1) throw new Error(`the CDN build has ${chunks.length} chunks matching ${shared.chunk}, not one`);
+    if (chunks.length !== 1)
+      throw new Error(`the CDN build has ${chunks.length} chunks matching ${shared.chunk}, not one`);
     const chunk = chunks[0]!;
     const text = await readFile(join(cdnDir, chunk), 'utf8');
     for (const name of shared.exports) {
-      if (!new RegExp(`export\\s*\\{[^}]*\\b${name}\\s*\\}`).test(text) && !new RegExp(`export\\s*\\{[^}]*\\bas ${name}\\b`).test(text)) {
+      if (
+        !new RegExp(`export\\s*\\{[^}]*\\b${name}\\s*\\}`).test(text) &&
+        !new RegExp(`export\\s*\\{[^}]*\\bas ${name}\\b`).test(text)
+      ) {
         throw new Error(`the CDN chunk ${chunk} does not export ${name} by name`);
       }
     }
     for (const imported of graphOf(cdnDir).staticImports(chunk)) {
-      if (!/^rolldown-runtime-[\w-]+\.js$/.test(imported)) throw new Error(`the CDN chunk ${chunk} imports ${imported}; a shared chunk must stand alone`);
+      if (!/^rolldown-runtime-[\w-]+\.js$/.test(imported))
+        throw new Error(`the CDN chunk ${chunk} imports ${imported}; a shared chunk must stand alone`);
     }
-    await writeFile(join(npmDir, shared.module), [
-      `// The CDN build's chunk, shared so the package carries it once (scripts/build.ts, CDN_SHARED).`,
-      `export { ${shared.exports.join(', ')} } from '../cdn/${chunk}';`,
-      '',
-    ].join('\n'));
+    await writeFile(
+      join(npmDir, shared.module),
+      [
+        `// The CDN build's chunk, shared so the package carries it once (scripts/build.ts, CDN_SHARED).`,
+        `export { ${shared.exports.join(', ')} } from '../cdn/${chunk}';`,
+        '',
+      ].join('\n'),
+    );
     await rm(join(npmDir, `${shared.module}.map`), { force: true });
   }
 }
 
 /** The package's version and where its API reference is read online (web-types, VS Code data). */
 export async function widgetPackage(): Promise<{ version: string; docsUrl: string }> {
-  const manifest = JSON.parse(await readFile(join(PACKAGES['tryon-button'], 'package.json'), 'utf8')) as { version: string; repository: { url: string } };
+  const manifest = JSON.parse(await readFile(join(PACKAGES['tryon-button'], 'package.json'), 'utf8')) as {
+    version: string;
+    repository: { url: string };
+  };
   const repository = manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
   return { version: manifest.version, docsUrl: `${repository}/blob/main/docs/api-reference.md` };
 }
@@ -329,7 +366,9 @@ export async function widgetPackage(): Promise<{ version: string; docsUrl: strin
  * Written to the project when building to the default place: docs/api-reference.md and the
  * editor data (scripts/editor-data.ts), all from that manifest.
  */
-export async function buildNpm(options: Omit<BuildOptions, 'entry'> & { apiReference?: string | false } = {}): Promise<BuildResult> {
+export async function buildNpm(
+  options: Omit<BuildOptions, 'entry'> & { apiReference?: string | false } = {},
+): Promise<BuildResult> {
   const outDir = options.outDir ?? join(PACKAGES['tryon-button'], 'dist/npm');
   const writesProject = options.outDir === undefined;
   await rm(outDir, { recursive: true, force: true });
@@ -341,11 +380,17 @@ export async function buildNpm(options: Omit<BuildOptions, 'entry'> & { apiRefer
     buildLeavingNodeEnv(npmConfig({ outDir, quiet: options.quiet ?? false })),
     buildFrameworkEntries(outDir, options.quiet),
   ]);
-  await copyDeclarations(join(typesDir, 'widget'), outDir, (file) => !file.startsWith('integrations') && !file.startsWith('dist'));
+  await copyDeclarations(
+    join(typesDir, 'widget'),
+    outDir,
+    (file) => !file.startsWith('integrations') && !file.startsWith('dist'),
+  );
   await dropVendorSourceMaps(outDir);
   await shareCdnChunks(outDir, cdnDir);
   // Type-only modules (events.ts) emit no JavaScript: the manifest names only files that exist.
-  const present = await Promise.all(manifest.modules.map((module) => fileExists(join(outDir, module.path.replace(/^dist\/npm\//, '')))));
+  const present = await Promise.all(
+    manifest.modules.map((module) => fileExists(join(outDir, module.path.replace(/^dist\/npm\//, '')))),
+  );
   manifest.modules = manifest.modules.filter((_, index) => present[index]);
   await writeFile(join(outDir, 'custom-elements.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const referencePath = options.apiReference ?? join(projectRoot, 'docs/api-reference.md');
@@ -388,7 +433,8 @@ async function dropVendorSourceMaps(outDir: string): Promise<void> {
   if (!(await fileExists(vendor))) return;
   for (const path of await listFiles(vendor)) {
     if (path.endsWith('.map')) await rm(path);
-    else if (path.endsWith('.js')) await writeFile(path, (await readFile(path, 'utf8')).replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+    else if (path.endsWith('.js'))
+      await writeFile(path, (await readFile(path, 'utf8')).replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
   }
 }
 
@@ -402,12 +448,19 @@ const BUNDLED_INTO_PROXY = ['standardwebhooks', '@stablelib/base64', 'fast-sha25
 
 /** Every bare import stays external (the package's own dependencies), except the packages named. */
 function dependenciesExternalBut(bundled: string[]): Plugin {
-  const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  const packageOf = (specifier: string) =>
+    specifier
+      .split('/')
+      .slice(0, specifier.startsWith('@') ? 2 : 1)
+      .join('/');
   return {
     name: 'dependencies-external-but',
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, (args) =>
-        args.path.startsWith('node:') || bundled.includes(packageOf(args.path)) ? undefined : { path: args.path, external: true });
+        args.path.startsWith('node:') || bundled.includes(packageOf(args.path))
+          ? undefined
+          : { path: args.path, external: true },
+      );
     },
   };
 }
@@ -452,13 +505,16 @@ export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Pro
   await cp(join(typesDir, 'proxy/middleware/shopify-app-proxy.d.ts'), join(outDir, 'shopify-app-proxy.d.ts'));
   // The bin calls the entry's start-up itself rather than relying on node.js recognising itself as
   // the script Node was given, which a bin reached through npm's symlink is not.
-  await writeFile(join(outDir, 'server.js'), [
-    '#!/usr/bin/env node',
-    '// The token proxy as a server: reads TRYON_* from the environment (see the package README).',
-    "import { serveFromEnvironment } from './node.js';",
-    'await serveFromEnvironment();',
-    '',
-  ].join('\n'));
+  await writeFile(
+    join(outDir, 'server.js'),
+    [
+      '#!/usr/bin/env node',
+      '// The token proxy as a server: reads TRYON_* from the environment (see the package README).',
+      "import { serveFromEnvironment } from './node.js';",
+      'await serveFromEnvironment();',
+      '',
+    ].join('\n'),
+  );
   await chmod(join(outDir, 'server.js'), 0o755);
   return { outDir, files: await measure(outDir) };
 }
@@ -495,16 +551,27 @@ export async function buildSandbox(options: Omit<BuildOptions, 'entry'> = {}): P
   for (const path of await listFiles(outDir)) {
     if (!path.endsWith('.d.ts')) continue;
     const text = await readFile(path, 'utf8');
-    if (text.includes('../proxy/')) await writeFile(path, text.replaceAll('../proxy/image-signatures.js', './image-signatures.js'));
+    if (text.includes('../proxy/'))
+      await writeFile(path, text.replaceAll('../proxy/image-signatures.js', './image-signatures.js'));
   }
-  const dangling = (await Promise.all((await listFiles(outDir)).filter((p) => p.endsWith('.d.ts')).map(async (p) => (await readFile(p, 'utf8')).includes('../proxy/') ? [p] : []))).flat();
-  if (dangling.length > 0) throw new Error(`sandbox declarations still import the proxy's source: ${dangling.join(', ')}`);
-  await writeFile(join(outDir, 'cli.js'), [
-    '#!/usr/bin/env node',
-    '// The try-on API stand-in on its own port: SANDBOX_PORT, SANDBOX_KEYS, SANDBOX_SPEED (see the package README).',
-    "import './main.js';",
-    '',
-  ].join('\n'));
+  const dangling = (
+    await Promise.all(
+      (await listFiles(outDir))
+        .filter((p) => p.endsWith('.d.ts'))
+        .map(async (p) => ((await readFile(p, 'utf8')).includes('../proxy/') ? [p] : [])),
+    )
+  ).flat();
+  if (dangling.length > 0)
+    throw new Error(`sandbox declarations still import the proxy's source: ${dangling.join(', ')}`);
+  await writeFile(
+    join(outDir, 'cli.js'),
+    [
+      '#!/usr/bin/env node',
+      '// The try-on API stand-in on its own port: SANDBOX_PORT, SANDBOX_KEYS, SANDBOX_SPEED (see the package README).',
+      "import './main.js';",
+      '',
+    ].join('\n'),
+  );
   await chmod(join(outDir, 'cli.js'), 0o755);
   return { outDir, files: await measure(outDir) };
 }
@@ -539,7 +606,10 @@ export async function buildIntegrations(cdnDir: string, outDir = join(projectRoo
 }
 
 export async function fileExists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 function kb(bytes: number): string {
@@ -566,12 +636,15 @@ function printFiles(title: string, result: BuildResult): void {
 export async function writeJsdelivrEntry(packageDist: string, version: string): Promise<string> {
   const path = join(packageDist, 'jsdelivr.js');
   await mkdir(packageDist, { recursive: true });
-  await writeFile(path, [
-    '// https://cdn.jsdelivr.net/npm/tryon-button[@version]: jsDelivr serves this file at the bare package URL,',
-    '// where relative imports resolve against /npm/; this path leads back into the package, this version.',
-    `import './tryon-button@${version}/dist/cdn/tryon-button.js';`,
-    '',
-  ].join('\n'));
+  await writeFile(
+    path,
+    [
+      '// https://cdn.jsdelivr.net/npm/tryon-button[@version]: jsDelivr serves this file at the bare package URL,',
+      '// where relative imports resolve against /npm/; this path leads back into the package, this version.',
+      `import './tryon-button@${version}/dist/cdn/tryon-button.js';`,
+      '',
+    ].join('\n'),
+  );
   return path;
 }
 
@@ -589,7 +662,8 @@ async function main(): Promise<void> {
   const only = process.argv.indexOf('--package');
   if (only !== -1) {
     const name = process.argv[only + 1] as PackageName;
-    if (!(name in PACKAGES)) throw new Error(`--package takes one of ${Object.keys(PACKAGES).join(', ')}, not ${String(name)}`);
+    if (!(name in PACKAGES))
+      throw new Error(`--package takes one of ${Object.keys(PACKAGES).join(', ')}, not ${String(name)}`);
     const results = await buildPackage(name);
     for (const result of results) printFiles(name, result);
     if (name === 'tryon-button') {
@@ -609,7 +683,9 @@ async function main(): Promise<void> {
   printFiles('Proxy', proxy);
   printFiles('Sandbox', sandbox);
   console.log(`\nShop-platform packages: ${integrations.map((dir) => relative(projectRoot, dir)).join(', ')}`);
-  console.log('Generated from widget/dist/npm/custom-elements.json: docs/api-reference.md, widget/frameworks/tryon-button-attributes.ts, widget/web-types.json, widget/vscode.html-custom-data.json');
+  console.log(
+    'Generated from widget/dist/npm/custom-elements.json: docs/api-reference.md, widget/frameworks/tryon-button-attributes.ts, widget/web-types.json, widget/vscode.html-custom-data.json',
+  );
 
   console.log('\nSubresource Integrity (sha384):');
   for (const f of cdn.files.filter((file) => file.file.endsWith('.js'))) {
@@ -618,11 +694,19 @@ async function main(): Promise<void> {
 
   const budgets = checkBudgets(cdn);
   console.log('\nBudgets (gzip):');
-  console.log(`  first script      ${kb(budgets.button).padStart(8)} of ${kb(BUDGETS.button)}  (${budgets.firstScript.join(' + ')})`);
+  console.log(
+    `  first script      ${kb(budgets.button).padStart(8)} of ${kb(BUDGETS.button)}  (${budgets.firstScript.join(' + ')})`,
+  );
   console.log(`  button + panel    ${kb(budgets.buttonAndPanel).padStart(8)} of ${kb(BUDGETS.buttonAndPanel)}`);
-  console.log(`  HEIC decoder      ${kb(budgets.heicDecoder).padStart(8)} of ${kb(BUDGETS.heicDecoder)} (fetched only for a HEIC photo)`);
-  console.log(`  photo check       ${kb(budgets.photoCheck).padStart(8)} of ${kb(BUDGETS.photoCheckOnDisk)} on disk (fetched only once a photo is chosen)`);
-  console.log(`  models, hand-off  ${kb(budgets.alternatives).padStart(8)} of ${kb(BUDGETS.alternatives)} (fetched only when the shopper asks: "See it on a model", "Use your phone")`);
+  console.log(
+    `  HEIC decoder      ${kb(budgets.heicDecoder).padStart(8)} of ${kb(BUDGETS.heicDecoder)} (fetched only for a HEIC photo)`,
+  );
+  console.log(
+    `  photo check       ${kb(budgets.photoCheck).padStart(8)} of ${kb(BUDGETS.photoCheckOnDisk)} on disk (fetched only once a photo is chosen)`,
+  );
+  console.log(
+    `  models, hand-off  ${kb(budgets.alternatives).padStart(8)} of ${kb(BUDGETS.alternatives)} (fetched only when the shopper asks: "See it on a model", "Use your phone")`,
+  );
   // The sizes the README and docs quote, written where they are quoted (scripts/size-figures.ts).
   const quoted = await writeSizeFigures(projectRoot, sizeFigures(budgets));
   if (quoted.length > 0) console.log(`  sizes quoted in ${quoted.join(', ')} updated`);

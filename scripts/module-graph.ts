@@ -21,7 +21,10 @@ export function graphOf(outDir: string): ModuleGraph {
     return new URL(specifier, base).pathname.slice(1);
   };
   const matches = (file: string, pattern: RegExp) =>
-    [...read(file).matchAll(pattern)].map((m) => m[1]!).filter((s) => s.startsWith('.')).map((s) => resolve(file, s));
+    [...read(file).matchAll(pattern)]
+      .map((m) => m[1]!)
+      .filter((s) => s.startsWith('.'))
+      .map((s) => resolve(file, s));
   return {
     staticImports: (file) => matches(file, STATIC_IMPORT),
     dynamicImports: (file) => matches(file, DYNAMIC_IMPORT),

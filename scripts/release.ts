@@ -30,10 +30,15 @@ export interface Release {
 
 function npm(args: string[], cwd: string): Promise<string> {
   return new Promise((resolveRun, reject) => {
-    execFile('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`npm ${args.join(' ')} failed:\n${stdout}${stderr}`));
-      else resolveRun(stdout);
-    });
+    execFile(
+      'npm',
+      args,
+      { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`npm ${args.join(' ')} failed:\n${stdout}${stderr}`));
+        else resolveRun(stdout);
+      },
+    );
   });
 }
 
@@ -54,7 +59,14 @@ export function newestSection(changelog: string): { version: string; text: strin
 
 /** `sha256sum` lines for `files` in `dir`. */
 export async function checksums(dir: string, files: string[]): Promise<string> {
-  const lines = await Promise.all(files.map(async (file) => `${createHash('sha256').update(await readFile(join(dir, file))).digest('hex')}  ${file}`));
+  const lines = await Promise.all(
+    files.map(
+      async (file) =>
+        `${createHash('sha256')
+          .update(await readFile(join(dir, file)))
+          .digest('hex')}  ${file}`,
+    ),
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -66,7 +78,8 @@ export async function release(dir = join(projectRoot, 'dist/release')): Promise<
   const { version, text } = newestSection(await readFile(join(projectRoot, 'CHANGELOG.md'), 'utf8'));
   for (const [name, folder] of Object.entries(PACKAGES)) {
     const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as { version: string };
-    if (manifest.version !== version) throw new Error(`${name} is version ${manifest.version}, but CHANGELOG.md's newest section is ${version}`);
+    if (manifest.version !== version)
+      throw new Error(`${name} is version ${manifest.version}, but CHANGELOG.md's newest section is ${version}`);
   }
 
   // prepack builds each package into its own dist/ before npm packs it.
@@ -92,13 +105,15 @@ function isMain(): boolean {
 }
 
 if (isMain()) {
-  release().then(async (done) => {
-    console.log(`\nRelease in ${done.dir}:`);
-    const sums = await readFile(join(done.dir, RELEASE_FILES.sums), 'utf8');
-    for (const line of sums.trim().split('\n')) console.log(`  ${line}`);
-    console.log(`  ${RELEASE_FILES.sums}`);
-  }).catch((error: unknown) => {
-    console.error(`release failed: ${(error as Error).message}`);
-    process.exit(1);
-  });
+  release()
+    .then(async (done) => {
+      console.log(`\nRelease in ${done.dir}:`);
+      const sums = await readFile(join(done.dir, RELEASE_FILES.sums), 'utf8');
+      for (const line of sums.trim().split('\n')) console.log(`  ${line}`);
+      console.log(`  ${RELEASE_FILES.sums}`);
+    })
+    .catch((error: unknown) => {
+      console.error(`release failed: ${(error as Error).message}`);
+      process.exit(1);
+    });
 }

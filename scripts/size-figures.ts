@@ -12,7 +12,15 @@ import type { BudgetCheck } from './build.js';
 export type SizeFigure = 'first-script' | 'button-and-panel' | 'button-and-panel-largest-language';
 
 /** The files that quote sizes between markers (relative to the project's root). */
-export const QUOTING_FILES = ['README.md', 'docs/architecture.md', 'docs/widget.md', 'docs/performance.md', 'docs/integrations/README.md', 'docs/integrations/npm.md', 'docs/integrations/script-tag.md'];
+export const QUOTING_FILES = [
+  'README.md',
+  'docs/architecture.md',
+  'docs/widget.md',
+  'docs/performance.md',
+  'docs/integrations/README.md',
+  'docs/integrations/npm.md',
+  'docs/integrations/script-tag.md',
+];
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
@@ -20,7 +28,9 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
  * The figures of one CDN build, gzip: the first script (the entry and what it imports statically),
  * button and panel on an English page, and the same with the largest other language's dictionary.
  */
-export function sizeFigures(budgets: Pick<BudgetCheck, 'button' | 'buttonAndPanel'> & { largestDictionary: number }): Record<SizeFigure, string> {
+export function sizeFigures(
+  budgets: Pick<BudgetCheck, 'button' | 'buttonAndPanel'> & { largestDictionary: number },
+): Record<SizeFigure, string> {
   return {
     'first-script': kb(budgets.button),
     'button-and-panel': kb(budgets.buttonAndPanel - budgets.largestDictionary),
@@ -38,7 +48,8 @@ export function quotedSizes(text: string): { name: string; quoted: string }[] {
 /** `text` with every marker's figure replaced by the measured one; an unknown name is an error. */
 export function withSizeFigures(text: string, figures: Record<SizeFigure, string>, file = 'text'): string {
   return text.replace(MARKER, (_whole, name: string) => {
-    if (!(name in figures)) throw new Error(`${file}: no size figure named "${name}" (known: ${Object.keys(figures).join(', ')})`);
+    if (!(name in figures))
+      throw new Error(`${file}: no size figure named "${name}" (known: ${Object.keys(figures).join(', ')})`);
     return `<!-- size:${name} -->${figures[name as SizeFigure]}<!-- /size -->`;
   });
 }
@@ -67,7 +78,8 @@ export async function staleSizeFigures(root: string, figures: Record<SizeFigure,
     for (const { name, quoted } of quotedSizes(text)) {
       const measured = figures[name as SizeFigure];
       if (measured === undefined) stale.push(`${file}: no size figure named "${name}"`);
-      else if (quoted !== measured) stale.push(`${file}: ${name} says ${quoted}, the build is ${measured} (npm run build writes it)`);
+      else if (quoted !== measured)
+        stale.push(`${file}: ${name} says ${quoted}, the build is ${measured} (npm run build writes it)`);
     }
   }
   return stale;

@@ -24,10 +24,22 @@ import { mkdtempSync, readFileSync, readdirSync, statSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  CURRENT_WORDPRESS_ENV, OTHER_NODE_MAJORS, currentWordPress, engineNames, ensurePrograms, nodeBinary, nodeEnv, programsFor, type Engine,
+  CURRENT_WORDPRESS_ENV,
+  OTHER_NODE_MAJORS,
+  currentWordPress,
+  engineNames,
+  ensurePrograms,
+  nodeBinary,
+  nodeEnv,
+  programsFor,
+  type Engine,
 } from './prerequisites.js';
 
-interface Counts { passed: number; failed: number; skipped: number }
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
 
 const root = new URL('..', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'tryon-test-'));
@@ -62,16 +74,29 @@ function tapCounts(file: string): Counts | undefined {
   return { passed: pick('pass'), failed: pick('fail') + pick('cancelled'), skipped: pick('skipped') + pick('todo') };
 }
 
-async function nodeSuite(name: string, files: string[], extraEnv: NodeJS.ProcessEnv = {}, node = process.execPath): Promise<Counts> {
+async function nodeSuite(
+  name: string,
+  files: string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+  node = process.execPath,
+): Promise<Counts> {
   if (files.length === 0) return { passed: 0, failed: 0, skipped: 0 };
   console.log(`\n── ${name}: ${files.length} file(s)${node === process.execPath ? '' : ` on ${node}`} ──`);
   const tap = join(work, `${name}.tap`);
-  const code = await run(node, [
-    '--import', 'tsx', '--test',
-    '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', `--test-reporter-destination=${tap}`,
-    ...files,
-  ], { NODE_ENV: 'test', ...extraEnv });
+  const code = await run(
+    node,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ],
+    { NODE_ENV: 'test', ...extraEnv },
+  );
   const counts = tapCounts(tap) ?? { passed: 0, failed: 1, skipped: 0 };
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
   return counts;
@@ -80,7 +105,9 @@ async function nodeSuite(name: string, files: string[], extraEnv: NodeJS.Process
 async function main(): Promise<void> {
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
   const add = (counts: Counts) => {
-    total.passed += counts.passed; total.failed += counts.failed; total.skipped += counts.skipped;
+    total.passed += counts.passed;
+    total.failed += counts.failed;
+    total.skipped += counts.skipped;
   };
 
   const otherNodes = OTHER_NODE_MAJORS.filter((major) => runs(`node${major}`));
@@ -92,7 +119,12 @@ async function main(): Promise<void> {
   try {
     engines = engineNames(process.env.TRYON_ENGINES);
     // The 7.1 suite starts what the node suite's WordPress files start (PHP, MariaDB, Chromium).
-    programs = ensurePrograms(programsFor([...suites, ...(otherNodes.length > 0 ? ['node-versions'] : []), ...(wordpress71 ? ['node'] : [])], engines));
+    programs = ensurePrograms(
+      programsFor(
+        [...suites, ...(otherNodes.length > 0 ? ['node-versions'] : []), ...(wordpress71 ? ['node'] : [])],
+        engines,
+      ),
+    );
     if (wordpress71) programs[CURRENT_WORDPRESS_ENV] = currentWordPress({ root });
     for (const major of otherNodes) nodes[nodeEnv(major)] = nodeBinary(major, { root });
   } catch (error) {
@@ -105,7 +137,12 @@ async function main(): Promise<void> {
 
   if (runs('typecheck')) {
     console.log('── typecheck ──');
-    const code = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
+    const code = await run(process.execPath, [
+      join(root, 'node_modules/typescript/bin/tsc'),
+      '--noEmit',
+      '-p',
+      'tsconfig.json',
+    ]);
     add(code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 });
   }
 
@@ -116,33 +153,49 @@ async function main(): Promise<void> {
       ['eslint', ['node_modules/eslint/bin/eslint.js', '.']],
       ['prettier', ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level', 'warn', '.']],
     ] as const) {
-      const code = await run(process.execPath, args.map((arg, i) => (i === 0 ? join(root, arg) : arg)));
+      const code = await run(
+        process.execPath,
+        args.map((arg, i) => (i === 0 ? join(root, arg) : arg)),
+      );
       if (code !== 0) console.log(`${tool}: the tree is not clean (npm run format fixes what can be fixed)`);
       add(code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 });
     }
   }
 
   if (runs('node')) {
-    add(await nodeSuite('node', [
-      ...testFiles('test/sandbox'), ...testFiles('test/proxy'), ...testFiles('test/integrations'),
-      // The benchmarks' own logic (what counts as the first script, medians, the report); the
-      // benchmarks themselves run with `npm run bench`, not here.
-      ...testFiles('test/bench'),
-    ]));
+    add(
+      await nodeSuite('node', [
+        ...testFiles('test/sandbox'),
+        ...testFiles('test/proxy'),
+        ...testFiles('test/integrations'),
+        // The benchmarks' own logic (what counts as the first script, medians, the report); the
+        // benchmarks themselves run with `npm run bench`, not here.
+        ...testFiles('test/bench'),
+      ]),
+    );
   }
 
   // The proxy and the sandbox (what a shop's server runs) under each other maintained Node line.
   const perNode: string[] = [];
   for (const major of otherNodes) {
-    const counts = await nodeSuite(`node${major}`, [...testFiles('test/sandbox'), ...testFiles('test/proxy')], {}, nodes[nodeEnv(major)]);
-    perNode.push(`node ${major}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped > 0 ? `, ${counts.skipped} skipped` : ''}`);
+    const counts = await nodeSuite(
+      `node${major}`,
+      [...testFiles('test/sandbox'), ...testFiles('test/proxy')],
+      {},
+      nodes[nodeEnv(major)],
+    );
+    perNode.push(
+      `node ${major}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped > 0 ? `, ${counts.skipped} skipped` : ''}`,
+    );
     add(counts);
   }
   if (perNode.length > 0) console.log(`\n${perNode.join('\n')}`);
 
   if (wordpress71) {
     // The same files as on 6.1, on the current release: WORDPRESS_PATH names its folder.
-    const files = testFiles('test/integrations').filter((file) => /\/(wordpress|woocommerce-cart)[\w-]*\.test\.ts$/.test(file));
+    const files = testFiles('test/integrations').filter((file) =>
+      /\/(wordpress|woocommerce-cart)[\w-]*\.test\.ts$/.test(file),
+    );
     const counts = await nodeSuite('wordpress71', files, { WORDPRESS_PATH: programs[CURRENT_WORDPRESS_ENV] });
     console.log(`\nWordPress 7.1: ${counts.passed} passed, ${counts.failed} failed`);
     add(counts);
@@ -151,9 +204,14 @@ async function main(): Promise<void> {
   if (runs('widget') && testFiles('test/widget').length > 0) {
     console.log(`\n── widget (web-test-runner: ${engines.join(', ')}, in parallel) ──`);
     const countsFile = join(work, 'wtr.json');
-    const code = await run(process.execPath, [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.js'], {
-      WTR_COUNTS_FILE: countsFile, TRYON_ENGINES: engines.join(','),
-    });
+    const code = await run(
+      process.execPath,
+      [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.js'],
+      {
+        WTR_COUNTS_FILE: countsFile,
+        TRYON_ENGINES: engines.join(','),
+      },
+    );
     const counts: Counts & { engines?: Record<string, Counts> } = existsSync(countsFile)
       ? JSON.parse(readFileSync(countsFile, 'utf8'))
       : { passed: 0, failed: 1, skipped: 0 };

@@ -17,7 +17,13 @@ const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The newest date the pinned workerd (miniflare 4.20260426) knows; wrangler.toml says the same. */
 export const COMPATIBILITY_DATE = '2026-04-26';
 
-export interface WorkerBundle { path: string; bytes: number; gzipBytes: number; images: string[]; missingImages: string[] }
+export interface WorkerBundle {
+  path: string;
+  bytes: number;
+  gzipBytes: number;
+  images: string[];
+  missingImages: string[];
+}
 
 /** Catalog image paths (garmentImage, referencePersonImage) of every product and variant. */
 function imagePaths(catalog: unknown): string[] {
@@ -48,7 +54,9 @@ function imagePaths(catalog: unknown): string[] {
  * Bundles proxy/worker.ts with the catalog at `catalogPath` (none: the Worker reads
  * TRYON_CATALOG_JSON) into `outFile`. Images missing from the folder are listed, not fatal (as node.ts).
  */
-export async function buildWorker(options: { catalogPath?: string | undefined; assetsDir?: string | undefined; outFile?: string } = {}): Promise<WorkerBundle> {
+export async function buildWorker(
+  options: { catalogPath?: string | undefined; assetsDir?: string | undefined; outFile?: string } = {},
+): Promise<WorkerBundle> {
   const outFile = options.outFile ?? join(projectRoot, '.cache/worker/worker.js');
   let entry = `export { default, TryonObject, ShopObject } from ${JSON.stringify(join(projectRoot, 'proxy/worker.ts'))};\n`;
   const images: string[] = [];
@@ -91,7 +99,12 @@ export async function buildWorker(options: { catalogPath?: string | undefined; a
   return { path: outFile, bytes: (await stat(outFile)).size, gzipBytes: gzipSync(code).length, images, missingImages };
 }
 
-export interface ServedWorker { url: string; miniflare: Miniflare; bundle: WorkerBundle; close(): Promise<void> }
+export interface ServedWorker {
+  url: string;
+  miniflare: Miniflare;
+  bundle: WorkerBundle;
+  close(): Promise<void>;
+}
 
 export interface ServeOptions {
   /**
@@ -120,7 +133,8 @@ function durableObjects(owner?: string) {
 function variableBindings(env: Record<string, string | number | undefined>): Record<string, string | number> {
   const bindings: Record<string, string | number> = env.NODE_ENV === 'development' ? { NODE_ENV: 'development' } : {};
   for (const [name, value] of Object.entries(env)) {
-    if (name.startsWith('TRYON_') && value !== undefined && name !== 'TRYON_CATALOG' && name !== 'TRYON_ASSETS_DIR') bindings[name] = value;
+    if (name.startsWith('TRYON_') && value !== undefined && name !== 'TRYON_CATALOG' && name !== 'TRYON_ASSETS_DIR')
+      bindings[name] = value;
   }
   return bindings;
 }
@@ -147,8 +161,13 @@ function runtimeOutput(output?: { onLine(line: string): void }) {
  * as the Worker's bindings. Offline: Miniflare is told not to fetch Cloudflare's request metadata.
  * Durable Objects live in memory, for as long as this Miniflare runs.
  */
-export async function serveWorker(bundle: WorkerBundle, env: Record<string, string | number | undefined>, port = 0,
-  output?: { onLine(line: string): void }, options: Omit<ServeOptions, 'output'> = {}): Promise<ServedWorker> {
+export async function serveWorker(
+  bundle: WorkerBundle,
+  env: Record<string, string | number | undefined>,
+  port = 0,
+  output?: { onLine(line: string): void },
+  options: Omit<ServeOptions, 'output'> = {},
+): Promise<ServedWorker> {
   const miniflare = new Miniflare({
     modules: true,
     scriptPath: bundle.path,
@@ -175,15 +194,23 @@ const EDGE_STAND_IN = `export default {
 };
 `;
 
-export interface ServedIsolates { urls: string[]; miniflare: Miniflare; close(): Promise<void> }
+export interface ServedIsolates {
+  urls: string[];
+  miniflare: Miniflare;
+  close(): Promise<void>;
+}
 
 /**
  * Serves `bundle` as `count` Workers in one workerd, each its own isolate on its own 127.0.0.1
  * port, all bound to the same Durable Objects (run by the first): several isolates of one
  * deployment, as Cloudflare runs it under load.
  */
-export async function serveWorkerIsolates(bundle: WorkerBundle, env: Record<string, string | number | undefined>, count: number,
-  options: ServeOptions = {}): Promise<ServedIsolates> {
+export async function serveWorkerIsolates(
+  bundle: WorkerBundle,
+  env: Record<string, string | number | undefined>,
+  count: number,
+  options: ServeOptions = {},
+): Promise<ServedIsolates> {
   const names = Array.from({ length: count }, (_, i) => `tryon-proxy-${i + 1}`);
   const miniflare = new Miniflare({
     workers: [
@@ -213,7 +240,9 @@ export async function serveWorkerIsolates(bundle: WorkerBundle, env: Record<stri
     ...runtimeOutput(options.output),
   });
   await miniflare.ready;
-  const urls = await Promise.all(names.map(async (name) => (await miniflare.unsafeGetDirectURL(`edge-${name}`)).toString().replace(/\/$/, '')));
+  const urls = await Promise.all(
+    names.map(async (name) => (await miniflare.unsafeGetDirectURL(`edge-${name}`)).toString().replace(/\/$/, '')),
+  );
   return { urls, miniflare, close: () => miniflare.dispose() };
 }
 
@@ -228,13 +257,22 @@ async function main(): Promise<void> {
   try {
     bundle = await buildWorker({ catalogPath: process.env.TRYON_CATALOG, assetsDir: process.env.TRYON_ASSETS_DIR });
   } catch (error) {
-    console.error(`tryon worker: the Worker could not be built: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    console.error(
+      `tryon worker: the Worker could not be built: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    );
     process.exit(1);
   }
-  if (bundle.missingImages.length > 0) console.warn(`tryon worker: some catalog images are missing (set TRYON_ASSETS_DIR?); their products will fail:\n  - ${bundle.missingImages.join('\n  - ')}`);
+  if (bundle.missingImages.length > 0)
+    console.warn(
+      `tryon worker: some catalog images are missing (set TRYON_ASSETS_DIR?); their products will fail:\n  - ${bundle.missingImages.join('\n  - ')}`,
+    );
   const served = await serveWorker(bundle, process.env, port);
-  console.log(`tryon worker: ${served.url} (workerd, bundle ${(bundle.bytes / 1024).toFixed(0)} KiB, ${(bundle.gzipBytes / 1024).toFixed(0)} KiB gzip, ${bundle.images.length} catalog images)`);
-  const stop = () => { void served.close().finally(() => process.exit(0)); };
+  console.log(
+    `tryon worker: ${served.url} (workerd, bundle ${(bundle.bytes / 1024).toFixed(0)} KiB, ${(bundle.gzipBytes / 1024).toFixed(0)} KiB gzip, ${bundle.images.length} catalog images)`,
+  );
+  const stop = () => {
+    void served.close().finally(() => process.exit(0));
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

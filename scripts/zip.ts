@@ -7,7 +7,14 @@ import { relative } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { listFiles } from './build.js';
 
-interface Entry { name: string; data: Buffer; compressed: Buffer; crc: number; mode: number; method: 0 | 8 }
+interface Entry {
+  name: string;
+  data: Buffer;
+  compressed: Buffer;
+  crc: number;
+  mode: number;
+  method: 0 | 8;
+}
 
 /** DOS date and time of a fixed moment, so the same files always make the same archive (checksums). */
 const DOS_TIME = 0;
@@ -19,14 +26,29 @@ export async function zipFolder(dir: string, root: string): Promise<Buffer> {
   const folders = new Set<string>([`${root}/`]);
   for (const path of await listFiles(dir)) {
     const name = `${root}/${relative(dir, path).split('\\').join('/')}`;
-    for (let i = name.indexOf('/'); i !== -1 && i < name.length - 1; i = name.indexOf('/', i + 1)) folders.add(name.slice(0, i + 1));
+    for (let i = name.indexOf('/'); i !== -1 && i < name.length - 1; i = name.indexOf('/', i + 1))
+      folders.add(name.slice(0, i + 1));
     const data = await readFile(path);
     const deflated = deflateRawSync(data, { level: 9 });
     const stored = deflated.length >= data.length;
-    entries.push({ name, data, compressed: stored ? data : deflated, crc: crc32(data), mode: (await stat(path)).mode & 0o777, method: stored ? 0 : 8 });
+    entries.push({
+      name,
+      data,
+      compressed: stored ? data : deflated,
+      crc: crc32(data),
+      mode: (await stat(path)).mode & 0o777,
+      method: stored ? 0 : 8,
+    });
   }
   const all: Entry[] = [
-    ...[...folders].sort().map((name) => ({ name, data: Buffer.alloc(0), compressed: Buffer.alloc(0), crc: 0, mode: 0o40755, method: 0 as const })),
+    ...[...folders].sort().map((name) => ({
+      name,
+      data: Buffer.alloc(0),
+      compressed: Buffer.alloc(0),
+      crc: 0,
+      mode: 0o40755,
+      method: 0 as const,
+    })),
     ...entries.sort((a, b) => a.name.localeCompare(b.name)),
   ];
   const locals: Buffer[] = [];

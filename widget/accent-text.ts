@@ -25,7 +25,10 @@ function hex(colour: string): [number, number, number] {
 
 /** WCAG 2 relative luminance. */
 function luminance([r, g, b]: [number, number, number]): number {
-  const linear = (c: number) => { const s = c / 255; return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+  const linear = (c: number) => {
+    const s = c / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
   return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
 }
 
@@ -74,12 +77,16 @@ export class AccentTextController implements ReactiveController {
     const text = textOn(accent);
     if (!text) {
       // The CSS default (white, or near-black in the dark scheme) stays: say so once per colour.
-      if (this.#warned !== accent) console.warn(`<tryon-button>: cannot work out a readable text colour on the accent ${accent}; set --tryon-accent-text.`);
+      if (this.#warned !== accent)
+        console.warn(
+          `<tryon-button>: cannot work out a readable text colour on the accent ${accent}; set --tryon-accent-text.`,
+        );
       this.#warned = accent;
       this.#host.style.removeProperty('--_accent-auto');
       return;
     }
-    if (this.#host.style.getPropertyValue('--_accent-auto') !== text) this.#host.style.setProperty('--_accent-auto', text);
+    if (this.#host.style.getPropertyValue('--_accent-auto') !== text)
+      this.#host.style.setProperty('--_accent-auto', text);
   };
 
   hostConnected(): void {
@@ -90,7 +97,8 @@ export class AccentTextController implements ReactiveController {
     // not on the panel itself, whose style this controller writes.
     let node: Node | null = this.#host.parentNode;
     for (; node; node = node instanceof ShadowRoot ? node.host : node.parentNode) {
-      if (node instanceof Element) this.#observer.observe(node, { attributes: true, attributeFilter: ['style', 'class'] });
+      if (node instanceof Element)
+        this.#observer.observe(node, { attributes: true, attributeFilter: ['style', 'class'] });
     }
   }
 

@@ -26,8 +26,16 @@ export interface ConversionParams {
   overridden?: boolean;
 }
 
-export type ConversionName = 'tryon_open' | 'tryon_submit' | 'tryon_preview' | 'tryon_result' | 'tryon_error' | 'tryon_close'
-  | 'tryon_add_to_cart' | 'tryon_exposure' | 'tryon_photo_check';
+export type ConversionName =
+  | 'tryon_open'
+  | 'tryon_submit'
+  | 'tryon_preview'
+  | 'tryon_result'
+  | 'tryon_error'
+  | 'tryon_close'
+  | 'tryon_add_to_cart'
+  | 'tryon_exposure'
+  | 'tryon_photo_check';
 
 /**
  * The two globals read here, typed locally: augmenting `Window` would clash with a shop's own
@@ -61,7 +69,9 @@ function hand(destination: string, send: () => unknown): void {
   } catch (error) {
     if (toldThrow.has(destination)) return;
     toldThrow.add(destination);
-    console.error(`<tryon-button>: ${destination} threw, so this conversion event was not recorded there: ${String(error)}`);
+    console.error(
+      `<tryon-button>: ${destination} threw, so this conversion event was not recorded there: ${String(error)}`,
+    );
   }
 }
 
@@ -71,7 +81,13 @@ function hand(destination: string, send: () => unknown): void {
  * `tryon_result` or `tryon_error` follows, so that close is "background", not "closed".
  */
 const outcomeOf = (status: TryonStatus): ConversionParams['outcome'] =>
-  status === 'result' ? 'result' : status === 'error' ? 'error' : status === 'queued' || status === 'rendering' ? 'background' : 'closed';
+  status === 'result'
+    ? 'result'
+    : status === 'error'
+      ? 'error'
+      : status === 'queued' || status === 'rendering'
+        ? 'background'
+        : 'closed';
 
 /**
  * Sends the element's events, as conversion events, to the destinations the page named in its
@@ -109,16 +125,28 @@ export class Conversions {
         const { requestId, outputs } = detail as TryonEventMap['tryon-result']['detail'];
         // A try-on resumed after a reload was submitted on the page before: its views come from its outputs.
         const made = this.#submit?.requestId === requestId ? this.#submit : undefined;
-        const views = made?.views ?? [...new Set(outputs.filter((o) => o.type === 'image').map((o) => o.view))].join(',');
+        const views =
+          made?.views ?? [...new Set(outputs.filter((o) => o.type === 'image').map((o) => o.view))].join(',');
         const output = made?.output ?? (outputs.some((o) => o.type === 'video') ? 'video' : 'image');
-        this.#send('tryon_result', { ...subject(detail), views, output, outcome: 'result', ...(made ? { duration_ms: since(made.at) } : {}) });
+        this.#send('tryon_result', {
+          ...subject(detail),
+          views,
+          output,
+          outcome: 'result',
+          ...(made ? { duration_ms: since(made.at) } : {}),
+        });
         this.#submit = undefined;
         break;
       }
       case 'tryon-error': {
         const { code } = detail as TryonEventMap['tryon-error']['detail'];
         const submit = this.#submit;
-        this.#send('tryon_error', { ...subject(detail), outcome: 'error', error_code: code, ...(submit ? { duration_ms: since(submit.at) } : {}) });
+        this.#send('tryon_error', {
+          ...subject(detail),
+          outcome: 'error',
+          error_code: code,
+          ...(submit ? { duration_ms: since(submit.at) } : {}),
+        });
         break;
       }
       case 'tryon-preview': {
@@ -141,13 +169,17 @@ export class Conversions {
         const { result, reasons, mode, overridden, ms } = detail as TryonEventMap['tryon-photo-check']['detail'];
         if (result === 'skipped') break;
         this.#send('tryon_photo_check', {
-          ...subject(detail), result, reasons: reasons.join(','), mode,
-          ...(overridden ? { overridden } : {}), ...(ms !== undefined ? { duration_ms: Math.round(ms) } : {}),
+          ...subject(detail),
+          result,
+          reasons: reasons.join(','),
+          mode,
+          ...(overridden ? { overridden } : {}),
+          ...(ms !== undefined ? { duration_ms: Math.round(ms) } : {}),
         });
         break;
       }
       default:
-        // tryon-progress is not a conversion.
+      // tryon-progress is not a conversion.
     }
   }
 
@@ -165,7 +197,11 @@ export class Conversions {
  * Sends one conversion event to the destinations named (the `analytics` attribute's value). Also
  * used by the button itself, for `tryon_exposure`, which happens whether or not the panel loads.
  */
-export function sendConversion(destinations: string | null | undefined, name: ConversionName, params: ConversionParams): void {
+export function sendConversion(
+  destinations: string | null | undefined,
+  name: ConversionName,
+  params: ConversionParams,
+): void {
   const to = new Set((destinations ?? '').toLowerCase().split(/\s+/));
   // Looked up at each event: Shopify's and GTM's scripts may load after the widget.
   const page = window as AnalyticsGlobals;

@@ -44,7 +44,7 @@ interface ShopifyCart {
 
 /** Shopify's error answer (422, 404): `{status, message, description}`. */
 function shopifyReason(body: unknown): string | undefined {
-  const record = typeof body === 'object' && body !== null ? body as Record<string, unknown> : {};
+  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const said = record['description'] ?? record['message'];
   return typeof said === 'string' && said.trim() ? said.trim() : undefined;
 }
@@ -55,7 +55,9 @@ async function json(response: Response): Promise<unknown> {
 
 function dawnCart(): DawnCart | undefined {
   const cart = document.querySelector('cart-notification, cart-drawer') as Partial<DawnCart> | null;
-  return cart && typeof cart.getSectionsToRender === 'function' && typeof cart.renderContents === 'function' ? cart as DawnCart : undefined;
+  return cart && typeof cart.getSectionsToRender === 'function' && typeof cart.renderContents === 'function'
+    ? (cart as DawnCart)
+    : undefined;
 }
 
 /** Adds one of the Shopify variant `id`; resolves with the cart's new item count. */
@@ -68,8 +70,13 @@ export async function addToShopifyCart(id: string): Promise<number> {
   const added = await fetch(`${root}cart/add.js`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: JSON.stringify({ items: [{ id: Number(id), quantity: 1 }], ...(sections.length ? { sections, sections_url: location.pathname } : {}) }),
-  }).catch(() => { throw new CartError(); });
+    body: JSON.stringify({
+      items: [{ id: Number(id), quantity: 1 }],
+      ...(sections.length ? { sections, sections_url: location.pathname } : {}),
+    }),
+  }).catch(() => {
+    throw new CartError();
+  });
   const answer = await json(added);
   if (!added.ok) throw new CartError(shopifyReason(answer));
   const cartAnswer = await fetch(`${root}cart.js`, { headers: { Accept: 'application/json' } }).catch(() => undefined);
@@ -80,9 +87,15 @@ export async function addToShopifyCart(id: string): Promise<number> {
 }
 
 /** The events the common themes refresh their cart from; one theme's listener that throws spares the others. */
-function tellShopifyThemes(id: string, answer: Record<string, unknown> | undefined, cart: ShopifyCart | undefined, itemCount: number | undefined, dawn: DawnCart | undefined): void {
+function tellShopifyThemes(
+  id: string,
+  answer: Record<string, unknown> | undefined,
+  cart: ShopifyCart | undefined,
+  itemCount: number | undefined,
+  dawn: DawnCart | undefined,
+): void {
   const page = window as ShopifyPage;
-  const items = Array.isArray(answer?.['items']) ? answer['items'] as Record<string, unknown>[] : [];
+  const items = Array.isArray(answer?.['items']) ? (answer['items'] as Record<string, unknown>[]) : [];
   const sections = answer?.['sections'];
   const attempt = (what: string, tell: () => unknown) => {
     try {
@@ -94,7 +107,9 @@ function tellShopifyThemes(id: string, answer: Record<string, unknown> | undefin
   // Dawn: `publish` is a classic script's function (on window); PUB_SUB_EVENTS is a top-level const
   // (not on window, and reading it by name would need eval), whose cartUpdate is 'cart-update'.
   if (typeof page.publish === 'function') {
-    attempt('publish(cart-update)', () => page.publish!('cart-update', { source: 'tryon-button', productVariantId: id, cartData: answer }));
+    attempt('publish(cart-update)', () =>
+      page.publish!('cart-update', { source: 'tryon-button', productVariantId: id, cartData: answer }),
+    );
   }
   if (dawn && sections && typeof sections === 'object') {
     // Dawn's renderContents reads one line item (its `key`, `id`) with the sections beside it.
@@ -106,19 +121,30 @@ function tellShopifyThemes(id: string, answer: Record<string, unknown> | undefin
   const currencyCode = cart?.currency ?? '';
   const result = {
     cart: {
-      id: cart?.token ?? '', totalQuantity: itemCount,
-      cost: { totalAmount: { amount: ((cart?.total_price ?? 0) / 100).toFixed(2), currencyCode } }, lines: [], discountCodes: [],
+      id: cart?.token ?? '',
+      totalQuantity: itemCount,
+      cost: { totalAmount: { amount: ((cart?.total_price ?? 0) / 100).toFixed(2), currencyCode } },
+      lines: [],
+      discountCodes: [],
     },
     detail,
   };
   const linesUpdate = Object.assign(new Event('shopify:cart:lines-update', { bubbles: true }), {
-    action: 'add', context: 'dialog', lines: [{ merchandiseId: id, quantity: 1 }], promise: Promise.resolve(result),
+    action: 'add',
+    context: 'dialog',
+    lines: [{ merchandiseId: id, quantity: 1 }],
+    promise: Promise.resolve(result),
   });
   attempt('shopify:cart:lines-update listener', () => document.dispatchEvent(linesUpdate));
   // Horizon 2–3: `cart:update` with the new count (an absolute count: the source is not its product form).
-  attempt('cart:update listener', () => document.dispatchEvent(new CustomEvent('cart:update', {
-    bubbles: true, detail: { resource: cart, sourceId: 'tryon-button', data: detail },
-  })));
+  attempt('cart:update listener', () =>
+    document.dispatchEvent(
+      new CustomEvent('cart:update', {
+        bubbles: true,
+        detail: { resource: cart, sourceId: 'tryon-button', data: detail },
+      }),
+    ),
+  );
 }
 
 /** What the page holds of WooCommerce: its add-to-cart script's settings, and jQuery. */
@@ -133,7 +159,10 @@ interface WooCommercePage {
  * fragments (mini-cart, count) refresh. Without it: the product form's post, which reloads the
  * page; resolves 'reloading' then.
  */
-export async function addToWooCommerceCart(product: string, variation: string | undefined): Promise<'added' | 'reloading'> {
+export async function addToWooCommerceCart(
+  product: string,
+  variation: string | undefined,
+): Promise<'added' | 'reloading'> {
   const page = window as WooCommercePage;
   const params = page.wc_add_to_cart_params;
   if (!params?.wc_ajax_url) {
@@ -143,9 +172,15 @@ export async function addToWooCommerceCart(product: string, variation: string | 
   const url = params.wc_ajax_url.replace('%%endpoint%%', 'add_to_cart');
   // WooCommerce's endpoint takes a variation's own id as product_id and finds its parent and attributes.
   const body = new URLSearchParams({ product_id: variation || product, quantity: '1' });
-  const answer = await fetch(url, { method: 'POST', body, credentials: 'same-origin', headers: { Accept: 'application/json' } })
-    .catch(() => { throw new CartError(); });
-  const data = await json(answer) as { error?: unknown; fragments?: unknown; cart_hash?: unknown } | undefined;
+  const answer = await fetch(url, {
+    method: 'POST',
+    body,
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json' },
+  }).catch(() => {
+    throw new CartError();
+  });
+  const data = (await json(answer)) as { error?: unknown; fragments?: unknown; cart_hash?: unknown } | undefined;
   if (!answer.ok || !data || data.error || !data.fragments) throw new CartError();
   if (params.cart_redirect_after_add === 'yes' && params.cart_url) {
     // The shop asked WooCommerce to go to the cart after each add; its own buttons do the same.
@@ -167,7 +202,12 @@ function postProductForm(product: string, variation: string | undefined): void {
   form.method = 'post';
   form.action = location.href;
   form.hidden = true;
-  const fields: Record<string, string> = { 'add-to-cart': product, product_id: product, quantity: '1', ...(variation ? { variation_id: variation } : {}) };
+  const fields: Record<string, string> = {
+    'add-to-cart': product,
+    product_id: product,
+    quantity: '1',
+    ...(variation ? { variation_id: variation } : {}),
+  };
   for (const [name, value] of Object.entries(fields)) {
     const input = document.createElement('input');
     input.type = 'hidden';

@@ -15,7 +15,10 @@ export interface ColourTile {
 }
 
 /** The colours "See all colours" previews: the product's others, up to its cap; none when it is off. */
-export function coloursToPreview(product: ProductInfo | undefined, shown: string | undefined): { id: string; name: string }[] {
+export function coloursToPreview(
+  product: ProductInfo | undefined,
+  shown: string | undefined,
+): { id: string; name: string }[] {
   const cap = product?.colourPreviews ?? 0;
   return cap > 0 ? (product?.variants ?? []).filter((v) => v.id !== shown).slice(0, cap) : [];
 }
@@ -36,7 +39,11 @@ export class ColourPreviews {
   }
 
   /** Opens the grid for `photo`: colours already previewed with it are kept (each was paid for once), the others asked for now. */
-  show(photo: string, colours: { id: string; name: string }[], make: (variant: string, signal: AbortSignal) => Promise<ProxyStatus>): void {
+  show(
+    photo: string,
+    colours: { id: string; name: string }[],
+    make: (variant: string, signal: AbortSignal) => Promise<ProxyStatus>,
+  ): void {
     if (photo !== this.photo) this.reset();
     this.photo = photo;
     this.open = true;
@@ -49,7 +56,10 @@ export class ColourPreviews {
         this.tiles = this.tiles.map((t) => (t.variant === id ? { ...t, output } : t));
         this.changed();
       };
-      make(id, signal).then((answer) => settle((answer.status === 'succeeded' && answer.outputs.find((o) => o.type === 'image')) || false), () => settle(false));
+      make(id, signal).then(
+        (answer) => settle((answer.status === 'succeeded' && answer.outputs.find((o) => o.type === 'image')) || false),
+        () => settle(false),
+      );
     }
     this.changed();
   }

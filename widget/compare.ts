@@ -9,16 +9,21 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 const isRtl = (node: Element) => getComputedStyle(node).direction === 'rtl';
 
 /** Where the image is drawn inside the area, in px from the area's inline-start padding edge. */
-interface DrawnBox { start: number; size: number; end: number }
+interface DrawnBox {
+  start: number;
+  size: number;
+  end: number;
+}
 
 /** The drawn box of the area's result image: object-fit: contain, centred, from its natural size. */
 function drawnBox(area: HTMLElement): DrawnBox | undefined {
   const image = area.querySelector<HTMLImageElement>('img[part="image"]');
   if (!image || image.clientWidth === 0) return undefined;
   const width = image.clientWidth;
-  const scale = image.naturalWidth && image.naturalHeight
-    ? Math.min(width / image.naturalWidth, image.clientHeight / image.naturalHeight)
-    : 0;
+  const scale =
+    image.naturalWidth && image.naturalHeight
+      ? Math.min(width / image.naturalWidth, image.clientHeight / image.naturalHeight)
+      : 0;
   // Not decoded yet: the element's own box, until its load event places the divide again.
   const size = scale ? image.naturalWidth * scale : width;
   const left = image.offsetLeft + (width - size) / 2;
@@ -44,10 +49,7 @@ export class CompareController implements ReactiveController {
     area.style.setProperty('--handle', `${box.start + (box.size * this.position) / 100}px`);
   };
 
-  constructor(
-    host: ReactiveControllerHost,
-    area: () => HTMLElement | null | undefined,
-  ) {
+  constructor(host: ReactiveControllerHost, area: () => HTMLElement | null | undefined) {
     this.#host = host;
     this.#area = area;
     host.addController(this);
@@ -94,7 +96,12 @@ export class CompareController implements ReactiveController {
   readonly onKey = (event: KeyboardEvent): void => {
     const rtl = isRtl(event.currentTarget as Element);
     const steps: Record<string, number> = {
-      ArrowRight: rtl ? -5 : 5, ArrowLeft: rtl ? 5 : -5, ArrowUp: 5, ArrowDown: -5, PageUp: 25, PageDown: -25,
+      ArrowRight: rtl ? -5 : 5,
+      ArrowLeft: rtl ? 5 : -5,
+      ArrowUp: 5,
+      ArrowDown: -5,
+      PageUp: 25,
+      PageDown: -25,
     };
     let value: number | undefined;
     if (event.key in steps) value = this.position + (steps[event.key] ?? 0);

@@ -4,7 +4,11 @@
 
 /** The words of the consent step as one text, in reading order, one part per line. */
 export function consentWords(parts: readonly string[]): string {
-  return parts.map((part) => part.replace(/\s+/g, ' ').trim()).filter(Boolean).join('\n').normalize('NFC');
+  return parts
+    .map((part) => part.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n')
+    .normalize('NFC');
 }
 
 /**

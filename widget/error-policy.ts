@@ -16,11 +16,19 @@ const startAgainCodes = new Set(['expired_handle', 'invalid_handle']);
  * Codes no "Try again" can get past today: the day's budget or the shopper's own daily try-ons are
  * spent, or the shop's set-up refuses this page. The error step offers only Close for them.
  */
-const notTodayCodes = new Set(['daily_limit_reached', 'daily_budget_reached', 'origin_not_allowed', 'unauthorized', 'proxy_misconfigured']);
+const notTodayCodes = new Set([
+  'daily_limit_reached',
+  'daily_budget_reached',
+  'origin_not_allowed',
+  'unauthorized',
+  'proxy_misconfigured',
+]);
 
 /** Whether an error says the product cannot be tried on now (checked on every opening). */
 export const unavailableNow = (error: unknown): boolean =>
-  error instanceof ProxyError && error.status === 200 && (error.code === 'daily_budget_reached' || error.code === 'unknown_product');
+  error instanceof ProxyError &&
+  error.status === 200 &&
+  (error.code === 'daily_budget_reached' || error.code === 'unknown_product');
 
 /** True when the proxy refused the photo itself, so offering to send it again would be a dead end. */
 export const photoRefused = (code: string | undefined): boolean => photoCodes.has(code ?? '');
@@ -59,5 +67,11 @@ export function failure(stage: FailedStage, error: unknown): Failure {
   // An invalid handle is one the proxy cannot open at all (its secret changed): the photo's handle,
   // sealed the same way, is dead too, so "Use my last photo" must not offer it. An expired try-on
   // may still have a live photo.
-  return { code, retryable, stage: failed, forgetTryon: gone, forgetPhoto: code === 'invalid_handle' || (gone && stage !== 'watch') };
+  return {
+    code,
+    retryable,
+    stage: failed,
+    forgetTryon: gone,
+    forgetPhoto: code === 'invalid_handle' || (gone && stage !== 'watch'),
+  };
 }

@@ -2,8 +2,7 @@
 // composed, so a page can listen on the element, on a container or on `document`.
 
 /** A step of the shopper's try-on, also reflected as the element's `status` attribute. */
-export type TryonStatus =
-  | 'idle' | 'consent' | 'photo' | 'uploading' | 'queued' | 'rendering' | 'result' | 'error';
+export type TryonStatus = 'idle' | 'consent' | 'photo' | 'uploading' | 'queued' | 'rendering' | 'result' | 'error';
 
 /** One rendered output: an image per view, or a video. `url` is absolute. */
 export interface TryonOutput {
@@ -21,7 +20,9 @@ export interface TryonSubject {
 }
 
 export type TryonOpenDetail = TryonSubject;
-export interface TryonCloseDetail extends TryonSubject { status: TryonStatus }
+export interface TryonCloseDetail extends TryonSubject {
+  status: TryonStatus;
+}
 export interface TryonSubmitDetail extends TryonSubject {
   requestId: string;
   views: string[];
@@ -112,7 +113,10 @@ export type TryonEventName = keyof TryonEventMap;
 export type TryonEventDetail<K extends TryonEventName> = TryonEventMap[K]['detail'];
 
 /** Every event of the widget bubbles and crosses shadow roots, so a page can listen anywhere. */
-export function tryonEvent<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): CustomEvent<TryonEventDetail<K>> {
+export function tryonEvent<K extends TryonEventName>(
+  name: K,
+  detail: TryonEventDetail<K>,
+): CustomEvent<TryonEventDetail<K>> {
   return new CustomEvent(name, { detail, bubbles: true, composed: true });
 }
 

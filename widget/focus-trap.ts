@@ -3,7 +3,8 @@
 // Shoelace's Modal: one small unit that listens to its host's keys while the host is connected.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
-const tabbable = 'button:not([disabled]), a[href], input:not([tabindex="-1"]):not([disabled]), video[controls], [tabindex="0"]';
+const tabbable =
+  'button:not([disabled]), a[href], input:not([tabindex="-1"]):not([disabled]), video[controls], [tabindex="0"]';
 
 export class FocusTrapController implements ReactiveController {
   readonly #host: ReactiveControllerHost & HTMLElement;
@@ -30,7 +31,9 @@ export class FocusTrapController implements ReactiveController {
   readonly #onKeydown = (event: KeyboardEvent): void => {
     const container = this.#container();
     if (event.key !== 'Tab' || !container) return;
-    const focusable = [...container.querySelectorAll<HTMLElement>(tabbable)].filter((el) => el.getClientRects().length > 0);
+    const focusable = [...container.querySelectorAll<HTMLElement>(tabbable)].filter(
+      (el) => el.getClientRects().length > 0,
+    );
     const first = focusable[0];
     const last = focusable[focusable.length - 1];
     if (!first || !last) return;

@@ -10,7 +10,9 @@ export function forgetEverything(endpoint: string): string[] {
   const prefix = `tryon:${endpointKey(endpoint)}:`;
   const handles: string[] = [];
   try {
-    const keys = Array.from({ length: sessionStorage.length }, (_, i) => sessionStorage.key(i) ?? '').filter((key) => key.startsWith(prefix));
+    const keys = Array.from({ length: sessionStorage.length }, (_, i) => sessionStorage.key(i) ?? '').filter((key) =>
+      key.startsWith(prefix),
+    );
     for (const key of keys) {
       // The last photo is {photo: handle}; a stored try-on is {photo: {photo: handle}}.
       const stored = read<{ photo?: unknown }>(key)?.photo;

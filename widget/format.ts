@@ -13,10 +13,17 @@ export function formatNumber(lang: string, value: number, fractionDigits = 0): s
 
 type DurationUnit = 'day' | 'hour' | 'minute' | 'second';
 
-const UNIT_SECONDS: [DurationUnit, number][] = [['day', 86_400], ['hour', 3600], ['minute', 60], ['second', 1]];
+const UNIT_SECONDS: [DurationUnit, number][] = [
+  ['day', 86_400],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
 
 function unitText(lang: string, value: number, unit: DurationUnit): string {
-  return new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'long', maximumFractionDigits: 0 }).format(value);
+  return new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'long', maximumFractionDigits: 0 }).format(
+    value,
+  );
 }
 
 /** Whole seconds, spelt out ("12 seconds", "১২ সেকেন্ড"). */

@@ -17,7 +17,8 @@ export function phoneAddress(code: string): string {
 }
 
 /** The code as the shopper types it: two groups of five. */
-export const spacedCode = (code: string): string => (code.length === 10 ? `${code.slice(0, 5)}-${code.slice(5)}` : code);
+export const spacedCode = (code: string): string =>
+  code.length === 10 ? `${code.slice(0, 5)}-${code.slice(5)}` : code;
 
 /** A QR code of `text` as an SVG data URL: lean-qr, imported only now (its own chunk). */
 export async function qrCode(text: string): Promise<string> {

@@ -14,7 +14,9 @@ function libheif(): Promise<Libheif> {
     await lib.ready;
     return lib;
   })();
-  loaded.catch(() => { loaded = undefined; });
+  loaded.catch(() => {
+    loaded = undefined;
+  });
   return loaded;
 }
 

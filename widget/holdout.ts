@@ -45,7 +45,10 @@ function storedDraw(text: string | null): number | undefined {
  * used (blocked cookies and site data, a sandboxed frame): such a browser cannot be kept in one
  * group, so it is left out of the experiment rather than assigned afresh on every page.
  */
-export function browserDraw(storage: () => DrawStorage = () => localStorage, random: () => number = Math.random): number | undefined {
+export function browserDraw(
+  storage: () => DrawStorage = () => localStorage,
+  random: () => number = Math.random,
+): number | undefined {
   try {
     const store = storage();
     const kept = storedDraw(store.getItem(HOLDOUT_KEY));

@@ -71,7 +71,9 @@ export interface CheckOutcome {
 /** Checks a prepared photo. Never throws: a check that cannot run is `unavailable`, and says why in the console. */
 export async function checkPhoto(photo: Blob, needsFullBody: boolean): Promise<CheckOutcome> {
   if (typeof Worker === 'undefined' || typeof OffscreenCanvas === 'undefined') {
-    console.warn('<tryon-button>: this browser has no module workers or OffscreenCanvas, so the photo check does not run; the photo goes on unchecked.');
+    console.warn(
+      '<tryon-button>: this browser has no module workers or OffscreenCanvas, so the photo check does not run; the photo goes on unchecked.',
+    );
     return { result: 'unavailable', reasons: [] };
   }
   try {
@@ -79,7 +81,9 @@ export async function checkPhoto(photo: Blob, needsFullBody: boolean): Promise<C
     const reasons = reasonsFor(measures, needsFullBody);
     return { result: reasons.length > 0 ? 'fail' : 'pass', reasons, ms };
   } catch (error) {
-    console.warn(`<tryon-button>: the photo check could not run (${error instanceof Error ? error.message : String(error)}); the photo goes on unchecked.`);
+    console.warn(
+      `<tryon-button>: the photo check could not run (${error instanceof Error ? error.message : String(error)}); the photo goes on unchecked.`,
+    );
     return { result: 'unavailable', reasons: [] };
   }
 }
@@ -153,7 +157,12 @@ export class PhotoCheck {
     if (this.#cancelled) return;
     this.phase = outcome.result;
     this.reasons = outcome.reasons;
-    this.#options.emit({ result: outcome.result, reasons: [...outcome.reasons], mode: this.mode, ...(outcome.ms !== undefined ? { ms: outcome.ms } : {}) });
+    this.#options.emit({
+      result: outcome.result,
+      reasons: [...outcome.reasons],
+      mode: this.mode,
+      ...(outcome.ms !== undefined ? { ms: outcome.ms } : {}),
+    });
     this.#options.announce(this.#spoken());
     this.#options.changed();
   }
@@ -171,10 +180,14 @@ export class PhotoCheck {
   #spoken(): string {
     const t = this.texts;
     switch (this.phase) {
-      case 'pass': return t.passed;
-      case 'unavailable': return t.unavailable;
-      case 'fail': return [...this.reasons.map((r) => t[r]), this.mode === 'strict' ? t.strictNote : t.warnNote].join(' ');
-      default: return t.checking;
+      case 'pass':
+        return t.passed;
+      case 'unavailable':
+        return t.unavailable;
+      case 'fail':
+        return [...this.reasons.map((r) => t[r]), this.mode === 'strict' ? t.strictNote : t.warnNote].join(' ');
+      default:
+        return t.checking;
     }
   }
 
@@ -189,10 +202,14 @@ export class PhotoCheck {
     adoptCheckStyles(root);
     const t = this.texts;
     switch (this.phase) {
-      case 'checking': return this.#textsReady ? html`<p part="photo-check" class="check-note">${t.checking}</p>` : nothing;
-      case 'pass': return html`<p part="photo-check" class="check-note">${t.passed}</p>`;
-      case 'unavailable': return html`<p part="photo-check" class="check-note">${t.unavailable}</p>`;
-      default: break;
+      case 'checking':
+        return this.#textsReady ? html`<p part="photo-check" class="check-note">${t.checking}</p>` : nothing;
+      case 'pass':
+        return html`<p part="photo-check" class="check-note">${t.passed}</p>`;
+      case 'unavailable':
+        return html`<p part="photo-check" class="check-note">${t.unavailable}</p>`;
+      default:
+        break;
     }
     if (this.overridden) return nothing;
     const strict = this.mode === 'strict';

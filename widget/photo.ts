@@ -22,7 +22,11 @@ export class PhotoError extends Error {
   /** The input's size in MB, one decimal, for the too-large message. */
   readonly sizeMb: number | undefined;
 
-  constructor(problem: PhotoProblem, message: string, facts: { width?: number; height?: number; sizeMb?: number } = {}) {
+  constructor(
+    problem: PhotoProblem,
+    message: string,
+    facts: { width?: number; height?: number; sizeMb?: number } = {},
+  ) {
     super(message);
     this.name = 'PhotoError';
     this.problem = problem;
@@ -64,7 +68,12 @@ function megabytes(bytes: number): number {
 }
 
 /** Draws the (already downscaled) bitmap onto a canvas's 2D context. */
-function draw(context: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null, bitmap: ImageBitmap, width: number, height: number): void {
+function draw(
+  context: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null,
+  bitmap: ImageBitmap,
+  width: number,
+  height: number,
+): void {
   if (!context) throw new PhotoError('unreadable', 'No 2D canvas is available.');
   context.imageSmoothingQuality = 'high';
   context.drawImage(bitmap, 0, 0, width, height);
@@ -81,7 +90,11 @@ async function encodeJpeg(bitmap: ImageBitmap, width: number, height: number): P
   canvas.height = height;
   draw(canvas.getContext('2d'), bitmap, width, height);
   return new Promise((resolve, reject) => {
-    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new PhotoError('unreadable', 'The photo could not be encoded.'))), 'image/jpeg', JPEG_QUALITY);
+    canvas.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new PhotoError('unreadable', 'The photo could not be encoded.'))),
+      'image/jpeg',
+      JPEG_QUALITY,
+    );
   });
 }
 
@@ -91,7 +104,9 @@ async function encodeJpeg(bitmap: ImageBitmap, width: number, height: number): P
  */
 export async function prepareRawPhoto(file: Blob): Promise<PreparedPhoto> {
   if (file.size > MAX_INPUT_BYTES) {
-    throw new PhotoError('too_large', `The file is ${megabytes(file.size)} MB; the limit is 25 MB.`, { sizeMb: megabytes(file.size) });
+    throw new PhotoError('too_large', `The file is ${megabytes(file.size)} MB; the limit is 25 MB.`, {
+      sizeMb: megabytes(file.size),
+    });
   }
   const kind = await sniff(file);
   const claimsImage = file.type.startsWith('image/');
@@ -111,7 +126,11 @@ export async function prepareRawPhoto(file: Blob): Promise<PreparedPhoto> {
   try {
     const { width, height } = bitmap;
     if (Math.min(width, height) < MIN_SHORT_SIDE) {
-      throw new PhotoError('too_small', `The photo is ${width} × ${height} px; the shorter side must be at least ${MIN_SHORT_SIDE} px.`, { width, height });
+      throw new PhotoError(
+        'too_small',
+        `The photo is ${width} × ${height} px; the shorter side must be at least ${MIN_SHORT_SIDE} px.`,
+        { width, height },
+      );
     }
     const scale = Math.min(1, MAX_LONG_SIDE / Math.max(width, height));
     const outWidth = Math.max(1, Math.round(width * scale));
@@ -145,7 +164,10 @@ async function decodedHeic(file: Blob): Promise<ImageData> {
 async function downscaled(source: Blob | ImageData, width: number, height: number): Promise<ImageBitmap | undefined> {
   try {
     const small = await createImageBitmap(source, {
-      imageOrientation: 'from-image', resizeWidth: width, resizeHeight: height, resizeQuality: 'high',
+      imageOrientation: 'from-image',
+      resizeWidth: width,
+      resizeHeight: height,
+      resizeQuality: 'high',
     });
     if (small.width === width && small.height === height) return small;
     small.close();

@@ -13,7 +13,10 @@ export function expectedMs(product: ProductInfo | undefined, output: 'image' | '
 /** The views to ask for: those the shop listed (comma-separated) that the product offers, else all it offers. */
 export function requestedViews(product: ProductInfo | undefined, wanted: string): string[] {
   const offered = product?.views?.length ? product.views : ['front'];
-  const listed = wanted.split(',').map((v) => v.trim()).filter(Boolean);
+  const listed = wanted
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
   const chosen = listed.length ? offered.filter((v) => listed.includes(v)) : offered;
   const views = chosen.length ? chosen : offered;
   // The front renders first upstream and anchors the other views; show it first too.
@@ -39,5 +42,7 @@ function warnOnce(product: string, variant: string): void {
   const key = `${product}\u0000${variant}`;
   if (warned.has(key)) return;
   warned.add(key);
-  console.warn(`<tryon-button>: the proxy's catalog lists no variant "${variant}" of product "${product}"; trying on the product's own garment.`);
+  console.warn(
+    `<tryon-button>: the proxy's catalog lists no variant "${variant}" of product "${product}"; trying on the product's own garment.`,
+  );
 }

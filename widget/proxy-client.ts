@@ -44,15 +44,37 @@ export interface ProductInfo {
   models?: ProductModel[];
 }
 
-export interface ProductVariant { id: string; name: string }
+export interface ProductVariant {
+  id: string;
+  name: string;
+}
 /** One of the shop's models: `image` is a picture the proxy serves (made absolute against the endpoint). */
-export interface ProductModel { id: string; name: string; image: string }
+export interface ProductModel {
+  id: string;
+  name: string;
+  image: string;
+}
 /** A desktop's hand-off (POST /handoffs): its handle, the phone's code, when the code ends. */
-export interface StartedHandoff { handoff: string; code: string; expiresAt: string }
+export interface StartedHandoff {
+  handoff: string;
+  code: string;
+  expiresAt: string;
+}
 /** What the desktop reads of its hand-off. */
-export interface HandoffState { status: 'waiting' | 'received' | 'expired'; photo?: string; expiresAt: string }
-export interface UploadedPhoto { photo: string; expiresAt: string }
-export interface CreatedTryon { tryon: string; status: string; views: string[] }
+export interface HandoffState {
+  status: 'waiting' | 'received' | 'expired';
+  photo?: string;
+  expiresAt: string;
+}
+export interface UploadedPhoto {
+  photo: string;
+  expiresAt: string;
+}
+export interface CreatedTryon {
+  tryon: string;
+  status: string;
+  views: string[];
+}
 export interface TryonRequest {
   product: string;
   /** Exactly one of the two: the shopper's photo (a handle), or one of the shop's models by id. */
@@ -118,8 +140,14 @@ function abortError(): DOMException {
 function wait(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError());
-    const timer = setTimeout(() => { signal?.removeEventListener('abort', stop); resolve(); }, ms);
-    const stop = () => { clearTimeout(timer); reject(abortError()); };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
     signal?.addEventListener('abort', stop, { once: true });
   });
 }
@@ -134,7 +162,8 @@ async function errorFrom(status: number, text: string, retryAfterHeader: string 
         error.code,
         typeof error.message === 'string' ? error.message : '',
         typeof error.retryable === 'boolean' ? error.retryable : status >= 500 || status === 429,
-        status, retryAfter,
+        status,
+        retryAfter,
       );
     }
   } catch {
@@ -207,7 +236,12 @@ export class ProxyClient {
   }
 
   /** `fields` go before the photo (a hand-off's code and consent: the proxy judges them before the photo streams on). */
-  uploadPhoto(photo: Blob, onProgress?: (percent: number) => void, signal?: AbortSignal, fields: Record<string, string> = {}): Promise<UploadedPhoto> {
+  uploadPhoto(
+    photo: Blob,
+    onProgress?: (percent: number) => void,
+    signal?: AbortSignal,
+    fields: Record<string, string> = {},
+  ): Promise<UploadedPhoto> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortError());
       const xhr = new XMLHttpRequest();
@@ -256,7 +290,9 @@ export class ProxyClient {
   /** Starts a desktop → phone hand-off for the product (and variant). */
   startHandoff(product: string, variant: string | undefined, signal?: AbortSignal): Promise<StartedHandoff> {
     return this.#json<StartedHandoff>('handoffs', {
-      method: 'POST', signal, headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      signal,
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ product, ...(variant ? { variant } : {}) }),
     });
   }
@@ -266,7 +302,11 @@ export class ProxyClient {
    * when that breaks, a poll every pollInterval (as a try-on's watch does). Rejects with an
    * AbortError when `signal` aborts.
    */
-  async watchHandoff(handoff: string, onState: (state: HandoffState) => void, signal?: AbortSignal): Promise<HandoffState> {
+  async watchHandoff(
+    handoff: string,
+    onState: (state: HandoffState) => void,
+    signal?: AbortSignal,
+  ): Promise<HandoffState> {
     const path = `handoffs/${encodeURIComponent(handoff)}`;
     if (this.serverSentEvents && typeof EventSource === 'function') {
       const streamed = await new Promise<HandoffState | undefined>((resolve, reject) => {
@@ -322,15 +362,22 @@ export class ProxyClient {
    * error step rather than a result the endpoint may have tampered with, and watching stops.
    */
   #normalise(answer: ProxyStatus): ProxyStatus {
-    const normalised = (list: unknown): TryonOutput[] => (Array.isArray(list) ? (list as TryonOutput[]) : [])
-      .filter((o) => o && typeof o.url === 'string')
-      .map((o) => ({ ...o, view: o.view || 'front', type: o.type === 'video' ? 'video' : 'image', url: networkUrl(o.url, this.base) }));
+    const normalised = (list: unknown): TryonOutput[] =>
+      (Array.isArray(list) ? (list as TryonOutput[]) : [])
+        .filter((o) => o && typeof o.url === 'string')
+        .map((o) => ({
+          ...o,
+          view: o.view || 'front',
+          type: o.type === 'video' ? 'video' : 'image',
+          url: networkUrl(o.url, this.base),
+        }));
     try {
       const outputs = normalised(answer.outputs);
       // The first look's URLs pass the same gate as the full render's.
-      const preview = answer.preview && typeof answer.preview === 'object' && typeof answer.preview.status === 'string'
-        ? { status: answer.preview.status, outputs: normalised(answer.preview.outputs) }
-        : undefined;
+      const preview =
+        answer.preview && typeof answer.preview === 'object' && typeof answer.preview.status === 'string'
+          ? { status: answer.preview.status, outputs: normalised(answer.preview.outputs) }
+          : undefined;
       return { ...answer, outputs, preview };
     } catch (error) {
       if (error instanceof RefusedUrl) throw new ProxyError('refused_url', '', false);
@@ -345,7 +392,9 @@ export class ProxyClient {
     const timer = setTimeout(giveUp, STATUS_TIMEOUT_MS);
     signal?.addEventListener('abort', giveUp, { once: true });
     try {
-      return this.#normalise(await this.#json<ProxyStatus>(`tryons/${encodeURIComponent(tryon)}`, { signal: read.signal }));
+      return this.#normalise(
+        await this.#json<ProxyStatus>(`tryons/${encodeURIComponent(tryon)}`, { signal: read.signal }),
+      );
     } catch (error) {
       if (signal?.aborted) throw abortError();
       if (read.signal.aborted) throw new ProxyError('not_answering', '', true);
@@ -362,7 +411,12 @@ export class ProxyClient {
    * the service is down (`serviceDown`) it never gives up: `onDown` is called once per outage, at
    * its first failed poll, and the next answer goes to `onStatus` as usual.
    */
-  async watch(tryon: string, onStatus: (answer: ProxyStatus) => void, signal?: AbortSignal, onDown?: (error: ProxyError) => void): Promise<ProxyStatus> {
+  async watch(
+    tryon: string,
+    onStatus: (answer: ProxyStatus) => void,
+    signal?: AbortSignal,
+    onDown?: (error: ProxyError) => void,
+  ): Promise<ProxyStatus> {
     if (this.serverSentEvents && typeof EventSource === 'function') {
       const streamed = await this.#stream(tryon, onStatus, signal);
       if (streamed) return streamed;
@@ -371,7 +425,11 @@ export class ProxyClient {
   }
 
   /** Resolves with the terminal answer, or undefined when the stream broke and polling should take over. */
-  #stream(tryon: string, onStatus: (answer: ProxyStatus) => void, signal?: AbortSignal): Promise<ProxyStatus | undefined> {
+  #stream(
+    tryon: string,
+    onStatus: (answer: ProxyStatus) => void,
+    signal?: AbortSignal,
+  ): Promise<ProxyStatus | undefined> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortError());
       const source = new EventSource(this.#url(`tryons/${encodeURIComponent(tryon)}/events`));
@@ -406,7 +464,12 @@ export class ProxyClient {
     });
   }
 
-  async #poll(tryon: string, onStatus: (answer: ProxyStatus) => void, signal?: AbortSignal, onDown?: (error: ProxyError) => void): Promise<ProxyStatus> {
+  async #poll(
+    tryon: string,
+    onStatus: (answer: ProxyStatus) => void,
+    signal?: AbortSignal,
+    onDown?: (error: ProxyError) => void,
+  ): Promise<ProxyStatus> {
     let failures = 0;
     let down = 0;
     for (;;) {
@@ -424,7 +487,10 @@ export class ProxyClient {
           if (down === 0) onDown?.(error);
           down += 1;
           const retryAfter = error.retryAfter ? error.retryAfter * 1000 : 0;
-          await wait(Math.max(retryAfter, Math.min(this.pollInterval * 2 ** Math.min(down, 4), DOWN_POLL_CAP_MS)), signal);
+          await wait(
+            Math.max(retryAfter, Math.min(this.pollInterval * 2 ** Math.min(down, 4), DOWN_POLL_CAP_MS)),
+            signal,
+          );
           continue;
         }
         if (error instanceof ProxyError && !error.retryable) throw error;

@@ -89,7 +89,16 @@ export type SessionEvent =
   /** "Try this colour": the same photo, another variant; `upload` when the photo's handle has expired. */
   /** With `draft` ("Make this one in full quality"): that colour's draft is the first look while its full render is made. */
   | { type: 'variant'; requestId: string; variant?: string; upload: boolean; draft?: TryonOutput }
-  | { type: 'resume'; tryon: string; requestId: string; variant?: string; views: string[]; output: 'image' | 'video'; at: number; photo?: { handle: string; expiresAt: string } }
+  | {
+      type: 'resume';
+      tryon: string;
+      requestId: string;
+      variant?: string;
+      views: string[];
+      output: 'image' | 'video';
+      at: number;
+      photo?: { handle: string; expiresAt: string };
+    }
   | { type: 'product-changed' }
   | { type: 'forgotten' }
   /** Watching got no answer from the shop's try-on service; watching goes on. */
@@ -108,7 +117,10 @@ export const hasOutput = (state: SessionState): boolean => state.outputs.some((o
  * The requestId and variant of a try-on about to be sent: the session's own while the variant is
  * the same, else the new id with the new variant (a new variant is a new try-on).
  */
-function sameTryonOr(state: SessionState, event: { requestId: string; variant?: string }): Pick<SessionState, 'requestId' | 'variant'> {
+function sameTryonOr(
+  state: SessionState,
+  event: { requestId: string; variant?: string },
+): Pick<SessionState, 'requestId' | 'variant'> {
   if (state.requestId && state.variant === event.variant) return { requestId: state.requestId, variant: state.variant };
   return { requestId: event.requestId, variant: event.variant };
 }
@@ -140,7 +152,9 @@ function statusAfter(state: SessionState, answer: ProxyStatus): SessionState {
       return { ...state, status: 'result', outputs, complete: true, error: undefined, failedStage: undefined };
     case 'failed':
       return {
-        ...state, status: 'error', outputs,
+        ...state,
+        status: 'error',
+        outputs,
         error: answer.error ?? { code: 'render_failed', message: '', retryable: true },
         failedStage: 'render',
       };
@@ -157,7 +171,8 @@ function statusAfter(state: SessionState, answer: ProxyStatus): SessionState {
  * reports lands in `resume`, so reopening shows where it got to, the result included.
  */
 export const watchedInBackground = (state: SessionState): boolean =>
-  state.status === 'idle' && (state.resume === 'queued' || state.resume === 'rendering' || (state.resume === 'result' && !state.complete));
+  state.status === 'idle' &&
+  (state.resume === 'queued' || state.resume === 'rendering' || (state.resume === 'result' && !state.complete));
 
 const backgroundEvents = new Set<SessionEvent['type']>(['submitted', 'status', 'failed', 'not-answering']);
 
@@ -187,29 +202,78 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
       return { ...state, status: 'photo', browsingModels: true };
     case 'models-closed':
       if (!state.browsingModels) return state;
-      return { ...state, browsingModels: undefined, status: state.status === 'photo' && !state.consented ? 'consent' : state.status };
+      return {
+        ...state,
+        browsingModels: undefined,
+        status: state.status === 'photo' && !state.consented ? 'consent' : state.status,
+      };
     case 'use-handoff-photo':
       if (state.status !== 'consent' && state.status !== 'photo') return state;
       return {
-        ...state, consented: true, status: 'queued', photo: event.photo, model: undefined, browsingModels: undefined, tryon: undefined,
-        requestId: event.requestId, variant: event.variant,
-        output: 'image', outputs: [], complete: false, error: undefined, failedStage: undefined, preview: undefined, previewOff: undefined,
+        ...state,
+        consented: true,
+        status: 'queued',
+        photo: event.photo,
+        model: undefined,
+        browsingModels: undefined,
+        tryon: undefined,
+        requestId: event.requestId,
+        variant: event.variant,
+        output: 'image',
+        outputs: [],
+        complete: false,
+        error: undefined,
+        failedStage: undefined,
+        preview: undefined,
+        previewOff: undefined,
       };
     case 'use-model':
       if (state.status !== 'photo') return state;
       return {
-        ...state, status: 'queued', model: event.model, photo: undefined, browsingModels: undefined, tryon: undefined,
-        requestId: event.requestId, variant: event.variant,
-        output: 'image', outputs: [], complete: false, error: undefined, failedStage: undefined, preview: undefined, previewOff: undefined,
+        ...state,
+        status: 'queued',
+        model: event.model,
+        photo: undefined,
+        browsingModels: undefined,
+        tryon: undefined,
+        requestId: event.requestId,
+        variant: event.variant,
+        output: 'image',
+        outputs: [],
+        complete: false,
+        error: undefined,
+        failedStage: undefined,
+        preview: undefined,
+        previewOff: undefined,
       };
     case 'photo-chosen':
       // A new photo is a new logical try-on.
-      return { ...state, model: undefined, browsingModels: undefined, requestId: undefined, photo: undefined, tryon: undefined, error: undefined, preview: undefined, previewOff: undefined };
+      return {
+        ...state,
+        model: undefined,
+        browsingModels: undefined,
+        requestId: undefined,
+        photo: undefined,
+        tryon: undefined,
+        error: undefined,
+        preview: undefined,
+        previewOff: undefined,
+      };
     case 'upload-start':
       if (!state.consented) return state;
       return {
-        ...state, model: undefined, status: 'uploading', percent: 0, output: 'image', outputs: [], complete: false,
-        ...sameTryonOr(state, event), error: undefined, failedStage: undefined, preview: undefined, previewOff: undefined,
+        ...state,
+        model: undefined,
+        status: 'uploading',
+        percent: 0,
+        output: 'image',
+        outputs: [],
+        complete: false,
+        ...sameTryonOr(state, event),
+        error: undefined,
+        failedStage: undefined,
+        preview: undefined,
+        previewOff: undefined,
       };
     case 'upload-progress':
       return state.status === 'uploading' ? { ...state, percent: Math.max(0, Math.min(100, event.percent)) } : state;
@@ -218,16 +282,34 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
     case 'use-last-photo':
       if (!state.consented) return state;
       return {
-        ...state, status: 'queued', photo: event.photo, model: undefined, ...sameTryonOr(state, event),
-        output: 'image', outputs: [], complete: false, error: undefined, failedStage: undefined, preview: undefined, previewOff: undefined,
+        ...state,
+        status: 'queued',
+        photo: event.photo,
+        model: undefined,
+        ...sameTryonOr(state, event),
+        output: 'image',
+        outputs: [],
+        complete: false,
+        error: undefined,
+        failedStage: undefined,
+        preview: undefined,
+        previewOff: undefined,
       };
     case 'submitted':
       if (state.status === 'idle' || state.status === 'photo') return state;
       // The variant as checked against the product's list at submit (a quick shopper's choice may
       // have been made before the list was known).
-      return { ...state, status: 'queued', tryon: event.tryon, views: event.views, submittedAt: event.at, variant: event.variant };
+      return {
+        ...state,
+        status: 'queued',
+        tryon: event.tryon,
+        views: event.views,
+        submittedAt: event.at,
+        variant: event.variant,
+      };
     case 'status':
-      if (!state.tryon || state.status === 'idle' || state.status === 'photo' || state.status === 'consent') return state;
+      if (!state.tryon || state.status === 'idle' || state.status === 'photo' || state.status === 'consent')
+        return state;
       return { ...statusAfter(state, event.answer), notAnswering: undefined };
     case 'not-answering':
       if (state.status !== 'queued' && state.status !== 'rendering' && state.status !== 'result') return state;
@@ -259,39 +341,90 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
     }
     case 'cancel':
       if (!['uploading', 'queued', 'rendering'].includes(state.status)) return state;
-      return { ...state, status: 'photo', tryon: undefined, percent: 0, submittedAt: undefined, notAnswering: undefined, preview: undefined, previewOff: undefined };
+      return {
+        ...state,
+        status: 'photo',
+        tryon: undefined,
+        percent: 0,
+        submittedAt: undefined,
+        notAnswering: undefined,
+        preview: undefined,
+        previewOff: undefined,
+      };
     case 'forgotten':
       // "Forget my photo": nothing of it is left in the session; the shopper may pick another.
       return { ...initialSession(), consented: state.consented, status: 'photo' };
     case 'another-photo':
       return {
-        ...state, status: state.consented ? 'photo' : 'consent', requestId: undefined, photo: undefined, model: undefined, tryon: undefined,
-        outputs: [], complete: false, error: undefined, failedStage: undefined, output: 'image', preview: undefined, previewOff: undefined,
+        ...state,
+        status: state.consented ? 'photo' : 'consent',
+        requestId: undefined,
+        photo: undefined,
+        model: undefined,
+        tryon: undefined,
+        outputs: [],
+        complete: false,
+        error: undefined,
+        failedStage: undefined,
+        output: 'image',
+        preview: undefined,
+        previewOff: undefined,
       };
     case 'video':
       if (!state.complete || (!state.photo && !state.model)) return state;
       return {
-        ...state, status: 'queued', output: 'video', requestId: event.requestId, tryon: undefined,
-        complete: false, error: undefined, failedStage: undefined, preview: undefined, previewOff: undefined,
+        ...state,
+        status: 'queued',
+        output: 'video',
+        requestId: event.requestId,
+        tryon: undefined,
+        complete: false,
+        error: undefined,
+        failedStage: undefined,
+        preview: undefined,
+        previewOff: undefined,
       };
     case 'variant':
       if (!state.complete || state.status !== 'result') return state;
       return {
-        ...state, status: event.upload ? 'uploading' : 'queued', photo: event.upload ? undefined : state.photo,
-        output: 'image', requestId: event.requestId, variant: event.variant, tryon: undefined, outputs: [],
-        complete: false, percent: 0, submittedAt: undefined, error: undefined, failedStage: undefined,
-        preview: event.draft, previewOff: event.draft ? true : undefined,
+        ...state,
+        status: event.upload ? 'uploading' : 'queued',
+        photo: event.upload ? undefined : state.photo,
+        output: 'image',
+        requestId: event.requestId,
+        variant: event.variant,
+        tryon: undefined,
+        outputs: [],
+        complete: false,
+        percent: 0,
+        submittedAt: undefined,
+        error: undefined,
+        failedStage: undefined,
+        preview: event.draft,
+        previewOff: event.draft ? true : undefined,
       };
     case 'resume':
       return {
-        ...state, consented: true, status: 'queued', tryon: event.tryon, requestId: event.requestId, variant: event.variant,
-        views: event.views, output: event.output, submittedAt: event.at, outputs: [], complete: false,
-        photo: event.photo, preview: undefined, previewOff: undefined,
+        ...state,
+        consented: true,
+        status: 'queued',
+        tryon: event.tryon,
+        requestId: event.requestId,
+        variant: event.variant,
+        views: event.views,
+        output: event.output,
+        submittedAt: event.at,
+        outputs: [],
+        complete: false,
+        photo: event.photo,
+        preview: undefined,
+        previewOff: undefined,
       };
     case 'product-changed':
       // A different product is a different try-on: everything but the shopper's consent starts over.
       return {
-        ...initialSession(), consented: state.consented,
+        ...initialSession(),
+        consented: state.consented,
         status: state.status === 'idle' ? 'idle' : state.consented ? 'photo' : 'consent',
       };
   }

@@ -4,7 +4,10 @@
 // endpoint only: a photo handle is good for any product of the same proxy, and "use my last
 // photo" is most useful on the next product page.
 
-export interface StoredPhoto { photo: string; expiresAt: string }
+export interface StoredPhoto {
+  photo: string;
+  expiresAt: string;
+}
 export interface StoredTryon {
   tryon: string;
   requestId: string;
@@ -63,7 +66,7 @@ export function currentTryon(endpoint: string, product: string): StoredTryon | u
   return stored && typeof stored.tryon === 'string' && typeof stored.requestId === 'string' ? stored : undefined;
 }
 
-export const rememberTryon = (endpoint: string, product: string, tryon: StoredTryon) => write(tryonKey(endpoint, product), tryon);
+export const rememberTryon = (endpoint: string, product: string, tryon: StoredTryon) =>
+  write(tryonKey(endpoint, product), tryon);
 /** The try-on is over (a result, a final failure, a cancel): a reload has nothing to resume. */
 export const forgetTryon = (endpoint: string, product: string) => write(tryonKey(endpoint, product), undefined);
-

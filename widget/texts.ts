@@ -20,10 +20,7 @@ export class Texts {
   readonly #overrides: Partial<Strings>;
   readonly #translation: Translation | undefined;
 
-  constructor(
-    overrides: Partial<Strings>,
-    translation: Translation | undefined,
-  ) {
+  constructor(overrides: Partial<Strings>, translation: Translation | undefined) {
     this.#overrides = overrides;
     this.#translation = translation;
   }
@@ -77,10 +74,15 @@ export class Texts {
  * of colour previews), a colour with no try-on (or no preview).
  */
 const SAME_WORDS: Record<string, string> = {
-  method_not_allowed: 'invalid_request', validation_failed: 'invalid_request', invalid_signature: 'invalid_request',
-  proxy_misconfigured: 'unauthorized', origin_not_allowed: 'unauthorized',
-  store_unavailable: 'upstream_unavailable', internal_error: 'upstream_unavailable',
-  colour_preview_limit: 'photo_limit_reached', colour_previews_off: 'unknown_variant',
+  method_not_allowed: 'invalid_request',
+  validation_failed: 'invalid_request',
+  invalid_signature: 'invalid_request',
+  proxy_misconfigured: 'unauthorized',
+  origin_not_allowed: 'unauthorized',
+  store_unavailable: 'upstream_unavailable',
+  internal_error: 'upstream_unavailable',
+  colour_preview_limit: 'photo_limit_reached',
+  colour_previews_off: 'unknown_variant',
 };
 
 /** The dictionary key of a code's words. */

@@ -298,7 +298,9 @@ export class TryonButton extends LitElement implements PanelHost {
     }
     const draw = typeof share === 'number' ? browserDraw() : undefined;
     if (typeof share === 'number' && draw === undefined) {
-      console.warn('<tryon-button>: no site data kept, so no holdout group: the button shows, no exposure is reported.');
+      console.warn(
+        '<tryon-button>: no site data kept, so no holdout group: the button shows, no exposure is reported.',
+      );
     }
     this.#group = typeof share === 'number' && draw !== undefined ? holdoutGroup(share, draw) : undefined;
   }
@@ -315,9 +317,16 @@ export class TryonButton extends LitElement implements PanelHost {
     const destinations = this.analytics ?? '';
     // Its own small chunk (shared with the panel): a page without analytics never loads it.
     if (destinations.trim()) {
-      void import('./analytics.js').then(({ sendConversion }) => sendConversion(destinations, 'tryon_exposure', {
-        product: detail.product, ...(variant ? { variant } : {}), group, holdout: share,
-      }), () => undefined);
+      void import('./analytics.js').then(
+        ({ sendConversion }) =>
+          sendConversion(destinations, 'tryon_exposure', {
+            product: detail.product,
+            ...(variant ? { variant } : {}),
+            group,
+            holdout: share,
+          }),
+        () => undefined,
+      );
     }
   }
 
@@ -335,11 +344,14 @@ export class TryonButton extends LitElement implements PanelHost {
     if (language === english.$code) return;
     this.#translationLoad = import('./languages.js')
       .then(({ loadTranslation }) => loadTranslation(language))
-      .then((found) => {
-        if (this.#translationFor !== language) return;
-        this.translation = found;
-        this.requestUpdate();
-      }, () => undefined);
+      .then(
+        (found) => {
+          if (this.#translationFor !== language) return;
+          this.translation = found;
+          this.requestUpdate();
+        },
+        () => undefined,
+      );
   }
 
   /** Complete once the label is in the element's language too. */
@@ -366,9 +378,15 @@ export class TryonButton extends LitElement implements PanelHost {
     if (!this.product || this.#resumeChecked.has(key)) return;
     this.#resumeChecked.add(key);
     const resume = currentTryon(this.endpoint, this.product);
-    if (resume) void this.#readyPanel().then((panel) => panel.show(resume)).catch(() => undefined);
+    if (resume)
+      void this.#readyPanel()
+        .then((panel) => panel.show(resume))
+        .catch(() => undefined);
     // Opened on a phone from a hand-off's QR code: the dialog opens in hand-off mode (the panel reads the code).
-    else if (location.hash.includes('tryon-handoff=')) void this.#readyPanel().then((panel) => panel.show()).catch(() => undefined);
+    else if (location.hash.includes('tryon-handoff='))
+      void this.#readyPanel()
+        .then((panel) => panel.show())
+        .catch(() => undefined);
   }
 
   /**
@@ -382,10 +400,16 @@ export class TryonButton extends LitElement implements PanelHost {
     const key = `${this.endpoint}|${this.product}`;
     this.#checkedFor = key;
     if (!this.product) return;
-    const timer = setTimeout(() => { if (this.#checkedFor === key) this.checking = false; }, 3000);
+    const timer = setTimeout(() => {
+      if (this.#checkedFor === key) this.checking = false;
+    }, 3000);
     try {
-      const response = await fetch(new URL(`products/${encodeURIComponent(this.product)}`, proxyBase(this.endpoint)), { headers: { accept: 'application/json' } });
-      const answer = response.ok ? (await response.json()) as { available?: boolean; unavailableReason?: string } : undefined;
+      const response = await fetch(new URL(`products/${encodeURIComponent(this.product)}`, proxyBase(this.endpoint)), {
+        headers: { accept: 'application/json' },
+      });
+      const answer = response.ok
+        ? ((await response.json()) as { available?: boolean; unavailableReason?: string })
+        : undefined;
       if (this.#checkedFor !== key || !answer) return;
       this.productAvailability(unavailableReasonOf(answer));
     } catch {
@@ -417,7 +441,10 @@ export class TryonButton extends LitElement implements PanelHost {
   #prefetchWhenIdle(): void {
     const schedule = () => {
       const idle = globalThis.requestIdleCallback;
-      const run = () => { this.#idleHandle = undefined; if (!this.#heldOut) void loadPanel().catch(() => undefined); };
+      const run = () => {
+        this.#idleHandle = undefined;
+        if (!this.#heldOut) void loadPanel().catch(() => undefined);
+      };
       this.#idleHandle = idle ? idle(run, { timeout: 5000 }) : (setTimeout(run, 3000) as unknown as number);
     };
     // Not during page load: the shop's own content comes first.
@@ -453,16 +480,27 @@ export class TryonButton extends LitElement implements PanelHost {
     // Unavailable: no button at all (`hide`), or a disabled one with the reason beside it in words.
     // The panel stays where it is: a dialog open when the budget ran out is not torn away.
     const reason = this.unavailable;
-    const reasonText = reason ? this.strings[`unavailable_${reason}`] ?? this.translation?.[`unavailable_${reason}`] ?? english[`unavailable_${reason}`] : '';
+    const reasonText = reason
+      ? (this.strings[`unavailable_${reason}`] ??
+        this.translation?.[`unavailable_${reason}`] ??
+        english[`unavailable_${reason}`])
+      : '';
     const shown = !reason || this.whenUnavailable === 'disable';
-    return html`${shown ? html`<button part="button" type="button" aria-haspopup=${reason ? nothing : 'dialog'}
+    return html`${
+      shown
+        ? html`<button part="button" type="button" aria-haspopup=${reason ? nothing : 'dialog'}
         aria-disabled=${reason ? 'true' : nothing} aria-describedby=${reason ? 'unavailable-reason' : ready ? 'ready-badge' : nothing}
         @click=${this.#onClick} @pointerenter=${this.#onPrefetch} @focus=${this.#onPrefetch} @touchstart=${this.#onPrefetch}
-      ><slot>${label}</slot>${ready && !reason ? html`<span id="ready-badge" part="ready-badge" aria-hidden="true">${ready.badge}</span>` : nothing}</button>${reason
-        ? html`<span id="unavailable-reason" part="unavailable-reason">${reasonText}</span>` : nothing}` : nothing}${this.panelLoaded
+      ><slot>${label}</slot>${ready && !reason ? html`<span id="ready-badge" part="ready-badge" aria-hidden="true">${ready.badge}</span>` : nothing}</button>${
+        reason ? html`<span id="unavailable-reason" part="unavailable-reason">${reasonText}</span>` : nothing
+      }`
+        : nothing
+    }${
+      this.panelLoaded
         ? html`<span role="status" class="ready-note">${ready?.announcement ?? ''}</span><tryon-panel .host=${this} @panel-status=${this.#onPanelStatus} @panel-ready=${this.#onPanelReady}
             exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error, first-look, first-look-badge, colours, colour, alternatives, models, model-grid, model, handoff, qr-code, handoff-code, handoff-sent, photo-check"
           ></tryon-panel>`
-        : nothing}`;
+        : nothing
+    }`;
   }
 }

@@ -10,7 +10,8 @@ export type { Strings } from './i18n/en.js';
  * harmless: the first definition wins and later calls do nothing.
  */
 export function define(name = 'tryon-button'): void {
-  if (!customElements.get(name)) customElements.define(name, name === 'tryon-button' ? TryonButton : class extends TryonButton {});
+  if (!customElements.get(name))
+    customElements.define(name, name === 'tryon-button' ? TryonButton : class extends TryonButton {});
 }
 
 define();

@@ -96,7 +96,15 @@ export class TryonPanel extends LitElement {
   /** The chosen photo's check (photo-check.ts, its own chunk): 'loading' while that chunk arrives; undefined with photo-check="off". */
   declare private check: PhotoCheck | 'loading' | undefined;
   /** The desktop's hand-off on screen ("Use your phone"), while it is. */
-  declare private handoff: { state: 'starting' | 'waiting' | 'expired' | 'failed'; code?: string; expiresAt?: number; qr?: string; problem: string } | undefined;
+  declare private handoff:
+    | {
+        state: 'starting' | 'waiting' | 'expired' | 'failed';
+        code?: string;
+        expiresAt?: number;
+        qr?: string;
+        problem: string;
+      }
+    | undefined;
   /** Opened on a phone from a hand-off's QR code: the code, and how sending the photo went. */
   declare private phone: { code: string; state: 'ready' | 'sending' | 'sent' | 'refused'; problem: string } | undefined;
   #handoffWatch: AbortController | undefined;
@@ -117,8 +125,11 @@ export class TryonPanel extends LitElement {
   readonly #smallScreen = new SmallScreen(this);
   readonly #run = new TryonRun(this, {
     settings: () => ({
-      endpoint: this.host.endpoint || '/tryon', product: this.host.product, views: this.host.views,
-      variant: this.host.variant ?? '', pollInterval: this.host.pollInterval,
+      endpoint: this.host.endpoint || '/tryon',
+      product: this.host.product,
+      views: this.host.views,
+      variant: this.host.variant ?? '',
+      pollInterval: this.host.pollInterval,
     }),
     chosenPhoto: () => this.prepared?.blob,
     errorMessage: (code) => this.#texts.errorMessage(code),
@@ -130,7 +141,11 @@ export class TryonPanel extends LitElement {
   // Once every colour has its answer, the live region says how many are in.
   readonly #colours: ColourPreviews = new ColourPreviews(() => {
     const { open, settled, tiles } = this.#colours;
-    if (open && settled) this.announcement = this.#texts.t('coloursDone', { ready: tiles.filter((t) => t.output).length, count: tiles.length });
+    if (open && settled)
+      this.announcement = this.#texts.t('coloursDone', {
+        ready: tiles.filter((t) => t.output).length,
+        count: tiles.length,
+      });
     this.requestUpdate();
   });
   #focusStep = false;
@@ -184,7 +199,9 @@ export class TryonPanel extends LitElement {
       this.dispatchEvent(new CustomEvent('panel-status', { detail: after.status }) satisfies PanelStatusEvent);
     }
     // No clock while the service is not answering: counting towards "usually about 25 seconds" would pretend.
-    this.#clock.running = !after.notAnswering && (after.status === 'queued' || after.status === 'rendering' || (after.status === 'result' && !after.complete));
+    this.#clock.running =
+      !after.notAnswering &&
+      (after.status === 'queued' || after.status === 'rendering' || (after.status === 'result' && !after.complete));
     if (readyInBackground(after) && !readyInBackground(before)) this.#readyBadge(true);
     if (event.type === 'product-changed') this.selectedView = '';
     if (event.type === 'uploaded' && this.preview) beforeImages.set(event.photo.handle, this.preview);
@@ -198,7 +215,8 @@ export class TryonPanel extends LitElement {
     if (last && after.status === 'result') {
       // The first view to arrive is shown; after that the shopper's own choice stands.
       if (!this.selectedView) this.selectedView = arrived.find((o) => o.type === 'image')?.view ?? '';
-      if (!after.complete && last.type === 'image') this.announcement = this.#texts.t('viewReady', { view: this.#texts.viewName(last.view) });
+      if (!after.complete && last.type === 'image')
+        this.announcement = this.#texts.t('viewReady', { view: this.#texts.viewName(last.view) });
     }
     if (after.complete && hasOutput(after) && !(before.complete && hasOutput(before))) {
       this.announcement = this.#texts.t(after.output === 'video' ? 'videoReady' : 'ready');
@@ -215,7 +233,9 @@ export class TryonPanel extends LitElement {
    */
   #readyBadge(on: boolean): void {
     const texts = this.#texts;
-    const detail = on ? { badge: texts.t('readyBadge'), announcement: texts.t('readyInBackground', { product: this.#productName() }) } : undefined;
+    const detail = on
+      ? { badge: texts.t('readyBadge'), announcement: texts.t('readyInBackground', { product: this.#productName() }) }
+      : undefined;
     this.dispatchEvent(new CustomEvent('panel-ready', { detail }) satisfies PanelReadyEvent);
   }
 
@@ -303,9 +323,18 @@ export class TryonPanel extends LitElement {
       const { PhotoCheck } = await import('./photo-check.js');
       if (this.prepared?.blob !== photo) return;
       this.check = new PhotoCheck({
-        photo, attribute, needsFullBody: this.#run.product?.fullBody === true, language: this.#texts.code, emit,
-        changed: () => { this.#focusStep = true; this.requestUpdate(); },
-        announce: (text) => { this.announcement = text; },
+        photo,
+        attribute,
+        needsFullBody: this.#run.product?.fullBody === true,
+        language: this.#texts.code,
+        emit,
+        changed: () => {
+          this.#focusStep = true;
+          this.requestUpdate();
+        },
+        announce: (text) => {
+          this.announcement = text;
+        },
         chooseAnother: () => this.renderRoot.querySelector<HTMLInputElement>('#file')?.click(),
       });
     } catch (error) {
@@ -383,7 +412,8 @@ export class TryonPanel extends LitElement {
     const chosen = output === 'video' && complete ? outputs.find((o) => o.type === 'video') : this.#currentImage();
     if (!chosen) return;
     // The result stays on screen; the live region says the save failed, so Download can be pressed again.
-    if (!(await download(chosen, this.host.product, this.renderRoot))) this.announcement = this.#texts.t('error_generic');
+    if (!(await download(chosen, this.host.product, this.renderRoot)))
+      this.announcement = this.#texts.t('error_generic');
   };
 
   readonly #onShare = async () => {
@@ -393,15 +423,27 @@ export class TryonPanel extends LitElement {
     const product = this.#productName();
     const url = productPageUrl();
     const outcome = await share(output, {
-      title: product, text: texts.t('shareText', { product }), url, fileName: outputFileName(output, this.host.product),
+      title: product,
+      text: texts.t('shareText', { product }),
+      url,
+      fileName: outputFileName(output, this.host.product),
     });
     // The live region says what was shared, so a screen reader user knows what the sheet sent.
     switch (outcome) {
-      case 'picture': this.announcement = texts.t('sharedPicture', { product }); break;
-      case 'link': this.announcement = texts.t('sharedLink', { product }); break;
-      case 'copied': this.announcement = texts.t('shareCopied', { product }); break;
-      case 'failed': this.announcement = texts.t('shareFailed', { product, url }); break;
-      case 'cancelled': break;
+      case 'picture':
+        this.announcement = texts.t('sharedPicture', { product });
+        break;
+      case 'link':
+        this.announcement = texts.t('sharedLink', { product });
+        break;
+      case 'copied':
+        this.announcement = texts.t('shareCopied', { product });
+        break;
+      case 'failed':
+        this.announcement = texts.t('shareFailed', { product, url });
+        break;
+      case 'cancelled':
+        break;
     }
   };
 
@@ -416,9 +458,11 @@ export class TryonPanel extends LitElement {
     const asked = (this.host.addToCart ?? '').trim();
     let problem = '';
     if (!platform && asked) problem = `="${asked}" is not shopify, woocommerce or event`;
-    else if (platform !== 'event' && platform && !this.#cartItem()) problem = `="${platform}" needs the variant tried on or a cart-id`;
+    else if (platform !== 'event' && platform && !this.#cartItem())
+      problem = `="${platform}" needs the variant tried on or a cart-id`;
     if (problem) {
-      if (this.#toldCart !== problem) console.error(`<tryon-button>: add-to-cart${problem}, so the result offers no "Add to cart".`);
+      if (this.#toldCart !== problem)
+        console.error(`<tryon-button>: add-to-cart${problem}, so the result offers no "Add to cart".`);
       this.#toldCart = problem;
       return undefined;
     }
@@ -440,8 +484,12 @@ export class TryonPanel extends LitElement {
     this.cart = { state: 'adding', requestId };
     this.announcement = texts.t('addingToCart');
     this.#emit('tryon-add-to-cart', {
-      ...subject, cart: platform, ...(item ? { item } : {}),
-      waitUntil: (promise) => { work.push(Promise.resolve(promise)); },
+      ...subject,
+      cart: platform,
+      ...(item ? { item } : {}),
+      waitUntil: (promise) => {
+        work.push(Promise.resolve(promise));
+      },
     });
     try {
       if (platform === 'shopify') await addToShopifyCart(item!);
@@ -461,7 +509,11 @@ export class TryonPanel extends LitElement {
       if (this.cart.requestId !== requestId) return;
       // The platform's own words (Shopify's, in the shop's language) follow ours when it gave any.
       const reason = error instanceof CartError ? error.reason : undefined;
-      this.cart = { state: 'failed', requestId, problem: `${texts.t('addToCartFailed', { product })}${reason ? ` ${reason}` : ''}` };
+      this.cart = {
+        state: 'failed',
+        requestId,
+        problem: `${texts.t('addToCartFailed', { product })}${reason ? ` ${reason}` : ''}`,
+      };
       this.announcement = '';
     }
   };
@@ -555,7 +607,8 @@ export class TryonPanel extends LitElement {
     const { status, percent, tryon } = this.#session;
     switch (status) {
       // Whole tens only, so a screen reader is not told every percent.
-      case 'uploading': return texts.t('uploading', { percent: texts.percent(Math.floor(percent / 10) * 10) });
+      case 'uploading':
+        return texts.t('uploading', { percent: texts.percent(Math.floor(percent / 10) * 10) });
       case 'queued':
       case 'rendering': {
         const { notAnswering, preview, previewOff } = this.#session;
@@ -564,14 +617,21 @@ export class TryonPanel extends LitElement {
         if (preview && !previewOff) return texts.t('previewReady');
         return status === 'rendering' ? texts.t('rendering') : tryon ? texts.t('queued') : texts.t('sending');
       }
-      default: return this.announcement;
+      default:
+        return this.announcement;
     }
   }
 
   /** What a drawn try-on image needs: the shopper's photo (when sent from this page) for the compare. */
   #imageView(texts: Texts, productName: string): ImageView {
     const photo = this.#session.photo;
-    return { texts, productName, before: photo ? beforeImages.get(photo.handle) : undefined, compare: this.#compare, onImageError: this.#onImageError };
+    return {
+      texts,
+      productName,
+      before: photo ? beforeImages.get(photo.handle) : undefined,
+      compare: this.#compare,
+      onImageError: this.#onImageError,
+    };
   }
 
   // ── "See it on a model" and the hand-off ────────────────────────────────────────────────
@@ -614,19 +674,27 @@ export class TryonPanel extends LitElement {
     this.#focusStep = true;
     const client = this.#run.client();
     try {
-      const started = await client.startHandoff(this.#run.product?.product || this.host.product, this.#run.chosenVariant || undefined, watch.signal);
+      const started = await client.startHandoff(
+        this.#run.product?.product || this.host.product,
+        this.#run.chosenVariant || undefined,
+        watch.signal,
+      );
       const expiresAt = Date.parse(started.expiresAt);
       this.handoff = { state: 'waiting', code: spacedCode(started.code), expiresAt, problem: '' };
       this.#handoffTick = setInterval(() => {
-        if (this.handoff?.state === 'waiting' && Date.now() >= (this.handoff.expiresAt ?? 0)) this.handoff = { ...this.handoff, state: 'expired' };
+        if (this.handoff?.state === 'waiting' && Date.now() >= (this.handoff.expiresAt ?? 0))
+          this.handoff = { ...this.handoff, state: 'expired' };
         this.requestUpdate();
       }, 1000);
-      void qrCode(phoneAddress(started.code)).then((qr) => {
-        if (this.#handoffWatch === watch && this.handoff) this.handoff = { ...this.handoff, qr };
-      }).catch(() => {
-        // Without its QR code the code in letters still works: said, not hidden.
-        if (this.#handoffWatch === watch && this.handoff) this.handoff = { ...this.handoff, problem: this.#texts.t('error_generic') };
-      });
+      void qrCode(phoneAddress(started.code))
+        .then((qr) => {
+          if (this.#handoffWatch === watch && this.handoff) this.handoff = { ...this.handoff, qr };
+        })
+        .catch(() => {
+          // Without its QR code the code in letters still works: said, not hidden.
+          if (this.#handoffWatch === watch && this.handoff)
+            this.handoff = { ...this.handoff, problem: this.#texts.t('error_generic') };
+        });
       const final = await client.watchHandoff(started.handoff, () => undefined, watch.signal);
       if (this.#handoffWatch !== watch) return;
       if (final.status === 'received' && final.photo) {
@@ -642,7 +710,10 @@ export class TryonPanel extends LitElement {
     } catch (error) {
       if (watch.signal.aborted) return;
       this.#stopHandoffTimers();
-      this.handoff = { state: 'failed', problem: this.#texts.errorMessage(error instanceof ProxyError ? error.code : 'generic') };
+      this.handoff = {
+        state: 'failed',
+        problem: this.#texts.errorMessage(error instanceof ProxyError ? error.code : 'generic'),
+      };
       this.#focusStep = true;
     }
   };
@@ -676,7 +747,11 @@ export class TryonPanel extends LitElement {
       await this.#run.sendToComputer(phone.code, blob);
       this.phone = { ...phone, state: 'sent', problem: '' };
     } catch (error) {
-      this.phone = { ...phone, state: 'refused', problem: this.#texts.errorMessage(error instanceof ProxyError ? error.code : 'generic') };
+      this.phone = {
+        ...phone,
+        state: 'refused',
+        problem: this.#texts.errorMessage(error instanceof ProxyError ? error.code : 'generic'),
+      };
     }
     this.#focusStep = true;
   };
@@ -705,8 +780,14 @@ export class TryonPanel extends LitElement {
     if (this.handoff && alternatives && (session.status === 'consent' || session.status === 'photo')) {
       const { handoff } = this;
       return alternatives.desktopHandoffStep({
-        texts, qr: handoff.qr, code: handoff.code, left: alternatives.timeLeft(handoff.expiresAt ?? 0, Date.now()), state: handoff.state,
-        problem: handoff.problem, onNewCode: this.#startHandoff, onBack: this.#closeHandoff,
+        texts,
+        qr: handoff.qr,
+        code: handoff.code,
+        left: alternatives.timeLeft(handoff.expiresAt ?? 0, Date.now()),
+        state: handoff.state,
+        problem: handoff.problem,
+        onNewCode: this.#startHandoff,
+        onBack: this.#closeHandoff,
       });
     }
     if (session.status === 'photo' && session.browsingModels) {
@@ -716,76 +797,156 @@ export class TryonPanel extends LitElement {
         return nothing;
       }
       return alternatives.modelsStep({
-        texts, productName, models: this.#models(),
-        onPick: (model) => this.#run.useModel(model), onBack: () => { this.#focusStep = true; this.#run.closeModels(); },
+        texts,
+        productName,
+        models: this.#models(),
+        onPick: (model) => this.#run.useModel(model),
+        onBack: () => {
+          this.#focusStep = true;
+          this.#run.closeModels();
+        },
       });
     }
     switch (session.status) {
-      case 'consent': return html`${consentStep({
-        texts, productName, privacyUrl: this.host.privacyUrl, retention: this.#run.product?.retention, checked: this.consentChecked,
-        onCheck: (event) => { this.consentChecked = (event.target as HTMLInputElement).checked; },
-        onContinue: () => {
-          if (!this.consentChecked) return;
-          const words = consentText({ texts, productName, privacyUrl: this.host.privacyUrl, retention: this.#run.product?.retention });
-          void this.#run.consent(consentWords(Object.values(words)), texts.code);
-        },
-      })}${this.#alternatives(texts)}`;
-      case 'photo': return html`${photoStep({
-        texts, preview: this.prepared ? this.preview : undefined, preparing: this.preparing, dragging: this.dragging,
-        problem: this.problem, hasLastPhoto: Boolean(lastPhoto(this.host.endpoint)), canForget: this.#run.hasPhotoToForget(),
-        onForget: this.#onForget,
-        onDragOver: this.#onDragOver, onDragLeave: () => { this.dragging = false; }, onDrop: this.#onDrop,
-        // The photo check gates both ways a photo leaves the device: to the try-on, and to the computer.
-        onSubmit: () => {
-          if (!this.prepared || !this.#checkAllowsSend()) return;
-          if (this.phone) void this.#sendToComputer();
-          else void this.#run.sendPhoto();
-        },
-        check: this.check === 'loading' ? { view: nothing, allowsSend: false }
-          : this.check ? { view: this.check.view(this.renderRoot as ShadowRoot), allowsSend: this.check.allowsSend } : undefined,
-        onPick: (camera) => this.renderRoot.querySelector<HTMLInputElement>(camera ? '#camera' : '#file')?.click(),
-        onUseLastPhoto: () => this.#run.useLastPhoto(),
-        onFile: this.#onFile,
-        phone: this.phone ? { sending: this.phone.state === 'sending' } : undefined,
-      })}${this.#alternatives(texts)}`;
+      case 'consent':
+        return html`${consentStep({
+          texts,
+          productName,
+          privacyUrl: this.host.privacyUrl,
+          retention: this.#run.product?.retention,
+          checked: this.consentChecked,
+          onCheck: (event) => {
+            this.consentChecked = (event.target as HTMLInputElement).checked;
+          },
+          onContinue: () => {
+            if (!this.consentChecked) return;
+            const words = consentText({
+              texts,
+              productName,
+              privacyUrl: this.host.privacyUrl,
+              retention: this.#run.product?.retention,
+            });
+            void this.#run.consent(consentWords(Object.values(words)), texts.code);
+          },
+        })}${this.#alternatives(texts)}`;
+      case 'photo':
+        return html`${photoStep({
+          texts,
+          preview: this.prepared ? this.preview : undefined,
+          preparing: this.preparing,
+          dragging: this.dragging,
+          problem: this.problem,
+          hasLastPhoto: Boolean(lastPhoto(this.host.endpoint)),
+          canForget: this.#run.hasPhotoToForget(),
+          onForget: this.#onForget,
+          onDragOver: this.#onDragOver,
+          onDragLeave: () => {
+            this.dragging = false;
+          },
+          onDrop: this.#onDrop,
+          // The photo check gates both ways a photo leaves the device: to the try-on, and to the computer.
+          onSubmit: () => {
+            if (!this.prepared || !this.#checkAllowsSend()) return;
+            if (this.phone) void this.#sendToComputer();
+            else void this.#run.sendPhoto();
+          },
+          check:
+            this.check === 'loading'
+              ? { view: nothing, allowsSend: false }
+              : this.check
+                ? { view: this.check.view(this.renderRoot as ShadowRoot), allowsSend: this.check.allowsSend }
+                : undefined,
+          onPick: (camera) => this.renderRoot.querySelector<HTMLInputElement>(camera ? '#camera' : '#file')?.click(),
+          onUseLastPhoto: () => this.#run.useLastPhoto(),
+          onFile: this.#onFile,
+          phone: this.phone ? { sending: this.phone.state === 'sending' } : undefined,
+        })}${this.#alternatives(texts)}`;
       case 'uploading':
       case 'queued':
-      case 'rendering': return progressStep({
-        texts, productName, uploading: session.status === 'uploading', percent: session.percent,
-        elapsedSeconds: session.tryon ? Math.round(Math.max(0, this.#clock.now - (session.submittedAt ?? this.#clock.now)) / 1000) : undefined,
-        expectedSeconds: Math.round(this.#run.expectedMs() / 1000), notAnswering: Boolean(session.notAnswering),
-        onCancel: () => this.#run.cancel(),
-        preview: session.preview ? { output: session.preview, view: this.#imageView(texts, productName), onLoad: () => this.#run.previewShown() } : undefined,
-      });
-      case 'result': return this.#colours.open && session.complete ? coloursStep({
-        texts, productName, tiles: this.#colours.tiles, onUpgrade: this.#onUpgrade, onBack: this.#onColoursBack,
-        onImageError: this.#onImageError,
-      }) : resultStep({
-        texts, productName, outputs: session.outputs, views: session.views, selectedView: this.selectedView,
-        before: session.photo ? beforeImages.get(session.photo.handle) : undefined, compare: this.#compare,
-        offerVideo: session.complete && this.host.video && this.#run.product?.video === true &&
-          !session.outputs.some((o) => o.type === 'video') && session.output === 'image',
-        onSelect: (view) => { this.selectedView = view; this.fadeFrom = undefined; },
-        onDownload: this.#onDownload, onShare: this.#onShare, onAnotherPhoto: this.#onAnotherPhoto, onForget: this.#onForget,
-        onMakeVideo: () => this.#run.makeVideo(),
-        colourOffer: this.#colourOffer(texts), onTryColour: this.#onTryColour,
-        cart: session.complete ? this.#resultCart() : undefined,
-        fadeFrom: this.fadeFrom, offerColours: this.#offersColours(), onSeeColours: this.#onSeeColours,
-        onImageError: this.#onImageError,
-      });
+      case 'rendering':
+        return progressStep({
+          texts,
+          productName,
+          uploading: session.status === 'uploading',
+          percent: session.percent,
+          elapsedSeconds: session.tryon
+            ? Math.round(Math.max(0, this.#clock.now - (session.submittedAt ?? this.#clock.now)) / 1000)
+            : undefined,
+          expectedSeconds: Math.round(this.#run.expectedMs() / 1000),
+          notAnswering: Boolean(session.notAnswering),
+          onCancel: () => this.#run.cancel(),
+          preview: session.preview
+            ? {
+                output: session.preview,
+                view: this.#imageView(texts, productName),
+                onLoad: () => this.#run.previewShown(),
+              }
+            : undefined,
+        });
+      case 'result':
+        return this.#colours.open && session.complete
+          ? coloursStep({
+              texts,
+              productName,
+              tiles: this.#colours.tiles,
+              onUpgrade: this.#onUpgrade,
+              onBack: this.#onColoursBack,
+              onImageError: this.#onImageError,
+            })
+          : resultStep({
+              texts,
+              productName,
+              outputs: session.outputs,
+              views: session.views,
+              selectedView: this.selectedView,
+              before: session.photo ? beforeImages.get(session.photo.handle) : undefined,
+              compare: this.#compare,
+              offerVideo:
+                session.complete &&
+                this.host.video &&
+                this.#run.product?.video === true &&
+                !session.outputs.some((o) => o.type === 'video') &&
+                session.output === 'image',
+              onSelect: (view) => {
+                this.selectedView = view;
+                this.fadeFrom = undefined;
+              },
+              onDownload: this.#onDownload,
+              onShare: this.#onShare,
+              onAnotherPhoto: this.#onAnotherPhoto,
+              onForget: this.#onForget,
+              onMakeVideo: () => this.#run.makeVideo(),
+              colourOffer: this.#colourOffer(texts),
+              onTryColour: this.#onTryColour,
+              cart: session.complete ? this.#resultCart() : undefined,
+              fadeFrom: this.fadeFrom,
+              offerColours: this.#offersColours(),
+              onSeeColours: this.#onSeeColours,
+              onImageError: this.#onImageError,
+            });
       case 'error': {
         // The full render failed after its first look: the shopper keeps the look and is told plainly.
-        const kept = session.preview && session.failedStage === 'render'
-          ? firstLook(texts, { output: session.preview, view: this.#imageView(texts, productName), onLoad: () => undefined })
-          : undefined;
+        const kept =
+          session.preview && session.failedStage === 'render'
+            ? firstLook(texts, {
+                output: session.preview,
+                view: this.#imageView(texts, productName),
+                onLoad: () => undefined,
+              })
+            : undefined;
         // No action for a code that cannot succeed today (a spent budget): only Close.
         const action = actionLabel(session.error?.code);
         return errorStep({
-          texts, message: kept ? texts.t('previewFullFailed') : session.error?.message, action: action && texts.t(action),
-          onRetry: this.#onRetry, onClose: () => this.hide(), kept,
+          texts,
+          message: kept ? texts.t('previewFullFailed') : session.error?.message,
+          action: action && texts.t(action),
+          onRetry: this.#onRetry,
+          onClose: () => this.hide(),
+          kept,
         });
       }
-      default: return nothing;
+      default:
+        return nothing;
     }
   }
 

@@ -139,7 +139,13 @@ export class TryonRun implements ReactiveController {
     if (resume && !this.session.tryon) {
       const { tryon, requestId, variant, views, output, submittedAt, photo } = resume;
       this.#dispatch({
-        type: 'resume', tryon, requestId, variant, views, output, at: submittedAt,
+        type: 'resume',
+        tryon,
+        requestId,
+        variant,
+        views,
+        output,
+        at: submittedAt,
         photo: photo ? { handle: photo.photo, expiresAt: photo.expiresAt } : undefined,
       });
     } else {
@@ -156,7 +162,8 @@ export class TryonRun implements ReactiveController {
   continue(): Promise<void> {
     const { status, tryon, photo, complete } = this.session;
     // Reopened while the try-on is still watched in the background: that watch goes on.
-    if (this.#current && (status === 'queued' || status === 'rendering' || (status === 'result' && !complete))) return Promise.resolve();
+    if (this.#current && (status === 'queued' || status === 'rendering' || (status === 'result' && !complete)))
+      return Promise.resolve();
     if (status === 'uploading') return this.#start('upload', (run) => this.#send(run));
     if (tryon && (status === 'queued' || status === 'rendering' || (status === 'result' && !complete))) {
       return this.#start('watch', (run) => this.#watch(run));
@@ -233,7 +240,10 @@ export class TryonRun implements ReactiveController {
     }
     this.#dispatch({ type: 'photo-chosen' });
     this.#dispatch({
-      type: 'use-last-photo', photo: { handle: stored.photo, expiresAt: stored.expiresAt }, requestId: newRequestId(), variant: this.chosenVariant,
+      type: 'use-last-photo',
+      photo: { handle: stored.photo, expiresAt: stored.expiresAt },
+      requestId: newRequestId(),
+      variant: this.chosenVariant,
     });
     void this.#start('submit', (run) => this.#submit(run));
     return true;
@@ -263,13 +273,22 @@ export class TryonRun implements ReactiveController {
    */
   useHandoffPhoto(handle: string, expiresAt: string): void {
     this.#stop();
-    this.#dispatch({ type: 'use-handoff-photo', photo: { handle, expiresAt }, requestId: newRequestId(), variant: this.chosenVariant });
+    this.#dispatch({
+      type: 'use-handoff-photo',
+      photo: { handle, expiresAt },
+      requestId: newRequestId(),
+      variant: this.chosenVariant,
+    });
     void this.#start('submit', (run) => this.#submit(run));
   }
 
   /** The phone's side of a hand-off: uploads `photo` with the code and the consent given here; nothing is tried on here. */
   async sendToComputer(code: string, photo: Blob, onProgress?: (percent: number) => void): Promise<void> {
-    await this.#proxy().uploadPhoto(photo, onProgress, undefined, { handoff: code, consent: 'true', ...this.#consentFields() });
+    await this.#proxy().uploadPhoto(photo, onProgress, undefined, {
+      handoff: code,
+      consent: 'true',
+      ...this.#consentFields(),
+    });
   }
 
   /** The proxy client, for the panel's hand-off (which is not a run). */
@@ -357,15 +376,25 @@ export class TryonRun implements ReactiveController {
    * colours"): submitted with `quality: "preview"`, watched to its end, its final answer returned.
    * It is not the session's try-on: the result stays on screen, and `signal` stops it.
    */
-  async colourPreview(variant: string, signal: AbortSignal, onStatus?: (answer: ProxyStatus) => void): Promise<ProxyStatus> {
+  async colourPreview(
+    variant: string,
+    signal: AbortSignal,
+    onStatus?: (answer: ProxyStatus) => void,
+  ): Promise<ProxyStatus> {
     const { photo, model } = this.session;
     if (!photo && !model) throw new ProxyError('photo_expired', '', false);
     const client = this.#proxy();
-    const created = await client.createTryon({
-      product: this.product?.product || this.#settings.product, variant, requestId: newRequestId(),
-      views: ['front'], quality: 'preview',
-      ...(model !== undefined ? { model } : { photo: photo!.handle, ...this.#consentFields() }),
-    }, signal);
+    const created = await client.createTryon(
+      {
+        product: this.product?.product || this.#settings.product,
+        variant,
+        requestId: newRequestId(),
+        views: ['front'],
+        quality: 'preview',
+        ...(model !== undefined ? { model } : { photo: photo!.handle, ...this.#consentFields() }),
+      },
+      signal,
+    );
     return client.watch(created.tryon, (answer) => onStatus?.(answer), signal);
   }
 
@@ -423,10 +452,22 @@ export class TryonRun implements ReactiveController {
         this.#dispatch({ type: 'cancel' });
         return;
       }
-      const uploaded = await this.#settled(run, 'upload', this.#proxy().uploadPhoto(blob, this.#whileCurrent(run, (percent: number) => {
-        this.#dispatch({ type: 'upload-progress', percent });
-        this.#options.emit('tryon-progress', { ...this.#subject(), status: 'uploading', percent: this.session.percent });
-      }), run.signal));
+      const uploaded = await this.#settled(
+        run,
+        'upload',
+        this.#proxy().uploadPhoto(
+          blob,
+          this.#whileCurrent(run, (percent: number) => {
+            this.#dispatch({ type: 'upload-progress', percent });
+            this.#options.emit('tryon-progress', {
+              ...this.#subject(),
+              status: 'uploading',
+              percent: this.session.percent,
+            });
+          }),
+          run.signal,
+        ),
+      );
       this.#dispatch({ type: 'uploaded', photo: { handle: uploaded.photo, expiresAt: uploaded.expiresAt } });
       rememberPhoto(this.#settings.endpoint, { photo: uploaded.photo, expiresAt: uploaded.expiresAt });
     }
@@ -441,25 +482,47 @@ export class TryonRun implements ReactiveController {
     const variant = variantToTry(product, this.session.variant);
     const { endpoint, product: id } = this.#settings;
     const views = output === 'video' ? ['front'] : requestedViews(this.product, this.#settings.views);
-    this.#options.emit('tryon-submit', { product: this.#settings.product, ...(variant ? { variant } : {}), requestId, views, output });
-    const created = await this.#settled(run, 'submit', this.#proxy().createTryon({
-      product: product.product || id,
+    this.#options.emit('tryon-submit', {
+      product: this.#settings.product,
       ...(variant ? { variant } : {}),
-      // The shop's model needs no consent; the shopper's photo carries the consent they gave.
-      ...(model !== undefined ? { model } : { photo: photo!.handle, ...this.#consentFields() }),
       requestId,
-      ...(output === 'video' ? { output } : { views }),
-      ...(this.session.previewOff ? { preview: 'off' as const } : {}),
-    }, run.signal));
+      views,
+      output,
+    });
+    const created = await this.#settled(
+      run,
+      'submit',
+      this.#proxy().createTryon(
+        {
+          product: product.product || id,
+          ...(variant ? { variant } : {}),
+          // The shop's model needs no consent; the shopper's photo carries the consent they gave.
+          ...(model !== undefined ? { model } : { photo: photo!.handle, ...this.#consentFields() }),
+          requestId,
+          ...(output === 'video' ? { output } : { views }),
+          ...(this.session.previewOff ? { preview: 'off' as const } : {}),
+        },
+        run.signal,
+      ),
+    );
     const at = Date.now();
     const createdViews = Array.isArray(created.views) && created.views.length ? created.views : views;
     this.#dispatch({ type: 'submitted', tryon: created.tryon, views: createdViews, at, variant });
     rememberTryon(endpoint, id, {
-      tryon: created.tryon, requestId, ...(variant ? { variant } : {}), views: createdViews, output, submittedAt: at,
+      tryon: created.tryon,
+      requestId,
+      ...(variant ? { variant } : {}),
+      views: createdViews,
+      output,
+      submittedAt: at,
       ...(photo ? { photo: { photo: photo.handle, expiresAt: photo.expiresAt } } : {}),
     });
     this.#options.emit('tryon-progress', {
-      ...this.#subject(), status: 'queued', tryon: created.tryon, elapsedMs: 0, expectedMs: this.expectedMs(),
+      ...this.#subject(),
+      status: 'queued',
+      tryon: created.tryon,
+      elapsedMs: 0,
+      expectedMs: this.expectedMs(),
     });
     await this.#watch(run);
   }
@@ -467,24 +530,44 @@ export class TryonRun implements ReactiveController {
   async #watch(run: Run): Promise<void> {
     const tryon = this.session.tryon;
     if (!tryon) return;
-    const final = await this.#settled(run, 'watch', this.#proxy().watch(tryon, this.#whileCurrent(run, (answer) => {
-      this.#dispatch({ type: 'status', answer });
-      const at = this.session.submittedAt;
-      this.#options.emit('tryon-progress', {
-        ...this.#subject(), status: this.session.status, tryon,
-        elapsedMs: at ? Math.max(0, Date.now() - at) : 0, expectedMs: this.expectedMs(),
-      });
-    }), run.signal, this.#whileCurrent(run, () => this.#dispatch({ type: 'not-answering' }))));
+    const final = await this.#settled(
+      run,
+      'watch',
+      this.#proxy().watch(
+        tryon,
+        this.#whileCurrent(run, (answer) => {
+          this.#dispatch({ type: 'status', answer });
+          const at = this.session.submittedAt;
+          this.#options.emit('tryon-progress', {
+            ...this.#subject(),
+            status: this.session.status,
+            tryon,
+            elapsedMs: at ? Math.max(0, Date.now() - at) : 0,
+            expectedMs: this.expectedMs(),
+          });
+        }),
+        run.signal,
+        this.#whileCurrent(run, () => this.#dispatch({ type: 'not-answering' })),
+      ),
+    );
     if (final.status === 'succeeded' && !hasOutput(this.session)) {
       // Success without anything to show: ask once more (outputs may trail the status), and
       // if there is still nothing, offer "Try again" rather than an empty result.
-      this.#dispatch({ type: 'status', answer: await this.#settled(run, 'watch', this.#proxy().status(tryon, run.signal)) });
+      this.#dispatch({
+        type: 'status',
+        answer: await this.#settled(run, 'watch', this.#proxy().status(tryon, run.signal)),
+      });
       if (!hasOutput(this.session)) throw new ProxyError('no_outputs', '', true);
     }
     const { endpoint, product } = this.#settings;
     if (final.status === 'succeeded') {
       forgetTryon(endpoint, product);
-      this.#options.emit('tryon-result', { ...this.#subject(), tryon, requestId: this.session.requestId ?? '', outputs: this.session.outputs });
+      this.#options.emit('tryon-result', {
+        ...this.#subject(),
+        tryon,
+        requestId: this.session.requestId ?? '',
+        outputs: this.session.outputs,
+      });
     } else if (final.status === 'failed') {
       forgetTryon(endpoint, product);
       const code = final.error?.code ?? 'render_failed';
@@ -525,7 +608,9 @@ export class TryonRun implements ReactiveController {
   /** Which consent text the shopper agreed to, sent with every try-on. */
   #consentFields(): { consentVersion?: string; consentLanguage?: string } {
     const consent = this.#consent;
-    return consent ? { ...(consent.version ? { consentVersion: consent.version } : {}), consentLanguage: consent.language } : {};
+    return consent
+      ? { ...(consent.version ? { consentVersion: consent.version } : {}), consentLanguage: consent.language }
+      : {};
   }
 
   // ── the product and the proxy ────────────────────────────────────────────────────────────
@@ -541,20 +626,24 @@ export class TryonRun implements ReactiveController {
 
   #loadProduct(): Promise<ProductInfo> {
     if (this.#productLoad) return this.#productLoad;
-    const load: Promise<ProductInfo> = this.#proxy().product(this.#settings.product).then((product) => {
-      // The answer for a product the element no longer shows is stale: dropped.
-      if (this.#productLoad !== load) return product;
-      const reason = unavailableReasonOf(product);
-      this.#options.availability?.(reason);
-      // Not today: said in the words of the code a try-on would be refused with, never uploaded.
-      if (reason) throw new ProxyError(reason === 'disabled' ? 'unknown_product' : 'daily_budget_reached', '', false, 200);
-      this.#product = product;
-      this.#host.requestUpdate();
-      return product;
-    }).catch((error: unknown) => {
-      if (this.#productLoad === load) this.#productLoad = undefined;
-      throw error;
-    });
+    const load: Promise<ProductInfo> = this.#proxy()
+      .product(this.#settings.product)
+      .then((product) => {
+        // The answer for a product the element no longer shows is stale: dropped.
+        if (this.#productLoad !== load) return product;
+        const reason = unavailableReasonOf(product);
+        this.#options.availability?.(reason);
+        // Not today: said in the words of the code a try-on would be refused with, never uploaded.
+        if (reason)
+          throw new ProxyError(reason === 'disabled' ? 'unknown_product' : 'daily_budget_reached', '', false, 200);
+        this.#product = product;
+        this.#host.requestUpdate();
+        return product;
+      })
+      .catch((error: unknown) => {
+        if (this.#productLoad === load) this.#productLoad = undefined;
+        throw error;
+      });
     this.#productLoad = load;
     return load;
   }

@@ -54,7 +54,11 @@ const styleSheet = readFile(new URL('./style.css', import.meta.url), 'utf8');
 /** Reads `path` inside `dir`, refusing anything that would step outside it. */
 async function fileIn(dir: string, path: string): Promise<{ bytes: Buffer; type: string } | undefined> {
   const decoded = (() => {
-    try { return decodeURIComponent(path); } catch { return undefined; }
+    try {
+      return decodeURIComponent(path);
+    } catch {
+      return undefined;
+    }
   })();
   if (!decoded || decoded.includes('\0')) return undefined;
   const full = normalize(join(dir, decoded));
@@ -91,7 +95,10 @@ export function createShop<TryonEnv extends Env>(options: ShopOptions<TryonEnv>)
     if (!product) return page(c, notFoundPage(), 404);
     // ?variant= opens the page on that colour, as a platform's variant links do.
     // ?holdout= runs it with a holdout share (the widget validates it), for experiments and the e2e tests.
-    return page(c, productPage(product, { widget: withWidget(c), variant: c.req.query('variant'), holdout: c.req.query('holdout') }));
+    return page(
+      c,
+      productPage(product, { widget: withWidget(c), variant: c.req.query('variant'), holdout: c.req.query('holdout') }),
+    );
   });
 
   shop.get('/shop/style.css', async (c) => {

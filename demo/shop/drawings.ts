@@ -57,41 +57,63 @@ function saree(drape: 'nivi' | 'bengali' | 'gujarati' | 'maharashtrian', p: Pale
   const defs = motif('m', p.trim, drape === 'gujarati' ? 'dots' : 'butti') + shade;
   const border = (d: string, width = 16) =>
     `<path d="${d}" fill="none" stroke="${p.trim}" stroke-width="${width}" stroke-linejoin="round"/>`;
-  const cloth = (d: string) => `<path d="${d}" fill="${p.base}"/><path d="${d}" fill="url(#m)"/><path d="${d}" fill="url(#fold)"/>`;
+  const cloth = (d: string) =>
+    `<path d="${d}" fill="${p.base}"/><path d="${d}" fill="url(#m)"/><path d="${d}" fill="url(#fold)"/>`;
   let back = '';
   let lower = '';
   let pallu = '';
   switch (drape) {
     case 'nivi': {
       back = cloth('M388 198 L428 200 L470 610 L408 622 Z') + border('M470 610 L408 622', 18);
-      lower = cloth('M235 335 L365 335 L412 780 L188 780 Z') + border('M194 768 L406 768', 22) + pleats(300, 380, 780, p.second);
-      pallu = cloth('M214 418 L268 444 L412 240 L398 198 L350 196 Z') + border('M214 418 L350 196') + border('M268 444 L412 240', 10);
+      lower =
+        cloth('M235 335 L365 335 L412 780 L188 780 Z') +
+        border('M194 768 L406 768', 22) +
+        pleats(300, 380, 780, p.second);
+      pallu =
+        cloth('M214 418 L268 444 L412 240 L398 198 L350 196 Z') +
+        border('M214 418 L350 196') +
+        border('M268 444 L412 240', 10);
       break;
     }
     case 'bengali': {
       // Two broad pleats and the pallu brought over the shoulder to the front, with a key bunch.
-      lower = cloth('M235 335 L365 335 L414 780 L186 780 Z') + border('M192 766 L408 766', 30) +
+      lower =
+        cloth('M235 335 L365 335 L414 780 L186 780 Z') +
+        border('M192 766 L408 766', 30) +
         `<path d="M262 360 L236 780" stroke="${p.trim}" stroke-width="9"/><path d="M300 350 L300 780" stroke="${p.trim}" stroke-width="9"/>`;
-      pallu = cloth('M212 420 L262 446 L404 236 L392 198 L344 196 Z') + border('M212 420 L344 196', 22) +
-        cloth('M338 198 L404 202 L428 570 L346 552 Z') + border('M346 552 L428 570', 26) +
+      pallu =
+        cloth('M212 420 L262 446 L404 236 L392 198 L344 196 Z') +
+        border('M212 420 L344 196', 22) +
+        cloth('M338 198 L404 202 L428 570 L346 552 Z') +
+        border('M346 552 L428 570', 26) +
         `<circle cx="414" cy="590" r="13" fill="none" stroke="#c9a227" stroke-width="5"/><path d="M414 603 l-8 22 M414 603 l8 22" stroke="#c9a227" stroke-width="4"/>`;
       break;
     }
     case 'gujarati': {
       // Seedha pallu: over the right shoulder and spread open across the front.
       back = cloth('M175 200 L212 198 L190 560 L140 548 Z');
-      lower = cloth('M235 335 L365 335 L412 780 L188 780 Z') + border('M194 768 L406 768', 20) + pleats(286, 380, 780, p.second);
-      pallu = cloth('M206 198 L258 196 L380 344 L412 612 L298 646 L184 612 Z') + border('M184 612 L298 646 L412 612', 20) +
+      lower =
+        cloth('M235 335 L365 335 L412 780 L188 780 Z') +
+        border('M194 768 L406 768', 20) +
+        pleats(286, 380, 780, p.second);
+      pallu =
+        cloth('M206 198 L258 196 L380 344 L412 612 L298 646 L184 612 Z') +
+        border('M184 612 L298 646 L412 612', 20) +
         border('M258 196 L380 344', 8);
       break;
     }
     case 'maharashtrian': {
       // Nauvari: nine yards tucked at the back (kashta), so the drape parts like trousers.
-      lower = cloth('M235 335 L365 335 L408 712 L316 712 L300 520 L284 712 L192 712 Z') +
-        border('M196 702 L286 702', 20) + border('M314 702 L404 702', 20) +
+      lower =
+        cloth('M235 335 L365 335 L408 712 L316 712 L300 520 L284 712 L192 712 Z') +
+        border('M196 702 L286 702', 20) +
+        border('M314 702 L404 702', 20) +
         `<path d="M300 350 L300 520" stroke="${p.second}" stroke-width="4" opacity="0.5"/>`;
-      pallu = cloth('M220 400 L266 420 L410 236 L396 198 L352 196 Z') + border('M220 400 L352 196', 14) +
-        cloth('M390 198 L426 202 L452 420 L404 430 Z') + border('M452 420 L404 430', 16);
+      pallu =
+        cloth('M220 400 L266 420 L410 236 L396 198 L352 196 Z') +
+        border('M220 400 L352 196', 14) +
+        cloth('M390 198 L426 202 L452 420 L404 430 Z') +
+        border('M452 420 L404 430', 16);
       break;
     }
   }
@@ -130,7 +152,8 @@ function sleeves(colour: string, cuff: string): string {
 
 function buttons(from: number, to: number, colour: string): string {
   let dots = '';
-  for (let y = from; y <= to; y += 34) dots += `<circle cx="300" cy="${y}" r="6" fill="${colour}" stroke="#0003" stroke-width="1.5"/>`;
+  for (let y = from; y <= to; y += 34)
+    dots += `<circle cx="300" cy="${y}" r="6" fill="${colour}" stroke="#0003" stroke-width="1.5"/>`;
   return dots;
 }
 
@@ -180,12 +203,18 @@ function suit(p: Palette): { body: string; defs: string } {
 
 function garmentParts(drawing: GarmentDrawing, palette: Palette): { body: string; defs: string } {
   switch (drawing.kind) {
-    case 'saree': return saree(drawing.drape, palette);
-    case 'lehenga': return lehenga(palette);
-    case 'dress': return dress(palette);
-    case 'sherwani': return sherwani(palette);
-    case 'bandhgala': return bandhgala(palette);
-    case 'suit': return suit(palette);
+    case 'saree':
+      return saree(drawing.drape, palette);
+    case 'lehenga':
+      return lehenga(palette);
+    case 'dress':
+      return dress(palette);
+    case 'sherwani':
+      return sherwani(palette);
+    case 'bandhgala':
+      return bandhgala(palette);
+    case 'suit':
+      return suit(palette);
   }
 }
 
@@ -197,15 +226,20 @@ export function garmentSvg(drawing: GarmentDrawing, palette: Palette): string {
 
 /** A standing figure in the 600×800 body frame; `clothes` is drawn over it. */
 /** A person's colouring: skin, its shade, hair. */
-export interface Look { skin: string; shade: string; hair: string }
+export interface Look {
+  skin: string;
+  shade: string;
+  hair: string;
+}
 
 const DEFAULT_LOOK: Look = { skin: SKIN, shade: SKIN_SHADE, hair: HAIR };
 
 function figure(clothes: string, hairStyle: 'long' | 'short', look: Look = DEFAULT_LOOK): string {
   const { skin: SKIN, shade: SKIN_SHADE, hair: HAIR } = look;
-  const longHair = hairStyle === 'long'
-    ? `<path d="M246 118 Q236 40 300 46 Q364 40 354 118 L362 250 Q330 236 318 200 L282 200 Q270 236 238 250 Z" fill="${HAIR}"/>`
-    : '';
+  const longHair =
+    hairStyle === 'long'
+      ? `<path d="M246 118 Q236 40 300 46 Q364 40 354 118 L362 250 Q330 236 318 200 L282 200 Q270 236 238 250 Z" fill="${HAIR}"/>`
+      : '';
   return `${longHair}
     <path d="M190 210 L160 470 L186 478 L214 270 Z" fill="${SKIN}"/><path d="M410 210 L440 470 L414 478 L386 270 Z" fill="${SKIN}"/>
     <circle cx="172" cy="486" r="15" fill="${SKIN}"/><circle cx="428" cy="486" r="15" fill="${SKIN}"/>
@@ -228,7 +262,15 @@ function photoGround(warm: boolean): string {
     <linearGradient id="floor" x1="0" x2="0" y1="0" y2="1"><stop offset="0" stop-color="${floor}"/><stop offset="1" stop-color="${bottom}"/></linearGradient>`;
 }
 
-function photo(width: number, height: number, clothes: { body: string; defs: string }, hair: 'long' | 'short', warm: boolean, look?: Look, build = 1): string {
+function photo(
+  width: number,
+  height: number,
+  clothes: { body: string; defs: string },
+  hair: 'long' | 'short',
+  warm: boolean,
+  look?: Look,
+  build = 1,
+): string {
   const scale = (height * 0.9) / 800;
   const y = height * 0.06;
   const body = `<rect width="${width}" height="${height}" fill="url(#wall)"/>
@@ -258,7 +300,15 @@ export function shopperPhotoSvg(): string {
 }
 
 /** One of the shop's models ("See it on a model"): a name, a colouring and a build (1: the shopper's; wider is fuller). */
-export interface ShopModel { id: string; name: string; look: Look; build: number; hair: 'long' | 'short'; top: string; bottom: string }
+export interface ShopModel {
+  id: string;
+  name: string;
+  look: Look;
+  build: number;
+  hair: 'long' | 'short';
+  top: string;
+  bottom: string;
+}
 
 /** A shop model in plain clothes, 768×1024: their picture in the catalog's `models`. */
 export function shopModelSvg(model: ShopModel): string {

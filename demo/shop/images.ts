@@ -29,20 +29,66 @@ const FAVICON_SIZE = 32;
  * shopper. Their pictures land at models/shop-<id>.jpg, which catalog.json's `models` names.
  */
 export const SHOP_MODELS: ShopModel[] = [
-  { id: 'asha', name: 'Asha', look: { skin: '#c68863', shade: '#a96d4c', hair: '#2b1d16' }, build: 1, hair: 'long', top: '#8d99ae', bottom: '#3d5a80' },
-  { id: 'meera', name: 'Meera', look: { skin: '#8d5524', shade: '#6e3f17', hair: '#1a120d' }, build: 1.22, hair: 'long', top: '#b56576', bottom: '#355070' },
-  { id: 'kavya', name: 'Kavya', look: { skin: '#e0ac69', shade: '#c58c4f', hair: '#3b2417' }, build: 0.9, hair: 'short', top: '#6d9773', bottom: '#24343b' },
-  { id: 'zoya', name: 'Zoya', look: { skin: '#f1c27d', shade: '#d9a35e', hair: '#5a3825' }, build: 1.38, hair: 'long', top: '#e09f3e', bottom: '#540b0e' },
-  { id: 'nila', name: 'Nila', look: { skin: '#5c3a1e', shade: '#442a14', hair: '#0f0a07' }, build: 1.1, hair: 'short', top: '#9e2a2b', bottom: '#1d3557' },
+  {
+    id: 'asha',
+    name: 'Asha',
+    look: { skin: '#c68863', shade: '#a96d4c', hair: '#2b1d16' },
+    build: 1,
+    hair: 'long',
+    top: '#8d99ae',
+    bottom: '#3d5a80',
+  },
+  {
+    id: 'meera',
+    name: 'Meera',
+    look: { skin: '#8d5524', shade: '#6e3f17', hair: '#1a120d' },
+    build: 1.22,
+    hair: 'long',
+    top: '#b56576',
+    bottom: '#355070',
+  },
+  {
+    id: 'kavya',
+    name: 'Kavya',
+    look: { skin: '#e0ac69', shade: '#c58c4f', hair: '#3b2417' },
+    build: 0.9,
+    hair: 'short',
+    top: '#6d9773',
+    bottom: '#24343b',
+  },
+  {
+    id: 'zoya',
+    name: 'Zoya',
+    look: { skin: '#f1c27d', shade: '#d9a35e', hair: '#5a3825' },
+    build: 1.38,
+    hair: 'long',
+    top: '#e09f3e',
+    bottom: '#540b0e',
+  },
+  {
+    id: 'nila',
+    name: 'Nila',
+    look: { skin: '#5c3a1e', shade: '#442a14', hair: '#0f0a07' },
+    build: 1.1,
+    hair: 'short',
+    top: '#9e2a2b',
+    bottom: '#1d3557',
+  },
 ];
 
 export const shopModelPicture = (model: ShopModel): string => `models/shop-${model.id}.jpg`;
 
-interface Picture { path: string; svg: string; format: 'png' | 'jpeg' | 'ico' }
+interface Picture {
+  path: string;
+  svg: string;
+  format: 'png' | 'jpeg' | 'ico';
+}
 
 /** The garment drawing of one colour, under garments/ (the catalog's garmentImage for it). */
 export function garmentPicturePath(product: Product, colour: Colour): string {
-  return colour.id === product.colours[0].id ? `garments/${product.id}.png` : `garments/${product.id}--${colour.id}.png`;
+  return colour.id === product.colours[0].id
+    ? `garments/${product.id}.png`
+    : `garments/${product.id}--${colour.id}.png`;
 }
 
 function pictures(): Picture[] {
@@ -50,25 +96,35 @@ function pictures(): Picture[] {
   for (const product of products) {
     // Every colour is drawn: the shop shows the chosen one and the proxy uploads it for that variant.
     for (const colour of product.colours) {
-      list.push({ path: garmentPicturePath(product, colour), svg: garmentSvg(product.drawing, colour.palette), format: 'png' });
+      list.push({
+        path: garmentPicturePath(product, colour),
+        svg: garmentSvg(product.drawing, colour.palette),
+        format: 'png',
+      });
       if (product.image.startsWith('models/')) {
-        list.push({ path: colourImage(product, colour), svg: modelPhotoSvg(product.drawing, colour.palette), format: 'jpeg' });
+        list.push({
+          path: colourImage(product, colour),
+          svg: modelPhotoSvg(product.drawing, colour.palette),
+          format: 'jpeg',
+        });
       }
     }
   }
   list.push({ path: SHOPPER_PHOTO, svg: shopperPhotoSvg(), format: 'jpeg' });
-  for (const model of SHOP_MODELS) list.push({ path: shopModelPicture(model), svg: shopModelSvg(model), format: 'jpeg' });
+  for (const model of SHOP_MODELS)
+    list.push({ path: shopModelPicture(model), svg: shopModelSvg(model), format: 'jpeg' });
   list.push({ path: FAVICON, svg: faviconSvg(FAVICON_SIZE), format: 'ico' });
   return list;
 }
 
 async function render(picture: Picture, dir: string): Promise<void> {
   const image = sharp(Buffer.from(picture.svg));
-  const bytes = picture.format === 'png'
-    ? await image.png({ compressionLevel: 9, palette: true, quality: 90 }).toBuffer()
-    : picture.format === 'ico'
-      ? icoOf(await image.png().toBuffer(), FAVICON_SIZE)
-      : await image.flatten({ background: '#ffffff' }).jpeg({ quality: 88, mozjpeg: true }).toBuffer();
+  const bytes =
+    picture.format === 'png'
+      ? await image.png({ compressionLevel: 9, palette: true, quality: 90 }).toBuffer()
+      : picture.format === 'ico'
+        ? icoOf(await image.png().toBuffer(), FAVICON_SIZE)
+        : await image.flatten({ background: '#ffffff' }).jpeg({ quality: 88, mozjpeg: true }).toBuffer();
   const target = join(dir, picture.path);
   await mkdir(dirname(target), { recursive: true });
   // Several demos may start at once (the e2e files run in parallel): write aside, then rename.

@@ -7,14 +7,24 @@
 export {}; // a module: its names stay out of the global scope
 
 const CART_KEY = 'kapda-cart-count';
-const WIDGET_EVENTS = ['tryon-open', 'tryon-submit', 'tryon-progress', 'tryon-result', 'tryon-error', 'tryon-close', 'tryon-add-to-cart', 'tryon-exposure'] as const;
+const WIDGET_EVENTS = [
+  'tryon-open',
+  'tryon-submit',
+  'tryon-progress',
+  'tryon-result',
+  'tryon-error',
+  'tryon-close',
+  'tryon-add-to-cart',
+  'tryon-exposure',
+] as const;
 
 function cartCount(): number {
   return Number(sessionStorage.getItem(CART_KEY) ?? '0') || 0;
 }
 
 function showCart(): void {
-  for (const badge of document.querySelectorAll<HTMLElement>('[data-cart-count]')) badge.textContent = String(cartCount());
+  for (const badge of document.querySelectorAll<HTMLElement>('[data-cart-count]'))
+    badge.textContent = String(cartCount());
 }
 
 function addToCart(): void {
@@ -27,7 +37,8 @@ function describe(detail: unknown): string {
   if (detail === null || detail === undefined) return '';
   try {
     const text = JSON.stringify(detail, (_key, value: unknown) =>
-      typeof value === 'string' && value.length > 28 ? `${value.slice(0, 18)}…` : value);
+      typeof value === 'string' && value.length > 28 ? `${value.slice(0, 18)}…` : value,
+    );
     return text.length > 160 ? `${text.slice(0, 157)}…` : text;
   } catch {
     return String(detail);

@@ -96,7 +96,10 @@ ${products.map(card).join('\n')}
 
 function tryonTag(product: Product, colour: Colour, holdout: string | undefined): string {
   const attributes = [
-    `product="${escapeHtml(product.id)}"`, 'endpoint="/tryon"', `variant="${escapeHtml(colour.id)}"`, `privacy-url="${PRIVACY_PATH}"`,
+    `product="${escapeHtml(product.id)}"`,
+    'endpoint="/tryon"',
+    `variant="${escapeHtml(colour.id)}"`,
+    `privacy-url="${PRIVACY_PATH}"`,
     // The result's "Add to cart" fires tryon-add-to-cart; the shop's script (page.ts) adds to its toy cart.
     'add-to-cart="event"',
   ];
@@ -130,18 +133,25 @@ function showcase(product: Product): string {
 
 /** The colours as one radio group: arrow keys move between them, and the choice sets the try-on's variant. */
 function colourChoices(product: Product, chosen: Colour): string {
-  const choices = product.colours.map((colour) => `<label class="colour-choice">
+  const choices = product.colours
+    .map(
+      (colour) => `<label class="colour-choice">
       <input type="radio" name="colour" value="${escapeHtml(colour.id)}" data-image="/images/${escapeHtml(colourImage(product, colour))}" data-alt="${escapeHtml(`${product.name}, ${colour.name}`)}"${colour.id === chosen.id ? ' checked' : ''}>
       <span class="swatch" style="background:${escapeHtml(colour.hex)}" aria-hidden="true"></span>
       <span class="colour-name">${escapeHtml(colour.name)}</span>
-    </label>`).join('\n    ');
+    </label>`,
+    )
+    .join('\n    ');
   return `<fieldset class="colours" data-colours>
     <legend class="label">Colour</legend>
     ${choices}
   </fieldset>`;
 }
 
-export function productPage(product: Product, options: { widget: boolean; variant?: string | undefined; holdout?: string | undefined }): string {
+export function productPage(
+  product: Product,
+  options: { widget: boolean; variant?: string | undefined; holdout?: string | undefined },
+): string {
   const colour = colourOf(product, options.variant);
   const body = `<nav class="crumbs" aria-label="Breadcrumb"><a href="/">All products</a> <span aria-hidden="true">/</span> <span aria-current="page">${escapeHtml(product.name)}</span></nav>
 <article class="product">
@@ -167,10 +177,13 @@ ${showcase(product)}`;
 }
 
 export function notFoundPage(): string {
-  return layout(`<section class="hero"><div><h1>Not found</h1><p class="lede">We have no such product. <a href="/">See the whole range</a>.</p></div></section>`, {
-    title: 'Not found',
-    widget: false,
-  });
+  return layout(
+    `<section class="hero"><div><h1>Not found</h1><p class="lede">We have no such product. <a href="/">See the whole range</a>.</p></div></section>`,
+    {
+      title: 'Not found',
+      widget: false,
+    },
+  );
 }
 
 /** What the shop does with a try-on photo: the page the consent step's "How we handle your photo" opens. */

@@ -59,7 +59,12 @@ export const products: Product[] = [
       'Handwoven Banarasi silk in deep ruby with a gold zari border and a paisley pallu. Draped in the nivi style: pleats at the front, the pallu over the left shoulder.',
     colours: [
       { id: 'ruby', name: 'Ruby', hex: '#9b1b30', palette: { base: '#9b1b30', trim: '#d4a437', second: '#6d1022' } },
-      { id: 'zari-gold', name: 'Zari gold', hex: '#d4a437', palette: { base: '#d4a437', trim: '#9b1b30', second: '#a8802a' } },
+      {
+        id: 'zari-gold',
+        name: 'Zari gold',
+        hex: '#d4a437',
+        palette: { base: '#d4a437', trim: '#9b1b30', second: '#a8802a' },
+      },
     ],
     drawing: { kind: 'saree', drape: 'nivi' },
     image: 'garments/saree-nivi-ruby.png',
@@ -74,7 +79,12 @@ export const products: Product[] = [
       'Ivory garad silk with a red border, worn the Bengali way: two broad pleats and the pallu brought over the shoulder to the front. See it from four angles against a warm haveli courtyard, rendered at premium quality.',
     colours: [
       { id: 'ivory', name: 'Ivory', hex: '#f4ecd8', palette: { base: '#f4ecd8', trim: '#c0392b', second: '#b03024' } },
-      { id: 'sindoor-red', name: 'Sindoor red', hex: '#c0392b', palette: { base: '#c0392b', trim: '#f4ecd8', second: '#8e2a20' } },
+      {
+        id: 'sindoor-red',
+        name: 'Sindoor red',
+        hex: '#c0392b',
+        palette: { base: '#c0392b', trim: '#f4ecd8', second: '#8e2a20' },
+      },
     ],
     drawing: { kind: 'saree', drape: 'bengali' },
     image: 'garments/saree-bengali-haveli.png',
@@ -88,8 +98,18 @@ export const products: Product[] = [
     description:
       'Tie-dyed bandhani in marigold and leaf green. The seedha pallu comes over the right shoulder and falls open across the front, showing off the dots.',
     colours: [
-      { id: 'marigold', name: 'Marigold', hex: '#f2a900', palette: { base: '#f2a900', trim: '#2e7d32', second: '#c62828' } },
-      { id: 'leaf-green', name: 'Leaf green', hex: '#2e7d32', palette: { base: '#2e7d32', trim: '#f2a900', second: '#c62828' } },
+      {
+        id: 'marigold',
+        name: 'Marigold',
+        hex: '#f2a900',
+        palette: { base: '#f2a900', trim: '#2e7d32', second: '#c62828' },
+      },
+      {
+        id: 'leaf-green',
+        name: 'Leaf green',
+        hex: '#2e7d32',
+        palette: { base: '#2e7d32', trim: '#f2a900', second: '#c62828' },
+      },
     ],
     drawing: { kind: 'saree', drape: 'gujarati' },
     image: 'garments/saree-gujarati-marigold.png',
@@ -103,8 +123,18 @@ export const products: Product[] = [
     description:
       'A nine-yard Paithani in peacock green with a magenta border, tucked at the back in the kashta style for free movement.',
     colours: [
-      { id: 'peacock-green', name: 'Peacock green', hex: '#0f6e5f', palette: { base: '#0f6e5f', trim: '#b0246a', second: '#7a1749' } },
-      { id: 'magenta', name: 'Magenta', hex: '#b0246a', palette: { base: '#b0246a', trim: '#0f6e5f', second: '#0b5046' } },
+      {
+        id: 'peacock-green',
+        name: 'Peacock green',
+        hex: '#0f6e5f',
+        palette: { base: '#0f6e5f', trim: '#b0246a', second: '#7a1749' },
+      },
+      {
+        id: 'magenta',
+        name: 'Magenta',
+        hex: '#b0246a',
+        palette: { base: '#b0246a', trim: '#0f6e5f', second: '#0b5046' },
+      },
     ],
     drawing: { kind: 'saree', drape: 'maharashtrian' },
     image: 'garments/saree-maharashtrian-paithani.png',
@@ -118,8 +148,18 @@ export const products: Product[] = [
     description:
       'An emerald silk lehenga with tiers of gold embroidery and a sheer dupatta. The try-on takes the outfit from our model photo and puts it on you; your face stays yours.',
     colours: [
-      { id: 'emerald', name: 'Emerald', hex: '#0b6b3a', palette: { base: '#0b6b3a', trim: '#c9a227', second: '#e8b4c8' } },
-      { id: 'antique-gold', name: 'Antique gold', hex: '#c9a227', palette: { base: '#c9a227', trim: '#0b6b3a', second: '#e8b4c8' } },
+      {
+        id: 'emerald',
+        name: 'Emerald',
+        hex: '#0b6b3a',
+        palette: { base: '#0b6b3a', trim: '#c9a227', second: '#e8b4c8' },
+      },
+      {
+        id: 'antique-gold',
+        name: 'Antique gold',
+        hex: '#c9a227',
+        palette: { base: '#c9a227', trim: '#0b6b3a', second: '#e8b4c8' },
+      },
     ],
     drawing: { kind: 'lehenga' },
     image: 'models/lehenga-emerald.jpg',
@@ -133,7 +173,12 @@ export const products: Product[] = [
     description:
       'Hand block-printed indigo cotton, fitted at the waist and flaring to the knee. This page shows how a shop themes the try-on button and listens to its events.',
     colours: [
-      { id: 'indigo', name: 'Indigo', hex: '#283d8f', palette: { base: '#283d8f', trim: '#f5f2ea', second: '#1b2a66' } },
+      {
+        id: 'indigo',
+        name: 'Indigo',
+        hex: '#283d8f',
+        palette: { base: '#283d8f', trim: '#f5f2ea', second: '#1b2a66' },
+      },
       { id: 'chalk', name: 'Chalk', hex: '#f5f2ea', palette: { base: '#f5f2ea', trim: '#283d8f', second: '#d9d3c3' } },
     ],
     drawing: { kind: 'dress' },
@@ -161,10 +206,14 @@ export const products: Product[] = [
     name: 'Midnight Bandhgala',
     price: 14500,
     style: 'Jodhpuri bandhgala',
-    description:
-      'A midnight-blue wool bandhgala with a closed neck and brass buttons, cut close for evenings.',
+    description: 'A midnight-blue wool bandhgala with a closed neck and brass buttons, cut close for evenings.',
     colours: [
-      { id: 'midnight', name: 'Midnight', hex: '#1c2541', palette: { base: '#1c2541', trim: '#c5a059', second: '#2d3a60' } },
+      {
+        id: 'midnight',
+        name: 'Midnight',
+        hex: '#1c2541',
+        palette: { base: '#1c2541', trim: '#c5a059', second: '#2d3a60' },
+      },
       { id: 'brass', name: 'Brass', hex: '#c5a059', palette: { base: '#c5a059', trim: '#1c2541', second: '#a8874a' } },
     ],
     drawing: { kind: 'bandhgala' },
@@ -178,7 +227,12 @@ export const products: Product[] = [
     style: 'Notch lapel · wool blend',
     description: 'A charcoal wool-blend suit with notch lapels, a white shirt and a wine tie.',
     colours: [
-      { id: 'charcoal', name: 'Charcoal', hex: '#3a3d42', palette: { base: '#3a3d42', trim: '#7b1e3a', second: '#f4f4f2' } },
+      {
+        id: 'charcoal',
+        name: 'Charcoal',
+        hex: '#3a3d42',
+        palette: { base: '#3a3d42', trim: '#7b1e3a', second: '#f4f4f2' },
+      },
       { id: 'wine', name: 'Wine', hex: '#7b1e3a', palette: { base: '#7b1e3a', trim: '#3a3d42', second: '#f4f4f2' } },
     ],
     drawing: { kind: 'suit' },

@@ -33,7 +33,8 @@ export function originCheck(allowedOrigins: string[]): MiddlewareHandler {
     // A malformed origin (`http://[`, a port past 65535, a space) is nobody's shop: refused like a foreign one.
     const parsed = wellFormedOrigin(origin);
     const host = c.req.header('host');
-    const sameOrigin = parsed !== undefined && (origin === requestOrigin(c.req.url) || (host !== undefined && parsed.host === host));
+    const sameOrigin =
+      parsed !== undefined && (origin === requestOrigin(c.req.url) || (host !== undefined && parsed.host === host));
     const crossAllowed = parsed !== undefined && (allowAny || allowed.has(origin));
     if (!sameOrigin && !crossAllowed) {
       throw new ProxyError(403, 'origin_not_allowed', 'This shop has not allowed try-on from this site.');

@@ -22,7 +22,13 @@ export async function takeRequest(limit: RateLimit, client: string): Promise<voi
 }
 
 export function rateLimited(waitSeconds: number): ProxyError {
-  return new ProxyError(429, 'rate_limited', 'Too many requests; please wait a moment and try again.', true, waitSeconds);
+  return new ProxyError(
+    429,
+    'rate_limited',
+    'Too many requests; please wait a moment and try again.',
+    true,
+    waitSeconds,
+  );
 }
 
 /** Takes one request of `limit` for the asking client before the route runs (429 when none is left). */

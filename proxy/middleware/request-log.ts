@@ -18,8 +18,12 @@ export function requestLog(log: Log, now: () => number): MiddlewareHandler<Proxy
     const started = now();
     await next();
     log({
-      event: 'request', requestId: c.get('requestId'), method: c.req.method,
-      path: loggedPath(c.req.path), status: c.res.status, ms: now() - started,
+      event: 'request',
+      requestId: c.get('requestId'),
+      method: c.req.method,
+      path: loggedPath(c.req.path),
+      status: c.res.status,
+      ms: now() - started,
     });
   };
 }

@@ -38,7 +38,10 @@ export function appProxyMessage(params: URLSearchParams): string {
     if (values) values.push(value);
     else grouped.set(key, [value]);
   }
-  return [...grouped].map(([key, values]) => `${key}=${values.join(',')}`).sort().join('');
+  return [...grouped]
+    .map(([key, values]) => `${key}=${values.join(',')}`)
+    .sort()
+    .join('');
 }
 
 /** The signature Shopify would put on these parameters. */
@@ -66,7 +69,7 @@ export async function checkAppProxySignature(
 }
 
 const refusals: Record<Exclude<AppProxyVerdict, 'valid'>, string> = {
-  missing: 'This request did not come through the shop\'s App Proxy (no signature).',
+  missing: "This request did not come through the shop's App Proxy (no signature).",
   mismatch: 'The App Proxy signature does not match.',
   stale: 'The App Proxy signature has expired; reload the page.',
 };
@@ -86,7 +89,7 @@ export function isOwnWebhookRoute(c: Context): boolean {
  * get 401 in the proxy's error shape and never reach a route.
  */
 export function verifyShopifyAppProxy(options: AppProxySignatureOptions): MiddlewareHandler {
-  if (!options.secret) throw new Error('verifyShopifyAppProxy needs the app\'s secret.');
+  if (!options.secret) throw new Error("verifyShopifyAppProxy needs the app's secret.");
   const exempt = options.exempt ?? isOwnWebhookRoute;
   return async (c, next) => {
     if (exempt(c)) return next();
@@ -138,16 +141,20 @@ export function appProxyClients(options: AppProxyClientOptions): AppProxyClients
   const now = options.now ?? Date.now;
   const perSignature = options.clientsPerSignature ?? 16;
   const maxAgeMs = (options.maxAgeSeconds ?? 300) * 1000;
-  if (!(maxAgeMs > 0)) throw new TypeError('appProxyClients: maxAgeSeconds must be above 0: a signature that never expires could be replayed forever');
+  if (!(maxAgeMs > 0))
+    throw new TypeError(
+      'appProxyClients: maxAgeSeconds must be above 0: a signature that never expires could be replayed forever',
+    );
   const verified = new WeakMap<Request, URLSearchParams>();
   /** signature → the guest addresses it has vouched for, until it can no longer be used. */
   const vouched = new Map<string, { until: number; clients: Set<string> }>();
   const check = verifyShopifyAppProxy(options);
 
-  const verify: MiddlewareHandler = (c, next) => check(c, async () => {
-    verified.set(c.req.raw, new URL(c.req.url).searchParams);
-    await next();
-  });
+  const verify: MiddlewareHandler = (c, next) =>
+    check(c, async () => {
+      verified.set(c.req.raw, new URL(c.req.url).searchParams);
+      await next();
+    });
 
   function vouches(signature: string, stamped: number, client: string): boolean {
     const at = now();

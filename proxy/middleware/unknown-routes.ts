@@ -19,7 +19,9 @@ export function answerUnknownRoutes(app: Hono<ProxyEnv>, reads: MiddlewareHandle
   }
   for (const [path, served] of methods) {
     const allow = [...served].join(', ');
-    app.all(path, reads, () => new ProxyError(405, 'method_not_allowed', `This address answers ${allow} only.`).toResponse({ allow }));
+    app.all(path, reads, () =>
+      new ProxyError(405, 'method_not_allowed', `This address answers ${allow} only.`).toResponse({ allow }),
+    );
   }
   app.all('*', reads, () => new ProxyError(404, 'not_found', 'There is nothing here.').toResponse());
 }

@@ -6,10 +6,18 @@ import { ProxyError } from '../errors.js';
 import { openForRead } from '../read-gate.js';
 import type { ProxyServices, ProxyEnv } from '../context.js';
 
-const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'video/mp4': 'mp4' };
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'video/mp4': 'mp4',
+};
 
 /** One `bytes=start-end` / `bytes=start-` / `bytes=-suffix` range; anything else is ignored (whole file). */
-export function parseRange(header: string | undefined, length: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+export function parseRange(
+  header: string | undefined,
+  length: number,
+): { start: number; end: number } | 'unsatisfiable' | undefined {
   const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
   if (!match || (match[1] === '' && match[2] === '')) return undefined;
   let start: number;
@@ -29,16 +37,18 @@ export function parseRange(header: string | undefined, length: number): { start:
 
 function slice(body: ReadableStream<Uint8Array>, start: number, end: number): ReadableStream<Uint8Array> {
   let offset = 0;
-  return body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, sink) {
-      const from = Math.max(start - offset, 0);
-      const to = Math.min(end + 1 - offset, chunk.length);
-      offset += chunk.length;
-      if (to > from) sink.enqueue(chunk.subarray(from, to));
-      // Past the range: stop reading upstream.
-      if (offset > end) sink.terminate();
-    },
-  }));
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, sink) {
+        const from = Math.max(start - offset, 0);
+        const to = Math.min(end + 1 - offset, chunk.length);
+        offset += chunk.length;
+        if (to > from) sink.enqueue(chunk.subarray(from, to));
+        // Past the range: stop reading upstream.
+        if (offset > end) sink.terminate();
+      },
+    }),
+  );
 }
 
 export function fileRoutes(services: ProxyServices): Hono<ProxyEnv> {
@@ -53,7 +63,10 @@ export function fileRoutes(services: ProxyServices): Hono<ProxyEnv> {
     }
     const rangeHeader = c.req.header('range');
     const upstream = await services.upstream.fileContent(claims.fileId, rangeHeader);
-    const contentType = upstream.headers.get('content-type') ?? output.contentType ?? (claims.type === 'video' ? 'video/mp4' : 'image/jpeg');
+    const contentType =
+      upstream.headers.get('content-type') ??
+      output.contentType ??
+      (claims.type === 'video' ? 'video/mp4' : 'image/jpeg');
     const maxAge = Math.max(0, Math.floor(claims.expiresAt - services.now() / 1000));
     const headers = new Headers({
       'content-type': contentType,

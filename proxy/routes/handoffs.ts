@@ -20,7 +20,11 @@ export const HANDOFF_POLL_MS = 1_000;
 
 const startRequest = z.strictObject({
   product: z.string().min(1).max(128),
-  variant: z.string().max(64).optional().transform((v) => (v === '' ? undefined : v)),
+  variant: z
+    .string()
+    .max(64)
+    .optional()
+    .transform((v) => (v === '' ? undefined : v)),
 });
 
 /** What the desktop is told: never the code (it has it) nor anything of the phone. */
@@ -32,7 +36,11 @@ export interface HandoffBody {
 
 const bodyOf = (record: HandoffRecord, now: number): HandoffBody => {
   const status = statusOf(record, now);
-  return { status, ...(status === 'received' ? { photo: record.photo! } : {}), expiresAt: new Date(record.expiresAt).toISOString() };
+  return {
+    status,
+    ...(status === 'received' ? { photo: record.photo! } : {}),
+    expiresAt: new Date(record.expiresAt).toISOString(),
+  };
 };
 
 async function readHandoff(services: ProxyServices, handle: string): Promise<HandoffRecord> {
@@ -56,18 +64,32 @@ export function handoffRoutes(services: ProxyServices): Hono<ProxyEnv> {
     const parsed = startRequest.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new ProxyError(422, 'validation_failed', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'is not valid'}`);
+      throw new ProxyError(
+        422,
+        'validation_failed',
+        `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'is not valid'}`,
+      );
     }
     const product = await services.findProduct(parsed.data.product);
-    if (!product || product.enabled === false) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
-    if (!productAsVariant(product, parsed.data.variant)) throw new ProxyError(422, 'unknown_variant', 'This colour or size of the product has no try-on.');
+    if (!product || product.enabled === false)
+      throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
+    if (!productAsVariant(product, parsed.data.variant))
+      throw new ProxyError(422, 'unknown_variant', 'This colour or size of the product has no try-on.');
     const record: HandoffRecord = {
-      id: randomId(), code: newHandoffCode(), product: product.id, expiresAt: services.now() + HANDOFF_TTL_MS,
+      id: randomId(),
+      code: newHandoffCode(),
+      product: product.id,
+      expiresAt: services.now() + HANDOFF_TTL_MS,
       ...(parsed.data.variant ? { variant: parsed.data.variant } : {}),
     };
     await services.store.createHandoff(record, HANDOFF_KEEP_MS);
     // The handle lives as long as the store keeps the hand-off, so a late read says "expired", not 404.
-    const { handle } = await services.handles.mint('handoff', { id: record.id }, 0, Math.ceil((record.expiresAt + HANDOFF_KEEP_MS) / 1000));
+    const { handle } = await services.handles.mint(
+      'handoff',
+      { id: record.id },
+      0,
+      Math.ceil((record.expiresAt + HANDOFF_KEEP_MS) / 1000),
+    );
     services.log({ event: 'handoff_started', product: product.id, requestId: c.get('requestId') });
     c.header('cache-control', 'no-store');
     return c.json({ handoff: handle, code: record.code, expiresAt: new Date(record.expiresAt).toISOString() }, 201);
@@ -95,46 +117,58 @@ function handoffEvents(services: ProxyServices): Handler<ProxyEnv> {
     const release = slots.take(services.client(c));
     c.header('cache-control', 'no-store');
     c.header('x-accel-buffering', 'no');
-    return streamSSE(c, async (stream) => {
-      services.metrics.sseConnections(1);
-      let closed = false;
-      let wake: (() => void) | undefined;
-      const stop = () => {
-        closed = true;
-        wake?.();
-      };
-      stream.onAbort(stop);
-      const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => undefined), services.limits.heartbeatMs);
-      const deadline = setTimeout(stop, services.limits.streamMaxMs);
-      try {
-        let last = '';
-        let record: HandoffRecord | undefined = first;
-        while (!closed && record) {
-          const body = bodyOf(record, services.now());
-          const text = JSON.stringify(body);
-          if (text !== last) {
-            last = text;
-            await stream.writeSSE({ event: 'handoff', data: text });
+    return streamSSE(
+      c,
+      async (stream) => {
+        services.metrics.sseConnections(1);
+        let closed = false;
+        let wake: (() => void) | undefined;
+        const stop = () => {
+          closed = true;
+          wake?.();
+        };
+        stream.onAbort(stop);
+        const heartbeat = setInterval(
+          () => void stream.write(': heartbeat\n\n').catch(() => undefined),
+          services.limits.heartbeatMs,
+        );
+        const deadline = setTimeout(stop, services.limits.streamMaxMs);
+        try {
+          let last = '';
+          let record: HandoffRecord | undefined = first;
+          while (!closed && record) {
+            const body = bodyOf(record, services.now());
+            const text = JSON.stringify(body);
+            if (text !== last) {
+              last = text;
+              await stream.writeSSE({ event: 'handoff', data: text });
+            }
+            if (body.status !== 'waiting') break;
+            // Until the next look, or the code's end, whichever comes first.
+            const pause = Math.max(0, Math.min(HANDOFF_POLL_MS, record.expiresAt - services.now()));
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+              setTimeout(resolve, pause);
+            });
+            wake = undefined;
+            if (!closed) record = await services.store.readHandoff(record.id);
           }
-          if (body.status !== 'waiting') break;
-          // Until the next look, or the code's end, whichever comes first.
-          const pause = Math.max(0, Math.min(HANDOFF_POLL_MS, record.expiresAt - services.now()));
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-            setTimeout(resolve, pause);
-          });
-          wake = undefined;
-          if (!closed) record = await services.store.readHandoff(record.id);
+        } finally {
+          clearInterval(heartbeat);
+          clearTimeout(deadline);
+          release();
+          services.metrics.sseConnections(-1);
         }
-      } finally {
-        clearInterval(heartbeat);
-        clearTimeout(deadline);
-        release();
-        services.metrics.sseConnections(-1);
-      }
-    }, async (error, stream) => {
-      services.log({ level: 'error', event: 'sse_failed', message: error.message });
-      await stream.writeSSE({ event: 'error', data: JSON.stringify({ error: { code: 'internal_error', message: 'The hand-off stream failed.', retryable: true } }) });
-    });
+      },
+      async (error, stream) => {
+        services.log({ level: 'error', event: 'sse_failed', message: error.message });
+        await stream.writeSSE({
+          event: 'error',
+          data: JSON.stringify({
+            error: { code: 'internal_error', message: 'The hand-off stream failed.', retryable: true },
+          }),
+        });
+      },
+    );
   };
 }

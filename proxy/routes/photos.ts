@@ -21,7 +21,10 @@ const FRAMING_BYTES = 64 * 1024;
  * reading is bounded in bytes and in time (the upload deadlines), and skipped when the declared
  * length already says it would not end within the bound: then the answer goes out at once.
  */
-function answerRefusedUpload(drainBudget: number, limits: { uploadIdleMs: number; uploadTotalMs: number }): MiddlewareHandler<ProxyEnv> {
+function answerRefusedUpload(
+  drainBudget: number,
+  limits: { uploadIdleMs: number; uploadTotalMs: number },
+): MiddlewareHandler<ProxyEnv> {
   return async (c, next) => {
     await next();
     if (!c.error) return;
@@ -42,14 +45,20 @@ const CONSENT_LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/;
  * A hand-off upload's code (waiting, else 404/409/410 before anything is uploaded) and the consent
  * the shopper gave on the phone, which the desktop's try-on then records as theirs.
  */
-async function handoffOf(services: ProxyServices, fields: Record<string, string>): Promise<{ code: string; consent: { version: string; language: string } }> {
+async function handoffOf(
+  services: ProxyServices,
+  fields: Record<string, string>,
+): Promise<{ code: string; consent: { version: string; language: string } }> {
   const code = handoffCodeOf(fields.handoff ?? '');
   if (!code) throw handoffRefusal('unknown');
-  if (fields.consent !== 'true') throw new ProxyError(422, 'consent_required', 'Please confirm that you agree before we use your photo.');
+  if (fields.consent !== 'true')
+    throw new ProxyError(422, 'consent_required', 'Please confirm that you agree before we use your photo.');
   const version = fields.consentVersion ?? '';
   const language = fields.consentLanguage ?? '';
-  if (version !== '' && !CONSENT_VERSION.test(version)) throw new ProxyError(422, 'validation_failed', 'consentVersion: must be 16 to 64 lowercase hex digits');
-  if (language !== '' && !CONSENT_LANGUAGE.test(language)) throw new ProxyError(422, 'validation_failed', 'consentLanguage: must be a language tag such as hi or bn-IN');
+  if (version !== '' && !CONSENT_VERSION.test(version))
+    throw new ProxyError(422, 'validation_failed', 'consentVersion: must be 16 to 64 lowercase hex digits');
+  if (language !== '' && !CONSENT_LANGUAGE.test(language))
+    throw new ProxyError(422, 'validation_failed', 'consentLanguage: must be a language tag such as hi or bn-IN');
   const receipt = receiptFor(await services.store.handoffByCode(code), services.now());
   if (receipt !== 'waiting') throw handoffRefusal(receipt);
   return { code, consent: { version, language } };
@@ -70,18 +79,33 @@ export function photoRoutes(services: ProxyServices): Hono<ProxyEnv> {
       // A phone's photo for a desktop's hand-off: its code and consent are judged before anything goes upstream.
       const handoff = part.fields.handoff === undefined ? undefined : await handoffOf(services, part.fields);
       const { id: fileId } = await services.upstream.uploadFile(part.stream, {
-        kind: 'person', contentType: part.type.contentType, filename: `photo.${part.type.extension}`,
+        kind: 'person',
+        contentType: part.type.contentType,
+        filename: `photo.${part.type.extension}`,
       });
-      const { handle, expiresAt } = await services.handles.mint('photo', {
-        id: randomId(), fileId, ...(handoff ? { phoneConsent: handoff.consent } : {}),
-      }, limits.photoTtlSeconds);
+      const { handle, expiresAt } = await services.handles.mint(
+        'photo',
+        {
+          id: randomId(),
+          fileId,
+          ...(handoff ? { phoneConsent: handoff.consent } : {}),
+        },
+        limits.photoTtlSeconds,
+      );
       if (handoff) {
         // The one atomic step: of two phones (or instances) racing with one code, one gives its photo.
         const receipt = await services.store.receiveHandoff(handoff.code, handle, services.now());
         if (receipt !== 'received') throw handoffRefusal(receipt);
-        services.log({ event: 'handoff_received', time: new Date(services.now()).toISOString(), requestId: c.get('requestId') });
+        services.log({
+          event: 'handoff_received',
+          time: new Date(services.now()).toISOString(),
+          requestId: c.get('requestId'),
+        });
       }
-      return c.json({ photo: handle, expiresAt: expiresAt.toISOString(), ...(handoff ? { handoff: 'received' } : {}) }, 201);
+      return c.json(
+        { photo: handle, expiresAt: expiresAt.toISOString(), ...(handoff ? { handoff: 'received' } : {}) },
+        201,
+      );
     } catch (error) {
       // fetch hides why the photo stream broke: the stream's own flags say.
       if (body?.timedOut()) throw uploadTimeoutError();
@@ -100,10 +124,20 @@ export function photoRoutes(services: ProxyServices): Hono<ProxyEnv> {
   // photo. Nothing upstream is deleted: the try-on API has no delete endpoint (docs/security.md).
   app.delete('/:handle', rateLimit(services.writes, services.client), async (c) => {
     const photo = await services.handles.openExpired('photo', c.req.param('handle'));
-    await forgetPhoto(services.revocations, photo.id, lastHandleExpiry(photo.expiresAt, {
-      tryonTtlSeconds: services.limits.tryonTtlSeconds, fileTtlSeconds: services.limits.fileTtlSeconds,
-    }));
-    services.log({ event: 'photo_forgotten', time: new Date(services.now()).toISOString(), photo: photo.id, requestId: c.get('requestId') });
+    await forgetPhoto(
+      services.revocations,
+      photo.id,
+      lastHandleExpiry(photo.expiresAt, {
+        tryonTtlSeconds: services.limits.tryonTtlSeconds,
+        fileTtlSeconds: services.limits.fileTtlSeconds,
+      }),
+    );
+    services.log({
+      event: 'photo_forgotten',
+      time: new Date(services.now()).toISOString(),
+      photo: photo.id,
+      requestId: c.get('requestId'),
+    });
     return c.body(null, 204);
   });
   return app;

@@ -16,7 +16,9 @@ export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
     const product = await services.findProduct(c.req.param('product'));
     if (!product) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
     // A model's picture is served from here, beside the product (the catalog's path never reaches the browser).
-    const base = services.publicUrl ? `${services.publicUrl.replace(/\/+$/, '')}/products` : c.req.path.slice(0, c.req.path.lastIndexOf('/'));
+    const base = services.publicUrl
+      ? `${services.publicUrl.replace(/\/+$/, '')}/products`
+      : c.req.path.slice(0, c.req.path.lastIndexOf('/'));
     // The budget changes with every try-on: no cache may keep an old "available".
     c.header('cache-control', 'no-store');
     return c.json({
@@ -31,7 +33,9 @@ export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
       variants: variantList(product),
       // The shop's models the product may be seen on ("See it on a model"); [] when none.
       models: (product.models ?? []).map((model) => ({
-        id: model.id, name: model.name, image: `${base}/${encodeURIComponent(product.id)}/models/${encodeURIComponent(model.id)}`,
+        id: model.id,
+        name: model.name,
+        image: `${base}/${encodeURIComponent(product.id)}/models/${encodeURIComponent(model.id)}`,
       })),
       // How long this proxy keeps answering for a photo and a result: the widget states it at consent.
       retention: retentionOf(services.limits),
@@ -51,7 +55,11 @@ export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
     const model = modelOf(product, c.req.param('model'));
     if (!model) throw new ProxyError(404, 'unknown_model', 'This model is not offered for this product.');
     const { bytes, contentType } = await services.garmentFiles.picture(model.image);
-    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'content-type': contentType, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' });
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': contentType,
+      'cache-control': 'public, max-age=3600',
+      'x-content-type-options': 'nosniff',
+    });
   });
   return app;
 }

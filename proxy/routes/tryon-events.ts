@@ -12,7 +12,11 @@ import { StreamSlots } from '../stream-slots.js';
 import type { ProxyEnv, ProxyServices } from '../context.js';
 
 /** Counts the stream as open for as long as `write` runs (the operator's SSE gauge), and holds its slot as long. */
-function counted<S>(services: ProxyServices, release: () => void, write: (stream: S) => Promise<void>): (stream: S) => Promise<void> {
+function counted<S>(
+  services: ProxyServices,
+  release: () => void,
+  write: (stream: S) => Promise<void>,
+): (stream: S) => Promise<void> {
   return async (stream) => {
     services.metrics.sseConnections(1);
     try {
@@ -41,75 +45,87 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
     }
     c.header('cache-control', 'no-store');
     c.header('x-accel-buffering', 'no');
-    return streamSSE(c, counted(services, release, async (stream) => {
-      let last = '';
-      const send = async (snapshot: TryonSnapshot) => {
-        const text = JSON.stringify(await statusBody(services, claims, snapshot, base, preview));
-        if (text === last) return;
-        last = text;
-        await stream.writeSSE({ event: 'status', data: text });
-      };
-      // Done when the try-on is; only a failed try-on waits on for its first look, which the
-      // shopper keeps (a succeeded one replaces it, so nothing more is worth sending).
-      const finished = (snapshot: TryonSnapshot) => isTerminal(snapshot.status)
-        && (snapshot.status === 'succeeded' || !preview || isTerminal(preview.status));
-      await send(first);
-      if (finished(first)) return;
+    return streamSSE(
+      c,
+      counted(services, release, async (stream) => {
+        let last = '';
+        const send = async (snapshot: TryonSnapshot) => {
+          const text = JSON.stringify(await statusBody(services, claims, snapshot, base, preview));
+          if (text === last) return;
+          last = text;
+          await stream.writeSSE({ event: 'status', data: text });
+        };
+        // Done when the try-on is; only a failed try-on waits on for its first look, which the
+        // shopper keeps (a succeeded one replaces it, so nothing more is worth sending).
+        const finished = (snapshot: TryonSnapshot) =>
+          isTerminal(snapshot.status) && (snapshot.status === 'succeeded' || !preview || isTerminal(preview.status));
+        await send(first);
+        if (finished(first)) return;
 
-      let pending: TryonSnapshot | undefined;
-      let latest = first;
-      let wake: (() => void) | undefined;
-      let closed = false;
-      const stop = () => {
-        closed = true;
-        wake?.();
-      };
-      const unwatchTryon = services.board.watch(claims.jobId, (snapshot) => {
-        pending = snapshot;
-        latest = snapshot;
-        wake?.();
-      });
-      // The first look is watched through the same board (one poll per interval for everyone, woken
-      // by webhooks); each change of it is sent as a status event carrying the try-on's latest state.
-      const unwatchPreview = claims.previewJobId
-        ? services.board.watch(claims.previewJobId, (snapshot) => {
-          preview = snapshot;
-          pending ??= latest;
+        let pending: TryonSnapshot | undefined;
+        let latest = first;
+        let wake: (() => void) | undefined;
+        let closed = false;
+        const stop = () => {
+          closed = true;
           wake?.();
-        })
-        : undefined;
-      const unwatch = () => {
-        unwatchTryon();
-        unwatchPreview?.();
-      };
-      stream.onAbort(stop);
-      // A browser gone while the first event was written is not told again: its slot goes now.
-      if (stream.aborted) stop();
-      const heartbeat = setInterval(() => {
-        void stream.write(': heartbeat\n\n').catch(() => undefined);
-      }, services.limits.heartbeatMs);
-      const deadline = setTimeout(stop, services.limits.streamMaxMs);
-      try {
-        while (!closed) {
-          if (!pending) await new Promise<void>((resolve) => { wake = resolve; });
-          wake = undefined;
-          const snapshot = pending;
-          pending = undefined;
-          if (snapshot) {
-            // The shopper forgot the photo while watching: no more file links for it.
-            if (await services.revocations.isRevoked(claims.photoId)) break;
-            await send(snapshot);
-            if (finished(snapshot)) break;
+        };
+        const unwatchTryon = services.board.watch(claims.jobId, (snapshot) => {
+          pending = snapshot;
+          latest = snapshot;
+          wake?.();
+        });
+        // The first look is watched through the same board (one poll per interval for everyone, woken
+        // by webhooks); each change of it is sent as a status event carrying the try-on's latest state.
+        const unwatchPreview = claims.previewJobId
+          ? services.board.watch(claims.previewJobId, (snapshot) => {
+              preview = snapshot;
+              pending ??= latest;
+              wake?.();
+            })
+          : undefined;
+        const unwatch = () => {
+          unwatchTryon();
+          unwatchPreview?.();
+        };
+        stream.onAbort(stop);
+        // A browser gone while the first event was written is not told again: its slot goes now.
+        if (stream.aborted) stop();
+        const heartbeat = setInterval(() => {
+          void stream.write(': heartbeat\n\n').catch(() => undefined);
+        }, services.limits.heartbeatMs);
+        const deadline = setTimeout(stop, services.limits.streamMaxMs);
+        try {
+          while (!closed) {
+            if (!pending)
+              await new Promise<void>((resolve) => {
+                wake = resolve;
+              });
+            wake = undefined;
+            const snapshot = pending;
+            pending = undefined;
+            if (snapshot) {
+              // The shopper forgot the photo while watching: no more file links for it.
+              if (await services.revocations.isRevoked(claims.photoId)) break;
+              await send(snapshot);
+              if (finished(snapshot)) break;
+            }
           }
+        } finally {
+          unwatch();
+          clearInterval(heartbeat);
+          clearTimeout(deadline);
         }
-      } finally {
-        unwatch();
-        clearInterval(heartbeat);
-        clearTimeout(deadline);
-      }
-    }), async (error, stream) => {
-      services.log({ level: 'error', event: 'sse_failed', message: error.message });
-      await stream.writeSSE({ event: 'error', data: JSON.stringify({ error: { code: 'internal_error', message: 'The status stream failed.', retryable: true } }) });
-    });
+      }),
+      async (error, stream) => {
+        services.log({ level: 'error', event: 'sse_failed', message: error.message });
+        await stream.writeSSE({
+          event: 'error',
+          data: JSON.stringify({
+            error: { code: 'internal_error', message: 'The status stream failed.', retryable: true },
+          }),
+        });
+      },
+    );
   };
 }

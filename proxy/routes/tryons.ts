@@ -57,8 +57,11 @@ interface Submission {
  * (upstream surely started nothing for it).
  */
 async function submitAll(
-  services: ProxyServices, requestId: string, photo: { id: string; fileId: string },
-  image: { path: string; kind: 'garment' | 'person' }, jobs: Submission[],
+  services: ProxyServices,
+  requestId: string,
+  photo: { id: string; fileId: string },
+  image: { path: string; kind: 'garment' | 'person' },
+  jobs: Submission[],
 ): Promise<Map<Submission['role'], { job?: UpstreamJob; error?: unknown }>> {
   let productFileId = '';
   const submit = async (each: Submission): Promise<UpstreamJob> => {
@@ -69,9 +72,17 @@ async function submitAll(
     const ticket = await services.revocations.beginSubmit(photo.id, submitWindowMs(services.limits));
     if (!ticket) throw new ProxyError(404, 'invalid_handle', 'This photo link is not valid.');
     try {
-      return await services.upstream.submitTryon(each.output, tryonRequestBody({
-        product: each.product, personFileId: photo.fileId, productFileId, views: each.views, output: each.output, idempotencyKey: each.key,
-      }));
+      return await services.upstream.submitTryon(
+        each.output,
+        tryonRequestBody({
+          product: each.product,
+          personFileId: photo.fileId,
+          productFileId,
+          views: each.views,
+          output: each.output,
+          idempotencyKey: each.key,
+        }),
+      );
     } catch (error) {
       // A timeout, a 5xx, an unreadable answer (even when a later attempt was refused): upstream
       // may have started it, so its reservation is never given back and the budget cannot under-count.
@@ -117,9 +128,12 @@ async function submitAll(
 
 /** A colour preview is a draft of one listed colour of a product whose catalog turns them on. */
 function checkColourPreview(product: VariantEntry, request: TryonRequest): void {
-  if (colourPreviewsOf(product) === 0) throw new ProxyError(422, 'colour_previews_off', 'This product does not offer colour previews.');
-  if (product.variant === undefined) throw new ProxyError(422, 'validation_failed', 'variant: a colour preview names one of the product’s colours.');
-  if (request.output === 'video') throw new ProxyError(422, 'validation_failed', 'output: a colour preview is an image.');
+  if (colourPreviewsOf(product) === 0)
+    throw new ProxyError(422, 'colour_previews_off', 'This product does not offer colour previews.');
+  if (product.variant === undefined)
+    throw new ProxyError(422, 'validation_failed', 'variant: a colour preview names one of the product’s colours.');
+  if (request.output === 'video')
+    throw new ProxyError(422, 'validation_failed', 'output: a colour preview is an image.');
   if (request.views && (request.views.length !== 1 || request.views[0] !== 'front')) {
     throw new ProxyError(422, 'validation_failed', 'views: a colour preview shows the front view only.');
   }
@@ -131,8 +145,17 @@ function checkColourPreview(product: VariantEntry, request: TryonRequest): void 
  * cluster like a garment. A model try-on is counted per shopper, model and product where a photo's
  * are counted per photo (the per-photo cap), under an id no photo handle can have.
  */
-async function pictureOf(services: ProxyServices, c: ProxyContext, product: VariantEntry, request: TryonRequest):
-  Promise<{ id: string; fileId: string; expiresAt: number; phoneConsent?: { version: string; language: string } | undefined }> {
+async function pictureOf(
+  services: ProxyServices,
+  c: ProxyContext,
+  product: VariantEntry,
+  request: TryonRequest,
+): Promise<{
+  id: string;
+  fileId: string;
+  expiresAt: number;
+  phoneConsent?: { version: string; language: string } | undefined;
+}> {
   if (request.model === undefined) return openUnforgotten(services, 'photo', request.photo!);
   const model = modelOf(product, request.model);
   if (!model) throw new ProxyError(422, 'unknown_model', 'This model is not offered for this product.');
@@ -163,20 +186,32 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
 
     // The variant joins the key only when chosen, so a try-on without one keeps the key it always had.
     const key = await services.idempotencyKey([
-      photo.fileId, product.id, views.join(','), output, request.requestId,
+      photo.fileId,
+      product.id,
+      views.join(','),
+      output,
+      request.requestId,
       ...(product.variant === undefined ? [] : [`variant=${product.variant}`]),
       ...(colourPreview ? ['quality=preview'] : []),
       ...(request.model === undefined ? [] : [`model=${request.model}`]),
     ]);
     // The first look: the catalog's choice, which the browser may only turn off.
-    const firstLook = !colourPreview && firstLookOf(product) === 'draft' && request.preview !== 'off'
-      ? { key: await services.idempotencyKey(firstLookKeyParts(key)), credits: creditsFor(services.prices, 'draft', 'image', DRAFT_VIEWS.length) }
-      : undefined;
+    const firstLook =
+      !colourPreview && firstLookOf(product) === 'draft' && request.preview !== 'off'
+        ? {
+            key: await services.idempotencyKey(firstLookKeyParts(key)),
+            credits: creditsFor(services.prices, 'draft', 'image', DRAFT_VIEWS.length),
+          }
+        : undefined;
     // Reserved in every daily limit before upstream is asked: a burst cannot overspend. The first
     // look in the same step, and only if the credits still cover it.
     const credits = creditsFor(services.prices, product.tier, output, views.length);
     const reservation = await services.spend.reserve({
-      key, photoId: photo.id, client: services.client(c), credits, keepUntil: photo.expiresAt * 1000,
+      key,
+      photoId: photo.id,
+      client: services.client(c),
+      credits,
+      keepUntil: photo.expiresAt * 1000,
       ...(colourPreview ? { kind: 'colour_preview' as const, colourPreviewCap: colourPreviewsOf(chosen) } : {}),
       ...(firstLook ? { preview: firstLook } : {}),
     });
@@ -188,7 +223,13 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     }
     if (firstLook && !reservation.preview) {
       // A retry never reserves anything new: its first request went without one, or gave it back.
-      services.log({ level: 'warn', event: 'first_look_skipped', reason: reservation.retry ? 'not_held_for_retry' : 'daily_credits', product: product.id, requestId: c.get('requestId') });
+      services.log({
+        level: 'warn',
+        event: 'first_look_skipped',
+        reason: reservation.retry ? 'not_held_for_retry' : 'daily_credits',
+        product: product.id,
+        requestId: c.get('requestId'),
+      });
     }
 
     const jobs: Submission[] = [
@@ -196,7 +237,16 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
       // refuses starts no first look, and a fault injected for "the next job" meets the try-on.
       { role: 'tryon', key, product, views, output, mayHaveStarted: false },
       ...(firstLook && reservation.preview
-        ? [{ role: 'preview' as const, key: firstLook.key, product: asDraft(product), views: DRAFT_VIEWS, output: 'image' as const, mayHaveStarted: false }]
+        ? [
+            {
+              role: 'preview' as const,
+              key: firstLook.key,
+              product: asDraft(product),
+              views: DRAFT_VIEWS,
+              output: 'image' as const,
+              mayHaveStarted: false,
+            },
+          ]
         : []),
     ];
     const submitted = await submitAll(services, c.get('requestId'), photo, productImageOf(product), jobs);
@@ -204,11 +254,18 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     const preview = submitted.get('preview');
     if (main.error !== undefined) throw main.error;
     if (preview?.error !== undefined) {
-      services.log({ level: 'warn', event: 'first_look_failed', code: (preview.error as { code?: string }).code ?? 'unknown', product: product.id, requestId: c.get('requestId') });
+      services.log({
+        level: 'warn',
+        event: 'first_look_failed',
+        code: (preview.error as { code?: string }).code ?? 'unknown',
+        product: product.id,
+        requestId: c.get('requestId'),
+      });
     }
     const job = main.job!;
     // For the merchant's GET /usage; a book that cannot be written must not fail a try-on already charged.
-    const unwritten = (error: Error) => services.log({ level: 'warn', event: 'usage_unwritten', requestId: c.get('requestId'), message: error.message });
+    const unwritten = (error: Error) =>
+      services.log({ level: 'warn', event: 'usage_unwritten', requestId: c.get('requestId'), message: error.message });
     const keepMs = services.limits.tryonTtlSeconds * 1000;
     if (!reservation.retry) {
       services.metrics.tryonStarted(product.id, product.tier, credits);
@@ -224,15 +281,29 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     // A photo given by a hand-off carries the consent the shopper gave on their phone: that is the one recorded.
     const phone = photo.phoneConsent;
     await logConsent(services, {
-      product: product.id, photo: photo.id, client: services.client(c), requestId: c.get('requestId'),
-      consentVersion: request.model !== undefined ? undefined : phone ? phone.version || undefined : request.consentVersion,
-      consentLanguage: request.model !== undefined ? undefined : phone ? phone.language || undefined : request.consentLanguage,
+      product: product.id,
+      photo: photo.id,
+      client: services.client(c),
+      requestId: c.get('requestId'),
+      consentVersion:
+        request.model !== undefined ? undefined : phone ? phone.version || undefined : request.consentVersion,
+      consentLanguage:
+        request.model !== undefined ? undefined : phone ? phone.language || undefined : request.consentLanguage,
       source: request.model !== undefined ? 'model' : phone ? 'handoff' : 'photo',
       ...(request.model !== undefined ? { model: request.model } : {}),
     });
-    const { handle } = await services.handles.mint('tryon', {
-      jobId: job.id, product: product.id, views, output, photoId: photo.id, ...(preview?.job ? { previewJobId: preview.job.id } : {}),
-    }, services.limits.tryonTtlSeconds);
+    const { handle } = await services.handles.mint(
+      'tryon',
+      {
+        jobId: job.id,
+        product: product.id,
+        views,
+        output,
+        photoId: photo.id,
+        ...(preview?.job ? { previewJobId: preview.job.id } : {}),
+      },
+      services.limits.tryonTtlSeconds,
+    );
     return c.json({ tryon: handle, status: job.status, views }, 202);
   });
 

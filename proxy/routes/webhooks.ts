@@ -17,8 +17,17 @@ export function webhookRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const verify = services.webhookSecret ? webhookVerifier(services.webhookSecret) : undefined;
   app.post('/', async (c) => {
     // Without a secret nothing can be verified, so nothing is trusted.
-    if (!verify) throw new ProxyError(401, 'invalid_signature', 'Webhooks are not enabled on this proxy (no TRYON_WEBHOOK_SECRET).');
-    const body = await readRequestText(c.req.raw, MAX_EVENT_BYTES, () => new ProxyError(413, 'invalid_request', 'The event is too large.'));
+    if (!verify)
+      throw new ProxyError(
+        401,
+        'invalid_signature',
+        'Webhooks are not enabled on this proxy (no TRYON_WEBHOOK_SECRET).',
+      );
+    const body = await readRequestText(
+      c.req.raw,
+      MAX_EVENT_BYTES,
+      () => new ProxyError(413, 'invalid_request', 'The event is too large.'),
+    );
     if (!verify(c.req.raw.headers, body)) {
       services.log({ level: 'warn', event: 'webhook_refused', reason: 'signature' });
       throw new ProxyError(401, 'invalid_signature', 'The webhook signature did not verify.');
@@ -41,7 +50,12 @@ export function webhookRoutes(services: ProxyServices): Hono<ProxyEnv> {
       known = await services.board.update(job);
     } catch (error) {
       // A signed event we cannot use is acknowledged anyway: retrying it would not help.
-      services.log({ level: 'warn', event: 'webhook_unusable', type: String(event.type ?? ''), code: (error as { code?: string }).code ?? 'unknown' });
+      services.log({
+        level: 'warn',
+        event: 'webhook_unusable',
+        type: String(event.type ?? ''),
+        code: (error as { code?: string }).code ?? 'unknown',
+      });
     }
     services.log({ event: 'webhook', type: String(event.type ?? ''), known });
     return c.body(null, 204);

@@ -5,14 +5,34 @@
 // every operation here is synchronous SQL, so each is atomic across all isolates: N free slots
 // give at most N try-ons however the burst is spread. Storage is the object's own SQLite; rows
 // that have outlived their use are swept on use, at most once a minute.
-import { utcDay, type HeldKind, type Reservation, type SpendClaim, type SpendRefusal, type SpendUsage, type SubmitOutcome } from '../spend-ledger.js';
+import {
+  utcDay,
+  type HeldKind,
+  type Reservation,
+  type SpendClaim,
+  type SpendRefusal,
+  type SpendUsage,
+  type SubmitOutcome,
+} from '../spend-ledger.js';
 import type { RateBucket } from './store.js';
 import { receiptFor, type HandoffReceipt, type HandoffRecord } from '../handoffs.js';
 import { oldestKept, refundCounters, type JobEntry, type UsageCounters } from '../usage-book.js';
-import { answerCall, firstRow, limitFromWire, type Call, type DurableObjectState, type SqlStorage } from './durable-wire.js';
+import {
+  answerCall,
+  firstRow,
+  limitFromWire,
+  type Call,
+  type DurableObjectState,
+  type SqlStorage,
+} from './durable-wire.js';
 
 /** The ledger's limits as they travel (null: unlimited). */
-export interface WireLimits { dailyTryons: number | null; dailyCredits: number | null; tryonsPerPhoto: number | null; clientDailyTryons: number | null }
+export interface WireLimits {
+  dailyTryons: number | null;
+  dailyCredits: number | null;
+  tryonsPerPhoto: number | null;
+  clientDailyTryons: number | null;
+}
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS held (key TEXT PRIMARY KEY, day TEXT NOT NULL, photo_id TEXT NOT NULL, client TEXT NOT NULL,
@@ -38,7 +58,16 @@ const SCHEMA = [
 const SWEEP_EVERY_MS = 60_000;
 const DAY_MS = 86_400_000;
 
-interface Held { kind: HeldKind; day: string; photo_id: string; client: string; credits: number; keep_until: number; holders: number; confirmed: number }
+interface Held {
+  kind: HeldKind;
+  day: string;
+  photo_id: string;
+  client: string;
+  credits: number;
+  keep_until: number;
+  holders: number;
+  confirmed: number;
+}
 
 export class ShopObject {
   private readonly sql: SqlStorage;
@@ -58,7 +87,8 @@ export class ShopObject {
 
   async fetch(request: Request): Promise<Response> {
     return answerCall(request, {
-      reserve: ({ now, claim, limits }: Call & { claim: SpendClaim; limits: WireLimits }) => this.reserve(now, claim, limits),
+      reserve: ({ now, claim, limits }: Call & { claim: SpendClaim; limits: WireLimits }) =>
+        this.reserve(now, claim, limits),
       settle: ({ now, key, outcome }: Call & { key: string; outcome: SubmitOutcome }) => this.settle(now, key, outcome),
       usage: ({ now }: Call) => this.usage(now),
       revoke: ({ now, photoId, until }: Call & { photoId: string; until: number }) => this.revoke(now, photoId, until),
@@ -68,7 +98,13 @@ export class ShopObject {
         this.sql.exec('DELETE FROM submitting WHERE photo_id = ? AND ticket = ?', photoId, ticket);
       },
       submitsUnderWay: ({ now, photoId }: Call & { photoId: string }) =>
-        firstRow(this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM submitting WHERE photo_id = ? AND until > ?', photoId, now))!.n,
+        firstRow(
+          this.sql.exec<{ n: number }>(
+            'SELECT COUNT(*) AS n FROM submitting WHERE photo_id = ? AND until > ?',
+            photoId,
+            now,
+          ),
+        )!.n,
       firstDelivery: ({ now, id, ttlMs }: Call & { id: string; ttlMs: number }) => this.firstDelivery(now, id, ttlMs),
       garmentId: ({ key }: Call & { key: string }) =>
         firstRow(this.sql.exec<{ file_id: string }>('SELECT file_id FROM garment WHERE key = ?', key))?.file_id,
@@ -82,27 +118,72 @@ export class ShopObject {
       unlockGarment: ({ key, token }: Call & { key: string; token: string }) => {
         this.sql.exec('DELETE FROM garment_lock WHERE key = ? AND token = ?', key, token);
       },
-      takeRequest: ({ now, bucket, client, perMinute }: Call & { bucket: RateBucket; client: string; perMinute: number }) =>
+      takeRequest: ({
+        now,
+        bucket,
+        client,
+        perMinute,
+      }: Call & { bucket: RateBucket; client: string; perMinute: number }) =>
         this.takeRequest(now, bucket, client, perMinute),
       // One read: its allowance first (a limited client is told so whatever its photo), then its photo.
-      takeReadAndCheck: ({ now, rateNow, bucket, client, perMinute, photoId }: Call & { rateNow: number; bucket: RateBucket; client: string; perMinute: number; photoId: string }) => {
+      takeReadAndCheck: ({
+        now,
+        rateNow,
+        bucket,
+        client,
+        perMinute,
+        photoId,
+      }: Call & { rateNow: number; bucket: RateBucket; client: string; perMinute: number; photoId: string }) => {
         const waitSeconds = this.takeRequest(rateNow, bucket, client, perMinute);
-        return { waitSeconds: waitSeconds ?? null, revoked: waitSeconds === undefined && this.live('forgotten', 'photo_id', photoId, now) };
+        return {
+          waitSeconds: waitSeconds ?? null,
+          revoked: waitSeconds === undefined && this.live('forgotten', 'photo_id', photoId, now),
+        };
       },
-      usageAdd: ({ now, day, counters, job }: Call & { day: string; counters: UsageCounters; job?: { id: string; product: string; credits: number; keepMs: number } }) =>
-        this.usageAdd(now, day, counters, job),
+      usageAdd: ({
+        now,
+        day,
+        counters,
+        job,
+      }: Call & {
+        day: string;
+        counters: UsageCounters;
+        job?: { id: string; product: string; credits: number; keepMs: number };
+      }) => this.usageAdd(now, day, counters, job),
       usageFailed: ({ now, jobId, code }: Call & { jobId: string; code: string }) => this.usageFailed(now, jobId, code),
-      usageDays: ({ dates }: Call & { dates: string[] }) => dates.map((date) => Object.fromEntries(
-        [...this.sql.exec<{ field: string; n: number }>('SELECT field, n FROM usage_counter WHERE day = ?', date)].map((row) => [row.field, row.n]))),
+      usageDays: ({ dates }: Call & { dates: string[] }) =>
+        dates.map((date) =>
+          Object.fromEntries(
+            [
+              ...this.sql.exec<{ field: string; n: number }>('SELECT field, n FROM usage_counter WHERE day = ?', date),
+            ].map((row) => [row.field, row.n]),
+          ),
+        ),
       usageAlert: ({ day, threshold }: Call & { day: string; threshold: number }) => {
-        if (firstRow(this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM usage_alert WHERE day = ? AND threshold = ?', day, threshold))!.n > 0) return false;
+        if (
+          firstRow(
+            this.sql.exec<{ n: number }>(
+              'SELECT COUNT(*) AS n FROM usage_alert WHERE day = ? AND threshold = ?',
+              day,
+              threshold,
+            ),
+          )!.n > 0
+        )
+          return false;
         this.sql.exec('INSERT INTO usage_alert (day, threshold) VALUES (?, ?)', day, threshold);
         return true;
       },
       createHandoff: ({ now, record, keepMs }: Call & { record: HandoffRecord; keepMs: number }) => {
         this.sweep(now);
-        this.sql.exec('INSERT INTO handoff (code, id, product, variant, expires_at, photo, until) VALUES (?, ?, ?, ?, ?, NULL, ?)',
-          record.code, record.id, record.product, record.variant ?? null, record.expiresAt, record.expiresAt + keepMs);
+        this.sql.exec(
+          'INSERT INTO handoff (code, id, product, variant, expires_at, photo, until) VALUES (?, ?, ?, ?, ?, NULL, ?)',
+          record.code,
+          record.id,
+          record.product,
+          record.variant ?? null,
+          record.expiresAt,
+          record.expiresAt + keepMs,
+        );
       },
       readHandoff: ({ now, id }: Call & { id: string }) => this.handoff(now, 'id', id),
       handoffByCode: ({ now, code }: Call & { code: string }) => this.handoff(now, 'code', code),
@@ -119,19 +200,39 @@ export class ShopObject {
 
   private usageCount(day: string, counters: UsageCounters): void {
     for (const [field, n] of Object.entries(counters)) {
-      this.sql.exec('INSERT INTO usage_counter (day, field, n) VALUES (?, ?, ?) ON CONFLICT (day, field) DO UPDATE SET n = n + excluded.n', day, field, n);
+      this.sql.exec(
+        'INSERT INTO usage_counter (day, field, n) VALUES (?, ?, ?) ON CONFLICT (day, field) DO UPDATE SET n = n + excluded.n',
+        day,
+        field,
+        n,
+      );
     }
   }
 
-  private usageAdd(now: number, day: string, counters: UsageCounters, job?: { id: string; product: string; credits: number; keepMs: number }): void {
+  private usageAdd(
+    now: number,
+    day: string,
+    counters: UsageCounters,
+    job?: { id: string; product: string; credits: number; keepMs: number },
+  ): void {
     this.sweep(now);
     this.usageCount(day, counters);
-    if (job) this.sql.exec('INSERT OR REPLACE INTO usage_job (job_id, day, product, credits, until) VALUES (?, ?, ?, ?, ?)', job.id, day, job.product, job.credits, now + job.keepMs);
+    if (job)
+      this.sql.exec(
+        'INSERT OR REPLACE INTO usage_job (job_id, day, product, credits, until) VALUES (?, ?, ?, ?, ?)',
+        job.id,
+        day,
+        job.product,
+        job.credits,
+        now + job.keepMs,
+      );
   }
 
   /** The job's credits come off the day they were counted on (once: its row goes), its error is today's. */
   private usageFailed(now: number, jobId: string, code: string): void {
-    const job = firstRow(this.sql.exec<JobEntry>('SELECT day, product, credits FROM usage_job WHERE job_id = ?', jobId));
+    const job = firstRow(
+      this.sql.exec<JobEntry>('SELECT day, product, credits FROM usage_job WHERE job_id = ?', jobId),
+    );
     if (job) {
       this.sql.exec('DELETE FROM usage_job WHERE job_id = ?', jobId);
       this.usageCount(job.day, refundCounters(job));
@@ -143,48 +244,98 @@ export class ShopObject {
   private reserve(now: number, claim: SpendClaim, limits: WireLimits): Reservation {
     this.sweep(now);
     const day = utcDay(now);
-    const known = firstRow(this.sql.exec<{ keep_until: number }>('SELECT keep_until FROM held WHERE key = ?', claim.key));
+    const known = firstRow(
+      this.sql.exec<{ keep_until: number }>('SELECT keep_until FROM held WHERE key = ?', claim.key),
+    );
     if (known && known.keep_until > now) {
-      this.sql.exec('UPDATE held SET holders = holders + 1, keep_until = MAX(keep_until, ?) WHERE key = ?', claim.keepUntil, claim.key);
+      this.sql.exec(
+        'UPDATE held SET holders = holders + 1, keep_until = MAX(keep_until, ?) WHERE key = ?',
+        claim.keepUntil,
+        claim.key,
+      );
       // A retry charges nothing new: its first look only if that is still held.
       return { granted: true, retry: true, ...this.holdAgain(now, claim) };
     }
     if (known) this.sql.exec('DELETE FROM held WHERE key = ?', claim.key);
     const refuse = (refusal: SpendRefusal): Reservation => ({ granted: false, refusal });
     const kind = claim.kind ?? 'tryon';
-    const photoCount = firstRow(this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM held WHERE photo_id = ? AND kind = ?', claim.photoId, kind))!.n;
+    const photoCount = firstRow(
+      this.sql.exec<{ n: number }>(
+        'SELECT COUNT(*) AS n FROM held WHERE photo_id = ? AND kind = ?',
+        claim.photoId,
+        kind,
+      ),
+    )!.n;
     if (kind === 'colour_preview') {
       if (photoCount >= (claim.colourPreviewCap ?? 0)) return refuse('colour_preview_limit');
     } else if (photoCount >= limitFromWire(limits.tryonsPerPhoto)) return refuse('photo_limit');
-    const clientTryons = firstRow(this.sql.exec<{ tryons: number }>('SELECT tryons FROM spend_client WHERE day = ? AND client = ?', day, claim.client))?.tryons ?? 0;
+    const clientTryons =
+      firstRow(
+        this.sql.exec<{ tryons: number }>(
+          'SELECT tryons FROM spend_client WHERE day = ? AND client = ?',
+          day,
+          claim.client,
+        ),
+      )?.tryons ?? 0;
     if (clientTryons >= limitFromWire(limits.clientDailyTryons)) return refuse('client_daily');
     const spent = this.spent(day);
     if (spent.tryons >= limitFromWire(limits.dailyTryons)) return refuse('daily_tryons');
     if (spent.credits + claim.credits > limitFromWire(limits.dailyCredits)) return refuse('daily_credits');
 
-    this.sql.exec(`INSERT INTO spend_day (day, tryons, credits) VALUES (?, 1, ?)
-      ON CONFLICT (day) DO UPDATE SET tryons = tryons + 1, credits = credits + excluded.credits`, day, claim.credits);
-    this.sql.exec(`INSERT INTO spend_client (day, client, tryons) VALUES (?, ?, 1)
-      ON CONFLICT (day, client) DO UPDATE SET tryons = tryons + 1`, day, claim.client);
-    this.sql.exec('INSERT INTO held (key, day, photo_id, client, credits, keep_until, holders, confirmed, kind) VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?)',
-      claim.key, day, claim.photoId, claim.client, claim.credits, claim.keepUntil, kind);
+    this.sql.exec(
+      `INSERT INTO spend_day (day, tryons, credits) VALUES (?, 1, ?)
+      ON CONFLICT (day) DO UPDATE SET tryons = tryons + 1, credits = credits + excluded.credits`,
+      day,
+      claim.credits,
+    );
+    this.sql.exec(
+      `INSERT INTO spend_client (day, client, tryons) VALUES (?, ?, 1)
+      ON CONFLICT (day, client) DO UPDATE SET tryons = tryons + 1`,
+      day,
+      claim.client,
+    );
+    this.sql.exec(
+      'INSERT INTO held (key, day, photo_id, client, credits, keep_until, holders, confirmed, kind) VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?)',
+      claim.key,
+      day,
+      claim.photoId,
+      claim.client,
+      claim.credits,
+      claim.keepUntil,
+      kind,
+    );
     // The first look, in the same step: only what the day's credits still cover.
     const again = this.holdAgain(now, claim);
     if (again.preview || !claim.preview) return { granted: true, retry: false, ...again };
-    if (spent.credits + claim.credits + claim.preview.credits > limitFromWire(limits.dailyCredits)) return { granted: true, retry: false };
+    if (spent.credits + claim.credits + claim.preview.credits > limitFromWire(limits.dailyCredits))
+      return { granted: true, retry: false };
     this.sql.exec('DELETE FROM held WHERE key = ?', claim.preview.key);
     this.sql.exec('UPDATE spend_day SET credits = credits + ? WHERE day = ?', claim.preview.credits, day);
-    this.sql.exec('INSERT INTO held (key, day, photo_id, client, credits, keep_until, holders, confirmed, kind) VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?)',
-      claim.preview.key, day, claim.photoId, claim.client, claim.preview.credits, claim.keepUntil, 'preview');
+    this.sql.exec(
+      'INSERT INTO held (key, day, photo_id, client, credits, keep_until, holders, confirmed, kind) VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?)',
+      claim.preview.key,
+      day,
+      claim.photoId,
+      claim.client,
+      claim.preview.credits,
+      claim.keepUntil,
+      'preview',
+    );
     return { granted: true, retry: false, preview: { retry: false } };
   }
 
   /** The claim's first look, if it is held already (a retry's): one more holder, nothing counted. */
   private holdAgain(now: number, claim: SpendClaim): { preview?: { retry: boolean } } {
     if (!claim.preview) return {};
-    const held = firstRow(this.sql.exec<{ keep_until: number }>('SELECT keep_until FROM held WHERE key = ?', claim.preview.key));
+    const held = firstRow(
+      this.sql.exec<{ keep_until: number }>('SELECT keep_until FROM held WHERE key = ?', claim.preview.key),
+    );
     if (!held || held.keep_until <= now) return {};
-    this.sql.exec('UPDATE held SET holders = holders + 1, keep_until = MAX(keep_until, ?) WHERE key = ?', claim.keepUntil, claim.preview.key);
+    this.sql.exec(
+      'UPDATE held SET holders = holders + 1, keep_until = MAX(keep_until, ?) WHERE key = ?',
+      claim.keepUntil,
+      claim.preview.key,
+    );
     return { preview: { retry: true } };
   }
 
@@ -207,7 +358,11 @@ export class ShopObject {
       this.sql.exec('UPDATE spend_day SET credits = credits - ? WHERE day = ?', held.credits, held.day);
       return;
     }
-    this.sql.exec('UPDATE spend_day SET tryons = tryons - 1, credits = credits - ? WHERE day = ?', held.credits, held.day);
+    this.sql.exec(
+      'UPDATE spend_day SET tryons = tryons - 1, credits = credits - ? WHERE day = ?',
+      held.credits,
+      held.day,
+    );
     this.sql.exec('UPDATE spend_client SET tryons = tryons - 1 WHERE day = ? AND client = ?', held.day, held.client);
     this.sql.exec('DELETE FROM spend_client WHERE day = ? AND client = ? AND tryons <= 0', held.day, held.client);
   }
@@ -218,13 +373,21 @@ export class ShopObject {
   }
 
   private spent(day: string): { tryons: number; credits: number } {
-    return firstRow(this.sql.exec<{ tryons: number; credits: number }>('SELECT tryons, credits FROM spend_day WHERE day = ?', day)) ?? { tryons: 0, credits: 0 };
+    return (
+      firstRow(
+        this.sql.exec<{ tryons: number; credits: number }>('SELECT tryons, credits FROM spend_day WHERE day = ?', day),
+      ) ?? { tryons: 0, credits: 0 }
+    );
   }
 
   /** Forgotten until `until`, or longer if asked before. */
   private revoke(now: number, photoId: string, until: number): void {
     if (until <= now) return;
-    this.sql.exec('INSERT INTO forgotten (photo_id, until) VALUES (?, ?) ON CONFLICT (photo_id) DO UPDATE SET until = MAX(until, excluded.until)', photoId, until);
+    this.sql.exec(
+      'INSERT INTO forgotten (photo_id, until) VALUES (?, ?) ON CONFLICT (photo_id) DO UPDATE SET until = MAX(until, excluded.until)',
+      photoId,
+      until,
+    );
   }
 
   /** A submit from the photo let out, unless it is forgotten: checked and counted in one step. */
@@ -251,18 +414,34 @@ export class ShopObject {
   }
 
   private handoff(now: number, column: 'id' | 'code', value: string): HandoffRecord | undefined {
-    const row = firstRow(this.sql.exec<{ code: string; id: string; product: string; variant: string | null; expires_at: number; photo: string | null; until: number }>(
-      `SELECT code, id, product, variant, expires_at, photo, until FROM handoff WHERE ${column} = ?`, value));
+    const row = firstRow(
+      this.sql.exec<{
+        code: string;
+        id: string;
+        product: string;
+        variant: string | null;
+        expires_at: number;
+        photo: string | null;
+        until: number;
+      }>(`SELECT code, id, product, variant, expires_at, photo, until FROM handoff WHERE ${column} = ?`, value),
+    );
     if (!row || row.until <= now) return undefined;
     return {
-      id: row.id, code: row.code, product: row.product, expiresAt: row.expires_at,
-      ...(row.variant !== null ? { variant: row.variant } : {}), ...(row.photo !== null ? { photo: row.photo } : {}),
+      id: row.id,
+      code: row.code,
+      product: row.product,
+      expiresAt: row.expires_at,
+      ...(row.variant !== null ? { variant: row.variant } : {}),
+      ...(row.photo !== null ? { photo: row.photo } : {}),
     };
   }
 
   /** Whether `table` holds a row for `id` that has not expired. */
   private live(table: 'forgotten' | 'webhook' | 'garment_lock', column: string, id: string, now: number): boolean {
-    return (firstRow(this.sql.exec<{ until: number }>(`SELECT until FROM ${table} WHERE ${column} = ?`, id))?.until ?? 0) > now;
+    return (
+      (firstRow(this.sql.exec<{ until: number }>(`SELECT until FROM ${table} WHERE ${column} = ?`, id))?.until ?? 0) >
+      now
+    );
   }
 
   /** A token bucket per client, refilled smoothly, as the memory store's. */
@@ -270,10 +449,22 @@ export class ShopObject {
     if (perMinute <= 0) return undefined;
     this.sweep(now);
     const refillPerMs = perMinute / 60_000;
-    const held = firstRow(this.sql.exec<{ tokens: number; at: number }>('SELECT tokens, at FROM rate WHERE bucket = ? AND client = ?', bucket, client));
+    const held = firstRow(
+      this.sql.exec<{ tokens: number; at: number }>(
+        'SELECT tokens, at FROM rate WHERE bucket = ? AND client = ?',
+        bucket,
+        client,
+      ),
+    );
     const tokens = held ? Math.min(perMinute, held.tokens + (now - held.at) * refillPerMs) : perMinute;
     const left = tokens < 1 ? tokens : tokens - 1;
-    this.sql.exec('INSERT OR REPLACE INTO rate (bucket, client, tokens, at) VALUES (?, ?, ?, ?)', bucket, client, left, now);
+    this.sql.exec(
+      'INSERT OR REPLACE INTO rate (bucket, client, tokens, at) VALUES (?, ?, ?, ?)',
+      bucket,
+      client,
+      left,
+      now,
+    );
     return tokens < 1 ? Math.ceil((1 - tokens) / refillPerMs / 1000) : undefined;
   }
 
@@ -282,7 +473,8 @@ export class ShopObject {
     if (now - this.sweptAt < SWEEP_EVERY_MS) return;
     this.sweptAt = now;
     this.sql.exec('DELETE FROM held WHERE keep_until <= ?', now);
-    for (const table of ['forgotten', 'submitting', 'webhook', 'garment_lock', 'handoff']) this.sql.exec(`DELETE FROM ${table} WHERE until <= ?`, now);
+    for (const table of ['forgotten', 'submitting', 'webhook', 'garment_lock', 'handoff'])
+      this.sql.exec(`DELETE FROM ${table} WHERE until <= ?`, now);
     this.sql.exec('DELETE FROM rate WHERE at <= ?', now - 60_000);
     const yesterday = utcDay(now - DAY_MS);
     this.sql.exec('DELETE FROM spend_day WHERE day < ?', yesterday);

@@ -20,7 +20,10 @@
 import { mergeStatus, type StatusRecord, type StatusWrite } from './store.js';
 import { answerCall, firstRow, type Call, type DurableObjectState, type SqlStorage } from './durable-wire.js';
 
-interface Follower { from: string; writer: WritableStreamDefaultWriter<Uint8Array> }
+interface Follower {
+  from: string;
+  writer: WritableStreamDefaultWriter<Uint8Array>;
+}
 
 const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS status (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL, expires_at INTEGER NOT NULL)',
@@ -46,7 +49,8 @@ export class TryonObject {
 
   async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (url.pathname === '/follow') return this.follow(url.searchParams.get('isolate') ?? '', Number(url.searchParams.get('max') ?? 0));
+    if (url.pathname === '/follow')
+      return this.follow(url.searchParams.get('isolate') ?? '', Number(url.searchParams.get('max') ?? 0));
     return answerCall(request, {
       read: ({ now }: Call) => this.read(now),
       write: (args: Call & { record: StatusRecord; ttlMs: number; from: string }) => this.write(args),
@@ -73,11 +77,18 @@ export class TryonObject {
   }
 
   private read(now: number): StatusRecord | undefined {
-    const row = firstRow(this.sql.exec<{ record: string; expires_at: number }>('SELECT record, expires_at FROM status'));
-    return row && row.expires_at > now ? JSON.parse(row.record) as StatusRecord : undefined;
+    const row = firstRow(
+      this.sql.exec<{ record: string; expires_at: number }>('SELECT record, expires_at FROM status'),
+    );
+    return row && row.expires_at > now ? (JSON.parse(row.record) as StatusRecord) : undefined;
   }
 
-  private async write({ now, record, ttlMs, from }: Call & { record: StatusRecord; ttlMs: number; from: string }): Promise<StatusWrite> {
+  private async write({
+    now,
+    record,
+    ttlMs,
+    from,
+  }: Call & { record: StatusRecord; ttlMs: number; from: string }): Promise<StatusWrite> {
     const written = mergeStatus(this.read(now), record);
     const saved = this.save(written.record, now + ttlMs);
     // The snapshot written won: it is news for the other isolates.
@@ -92,7 +103,11 @@ export class TryonObject {
 
   /** Saves at once; the promise is the alarm's. */
   private save(record: StatusRecord, expiresAt: number): Promise<void> {
-    this.sql.exec('INSERT OR REPLACE INTO status (id, record, expires_at) VALUES (1, ?, ?)', JSON.stringify(record), expiresAt);
+    this.sql.exec(
+      'INSERT OR REPLACE INTO status (id, record, expires_at) VALUES (1, ?, ?)',
+      JSON.stringify(record),
+      expiresAt,
+    );
     return this.state.storage.setAlarm(expiresAt);
   }
 
@@ -109,7 +124,10 @@ export class TryonObject {
    */
   private follow(from: string, max: number): Response {
     if (max > 0 && this.followers.size >= max) {
-      return Response.json({ error: { code: 'too_many_streams', message: `This try-on has ${max} followers already.`, retryable: true } }, { status: 429 });
+      return Response.json(
+        { error: { code: 'too_many_streams', message: `This try-on has ${max} followers already.`, retryable: true } },
+        { status: 429 },
+      );
     }
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const follower: Follower = { from, writer: writable.getWriter() };

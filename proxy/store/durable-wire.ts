@@ -44,10 +44,15 @@ export function firstRow<T>(cursor: SqlCursor<T>): T | undefined {
 }
 
 /** Every operation gets the caller's clock, so an object decides by the same time as the isolate that asks. */
-export interface Call { now: number }
+export interface Call {
+  now: number;
+}
 
 /** Answers one call with the operation it names (the URL's path), or 404 for an unknown one. */
-export async function answerCall(request: Request, operations: Record<string, (args: never) => unknown>): Promise<Response> {
+export async function answerCall(
+  request: Request,
+  operations: Record<string, (args: never) => unknown>,
+): Promise<Response> {
   const name = new URL(request.url).pathname.slice(1);
   const operation = Object.hasOwn(operations, name) ? operations[name] : undefined;
   if (!operation || request.method !== 'POST') return Response.json({ error: 'unknown operation' }, { status: 404 });
@@ -56,9 +61,15 @@ export async function answerCall(request: Request, operations: Record<string, (a
 }
 
 /** Calls `operation` on the object `stub`; the answer's value (null for none), or an error for the caller to turn into 503. */
-export async function callObject<T>(stub: DurableObjectStub, operation: string, args: Call & Record<string, unknown>): Promise<T> {
+export async function callObject<T>(
+  stub: DurableObjectStub,
+  operation: string,
+  args: Call & Record<string, unknown>,
+): Promise<T> {
   const response = await stub.fetch(`https://tryon-store/${operation}`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(args),
   });
   if (!response.ok) {
     await response.body?.cancel();

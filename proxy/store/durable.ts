@@ -40,7 +40,11 @@ export class DurableStore implements ProxyStore {
   private readonly now: () => number;
   private failing = false;
 
-  constructor(private readonly tryons: DurableObjectNamespace, private readonly shop: DurableObjectNamespace, private readonly options: DurableStoreOptions = {}) {
+  constructor(
+    private readonly tryons: DurableObjectNamespace,
+    private readonly shop: DurableObjectNamespace,
+    private readonly options: DurableStoreOptions = {},
+  ) {
     this.now = options.now ?? Date.now;
   }
 
@@ -65,7 +69,12 @@ export class DurableStore implements ProxyStore {
     } catch (error) {
       if (!this.failing) {
         this.failing = true;
-        this.options.log?.({ level: 'error', event: 'store_unavailable', operation, message: (error as Error).message });
+        this.options.log?.({
+          level: 'error',
+          event: 'store_unavailable',
+          operation,
+          message: (error as Error).message,
+        });
       }
       throw new StoreUnavailable();
     }
@@ -111,7 +120,9 @@ export class DurableStore implements ProxyStore {
     void (async () => {
       while (!stopped) {
         try {
-          const response = await this.tryonObject(jobId).fetch(`https://tryon-store/follow?isolate=${this.instance}&max=${this.options.followersPerTryon ?? DEFAULT_LIMITS.streamsPerTryon}`);
+          const response = await this.tryonObject(jobId).fetch(
+            `https://tryon-store/follow?isolate=${this.instance}&max=${this.options.followersPerTryon ?? DEFAULT_LIMITS.streamsPerTryon}`,
+          );
           if (response.status === 429) {
             // The object holds its cap of followers: this watcher hears changes by its isolate's polling only.
             void response.body?.cancel();
@@ -130,7 +141,8 @@ export class DurableStore implements ProxyStore {
             for (const line of lines) this.hand(jobId, (JSON.parse(line) as StatusRecord).snapshot);
           }
         } catch (error) {
-          if (!stopped) this.options.log?.({ level: 'warn', event: 'store_follow_ended', message: (error as Error).message });
+          if (!stopped)
+            this.options.log?.({ level: 'warn', event: 'store_follow_ended', message: (error as Error).message });
         }
         if (!stopped) await sleep(this.options.refollowMs ?? 1_000);
       }
@@ -190,15 +202,26 @@ export class DurableStore implements ProxyStore {
   photoRevocations(now: () => number): PhotoRevocations {
     const shop = () => this.shopObject();
     return {
-      revoke: async (photoId, until) => { await this.call(shop(), 'revoke', { photoId, until, now: now() }); },
+      revoke: async (photoId, until) => {
+        await this.call(shop(), 'revoke', { photoId, until, now: now() });
+      },
       isRevoked: async (photoId) => this.call<boolean>(shop(), 'isRevoked', { photoId, now: now() }),
-      beginSubmit: async (photoId, ms) => (await this.call<string | null>(shop(), 'beginSubmit', { photoId, ms, now: now() })) ?? undefined,
-      endSubmit: async (photoId, ticket) => { await this.call(shop(), 'endSubmit', { photoId, ticket, now: now() }); },
+      beginSubmit: async (photoId, ms) =>
+        (await this.call<string | null>(shop(), 'beginSubmit', { photoId, ms, now: now() })) ?? undefined,
+      endSubmit: async (photoId, ticket) => {
+        await this.call(shop(), 'endSubmit', { photoId, ticket, now: now() });
+      },
       submitsUnderWay: async (photoId) => this.call<number>(shop(), 'submitsUnderWay', { photoId, now: now() }),
       // A status or file read asks the shop object once, not once for its allowance and again for its photo.
       takeReadAndCheck: async ({ bucket, perMinute }, client, photoId) => {
-        const answer = await this.call<{ waitSeconds: number | null; revoked: boolean }>(shop(), 'takeReadAndCheck',
-          { bucket, client, perMinute, photoId, rateNow: this.now(), now: now() });
+        const answer = await this.call<{ waitSeconds: number | null; revoked: boolean }>(shop(), 'takeReadAndCheck', {
+          bucket,
+          client,
+          perMinute,
+          photoId,
+          rateNow: this.now(),
+          now: now(),
+        });
         return { waitSeconds: answer.waitSeconds ?? undefined, revoked: answer.revoked };
       },
     };
@@ -207,12 +230,16 @@ export class DurableStore implements ProxyStore {
   /** The spend ledger in the shop object: each reserve and settle one atomic step there. */
   spendLedger(limits: SpendLimits, now: () => number): SpendLedger {
     const wire: WireLimits = {
-      dailyTryons: limitToWire(limits.dailyTryons), dailyCredits: limitToWire(limits.dailyCredits),
-      tryonsPerPhoto: limitToWire(limits.tryonsPerPhoto), clientDailyTryons: limitToWire(limits.clientDailyTryons),
+      dailyTryons: limitToWire(limits.dailyTryons),
+      dailyCredits: limitToWire(limits.dailyCredits),
+      tryonsPerPhoto: limitToWire(limits.tryonsPerPhoto),
+      clientDailyTryons: limitToWire(limits.clientDailyTryons),
     };
     return {
       reserve: (claim) => this.call(this.shopObject(), 'reserve', { claim, limits: wire, now: now() }),
-      settle: async (key, outcome) => { await this.call(this.shopObject(), 'settle', { key, outcome, now: now() }); },
+      settle: async (key, outcome) => {
+        await this.call(this.shopObject(), 'settle', { key, outcome, now: now() });
+      },
       usage: () => this.call(this.shopObject(), 'usage', { now: now() }),
     };
   }
@@ -220,14 +247,27 @@ export class DurableStore implements ProxyStore {
   /** The usage book in the shop object: each write one step there, decided by the caller's clock. */
   usageBook(now: () => number): UsageBook {
     const shop = () => this.shopObject();
-    const start = async (kind: 'tryon' | 'preview', jobId: string, product: string, credits: number, keepMs: number) => {
+    const start = async (
+      kind: 'tryon' | 'preview',
+      jobId: string,
+      product: string,
+      credits: number,
+      keepMs: number,
+    ) => {
       const at = now();
-      await this.call(shop(), 'usageAdd', { now: at, day: utcDay(at), counters: startCounters(kind, product, credits), job: { id: jobId, product, credits, keepMs } });
+      await this.call(shop(), 'usageAdd', {
+        now: at,
+        day: utcDay(at),
+        counters: startCounters(kind, product, credits),
+        job: { id: jobId, product, credits, keepMs },
+      });
     };
     return {
       tryonStarted: (jobId, product, credits, keepMs) => start('tryon', jobId, product, credits, keepMs),
       previewStarted: (jobId, product, credits, keepMs) => start('preview', jobId, product, credits, keepMs),
-      jobFailed: async (jobId, code) => { await this.call(shop(), 'usageFailed', { jobId, code, now: now() }); },
+      jobFailed: async (jobId, code) => {
+        await this.call(shop(), 'usageFailed', { jobId, code, now: now() });
+      },
       errorAnswered: async (code) => {
         const at = now();
         await this.call(shop(), 'usageAdd', { now: at, day: utcDay(at), counters: { [`e:${code}`]: 1 } });
@@ -243,7 +283,9 @@ export class DurableStore implements ProxyStore {
 
   async takeRequest(bucket: RateBucket, client: string, perMinute: number): Promise<number | undefined> {
     if (perMinute <= 0) return undefined;
-    return (await this.call<number | null>(this.shopObject(), 'takeRequest', { bucket, client, perMinute })) ?? undefined;
+    return (
+      (await this.call<number | null>(this.shopObject(), 'takeRequest', { bucket, client, perMinute })) ?? undefined
+    );
   }
 
   async healthy(): Promise<boolean> {

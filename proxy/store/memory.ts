@@ -29,7 +29,13 @@ export class MemoryStore implements ProxyStore {
   private garmentsLoaded?: Promise<void>;
   private readonly now: () => number;
 
-  constructor(private readonly options: { now?: () => number; fileIdCache?: FileIdCache | undefined; log?: (entry: Record<string, unknown>) => void } = {}) {
+  constructor(
+    private readonly options: {
+      now?: () => number;
+      fileIdCache?: FileIdCache | undefined;
+      log?: (entry: Record<string, unknown>) => void;
+    } = {},
+  ) {
     this.now = options.now ?? Date.now;
   }
 
@@ -131,8 +137,11 @@ export class MemoryStore implements ProxyStore {
 
   private async persistGarments(): Promise<void> {
     if (!this.options.fileIdCache) return;
-    await this.options.fileIdCache.save(Object.fromEntries(this.garments)).catch((error: Error) =>
-      this.options.log?.({ level: 'warn', event: 'file_id_cache_unwritable', message: error.message }));
+    await this.options.fileIdCache
+      .save(Object.fromEntries(this.garments))
+      .catch((error: Error) =>
+        this.options.log?.({ level: 'warn', event: 'file_id_cache_unwritable', message: error.message }),
+      );
   }
 
   async createHandoff(record: HandoffRecord, keepMs: number): Promise<void> {
@@ -217,4 +226,7 @@ export class MemoryStore implements ProxyStore {
   async close(): Promise<void> {}
 }
 
-interface Bucket { tokens: number; at: number }
+interface Bucket {
+  tokens: number;
+  at: number;
+}

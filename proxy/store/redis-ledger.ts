@@ -8,7 +8,16 @@
 // scripts run on Redis Cluster too (the ledger is one budget: it lives in one slot).
 import type { Redis } from 'ioredis';
 import { taggedGroup } from './redis-keys.js';
-import { utcDay, type Reservation, type SpendClaim, type SpendLedger, type SpendLimits, type SpendRefusal, type SpendUsage, type SubmitOutcome } from '../spend-ledger.js';
+import {
+  utcDay,
+  type Reservation,
+  type SpendClaim,
+  type SpendLedger,
+  type SpendLimits,
+  type SpendRefusal,
+  type SpendUsage,
+  type SubmitOutcome,
+} from '../spend-ledger.js';
 
 /**
  * KEYS: held, the photo's set (its try-ons, or its colour previews for kind colour_preview), day
@@ -127,12 +136,30 @@ export class RedisSpendLedger implements SpendLedger {
     const now = this.now();
     const day = utcDay(now);
     const colour = claim.kind === 'colour_preview';
-    const [granted, detail, preview] = await this.run('spend_reserve', () => (this.redis as unknown as Scripts).tryonReserve(
-      this.key('held', claim.key), this.key(colour ? 'colours' : 'photo', claim.photoId), this.key('day', day), this.key('clients', day),
-      this.key('held', claim.preview?.key ?? claim.key),
-      claim.key, day, claim.photoId, claim.client, claim.credits, Math.round(claim.keepUntil), now,
-      colour ? claim.colourPreviewCap ?? 0 : this.limits.tryonsPerPhoto, this.limits.clientDailyTryons, this.limits.dailyTryons, this.limits.dailyCredits,
-      colour ? 'colour_preview' : 'tryon', colour ? 'colour_preview_limit' : 'photo_limit', claim.preview?.key ?? '', claim.preview?.credits ?? 0));
+    const [granted, detail, preview] = await this.run('spend_reserve', () =>
+      (this.redis as unknown as Scripts).tryonReserve(
+        this.key('held', claim.key),
+        this.key(colour ? 'colours' : 'photo', claim.photoId),
+        this.key('day', day),
+        this.key('clients', day),
+        this.key('held', claim.preview?.key ?? claim.key),
+        claim.key,
+        day,
+        claim.photoId,
+        claim.client,
+        claim.credits,
+        Math.round(claim.keepUntil),
+        now,
+        colour ? (claim.colourPreviewCap ?? 0) : this.limits.tryonsPerPhoto,
+        this.limits.clientDailyTryons,
+        this.limits.dailyTryons,
+        this.limits.dailyCredits,
+        colour ? 'colour_preview' : 'tryon',
+        colour ? 'colour_preview_limit' : 'photo_limit',
+        claim.preview?.key ?? '',
+        claim.preview?.credits ?? 0,
+      ),
+    );
     if (granted !== 1) return { granted: false, refusal: detail as SpendRefusal };
     return { granted: true, retry: detail === 1, ...(preview ? { preview: { retry: preview === 2 } } : {}) };
   }
@@ -146,8 +173,19 @@ export class RedisSpendLedger implements SpendLedger {
       const [photoId, kind = 'tryon'] = await this.run('spend_settle', () => this.redis.hmget(held, 'photoId', 'kind'));
       if (photoId === null || photoId === undefined) return;
       const set = this.key(kind === 'colour_preview' ? 'colours' : 'photo', photoId);
-      const settled = await this.run('spend_settle', () => (this.redis as unknown as Scripts).tryonSettle(
-        held, set, this.key('day', day), this.key('clients', day), key, outcome, day, photoId, kind ?? 'tryon'));
+      const settled = await this.run('spend_settle', () =>
+        (this.redis as unknown as Scripts).tryonSettle(
+          held,
+          set,
+          this.key('day', day),
+          this.key('clients', day),
+          key,
+          outcome,
+          day,
+          photoId,
+          kind ?? 'tryon',
+        ),
+      );
       if (settled !== -1) return;
     }
     // Kept rather than given back (the budget over-counts rather than under-counts), and said.
@@ -156,7 +194,9 @@ export class RedisSpendLedger implements SpendLedger {
 
   async usage(): Promise<SpendUsage> {
     const day = utcDay(this.now());
-    const [tryons, credits] = await this.run('spend_usage', () => this.redis.hmget(this.key('day', day), 'tryons', 'credits'));
+    const [tryons, credits] = await this.run('spend_usage', () =>
+      this.redis.hmget(this.key('day', day), 'tryons', 'credits'),
+    );
     return { day, tryons: Number(tryons ?? 0), credits: Number(credits ?? 0) };
   }
 }

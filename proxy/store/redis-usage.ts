@@ -8,8 +8,15 @@ import type { Redis } from 'ioredis';
 import { taggedGroup } from './redis-keys.js';
 import { utcDay } from '../spend-ledger.js';
 import {
-  USAGE_DAYS, dayOf, lastDays, refundCounters, startCounters,
-  type JobEntry, type UsageBook, type UsageCounters, type UsageDay,
+  USAGE_DAYS,
+  dayOf,
+  lastDays,
+  refundCounters,
+  startCounters,
+  type JobEntry,
+  type UsageBook,
+  type UsageCounters,
+  type UsageDay,
 } from '../usage-book.js';
 
 const DAY_SECONDS = 86_400;
@@ -38,7 +45,8 @@ export class RedisUsageBook implements UsageBook {
   async jobFailed(jobId: string, code: string): Promise<void> {
     const kept = await this.run('usage_write', () => this.redis.getdel(this.key('job', jobId)));
     const multi = this.redis.multi();
-    if (kept !== null) this.increments(multi, (JSON.parse(kept) as JobEntry).day, refundCounters(JSON.parse(kept) as JobEntry));
+    if (kept !== null)
+      this.increments(multi, (JSON.parse(kept) as JobEntry).day, refundCounters(JSON.parse(kept) as JobEntry));
     this.increments(multi, utcDay(this.now()), { [`e:${code}`]: 1 });
     await this.run('usage_write', () => multi.exec());
   }
@@ -57,20 +65,36 @@ export class RedisUsageBook implements UsageBook {
     return dates.map((date, i) => {
       const [error, fields] = answers?.[i] ?? [new Error('no answer'), null];
       if (error) throw error;
-      return dayOf(date, Object.fromEntries(Object.entries(fields as Record<string, string>).map(([k, v]) => [k, Number(v)])));
+      return dayOf(
+        date,
+        Object.fromEntries(Object.entries(fields as Record<string, string>).map(([k, v]) => [k, Number(v)])),
+      );
     });
   }
 
   async claimAlert(day: string, threshold: number): Promise<boolean> {
-    const set = await this.run('usage_alert', () => this.redis.set(this.key('alert', day, String(threshold)), '1', 'EX', 2 * DAY_SECONDS, 'NX'));
+    const set = await this.run('usage_alert', () =>
+      this.redis.set(this.key('alert', day, String(threshold)), '1', 'EX', 2 * DAY_SECONDS, 'NX'),
+    );
     return set === 'OK';
   }
 
-  private async start(kind: 'tryon' | 'preview', jobId: string, product: string, credits: number, keepMs: number): Promise<void> {
+  private async start(
+    kind: 'tryon' | 'preview',
+    jobId: string,
+    product: string,
+    credits: number,
+    keepMs: number,
+  ): Promise<void> {
     const day = utcDay(this.now());
     const multi = this.redis.multi();
     this.increments(multi, day, startCounters(kind, product, credits));
-    multi.set(this.key('job', jobId), JSON.stringify({ day, product, credits } satisfies JobEntry), 'PX', Math.max(1, Math.round(keepMs)));
+    multi.set(
+      this.key('job', jobId),
+      JSON.stringify({ day, product, credits } satisfies JobEntry),
+      'PX',
+      Math.max(1, Math.round(keepMs)),
+    );
     await this.run('usage_write', () => multi.exec());
   }
 

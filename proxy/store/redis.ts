@@ -93,8 +93,13 @@ return 'received'
  * slot, so the store runs on Redis Cluster (test/proxy/redis-scripts.test.ts checks each).
  */
 export const STORE_SCRIPTS: Record<string, string> = {
-  tryonWriteStatus: WRITE_STATUS, tryonSeedStatus: SEED_STATUS, tryonDeleteIf: DELETE_IF, tryonMarkAtLeast: MARK_AT_LEAST,
-  tryonBeginSubmit: BEGIN_SUBMIT, tryonReceiveHandoff: RECEIVE_HANDOFF, ...LEDGER_SCRIPTS,
+  tryonWriteStatus: WRITE_STATUS,
+  tryonSeedStatus: SEED_STATUS,
+  tryonDeleteIf: DELETE_IF,
+  tryonMarkAtLeast: MARK_AT_LEAST,
+  tryonBeginSubmit: BEGIN_SUBMIT,
+  tryonReceiveHandoff: RECEIVE_HANDOFF,
+  ...LEDGER_SCRIPTS,
 };
 
 export interface RedisStoreOptions {
@@ -133,7 +138,11 @@ export class RedisStore implements ProxyStore {
   private readonly limiters = new Map<string, RateLimiterRedis>();
   private failing = false;
 
-  constructor(private readonly redis: Redis, private readonly subscriber: Redis, private readonly options: RedisStoreOptions = {}) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly subscriber: Redis,
+    private readonly options: RedisStoreOptions = {},
+  ) {
     this.prefix = options.prefix ?? 'tryon:';
     this.channel = `${this.prefix}events`;
     redis.defineCommand('tryonWriteStatus', { numberOfKeys: 1, lua: WRITE_STATUS });
@@ -176,7 +185,12 @@ export class RedisStore implements ProxyStore {
       this.options.onError?.(operation);
       if (!this.failing) {
         this.failing = true;
-        this.options.log?.({ level: 'error', event: 'store_unavailable', operation, message: (error as Error).message });
+        this.options.log?.({
+          level: 'error',
+          event: 'store_unavailable',
+          operation,
+          message: (error as Error).message,
+        });
       }
       throw new StoreUnavailable();
     }
@@ -189,9 +203,17 @@ export class RedisStore implements ProxyStore {
   async writeStatus(jobId: string, record: StatusRecord, ttlMs: number): Promise<StatusWrite> {
     return this.run('write_status', async () => {
       const { snapshot } = record;
-      const [finished, fields] = await (this.redis as unknown as Scripts).tryonWriteStatus(this.key('status', jobId),
-        JSON.stringify(snapshot), RANK[snapshot.status], snapshot.at, record.pushed ? '1' : '0', record.ownEvents ? '1' : '0',
-        record.product ?? '', record.tier ?? '', Math.max(1, Math.round(ttlMs)));
+      const [finished, fields] = await (this.redis as unknown as Scripts).tryonWriteStatus(
+        this.key('status', jobId),
+        JSON.stringify(snapshot),
+        RANK[snapshot.status],
+        snapshot.at,
+        record.pushed ? '1' : '0',
+        record.ownEvents ? '1' : '0',
+        record.product ?? '',
+        record.tier ?? '',
+        Math.max(1, Math.round(ttlMs)),
+      );
       return { record: recordOf(pairs(fields))!, finished: finished === 1 };
     });
   }
@@ -199,14 +221,25 @@ export class RedisStore implements ProxyStore {
   async seedStatus(jobId: string, record: StatusRecord, ttlMs: number): Promise<void> {
     await this.run('seed_status', async () => {
       const { snapshot } = record;
-      await (this.redis as unknown as Scripts).tryonSeedStatus(this.key('status', jobId),
-        JSON.stringify(snapshot), RANK[snapshot.status], snapshot.at, record.product ?? '', record.tier ?? '', Math.max(1, Math.round(ttlMs)));
+      await (this.redis as unknown as Scripts).tryonSeedStatus(
+        this.key('status', jobId),
+        JSON.stringify(snapshot),
+        RANK[snapshot.status],
+        snapshot.at,
+        record.product ?? '',
+        record.tier ?? '',
+        Math.max(1, Math.round(ttlMs)),
+      );
     });
   }
 
   async claimPoll(jobId: string, ms: number): Promise<boolean> {
-    return this.run('claim_poll', async () =>
-      (await this.redis.set(this.key('poll', jobId), this.instance, 'PX', Math.max(1, Math.round(ms)), 'NX')) === 'OK');
+    return this.run(
+      'claim_poll',
+      async () =>
+        (await this.redis.set(this.key('poll', jobId), this.instance, 'PX', Math.max(1, Math.round(ms)), 'NX')) ===
+        'OK',
+    );
   }
 
   async releasePoll(jobId: string): Promise<void> {
@@ -227,8 +260,12 @@ export class RedisStore implements ProxyStore {
   }
 
   async firstDelivery(webhookId: string, ttlMs: number): Promise<boolean> {
-    return this.run('webhook_id', async () =>
-      (await this.redis.set(this.key('webhook', webhookId), '1', 'PX', Math.max(1, Math.round(ttlMs)), 'NX')) === 'OK');
+    return this.run(
+      'webhook_id',
+      async () =>
+        (await this.redis.set(this.key('webhook', webhookId), '1', 'PX', Math.max(1, Math.round(ttlMs)), 'NX')) ===
+        'OK',
+    );
   }
 
   async garmentId(key: string): Promise<string | undefined> {
@@ -250,7 +287,10 @@ export class RedisStore implements ProxyStore {
   async lockGarment(key: string, ms: number): Promise<string | undefined> {
     const token = crypto.randomUUID();
     return this.run('garment_lock', async () =>
-      (await this.redis.set(this.key('garment-lock', key), token, 'PX', Math.max(1, Math.round(ms)), 'NX')) === 'OK' ? token : undefined);
+      (await this.redis.set(this.key('garment-lock', key), token, 'PX', Math.max(1, Math.round(ms)), 'NX')) === 'OK'
+        ? token
+        : undefined,
+    );
   }
 
   async unlockGarment(key: string, token: string): Promise<void> {
@@ -264,7 +304,12 @@ export class RedisStore implements ProxyStore {
     // Two keys in two slots (Redis Cluster): the code's hash first, so the desktop's id never names a code not yet written.
     await this.run('handoff', async () => {
       const key = this.key('handoff', record.code);
-      await this.redis.hset(key, { id: record.id, product: record.product, variant: record.variant ?? '', expiresAt: String(record.expiresAt) });
+      await this.redis.hset(key, {
+        id: record.id,
+        product: record.product,
+        variant: record.variant ?? '',
+        expiresAt: String(record.expiresAt),
+      });
       await this.redis.pexpire(key, ms);
       await this.redis.set(this.key('handoff-id', record.id), record.code, 'PX', ms);
     });
@@ -279,13 +324,19 @@ export class RedisStore implements ProxyStore {
     const fields = await this.run('handoff', () => this.redis.hgetall(this.key('handoff', code)));
     if (!fields.id || !fields.expiresAt) return undefined;
     return {
-      id: fields.id, code, product: fields.product ?? '', expiresAt: Number(fields.expiresAt),
-      ...(fields.variant ? { variant: fields.variant } : {}), ...(fields.photo ? { photo: fields.photo } : {}),
+      id: fields.id,
+      code,
+      product: fields.product ?? '',
+      expiresAt: Number(fields.expiresAt),
+      ...(fields.variant ? { variant: fields.variant } : {}),
+      ...(fields.photo ? { photo: fields.photo } : {}),
     };
   }
 
   async receiveHandoff(code: string, photo: string, now: number): Promise<HandoffReceipt> {
-    return this.run('handoff', () => (this.redis as unknown as Scripts).tryonReceiveHandoff(this.key('handoff', code), photo, now));
+    return this.run('handoff', () =>
+      (this.redis as unknown as Scripts).tryonReceiveHandoff(this.key('handoff', code), photo, now),
+    );
   }
 
   /** A per-minute window per client (rate-limiter-flexible: one atomic INCR + PEXPIRE). */
@@ -295,7 +346,11 @@ export class RedisStore implements ProxyStore {
     let limiter = this.limiters.get(name);
     if (!limiter) {
       limiter = new RateLimiterRedis({
-        storeClient: this.redis, keyPrefix: `${this.prefix}rate:${bucket}`, points: perMinute, duration: 60, rejectIfRedisNotReady: true,
+        storeClient: this.redis,
+        keyPrefix: `${this.prefix}rate:${bucket}`,
+        points: perMinute,
+        duration: 60,
+        rejectIfRedisNotReady: true,
       });
       this.limiters.set(name, limiter);
     }
@@ -319,20 +374,31 @@ export class RedisStore implements ProxyStore {
       revoke: async (photoId, until) => {
         const ms = Math.round(until - now());
         if (ms <= 0) return;
-        await this.run('photo_revocation', () => (this.redis as unknown as Scripts).tryonMarkAtLeast(forgotten(photoId), ms));
+        await this.run('photo_revocation', () =>
+          (this.redis as unknown as Scripts).tryonMarkAtLeast(forgotten(photoId), ms),
+        );
       },
-      isRevoked: async (photoId) => this.run('photo_revocation', async () => (await this.redis.exists(forgotten(photoId))) === 1),
+      isRevoked: async (photoId) =>
+        this.run('photo_revocation', async () => (await this.redis.exists(forgotten(photoId))) === 1),
       beginSubmit: async (photoId, ms) => {
         const ticket = crypto.randomUUID();
         const at = now();
-        const granted = await this.run('photo_submit', () => (this.redis as unknown as Scripts).tryonBeginSubmit(
-          forgotten(photoId), submits(photoId), ticket, at, at + Math.max(1, Math.round(ms))));
+        const granted = await this.run('photo_submit', () =>
+          (this.redis as unknown as Scripts).tryonBeginSubmit(
+            forgotten(photoId),
+            submits(photoId),
+            ticket,
+            at,
+            at + Math.max(1, Math.round(ms)),
+          ),
+        );
         return granted === 1 ? ticket : undefined;
       },
       endSubmit: async (photoId, ticket) => {
         await this.run('photo_submit', () => this.redis.zrem(submits(photoId), ticket));
       },
-      submitsUnderWay: async (photoId) => this.run('photo_submit', () => this.redis.zcount(submits(photoId), `(${now()}`, '+inf')),
+      submitsUnderWay: async (photoId) =>
+        this.run('photo_submit', () => this.redis.zcount(submits(photoId), `(${now()}`, '+inf')),
     };
   }
 
@@ -372,7 +438,10 @@ interface Scripts {
  * waits up to `waitMs` for it; an unreachable Redis still gives a store, which answers
  * store_unavailable until Redis comes, and reconnects by itself.
  */
-export async function connectRedisStore(url: string, options: RedisStoreOptions & { waitMs?: number } = {}): Promise<RedisStore> {
+export async function connectRedisStore(
+  url: string,
+  options: RedisStoreOptions & { waitMs?: number } = {},
+): Promise<RedisStore> {
   const connection = {
     enableOfflineQueue: false,
     commandTimeout: options.commandTimeoutMs ?? 1_000,
@@ -391,13 +460,14 @@ export async function connectRedisStore(url: string, options: RedisStoreOptions 
   };
   redis.on('error', said);
   subscriber.on('error', said);
-  const ready = (client: Redis) => new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, options.waitMs ?? 5_000);
-    client.once('ready', () => {
-      clearTimeout(timer);
-      resolve();
+  const ready = (client: Redis) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, options.waitMs ?? 5_000);
+      client.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
-  });
   await Promise.all([ready(redis), ready(subscriber)]);
   return new RedisStore(redis, subscriber, options);
 }

@@ -13,8 +13,14 @@ export interface Retention {
   shareLinkSeconds: number;
 }
 
-export function retentionOf(limits: Pick<ProxyLimits, 'photoTtlSeconds' | 'tryonTtlSeconds' | 'fileTtlSeconds'>): Retention {
-  return { photoSeconds: limits.photoTtlSeconds, resultSeconds: limits.tryonTtlSeconds, shareLinkSeconds: limits.fileTtlSeconds };
+export function retentionOf(
+  limits: Pick<ProxyLimits, 'photoTtlSeconds' | 'tryonTtlSeconds' | 'fileTtlSeconds'>,
+): Retention {
+  return {
+    photoSeconds: limits.photoTtlSeconds,
+    resultSeconds: limits.tryonTtlSeconds,
+    shareLinkSeconds: limits.fileTtlSeconds,
+  };
 }
 
 export interface ConsentEntry {
@@ -39,10 +45,16 @@ export async function logConsent(services: ProxyServices, entry: ConsentEntry): 
   // The client key may carry the page's origin after a '|' (no address known): hash the address part.
   const address = entry.client.split('|')[0] ?? entry.client;
   services.log({
-    event: 'consent', time: new Date(services.now()).toISOString(), product: entry.product, photo: entry.photo,
-    client: await services.hashClient(address), requestId: entry.requestId,
-    consentVersion: entry.consentVersion ?? null, consentLanguage: entry.consentLanguage ?? null,
-    source: entry.source ?? 'photo', ...(entry.model !== undefined ? { model: entry.model } : {}),
+    event: 'consent',
+    time: new Date(services.now()).toISOString(),
+    product: entry.product,
+    photo: entry.photo,
+    client: await services.hashClient(address),
+    requestId: entry.requestId,
+    consentVersion: entry.consentVersion ?? null,
+    consentLanguage: entry.consentLanguage ?? null,
+    source: entry.source ?? 'photo',
+    ...(entry.model !== undefined ? { model: entry.model } : {}),
     retention: retentionOf(services.limits),
   });
 }

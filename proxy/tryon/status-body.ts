@@ -30,42 +30,74 @@ export function mountBase(services: ProxyServices): string {
 }
 
 /** A signed file URL for one output of one job of the try-on (the files route checks it is that job's). */
-async function fileUrl(services: ProxyServices, claims: TryonClaims & { expiresAt: number }, jobId: string, output: UpstreamOutput, base: string): Promise<string> {
+async function fileUrl(
+  services: ProxyServices,
+  claims: TryonClaims & { expiresAt: number },
+  jobId: string,
+  output: UpstreamOutput,
+  base: string,
+): Promise<string> {
   // Rounded so the same output keeps the same URL (and the browser's cache) for a while; never
   // beyond the try-on's own end, so "your try-on is kept for a day" holds for its links too.
-  const fileExpiry = Math.min(claims.expiresAt, Math.ceil((services.now() / 1000 + services.limits.fileTtlSeconds) / 60) * 60);
-  const { handle } = await services.handles.mint('file',
-    { fileId: output.fileId, jobId, view: output.view, type: output.type, photoId: claims.photoId }, 0, fileExpiry);
+  const fileExpiry = Math.min(
+    claims.expiresAt,
+    Math.ceil((services.now() / 1000 + services.limits.fileTtlSeconds) / 60) * 60,
+  );
+  const { handle } = await services.handles.mint(
+    'file',
+    { fileId: output.fileId, jobId, view: output.view, type: output.type, photoId: claims.photoId },
+    0,
+    fileExpiry,
+  );
   return `${base}files/${handle}`;
 }
 
 export async function statusBody(
-  services: ProxyServices, claims: TryonClaims & { expiresAt: number }, snapshot: TryonSnapshot, base: string,
+  services: ProxyServices,
+  claims: TryonClaims & { expiresAt: number },
+  snapshot: TryonSnapshot,
+  base: string,
   /** The first look's snapshot, when the try-on has one and it could be read. */
   preview?: TryonSnapshot,
 ): Promise<TryonStatusBody> {
-  const outputs = await Promise.all(snapshot.outputs.map(async (output) => ({
-    view: output.view, url: await fileUrl(services, claims, claims.jobId, output, base), type: output.type,
-    ...(output.contentType ? { contentType: output.contentType } : {}),
-  })));
+  const outputs = await Promise.all(
+    snapshot.outputs.map(async (output) => ({
+      view: output.view,
+      url: await fileUrl(services, claims, claims.jobId, output, base),
+      type: output.type,
+      ...(output.contentType ? { contentType: output.contentType } : {}),
+    })),
+  );
   return {
     status: snapshot.status,
     outputs,
     views: claims.views,
     ...(snapshot.progress !== undefined && !isTerminal(snapshot.status) ? { progress: snapshot.progress } : {}),
     ...(snapshot.error ? { error: snapshot.error } : {}),
-    ...(preview && claims.previewJobId ? { preview: await previewBody(services, claims, claims.previewJobId, preview, base) } : {}),
+    ...(preview && claims.previewJobId
+      ? { preview: await previewBody(services, claims, claims.previewJobId, preview, base) }
+      : {}),
   };
 }
 
-async function previewBody(services: ProxyServices, claims: TryonClaims & { expiresAt: number }, jobId: string, preview: TryonSnapshot, base: string): Promise<NonNullable<TryonStatusBody['preview']>> {
+async function previewBody(
+  services: ProxyServices,
+  claims: TryonClaims & { expiresAt: number },
+  jobId: string,
+  preview: TryonSnapshot,
+  base: string,
+): Promise<NonNullable<TryonStatusBody['preview']>> {
   // Only a succeeded first look shows anything; its one output is the front view's image.
   const shown = preview.status === 'succeeded' ? preview.outputs.filter((o) => o.type === 'image').slice(0, 1) : [];
   return {
     status: preview.status,
-    outputs: await Promise.all(shown.map(async (output) => ({
-      view: output.view, type: output.type, url: await fileUrl(services, claims, jobId, output, base),
-    }))),
+    outputs: await Promise.all(
+      shown.map(async (output) => ({
+        view: output.view,
+        type: output.type,
+        url: await fileUrl(services, claims, jobId, output, base),
+      })),
+    ),
   };
 }
 

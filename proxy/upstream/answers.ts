@@ -41,13 +41,15 @@ export function jobStatusOf(raw: unknown): Status {
 
 export const asRecord = (value: unknown): Record<string, unknown> | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-export const asString = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
+export const asString = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length > 0 ? value : undefined;
 
 export function parseJob(body: unknown): UpstreamJob {
   const record = asRecord(body) ?? {};
   const job = asRecord(record.job) ?? asRecord(record.data) ?? record;
   const id = asString(job.id);
-  if (!id) throw new ProxyError(502, 'upstream_unavailable', 'The try-on service sent an answer we could not read.', true);
+  if (!id)
+    throw new ProxyError(502, 'upstream_unavailable', 'The try-on service sent an answer we could not read.', true);
   const rawStatus = asString(job.status) ?? 'queued';
   const progress = typeof job.progress === 'number' && Number.isFinite(job.progress) ? job.progress : undefined;
   const errorRecord = asRecord(job.error);
@@ -64,7 +66,12 @@ export function parseJob(body: unknown): UpstreamJob {
     rawStatus,
     type: asString(job.type),
     progress: progress === undefined ? undefined : progress > 1 ? Math.min(1, progress / 100) : Math.max(0, progress),
-    error: errorRecord ? { code: asString(errorRecord.code) ?? 'render_failed', message: asString(errorRecord.message) ?? 'The render failed.' } : undefined,
+    error: errorRecord
+      ? {
+          code: asString(errorRecord.code) ?? 'render_failed',
+          message: asString(errorRecord.message) ?? 'The render failed.',
+        }
+      : undefined,
     children,
     parent: asString(job.parent) ?? asString(job.parent_id) ?? asString(job.parent_job_id),
     raw: job,
@@ -74,11 +81,15 @@ export function parseJob(body: unknown): UpstreamJob {
 /** Outputs as a bare array or wrapped in data/outputs/items; the id in file_id, file, id or file.id. */
 export function parseOutputs(body: unknown): UpstreamOutput[] {
   const record = asRecord(body);
-  const list = Array.isArray(body) ? body
-    : Array.isArray(record?.data) ? record.data
-    : Array.isArray(record?.outputs) ? record.outputs
-    : Array.isArray(record?.items) ? record.items
-    : [];
+  const list = Array.isArray(body)
+    ? body
+    : Array.isArray(record?.data)
+      ? record.data
+      : Array.isArray(record?.outputs)
+        ? record.outputs
+        : Array.isArray(record?.items)
+          ? record.items
+          : [];
   return list.flatMap((item) => {
     const o = asRecord(item);
     if (!o) return [];
@@ -99,4 +110,3 @@ export async function readJson(response: Response): Promise<unknown> {
     throw new ProxyError(502, 'upstream_unavailable', 'The try-on service sent an answer we could not read.', true);
   }
 }
-

@@ -61,13 +61,17 @@ function isRedirect(response: Response): boolean {
 const startedNothing = new WeakSet<object>();
 
 /** Whether `error`, thrown by a call to upstream, proves that upstream started nothing. */
-export const upstreamStartedNothing = (error: unknown): boolean => typeof error === 'object' && error !== null && startedNothing.has(error);
+export const upstreamStartedNothing = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && startedNothing.has(error);
 
 /** The connection was refused or the host is unknown: the request never reached upstream (Node's fetch says so in `cause.code`). */
 function neverReached(error: unknown): boolean {
   const cause = (error as { cause?: { code?: unknown; errors?: { code?: unknown }[] } } | undefined)?.cause;
   const refused = (code: unknown) => code === 'ECONNREFUSED' || code === 'ENOTFOUND';
-  return refused(cause?.code) || (Array.isArray(cause?.errors) && cause.errors.length > 0 && cause.errors.every((each) => refused(each.code)));
+  return (
+    refused(cause?.code) ||
+    (Array.isArray(cause?.errors) && cause.errors.length > 0 && cause.errors.every((each) => refused(each.code)))
+  );
 }
 
 export class UpstreamTransport {
@@ -94,7 +98,13 @@ export class UpstreamTransport {
   }
 
   /** `uncertain.seen` turns true at the first attempt that may have reached upstream and started something. */
-  private async attempts(route: string, path: string, init: RequestInit, how: SendOptions, uncertain: { seen: boolean }): Promise<Response> {
+  private async attempts(
+    route: string,
+    path: string,
+    init: RequestInit,
+    how: SendOptions,
+    uncertain: { seen: boolean },
+  ): Promise<Response> {
     const attempts = how.retry ? 1 + this.options.retries : 1;
     let lastError: ProxyError | undefined;
     for (let attempt = 0; attempt < attempts; attempt++) {
@@ -116,7 +126,11 @@ export class UpstreamTransport {
         const response = await this.fetcher(`${this.base}${path}`, {
           ...init,
           redirect: redirectMode,
-          headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json' },
+          headers: {
+            ...(init.headers as Record<string, string> | undefined),
+            authorization: `Bearer ${this.options.apiKey}`,
+            accept: 'application/json',
+          },
           signal: controller.signal,
         });
         this.options.observe?.(route, response.status, Date.now() - started);
@@ -134,13 +148,22 @@ export class UpstreamTransport {
           }
           // A download: the timeout becomes an idle timeout between chunks.
           arm();
-          return new Response(observeChunks(response.body, arm, disarm), { status: response.status, headers: response.headers });
+          return new Response(observeChunks(response.body, arm, disarm), {
+            status: response.status,
+            headers: response.headers,
+          });
         }
         disarm();
         await response.body?.cancel().catch(() => undefined);
         if (response.status >= 500) uncertain.seen = true;
         lastError = this.errorForStatus(route, response);
-        this.options.log({ event: 'upstream_error', route, status: response.status, attempt: attempt + 1, ms: Date.now() - started });
+        this.options.log({
+          event: 'upstream_error',
+          route,
+          status: response.status,
+          attempt: attempt + 1,
+          ms: Date.now() - started,
+        });
         if (!lastError.retryable || response.status === 429) throw lastError;
       } catch (error) {
         disarm();
@@ -150,14 +173,30 @@ export class UpstreamTransport {
           continue;
         }
         // undici, under `redirect: 'error'`, rejects with "unexpected redirect" as the cause.
-        if ((error as { cause?: { message?: unknown } } | undefined)?.cause?.message === 'unexpected redirect') throw this.redirectRefused(route, 0);
+        if ((error as { cause?: { message?: unknown } } | undefined)?.cause?.message === 'unexpected redirect')
+          throw this.redirectRefused(route, 0);
         const timedOut = controller.signal.aborted;
         if (timedOut || !neverReached(error)) uncertain.seen = true;
         this.options.observe?.(route, 0, Date.now() - started);
         lastError = timedOut
-          ? new ProxyError(504, 'upstream_timeout', 'The try-on service took too long to answer; please try again.', true)
-          : new ProxyError(502, 'upstream_unavailable', 'The try-on service could not be reached; please try again.', true);
-        this.options.log({ event: timedOut ? 'upstream_timeout' : 'upstream_unreachable', route, attempt: attempt + 1, ms: Date.now() - started });
+          ? new ProxyError(
+              504,
+              'upstream_timeout',
+              'The try-on service took too long to answer; please try again.',
+              true,
+            )
+          : new ProxyError(
+              502,
+              'upstream_unavailable',
+              'The try-on service could not be reached; please try again.',
+              true,
+            );
+        this.options.log({
+          event: timedOut ? 'upstream_timeout' : 'upstream_unreachable',
+          route,
+          attempt: attempt + 1,
+          ms: Date.now() - started,
+        });
       }
     }
     throw lastError ?? new ProxyError(502, 'upstream_unavailable', 'The try-on service could not be reached.', true);
@@ -168,8 +207,20 @@ export class UpstreamTransport {
    * for https, a moved host), and following it would hand the key to another address.
    */
   private redirectRefused(route: string, status: number): ProxyError {
-    this.options.log({ level: 'error', event: 'upstream_redirect_refused', route, ...(status ? { status } : {}), message: 'the try-on service answered with a redirect, which the proxy never follows with the key; check TRYON_BASE_URL' });
-    return new ProxyError(502, 'upstream_unavailable', 'The try-on service could not be reached; please try again.', false);
+    this.options.log({
+      level: 'error',
+      event: 'upstream_redirect_refused',
+      route,
+      ...(status ? { status } : {}),
+      message:
+        'the try-on service answered with a redirect, which the proxy never follows with the key; check TRYON_BASE_URL',
+    });
+    return new ProxyError(
+      502,
+      'upstream_unavailable',
+      'The try-on service could not be reached; please try again.',
+      false,
+    );
   }
 
   /** Upstream's HTTP failure → the error the shopper's widget gets (docs/upstream-api.md, "Gaps"). */
@@ -177,18 +228,42 @@ export class UpstreamTransport {
     const status = response.status;
     if (status === 401 || status === 403) {
       // Loud: this is the shop's configuration, not the shopper's doing.
-      this.options.log({ level: 'error', event: 'upstream_auth_failed', route, status, message: 'the try-on service refused the API key; check TRYON_API_KEY' });
+      this.options.log({
+        level: 'error',
+        event: 'upstream_auth_failed',
+        route,
+        status,
+        message: 'the try-on service refused the API key; check TRYON_API_KEY',
+      });
       return new ProxyError(502, 'upstream_auth', 'The shop’s try-on service is not set up correctly.', false);
     }
     if (status === 402) return new ProxyError(503, 'out_of_credits', 'Try-on is not available right now.', false);
     if (status === 429) {
       const after = Number(response.headers.get('retry-after'));
-      return new ProxyError(429, 'rate_limited', 'Too many try-ons right now; please wait a moment.', true, Number.isFinite(after) && after > 0 ? after : 5);
+      return new ProxyError(
+        429,
+        'rate_limited',
+        'Too many try-ons right now; please wait a moment.',
+        true,
+        Number.isFinite(after) && after > 0 ? after : 5,
+      );
     }
     if (status === 404) return new ProxyError(404, 'not_found', 'That try-on no longer exists.', false);
     if (status === 413) return new ProxyError(413, 'file_too_large', 'That photo is too large.', false);
-    if (status === 415) return new ProxyError(415, 'unsupported_media_type', 'That file is not a photo we can use (PNG, JPEG, WebP or HEIC).', false);
-    if (status >= 500) return new ProxyError(502, 'upstream_unavailable', 'The try-on service is having trouble; please try again.', true);
+    if (status === 415)
+      return new ProxyError(
+        415,
+        'unsupported_media_type',
+        'That file is not a photo we can use (PNG, JPEG, WebP or HEIC).',
+        false,
+      );
+    if (status >= 500)
+      return new ProxyError(
+        502,
+        'upstream_unavailable',
+        'The try-on service is having trouble; please try again.',
+        true,
+      );
     this.options.log({ level: 'error', event: 'upstream_rejected', route, status });
     return new UpstreamRejected(status);
   }

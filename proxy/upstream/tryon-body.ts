@@ -20,22 +20,42 @@ export function productImageOf(product: ProductEntry): { path: string; kind: 'ga
     : { path: product.referencePersonImage!, kind: 'person' };
 }
 
-export function tryonRequestBody({ product, personFileId, productFileId, views, output, idempotencyKey }: TryonInput): Record<string, unknown> {
-  const images = product.mode === 'garment_to_person'
-    ? { garment_image: productFileId }
-    : { reference_person_image: productFileId };
+export function tryonRequestBody({
+  product,
+  personFileId,
+  productFileId,
+  views,
+  output,
+  idempotencyKey,
+}: TryonInput): Record<string, unknown> {
+  const images =
+    product.mode === 'garment_to_person' ? { garment_image: productFileId } : { reference_person_image: productFileId };
   if (output === 'video') {
     return {
-      mode: product.mode, person_image: personFileId, ...images, garment: product.garment, tier: product.tier,
-      consent_token: true, idempotency_key: idempotencyKey,
-      duration_seconds: product.video?.durationSeconds ?? 5, fps: product.video?.fps ?? 24,
-      motion: product.video?.motion ?? 'twirl', camera: product.video?.camera ?? 'orbit',
+      mode: product.mode,
+      person_image: personFileId,
+      ...images,
+      garment: product.garment,
+      tier: product.tier,
+      consent_token: true,
+      idempotency_key: idempotencyKey,
+      duration_seconds: product.video?.durationSeconds ?? 5,
+      fps: product.video?.fps ?? 24,
+      motion: product.video?.motion ?? 'twirl',
+      camera: product.video?.camera ?? 'orbit',
     };
   }
   return {
-    mode: product.mode, person_image: personFileId, ...images, garment: product.garment, tier: product.tier,
-    views, background: product.background, provider: product.provider,
+    mode: product.mode,
+    person_image: personFileId,
+    ...images,
+    garment: product.garment,
+    tier: product.tier,
+    views,
+    background: product.background,
+    provider: product.provider,
     ...(product.pose ? { pose: product.pose } : {}),
-    consent_token: true, idempotency_key: idempotencyKey,
+    consent_token: true,
+    idempotency_key: idempotencyKey,
   };
 }

@@ -17,9 +17,24 @@ const stock = {
 
 /** WebDriver's codes for the named keys the tests press (W3C WebDriver, "Keyboard actions"). */
 const WEBDRIVER_KEYS = {
-  Shift: '\uE008', Control: '\uE009', Alt: '\uE00A', Meta: '\uE03D', Tab: '\uE004', Enter: '\uE007',
-  Escape: '\uE00C', Space: ' ', Backspace: '\uE003', Delete: '\uE017', Home: '\uE011', End: '\uE010',
-  PageUp: '\uE00E', PageDown: '\uE00F', ArrowLeft: '\uE012', ArrowUp: '\uE013', ArrowRight: '\uE014', ArrowDown: '\uE015',
+  Shift: '\uE008',
+  Control: '\uE009',
+  Alt: '\uE00A',
+  Meta: '\uE03D',
+  Tab: '\uE004',
+  Enter: '\uE007',
+  Escape: '\uE00C',
+  Space: ' ',
+  Backspace: '\uE003',
+  Delete: '\uE017',
+  Home: '\uE011',
+  End: '\uE010',
+  PageUp: '\uE00E',
+  PageDown: '\uE00F',
+  ArrowLeft: '\uE012',
+  ArrowUp: '\uE013',
+  ArrowRight: '\uE014',
+  ArrowDown: '\uE015',
 };
 function webdriverKey(name) {
   const key = WEBDRIVER_KEYS[name] ?? (name.length === 1 ? name : undefined);
@@ -43,13 +58,20 @@ async function webdriverSendKeys(session, payload) {
   if ('up' in payload) {
     const key = webdriverKey(payload.up);
     await act([{ type: 'keyUp', value: key }]);
-    held.set(session.id, down.filter((k) => k !== key));
+    held.set(
+      session.id,
+      down.filter((k) => k !== key),
+    );
     return true;
   }
   if ('press' in payload && down.length > 0) {
     // The stock press releases every key afterwards; pressed here, the held keys stay held.
     const key = webdriverKey(payload.press);
-    await act([...down.map((k) => ({ type: 'keyDown', value: k })), { type: 'keyDown', value: key }, { type: 'keyUp', value: key }]);
+    await act([
+      ...down.map((k) => ({ type: 'keyDown', value: k })),
+      { type: 'keyDown', value: key },
+      { type: 'keyUp', value: key },
+    ]);
     return true;
   }
   return undefined;
@@ -105,8 +127,11 @@ export function installEngineCommands() {
     }
     return undefined;
   });
-  stock.setViewport.setViewportPlugin = wrap(stock.setViewport.setViewportPlugin, async ({ command, payload, session }) => {
-    if (command !== 'set-viewport' || session.browser.type !== 'webdriver') return undefined;
-    return webdriverSetViewport(session, payload);
-  });
+  stock.setViewport.setViewportPlugin = wrap(
+    stock.setViewport.setViewportPlugin,
+    async ({ command, payload, session }) => {
+      if (command !== 'set-viewport' || session.browser.type !== 'webdriver') return undefined;
+      return webdriverSetViewport(session, payload);
+    },
+  );
 }

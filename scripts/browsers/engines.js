@@ -12,17 +12,27 @@ export const ENGINES = /** @type {const} */ (['chromium', 'firefox', 'webkit']);
 /** @returns {('chromium' | 'firefox' | 'webkit')[]} */
 export function chosenEngines(value = process.env.TRYON_ENGINES) {
   if (!value) return [...ENGINES];
-  const names = value.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
   const unknown = names.filter((name) => !ENGINES.includes(/** @type {any} */ (name)));
   // A misspelt engine would otherwise run nothing and pass.
-  if (unknown.length > 0) throw new Error(`TRYON_ENGINES: unknown engine ${unknown.join(', ')} (known: ${ENGINES.join(', ')})`);
+  if (unknown.length > 0)
+    throw new Error(`TRYON_ENGINES: unknown engine ${unknown.join(', ')} (known: ${ENGINES.join(', ')})`);
   return /** @type {any} */ (names);
 }
 
 const CHROMIUM_ARGS = [
-  '--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--disable-quic', '--no-first-run',
+  '--no-sandbox',
+  '--headless=new',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
 ];
 
 export function engineLaunchers(engines = chosenEngines()) {
@@ -30,7 +40,11 @@ export function engineLaunchers(engines = chosenEngines()) {
     switch (engine) {
       case 'chromium': {
         const launcher = chromeLauncher({
-          launchOptions: { executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true },
+          launchOptions: {
+            executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+            args: CHROMIUM_ARGS,
+            headless: true,
+          },
         });
         // The launcher calls any installed Chromium "Chrome"; the counts name the engine.
         launcher.name = 'Chromium';

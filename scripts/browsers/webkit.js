@@ -24,11 +24,16 @@ function stopAll() {
 /** Stops them and waits for them to be gone (reaped here, not left to an init that may not). */
 async function stopAndWait() {
   const children = [...started].filter((child) => child.exitCode === null && child.signalCode === null);
-  const gone = children.map((child) => new Promise((resolve) => {
-    child.once('exit', resolve);
-    // The X server and the driver stop at once on SIGTERM; a hung one is killed after 5 s.
-    setTimeout(() => { child.kill('SIGKILL'); }, 5000).unref();
-  }));
+  const gone = children.map(
+    (child) =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        // The X server and the driver stop at once on SIGTERM; a hung one is killed after 5 s.
+        setTimeout(() => {
+          child.kill('SIGKILL');
+        }, 5000).unref();
+      }),
+  );
   stopAll();
   await Promise.all(gone);
 }
@@ -40,7 +45,10 @@ function stopAllWhenTheRunEnds() {
   watching = true;
   process.once('exit', stopAll);
   for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
-    process.once(signal, () => { stopAll(); process.exit(130); });
+    process.once(signal, () => {
+      stopAll();
+      process.exit(130);
+    });
   }
 }
 
@@ -59,7 +67,9 @@ async function startXvfb(xvfbPath) {
   });
   started.add(child);
   let stderr = '';
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
   const display = new Promise((resolve) => {
     let said = '';
     child.stdio[3].on('data', (chunk) => {
@@ -82,8 +92,10 @@ async function startXvfb(xvfbPath) {
 function compactGtk() {
   const home = mkdtempSync(join(tmpdir(), 'tryon-webkit-gtk-'));
   mkdirSync(join(home, 'gtk-3.0'));
-  writeFileSync(join(home, 'gtk-3.0', 'gtk.css'),
-    'window > * { min-width: 0; } toolbar, toolbar *, headerbar, headerbar *, entry, button { min-width: 0; min-height: 0; padding: 0; margin: 0; font-size: 1px; -gtk-icon-transform: scale(0.01); }\n');
+  writeFileSync(
+    join(home, 'gtk-3.0', 'gtk.css'),
+    'window > * { min-width: 0; } toolbar, toolbar *, headerbar, headerbar *, entry, button { min-width: 0; min-height: 0; padding: 0; margin: 0; font-size: 1px; -gtk-icon-transform: scale(0.01); }\n',
+  );
   process.once('exit', () => rmSync(home, { recursive: true, force: true }));
   return home;
 }

@@ -1,6 +1,17 @@
 // The part of autocannon's programmatic API the benches use (the package ships no types).
 declare module 'autocannon' {
-  export interface Histogram { average: number; mean: number; stddev: number; min: number; max: number; p50: number; p90: number; p97_5: number; p99: number; total: number }
+  export interface Histogram {
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    p50: number;
+    p90: number;
+    p97_5: number;
+    p99: number;
+    total: number;
+  }
   export interface Options {
     url: string | string[];
     connections?: number;

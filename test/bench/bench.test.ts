@@ -11,13 +11,27 @@ import { importProject } from './harness.js';
 import { withoutWidget } from './page-impact.js';
 import { graphOf, staticClosure } from './page-weight.js';
 import { jpegOfSize, phoneJpeg } from './photos.js';
-import { LCP_DELTA_GOAL_MS, LONG_TASK_GOAL_MS, Unavailable, enforcedFailures, figure, lcpDeltaFigure, longestTaskFigure, median, toMarkdown, toText } from './report.js';
+import {
+  LCP_DELTA_GOAL_MS,
+  LONG_TASK_GOAL_MS,
+  Unavailable,
+  enforcedFailures,
+  figure,
+  lcpDeltaFigure,
+  longestTaskFigure,
+  median,
+  toMarkdown,
+  toText,
+} from './report.js';
 import type { Outcome } from './report.js';
 
 describe('page weight: the module graph of a build', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-graph-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(join(dir, 'tryon-button.js'), 'import{a as b}from"./lit-core.js";import"./styles.js";function Q(){return import(`./tryon-panel-X1.js`)}const h=()=>import("./i18n-hi.js");');
+  writeFileSync(
+    join(dir, 'tryon-button.js'),
+    'import{a as b}from"./lit-core.js";import"./styles.js";function Q(){return import(`./tryon-panel-X1.js`)}const h=()=>import("./i18n-hi.js");',
+  );
   writeFileSync(join(dir, 'lit-core.js'), 'export const a=1;');
   writeFileSync(join(dir, 'styles.js'), 'export{}');
   writeFileSync(join(dir, 'tryon-panel-X1.js'), 'import{a}from"./lit-core.js";import{d}from"./dialog.js";export{a,d}');
@@ -26,7 +40,11 @@ describe('page weight: the module graph of a build', () => {
   const graph = graphOf(dir);
 
   it('counts the entry and its static imports, transitively, as the first script', () => {
-    assert.deepEqual([...staticClosure(graph, 'tryon-button.js')].sort(), ['lit-core.js', 'styles.js', 'tryon-button.js']);
+    assert.deepEqual([...staticClosure(graph, 'tryon-button.js')].sort(), [
+      'lit-core.js',
+      'styles.js',
+      'tryon-button.js',
+    ]);
   });
 
   it('finds lazy imports with quotes or backticks', () => {
@@ -34,7 +52,11 @@ describe('page weight: the module graph of a build', () => {
   });
 
   it("includes a lazy chunk's own static imports", () => {
-    assert.deepEqual([...staticClosure(graph, 'tryon-panel-X1.js')].sort(), ['dialog.js', 'lit-core.js', 'tryon-panel-X1.js']);
+    assert.deepEqual([...staticClosure(graph, 'tryon-panel-X1.js')].sort(), [
+      'dialog.js',
+      'lit-core.js',
+      'tryon-panel-X1.js',
+    ]);
   });
 });
 
@@ -73,7 +95,10 @@ describe('photos', () => {
     const exif = meta.exif ?? Buffer.alloc(0);
     assert.ok(exif.includes('BenchPhone'), 'camera make in EXIF');
     // The GPS IFD pointer, tag 0x8825, in the little-endian ("II") TIFF header sharp writes.
-    assert.ok(exif.subarray(6, 8).toString('latin1') === 'II' && exif.includes(Buffer.from([0x25, 0x88])), 'GPS IFD in EXIF');
+    assert.ok(
+      exif.subarray(6, 8).toString('latin1') === 'II' && exif.includes(Buffer.from([0x25, 0x88])),
+      'GPS IFD in EXIF',
+    );
   });
 });
 
@@ -86,9 +111,25 @@ describe('report', () => {
 
   it('prints each figure beside its goal with its verdict, and why a bench could not run', () => {
     const outcomes: Outcome[] = [
-      { id: 'page-weight', title: '1. Page weight', seconds: 1, notes: ['a note'],
-        figures: [figure('first script', '7.3 KB', '≤ 10.0 KB', true, true), figure('panel', '31.0 KB', '≤ 30.0 KB', false, true), figure('info only', '3')] },
-      { id: 'photo-prep', title: '3. Photo prep', seconds: 0, figures: [], notes: [], unavailable: 'no Chromium found' },
+      {
+        id: 'page-weight',
+        title: '1. Page weight',
+        seconds: 1,
+        notes: ['a note'],
+        figures: [
+          figure('first script', '7.3 KB', '≤ 10.0 KB', true, true),
+          figure('panel', '31.0 KB', '≤ 30.0 KB', false, true),
+          figure('info only', '3'),
+        ],
+      },
+      {
+        id: 'photo-prep',
+        title: '3. Photo prep',
+        seconds: 0,
+        figures: [],
+        notes: [],
+        unavailable: 'no Chromium found',
+      },
     ];
     const info = { startedAt: new Date('2026-11-22T00:00:00Z'), quick: true, seconds: 1 };
     const text = toText(outcomes, info);
@@ -103,8 +144,14 @@ describe('report', () => {
 });
 
 describe('regression guards (issue 27): LCP delta and the longest task fail the bench', () => {
-  const outcome = (id: string, figures: Outcome['figures'], unavailable?: string): Outcome =>
-    ({ id, title: id, seconds: 0, notes: [], figures, ...(unavailable ? { unavailable } : {}) });
+  const outcome = (id: string, figures: Outcome['figures'], unavailable?: string): Outcome => ({
+    id,
+    title: id,
+    seconds: 0,
+    notes: [],
+    figures,
+    ...(unavailable ? { unavailable } : {}),
+  });
 
   it('passes an LCP delta up to +50 ms and fails one over it, enforced', () => {
     assert.equal(LCP_DELTA_GOAL_MS, 50);
@@ -113,14 +160,21 @@ describe('regression guards (issue 27): LCP delta and the longest task fail the 
     const over = lcpDeltaFigure('LCP delta', 1101, 1050);
     assert.deepEqual([over.verdict, over.enforced], ['fail', true]);
     assert.equal(lcpDeltaFigure('LCP delta', 900, 1050).verdict, 'pass', 'faster with the widget is fine');
-    assert.equal(lcpDeltaFigure('LCP delta', Number.NaN, 1050).verdict, 'fail', 'an LCP that could not be read is no pass');
+    assert.equal(
+      lcpDeltaFigure('LCP delta', Number.NaN, 1050).verdict,
+      'fail',
+      'an LCP that could not be read is no pass',
+    );
   });
 
   it('passes a longest task under 50 ms and fails one of 50 ms or more, or none measured', () => {
     assert.equal(LONG_TASK_GOAL_MS, 50);
     assert.equal(longestTaskFigure('JPEG, Chromium', 49.9).verdict, 'pass');
     assert.equal(longestTaskFigure('JPEG, Chromium', 0).verdict, 'pass');
-    assert.deepEqual([longestTaskFigure('HEIC, Firefox', 50).verdict, longestTaskFigure('HEIC, Firefox', 50).enforced], ['fail', true]);
+    assert.deepEqual(
+      [longestTaskFigure('HEIC, Firefox', 50).verdict, longestTaskFigure('HEIC, Firefox', 50).enforced],
+      ['fail', true],
+    );
     assert.equal(longestTaskFigure('HEIC, Firefox', undefined).value, 'not measured');
     assert.equal(longestTaskFigure('HEIC, Firefox', undefined).verdict, 'fail');
   });
@@ -135,8 +189,14 @@ describe('regression guards (issue 27): LCP delta and the longest task fail the 
     const failures = enforcedFailures(outcomes, ['page-impact', 'photo-prep']);
     assert.equal(failures.length, 1, failures.join('; '));
     assert.match(failures[0]!, /^page-impact: LCP delta .* \+350 ms \(goal ≤ \+50 ms\)$/);
-    assert.deepEqual(enforcedFailures([outcome('photo-prep', [], 'no Chromium')], ['photo-prep']), ['photo-prep: could not run (no Chromium)']);
-    assert.deepEqual(enforcedFailures([outcome('workers', [], 'no workerd')], ['photo-prep']), [], 'an unguarded bench that could not run is reported, not enforced');
+    assert.deepEqual(enforcedFailures([outcome('photo-prep', [], 'no Chromium')], ['photo-prep']), [
+      'photo-prep: could not run (no Chromium)',
+    ]);
+    assert.deepEqual(
+      enforcedFailures([outcome('workers', [], 'no workerd')], ['photo-prep']),
+      [],
+      'an unguarded bench that could not run is reported, not enforced',
+    );
     const text = toText(outcomes, { startedAt: new Date('2026-11-26T00:00:00Z'), quick: false, seconds: 1 });
     assert.match(text, /Summary: 1 pass, 3 fail/);
     assert.match(text, /FAIL page-impact: LCP delta/);
@@ -146,10 +206,16 @@ describe('regression guards (issue 27): LCP delta and the longest task fail the 
 
 describe('harness', () => {
   it('turns a missing piece into Unavailable, not a crash', async () => {
-    await assert.rejects(importProject('demo/no-such-module.ts', []), (error) => error instanceof Unavailable && /not there yet/.test(error.message));
+    await assert.rejects(
+      importProject('demo/no-such-module.ts', []),
+      (error) => error instanceof Unavailable && /not there yet/.test(error.message),
+    );
   });
 
   it('names a missing export', async () => {
-    await assert.rejects(importProject<{ nope: unknown }>('test/bench/report.ts', ['nope']), (error) => error instanceof Unavailable && /does not export nope/.test(error.message));
+    await assert.rejects(
+      importProject<{ nope: unknown }>('test/bench/report.ts', ['nope']),
+      (error) => error instanceof Unavailable && /does not export nope/.test(error.message),
+    );
   });
 });

@@ -30,11 +30,16 @@ const page = (tier: Tier) => `<!doctype html><html lang="en"><head><meta charset
 function benchSpeed(): number {
   const raw = process.env.SANDBOX_SPEED;
   const speed = raw === undefined || raw === '' ? 1 : Number(raw);
-  if (!Number.isFinite(speed) || speed <= 0) throw new Error(`SANDBOX_SPEED must be a number > 0 for this benchmark, not ${raw}`);
+  if (!Number.isFinite(speed) || speed <= 0)
+    throw new Error(`SANDBOX_SPEED must be a number > 0 for this benchmark, not ${raw}`);
   return speed;
 }
 
-interface Timed { preview: number; full: number; previewEvent: number | undefined }
+interface Timed {
+  preview: number;
+  full: number;
+  previewEvent: number | undefined;
+}
 
 /** One shopper, one try-on from a fresh page: ms from submit to the first look and to the full result painted. */
 async function timeOnce(browser: Browser, shopUrl: string, tier: Tier, photo: Buffer): Promise<Timed> {
@@ -51,8 +56,12 @@ async function timeOnce(browser: Browser, shopUrl: string, tier: Tier, photo: Bu
       const w = window as unknown as { times: Record<string, number> };
       w.times = {};
       const now = () => performance.timeOrigin + performance.now();
-      document.addEventListener('tryon-submit', () => { w.times['submit'] ??= now(); });
-      document.addEventListener('tryon-preview', (event) => { w.times['previewEvent'] = (event as CustomEvent<{ ms: number }>).detail.ms; });
+      document.addEventListener('tryon-submit', () => {
+        w.times['submit'] ??= now();
+      });
+      document.addEventListener('tryon-preview', (event) => {
+        w.times['previewEvent'] = (event as CustomEvent<{ ms: number }>).detail.ms;
+      });
       const find = (root: Document | ShadowRoot, alt: RegExp): HTMLImageElement | undefined => {
         const img = [...root.querySelectorAll('img')].find((i) => alt.test(i.alt) && i.src.includes('/files/'));
         if (img) return img;
@@ -65,8 +74,19 @@ async function timeOnce(browser: Browser, shopUrl: string, tier: Tier, photo: Bu
       const watch = (name: string, alt: RegExp) => {
         const look = () => {
           const img = find(document, alt);
-          if (!img) { requestAnimationFrame(look); return; }
-          const painted = () => img.decode().catch(() => undefined).then(() => requestAnimationFrame(() => { w.times[name] ??= now(); }));
+          if (!img) {
+            requestAnimationFrame(look);
+            return;
+          }
+          const painted = () =>
+            img
+              .decode()
+              .catch(() => undefined)
+              .then(() =>
+                requestAnimationFrame(() => {
+                  w.times[name] ??= now();
+                }),
+              );
           if (img.complete && img.naturalWidth > 0) void painted();
           else img.addEventListener('load', () => void painted(), { once: true });
         };
@@ -76,10 +96,14 @@ async function timeOnce(browser: Browser, shopUrl: string, tier: Tier, photo: Bu
       watch('full', /^You wearing/);
     });
     await dialog.getByRole('button', { name: 'Try it on' }).click();
-    const handle = await tab.waitForFunction(() => {
-      const t = (window as unknown as { times: Record<string, number> }).times;
-      return t['full'] && t['submit'] ? t : undefined;
-    }, undefined, { timeout: 180_000, polling: 100 });
+    const handle = await tab.waitForFunction(
+      () => {
+        const t = (window as unknown as { times: Record<string, number> }).times;
+        return t['full'] && t['submit'] ? t : undefined;
+      },
+      undefined,
+      { timeout: 180_000, polling: 100 },
+    );
     const t = (await handle.jsonValue()) as Record<string, number>;
     if (!t['preview']) throw new Error(`${tier}: the full result was painted without a first look before it`);
     return { preview: t['preview'] - t['submit']!, full: t['full']! - t['submit']!, previewEvent: t['previewEvent'] };
@@ -105,10 +129,17 @@ export const firstLook: Benchmark = {
     const { createProxy } = await loadProxyApp();
     const settings = await proxySettings(ctx, sandbox.url);
     const product = (tier: Tier) => ({
-      name: `Bench ${tier}`, mode: 'garment_to_person', garmentImage: 'garment.png',
-      garment: { category: 'saree', subtype: 'nivi' }, views: ['front'], tier,
+      name: `Bench ${tier}`,
+      mode: 'garment_to_person',
+      garmentImage: 'garment.png',
+      garment: { category: 'saree', subtype: 'nivi' },
+      views: ['front'],
+      tier,
     });
-    const catalog = { defaults: { views: ['front'] }, products: { 'bench-standard': product('standard'), 'bench-premium': product('premium') } };
+    const catalog = {
+      defaults: { views: ['front'] },
+      products: { 'bench-standard': product('standard'), 'bench-premium': product('premium') },
+    };
     const proxy = createProxy({ ...settings, catalog, log: () => {} });
     const shop = new Hono();
     for (const tier of TIERS) shop.get(`/${tier}`, (c) => c.html(page(tier)));
@@ -134,8 +165,15 @@ export const firstLook: Benchmark = {
       for (const job of allJobs(await sandboxState(sandbox.url))) {
         if (known.has(job.id) || job.parent !== null) continue;
         known.add(job.id);
-        const response = await fetch(`${sandbox.url}/v1/jobs/${job.id}`, { headers: { authorization: `Bearer ${BENCH_KEY}` } });
-        const read = (await response.json()) as { tier?: string; status?: string; created_at?: string; updated_at?: string };
+        const response = await fetch(`${sandbox.url}/v1/jobs/${job.id}`, {
+          headers: { authorization: `Bearer ${BENCH_KEY}` },
+        });
+        const read = (await response.json()) as {
+          tier?: string;
+          status?: string;
+          created_at?: string;
+          updated_at?: string;
+        };
         if (read.status !== 'succeeded' || !read.tier || !read.created_at || !read.updated_at) continue;
         const list = jobSeconds.get(read.tier) ?? [];
         list.push(Date.parse(read.updated_at) - Date.parse(read.created_at));
@@ -147,7 +185,9 @@ export const firstLook: Benchmark = {
       const timed = await Promise.all(TIERS.map((tier) => timeOnce(browser, served.url, tier, photo)));
       TIERS.forEach((tier, at) => {
         const one = timed[at]!;
-        ctx.log(`${tier} run ${i + 1}: first look ${Math.round(one.preview)} ms, full ${Math.round(one.full)} ms (tryon-preview ms ${one.previewEvent ?? '—'})`);
+        ctx.log(
+          `${tier} run ${i + 1}: first look ${Math.round(one.preview)} ms, full ${Math.round(one.full)} ms (tryon-preview ms ${one.previewEvent ?? '—'})`,
+        );
         results.get(tier)!.push(one);
       });
       await readJobs();
@@ -158,13 +198,26 @@ export const firstLook: Benchmark = {
       const timed = results.get(tier)!;
       const preview = median(timed.map((t) => t.preview));
       const full = median(timed.map((t) => t.full));
-      figures.push(figure(`${tier}: submit → first look painted (median of ${runs}, SANDBOX_SPEED=${speed})`, ms(preview)));
-      figures.push(figure(`${tier}: submit → full result painted (median of ${runs}, SANDBOX_SPEED=${speed})`, ms(full)));
-      figures.push(figure(`${tier}: first look ÷ full`, `${Math.round((preview / full) * 100)} %`, '≤ 30 %', preview / full <= 0.3));
+      figures.push(
+        figure(`${tier}: submit → first look painted (median of ${runs}, SANDBOX_SPEED=${speed})`, ms(preview)),
+      );
+      figures.push(
+        figure(`${tier}: submit → full result painted (median of ${runs}, SANDBOX_SPEED=${speed})`, ms(full)),
+      );
+      figures.push(
+        figure(
+          `${tier}: first look ÷ full`,
+          `${Math.round((preview / full) * 100)} %`,
+          '≤ 30 %',
+          preview / full <= 0.3,
+        ),
+      );
       if (tier === 'standard') {
-        figures.push(speed === 1
-          ? figure('standard: first look at SANDBOX_SPEED=1', ms(preview), '< 6000 ms', preview < 6000)
-          : figure('standard: first look at SANDBOX_SPEED=1', `not measured (SANDBOX_SPEED=${speed})`, '< 6000 ms'));
+        figures.push(
+          speed === 1
+            ? figure('standard: first look at SANDBOX_SPEED=1', ms(preview), '< 6000 ms', preview < 6000)
+            : figure('standard: first look at SANDBOX_SPEED=1', `not measured (SANDBOX_SPEED=${speed})`, '< 6000 ms'),
+        );
       }
     }
     return {
@@ -172,7 +225,13 @@ export const firstLook: Benchmark = {
       notes: [
         `SANDBOX_SPEED=${speed}: the sandbox's tier times (sandbox/tiers.ts) scaled by it; the proxy reads upstream once a second (no webhooks) and pushes over SSE`,
         `the sandbox's own job times (created → succeeded), medians: ${[...jobSeconds].map(([tier, list]) => `${tier} ${ms(median(list))} (${list.length})`).join(', ')}`,
-        `all runs, ms first look / full: ${TIERS.map((tier) => `${tier}: ${results.get(tier)!.map((t) => `${Math.round(t.preview)}/${Math.round(t.full)}`).join(', ')}`).join('; ')}`,
+        `all runs, ms first look / full: ${TIERS.map(
+          (tier) =>
+            `${tier}: ${results
+              .get(tier)!
+              .map((t) => `${Math.round(t.preview)}/${Math.round(t.full)}`)
+              .join(', ')}`,
+        ).join('; ')}`,
       ],
     };
   },

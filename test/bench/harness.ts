@@ -32,13 +32,21 @@ export function scratchDir(prefix: string): string {
 }
 
 /** Runs a command without a shell and gives back its output; rejects with its stderr on failure. */
-export function execute(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<{ stdout: string; stderr: string }> {
+export function execute(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { env: { ...process.env, ...options.env }, timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
+    execFile(
+      command,
+      args,
+      { env: { ...process.env, ...options.env }, timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`${command} failed: ${error.message}\n${stderr.slice(-2000)}`));
         else resolve({ stdout, stderr });
-      });
+      },
+    );
   });
 }
 
@@ -57,7 +65,12 @@ export async function importProject<T>(path: string, names: (keyof T & string)[]
 }
 
 /** Waits for a condition that cannot be awaited as an event, with a bounded number of looks. */
-export async function until<T>(what: string, look: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000, everyMs = 50): Promise<T> {
+export async function until<T>(
+  what: string,
+  look: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await look();

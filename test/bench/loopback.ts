@@ -1,16 +1,25 @@
 // Small servers on 127.0.0.1 and an ephemeral port: fixed files, or any fetch-style app.
 import { serve } from '@hono/node-server';
 
-export interface Served { url: string; port: number; close(): Promise<void> }
+export interface Served {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
 
-export interface FixedFile { type: string; body: string | Uint8Array }
+export interface FixedFile {
+  type: string;
+  body: string | Uint8Array;
+}
 
 /** Serves fixed files by path on 127.0.0.1 and an ephemeral port. */
 export function serveFiles(files: Record<string, FixedFile>): Promise<Served> {
   return serveFetch(async (request) => {
     const file = files[new URL(request.url).pathname];
     if (!file) return new Response('not found', { status: 404 });
-    return new Response(typeof file.body === 'string' ? file.body : new Uint8Array(file.body), { headers: { 'content-type': file.type, 'cache-control': 'no-store' } });
+    return new Response(typeof file.body === 'string' ? file.body : new Uint8Array(file.body), {
+      headers: { 'content-type': file.type, 'cache-control': 'no-store' },
+    });
   });
 }
 
@@ -23,10 +32,11 @@ export function serveFetch(handle: FetchHandler): Promise<Served> {
       resolve({
         url: `http://127.0.0.1:${info.port}`,
         port: info.port,
-        close: () => new Promise<void>((done) => {
-          (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-          server.close(() => done());
-        }),
+        close: () =>
+          new Promise<void>((done) => {
+            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+            server.close(() => done());
+          }),
       });
     });
   });

@@ -22,23 +22,44 @@ export function withoutWidget(html: string): string {
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding']);
 
-interface Audit { score: number; tbt: number; cls: number; lcp: number; shifts: string[] }
+interface Audit {
+  score: number;
+  tbt: number;
+  cls: number;
+  lcp: number;
+  shifts: string[];
+}
 
 async function lighthouse(url: string, chromePath: string): Promise<Audit> {
-  const { stdout } = await execute(process.execPath, [
-    join(root, 'node_modules/lighthouse/cli/index.js'), url,
-    '--output=json', '--output-path=stdout', '--only-categories=performance', '--quiet',
-    `--chrome-flags=${CHROMIUM_ARGS.join(' ')}`,
-  ], { env: { CHROME_PATH: chromePath }, timeoutMs: 90_000 });
+  const { stdout } = await execute(
+    process.execPath,
+    [
+      join(root, 'node_modules/lighthouse/cli/index.js'),
+      url,
+      '--output=json',
+      '--output-path=stdout',
+      '--only-categories=performance',
+      '--quiet',
+      `--chrome-flags=${CHROMIUM_ARGS.join(' ')}`,
+    ],
+    { env: { CHROME_PATH: chromePath }, timeoutMs: 90_000 },
+  );
   const report = JSON.parse(stdout) as {
     runtimeError?: { message: string };
     categories: { performance: { score: number | null } };
-    audits: Record<string, { numericValue?: number; details?: { items?: { node?: { snippet?: string; selector?: string }; score?: number }[] } }>;
+    audits: Record<
+      string,
+      {
+        numericValue?: number;
+        details?: { items?: { node?: { snippet?: string; selector?: string }; score?: number }[] };
+      }
+    >;
   };
   if (report.runtimeError) throw new Error(`Lighthouse: ${report.runtimeError.message}`);
   const value = (id: string) => report.audits[id]?.numericValue ?? Number.NaN;
-  const shifts = (report.audits['layout-shifts']?.details?.items ?? [])
-    .map((item) => `${item.node?.selector ?? item.node?.snippet ?? 'unknown'} (${(item.score ?? 0).toFixed(3)})`);
+  const shifts = (report.audits['layout-shifts']?.details?.items ?? []).map(
+    (item) => `${item.node?.selector ?? item.node?.snippet ?? 'unknown'} (${(item.score ?? 0).toFixed(3)})`,
+  );
   return {
     score: Math.round((report.categories.performance.score ?? Number.NaN) * 100),
     tbt: value('total-blocking-time'),
@@ -54,10 +75,20 @@ async function lighthouse(url: string, chromePath: string): Promise<Audit> {
  * 412 × 823 phone viewport, no cache. LCP is the last `largest-contentful-paint` entry once the page
  * has loaded and gone quiet, counted from the document's first byte (responseStart).
  */
-export const REAL_THROTTLING = { latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8, cpuSlowdown: 4 };
+export const REAL_THROTTLING = {
+  latency: 150,
+  downloadThroughput: (1.6 * 1024 * 1024) / 8,
+  uploadThroughput: (750 * 1024) / 8,
+  cpuSlowdown: 4,
+};
 
 async function throttledLcp(browser: Awaited<ReturnType<typeof launchChromium>>, url: string): Promise<number> {
-  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+  const context = await browser.newContext({
+    viewport: { width: 412, height: 823 },
+    deviceScaleFactor: 1.75,
+    isMobile: true,
+    hasTouch: true,
+  });
   try {
     await context.addInitScript(`globalThis.__lcp = 0; new PerformanceObserver((list) => { for (const e of list.getEntries()) globalThis.__lcp = e.startTime; })
       .observe({ type: 'largest-contentful-paint', buffered: true });`);
@@ -66,8 +97,10 @@ async function throttledLcp(browser: Awaited<ReturnType<typeof launchChromium>>,
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     await cdp.send('Network.emulateNetworkConditions', {
-      offline: false, latency: REAL_THROTTLING.latency,
-      downloadThroughput: REAL_THROTTLING.downloadThroughput, uploadThroughput: REAL_THROTTLING.uploadThroughput,
+      offline: false,
+      latency: REAL_THROTTLING.latency,
+      downloadThroughput: REAL_THROTTLING.downloadThroughput,
+      uploadThroughput: REAL_THROTTLING.uploadThroughput,
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: REAL_THROTTLING.cpuSlowdown });
     await page.goto(url, { waitUntil: 'load', timeout: 60_000 });
@@ -75,8 +108,11 @@ async function throttledLcp(browser: Awaited<ReturnType<typeof launchChromium>>,
     await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => undefined);
     // From the document's first byte: the HTML is the same but for the widget's two tags, so the
     // server's time to answer (which swings by a second on a loaded machine) is not the widget's.
-    return await page.evaluate(() => (globalThis as unknown as { __lcp: number }).__lcp -
-      (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseStart);
+    return await page.evaluate(
+      () =>
+        (globalThis as unknown as { __lcp: number }).__lcp -
+        (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseStart,
+    );
   } finally {
     await context.close();
   }
@@ -97,7 +133,10 @@ export const pageImpact: Benchmark = {
       const url = new URL(request.url);
       const off = url.searchParams.get('widget') === 'off';
       url.searchParams.delete('widget');
-      const upstream = await fetch(`${demo.url}${url.pathname}${url.search}`, { method: request.method, headers: { accept: request.headers.get('accept') ?? '*/*' } });
+      const upstream = await fetch(`${demo.url}${url.pathname}${url.search}`, {
+        method: request.method,
+        headers: { accept: request.headers.get('accept') ?? '*/*' },
+      });
       const headers = new Headers([...upstream.headers].filter(([name]) => !HOP_BY_HOP.has(name)));
       if (!off || !(upstream.headers.get('content-type') ?? '').includes('text/html')) {
         return new Response(upstream.body, { status: upstream.status, headers });
@@ -111,11 +150,15 @@ export const pageImpact: Benchmark = {
     const paths = [...new Set([...home.matchAll(/href="(\/products\/[^"?#]+)"/g)].map((m) => m[1]!))];
     let path: string | undefined;
     for (const candidate of paths) {
-      if ((await (await fetch(`${front.url}${candidate}`)).text()).includes('<tryon-button')) { path = candidate; break; }
+      if ((await (await fetch(`${front.url}${candidate}`)).text()).includes('<tryon-button')) {
+        path = candidate;
+        break;
+      }
     }
     if (!path) throw new Error('no demo product page carries <tryon-button>');
     const bare = await (await fetch(`${front.url}${path}?widget=off`)).text();
-    if (bare.includes('<tryon-button') || bare.includes('tryon-button.js')) throw new Error('the copy without the widget still has it');
+    if (bare.includes('<tryon-button') || bare.includes('tryon-button.js'))
+      throw new Error('the copy without the widget still has it');
 
     const runs = ctx.quick ? 1 : 3;
     const withWidget: Audit[] = [];
@@ -123,8 +166,10 @@ export const pageImpact: Benchmark = {
     for (let i = 0; i < runs; i += 1) {
       without.push(await lighthouse(`${front.url}${path}?widget=off`, chromePath));
       withWidget.push(await lighthouse(`${front.url}${path}`, chromePath));
-      ctx.log(`run ${i + 1}: without score ${without.at(-1)!.score} TBT ${without.at(-1)!.tbt} CLS ${without.at(-1)!.cls.toFixed(3)}; ` +
-        `with score ${withWidget.at(-1)!.score} TBT ${withWidget.at(-1)!.tbt} CLS ${withWidget.at(-1)!.cls.toFixed(3)}`);
+      ctx.log(
+        `run ${i + 1}: without score ${without.at(-1)!.score} TBT ${without.at(-1)!.tbt} CLS ${without.at(-1)!.cls.toFixed(3)}; ` +
+          `with score ${withWidget.at(-1)!.score} TBT ${withWidget.at(-1)!.tbt} CLS ${withWidget.at(-1)!.cls.toFixed(3)}`,
+      );
     }
     // The same pages with real throttling in Chromium, alternating too.
     const browser = await launchChromium();
@@ -136,7 +181,9 @@ export const pageImpact: Benchmark = {
       realWithout.push(await throttledLcp(browser, `${front.url}${path}?widget=off`));
       realWith.push(await throttledLcp(browser, `${front.url}${path}`));
     }
-    ctx.log(`real throttling LCP: without ${realWithout.map((v) => Math.round(v)).join(', ')}; with ${realWith.map((v) => Math.round(v)).join(', ')}`);
+    ctx.log(
+      `real throttling LCP: without ${realWithout.map((v) => Math.round(v)).join(', ')}; with ${realWith.map((v) => Math.round(v)).join(', ')}`,
+    );
 
     const m = (audits: Audit[], pick: (a: Audit) => number) => median(audits.map(pick));
     const score = [m(without, (a) => a.score), m(withWidget, (a) => a.score)] as const;
@@ -146,12 +193,31 @@ export const pageImpact: Benchmark = {
     const signed = (value: number, text: string) => `${value > 0 ? '+' : ''}${text}`;
     // "No measurable change": within Lighthouse's own run-to-run noise on simulated throttling.
     const figures = [
-      figure(`performance score delta (${score[1]} with, ${score[0]} without)`, signed(score[1] - score[0], String(score[1] - score[0])), '≥ −2 points', score[1] - score[0] >= -2),
-      figure(`total blocking time delta (${ms(tbt[1])} with)`, signed(tbt[1] - tbt[0], ms(tbt[1] - tbt[0])), '≤ +10 ms', tbt[1] - tbt[0] <= 10),
+      figure(
+        `performance score delta (${score[1]} with, ${score[0]} without)`,
+        signed(score[1] - score[0], String(score[1] - score[0])),
+        '≥ −2 points',
+        score[1] - score[0] >= -2,
+      ),
+      figure(
+        `total blocking time delta (${ms(tbt[1])} with)`,
+        signed(tbt[1] - tbt[0], ms(tbt[1] - tbt[0])),
+        '≤ +10 ms',
+        tbt[1] - tbt[0] <= 10,
+      ),
       figure('layout shift with the widget (CLS)', cls[1].toFixed(3), '0', cls[1] <= 0.001),
-      figure(`layout shift delta (${cls[0].toFixed(3)} without)`, signed(cls[1] - cls[0], (cls[1] - cls[0]).toFixed(3)), '0', Math.abs(cls[1] - cls[0]) <= 0.001),
+      figure(
+        `layout shift delta (${cls[0].toFixed(3)} without)`,
+        signed(cls[1] - cls[0], (cls[1] - cls[0]).toFixed(3)),
+        '0',
+        Math.abs(cls[1] - cls[0]) <= 0.001,
+      ),
       lcpDeltaFigure('largest contentful paint delta, simulated throttling (Lighthouse)', lcp[1], lcp[0]),
-      lcpDeltaFigure(`largest contentful paint delta, real throttling (Chromium CDP, median of ${realRuns})`, median(realWith), median(realWithout)),
+      lcpDeltaFigure(
+        `largest contentful paint delta, real throttling (Chromium CDP, median of ${realRuns})`,
+        median(realWith),
+        median(realWithout),
+      ),
     ];
     const shifts = [...new Set(withWidget.flatMap((a) => a.shifts))];
     const ownShifts = [...new Set(without.flatMap((a) => a.shifts))];
@@ -162,7 +228,11 @@ export const pageImpact: Benchmark = {
         `real throttling: CDP Network.emulateNetworkConditions (${REAL_THROTTLING.latency} ms RTT, 1.6 Mbit/s down, 750 kbit/s up) and Emulation.setCPUThrottlingRate ${REAL_THROTTLING.cpuSlowdown}×, 412 × 823 mobile viewport, cache off; LCP read from PerformanceObserver after network idle, counted from the document's first byte (the server's answer time is not the widget's)`,
         '"without" is the same page served with the widget\'s <script> and <tryon-button> removed by the bench\'s forwarder (?widget=off)',
         ...(shifts.length > 0 ? [`elements that shifted with the widget: ${shifts.slice(0, 4).join('; ')}`] : []),
-        ...(cls[0] > 0.001 ? [`the page shifts by ${cls[0].toFixed(3)} without the widget too (${ownShifts.slice(0, 4).join('; ')}): that shift is the demo page's own, not the widget's`] : []),
+        ...(cls[0] > 0.001
+          ? [
+              `the page shifts by ${cls[0].toFixed(3)} without the widget too (${ownShifts.slice(0, 4).join('; ')}): that shift is the demo page's own, not the widget's`,
+            ]
+          : []),
       ],
     };
   },

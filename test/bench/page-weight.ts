@@ -37,18 +37,35 @@ export const pageWeight: Benchmark = {
     for (const root of panelRoots) for (const file of staticClosure(graph, root)) if (!first.has(file)) panel.add(file);
     const firstBytes = sum(first);
     const panelBytes = sum(panel);
-    ctx.log(`page weight: first script ${firstBytes} B gz (${[...first].join(', ')}), panel ${panelBytes} B gz (${[...panel].join(', ')})`);
+    ctx.log(
+      `page weight: first script ${firstBytes} B gz (${[...first].join(', ')}), panel ${panelBytes} B gz (${[...panel].join(', ')})`,
+    );
 
     const figures = [
-      figure('first script a product page loads (button + Lit)', kb(firstBytes), `≤ ${kb(BUTTON_BUDGET)}`, firstBytes <= BUTTON_BUDGET, true),
+      figure(
+        'first script a product page loads (button + Lit)',
+        kb(firstBytes),
+        `≤ ${kb(BUTTON_BUDGET)}`,
+        firstBytes <= BUTTON_BUDGET,
+        true,
+      ),
       figure('panel, loaded on first interaction', kb(panelBytes), undefined, undefined),
-      figure('button + panel, all a shopper loads', kb(firstBytes + panelBytes), `≤ ${kb(PANEL_BUDGET)}`, panel.size > 0 && firstBytes + panelBytes <= PANEL_BUDGET, true),
+      figure(
+        'button + panel, all a shopper loads',
+        kb(firstBytes + panelBytes),
+        `≤ ${kb(PANEL_BUDGET)}`,
+        panel.size > 0 && firstBytes + panelBytes <= PANEL_BUDGET,
+        true,
+      ),
     ];
     const notes = [
       `first script: ${[...first].join(' + ')}; panel: ${panel.size > 0 ? [...panel].join(' + ') : 'no lazy panel chunk found (fails the panel budget)'}`,
     ];
     const others = built.files.filter((f) => f.file.endsWith('.js') && !first.has(f.file) && !panel.has(f.file));
-    if (others.length > 0) notes.push(`other lazy chunks (not loaded with the panel): ${others.map((f) => `${f.file} ${kb(f.gzip)}`).join(', ')}`);
+    if (others.length > 0)
+      notes.push(
+        `other lazy chunks (not loaded with the panel): ${others.map((f) => `${f.file} ${kb(f.gzip)}`).join(', ')}`,
+      );
     return { figures, notes };
   },
 };

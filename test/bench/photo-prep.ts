@@ -12,7 +12,15 @@ import { serveFiles } from './loopback.js';
 import { phoneJpeg } from './photos.js';
 import { figure, kb, longestTaskFigure, mb, median, ms, ratio } from './report.js';
 
-interface PrepRun { ms: number; bytesOut: number; width: number; height: number; exifLeft: boolean; longestTask: number; tasks: number }
+interface PrepRun {
+  ms: number;
+  bytesOut: number;
+  width: number;
+  height: number;
+  exifLeft: boolean;
+  longestTask: number;
+  tasks: number;
+}
 
 export const photoPrep: Benchmark = {
   id: 'photo-prep',
@@ -30,11 +38,18 @@ export const photoPrep: Benchmark = {
         resolveDir: root,
         loader: 'ts',
       },
-      bundle: true, format: 'esm', target: 'es2022', write: false, minify: true,
+      bundle: true,
+      format: 'esm',
+      target: 'es2022',
+      write: false,
+      minify: true,
     });
     const script = bundle.outputFiles[0]!.contents;
     const site = await serveFiles({
-      '/': { type: 'text/html', body: '<!doctype html><title>photo prep</title><script type="module" src="/photo.js"></script>' },
+      '/': {
+        type: 'text/html',
+        body: '<!doctype html><title>photo prep</title><script type="module" src="/photo.js"></script>',
+      },
       '/photo.js': { type: 'text/javascript', body: script },
       '/phone.jpg': { type: 'image/jpeg', body: photo.bytes },
       '/phone.heic': { type: 'image/heic', body: heic },
@@ -47,7 +62,7 @@ export const photoPrep: Benchmark = {
     await page.waitForFunction(() => 'prepareRawPhoto' in globalThis);
 
     const runs = ctx.quick ? 2 : 5;
-    const results = await page.evaluate(async (count: number) => {
+    const results = (await page.evaluate(async (count: number) => {
       type Prepare = (file: Blob) => Promise<{ blob: Blob; width: number; height: number }>;
       const prepare = (globalThis as unknown as { prepareRawPhoto: Prepare }).prepareRawPhoto;
       const tasks: PerformanceEntry[] = [];
@@ -76,20 +91,27 @@ export const photoPrep: Benchmark = {
         });
       }
       return out;
-    }, runs) as PrepRun[];
+    }, runs)) as PrepRun[];
 
     // The longest task by a gap probe, which every engine can run (Firefox has no 'longtask'
     // entries): a MessageChannel ping-pong on the main thread; the longest gap between two pings
     // is the longest task that ran meanwhile.
     const gapRuns = ctx.quick ? 1 : 3;
-    const chromiumHeic = await page.evaluate(GAP_RUN, { path: '/phone.heic', name: 'phone.heic', type: 'image/heic', runs: gapRuns }) as GapRun;
+    const chromiumHeic = (await page.evaluate(GAP_RUN, {
+      path: '/phone.heic',
+      name: 'phone.heic',
+      type: 'image/heic',
+      runs: gapRuns,
+    })) as GapRun;
     let firefox: { jpeg: GapRun; heic: GapRun } | string;
     try {
       firefox = await inFirefox(site.url, gapRuns);
     } catch (error) {
       firefox = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error);
     }
-    ctx.log(`gap probe: Chromium HEIC ${chromiumHeic.gaps.map(Math.round).join('/')} ms; Firefox ${typeof firefox === 'string' ? firefox : `JPEG ${firefox.jpeg.gaps.map(Math.round).join('/')} HEIC ${firefox.heic.gaps.map(Math.round).join('/')} ms`}`);
+    ctx.log(
+      `gap probe: Chromium HEIC ${chromiumHeic.gaps.map(Math.round).join('/')} ms; Firefox ${typeof firefox === 'string' ? firefox : `JPEG ${firefox.jpeg.gaps.map(Math.round).join('/')} HEIC ${firefox.heic.gaps.map(Math.round).join('/')} ms`}`,
+    );
     const worst = (run: GapRun | undefined) => (run && run.gaps.length > 0 ? Math.max(...run.gaps) : undefined);
 
     const first = results[0]!;
@@ -97,35 +119,74 @@ export const photoPrep: Benchmark = {
     const longest = Math.max(...results.map((r) => r.longestTask));
     const shrink = photo.bytes.length / median(results.map((r) => r.bytesOut));
     const portrait = results.every((r) => r.height > r.width && Math.max(r.width, r.height) <= 2048);
-    ctx.log(`runs: ${results.map((r) => `${Math.round(r.ms)} ms/${r.bytesOut} B/longtask ${Math.round(r.longestTask)} ms`).join('; ')}`);
+    ctx.log(
+      `runs: ${results.map((r) => `${Math.round(r.ms)} ms/${r.bytesOut} B/longtask ${Math.round(r.longestTask)} ms`).join('; ')}`,
+    );
     return {
       figures: [
         figure(`time to prepare (median of ${runs})`, ms(time)),
         figure('bytes before', mb(photo.bytes.length)),
         figure('bytes after', kb(first.bytesOut)),
         figure('smaller by', ratio(shrink), '≥ 8×', shrink >= 8),
-        longestTaskFigure('longest main-thread task during preparation (JPEG, Chromium: PerformanceObserver longtask)', longest),
-        longestTaskFigure(`longest main-thread task, HEIC 4032 × 3024 (Chromium: gap probe, ${gapRuns} runs)`, chromiumHeic.error ? undefined : worst(chromiumHeic)),
-        longestTaskFigure(`longest main-thread task, JPEG (Firefox: gap probe, ${gapRuns} runs)`, typeof firefox === 'string' || firefox.jpeg.error ? undefined : worst(firefox.jpeg)),
-        longestTaskFigure(`longest main-thread task, HEIC (Firefox: gap probe, ${gapRuns} runs)`, typeof firefox === 'string' || firefox.heic.error ? undefined : worst(firefox.heic)),
-        figure('EXIF orientation applied (portrait, long side ≤ 2048)', `${first.width} × ${first.height}`, 'portrait', portrait),
-        figure('EXIF and GPS gone from the upload', results.some((r) => r.exifLeft) ? 'EXIF left' : 'gone', 'gone', !results.some((r) => r.exifLeft)),
+        longestTaskFigure(
+          'longest main-thread task during preparation (JPEG, Chromium: PerformanceObserver longtask)',
+          longest,
+        ),
+        longestTaskFigure(
+          `longest main-thread task, HEIC 4032 × 3024 (Chromium: gap probe, ${gapRuns} runs)`,
+          chromiumHeic.error ? undefined : worst(chromiumHeic),
+        ),
+        longestTaskFigure(
+          `longest main-thread task, JPEG (Firefox: gap probe, ${gapRuns} runs)`,
+          typeof firefox === 'string' || firefox.jpeg.error ? undefined : worst(firefox.jpeg),
+        ),
+        longestTaskFigure(
+          `longest main-thread task, HEIC (Firefox: gap probe, ${gapRuns} runs)`,
+          typeof firefox === 'string' || firefox.heic.error ? undefined : worst(firefox.heic),
+        ),
+        figure(
+          'EXIF orientation applied (portrait, long side ≤ 2048)',
+          `${first.width} × ${first.height}`,
+          'portrait',
+          portrait,
+        ),
+        figure(
+          'EXIF and GPS gone from the upload',
+          results.some((r) => r.exifLeft) ? 'EXIF left' : 'gone',
+          'gone',
+          !results.some((r) => r.exifLeft),
+        ),
       ],
       notes: [
         `input: ${photo.width} × ${photo.height} JPEG (quality 92, EXIF Orientation 6, camera make/model, GPS) made with sharp; runs: ${results.map((r) => ms(r.ms)).join(', ')}`,
         'a long task is any main-thread task of 50 ms or more; decoding by createImageBitmap happens off the main thread, encoding may not',
         'gap probe (Chromium HEIC, Firefox): a MessageChannel ping-pong runs on the main thread during preparation; the longest gap between two pings is the longest task',
         ...(typeof firefox === 'string' ? [`Firefox could not run: ${firefox}`] : []),
-        ...([chromiumHeic, ...(typeof firefox === 'string' ? [] : [firefox.jpeg, firefox.heic])].flatMap((r) => (r.error ? [`preparation failed: ${r.error}`] : []))),
+        ...[chromiumHeic, ...(typeof firefox === 'string' ? [] : [firefox.jpeg, firefox.heic])].flatMap((r) =>
+          r.error ? [`preparation failed: ${r.error}`] : [],
+        ),
       ],
     };
   },
 };
 
-interface GapRun { gaps: number[]; error?: string }
+interface GapRun {
+  gaps: number[];
+  error?: string;
+}
 
 /** Runs in the page (any engine): prepares the photo at `path` `runs` times under a gap probe. */
-const GAP_RUN = async ({ path, name, type, runs }: { path: string; name: string; type: string; runs: number }): Promise<GapRun> => {
+const GAP_RUN = async ({
+  path,
+  name,
+  type,
+  runs,
+}: {
+  path: string;
+  name: string;
+  type: string;
+  runs: number;
+}): Promise<GapRun> => {
   const prepare = (globalThis as unknown as { prepareRawPhoto: (file: Blob) => Promise<unknown> }).prepareRawPhoto;
   const file = new File([await (await fetch(path)).blob()], name, { type });
   const gaps: number[] = [];
@@ -167,7 +228,10 @@ async function inFirefox(url: string, runs: number): Promise<{ jpeg: GapRun; hei
     await page.goto(url);
     await page.waitForFunction('"prepareRawPhoto" in globalThis');
     // A string, with tsx's naming helper defined first: the page does not have it.
-    const call = (args: Record<string, unknown>) => page.evaluate(`globalThis.__name ??= (fn) => fn; (${GAP_RUN.toString()})(${JSON.stringify(args)})`) as Promise<GapRun>;
+    const call = (args: Record<string, unknown>) =>
+      page.evaluate(
+        `globalThis.__name ??= (fn) => fn; (${GAP_RUN.toString()})(${JSON.stringify(args)})`,
+      ) as Promise<GapRun>;
     const jpeg = await call({ path: '/phone.jpg', name: 'phone.jpg', type: 'image/jpeg', runs });
     const heic = await call({ path: '/phone.heic', name: 'phone.heic', type: 'image/heic', runs });
     return { jpeg, heic };

@@ -22,12 +22,22 @@ async function scene(width: number, height: number, grain: number): Promise<Buff
   </svg>`;
   const base = sharp(Buffer.from(svg)).removeAlpha();
   if (grain <= 0) return base.raw().toBuffer();
-  const noise = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: grain } } })
-    .raw().toBuffer();
-  return base.composite([{ input: noise, raw: { width, height, channels: 3 }, blend: 'soft-light' }]).raw().toBuffer();
+  const noise = await sharp({
+    create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: grain } },
+  })
+    .raw()
+    .toBuffer();
+  return base
+    .composite([{ input: noise, raw: { width, height, channels: 3 }, blend: 'soft-light' }])
+    .raw()
+    .toBuffer();
 }
 
-export interface PhoneJpeg { bytes: Buffer; width: number; height: number }
+export interface PhoneJpeg {
+  bytes: Buffer;
+  width: number;
+  height: number;
+}
 
 /**
  * A 4000×3000 (12 MP) JPEG as a phone writes it: stored landscape with EXIF Orientation 6
@@ -51,7 +61,9 @@ export async function phoneJpeg(): Promise<PhoneJpeg> {
 /** A real JPEG padded with comment segments to exactly `size` bytes (a big phone photo's weight). */
 export async function jpegOfSize(size: number): Promise<Buffer> {
   const pixels = await scene(2400, 3200, 24);
-  const photo = await sharp(pixels, { raw: { width: 2400, height: 3200, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  const photo = await sharp(pixels, { raw: { width: 2400, height: 3200, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
   if (photo.length > size) throw new Error(`the generated photo (${photo.length} B) is already over ${size} B`);
   // COM segments (FF FE, 16-bit length) just before the scan keep the file a valid JPEG and leave
   // the frame header (SOF) near the start, where a phone's photo has it and the proxy looks.
@@ -85,7 +97,9 @@ function startOfScan(jpeg: Buffer): number {
 /** A shopper's photo at the size the widget uploads after preparation. */
 export async function shopperJpeg(): Promise<Buffer> {
   const pixels = await scene(768, 1024, 10);
-  return sharp(pixels, { raw: { width: 768, height: 1024, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+  return sharp(pixels, { raw: { width: 768, height: 1024, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 export async function garmentPng(): Promise<Buffer> {

@@ -13,29 +13,46 @@ export interface RunningSandbox {
 
 export interface SandboxModule {
   startSandbox(options?: {
-    port?: number; hostname?: string; speed?: number; keys?: Record<string, string>;
-    webhookUrl?: string; webhookSecret?: string; maxUploadBytes?: number; log?: (line: string) => void;
+    port?: number;
+    hostname?: string;
+    speed?: number;
+    keys?: Record<string, string>;
+    webhookUrl?: string;
+    webhookSecret?: string;
+    maxUploadBytes?: number;
+    log?: (line: string) => void;
   }): Promise<RunningSandbox>;
 }
 
-export interface RunningProxy { url: string; close(): Promise<void> }
+export interface RunningProxy {
+  url: string;
+  close(): Promise<void>;
+}
 
 export interface ProxyNodeModule {
   startProxy(options: Record<string, unknown> & { port?: number; hostname?: string }): Promise<RunningProxy>;
 }
 
 export interface ProxyAppModule {
-  createProxy(options: Record<string, unknown>): { fetch(request: Request, ...rest: unknown[]): Response | Promise<Response> };
+  createProxy(options: Record<string, unknown>): {
+    fetch(request: Request, ...rest: unknown[]): Response | Promise<Response>;
+  };
 }
 
 export interface DemoModule {
-  startDemo(options?: { port?: number; sandboxPort?: number; speed?: number; quiet?: boolean }):
-    Promise<{ url: string; sandboxUrl?: string; close(): Promise<void> }>;
+  startDemo(options?: {
+    port?: number;
+    sandboxPort?: number;
+    speed?: number;
+    quiet?: boolean;
+  }): Promise<{ url: string; sandboxUrl?: string; close(): Promise<void> }>;
 }
 
 export interface BuildModule {
-  buildCdn(options?: { outDir?: string; quiet?: boolean }):
-    Promise<{ outDir: string; files: { file: string; bytes: number; gzip: number }[] }>;
+  buildCdn(options?: {
+    outDir?: string;
+    quiet?: boolean;
+  }): Promise<{ outDir: string; files: { file: string; bytes: number; gzip: number }[] }>;
 }
 
 export const loadSandbox = () => importProject<SandboxModule>('sandbox/server.ts', ['startSandbox']);
@@ -49,7 +66,12 @@ export const BENCH_KEYS = { sk_test_bench: 'ws_bench' };
 export const BENCH_KEY = 'sk_test_bench';
 
 export interface SandboxJob {
-  id: string; type: string; status: string; polls: number; parent: string | null; updated_at?: string;
+  id: string;
+  type: string;
+  status: string;
+  polls: number;
+  parent: string | null;
+  updated_at?: string;
 }
 
 export interface SandboxState {
@@ -118,9 +140,12 @@ export async function startBenchProxy(options: Record<string, unknown>): Promise
 /** Holds the next job the sandbox creates in `processing` until it is released. */
 export async function holdNextJob(sandboxUrl: string): Promise<void> {
   const response = await fetch(`${sandboxUrl}/sandbox/faults`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jobOutcome: 'hold', times: 1 }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jobOutcome: 'hold', times: 1 }),
   });
-  if (response.status !== 201) throw new Error(`POST /sandbox/faults: HTTP ${response.status} ${await response.text()}`);
+  if (response.status !== 201)
+    throw new Error(`POST /sandbox/faults: HTTP ${response.status} ${await response.text()}`);
 }
 
 export async function releaseJob(sandboxUrl: string, jobId: string): Promise<void> {
@@ -131,5 +156,7 @@ export async function releaseJob(sandboxUrl: string, jobId: string): Promise<voi
 
 /** The newest top-level job the sandbox knows that is not in `known`. */
 export async function newJob(sandboxUrl: string, known: Set<string>): Promise<SandboxJob | undefined> {
-  return allJobs(await sandboxState(sandboxUrl)).filter((job) => job.parent === null && !known.has(job.id)).at(-1);
+  return allJobs(await sandboxState(sandboxUrl))
+    .filter((job) => job.parent === null && !known.has(job.id))
+    .at(-1);
 }

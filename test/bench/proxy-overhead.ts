@@ -12,7 +12,17 @@ import { join } from 'node:path';
 import type { BenchContext, Benchmark } from './harness.js';
 import { json, until } from './harness.js';
 import { garmentPng, jpegOfSize, shopperJpeg } from './photos.js';
-import { BENCH_KEY, BENCH_KEYS, UNLIMITED, allJobs, benchCatalog, loadProxyApp, loadSandbox, sandboxState, upstreamTotal } from './project.js';
+import {
+  BENCH_KEY,
+  BENCH_KEYS,
+  UNLIMITED,
+  allJobs,
+  benchCatalog,
+  loadProxyApp,
+  loadSandbox,
+  sandboxState,
+  upstreamTotal,
+} from './project.js';
 import type { Figure } from './report.js';
 import { figure, mb, ms, ratio } from './report.js';
 import type { ServerProcess } from './server-process.js';
@@ -51,11 +61,14 @@ export async function uploadPhoto(proxyUrl: string, photo: Uint8Array): Promise<
 /** Uploads a shopper photo and starts a try-on of the bench product; returns the try-on handle. */
 export async function startTryon(proxyUrl: string, photo: Uint8Array, requestId: string): Promise<string> {
   const uploaded = await json<{ photo: string }>(await uploadPhoto(proxyUrl, photo), 'POST /photos');
-  const started = await json<{ tryon: string }>(await fetch(`${proxyUrl}/tryons`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ product: 'bench-saree', photo: uploaded.photo, consent: true, requestId }),
-  }), 'POST /tryons');
+  const started = await json<{ tryon: string }>(
+    await fetch(`${proxyUrl}/tryons`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ product: 'bench-saree', photo: uploaded.photo, consent: true, requestId }),
+    }),
+    'POST /tryons',
+  );
   return started.tryon;
 }
 
@@ -63,13 +76,29 @@ export async function tryonStatus(proxyUrl: string, handle: string): Promise<str
   return (await json<{ status: string }>(await fetch(`${proxyUrl}/tryons/${handle}`), 'GET /tryons/{h}')).status;
 }
 
-interface Load { p50: number; p99: number; rps: number; non2xx: number; errors: number; requests: number }
+interface Load {
+  p50: number;
+  p99: number;
+  rps: number;
+  non2xx: number;
+  errors: number;
+  requests: number;
+}
 
-async function load(url: string, connections: number, seconds: number, headers: Record<string, string> = {}): Promise<Load> {
+async function load(
+  url: string,
+  connections: number,
+  seconds: number,
+  headers: Record<string, string> = {},
+): Promise<Load> {
   const result: Result = await autocannon({ url, connections, duration: seconds, headers, timeout: 10 });
   return {
-    p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average,
-    non2xx: result.non2xx, errors: result.errors, requests: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rps: result.requests.average,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    requests: result.requests.total,
   };
 }
 
@@ -91,7 +120,12 @@ export const proxyOverhead: Benchmark = {
     ctx.defer(() => bare.stop());
 
     const handle = await startTryon(proxy.url, await shopperJpeg(), 'bench-overhead-0001');
-    await until('the try-on to succeed', async () => (await tryonStatus(proxy.url, handle)) === 'succeeded', 30_000, 100);
+    await until(
+      'the try-on to succeed',
+      async () => (await tryonStatus(proxy.url, handle)) === 'succeeded',
+      30_000,
+      100,
+    );
     const job = allJobs(await sandboxState(sandbox.url)).find((j) => j.parent === null);
     if (!job) throw new Error('the sandbox shows no job for the try-on');
 
@@ -101,8 +135,12 @@ export const proxyOverhead: Benchmark = {
       const before = upstreamTotal(await sandboxState(sandbox.url));
       const through = await load(`${proxy.url}/tryons/${handle}`, connections, seconds);
       const upstream = upstreamTotal(await sandboxState(sandbox.url)) - before;
-      const direct = await load(`${sandbox.url}/v1/jobs/${job.id}`, connections, seconds, { authorization: `Bearer ${BENCH_KEY}` });
-      ctx.log(`${connections} connections: proxy p50 ${through.p50} p99 ${through.p99} ${Math.round(through.rps)} req/s; direct p50 ${direct.p50} p99 ${direct.p99} ${Math.round(direct.rps)} req/s`);
+      const direct = await load(`${sandbox.url}/v1/jobs/${job.id}`, connections, seconds, {
+        authorization: `Bearer ${BENCH_KEY}`,
+      });
+      ctx.log(
+        `${connections} connections: proxy p50 ${through.p50} p99 ${through.p99} ${Math.round(through.rps)} req/s; direct p50 ${direct.p50} p99 ${direct.p99} ${Math.round(direct.rps)} req/s`,
+      );
       // autocannon's histogram counts whole milliseconds: a 0 reading means under 1 ms, taken as 0.5.
       const floor = (value: number) => Math.max(value, 0.5);
       const p50 = floor(through.p50) / floor(direct.p50);
@@ -110,12 +148,29 @@ export const proxyOverhead: Benchmark = {
       const lat = (value: number) => (value === 0 ? '<1 ms' : ms(value));
       const clean = through.non2xx + through.errors + direct.non2xx + direct.errors === 0;
       figures.push(
-        figure(`${connections} conn: p50 ratio (${lat(through.p50)} ÷ ${lat(direct.p50)})`, ratio(p50), `≤ ${RATIO_GOAL}`, clean && p50 <= RATIO_GOAL),
-        figure(`${connections} conn: p99 ratio (${lat(through.p99)} ÷ ${lat(direct.p99)})`, ratio(p99), `≤ ${RATIO_GOAL}`, clean && p99 <= RATIO_GOAL),
-        figure(`${connections} conn: req/s through proxy ÷ direct`, `${Math.round(through.rps)} ÷ ${Math.round(direct.rps)}`),
+        figure(
+          `${connections} conn: p50 ratio (${lat(through.p50)} ÷ ${lat(direct.p50)})`,
+          ratio(p50),
+          `≤ ${RATIO_GOAL}`,
+          clean && p50 <= RATIO_GOAL,
+        ),
+        figure(
+          `${connections} conn: p99 ratio (${lat(through.p99)} ÷ ${lat(direct.p99)})`,
+          ratio(p99),
+          `≤ ${RATIO_GOAL}`,
+          clean && p99 <= RATIO_GOAL,
+        ),
+        figure(
+          `${connections} conn: req/s through proxy ÷ direct`,
+          `${Math.round(through.rps)} ÷ ${Math.round(direct.rps)}`,
+        ),
       );
-      notes.push(`${connections} connections: ${through.requests} status reads through the proxy cost ${upstream} upstream requests` +
-        (clean ? '' : `; errors: proxy ${through.non2xx} non-2xx/${through.errors} failed, direct ${direct.non2xx}/${direct.errors}`));
+      notes.push(
+        `${connections} connections: ${through.requests} status reads through the proxy cost ${upstream} upstream requests` +
+          (clean
+            ? ''
+            : `; errors: proxy ${through.non2xx} non-2xx/${through.errors} failed, direct ${direct.non2xx}/${direct.errors}`),
+      );
       if (connections === levels[0]) {
         // What every proxy answer pays before any route runs (middleware, Node server): splits
         // the overhead between the stack and the status route itself.
@@ -123,11 +178,19 @@ export const proxyOverhead: Benchmark = {
         const health = await load(`${proxy.url}/health`, connections, seconds);
         const floorHealth = await load(`${bare.url}/health`, connections, seconds);
         const share = health.rps / floorHealth.rps;
-        figures.push(figure(`${connections} conn: proxy GET /health ÷ bare Hono app, req/s (${Math.round(health.rps)} ÷ ${Math.round(floorHealth.rps)})`,
-          ratio(share), `≥ ${HEALTH_FLOOR_GOAL}× (within 10 %)`, health.non2xx + health.errors === 0 && share >= HEALTH_FLOOR_GOAL));
+        figures.push(
+          figure(
+            `${connections} conn: proxy GET /health ÷ bare Hono app, req/s (${Math.round(health.rps)} ÷ ${Math.round(floorHealth.rps)})`,
+            ratio(share),
+            `≥ ${HEALTH_FLOOR_GOAL}× (within 10 %)`,
+            health.non2xx + health.errors === 0 && share >= HEALTH_FLOOR_GOAL,
+          ),
+        );
       }
     }
-    notes.push(`${seconds} s per measurement; sandbox, proxy and autocannon are three processes on the same 2 shared cores, so ratios, not absolute times, carry the meaning`);
+    notes.push(
+      `${seconds} s per measurement; sandbox, proxy and autocannon are three processes on the same 2 shared cores, so ratios, not absolute times, carry the meaning`,
+    );
 
     const memory = await uploadMemory(ctx, sandbox.url, uploads);
     figures.push(...memory.figures);
@@ -136,11 +199,25 @@ export const proxyOverhead: Benchmark = {
   },
 };
 
-async function uploadMemory(ctx: BenchContext, sandboxUrl: string, count: number): Promise<{ figures: Figure[]; notes: string[] }> {
+async function uploadMemory(
+  ctx: BenchContext,
+  sandboxUrl: string,
+  count: number,
+): Promise<{ figures: Figure[]; notes: string[] }> {
   const photo = await jpegOfSize(UPLOAD_SIZE);
   // A connection that fails (a reset under load) is counted as status 0, never an unhandled rejection.
-  const uploadAll = (proxyUrl: string, n: number) => Promise.all(Array.from({ length: n }, () =>
-    uploadPhoto(proxyUrl, photo).then(async (r) => { await r.arrayBuffer(); return r.status; }, () => 0)));
+  const uploadAll = (proxyUrl: string, n: number) =>
+    Promise.all(
+      Array.from({ length: n }, () =>
+        uploadPhoto(proxyUrl, photo).then(
+          async (r) => {
+            await r.arrayBuffer();
+            return r.status;
+          },
+          () => 0,
+        ),
+      ),
+    );
 
   // A fresh proxy, so that its baseline is not what the load test left on its heap.
   const burst = await freshProxy(ctx, sandboxUrl);
@@ -161,13 +238,16 @@ async function uploadMemory(ctx: BenchContext, sandboxUrl: string, count: number
   const stalledCount = Math.min(count, 10);
   const stalled = await freshProxy(ctx, sandboxUrl);
   const fault = await fetch(`${sandboxUrl}/sandbox/faults`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ match: 'POST /v1/files', delayMs: 3000, times: stalledCount }),
   });
   if (fault.status !== 201) throw new Error(`POST /sandbox/faults: HTTP ${fault.status}`);
   const quiet = await stalled.memory({ collect: true });
   let settled = false;
-  const stalledUploads = uploadAll(stalled.url, stalledCount).finally(() => { settled = true; });
+  const stalledUploads = uploadAll(stalled.url, stalledCount).finally(() => {
+    settled = true;
+  });
   // Garbage (copies already passed on) is collected before each look: what is left is held.
   let live = 0;
   while (!settled) {
@@ -181,11 +261,25 @@ async function uploadMemory(ctx: BenchContext, sandboxUrl: string, count: number
 
   return {
     figures: [
-      figure(`${count} concurrent 8 MB uploads accepted`, `${created}/${count}`, `${count}/${count}`, created === count),
+      figure(
+        `${count} concurrent 8 MB uploads accepted`,
+        `${created}/${count}`,
+        `${count}/${count}`,
+        created === count,
+      ),
       figure('proxy peak resident memory during them', mb(after.peakRss)),
-      figure(`proxy memory growth over its ${mb(baseline.rss)} baseline`, mb(growth), `< ${mb(goal)} (¼ of ${count} × 8 MB)`, created === count && growth < goal),
-      figure(`bytes the proxy holds per 8 MB upload while upstream stalls (${stalledCount} uploads)`, mb(held), `≤ ${mb(heldGoal)} (bytes in flight)`,
-        stalledAnswers.every((status) => status === 201) && held <= heldGoal),
+      figure(
+        `proxy memory growth over its ${mb(baseline.rss)} baseline`,
+        mb(growth),
+        `< ${mb(goal)} (¼ of ${count} × 8 MB)`,
+        created === count && growth < goal,
+      ),
+      figure(
+        `bytes the proxy holds per 8 MB upload while upstream stalls (${stalledCount} uploads)`,
+        mb(held),
+        `≤ ${mb(heldGoal)} (bytes in flight)`,
+        stalledAnswers.every((status) => status === 201) && held <= heldGoal,
+      ),
     ],
     notes: [
       `kernel maxRSS of the proxy process: ${mb(after.maxRss)}; answers: ${summarize(answers)}; with upstream stalled 3 s: ${summarize(stalledAnswers)}`,

@@ -43,8 +43,13 @@ const signedMs = (value: number) => `${value > 0 ? '+' : ''}${ms(value)}`;
 /** LCP with the widget minus without it: enforced, ≤ +50 ms. A figure that could not be read fails. */
 export function lcpDeltaFigure(label: string, withWidget: number, without: number): Figure {
   const delta = withWidget - without;
-  return figure(`${label} (${ms(withWidget)} with, ${ms(without)} without)`, Number.isFinite(delta) ? signedMs(delta) : 'not measured',
-    `≤ +${LCP_DELTA_GOAL_MS} ms`, Number.isFinite(delta) && delta <= LCP_DELTA_GOAL_MS, true);
+  return figure(
+    `${label} (${ms(withWidget)} with, ${ms(without)} without)`,
+    Number.isFinite(delta) ? signedMs(delta) : 'not measured',
+    `≤ +${LCP_DELTA_GOAL_MS} ms`,
+    Number.isFinite(delta) && delta <= LCP_DELTA_GOAL_MS,
+    true,
+  );
 }
 
 /**
@@ -53,7 +58,13 @@ export function lcpDeltaFigure(label: string, withWidget: number, without: numbe
  */
 export function longestTaskFigure(label: string, longest: number | undefined): Figure {
   const seen = longest !== undefined && Number.isFinite(longest);
-  return figure(label, seen ? ms(longest) : 'not measured', `< ${LONG_TASK_GOAL_MS} ms`, seen && longest < LONG_TASK_GOAL_MS, true);
+  return figure(
+    label,
+    seen ? ms(longest) : 'not measured',
+    `< ${LONG_TASK_GOAL_MS} ms`,
+    seen && longest < LONG_TASK_GOAL_MS,
+    true,
+  );
 }
 
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -68,12 +79,20 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-export interface RunInfo { startedAt: Date; quick: boolean; seconds: number }
+export interface RunInfo {
+  startedAt: Date;
+  quick: boolean;
+  seconds: number;
+}
 
 export function machineLine(info: RunInfo): string {
-  const load = loadavg().map((value) => value.toFixed(2)).join(' ');
-  return `${info.startedAt.toISOString()} · node ${process.version} · ${cpus().length} cores · ` +
-    `load ${load} · ${info.quick ? 'quick (smoke) run' : 'full run'} · ${info.seconds.toFixed(0)} s`;
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+  return (
+    `${info.startedAt.toISOString()} · node ${process.version} · ${cpus().length} cores · ` +
+    `load ${load} · ${info.quick ? 'quick (smoke) run' : 'full run'} · ${info.seconds.toFixed(0)} s`
+  );
 }
 
 const VERDICT_TEXT: Record<Verdict, string> = { pass: 'PASS', fail: 'FAIL', info: '' };
@@ -88,15 +107,21 @@ export function toText(outcomes: Outcome[], info: RunInfo): string {
     const goalWidth = Math.max(0, ...outcome.figures.map((f) => (f.goal ? `goal ${f.goal}` : '').length));
     for (const f of outcome.figures) {
       const goal = f.goal ? `goal ${f.goal}` : '';
-      lines.push(`  ${f.label.padEnd(labelWidth)}  ${f.value.padStart(valueWidth)}  ${goal.padEnd(goalWidth)}  ${VERDICT_TEXT[f.verdict]}`.trimEnd());
+      lines.push(
+        `  ${f.label.padEnd(labelWidth)}  ${f.value.padStart(valueWidth)}  ${goal.padEnd(goalWidth)}  ${VERDICT_TEXT[f.verdict]}`.trimEnd(),
+      );
     }
     for (const note of outcome.notes) lines.push(`  · ${note}`);
     lines.push('');
   }
-  const failed = outcomes.flatMap((o) => o.figures.filter((f) => f.verdict === 'fail').map((f) => `${o.id}: ${f.label}`));
+  const failed = outcomes.flatMap((o) =>
+    o.figures.filter((f) => f.verdict === 'fail').map((f) => `${o.id}: ${f.label}`),
+  );
   const unavailable = outcomes.filter((o) => o.unavailable).map((o) => o.id);
-  lines.push(`Summary: ${countVerdicts(outcomes, 'pass')} pass, ${failed.length} fail` +
-    (unavailable.length ? `, could not run: ${unavailable.join(', ')}` : ''));
+  lines.push(
+    `Summary: ${countVerdicts(outcomes, 'pass')} pass, ${failed.length} fail` +
+      (unavailable.length ? `, could not run: ${unavailable.join(', ')}` : ''),
+  );
   for (const name of failed) lines.push(`  FAIL ${name}`);
   const enforced = enforcedFailures(outcomes);
   if (enforced.length > 0) lines.push(`Enforced goals missed (the bench exits 1): ${enforced.length}`);
@@ -110,7 +135,9 @@ export function toText(outcomes: Outcome[], info: RunInfo): string {
 export function enforcedFailures(outcomes: Outcome[], guarded: string[] = []): string[] {
   return outcomes.flatMap((o) => [
     ...(o.unavailable !== undefined && guarded.includes(o.id) ? [`${o.id}: could not run (${o.unavailable})`] : []),
-    ...o.figures.filter((f) => f.enforced && f.verdict === 'fail').map((f) => `${o.id}: ${f.label} ${f.value} (goal ${f.goal ?? '–'})`),
+    ...o.figures
+      .filter((f) => f.enforced && f.verdict === 'fail')
+      .map((f) => `${o.id}: ${f.label} ${f.value} (goal ${f.goal ?? '–'})`),
   ]);
 }
 
@@ -130,7 +157,9 @@ export function toMarkdown(outcomes: Outcome[], info: RunInfo): string {
     if (outcome.figures.length > 0) {
       lines.push('| Figure | Measured | Goal | Verdict |', '|---|---:|---|---|');
       for (const f of outcome.figures) {
-        lines.push(`| ${escapeCell(f.label)} | ${escapeCell(f.value)} | ${escapeCell(f.goal ?? '')} | ${VERDICT_TEXT[f.verdict].toLowerCase()} |`);
+        lines.push(
+          `| ${escapeCell(f.label)} | ${escapeCell(f.value)} | ${escapeCell(f.goal ?? '')} | ${VERDICT_TEXT[f.verdict].toLowerCase()} |`,
+        );
       }
       lines.push('');
     }

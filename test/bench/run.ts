@@ -24,14 +24,29 @@ import { workersRuntime } from './workers-runtime.js';
 import { firstLook } from './first-look.js';
 import { photoCheck } from './photo-check.js';
 
-const ALL: Benchmark[] = [pageWeight, pageImpact, photoPrep, proxyOverhead, upstreamEconomy, timeToShow, clusterScale, workersRuntime, firstLook, photoCheck];
+const ALL: Benchmark[] = [
+  pageWeight,
+  pageImpact,
+  photoPrep,
+  proxyOverhead,
+  upstreamEconomy,
+  timeToShow,
+  clusterScale,
+  workersRuntime,
+  firstLook,
+  photoCheck,
+];
 
 /** Benchmarks whose figures guard a budget: one that cannot run fails the bench instead of passing it silently. */
 const GUARDED = [pageWeight.id, pageImpact.id, photoPrep.id];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick') || process.env.BENCH_QUICK === '1';
-const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',').filter(Boolean);
+const only = args
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',')
+  .filter(Boolean);
 const unknown = only?.filter((id) => !ALL.some((b) => b.id === id)) ?? [];
 if (unknown.length > 0) {
   console.error(`Unknown benchmark ${unknown.join(', ')}; known: ${ALL.map((b) => b.id).join(', ')}`);
@@ -41,8 +56,17 @@ const chosen = only ? ALL.filter((b) => only.includes(b.id)) : ALL;
 
 function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  // eslint-disable-next-line no-control-regex
-  return message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((line) => line.trim()).filter(Boolean).slice(0, 3).join(' ').slice(0, 400);
+  return (
+    message
+      // eslint-disable-next-line no-control-regex -- ANSI colour codes from the child's output
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .slice(0, 3)
+      .join(' ')
+      .slice(0, 400)
+  );
 }
 
 async function runOne(bench: Benchmark): Promise<Outcome> {
@@ -56,12 +80,17 @@ async function runOne(bench: Benchmark): Promise<Outcome> {
       return dir;
     },
     log: (line) => console.log(`  [${bench.id}] ${line}`),
-    defer: (cleanup) => { cleanups.push(cleanup); },
+    defer: (cleanup) => {
+      cleanups.push(cleanup);
+    },
   };
   console.log(`▶ ${bench.title}`);
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`stopped after its ${bench.limitSeconds} s limit`)), bench.limitSeconds * 1000);
+    timer = setTimeout(
+      () => reject(new Error(`stopped after its ${bench.limitSeconds} s limit`)),
+      bench.limitSeconds * 1000,
+    );
   });
   let outcome: Outcome;
   try {

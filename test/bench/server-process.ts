@@ -18,7 +18,12 @@ export type ServerSettings =
   | { kind: 'bare-hono' };
 
 export interface Memory {
-  rss: number; peakRss: number; maxRss: number; heapUsed: number; external: number; arrayBuffers: number;
+  rss: number;
+  peakRss: number;
+  maxRss: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
   /** Most bytes held in ArrayBuffers (request and response bodies) at one time since the last reset. */
   peakArrayBuffers: number;
 }
@@ -32,50 +37,88 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-type Message = { type: 'ready'; url: string } | { type: 'failed'; reason: string } | ({ type: 'memory' } & Memory) | { type: 'peak-reset' };
+type Message =
+  | { type: 'ready'; url: string }
+  | { type: 'failed'; reason: string }
+  | ({ type: 'memory' } & Memory)
+  | { type: 'peak-reset' };
 
 export function spawnServer(settings: ServerSettings, timeoutMs = 30_000): Promise<ServerProcess> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
     // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the servers under load.
-    execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
+    execArgv: [
+      '--import',
+      'tsx',
+      '--expose-gc',
+      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+    ],
     env: { ...process.env, BENCH_SERVER: JSON.stringify(settings), NODE_ENV: 'test' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  const next = <T extends Message['type']>(type: T) => new Promise<Extract<Message, { type: T }>>((resolve, reject) => {
-    const onMessage = (message: Message) => {
-      if (message.type === type) { child.off('message', onMessage); child.off('exit', onExit); resolve(message as Extract<Message, { type: T }>); }
-      if (message.type === 'failed') { child.off('message', onMessage); child.off('exit', onExit); reject(new Error(message.reason)); }
-    };
-    const onExit = (code: number | null) => { child.off('message', onMessage); reject(new Error(`the ${settings.kind} process exited (${code})`)); };
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
+  const next = <T extends Message['type']>(type: T) =>
+    new Promise<Extract<Message, { type: T }>>((resolve, reject) => {
+      const onMessage = (message: Message) => {
+        if (message.type === type) {
+          child.off('message', onMessage);
+          child.off('exit', onExit);
+          resolve(message as Extract<Message, { type: T }>);
+        }
+        if (message.type === 'failed') {
+          child.off('message', onMessage);
+          child.off('exit', onExit);
+          reject(new Error(message.reason));
+        }
+      };
+      const onExit = (code: number | null) => {
+        child.off('message', onMessage);
+        reject(new Error(`the ${settings.kind} process exited (${code})`));
+      };
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`the ${settings.kind} process did not start in ${timeoutMs} ms`)); }, timeoutMs);
-    next('ready').then((ready) => {
-      clearTimeout(timer);
-      resolve({
-        url: ready.url,
-        pid: child.pid ?? 0,
-        memory: async (options = {}) => {
-          const answer = next('memory');
-          child.send({ type: 'memory', collect: options.collect === true });
-          const { type: _type, ...memory } = await answer;
-          return memory;
-        },
-        resetPeak: async () => {
-          const answer = next('peak-reset');
-          child.send({ type: 'reset-peak' });
-          await answer;
-        },
-        stop: () => new Promise<void>((done) => {
-          if (child.exitCode !== null) { done(); return; }
-          const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-          child.once('exit', () => { clearTimeout(killer); done(); });
-          child.send({ type: 'stop' });
-        }),
-      });
-    }, (error: unknown) => { clearTimeout(timer); child.kill(); reject(error as Error); });
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`the ${settings.kind} process did not start in ${timeoutMs} ms`));
+    }, timeoutMs);
+    next('ready').then(
+      (ready) => {
+        clearTimeout(timer);
+        resolve({
+          url: ready.url,
+          pid: child.pid ?? 0,
+          memory: async (options = {}) => {
+            const answer = next('memory');
+            child.send({ type: 'memory', collect: options.collect === true });
+            const { type: _type, ...memory } = await answer;
+            return memory;
+          },
+          resetPeak: async () => {
+            const answer = next('peak-reset');
+            child.send({ type: 'reset-peak' });
+            await answer;
+          },
+          stop: () =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null) {
+                done();
+                return;
+              }
+              const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+              child.once('exit', () => {
+                clearTimeout(killer);
+                done();
+              });
+              child.send({ type: 'stop' });
+            }),
+        });
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        child.kill();
+        reject(error as Error);
+      },
+    );
   });
 }
 
@@ -93,7 +136,11 @@ async function serveInThisProcess(settings: ServerSettings): Promise<void> {
   } else if (settings.kind === 'sandbox') {
     const { startSandbox } = await loadSandbox();
     const sandbox = await startSandbox({
-      port: 0, hostname: '127.0.0.1', speed: settings.speed, keys: settings.keys, log: () => {},
+      port: 0,
+      hostname: '127.0.0.1',
+      speed: settings.speed,
+      keys: settings.keys,
+      log: () => {},
       ...(settings.webhookUrl ? { webhookUrl: settings.webhookUrl, webhookSecret: settings.webhookSecret } : {}),
     });
     url = sandbox.url;
@@ -102,7 +149,8 @@ async function serveInThisProcess(settings: ServerSettings): Promise<void> {
     const assetsDir = settings.options.assetsDir;
     const options = {
       ...settings.options,
-      readAsset: async (path: string) => new Uint8Array(await readFile(path.startsWith('/') ? path : join(assetsDir, path))),
+      readAsset: async (path: string) =>
+        new Uint8Array(await readFile(path.startsWith('/') ? path : join(assetsDir, path))),
       log: () => {},
     };
     const proxy = await startBenchProxy(options);
@@ -125,8 +173,16 @@ async function serveInThisProcess(settings: ServerSettings): Promise<void> {
     if (message.type === 'memory') {
       if (message.collect) (globalThis as { gc?: () => void }).gc?.();
       const usage = sample();
-      send({ type: 'memory', rss: usage.rss, peakRss, maxRss: process.resourceUsage().maxRSS * 1024,
-        heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers, peakArrayBuffers });
+      send({
+        type: 'memory',
+        rss: usage.rss,
+        peakRss,
+        maxRss: process.resourceUsage().maxRSS * 1024,
+        heapUsed: usage.heapUsed,
+        external: usage.external,
+        arrayBuffers: usage.arrayBuffers,
+        peakArrayBuffers,
+      });
     } else if (message.type === 'reset-peak') {
       peakRss = process.memoryUsage.rss();
       peakArrayBuffers = process.memoryUsage().arrayBuffers;

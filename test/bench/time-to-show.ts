@@ -15,7 +15,16 @@ import { json } from './harness.js';
 import { launchChromium, openPage } from './browser.js';
 import { serveFetch } from './loopback.js';
 import { shopperJpeg } from './photos.js';
-import { BENCH_KEY, allJobs, holdNextJob, loadBuild, loadProxyApp, newJob, releaseJob, sandboxState } from './project.js';
+import {
+  BENCH_KEY,
+  allJobs,
+  holdNextJob,
+  loadBuild,
+  loadProxyApp,
+  newJob,
+  releaseJob,
+  sandboxState,
+} from './project.js';
 import { proxySettings } from './proxy-overhead.js';
 import type { Figure } from './report.js';
 import { figure, median, ms } from './report.js';
@@ -24,7 +33,11 @@ import { goOnPastPhotoCheck } from '../e2e/photo-check.js';
 
 type Mode = 'polling' | 'webhook + SSE';
 
-interface Shop { url: string; sandboxUrl: string; webhooks: { delivered: number; refused: number } }
+interface Shop {
+  url: string;
+  sandboxUrl: string;
+  webhooks: { delivered: number; refused: number };
+}
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bench saree</title>
 <script type="module" src="/widget/tryon-button.js"></script></head>
@@ -50,7 +63,10 @@ async function startShop(ctx: BenchContext, mode: Mode, widgetDir: string): Prom
   return { url: served.url, sandboxUrl: bench.sandbox.url, webhooks: bench.webhooks };
 }
 
-interface Shown { fromSucceeded: number; fromRelease: number }
+interface Shown {
+  fromSucceeded: number;
+  fromRelease: number;
+}
 
 /** One shopper, one try-on, from a fresh page; returns how long the result took to show. */
 async function showOnce(browser: Browser, shop: Shop, mode: Mode, photo: Buffer): Promise<Shown> {
@@ -59,7 +75,10 @@ async function showOnce(browser: Browser, shop: Shop, mode: Mode, photo: Buffer)
   try {
     if (mode === 'polling') await page.addInitScript('delete window.EventSource;');
     page.on('response', (response) => {
-      if (response.status() >= 400) refused.push(`${response.request().method()} ${new URL(response.url()).pathname.slice(0, 40)} → ${response.status()}`);
+      if (response.status() >= 400)
+        refused.push(
+          `${response.request().method()} ${new URL(response.url()).pathname.slice(0, 40)} → ${response.status()}`,
+        );
     });
     await page.goto(shop.url);
     await page.getByRole('button', { name: 'Try it on' }).first().click();
@@ -73,7 +92,11 @@ async function showOnce(browser: Browser, shop: Shop, mode: Mode, photo: Buffer)
     await holdNextJob(shop.sandboxUrl);
     await dialog.getByRole('button', { name: 'Try it on' }).click();
     // Rendering is shown once the widget has heard "processing" back: it is watching by then.
-    await page.waitForFunction(() => document.querySelector('tryon-button')?.getAttribute('status') === 'rendering', undefined, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => document.querySelector('tryon-button')?.getAttribute('status') === 'rendering',
+      undefined,
+      { timeout: 20_000 },
+    );
     const job = await newJob(shop.sandboxUrl, known);
     if (!job) throw new Error('the sandbox shows no job for the try-on');
 
@@ -82,7 +105,9 @@ async function showOnce(browser: Browser, shop: Shop, mode: Mode, photo: Buffer)
     await page.evaluate(() => {
       const w = window as unknown as { shownAt?: number };
       const find = (root: Document | ShadowRoot): HTMLImageElement | undefined => {
-        const img = [...root.querySelectorAll('img')].find((i) => /^You wearing/.test(i.alt) && i.src.includes('/files/'));
+        const img = [...root.querySelectorAll('img')].find(
+          (i) => /^You wearing/.test(i.alt) && i.src.includes('/files/'),
+        );
         if (img) return img;
         for (const el of root.querySelectorAll('*')) {
           const inner = el.shadowRoot ? find(el.shadowRoot) : undefined;
@@ -92,10 +117,19 @@ async function showOnce(browser: Browser, shop: Shop, mode: Mode, photo: Buffer)
       };
       const look = () => {
         const img = find(document);
-        if (!img) { requestAnimationFrame(look); return; }
-        const painted = () => img.decode().catch(() => undefined).then(() => requestAnimationFrame(() => {
-          w.shownAt = performance.timeOrigin + performance.now();
-        }));
+        if (!img) {
+          requestAnimationFrame(look);
+          return;
+        }
+        const painted = () =>
+          img
+            .decode()
+            .catch(() => undefined)
+            .then(() =>
+              requestAnimationFrame(() => {
+                w.shownAt = performance.timeOrigin + performance.now();
+              }),
+            );
         if (img.complete && img.naturalWidth > 0) void painted();
         else img.addEventListener('load', () => void painted(), { once: true });
       };
@@ -103,18 +137,34 @@ async function showOnce(browser: Browser, shop: Shop, mode: Mode, photo: Buffer)
     });
     const released = performance.timeOrigin + performance.now();
     await releaseJob(shop.sandboxUrl, job.id);
-    const handle = await page.waitForFunction(() => (window as unknown as { shownAt?: number }).shownAt, undefined, { timeout: 20_000 });
+    const handle = await page.waitForFunction(() => (window as unknown as { shownAt?: number }).shownAt, undefined, {
+      timeout: 20_000,
+    });
     const shownAt = (await handle.jsonValue()) as number;
     const finished = await json<{ status: string; updated_at: string }>(
-      await fetch(`${shop.sandboxUrl}/v1/jobs/${job.id}`, { headers: { authorization: `Bearer ${BENCH_KEY}` } }), 'GET /v1/jobs/{id}');
+      await fetch(`${shop.sandboxUrl}/v1/jobs/${job.id}`, { headers: { authorization: `Bearer ${BENCH_KEY}` } }),
+      'GET /v1/jobs/{id}',
+    );
     if (finished.status !== 'succeeded') throw new Error(`the job ended ${finished.status}`);
     return { fromSucceeded: shownAt - Date.parse(finished.updated_at), fromRelease: shownAt - released };
   } catch (error) {
     // Say where the flow stood: the widget's reflected status and any alert it shows.
-    const status = await page.evaluate(() => document.querySelector('tryon-button')?.getAttribute('status')).catch(() => undefined);
-    const alert = await page.getByRole('alert').first().textContent({ timeout: 500 }).catch(() => undefined);
-    if (process.env.BENCH_DEBUG) await page.screenshot({ path: join(process.env.BENCH_DEBUG, `time-to-show-${Date.now()}.png`) }).catch(() => undefined);
-    throw new Error(`${mode}: ${(error as Error).message.split('\n')[0]} (widget status ${status ?? 'unknown'}${alert ? `, alert "${alert.trim()}"` : ''}${refused.length ? `; refused: ${refused.join(', ')}` : ''})`, { cause: error });
+    const status = await page
+      .evaluate(() => document.querySelector('tryon-button')?.getAttribute('status'))
+      .catch(() => undefined);
+    const alert = await page
+      .getByRole('alert')
+      .first()
+      .textContent({ timeout: 500 })
+      .catch(() => undefined);
+    if (process.env.BENCH_DEBUG)
+      await page
+        .screenshot({ path: join(process.env.BENCH_DEBUG, `time-to-show-${Date.now()}.png`) })
+        .catch(() => undefined);
+    throw new Error(
+      `${mode}: ${(error as Error).message.split('\n')[0]} (widget status ${status ?? 'unknown'}${alert ? `, alert "${alert.trim()}"` : ''}${refused.length ? `; refused: ${refused.join(', ')}` : ''})`,
+      { cause: error },
+    );
   } finally {
     await page.context().close();
   }
@@ -141,7 +191,9 @@ export const timeToShow: Benchmark = {
     for (let i = 0; i < runs; i += 1) {
       for (const mode of modes) {
         const shown = await showOnce(browser, shops.get(mode)!, mode, photo);
-        ctx.log(`${mode} run ${i + 1}: ${Math.round(shown.fromSucceeded)} ms after succeeded (${Math.round(shown.fromRelease)} ms after release)`);
+        ctx.log(
+          `${mode} run ${i + 1}: ${Math.round(shown.fromSucceeded)} ms after succeeded (${Math.round(shown.fromRelease)} ms after release)`,
+        );
         results.get(mode)!.push(shown);
       }
     }
@@ -151,7 +203,9 @@ export const timeToShow: Benchmark = {
       const value = median(shown.map((s) => s.fromSucceeded));
       // Polling can be up to one 2 s widget poll plus one 1 s shared poll late; a push should be near-instant.
       const goal = mode === 'polling' ? 3000 : 500;
-      figures.push(figure(`${mode}: succeeded → painted (median of ${runs})`, ms(value), `≤ ${ms(goal)}`, value <= goal));
+      figures.push(
+        figure(`${mode}: succeeded → painted (median of ${runs})`, ms(value), `≤ ${ms(goal)}`, value <= goal),
+      );
     }
     const polling = median(results.get('polling')!.map((s) => s.fromSucceeded));
     const pushed = median(results.get('webhook + SSE')!.map((s) => s.fromSucceeded));
@@ -160,7 +214,15 @@ export const timeToShow: Benchmark = {
     return {
       figures,
       notes: [
-        `all runs, ms after succeeded: ${modes.map((m) => `${m}: ${results.get(m)!.map((s) => Math.round(s.fromSucceeded)).join(', ')}`).join('; ')}`,
+        `all runs, ms after succeeded: ${modes
+          .map(
+            (m) =>
+              `${m}: ${results
+                .get(m)!
+                .map((s) => Math.round(s.fromSucceeded))
+                .join(', ')}`,
+          )
+          .join('; ')}`,
         `release → painted medians (includes the sandbox render after release): ${modes.map((m) => `${m} ${ms(median(results.get(m)!.map((s) => s.fromRelease)))}`).join(', ')}`,
         `webhooks delivered to the proxy: ${hooks.delivered} accepted, ${hooks.refused} refused`,
       ],

@@ -11,7 +11,16 @@ import { serveFetch } from './loopback.js';
 import { shopperJpeg } from './photos.js';
 import type { RunningSandbox, SandboxState } from './project.js';
 import {
-  BENCH_KEY, allJobs, holdNextJob, loadProxyApp, loadSandbox, newJob, releaseJob, sandboxState, startBenchProxy, upstreamTotal,
+  BENCH_KEY,
+  allJobs,
+  holdNextJob,
+  loadProxyApp,
+  loadSandbox,
+  newJob,
+  releaseJob,
+  sandboxState,
+  startBenchProxy,
+  upstreamTotal,
 } from './project.js';
 import { proxySettings, startTryon } from './proxy-overhead.js';
 import { startBenchSandbox } from './webhook-relay.js';
@@ -36,7 +45,10 @@ async function pollingWatcher(url: string, deadline: number): Promise<void> {
 
 /** One client on the Server-Sent Events stream until a terminal status arrives. */
 async function sseWatcher(url: string, deadline: number): Promise<void> {
-  const response = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) });
+  const response = await fetch(url, {
+    headers: { accept: 'text/event-stream' },
+    signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
+  });
   if (!response.ok || !response.body) throw new Error(`GET ${url}: HTTP ${response.status}`);
   const decoder = new TextDecoder();
   let text = '';
@@ -44,13 +56,20 @@ async function sseWatcher(url: string, deadline: number): Promise<void> {
     text += decoder.decode(chunk, { stream: true });
     for (const match of text.matchAll(/^data: ?(.*)$/gm)) {
       const status = (JSON.parse(match[1]!) as { status?: string }).status;
-      if (status && TERMINAL.has(status)) { await response.body.cancel().catch(() => undefined); return; }
+      if (status && TERMINAL.has(status)) {
+        await response.body.cancel().catch(() => undefined);
+        return;
+      }
     }
   }
   throw new Error(`the event stream ${url} closed before a terminal status`);
 }
 
-interface Stack { sandbox: RunningSandbox; proxyUrl: string; webhooks: { delivered: number; refused: number } }
+interface Stack {
+  sandbox: RunningSandbox;
+  proxyUrl: string;
+  webhooks: { delivered: number; refused: number };
+}
 
 /** A sandbox and a proxy in this process (light load), with webhooks relayed to the proxy when asked. */
 async function startStack(ctx: BenchContext, withWebhooks: boolean): Promise<Stack> {
@@ -68,22 +87,32 @@ async function startNaive(ctx: BenchContext, sandboxUrl: string): Promise<Served
   const naive = await serveFetch(async (request) => {
     const jobId = /^\/tryons\/([^/]+)$/.exec(new URL(request.url).pathname)?.[1];
     if (!jobId) return new Response('not found', { status: 404 });
-    const job = await (await fetch(`${sandboxUrl}/v1/jobs/${jobId}`, { headers })).json() as { status: string };
+    const job = (await (await fetch(`${sandboxUrl}/v1/jobs/${jobId}`, { headers })).json()) as { status: string };
     // Its answer lists the outputs once there are any, as the proxy's does.
-    if (job.status === 'succeeded') await (await fetch(`${sandboxUrl}/v1/images/${jobId}/outputs`, { headers })).arrayBuffer();
+    if (job.status === 'succeeded')
+      await (await fetch(`${sandboxUrl}/v1/images/${jobId}/outputs`, { headers })).arrayBuffer();
     return Response.json({ status: job.status });
   });
   ctx.defer(() => naive.close());
   return naive;
 }
 
-interface Scenario { watchers: number; watch: Watch; windowMs: number }
+interface Scenario {
+  watchers: number;
+  watch: Watch;
+  windowMs: number;
+}
 
 /**
  * Holds a fresh try-on, lets `watchers` clients watch it for the window, releases it and waits
  * until every client has seen it finish; returns the /v1 requests made meanwhile.
  */
-async function upstreamCost(stack: Stack, url: (handle: string, jobId: string) => string, scenario: Scenario, photo: Uint8Array): Promise<Cost> {
+async function upstreamCost(
+  stack: Stack,
+  url: (handle: string, jobId: string) => string,
+  scenario: Scenario,
+  photo: Uint8Array,
+): Promise<Cost> {
   const { sandbox } = stack;
   const known = new Set(allJobs(await sandboxState(sandbox.url)).map((job) => job.id));
   await holdNextJob(sandbox.url);
@@ -94,19 +123,27 @@ async function upstreamCost(stack: Stack, url: (handle: string, jobId: string) =
   const deadline = Date.now() + scenario.windowMs + 20_000;
   const target = url(handle, job.id);
   const watching = Array.from({ length: scenario.watchers }, () =>
-    scenario.watch === 'sse' ? sseWatcher(target, deadline) : pollingWatcher(target, deadline));
+    scenario.watch === 'sse' ? sseWatcher(target, deadline) : pollingWatcher(target, deadline),
+  );
   const released = new Promise<void>((resolve, reject) => {
-    setTimeout(() => { releaseJob(sandbox.url, job.id).then(resolve, reject); }, scenario.windowMs);
+    setTimeout(() => {
+      releaseJob(sandbox.url, job.id).then(resolve, reject);
+    }, scenario.windowMs);
   });
   await Promise.all([released, ...watching]);
   const after = await sandboxState(sandbox.url);
   return { requests: upstreamTotal(after) - upstreamTotal(before), polls: jobReads(after) - jobReads(before) };
 }
 
-interface Cost { requests: number; polls: number }
+interface Cost {
+  requests: number;
+  polls: number;
+}
 
 const jobReads = (state: SandboxState) =>
-  Object.entries(state.requests).filter(([route]) => route.startsWith('GET /v1/jobs')).reduce((sum, [, n]) => sum + n, 0);
+  Object.entries(state.requests)
+    .filter(([route]) => route.startsWith('GET /v1/jobs'))
+    .reduce((sum, [, n]) => sum + n, 0);
 
 const cost = (c: Cost) => `${c.requests} (${c.polls} polls)`;
 
@@ -131,10 +168,22 @@ export const upstreamEconomy: Benchmark = {
         n,
         naive: await upstreamCost(plain, (_, jobId) => `${naive.url}/tryons/${jobId}`, scenario('poll'), photo),
         proxy: await upstreamCost(plain, (handle) => `${plain.proxyUrl}/tryons/${handle}`, scenario('poll'), photo),
-        hookedPoll: await upstreamCost(hooked, (handle) => `${hooked.proxyUrl}/tryons/${handle}`, scenario('poll'), photo),
-        hookedSse: await upstreamCost(hooked, (handle) => `${hooked.proxyUrl}/tryons/${handle}/events`, scenario('sse'), photo),
+        hookedPoll: await upstreamCost(
+          hooked,
+          (handle) => `${hooked.proxyUrl}/tryons/${handle}`,
+          scenario('poll'),
+          photo,
+        ),
+        hookedSse: await upstreamCost(
+          hooked,
+          (handle) => `${hooked.proxyUrl}/tryons/${handle}/events`,
+          scenario('sse'),
+          photo,
+        ),
       };
-      ctx.log(`${n} watchers: naive ${cost(row.naive)}, proxy ${cost(row.proxy)}, webhooks+poll ${cost(row.hookedPoll)}, webhooks+SSE ${cost(row.hookedSse)}`);
+      ctx.log(
+        `${n} watchers: naive ${cost(row.naive)}, proxy ${cost(row.proxy)}, webhooks+poll ${cost(row.hookedPoll)}, webhooks+SSE ${cost(row.hookedSse)}`,
+      );
       rows.push(row);
     }
 
@@ -145,9 +194,24 @@ export const upstreamEconomy: Benchmark = {
       const flat = row.proxy.requests <= one.proxy.requests * 1.5 + 2;
       figures.push(
         figure(`${row.n} watcher(s): naive pass-through`, cost(row.naive)),
-        figure(`${row.n} watcher(s): proxy, polling clients`, cost(row.proxy), 'flat in watchers, < naive', flat && (row.n === 1 || row.proxy.requests < row.naive.requests)),
-        figure(`${row.n} watcher(s): proxy + webhooks, polling clients`, cost(row.hookedPoll), 'polls ≤ without webhooks', row.hookedPoll.polls <= row.proxy.polls),
-        figure(`${row.n} watcher(s): proxy + webhooks, SSE clients`, cost(row.hookedSse), 'polls ≤ without webhooks', row.hookedSse.polls <= row.proxy.polls),
+        figure(
+          `${row.n} watcher(s): proxy, polling clients`,
+          cost(row.proxy),
+          'flat in watchers, < naive',
+          flat && (row.n === 1 || row.proxy.requests < row.naive.requests),
+        ),
+        figure(
+          `${row.n} watcher(s): proxy + webhooks, polling clients`,
+          cost(row.hookedPoll),
+          'polls ≤ without webhooks',
+          row.hookedPoll.polls <= row.proxy.polls,
+        ),
+        figure(
+          `${row.n} watcher(s): proxy + webhooks, SSE clients`,
+          cost(row.hookedSse),
+          'polls ≤ without webhooks',
+          row.hookedSse.polls <= row.proxy.polls,
+        ),
       );
     }
     const webhooks = hooked.webhooks;

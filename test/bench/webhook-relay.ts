@@ -24,22 +24,36 @@ export async function startBenchSandbox(ctx: BenchContext, withWebhooks: boolean
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
   if (withWebhooks) {
     relay = await serveFetch(async (request) => {
-      if (!target) { webhooks.refused += 1; return new Response('no receiver yet', { status: 503 }); }
-      const answer = await fetch(target, { method: 'POST', headers: request.headers, body: await request.arrayBuffer() });
-      if (answer.ok) webhooks.delivered += 1; else webhooks.refused += 1;
+      if (!target) {
+        webhooks.refused += 1;
+        return new Response('no receiver yet', { status: 503 });
+      }
+      const answer = await fetch(target, {
+        method: 'POST',
+        headers: request.headers,
+        body: await request.arrayBuffer(),
+      });
+      if (answer.ok) webhooks.delivered += 1;
+      else webhooks.refused += 1;
       return new Response(answer.body, { status: answer.status, headers: answer.headers });
     });
     ctx.defer(() => relay?.close());
   }
   const sandbox = await startSandbox({
-    port: 0, hostname: '127.0.0.1', speed: 0, keys: BENCH_KEYS, log: () => {},
+    port: 0,
+    hostname: '127.0.0.1',
+    speed: 0,
+    keys: BENCH_KEYS,
+    log: () => {},
     ...(relay ? { webhookUrl: `${relay.url}/webhooks`, webhookSecret: secret } : {}),
   });
   ctx.defer(() => sandbox.close());
   return {
     sandbox,
     ...(withWebhooks ? { webhookSecret: secret } : {}),
-    deliverTo: (url) => { target = url; },
+    deliverTo: (url) => {
+      target = url;
+    },
     webhooks,
   };
 }

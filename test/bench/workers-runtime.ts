@@ -10,7 +10,16 @@ import { figure, kb, median, ms, ratio } from './report.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { startProxy } from '../../proxy/node.js';
 import { buildWorker, serveWorker } from '../../scripts/worker.js';
-import { CATALOG, KEYS, SECRET, photoHandle, startTryon, waitForStatus, writeAssets, type TryonAnswer } from '../proxy/stack.js';
+import {
+  CATALOG,
+  KEYS,
+  SECRET,
+  photoHandle,
+  startTryon,
+  waitForStatus,
+  writeAssets,
+  type TryonAnswer,
+} from '../proxy/stack.js';
 
 const FREE_PLAN_GZIP = 3 * 1024 * 1024;
 
@@ -21,7 +30,9 @@ async function firstByte(url: string): Promise<number> {
   const reader = response.body!.getReader();
   await reader.read();
   const elapsed = performance.now() - started;
-  while (!(await reader.read()).done) { /* drain */ }
+  while (!(await reader.read()).done) {
+    /* drain */
+  }
   return elapsed;
 }
 
@@ -42,21 +53,54 @@ export const workersRuntime: Benchmark = {
     writeFileSync(join(dir, 'catalog.json'), JSON.stringify(CATALOG));
     const bundle = await buildWorker({ catalogPath: join(dir, 'catalog.json'), outFile: join(dir, 'worker.js') });
     const plain = await buildWorker({ outFile: join(dir, 'plain.js') });
-    const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { ...KEYS }, log: () => undefined });
+    const sandbox = await startSandbox({
+      port: 0,
+      hostname: '127.0.0.1',
+      speed: 0,
+      keys: { ...KEYS },
+      log: () => undefined,
+    });
     ctx.defer(() => sandbox.close());
-    const config = { TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: sandbox.url, TRYON_PROXY_SECRET: SECRET, TRYON_ALLOWED_ORIGINS: 'https://shop.example', TRYON_READS_PER_MINUTE: 100_000 };
+    const config = {
+      TRYON_API_KEY: 'sk_test_a',
+      TRYON_BASE_URL: sandbox.url,
+      TRYON_PROXY_SECRET: SECRET,
+      TRYON_ALLOWED_ORIGINS: 'https://shop.example',
+      TRYON_READS_PER_MINUTE: 100_000,
+    };
     // Without Durable Objects a Worker serves only in development (production refuses it).
-    const worker = await serveWorker(bundle, { ...config, NODE_ENV: 'development' }, 0, { onLine: () => undefined }, { durable: false });
+    const worker = await serveWorker(
+      bundle,
+      { ...config, NODE_ENV: 'development' },
+      0,
+      { onLine: () => undefined },
+      { durable: false },
+    );
     ctx.defer(() => worker.close());
     const durable = await serveWorker(bundle, config, 0, { onLine: () => undefined }, { durable: true });
     ctx.defer(() => durable.close());
-    const node = await startProxy({ apiKey: 'sk_test_a', baseUrl: sandbox.url, secret: SECRET, allowedOrigins: ['https://shop.example'], catalog: CATALOG, assetsDir: dir, log: () => undefined, limits: { readsPerMinute: 100_000 } });
+    const node = await startProxy({
+      apiKey: 'sk_test_a',
+      baseUrl: sandbox.url,
+      secret: SECRET,
+      allowedOrigins: ['https://shop.example'],
+      catalog: CATALOG,
+      assetsDir: dir,
+      log: () => undefined,
+      limits: { readsPerMinute: 100_000 },
+    });
     ctx.defer(() => node.close());
     const rounds = ctx.quick ? 20 : 200;
     const figures = [];
     const readMedians: Record<string, number> = {};
-    for (const [name, url] of [['Node', node.url], ['workerd', worker.url], ['workerd + Durable Objects', durable.url]] as const) {
-      const started = (await (await startTryon({ url }, { product: 'dress-aline-indigo', photo: await photoHandle({ url }) })).json()) as TryonAnswer;
+    for (const [name, url] of [
+      ['Node', node.url],
+      ['workerd', worker.url],
+      ['workerd + Durable Objects', durable.url],
+    ] as const) {
+      const started = (await (
+        await startTryon({ url }, { product: 'dress-aline-indigo', photo: await photoHandle({ url }) })
+      ).json()) as TryonAnswer;
       const done = await waitForStatus({ url }, started.tryon, (s) => s.status === 'succeeded');
       const statusUrl = `${url}/tryons/${started.tryon}`;
       const fileUrl = new URL(done.outputs[0]!.url, url).href;
@@ -72,10 +116,35 @@ export const workersRuntime: Benchmark = {
     }
     // Issue 27: a status read asks the shop object once (its allowance and its photo in one call).
     const objects = readMedians['workerd + Durable Objects']! / readMedians.workerd!;
-    figures.push(figure('Status read, workerd + Durable Objects ÷ workerd alone (the shop object asked once: allowance and forgotten photo together)',
-      ratio(objects), '≤ 1.3×', objects <= 1.3));
-    figures.push(figure('Worker bundle, gzip (no catalog images)', kb(plain.gzipBytes), '≤ 3 MB (Workers free plan)', plain.gzipBytes <= FREE_PLAN_GZIP));
-    figures.push(figure(`Worker bundle, gzip (with ${bundle.images.length} test catalog images)`, kb(bundle.gzipBytes), '≤ 3 MB (Workers free plan)', bundle.gzipBytes <= FREE_PLAN_GZIP));
-    return { figures, notes: ['one client, sequential requests on loopback; workerd runs under Miniflare with one isolate (the Durable Objects in the same process, as local as they get: on Cloudflare an object is a network hop away, usually in the same data centre)'] };
+    figures.push(
+      figure(
+        'Status read, workerd + Durable Objects ÷ workerd alone (the shop object asked once: allowance and forgotten photo together)',
+        ratio(objects),
+        '≤ 1.3×',
+        objects <= 1.3,
+      ),
+    );
+    figures.push(
+      figure(
+        'Worker bundle, gzip (no catalog images)',
+        kb(plain.gzipBytes),
+        '≤ 3 MB (Workers free plan)',
+        plain.gzipBytes <= FREE_PLAN_GZIP,
+      ),
+    );
+    figures.push(
+      figure(
+        `Worker bundle, gzip (with ${bundle.images.length} test catalog images)`,
+        kb(bundle.gzipBytes),
+        '≤ 3 MB (Workers free plan)',
+        bundle.gzipBytes <= FREE_PLAN_GZIP,
+      ),
+    );
+    return {
+      figures,
+      notes: [
+        'one client, sequential requests on loopback; workerd runs under Miniflare with one isolate (the Durable Objects in the same process, as local as they get: on Cloudflare an object is a network hop away, usually in the same data centre)',
+      ],
+    };
   },
 };

@@ -9,11 +9,15 @@ import type { Shop } from './shop.js';
 
 let shop: Shop;
 
-before(async () => { shop = await openShop(); });
-after(async () => { await shop?.close(); });
+before(async () => {
+  shop = await openShop();
+});
+after(async () => {
+  await shop?.close();
+});
 
 describe('add to cart and the holdout in the demo shop', () => {
-  test('add to cart from the result: the shop\'s cart count changes, and the dialog says it is in', async (t) => {
+  test("add to cart from the result: the shop's cart count changes, and the dialog says it is in", async (t) => {
     await withPage(shop, t.name, async (page, problems) => {
       await openProduct(page, shop, 'saree-nivi-ruby');
       const count = page.locator('[data-cart-count]');
@@ -35,12 +39,17 @@ describe('add to cart and the holdout in the demo shop', () => {
     });
   });
 
-  for (const { draw, group } of [{ draw: '0', group: 'holdout' }, { draw: '0.5', group: 'treatment' }] as const) {
+  for (const { draw, group } of [
+    { draw: '0', group: 'holdout' },
+    { draw: '0.5', group: 'treatment' },
+  ] as const) {
     test(`holdout="0.1", a browser drawn ${draw}: ${group === 'holdout' ? 'no button, no proxy request' : 'the button'}, and its exposure reported as ${group}`, async (t) => {
       await withPage(shop, t.name, async (page, problems) => {
         await page.addInitScript((kept) => localStorage.setItem('tryon-holdout', kept), draw);
         const proxyRequests: string[] = [];
-        page.on('request', (request) => { if (new URL(request.url()).pathname.startsWith('/tryon/')) proxyRequests.push(request.url()); });
+        page.on('request', (request) => {
+          if (new URL(request.url()).pathname.startsWith('/tryon/')) proxyRequests.push(request.url());
+        });
         await page.goto(`${shop.url}/products/dress-aline-indigo?holdout=0.1`);
         const log = page.getByRole('log', { name: 'Event log' });
         await log.locator('[data-event="tryon-exposure"]').waitFor({ state: 'attached' });
@@ -51,7 +60,13 @@ describe('add to cart and the holdout in the demo shop', () => {
           const layer = (window as unknown as { dataLayer?: Record<string, unknown>[] }).dataLayer ?? [];
           return layer.find((entry) => entry['event'] === 'tryon_exposure');
         });
-        assert.deepEqual(await pushed.jsonValue(), { event: 'tryon_exposure', product: 'dress-aline-indigo', variant: 'indigo', group, holdout: 0.1 });
+        assert.deepEqual(await pushed.jsonValue(), {
+          event: 'tryon_exposure',
+          product: 'dress-aline-indigo',
+          variant: 'indigo',
+          group,
+          holdout: 0.1,
+        });
 
         const button = page.getByRole('button', { name: 'See it on you', exact: true });
         if (group === 'holdout') {

@@ -10,8 +10,12 @@ import type { Shop } from './shop.js';
 
 let shop: Shop;
 
-before(async () => { shop = await openShop(); });
-after(async () => { await shop?.close(); });
+before(async () => {
+  shop = await openShop();
+});
+after(async () => {
+  await shop?.close();
+});
 
 /** The deepest focused element's outer tag and text, through shadow roots. */
 function focusedElement(page: Page): Promise<string> {
@@ -22,54 +26,81 @@ function focusedElement(page: Page): Promise<string> {
   });
 }
 
-const VIEWPORTS = [{ width: 1366, height: 768 }, { width: 390, height: 844 }];
+const VIEWPORTS = [
+  { width: 1366, height: 768 },
+  { width: 390, height: 844 },
+];
 
 describe('the demo shop', () => {
   for (const viewport of VIEWPORTS) {
     test(`a right-to-left page does not scroll sideways at ${viewport.width}×${viewport.height}, and the skip link shows on screen`, async (t) => {
-      await withPage(shop, t.name, async (page, problems) => {
-        for (const path of ['/', '/products/saree-nivi-ruby', '/products/dress-aline-indigo']) {
-          for (const dir of ['ltr', 'rtl']) {
-            // A fresh load each time, so the first Tab starts from the top of the page.
-            await page.goto(`${shop.url}${path}`);
-            await page.evaluate((value) => { document.documentElement.dir = value; }, dir);
-            const { scrollWidth, clientWidth } = await page.evaluate(() => ({
-              scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth,
-            }));
-            assert.equal(scrollWidth, clientWidth, `${path} dir=${dir}: scrollWidth ${scrollWidth}, clientWidth ${clientWidth}`);
+      await withPage(
+        shop,
+        t.name,
+        async (page, problems) => {
+          for (const path of ['/', '/products/saree-nivi-ruby', '/products/dress-aline-indigo']) {
+            for (const dir of ['ltr', 'rtl']) {
+              // A fresh load each time, so the first Tab starts from the top of the page.
+              await page.goto(`${shop.url}${path}`);
+              await page.evaluate((value) => {
+                document.documentElement.dir = value;
+              }, dir);
+              const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+                scrollWidth: document.documentElement.scrollWidth,
+                clientWidth: document.documentElement.clientWidth,
+              }));
+              assert.equal(
+                scrollWidth,
+                clientWidth,
+                `${path} dir=${dir}: scrollWidth ${scrollWidth}, clientWidth ${clientWidth}`,
+              );
 
-            // The first Tab shows the skip link inside the viewport, at the start of the line.
-            await page.keyboard.press('Tab');
-            assert.match(await focusedElement(page), /^A Skip to content/);
-            const box = await page.getByRole('link', { name: 'Skip to content' }).boundingBox();
-            assert.ok(box && box.x >= 0 && box.x + box.width <= clientWidth && box.y >= 0 && box.width > 40,
-              `${path} dir=${dir}: the focused skip link is on screen: ${JSON.stringify(box)}`);
-            const atStart = dir === 'ltr' ? box.x < clientWidth / 2 : box.x + box.width > clientWidth / 2;
-            assert.ok(atStart, `${path} dir=${dir}: the skip link sits at the start of the line: ${JSON.stringify(box)}`);
+              // The first Tab shows the skip link inside the viewport, at the start of the line.
+              await page.keyboard.press('Tab');
+              assert.match(await focusedElement(page), /^A Skip to content/);
+              const box = await page.getByRole('link', { name: 'Skip to content' }).boundingBox();
+              assert.ok(
+                box && box.x >= 0 && box.x + box.width <= clientWidth && box.y >= 0 && box.width > 40,
+                `${path} dir=${dir}: the focused skip link is on screen: ${JSON.stringify(box)}`,
+              );
+              const atStart = dir === 'ltr' ? box.x < clientWidth / 2 : box.x + box.width > clientWidth / 2;
+              assert.ok(
+                atStart,
+                `${path} dir=${dir}: the skip link sits at the start of the line: ${JSON.stringify(box)}`,
+              );
+            }
           }
-        }
-        assert.deepEqual(problems, []);
-      }, { viewport });
+          assert.deepEqual(problems, []);
+        },
+        { viewport },
+      );
     });
   }
 
   for (const viewport of VIEWPORTS) {
     test(`every product page shows "Try it on" whole in its first screen at ${viewport.width}×${viewport.height}`, async (t) => {
-      await withPage(shop, t.name, async (page, problems) => {
-        const home = await (await fetch(shop.url)).text();
-        const products = [...new Set([...home.matchAll(/href="\/products\/([^"]+)"/g)].map((m) => m[1]!))];
-        assert.ok(products.length >= 9, `the home page lists the products: ${products.join(', ')}`);
-        for (const product of products) {
-          await page.goto(`${shop.url}/products/${product}`);
-          const button = page.getByRole('button', { name: /try it on|try on|see it on you/i }).first();
-          await button.waitFor();
-          const box = await button.boundingBox();
-          assert.ok(box && box.y >= 0 && box.y + box.height <= viewport.height,
-            `${product}: the try-on button ends at ${box ? Math.round(box.y + box.height) : '?'} px in a ${viewport.height} px screen`);
-          assert.ok(box.height >= 44, `${product}: the button is ${box.height} px tall`);
-        }
-        assert.deepEqual(problems, []);
-      }, { viewport });
+      await withPage(
+        shop,
+        t.name,
+        async (page, problems) => {
+          const home = await (await fetch(shop.url)).text();
+          const products = [...new Set([...home.matchAll(/href="\/products\/([^"]+)"/g)].map((m) => m[1]!))];
+          assert.ok(products.length >= 9, `the home page lists the products: ${products.join(', ')}`);
+          for (const product of products) {
+            await page.goto(`${shop.url}/products/${product}`);
+            const button = page.getByRole('button', { name: /try it on|try on|see it on you/i }).first();
+            await button.waitFor();
+            const box = await button.boundingBox();
+            assert.ok(
+              box && box.y >= 0 && box.y + box.height <= viewport.height,
+              `${product}: the try-on button ends at ${box ? Math.round(box.y + box.height) : '?'} px in a ${viewport.height} px screen`,
+            );
+            assert.ok(box.height >= 44, `${product}: the button is ${box.height} px tall`);
+          }
+          assert.deepEqual(problems, []);
+        },
+        { viewport },
+      );
     });
   }
 
@@ -95,7 +126,7 @@ describe('the demo shop', () => {
     });
   });
 
-  test('the consent step links the shop\'s privacy page, which answers', async (t) => {
+  test("the consent step links the shop's privacy page, which answers", async (t) => {
     await withPage(shop, t.name, async (page, problems) => {
       await openProduct(page, shop, 'bandhgala-midnight');
       const dialog = await startTryon(page);
@@ -114,7 +145,7 @@ describe('the demo shop', () => {
     });
   });
 
-  test('the themed page\'s event log is a labelled log that a keyboard can focus and scroll', async (t) => {
+  test("the themed page's event log is a labelled log that a keyboard can focus and scroll", async (t) => {
     await withPage(shop, t.name, async (page, problems) => {
       await openProduct(page, shop, 'dress-aline-indigo');
       const log = page.getByRole('log', { name: 'Event log' });
@@ -129,10 +160,18 @@ describe('the demo shop', () => {
         await tryonDialog(page).waitFor({ state: 'visible' });
         await page.keyboard.press('Escape');
         await tryonDialog(page).waitFor({ state: 'hidden' });
-        await page.waitForFunction((count) => document.querySelectorAll('[data-event-log-list] li:not(.empty)').length >= count, round * 4);
+        await page.waitForFunction(
+          (count) => document.querySelectorAll('[data-event-log-list] li:not(.empty)').length >= count,
+          round * 4,
+        );
       }
-      assert.ok(await lines.count() >= 24);
-      const metrics = () => log.evaluate((element) => ({ top: element.scrollTop, height: element.scrollHeight, client: element.clientHeight }));
+      assert.ok((await lines.count()) >= 24);
+      const metrics = () =>
+        log.evaluate((element) => ({
+          top: element.scrollTop,
+          height: element.scrollHeight,
+          client: element.clientHeight,
+        }));
       const filled = await metrics();
       assert.ok(filled.height > filled.client, `the log overflows: ${JSON.stringify(filled)}`);
       assert.ok(filled.top + filled.client >= filled.height - 1, 'the newest line is in view');
@@ -145,7 +184,11 @@ describe('the demo shop', () => {
         heading.focus();
       });
       await page.keyboard.press('Tab');
-      assert.equal(await log.evaluate((element) => element === document.activeElement), true, 'Tab from the heading focuses the log');
+      assert.equal(
+        await log.evaluate((element) => element === document.activeElement),
+        true,
+        'Tab from the heading focuses the log',
+      );
       // Each key's scroll is awaited on the log's own scrollend (keyboard scrolls are animated).
       await log.evaluate((element) => {
         const ends: number[] = [];
@@ -153,7 +196,9 @@ describe('the demo shop', () => {
         element.addEventListener('scrollend', () => ends.push(element.scrollTop));
       });
       const scrollWith = async (key: string): Promise<number> => {
-        const before = await page.evaluate(() => (window as unknown as { logScrollEnds: number[] }).logScrollEnds.length);
+        const before = await page.evaluate(
+          () => (window as unknown as { logScrollEnds: number[] }).logScrollEnds.length,
+        );
         await page.keyboard.press(key);
         const settled = await page.waitForFunction((count) => {
           const ends = (window as unknown as { logScrollEnds: number[] }).logScrollEnds;
@@ -162,9 +207,9 @@ describe('the demo shop', () => {
         return (await settled.jsonValue()) - 1;
       };
       assert.equal(await scrollWith('Home'), 0, 'Home scrolls the log to its first line');
-      assert.ok(await scrollWith('PageDown') > 0, 'Page Down scrolls it down');
+      assert.ok((await scrollWith('PageDown')) > 0, 'Page Down scrolls it down');
       const { height, client } = await metrics();
-      assert.ok(await scrollWith('End') >= height - client - 1, 'End scrolls it to the newest line');
+      assert.ok((await scrollWith('End')) >= height - client - 1, 'End scrolls it to the newest line');
       assert.deepEqual(problems, []);
     });
   });

@@ -15,15 +15,26 @@ const refused = (env: Record<string, string>, problem: RegExp) =>
   });
 
 describe('npm start reads its proxy settings through loadConfig', () => {
-  test('a short secret is refused', () => refused({ TRYON_PROXY_SECRET: 'too-short' }, /TRYON_PROXY_SECRET must be at least 32 characters/));
+  test('a short secret is refused', () =>
+    refused({ TRYON_PROXY_SECRET: 'too-short' }, /TRYON_PROXY_SECRET must be at least 32 characters/));
 
-  test('an origin that is not one is refused', () => refused({ TRYON_ALLOWED_ORIGINS: 'shop.example/path' }, /TRYON_ALLOWED_ORIGINS: "shop.example\/path" is not an origin/));
+  test('an origin that is not one is refused', () =>
+    refused(
+      { TRYON_ALLOWED_ORIGINS: 'shop.example/path' },
+      /TRYON_ALLOWED_ORIGINS: "shop.example\/path" is not an origin/,
+    ));
 
   test('a key without a base URL is refused, not silently replaced by the sandbox', () =>
     refused({ TRYON_API_KEY: 'sk_test_forgot_the_url' }, /TRYON_BASE_URL is required with TRYON_API_KEY/));
 
   test('a limit variable is honoured (TRYON_RATE_PER_MINUTE=1: the second upload is rate limited)', async () => {
-    const demo = await startDemo({ port: 0, sandboxPort: 0, speed: 0, quiet: true, env: { TRYON_RATE_PER_MINUTE: '1' } });
+    const demo = await startDemo({
+      port: 0,
+      sandboxPort: 0,
+      speed: 0,
+      quiet: true,
+      env: { TRYON_RATE_PER_MINUTE: '1' },
+    });
     try {
       const photo = new Blob([await readFile(SHOPPER_PHOTO)], { type: 'image/jpeg' });
       const upload = () => {

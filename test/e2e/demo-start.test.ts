@@ -13,8 +13,12 @@ import { SHOPPER_PHOTO } from './shop.js';
 
 describe('the demo with its own sandbox', () => {
   let demo: Demo;
-  before(async () => { demo = await startDemo({ port: 0, sandboxPort: 0, speed: 0, quiet: true }); });
-  after(async () => { await demo?.close(); });
+  before(async () => {
+    demo = await startDemo({ port: 0, sandboxPort: 0, speed: 0, quiet: true });
+  });
+  after(async () => {
+    await demo?.close();
+  });
 
   test('pages carry the CSP, load only same-origin external scripts and the widget tag', async () => {
     const response = await fetch(`${demo.url}/products/saree-nivi-ruby`);
@@ -24,7 +28,10 @@ describe('the demo with its own sandbox', () => {
     assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'(;|$)/);
     const html = await response.text();
     // The product's own colour is the try-on's variant until the shopper picks another.
-    assert.match(html, /<tryon-button product="saree-nivi-ruby" endpoint="\/tryon" variant="ruby" privacy-url="\/privacy" add-to-cart="event">/);
+    assert.match(
+      html,
+      /<tryon-button product="saree-nivi-ruby" endpoint="\/tryon" variant="ruby" privacy-url="\/privacy" add-to-cart="event">/,
+    );
     assert.match(html, /<script type="module" src="\/widget\/tryon-button.js"><\/script>/);
     assert.equal(/<script(?![^>]*\bsrc=)[^>]*>/.test(html), false, 'no inline script');
     const widget = await fetch(`${demo.url}/widget/tryon-button.js`);
@@ -46,7 +53,11 @@ describe('the demo with its own sandbox', () => {
     assert.equal(ids.length, 9);
     for (const id of ids) {
       assert.equal((await fetch(`${demo.url}/products/${id}`)).status, 200, id);
-      const offer = await (await fetch(`${demo.url}/tryon/products/${id}`)).json() as { views: string[]; video: boolean; tier: string };
+      const offer = (await (await fetch(`${demo.url}/tryon/products/${id}`)).json()) as {
+        views: string[];
+        video: boolean;
+        tier: string;
+      };
       assert.deepEqual(offer.views, catalog.products[id]?.views ?? ['front'], id);
       assert.equal(offer.video, catalog.products[id]?.video ?? false, id);
     }
@@ -57,41 +68,74 @@ describe('the demo with its own sandbox', () => {
   test('every colour the shop shows is a variant the proxy knows, with its own picture on the page and upstream', async () => {
     const pictures = new Set<string>();
     for (const product of products) {
-      const offer = await (await fetch(`${demo.url}/tryon/products/${product.id}`)).json() as { variants: { id: string; name: string }[] };
-      assert.deepEqual(offer.variants, product.colours.map((colour) => ({ id: colour.id, name: colour.name })), product.id);
+      const offer = (await (await fetch(`${demo.url}/tryon/products/${product.id}`)).json()) as {
+        variants: { id: string; name: string }[];
+      };
+      assert.deepEqual(
+        offer.variants,
+        product.colours.map((colour) => ({ id: colour.id, name: colour.name })),
+        product.id,
+      );
       for (const colour of product.colours) {
         const html = await (await fetch(`${demo.url}/products/${product.id}?variant=${colour.id}`)).text();
         const image = colourImage(product, colour);
         // Opened on that colour: its radio checked, its picture shown, the button's variant set.
-        assert.match(html, new RegExp(`<input type="radio" name="colour" value="${colour.id}"[^>]* checked>`), `${product.id} ${colour.id}`);
+        assert.match(
+          html,
+          new RegExp(`<input type="radio" name="colour" value="${colour.id}"[^>]* checked>`),
+          `${product.id} ${colour.id}`,
+        );
         assert.ok(html.includes(`<img src="/images/${image}"`), `${product.id} ${colour.id} shows ${image}`);
-        assert.match(html, new RegExp(`<tryon-button product="${product.id}" endpoint="/tryon" variant="${colour.id}"`));
+        assert.match(
+          html,
+          new RegExp(`<tryon-button product="${product.id}" endpoint="/tryon" variant="${colour.id}"`),
+        );
         const response = await fetch(`${demo.url}/images/${image}`);
         assert.equal(response.status, 200, image);
         pictures.add(Buffer.from(await response.arrayBuffer()).toString('base64'));
       }
     }
-    assert.equal(pictures.size, products.reduce((n, p) => n + p.colours.length, 0), 'every colour has a picture of its own');
+    assert.equal(
+      pictures.size,
+      products.reduce((n, p) => n + p.colours.length, 0),
+      'every colour has a picture of its own',
+    );
     // An unknown ?variant= opens the product's own colour.
     const html = await (await fetch(`${demo.url}/products/saree-nivi-ruby?variant=nope`)).text();
     assert.match(html, /value="ruby"[^>]* checked>/);
   });
 
-  test('the demo\'s proxy tries on the chosen colour: Sindoor red comes back red, Ivory light', async () => {
+  test("the demo's proxy tries on the chosen colour: Sindoor red comes back red, Ivory light", async () => {
     const form = new FormData();
     form.append('photo', new Blob([await readFile(SHOPPER_PHOTO)], { type: 'image/jpeg' }), 'me.jpg');
-    const { photo } = await (await fetch(`${demo.url}/tryon/photos`, { method: 'POST', body: form })).json() as { photo: string };
+    const { photo } = (await (await fetch(`${demo.url}/tryon/photos`, { method: 'POST', body: form })).json()) as {
+      photo: string;
+    };
     const torso = async (variant: string) => {
       const started = await fetch(`${demo.url}/tryon/tryons`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ product: 'saree-bengali-haveli', variant, photo, consent: true, requestId: `demo-colour-${variant}`, views: ['front'] }),
+        body: JSON.stringify({
+          product: 'saree-bengali-haveli',
+          variant,
+          photo,
+          consent: true,
+          requestId: `demo-colour-${variant}`,
+          views: ['front'],
+        }),
       });
       assert.equal(started.status, 202, variant);
-      const { tryon } = await started.json() as { tryon: string };
+      const { tryon } = (await started.json()) as { tryon: string };
       // Server-sent events: the stream closes once the try-on is final, with its last status.
       const events = await (await fetch(`${demo.url}/tryon/tryons/${tryon}/events`)).text();
-      const last = JSON.parse(events.trim().split('\n').filter((line) => line.startsWith('data:')).at(-1)!.slice(5)) as { status: string; outputs: { url: string }[] };
+      const last = JSON.parse(
+        events
+          .trim()
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .at(-1)!
+          .slice(5),
+      ) as { status: string; outputs: { url: string }[] };
       assert.equal(last.status, 'succeeded', variant);
       const bytes = Buffer.from(await (await fetch(new URL(last.outputs[0]!.url, `${demo.url}/tryon/`))).arrayBuffer());
       const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -113,7 +157,12 @@ describe('the demo with its own sandbox', () => {
 
   test('unknown pages are 404 pages, and image paths cannot leave the images folder', async () => {
     assert.equal((await fetch(`${demo.url}/products/no-such-thing`)).status, 404);
-    for (const path of ['/images/..%2f..%2fpackage.json', '/images/%2e%2e/%2e%2e/package.json', '/widget/..%2F..%2Fpackage.json', '/images/shopper.jpg%00.png']) {
+    for (const path of [
+      '/images/..%2f..%2fpackage.json',
+      '/images/%2e%2e/%2e%2e/package.json',
+      '/widget/..%2F..%2Fpackage.json',
+      '/images/shopper.jpg%00.png',
+    ]) {
       const response = await fetch(`${demo.url}${path}`);
       assert.equal(response.status, 404, path);
       assert.equal((await response.text()).includes('"name"'), false, path);
@@ -130,39 +179,65 @@ describe('the demo with its own sandbox', () => {
 describe('the demo against a configured service', () => {
   test('TRYON_API_KEY + TRYON_BASE_URL: no sandbox started, try-ons go to that service, the key is never printed', async () => {
     const key = 'sk_test_configured_service_key';
-    const service = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { [key]: 'ws_real' }, log: () => undefined });
+    const service = await startSandbox({
+      port: 0,
+      hostname: '127.0.0.1',
+      speed: 0,
+      keys: { [key]: 'ws_real' },
+      log: () => undefined,
+    });
     const lines: string[] = [];
     let demo: Demo | undefined;
     try {
       demo = await startDemo({
-        port: 0, sandboxPort: 0, log: (line) => lines.push(line),
+        port: 0,
+        sandboxPort: 0,
+        log: (line) => lines.push(line),
         env: { TRYON_API_KEY: key, TRYON_BASE_URL: `${service.url}/` },
       });
       assert.equal(demo.sandboxUrl, undefined, 'no sandbox of its own');
-      assert.ok(lines.some((line) => line.includes(service.url)), lines.join('\n'));
-      assert.ok(lines.some((line) => line.includes(demo?.url ?? '?')), 'prints the shop URL');
+      assert.ok(
+        lines.some((line) => line.includes(service.url)),
+        lines.join('\n'),
+      );
+      assert.ok(
+        lines.some((line) => line.includes(demo?.url ?? '?')),
+        'prints the shop URL',
+      );
       assert.equal(lines.join('\n').includes(key), false, 'the key is never printed');
 
-      const health = await (await fetch(`${demo.url}/tryon/health`)).json() as { upstream: string };
+      const health = (await (await fetch(`${demo.url}/tryon/health`)).json()) as { upstream: string };
       assert.equal(health.upstream, 'test');
 
       const form = new FormData();
       form.append('photo', new Blob([await readFile(SHOPPER_PHOTO)], { type: 'image/jpeg' }), 'me.jpg');
       const photo = await fetch(`${demo.url}/tryon/photos`, { method: 'POST', body: form });
       assert.equal(photo.status, 201);
-      const { photo: handle } = await photo.json() as { photo: string };
+      const { photo: handle } = (await photo.json()) as { photo: string };
       const tryon = await fetch(`${demo.url}/tryon/tryons`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ product: 'suit-charcoal', photo: handle, consent: true, requestId: 'configured-service-1' }),
+        body: JSON.stringify({
+          product: 'suit-charcoal',
+          photo: handle,
+          consent: true,
+          requestId: 'configured-service-1',
+        }),
       });
       assert.equal(tryon.status, 202);
-      const state = await (await fetch(`${service.url}/sandbox/state`)).json() as {
+      const state = (await (await fetch(`${service.url}/sandbox/state`)).json()) as {
         workspaces: Record<string, { jobs: { type: string; tier: string }[] }>;
       };
       // The suit is standard tier: its first look (a draft) is submitted beside it.
-      assert.deepEqual(state.workspaces.ws_real?.jobs.map((job) => job.tier), ['standard', 'draft'], 'the job and its first look landed at the configured service');
-      assert.ok(lines.some((line) => line.includes('"event":"consent"')), 'the proxy\'s log lines reach the log option');
+      assert.deepEqual(
+        state.workspaces.ws_real?.jobs.map((job) => job.tier),
+        ['standard', 'draft'],
+        'the job and its first look landed at the configured service',
+      );
+      assert.ok(
+        lines.some((line) => line.includes('"event":"consent"')),
+        "the proxy's log lines reach the log option",
+      );
       assert.equal(lines.join('\n').includes(key), false, 'the key is in no log line');
     } finally {
       await demo?.close();

@@ -10,8 +10,12 @@ import type { SandboxJob, Shop } from './shop.js';
 
 let shop: Shop;
 
-before(async () => { shop = await openShop(); });
-after(async () => { await shop?.close(); });
+before(async () => {
+  shop = await openShop();
+});
+after(async () => {
+  await shop?.close();
+});
 
 const PRODUCT = 'saree-nivi-ruby';
 const NAME = 'Ruby Banarasi Silk Saree';
@@ -37,7 +41,11 @@ async function slide(dialog: Locator, key: 'ArrowLeft' | 'ArrowRight'): Promise<
   const was = await slider.getAttribute('aria-valuenow');
   await slider.focus();
   await slider.press(key);
-  await until('the divide to move', () => slider.getAttribute('aria-valuenow'), (now) => now !== was);
+  await until(
+    'the divide to move',
+    () => slider.getAttribute('aria-valuenow'),
+    (now) => now !== was,
+  );
   return [was, await slider.getAttribute('aria-valuenow')];
 }
 
@@ -61,10 +69,17 @@ describe('first look in the demo shop', () => {
       assert.equal(was, '50');
       assert.equal(now, '55');
 
-      const held = await until('the held full render and a succeeded draft', () => shop.sandbox.workspace(), (ws) => {
-        const jobs = newJobs(start.jobs, ws.jobs);
-        return jobs.some((job) => job.tier === 'standard') && jobs.some((job) => job.tier === 'draft' && job.status === 'succeeded');
-      });
+      const held = await until(
+        'the held full render and a succeeded draft',
+        () => shop.sandbox.workspace(),
+        (ws) => {
+          const jobs = newJobs(start.jobs, ws.jobs);
+          return (
+            jobs.some((job) => job.tier === 'standard') &&
+            jobs.some((job) => job.tier === 'draft' && job.status === 'succeeded')
+          );
+        },
+      );
       const main = newJobs(start.jobs, held.jobs).find((job) => job.tier === 'standard')!;
       assert.notEqual(main.status, 'succeeded', 'the full render is still held while the first look shows');
       await shop.sandbox.release(main.id);
@@ -76,7 +91,11 @@ describe('first look in the demo shop', () => {
       await dialog.getByRole('button', { name: 'Download' }).waitFor();
       await slide(dialog, 'ArrowLeft');
       const afterFirst = newJobs(start.jobs, (await shop.sandbox.workspace()).jobs);
-      assert.deepEqual(afterFirst.map((job) => job.tier).sort(), ['draft', 'standard'], 'one full render and one first look');
+      assert.deepEqual(
+        afterFirst.map((job) => job.tier).sort(),
+        ['draft', 'standard'],
+        'one full render and one first look',
+      );
 
       await dialog.getByRole('button', { name: 'See all colours' }).click();
       await dialog.getByRole('heading', { name: `All colours of ${NAME}` }).waitFor();
@@ -88,12 +107,25 @@ describe('first look in the demo shop', () => {
 
       await dialog.getByRole('button', { name: 'Make this one in full quality Zari gold' }).click();
       const upgraded = dialog.getByRole('img', { name: `You wearing ${NAME}`, exact: true });
-      await until('the colour\'s full render shown', () => decoded(upgraded), (src) => src !== full.src);
-      const end = await until('the colour\'s full render', () => shop.sandbox.workspace(),
-        (ws) => newJobs(start.jobs, ws.jobs).filter((job) => job.tier === 'standard' && job.status === 'succeeded').length === 2);
+      await until(
+        "the colour's full render shown",
+        () => decoded(upgraded),
+        (src) => src !== full.src,
+      );
+      const end = await until(
+        "the colour's full render",
+        () => shop.sandbox.workspace(),
+        (ws) =>
+          newJobs(start.jobs, ws.jobs).filter((job) => job.tier === 'standard' && job.status === 'succeeded').length ===
+          2,
+      );
       const jobs = newJobs(start.jobs, end.jobs);
       assert.equal(jobs.filter((job) => job.tier === 'standard').length, 2, 'one full render for the chosen colour');
-      assert.equal(jobs.filter((job) => job.tier === 'draft').length, 2, 'no first look for a colour whose draft is shown');
+      assert.equal(
+        jobs.filter((job) => job.tier === 'draft').length,
+        2,
+        'no first look for a colour whose draft is shown',
+      );
       assert.deepEqual(problems, []);
     });
   });

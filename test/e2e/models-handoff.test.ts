@@ -7,7 +7,15 @@ import { devices, type Browser, type Page } from 'playwright-core';
 import { startDemo, type Demo } from '../../demo/start.js';
 import { sharedStores } from '../proxy/stores.js';
 import {
-  choosePhoto, giveConsent, LIVE_KEY, openProduct, openShop, resultImage, startTryon, tryonDialog, withPage,
+  choosePhoto,
+  giveConsent,
+  LIVE_KEY,
+  openProduct,
+  openShop,
+  resultImage,
+  startTryon,
+  tryonDialog,
+  withPage,
 } from './shop.js';
 import type { Shop } from './shop.js';
 
@@ -35,7 +43,11 @@ async function desktopCode(page: Page): Promise<string> {
 }
 
 /** The phone opens the page with the code in its fragment, agrees, picks a photo and sends it. */
-async function phoneSends(browser: Browser, url: string, code: string): Promise<{ page: Page; close: () => Promise<void> }> {
+async function phoneSends(
+  browser: Browser,
+  url: string,
+  code: string,
+): Promise<{ page: Page; close: () => Promise<void> }> {
   const context = await browser.newContext({ ...PHONE });
   const page = await context.newPage();
   await page.goto(`${url}/products/${PRODUCT}#tryon-handoff=${code.replace('-', '')}`);
@@ -51,8 +63,12 @@ async function phoneSends(browser: Browser, url: string, code: string): Promise<
 
 describe('see it on a model, and the hand-off, in the demo shop', () => {
   let shop: Shop;
-  before(async () => { shop = await openShop(); });
-  after(async () => { await shop?.close(); });
+  before(async () => {
+    shop = await openShop();
+  });
+  after(async () => {
+    await shop?.close();
+  });
 
   test('a model try-on: no consent step, no shopper photo uploaded', async (t) => {
     await withPage(shop, t.name, async (page, problems) => {
@@ -68,7 +84,10 @@ describe('see it on a model, and the hand-off, in the demo shop', () => {
       const image = await resultImage(dialog, PRODUCT_NAME);
       assert.ok(image.width >= 256, `a real image, got ${image.width}`);
       assert.equal(requests.photos(), 0, 'no POST /photos');
-      assert.equal(await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).count(), 0);
+      assert.equal(
+        await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).count(),
+        0,
+      );
       assert.deepEqual(problems, []);
     });
   });
@@ -108,7 +127,9 @@ describe('the hand-off across two proxy instances on Redis', () => {
     shop = await openShop({ proxyStore: a!, env: { ...process.env, TRYON_PROXY_SECRET: secret } });
     // The second instance: the same upstream, secret and Redis, its own process state and port.
     second = await startDemo({
-      port: 0, quiet: true, proxyStore: b!,
+      port: 0,
+      quiet: true,
+      proxyStore: b!,
       env: { ...process.env, TRYON_PROXY_SECRET: secret, TRYON_API_KEY: LIVE_KEY, TRYON_BASE_URL: shop.sandbox.url },
     });
   });

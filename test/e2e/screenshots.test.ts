@@ -13,14 +13,21 @@ import type { Shop } from './shop.js';
 import { goOnPastPhotoCheck } from './photo-check.js';
 
 const PRODUCT = 'saree-bengali-haveli';
-const SIZES = [{ name: '1366x768', width: 1366, height: 768 }, { name: '390x844', width: 390, height: 844 }];
+const SIZES = [
+  { name: '1366x768', width: 1366, height: 768 },
+  { name: '390x844', width: 390, height: 844 },
+];
 const LANGUAGES = ['en', 'ar'] as const;
 const OUT = join(root, 'docs/screenshots');
 
 let shop: Shop;
 
-before(async () => { shop = await openShop(); });
-after(async () => { await shop?.close(); });
+before(async () => {
+  shop = await openShop();
+});
+after(async () => {
+  await shop?.close();
+});
 
 /** The whole try-on, driven by parts and roles that do not depend on the language. */
 async function catalogResult(page: Page, lang: string): Promise<void> {
@@ -28,11 +35,19 @@ async function catalogResult(page: Page, lang: string): Promise<void> {
   const button = page.locator('tryon-button').first();
   // Arabic through the element's own lang: the shop's page stays in English.
   await button.evaluate((el, code) => el.setAttribute('lang', code), lang);
-  const done = button.evaluate((el, wait) => new Promise<void>((resolve, reject) => {
-    el.addEventListener('tryon-result', () => resolve(), { once: true });
-    el.addEventListener('tryon-error', (event) => reject(new Error(JSON.stringify((event as CustomEvent).detail))), { once: true });
-    setTimeout(() => reject(new Error(`no result within ${wait} ms; status ${el.getAttribute('status')}`)), wait);
-  }), WAIT);
+  const done = button.evaluate(
+    (el, wait) =>
+      new Promise<void>((resolve, reject) => {
+        el.addEventListener('tryon-result', () => resolve(), { once: true });
+        el.addEventListener(
+          'tryon-error',
+          (event) => reject(new Error(JSON.stringify((event as CustomEvent).detail))),
+          { once: true },
+        );
+        setTimeout(() => reject(new Error(`no result within ${wait} ms; status ${el.getAttribute('status')}`)), wait);
+      }),
+    WAIT,
+  );
   await button.locator('button').first().click();
   const dialog = page.getByRole('dialog');
   await dialog.waitFor({ state: 'visible' });
@@ -60,26 +75,44 @@ describe('screenshots of the result step for the docs', () => {
   for (const size of SIZES) {
     for (const lang of LANGUAGES) {
       test(`${size.name}, ${lang}, light and dark`, async (t) => {
-        await withPage(shop, t.name, async (page, problems) => {
-          await catalogResult(page, lang);
-          const fits = await page.locator('tryon-button').first().evaluate((el) => {
-            const dialog = el.shadowRoot?.querySelector('tryon-panel')?.shadowRoot?.querySelector('dialog');
-            if (!dialog) throw new Error('no dialog');
-            return { scroll: dialog.scrollHeight, client: dialog.clientHeight, dir: getComputedStyle(dialog).direction };
-          });
-          assert.equal(fits.dir, lang === 'ar' ? 'rtl' : 'ltr');
-          if (size.width > 600) assert.ok(fits.scroll <= fits.client + 1, `the result fits ${size.name}: ${fits.scroll} > ${fits.client}`);
-          await mkdir(OUT, { recursive: true });
-          for (const scheme of ['light', 'dark'] as const) {
-            await page.emulateMedia({ colorScheme: scheme });
-            await painted(page);
-            const shot = await page.screenshot({ animations: 'disabled' });
-            const png = await sharp(shot).png({ palette: true, quality: 80, compressionLevel: 9, effort: 10 }).toBuffer();
-            assert.ok(png.length <= 400 * 1024, `screenshot is ${png.length} bytes`);
-            await writeFile(join(OUT, `result-${size.name}-${scheme}-${lang}.png`), png);
-          }
-          assert.deepEqual(problems, []);
-        }, { viewport: { width: size.width, height: size.height } });
+        await withPage(
+          shop,
+          t.name,
+          async (page, problems) => {
+            await catalogResult(page, lang);
+            const fits = await page
+              .locator('tryon-button')
+              .first()
+              .evaluate((el) => {
+                const dialog = el.shadowRoot?.querySelector('tryon-panel')?.shadowRoot?.querySelector('dialog');
+                if (!dialog) throw new Error('no dialog');
+                return {
+                  scroll: dialog.scrollHeight,
+                  client: dialog.clientHeight,
+                  dir: getComputedStyle(dialog).direction,
+                };
+              });
+            assert.equal(fits.dir, lang === 'ar' ? 'rtl' : 'ltr');
+            if (size.width > 600)
+              assert.ok(
+                fits.scroll <= fits.client + 1,
+                `the result fits ${size.name}: ${fits.scroll} > ${fits.client}`,
+              );
+            await mkdir(OUT, { recursive: true });
+            for (const scheme of ['light', 'dark'] as const) {
+              await page.emulateMedia({ colorScheme: scheme });
+              await painted(page);
+              const shot = await page.screenshot({ animations: 'disabled' });
+              const png = await sharp(shot)
+                .png({ palette: true, quality: 80, compressionLevel: 9, effort: 10 })
+                .toBuffer();
+              assert.ok(png.length <= 400 * 1024, `screenshot is ${png.length} bytes`);
+              await writeFile(join(OUT, `result-${size.name}-${scheme}-${lang}.png`), png);
+            }
+            assert.deepEqual(problems, []);
+          },
+          { viewport: { width: size.width, height: size.height } },
+        );
       });
     }
   }

@@ -65,12 +65,17 @@ async function json(response: Response, what: string): Promise<unknown> {
 /** Starts the demo (sandbox speed 0: renders finish as fast as they are drawn) and a browser. */
 export async function openShop(options: Pick<DemoOptions, 'proxyLimits' | 'proxyStore' | 'env'> = {}): Promise<Shop> {
   const demo: Demo = await startDemo({
-    port: 0, sandboxPort: 0, speed: 0, quiet: true, sandboxKeys: { [LIVE_KEY]: WORKSPACE }, ...options,
+    port: 0,
+    sandboxPort: 0,
+    speed: 0,
+    quiet: true,
+    sandboxKeys: { [LIVE_KEY]: WORKSPACE },
+    ...options,
   });
   const executablePath = findChromium();
   if (!executablePath) {
     await demo.close();
-    throw new Error('No Chromium found: install Debian\'s chromium package or set CHROME_PATH.');
+    throw new Error("No Chromium found: install Debian's chromium package or set CHROME_PATH.");
   }
   let browser: Browser;
   try {
@@ -89,19 +94,31 @@ export async function openShop(options: Pick<DemoOptions, 'proxyLimits' | 'proxy
       return state.workspaces[WORKSPACE] ?? { credits: 100, jobs: [] };
     },
     fault: async (fault) => {
-      await json(await fetch(`${sandboxUrl}/sandbox/faults`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fault),
-      }), 'sandbox fault');
+      await json(
+        await fetch(`${sandboxUrl}/sandbox/faults`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(fault),
+        }),
+        'sandbox fault',
+      );
     },
     clearFaults: async () => {
       await json(await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'DELETE' }), 'clear faults');
     },
     release: async (jobId) => {
-      await json(await fetch(`${sandboxUrl}/sandbox/jobs/${encodeURIComponent(jobId)}/release`, { method: 'POST' }), 'release job');
+      await json(
+        await fetch(`${sandboxUrl}/sandbox/jobs/${encodeURIComponent(jobId)}/release`, { method: 'POST' }),
+        'release job',
+      );
     },
-    job: async (jobId) => (await json(await fetch(`${sandboxUrl}/v1/jobs/${encodeURIComponent(jobId)}`, {
-      headers: { authorization: `Bearer ${LIVE_KEY}` },
-    }), 'job')) as Record<string, unknown>,
+    job: async (jobId) =>
+      (await json(
+        await fetch(`${sandboxUrl}/v1/jobs/${encodeURIComponent(jobId)}`, {
+          headers: { authorization: `Bearer ${LIVE_KEY}` },
+        }),
+        'job',
+      )) as Record<string, unknown>,
   };
   return {
     url: demo.url,
@@ -115,7 +132,13 @@ export async function openShop(options: Pick<DemoOptions, 'proxyLimits' | 'proxy
 }
 
 function fileName(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80) || 'page';
+  return (
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 80) || 'page'
+  );
 }
 
 /**
@@ -132,17 +155,22 @@ export async function withPage<T>(
   const problems: string[] = [];
   // The pages run under `script-src 'self'`: any violation (an inline script, an eval in the
   // widget) is a failure the shop's owner would see in their console.
-  await context.exposeBinding('reportViolation', (_source, text: string) => { problems.push(`csp: ${text}`); });
+  await context.exposeBinding('reportViolation', (_source, text: string) => {
+    problems.push(`csp: ${text}`);
+  });
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
-      (window as unknown as { reportViolation(text: string): void }).reportViolation(`${event.violatedDirective} blocked ${event.blockedURI}`);
+      (window as unknown as { reportViolation(text: string): void }).reportViolation(
+        `${event.violatedDirective} blocked ${event.blockedURI}`,
+      );
     });
   });
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT);
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(`csp: ${message.text()}`);
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+      problems.push(`csp: ${message.text()}`);
   });
   try {
     return await use(page, problems);
@@ -199,7 +227,10 @@ export async function tryOn(page: Page, label = 'Try it on'): Promise<Locator> {
 }
 
 /** Waits for a result image to be shown and really decoded; returns its size. */
-export async function resultImage(dialog: Locator, productName: string): Promise<{ width: number; height: number; src: string }> {
+export async function resultImage(
+  dialog: Locator,
+  productName: string,
+): Promise<{ width: number; height: number; src: string }> {
   const image = dialog.getByRole('img', { name: `You wearing ${productName}` }).first();
   await image.waitFor({ state: 'visible' });
   await image.evaluate((element) => {
@@ -213,11 +244,17 @@ export async function resultImage(dialog: Locator, productName: string): Promise
 }
 
 /** Polls the sandbox until `check` holds; for conditions no browser event reports. */
-export async function until<T>(what: string, read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = WAIT): Promise<T> {
+export async function until<T>(
+  what: string,
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  timeoutMs = WAIT,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let value = await read();
   while (!check(value)) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}; last seen ${JSON.stringify(value).slice(0, 400)}`);
+    if (Date.now() > deadline)
+      assert.fail(`timed out waiting for ${what}; last seen ${JSON.stringify(value).slice(0, 400)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
     value = await read();
   }

@@ -7,14 +7,26 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import {
-  choosePhoto, giveConsent, openProduct, openShop, resultImage, SHOPPER_PHOTO, submit, tryonDialog, withPage,
+  choosePhoto,
+  giveConsent,
+  openProduct,
+  openShop,
+  resultImage,
+  SHOPPER_PHOTO,
+  submit,
+  tryonDialog,
+  withPage,
 } from './shop.js';
 import type { Shop } from './shop.js';
 
 let shop: Shop;
 
-before(async () => { shop = await openShop(); });
-after(async () => { await shop?.close(); });
+before(async () => {
+  shop = await openShop();
+});
+after(async () => {
+  await shop?.close();
+});
 
 /** True when `target` holds focus, looking through shadow roots. */
 function isFocused(target: Locator): Promise<boolean> {
@@ -71,11 +83,15 @@ describe('keyboard and phone', () => {
 
       // Focus stayed inside the dialog throughout: Tab from the result lands on its controls.
       await page.keyboard.press('Tab');
-      assert.equal(await dialog.evaluate((element) => {
-        let active: Element | null = document.activeElement;
-        while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-        return active !== null && element.contains(active);
-      }), true, 'focus is inside the dialog');
+      assert.equal(
+        await dialog.evaluate((element) => {
+          let active: Element | null = document.activeElement;
+          while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+          return active !== null && element.contains(active);
+        }),
+        true,
+        'focus is inside the dialog',
+      );
 
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
@@ -85,34 +101,51 @@ describe('keyboard and phone', () => {
   });
 
   test('a phone-sized viewport: the shop and the dialog fit, touch works end to end', async (t) => {
-    await withPage(shop, t.name, async (page, problems) => {
-      const width = 390;
-      const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await withPage(
+      shop,
+      t.name,
+      async (page, problems) => {
+        const width = 390;
+        const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
-      await page.goto(`${shop.url}/`);
-      assert.ok(await overflow() <= 0, 'the home page does not scroll sideways');
-      await page.getByRole('link', { name: 'Emerald Bridal Lehenga' }).tap();
-      await page.waitForURL(/\/products\/lehenga-emerald$/);
-      assert.ok(await overflow() <= 0, 'the product page does not scroll sideways');
+        await page.goto(`${shop.url}/`);
+        assert.ok((await overflow()) <= 0, 'the home page does not scroll sideways');
+        await page.getByRole('link', { name: 'Emerald Bridal Lehenga' }).tap();
+        await page.waitForURL(/\/products\/lehenga-emerald$/);
+        assert.ok((await overflow()) <= 0, 'the product page does not scroll sideways');
 
-      await page.getByRole('button', { name: 'Try it on', exact: true }).tap();
-      const dialog = tryonDialog(page);
-      await dialog.waitFor({ state: 'visible' });
-      await giveConsent(dialog);
-      await choosePhoto(dialog);
-      await submit(dialog);
-      await resultImage(dialog, 'Emerald Bridal Lehenga');
+        await page.getByRole('button', { name: 'Try it on', exact: true }).tap();
+        const dialog = tryonDialog(page);
+        await dialog.waitFor({ state: 'visible' });
+        await giveConsent(dialog);
+        await choosePhoto(dialog);
+        await submit(dialog);
+        await resultImage(dialog, 'Emerald Bridal Lehenga');
 
-      const box = await dialog.boundingBox();
-      assert.ok(box, 'the dialog is laid out');
-      assert.ok(box.x >= 0 && box.x + box.width <= width + 0.5, `the dialog fits the screen's width: ${JSON.stringify(box)}`);
-      const image = await dialog.getByRole('img', { name: 'You wearing Emerald Bridal Lehenga' }).first().boundingBox();
-      assert.ok(image && image.x >= 0 && image.x + image.width <= width + 0.5, `the result fits: ${JSON.stringify(image)}`);
-      for (const name of ['Download', 'Try another photo']) {
-        const control = await dialog.getByRole('button', { name }).boundingBox();
-        assert.ok(control && control.height >= 40, `"${name}" is a comfortable touch target: ${JSON.stringify(control)}`);
-      }
-      assert.deepEqual(problems, []);
-    }, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+        const box = await dialog.boundingBox();
+        assert.ok(box, 'the dialog is laid out');
+        assert.ok(
+          box.x >= 0 && box.x + box.width <= width + 0.5,
+          `the dialog fits the screen's width: ${JSON.stringify(box)}`,
+        );
+        const image = await dialog
+          .getByRole('img', { name: 'You wearing Emerald Bridal Lehenga' })
+          .first()
+          .boundingBox();
+        assert.ok(
+          image && image.x >= 0 && image.x + image.width <= width + 0.5,
+          `the result fits: ${JSON.stringify(image)}`,
+        );
+        for (const name of ['Download', 'Try another photo']) {
+          const control = await dialog.getByRole('button', { name }).boundingBox();
+          assert.ok(
+            control && control.height >= 40,
+            `"${name}" is a comfortable touch target: ${JSON.stringify(control)}`,
+          );
+        }
+        assert.deepEqual(problems, []);
+      },
+      { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+    );
   });
 });

@@ -9,8 +9,12 @@ import type { Shop } from './shop.js';
 
 let shop: Shop;
 
-before(async () => { shop = await openShop({ proxyLimits: { dailyTryons: 1 } }); });
-after(async () => { await shop?.close(); });
+before(async () => {
+  shop = await openShop({ proxyLimits: { dailyTryons: 1 } });
+});
+after(async () => {
+  await shop?.close();
+});
 
 describe('the day’s budget', () => {
   test('with a budget of one try-on, the second shopper never sees the button', async (t) => {
@@ -20,9 +24,19 @@ describe('the day’s budget', () => {
       await resultImage(dialog, 'Ruby Banarasi Silk Saree');
       assert.deepEqual(problems, []);
     });
-    const afterFirst = await until('the try-on to succeed', () => shop.sandbox.workspace(), (ws) => ws.jobs.some((job) => job.status === 'succeeded'));
+    const afterFirst = await until(
+      'the try-on to succeed',
+      () => shop.sandbox.workspace(),
+      (ws) => ws.jobs.some((job) => job.status === 'succeeded'),
+    );
     // One try-on (standard tier) and its first look (a draft job of its own).
-    assert.deepEqual(afterFirst.jobs.filter((job) => job.parent === null).map((job) => job.tier).sort(), ['draft', 'standard']);
+    assert.deepEqual(
+      afterFirst.jobs
+        .filter((job) => job.parent === null)
+        .map((job) => job.tier)
+        .sort(),
+      ['draft', 'standard'],
+    );
     const uploadsBefore = (await shop.sandbox.state()).requests['POST /v1/files'] ?? 0;
     assert.ok(uploadsBefore >= 1, 'the first shopper’s photo went up');
 
@@ -46,7 +60,11 @@ describe('the day’s budget', () => {
       // Not openProduct: it waits for the element to be visible, and an element without its button is not.
       await page.goto(`${shop.url}/products/saree-nivi-ruby`);
       const element = page.locator('tryon-button').first();
-      await page.waitForFunction(() => document.querySelector('tryon-button')?.getAttribute('unavailable') === 'daily_budget_reached', undefined, { timeout: 30_000 });
+      await page.waitForFunction(
+        () => document.querySelector('tryon-button')?.getAttribute('unavailable') === 'daily_budget_reached',
+        undefined,
+        { timeout: 30_000 },
+      );
       // A few more frames after the answer, then the record.
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       assert.equal(await page.getByRole('button', { name: 'Try it on', exact: true }).count(), 0, 'no button to press');
@@ -55,7 +73,11 @@ describe('the day’s budget', () => {
       assert.deepEqual(problems, []);
     });
     const end = await shop.sandbox.workspace();
-    assert.equal(end.jobs.filter((job) => job.parent === null).length, afterFirst.jobs.filter((job) => job.parent === null).length, 'nothing more was spent');
+    assert.equal(
+      end.jobs.filter((job) => job.parent === null).length,
+      afterFirst.jobs.filter((job) => job.parent === null).length,
+      'nothing more was spent',
+    );
     assert.equal((await shop.sandbox.state()).requests['POST /v1/files'] ?? 0, uploadsBefore, 'no photo was uploaded');
   });
 });

@@ -9,15 +9,17 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import {
-  openProduct, openShop, resultImage, root, topJobs, tryOn, until, withPage,
-} from './shop.js';
+import { openProduct, openShop, resultImage, root, topJobs, tryOn, until, withPage } from './shop.js';
 import type { SandboxJob, Shop } from './shop.js';
 
 let shop: Shop;
 
-before(async () => { shop = await openShop(); });
-after(async () => { await shop?.close(); });
+before(async () => {
+  shop = await openShop();
+});
+after(async () => {
+  await shop?.close();
+});
 
 /** The top-level jobs created since `before` was read. */
 function newJobs(beforeJobs: SandboxJob[], afterJobs: SandboxJob[]): SandboxJob[] {
@@ -36,13 +38,24 @@ describe('try-on flows in the demo shop', () => {
       assert.ok(image.width >= 256 && image.height >= 256, `a real image, got ${image.width}×${image.height}`);
       assert.ok(image.src.startsWith(`${shop.url}/tryon/files/`), `served through the proxy, got ${image.src}`);
       assert.equal(await dialog.getByRole('tab').count(), 0, 'one view: no view switcher');
-      await dialog.getByRole('button', { name: 'Download' }).or(dialog.getByRole('link', { name: 'Download' })).first().waitFor();
+      await dialog
+        .getByRole('button', { name: 'Download' })
+        .or(dialog.getByRole('link', { name: 'Download' }))
+        .first()
+        .waitFor();
 
-      const end = await until('the job to succeed', () => shop.sandbox.workspace(),
-        (ws) => newJobs(start.jobs, ws.jobs).some((job) => job.status === 'succeeded'));
+      const end = await until(
+        'the job to succeed',
+        () => shop.sandbox.workspace(),
+        (ws) => newJobs(start.jobs, ws.jobs).some((job) => job.status === 'succeeded'),
+      );
       const [job, firstLook] = newJobs(start.jobs, end.jobs);
       assert.ok(job);
-      assert.equal(newJobs(start.jobs, end.jobs).length, 2, 'one try-on: its job and its first look (a draft beside it)');
+      assert.equal(
+        newJobs(start.jobs, end.jobs).length,
+        2,
+        'one try-on: its job and its first look (a draft beside it)',
+      );
       assert.deepEqual(job.views, ['front']);
       assert.equal(job.tier, 'standard');
       assert.deepEqual([firstLook?.tier, firstLook?.views], ['draft', ['front']]);
@@ -66,7 +79,11 @@ describe('try-on flows in the demo shop', () => {
       for (const name of names) {
         const tab = dialog.getByRole('tab', { name });
         await tab.click();
-        await until(`the ${name} tab to be selected`, () => tab.getAttribute('aria-selected'), (value) => value === 'true');
+        await until(
+          `the ${name} tab to be selected`,
+          () => tab.getAttribute('aria-selected'),
+          (value) => value === 'true',
+        );
         const shown = await resultImage(dialog, 'Garad Silk Saree, Bengali Drape');
         assert.ok(shown.width > 0);
         sources.add(shown.src);
@@ -82,8 +99,13 @@ describe('try-on flows in the demo shop', () => {
       assert.equal(catalog.type, 'catalog');
       assert.deepEqual([...catalog.views].sort(), ['back', 'front', 'side', 'three_quarter_left']);
       assert.equal(catalog.tier, 'premium');
-      assert.equal(start.credits - end.credits, end.jobs.filter((job) => job.id === catalog.id || job.parent === catalog.id || job.id === firstLook?.id)
-        .reduce((sum, job) => sum + job.charged, 0), 'credits match what the catalog and its first look charged');
+      assert.equal(
+        start.credits - end.credits,
+        end.jobs
+          .filter((job) => job.id === catalog.id || job.parent === catalog.id || job.id === firstLook?.id)
+          .reduce((sum, job) => sum + job.charged, 0),
+        'credits match what the catalog and its first look charged',
+      );
 
       // The README's picture: the dialog showing the front view, small enough to commit.
       await dialog.getByRole('tab', { name: 'Front' }).click();
@@ -93,8 +115,10 @@ describe('try-on flows in the demo shop', () => {
       await compare.press('Home');
       assert.equal(await compare.getAttribute('aria-valuenow'), '0');
       const shot = await dialog.screenshot({ animations: 'disabled' });
-      const png = await sharp(shot).resize({ width: 560, withoutEnlargement: true })
-        .png({ palette: true, quality: 80, compressionLevel: 9, effort: 10 }).toBuffer();
+      const png = await sharp(shot)
+        .resize({ width: 560, withoutEnlargement: true })
+        .png({ palette: true, quality: 80, compressionLevel: 9, effort: 10 })
+        .toBuffer();
       assert.ok(png.length <= 120 * 1024, `screenshot is ${png.length} bytes`);
       await mkdir(join(root, 'docs'), { recursive: true });
       await writeFile(join(root, 'docs/screenshot.png'), png);
@@ -127,21 +151,38 @@ describe('try-on flows in the demo shop', () => {
 
       const video = dialog.locator('video').first();
       await video.waitFor({ state: 'visible' });
-      assert.equal(await video.getAttribute('aria-label') ?? await video.getAttribute('title'), 'Video of you wearing Ivory Brocade Sherwani');
+      assert.equal(
+        (await video.getAttribute('aria-label')) ?? (await video.getAttribute('title')),
+        'Video of you wearing Ivory Brocade Sherwani',
+      );
       // Metadata loaded means the browser parsed a real MP4 from the proxy.
-      const duration = await video.evaluate((element) => new Promise<number>((resolve, reject) => {
-        const media = element as HTMLVideoElement;
-        if (media.readyState >= 1) return resolve(media.duration);
-        media.addEventListener('loadedmetadata', () => resolve(media.duration), { once: true });
-        media.addEventListener('error', () => reject(new Error(`video error ${media.error?.code}`)), { once: true });
-      }));
+      const duration = await video.evaluate(
+        (element) =>
+          new Promise<number>((resolve, reject) => {
+            const media = element as HTMLVideoElement;
+            if (media.readyState >= 1) return resolve(media.duration);
+            media.addEventListener('loadedmetadata', () => resolve(media.duration), { once: true });
+            media.addEventListener('error', () => reject(new Error(`video error ${media.error?.code}`)), {
+              once: true,
+            });
+          }),
+      );
       assert.ok(Math.abs(duration - 5) < 0.5, `a 5 s video, got ${duration}`);
 
       const end = await shop.sandbox.workspace();
       const jobs = newJobs(start.jobs, end.jobs);
       // Each try-on, the video too, has a still first look beside it: a draft image.
-      assert.deepEqual(jobs.filter((job) => job.tier !== 'draft').map((job) => job.type).sort(), ['image', 'video']);
-      assert.deepEqual(jobs.filter((job) => job.tier === 'draft').map((job) => job.type), ['image', 'image']);
+      assert.deepEqual(
+        jobs
+          .filter((job) => job.tier !== 'draft')
+          .map((job) => job.type)
+          .sort(),
+        ['image', 'video'],
+      );
+      assert.deepEqual(
+        jobs.filter((job) => job.tier === 'draft').map((job) => job.type),
+        ['image', 'image'],
+      );
       assert.deepEqual(problems, []);
     });
   });
@@ -151,7 +192,7 @@ describe('try-on flows in the demo shop', () => {
       await openProduct(page, shop, 'dress-aline-indigo');
       const button = page.getByRole('button', { name: 'See it on you', exact: true });
       const colour = await button.evaluate((element) => getComputedStyle(element).backgroundColor);
-      assert.equal(colour, 'rgb(40, 61, 143)', 'the shop\'s --tryon-accent reaches the button');
+      assert.equal(colour, 'rgb(40, 61, 143)', "the shop's --tryon-accent reaches the button");
 
       const offer = page.getByRole('button', { name: 'Add this look to cart' });
       assert.equal(await offer.isVisible(), false, 'no offer before a result');
@@ -163,13 +204,25 @@ describe('try-on flows in the demo shop', () => {
       await dialog.waitFor({ state: 'hidden' });
       const log = page.getByRole('log', { name: 'Event log' });
       await log.locator('[data-event="tryon-close"]').waitFor();
-      const events = await log.locator('[data-event]').evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.event));
+      const events = await log
+        .locator('[data-event]')
+        .evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.event));
       const order = ['tryon-open', 'tryon-submit', 'tryon-result', 'tryon-close'];
       const positions = order.map((name) => events.indexOf(name));
-      assert.ok(positions.every((position) => position >= 0), `every event logged: ${events.join(', ')}`);
-      assert.deepEqual([...positions].sort((a, b) => a - b), positions, `in order: ${events.join(', ')}`);
+      assert.ok(
+        positions.every((position) => position >= 0),
+        `every event logged: ${events.join(', ')}`,
+      );
+      assert.deepEqual(
+        [...positions].sort((a, b) => a - b),
+        positions,
+        `in order: ${events.join(', ')}`,
+      );
       const progress = events.indexOf('tryon-progress', positions[1]);
-      assert.ok(progress > (positions[1] ?? 0) && progress < (positions[2] ?? 0), `progress between submit and result: ${events.join(', ')}`);
+      assert.ok(
+        progress > (positions[1] ?? 0) && progress < (positions[2] ?? 0),
+        `progress between submit and result: ${events.join(', ')}`,
+      );
 
       await offer.click();
       await page.getByRole('button', { name: 'Added to cart' }).waitFor();

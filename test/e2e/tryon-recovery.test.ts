@@ -17,7 +17,16 @@ import type { StartedProxy } from '../../proxy/node.js';
 import { prepareShopCatalog } from '../../demo/shop/tryon-catalog.js';
 import { en } from '../../widget/i18n/en.js';
 import {
-  LIVE_KEY, openProduct, openShop, resultImage, topJobs, tryOn, tryonDialog, until, withPage, WAIT,
+  LIVE_KEY,
+  openProduct,
+  openShop,
+  resultImage,
+  topJobs,
+  tryOn,
+  tryonDialog,
+  until,
+  withPage,
+  WAIT,
 } from './shop.js';
 import type { SandboxJob, Shop } from './shop.js';
 
@@ -25,11 +34,19 @@ let shop: Shop;
 
 // A short upstream timeout and no silent proxy retries let the lost-answer test provoke a
 // timeout the shopper sees, in seconds.
-before(async () => { shop = await openShop({ proxyLimits: { upstreamTimeoutMs: 1500, retries: 0 } }); });
-after(async () => { await shop?.close(); });
+before(async () => {
+  shop = await openShop({ proxyLimits: { upstreamTimeoutMs: 1500, retries: 0 } });
+});
+after(async () => {
+  await shop?.close();
+});
 // Faults and held jobs never leak from one test into the next.
-beforeEach(async () => { await shop.sandbox.clearFaults(); });
-afterEach(async () => { await shop?.sandbox.clearFaults(); });
+beforeEach(async () => {
+  await shop.sandbox.clearFaults();
+});
+afterEach(async () => {
+  await shop?.sandbox.clearFaults();
+});
 
 /**
  * The top-level try-on jobs created since `before` was read. Each try-on's first look (a draft
@@ -43,17 +60,25 @@ function newJobs(beforeJobs: SandboxJob[], afterJobs: SandboxJob[]): SandboxJob[
 /** What the first looks created since `before` was read were charged (no demo product is draft-tier, so every draft is one). */
 function firstLookCredits(beforeJobs: SandboxJob[], afterJobs: SandboxJob[]): number {
   const seen = new Set(beforeJobs.map((job) => job.id));
-  return topJobs(afterJobs).filter((job) => !seen.has(job.id) && job.tier === 'draft').reduce((sum, job) => sum + job.charged, 0);
+  return topJobs(afterJobs)
+    .filter((job) => !seen.has(job.id) && job.tier === 'draft')
+    .reduce((sum, job) => sum + job.charged, 0);
 }
 
-interface Recorded { submits: string[]; errors: string[]; messages: string[] }
+interface Recorded {
+  submits: string[];
+  errors: string[];
+  messages: string[];
+}
 
 /** Records what an integrator's listener would see: each submit's requestId and each error's code. */
 async function recordEvents(page: Page): Promise<() => Promise<Recorded>> {
   await page.evaluate(() => {
     const seen: Recorded = { submits: [], errors: [], messages: [] };
     (window as unknown as { recorded: Recorded }).recorded = seen;
-    document.addEventListener('tryon-submit', (event) => seen.submits.push((event as CustomEvent<{ requestId: string }>).detail.requestId));
+    document.addEventListener('tryon-submit', (event) =>
+      seen.submits.push((event as CustomEvent<{ requestId: string }>).detail.requestId),
+    );
     document.addEventListener('tryon-error', (event) => {
       const { code, message } = (event as CustomEvent<{ code: string; message: string }>).detail;
       seen.errors.push(code);
@@ -85,7 +110,11 @@ describe('recovering from faults in the demo shop', () => {
       const failed = await shop.sandbox.workspace();
       const [failedJob] = newJobs(start.jobs, failed.jobs);
       assert.equal(failedJob?.status, 'failed');
-      assert.equal(start.credits - failed.credits, firstLookCredits(start.jobs, failed.jobs), 'a failed render costs nothing (its first look is charged as a draft)');
+      assert.equal(
+        start.credits - failed.credits,
+        firstLookCredits(start.jobs, failed.jobs),
+        'a failed render costs nothing (its first look is charged as a draft)',
+      );
 
       await dialog.getByRole('button', { name: 'Try again' }).click();
       await resultImage(dialog, 'Marigold Bandhani Saree');
@@ -95,12 +124,16 @@ describe('recovering from faults in the demo shop', () => {
       assert.deepEqual(jobs.map((job) => job.status).sort(), ['failed', 'succeeded']);
       const succeeded = jobs.find((job) => job.status === 'succeeded');
       assert.ok(succeeded && succeeded.charged > 0);
-      assert.equal(start.credits - end.credits - firstLookCredits(start.jobs, end.jobs), succeeded.charged, 'charged for exactly one render');
+      assert.equal(
+        start.credits - end.credits - firstLookCredits(start.jobs, end.jobs),
+        succeeded.charged,
+        'charged for exactly one render',
+      );
       assert.deepEqual(problems, []);
     });
   });
 
-  test('the submit\'s answer is lost after upstream charged it; Try again re-sends the same request at no cost', async (t) => {
+  test("the submit's answer is lost after upstream charged it; Try again re-sends the same request at no cost", async (t) => {
     await withPage(shop, t.name, async (page, problems) => {
       const start = await shop.sandbox.workspace();
       const submitsBefore = await submitCount();
@@ -119,9 +152,12 @@ describe('recovering from faults in the demo shop', () => {
       assert.deepEqual(errors, ['upstream_timeout']);
       assert.equal((await alert.innerText()).trim(), messages[0]);
       // The delayed submit lands upstream after the proxy gave up on it.
-      const charged = await until('the delayed submit to reach the sandbox', () => shop.sandbox.workspace(),
-        (ws) => newJobs(start.jobs, ws.jobs).length > 0);
-      const attempts = await submitCount() - submitsBefore;
+      const charged = await until(
+        'the delayed submit to reach the sandbox',
+        () => shop.sandbox.workspace(),
+        (ws) => newJobs(start.jobs, ws.jobs).length > 0,
+      );
+      const attempts = (await submitCount()) - submitsBefore;
       const [job] = newJobs(start.jobs, charged.jobs);
       assert.ok(job && job.charged > 0, 'upstream made and charged the job');
 
@@ -131,8 +167,16 @@ describe('recovering from faults in the demo shop', () => {
       await resultImage(dialog, 'Peacock Paithani Nauvari');
 
       const end = await shop.sandbox.workspace();
-      assert.deepEqual(newJobs(start.jobs, end.jobs).map((j) => j.id), [job.id], 'the retry got the original job');
-      assert.equal(start.credits - end.credits - firstLookCredits(start.jobs, end.jobs), job.charged, 'no second charge');
+      assert.deepEqual(
+        newJobs(start.jobs, end.jobs).map((j) => j.id),
+        [job.id],
+        'the retry got the original job',
+      );
+      assert.equal(
+        start.credits - end.credits - firstLookCredits(start.jobs, end.jobs),
+        job.charged,
+        'no second charge',
+      );
       assert.ok((await submitCount()) > submitsBefore + attempts, 'the retry did reach upstream');
       const { submits } = await recorded();
       assert.ok(submits.length >= 1);
@@ -143,7 +187,7 @@ describe('recovering from faults in the demo shop', () => {
 
   // The first answer is lost and the job finishes before the retry: the proxy must not take the
   // finished job without its outputs as final (it once did, and the shopper saw "ready" and no image).
-  test('Try again after the lost answer\'s job already finished still shows the result, at no cost', async (t) => {
+  test("Try again after the lost answer's job already finished still shows the result, at no cost", async (t) => {
     await withPage(shop, t.name, async (page) => {
       page.setDefaultTimeout(10_000);
       const start = await shop.sandbox.workspace();
@@ -151,13 +195,19 @@ describe('recovering from faults in the demo shop', () => {
       await openProduct(page, shop, 'bandhgala-midnight');
       const dialog = await tryOn(page);
       await dialog.getByRole('alert').waitFor({ timeout: WAIT });
-      const done = await until('the lost answer\'s job to finish', () => shop.sandbox.workspace(),
-        (ws) => newJobs(start.jobs, ws.jobs).some((job) => job.status === 'succeeded'));
+      const done = await until(
+        "the lost answer's job to finish",
+        () => shop.sandbox.workspace(),
+        (ws) => newJobs(start.jobs, ws.jobs).some((job) => job.status === 'succeeded'),
+      );
       const [job] = newJobs(start.jobs, done.jobs);
       await dialog.getByRole('button', { name: 'Try again' }).click();
       await resultImage(dialog, 'Midnight Bandhgala');
       const end = await shop.sandbox.workspace();
-      assert.deepEqual(newJobs(start.jobs, end.jobs).map((j) => j.id), [job?.id]);
+      assert.deepEqual(
+        newJobs(start.jobs, end.jobs).map((j) => j.id),
+        [job?.id],
+      );
       assert.equal(start.credits - end.credits - firstLookCredits(start.jobs, end.jobs), job?.charged);
     });
   });
@@ -169,8 +219,11 @@ describe('recovering from faults in the demo shop', () => {
       await openProduct(page, shop, 'suit-charcoal');
       await tryOn(page);
       await page.locator('tryon-button[status="rendering"]').waitFor({ state: 'attached' });
-      const held = await until('the held job', () => shop.sandbox.workspace(),
-        (ws) => newJobs(start.jobs, ws.jobs).some((job) => job.status === 'processing'));
+      const held = await until(
+        'the held job',
+        () => shop.sandbox.workspace(),
+        (ws) => newJobs(start.jobs, ws.jobs).some((job) => job.status === 'processing'),
+      );
       const [job] = newJobs(start.jobs, held.jobs);
       assert.ok(job);
       const submitsBefore = await submitCount();
@@ -185,7 +238,11 @@ describe('recovering from faults in the demo shop', () => {
       await resultImage(dialog, 'Charcoal Two-Piece Suit');
 
       const end = await shop.sandbox.workspace();
-      assert.deepEqual(newJobs(start.jobs, end.jobs).map((j) => j.id), [job.id], 'no new job after the reload');
+      assert.deepEqual(
+        newJobs(start.jobs, end.jobs).map((j) => j.id),
+        [job.id],
+        'no new job after the reload',
+      );
       assert.equal(await submitCount(), submitsBefore, 'nothing re-submitted');
       assert.equal(start.credits - end.credits - firstLookCredits(start.jobs, end.jobs), job.charged);
       assert.deepEqual(problems, []);
@@ -196,7 +253,10 @@ describe('recovering from faults in the demo shop', () => {
 // The shop's own front server, as nginx would be: the demo shop's pages behind it, and /tryon/ sent
 // to a token proxy of its own that the test really stops (its listener closed, streams cut) and
 // starts again on the same port. While it is down the front answers 502, as nginx does.
-interface Front { url: string; close(): Promise<void> }
+interface Front {
+  url: string;
+  close(): Promise<void>;
+}
 
 /** The proxy went away mid-answer (a status stream): the front ends the response, as nginx does. */
 function endWhenCut(body: ReadableStream<Uint8Array> | null): ReadableStream<Uint8Array> | null {
@@ -218,42 +278,53 @@ function endWhenCut(body: ReadableStream<Uint8Array> | null): ReadableStream<Uin
 
 function startFront(shopUrl: string, proxyPort: () => number | undefined): Promise<Front> {
   return new Promise((resolveFront, reject) => {
-    const server = serve({
-      hostname: '127.0.0.1',
-      port: 0,
-      fetch: async (request) => {
-        const url = new URL(request.url);
-        const port = proxyPort();
-        const toProxy = url.pathname === '/tryon' || url.pathname.startsWith('/tryon/');
-        const target = toProxy ? `http://127.0.0.1:${port ?? 1}` : shopUrl;
-        const headers = new Headers(request.headers);
-        headers.delete('host');
-        try {
-          const answer = await fetch(`${target}${url.pathname}${url.search}`, {
-            method: request.method, headers, redirect: 'manual', signal: request.signal,
-            ...(request.body ? { body: request.body, duplex: 'half' } : {}),
-          } as RequestInit);
-          const out = new Headers(answer.headers);
-          // fetch has already decoded the body.
-          out.delete('content-encoding');
-          out.delete('content-length');
-          return new Response(endWhenCut(answer.body), { status: answer.status, headers: out });
-        } catch {
-          return new Response('<html><body><h1>502 Bad Gateway</h1></body></html>', { status: 502, headers: { 'content-type': 'text/html' } });
-        }
+    const server = serve(
+      {
+        hostname: '127.0.0.1',
+        port: 0,
+        fetch: async (request) => {
+          const url = new URL(request.url);
+          const port = proxyPort();
+          const toProxy = url.pathname === '/tryon' || url.pathname.startsWith('/tryon/');
+          const target = toProxy ? `http://127.0.0.1:${port ?? 1}` : shopUrl;
+          const headers = new Headers(request.headers);
+          headers.delete('host');
+          try {
+            const answer = await fetch(`${target}${url.pathname}${url.search}`, {
+              method: request.method,
+              headers,
+              redirect: 'manual',
+              signal: request.signal,
+              ...(request.body ? { body: request.body, duplex: 'half' } : {}),
+            } as RequestInit);
+            const out = new Headers(answer.headers);
+            // fetch has already decoded the body.
+            out.delete('content-encoding');
+            out.delete('content-length');
+            return new Response(endWhenCut(answer.body), { status: answer.status, headers: out });
+          } catch {
+            return new Response('<html><body><h1>502 Bad Gateway</h1></body></html>', {
+              status: 502,
+              headers: { 'content-type': 'text/html' },
+            });
+          }
+        },
       },
-    }, (info: AddressInfo) => resolveFront({
-      url: `http://127.0.0.1:${info.port}`,
-      close: () => new Promise<void>((done) => {
-        if ('closeAllConnections' in server) server.closeAllConnections();
-        server.close(() => done());
-      }),
-    }));
+      (info: AddressInfo) =>
+        resolveFront({
+          url: `http://127.0.0.1:${info.port}`,
+          close: () =>
+            new Promise<void>((done) => {
+              if ('closeAllConnections' in server) server.closeAllConnections();
+              server.close(() => done());
+            }),
+        }),
+    );
     server.once('error', reject);
   });
 }
 
-describe('the shop\'s token proxy stops mid-render', () => {
+describe("the shop's token proxy stops mid-render", () => {
   let front: Front;
   let proxy: StartedProxy | undefined;
   let proxyPort: number | undefined;
@@ -262,9 +333,17 @@ describe('the shop\'s token proxy stops mid-render', () => {
   async function startTokenProxy(secret: string): Promise<void> {
     const { catalog, imagesDir } = await prepareShopCatalog();
     proxy = await startProxy({
-      port: proxyPort ?? 0, basePath: '/tryon', secret, apiKey: LIVE_KEY, baseUrl: shop.sandbox.url, upstreamLabel: 'live',
-      catalog, assetsDir: imagesDir, readAsset: async (path) => new Uint8Array(await readFile(resolve(imagesDir, path))),
-      allowedOrigins: [front.url], log: () => undefined,
+      port: proxyPort ?? 0,
+      basePath: '/tryon',
+      secret,
+      apiKey: LIVE_KEY,
+      baseUrl: shop.sandbox.url,
+      upstreamLabel: 'live',
+      catalog,
+      assetsDir: imagesDir,
+      readAsset: async (path) => new Uint8Array(await readFile(resolve(imagesDir, path))),
+      allowedOrigins: [front.url],
+      log: () => undefined,
     });
     proxyPort = proxy.port;
   }
@@ -277,9 +356,15 @@ describe('the shop\'s token proxy stops mid-render', () => {
   before(async () => {
     front = await startFront(shop.url, () => proxyPort);
   });
-  beforeEach(async () => { await startTokenProxy(secrets.first); });
-  afterEach(async () => { await stopTokenProxy(); });
-  after(async () => { await front?.close(); });
+  beforeEach(async () => {
+    await startTokenProxy(secrets.first);
+  });
+  afterEach(async () => {
+    await stopTokenProxy();
+  });
+  after(async () => {
+    await front?.close();
+  });
 
   /** Starts a try-on through the front whose job upstream holds mid-render; resolves with that job. */
   async function renderHeld(page: Page, product: string): Promise<SandboxJob> {
@@ -289,8 +374,11 @@ describe('the shop\'s token proxy stops mid-render', () => {
     await page.locator('tryon-button').first().waitFor();
     await tryOn(page);
     await page.locator('tryon-button[status="rendering"]').waitFor({ state: 'attached' });
-    const held = await until('the held job', () => shop.sandbox.workspace(),
-      (ws) => newJobs(start.jobs, ws.jobs).some((job) => job.status === 'processing'));
+    const held = await until(
+      'the held job',
+      () => shop.sandbox.workspace(),
+      (ws) => newJobs(start.jobs, ws.jobs).some((job) => job.status === 'processing'),
+    );
     const [job] = newJobs(start.jobs, held.jobs);
     assert.ok(job);
     return job;
@@ -323,7 +411,11 @@ describe('the shop\'s token proxy stops mid-render', () => {
       await resultImage(dialog, 'Ivory Brocade Sherwani');
       t.diagnostic(`result shown ${Date.now() - restartedAt} ms after the proxy restarted, with no press`);
       const end = await shop.sandbox.workspace();
-      assert.deepEqual(newJobs(start.jobs, end.jobs).map((j) => j.id), [job.id], 'no second try-on');
+      assert.deepEqual(
+        newJobs(start.jobs, end.jobs).map((j) => j.id),
+        [job.id],
+        'no second try-on',
+      );
       assert.equal(start.credits - end.credits - firstLookCredits(start.jobs, end.jobs), job.charged, 'charged once');
       assert.equal(await dialog.getByRole('alert').count(), 0, 'no error on the way');
       assert.deepEqual(problems, []);

@@ -15,8 +15,12 @@ import { products } from '../../demo/shop/products.js';
 
 let shop: Shop;
 
-before(async () => { shop = await openShop(); });
-after(async () => { await shop?.close(); });
+before(async () => {
+  shop = await openShop();
+});
+after(async () => {
+  await shop?.close();
+});
 
 const DRESS = products.find((product) => product.id === 'dress-aline-indigo')!;
 const [INDIGO, CHALK] = DRESS.colours;
@@ -37,20 +41,23 @@ const distance = (a: Rgb, b: Rgb) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] -
  */
 async function torsoColour(dialog: Locator, productName: string): Promise<Rgb> {
   await resultImage(dialog, productName);
-  return dialog.getByRole('img', { name: `You wearing ${productName}` }).first().evaluate((element) => {
-    const img = element as HTMLImageElement;
-    const canvas = document.createElement('canvas');
-    canvas.width = img.naturalWidth;
-    canvas.height = img.naturalHeight;
-    const context = canvas.getContext('2d', { willReadFrequently: true })!;
-    context.drawImage(img, 0, 0);
-    const x = Math.round(canvas.width * 0.4);
-    const y = Math.round(canvas.height * 0.4);
-    const { data } = context.getImageData(x, y, Math.round(canvas.width * 0.2), Math.round(canvas.height * 0.2));
-    const channels: number[][] = [[], [], []];
-    for (let i = 0; i < data.length; i += 4) for (let c = 0; c < 3; c++) channels[c]!.push(data[i + c]!);
-    return channels.map((values) => values.sort((a, b) => a - b)[values.length >> 1]!) as [number, number, number];
-  });
+  return dialog
+    .getByRole('img', { name: `You wearing ${productName}` })
+    .first()
+    .evaluate((element) => {
+      const img = element as HTMLImageElement;
+      const canvas = document.createElement('canvas');
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      const context = canvas.getContext('2d', { willReadFrequently: true })!;
+      context.drawImage(img, 0, 0);
+      const x = Math.round(canvas.width * 0.4);
+      const y = Math.round(canvas.height * 0.4);
+      const { data } = context.getImageData(x, y, Math.round(canvas.width * 0.2), Math.round(canvas.height * 0.2));
+      const channels: number[][] = [[], [], []];
+      for (let i = 0; i < data.length; i += 4) for (let c = 0; c < 3; c++) channels[c]!.push(data[i + c]!);
+      return channels.map((values) => values.sort((a, b) => a - b)[values.length >> 1]!) as [number, number, number];
+    });
 }
 
 /** Picks a colour as a shopper at a keyboard does: Tab into the radio group, arrow to the colour. */
@@ -68,14 +75,20 @@ describe('colours in the demo shop', () => {
     await withPage(shop, t.name, async (page, problems) => {
       const start = await shop.sandbox.workspace();
       const uploads: string[] = [];
-      page.on('request', (request) => { if (request.method() === 'POST' && request.url().endsWith('/tryon/photos')) uploads.push(request.url()); });
+      page.on('request', (request) => {
+        if (request.method() === 'POST' && request.url().endsWith('/tryon/photos')) uploads.push(request.url());
+      });
       await openProduct(page, shop, DRESS.id);
       const widget = page.locator('tryon-button');
-      assert.equal(await widget.getAttribute('variant'), INDIGO.id, 'the product\'s own colour to begin with');
+      assert.equal(await widget.getAttribute('variant'), INDIGO.id, "the product's own colour to begin with");
 
       await pickColour(page, CHALK.name);
       assert.equal(await widget.getAttribute('variant'), CHALK.id);
-      assert.match(await page.locator('[data-product-photo]').getAttribute('src') ?? '', new RegExp(`--${CHALK.id}\\.png$`), 'the product picture follows');
+      assert.match(
+        (await page.locator('[data-product-photo]').getAttribute('src')) ?? '',
+        new RegExp(`--${CHALK.id}\\.png$`),
+        'the product picture follows',
+      );
 
       const dialog = await tryOn(page, 'See it on you');
       const chalk = await torsoColour(dialog, DRESS.name);
@@ -83,7 +96,11 @@ describe('colours in the demo shop', () => {
       const indigoHex = rgbOf(INDIGO.hex);
       assert.ok(distance(chalk, chalkHex) < 60, `the result is chalk (${CHALK.hex}): torso ${chalk.join(',')}`);
       assert.ok(distance(chalk, indigoHex) > 150, `and not indigo: torso ${chalk.join(',')}`);
-      assert.equal(await dialog.getByRole('button', { name: /^Try this colour/ }).count(), 0, 'no offer for the colour shown');
+      assert.equal(
+        await dialog.getByRole('button', { name: /^Try this colour/ }).count(),
+        0,
+        'no offer for the colour shown',
+      );
 
       // Another colour, with the dialog closed (the page behind a modal dialog is inert).
       await page.keyboard.press('Escape');
@@ -97,16 +114,28 @@ describe('colours in the demo shop', () => {
       await page.keyboard.press('Enter');
       await offer.waitFor({ state: 'detached' });
       const indigo = await torsoColour(dialog, DRESS.name);
-      assert.ok(distance(indigo, indigoHex) < 60, `the new result is indigo (${INDIGO.hex}): torso ${indigo.join(',')}`);
-      assert.ok(distance(indigo, chalk) > 150, `and differs from the chalk run: ${indigo.join(',')} vs ${chalk.join(',')}`);
-      t.diagnostic(`torso median: chalk run ${chalk.join(',')} (${CHALK.hex}), indigo run ${indigo.join(',')} (${INDIGO.hex})`);
+      assert.ok(
+        distance(indigo, indigoHex) < 60,
+        `the new result is indigo (${INDIGO.hex}): torso ${indigo.join(',')}`,
+      );
+      assert.ok(
+        distance(indigo, chalk) > 150,
+        `and differs from the chalk run: ${indigo.join(',')} vs ${chalk.join(',')}`,
+      );
+      t.diagnostic(
+        `torso median: chalk run ${chalk.join(',')} (${CHALK.hex}), indigo run ${indigo.join(',')} (${INDIGO.hex})`,
+      );
 
       // Two try-ons upstream, one photo: the second reused the first's upload. (Each try-on's
       // first look, a draft beside it, is not what this test is about: counted apart.)
       assert.equal(uploads.length, 1, 'the photo was uploaded once');
-      const tryons = (all: typeof start.jobs) => topJobs(all).filter((job) => !start.jobs.some((s) => s.id === job.id) && job.tier !== 'draft');
-      const end = await until('both jobs to succeed', () => shop.sandbox.workspace(),
-        (ws) => tryons(ws.jobs).filter((job) => job.status === 'succeeded').length === 2);
+      const tryons = (all: typeof start.jobs) =>
+        topJobs(all).filter((job) => !start.jobs.some((s) => s.id === job.id) && job.tier !== 'draft');
+      const end = await until(
+        'both jobs to succeed',
+        () => shop.sandbox.workspace(),
+        (ws) => tryons(ws.jobs).filter((job) => job.status === 'succeeded').length === 2,
+      );
       const jobs = tryons(end.jobs);
       assert.equal(jobs.length, 2);
       assert.notEqual(jobs[0]!.idempotency_key, jobs[1]!.idempotency_key, 'a new colour is a new try-on');
@@ -116,11 +145,27 @@ describe('colours in the demo shop', () => {
       await dialog.waitFor({ state: 'hidden' });
       const log = page.getByRole('log', { name: 'Event log' });
       await log.locator('[data-analytics="dataLayer tryon_close"]').nth(1).waitFor();
-      const logged = await log.locator('[data-analytics]').evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.analytics));
-      assert.deepEqual(logged, ['tryon_open', 'tryon_submit', 'tryon_result', 'tryon_close', 'tryon_open', 'tryon_submit', 'tryon_result', 'tryon_close']
-        .map((name) => `dataLayer ${name}`));
-      const pushed = await page.evaluate(() => (window as unknown as { dataLayer: Record<string, unknown>[] }).dataLayer
-        .map(({ duration_ms: duration, ...rest }) => ({ ...rest, timed: typeof duration === 'number' })));
+      const logged = await log
+        .locator('[data-analytics]')
+        .evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.analytics));
+      assert.deepEqual(
+        logged,
+        [
+          'tryon_open',
+          'tryon_submit',
+          'tryon_result',
+          'tryon_close',
+          'tryon_open',
+          'tryon_submit',
+          'tryon_result',
+          'tryon_close',
+        ].map((name) => `dataLayer ${name}`),
+      );
+      const pushed = await page.evaluate(() =>
+        (window as unknown as { dataLayer: Record<string, unknown>[] }).dataLayer.map(
+          ({ duration_ms: duration, ...rest }) => ({ ...rest, timed: typeof duration === 'number' }),
+        ),
+      );
       // The dress is offered in the front view only (demo/shop/catalog.json's default).
       const views = 'front';
       const subject = (variant: string) => ({ product: DRESS.id, variant });

@@ -29,11 +29,21 @@ describe('custom-elements.json', () => {
   test('every module path is normalised and every export leads to a declaration', () => {
     for (const module of manifest.modules) {
       assert.match(module.path, /^dist\/npm\/(?:[\w.-]+\/)*[\w.-]+\.js$/, `module path ${module.path}`);
-      assert.ok((module.declarations?.length ?? 0) > 0 || (module.exports?.length ?? 0) > 0, `${module.path} holds something`);
+      assert.ok(
+        (module.declarations?.length ?? 0) > 0 || (module.exports?.length ?? 0) > 0,
+        `${module.path} holds something`,
+      );
       for (const entry of module.exports ?? []) {
         const target = entry.declaration.module;
-        assert.match(target ?? '', /^dist\/npm\/(?:[\w.-]+\/)*[\w.-]+\.js$/, `${module.path} exports ${entry.name} from ${target}`);
-        assert.ok(declarationAt(target, entry.declaration.name), `${module.path}: ${entry.kind} ${entry.name} → ${target}#${entry.declaration.name}, which is declared there`);
+        assert.match(
+          target ?? '',
+          /^dist\/npm\/(?:[\w.-]+\/)*[\w.-]+\.js$/,
+          `${module.path} exports ${entry.name} from ${target}`,
+        );
+        assert.ok(
+          declarationAt(target, entry.declaration.name),
+          `${module.path}: ${entry.kind} ${entry.name} → ${target}#${entry.declaration.name}, which is declared there`,
+        );
         assert.doesNotMatch(entry.declaration.name, /^anonymous_/);
       }
     }
@@ -43,10 +53,13 @@ describe('custom-elements.json', () => {
     const entry = manifest.modules.find((m) => m.path === 'dist/npm/tryon-button.js');
     assert.ok(entry, 'the entry module is described');
     const definitions = entry.exports?.filter((e) => e.kind === 'custom-element-definition') ?? [];
-    assert.deepEqual(definitions, [{
-      kind: 'custom-element-definition', name: 'tryon-button',
-      declaration: { name: 'TryonButton', module: 'dist/npm/tryon-button.component.js' },
-    }]);
+    assert.deepEqual(definitions, [
+      {
+        kind: 'custom-element-definition',
+        name: 'tryon-button',
+        declaration: { name: 'TryonButton', module: 'dist/npm/tryon-button.component.js' },
+      },
+    ]);
     const exported = entry.exports?.find((e) => e.kind === 'js' && e.name === 'TryonButton');
     assert.deepEqual(exported?.declaration, { name: 'TryonButton', module: 'dist/npm/tryon-button.component.js' });
     const element = declarationAt('dist/npm/tryon-button.component.js', 'TryonButton');
@@ -55,7 +68,9 @@ describe('custom-elements.json', () => {
   });
 
   test('every custom element registered in the manifest points at a module that declares it', () => {
-    const definitions = manifest.modules.flatMap((m) => (m.exports ?? []).filter((e) => e.kind === 'custom-element-definition'));
+    const definitions = manifest.modules.flatMap((m) =>
+      (m.exports ?? []).filter((e) => e.kind === 'custom-element-definition'),
+    );
     assert.ok(definitions.length > 0);
     for (const definition of definitions) {
       const declaration = declarationAt(definition.declaration.module, definition.declaration.name);
@@ -68,7 +83,11 @@ describe('custom-elements.json', () => {
 describe('docs/api-reference.md', () => {
   test('is what the build generates from the current JSDoc (run `npm run build` after changing it)', async () => {
     const committed = await readFile(join(projectRoot, 'docs/api-reference.md'), 'utf8');
-    assert.equal(committed, apiReference(manifest), 'docs/api-reference.md is stale: run `npm run build` and commit it');
+    assert.equal(
+      committed,
+      apiReference(manifest),
+      'docs/api-reference.md is stale: run `npm run build` and commit it',
+    );
   });
 
   test('a change to the JSDoc changes the reference (the check above is not vacuous)', () => {
@@ -85,7 +104,8 @@ function renderedParts(source: string): string[] {
   for (const match of source.matchAll(/(?<![\w-])part=(?:"([^"]*)"|'([^']*)'|\$\{([^}]*)\})/g)) {
     const literal = match[1] ?? match[2];
     const expression = match[3];
-    const values = literal !== undefined ? [literal] : [...(expression ?? '').matchAll(/(["'`])([^"'`]*)\1/g)].map((m) => m[2]!);
+    const values =
+      literal !== undefined ? [literal] : [...(expression ?? '').matchAll(/(["'`])([^"'`]*)\1/g)].map((m) => m[2]!);
     for (const value of values) names.push(...value.split(/\s+/).filter(Boolean));
   }
   return names;
@@ -93,7 +113,9 @@ function renderedParts(source: string): string[] {
 
 describe('CSS parts', () => {
   test('the @csspart tags, exportparts and the rendered part names agree', async () => {
-    const sources = (await listFiles(widgetDir)).filter((path) => path.endsWith('.ts') && !path.includes('/integrations/'));
+    const sources = (await listFiles(widgetDir)).filter(
+      (path) => path.endsWith('.ts') && !path.includes('/integrations/'),
+    );
     const rendered = new Set<string>();
     const renderedByButton = new Set<string>();
     const exported = new Set<string>();
@@ -105,17 +127,33 @@ describe('CSS parts', () => {
         if (relative(widgetDir, path) === buttonModule) renderedByButton.add(name);
       }
       for (const match of text.matchAll(/exportparts="([^"]*)"/g)) {
-        for (const name of match[1]!.split(',').map((n) => n.trim()).filter(Boolean)) exported.add(name.split(':')[0]!.trim());
+        for (const name of match[1]!
+          .split(',')
+          .map((n) => n.trim())
+          .filter(Boolean))
+          exported.add(name.split(':')[0]!.trim());
       }
       for (const match of text.matchAll(/@csspart\s+([\w-]+)/g)) documented.add(match[1]!);
     }
     const sorted = (set: Set<string>) => [...set].sort();
     assert.ok(rendered.size > 5 && exported.size > 5, `the scan finds parts: ${sorted(rendered).join(', ')}`);
-    assert.deepEqual(sorted(documented), sorted(rendered), 'every rendered part is documented with @csspart, and no other');
+    assert.deepEqual(
+      sorted(documented),
+      sorted(rendered),
+      'every rendered part is documented with @csspart, and no other',
+    );
     const forwarded = new Set([...rendered].filter((name) => !renderedByButton.has(name)));
-    assert.deepEqual(sorted(exported), sorted(forwarded), "exportparts forwards every part of the panel's shadow root, and no other");
+    assert.deepEqual(
+      sorted(exported),
+      sorted(forwarded),
+      "exportparts forwards every part of the panel's shadow root, and no other",
+    );
     const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'tryon-button');
-    assert.deepEqual((element?.cssParts ?? []).map((p) => p.name).sort(), sorted(rendered), 'the manifest lists the same parts');
+    assert.deepEqual(
+      (element?.cssParts ?? []).map((p) => p.name).sort(),
+      sorted(rendered),
+      'the manifest lists the same parts',
+    );
   });
 
   test('the scan reads static, multiple and conditional part names, and not exportparts', () => {

@@ -6,7 +6,14 @@ import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  BUDGETS, buildCdn, buildIntegrations, checkBudgets, findCspHazards, measure, sriHash, type BuildResult,
+  BUDGETS,
+  buildCdn,
+  buildIntegrations,
+  checkBudgets,
+  findCspHazards,
+  measure,
+  sriHash,
+  type BuildResult,
 } from '../../scripts/build.js';
 import { firstScriptOf, graphOf, reachableFrom } from '../../scripts/module-graph.js';
 
@@ -53,31 +60,48 @@ describe('CDN build', () => {
     assert.deepEqual(graph.dynamicImports(entryName), [core], 'the entry imports the core, and nothing else, later');
     // The bundler's small runtime chunk (module namespaces) comes with the core when the core uses it.
     const runtime = graph.staticImports(core).filter((name) => /^rolldown-runtime-[\w-]+\.js$/.test(name));
-    assert.deepEqual(graph.staticImports(core).filter((name) => !runtime.includes(name)), [], 'the core imports nothing else at once');
-    assert.deepEqual([...firstScriptOf(graph, entryName)].sort(), [entryName, core, ...runtime].sort(), 'the first script is the entry and the core');
+    assert.deepEqual(
+      graph.staticImports(core).filter((name) => !runtime.includes(name)),
+      [],
+      'the core imports nothing else at once',
+    );
+    assert.deepEqual(
+      [...firstScriptOf(graph, entryName)].sort(),
+      [entryName, core, ...runtime].sort(),
+      'the first script is the entry and the core',
+    );
     assert.ok(graph.dynamicImports(core).includes(panel), 'the core imports the panel on demand');
     assert.ok(graph.staticImports(panel).includes(core), 'the panel shares the core');
     // The entry is loaded with whatever query the shop adds (?ver=, ?v=): a chunk that imported
     // it by its plain name would load a second copy of the widget and of Lit.
     for (const chunk of names.filter((name) => name !== entryName)) {
-      assert.ok(!graph.staticImports(chunk).includes(entryName) && !graph.dynamicImports(chunk).includes(entryName), `${chunk} never imports the entry`);
+      assert.ok(
+        !graph.staticImports(chunk).includes(entryName) && !graph.dynamicImports(chunk).includes(entryName),
+        `${chunk} never imports the entry`,
+      );
     }
     // And every chunk is one the entry can reach: nothing built for nobody. The photo check's worker
     // is named by the check's chunk, and the worker names its models and wasm.
-    assert.deepEqual([...reachableFrom(graph, entryName)].sort(), names.filter((name) => !byTheCheckWorker(name)));
+    assert.deepEqual(
+      [...reachableFrom(graph, entryName)].sort(),
+      names.filter((name) => !byTheCheckWorker(name)),
+    );
     const checkChunk = names.find((name) => /^photo-check-[\w-]+\.js$/.test(name) && !byTheCheckWorker(name))!;
     assert.match(await readFile(join(cdn.outDir, checkChunk), 'utf8'), /\.\/photo-check-worker\.js/);
     const worker = await readFile(join(cdn.outDir, 'photo-check-worker.js'), 'utf8');
-    for (const file of names.filter((name) => byTheCheckWorker(name) && /\.(json|wasm)$/.test(name))) assert.ok(worker.includes(file), `the worker fetches ${file}`);
+    for (const file of names.filter((name) => byTheCheckWorker(name) && /\.(json|wasm)$/.test(name)))
+      assert.ok(worker.includes(file), `the worker fetches ${file}`);
     const entry = await readFile(join(cdn.outDir, entryName), 'utf8');
     assert.ok(!firstScriptOf(graph, entryName).has(heic), 'the first script does not carry the HEIC decoder');
     const importers = names.filter((name) => graph.dynamicImports(name).includes(heic));
-    assert.ok(importers.length > 0 && importers.every((name) => !firstScriptOf(graph, entryName).has(name) || name === core),
-      'the decoder is imported only on demand');
+    assert.ok(
+      importers.length > 0 && importers.every((name) => !firstScriptOf(graph, entryName).has(name) || name === core),
+      'the decoder is imported only on demand',
+    );
     const coreText = await readFile(join(cdn.outDir, core), 'utf8');
     const decoder = await readFile(join(cdn.outDir, heic), 'utf8');
     assert.match(decoder, /[`'"]AGFzbQEAAAAB/, 'the decoder carries its wasm inside (base64 of the wasm header)');
-    assert.match(entry, /addEventListener\(`load`/, 'the entry waits for the page\'s load');
+    assert.match(entry, /addEventListener\(`load`/, "the entry waits for the page's load");
     assert.match(coreText, /customElements/, 'the core registers the element');
     assert.ok(cdn.files.find((f) => f.file === entryName)!.gzip < 512, 'the entry is only the wait');
     // npm test runs with NODE_ENV=test; the shipped bytes must still be Lit's production build.
@@ -86,11 +110,14 @@ describe('CDN build', () => {
     assert.doesNotMatch(coreText, /\n\t/, 'minified: no indented code');
     // The styles' CSS is minified too (vite.config.ts): no comment, no indent, rules intact.
     const panelText = await readFile(join(cdn.outDir, panel), 'utf8');
-    for (const [name, text] of [['core', coreText], ['panel', panelText]] as const) {
+    for (const [name, text] of [
+      ['core', coreText],
+      ['panel', panelText],
+    ] as const) {
       assert.doesNotMatch(text, /:host\s*\{\s*\n/, `${name}: the styles are not shipped as written`);
       assert.doesNotMatch(text, /\/\* --_accent|\/\* A bottom sheet/, `${name}: no CSS comment is shipped`);
     }
-    assert.match(panelText, /dialog\.sheet\{width: ?100%;max-width: ?100%;/, 'the panel\'s rules survive minification');
+    assert.match(panelText, /dialog\.sheet\{width: ?100%;max-width: ?100%;/, "the panel's rules survive minification");
     // The registrations are side effects the bundler must keep (widget/package.json `sideEffects`):
     // without them the button renders and its dialog never opens.
     assert.match(panelText, /customElements\.define\(`tryon-panel`/, 'the panel chunk registers <tryon-panel>');
@@ -101,37 +128,71 @@ describe('CDN build', () => {
     assert.deepEqual(budgets.problems, []);
     const core = cdn.files.map((f) => f.file).find((f) => /^tryon-core-[\w-]+\.js$/.test(f))!;
     assert.deepEqual(budgets.firstScript.sort(), [...firstScriptOf(graphOf(cdn.outDir), 'tryon-button.js')].sort());
-    assert.ok(budgets.firstScript.includes('tryon-button.js') && budgets.firstScript.includes(core),
-      'the first script counts the entry and the core it imports');
+    assert.ok(
+      budgets.firstScript.includes('tryon-button.js') && budgets.firstScript.includes(core),
+      'the first script counts the entry and the core it imports',
+    );
     assert.ok(budgets.button > 1000 && budgets.button <= BUDGETS.button, `button ${budgets.button} B`);
     assert.ok(budgets.buttonAndPanel > budgets.button && budgets.buttonAndPanel <= BUDGETS.buttonAndPanel);
     // The decoder is counted on its own, and of the dictionaries other than English only the
     // largest, since a page fetches at most one: button + panel is every other script.
-    const gzipOf = (pattern: RegExp) => cdn.files.filter((f) => f.file.endsWith('.js') && pattern.test(f.file)).reduce((sum, f) => sum + f.gzip, 0);
-    const largestDictionary = Math.max(...cdn.files.filter((f) => /^(?!en-)[a-z]{2,3}-[\w-]+\.js$/.test(f.file)).map((f) => f.gzip));
+    const gzipOf = (pattern: RegExp) =>
+      cdn.files.filter((f) => f.file.endsWith('.js') && pattern.test(f.file)).reduce((sum, f) => sum + f.gzip, 0);
+    const largestDictionary = Math.max(
+      ...cdn.files.filter((f) => /^(?!en-)[a-z]{2,3}-[\w-]+\.js$/.test(f.file)).map((f) => f.gzip),
+    );
     // The photo check is counted apart too (bytes on disk, its own budget).
-    assert.ok(budgets.photoCheck > 500_000 && budgets.photoCheck <= BUDGETS.photoCheckOnDisk, `photo check ${budgets.photoCheck} B`);
+    assert.ok(
+      budgets.photoCheck > 500_000 && budgets.photoCheck <= BUDGETS.photoCheckOnDisk,
+      `photo check ${budgets.photoCheck} B`,
+    );
     // The models' and hand-off's screens and the QR code library are fetched only when asked for: budgeted apart.
-    assert.equal(budgets.buttonAndPanel, gzipOf(/^(?!heic-)(?!photo-check-)(?!check-[a-z]{2,3}-)(?!(alternatives|nano|svg)-)(?!(?!en-)[a-z]{2,3}-[\w-]+\.js$)/) + largestDictionary);
+    assert.equal(
+      budgets.buttonAndPanel,
+      gzipOf(
+        /^(?!heic-)(?!photo-check-)(?!check-[a-z]{2,3}-)(?!(alternatives|nano|svg)-)(?!(?!en-)[a-z]{2,3}-[\w-]+\.js$)/,
+      ) + largestDictionary,
+    );
     assert.equal(budgets.alternatives, gzipOf(/^(alternatives|nano|svg)-[\w-]+\.js$/));
-    assert.ok(budgets.alternatives > 1000 && budgets.alternatives <= BUDGETS.alternatives, `models and hand-off ${budgets.alternatives} B`);
+    assert.ok(
+      budgets.alternatives > 1000 && budgets.alternatives <= BUDGETS.alternatives,
+      `models and hand-off ${budgets.alternatives} B`,
+    );
     assert.equal(budgets.heicDecoder, gzipOf(/^heic-[\w-]+\.js$/));
-    assert.ok(budgets.heicDecoder > 100_000 && budgets.heicDecoder <= BUDGETS.heicDecoder, `HEIC decoder ${budgets.heicDecoder} B`);
-    console.log(`  measured: button ${budgets.button} B gz, button + panel ${budgets.buttonAndPanel} B gz, HEIC decoder ${budgets.heicDecoder} B gz, buildCdn ${Math.round(cdnMs)} ms`);
+    assert.ok(
+      budgets.heicDecoder > 100_000 && budgets.heicDecoder <= BUDGETS.heicDecoder,
+      `HEIC decoder ${budgets.heicDecoder} B`,
+    );
+    console.log(
+      `  measured: button ${budgets.button} B gz, button + panel ${budgets.buttonAndPanel} B gz, HEIC decoder ${budgets.heicDecoder} B gz, buildCdn ${Math.round(cdnMs)} ms`,
+    );
   });
 
   test('languages do not add up: a page pays for English and its own language only', () => {
-    const base = [{ file: 'tryon-button.js', bytes: 20_000, gzip: 8000 }, { file: 'tryon-panel-x.js', bytes: 40_000, gzip: 13_000 },
-      { file: 'en-x.js', bytes: 4000, gzip: 1800 }];
+    const base = [
+      { file: 'tryon-button.js', bytes: 20_000, gzip: 8000 },
+      { file: 'tryon-panel-x.js', bytes: 40_000, gzip: 13_000 },
+      { file: 'en-x.js', bytes: 4000, gzip: 1800 },
+    ];
     const many: BuildResult = {
       outDir: cdn.outDir,
-      files: [...base, ...Array.from({ length: 40 }, (_, i) => ({ file: `l${String.fromCharCode(97 + (i % 26))}${i < 26 ? '' : 'x'}-h${i}.js`, bytes: 9000, gzip: 2300 + i }))],
+      files: [
+        ...base,
+        ...Array.from({ length: 40 }, (_, i) => ({
+          file: `l${String.fromCharCode(97 + (i % 26))}${i < 26 ? '' : 'x'}-h${i}.js`,
+          bytes: 9000,
+          gzip: 2300 + i,
+        })),
+      ],
     };
     const counted = checkBudgets(many);
     assert.equal(counted.buttonAndPanel, 8000 + 13_000 + 1800 + 2339, 'the largest dictionary, once');
     assert.deepEqual(counted.problems, []);
     // A dictionary too big for any page to pay is still caught.
-    const huge = checkBudgets({ outDir: cdn.outDir, files: [...base, { file: 'ar-h.js', bytes: 90_000, gzip: BUDGETS.buttonAndPanel - (8000 + 13_000 + 1800) + 1 }] });
+    const huge = checkBudgets({
+      outDir: cdn.outDir,
+      files: [...base, { file: 'ar-h.js', bytes: 90_000, gzip: BUDGETS.buttonAndPanel - (8000 + 13_000 + 1800) + 1 }],
+    });
     assert.match(huge.problems[0]!, /button \+ panel/);
   });
 
@@ -148,12 +209,18 @@ describe('CDN build', () => {
     assert.match(problems[0]!, /button is \d+ B gzipped, over/);
     assert.match(problems[1]!, /button \+ panel/);
     assert.match(checkBudgets({ outDir: cdn.outDir, files: [] }).problems[0]!, /missing/);
-    const heavyDecoder = checkBudgets({ outDir: cdn.outDir, files: [
-      { file: 'tryon-button.js', bytes: 20_000, gzip: 7_000 },
-      { file: 'heic-x.js', bytes: 3_000_000, gzip: BUDGETS.heicDecoder + 1 },
-    ] });
+    const heavyDecoder = checkBudgets({
+      outDir: cdn.outDir,
+      files: [
+        { file: 'tryon-button.js', bytes: 20_000, gzip: 7_000 },
+        { file: 'heic-x.js', bytes: 3_000_000, gzip: BUDGETS.heicDecoder + 1 },
+      ],
+    });
     assert.equal(heavyDecoder.buttonAndPanel, 7_000);
-    assert.deepEqual(heavyDecoder.problems.map((p) => /HEIC decoder is \d+ B gzipped, over/.test(p)), [true]);
+    assert.deepEqual(
+      heavyDecoder.problems.map((p) => /HEIC decoder is \d+ B gzipped, over/.test(p)),
+      [true],
+    );
   });
 
   test('the SRI hash is the sha384 a browser computes (Web Crypto) and changes with one byte', async () => {
@@ -175,7 +242,11 @@ describe('CDN build', () => {
     await writeFile(join(bad, 'c.js'), 'setTimeout("alert(1)", 10);');
     await writeFile(join(bad, 'd.js'), 'const ok = obj.evaluate(1); const y = retrieval(2);');
     const found = await findCspHazards(bad);
-    assert.deepEqual(found.sort(), ['a.js: eval(', 'b.js: new Function(', 'c.js: a string passed to setTimeout/setInterval']);
+    assert.deepEqual(found.sort(), [
+      'a.js: eval(',
+      'b.js: new Function(',
+      'c.js: a string passed to setTimeout/setInterval',
+    ]);
   });
 
   test('measure() of the output folder matches what buildCdn reported', async () => {
@@ -195,16 +266,23 @@ describe('platform packages', () => {
     // The Shopify block also loads its variant follower, built from widget/integrations/shopify/tryon-variant.ts.
     assert.deepEqual((await readdir(join(shopify, 'assets'))).sort(), [...expected, 'tryon-variant.js'].sort());
     assert.deepEqual((await readdir(join(woocommerce, 'assets'))).sort(), expected);
-    assert.deepEqual((await readdir(join(shopify, 'blocks'))), ['tryon-button.liquid']);
+    assert.deepEqual(await readdir(join(shopify, 'blocks')), ['tryon-button.liquid']);
     assert.ok((await readdir(shopify)).includes('shopify.extension.toml'));
-    assert.ok(!(await readdir(shopify)).some((name) => name.endsWith('.ts')), 'the proxy-side TypeScript stays out of the theme extension');
+    assert.ok(
+      !(await readdir(shopify)).some((name) => name.endsWith('.ts')),
+      'the proxy-side TypeScript stays out of the theme extension',
+    );
     const plugin = await readFile(join(woocommerce, 'tryon-button.php'), 'utf8');
     assert.match(plugin, /Plugin Name:\s+Virtual Try-On Button/);
     // The platforms load assets/tryon-button.js with a query (?v=, ?ver=); every chunk it reaches,
     // by its plain relative name, is next to it.
     for (const assets of [join(shopify, 'assets'), join(woocommerce, 'assets')]) {
       const reached = reachableFrom(graphOf(assets), 'tryon-button.js');
-      assert.deepEqual([...reached].sort(), expected.filter((name) => !byTheCheckWorker(name)), `${assets}: the entry reaches every file, and each is there`);
+      assert.deepEqual(
+        [...reached].sort(),
+        expected.filter((name) => !byTheCheckWorker(name)),
+        `${assets}: the entry reaches every file, and each is there`,
+      );
     }
     const asset = await readFile(join(woocommerce, 'assets/tryon-button.js'));
     assert.deepEqual(asset, await readFile(join(cdn.outDir, 'tryon-button.js')));

@@ -49,7 +49,10 @@ const PRODUCT = 'saree-banarasi-red';
 const PRODUCT_NAME = 'Banarasi saree, red';
 const WAIT = 30_000;
 
-interface Violation { source: string; text: string }
+interface Violation {
+  source: string;
+  text: string;
+}
 
 let work: string;
 let cdn: BuildResult;
@@ -74,16 +77,35 @@ before(async () => {
   const integrity = await sriHash(join(cdn.outDir, 'tryon-button.js'));
 
   await mkdir(join(work, 'assets/garments'), { recursive: true });
-  await writeFile(join(work, 'assets/garments/red.png'),
-    await sharp({ create: { width: 300, height: 400, channels: 4, background: { r: 180, g: 20, b: 40, alpha: 1 } } }).png().toBuffer());
-  const photo = await sharp({ create: { width: 768, height: 1024, channels: 3, background: { r: 205, g: 175, b: 150 } } })
-    .composite([{ input: Buffer.from('<svg width="768" height="1024"><circle cx="384" cy="240" r="110" fill="#643"/><rect x="250" y="380" width="268" height="560" fill="#345"/></svg>') }])
-    .jpeg().toBuffer();
+  await writeFile(
+    join(work, 'assets/garments/red.png'),
+    await sharp({ create: { width: 300, height: 400, channels: 4, background: { r: 180, g: 20, b: 40, alpha: 1 } } })
+      .png()
+      .toBuffer(),
+  );
+  const photo = await sharp({
+    create: { width: 768, height: 1024, channels: 3, background: { r: 205, g: 175, b: 150 } },
+  })
+    .composite([
+      {
+        input: Buffer.from(
+          '<svg width="768" height="1024"><circle cx="384" cy="240" r="110" fill="#643"/><rect x="250" y="380" width="268" height="560" fill="#345"/></svg>',
+        ),
+      },
+    ])
+    .jpeg()
+    .toBuffer();
   await writeFile(join(work, 'shopper.jpg'), photo);
   // As an iPhone's photo copied to a computer: HEVC in HEIF, with EXIF (camera, GPS) and XMP.
   await writeFile(join(work, 'shopper.heic'), await makeHeicPhoto({ width: 768, height: 1024 }));
 
-  const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { sk_test_csp: 'ws_csp' }, log: () => {} });
+  const sandbox = await startSandbox({
+    port: 0,
+    hostname: '127.0.0.1',
+    speed: 0,
+    keys: { sk_test_csp: 'ws_csp' },
+    log: () => {},
+  });
   const proxy = createProxy({
     apiKey: 'sk_test_csp',
     baseUrl: sandbox.url,
@@ -93,8 +115,11 @@ before(async () => {
       defaults: { tier: 'draft', views: ['front'] },
       products: {
         [PRODUCT]: {
-          mode: 'garment_to_person', garmentImage: 'garments/red.png', garment: { category: 'saree', subtype: 'nivi' },
-          name: PRODUCT_NAME, video: { durationSeconds: 1, fps: 8 },
+          mode: 'garment_to_person',
+          garmentImage: 'garments/red.png',
+          garment: { category: 'saree', subtype: 'nivi' },
+          name: PRODUCT_NAME,
+          video: { durationSeconds: 1, fps: 8 },
         },
       },
     },
@@ -109,10 +134,17 @@ before(async () => {
   const shop = new Hono();
   shop.use('*', async (c, next) => {
     await next();
-    if (!c.req.path.startsWith('/tryon/')) c.header('Content-Security-Policy', c.req.path === '/product-heic' ? HEIC_CSP : STRICT_CSP);
+    if (!c.req.path.startsWith('/tryon/'))
+      c.header('Content-Security-Policy', c.req.path === '/product-heic' ? HEIC_CSP : STRICT_CSP);
   });
   shop.use('/tryon/photos', async (c, next) => {
-    if (c.req.method === 'POST') uploadBodies.push(c.req.raw.clone().arrayBuffer().then((body) => Buffer.from(body)));
+    if (c.req.method === 'POST')
+      uploadBodies.push(
+        c.req.raw
+          .clone()
+          .arrayBuffer()
+          .then((body) => Buffer.from(body)),
+      );
     await next();
   });
   shop.route('/tryon', proxy);
@@ -121,7 +153,8 @@ before(async () => {
     if (!cdn.files.some((f) => f.file === file)) return c.notFound();
     return c.body(await readFile(join(cdn.outDir, file)), 200, { 'Content-Type': 'text/javascript; charset=utf-8' });
   });
-  const tag = (sri: string) => `<script type="module" src="/cdn/tryon-button.js" integrity="${sri}" crossorigin="anonymous"></script>`;
+  const tag = (sri: string) =>
+    `<script type="module" src="/cdn/tryon-button.js" integrity="${sri}" crossorigin="anonymous"></script>`;
   shop.get('/product', (c) => c.html(page(tag(integrity))));
   shop.get('/product-heic', (c) => c.html(page(tag(integrity))));
   // Controls: a tampered hash must stop the script; an inline script must be reported.
@@ -153,23 +186,38 @@ after(async () => {
 });
 
 /** A fresh page whose CSP violations are collected from the DOM event, the console and DevTools issues. */
-async function watchedPage(): Promise<{ page: Page; violations: Violation[]; errors: string[]; requests: string[]; close(): Promise<void> }> {
+async function watchedPage(): Promise<{
+  page: Page;
+  violations: Violation[];
+  errors: string[];
+  requests: string[];
+  close(): Promise<void>;
+}> {
   const context = await browser.newContext();
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT);
   const violations: Violation[] = [];
   const errors: string[] = [];
   const requests: string[] = [];
-  await page.exposeFunction('reportViolation', (text: string) => { violations.push({ source: 'event', text }); });
+  await page.exposeFunction('reportViolation', (text: string) => {
+    violations.push({ source: 'event', text });
+  });
   // Init scripts run through DevTools, outside the page's CSP, before any page script.
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      const report = (window as unknown as { reportViolation(text: string): void }).reportViolation;
-      report(`${event.effectiveDirective} blocked ${event.blockedURI || '(inline)'} in ${event.sourceFile}:${event.lineNumber}`);
-    }, true);
+    document.addEventListener(
+      'securitypolicyviolation',
+      (event) => {
+        const report = (window as unknown as { reportViolation(text: string): void }).reportViolation;
+        report(
+          `${event.effectiveDirective} blocked ${event.blockedURI || '(inline)'} in ${event.sourceFile}:${event.lineNumber}`,
+        );
+      },
+      true,
+    );
   });
   page.on('console', (message) => {
-    if (/Content[- ]Security[- ]Policy|Refused to/i.test(message.text())) violations.push({ source: 'console', text: message.text() });
+    if (/Content[- ]Security[- ]Policy|Refused to/i.test(message.text()))
+      violations.push({ source: 'console', text: message.text() });
   });
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('request', (request) => requests.push(new URL(request.url()).pathname));
@@ -177,7 +225,10 @@ async function watchedPage(): Promise<{ page: Page; violations: Violation[]; err
   cdp.on('Audits.issueAdded', ({ issue }) => {
     if (issue.code === 'ContentSecurityPolicyIssue') {
       const details = issue.details.contentSecurityPolicyIssueDetails;
-      violations.push({ source: 'devtools', text: `${details?.violatedDirective} ${details?.blockedURL ?? '(inline)'}` });
+      violations.push({
+        source: 'devtools',
+        text: `${details?.violatedDirective} ${details?.blockedURL ?? '(inline)'}`,
+      });
     }
   });
   await cdp.send('Audits.enable');
@@ -194,10 +245,21 @@ describe('CDN build under a strict CSP in Chromium', () => {
     const entry = await readFile(join(cdn.outDir, 'tryon-button.js'), 'utf8');
     const coreText = await readFile(join(cdn.outDir, core), 'utf8');
     // Issue 27: once the page has loaded (not at once: the page's own content comes first).
-    assert.match(entry, new RegExp(`import\\(\\s*[\`'"]\\./${core.replace(/[.]/g, '\\.')}[\`'"]\\s*\\)`), 'the entry imports the core (Lit and the button)');
+    assert.match(
+      entry,
+      new RegExp(`import\\(\\s*[\`'"]\\./${core.replace(/[.]/g, '\\.')}[\`'"]\\s*\\)`),
+      'the entry imports the core (Lit and the button)',
+    );
     assert.match(entry, /addEventListener\(\s*[`'"]load[`'"]/, 'once the page has loaded');
-    assert.match(coreText, new RegExp(`import\\(\\s*[\`'"]\\./${panel.replace(/[.]/g, '\\.')}[\`'"]\\s*\\)`), 'the panel is a dynamic import');
-    assert.ok(scripts.some((f) => /^heic-[\w-]+\.js$/.test(f)), `files: ${scripts.join(', ')}`);
+    assert.match(
+      coreText,
+      new RegExp(`import\\(\\s*[\`'"]\\./${panel.replace(/[.]/g, '\\.')}[\`'"]\\s*\\)`),
+      'the panel is a dynamic import',
+    );
+    assert.ok(
+      scripts.some((f) => /^heic-[\w-]+\.js$/.test(f)),
+      `files: ${scripts.join(', ')}`,
+    );
     for (const file of scripts) {
       const text = await readFile(join(cdn.outDir, file), 'utf8');
       assert.doesNotMatch(text, /(?<![\w$.])eval\s*\(|new\s+Function\s*\(/, `${file} uses no eval`);
@@ -214,7 +276,10 @@ describe('CDN build under a strict CSP in Chromium', () => {
       await page.getByRole('button', { name: 'Try it on', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Virtual try-on' });
       await dialog.waitFor({ state: 'visible' });
-      assert.ok(requests.some((path) => /^\/cdn\/tryon-panel-[\w-]+\.js$/.test(path)), 'the panel chunk was fetched from the CDN folder');
+      assert.ok(
+        requests.some((path) => /^\/cdn\/tryon-panel-[\w-]+\.js$/.test(path)),
+        'the panel chunk was fetched from the CDN folder',
+      );
 
       await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
       await dialog.getByRole('button', { name: 'Continue' }).click();
@@ -237,12 +302,17 @@ describe('CDN build under a strict CSP in Chromium', () => {
       await dialog.getByRole('button', { name: 'Make a video' }).click();
       const video = dialog.locator('video').first();
       await video.waitFor({ state: 'visible' });
-      const duration = await video.evaluate((element) => new Promise<number>((resolve, reject) => {
-        const media = element as HTMLVideoElement;
-        if (media.readyState >= 1) return resolve(media.duration);
-        media.addEventListener('loadedmetadata', () => resolve(media.duration), { once: true });
-        media.addEventListener('error', () => reject(new Error(`video error ${media.error?.code}`)), { once: true });
-      }));
+      const duration = await video.evaluate(
+        (element) =>
+          new Promise<number>((resolve, reject) => {
+            const media = element as HTMLVideoElement;
+            if (media.readyState >= 1) return resolve(media.duration);
+            media.addEventListener('loadedmetadata', () => resolve(media.duration), { once: true });
+            media.addEventListener('error', () => reject(new Error(`video error ${media.error?.code}`)), {
+              once: true,
+            });
+          }),
+      );
       assert.ok(Math.abs(duration - 1) < 0.5, `the 1 s video played its metadata (${duration} s)`);
 
       // Let any late report (DevTools issues arrive asynchronously) land before judging.
@@ -281,14 +351,18 @@ describe('CDN build under a strict CSP in Chromium', () => {
       assert.ok(!requests.some((path) => path.endsWith('.wasm')), 'no separate wasm file: it is inside the chunk');
 
       await dialog.getByRole('button', { name: 'Try it on', exact: true }).click();
-      await dialog.getByRole('img', { name: `You wearing ${PRODUCT_NAME}` }).first().waitFor({ state: 'visible' });
+      await dialog
+        .getByRole('img', { name: `You wearing ${PRODUCT_NAME}` })
+        .first()
+        .waitFor({ state: 'visible' });
       assert.equal(uploadBodies.length, 1);
       const body = await uploadBodies[0]!;
       const start = body.indexOf('\r\n\r\n') + 4;
       const photo = new Uint8Array(body.subarray(start, body.lastIndexOf('\r\n--')));
       assert.deepEqual([...photo.subarray(0, 3)], [0xff, 0xd8, 0xff], 'sent as a JPEG');
       assert.deepEqual(findPhotoMetadata(photo, 'image/jpeg'), []);
-      for (const trace of ['Exif', 'GPS', 'TryonTestCam', 'xpacket']) assert.equal(Buffer.from(photo).includes(trace), false, trace);
+      for (const trace of ['Exif', 'GPS', 'TryonTestCam', 'xpacket'])
+        assert.equal(Buffer.from(photo).includes(trace), false, trace);
 
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
       assert.deepEqual(violations, [], 'no CSP violation reported');
@@ -307,13 +381,19 @@ describe('CDN build under a strict CSP in Chromium', () => {
       await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
       await dialog.getByRole('button', { name: 'Continue' }).click();
       await dialog.getByLabel('Your photo', { exact: true }).setInputFiles(join(work, 'shopper.heic'));
-      await dialog.getByRole('alert').filter({ hasText: 'This photo could not be opened.' }).waitFor({ state: 'visible' });
+      await dialog
+        .getByRole('alert')
+        .filter({ hasText: 'This photo could not be opened.' })
+        .waitFor({ state: 'visible' });
       assert.ok(!requests.includes('/tryon/photos'), 'nothing uploaded');
       const deadline = Date.now() + 5_000;
       while (!violations.some((v) => /script-src|wasm/i.test(v.text)) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      assert.ok(violations.some((v) => /script-src|wasm/i.test(v.text)), `the refusal is reported: ${JSON.stringify(violations)}`);
+      assert.ok(
+        violations.some((v) => /script-src|wasm/i.test(v.text)),
+        `the refusal is reported: ${JSON.stringify(violations)}`,
+      );
     } finally {
       await close();
     }
@@ -343,7 +423,10 @@ describe('CDN build under a strict CSP in Chromium', () => {
       }
       assert.notEqual(await page.title(), 'inline ran');
       assert.deepEqual([...new Set(violations.map((v) => v.source))].sort(), ['console', 'devtools', 'event']);
-      assert.ok(violations.every((v) => /script-src/.test(v.text)), JSON.stringify(violations));
+      assert.ok(
+        violations.every((v) => /script-src/.test(v.text)),
+        JSON.stringify(violations),
+      );
     } finally {
       await close();
     }

@@ -32,7 +32,6 @@ function run(command: string, args: string[], cwd: string): Promise<{ code: numb
   });
 }
 
-
 const consumerMain = `
 import { TryonButton, define } from 'tryon-button';
 import type { TryonResultDetail, TryonStatus } from 'tryon-button';
@@ -100,8 +99,19 @@ before(async () => {
   await symlink(proxyPkg, join(app, 'node_modules/tryon-proxy'), 'dir');
   // A shop that mounts the proxy in its own Hono app has hono installed itself.
   await symlink(join(projectRoot, 'node_modules/hono'), join(app, 'node_modules/hono'), 'dir');
-  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'shop-app', private: true, type: 'module', dependencies: { 'tryon-button': 'file:../stage/tryon-button', 'tryon-proxy': 'file:../stage/tryon-proxy' } }));
-  await writeFile(join(app, 'index.html'), '<!doctype html><html><head><script type="module" src="/main.ts"></script></head><body></body></html>');
+  await writeFile(
+    join(app, 'package.json'),
+    JSON.stringify({
+      name: 'shop-app',
+      private: true,
+      type: 'module',
+      dependencies: { 'tryon-button': 'file:../stage/tryon-button', 'tryon-proxy': 'file:../stage/tryon-proxy' },
+    }),
+  );
+  await writeFile(
+    join(app, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="/main.ts"></script></head><body></body></html>',
+  );
   await writeFile(join(app, 'main.ts'), consumerMain);
   await writeFile(join(app, 'server.ts'), consumerServer);
 });
@@ -112,33 +122,51 @@ after(async () => {
 
 describe('npm package in a separate Vite app', () => {
   test('package.json exports point at files the build made', async () => {
-    for (const [dir, manifest] of [[pkg, rootPackage], [proxyPkg, proxyPackage]] as const) {
+    for (const [dir, manifest] of [
+      [pkg, rootPackage],
+      [proxyPkg, proxyPackage],
+    ] as const) {
       const exports = manifest.exports as Record<string, string | Record<string, string>>;
-      const targets = Object.values(exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
+      const targets = Object.values(exports).flatMap((target) =>
+        typeof target === 'string' ? [target] : Object.values(target),
+      );
       for (const target of targets) {
         if (target.includes('*') || target === './package.json') continue;
-        await readFile(join(dir, target)).catch(() => assert.fail(`${String(manifest.name)}: exports names ${target}, which the build did not make`));
+        await readFile(join(dir, target)).catch(() =>
+          assert.fail(`${String(manifest.name)}: exports names ${target}, which the build did not make`),
+        );
       }
     }
     assert.equal(rootPackage.customElements, 'dist/npm/custom-elements.json');
     for (const field of ['repository', 'homepage', 'bugs', 'license']) {
       assert.ok(rootPackage[field] && proxyPackage[field], `both packages say their ${field}`);
     }
-    const manifest = JSON.parse(await readFile(join(pkg, 'dist/npm/custom-elements.json'), 'utf8')) as { modules: { path: string; declarations?: { tagName?: string; attributes?: { name: string }[] }[] }[] };
+    const manifest = JSON.parse(await readFile(join(pkg, 'dist/npm/custom-elements.json'), 'utf8')) as {
+      modules: { path: string; declarations?: { tagName?: string; attributes?: { name: string }[] }[] }[];
+    };
     const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'tryon-button');
     assert.ok(element, 'the manifest describes <tryon-button>');
     for (const attribute of ['product', 'endpoint', 'views', 'video', 'lang', 'privacy-url']) {
-      assert.ok(element.attributes?.some((a) => a.name === attribute), `attribute ${attribute} in the manifest`);
+      assert.ok(
+        element.attributes?.some((a) => a.name === attribute),
+        `attribute ${attribute} in the manifest`,
+      );
     }
     for (const module of manifest.modules) {
-      await readFile(join(pkg, module.path)).catch(() => assert.fail(`the manifest names ${module.path}, which is not in the package`));
+      await readFile(join(pkg, module.path)).catch(() =>
+        assert.fail(`the manifest names ${module.path}, which is not in the package`),
+      );
     }
   });
 
   test('Lit stays external in the npm build', async () => {
     for (const file of (await listFiles(join(pkg, 'dist/npm'))).filter((f) => f.endsWith('.js'))) {
       const text = await readFile(file, 'utf8');
-      assert.doesNotMatch(text, /class \w+ extends ReactiveElement|lit-html@|litElementVersions/, `${file} does not bundle Lit`);
+      assert.doesNotMatch(
+        text,
+        /class \w+ extends ReactiveElement|lit-html@|litElementVersions/,
+        `${file} does not bundle Lit`,
+      );
     }
     const entry = await readFile(join(pkg, 'dist/npm/tryon-button.component.js'), 'utf8');
     assert.match(entry, /from "lit"/);
@@ -146,11 +174,20 @@ describe('npm package in a separate Vite app', () => {
 
   test('tsc type-checks the consumer against the package types (Bundler and NodeNext resolution)', async () => {
     const tsc = join(projectRoot, 'node_modules/typescript/bin/tsc');
-    for (const [resolution, module] of [['Bundler', 'ESNext'], ['NodeNext', 'NodeNext']] as const) {
+    for (const [resolution, module] of [
+      ['Bundler', 'ESNext'],
+      ['NodeNext', 'NodeNext'],
+    ] as const) {
       const config = {
         compilerOptions: {
-          target: 'ES2022', module, moduleResolution: resolution, lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-          strict: true, noEmit: true, resolveJsonModule: true, types: [],
+          target: 'ES2022',
+          module,
+          moduleResolution: resolution,
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+          strict: true,
+          noEmit: true,
+          resolveJsonModule: true,
+          types: [],
           // Our .d.ts come from tsc over strictly checked sources; re-checking Lit's and Hono's
           // declarations too would only cost time.
           skipLibCheck: true,
@@ -163,11 +200,25 @@ describe('npm package in a separate Vite app', () => {
       assert.equal(code, 0, `tsc (${resolution}) failed:\n${output}`);
     }
     // Control: a consumer that misuses the API fails, so the check above is not vacuous.
-    await writeFile(join(app, 'misuse.ts'), "import { TryonButton } from 'tryon-button';\nconst b: TryonButton = document.createElement('div');\nexport { b };\n");
-    await writeFile(join(app, 'tsconfig.misuse.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2023', 'DOM'], strict: true, noEmit: true, types: [] },
-      files: ['misuse.ts'],
-    }));
+    await writeFile(
+      join(app, 'misuse.ts'),
+      "import { TryonButton } from 'tryon-button';\nconst b: TryonButton = document.createElement('div');\nexport { b };\n",
+    );
+    await writeFile(
+      join(app, 'tsconfig.misuse.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          lib: ['ES2023', 'DOM'],
+          strict: true,
+          noEmit: true,
+          types: [],
+        },
+        files: ['misuse.ts'],
+      }),
+    );
     const misuse = await run(process.execPath, [tsc, '-p', 'tsconfig.misuse.json'], app);
     assert.notEqual(misuse.code, 0);
     assert.match(misuse.output, /HTMLDivElement/);
@@ -176,12 +227,18 @@ describe('npm package in a separate Vite app', () => {
   test('Vite bundles the app, resolving the exports, and it runs in Chromium', async () => {
     const outDir = join(work, 'shop-app-dist');
     await build({
-      configFile: false, root: app, logLevel: 'silent', publicDir: false,
+      configFile: false,
+      root: app,
+      logLevel: 'silent',
+      publicDir: false,
       build: { outDir, emptyOutDir: true, target: 'es2022', modulePreload: false },
     });
     const built = await listFiles(outDir);
     const scripts = built.filter((f) => f.endsWith('.js'));
-    assert.ok(scripts.length >= 2, `the panel stays a lazy chunk in the app's build too: ${scripts.map((s) => s.slice(outDir.length)).join(', ')}`);
+    assert.ok(
+      scripts.length >= 2,
+      `the panel stays a lazy chunk in the app's build too: ${scripts.map((s) => s.slice(outDir.length)).join(', ')}`,
+    );
     const all = (await Promise.all(scripts.map((f) => readFile(f, 'utf8')))).join('\n');
     assert.match(all, /tryon-panel/, 'the panel module is part of the app');
 
@@ -209,7 +266,10 @@ describe('npm package in a separate Vite app', () => {
       const result = JSON.parse(String(await handle.jsonValue())) as Record<string, unknown>;
       const { tags, ...element } = result as { tags: string[] };
       assert.deepEqual(element, { defined: true, upgraded: true, status: 'idle', shadowButton: 'Try it on' });
-      assert.ok(tags.includes('tryon-button'), `the manifest imported through the exports map names the element: ${tags.join(', ')}`);
+      assert.ok(
+        tags.includes('tryon-button'),
+        `the manifest imported through the exports map names the element: ${tags.join(', ')}`,
+      );
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();
@@ -231,7 +291,12 @@ describe('npm package in a separate Vite app', () => {
     `;
     const { code, output } = await run(process.execPath, ['--input-type=module', '-e', script], app);
     assert.equal(code, 0, output);
-    const result = JSON.parse(output.trim().split('\n').pop()!) as { health: number; body: { ok: boolean }; unsigned: number; worker: string };
+    const result = JSON.parse(output.trim().split('\n').pop()!) as {
+      health: number;
+      body: { ok: boolean };
+      unsigned: number;
+      worker: string;
+    };
     assert.equal(result.health, 200);
     assert.equal(result.body.ok, true);
     assert.equal(result.unsigned, 401);
@@ -247,7 +312,14 @@ describe('npm package in a separate Vite app', () => {
     await writeFile(catalog, JSON.stringify({ products: {} }));
     const server = spawn(process.execPath, [join(bin, 'tryon-proxy')], {
       cwd: work,
-      env: { PATH: process.env.PATH, NODE_ENV: 'development', TRYON_API_KEY: 'sk_test_x', TRYON_BASE_URL: 'http://127.0.0.1:9', TRYON_CATALOG: catalog, TRYON_PORT: '0' },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'development',
+        TRYON_API_KEY: 'sk_test_x',
+        TRYON_BASE_URL: 'http://127.0.0.1:9',
+        TRYON_CATALOG: catalog,
+        TRYON_PORT: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -257,11 +329,17 @@ describe('npm package in a separate Vite app', () => {
         const read = (chunk: Buffer) => {
           output += chunk.toString();
           const found = /listening on (http:\/\/\S+)/.exec(output);
-          if (found) { clearTimeout(timer); resolve(found[1]!); }
+          if (found) {
+            clearTimeout(timer);
+            resolve(found[1]!);
+          }
         };
         server.stdout.on('data', read);
         server.stderr.on('data', read);
-        server.once('exit', (code) => { clearTimeout(timer); reject(new Error(`exited ${code}:\n${output}`)); });
+        server.once('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`exited ${code}:\n${output}`));
+        });
       });
       const health = await fetch(`${url}/health`);
       assert.equal(health.status, 200);
@@ -274,29 +352,58 @@ describe('npm package in a separate Vite app', () => {
 
   test('npm pack takes the builds, the types, the manifest, the editor data, README and LICENSE, and nothing else', async () => {
     const expected = {
-      'tryon-button': ['dist/npm/tryon-button.js', 'dist/npm/tryon-button.d.ts', 'dist/npm/custom-elements.json', 'dist/cdn/tryon-button.js',
-        'dist/jsdelivr.js', 'web-types.json', 'vscode.html-custom-data.json'],
-      'tryon-proxy': ['dist/index.js', 'dist/index.d.ts', 'dist/server.js', 'dist/worker.js', 'dist/shopify-app-proxy.js'],
+      'tryon-button': [
+        'dist/npm/tryon-button.js',
+        'dist/npm/tryon-button.d.ts',
+        'dist/npm/custom-elements.json',
+        'dist/cdn/tryon-button.js',
+        'dist/jsdelivr.js',
+        'web-types.json',
+        'vscode.html-custom-data.json',
+      ],
+      'tryon-proxy': [
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/server.js',
+        'dist/worker.js',
+        'dist/shopify-app-proxy.js',
+      ],
     };
-    for (const [name, dir] of [['tryon-button', pkg], ['tryon-proxy', proxyPkg]] as const) {
+    for (const [name, dir] of [
+      ['tryon-button', pkg],
+      ['tryon-proxy', proxyPkg],
+    ] as const) {
       const { code, output } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], dir);
       assert.equal(code, 0, output);
-      const listing = JSON.parse(output.slice(output.indexOf('['), output.lastIndexOf(']') + 1)) as { files: { path: string }[] }[];
+      const listing = JSON.parse(output.slice(output.indexOf('['), output.lastIndexOf(']') + 1)) as {
+        files: { path: string }[];
+      }[];
       const packed = listing[0]!.files.map((f) => f.path);
-      for (const needed of ['package.json', 'README.md', 'LICENSE', ...expected[name]]) assert.ok(packed.includes(needed), `${name}: ${needed} is packed`);
-      const stray = packed.filter((path) => !path.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE', ...expected[name]].includes(path));
+      for (const needed of ['package.json', 'README.md', 'LICENSE', ...expected[name]])
+        assert.ok(packed.includes(needed), `${name}: ${needed} is packed`);
+      const stray = packed.filter(
+        (path) =>
+          !path.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE', ...expected[name]].includes(path),
+      );
       assert.deepEqual(stray, [], `${name}: no sources, tests or local files`);
       assert.ok(!packed.some((path) => /\.env|secret|\.test\./.test(path)));
     }
     // The widget's package holds no server code at all.
     assert.equal(rootPackage.bin, undefined);
     assert.deepEqual(Object.keys(rootPackage.dependencies as Record<string, string>), ['lit']);
-    assert.ok(!Object.keys(rootPackage.exports as Record<string, unknown>).some((entry) => entry.includes('proxy')), 'no proxy entry in tryon-button');
+    assert.ok(
+      !Object.keys(rootPackage.exports as Record<string, unknown>).some((entry) => entry.includes('proxy')),
+      'no proxy entry in tryon-button',
+    );
   });
 
   test('a missing export is refused: only what the exports map names is public', async () => {
     for (const path of ['tryon-proxy/dist/handles.js', 'tryon-button/dist/npm/photo.js']) {
-      const { code, output } = await run(process.execPath, ['--input-type=module', '-e', `await import('${path}')`], app);
+      const { code, output } = await run(
+        process.execPath,
+        ['--input-type=module', '-e', `await import('${path}')`],
+        app,
+      );
       assert.notEqual(code, 0, path);
       assert.match(output, /ERR_PACKAGE_PATH_NOT_EXPORTED/);
     }

@@ -25,8 +25,25 @@ import { packPackages, readManifest, run, type PackageManifest } from './package
 /** Everything `npm install tryon-button` puts in an empty project's node_modules (apparent size). */
 const BUTTON_INSTALLED_BUDGET = 8 * 1024 * 1024;
 /** Server, build and test software that must never be installed for a shop's front end. */
-const NOT_FOR_FRONT_ENDS = ['hono', 'zod', '@hono', 'sharp', '@img', '@ffmpeg-installer', 'standardwebhooks', 'esbuild', '@esbuild', 'tsx',
-  'typescript', 'vite', 'playwright-core', 'tryon-proxy', 'tryon-sandbox', 'libheif-js', 'heic-decode'];
+const NOT_FOR_FRONT_ENDS = [
+  'hono',
+  'zod',
+  '@hono',
+  'sharp',
+  '@img',
+  '@ffmpeg-installer',
+  'standardwebhooks',
+  'esbuild',
+  '@esbuild',
+  'tsx',
+  'typescript',
+  'vite',
+  'playwright-core',
+  'tryon-proxy',
+  'tryon-sandbox',
+  'libheif-js',
+  'heic-decode',
+];
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
 /** A real photo of a person (Debian's opencv-doc). */
 const REAL_PHOTO = '/usr/share/doc/opencv-doc/examples/data/messi5.jpg';
@@ -45,7 +62,11 @@ async function installedDir(name: string, fromDir: string): Promise<string> {
 }
 
 /** Every package the manifest's runtime dependencies need, found in this repository's node_modules. */
-async function runtimeClosure(manifest: PackageManifest, fromDir: string, found = new Map<string, string>()): Promise<Map<string, string>> {
+async function runtimeClosure(
+  manifest: PackageManifest,
+  fromDir: string,
+  found = new Map<string, string>(),
+): Promise<Map<string, string>> {
   const required = [
     ...Object.keys(manifest.dependencies ?? {}),
     ...Object.keys(manifest.peerDependencies ?? {}).filter((name) => !manifest.peerDependenciesMeta?.[name]?.optional),
@@ -77,13 +98,15 @@ async function installedPackages(nodeModules: string): Promise<string[]> {
       : [dir];
     for (const packageDir of dirs) {
       found.push(packageDir);
-      if (await fileExists(join(packageDir, 'node_modules'))) found.push(...(await installedPackages(join(packageDir, 'node_modules'))));
+      if (await fileExists(join(packageDir, 'node_modules')))
+        found.push(...(await installedPackages(join(packageDir, 'node_modules'))));
     }
   }
   return found;
 }
 
-const namesOf = async (nodeModules: string) => Promise.all((await installedPackages(nodeModules)).map(async (dir) => (await readManifest(dir)).name));
+const namesOf = async (nodeModules: string) =>
+  Promise.all((await installedPackages(nodeModules)).map(async (dir) => (await readManifest(dir)).name));
 
 before(async () => {
   ({ work, tarballs } = await packPackages(['tryon-button', 'tryon-proxy', 'tryon-sandbox']));
@@ -105,13 +128,25 @@ describe('npm install tryon-button, alone, into an empty app', () => {
     const dependencies: Record<string, string> = { 'tryon-button': `file:${tarballs['tryon-button']}` };
     const depTarballs = join(work, 'button-deps');
     await mkdir(depTarballs, { recursive: true });
-    const packed = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', depTarballs, ...closure.values()], work);
+    const packed = await run(
+      'npm',
+      ['pack', '--json', '--ignore-scripts', '--pack-destination', depTarballs, ...closure.values()],
+      work,
+    );
     assert.equal(packed.code, 0, packed.output);
-    for (const { name, filename } of JSON.parse(packed.stdout) as { name: string; filename: string }[]) dependencies[name] = `file:${join(depTarballs, filename)}`;
+    for (const { name, filename } of JSON.parse(packed.stdout) as { name: string; filename: string }[])
+      dependencies[name] = `file:${join(depTarballs, filename)}`;
     await mkdir(app, { recursive: true });
-    await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'shop-front-end', private: true, type: 'module', dependencies }, null, 2));
+    await writeFile(
+      join(app, 'package.json'),
+      JSON.stringify({ name: 'shop-front-end', private: true, type: 'module', dependencies }, null, 2),
+    );
     // Install scripts may run, as in a shop's ordinary install: the test asserts there are none.
-    const installed = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--foreground-scripts'], app);
+    const installed = await run(
+      'npm',
+      ['install', '--offline', '--no-audit', '--no-fund', '--foreground-scripts'],
+      app,
+    );
     npmOutput = installed.output;
     assert.equal(installed.code, 0, `npm install failed:\n${installed.output}`);
   });
@@ -130,7 +165,10 @@ describe('npm install tryon-button, alone, into an empty app', () => {
   test('brings no server, sandbox, build or test software: lit is all it needs', async () => {
     const names = await namesOf(join(app, 'node_modules'));
     for (const name of names) {
-      assert.ok(!NOT_FOR_FRONT_ENDS.some((banned) => name === banned || name.startsWith(`${banned}/`)), `${name} is installed`);
+      assert.ok(
+        !NOT_FOR_FRONT_ENDS.some((banned) => name === banned || name.startsWith(`${banned}/`)),
+        `${name} is installed`,
+      );
     }
     assert.ok(names.includes('lit') && names.includes('tryon-button'), names.join(', '));
     assert.deepEqual(Object.keys(manifest.dependencies ?? {}), ['lit']);
@@ -139,33 +177,52 @@ describe('npm install tryon-button, alone, into an empty app', () => {
   test(`takes at most ${BUTTON_INSTALLED_BUDGET / 1024 / 1024} MB installed, the HEIC decoder once`, async (t) => {
     const bytes = await sizeOf(join(app, 'node_modules'));
     const own = await sizeOf(join(app, 'node_modules/tryon-button'));
-    t.diagnostic(`installed: ${(bytes / 1024 / 1024).toFixed(2)} MB in node_modules, of which tryon-button ${(own / 1024 / 1024).toFixed(2)} MB`);
+    t.diagnostic(
+      `installed: ${(bytes / 1024 / 1024).toFixed(2)} MB in node_modules, of which tryon-button ${(own / 1024 / 1024).toFixed(2)} MB`,
+    );
     assert.ok(bytes <= BUTTON_INSTALLED_BUDGET, `${(bytes / 1024 / 1024).toFixed(2)} MB installed`);
     // libheif's wasm, base64 inside its chunk, is in exactly one file of the package.
     const holders: string[] = [];
     for (const path of await listFiles(join(app, 'node_modules/tryon-button'))) {
-      if (/\.(js|mjs)$/.test(path) && (await readFile(path, 'utf8')).includes('AGFzbQEAAAAB')) holders.push(relative(app, path));
+      if (/\.(js|mjs)$/.test(path) && (await readFile(path, 'utf8')).includes('AGFzbQEAAAAB'))
+        holders.push(relative(app, path));
     }
     assert.equal(holders.length, 1, `the decoder's wasm is in ${holders.join(', ')}`);
     assert.match(holders[0]!, /tryon-button\/dist\/cdn\/heic-[\w-]+\.js$/);
     const npmHeic = await readFile(join(app, 'node_modules/tryon-button/dist/npm/heic.js'), 'utf8');
-    assert.match(npmHeic, /export \{ decodeHeic \} from '\.\.\/cdn\/heic-[\w-]+\.js'/, 'the npm build imports the CDN chunk');
+    assert.match(
+      npmHeic,
+      /export \{ decodeHeic \} from '\.\.\/cdn\/heic-[\w-]+\.js'/,
+      'the npm build imports the CDN chunk',
+    );
   });
 
   test('every module imports only lit, a peer the package names, or its own files', async () => {
     const dist = join(app, 'node_modules/tryon-button/dist');
-    const allowed = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+    const allowed = new Set([
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}),
+    ]);
     for (const path of (await listFiles(dist)).filter((p) => p.endsWith('.js'))) {
       const text = await readFile(path, 'utf8');
       for (const [, specifier] of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']/g)) {
         if (specifier!.startsWith('.')) {
           const target = join(dirname(path), specifier!.split('?')[0]!);
           // The jsDelivr entry's path is relative to jsDelivr's /npm/ folder, not to the file.
-          if (!path.endsWith('jsdelivr.js')) assert.ok(await fileExists(target), `${relative(dist, path)} imports ${specifier}, which the package lacks`);
+          if (!path.endsWith('jsdelivr.js'))
+            assert.ok(
+              await fileExists(target),
+              `${relative(dist, path)} imports ${specifier}, which the package lacks`,
+            );
           continue;
         }
-        const name = specifier!.startsWith('@') ? specifier!.split('/').slice(0, 2).join('/') : specifier!.split('/')[0]!;
-        assert.ok(allowed.has(name), `${relative(dist, path)} imports ${specifier}, which is not a dependency of the package`);
+        const name = specifier!.startsWith('@')
+          ? specifier!.split('/').slice(0, 2).join('/')
+          : specifier!.split('/')[0]!;
+        assert.ok(
+          allowed.has(name),
+          `${relative(dist, path)} imports ${specifier}, which is not a dependency of the package`,
+        );
       }
     }
   });
@@ -178,10 +235,15 @@ describe('npm install tryon-button, alone, into an empty app', () => {
     assert.equal(code, 0, output);
     const resolved = JSON.parse(stdout.trim()) as Record<string, string>;
     assert.match(resolved.element!, /node_modules\/tryon-button\/dist\/npm\/tryon-button\.js$/);
-    for (const file of [resolved.webTypes!, resolved.vscode!]) assert.ok(await fileExists(new URL(file).pathname), file);
+    for (const file of [resolved.webTypes!, resolved.vscode!])
+      assert.ok(await fileExists(new URL(file).pathname), file);
     const installed = await readManifest(join(app, 'node_modules/tryon-button'));
-    assert.ok(await fileExists(join(app, 'node_modules/tryon-button', String(installed['web-types']))), 'the web-types field names a file');
-    for (const file of ['README.md', 'LICENSE']) assert.ok(await fileExists(join(app, 'node_modules/tryon-button', file)), `${file} is packed`);
+    assert.ok(
+      await fileExists(join(app, 'node_modules/tryon-button', String(installed['web-types']))),
+      'the web-types field names a file',
+    );
+    for (const file of ['README.md', 'LICENSE'])
+      assert.ok(await fileExists(join(app, 'node_modules/tryon-button', file)), `${file} is packed`);
   });
 
   test('from the bare CDN URL (jsDelivr: the jsdelivr file served in place; unpkg: a redirect to the unpkg file) the element renders and opens', async () => {
@@ -189,17 +251,28 @@ describe('npm install tryon-button, alone, into an empty app', () => {
     const installed = await readManifest(pkg);
     const files = new Set(await listFiles(pkg));
     const version = installed.version;
-    const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json' };
-    const fileResponse = async (file: string) => (files.has(file)
-      ? new Response(await readFile(file), { headers: { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'access-control-allow-origin': '*' } })
-      : new Response('not found', { status: 404 }));
+    const types: Record<string, string> = {
+      '.html': 'text/html',
+      '.js': 'text/javascript',
+      '.json': 'application/json',
+    };
+    const fileResponse = async (file: string) =>
+      files.has(file)
+        ? new Response(await readFile(file), {
+            headers: {
+              'content-type': types[extname(file)] ?? 'application/octet-stream',
+              'access-control-allow-origin': '*',
+            },
+          })
+        : new Response('not found', { status: 404 });
     // The CDN: /npm/<name>[@<range>][/<path>] as jsDelivr answers it, /unpkg/<name>[@<range>][/<path>] as unpkg does.
     const cdn = new Hono();
     cdn.get('*', async (c) => {
       const found = /^\/(npm|unpkg)\/tryon-button(?:@([^/]+))?(\/.*)?$/.exec(c.req.path);
       if (!found) return c.text('not found', 404);
       const [, host, range, path] = found;
-      if (range && range !== version && range !== 'latest' && range !== version.split('.')[0]) return c.text('no such version', 404);
+      if (range && range !== version && range !== 'latest' && range !== version.split('.')[0])
+        return c.text('no such version', 404);
       if (path) return fileResponse(join(pkg, path));
       if (host === 'npm') return fileResponse(join(pkg, String(installed['jsdelivr'])));
       c.header('access-control-allow-origin', '*');
@@ -207,40 +280,85 @@ describe('npm install tryon-button, alone, into an empty app', () => {
     });
     // The shop: a page with the script tag the docs give (src from the query), and a stub of its proxy.
     const shop = new Hono();
-    shop.get('/', (c) => c.html(`<!doctype html><html lang="en"><body><script type="module" src="${c.req.query('src') ?? ''}"></script>`
-      + '<tryon-button product="saree-banarasi-red" endpoint="/tryon"></tryon-button></body></html>'));
-    shop.get('/tryon/products/:id', (c) => c.json({ product: c.req.param('id'), views: ['front'], video: false, tier: 'standard' }));
-    const listen = (app: Hono) => new Promise<ReturnType<typeof serve>>((resolve) => {
-      const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(server));
-    });
+    shop.get('/', (c) =>
+      c.html(
+        `<!doctype html><html lang="en"><body><script type="module" src="${c.req.query('src') ?? ''}"></script>` +
+          '<tryon-button product="saree-banarasi-red" endpoint="/tryon"></tryon-button></body></html>',
+      ),
+    );
+    shop.get('/tryon/products/:id', (c) =>
+      c.json({ product: c.req.param('id'), views: ['front'], video: false, tier: 'standard' }),
+    );
+    const listen = (app: Hono) =>
+      new Promise<ReturnType<typeof serve>>((resolve) => {
+        const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(server));
+      });
     const [cdnServer, shopServer] = await Promise.all([listen(cdn), listen(shop)]);
     const port = (server: ReturnType<typeof serve>) => (server.address() as { port: number }).port;
     const cdnOrigin = `http://127.0.0.1:${port(cdnServer)}`;
-    const browser = await chromium.launch({ executablePath: programPath('chromium'), args: CHROMIUM_ARGS, headless: true });
+    const browser = await chromium.launch({
+      executablePath: programPath('chromium'),
+      args: CHROMIUM_ARGS,
+      headless: true,
+    });
     try {
-      for (const url of [`${cdnOrigin}/npm/tryon-button@${version}`, `${cdnOrigin}/npm/tryon-button`, `${cdnOrigin}/unpkg/tryon-button@${version}`]) {
+      for (const url of [
+        `${cdnOrigin}/npm/tryon-button@${version}`,
+        `${cdnOrigin}/npm/tryon-button`,
+        `${cdnOrigin}/unpkg/tryon-button@${version}`,
+      ]) {
         const page = await browser.newPage();
         const errors: string[] = [];
         const requested: string[] = [];
         page.on('pageerror', (error) => errors.push(error.message));
-        page.on('requestfinished', async (request) => requested.push(`${(await request.response())?.status()} ${request.url()}`));
+        page.on('requestfinished', async (request) =>
+          requested.push(`${(await request.response())?.status()} ${request.url()}`),
+        );
         page.on('requestfailed', (request) => requested.push(`failed ${request.url()}`));
         page.on('console', (message) => errors.push(`console ${message.type()}: ${message.text()}`));
         const seen = () => `${url}: requests ${requested.join(', ')}; page errors ${errors.join('; ')}`;
         await page.goto(`http://127.0.0.1:${port(shopServer)}/?src=${encodeURIComponent(url)}`);
-        const label = await page.waitForFunction(() => document.querySelector('tryon-button')?.shadowRoot?.querySelector('button[part="button"]')?.textContent?.trim(), undefined, { timeout: 20_000 })
+        const label = await page
+          .waitForFunction(
+            () =>
+              document
+                .querySelector('tryon-button')
+                ?.shadowRoot?.querySelector('button[part="button"]')
+                ?.textContent?.trim(),
+            undefined,
+            { timeout: 20_000 },
+          )
           .catch((error: Error) => assert.fail(`${error.message}: ${seen()}`));
         assert.equal(await label.jsonValue(), 'Try it on', `${url}: the element rendered`);
         await page.click('tryon-button >> button[part="button"]');
-        await page.waitForFunction(() => document.querySelector('tryon-button')?.shadowRoot?.querySelector('tryon-panel')?.shadowRoot?.querySelector('dialog')?.open === true, undefined, { timeout: 20_000 })
+        await page
+          .waitForFunction(
+            () =>
+              document
+                .querySelector('tryon-button')
+                ?.shadowRoot?.querySelector('tryon-panel')
+                ?.shadowRoot?.querySelector('dialog')?.open === true,
+            undefined,
+            { timeout: 20_000 },
+          )
           .catch((error: Error) => assert.fail(`${error.message}: ${seen()}`));
-        assert.deepEqual(errors.filter((e) => !e.startsWith('console')), [], seen());
-        assert.ok(requested.some((r) => /^200 .*\/dist\/cdn\/tryon-panel-[\w-]+\.js$/.test(r)) && !requested.some((r) => !/^(200|302) /.test(r)), `the chunks came from the package's CDN folder: ${seen()}`);
+        assert.deepEqual(
+          errors.filter((e) => !e.startsWith('console')),
+          [],
+          seen(),
+        );
+        assert.ok(
+          requested.some((r) => /^200 .*\/dist\/cdn\/tryon-panel-[\w-]+\.js$/.test(r)) &&
+            !requested.some((r) => !/^(200|302) /.test(r)),
+          `the chunks came from the package's CDN folder: ${seen()}`,
+        );
         await page.close();
       }
     } finally {
       await browser.close();
-      await Promise.all([cdnServer, shopServer].map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+      await Promise.all(
+        [cdnServer, shopServer].map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+      );
     }
   });
 });
@@ -251,10 +369,22 @@ describe('tryon-proxy + tryon-sandbox from their tarballs, into another empty ap
   before(async () => {
     app = join(work, 'developer-app');
     await mkdir(app, { recursive: true });
-    await writeFile(join(app, 'package.json'), JSON.stringify({
-      name: 'developer-app', private: true, type: 'module',
-      dependencies: { 'tryon-proxy': `file:${tarballs['tryon-proxy']}`, 'tryon-sandbox': `file:${tarballs['tryon-sandbox']}` },
-    }, null, 2));
+    await writeFile(
+      join(app, 'package.json'),
+      JSON.stringify(
+        {
+          name: 'developer-app',
+          private: true,
+          type: 'module',
+          dependencies: {
+            'tryon-proxy': `file:${tarballs['tryon-proxy']}`,
+            'tryon-sandbox': `file:${tarballs['tryon-sandbox']}`,
+          },
+        },
+        null,
+        2,
+      ),
+    );
     const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], app);
     assert.equal(installed.code, 0, `npm install failed:\n${installed.output}`);
   });
@@ -265,10 +395,18 @@ describe('tryon-proxy + tryon-sandbox from their tarballs, into another empty ap
     const proxy = await readManifest(join(app, 'node_modules/tryon-proxy'));
     const sandbox = await readManifest(join(app, 'node_modules/tryon-sandbox'));
     assert.deepEqual(Object.keys(proxy.dependencies ?? {}).sort(), ['@hono/node-server', 'hono', 'zod']);
-    assert.ok(!Object.keys(sandbox.dependencies ?? {}).some((name) => name.startsWith('tryon-')), 'the sandbox bundles what it shares with the proxy');
-    for (const [name, pkg] of [['tryon-proxy', proxy], ['tryon-sandbox', sandbox]] as const) {
-      for (const file of ['README.md', 'LICENSE']) assert.ok(await fileExists(join(app, 'node_modules', name, file)), `${name}: ${file}`);
-      for (const bin of Object.keys(pkg.bin ?? {})) assert.ok(await fileExists(join(app, 'node_modules/.bin', bin)), `${bin} is linked`);
+    assert.ok(
+      !Object.keys(sandbox.dependencies ?? {}).some((name) => name.startsWith('tryon-')),
+      'the sandbox bundles what it shares with the proxy',
+    );
+    for (const [name, pkg] of [
+      ['tryon-proxy', proxy],
+      ['tryon-sandbox', sandbox],
+    ] as const) {
+      for (const file of ['README.md', 'LICENSE'])
+        assert.ok(await fileExists(join(app, 'node_modules', name, file)), `${name}: ${file}`);
+      for (const bin of Object.keys(pkg.bin ?? {}))
+        assert.ok(await fileExists(join(app, 'node_modules/.bin', bin)), `${bin} is linked`);
     }
   });
 
@@ -276,33 +414,59 @@ describe('tryon-proxy + tryon-sandbox from their tarballs, into another empty ap
     await writeAssets(app);
     await writeFile(join(app, 'catalog.json'), JSON.stringify(CATALOG));
     const children: ChildProcess[] = [];
-    const start = (bin: string, env: Record<string, string>, ready: RegExp) => new Promise<{ output: () => string; match: RegExpExecArray }>((resolve, reject) => {
-      const child = spawn(join(app, 'node_modules/.bin', bin), [], {
-        cwd: app, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    const start = (bin: string, env: Record<string, string>, ready: RegExp) =>
+      new Promise<{ output: () => string; match: RegExpExecArray }>((resolve, reject) => {
+        const child = spawn(join(app, 'node_modules/.bin', bin), [], {
+          cwd: app,
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        children.push(child);
+        let output = '';
+        const timer = setTimeout(() => reject(new Error(`${bin}: not ready in 30 s:\n${output}`)), 30_000);
+        const read = (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = ready.exec(output);
+          if (match) {
+            clearTimeout(timer);
+            resolve({ output: () => output, match });
+          }
+        };
+        child.stdout!.on('data', read);
+        child.stderr!.on('data', read);
+        child.once('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`${bin} exited ${code}:\n${output}`));
+        });
       });
-      children.push(child);
-      let output = '';
-      const timer = setTimeout(() => reject(new Error(`${bin}: not ready in 30 s:\n${output}`)), 30_000);
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = ready.exec(output);
-        if (match) { clearTimeout(timer); resolve({ output: () => output, match }); }
-      };
-      child.stdout!.on('data', read);
-      child.stderr!.on('data', read);
-      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${bin} exited ${code}:\n${output}`)); });
-    });
     try {
-      const sandbox = await start('tryon-sandbox', { SANDBOX_PORT: '0', SANDBOX_SPEED: '0' }, /stand-in at (http:\/\/\S+)\/v1[\s\S]*test key[^:]*: (sk_test_\w+)/);
+      const sandbox = await start(
+        'tryon-sandbox',
+        { SANDBOX_PORT: '0', SANDBOX_SPEED: '0' },
+        /stand-in at (http:\/\/\S+)\/v1[\s\S]*test key[^:]*: (sk_test_\w+)/,
+      );
       const [, sandboxUrl, key] = sandbox.match;
-      const proxy = await start('tryon-proxy', {
-        NODE_ENV: 'development', TRYON_PORT: '0', TRYON_BASE_URL: sandboxUrl!, TRYON_API_KEY: key!, TRYON_CATALOG: join(app, 'catalog.json'),
-      }, /listening on (http:\/\/\S+)/);
+      const proxy = await start(
+        'tryon-proxy',
+        {
+          NODE_ENV: 'development',
+          TRYON_PORT: '0',
+          TRYON_BASE_URL: sandboxUrl!,
+          TRYON_API_KEY: key!,
+          TRYON_CATALOG: join(app, 'catalog.json'),
+        },
+        /listening on (http:\/\/\S+)/,
+      );
       const stack = { url: proxy.match[1]! };
       const photo = await photoHandle(stack, new Uint8Array(await readFile(REAL_PHOTO)));
       const started = await startTryon(stack, { product: 'dress-aline-indigo', photo });
       assert.equal(started.status, 202, await started.clone().text());
-      const done = await waitForStatus(stack, ((await started.json()) as { tryon: string }).tryon, (s) => s.status === 'succeeded' || s.status === 'failed', 60_000);
+      const done = await waitForStatus(
+        stack,
+        ((await started.json()) as { tryon: string }).tryon,
+        (s) => s.status === 'succeeded' || s.status === 'failed',
+        60_000,
+      );
       assert.equal(done.status, 'succeeded', JSON.stringify(done));
       const result = await fetch(absolute(stack, done.outputs[0]!.url));
       assert.equal(result.status, 200);
@@ -316,26 +480,46 @@ describe('tryon-proxy + tryon-sandbox from their tarballs, into another empty ap
 
   test('the Worker builds from the tryon-proxy package alone: workerFor({ catalog }) with the catalog bundled', async () => {
     await writeFile(join(app, 'catalog.json'), JSON.stringify(CATALOG));
-    await writeFile(join(app, 'worker.js'), [
-      "import { workerFor } from 'tryon-proxy/worker';",
-      "import catalog from './catalog.json' with { type: 'json' };",
-      "export { TryonObject, ShopObject } from 'tryon-proxy/worker';",
-      'export default workerFor({ catalog });',
-      '',
-    ].join('\n'));
+    await writeFile(
+      join(app, 'worker.js'),
+      [
+        "import { workerFor } from 'tryon-proxy/worker';",
+        "import catalog from './catalog.json' with { type: 'json' };",
+        "export { TryonObject, ShopObject } from 'tryon-proxy/worker';",
+        'export default workerFor({ catalog });',
+        '',
+      ].join('\n'),
+    );
     const outfile = join(app, 'dist/worker.js');
     const result = await esbuild({
-      absWorkingDir: app, entryPoints: ['worker.js'], outfile, bundle: true, format: 'esm', platform: 'browser',
-      conditions: ['workerd', 'worker', 'browser'], target: 'es2022', minify: true, logLevel: 'silent', metafile: true,
+      absWorkingDir: app,
+      entryPoints: ['worker.js'],
+      outfile,
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      conditions: ['workerd', 'worker', 'browser'],
+      target: 'es2022',
+      minify: true,
+      logLevel: 'silent',
+      metafile: true,
     });
     const inputs = Object.keys(result.metafile.inputs);
-    assert.ok(inputs.some((input) => input.startsWith('node_modules/tryon-proxy/dist/')), 'bundled from the installed package');
-    assert.ok(!inputs.some((input) => /node_modules\/(tryon-sandbox|sharp|@hono\/node-server)\//.test(input)), `nothing Node-only: ${inputs.filter((i) => !i.startsWith('node_modules/tryon-proxy')).join(', ')}`);
+    assert.ok(
+      inputs.some((input) => input.startsWith('node_modules/tryon-proxy/dist/')),
+      'bundled from the installed package',
+    );
+    assert.ok(
+      !inputs.some((input) => /node_modules\/(tryon-sandbox|sharp|@hono\/node-server)\//.test(input)),
+      `nothing Node-only: ${inputs.filter((i) => !i.startsWith('node_modules/tryon-proxy')).join(', ')}`,
+    );
     const bundle = await readFile(outfile, 'utf8');
     assert.doesNotMatch(bundle, /from\s*["']node:/, 'no node: import');
     assert.match(bundle, /saree-banarasi-red/, 'the catalog is inside the bundle');
     // It answers as a Workers module: misconfigured without bindings (503, never a stack), as in workerd.
-    const worker = (await import(`${outfile}?${Date.now()}`)) as { default: { fetch(request: Request, env: Record<string, unknown>): Promise<Response> | Response } };
+    const worker = (await import(`${outfile}?${Date.now()}`)) as {
+      default: { fetch(request: Request, env: Record<string, unknown>): Promise<Response> | Response };
+    };
     const answer = await worker.default.fetch(new Request('https://worker.example/health'), {});
     assert.equal(answer.status, 503);
     assert.equal(((await answer.json()) as { error: { code: string } }).error.code, 'proxy_misconfigured');

@@ -8,7 +8,16 @@ import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCdn, buildNpm, buildProxy, buildSandbox, fileExists, writeJsdelivrEntry, PACKAGES, type PackageName } from '../../scripts/build.js';
+import {
+  buildCdn,
+  buildNpm,
+  buildProxy,
+  buildSandbox,
+  fileExists,
+  writeJsdelivrEntry,
+  PACKAGES,
+  type PackageName,
+} from '../../scripts/build.js';
 
 export interface PackageManifest {
   name: string;
@@ -23,12 +32,30 @@ export interface PackageManifest {
   [field: string]: unknown;
 }
 
-export function run(command: string, args: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<{ code: number; output: string; stdout: string }> {
+export function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number; output: string; stdout: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, timeout: 300_000, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false', ...env } },
+    execFile(
+      command,
+      args,
+      {
+        cwd,
+        timeout: 300_000,
+        maxBuffer: 32 * 1024 * 1024,
+        env: { ...process.env, npm_config_update_notifier: 'false', ...env },
+      },
       (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}${stderr}`, stdout });
-      });
+        resolve({
+          code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
+          output: `${stdout}${stderr}`,
+          stdout,
+        });
+      },
+    );
   });
 }
 
@@ -42,7 +69,12 @@ export async function stagePackage(name: PackageName, into: string): Promise<str
   const stage = join(into, name);
   await mkdir(stage, { recursive: true });
   const manifest = await readManifest(source);
-  for (const file of ['package.json', 'README.md', 'LICENSE', ...(manifest.files ?? []).filter((f) => !f.startsWith('dist'))]) {
+  for (const file of [
+    'package.json',
+    'README.md',
+    'LICENSE',
+    ...(manifest.files ?? []).filter((f) => !f.startsWith('dist')),
+  ]) {
     if (await fileExists(join(source, file))) await cp(join(source, file), join(stage, file), { recursive: true });
   }
   if (name === 'tryon-button') {
@@ -67,7 +99,9 @@ export async function packStaged(stage: string, destination: string): Promise<st
 }
 
 /** Stages and packs the packages named, in a fresh temp folder: name → tarball. */
-export async function packPackages(names: PackageName[]): Promise<{ work: string; tarballs: Record<string, string>; stages: Record<string, string> }> {
+export async function packPackages(
+  names: PackageName[],
+): Promise<{ work: string; tarballs: Record<string, string>; stages: Record<string, string> }> {
   const work = await mkdtemp(join(tmpdir(), 'tryon-packages-'));
   const tarballs: Record<string, string> = {};
   const stages: Record<string, string> = {};

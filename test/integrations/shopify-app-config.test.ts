@@ -30,8 +30,15 @@ function readToml(text: string): Record<string, Record<string, string>> {
 describe('shopify.app.toml', () => {
   test('sets up the App Proxy at /apps/tryon with the write_app_proxy scope, as the docs say', async () => {
     const toml = readToml(await readFile(new URL('widget/integrations/shopify-app/shopify.app.toml', root), 'utf8'));
-    assert.deepEqual(toml['app_proxy'], { url: 'https://tryon.your-domain.example/tryon', prefix: 'apps', subpath: 'tryon' });
-    assert.deepEqual(toml['access_scopes']?.['scopes']?.split(',').map((s) => s.trim()), ['write_app_proxy']);
+    assert.deepEqual(toml['app_proxy'], {
+      url: 'https://tryon.your-domain.example/tryon',
+      prefix: 'apps',
+      subpath: 'tryon',
+    });
+    assert.deepEqual(
+      toml['access_scopes']?.['scopes']?.split(',').map((s) => s.trim()),
+      ['write_app_proxy'],
+    );
     assert.equal(toml['']?.['embedded'], 'false');
     const doc = await readFile(new URL('docs/integrations/shopify.md', root), 'utf8');
     assert.match(doc, /One proxy per store/);

@@ -35,24 +35,46 @@ let store: (path: string, init?: RequestInit) => Promise<Response>;
 before(async () => {
   work = await mkdtemp(join(tmpdir(), 'tryon-app-proxy-'));
   await mkdir(join(work, 'garments'), { recursive: true });
-  await writeFile(join(work, 'garments/red.png'),
-    await sharp({ create: { width: 300, height: 400, channels: 4, background: { r: 180, g: 20, b: 40, alpha: 1 } } }).png().toBuffer());
-  const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { sk_test_shop: 'ws_shop' }, log: () => {} });
+  await writeFile(
+    join(work, 'garments/red.png'),
+    await sharp({ create: { width: 300, height: 400, channels: 4, background: { r: 180, g: 20, b: 40, alpha: 1 } } })
+      .png()
+      .toBuffer(),
+  );
+  const sandbox = await startSandbox({
+    port: 0,
+    hostname: '127.0.0.1',
+    speed: 0,
+    keys: { sk_test_shop: 'ws_shop' },
+    log: () => {},
+  });
   closeSandbox = sandbox.close;
 
   const tryon = new Hono();
   tryon.use('*', verifyShopifyAppProxy({ secret: APP_SECRET }));
-  tryon.route('/', createProxy({
-    apiKey: 'sk_test_shop',
-    baseUrl: sandbox.url,
-    secret: 'app-proxy-test-secret-0123456789abcdef',
-    allowedOrigins: ['https://saree-house.example'],
-    catalog: { products: { [PRODUCT]: { mode: 'garment_to_person', garmentImage: 'garments/red.png', garment: { category: 'saree' }, name: 'Red saree' } } },
-    assetsDir: work,
-    readAsset: async (path) => new Uint8Array(await readFile(path)),
-    publicUrl: '/apps/tryon',
-    log: () => {},
-  }));
+  tryon.route(
+    '/',
+    createProxy({
+      apiKey: 'sk_test_shop',
+      baseUrl: sandbox.url,
+      secret: 'app-proxy-test-secret-0123456789abcdef',
+      allowedOrigins: ['https://saree-house.example'],
+      catalog: {
+        products: {
+          [PRODUCT]: {
+            mode: 'garment_to_person',
+            garmentImage: 'garments/red.png',
+            garment: { category: 'saree' },
+            name: 'Red saree',
+          },
+        },
+      },
+      assetsDir: work,
+      readAsset: async (path) => new Uint8Array(await readFile(path)),
+      publicUrl: '/apps/tryon',
+      log: () => {},
+    }),
+  );
   proxyServer = new Hono().route('/tryon', tryon);
 
   // Shopify's side: /apps/tryon/<rest> → <proxy URL>/tryon/<rest>?<query + signed parameters>.
@@ -77,8 +99,15 @@ after(async () => {
 
 async function shopperPhoto(): Promise<Blob> {
   const jpeg = await sharp({ create: { width: 600, height: 800, channels: 3, background: { r: 200, g: 170, b: 150 } } })
-    .composite([{ input: Buffer.from('<svg width="600" height="800"><rect x="200" y="250" width="200" height="450" fill="#345"/></svg>') }])
-    .jpeg().toBuffer();
+    .composite([
+      {
+        input: Buffer.from(
+          '<svg width="600" height="800"><rect x="200" y="250" width="200" height="450" fill="#345"/></svg>',
+        ),
+      },
+    ])
+    .jpeg()
+    .toBuffer();
   return new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' });
 }
 
@@ -122,32 +151,49 @@ describe('proxy behind the Shopify App Proxy', () => {
     assert.ok((meta.width ?? 0) >= 256);
   });
 
-  test('calling the proxy directly, without Shopify\'s signature, is refused before any route', async () => {
+  test("calling the proxy directly, without Shopify's signature, is refused before any route", async () => {
     for (const path of [`/tryon/products/${PRODUCT}`, '/tryon/health']) {
       const response = await proxyServer.fetch(new Request(`https://tryon-proxy.example${path}`));
       assert.equal(response.status, 401, path);
       assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'invalid_signature');
     }
-    const forged = await proxyServer.fetch(new Request(`https://tryon-proxy.example/tryon/photos?shop=x.myshopify.com&timestamp=${Math.floor(Date.now() / 1000)}&signature=${'0'.repeat(64)}`, {
-      method: 'POST', body: new FormData(),
-    }));
+    const forged = await proxyServer.fetch(
+      new Request(
+        `https://tryon-proxy.example/tryon/photos?shop=x.myshopify.com&timestamp=${Math.floor(Date.now() / 1000)}&signature=${'0'.repeat(64)}`,
+        {
+          method: 'POST',
+          body: new FormData(),
+        },
+      ),
+    );
     assert.equal(forged.status, 401);
   });
 
-  test('only the proxy\'s own POST …/webhooks skips the check, not any path ending in /webhooks', async () => {
-    for (const [method, path] of [['POST', '/tryon/tryons/webhooks'], ['POST', '/tryon/x/webhooks'], ['GET', '/tryon/webhooks']] as const) {
-      const response = await proxyServer.fetch(new Request(`https://tryon-proxy.example${path}`, {
-        method, ...(method === 'POST' ? { headers: { 'Content-Type': 'application/json' }, body: '{}' } : {}),
-      }));
+  test("only the proxy's own POST …/webhooks skips the check, not any path ending in /webhooks", async () => {
+    for (const [method, path] of [
+      ['POST', '/tryon/tryons/webhooks'],
+      ['POST', '/tryon/x/webhooks'],
+      ['GET', '/tryon/webhooks'],
+    ] as const) {
+      const response = await proxyServer.fetch(
+        new Request(`https://tryon-proxy.example${path}`, {
+          method,
+          ...(method === 'POST' ? { headers: { 'Content-Type': 'application/json' }, body: '{}' } : {}),
+        }),
+      );
       assert.equal(response.status, 401, `${method} ${path}`);
       assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'invalid_signature');
     }
   });
 
-  test('the service\'s webhooks still reach the proxy (exempt from the App Proxy check)', async () => {
-    const response = await proxyServer.fetch(new Request('https://tryon-proxy.example/tryon/webhooks', {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"type":"job.succeeded"}',
-    }));
+  test("the service's webhooks still reach the proxy (exempt from the App Proxy check)", async () => {
+    const response = await proxyServer.fetch(
+      new Request('https://tryon-proxy.example/tryon/webhooks', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"type":"job.succeeded"}',
+      }),
+    );
     // Whatever the proxy's own webhook route answers (it has no webhook secret here), it is not
     // the App Proxy check's refusal.
     const text = await response.text();
@@ -164,7 +210,8 @@ describe('proxy behind the Shopify App Proxy', () => {
 async function startAppProxy(proxyUrl: string): Promise<{ url: string; forwarded: string[]; close(): Promise<void> }> {
   const forwarded: string[] = [];
   const server = serve({
-    port: 0, hostname: '127.0.0.1',
+    port: 0,
+    hostname: '127.0.0.1',
     fetch: async (request, env) => {
       const shopper = getConnInfo({ env } as never).remote.address!;
       const url = new URL(request.url);
@@ -181,13 +228,17 @@ async function startAppProxy(proxyUrl: string): Promise<{ url: string; forwarded
       headers.set('x-forwarded-host', url.host);
       const target = `${proxyUrl}/${url.pathname.replace(/^\/apps\/tryon\/?/, '')}?${params}`;
       const answer = await fetch(target, {
-        method: request.method, headers, redirect: 'manual',
+        method: request.method,
+        headers,
+        redirect: 'manual',
         ...(request.body ? { body: request.body, duplex: 'half' } : {}),
       } as RequestInit);
       return new Response(answer.body, { status: answer.status, headers: answer.headers });
     },
   });
-  const port = await new Promise<number>((resolve) => server.once('listening', () => resolve((server.address() as AddressInfo).port)));
+  const port = await new Promise<number>((resolve) =>
+    server.once('listening', () => resolve((server.address() as AddressInfo).port)),
+  );
   return {
     url: `http://127.0.0.1:${port}/apps/tryon`,
     forwarded,
@@ -203,10 +254,19 @@ describe('who the shopper is behind the App Proxy (TRYON_SHOPIFY_APP_SECRET)', (
   let form: { body: Uint8Array; contentType: string };
 
   before(async () => {
-    stack = await startStack({ proxy: {
-      shopifyAppProxy: { secret: APP_SECRET, clientsPerSignature: PER_SIGNATURE },
-      limits: { clientDailyTryons: CAP, ratePerMinute: 200, readsPerMinute: 200, tryonsPerPhoto: 100, dailyTryons: 500, dailyCredits: 10_000 },
-    } });
+    stack = await startStack({
+      proxy: {
+        shopifyAppProxy: { secret: APP_SECRET, clientsPerSignature: PER_SIGNATURE },
+        limits: {
+          clientDailyTryons: CAP,
+          ratePerMinute: 200,
+          readsPerMinute: 200,
+          tryonsPerPhoto: 100,
+          dailyTryons: 500,
+          dailyCredits: 10_000,
+        },
+      },
+    });
     shopify = await startAppProxy(stack.url);
     form = await photoForm(await personPhoto());
   });
@@ -217,12 +277,25 @@ describe('who the shopper is behind the App Proxy (TRYON_SHOPIFY_APP_SECRET)', (
 
   const origin = { origin: 'https://shop.example' };
   const upload = (url: string, from: string, headers: Record<string, string> = {}) =>
-    send(url, { from, method: 'POST', headers: { ...origin, 'content-type': form.contentType, ...headers }, body: form.body });
+    send(url, {
+      from,
+      method: 'POST',
+      headers: { ...origin, 'content-type': form.contentType, ...headers },
+      body: form.body,
+    });
   let requests = 0;
-  const tryOn = (url: string, from: string, photo: string, headers: Record<string, string> = {}) => send(url, {
-    from, method: 'POST', headers: { ...origin, 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ product: 'dress-aline-indigo', photo, consent: true, requestId: `app-proxy-${Date.now()}-${requests++}` }),
-  });
+  const tryOn = (url: string, from: string, photo: string, headers: Record<string, string> = {}) =>
+    send(url, {
+      from,
+      method: 'POST',
+      headers: { ...origin, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({
+        product: 'dress-aline-indigo',
+        photo,
+        consent: true,
+        requestId: `app-proxy-${Date.now()}-${requests++}`,
+      }),
+    });
   const photoOf = (answer: WireAnswer) => {
     assert.equal(answer.status, 201, answer.text);
     return answer.json<{ photo: string }>().photo;
@@ -240,7 +313,11 @@ describe('who the shopper is behind the App Proxy (TRYON_SHOPIFY_APP_SECRET)', (
       const photo = photoOf(await upload(`${shopify.url}/photos`, shopper.from, shopper.headers));
       for (let i = 0; i < CAP; i++) {
         const started = await tryOn(`${shopify.url}/tryons`, shopper.from, photo, shopper.headers);
-        assert.equal(started.status, 202, `${shopper.from} ${JSON.stringify(shopper.headers)} try-on ${i + 1}: ${started.text}`);
+        assert.equal(
+          started.status,
+          202,
+          `${shopper.from} ${JSON.stringify(shopper.headers)} try-on ${i + 1}: ${started.text}`,
+        );
       }
     }
     // The cap still holds for each of them.
@@ -254,9 +331,17 @@ describe('who the shopper is behind the App Proxy (TRYON_SHOPIFY_APP_SECRET)', (
     const direct = await upload(`${stack.url}/photos`, '127.0.0.9', { 'x-forwarded-for': '198.51.100.1' });
     assert.equal(direct.status, 401, direct.text);
     assert.equal(code(direct), 'invalid_signature');
-    const forged = await send(`${stack.url}/products/dress-aline-indigo?shop=saree-house.myshopify.com&timestamp=${Math.floor(Date.now() / 1000)}&signature=${'0'.repeat(64)}`, { from: '127.0.0.9' });
+    const forged = await send(
+      `${stack.url}/products/dress-aline-indigo?shop=saree-house.myshopify.com&timestamp=${Math.floor(Date.now() / 1000)}&signature=${'0'.repeat(64)}`,
+      { from: '127.0.0.9' },
+    );
     assert.equal(forged.status, 401);
-    const old = new URLSearchParams({ shop: 'saree-house.myshopify.com', logged_in_customer_id: '', path_prefix: '/apps/tryon', timestamp: String(Math.floor(Date.now() / 1000) - 400) });
+    const old = new URLSearchParams({
+      shop: 'saree-house.myshopify.com',
+      logged_in_customer_id: '',
+      path_prefix: '/apps/tryon',
+      timestamp: String(Math.floor(Date.now() / 1000) - 400),
+    });
     old.set('signature', await signAppProxyParams(old, APP_SECRET));
     const stale = await send(`${stack.url}/products/dress-aline-indigo?${old}`, { from: '127.0.0.9' });
     assert.equal(stale.status, 401);
@@ -265,9 +350,17 @@ describe('who the shopper is behind the App Proxy (TRYON_SHOPIFY_APP_SECRET)', (
 
   test('a captured guest query replayed straight to the proxy with forged addresses gets no fresh allowance per request', async () => {
     // A guest's request whose signature nobody else shares (its own query), then captured.
-    assert.equal((await send(`${shopify.url}/products/dress-aline-indigo?v=captured`, { from: '127.0.0.6', headers: origin })).status, 200);
+    assert.equal(
+      (await send(`${shopify.url}/products/dress-aline-indigo?v=captured`, { from: '127.0.0.6', headers: origin }))
+        .status,
+      200,
+    );
     const captured = shopify.forwarded.find((query) => query.includes('v=captured'))!;
-    const forging = (i: number) => ({ 'x-forwarded-for': `198.51.100.${i}`, host: `forged-${i}.example`, 'x-forwarded-host': `forged-${i}.example` });
+    const forging = (i: number) => ({
+      'x-forwarded-for': `198.51.100.${i}`,
+      host: `forged-${i}.example`,
+      'x-forwarded-host': `forged-${i}.example`,
+    });
     const photo = photoOf(await upload(`${stack.url}/photos?${captured}`, '127.0.0.9', forging(0)));
     let accepted = 0;
     const refusals = new Set<string | undefined>();
@@ -288,22 +381,42 @@ describe('who the shopper is behind the App Proxy (TRYON_SHOPIFY_APP_SECRET)', (
   });
 
   test('a captured customer query replayed with forged addresses is only ever that customer', async () => {
-    await send(`${shopify.url}/products/dress-aline-indigo?v=customer`, { from: '127.0.0.7', headers: { ...origin, 'x-test-customer': '2001' } });
+    await send(`${shopify.url}/products/dress-aline-indigo?v=customer`, {
+      from: '127.0.0.7',
+      headers: { ...origin, 'x-test-customer': '2001' },
+    });
     const captured = shopify.forwarded.find((query) => query.includes('v=customer'))!;
-    const photo = photoOf(await upload(`${stack.url}/photos?${captured}`, '127.0.0.9', { 'x-forwarded-for': '198.51.100.50' }));
+    const photo = photoOf(
+      await upload(`${stack.url}/photos?${captured}`, '127.0.0.9', { 'x-forwarded-for': '198.51.100.50' }),
+    );
     const answers: number[] = [];
-    for (let i = 0; i < 5; i++) answers.push((await tryOn(`${stack.url}/tryons?${captured}`, '127.0.0.9', photo, { 'x-forwarded-for': `198.51.100.${60 + i}` })).status);
+    for (let i = 0; i < 5; i++)
+      answers.push(
+        (
+          await tryOn(`${stack.url}/tryons?${captured}`, '127.0.0.9', photo, {
+            'x-forwarded-for': `198.51.100.${60 + i}`,
+          })
+        ).status,
+      );
     assert.deepEqual(answers, [202, 202, 429, 429, 429]);
   });
 });
 
 describe('TRYON_SHOPIFY_APP_SECRET switches the App Proxy check on', () => {
   const env = {
-    TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: 'http://127.0.0.1:9', TRYON_PROXY_SECRET: SECRET,
-    TRYON_ALLOWED_ORIGINS: 'https://shop.example', TRYON_SHOPIFY_APP_SECRET: APP_SECRET,
+    TRYON_API_KEY: 'sk_test_a',
+    TRYON_BASE_URL: 'http://127.0.0.1:9',
+    TRYON_PROXY_SECRET: SECRET,
+    TRYON_ALLOWED_ORIGINS: 'https://shop.example',
+    TRYON_SHOPIFY_APP_SECRET: APP_SECRET,
   };
   const signed = async (path: string) => {
-    const params = new URLSearchParams({ shop: 'saree-house.myshopify.com', logged_in_customer_id: '', path_prefix: '/apps/tryon', timestamp: String(Math.floor(Date.now() / 1000)) });
+    const params = new URLSearchParams({
+      shop: 'saree-house.myshopify.com',
+      logged_in_customer_id: '',
+      path_prefix: '/apps/tryon',
+      timestamp: String(Math.floor(Date.now() / 1000)),
+    });
     params.set('signature', await signAppProxyParams(params, APP_SECRET));
     return `${path}?${params}`;
   };
@@ -321,18 +434,45 @@ describe('TRYON_SHOPIFY_APP_SECRET switches the App Proxy check on', () => {
     const headers = { 'cf-connecting-ip': '198.51.100.7' };
     // No Durable Objects here: a Worker serves without them only when bound as development.
     const workerEnv = { ...env, NODE_ENV: 'development' };
-    const unsigned = await worker.fetch(new Request('https://tryon.example/products/dress-aline-indigo', { headers }), workerEnv);
+    const unsigned = await worker.fetch(
+      new Request('https://tryon.example/products/dress-aline-indigo', { headers }),
+      workerEnv,
+    );
     assert.equal(unsigned.status, 401);
     assert.equal(((await unsigned.json()) as { error: { code: string } }).error.code, 'invalid_signature');
-    const ok = await worker.fetch(new Request(`https://tryon.example${await signed('/products/dress-aline-indigo')}`, { headers }), workerEnv);
+    const ok = await worker.fetch(
+      new Request(`https://tryon.example${await signed('/products/dress-aline-indigo')}`, { headers }),
+      workerEnv,
+    );
     assert.equal(ok.status, 200, await ok.clone().text());
-    const off = await worker.fetch(new Request('https://tryon.example/products/dress-aline-indigo', { headers }), { ...workerEnv, TRYON_SHOPIFY_APP_SECRET: '' });
+    const off = await worker.fetch(new Request('https://tryon.example/products/dress-aline-indigo', { headers }), {
+      ...workerEnv,
+      TRYON_SHOPIFY_APP_SECRET: '',
+    });
     assert.equal(off.status, 200);
   });
 
   test('mounted under /tryon, only POST /tryon/webhooks skips the check', async () => {
-    const server = new Hono().route('/tryon', createProxy({ ...proxyOptionsFrom(loadConfig(env)), apiKey: 'sk_test_a', baseUrl: 'http://127.0.0.1:9', catalog: CATALOG, readAsset: async () => new Uint8Array(), clientAddress: () => '198.51.100.7', log: () => undefined }));
-    const post = (path: string) => server.fetch(new Request(`https://tryon.example${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    const server = new Hono().route(
+      '/tryon',
+      createProxy({
+        ...proxyOptionsFrom(loadConfig(env)),
+        apiKey: 'sk_test_a',
+        baseUrl: 'http://127.0.0.1:9',
+        catalog: CATALOG,
+        readAsset: async () => new Uint8Array(),
+        clientAddress: () => '198.51.100.7',
+        log: () => undefined,
+      }),
+    );
+    const post = (path: string) =>
+      server.fetch(
+        new Request(`https://tryon.example${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        }),
+      );
     // The webhook route answers for itself (here: webhooks are off); it is not the App Proxy's refusal.
     assert.doesNotMatch(await (await post('/tryon/webhooks')).text(), /App Proxy/);
     for (const path of ['/tryon/x/webhooks', '/tryon/tryons/webhooks']) {

@@ -36,7 +36,11 @@ export async function renderBlock(scope: BlockScope): Promise<string> {
 }
 
 /** A product as Liquid sees it; without `variants`, only Shopify's default variant. */
-export function product(handle: string, metafields: Record<string, unknown>, variants?: number[]): Record<string, unknown> {
+export function product(
+  handle: string,
+  metafields: Record<string, unknown>,
+  variants?: number[],
+): Record<string, unknown> {
   const list = (variants ?? [44871234560001]).map((id) => ({ id }));
   return {
     handle,

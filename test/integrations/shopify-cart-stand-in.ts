@@ -17,9 +17,19 @@
 // the currency's subunit, as Shopify answers them.
 import { Hono } from 'hono';
 
-export interface StandInVariant { id: number; title: string; price: number; stock: number; productId: number; handle: string }
+export interface StandInVariant {
+  id: number;
+  title: string;
+  price: number;
+  stock: number;
+  productId: number;
+  handle: string;
+}
 
-interface Line { variant: StandInVariant; quantity: number }
+interface Line {
+  variant: StandInVariant;
+  quantity: number;
+}
 
 export interface ShopifyCartStandIn {
   app: Hono;
@@ -69,7 +79,8 @@ export function shopifyCartStandIn(root: string, variants: StandInVariant[]): Sh
   });
 
   app.post(`${root}cart/add.js`, async (c) => {
-    const body = await c.req.json().catch(() => undefined) as { items?: { id?: unknown; quantity?: unknown }[]; sections?: unknown } | undefined;
+    const body = (await c.req.json().catch(() => undefined)) as
+      { items?: { id?: unknown; quantity?: unknown }[]; sections?: unknown } | undefined;
     adds.push(body as Record<string, unknown>);
     const wanted = body?.items ?? [];
     const added: Line[] = [];
@@ -79,13 +90,25 @@ export function shopifyCartStandIn(root: string, variants: StandInVariant[]): Sh
       const quantity = Number(item.quantity ?? 1);
       const line = lines.find((l) => l.variant.id === variant.id);
       if ((line?.quantity ?? 0) + quantity > variant.stock) {
-        return c.json({ status: 422, message: 'Cart Error', description: 'The maximum quantity of this item is already in your cart.' }, 422);
+        return c.json(
+          {
+            status: 422,
+            message: 'Cart Error',
+            description: 'The maximum quantity of this item is already in your cart.',
+          },
+          422,
+        );
       }
       if (line) line.quantity += quantity;
       else lines.push({ variant, quantity });
       added.push({ variant, quantity });
     }
-    const sectionIds = typeof body?.sections === 'string' ? body.sections.split(',') : Array.isArray(body?.sections) ? body.sections.map(String) : [];
+    const sectionIds =
+      typeof body?.sections === 'string'
+        ? body.sections.split(',')
+        : Array.isArray(body?.sections)
+          ? body.sections.map(String)
+          : [];
     const sections = Object.fromEntries(sectionIds.map((id) => [id, renderSection(id, itemCount())]));
     return c.json({ items: added.map(lineItem), ...(sectionIds.length ? { sections } : {}) });
   });

@@ -65,7 +65,14 @@ before(async () => {
   [extension] = (await buildIntegrations(cdn.outDir, join(work, 'dist'))) as [string];
   cart = shopifyCartStandIn(ROOT, [
     { id: VARIANTS[0]!, title: 'Ivory', price: 1_250_000, stock: 5, productId: 8123456789, handle: 'saree-banarasi' },
-    { id: VARIANTS[1]!, title: 'Sindoor red', price: 1_250_000, stock: 1, productId: 8123456789, handle: 'saree-banarasi' },
+    {
+      id: VARIANTS[1]!,
+      title: 'Sindoor red',
+      price: 1_250_000,
+      stock: 1,
+      productId: 8123456789,
+      handle: 'saree-banarasi',
+    },
   ]);
   const shop = new Hono();
   shop.route('/', cart.app);
@@ -79,7 +86,10 @@ before(async () => {
   shop.get('/products/saree-banarasi', async (c) => {
     const selected = VARIANTS.find((id) => String(id) === c.req.query('variant')) ?? VARIANTS[0]!;
     const block = await renderBlock({
-      product: { ...product('saree-banarasi', { enabled: { value: true } }, VARIANTS), selected_or_first_available_variant: { id: selected } },
+      product: {
+        ...product('saree-banarasi', { enabled: { value: true } }, VARIANTS),
+        selected_or_first_available_variant: { id: selected },
+      },
       settings: { endpoint: stack.url, add_to_cart: c.req.query('cart') !== 'off' },
       assetBase: '/assets/',
     });
@@ -95,10 +105,11 @@ before(async () => {
   const address = server.address();
   assert.ok(address && typeof address === 'object');
   shopUrl = `http://127.0.0.1:${address.port}`;
-  closeShop = () => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-  });
+  closeShop = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+    });
   stack = await startStack({
     proxy: {
       allowedOrigins: [shopUrl],
@@ -107,9 +118,14 @@ before(async () => {
         products: {
           ...CATALOG.products,
           'saree-banarasi': {
-            mode: 'garment_to_person', garmentImage: 'garments/banarasi-red.png', garment: { category: 'saree', subtype: 'bengali' },
+            mode: 'garment_to_person',
+            garmentImage: 'garments/banarasi-red.png',
+            garment: { category: 'saree', subtype: 'bengali' },
             name: 'Banarasi saree',
-            variants: { [String(VARIANTS[0])]: { name: 'Ivory' }, [String(VARIANTS[1])]: { name: 'Sindoor red', garment: { subtype: 'nivi' } } },
+            variants: {
+              [String(VARIANTS[0])]: { name: 'Ivory' },
+              [String(VARIANTS[1])]: { name: 'Sindoor red', garment: { subtype: 'nivi' } },
+            },
           },
         },
       },
@@ -126,7 +142,9 @@ after(async () => {
 });
 
 /** The product page, a try-on through the real proxy, up to the result. */
-async function tryOnPage(path: string): Promise<{ page: Page; dialog: ReturnType<Page['getByRole']>; errors: string[] }> {
+async function tryOnPage(
+  path: string,
+): Promise<{ page: Page; dialog: ReturnType<Page['getByRole']>; errors: string[] }> {
   const page = await browser.newPage();
   page.setDefaultTimeout(WAIT);
   const errors: string[] = [];
@@ -136,7 +154,9 @@ async function tryOnPage(path: string): Promise<{ page: Page; dialog: ReturnType
   const dialog = page.getByRole('dialog', { name: 'Virtual try-on' });
   await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
   await dialog.getByRole('button', { name: 'Continue' }).click();
-  await dialog.getByLabel('Your photo', { exact: true }).setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(await personPhoto()) });
+  await dialog
+    .getByLabel('Your photo', { exact: true })
+    .setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(await personPhoto()) });
   await goOnPastPhotoCheck(dialog);
   await dialog.getByRole('button', { name: 'Try it on', exact: true }).click();
   await page.locator('tryon-button[status="result"]').waitFor({ state: 'attached' });
@@ -154,15 +174,27 @@ describe("the block's Add to cart, against a stand-in of Shopify's cart endpoint
       await dialog.getByRole('button', { name: 'Added to cart', exact: true }).waitFor();
       await dialog.getByRole('status').filter({ hasText: 'Banarasi saree is in your cart.' }).waitFor();
 
-      assert.deepEqual(cart.adds.at(-1), { items: [{ id: VARIANTS[1], quantity: 1 }], sections: ['cart-icon-bubble'], sections_url: '/products/saree-banarasi' });
+      assert.deepEqual(cart.adds.at(-1), {
+        items: [{ id: VARIANTS[1], quantity: 1 }],
+        sections: ['cart-icon-bubble'],
+        sections_url: '/products/saree-banarasi',
+      });
       assert.equal(cart.itemCount(), 1);
       // Dawn: the bubble rendered from the sections of the add, and publish(cart-update).
       assert.equal((await page.locator('#cart-icon-bubble').innerText()).trim(), '1');
-      const published = await page.evaluate(() => (window as unknown as { published: [string, { source: string; productVariantId: string }][] }).published
-        .map(([name, data]) => [name, data.source, data.productVariantId]));
+      const published = await page.evaluate(() =>
+        (window as unknown as { published: [string, { source: string; productVariantId: string }][] }).published.map(
+          ([name, data]) => [name, data.source, data.productVariantId],
+        ),
+      );
       assert.deepEqual(published, [['cart-update', 'tryon-button', String(VARIANTS[1])]]);
-      assert.equal(await page.evaluate(() => (document.querySelector('cart-notification') as HTMLElement & { renderedKey: string }).renderedKey),
-        `${VARIANTS[1]}:9f1c2b3a4d5e6f708192a3b4c5d6e7f8`, 'Dawn renders the line item added');
+      assert.equal(
+        await page.evaluate(
+          () => (document.querySelector('cart-notification') as HTMLElement & { renderedKey: string }).renderedKey,
+        ),
+        `${VARIANTS[1]}:9f1c2b3a4d5e6f708192a3b4c5d6e7f8`,
+        'Dawn renders the line item added',
+      );
       // Horizon 4 and 2–3.
       await page.locator('#horizon-count', { hasText: '1' }).waitFor();
       assert.equal(await page.locator('#horizon3-count').innerText(), '1');
@@ -179,7 +211,10 @@ describe("the block's Add to cart, against a stand-in of Shopify's cart endpoint
       await dialog.getByRole('button', { name: 'Add to cart', exact: true }).click();
       const alert = dialog.getByRole('alert');
       await alert.waitFor();
-      assert.equal((await alert.innerText()).trim(), 'Could not add Banarasi saree to your cart. Please try again. The maximum quantity of this item is already in your cart.');
+      assert.equal(
+        (await alert.innerText()).trim(),
+        'Could not add Banarasi saree to your cart. Please try again. The maximum quantity of this item is already in your cart.',
+      );
       assert.equal(cart.itemCount(), before);
       assert.equal(await page.locator('#horizon-count').innerText(), '0');
     } finally {
@@ -201,17 +236,29 @@ describe("the block's Add to cart, against a stand-in of Shopify's cart endpoint
 
 describe('the block renders add-to-cart and holdout from its settings', () => {
   test('add_to_cart on: add-to-cart="shopify" and the selected variant as cart-id, also for a product without variants', async () => {
-    const html = await renderBlock({ product: product('kurta', { enabled: { value: true } }), settings: { add_to_cart: true } });
+    const html = await renderBlock({
+      product: product('kurta', { enabled: { value: true } }),
+      settings: { add_to_cart: true },
+    });
     assert.match(html, /add-to-cart="shopify" cart-id="44871234560001"/);
     assert.doesNotMatch(html, / variant="/, 'no variant for the default one: the catalog needs none');
-    const off = await renderBlock({ product: product('kurta', { enabled: { value: true } }), settings: { add_to_cart: false } });
+    const off = await renderBlock({
+      product: product('kurta', { enabled: { value: true } }),
+      settings: { add_to_cart: false },
+    });
     assert.doesNotMatch(off, /add-to-cart|cart-id/);
   });
 
   test('holdout: none by default, else the chosen share', async () => {
-    const none = await renderBlock({ product: product('kurta', { enabled: { value: true } }), settings: { holdout: 'none' } });
+    const none = await renderBlock({
+      product: product('kurta', { enabled: { value: true } }),
+      settings: { holdout: 'none' },
+    });
     assert.doesNotMatch(none, /holdout=/);
-    const ten = await renderBlock({ product: product('kurta', { enabled: { value: true } }), settings: { holdout: '0.1' } });
+    const ten = await renderBlock({
+      product: product('kurta', { enabled: { value: true } }),
+      settings: { holdout: '0.1' },
+    });
     assert.match(ten, / holdout="0.1"/);
   });
 });

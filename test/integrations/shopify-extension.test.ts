@@ -43,7 +43,12 @@ after(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-interface Run { offenses: Offense[]; context: string; checks: string[]; log: string[] }
+interface Run {
+  offenses: Offense[];
+  context: string;
+  checks: string[];
+  log: string[];
+}
 
 async function runThemeCheck(root: string): Promise<Run> {
   const log: string[] = [];
@@ -57,7 +62,9 @@ async function runThemeCheck(root: string): Promise<Run> {
 }
 
 function describeOffenses(root: string, offenses: Offense[]): string {
-  return offenses.map((o) => `${o.check} ${relative(root, fileURLToPath(o.uri))}:${o.start.line + 1} ${o.message}`).join('\n');
+  return offenses
+    .map((o) => `${o.check} ${relative(root, fileURLToPath(o.uri))}:${o.start.line + 1} ${o.message}`)
+    .join('\n');
 }
 
 describe('Theme Check', () => {
@@ -66,11 +73,23 @@ describe('Theme Check', () => {
     assert.deepEqual(offenses, [], `Theme Check offences:\n${describeOffenses(extension, offenses)}`);
     // The checks Shopify applies to a theme app extension (found by its shopify.extension.toml).
     assert.equal(context, 'app');
-    for (const check of ['AppBlockValidTags', 'AssetSizeAppBlockJavaScript', 'MissingAsset', 'MatchingTranslations',
-      'ValidSchemaTranslations', 'ValidSchema', 'ParserBlockingScript', 'UndefinedObject', 'UnknownFilter']) {
+    for (const check of [
+      'AppBlockValidTags',
+      'AssetSizeAppBlockJavaScript',
+      'MissingAsset',
+      'MatchingTranslations',
+      'ValidSchemaTranslations',
+      'ValidSchema',
+      'ParserBlockingScript',
+      'UndefinedObject',
+      'UnknownFilter',
+    ]) {
       assert.ok(checks.includes(check), `${check} ran`);
     }
-    assert.ok(log.some((line) => line.startsWith('Loaded fallback resource')), 'the bundled docs were used');
+    assert.ok(
+      log.some((line) => line.startsWith('Loaded fallback resource')),
+      'the bundled docs were used',
+    );
     assert.ok(!log.some((line) => /Successfully downloaded|https:/.test(line)), log.join('\n'));
   });
 
@@ -84,20 +103,32 @@ describe('Theme Check', () => {
   test("the source folder's only offences are the two assets the build adds", async () => {
     const source = fileURLToPath(extensionSource);
     const { offenses } = await runThemeCheck(source);
-    assert.deepEqual(offenses.map((o) => o.check), ['MissingAsset', 'MissingAsset'], describeOffenses(source, offenses));
-    assert.deepEqual(offenses.map((o) => /'assets\/([\w.-]+)'/.exec(o.message)?.[1]).sort(), ['tryon-button.js', 'tryon-variant.js']);
+    assert.deepEqual(
+      offenses.map((o) => o.check),
+      ['MissingAsset', 'MissingAsset'],
+      describeOffenses(source, offenses),
+    );
+    assert.deepEqual(offenses.map((o) => /'assets\/([\w.-]+)'/.exec(o.message)?.[1]).sort(), [
+      'tryon-button.js',
+      'tryon-variant.js',
+    ]);
   });
 
   test('it does catch a Hindi text missing and a schema key with no English (the checks are live)', async () => {
     const broken = join(work, 'broken-extension');
     await cp(extension, broken, { recursive: true });
     const hindiPath = join(broken, 'locales/hi.schema.json');
-    const hindi = JSON.parse(await readFile(hindiPath, 'utf8')) as { blocks: { tryon_button: { settings: Record<string, unknown> } } };
+    const hindi = JSON.parse(await readFile(hindiPath, 'utf8')) as {
+      blocks: { tryon_button: { settings: Record<string, unknown> } };
+    };
     delete hindi.blocks.tryon_button.settings.video;
     await writeFile(hindiPath, JSON.stringify(hindi));
     const blockPath = join(broken, 'blocks/tryon-button.liquid');
     const block = await readFile(blockPath, 'utf8');
-    await writeFile(blockPath, block.replace('t:blocks.tryon_button.settings.accent.label', 't:blocks.tryon_button.settings.accent.title'));
+    await writeFile(
+      blockPath,
+      block.replace('t:blocks.tryon_button.settings.accent.label', 't:blocks.tryon_button.settings.accent.title'),
+    );
     const { offenses } = await runThemeCheck(broken);
     const found = new Set(offenses.map((o) => o.check));
     assert.ok(found.has('MatchingTranslations'), describeOffenses(broken, offenses));
@@ -143,7 +174,10 @@ describe('the built block in Chromium', () => {
     shop.get('/products/saree-banarasi', async (c) => {
       const selected = VARIANTS.find((id) => id === c.req.query('variant')) ?? VARIANTS[0]!;
       const block = await renderBlock({
-        product: { ...product('saree-banarasi', enabled, VARIANTS.map(Number)), selected_or_first_available_variant: { id: Number(selected) } },
+        product: {
+          ...product('saree-banarasi', enabled, VARIANTS.map(Number)),
+          selected_or_first_available_variant: { id: Number(selected) },
+        },
         settings: { endpoint: '/apps/tryon' },
         assetBase: '/assets/',
       });
@@ -152,8 +186,11 @@ describe('the built block in Chromium', () => {
         settings: { endpoint: '/apps/tryon' },
         assetBase: '/assets/',
       });
-      const options = VARIANTS.map((id) => `<option value="${id}"${id === selected ? ' selected' : ''}>${id}</option>`).join('');
-      return c.html(await themePage(`
+      const options = VARIANTS.map(
+        (id) => `<option value="${id}"${id === selected ? ' selected' : ''}>${id}</option>`,
+      ).join('');
+      return c.html(
+        await themePage(`
         <form id="select-form" action="/cart/add" method="post"><select name="id">${options}</select></form>
         <form id="dawn-form" action="/cart/add" method="post"><input type="hidden" name="id" value="${selected}"></form>
         <fieldset id="address-only">${VARIANTS.map((id) => `<label><input type="radio" name="Colour" value="${id}">${id}</label>`).join('')}</fieldset>
@@ -164,7 +201,8 @@ describe('the built block in Chromium', () => {
           });
         </script>
         <section id="main">${block}</section>
-        <section id="featured">${featured}</section>`));
+        <section id="featured">${featured}</section>`),
+      );
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
       const s = serve({ fetch: shop.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
@@ -172,10 +210,11 @@ describe('the built block in Chromium', () => {
     const address = server.address();
     assert.ok(address && typeof address === 'object');
     shopUrl = `http://127.0.0.1:${address.port}`;
-    closeServer = () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-    });
+    closeServer = () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
     browser = await chromium.launch({ executablePath: programPath('chromium'), args: CHROMIUM_ARGS, headless: true });
   });
 
@@ -202,7 +241,9 @@ describe('the built block in Chromium', () => {
    * the page has loaded, so by then it has run (idle callbacks run in the order asked for).
    */
   const untilIdleAfterLoad = (page: Page) =>
-    page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => requestIdleCallback(() => resolve()))));
+    page.evaluate(
+      () => new Promise<void>((resolve) => requestIdleCallback(() => requestIdleCallback(() => resolve()))),
+    );
 
   const isPanel = (path: string) => /\/assets\/tryon-panel-[\w-]+\.js$/.test(path);
 
@@ -212,7 +253,10 @@ describe('the built block in Chromium', () => {
       assert.equal(await page.getAttribute('tryon-button', 'prefetch'), 'interaction');
       await untilIdleAfterLoad(page);
       assert.deepEqual(requests.filter(isPanel), [], `requests: ${requests.join(', ')}`);
-      assert.ok(requests.some((path) => path === '/assets/tryon-button.js'), 'the button itself did load');
+      assert.ok(
+        requests.some((path) => path === '/assets/tryon-button.js'),
+        'the button itself did load',
+      );
       const panelRequested = page.waitForRequest((request) => isPanel(new URL(request.url()).pathname));
       await page.hover('tryon-button');
       await panelRequested;
@@ -226,7 +270,9 @@ describe('the built block in Chromium', () => {
     assert.ok(browser);
     const page = await browser.newPage();
     try {
-      const panelRequested = page.waitForRequest((request) => isPanel(new URL(request.url()).pathname), { timeout: WAIT });
+      const panelRequested = page.waitForRequest((request) => isPanel(new URL(request.url()).pathname), {
+        timeout: WAIT,
+      });
       await page.goto(`${shopUrl}/products/plain?prefetch=idle`, { waitUntil: 'load' });
       assert.equal(await page.getAttribute('tryon-button', 'prefetch'), 'idle');
       await untilIdleAfterLoad(page);
@@ -241,15 +287,26 @@ describe('the built block in Chromium', () => {
     const main = '#main tryon-button';
     const variantOf = (selector: string) => page.getAttribute(selector, 'variant');
     /** Dispatches an event as a theme does and reads the attribute right after: following is synchronous. */
-    const dispatch = (name: string, detail: unknown, on: 'document' | 'form' = 'document', kind: 'CustomEvent' | 'Event' = 'CustomEvent') =>
-      page.evaluate(({ name, detail, on, kind }) => {
-        const target = on === 'document' ? document : document.getElementById('select-form')!;
-        const bubbles = on !== 'form';
-        // Horizon's events are Event subclasses that set their own `detail`.
-        const event = kind === 'CustomEvent' ? new CustomEvent(name, { detail, bubbles }) : Object.assign(new Event(name, { bubbles }), { detail });
-        target.dispatchEvent(event);
-        return document.querySelector('#main tryon-button')!.getAttribute('variant');
-      }, { name, detail, on, kind });
+    const dispatch = (
+      name: string,
+      detail: unknown,
+      on: 'document' | 'form' = 'document',
+      kind: 'CustomEvent' | 'Event' = 'CustomEvent',
+    ) =>
+      page.evaluate(
+        ({ name, detail, on, kind }) => {
+          const target = on === 'document' ? document : document.getElementById('select-form')!;
+          const bubbles = on !== 'form';
+          // Horizon's events are Event subclasses that set their own `detail`.
+          const event =
+            kind === 'CustomEvent'
+              ? new CustomEvent(name, { detail, bubbles })
+              : Object.assign(new Event(name, { bubbles }), { detail });
+          target.dispatchEvent(event);
+          return document.querySelector('#main tryon-button')!.getAttribute('variant');
+        },
+        { name, detail, on, kind },
+      );
     try {
       assert.equal(await variantOf(main), VARIANTS[0], 'the variant the page was rendered with');
 
@@ -260,10 +317,16 @@ describe('the built block in Chromium', () => {
       // Pipeline and its family: theme:variant:change.
       assert.equal(await dispatch('theme:variant:change', { variant: { id: Number(VARIANTS[0]) } }), VARIANTS[0]);
       // Horizon: variant:update with detail.resource (its ids are strings).
-      assert.equal(await dispatch('variant:update', { resource: { id: VARIANTS[1] }, sourceId: 'main' }, 'document', 'Event'), VARIANTS[1]);
+      assert.equal(
+        await dispatch('variant:update', { resource: { id: VARIANTS[1] }, sourceId: 'main' }, 'document', 'Event'),
+        VARIANTS[1],
+      );
 
       // Nothing changes for another product's variant, an unavailable combination or a malformed id.
-      assert.equal(await dispatch('variant:change', { variant: { id: Number(OTHER_PRODUCT_VARIANTS[0]) } }), VARIANTS[1]);
+      assert.equal(
+        await dispatch('variant:change', { variant: { id: Number(OTHER_PRODUCT_VARIANTS[0]) } }),
+        VARIANTS[1],
+      );
       assert.equal(await dispatch('variant:change', { variant: null }), VARIANTS[1]);
       assert.equal(await dispatch('variant:change', { variant: { id: `${VARIANTS[0]}"><script>` } }), VARIANTS[1]);
       // ...but the featured product's own button does follow its own variant.
@@ -284,13 +347,19 @@ describe('the built block in Chromium', () => {
 
       // A theme that only rewrites the address (?variant=) in its own change handler.
       await page.check(`#address-only input[value="${VARIANTS[1]}"]`);
-      await page.waitForFunction((id) => document.querySelector('#main tryon-button')?.getAttribute('variant') === id, VARIANTS[1]);
+      await page.waitForFunction(
+        (id) => document.querySelector('#main tryon-button')?.getAttribute('variant') === id,
+        VARIANTS[1],
+      );
       // Back and forward through the address history.
       await page.evaluate((id) => history.pushState({}, '', `?variant=${id}`), VARIANTS[2]!);
       await page.evaluate(() => history.back());
       await page.waitForFunction((id) => new URLSearchParams(location.search).get('variant') === id, VARIANTS[1]);
       await page.evaluate(() => history.forward());
-      await page.waitForFunction((id) => document.querySelector('#main tryon-button')?.getAttribute('variant') === id, VARIANTS[2]);
+      await page.waitForFunction(
+        (id) => document.querySelector('#main tryon-button')?.getAttribute('variant') === id,
+        VARIANTS[2],
+      );
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
@@ -304,7 +373,11 @@ describe('the built block in Chromium', () => {
       await page.selectOption('#select-form select[name="id"]', VARIANTS[0]!);
       // The follower looks at the address in a task it queued during the change; this one runs after it.
       await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
-      assert.equal(new URL(page.url()).searchParams.get('variant'), VARIANTS[2], 'the address still names the old variant');
+      assert.equal(
+        new URL(page.url()).searchParams.get('variant'),
+        VARIANTS[2],
+        'the address still names the old variant',
+      );
       assert.equal(await page.getAttribute('#main tryon-button', 'variant'), VARIANTS[0]);
     } finally {
       await page.close();

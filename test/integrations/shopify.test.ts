@@ -15,7 +15,13 @@ import { assertNoBreakout, countOpenings, findElements, hostile } from './markup
 import { extensionSource, loadBlock, product, renderBlock } from './shopify-block.js';
 
 const defaults = {
-  label: 'Try it on', accent: '#8a1c4a', views: '', video: false, prefetch: 'interaction', analytics: true, endpoint: '/apps/tryon',
+  label: 'Try it on',
+  accent: '#8a1c4a',
+  views: '',
+  video: false,
+  prefetch: 'interaction',
+  analytics: true,
+  endpoint: '/apps/tryon',
 };
 
 describe('Shopify theme block', () => {
@@ -52,7 +58,9 @@ describe('Shopify theme block', () => {
   test("the store's language is passed as lang, and an unset label leaves the button's own, translated one", async () => {
     for (const locale of ['bn', 'ar', 'ur', 'pt-BR']) {
       const html = await renderBlock({
-        product: product('saree-banarasi-red', { enabled: { value: true } }), settings: { ...defaults, label: '' }, locale,
+        product: product('saree-banarasi-red', { enabled: { value: true } }),
+        settings: { ...defaults, label: '' },
+        locale,
       });
       const tag = findElements(html, 'tryon-button')[0];
       assert.equal(tag?.attributes.lang, locale);
@@ -82,7 +90,11 @@ describe('Shopify theme block', () => {
     assert.equal(tag.attributes.views, hostile.views);
     assert.equal(tag.attributes.style, `--tryon-accent: ${hostile.accent}`);
     assert.equal(tag.text, hostile.label);
-    assert.equal(Object.keys(tag.attributes).some((name) => name.startsWith('on')), false, 'no event handler attribute');
+    assert.equal(
+      Object.keys(tag.attributes).some((name) => name.startsWith('on')),
+      false,
+      'no event handler attribute',
+    );
   });
 
   for (const [name, metafields] of [
@@ -114,42 +126,68 @@ describe('Shopify theme block', () => {
     assert.equal(await prefetchFor(older), 'interaction');
     assert.equal(await prefetchFor({ ...defaults, prefetch: '" onmouseover="x' }), 'interaction');
     const { schema } = await loadBlock();
-    const setting = (schema.settings as { id: string; default?: unknown; options?: { value: string }[] }[]).find((s) => s.id === 'prefetch');
+    const setting = (schema.settings as { id: string; default?: unknown; options?: { value: string }[] }[]).find(
+      (s) => s.id === 'prefetch',
+    );
     assert.equal(setting?.default, 'interaction', "Shopify's import-on-interaction guidance is the default");
-    assert.deepEqual(setting?.options?.map((o) => o.value), ['interaction', 'idle']);
+    assert.deepEqual(
+      setting?.options?.map((o) => o.value),
+      ['interaction', 'idle'],
+    );
   });
 
   test('customer events are sent when the setting is on (its default), not when off', async () => {
     const enabled = product('saree-banarasi-red', { enabled: { value: true } });
     const on = findElements(await renderBlock({ product: enabled, settings: defaults }), 'tryon-button')[0];
     assert.equal(on?.attributes.analytics, 'shopify');
-    const off = findElements(await renderBlock({ product: enabled, settings: { ...defaults, analytics: false } }), 'tryon-button')[0];
+    const off = findElements(
+      await renderBlock({ product: enabled, settings: { ...defaults, analytics: false } }),
+      'tryon-button',
+    )[0];
     assert.ok(off && !('analytics' in off.attributes), 'no analytics attribute when the merchant turns it off');
     const { schema } = await loadBlock();
-    const setting = (schema.settings as { id: string; type: string; default?: unknown }[]).find((s) => s.id === 'analytics');
+    const setting = (schema.settings as { id: string; type: string; default?: unknown }[]).find(
+      (s) => s.id === 'analytics',
+    );
     assert.deepEqual([setting?.type, setting?.default], ['checkbox', true]);
   });
 
-  test("a product with variants passes the selected one, lists its own for the follower, and loads the follower", async () => {
+  test('a product with variants passes the selected one, lists its own for the follower, and loads the follower', async () => {
     const variants = [44871234567890, 44871234567891, 44871234567892];
     const html = await renderBlock({
-      product: { ...product('saree-banarasi', { enabled: { value: true } }, variants), selected_or_first_available_variant: { id: variants[1] } },
+      product: {
+        ...product('saree-banarasi', { enabled: { value: true } }, variants),
+        selected_or_first_available_variant: { id: variants[1] },
+      },
       settings: defaults,
     });
     const tag = findElements(html, 'tryon-button')[0];
-    assert.equal(tag?.attributes.variant, '44871234567891', 'the variant the page was opened with (?variant= or the first available)');
+    assert.equal(
+      tag?.attributes.variant,
+      '44871234567891',
+      'the variant the page was opened with (?variant= or the first available)',
+    );
     assert.equal(tag?.attributes['data-variant-ids'], variants.join(' '));
-    assert.deepEqual(findElements(html, 'script').map((s) => s.attributes.src), [
-      'https://cdn.shopify.example/extensions/abc/assets/tryon-button.js?v=1732345678',
-      'https://cdn.shopify.example/extensions/abc/assets/tryon-variant.js?v=1732345678',
-    ]);
+    assert.deepEqual(
+      findElements(html, 'script').map((s) => s.attributes.src),
+      [
+        'https://cdn.shopify.example/extensions/abc/assets/tryon-button.js?v=1732345678',
+        'https://cdn.shopify.example/extensions/abc/assets/tryon-variant.js?v=1732345678',
+      ],
+    );
   });
 
   test("a product with only Shopify's default variant sends none (its catalog entry needs no variants)", async () => {
-    const html = await renderBlock({ product: product('saree-banarasi-red', { enabled: { value: true } }), settings: defaults });
+    const html = await renderBlock({
+      product: product('saree-banarasi-red', { enabled: { value: true } }),
+      settings: defaults,
+    });
     const tag = findElements(html, 'tryon-button')[0];
     assert.ok(tag);
-    assert.ok(!('variant' in tag.attributes) && !('data-variant-ids' in tag.attributes), JSON.stringify(tag.attributes));
+    assert.ok(
+      !('variant' in tag.attributes) && !('data-variant-ids' in tag.attributes),
+      JSON.stringify(tag.attributes),
+    );
     assert.equal(countOpenings(html, 'script'), 1, 'no follower for a product without variants');
   });
 
@@ -210,12 +248,16 @@ describe('Shopify block translations', () => {
 
 describe('Shopify App Proxy signature', () => {
   // The example from Shopify's documentation on App Proxy signatures (secret "hush").
-  const documented = 'extra=1&extra=2&shop=shop-name.myshopify.com&path_prefix=%2Fapps%2Fawesome_reviews' +
+  const documented =
+    'extra=1&extra=2&shop=shop-name.myshopify.com&path_prefix=%2Fapps%2Fawesome_reviews' +
     '&timestamp=1317327555&signature=a9718877bea71c2484f91608a7eaea1532bdf71f5c56825065fa4ccabe549ef3';
 
-  test('matches Shopify\'s documented example', async () => {
+  test("matches Shopify's documented example", async () => {
     const params = new URLSearchParams(documented);
-    assert.equal(appProxyMessage(params), 'extra=1,2path_prefix=/apps/awesome_reviewsshop=shop-name.myshopify.comtimestamp=1317327555');
+    assert.equal(
+      appProxyMessage(params),
+      'extra=1,2path_prefix=/apps/awesome_reviewsshop=shop-name.myshopify.comtimestamp=1317327555',
+    );
     assert.equal(await checkAppProxySignature(params, { secret: 'hush', maxAgeSeconds: 0 }), 'valid');
     assert.equal(await checkAppProxySignature(params, { secret: 'hush!', maxAgeSeconds: 0 }), 'mismatch');
     assert.equal(await checkAppProxySignature(params, { secret: 'hush' }), 'stale', 'a 2011 timestamp is too old');
@@ -240,8 +282,14 @@ describe('Shopify App Proxy signature', () => {
     const reached: string[] = [];
     const app = new Hono();
     app.use('*', verifyShopifyAppProxy({ secret, now: () => now }));
-    app.get('/products/:id', (c) => { reached.push(c.req.path); return c.json({ product: c.req.param('id') }); });
-    app.post('/webhooks', (c) => { reached.push(c.req.path); return c.body(null, 204); });
+    app.get('/products/:id', (c) => {
+      reached.push(c.req.path);
+      return c.json({ product: c.req.param('id') });
+    });
+    app.post('/webhooks', (c) => {
+      reached.push(c.req.path);
+      return c.body(null, 204);
+    });
     return { app, reached };
   }
 
@@ -253,7 +301,7 @@ describe('Shopify App Proxy signature', () => {
     assert.deepEqual(reached, ['/products/saree-banarasi-red']);
   });
 
-  test('the browser\'s own query parameters are covered by the signature', async () => {
+  test("the browser's own query parameters are covered by the signature", async () => {
     const { app } = guardedApp();
     const params = await signedQuery({ lang: 'hi' });
     assert.equal((await app.request(`/products/x?${params}`)).status, 200);
@@ -263,20 +311,47 @@ describe('Shopify App Proxy signature', () => {
 
   const refusals: [string, () => Promise<string>][] = [
     ['no signature', async () => 'shop=saree-house.myshopify.com&timestamp=1'],
-    ['a tampered shop', async () => { const p = await signedQuery(); p.set('shop', 'evil.myshopify.com'); return p.toString(); }],
-    ['a forged signature', async () => { const p = await signedQuery(); p.set('signature', 'a'.repeat(64)); return p.toString(); }],
-    ['a signature made with another secret', async () => {
-      const p = await signedQuery(); p.delete('signature'); p.set('signature', await signAppProxyParams(p, 'other')); return p.toString();
-    }],
+    [
+      'a tampered shop',
+      async () => {
+        const p = await signedQuery();
+        p.set('shop', 'evil.myshopify.com');
+        return p.toString();
+      },
+    ],
+    [
+      'a forged signature',
+      async () => {
+        const p = await signedQuery();
+        p.set('signature', 'a'.repeat(64));
+        return p.toString();
+      },
+    ],
+    [
+      'a signature made with another secret',
+      async () => {
+        const p = await signedQuery();
+        p.delete('signature');
+        p.set('signature', await signAppProxyParams(p, 'other'));
+        return p.toString();
+      },
+    ],
     ['a stale timestamp', async () => (await signedQuery({}, now - 10 * 60_000)).toString()],
-    ['two signatures', async () => { const p = await signedQuery(); p.append('signature', p.get('signature')!); return p.toString(); }],
+    [
+      'two signatures',
+      async () => {
+        const p = await signedQuery();
+        p.append('signature', p.get('signature')!);
+        return p.toString();
+      },
+    ],
   ];
   for (const [name, query] of refusals) {
     test(`${name} → 401 in the proxy's error shape, route not reached`, async () => {
       const { app, reached } = guardedApp();
       const response = await app.request(`/products/saree-banarasi-red?${await query()}`);
       assert.equal(response.status, 401);
-      const body = await response.json() as { error: { code: string; message: string; retryable: boolean } };
+      const body = (await response.json()) as { error: { code: string; message: string; retryable: boolean } };
       assert.equal(body.error.code, 'invalid_signature');
       assert.equal(typeof body.error.message, 'string');
       assert.equal(typeof body.error.retryable, 'boolean');

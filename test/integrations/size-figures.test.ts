@@ -7,7 +7,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCdn, checkBudgets, projectRoot } from '../../scripts/build.js';
-import { quotedSizes, sizeFigures, staleSizeFigures, withSizeFigures, type SizeFigure } from '../../scripts/size-figures.js';
+import {
+  quotedSizes,
+  sizeFigures,
+  staleSizeFigures,
+  withSizeFigures,
+  type SizeFigure,
+} from '../../scripts/size-figures.js';
 
 describe('sizes quoted in the docs', () => {
   let figures: Record<SizeFigure, string>;
@@ -15,15 +21,19 @@ describe('sizes quoted in the docs', () => {
   before(async () => {
     outDir = await mkdtemp(join(tmpdir(), 'tryon-size-figures-'));
     figures = sizeFigures(checkBudgets(await buildCdn({ outDir, quiet: true })));
-    console.log(`  measured: first script ${figures['first-script']}, button + panel ${figures['button-and-panel']} / ${figures['button-and-panel-largest-language']} (gzip)`);
+    console.log(
+      `  measured: first script ${figures['first-script']}, button + panel ${figures['button-and-panel']} / ${figures['button-and-panel-largest-language']} (gzip)`,
+    );
   });
-  after(async () => { await rm(outDir, { recursive: true, force: true }); });
+  after(async () => {
+    await rm(outDir, { recursive: true, force: true });
+  });
 
-  test('each quoted figure is the fresh build\'s', async () => {
+  test("each quoted figure is the fresh build's", async () => {
     assert.deepEqual(await staleSizeFigures(projectRoot, figures), []);
   });
 
-  test('the README, the architecture map and the widget\'s doc quote the first script through a marker', async () => {
+  test("the README, the architecture map and the widget's doc quote the first script through a marker", async () => {
     for (const file of ['README.md', 'docs/architecture.md', 'docs/widget.md']) {
       const names = quotedSizes(await readFile(join(projectRoot, file), 'utf8')).map((q) => q.name);
       assert.ok(names.includes('first-script'), `${file} quotes the first script through a marker`);
@@ -33,7 +43,13 @@ describe('sizes quoted in the docs', () => {
   test('a stale figure is found, and rewriting puts the measured one in its place', async () => {
     const text = 'The button is <!-- size:first-script -->1.0 KB<!-- /size --> gzipped.';
     assert.deepEqual(quotedSizes(text), [{ name: 'first-script', quoted: '1.0 KB' }]);
-    assert.equal(withSizeFigures(text, figures), `The button is <!-- size:first-script -->${figures['first-script']}<!-- /size --> gzipped.`);
-    assert.throws(() => withSizeFigures('<!-- size:no-such -->1 KB<!-- /size -->', figures), /no size figure named "no-such"/);
+    assert.equal(
+      withSizeFigures(text, figures),
+      `The button is <!-- size:first-script -->${figures['first-script']}<!-- /size --> gzipped.`,
+    );
+    assert.throws(
+      () => withSizeFigures('<!-- size:no-such -->1 KB<!-- /size -->', figures),
+      /no size figure named "no-such"/,
+    );
   });
 });

@@ -20,118 +20,144 @@ let stack: Stack;
 let browser: Browser;
 let product: { id: number; url: string };
 
-interface CartLine { product_id: number; variation_id: number; quantity: number }
-const cartLines = async (): Promise<CartLine[]> => JSON.parse(await wp.php(`echo wp_json_encode( stand_in_cart() );`)) as CartLine[];
+interface CartLine {
+  product_id: number;
+  variation_id: number;
+  quantity: number;
+}
+const cartLines = async (): Promise<CartLine[]> =>
+  JSON.parse(await wp.php(`echo wp_json_encode( stand_in_cart() );`)) as CartLine[];
 
-describe('WooCommerce: a variable product\'s variation, tried on, reaches the cart (real WordPress; WooCommerce\'s cart as a stand-in)', { timeout: 240_000 }, () => {
-  before(async () => {
-    wp = await startWordPress();
-    stack = await startStack({
-      proxy: {
-        allowedOrigins: [wp.url],
-        catalog: {
-          ...CATALOG,
-          products: {
-            ...CATALOG.products,
-            'saree-banarasi': {
-              mode: 'garment_to_person', garmentImage: 'garments/banarasi-red.png', garment: { category: 'saree', subtype: 'bengali' },
-              name: 'Banarasi saree',
-              variants: { 41: { name: 'Ivory' }, 42: { name: 'Sindoor red', garment: { subtype: 'nivi' } } },
+describe(
+  "WooCommerce: a variable product's variation, tried on, reaches the cart (real WordPress; WooCommerce's cart as a stand-in)",
+  { timeout: 240_000 },
+  () => {
+    before(async () => {
+      wp = await startWordPress();
+      stack = await startStack({
+        proxy: {
+          allowedOrigins: [wp.url],
+          catalog: {
+            ...CATALOG,
+            products: {
+              ...CATALOG.products,
+              'saree-banarasi': {
+                mode: 'garment_to_person',
+                garmentImage: 'garments/banarasi-red.png',
+                garment: { category: 'saree', subtype: 'bengali' },
+                name: 'Banarasi saree',
+                variants: { 41: { name: 'Ivory' }, 42: { name: 'Sindoor red', garment: { subtype: 'nivi' } } },
+              },
             },
           },
         },
-      },
-    });
-    await wp.php(`
+      });
+      await wp.php(`
       require_once ABSPATH . 'wp-admin/includes/plugin.php';
       $activated = activate_plugin( '${PLUGIN_FILE}' );
       if ( is_wp_error( $activated ) ) { echo $activated->get_error_message(); }
       update_option( 'tryon_button_options', array_merge( tryon_button_options(), array( 'endpoint' => ${JSON.stringify(stack.url)} ) ) );
     `);
-    product = JSON.parse(await wp.php(`
+      product = JSON.parse(
+        await wp.php(`
       $id = wp_insert_post( array( 'post_type' => 'product', 'post_status' => 'publish', 'post_title' => 'Banarasi saree', 'post_content' => '<p>Two colours.</p>' ) );
       foreach ( array( '_tryon_enabled' => 'yes', '_tryon_product' => 'saree-banarasi', '_stand_in_type' => 'variable',
         '_stand_in_variations' => wp_json_encode( array( array( 'id' => 41, 'name' => 'Ivory' ), array( 'id' => 42, 'name' => 'Sindoor red' ) ) ) ) as $key => $value ) {
         update_post_meta( $id, $key, wp_slash( $value ) );
       }
       echo wp_json_encode( array( 'id' => $id, 'url' => get_permalink( $id ) ) );
-    `)) as { id: number; url: string };
-    browser = await chromium.launch({ executablePath: programPath('chromium'), args: CHROMIUM_ARGS, headless: true });
-  });
-
-  after(async () => {
-    await browser?.close();
-    await Promise.all([wp?.close(), stack?.close()]);
-  });
-
-  /** The product page with Sindoor red picked in WooCommerce's variations form, tried on to the result. */
-  async function tryOnVariation(): Promise<{ page: Page; dialog: ReturnType<Page['getByRole']>; errors: string[] }> {
-    const page = await browser.newPage();
-    page.setDefaultTimeout(WAIT);
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(product.url, { waitUntil: 'load' });
-    const tag = page.locator('tryon-button');
-    assert.equal(await tag.getAttribute('add-to-cart'), 'woocommerce');
-    assert.equal(await tag.getAttribute('cart-id'), String(product.id));
-    // What WooCommerce's add-to-cart-variation.js triggers when the shopper picks a colour.
-    await page.evaluate(() => {
-      const $ = (window as unknown as { jQuery: (s: string) => { trigger(n: string, d?: unknown[]): void } }).jQuery;
-      $('form.variations_form').trigger('found_variation', [{ variation_id: 42 }]);
+    `),
+      ) as { id: number; url: string };
+      browser = await chromium.launch({ executablePath: programPath('chromium'), args: CHROMIUM_ARGS, headless: true });
     });
-    assert.equal(await tag.getAttribute('variant'), '42');
-    await page.getByRole('button', { name: 'Try it on', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Virtual try-on' });
-    await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
-    await dialog.getByRole('button', { name: 'Continue' }).click();
-    await dialog.getByLabel('Your photo', { exact: true }).setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(await personPhoto()) });
-    await goOnPastPhotoCheck(dialog);
-    await dialog.getByRole('button', { name: 'Try it on', exact: true }).click();
-    await page.locator('tryon-button[status="result"]').waitFor({ state: 'attached' });
-    return { page, dialog, errors };
-  }
 
-  test('with WooCommerce\'s AJAX add-to-cart on the page: ?wc-ajax=add_to_cart, then added_to_cart refreshes the mini-cart', async () => {
-    await wp.php(`update_option( 'woocommerce_enable_ajax_add_to_cart', 'yes' ); delete_option( '_stand_in_cart' );`);
-    const { page, dialog, errors } = await tryOnVariation();
-    try {
-      const posted = page.waitForRequest((request) => request.url().includes('wc-ajax=add_to_cart'));
-      await dialog.getByRole('button', { name: 'Add to cart', exact: true }).press('Enter');
-      assert.equal((await posted).postData(), 'product_id=42&quantity=1');
-      await dialog.getByRole('button', { name: 'Added to cart', exact: true }).waitFor();
-      await dialog.getByRole('status').filter({ hasText: 'Banarasi saree is in your cart.' }).waitFor();
-      assert.deepEqual(await cartLines(), [{ product_id: product.id, variation_id: 42, quantity: 1 }]);
-      assert.equal(await page.locator('.stand-in-cart-count').innerText(), '1', 'the mini-cart fragment was refreshed');
-      assert.deepEqual(errors, []);
-    } finally {
-      await page.close();
+    after(async () => {
+      await browser?.close();
+      await Promise.all([wp?.close(), stack?.close()]);
+    });
+
+    /** The product page with Sindoor red picked in WooCommerce's variations form, tried on to the result. */
+    async function tryOnVariation(): Promise<{ page: Page; dialog: ReturnType<Page['getByRole']>; errors: string[] }> {
+      const page = await browser.newPage();
+      page.setDefaultTimeout(WAIT);
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(product.url, { waitUntil: 'load' });
+      const tag = page.locator('tryon-button');
+      assert.equal(await tag.getAttribute('add-to-cart'), 'woocommerce');
+      assert.equal(await tag.getAttribute('cart-id'), String(product.id));
+      // What WooCommerce's add-to-cart-variation.js triggers when the shopper picks a colour.
+      await page.evaluate(() => {
+        const $ = (window as unknown as { jQuery: (s: string) => { trigger(n: string, d?: unknown[]): void } }).jQuery;
+        $('form.variations_form').trigger('found_variation', [{ variation_id: 42 }]);
+      });
+      assert.equal(await tag.getAttribute('variant'), '42');
+      await page.getByRole('button', { name: 'Try it on', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Virtual try-on' });
+      await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
+      await dialog.getByRole('button', { name: 'Continue' }).click();
+      await dialog
+        .getByLabel('Your photo', { exact: true })
+        .setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(await personPhoto()) });
+      await goOnPastPhotoCheck(dialog);
+      await dialog.getByRole('button', { name: 'Try it on', exact: true }).click();
+      await page.locator('tryon-button[status="result"]').waitFor({ state: 'attached' });
+      return { page, dialog, errors };
     }
-  });
 
-  test('without it: the product form\'s post (the page reloads with the variation in the cart)', async () => {
-    await wp.php(`update_option( 'woocommerce_enable_ajax_add_to_cart', 'no' ); delete_option( '_stand_in_cart' );`);
-    const { page, dialog, errors } = await tryOnVariation();
-    try {
-      const reloaded = page.waitForNavigation({ waitUntil: 'load' });
-      await dialog.getByRole('button', { name: 'Add to cart', exact: true }).click();
-      await reloaded;
-      assert.deepEqual(await cartLines(), [{ product_id: product.id, variation_id: 42, quantity: 1 }]);
-      assert.equal(await page.locator('.stand-in-cart-count').innerText(), '1');
-      assert.deepEqual(errors, []);
-    } finally {
-      await page.close();
-    }
-  });
+    test("with WooCommerce's AJAX add-to-cart on the page: ?wc-ajax=add_to_cart, then added_to_cart refreshes the mini-cart", async () => {
+      await wp.php(`update_option( 'woocommerce_enable_ajax_add_to_cart', 'yes' ); delete_option( '_stand_in_cart' );`);
+      const { page, dialog, errors } = await tryOnVariation();
+      try {
+        const posted = page.waitForRequest((request) => request.url().includes('wc-ajax=add_to_cart'));
+        await dialog.getByRole('button', { name: 'Add to cart', exact: true }).press('Enter');
+        assert.equal((await posted).postData(), 'product_id=42&quantity=1');
+        await dialog.getByRole('button', { name: 'Added to cart', exact: true }).waitFor();
+        await dialog.getByRole('status').filter({ hasText: 'Banarasi saree is in your cart.' }).waitFor();
+        assert.deepEqual(await cartLines(), [{ product_id: product.id, variation_id: 42, quantity: 1 }]);
+        assert.equal(
+          await page.locator('.stand-in-cart-count').innerText(),
+          '1',
+          'the mini-cart fragment was refreshed',
+        );
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
 
-  test('Settings → Virtual try-on turns it off: no add-to-cart attribute', async () => {
-    await wp.php(`$o = tryon_button_options(); $o['add_to_cart'] = 'no'; update_option( 'tryon_button_options', $o );`);
-    const html = await (await fetch(product.url)).text();
-    assert.match(html, /<tryon-button [^>]*product="saree-banarasi"/);
-    assert.doesNotMatch(html, /add-to-cart=|cart-id=/);
-    const admin = await wp.admin();
-    const { text } = await admin.follow('/wp-admin/options-general.php?page=tryon-button');
-    assert.match(text, /<input type="hidden" name="tryon_button_options\[add_to_cart\]" value="no"><label><input type="checkbox" id="tryon-button-add-to-cart" name="tryon_button_options\[add_to_cart\]" value="yes">/);
-    await wp.php(`$o = tryon_button_options(); $o['add_to_cart'] = 'yes'; update_option( 'tryon_button_options', $o );`);
-    assert.match(await (await fetch(product.url)).text(), / add-to-cart="woocommerce" cart-id="\d+"/);
-  });
-});
+    test("without it: the product form's post (the page reloads with the variation in the cart)", async () => {
+      await wp.php(`update_option( 'woocommerce_enable_ajax_add_to_cart', 'no' ); delete_option( '_stand_in_cart' );`);
+      const { page, dialog, errors } = await tryOnVariation();
+      try {
+        const reloaded = page.waitForNavigation({ waitUntil: 'load' });
+        await dialog.getByRole('button', { name: 'Add to cart', exact: true }).click();
+        await reloaded;
+        assert.deepEqual(await cartLines(), [{ product_id: product.id, variation_id: 42, quantity: 1 }]);
+        assert.equal(await page.locator('.stand-in-cart-count').innerText(), '1');
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    test('Settings → Virtual try-on turns it off: no add-to-cart attribute', async () => {
+      await wp.php(
+        `$o = tryon_button_options(); $o['add_to_cart'] = 'no'; update_option( 'tryon_button_options', $o );`,
+      );
+      const html = await (await fetch(product.url)).text();
+      assert.match(html, /<tryon-button [^>]*product="saree-banarasi"/);
+      assert.doesNotMatch(html, /add-to-cart=|cart-id=/);
+      const admin = await wp.admin();
+      const { text } = await admin.follow('/wp-admin/options-general.php?page=tryon-button');
+      assert.match(
+        text,
+        /<input type="hidden" name="tryon_button_options\[add_to_cart\]" value="no"><label><input type="checkbox" id="tryon-button-add-to-cart" name="tryon_button_options\[add_to_cart\]" value="yes">/,
+      );
+      await wp.php(
+        `$o = tryon_button_options(); $o['add_to_cart'] = 'yes'; update_option( 'tryon_button_options', $o );`,
+      );
+      assert.match(await (await fetch(product.url)).text(), / add-to-cart="woocommerce" cart-id="\d+"/);
+    });
+  },
+);

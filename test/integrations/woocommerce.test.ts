@@ -50,7 +50,10 @@ interface Rendered {
 }
 
 async function render(scenario: Scenario): Promise<Rendered> {
-  const { code, stdout, stderr } = await php(['-d', 'display_errors=stderr', '-d', 'error_reporting=-1', runner, pluginMain], JSON.stringify(scenario));
+  const { code, stdout, stderr } = await php(
+    ['-d', 'display_errors=stderr', '-d', 'error_reporting=-1', runner, pluginMain],
+    JSON.stringify(scenario),
+  );
   assert.equal(stderr, '', 'no PHP notice, warning or error');
   assert.equal(code, 0, stdout);
   return JSON.parse(stdout) as Rendered;
@@ -85,24 +88,49 @@ describe('WooCommerce plugin', () => {
         13: { _tryon_enabled: 'no' },
       },
       locale: 'hi_IN',
-      products: [{ id: 12, slug: 'saree-banarasi-red' }, { id: 13, slug: 'kurta-plain' }, { id: 14, slug: 'no-meta' }],
+      products: [
+        { id: 12, slug: 'saree-banarasi-red' },
+        { id: 13, slug: 'kurta-plain' },
+        { id: 14, slug: 'no-meta' },
+      ],
     });
     const [enabled, disabled, noMeta] = out.products;
-    assert.match(enabled!, /Add to cart<\/button><div class="tryon-button-wrap"><tryon-button /, 'after the add-to-cart button');
-    assert.deepEqual(findElements(enabled!, 'tryon-button'), [{
-      attributes: {
-        product: 'saree-banarasi-red', endpoint: '/tryon', views: 'front,back', video: '', lang: 'hi',
-        'add-to-cart': 'woocommerce', 'cart-id': '12', style: '--tryon-accent: #8a1c4a',
+    assert.match(
+      enabled!,
+      /Add to cart<\/button><div class="tryon-button-wrap"><tryon-button /,
+      'after the add-to-cart button',
+    );
+    assert.deepEqual(findElements(enabled!, 'tryon-button'), [
+      {
+        attributes: {
+          product: 'saree-banarasi-red',
+          endpoint: '/tryon',
+          views: 'front,back',
+          video: '',
+          lang: 'hi',
+          'add-to-cart': 'woocommerce',
+          'cart-id': '12',
+          style: '--tryon-accent: #8a1c4a',
+        },
+        text: 'See it on you',
       },
-      text: 'See it on you',
-    }]);
+    ]);
     assert.equal(countOpenings(disabled!, 'tryon-button'), 0);
     assert.equal(countOpenings(noMeta!, 'tryon-button'), 0);
   });
 
   test("the site's language is passed as lang, and an unset label leaves the button's own, translated one", async () => {
-    for (const [locale, lang] of [['bn_BD', 'bn'], ['ar', 'ar'], ['ur_PK', 'ur'], ['ta_IN', 'ta']] as const) {
-      const out = await render({ meta: { 7: { _tryon_enabled: 'yes' } }, locale, products: [{ id: 7, slug: 'saree-banarasi-red' }] });
+    for (const [locale, lang] of [
+      ['bn_BD', 'bn'],
+      ['ar', 'ar'],
+      ['ur_PK', 'ur'],
+      ['ta_IN', 'ta'],
+    ] as const) {
+      const out = await render({
+        meta: { 7: { _tryon_enabled: 'yes' } },
+        locale,
+        products: [{ id: 7, slug: 'saree-banarasi-red' }],
+      });
       const tag = findElements(out.products[0]!, 'tryon-button')[0];
       assert.equal(tag?.attributes.lang, lang, locale);
       assert.equal(tag?.text, '', 'no English label forced into the slot');
@@ -111,16 +139,24 @@ describe('WooCommerce plugin', () => {
 
   test('the script is enqueued as a module: the bundled copy, or the configured CDN URL', async () => {
     const bundled = await render({ meta: { 1: { _tryon_enabled: 'yes' } }, products: [{ id: 1, slug: 'a' }] });
-    assert.deepEqual(findElements(bundled.footer, 'script').map((s) => s.attributes), [{
-      type: 'module',
-      src: 'https://shop.example/wp-content/plugins/tryon-button/assets/tryon-button.js?ver=0.1.0',
-      id: 'tryon-button-js-module',
-    }]);
+    assert.deepEqual(
+      findElements(bundled.footer, 'script').map((s) => s.attributes),
+      [
+        {
+          type: 'module',
+          src: 'https://shop.example/wp-content/plugins/tryon-button/assets/tryon-button.js?ver=0.1.0',
+          id: 'tryon-button-js-module',
+        },
+      ],
+    );
     const cdn = await render({
       options: options({ script_url: 'https://cdn.example/tryon-button/0.1.0/tryon-button.js' }),
       shortcodes: [{ atts: { product: 'a' } }],
     });
-    assert.equal(findElements(cdn.footer, 'script')[0]?.attributes.src, 'https://cdn.example/tryon-button/0.1.0/tryon-button.js?ver=0.1.0');
+    assert.equal(
+      findElements(cdn.footer, 'script')[0]?.attributes.src,
+      'https://cdn.example/tryon-button/0.1.0/tryon-button.js?ver=0.1.0',
+    );
     const none = await render({ products: [{ id: 2, slug: 'b' }] });
     assert.equal(none.footer, '', 'no script on pages without a button');
   });
@@ -137,7 +173,10 @@ describe('WooCommerce plugin', () => {
         20: { _tryon_enabled: 'yes', _tryon_views: hostile.views },
         21: { _tryon_enabled: 'yes', _tryon_product: hostile.product },
       },
-      products: [{ id: 20, slug: hostile.product }, { id: 21, slug: 'plain' }],
+      products: [
+        { id: 20, slug: hostile.product },
+        { id: 21, slug: 'plain' },
+      ],
     });
     for (const page of out.products) {
       assertNoBreakout(page);
@@ -146,7 +185,10 @@ describe('WooCommerce plugin', () => {
       const tag = findElements(page, 'tryon-button')[0];
       assert.ok(tag, `tag parses with quoted attributes only:\n${page}`);
       assert.equal(tag.attributes.product, hostile.product);
-      assert.equal(Object.keys(tag.attributes).some((name) => name.startsWith('on')), false);
+      assert.equal(
+        Object.keys(tag.attributes).some((name) => name.startsWith('on')),
+        false,
+      );
     }
     assert.equal(findElements(out.products[0]!, 'tryon-button')[0]?.attributes.views, hostile.views);
   });
@@ -154,8 +196,11 @@ describe('WooCommerce plugin', () => {
   test('hostile settings left in the database are escaped or refused where printed', async () => {
     const out = await render({
       options: options({
-        label: hostile.label, accent: hostile.accent, endpoint: 'javascript:alert(5)',
-        privacy_url: hostile.privacy, script_url: 'javascript:alert(6)',
+        label: hostile.label,
+        accent: hostile.accent,
+        endpoint: 'javascript:alert(5)',
+        privacy_url: hostile.privacy,
+        script_url: 'javascript:alert(6)',
       }),
       meta: { 30: { _tryon_enabled: 'yes' } },
       products: [{ id: 30, slug: 'saree' }],
@@ -169,7 +214,11 @@ describe('WooCommerce plugin', () => {
     assert.equal(tag.attributes.endpoint, '/tryon', 'a bad endpoint falls back to the default');
     assert.equal(tag.attributes.style, undefined, 'an accent that is not a colour is dropped');
     assert.equal(tag.attributes['privacy-url'], undefined);
-    assert.match(out.footer, /plugins\/tryon-button\/assets\/tryon-button\.js/, 'a bad script URL falls back to the bundled copy');
+    assert.match(
+      out.footer,
+      /plugins\/tryon-button\/assets\/tryon-button\.js/,
+      'a bad script URL falls back to the bundled copy',
+    );
   });
 
   test('[tryon_button] shortcode: explicit product anywhere, the current product only if enabled; never its own endpoint', async () => {
@@ -177,20 +226,42 @@ describe('WooCommerce plugin', () => {
       options: options({ label: 'Try it on' }),
       meta: { 40: { _tryon_enabled: 'yes', _tryon_product: 'lehenga-emerald' }, 41: { _tryon_enabled: 'no' } },
       shortcodes: [
-        { atts: { product: 'saree-banarasi-red', label: 'See it on you', views: 'front,side', video: 'yes', endpoint: '/apps/tryon' } },
+        {
+          atts: {
+            product: 'saree-banarasi-red',
+            label: 'See it on you',
+            views: 'front,side',
+            video: 'yes',
+            endpoint: '/apps/tryon',
+          },
+        },
         { atts: '', current: { id: 40, slug: 'lehenga' } },
         { atts: '', current: { id: 41, slug: 'off' } },
         { atts: '' },
-        { atts: { product: hostile.product, label: hostile.label, views: hostile.views, endpoint: '//evil.example/tryon' } },
+        {
+          atts: {
+            product: hostile.product,
+            label: hostile.label,
+            views: hostile.views,
+            endpoint: '//evil.example/tryon',
+          },
+        },
       ],
     });
     const [explicit, current, disabled, nowhere, evil] = out.shortcodes;
-    assert.deepEqual(findElements(explicit!, 'tryon-button')[0], {
-      attributes: { product: 'saree-banarasi-red', endpoint: '/tryon', views: 'front,side', video: '', lang: 'en' },
-      text: 'See it on you',
-    }, 'the endpoint is the setting (here the default), whatever the post says');
+    assert.deepEqual(
+      findElements(explicit!, 'tryon-button')[0],
+      {
+        attributes: { product: 'saree-banarasi-red', endpoint: '/tryon', views: 'front,side', video: '', lang: 'en' },
+        text: 'See it on you',
+      },
+      'the endpoint is the setting (here the default), whatever the post says',
+    );
     assert.equal(out.doingItWrong.length, 1, 'said once per page, however many shortcodes');
-    assert.match(out.doingItWrong[0]!, /^tryon_button_shortcode: The \[tryon_button\] shortcode ignores its endpoint attribute/);
+    assert.match(
+      out.doingItWrong[0]!,
+      /^tryon_button_shortcode: The \[tryon_button\] shortcode ignores its endpoint attribute/,
+    );
     assert.equal(findElements(current!, 'tryon-button')[0]?.attributes.product, 'lehenga-emerald');
     assert.equal(disabled, '');
     assert.equal(nowhere, '');
@@ -205,10 +276,17 @@ describe('WooCommerce plugin', () => {
 
   test('product editor fields save the switches and a cleaned views list', async () => {
     const out = await render({
-      save: { id: 50, post: { _tryon_enabled: 'on', _tryon_product: ' <b>saree</b> ', _tryon_views: 'Front, back"><x' } },
+      save: {
+        id: 50,
+        post: { _tryon_enabled: 'on', _tryon_product: ' <b>saree</b> ', _tryon_views: 'Front, back"><x' },
+      },
     });
     assert.match(out.productFields, /id="_tryon_enabled"/);
-    assert.deepEqual(out.savedMeta, { _tryon_enabled: 'yes', _tryon_video: 'no', _tryon_product: 'saree', _tryon_views: 'front,back' });
+    assert.deepEqual(out.savedMeta, {
+      _tryon_enabled: 'yes',
+      _tryon_video: 'no',
+      _tryon_product: 'saree',
+      _tryon_views: 'front,back',
+    });
   });
-
 });

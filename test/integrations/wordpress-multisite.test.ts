@@ -17,13 +17,16 @@ describe('the WordPress plugin on a network of sites (Debian 6.1, MariaDB)', { t
     await wp?.close();
   });
 
-  test('deleting the plugin removes its settings and cached proxy status on every site; products\' meta stays', async () => {
-    const sites = JSON.parse(await wp.php(`echo wp_json_encode( array( is_multisite(), get_sites( array( 'fields' => 'ids' ) ) ) );`)) as [boolean, number[]];
+  test("deleting the plugin removes its settings and cached proxy status on every site; products' meta stays", async () => {
+    const sites = JSON.parse(
+      await wp.php(`echo wp_json_encode( array( is_multisite(), get_sites( array( 'fields' => 'ids' ) ) ) );`),
+    ) as [boolean, number[]];
     assert.equal(sites[0], true, 'a network');
     assert.equal(sites[1].length, 2, 'of two sites');
 
     // Each site activated and configured on its own, as each site's administrator would.
-    const kept = JSON.parse(await wp.php(`
+    const kept = JSON.parse(
+      await wp.php(`
       require_once ABSPATH . 'wp-admin/includes/plugin.php';
       $kept = array();
       foreach ( get_sites( array( 'fields' => 'ids' ) ) as $site ) {
@@ -38,7 +41,8 @@ describe('the WordPress plugin on a network of sites (Debian 6.1, MariaDB)', { t
         restore_current_blog();
       }
       echo wp_json_encode( $kept );
-    `)) as Record<string, number>;
+    `),
+    ) as Record<string, number>;
 
     // What the network admin's Plugins screen does to delete it: uninstall_plugin() runs uninstall.php
     // once, on the main site.
@@ -48,7 +52,8 @@ describe('the WordPress plugin on a network of sites (Debian 6.1, MariaDB)', { t
       uninstall_plugin( ${JSON.stringify(PLUGIN_FILE)} );
     `);
 
-    const left = JSON.parse(await wp.php(`
+    const left = JSON.parse(
+      await wp.php(`
       $left = array();
       foreach ( json_decode( ${JSON.stringify(JSON.stringify(kept))}, true ) as $site => $product ) {
         switch_to_blog( (int) $site );
@@ -56,7 +61,8 @@ describe('the WordPress plugin on a network of sites (Debian 6.1, MariaDB)', { t
         restore_current_blog();
       }
       echo wp_json_encode( $left );
-    `)) as Record<string, unknown[]>;
+    `),
+    ) as Record<string, unknown[]>;
     assert.deepEqual(left, Object.fromEntries(Object.keys(kept).map((site) => [site, [false, false, 'yes']])));
   });
 });

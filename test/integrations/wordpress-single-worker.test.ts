@@ -15,7 +15,9 @@ let browser: Browser | undefined;
 describe('the WordPress plugin on a single-worker PHP server', { timeout: 120_000 }, () => {
   before(async () => {
     wp = await startWordPress({ workers: 1 });
-    await wp.php(`require_once ABSPATH . 'wp-admin/includes/plugin.php'; $activated = activate_plugin( ${JSON.stringify(PLUGIN_FILE)} ); if ( is_wp_error( $activated ) ) { fwrite( STDERR, $activated->get_error_message() ); }`);
+    await wp.php(
+      `require_once ABSPATH . 'wp-admin/includes/plugin.php'; $activated = activate_plugin( ${JSON.stringify(PLUGIN_FILE)} ); if ( is_wp_error( $activated ) ) { fwrite( STDERR, $activated->get_error_message() ); }`,
+    );
   });
 
   after(async () => {
@@ -33,7 +35,10 @@ describe('the WordPress plugin on a single-worker PHP server', { timeout: 120_00
     const line = await tab.waitForSelector('#tryon-button-proxy-status:not(.tryon-proxy-checking)');
     t.diagnostic(`status shown ${Math.round(performance.now() - started)} ms after the page was asked for`);
     assert.equal(await line.getAttribute('class'), 'tryon-proxy-error');
-    assert.match((await line.textContent())!.trim(), new RegExp(`^No try-on proxy at ${wp.url}/tryon/health: something answers there, but not a try-on proxy\\.`));
+    assert.match(
+      (await line.textContent())!.trim(),
+      new RegExp(`^No try-on proxy at ${wp.url}/tryon/health: something answers there, but not a try-on proxy\\.`),
+    );
     assert.equal(await tab.isVisible('#tryon-button-proxy-guide'), true, 'with the deploy guide');
     await context.close();
   });

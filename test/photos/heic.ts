@@ -39,12 +39,36 @@ function halvesRgb(width: number, height: number): Uint8Array {
 /** One HEVC intra frame as an Annex B stream (start codes between NAL units). */
 function encodeHevc(width: number, height: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpeg.path, [
-      '-hide_banner', '-loglevel', 'error',
-      '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-i', 'pipe:0',
-      '-frames:v', '1', '-c:v', 'libx265', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p',
-      '-x265-params', 'log-level=error:info=0', '-f', 'hevc', 'pipe:1',
-    ], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(
+      ffmpeg.path,
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-s',
+        `${width}x${height}`,
+        '-i',
+        'pipe:0',
+        '-frames:v',
+        '1',
+        '-c:v',
+        'libx265',
+        '-preset',
+        'ultrafast',
+        '-pix_fmt',
+        'yuv420p',
+        '-x265-params',
+        'log-level=error:info=0',
+        '-f',
+        'hevc',
+        'pipe:1',
+      ],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
@@ -138,33 +162,47 @@ export function exifWithGps(): Uint8Array {
   // IFD0 at 8: Make, GPSInfo pointer; the GPS IFD follows it.
   const ifd0Size = 2 + 2 * 12 + 4 + make.length + (make.length % 2);
   const gpsAt = 8 + ifd0Size;
-  const ifd0 = ifd([
-    [0x010f, 2, make.length, make],
-    [0x8825, 4, 1, u32(gpsAt)],
-  ], 8);
-  const gps = ifd([
-    [0x0000, 1, 4, [2, 3, 0, 0]],
-    [0x0001, 2, 2, ascii('N')],
-    [0x0002, 5, 3, degrees(TEST_GPS.latitude)],
-    [0x0003, 2, 2, ascii('E')],
-    [0x0004, 5, 3, degrees(TEST_GPS.longitude)],
-  ], gpsAt);
+  const ifd0 = ifd(
+    [
+      [0x010f, 2, make.length, make],
+      [0x8825, 4, 1, u32(gpsAt)],
+    ],
+    8,
+  );
+  const gps = ifd(
+    [
+      [0x0000, 1, 4, [2, 3, 0, 0]],
+      [0x0001, 2, 2, ascii('N')],
+      [0x0002, 5, 3, degrees(TEST_GPS.latitude)],
+      [0x0003, 2, 2, ascii('E')],
+      [0x0004, 5, 3, degrees(TEST_GPS.longitude)],
+    ],
+    gpsAt,
+  );
   const tiff = [...text('MM'), ...u16(42), ...u32(8), ...ifd0.bytes, ...gps.bytes];
   return Uint8Array.from([...u32(6), ...text('Exif\0\0'), ...tiff]);
 }
 
 export function xmpPacket(): Uint8Array {
-  return new TextEncoder().encode([
-    '<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>',
-    '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
-    `<rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Make="${TEST_GPS.make}"`,
-    ` exif:GPSLatitude="28,36.834N" exif:GPSLongitude="77,12.54E"/>`,
-    '</rdf:RDF></x:xmpmeta><?xpacket end="w"?>',
-  ].join(''));
+  return new TextEncoder().encode(
+    [
+      '<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>',
+      '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
+      `<rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Make="${TEST_GPS.make}"`,
+      ` exif:GPSLatitude="28,36.834N" exif:GPSLongitude="77,12.54E"/>`,
+      '</rdf:RDF></x:xmpmeta><?xpacket end="w"?>',
+    ].join(''),
+  );
 }
 
 /** A HEIC file: ftyp, meta (hdlr, pitm, iinf, iref, iprp, iloc), mdat. */
-export async function makeHeicPhoto({ width, height, exif = true, xmp = true, turnClockwise = 0 }: HeicOptions): Promise<Uint8Array> {
+export async function makeHeicPhoto({
+  width,
+  height,
+  exif = true,
+  xmp = true,
+  turnClockwise = 0,
+}: HeicOptions): Promise<Uint8Array> {
   const nals = nalUnits(await encodeHevc(width, height));
   const find = (type: number) => {
     const nal = nals.find((n) => nalType(n) === type);
@@ -180,29 +218,52 @@ export async function makeHeicPhoto({ width, height, exif = true, xmp = true, tu
   ];
   if (exif) items.push({ id: 2, infe: fullBox('infe', 2, 0, u16(2), u16(0), text('Exif'), [0]), data: exifWithGps() });
   if (xmp) {
-    items.push({ id: 3, infe: fullBox('infe', 2, 0, u16(3), u16(0), text('mime'), [0], ascii('application/rdf+xml')), data: xmpPacket() });
+    items.push({
+      id: 3,
+      infe: fullBox('infe', 2, 0, u16(3), u16(0), text('mime'), [0], ascii('application/rdf+xml')),
+      data: xmpPacket(),
+    });
   }
   const described = items.filter((item) => item.id !== 1);
 
   const ftyp = box('ftyp', text('heic'), u32(0), text('mif1'), text('heic'));
   const meta = (dataStart: number) => {
     let offset = dataStart;
-    const iloc = fullBox('iloc', 0, 0, [0x44, 0x00], u16(items.length), items.flatMap((item) => {
-      const entry = [...u16(item.id), ...u16(0), ...u16(1), ...u32(offset), ...u32(item.data.length)];
-      offset += item.data.length;
-      return entry;
-    }));
-    return fullBox('meta', 0, 0,
+    const iloc = fullBox(
+      'iloc',
+      0,
+      0,
+      [0x44, 0x00],
+      u16(items.length),
+      items.flatMap((item) => {
+        const entry = [...u16(item.id), ...u16(0), ...u16(1), ...u32(offset), ...u32(item.data.length)];
+        offset += item.data.length;
+        return entry;
+      }),
+    );
+    return fullBox(
+      'meta',
+      0,
+      0,
       fullBox('hdlr', 0, 0, u32(0), text('pict'), u32(0), u32(0), u32(0), [0]),
       fullBox('pitm', 0, 0, u16(1)),
       fullBox('iinf', 0, 0, u16(items.length), ...items.map((item) => item.infe)),
-      ...(described.length > 0 ? [fullBox('iref', 0, 0, ...described.map((item) => box('cdsc', u16(item.id), u16(1), u16(1))))] : []),
-      box('iprp',
+      ...(described.length > 0
+        ? [fullBox('iref', 0, 0, ...described.map((item) => box('cdsc', u16(item.id), u16(1), u16(1))))]
+        : []),
+      box(
+        'iprp',
         // irot counts quarter turns anticlockwise; a transform is essential to showing the picture right.
-        box('ipco', hvcC(vps, sps, pps), fullBox('ispe', 0, 0, u32(width), u32(height)),
-          ...(turnClockwise ? [box('irot', [((360 - turnClockwise) / 90) & 3])] : [])),
-        fullBox('ipma', 0, 0, u32(1), u16(1), ...(turnClockwise ? [u8(3), [0x81, 0x02, 0x83]] : [u8(2), [0x81, 0x02]]))),
-      iloc);
+        box(
+          'ipco',
+          hvcC(vps, sps, pps),
+          fullBox('ispe', 0, 0, u32(width), u32(height)),
+          ...(turnClockwise ? [box('irot', [((360 - turnClockwise) / 90) & 3])] : []),
+        ),
+        fullBox('ipma', 0, 0, u32(1), u16(1), ...(turnClockwise ? [u8(3), [0x81, 0x02, 0x83]] : [u8(2), [0x81, 0x02]])),
+      ),
+      iloc,
+    );
   };
   // The meta box's size does not depend on the offsets in it: measure once, then write for real.
   const dataStart = ftyp.length + meta(0).length + 8;

@@ -36,13 +36,23 @@ async function make(name: PeoplePhoto): Promise<Buffer> {
   const file = (f: string) => join(OPENCV_DATA, f);
   const full = () => sharp(file('messi5.jpg')).resize({ width: 1096 });
   switch (name) {
-    case 'full': return full().jpeg({ quality: 92 }).toBuffer();
+    case 'full':
+      return full().jpeg({ quality: 92 }).toBuffer();
     // Messi's knees are at about two thirds of the frame: keep the top 55 %.
-    case 'half': return sharp(await full().toBuffer()).extract({ left: 0, top: 0, width: 1096, height: 376 }).jpeg({ quality: 92 }).toBuffer();
-    case 'several': return sharp(file('basketball1.png')).resize({ width: 1280 }).jpeg({ quality: 92 }).toBuffer();
-    case 'none': return sharp(file('fruits.jpg')).resize({ width: 1024 }).jpeg({ quality: 92 }).toBuffer();
-    case 'dark': return full().linear(0.1, 0).jpeg({ quality: 92 }).toBuffer();
-    case 'blurred': return full().blur(6).jpeg({ quality: 92 }).toBuffer();
-    case 'small': return sharp(file('messi5.jpg')).resize({ width: 480 }).jpeg({ quality: 92 }).toBuffer();
+    case 'half':
+      return sharp(await full().toBuffer())
+        .extract({ left: 0, top: 0, width: 1096, height: 376 })
+        .jpeg({ quality: 92 })
+        .toBuffer();
+    case 'several':
+      return sharp(file('basketball1.png')).resize({ width: 1280 }).jpeg({ quality: 92 }).toBuffer();
+    case 'none':
+      return sharp(file('fruits.jpg')).resize({ width: 1024 }).jpeg({ quality: 92 }).toBuffer();
+    case 'dark':
+      return full().linear(0.1, 0).jpeg({ quality: 92 }).toBuffer();
+    case 'blurred':
+      return full().blur(6).jpeg({ quality: 92 }).toBuffer();
+    case 'small':
+      return sharp(file('messi5.jpg')).resize({ width: 480 }).jpeg({ quality: 92 }).toBuffer();
   }
 }

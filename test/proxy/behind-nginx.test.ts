@@ -8,7 +8,18 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { loadConfig } from '../../proxy/config.js';
 import { sniffPhotoType } from '../../proxy/image-signatures.js';
-import { absolute, personPhoto, photoHandle, startStack, startTryon, waitForStatus, SECRET, type Stack, type StatusAnswer, type TryonAnswer } from './stack.js';
+import {
+  absolute,
+  personPhoto,
+  photoHandle,
+  startStack,
+  startTryon,
+  waitForStatus,
+  SECRET,
+  type Stack,
+  type StatusAnswer,
+  type TryonAnswer,
+} from './stack.js';
 import { documentedProxyEnv, startNginx, type Nginx } from './nginx.js';
 import { photoForm, send } from './wire.js';
 
@@ -16,7 +27,10 @@ import { photoForm, send } from './wire.js';
 function connects(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host, port });
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }
@@ -30,12 +44,22 @@ describe('behind nginx, as documented', () => {
   before(async () => {
     // The documented settings, read the way a production start reads its environment.
     const config = loadConfig({
-      NODE_ENV: 'production', TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: 'http://127.0.0.1:9', TRYON_PROXY_SECRET: SECRET,
-      TRYON_ALLOWED_ORIGINS: 'https://shop.example', ...(await documentedProxyEnv()),
+      NODE_ENV: 'production',
+      TRYON_API_KEY: 'sk_test_a',
+      TRYON_BASE_URL: 'http://127.0.0.1:9',
+      TRYON_PROXY_SECRET: SECRET,
+      TRYON_ALLOWED_ORIGINS: 'https://shop.example',
+      ...(await documentedProxyEnv()),
     });
     hostname = config.hostname;
     // Never bind every interface in a test: a documented address other than loopback fails the first test instead.
-    stack = await startStack({ proxy: { trustProxy: config.trustProxy, hostname: /^127\./.test(hostname) ? hostname : '127.0.0.1', limits: { ratePerMinute: 3, readsPerMinute: 5 } } });
+    stack = await startStack({
+      proxy: {
+        trustProxy: config.trustProxy,
+        hostname: /^127\./.test(hostname) ? hostname : '127.0.0.1',
+        limits: { ratePerMinute: 3, readsPerMinute: 5 },
+      },
+    });
     nginx = await startNginx(Number(new URL(stack.url).port));
     form = await photoForm(await personPhoto());
   });
@@ -53,7 +77,12 @@ describe('behind nginx, as documented', () => {
   });
 
   const upload = (from: string, headers: Record<string, string> = {}) =>
-    send(`${nginx.url}/photos`, { from, method: 'POST', headers: { 'content-type': form.contentType, ...headers }, body: form.body });
+    send(`${nginx.url}/photos`, {
+      from,
+      method: 'POST',
+      headers: { 'content-type': form.contentType, ...headers },
+      body: form.body,
+    });
 
   it('passes the shopper’s address on: the nginx block sets X-Forwarded-For', () => {
     assert.match(nginx.config, /proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/);
@@ -79,37 +108,54 @@ describe('behind nginx, as documented', () => {
     for (let i = 0; i < 3; i++) assert.equal((await upload('127.0.0.6')).status, 201);
   });
 
-  it('gives a client that reaches the proxy\'s port directly nothing by forging X-Forwarded-For', async () => {
-    const direct = (i: number) => send(`${stack.url}/photos`, {
-      from: '127.0.0.9', method: 'POST', body: form.body,
-      headers: { 'content-type': form.contentType, 'x-forwarded-for': `198.51.100.${i}` },
-    });
+  it("gives a client that reaches the proxy's port directly nothing by forging X-Forwarded-For", async () => {
+    const direct = (i: number) =>
+      send(`${stack.url}/photos`, {
+        from: '127.0.0.9',
+        method: 'POST',
+        body: form.body,
+        headers: { 'content-type': form.contentType, 'x-forwarded-for': `198.51.100.${i}` },
+      });
     const answers = [];
     for (let i = 0; i < 5; i++) answers.push((await direct(i)).status);
     assert.deepEqual(answers, [201, 201, 201, 429, 429]);
   });
 
   it('refuses a production start that would trust a hop count on every interface', () => {
-    const production = { NODE_ENV: 'production', TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: 'http://127.0.0.1:9', TRYON_PROXY_SECRET: SECRET, TRYON_ALLOWED_ORIGINS: 'https://shop.example' };
-    assert.throws(() => loadConfig({ ...production, TRYON_TRUST_PROXY: '1' }), /TRYON_TRUST_PROXY is a hop count but the proxy listens on 0\.0\.0\.0/);
-    assert.equal(loadConfig({ ...production, TRYON_TRUST_PROXY: '1', TRYON_HOST: '127.0.0.1' }).trustProxy.kind, 'hops');
+    const production = {
+      NODE_ENV: 'production',
+      TRYON_API_KEY: 'sk_test_a',
+      TRYON_BASE_URL: 'http://127.0.0.1:9',
+      TRYON_PROXY_SECRET: SECRET,
+      TRYON_ALLOWED_ORIGINS: 'https://shop.example',
+    };
+    assert.throws(
+      () => loadConfig({ ...production, TRYON_TRUST_PROXY: '1' }),
+      /TRYON_TRUST_PROXY is a hop count but the proxy listens on 0\.0\.0\.0/,
+    );
+    assert.equal(
+      loadConfig({ ...production, TRYON_TRUST_PROXY: '1', TRYON_HOST: '127.0.0.1' }).trustProxy.kind,
+      'hops',
+    );
     assert.equal(loadConfig({ ...production, TRYON_TRUST_PROXY: '10.0.0.0/8' }).hostname, '0.0.0.0');
   });
 
-  it('passes the port on in Host: a page on nginx\'s non-default port is same-origin', async () => {
+  it("passes the port on in Host: a page on nginx's non-default port is same-origin", async () => {
     const answer = await upload('127.0.0.10', { origin: `http://127.0.0.1:${nginx.port}` });
     assert.equal(answer.status, 201, answer.text);
   });
 
   it('keeps reads per shopper too', async () => {
-    const read = (from: string, headers: Record<string, string> = {}) => send(`${nginx.url}/products/dress-aline-indigo`, { from, headers });
-    for (let i = 0; i < 5; i++) assert.equal((await read('127.0.0.7', { 'x-forwarded-for': `10.9.9.${i}` })).status, 200);
+    const read = (from: string, headers: Record<string, string> = {}) =>
+      send(`${nginx.url}/products/dress-aline-indigo`, { from, headers });
+    for (let i = 0; i < 5; i++)
+      assert.equal((await read('127.0.0.7', { 'x-forwarded-for': `10.9.9.${i}` })).status, 200);
     assert.equal((await read('127.0.0.7', { 'x-forwarded-for': '10.9.9.99' })).status, 429);
     assert.equal((await read('127.0.0.8')).status, 200);
   });
 });
 
-describe('behind nginx that strips the mount\'s path, without TRYON_PUBLIC_URL', () => {
+describe("behind nginx that strips the mount's path, without TRYON_PUBLIC_URL", () => {
   let stack: Stack;
   let nginx: Nginx;
   before(async () => {
@@ -122,7 +168,7 @@ describe('behind nginx that strips the mount\'s path, without TRYON_PUBLIC_URL',
     await stack?.close();
   });
 
-  it('strips the path: the documented location proxies /tryon/x to the proxy\'s /x', async () => {
+  it("strips the path: the documented location proxies /tryon/x to the proxy's /x", async () => {
     assert.match(nginx.config, /location \/tryon\/ \{\s*\n\s*proxy_pass http:\/\/127\.0\.0\.1:\d+\/;/);
   });
 

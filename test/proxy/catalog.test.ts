@@ -16,7 +16,13 @@ describe('catalog', () => {
   it('fills in defaults (file defaults first, then built-in ones)', () => {
     const products = parseCatalog({
       defaults: { tier: 'premium', background: 'haveli_warm' },
-      products: { 'dress-a': { mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'dress', subtype: 'a-line' } } },
+      products: {
+        'dress-a': {
+          mode: 'garment_to_person',
+          garmentImage: 'g.png',
+          garment: { category: 'dress', subtype: 'a-line' },
+        },
+      },
     });
     const dress = products.get('dress-a')!;
     assert.equal(dress.tier, 'premium');
@@ -44,47 +50,89 @@ describe('catalog', () => {
   });
 
   it('refuses video on a person_to_person product and unknown fields', () => {
-    const found = catalogProblems({ products: { p: { mode: 'person_to_person', referencePersonImage: 'r.jpg', garment: { category: 'lehenga' }, video: true, colour: 'red' } } });
+    const found = catalogProblems({
+      products: {
+        p: {
+          mode: 'person_to_person',
+          referencePersonImage: 'r.jpg',
+          garment: { category: 'lehenga' },
+          video: true,
+          colour: 'red',
+        },
+      },
+    });
     assert.ok(found.some((p) => p.includes('field video')));
     assert.ok(found.some((p) => p.includes('colour')));
   });
 
   it('accepts a lookup function and checks what it returns', async () => {
-    const find = productFinder(async (id): Promise<ProductEntry | undefined> => id === 'ok'
-      ? { id, mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'dress' }, views: ['front', 'back'], tier: 'draft', background: 'studio_white', provider: 'auto' }
-      : id === 'broken' ? { id, mode: 'garment_to_person', garment: { category: 'dress' } } as unknown as ProductEntry : undefined);
+    const find = productFinder(async (id): Promise<ProductEntry | undefined> =>
+      id === 'ok'
+        ? {
+            id,
+            mode: 'garment_to_person',
+            garmentImage: 'g.png',
+            garment: { category: 'dress' },
+            views: ['front', 'back'],
+            tier: 'draft',
+            background: 'studio_white',
+            provider: 'auto',
+          }
+        : id === 'broken'
+          ? ({ id, mode: 'garment_to_person', garment: { category: 'dress' } } as unknown as ProductEntry)
+          : undefined,
+    );
     assert.deepEqual((await find('ok'))?.views, ['front', 'back']);
     assert.equal(await find('missing'), undefined);
     assert.equal(await find('../etc'), undefined);
-    await assert.rejects(find('broken'), (error: unknown) => error instanceof CatalogError && /garmentImage/.test(error.message));
+    await assert.rejects(
+      find('broken'),
+      (error: unknown) => error instanceof CatalogError && /garmentImage/.test(error.message),
+    );
   });
 });
 
 describe('catalog prices', () => {
   it('reads a price table from the defaults, and refuses a malformed one naming the field', async () => {
     const { catalogPrices, parseCatalog, CatalogError } = await import('../../proxy/catalog.js');
-    const products = { p: { mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'dress' } } } as const;
-    assert.deepEqual(catalogPrices({ defaults: { prices: { image: { premium: 6 } } }, products }), { image: { premium: 6 } });
+    const products = {
+      p: { mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'dress' } },
+    } as const;
+    assert.deepEqual(catalogPrices({ defaults: { prices: { image: { premium: 6 } } }, products }), {
+      image: { premium: 6 },
+    });
     assert.equal(catalogPrices({ products }), undefined);
-    assert.equal(catalogPrices(() => undefined), undefined);
-    assert.throws(() => parseCatalog({ defaults: { prices: { image: { premium: -1 } } }, products }),
-      (error: unknown) => error instanceof CatalogError && error.problems.some((p) => p.includes('defaults.prices.image.premium')));
+    assert.equal(
+      catalogPrices(() => undefined),
+      undefined,
+    );
+    assert.throws(
+      () => parseCatalog({ defaults: { prices: { image: { premium: -1 } } }, products }),
+      (error: unknown) =>
+        error instanceof CatalogError && error.problems.some((p) => p.includes('defaults.prices.image.premium')),
+    );
   });
 });
 
 describe('catalog variants', () => {
   const saree = (variants: unknown, mode = 'garment_to_person') => ({
     products: {
-      saree: mode === 'garment_to_person'
-        ? { mode, garmentImage: 'ivory.png', garment: { category: 'saree', subtype: 'bengali' }, variants }
-        : { mode, referencePersonImage: 'model.jpg', garment: { category: 'lehenga' }, variants },
+      saree:
+        mode === 'garment_to_person'
+          ? { mode, garmentImage: 'ivory.png', garment: { category: 'saree', subtype: 'bengali' }, variants }
+          : { mode, referencePersonImage: 'model.jpg', garment: { category: 'lehenga' }, variants },
     },
   });
 
-  it('overrides the product\'s picture per variant and merges its garment over the product\'s', async () => {
+  it("overrides the product's picture per variant and merges its garment over the product's", async () => {
     const { productAsVariant, variantList } = await import('../../proxy/catalog.js');
-    const product = parseCatalog(saree({ red: { name: 'Red', garmentImage: 'red.png' }, nivi: { name: 'Nivi', garment: { subtype: 'nivi' } } })).get('saree')!;
-    assert.deepEqual(variantList(product), [{ id: 'red', name: 'Red' }, { id: 'nivi', name: 'Nivi' }]);
+    const product = parseCatalog(
+      saree({ red: { name: 'Red', garmentImage: 'red.png' }, nivi: { name: 'Nivi', garment: { subtype: 'nivi' } } }),
+    ).get('saree')!;
+    assert.deepEqual(variantList(product), [
+      { id: 'red', name: 'Red' },
+      { id: 'nivi', name: 'Nivi' },
+    ]);
     const red = productAsVariant(product, 'red')!;
     assert.equal(red.garmentImage, 'red.png');
     assert.equal(red.variant, 'red');
@@ -93,40 +141,55 @@ describe('catalog variants', () => {
     assert.equal(nivi.garmentImage, 'ivory.png');
     assert.deepEqual(nivi.garment, { category: 'saree', subtype: 'nivi' });
     assert.equal(productAsVariant(product, undefined), product);
-    for (const unknown of ['green', 'toString', '__proto__', '../red', '']) assert.equal(productAsVariant(product, unknown), undefined, unknown);
+    for (const unknown of ['green', 'toString', '__proto__', '../red', ''])
+      assert.equal(productAsVariant(product, unknown), undefined, unknown);
     // The catalog's entry is not changed by a variant's try-on.
     assert.equal(product.garmentImage, 'ivory.png');
     assert.deepEqual(product.garment, { category: 'saree', subtype: 'bengali' });
   });
 
   it('names the product, the variant and the field of every variant problem', () => {
-    const found = catalogProblems(saree({
-      'sindoor red': { name: 'Sindoor red' },
-      ['x'.repeat(65)]: { name: 'Long' },
-      nameless: { garmentImage: 'n.png' },
-      coloured: { name: 'Coloured', colour: '#c0392b' },
-      model: { name: 'Model', referencePersonImage: 'm.jpg' },
-      empty: { name: 'Empty', garment: { subtype: '' } },
-    })).join('\n');
+    const found = catalogProblems(
+      saree({
+        'sindoor red': { name: 'Sindoor red' },
+        ['x'.repeat(65)]: { name: 'Long' },
+        nameless: { garmentImage: 'n.png' },
+        coloured: { name: 'Coloured', colour: '#c0392b' },
+        model: { name: 'Model', referencePersonImage: 'm.jpg' },
+        empty: { name: 'Empty', garment: { subtype: '' } },
+      }),
+    ).join('\n');
     assert.match(found, /product "saree": variant "sindoor red": id: variant ids use letters, digits, - and _/);
     assert.match(found, /product "saree": variant "x{65}": id: variant ids/);
     assert.match(found, /product "saree": variant "nameless": field name/);
     assert.match(found, /product "saree": variant "coloured": .*colour/);
     assert.match(found, /product "saree": variant "model": field referencePersonImage: is for mode person_to_person/);
     assert.match(found, /product "saree": variant "empty": field garment\.subtype/);
-    const person = catalogProblems(saree({ red: { name: 'Red', garmentImage: 'red.png' } }, 'person_to_person')).join('\n');
+    const person = catalogProblems(saree({ red: { name: 'Red', garmentImage: 'red.png' } }, 'person_to_person')).join(
+      '\n',
+    );
     assert.match(person, /product "saree": variant "red": field garmentImage: is for mode garment_to_person/);
   });
 
   it('checks the variants a lookup function returns', async () => {
     const find = productFinder(async (id): Promise<ProductEntry | undefined> => ({
-      id, mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'dress' }, views: ['front'], tier: 'draft', background: 'studio_white', provider: 'auto',
+      id,
+      mode: 'garment_to_person',
+      garmentImage: 'g.png',
+      garment: { category: 'dress' },
+      views: ['front'],
+      tier: 'draft',
+      background: 'studio_white',
+      provider: 'auto',
       variants: { 'bad id': { name: 'Bad' } },
     }));
-    await assert.rejects(find('dress'), (error: unknown) => error instanceof CatalogError && /product "dress": variant "bad id": id/.test(error.message));
+    await assert.rejects(
+      find('dress'),
+      (error: unknown) => error instanceof CatalogError && /product "dress": variant "bad id": id/.test(error.message),
+    );
   });
 
-  it('reports a variant\'s missing picture at start, naming product and variant', async () => {
+  it("reports a variant's missing picture at start, naming product and variant", async () => {
     const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
@@ -135,8 +198,17 @@ describe('catalog variants', () => {
     try {
       await writeFile(join(dir, 'ivory.png'), 'x');
       await writeFile(join(dir, 'red.png'), 'x');
-      const missing = await missingCatalogImages(saree({ red: { name: 'Red', garmentImage: 'red.png' }, green: { name: 'Green', garmentImage: 'green.png' }, nivi: { name: 'Nivi' } }), dir);
-      assert.deepEqual(missing, [`product "saree": variant "green": garmentImage ${join(dir, 'green.png')} does not exist`]);
+      const missing = await missingCatalogImages(
+        saree({
+          red: { name: 'Red', garmentImage: 'red.png' },
+          green: { name: 'Green', garmentImage: 'green.png' },
+          nivi: { name: 'Nivi' },
+        }),
+        dir,
+      );
+      assert.deepEqual(missing, [
+        `product "saree": variant "green": garmentImage ${join(dir, 'green.png')} does not exist`,
+      ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -144,18 +216,32 @@ describe('catalog variants', () => {
 });
 
 describe('catalog: first look and colour previews', () => {
-  const dress = (over: Record<string, unknown> = {}) => ({ mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'dress' }, ...over });
+  const dress = (over: Record<string, unknown> = {}) => ({
+    mode: 'garment_to_person',
+    garmentImage: 'g.png',
+    garment: { category: 'dress' },
+    ...over,
+  });
 
   it('has a first look above the draft tier by default; the product wins over the defaults', () => {
     const products = parseCatalog({
       defaults: { tier: 'standard' },
       products: {
-        standard: dress(), premium: dress({ tier: 'premium' }), draft: dress({ tier: 'draft' }),
-        off: dress({ preview: 'off' }), draftOn: dress({ tier: 'draft', preview: 'draft' }),
+        standard: dress(),
+        premium: dress({ tier: 'premium' }),
+        draft: dress({ tier: 'draft' }),
+        off: dress({ preview: 'off' }),
+        draftOn: dress({ tier: 'draft', preview: 'draft' }),
       },
     });
-    assert.deepEqual(['standard', 'premium', 'draft', 'off', 'draftOn'].map((id) => products.get(id)!.preview), ['draft', 'draft', 'off', 'off', 'draft']);
-    const offByDefault = parseCatalog({ defaults: { preview: 'off' }, products: { a: dress(), b: dress({ preview: 'draft' }) } });
+    assert.deepEqual(
+      ['standard', 'premium', 'draft', 'off', 'draftOn'].map((id) => products.get(id)!.preview),
+      ['draft', 'draft', 'off', 'off', 'draft'],
+    );
+    const offByDefault = parseCatalog({
+      defaults: { preview: 'off' },
+      products: { a: dress(), b: dress({ preview: 'draft' }) },
+    });
     assert.deepEqual([offByDefault.get('a')!.preview, offByDefault.get('b')!.preview], ['off', 'draft']);
   });
 
@@ -164,21 +250,41 @@ describe('catalog: first look and colour previews', () => {
       defaults: { colourPreviews: true },
       products: { a: dress(), b: dress({ colourPreviews: { max: 3 } }), c: dress({ colourPreviews: false }) },
     });
-    assert.deepEqual(['a', 'b', 'c'].map((id) => products.get(id)!.colourPreviews), [6, 3, 0]);
+    assert.deepEqual(
+      ['a', 'b', 'c'].map((id) => products.get(id)!.colourPreviews),
+      [6, 3, 0],
+    );
     assert.equal(parseCatalog({ products: { a: dress() } }).get('a')!.colourPreviews, 0);
   });
 
   it('refuses a bad preview or colourPreviews, naming product and field', () => {
     const problems = catalogProblems({ products: { a: dress({ preview: 'fast', colourPreviews: { max: 13 } }) } });
-    assert.ok(problems.some((p) => p.startsWith('product "a": field preview')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.startsWith('product "a": field colourPreviews')), problems.join('\n'));
-    assert.ok(catalogProblems({ defaults: { colourPreviews: { max: 0 } }, products: { a: dress() } }).some((p) => p.startsWith('defaults.colourPreviews')));
+    assert.ok(
+      problems.some((p) => p.startsWith('product "a": field preview')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith('product "a": field colourPreviews')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      catalogProblems({ defaults: { colourPreviews: { max: 0 } }, products: { a: dress() } }).some((p) =>
+        p.startsWith('defaults.colourPreviews'),
+      ),
+    );
   });
 
   it('takes a lookup function’s colour previews as a number', async () => {
     const find = productFinder(async (id): Promise<ProductEntry | undefined> => ({
-      id, mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'dress' }, views: ['front'], tier: 'premium',
-      background: 'studio_white', provider: 'auto', colourPreviews: id === 'none' ? 0 : 4,
+      id,
+      mode: 'garment_to_person',
+      garmentImage: 'g.png',
+      garment: { category: 'dress' },
+      views: ['front'],
+      tier: 'premium',
+      background: 'studio_white',
+      provider: 'auto',
+      colourPreviews: id === 'none' ? 0 : 4,
     }));
     assert.equal((await find('four'))!.colourPreviews, 4);
     assert.equal((await find('four'))!.preview, 'draft');

@@ -11,10 +11,15 @@ import { CATALOG, writeAssets } from './stack.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 
-function run(env: Record<string, string>, until?: RegExp, script = 'proxy/node.ts'): Promise<{ code: number | null; output: string; stop(): void; matched?: RegExpExecArray }> {
+function run(
+  env: Record<string, string>,
+  until?: RegExp,
+  script = 'proxy/node.ts',
+): Promise<{ code: number | null; output: string; stop(): void; matched?: RegExpExecArray }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', script], {
-      cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     });
     let output = '';
     let done = false;
@@ -31,7 +36,10 @@ function run(env: Record<string, string>, until?: RegExp, script = 'proxy/node.t
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('exit', (code) => finish(code));
-    setTimeout(() => { child.kill('SIGKILL'); finish(-1); }, 30_000).unref();
+    setTimeout(() => {
+      child.kill('SIGKILL');
+      finish(-1);
+    }, 30_000).unref();
   });
 }
 
@@ -49,7 +57,10 @@ describe('proxy/node.ts', () => {
     const token = 'admin-token-for-cli-0123456789';
     const portless = await run({ TRYON_ADMIN_TOKEN: token, TRYON_PORT: '0' });
     assert.equal(portless.code, 1, portless.output);
-    assert.match(portless.output, /TRYON_ADMIN_TOKEN is set but TRYON_ADMIN_PORT is not: \/metrics and \/usage are served only on the admin port/);
+    assert.match(
+      portless.output,
+      /TRYON_ADMIN_TOKEN is set but TRYON_ADMIN_PORT is not: \/metrics and \/usage are served only on the admin port/,
+    );
     assert.ok(!portless.output.includes(token), 'the token is not printed');
     const short = await run({ TRYON_METRICS_TOKEN: 'too-short', TRYON_ADMIN_PORT: '0', TRYON_PORT: '0' });
     assert.equal(short.code, 1, short.output);
@@ -77,7 +88,10 @@ describe('proxy/node.ts', () => {
   });
 
   it('with a key but no catalog starts nothing and says what TRYON_CATALOG is', async () => {
-    const result = await run({ TRYON_PORT: '0', TRYON_API_KEY: 'sk_test_x', TRYON_BASE_URL: 'http://127.0.0.1:9' }, /listening on/);
+    const result = await run(
+      { TRYON_PORT: '0', TRYON_API_KEY: 'sk_test_x', TRYON_BASE_URL: 'http://127.0.0.1:9' },
+      /listening on/,
+    );
     assert.equal(result.code, 1, result.output);
     assert.match(result.output, /TRYON_CATALOG is not set/);
   });
@@ -86,7 +100,11 @@ describe('proxy/node.ts', () => {
     const dir = await mkdtemp(join(tmpdir(), 'tryon-cli-'));
     await writeAssets(dir);
     await writeFile(join(dir, 'catalog.json'), JSON.stringify(CATALOG));
-    const result = await run({ TRYON_PORT: '0', TRYON_CATALOG: join(dir, 'catalog.json') }, /listening on (http:\/\/\S+)/, 'demo/proxy.ts');
+    const result = await run(
+      { TRYON_PORT: '0', TRYON_CATALOG: join(dir, 'catalog.json') },
+      /listening on (http:\/\/\S+)/,
+      'demo/proxy.ts',
+    );
     try {
       assert.match(result.output, /in-process sandbox/);
       assert.match(result.output, /mode development/);
@@ -102,14 +120,29 @@ describe('proxy/node.ts', () => {
   it('reports a bad catalog naming product and field, and a test key as test mode without the key', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tryon-cli-'));
     try {
-      await writeFile(join(dir, 'bad.json'), JSON.stringify({ products: { 'saree-x': { mode: 'garment_to_person', garment: { category: 'saree' } } } }));
-      const bad = await run({ TRYON_CATALOG: join(dir, 'bad.json'), TRYON_API_KEY: 'sk_test_x', TRYON_BASE_URL: 'http://127.0.0.1:9' });
+      await writeFile(
+        join(dir, 'bad.json'),
+        JSON.stringify({ products: { 'saree-x': { mode: 'garment_to_person', garment: { category: 'saree' } } } }),
+      );
+      const bad = await run({
+        TRYON_CATALOG: join(dir, 'bad.json'),
+        TRYON_API_KEY: 'sk_test_x',
+        TRYON_BASE_URL: 'http://127.0.0.1:9',
+      });
       assert.equal(bad.code, 1);
       assert.match(bad.output, /product "saree-x": field garmentImage/);
       await writeAssets(dir);
       await writeFile(join(dir, 'catalog.json'), JSON.stringify(CATALOG));
       const key = 'sk_test_DoNotPrintMe12345';
-      const started = await run({ TRYON_PORT: '0', TRYON_CATALOG: join(dir, 'catalog.json'), TRYON_API_KEY: key, TRYON_BASE_URL: 'http://127.0.0.1:9' }, /listening on/);
+      const started = await run(
+        {
+          TRYON_PORT: '0',
+          TRYON_CATALOG: join(dir, 'catalog.json'),
+          TRYON_API_KEY: key,
+          TRYON_BASE_URL: 'http://127.0.0.1:9',
+        },
+        /listening on/,
+      );
       started.stop();
       assert.match(started.output, /test mode/);
       assert.ok(!started.output.includes('DoNotPrintMe'));
@@ -119,7 +152,12 @@ describe('proxy/node.ts', () => {
   });
 
   it('refuses to start with TRYON_REDIS_URL and no TRYON_PROXY_SECRET, saying why', async () => {
-    const result = await run({ TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: 'http://127.0.0.1:9', TRYON_REDIS_URL: 'redis://127.0.0.1:9', TRYON_CATALOG: '/nonexistent.json' });
+    const result = await run({
+      TRYON_API_KEY: 'sk_test_a',
+      TRYON_BASE_URL: 'http://127.0.0.1:9',
+      TRYON_REDIS_URL: 'redis://127.0.0.1:9',
+      TRYON_CATALOG: '/nonexistent.json',
+    });
     assert.equal(result.code, 1);
     assert.match(result.output, /TRYON_PROXY_SECRET is required with TRYON_REDIS_URL/);
     assert.doesNotMatch(result.output, /listening/);

@@ -10,7 +10,14 @@ import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
 import {
-  TrustProxyError, clientAddress, clientKey, formatAddress, inNetwork, parseAddress, parseNetwork, parseTrustProxy,
+  TrustProxyError,
+  clientAddress,
+  clientKey,
+  formatAddress,
+  inNetwork,
+  parseAddress,
+  parseNetwork,
+  parseTrustProxy,
 } from '../../proxy/client-address.js';
 import { createProxy } from '../../proxy/app.js';
 import { startSandbox } from '../../sandbox/server.js';
@@ -22,45 +29,212 @@ import { photoForm, send } from './wire.js';
  * what proxy-addr answers, and what this proxy answers where it differs on purpose (`ours`).
  * proxy-addr's `all` is every hop trusted (16 here), `none` none, `trust10x` 10.0.0.0/8.
  */
-const PROXY_ADDR_VECTORS: { name: string; peer: string | undefined; xff?: string; trust: string; proxyAddr: string | undefined; ours?: string }[] = [
+const PROXY_ADDR_VECTORS: {
+  name: string;
+  peer: string | undefined;
+  xff?: string;
+  trust: string;
+  proxyAddr: string | undefined;
+  ours?: string;
+}[] = [
   { name: 'all trusted, no headers', peer: '127.0.0.1', trust: '16', proxyAddr: '127.0.0.1' },
   { name: 'all trusted, header value', peer: '127.0.0.1', xff: '10.0.0.1', trust: '16', proxyAddr: '10.0.0.1' },
-  { name: 'all trusted, furthest header value', peer: '127.0.0.1', xff: '10.0.0.1, 10.0.0.2', trust: '16', proxyAddr: '10.0.0.1' },
+  {
+    name: 'all trusted, furthest header value',
+    peer: '127.0.0.1',
+    xff: '10.0.0.1, 10.0.0.2',
+    trust: '16',
+    proxyAddr: '10.0.0.1',
+  },
   { name: 'none trusted, no headers', peer: '127.0.0.1', trust: 'false', proxyAddr: '127.0.0.1' },
-  { name: 'none trusted, headers', peer: '127.0.0.1', xff: '10.0.0.1, 10.0.0.2', trust: 'false', proxyAddr: '127.0.0.1' },
+  {
+    name: 'none trusted, headers',
+    peer: '127.0.0.1',
+    xff: '10.0.0.1, 10.0.0.2',
+    trust: 'false',
+    proxyAddr: '127.0.0.1',
+  },
   { name: 'some trusted, no headers', peer: '127.0.0.1', trust: '10.0.0.0/8', proxyAddr: '127.0.0.1' },
-  { name: 'some trusted, socket not trusted', peer: '127.0.0.1', xff: '10.0.0.1, 10.0.0.2', trust: '10.0.0.0/8', proxyAddr: '127.0.0.1' },
-  { name: 'some trusted, header when socket trusted', peer: '10.0.0.1', xff: '192.168.0.1', trust: '10.0.0.0/8', proxyAddr: '192.168.0.1' },
-  { name: 'some trusted, first untrusted after trusted', peer: '10.0.0.1', xff: '192.168.0.1, 10.0.0.2', trust: '10.0.0.0/8', proxyAddr: '192.168.0.1' },
-  { name: 'some trusted, untrusted not skipped', peer: '10.0.0.1', xff: '10.0.0.3, 192.168.0.1, 10.0.0.2', trust: '10.0.0.0/8', proxyAddr: '192.168.0.1' },
-  { name: 'array of literal addresses', peer: '10.0.0.1', xff: '192.168.0.1, 10.0.0.2', trust: '10.0.0.1, 10.0.0.2', proxyAddr: '192.168.0.1' },
+  {
+    name: 'some trusted, socket not trusted',
+    peer: '127.0.0.1',
+    xff: '10.0.0.1, 10.0.0.2',
+    trust: '10.0.0.0/8',
+    proxyAddr: '127.0.0.1',
+  },
+  {
+    name: 'some trusted, header when socket trusted',
+    peer: '10.0.0.1',
+    xff: '192.168.0.1',
+    trust: '10.0.0.0/8',
+    proxyAddr: '192.168.0.1',
+  },
+  {
+    name: 'some trusted, first untrusted after trusted',
+    peer: '10.0.0.1',
+    xff: '192.168.0.1, 10.0.0.2',
+    trust: '10.0.0.0/8',
+    proxyAddr: '192.168.0.1',
+  },
+  {
+    name: 'some trusted, untrusted not skipped',
+    peer: '10.0.0.1',
+    xff: '10.0.0.3, 192.168.0.1, 10.0.0.2',
+    trust: '10.0.0.0/8',
+    proxyAddr: '192.168.0.1',
+  },
+  {
+    name: 'array of literal addresses',
+    peer: '10.0.0.1',
+    xff: '192.168.0.1, 10.0.0.2',
+    trust: '10.0.0.1, 10.0.0.2',
+    proxyAddr: '192.168.0.1',
+  },
   // proxy-addr answers the junk itself; a bucket is never named by junk here.
-  { name: 'non-IP address not trusted', peer: '10.0.0.1', xff: '192.168.0.1, 10.0.0.2, localhost', trust: '10.0.0.1, 10.0.0.2', proxyAddr: 'localhost', ours: '10.0.0.1' },
-  { name: 'socket address when none match', peer: '10.0.0.1', xff: '192.168.0.1, 10.0.0.2', trust: '127.0.0.1, 192.168.0.100', proxyAddr: '10.0.0.1' },
+  {
+    name: 'non-IP address not trusted',
+    peer: '10.0.0.1',
+    xff: '192.168.0.1, 10.0.0.2, localhost',
+    trust: '10.0.0.1, 10.0.0.2',
+    proxyAddr: 'localhost',
+    ours: '10.0.0.1',
+  },
+  {
+    name: 'socket address when none match',
+    peer: '10.0.0.1',
+    xff: '192.168.0.1, 10.0.0.2',
+    trust: '127.0.0.1, 192.168.0.100',
+    proxyAddr: '10.0.0.1',
+  },
   { name: 'empty array, no headers', peer: '127.0.0.1', trust: '', proxyAddr: '127.0.0.1' },
   { name: 'empty array, headers', peer: '127.0.0.1', xff: '10.0.0.1, 10.0.0.2', trust: '', proxyAddr: '127.0.0.1' },
-  { name: 'IPv4 CIDR', peer: '10.0.0.1', xff: '192.168.0.1, 10.0.0.200', trust: '10.0.0.2/26', proxyAddr: '10.0.0.200' },
-  { name: 'IPv6 literal addresses', peer: 'fe80::1', xff: '2002:c000:203::1, fe80::2', trust: 'fe80::1, fe80::2', proxyAddr: '2002:c000:203::1' },
-  { name: 'IPv6 CIDR', peer: 'fe80::1', xff: '2002:c000:203::1, fe80::ff00', trust: 'fe80::/125', proxyAddr: 'fe80::ff00' },
-  { name: 'mixed versions, each matched', peer: '::1', xff: '2002:c000:203::1', trust: '127.0.0.1, ::1', proxyAddr: '2002:c000:203::1' },
+  {
+    name: 'IPv4 CIDR',
+    peer: '10.0.0.1',
+    xff: '192.168.0.1, 10.0.0.200',
+    trust: '10.0.0.2/26',
+    proxyAddr: '10.0.0.200',
+  },
+  {
+    name: 'IPv6 literal addresses',
+    peer: 'fe80::1',
+    xff: '2002:c000:203::1, fe80::2',
+    trust: 'fe80::1, fe80::2',
+    proxyAddr: '2002:c000:203::1',
+  },
+  {
+    name: 'IPv6 CIDR',
+    peer: 'fe80::1',
+    xff: '2002:c000:203::1, fe80::ff00',
+    trust: 'fe80::/125',
+    proxyAddr: 'fe80::ff00',
+  },
+  {
+    name: 'mixed versions, each matched',
+    peer: '::1',
+    xff: '2002:c000:203::1',
+    trust: '127.0.0.1, ::1',
+    proxyAddr: '2002:c000:203::1',
+  },
   { name: 'IPv4 trust never matches IPv6', peer: '::1', xff: '2002:c000:203::1', trust: '127.0.0.1', proxyAddr: '::1' },
-  { name: 'IPv4 trust, IPv4-mapped peer', peer: '::ffff:a00:1', xff: '192.168.0.1, 10.0.0.2', trust: '10.0.0.1, 10.0.0.2', proxyAddr: '192.168.0.1' },
-  { name: 'IPv4 CIDR trust, IPv4-mapped peer', peer: '::ffff:a00:1', xff: '192.168.0.1, 10.0.0.2', trust: '10.0.0.1/16', proxyAddr: '192.168.0.1' },
-  { name: 'IPv4-mapped trust, IPv4 peer', peer: '10.0.0.1', xff: '192.168.0.1, 10.0.0.2', trust: '::ffff:a00:1, ::ffff:a00:2', proxyAddr: '192.168.0.1' },
-  { name: 'IPv4-mapped CIDR', peer: '10.0.0.1', xff: '192.168.0.1, 10.0.0.200', trust: '::ffff:a00:2/122', proxyAddr: '10.0.0.200' },
-  { name: 'IPv4-mapped CIDR with IPv6 CIDR', peer: '10.0.0.1', xff: '192.168.0.1, 10.0.0.200', trust: '::ffff:a00:2/122, fe80::/125', proxyAddr: '10.0.0.200' },
-  { name: 'IPv4-mapped CIDR with IPv4 address', peer: '10.0.0.1', xff: '192.168.0.1, 10.0.0.200', trust: '::ffff:a00:2/122, 127.0.0.1', proxyAddr: '10.0.0.200' },
-  { name: 'pre-defined name', peer: 'fe80::1', xff: '2002:c000:203::1, fe80::2', trust: 'linklocal', proxyAddr: '2002:c000:203::1' },
-  { name: 'several pre-defined names', peer: '::1', xff: '2002:c000:203::1, fe80::2', trust: 'loopback, linklocal', proxyAddr: '2002:c000:203::1' },
-  { name: 'stops at the first non-IP after trusted', peer: '127.0.0.1', xff: 'myrouter, 127.0.0.1, proxy', trust: '127.0.0.1', proxyAddr: 'proxy', ours: '127.0.0.1' },
-  { name: 'stops at the first malformed IP after trusted', peer: '127.0.0.1', xff: 'myrouter, 127.0.0.1, ::8:8:8:8:8:8:8:8:8', trust: '127.0.0.1', proxyAddr: '::8:8:8:8:8:8:8:8:8', ours: '127.0.0.1' },
+  {
+    name: 'IPv4 trust, IPv4-mapped peer',
+    peer: '::ffff:a00:1',
+    xff: '192.168.0.1, 10.0.0.2',
+    trust: '10.0.0.1, 10.0.0.2',
+    proxyAddr: '192.168.0.1',
+  },
+  {
+    name: 'IPv4 CIDR trust, IPv4-mapped peer',
+    peer: '::ffff:a00:1',
+    xff: '192.168.0.1, 10.0.0.2',
+    trust: '10.0.0.1/16',
+    proxyAddr: '192.168.0.1',
+  },
+  {
+    name: 'IPv4-mapped trust, IPv4 peer',
+    peer: '10.0.0.1',
+    xff: '192.168.0.1, 10.0.0.2',
+    trust: '::ffff:a00:1, ::ffff:a00:2',
+    proxyAddr: '192.168.0.1',
+  },
+  {
+    name: 'IPv4-mapped CIDR',
+    peer: '10.0.0.1',
+    xff: '192.168.0.1, 10.0.0.200',
+    trust: '::ffff:a00:2/122',
+    proxyAddr: '10.0.0.200',
+  },
+  {
+    name: 'IPv4-mapped CIDR with IPv6 CIDR',
+    peer: '10.0.0.1',
+    xff: '192.168.0.1, 10.0.0.200',
+    trust: '::ffff:a00:2/122, fe80::/125',
+    proxyAddr: '10.0.0.200',
+  },
+  {
+    name: 'IPv4-mapped CIDR with IPv4 address',
+    peer: '10.0.0.1',
+    xff: '192.168.0.1, 10.0.0.200',
+    trust: '::ffff:a00:2/122, 127.0.0.1',
+    proxyAddr: '10.0.0.200',
+  },
+  {
+    name: 'pre-defined name',
+    peer: 'fe80::1',
+    xff: '2002:c000:203::1, fe80::2',
+    trust: 'linklocal',
+    proxyAddr: '2002:c000:203::1',
+  },
+  {
+    name: 'several pre-defined names',
+    peer: '::1',
+    xff: '2002:c000:203::1, fe80::2',
+    trust: 'loopback, linklocal',
+    proxyAddr: '2002:c000:203::1',
+  },
+  {
+    name: 'stops at the first non-IP after trusted',
+    peer: '127.0.0.1',
+    xff: 'myrouter, 127.0.0.1, proxy',
+    trust: '127.0.0.1',
+    proxyAddr: 'proxy',
+    ours: '127.0.0.1',
+  },
+  {
+    name: 'stops at the first malformed IP after trusted',
+    peer: '127.0.0.1',
+    xff: 'myrouter, 127.0.0.1, ::8:8:8:8:8:8:8:8:8',
+    trust: '127.0.0.1',
+    proxyAddr: '::8:8:8:8:8:8:8:8:8',
+    ours: '127.0.0.1',
+  },
   { name: 'socket address undefined', peer: undefined, trust: '127.0.0.1', proxyAddr: undefined },
-  { name: 'socket address undefined, trusted headers', peer: undefined, xff: '127.0.0.1, 10.0.0.1', trust: '127.0.0.1', proxyAddr: undefined },
+  {
+    name: 'socket address undefined, trusted headers',
+    peer: undefined,
+    xff: '127.0.0.1, 10.0.0.1',
+    trust: '127.0.0.1',
+    proxyAddr: undefined,
+  },
 ];
 
 /** proxy-addr's trust arguments it refuses, and so must TRYON_TRUST_PROXY (netmasks are refused here, see below). */
-const PROXY_ADDR_REFUSED = ['blargh', '10.0.300.1', '::ffff:30.168.1.9000', '-1', '10.0.0.1/internet', '10.0.0.1/6000', '::1/6000',
-  '::ffff:a00:2/136', '::ffff:a00:2/-1', '10.0.0.1/ffc0::', 'fe80::/ffc0::', 'fe80::/255.255.255.0', '::ffff:a00:2/255.255.255.0'];
+const PROXY_ADDR_REFUSED = [
+  'blargh',
+  '10.0.300.1',
+  '::ffff:30.168.1.9000',
+  '-1',
+  '10.0.0.1/internet',
+  '10.0.0.1/6000',
+  '::1/6000',
+  '::ffff:a00:2/136',
+  '::ffff:a00:2/-1',
+  '10.0.0.1/ffc0::',
+  'fe80::/ffc0::',
+  'fe80::/255.255.255.0',
+  '::ffff:a00:2/255.255.255.0',
+];
 
 describe('client address', () => {
   describe('addresses', () => {
@@ -86,8 +260,25 @@ describe('client address', () => {
     });
 
     it('refuses what is not an address', () => {
-      for (const text of ['', 'unknown', '256.1.1.1', '01.2.3.4', '1.2.3', '1.2.3.4.5', '1:2:3:4:5:6:7:8:9', '1::2::3', 'gggg::1',
-        '::ffff:999.1.1.1', 'x'.repeat(100), '1.2.3.4/8', '[1.2.3.4]x', '12345::', 'example.com', '1.2.3.4:', '::1:99999']) {
+      for (const text of [
+        '',
+        'unknown',
+        '256.1.1.1',
+        '01.2.3.4',
+        '1.2.3',
+        '1.2.3.4.5',
+        '1:2:3:4:5:6:7:8:9',
+        '1::2::3',
+        'gggg::1',
+        '::ffff:999.1.1.1',
+        'x'.repeat(100),
+        '1.2.3.4/8',
+        '[1.2.3.4]x',
+        '12345::',
+        'example.com',
+        '1.2.3.4:',
+        '::1:99999',
+      ]) {
         assert.equal(parseAddress(text), undefined, text);
       }
     });
@@ -105,7 +296,15 @@ describe('client address', () => {
       assert.ok(!inNetwork(parseAddress('127.0.0.2')!, net('127.0.0.1')));
       assert.ok(inNetwork(parseAddress('8.8.8.8')!, net('0.0.0.0/0')));
       assert.ok(!inNetwork(parseAddress('2001:db8::1')!, net('0.0.0.0/0')), 'an IPv4 network holds no IPv6 address');
-      for (const bad of ['10.0.0.0/33', '2001:db8::/129', '10.0.0.0/8/1', '10.0.0.0/', 'nope/8', '10.0.0.1:80', '[::1]']) {
+      for (const bad of [
+        '10.0.0.0/33',
+        '2001:db8::/129',
+        '10.0.0.0/8/1',
+        '10.0.0.0/',
+        'nope/8',
+        '10.0.0.1:80',
+        '[::1]',
+      ]) {
         assert.equal(parseNetwork(bad), undefined, bad);
       }
     });
@@ -131,7 +330,11 @@ describe('client address', () => {
 
     it('refuses anything else with a message naming the variable', () => {
       for (const bad of ['yes', '-1', '17', '1.5', '10.0.0.0/40', '127.0.0.1, nope', 'true,false']) {
-        assert.throws(() => parseTrustProxy(bad), (error: unknown) => error instanceof TrustProxyError && /TRYON_TRUST_PROXY/.test(error.message), bad);
+        assert.throws(
+          () => parseTrustProxy(bad),
+          (error: unknown) => error instanceof TrustProxyError && /TRYON_TRUST_PROXY/.test(error.message),
+          bad,
+        );
       }
       assert.throws(() => parseTrustProxy(1.5), TrustProxyError);
     });
@@ -187,11 +390,14 @@ describe('client address', () => {
     });
   });
 
-  describe('against proxy-addr\'s test vectors', () => {
+  describe("against proxy-addr's test vectors", () => {
     for (const vector of PROXY_ADDR_VECTORS) {
       it(vector.name, () => {
         const expected = vector.ours ?? vector.proxyAddr;
-        assert.equal(clientAddress(vector.peer, vector.xff, parseTrustProxy(vector.trust)), expected === undefined ? undefined : formatAddress(parseAddress(expected)!));
+        assert.equal(
+          clientAddress(vector.peer, vector.xff, parseTrustProxy(vector.trust)),
+          expected === undefined ? undefined : formatAddress(parseAddress(expected)!),
+        );
       });
     }
 
@@ -213,7 +419,7 @@ describe('client address', () => {
   });
 });
 
-describe('createProxy mounted in a shop\'s own server, as deploy-proxy.md shows it', () => {
+describe("createProxy mounted in a shop's own server, as deploy-proxy.md shows it", () => {
   let assetsDir: string;
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   let url: string;
@@ -227,13 +433,24 @@ describe('createProxy mounted in a shop\'s own server, as deploy-proxy.md shows 
     sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { ...KEYS }, log: () => undefined });
     // The documented snippet: no clientAddress, served with @hono/node-server.
     const shop = new Hono();
-    shop.route('/tryon', createProxy({
-      apiKey: 'sk_test_a', baseUrl: sandbox.url, secret: SECRET, allowedOrigins: ['https://shop.example'],
-      catalog: CATALOG, assetsDir, readAsset: async (path) => new Uint8Array(await readFile(path)),
-      limits: { ratePerMinute: 2 }, log: (entry) => logs.push(entry),
-    }));
+    shop.route(
+      '/tryon',
+      createProxy({
+        apiKey: 'sk_test_a',
+        baseUrl: sandbox.url,
+        secret: SECRET,
+        allowedOrigins: ['https://shop.example'],
+        catalog: CATALOG,
+        assetsDir,
+        readAsset: async (path) => new Uint8Array(await readFile(path)),
+        limits: { ratePerMinute: 2 },
+        log: (entry) => logs.push(entry),
+      }),
+    );
     const server = serve({ fetch: shop.fetch, port: 0, hostname: '127.0.0.1' });
-    const port = await new Promise<number>((resolve) => server.once('listening', () => resolve((server.address() as AddressInfo).port)));
+    const port = await new Promise<number>((resolve) =>
+      server.once('listening', () => resolve((server.address() as AddressInfo).port)),
+    );
     url = `http://127.0.0.1:${port}/tryon`;
     close = () => new Promise<void>((done) => server.close(() => done()));
     form = await photoForm(await personPhoto());
@@ -245,17 +462,27 @@ describe('createProxy mounted in a shop\'s own server, as deploy-proxy.md shows 
   });
 
   const upload = (from: string, headers: Record<string, string> = {}) =>
-    send(`${url}/photos`, { from, method: 'POST', headers: { 'content-type': form.contentType, ...headers }, body: form.body });
+    send(`${url}/photos`, {
+      from,
+      method: 'POST',
+      headers: { 'content-type': form.contentType, ...headers },
+      body: form.body,
+    });
 
-  it('keys each shopper by their connection: one shopper\'s limit is not another\'s', async () => {
-    assert.deepEqual([(await upload('127.0.0.2')).status, (await upload('127.0.0.2')).status, (await upload('127.0.0.2')).status], [201, 201, 429]);
+  it("keys each shopper by their connection: one shopper's limit is not another's", async () => {
+    assert.deepEqual(
+      [(await upload('127.0.0.2')).status, (await upload('127.0.0.2')).status, (await upload('127.0.0.2')).status],
+      [201, 201, 429],
+    );
     assert.equal((await upload('127.0.0.3')).status, 201);
   });
 
   it('gives a client that forges Origin and Host no fresh allowance', async () => {
     const answers: number[] = [];
     for (let i = 0; i < 4; i++) {
-      answers.push((await upload('127.0.0.4', { origin: `http://forged-${i}.example`, host: `forged-${i}.example` })).status);
+      answers.push(
+        (await upload('127.0.0.4', { origin: `http://forged-${i}.example`, host: `forged-${i}.example` })).status,
+      );
     }
     assert.deepEqual(answers, [201, 201, 429, 429]);
     assert.ok(!logs.some((entry) => entry.event === 'client_unknown'), 'the connection was known');
@@ -264,7 +491,11 @@ describe('createProxy mounted in a shop\'s own server, as deploy-proxy.md shows 
 
 describe('createProxy without a way to know the client', () => {
   const options = {
-    apiKey: 'sk_test_a', baseUrl: 'http://127.0.0.1:9', secret: SECRET, allowedOrigins: ['https://shop.example'], catalog: CATALOG,
+    apiKey: 'sk_test_a',
+    baseUrl: 'http://127.0.0.1:9',
+    secret: SECRET,
+    allowedOrigins: ['https://shop.example'],
+    catalog: CATALOG,
     readAsset: async () => new Uint8Array(),
   };
 
@@ -283,7 +514,9 @@ describe('createProxy without a way to know the client', () => {
   it('answers a request with no connection address with an error in production, and says why in the log', async () => {
     const logs: Record<string, unknown>[] = [];
     const app = createProxy({ ...options, mode: 'production', log: (entry) => logs.push(entry) });
-    const answer = await app.fetch(new Request('http://proxy.example/products/dress-aline-indigo', { headers: { origin: 'https://shop.example' } }));
+    const answer = await app.fetch(
+      new Request('http://proxy.example/products/dress-aline-indigo', { headers: { origin: 'https://shop.example' } }),
+    );
     assert.equal(answer.status, 500);
     assert.equal(((await answer.json()) as { error: { code: string } }).error.code, 'internal_error');
     assert.ok(logs.some((entry) => entry.event === 'client_unknown' && entry.level === 'error'));

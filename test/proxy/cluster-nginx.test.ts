@@ -16,9 +16,15 @@ describe('two instances on one Redis behind nginx, as documented', () => {
   let form: { body: Uint8Array; contentType: string };
 
   before(async () => {
-    cluster = await startCluster({ count: 2, env: {
-      TRYON_TRUST_PROXY: '1', TRYON_RATE_PER_MINUTE: '4', TRYON_DAILY_TRYONS: '3', TRYON_CLIENT_DAILY_TRYONS: '1000',
-    } });
+    cluster = await startCluster({
+      count: 2,
+      env: {
+        TRYON_TRUST_PROXY: '1',
+        TRYON_RATE_PER_MINUTE: '4',
+        TRYON_DAILY_TRYONS: '3',
+        TRYON_CLIENT_DAILY_TRYONS: '1000',
+      },
+    });
     nginx = await startNginxCluster(cluster.instances.map((instance) => Number(new URL(instance.url).port)));
     form = await photoForm(await personPhoto());
   });
@@ -27,14 +33,28 @@ describe('two instances on one Redis behind nginx, as documented', () => {
     await cluster?.close();
   });
 
-  const upload = (from: string) => send(`${nginx.url}/photos`, { from, method: 'POST', headers: { 'content-type': form.contentType }, body: form.body });
-  const submit = (from: string, photo: string) => send(`${nginx.url}/tryons`, {
-    from, method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ product: 'dress-aline-indigo', photo, consent: true, requestId: `req_${Math.random().toString(36).slice(2)}` }),
-  });
+  const upload = (from: string) =>
+    send(`${nginx.url}/photos`, {
+      from,
+      method: 'POST',
+      headers: { 'content-type': form.contentType },
+      body: form.body,
+    });
+  const submit = (from: string, photo: string) =>
+    send(`${nginx.url}/tryons`, {
+      from,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        product: 'dress-aline-indigo',
+        photo,
+        consent: true,
+        requestId: `req_${Math.random().toString(36).slice(2)}`,
+      }),
+    });
   const served = (instance: number) => cluster.instances[instance]!.logs.filter((l) => l.event === 'request').length;
 
-  it('balances over both instances, and a shopper\'s try-on streams to its end through either', async () => {
+  it("balances over both instances, and a shopper's try-on streams to its end through either", async () => {
     const before = [served(0), served(1)];
     const photo = (await upload('127.0.0.2')).json<{ photo: string }>().photo;
     const started = await submit('127.0.0.2', photo);
@@ -52,7 +72,10 @@ describe('two instances on one Redis behind nginx, as documented', () => {
       assert.equal(file.status, 200);
       await file.arrayBuffer();
     }
-    assert.ok(served(0) > before[0]! && served(1) > before[1]!, `both instances served requests (${served(0) - before[0]!}, ${served(1) - before[1]!})`);
+    assert.ok(
+      served(0) > before[0]! && served(1) > before[1]!,
+      `both instances served requests (${served(0) - before[0]!}, ${served(1) - before[1]!})`,
+    );
   });
 
   it('gives each shopper one write allowance for both instances', async () => {
@@ -62,15 +85,17 @@ describe('two instances on one Redis behind nginx, as documented', () => {
     assert.equal((await upload('127.0.0.4')).status, 201, 'another shopper is untouched');
   });
 
-  it('holds the shop\'s daily budget across both instances under a burst', async () => {
+  it("holds the shop's daily budget across both instances under a burst", async () => {
     // Shopper 127.0.0.2 has spent 2 of its 4 writes and the shop 1 of its 3 try-ons; a burst from
     // fresh shoppers, one photo each, meets the budget's last 2 slots.
     const shoppers = ['127.0.0.11', '127.0.0.12', '127.0.0.13', '127.0.0.14', '127.0.0.15', '127.0.0.16'];
-    const photos = await Promise.all(shoppers.map(async (from) => (await upload(from)).json<{ photo: string }>().photo));
+    const photos = await Promise.all(
+      shoppers.map(async (from) => (await upload(from)).json<{ photo: string }>().photo),
+    );
     const answers = await Promise.all(shoppers.map((from, i) => submit(from, photos[i]!)));
     const statuses = answers.map((a) => a.status).sort();
     assert.deepEqual(statuses, [202, 202, 503, 503, 503, 503]);
     const jobs = (await cluster.state()).workspaces.ws_1!.jobs.filter((j) => j.parent === null).length;
-    assert.equal(jobs, 3, 'three upstream try-ons in all, the day\'s budget');
+    assert.equal(jobs, 3, "three upstream try-ons in all, the day's budget");
   });
 });

@@ -26,7 +26,12 @@ export async function freePort(): Promise<number> {
 }
 
 /** Waits until `pattern` appears on the process's stdout or stderr; rejects if it exits first. */
-function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: number, what: string): Promise<RegExpExecArray> {
+function waitForOutput(
+  child: ChildProcess,
+  pattern: RegExp,
+  timeoutMs: number,
+  what: string,
+): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => reject(new Error(`${what} did not start in ${timeoutMs} ms:\n${seen}`)), timeoutMs);
@@ -49,10 +54,11 @@ function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: number, 
   });
 }
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => {
-  if (child.exitCode !== null || child.signalCode !== null) resolve();
-  else child.once('exit', () => resolve());
-});
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
 
 export interface RedisServer {
   url: string;
@@ -76,8 +82,25 @@ export async function startRedis(options: { cluster?: boolean } = {}): Promise<R
   let child: ChildProcess | undefined;
   const clusterArgs = options.cluster ? ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf'] : [];
   const start = async () => {
-    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no', ...clusterArgs],
-      { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(
+      binary,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+        '--protected-mode',
+        'no',
+        ...clusterArgs,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     await waitForOutput(child, /Ready to accept connections/, 15_000, 'redis-server');
     if (options.cluster) await holdEverySlot(port);
   };
@@ -137,7 +160,14 @@ export interface Instance {
 export async function startInstance(env: Record<string, string>): Promise<Instance> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'proxy/node.ts'], {
     cwd: projectRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', TRYON_PORT: '0', TRYON_HOST: '127.0.0.1', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'test',
+      TRYON_PORT: '0',
+      TRYON_HOST: '127.0.0.1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];
@@ -153,31 +183,36 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
       if (line.startsWith('{')) {
         try {
           logs.push(JSON.parse(line) as Record<string, unknown>);
-        } catch { /* a line that is not a log entry */ }
+        } catch {
+          /* a line that is not a log entry */
+        }
       }
     }
     for (const check of waiters) check();
   });
-  child.stderr!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
   const match = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 60_000, 'proxy instance');
   return {
     url: match[1]!,
     logs,
     output: () => text,
-    logged: (matches, count, timeoutMs = 10_000) => new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(new Error(`${count} matching log lines expected, ${logs.filter(matches).length} seen:\n${text}`));
-      }, timeoutMs);
-      function check(): void {
-        if (logs.filter(matches).length < count) return;
-        clearTimeout(timer);
-        waiters.delete(check);
-        resolve();
-      }
-      waiters.add(check);
-      check();
-    }),
+    logged: (matches, count, timeoutMs = 10_000) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`${count} matching log lines expected, ${logs.filter(matches).length} seen:\n${text}`));
+        }, timeoutMs);
+        function check(): void {
+          if (logs.filter(matches).length < count) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        }
+        waiters.add(check);
+        check();
+      }),
     close: async () => {
       child.kill('SIGTERM');
       await exited(child);
@@ -203,26 +238,45 @@ export interface Cluster {
  * `count` instances on `redis` (started here unless given), each with the environment `env`
  * adds to the defaults; the sandbox's webhooks (with `webhookSecret`) go to instance 0.
  */
-export async function startCluster(options: { count: number; redis?: RedisServer; env?: Record<string, string>; webhookSecret?: string }): Promise<Cluster> {
+export async function startCluster(options: {
+  count: number;
+  redis?: RedisServer;
+  env?: Record<string, string>;
+  webhookSecret?: string;
+}): Promise<Cluster> {
   const dir = await mkdtemp(join(tmpdir(), 'tryon-cluster-'));
   await writeAssets(dir);
   await writeFile(join(dir, 'catalog.json'), JSON.stringify(CATALOG));
   let target = '';
   const webhooks: { at: number; status: number }[] = [];
   let relay: ReturnType<typeof serve> | undefined;
-  const relayUrl = options.webhookSecret ? await new Promise<string>((resolve) => {
-    relay = serve({
-      port: 0, hostname: '127.0.0.1',
-      fetch: async (request) => {
-        const at = Date.now();
-        const response = await fetch(`${target}/webhooks`, { method: 'POST', headers: request.headers, body: await request.text() });
-        webhooks.push({ at, status: response.status });
-        return response;
-      },
-    }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}/webhooks`));
-  }) : undefined;
+  const relayUrl = options.webhookSecret
+    ? await new Promise<string>((resolve) => {
+        relay = serve(
+          {
+            port: 0,
+            hostname: '127.0.0.1',
+            fetch: async (request) => {
+              const at = Date.now();
+              const response = await fetch(`${target}/webhooks`, {
+                method: 'POST',
+                headers: request.headers,
+                body: await request.text(),
+              });
+              webhooks.push({ at, status: response.status });
+              return response;
+            },
+          },
+          (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}/webhooks`),
+        );
+      })
+    : undefined;
   const sandbox = await startSandbox({
-    port: 0, hostname: '127.0.0.1', speed: 0, keys: { ...KEYS }, log: () => undefined,
+    port: 0,
+    hostname: '127.0.0.1',
+    speed: 0,
+    keys: { ...KEYS },
+    log: () => undefined,
     ...(relayUrl ? { webhookUrl: relayUrl, webhookSecret: options.webhookSecret } : {}),
   });
   const ownRedis = options.redis ? undefined : await startRedis();
@@ -248,7 +302,11 @@ export async function startCluster(options: { count: number; redis?: RedisServer
     webhooks,
     state: async () => (await (await fetch(`${sandbox.url}/sandbox/state`)).json()) as SandboxState,
     fault: async (body) => {
-      const response = await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(`${sandbox.url}/sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       if (response.status !== 201) throw new Error(`fault refused: ${response.status}`);
     },
     release: async (jobId) => {

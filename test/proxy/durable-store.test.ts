@@ -29,7 +29,9 @@ describe('the Durable Objects store', () => {
     await there.seedStatus(jobId, { snapshot: snapshot('queued', 1) }, 60_000);
 
     const heard: TryonSnapshot[] = [];
-    here.onPublished((heardJob, heardSnapshot) => { if (heardJob === jobId) heard.push(heardSnapshot); });
+    here.onPublished((heardJob, heardSnapshot) => {
+      if (heardJob === jobId) heard.push(heardSnapshot);
+    });
     const first = nextHeard(here, jobId);
     const unfollow = here.follow(jobId);
     assert.equal((await first).status, 'queued', 'the current record, as soon as the stream opens');
@@ -43,7 +45,13 @@ describe('the Durable Objects store', () => {
     assert.equal(written.finished, true);
     assert.equal((await fromThere).status, 'succeeded');
     unfollow();
-    assert.deepEqual(heard.map((s) => [s.status, s.at]), [['queued', 1], ['succeeded', 3]]);
+    assert.deepEqual(
+      heard.map((s) => [s.status, s.at]),
+      [
+        ['queued', 1],
+        ['succeeded', 3],
+      ],
+    );
   });
 
   it('a try-on object deletes itself when its handle expires, and serves a new record afterwards', async () => {
@@ -70,28 +78,44 @@ describe('the Durable Objects store', () => {
       idFromName: (name) => namespace.idFromName(name),
       get: (id) => {
         const stub = namespace.get(id);
-        return { fetch: (input, init) => (down ? Promise.reject(new Error('Durable Object is overloaded.')) : stub.fetch(input, init)) };
+        return {
+          fetch: (input, init) =>
+            down ? Promise.reject(new Error('Durable Object is overloaded.')) : stub.fetch(input, init),
+        };
       },
     });
     const { tryons, shop } = await durableNamespaces();
     const said: Record<string, unknown>[] = [];
-    const store = new DurableStore(flaky(tryons), flaky(shop), { shop: randomUUID(), log: (entry) => said.push(entry) });
+    const store = new DurableStore(flaky(tryons), flaky(shop), {
+      shop: randomUUID(),
+      log: (entry) => said.push(entry),
+    });
     const stack = await startStack({ proxy: { store } });
     try {
       for (let i = 0; i < 2; i++) {
         const upload = await uploadPhoto(stack);
         const body = (await upload.json()) as { error: { code: string; retryable: boolean } };
-        assert.deepEqual([upload.status, body.error.code, body.error.retryable, upload.headers.get('retry-after')], [503, 'store_unavailable', true, '1']);
+        assert.deepEqual(
+          [upload.status, body.error.code, body.error.retryable, upload.headers.get('retry-after')],
+          [503, 'store_unavailable', true, '1'],
+        );
       }
       const sick = await fetch(`${stack.url}/health`);
       assert.deepEqual([sick.status, await sick.json()], [503, { ok: false, upstream: 'test', store: 'down' }]);
-      assert.deepEqual(said.map((entry) => entry.event), ['store_unavailable'], 'said once, not per request');
+      assert.deepEqual(
+        said.map((entry) => entry.event),
+        ['store_unavailable'],
+        'said once, not per request',
+      );
 
       down = false;
       const well = await fetch(`${stack.url}/health`);
       assert.deepEqual([well.status, await well.json()], [200, { ok: true, upstream: 'test', store: 'up' }]);
       assert.equal((await uploadPhoto(stack)).status, 201);
-      assert.deepEqual(said.map((entry) => entry.event), ['store_unavailable', 'store_recovered']);
+      assert.deepEqual(
+        said.map((entry) => entry.event),
+        ['store_unavailable', 'store_recovered'],
+      );
     } finally {
       await stack.close();
     }
@@ -104,7 +128,12 @@ describe('the Durable Objects store', () => {
       idFromName: (name) => namespace.idFromName(name),
       get: (id) => {
         const stub = namespace.get(id);
-        return { fetch: (input, init) => { asked.push(new URL(String(input)).pathname.slice(1)); return stub.fetch(input, init); } };
+        return {
+          fetch: (input, init) => {
+            asked.push(new URL(String(input)).pathname.slice(1));
+            return stub.fetch(input, init);
+          },
+        };
       },
     });
     const { tryons, shop } = await durableNamespaces();
@@ -123,13 +152,12 @@ describe('the Durable Objects store', () => {
       await file.arrayBuffer();
       assert.equal(file.status, 200);
       assert.deepEqual(asked, ['takeReadAndCheck'], 'one call for the file read');
-
     } finally {
       await stack.close();
     }
   });
 
-  it('a forgotten photo\'s try-on answers 404 through the one call, and a handle never minted still costs an allowance', async () => {
+  it("a forgotten photo's try-on answers 404 through the one call, and a handle never minted still costs an allowance", async () => {
     const { tryons, shop } = await durableNamespaces();
     const store = new DurableStore(tryons, shop, { shop: randomUUID() });
     const stack = await startStack({ proxy: { store, limits: { readsPerMinute: 2 } } });
@@ -138,7 +166,10 @@ describe('the Durable Objects store', () => {
       const started = (await (await startTryon(stack, { product: 'dress-aline-indigo', photo })).json()) as TryonAnswer;
       assert.equal((await fetch(`${stack.url}/photos/${photo}`, { method: 'DELETE' })).status, 204);
       const gone = await fetch(`${stack.url}/tryons/${started.tryon}`);
-      assert.deepEqual([gone.status, ((await gone.json()) as { error: { code: string } }).error.code], [404, 'invalid_handle']);
+      assert.deepEqual(
+        [gone.status, ((await gone.json()) as { error: { code: string } }).error.code],
+        [404, 'invalid_handle'],
+      );
       const forged = await fetch(`${stack.url}/tryons/v1.tryon.AAAA.BBBB`);
       assert.equal(forged.status, 404);
       await forged.arrayBuffer();

@@ -2,9 +2,20 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HandleSigner } from '../../proxy/handles.js';
-import { SECRET, photoHandle, startStack, startTryon, uploadPhoto, waitForStatus, type Stack, type TryonAnswer } from './stack.js';
+import {
+  SECRET,
+  photoHandle,
+  startStack,
+  startTryon,
+  uploadPhoto,
+  waitForStatus,
+  type Stack,
+  type TryonAnswer,
+} from './stack.js';
 
-async function errorOf(response: Response): Promise<{ status: number; code: string; retryable: boolean; text: string }> {
+async function errorOf(
+  response: Response,
+): Promise<{ status: number; code: string; retryable: boolean; text: string }> {
   const text = await response.text();
   const body = JSON.parse(text) as { error: { code: string; retryable: boolean } };
   return { status: response.status, code: body.error.code, retryable: body.error.retryable, text };
@@ -13,9 +24,13 @@ async function errorOf(response: Response): Promise<{ status: number; code: stri
 describe('upstream faults', () => {
   let stack: Stack;
   before(async () => {
-    stack = await startStack({ proxy: { limits: { pollIntervalMs: 0, upstreamTimeoutMs: 800, retries: 2, retryBaseMs: 20 } } });
+    stack = await startStack({
+      proxy: { limits: { pollIntervalMs: 0, upstreamTimeoutMs: 800, retries: 2, retryBaseMs: 20 } },
+    });
   });
-  after(async () => { await stack.close(); });
+  after(async () => {
+    await stack.close();
+  });
   const submits = async () => (await stack.state()).requests['POST /v1/images/tryon'] ?? 0;
 
   it('a submit answered 503 twice, then fine, succeeds through retries with one job', async () => {
@@ -47,7 +62,9 @@ describe('upstream faults', () => {
 
   it('a job poll slower than the timeout is retried; if every try is slow → 504 upstream_timeout', async () => {
     await stack.fault({ jobOutcome: 'hold', times: 1 });
-    const started = await (await startTryon(stack, { product: 'dress-aline-indigo', photo: await photoHandle(stack) })).json() as TryonAnswer;
+    const started = (await (
+      await startTryon(stack, { product: 'dress-aline-indigo', photo: await photoHandle(stack) })
+    ).json()) as TryonAnswer;
     await stack.fault({ match: 'GET /v1/jobs/*', delayMs: 2500, times: 1 });
     const once = await fetch(`${stack.url}/tryons/${started.tryon}`);
     assert.equal(once.status, 200, 'one slow poll is absorbed by a retry');
@@ -63,7 +80,9 @@ describe('upstream faults', () => {
 
   it('a failed job is reported as failed with render_failed, not retryable, no outputs', async () => {
     await stack.fault({ jobOutcome: 'failed', times: 1 });
-    const started = await (await startTryon(stack, { product: 'dress-aline-indigo', photo: await photoHandle(stack) })).json() as TryonAnswer;
+    const started = (await (
+      await startTryon(stack, { product: 'dress-aline-indigo', photo: await photoHandle(stack) })
+    ).json()) as TryonAnswer;
     const done = await waitForStatus(stack, started.tryon, (s) => s.status === 'failed' || s.status === 'succeeded');
     assert.equal(done.status, 'failed');
     assert.deepEqual(done.outputs, []);
@@ -79,9 +98,22 @@ describe('upstream faults', () => {
     await stack.fault({ match: 'POST /v1/images/tryon', status: 429, times: 1 });
     const limited = await startTryon(stack, { product: 'dress-aline-indigo', photo });
     assert.ok(Number(limited.headers.get('retry-after')) >= 1);
-    assert.deepEqual((({ status, code, retryable }) => [status, code, retryable])(await errorOf(limited)), [429, 'rate_limited', true]);
-    const ghost = (await new HandleSigner(SECRET).mint('tryon', { jobId: 'job_doesnotexist', product: 'dress-aline-indigo', views: ['front'], output: 'image', photoId: 'x' }, 60)).handle;
-    assert.deepEqual((({ status, code }) => [status, code])(await errorOf(await fetch(`${stack.url}/tryons/${ghost}`))), [404, 'not_found']);
+    assert.deepEqual((({ status, code, retryable }) => [status, code, retryable])(await errorOf(limited)), [
+      429,
+      'rate_limited',
+      true,
+    ]);
+    const ghost = (
+      await new HandleSigner(SECRET).mint(
+        'tryon',
+        { jobId: 'job_doesnotexist', product: 'dress-aline-indigo', views: ['front'], output: 'image', photoId: 'x' },
+        60,
+      )
+    ).handle;
+    assert.deepEqual(
+      (({ status, code }) => [status, code])(await errorOf(await fetch(`${stack.url}/tryons/${ghost}`))),
+      [404, 'not_found'],
+    );
   });
 });
 

@@ -10,9 +10,23 @@ const catalog: CatalogFile = {
   products: {
     ...CATALOG.products,
     // A saree the merchant shoots from the waist up: no whole body asked.
-    'saree-blouse-only': { mode: 'garment_to_person', garmentImage: 'garments/banarasi-red.png', garment: { category: 'saree' }, fullBody: false },
-    'kurta-cotton': { mode: 'garment_to_person', garmentImage: 'garments/dress-indigo.png', garment: { category: 'kurta' } },
-    'kurta-long': { mode: 'garment_to_person', garmentImage: 'garments/dress-indigo.png', garment: { category: 'kurta' }, fullBody: true },
+    'saree-blouse-only': {
+      mode: 'garment_to_person',
+      garmentImage: 'garments/banarasi-red.png',
+      garment: { category: 'saree' },
+      fullBody: false,
+    },
+    'kurta-cotton': {
+      mode: 'garment_to_person',
+      garmentImage: 'garments/dress-indigo.png',
+      garment: { category: 'kurta' },
+    },
+    'kurta-long': {
+      mode: 'garment_to_person',
+      garmentImage: 'garments/dress-indigo.png',
+      garment: { category: 'kurta' },
+      fullBody: true,
+    },
   },
 };
 
@@ -29,19 +43,41 @@ describe('catalog fullBody', () => {
   it('the product wins over the category, the defaults over the category', () => {
     assert.equal(parseCatalog(catalog).get('saree-blouse-only')!.fullBody, false);
     assert.equal(parseCatalog(catalog).get('kurta-long')!.fullBody, true);
-    const withDefaults = parseCatalog({ defaults: { fullBody: true }, products: { k: { mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'kurta' } } } });
+    const withDefaults = parseCatalog({
+      defaults: { fullBody: true },
+      products: { k: { mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'kurta' } } },
+    });
     assert.equal(withDefaults.get('k')!.fullBody, true);
-    const sherwani = parseCatalog({ defaults: { fullBody: false }, products: { s: { mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'Sherwani' } } } });
+    const sherwani = parseCatalog({
+      defaults: { fullBody: false },
+      products: { s: { mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'Sherwani' } } },
+    });
     assert.equal(sherwani.get('s')!.fullBody, false);
   });
 
   it('refuses a fullBody that is not true or false, naming the product', () => {
-    assert.throws(() => parseCatalog({ products: { s: { mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'saree' }, fullBody: 'yes' } } }),
-      (error: unknown) => error instanceof CatalogError && /product "s": field fullBody/.test(error.message));
+    assert.throws(
+      () =>
+        parseCatalog({
+          products: {
+            s: { mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'saree' }, fullBody: 'yes' },
+          },
+        }),
+      (error: unknown) => error instanceof CatalogError && /product "s": field fullBody/.test(error.message),
+    );
   });
 
   it("a shop's lookup function gets the category's default when it says nothing", async () => {
-    const find = productFinder(async (id) => ({ id, mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: id }, views: ['front'], tier: 'draft', background: 'studio_white', provider: 'auto' }));
+    const find = productFinder(async (id) => ({
+      id,
+      mode: 'garment_to_person',
+      garmentImage: 'g.png',
+      garment: { category: id },
+      views: ['front'],
+      tier: 'draft',
+      background: 'studio_white',
+      provider: 'auto',
+    }));
     assert.equal((await find('sherwani'))!.fullBody, true);
     assert.equal((await find('kurta'))!.fullBody, false);
   });
@@ -49,10 +85,17 @@ describe('catalog fullBody', () => {
 
 describe('GET /products/{id} fullBody', () => {
   let stack: Stack;
-  before(async () => { stack = await startStack({ proxy: { catalog } }); });
+  before(async () => {
+    stack = await startStack({ proxy: { catalog } });
+  });
   after(() => stack.close());
 
-  for (const [id, expected] of [['saree-banarasi-red', true], ['saree-blouse-only', false], ['kurta-cotton', false], ['kurta-long', true]] as const) {
+  for (const [id, expected] of [
+    ['saree-banarasi-red', true],
+    ['saree-blouse-only', false],
+    ['kurta-cotton', false],
+    ['kurta-long', true],
+  ] as const) {
     it(`${id}: ${expected}`, async () => {
       const response = await fetch(`${stack.url}/products/${id}`, { headers: { origin: 'https://shop.example' } });
       assert.equal(response.status, 200);

@@ -2,7 +2,11 @@
 // try-on from another's without comparing whole images.
 import sharp from 'sharp';
 
-export interface Colour { r: number; g: number; b: number }
+export interface Colour {
+  r: number;
+  g: number;
+  b: number;
+}
 
 /** Mean colour of a render's torso (a band left of the middle, clear of the diagonal SANDBOX mark). */
 export async function torsoColour(render: Uint8Array): Promise<Colour> {
@@ -12,7 +16,10 @@ export async function torsoColour(render: Uint8Array): Promise<Colour> {
   for (let y = Math.round(info.height * 0.4); y < info.height * 0.5; y++) {
     for (let x = Math.round(info.width * 0.38); x < info.width * 0.45; x++) {
       const at = (y * info.width + x) * 3;
-      sum.r += data[at]!; sum.g += data[at + 1]!; sum.b += data[at + 2]!; count++;
+      sum.r += data[at]!;
+      sum.g += data[at + 1]!;
+      sum.b += data[at + 2]!;
+      count++;
     }
   }
   return { r: sum.r / count, g: sum.g / count, b: sum.b / count };

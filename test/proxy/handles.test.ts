@@ -61,7 +61,11 @@ describe('handles', () => {
     assert.equal(handle.split('.')[3]!.length % 4, 3);
     const spellings = [1, 2, 3].map((bits) => handle.slice(0, -1) + alphabet[(last & ~0b11) | ((last & 0b11) ^ bits)]);
     for (const spelling of spellings) {
-      assert.deepEqual(fromBase64UrlLoose(spelling.split('.')[3]!), fromBase64UrlLoose(handle.split('.')[3]!), 'the same bytes');
+      assert.deepEqual(
+        fromBase64UrlLoose(spelling.split('.')[3]!),
+        fromBase64UrlLoose(handle.split('.')[3]!),
+        'the same bytes',
+      );
       for (const opener of [signer, new HandleSigner(secret)]) {
         const error = await refusal(opener.open('photo', spelling));
         assert.equal(error.code, 'invalid_handle');
@@ -132,7 +136,11 @@ describe('handle properties', () => {
 
   it('refuses the handle with any one character changed, wherever it is', async () => {
     const signer = new HandleSigner(secret);
-    const { handle } = await signer.mint('tryon', { jobId: 'job_1', product: 'saree', views: ['front'], output: 'image', photoId: 'ph_1' }, 3600);
+    const { handle } = await signer.mint(
+      'tryon',
+      { jobId: 'job_1', product: 'saree', views: ['front'], output: 'image', photoId: 'ph_1' },
+      3600,
+    );
     for (let at = 0; at < handle.length; at++) {
       const was = handle[at]!;
       const other = was === '.' ? 'A' : alphabet[(alphabet.indexOf(was) + 1 + (at % 63)) % 64]!;
@@ -149,7 +157,11 @@ describe('handle properties', () => {
     const signer = new HandleSigner(secret);
     const ivs = new Set<string>();
     for (let batch = 0; batch < 100; batch++) {
-      const minted = await Promise.all(Array.from({ length: 1000 }, (_, i) => signer.mint('photo', { id: `ph_${batch}_${i}`, fileId: 'file_same' }, 3600)));
+      const minted = await Promise.all(
+        Array.from({ length: 1000 }, (_, i) =>
+          signer.mint('photo', { id: `ph_${batch}_${i}`, fileId: 'file_same' }, 3600),
+        ),
+      );
       // The payload's first 12 bytes are the IV: exactly its first 16 base64url characters.
       for (const { handle } of minted) ivs.add(handle.split('.')[2]!.slice(0, 16));
     }
@@ -158,19 +170,55 @@ describe('handle properties', () => {
 
   it('shows no upstream id, product, view or photo id in any kind of handle', async () => {
     const signer = new HandleSigner(secret);
-    const secrets = ['file_upstream_9f8e7d', 'job_upstream_1a2b3c', 'saree-banarasi-red', 'three_quarter_left', 'ph_random_77'];
+    const secrets = [
+      'file_upstream_9f8e7d',
+      'job_upstream_1a2b3c',
+      'saree-banarasi-red',
+      'three_quarter_left',
+      'ph_random_77',
+    ];
     const handles = [
       (await signer.mint('photo', { id: 'ph_random_77', fileId: 'file_upstream_9f8e7d' }, 3600)).handle,
-      (await signer.mint('tryon', { jobId: 'job_upstream_1a2b3c', product: 'saree-banarasi-red', views: ['three_quarter_left'], output: 'video', photoId: 'ph_random_77' }, 3600)).handle,
-      (await signer.mint('file', { fileId: 'file_upstream_9f8e7d', jobId: 'job_upstream_1a2b3c', view: 'three_quarter_left', type: 'image', photoId: 'ph_random_77' }, 3600)).handle,
+      (
+        await signer.mint(
+          'tryon',
+          {
+            jobId: 'job_upstream_1a2b3c',
+            product: 'saree-banarasi-red',
+            views: ['three_quarter_left'],
+            output: 'video',
+            photoId: 'ph_random_77',
+          },
+          3600,
+        )
+      ).handle,
+      (
+        await signer.mint(
+          'file',
+          {
+            fileId: 'file_upstream_9f8e7d',
+            jobId: 'job_upstream_1a2b3c',
+            view: 'three_quarter_left',
+            type: 'image',
+            photoId: 'ph_random_77',
+          },
+          3600,
+        )
+      ).handle,
     ];
     for (const handle of handles) {
-      const decoded = handle.split('.').map((part) => fromBase64UrlLoose(part)).map((bytes) => Buffer.from(bytes).toString('latin1')).join('');
+      const decoded = handle
+        .split('.')
+        .map((part) => fromBase64UrlLoose(part))
+        .map((bytes) => Buffer.from(bytes).toString('latin1'))
+        .join('');
       for (const text of secrets) {
         assert.ok(!handle.includes(text) && !decoded.includes(text), `${text} is readable in ${handle}`);
         // Nor the id's base64url, at any of the three alignments.
         for (let shift = 0; shift < 3; shift++) {
-          const encoded = Buffer.from('x'.repeat(shift) + text).toString('base64url').slice(Math.ceil(shift * 4 / 3) + 1, -2);
+          const encoded = Buffer.from('x'.repeat(shift) + text)
+            .toString('base64url')
+            .slice(Math.ceil((shift * 4) / 3) + 1, -2);
           assert.ok(!handle.includes(encoded), `${text} is readable as base64 in ${handle}`);
         }
       }
@@ -181,19 +229,22 @@ describe('handle properties', () => {
     // Count the bytes constantTimeEqual reads: the same whether the first or the last byte differs.
     const reads = (a: Uint8Array, b: Uint8Array) => {
       let count = 0;
-      const counted = (bytes: Uint8Array) => new Proxy(bytes, {
-        get(target, key) {
-          if (typeof key === 'string' && /^\d+$/.test(key)) count++;
-          const value = Reflect.get(target, key, target) as unknown;
-          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-        },
-      });
+      const counted = (bytes: Uint8Array) =>
+        new Proxy(bytes, {
+          get(target, key) {
+            if (typeof key === 'string' && /^\d+$/.test(key)) count++;
+            const value = Reflect.get(target, key, target) as unknown;
+            return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+          },
+        });
       const equal = constantTimeEqual(counted(a), counted(b));
       return { equal, count };
     };
     const mac = new Uint8Array(32).map((_, i) => i * 7);
-    const firstDiffers = mac.slice(); firstDiffers[0]! ^= 1;
-    const lastDiffers = mac.slice(); lastDiffers[31]! ^= 1;
+    const firstDiffers = mac.slice();
+    firstDiffers[0]! ^= 1;
+    const lastDiffers = mac.slice();
+    lastDiffers[31]! ^= 1;
     const same = reads(mac, mac.slice());
     assert.deepEqual(reads(mac, firstDiffers), { equal: false, count: same.count });
     assert.deepEqual(reads(mac, lastDiffers), { equal: false, count: same.count });

@@ -8,37 +8,61 @@ import { personPhoto, startStack, startTryon, waitForStatus, type Stack, type Tr
 import { readEvents, type SseEvent } from './sse.js';
 import { sharedStores, stackOn, STORE_KINDS } from './stores.js';
 
-interface Started { handoff: string; code: string; expiresAt: string }
-interface HandoffBody { status: string; photo?: string; expiresAt: string }
+interface Started {
+  handoff: string;
+  code: string;
+  expiresAt: string;
+}
+interface HandoffBody {
+  status: string;
+  photo?: string;
+  expiresAt: string;
+}
 
 const CONSENT_VERSION = '0123456789abcdef01';
 
-export async function startHandoff(stack: { url: string }, body: Record<string, unknown> = { product: 'dress-aline-indigo' }): Promise<Started> {
-  const response = await fetch(`${stack.url}/handoffs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+export async function startHandoff(
+  stack: { url: string },
+  body: Record<string, unknown> = { product: 'dress-aline-indigo' },
+): Promise<Started> {
+  const response = await fetch(`${stack.url}/handoffs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   assert.equal(response.status, 201, await response.clone().text());
-  return await response.json() as Started;
+  return (await response.json()) as Started;
 }
 
 /** The phone's upload: its code and consent first, then the photo (as the widget's FormData sends them). */
-export async function phoneUpload(stack: { url: string }, code: string, fields: Record<string, string> = {}): Promise<Response> {
+export async function phoneUpload(
+  stack: { url: string },
+  code: string,
+  fields: Record<string, string> = {},
+): Promise<Response> {
   const form = new FormData();
   form.append('handoff', code);
   form.append('consent', 'true');
   form.append('consentVersion', CONSENT_VERSION);
   form.append('consentLanguage', 'hi');
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  form.append('photo', new Blob([await personPhoto() as BlobPart], { type: 'image/jpeg' }), 'me.jpg');
+  form.append('photo', new Blob([(await personPhoto()) as BlobPart], { type: 'image/jpeg' }), 'me.jpg');
   return fetch(`${stack.url}/photos`, { method: 'POST', body: form });
 }
 
 const codeOf = async (response: Response) => ((await response.json()) as { error: { code: string } }).error.code;
-const read = async (stack: Stack, handle: string) => (await (await fetch(`${stack.url}/handoffs/${handle}`)).json()) as HandoffBody;
+const read = async (stack: Stack, handle: string) =>
+  (await (await fetch(`${stack.url}/handoffs/${handle}`)).json()) as HandoffBody;
 
 for (const kind of STORE_KINDS) {
   describe(`hand-off from desktop to phone (${kind})`, () => {
     let stack: Stack;
-    before(async () => { stack = await stackOn(kind); });
-    after(async () => { await stack.close(); });
+    before(async () => {
+      stack = await stackOn(kind);
+    });
+    after(async () => {
+      await stack.close();
+    });
 
     it('the phone’s photo reaches the desktop, which tries it on with the phone’s consent', async () => {
       const started = await startHandoff(stack);
@@ -57,7 +81,13 @@ for (const kind of STORE_KINDS) {
       assert.equal(upload.status, 201, await upload.clone().text());
       assert.equal(((await upload.json()) as { handoff: string }).handoff, 'received');
       await watching;
-      assert.deepEqual(events.map((e) => [e.event, (JSON.parse(e.data) as HandoffBody).status]), [['handoff', 'waiting'], ['handoff', 'received']]);
+      assert.deepEqual(
+        events.map((e) => [e.event, (JSON.parse(e.data) as HandoffBody).status]),
+        [
+          ['handoff', 'waiting'],
+          ['handoff', 'received'],
+        ],
+      );
       const received = await read(stack, started.handoff);
       assert.equal(received.status, 'received');
       assert.match(received.photo!, /^v1\.photo\./);
@@ -96,9 +126,17 @@ for (const kind of STORE_KINDS) {
       assert.equal(refused.status, 422);
       assert.equal(await codeOf(refused), 'consent_required');
       assert.equal((await read(stack, started.handoff)).status, 'waiting');
-      const unknown = await fetch(`${stack.url}/handoffs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product: 'nope' }) });
+      const unknown = await fetch(`${stack.url}/handoffs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ product: 'nope' }),
+      });
       assert.equal(unknown.status, 404);
-      const badVariant = await fetch(`${stack.url}/handoffs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product: 'dress-aline-indigo', variant: 'nope' }) });
+      const badVariant = await fetch(`${stack.url}/handoffs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ product: 'dress-aline-indigo', variant: 'nope' }),
+      });
       assert.equal(await codeOf(badVariant), 'unknown_variant');
     });
   });
@@ -107,8 +145,12 @@ for (const kind of STORE_KINDS) {
 describe('hand-off codes expire after 10 minutes', () => {
   let clock = Date.now();
   let stack: Stack;
-  before(async () => { stack = await startStack({ proxy: { now: () => clock } }); });
-  after(async () => { await stack.close(); });
+  before(async () => {
+    stack = await startStack({ proxy: { now: () => clock } });
+  });
+  after(async () => {
+    await stack.close();
+  });
 
   it('an expired code is 410 handoff_expired on the phone, and the desktop reads "expired"', async () => {
     const started = await startHandoff(stack);

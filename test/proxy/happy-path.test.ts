@@ -6,18 +6,22 @@ import { absolute, photoHandle, startStack, startTryon, waitForStatus, type Stac
 
 describe('proxy happy paths against the sandbox', () => {
   let stack: Stack;
-  before(async () => { stack = await startStack(); });
-  after(async () => { await stack.close(); });
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => {
+    await stack.close();
+  });
 
   it('GET /products/{id} answers what the product offers; unknown → 404 unknown_product', async () => {
     const response = await fetch(`${stack.url}/products/saree-banarasi-red`);
     assert.equal(response.status, 200);
-    const body = await response.json() as Record<string, unknown>;
+    const body = (await response.json()) as Record<string, unknown>;
     assert.deepEqual(body.views, ['front', 'three_quarter_left', 'side', 'back']);
     assert.equal(body.video, true);
     assert.equal(body.tier, 'premium');
     assert.equal(body.product, 'saree-banarasi-red');
-    const dress = await (await fetch(`${stack.url}/products/dress-aline-indigo`)).json() as Record<string, unknown>;
+    const dress = (await (await fetch(`${stack.url}/products/dress-aline-indigo`)).json()) as Record<string, unknown>;
     assert.equal(dress.video, false);
     assert.equal(dress.tier, 'draft');
     const missing = await fetch(`${stack.url}/products/no-such-thing`);
@@ -30,7 +34,7 @@ describe('proxy happy paths against the sandbox', () => {
     assert.match(photo, /^v1\.photo\./);
     const response = await startTryon(stack, { product: 'dress-aline-indigo', photo });
     assert.equal(response.status, 202);
-    const started = await response.json() as TryonAnswer;
+    const started = (await response.json()) as TryonAnswer;
     assert.match(started.tryon, /^v1\.tryon\./);
     assert.deepEqual(started.views, ['front']);
     assert.ok(['queued', 'processing', 'succeeded'].includes(started.status));
@@ -59,7 +63,7 @@ describe('proxy happy paths against the sandbox', () => {
     const photo = await photoHandle(stack);
     const response = await startTryon(stack, { product: 'lehenga-emerald', photo });
     assert.equal(response.status, 202, await response.clone().text());
-    const started = await response.json() as TryonAnswer;
+    const started = (await response.json()) as TryonAnswer;
     const done = await waitForStatus(stack, started.tryon, (s) => s.status === 'succeeded');
     assert.equal(done.outputs.length, 1);
     const file = await fetch(absolute(stack, done.outputs[0]!.url));
@@ -82,7 +86,9 @@ describe('proxy happy paths against the sandbox', () => {
     const refused = await startTryon(stack, { product: 'dress-aline-indigo', photo, output: 'video' });
     assert.equal(refused.status, 422);
     assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'video_not_offered');
-    const started = await (await startTryon(stack, { product: 'saree-banarasi-red', photo, output: 'video' })).json() as TryonAnswer;
+    const started = (await (
+      await startTryon(stack, { product: 'saree-banarasi-red', photo, output: 'video' })
+    ).json()) as TryonAnswer;
     const done = await waitForStatus(stack, started.tryon, (s) => s.status === 'succeeded', 60_000);
     assert.equal(done.outputs.length, 1);
     assert.equal(done.outputs[0]!.type, 'video');

@@ -9,7 +9,9 @@ import { lingerBounds } from '../../proxy/lingering-close.js';
 import { SECRET, personPhoto, photoHandle, startStack, startTryon, type Stack } from './stack.js';
 import { openRaw, parseRaw, photoForm, send } from './wire.js';
 
-interface ErrorShape { error: { code: string; message: string; retryable: boolean } }
+interface ErrorShape {
+  error: { code: string; message: string; retryable: boolean };
+}
 
 function assertError(status: number, text: string, expectedStatus: number, code: string): void {
   assert.equal(status, expectedStatus, text);
@@ -24,8 +26,12 @@ const errorLines = (stack: Stack) => stack.logs.filter((entry) => entry.level ==
 
 describe('hostile input', () => {
   let stack: Stack;
-  before(async () => { stack = await startStack({ proxy: { limits: { uploadIdleMs: 400, uploadTotalMs: 1500 } } }); });
-  after(async () => { await stack.close(); });
+  before(async () => {
+    stack = await startStack({ proxy: { limits: { uploadIdleMs: 400, uploadTotalMs: 1500 } } });
+  });
+  after(async () => {
+    await stack.close();
+  });
 
   describe('malformed Origin', () => {
     it('answers 403 origin_not_allowed before any work, on every route, with no error logged', async () => {
@@ -35,16 +41,34 @@ describe('hostile input', () => {
       const routes: [string, string, Record<string, string>, (Uint8Array | string)?][] = [
         ['GET', '/products/dress-aline-indigo', {}],
         ['POST', '/photos', { 'content-type': form.contentType }, form.body],
-        ['POST', '/tryons', { 'content-type': 'application/json' }, JSON.stringify({ consent: true, product: 'dress-aline-indigo', photo, requestId: 'req_hostile_1' })],
+        [
+          'POST',
+          '/tryons',
+          { 'content-type': 'application/json' },
+          JSON.stringify({ consent: true, product: 'dress-aline-indigo', photo, requestId: 'req_hostile_1' }),
+        ],
         ['GET', '/tryons/garbage', {}],
         ['GET', '/tryons/garbage/events', {}],
         ['GET', '/files/garbage', {}],
         ['OPTIONS', '/tryons', { 'access-control-request-method': 'POST' }],
         ['GET', '/no/such/route', {}],
       ];
-      for (const origin of ['http://[', 'http://host:91010', 'https://a b', 'null', 'https://shop.example/', '*', 'https://', 'x'.repeat(3000)]) {
+      for (const origin of [
+        'http://[',
+        'http://host:91010',
+        'https://a b',
+        'null',
+        'https://shop.example/',
+        '*',
+        'https://',
+        'x'.repeat(3000),
+      ]) {
         for (const [method, path, headers, body] of routes) {
-          const answer = await send(`${stack.url}${path}`, { method, headers: { ...headers, origin }, ...(body === undefined ? {} : { body }) });
+          const answer = await send(`${stack.url}${path}`, {
+            method,
+            headers: { ...headers, origin },
+            ...(body === undefined ? {} : { body }),
+          });
           assertError(answer.status, answer.text, 403, 'origin_not_allowed');
         }
       }
@@ -62,9 +86,22 @@ describe('hostile input', () => {
         assertError(answer.status, answer.text, 404, 'not_found');
         assert.match(String(answer.headers['content-type']), /^application\/json/);
       }
-      for (const [method, path] of [['DELETE', '/tryons'], ['GET', '/photos'], ['PUT', '/photos'], ['POST', '/products/dress-aline-indigo'],
-        ['GET', '/webhooks'], ['POST', '/health'], ['DELETE', '/tryons/abc'], ['POST', '/files/abc'], ['PATCH', '/tryons/abc/events']] as const) {
-        const answer = await send(`${base}${path}`, { method, headers: { 'content-type': 'application/json' }, body: '{}' });
+      for (const [method, path] of [
+        ['DELETE', '/tryons'],
+        ['GET', '/photos'],
+        ['PUT', '/photos'],
+        ['POST', '/products/dress-aline-indigo'],
+        ['GET', '/webhooks'],
+        ['POST', '/health'],
+        ['DELETE', '/tryons/abc'],
+        ['POST', '/files/abc'],
+        ['PATCH', '/tryons/abc/events'],
+      ] as const) {
+        const answer = await send(`${base}${path}`, {
+          method,
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
         assertError(answer.status, answer.text, 405, 'method_not_allowed');
         assert.match(String(answer.headers.allow), /^(GET|POST)/, `${method} ${path} names the allowed methods`);
       }
@@ -108,7 +145,15 @@ describe('hostile input', () => {
       try {
         const long = `/${'a'.repeat(15_000)}`;
         const statuses = [];
-        const requests: [string, string][] = [['GET', '/nowhere'], ['GET', long], ['POST', long], ['PUT', '/photos'], ['DELETE', '/tryons/abc'], ['GET', long], ['GET', '/nowhere']];
+        const requests: [string, string][] = [
+          ['GET', '/nowhere'],
+          ['GET', long],
+          ['POST', long],
+          ['PUT', '/photos'],
+          ['DELETE', '/tryons/abc'],
+          ['GET', long],
+          ['GET', '/nowhere'],
+        ];
         for (const [method, path] of requests) statuses.push((await send(`${limited.url}${path}`, { method })).status);
         assert.deepEqual(statuses, [404, 404, 404, 405, 405, 429, 429]);
         const lines = limited.logs.filter((entry) => entry.event === 'request');
@@ -125,8 +170,14 @@ describe('hostile input', () => {
 
   describe('uploads', () => {
     it('refuses a declared Content-Length over the limit at once, without reading the body, and closes', async () => {
-      for (const [path, type, code] of [['/photos', 'multipart/form-data; boundary=b', 'file_too_large'], ['/tryons', 'application/json', 'invalid_request']] as const) {
-        const raw = await openRaw(stack.url, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nContent-Length: 10737418240\r\n\r\n${'x'.repeat(100)}`);
+      for (const [path, type, code] of [
+        ['/photos', 'multipart/form-data; boundary=b', 'file_too_large'],
+        ['/tryons', 'application/json', 'invalid_request'],
+      ] as const) {
+        const raw = await openRaw(
+          stack.url,
+          `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nContent-Length: 10737418240\r\n\r\n${'x'.repeat(100)}`,
+        );
         const { text, closed, elapsedMs } = await raw.answer(3000);
         raw.socket.destroy();
         const answer = parseRaw(text);
@@ -141,7 +192,10 @@ describe('hostile input', () => {
       `POST /photos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\n\r\n`;
 
     it('closes an upload that stalls before its photo part with 408', async () => {
-      const raw = await openRaw(stack.url, `${head(200_000, 'b')}--b\r\nContent-Disposition: form-data; name="note"\r\n\r\nhel`);
+      const raw = await openRaw(
+        stack.url,
+        `${head(200_000, 'b')}--b\r\nContent-Disposition: form-data; name="note"\r\n\r\nhel`,
+      );
       const { text, closed, elapsedMs } = await raw.answer(5000);
       raw.socket.destroy();
       const answer = parseRaw(text);
@@ -153,7 +207,8 @@ describe('hostile input', () => {
     it('closes an upload that stalls inside the photo with 408, and nothing is stored upstream', async () => {
       const before = (await stack.state()).requests['POST /v1/files'] ?? 0;
       const photo = await personPhoto(800, 1000);
-      const partHead = '--b\r\nContent-Disposition: form-data; name="photo"; filename="me.jpg"\r\nContent-Type: image/jpeg\r\n\r\n';
+      const partHead =
+        '--b\r\nContent-Disposition: form-data; name="photo"; filename="me.jpg"\r\nContent-Type: image/jpeg\r\n\r\n';
       const raw = await openRaw(stack.url, head(photo.length + 200, 'b'));
       raw.socket.write(partHead);
       raw.socket.write(photo.subarray(0, Math.min(photo.length - 10, 100_000)));
@@ -169,7 +224,10 @@ describe('hostile input', () => {
     });
 
     it('closes a try-on request whose JSON body stalls with 408', async () => {
-      const raw = await openRaw(stack.url, `POST /tryons HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"consent":true,`);
+      const raw = await openRaw(
+        stack.url,
+        `POST /tryons HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"consent":true,`,
+      );
       const { text, closed, elapsedMs } = await raw.answer(5000);
       raw.socket.destroy();
       const answer = parseRaw(text);
@@ -179,7 +237,10 @@ describe('hostile input', () => {
     });
 
     it('closes an upload that trickles past the total time limit with 408', async () => {
-      const raw = await openRaw(stack.url, `${head(200_000, 'b')}--b\r\nContent-Disposition: form-data; name="note"\r\n\r\n`);
+      const raw = await openRaw(
+        stack.url,
+        `${head(200_000, 'b')}--b\r\nContent-Disposition: form-data; name="note"\r\n\r\n`,
+      );
       // A byte every 100 ms is never idle for 400 ms, but never done either.
       const trickle = setInterval(() => raw.socket.write('x'), 100);
       const { text, closed, elapsedMs } = await raw.answer(6000);
@@ -224,8 +285,14 @@ describe('refusals before the body is read', () => {
   const lingerMs = 3000;
   const bounds = lingerBounds({ uploadBytes, uploadTotalMs: lingerMs });
   let stack: Stack;
-  before(async () => { stack = await startStack({ proxy: { limits: { uploadTotalMs: lingerMs, uploadIdleMs: 1000, ratePerMinute: 1000 } } }); });
-  after(async () => { await stack.close(); });
+  before(async () => {
+    stack = await startStack({
+      proxy: { limits: { uploadTotalMs: lingerMs, uploadIdleMs: 1000, ratePerMinute: 1000 } },
+    });
+  });
+  after(async () => {
+    await stack.close();
+  });
 
   /** A JPEG part 40 MB long (the limit is 15 MB), streamed in 1 MB pieces with no declared length. */
   const streamedOversize = (photo: Uint8Array): ReadableStream<Uint8Array> => {
@@ -233,7 +300,12 @@ describe('refusals before the body is read', () => {
     let sent = 0;
     return new ReadableStream({
       pull(controller) {
-        if (sent === 0) controller.enqueue(new TextEncoder().encode('--b\r\nContent-Disposition: form-data; name="photo"; filename="me.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'));
+        if (sent === 0)
+          controller.enqueue(
+            new TextEncoder().encode(
+              '--b\r\nContent-Disposition: form-data; name="photo"; filename="me.jpg"\r\nContent-Type: image/jpeg\r\n\r\n',
+            ),
+          );
         if (sent === 0) controller.enqueue(photo);
         if (sent >= 40 * 1024 * 1024) {
           controller.enqueue(new TextEncoder().encode('\r\n--b--\r\n'));
@@ -252,60 +324,97 @@ describe('refusals before the body is read', () => {
     declared.set(photo, 0);
     const outcomes: string[] = [];
     for (let i = 0; i < 50; i++) {
-      const init: RequestInit = i % 2 === 0
-        ? { body: streamedOversize(photo), duplex: 'half', headers: { 'content-type': 'multipart/form-data; boundary=b' } } as RequestInit
-        : { body: (() => { const form = new FormData(); form.append('photo', new Blob([declared], { type: 'image/jpeg' }), 'me.jpg'); return form; })() };
+      const init: RequestInit =
+        i % 2 === 0
+          ? ({
+              body: streamedOversize(photo),
+              duplex: 'half',
+              headers: { 'content-type': 'multipart/form-data; boundary=b' },
+            } as RequestInit)
+          : {
+              body: (() => {
+                const form = new FormData();
+                form.append('photo', new Blob([declared], { type: 'image/jpeg' }), 'me.jpg');
+                return form;
+              })(),
+            };
       try {
         const response = await fetch(`${stack.url}/photos`, { method: 'POST', ...init });
         const body = JSON.parse(await response.text()) as ErrorShape;
-        outcomes.push([response.status, body.error.code, response.headers.get('x-content-type-options'),
-          response.headers.get('content-security-policy')?.includes("default-src 'none'"), /^[\w-]{8,}$/.test(response.headers.get('x-request-id') ?? '')].join(' '));
+        outcomes.push(
+          [
+            response.status,
+            body.error.code,
+            response.headers.get('x-content-type-options'),
+            response.headers.get('content-security-policy')?.includes("default-src 'none'"),
+            /^[\w-]{8,}$/.test(response.headers.get('x-request-id') ?? ''),
+          ].join(' '),
+        );
       } catch (error) {
-        outcomes.push(`${i % 2 === 0 ? 'streamed' : 'declared'}: ${String((error as { cause?: { code?: string } }).cause?.code ?? error)}`);
+        outcomes.push(
+          `${i % 2 === 0 ? 'streamed' : 'declared'}: ${String((error as { cause?: { code?: string } }).cause?.code ?? error)}`,
+        );
       }
     }
-    assert.deepEqual(outcomes.filter((outcome) => outcome !== '413 file_too_large nosniff true true'), []);
+    assert.deepEqual(
+      outcomes.filter((outcome) => outcome !== '413 file_too_large nosniff true true'),
+      [],
+    );
   });
 
   it('closes a body that keeps coming past the bound, in time or in bytes', async () => {
     const target = new URL(stack.url);
     const head = `POST /photos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 10737418240\r\n\r\n`;
     // A client that goes on sending after our answer and our end of the connection.
-    const keepSending = (piece: number, everyMs: number) => new Promise<{ answer: string; sent: number; elapsedMs: number }>((resolve) => {
-      const socket = connect({ host: target.hostname, port: Number(target.port), allowHalfOpen: true });
-      let answer = '';
-      let sent = 0;
-      let started = 0;
-      let timer: NodeJS.Timeout | undefined;
-      const send = () => {
-        if (socket.destroyed || !socket.writable) return;
-        sent += piece;
-        if (socket.write(new Uint8Array(piece))) timer = setTimeout(send, everyMs);
-        else socket.once('drain', send);
-      };
-      socket.on('connect', () => {
-        socket.write(head);
-        socket.once('data', () => { started = Date.now(); });
-        send();
+    const keepSending = (piece: number, everyMs: number) =>
+      new Promise<{ answer: string; sent: number; elapsedMs: number }>((resolve) => {
+        const socket = connect({ host: target.hostname, port: Number(target.port), allowHalfOpen: true });
+        let answer = '';
+        let sent = 0;
+        let started = 0;
+        let timer: NodeJS.Timeout | undefined;
+        const send = () => {
+          if (socket.destroyed || !socket.writable) return;
+          sent += piece;
+          if (socket.write(new Uint8Array(piece))) timer = setTimeout(send, everyMs);
+          else socket.once('drain', send);
+        };
+        socket.on('connect', () => {
+          socket.write(head);
+          socket.once('data', () => {
+            started = Date.now();
+          });
+          send();
+        });
+        socket.on('data', (chunk: Buffer) => {
+          answer += chunk.toString('latin1');
+        });
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          clearTimeout(timer);
+          resolve({ answer, sent, elapsedMs: Date.now() - started });
+        });
       });
-      socket.on('data', (chunk: Buffer) => { answer += chunk.toString('latin1'); });
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        clearTimeout(timer);
-        resolve({ answer, sent, elapsedMs: Date.now() - started });
-      });
-    });
 
     const slow = await keepSending(1024, 50);
     const slowAnswer = parseRaw(slow.answer);
     assertError(slowAnswer.status, slowAnswer.body, 413, 'file_too_large');
     assert.equal(slowAnswer.headers['x-content-type-options'], 'nosniff');
-    assert.ok(slow.elapsedMs >= lingerMs - 200 && slow.elapsedMs < lingerMs + 1500, `closed ${slow.elapsedMs} ms after the answer (bound ${lingerMs} ms)`);
+    assert.ok(
+      slow.elapsedMs >= lingerMs - 200 && slow.elapsedMs < lingerMs + 1500,
+      `closed ${slow.elapsedMs} ms after the answer (bound ${lingerMs} ms)`,
+    );
 
     const fast = await keepSending(64 * 1024, 0);
     assertError(parseRaw(fast.answer).status, parseRaw(fast.answer).body, 413, 'file_too_large');
-    assert.ok(fast.elapsedMs < lingerMs, `closed ${fast.elapsedMs} ms after the answer: by the byte bound, before the time bound`);
+    assert.ok(
+      fast.elapsedMs < lingerMs,
+      `closed ${fast.elapsedMs} ms after the answer: by the byte bound, before the time bound`,
+    );
     // The kernel's buffers hold a few MB beyond what the proxy read: far less than an endless body.
-    assert.ok(fast.sent > bounds.bytes && fast.sent < bounds.bytes + 32 * 1024 * 1024, `${fast.sent} bytes were sent before the close (bound ${bounds.bytes})`);
+    assert.ok(
+      fast.sent > bounds.bytes && fast.sent < bounds.bytes + 32 * 1024 * 1024,
+      `${fast.sent} bytes were sent before the close (bound ${bounds.bytes})`,
+    );
   });
 });

@@ -7,8 +7,12 @@ import { SECRET, newRequestId, photoHandle, startStack, startTryon, type Stack, 
 
 describe('idempotency', () => {
   let stack: Stack;
-  before(async () => { stack = await startStack({ apiKey: 'sk_live_b' }); });
-  after(async () => { await stack.close(); });
+  before(async () => {
+    stack = await startStack({ apiKey: 'sk_live_b' });
+  });
+  after(async () => {
+    await stack.close();
+  });
 
   it('a retry with the same requestId reaches the same job and costs no credits', async () => {
     const photo = await photoHandle(stack);

@@ -40,9 +40,15 @@ describe('the admin listener: GET /metrics and GET /usage', () => {
 
   before(async () => {
     // The old variable name, as a shop that set it before the admin listener existed.
-    cluster = await startCluster({ count: 1, env: { TRYON_METRICS_TOKEN: TOKEN, TRYON_ADMIN_PORT: '0', TRYON_TRUST_PROXY: '1' } });
+    cluster = await startCluster({
+      count: 1,
+      env: { TRYON_METRICS_TOKEN: TOKEN, TRYON_ADMIN_PORT: '0', TRYON_TRUST_PROXY: '1' },
+    });
     url = cluster.instances[0]!.url;
-    admin = /admin listener \(GET \/metrics, GET \/usage\) on (http:\/\/127\.0\.0\.1:\d+)/.exec(cluster.instances[0]!.output())?.[1] ?? '';
+    admin =
+      /admin listener \(GET \/metrics, GET \/usage\) on (http:\/\/127\.0\.0\.1:\d+)/.exec(
+        cluster.instances[0]!.output(),
+      )?.[1] ?? '';
     assert.ok(admin, cluster.instances[0]!.output());
     assert.notEqual(admin, url);
     nginx = await startNginx(Number(new URL(url).port));
@@ -54,18 +60,26 @@ describe('the admin listener: GET /metrics and GET /usage', () => {
 
   /** An answer without what differs between any two requests (its id, its date). */
   const comparable = async (response: Response) => {
-    const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== 'x-request-id' && name !== 'date'));
+    const headers = Object.fromEntries(
+      [...response.headers].filter(([name]) => name !== 'x-request-id' && name !== 'date'),
+    );
     return { status: response.status, headers, body: await response.text() };
   };
 
   it('the public port serves neither /metrics nor /usage, with the token or without, through nginx or not', async () => {
     for (const base of [nginx.url, url]) {
-      const unknown = await comparable(await fetch(`${base}/no-such-page`, { headers: { authorization: `Bearer ${TOKEN}` } }));
+      const unknown = await comparable(
+        await fetch(`${base}/no-such-page`, { headers: { authorization: `Bearer ${TOKEN}` } }),
+      );
       assert.equal(unknown.status, 404);
       for (const path of ['/metrics', '/usage', '/tryon/metrics']) {
         const answered = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
         // The proxy's own answer (its security headers), not nginx's page.
-        assert.equal(answered.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'", `${base}${path}`);
+        assert.equal(
+          answered.headers.get('content-security-policy'),
+          "default-src 'none'; frame-ancestors 'none'",
+          `${base}${path}`,
+        );
         assert.deepEqual(await comparable(answered), unknown, `${base}${path}`);
       }
     }
@@ -75,26 +89,43 @@ describe('the admin listener: GET /metrics and GET /usage', () => {
     const stack = await startStack({ proxy: { log: () => undefined } });
     try {
       const unknown = await comparable(await fetch(`${stack.url}/no-such-page`));
-      for (const path of ['/metrics', '/usage']) assert.deepEqual(await comparable(await fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })), unknown, path);
+      for (const path of ['/metrics', '/usage'])
+        assert.deepEqual(
+          await comparable(await fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })),
+          unknown,
+          path,
+        );
     } finally {
       await stack.close();
     }
   });
 
   it('answers 401 without the token or with a wrong one, logs the refusal without the token, and refuses a guesser unheard after a few', async () => {
-    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer wrong-token-wrong-token-00' }, { authorization: TOKEN }, { authorization: `Bearer ${TOKEN}x` }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer wrong-token-wrong-token-00' },
+      { authorization: TOKEN },
+      { authorization: `Bearer ${TOKEN}x` },
+    ];
     const logged = () => cluster.instances[0]!.logs.filter((l) => l.event === 'admin_auth_refused').length;
     const before = logged();
     for (const headers of attempts) {
       const response = await send(`${admin}/metrics`, { from: '127.0.0.2', headers });
       assert.equal(response.status, 401, response.text);
-      assert.deepEqual(response.json(), { error: { code: 'unauthorized', message: 'This address answers only to the admin token.', retryable: false } });
+      assert.deepEqual(response.json(), {
+        error: { code: 'unauthorized', message: 'This address answers only to the admin token.', retryable: false },
+      });
       assert.equal(response.headers['www-authenticate'], 'Bearer');
     }
     await cluster.instances[0]!.logged((l) => l.event === 'admin_auth_refused', before + attempts.length);
     assert.equal(logged() - before, attempts.length);
-    assert.doesNotMatch(cluster.instances[0]!.output(), new RegExp(`wrong-token|${TOKEN}`), 'no token, right or wrong, in the log');
-    for (let i = attempts.length; i < ADMIN_REFUSALS_PER_MINUTE; i++) assert.equal((await send(`${admin}/usage`, { from: '127.0.0.2' })).status, 401);
+    assert.doesNotMatch(
+      cluster.instances[0]!.output(),
+      new RegExp(`wrong-token|${TOKEN}`),
+      'no token, right or wrong, in the log',
+    );
+    for (let i = attempts.length; i < ADMIN_REFUSALS_PER_MINUTE; i++)
+      assert.equal((await send(`${admin}/usage`, { from: '127.0.0.2' })).status, 401);
     // Out of attempts: refused before the token is looked at, so even the right one tells nothing.
     for (const headers of [{}, { authorization: `Bearer ${TOKEN}` }] as Record<string, string>[]) {
       const refused = await send(`${admin}/metrics`, { from: '127.0.0.2', headers });
@@ -103,15 +134,22 @@ describe('the admin listener: GET /metrics and GET /usage', () => {
       assert.ok(Number(refused.headers['retry-after']) >= 1);
     }
     // Another client is not held up by the guesser.
-    assert.equal((await send(`${admin}/metrics`, { from: '127.0.0.3', headers: { authorization: `Bearer ${TOKEN}` } })).status, 200);
+    assert.equal(
+      (await send(`${admin}/metrics`, { from: '127.0.0.3', headers: { authorization: `Bearer ${TOKEN}` } })).status,
+      200,
+    );
   });
 
   it('counts try-ons started and finished by product and tier, upstream calls by route and status, SSE connections and store errors', async () => {
     await cluster.fault({ jobOutcome: 'hold', times: 1 });
-    const started = await (await startTryon({ url }, { product: 'dress-aline-indigo', photo: await photoHandle({ url }) })).json() as TryonAnswer;
+    const started = (await (
+      await startTryon({ url }, { product: 'dress-aline-indigo', photo: await photoHandle({ url }) })
+    ).json()) as TryonAnswer;
     const { jobId } = await new HandleSigner(SECRET).open('tryon', started.tryon);
     let opened!: () => void;
-    const firstEvent = new Promise<void>((resolve) => { opened = resolve; });
+    const firstEvent = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
     const stream = readEvents(`${url}/tryons/${started.tryon}/events`, () => opened(), AbortSignal.timeout(20_000));
     await firstEvent;
     assert.equal(Number(/^tryon_sse_connections (\d+)/m.exec(await metrics())?.[1]), 1, 'one stream open');
@@ -120,10 +158,26 @@ describe('the admin listener: GET /metrics and GET /usage', () => {
     await waitForStatus({ url }, started.tryon, (s) => s.status === 'succeeded');
     const text = await metrics();
     assert.equal(sample(text, 'tryon_tryons_started_total', { product: 'dress-aline-indigo', tier: 'draft' }), 1);
-    assert.equal(sample(text, 'tryon_tryons_finished_total', { product: 'dress-aline-indigo', tier: 'draft', status: 'succeeded' }), 1);
-    assert.ok((sample(text, 'tryon_upstream_request_duration_seconds_count', { route: 'POST /v1/files' }) ?? 0) >= 2, 'photo and garment uploads');
-    assert.ok((sample(text, 'tryon_upstream_request_duration_seconds_count', { route: 'GET /v1/jobs/{id}', status: '200' }) ?? 0) >= 1);
-    assert.match(text, /tryon_upstream_request_duration_seconds_bucket\{le="0.1",route="POST \/v1\/images\/tryon",status="20\d"\}/);
+    assert.equal(
+      sample(text, 'tryon_tryons_finished_total', {
+        product: 'dress-aline-indigo',
+        tier: 'draft',
+        status: 'succeeded',
+      }),
+      1,
+    );
+    assert.ok(
+      (sample(text, 'tryon_upstream_request_duration_seconds_count', { route: 'POST /v1/files' }) ?? 0) >= 2,
+      'photo and garment uploads',
+    );
+    assert.ok(
+      (sample(text, 'tryon_upstream_request_duration_seconds_count', { route: 'GET /v1/jobs/{id}', status: '200' }) ??
+        0) >= 1,
+    );
+    assert.match(
+      text,
+      /tryon_upstream_request_duration_seconds_bucket\{le="0.1",route="POST \/v1\/images\/tryon",status="20\d"\}/,
+    );
     assert.equal(Number(/^tryon_sse_connections (\d+)/m.exec(text)?.[1]), 0, 'the stream closed');
     assert.doesNotMatch(text, /sk_test|127\.0\.0\.1|v1\.tryon\./, 'no key, address or handle in the metrics');
 
@@ -133,7 +187,14 @@ describe('the admin listener: GET /metrics and GET /usage', () => {
     const today = new Date().toISOString().slice(0, 10);
     const answer = (await usage.json()) as { days: unknown[]; budget: unknown };
     assert.equal(answer.days.length, 30, '30 days, today first (test/proxy/usage.test.ts checks the rest)');
-    assert.deepEqual(answer.days[0], { date: today, tryons: 1, credits: 1, previews: 0, errors: {}, products: { 'dress-aline-indigo': { tryons: 1, credits: 1 } } });
+    assert.deepEqual(answer.days[0], {
+      date: today,
+      tryons: 1,
+      credits: 1,
+      previews: 0,
+      errors: {},
+      products: { 'dress-aline-indigo': { tryons: 1, credits: 1 } },
+    });
     assert.deepEqual(answer.budget, { dailyTryons: 500, dailyCredits: 2000, tryonsLeft: 499, creditsLeft: 1999 });
 
     await cluster.redis.stop();

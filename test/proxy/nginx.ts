@@ -41,7 +41,10 @@ export async function documentedProxyEnv(): Promise<Record<string, string>> {
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }
@@ -57,13 +60,18 @@ export interface Nginx {
 /** Starts nginx with the documented block, proxying to `upstreamPort`; resolves once it accepts connections. */
 export async function startNginx(upstreamPort: number): Promise<Nginx> {
   const location = (await documentedLocation()).replace(DOC_UPSTREAM, `http://127.0.0.1:${upstreamPort}/`);
-  return serveNginx((port) => [
-    '  server {',
-    `    listen 127.0.0.1:${port};`,
-    '    server_name shop.test;',
-    location.split('\n').map((line) => `    ${line}`).join('\n'),
-    '  }',
-  ].join('\n'));
+  return serveNginx((port) =>
+    [
+      '  server {',
+      `    listen 127.0.0.1:${port};`,
+      '    server_name shop.test;',
+      location
+        .split('\n')
+        .map((line) => `    ${line}`)
+        .join('\n'),
+      '  }',
+    ].join('\n'),
+  );
 }
 
 /**
@@ -86,19 +94,27 @@ async function serveNginx(server: (port: number) => string): Promise<Nginx> {
       'events { worker_connections 1024; }',
       'http {',
       `  access_log ${join(prefix, 'access.log')};`,
-      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${join(prefix, kind)};`),
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+        (kind) => `  ${kind}_temp_path ${join(prefix, kind)};`,
+      ),
       server(port),
       '}',
       '',
     ].join('\n');
     const configPath = join(prefix, 'nginx.conf');
     await writeFile(configPath, config);
-    const child: ChildProcess = spawn(binary, ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', configPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child: ChildProcess = spawn(binary, ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', configPath], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     let exitCode: number | null | undefined;
-    void exited.then((code) => { exitCode = code; });
+    void exited.then((code) => {
+      exitCode = code;
+    });
     // Ready when it accepts a connection; gone if it exits first.
     while (exitCode === undefined && !(await accepts(port))) await new Promise((resolve) => setTimeout(resolve, 20));
     if (exitCode !== undefined) {
@@ -125,7 +141,9 @@ async function serveNginx(server: (port: number) => string): Promise<Nginx> {
 /** The doc's nginx set-up for several instances (an `upstream tryon_proxy` block and its server), exactly as written there. */
 export async function documentedCluster(): Promise<string> {
   const text = await readFile(DOC, 'utf8');
-  const block = [...text.matchAll(/```nginx\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('upstream tryon_proxy'));
+  const block = [...text.matchAll(/```nginx\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .find((b) => b.includes('upstream tryon_proxy'));
   if (!block) throw new Error('docs/integrations/deploy-proxy.md has no nginx block with upstream tryon_proxy');
   return block;
 }
@@ -137,10 +155,18 @@ export async function documentedCluster(): Promise<string> {
 export async function startNginxCluster(ports: number[]): Promise<Nginx> {
   const documented = await documentedCluster();
   const servers = [...documented.matchAll(/^(\s*server 127\.0\.0\.1:)(\d+)/gm)];
-  if (servers.length !== ports.length) throw new Error(`the documented upstream names ${servers.length} instances, not ${ports.length}`);
+  if (servers.length !== ports.length)
+    throw new Error(`the documented upstream names ${servers.length} instances, not ${ports.length}`);
   let index = 0;
-  const pointed = documented.replace(/^(\s*server 127\.0\.0\.1:)(\d+)/gm, (_, head: string) => `${head}${ports[index++]}`);
-  return serveNginx((port) => pointed
-    .replace(/^server \{$/m, `server {\n  listen 127.0.0.1:${port};\n  server_name shop.test;`)
-    .split('\n').map((line) => `  ${line}`).join('\n'));
+  const pointed = documented.replace(
+    /^(\s*server 127\.0\.0\.1:)(\d+)/gm,
+    (_, head: string) => `${head}${ports[index++]}`,
+  );
+  return serveNginx((port) =>
+    pointed
+      .replace(/^server \{$/m, `server {\n  listen 127.0.0.1:${port};\n  server_name shop.test;`)
+      .split('\n')
+      .map((line) => `  ${line}`)
+      .join('\n'),
+  );
 }

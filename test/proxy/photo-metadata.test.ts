@@ -26,8 +26,17 @@ async function expectRefused(response: Response): Promise<string> {
 }
 
 const contains = (bytes: Uint8Array, text: string) => Buffer.from(bytes).includes(text, 0, 'latin1');
-const gpsExif = { IFD0: { Make: TEST_GPS.make }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '28/1 36/1 5004/100', GPSLongitudeRef: 'E', GPSLongitude: '77/1 12/1 3240/100' } };
-const xmp = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="28,36.834N"/></rdf:RDF></x:xmpmeta>';
+const gpsExif = {
+  IFD0: { Make: TEST_GPS.make },
+  IFD3: {
+    GPSLatitudeRef: 'N',
+    GPSLatitude: '28/1 36/1 5004/100',
+    GPSLongitudeRef: 'E',
+    GPSLongitude: '77/1 12/1 3240/100',
+  },
+};
+const xmp =
+  '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="28,36.834N"/></rdf:RDF></x:xmpmeta>';
 
 /** The EXIF sharp reads back holds a GPS IFD pointer (tag 0x8825): the photo really carries a position. */
 async function carriesGps(bytes: Uint8Array): Promise<boolean> {
@@ -37,8 +46,12 @@ async function carriesGps(bytes: Uint8Array): Promise<boolean> {
 
 describe('photos still carrying metadata', () => {
   let stack: Stack;
-  before(async () => { stack = await startStack(); });
-  after(async () => { await stack.close(); });
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => {
+    await stack.close();
+  });
 
   const filesUploaded = () => stack.upstreamCalls.filter((call) => call === 'POST /v1/files').length;
 
@@ -68,10 +81,31 @@ describe('photos still carrying metadata', () => {
 
   it('refuses PNG and WebP with EXIF or XMP', async () => {
     const picture = sharp(await personPhoto());
-    for (const [format, type] of [['png', 'image/png'], ['webp', 'image/webp']] as const) {
-      await expectRefused(await upload(stack, new Uint8Array(await picture.clone().withExif(gpsExif).toFormat(format).toBuffer()), type, `me.${format}`));
-      await expectRefused(await upload(stack, new Uint8Array(await picture.clone().withXmp(xmp).toFormat(format).toBuffer()), type, `me.${format}`));
-      assert.equal((await upload(stack, new Uint8Array(await picture.clone().toFormat(format).toBuffer()), type, `me.${format}`)).status, 201);
+    for (const [format, type] of [
+      ['png', 'image/png'],
+      ['webp', 'image/webp'],
+    ] as const) {
+      await expectRefused(
+        await upload(
+          stack,
+          new Uint8Array(await picture.clone().withExif(gpsExif).toFormat(format).toBuffer()),
+          type,
+          `me.${format}`,
+        ),
+      );
+      await expectRefused(
+        await upload(
+          stack,
+          new Uint8Array(await picture.clone().withXmp(xmp).toFormat(format).toBuffer()),
+          type,
+          `me.${format}`,
+        ),
+      );
+      assert.equal(
+        (await upload(stack, new Uint8Array(await picture.clone().toFormat(format).toBuffer()), type, `me.${format}`))
+          .status,
+        201,
+      );
     }
   });
 
@@ -86,20 +120,43 @@ describe('finding metadata in the first bytes', () => {
   it('names what it finds in each format, and nothing in a clean photo', async () => {
     const heic = await makeHeicPhoto({ width: 256, height: 256 });
     assert.deepEqual(findPhotoMetadata(heic, 'image/heic'), ['exif', 'xmp']);
-    assert.deepEqual(findPhotoMetadata(await makeHeicPhoto({ width: 256, height: 256, xmp: false }), 'image/heic'), ['exif']);
-    assert.deepEqual(findPhotoMetadata(await makeHeicPhoto({ width: 256, height: 256, exif: false }), 'image/heic'), ['xmp']);
-    assert.deepEqual(findPhotoMetadata(await makeHeicPhoto({ width: 256, height: 256, exif: false, xmp: false }), 'image/heic'), []);
+    assert.deepEqual(findPhotoMetadata(await makeHeicPhoto({ width: 256, height: 256, xmp: false }), 'image/heic'), [
+      'exif',
+    ]);
+    assert.deepEqual(findPhotoMetadata(await makeHeicPhoto({ width: 256, height: 256, exif: false }), 'image/heic'), [
+      'xmp',
+    ]);
+    assert.deepEqual(
+      findPhotoMetadata(await makeHeicPhoto({ width: 256, height: 256, exif: false, xmp: false }), 'image/heic'),
+      [],
+    );
     const picture = sharp(await personPhoto());
     for (const format of ['jpeg', 'png', 'webp'] as const) {
       const type = `image/${format}`;
-      assert.deepEqual(findPhotoMetadata(new Uint8Array(await picture.clone().withExif(gpsExif).withXmp(xmp).toFormat(format).toBuffer()), type), ['exif', 'xmp'], format);
-      assert.deepEqual(findPhotoMetadata(new Uint8Array(await picture.clone().toFormat(format).toBuffer()), type), [], format);
+      assert.deepEqual(
+        findPhotoMetadata(
+          new Uint8Array(await picture.clone().withExif(gpsExif).withXmp(xmp).toFormat(format).toBuffer()),
+          type,
+        ),
+        ['exif', 'xmp'],
+        format,
+      );
+      assert.deepEqual(
+        findPhotoMetadata(new Uint8Array(await picture.clone().toFormat(format).toBuffer()), type),
+        [],
+        format,
+      );
     }
   });
 
   it('sees WebP metadata stored after the picture, past the bytes it holds, by the header flags', async () => {
-    const noise = await sharp(Buffer.from(Array.from({ length: 600 * 800 * 3 }, () => Math.floor(Math.random() * 256))), { raw: { width: 600, height: 800, channels: 3 } })
-      .withExif(gpsExif).webp({ quality: 95 }).toBuffer();
+    const noise = await sharp(
+      Buffer.from(Array.from({ length: 600 * 800 * 3 }, () => Math.floor(Math.random() * 256))),
+      { raw: { width: 600, height: 800, channels: 3 } },
+    )
+      .withExif(gpsExif)
+      .webp({ quality: 95 })
+      .toBuffer();
     const exifAt = noise.indexOf('EXIF');
     assert.ok(exifAt > 64 * 1024, `the EXIF chunk is at ${exifAt}`);
     assert.deepEqual(findPhotoMetadata(new Uint8Array(noise.subarray(0, 64 * 1024)), 'image/webp'), ['exif']);
@@ -107,21 +164,30 @@ describe('finding metadata in the first bytes', () => {
 
   it('never throws on cut or broken files', async () => {
     const heic = await makeHeicPhoto({ width: 256, height: 256 });
-    const jpeg = new Uint8Array(await sharp(await personPhoto()).withExif(gpsExif).jpeg().toBuffer());
-    for (const [bytes, type] of [[heic, 'image/heic'], [jpeg, 'image/jpeg']] as const) {
+    const jpeg = new Uint8Array(
+      await sharp(await personPhoto())
+        .withExif(gpsExif)
+        .jpeg()
+        .toBuffer(),
+    );
+    for (const [bytes, type] of [
+      [heic, 'image/heic'],
+      [jpeg, 'image/jpeg'],
+    ] as const) {
       for (let cut = 0; cut < Math.min(bytes.length, 600); cut += 7) findPhotoMetadata(bytes.subarray(0, cut), type);
     }
     const garbage = new Uint8Array(4096).map((_, i) => (i * 7919) & 0xff);
     garbage.set([0, 0, 0, 24, ...Buffer.from('ftypheic')], 0);
-    for (const type of ['image/heic', 'image/jpeg', 'image/png', 'image/webp']) assert.ok(Array.isArray(findPhotoMetadata(garbage, type)));
+    for (const type of ['image/heic', 'image/jpeg', 'image/png', 'image/webp'])
+      assert.ok(Array.isArray(findPhotoMetadata(garbage, type)));
   });
 });
-
 
 // Photos laid out so their metadata sits past the first 64 KB: where a check of the first bytes
 // alone (what the proxy did before) never looks, but every decoder still finds it.
 const be32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
-const noisePixels = (width: number, height: number) => sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } });
+const noisePixels = (width: number, height: number) =>
+  sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } });
 
 /** A JPEG whose APP1 (EXIF) follows `commentBytes` of COM segments, each as large as a segment may be. */
 async function jpegBehindComments(commentBytes: number, exif = true): Promise<Uint8Array> {
@@ -140,7 +206,8 @@ async function heicWithMetaLast(options: { exif: boolean; xmp: boolean }): Promi
   const file = await makeHeicPhoto({ width: 256, height: 256, ...options });
   const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
   const top: Record<string, Uint8Array> = {};
-  for (let at = 0; at < file.length; at += view.getUint32(at)) top[Buffer.from(file.subarray(at + 4, at + 8)).toString('latin1')] = file.subarray(at, at + view.getUint32(at));
+  for (let at = 0; at < file.length; at += view.getUint32(at))
+    top[Buffer.from(file.subarray(at + 4, at + 8)).toString('latin1')] = file.subarray(at, at + view.getUint32(at));
   const { ftyp, meta, mdat } = top as { ftyp: Uint8Array; meta: Uint8Array; mdat: Uint8Array };
   const padding = 2 * 1024 * 1024;
   const movedMdat = Uint8Array.from([...be32(mdat.length + padding), ...mdat.subarray(4), ...new Uint8Array(padding)]);
@@ -151,7 +218,8 @@ async function heicWithMetaLast(options: { exif: boolean; xmp: boolean }): Promi
   const count = metaView.getUint16(ilocAt + 14);
   const oldStart = ftyp.length + meta.length + 8;
   const newStart = ftyp.length + 8;
-  for (let i = 0, entry = ilocAt + 16; i < count; i++, entry += 14) metaView.setUint32(entry + 6, metaView.getUint32(entry + 6) - oldStart + newStart);
+  for (let i = 0, entry = ilocAt + 16; i < count; i++, entry += 14)
+    metaView.setUint32(entry + 6, metaView.getUint32(entry + 6) - oldStart + newStart);
   return Uint8Array.from([...ftyp, ...movedMdat, ...moved]);
 }
 
@@ -181,8 +249,12 @@ function scanInChunks(bytes: Uint8Array, type: string, size: number): string[] {
 
 describe('metadata anywhere before or around the picture', () => {
   let stack: Stack;
-  before(async () => { stack = await startStack(); });
-  after(async () => { await stack.close(); });
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => {
+    await stack.close();
+  });
 
   it('refuses a JPEG whose EXIF follows 2 MB of comments, and takes the same layout without EXIF', async () => {
     const hidden = await jpegBehindComments(2 * 1024 * 1024);
@@ -198,7 +270,12 @@ describe('metadata anywhere before or around the picture', () => {
     assert.ok(Buffer.from(hidden).lastIndexOf('meta') > 2 * 1024 * 1024);
     const message = await expectRefused(await upload(stack, hidden, 'image/heic', 'IMG_0003.HEIC'));
     assert.match(message, /EXIF/);
-    const clean = await upload(stack, await heicWithMetaLast({ exif: false, xmp: false }), 'image/heic', 'IMG_0004.HEIC');
+    const clean = await upload(
+      stack,
+      await heicWithMetaLast({ exif: false, xmp: false }),
+      'image/heic',
+      'IMG_0004.HEIC',
+    );
     assert.equal(clean.status, 201, await clean.clone().text());
   });
 
@@ -216,7 +293,12 @@ describe('metadata anywhere before or around the picture', () => {
     const cases: [string, Uint8Array, string, string[]][] = [
       ['jpeg behind comments', await jpegBehindComments(2 * 1024 * 1024), 'image/jpeg', ['exif']],
       ['jpeg clean behind comments', await jpegBehindComments(2 * 1024 * 1024, false), 'image/jpeg', []],
-      ['jpeg exif+xmp', new Uint8Array(await picture.clone().withExif(gpsExif).withXmp(xmp).jpeg().toBuffer()), 'image/jpeg', ['exif', 'xmp']],
+      [
+        'jpeg exif+xmp',
+        new Uint8Array(await picture.clone().withExif(gpsExif).withXmp(xmp).jpeg().toBuffer()),
+        'image/jpeg',
+        ['exif', 'xmp'],
+      ],
       ['heic meta last', await heicWithMetaLast({ exif: true, xmp: true }), 'image/heic', ['exif', 'xmp']],
       ['heic meta last, xmp only', await heicWithMetaLast({ exif: false, xmp: true }), 'image/heic', ['xmp']],
       ['heic clean, meta last', await heicWithMetaLast({ exif: false, xmp: false }), 'image/heic', []],
@@ -228,7 +310,8 @@ describe('metadata anywhere before or around the picture', () => {
       ['webp clean', new Uint8Array(await noisePixels(600, 600).webp().toBuffer()), 'image/webp', []],
     ];
     for (const [name, bytes, type, expected] of cases) {
-      for (const size of [1, 7, 64 * 1024, bytes.length]) assert.deepEqual(scanInChunks(bytes, type, size), expected, `${name} in chunks of ${size}`);
+      for (const size of [1, 7, 64 * 1024, bytes.length])
+        assert.deepEqual(scanInChunks(bytes, type, size), expected, `${name} in chunks of ${size}`);
     }
   });
 });

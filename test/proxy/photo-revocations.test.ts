@@ -5,7 +5,12 @@ import { STORE_KINDS, storeOf } from './stores.js';
 
 function clock(start = 1_700_000_000_000) {
   let now = start;
-  return { now: () => now, advance: (ms: number) => { now += ms; } };
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe('photo revocations (in memory)', () => {
@@ -69,39 +74,47 @@ describe('lastHandleExpiry', () => {
   });
 });
 
-for (const kind of STORE_KINDS) describe(`the submit fence of forgotten photos (${kind} store)`, () => {
-  const revocationsOn = async (now: () => number) => (kind === 'memory' ? new PhotoRevocationsInMemory(now) : (await storeOf(kind))!.photoRevocations(now));
+for (const kind of STORE_KINDS)
+  describe(`the submit fence of forgotten photos (${kind} store)`, () => {
+    const revocationsOn = async (now: () => number) =>
+      kind === 'memory' ? new PhotoRevocationsInMemory(now) : (await storeOf(kind))!.photoRevocations(now);
 
-  it('lets no submit out once the photo is forgotten, and counts those let out before until each ends or lapses', async () => {
-    const time = clock();
-    const revocations = await revocationsOn(time.now);
-    const first = await revocations.beginSubmit('ph_a', 30_000);
-    const second = await revocations.beginSubmit('ph_a', 10_000);
-    assert.ok(first && second && first !== second);
-    assert.equal(await revocations.submitsUnderWay('ph_b'), 0, 'another photo’s submits are its own');
-    await revocations.revoke('ph_a', time.now() + 60_000);
-    assert.equal(await revocations.beginSubmit('ph_a', 30_000), undefined, 'forgotten: no submit may go out');
-    assert.equal(await revocations.submitsUnderWay('ph_a'), 2);
-    await revocations.endSubmit('ph_a', first);
-    assert.equal(await revocations.submitsUnderWay('ph_a'), 1);
-    time.advance(10_000); // the second one's instance died mid-submit: its ticket lapses
-    assert.equal(await revocations.submitsUnderWay('ph_a'), 0);
-  });
+    it('lets no submit out once the photo is forgotten, and counts those let out before until each ends or lapses', async () => {
+      const time = clock();
+      const revocations = await revocationsOn(time.now);
+      const first = await revocations.beginSubmit('ph_a', 30_000);
+      const second = await revocations.beginSubmit('ph_a', 10_000);
+      assert.ok(first && second && first !== second);
+      assert.equal(await revocations.submitsUnderWay('ph_b'), 0, 'another photo’s submits are its own');
+      await revocations.revoke('ph_a', time.now() + 60_000);
+      assert.equal(await revocations.beginSubmit('ph_a', 30_000), undefined, 'forgotten: no submit may go out');
+      assert.equal(await revocations.submitsUnderWay('ph_a'), 2);
+      await revocations.endSubmit('ph_a', first);
+      assert.equal(await revocations.submitsUnderWay('ph_a'), 1);
+      time.advance(10_000); // the second one's instance died mid-submit: its ticket lapses
+      assert.equal(await revocations.submitsUnderWay('ph_a'), 0);
+    });
 
-  it('a forget answers only once the submits let out before it have ended', async () => {
-    const time = clock();
-    const revocations = await revocationsOn(time.now);
-    const ticket = await revocations.beginSubmit('ph_c', 30_000);
-    let forgotten = false;
-    const forgetting = forgetPhoto(revocations, 'ph_c', time.now() + 60_000).then(() => { forgotten = true; });
-    // Until the forget is recorded (no new submit gets out), it cannot have answered.
-    for (let probe = await revocations.beginSubmit('ph_c', 1_000); probe; probe = await revocations.beginSubmit('ph_c', 1_000)) {
-      await revocations.endSubmit('ph_c', probe);
-      assert.equal(forgotten, false);
-    }
-    assert.equal(forgotten, false, 'still waiting for the submit let out before');
-    await revocations.endSubmit('ph_c', ticket!);
-    await forgetting;
-    assert.equal(await revocations.submitsUnderWay('ph_c'), 0);
+    it('a forget answers only once the submits let out before it have ended', async () => {
+      const time = clock();
+      const revocations = await revocationsOn(time.now);
+      const ticket = await revocations.beginSubmit('ph_c', 30_000);
+      let forgotten = false;
+      const forgetting = forgetPhoto(revocations, 'ph_c', time.now() + 60_000).then(() => {
+        forgotten = true;
+      });
+      // Until the forget is recorded (no new submit gets out), it cannot have answered.
+      for (
+        let probe = await revocations.beginSubmit('ph_c', 1_000);
+        probe;
+        probe = await revocations.beginSubmit('ph_c', 1_000)
+      ) {
+        await revocations.endSubmit('ph_c', probe);
+        assert.equal(forgotten, false);
+      }
+      assert.equal(forgotten, false, 'still waiting for the submit let out before');
+      await revocations.endSubmit('ph_c', ticket!);
+      await forgetting;
+      assert.equal(await revocations.submitsUnderWay('ph_c'), 0);
+    });
   });
-});

@@ -14,7 +14,7 @@ describe('shared poll with webhooks', () => {
   let jobId = '';
 
   const polls = async (): Promise<number> => {
-    const state = await (await fetch(`${sandbox.url}/sandbox/state`)).json() as {
+    const state = (await (await fetch(`${sandbox.url}/sandbox/state`)).json()) as {
       workspaces: Record<string, { jobs: { id: string; polls: number }[] }>;
     };
     return state.workspaces.ws_1?.jobs.find((job) => job.id === jobId)?.polls ?? -1;
@@ -24,17 +24,24 @@ describe('shared poll with webhooks', () => {
     // Held in processing, so that only the board's own polls move the count.
     ({ sandbox, upstream, jobId } = await startHeldJob('pushed-poll'));
   });
-  after(async () => { await sandbox.close(); });
+  after(async () => {
+    await sandbox.close();
+  });
 
   it('polls every interval until a webhook arrives, then only every pushed interval', async () => {
     let clock = 1_000_000;
-    const board = new TryonStatusBoard(upstream, { intervalMs: 1_000, pushedIntervalMs: 60_000, now: () => clock, log: () => undefined });
+    const board = new TryonStatusBoard(upstream, {
+      intervalMs: 1_000,
+      pushedIntervalMs: 60_000,
+      now: () => clock,
+      log: () => undefined,
+    });
     const start = await polls();
 
     await board.read(jobId);
     clock += 1_500;
     await board.read(jobId);
-    assert.equal(await polls() - start, 2, 'without webhooks: one poll per interval');
+    assert.equal((await polls()) - start, 2, 'without webhooks: one poll per interval');
 
     // A verified webhook (as routes/webhooks.ts hands it over) says the job is processing.
     assert.equal(await board.update(await upstream.getJob(jobId)), true);
@@ -48,7 +55,7 @@ describe('shared poll with webhooks', () => {
 
     clock += 60_000;
     await board.read(jobId);
-    assert.equal(await polls() - afterWebhook, 1, 'the safety-net poll still comes');
+    assert.equal((await polls()) - afterWebhook, 1, 'the safety-net poll still comes');
   });
 
   it('without a pushed interval, a webhook does not slow the poll', async () => {
@@ -59,6 +66,6 @@ describe('shared poll with webhooks', () => {
     const before = await polls();
     clock += 1_500;
     await board.read(jobId);
-    assert.equal(await polls() - before, 1);
+    assert.equal((await polls()) - before, 1);
   });
 });

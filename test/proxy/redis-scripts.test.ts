@@ -11,8 +11,15 @@ import { connectRedisStore, STORE_SCRIPTS, type RedisStore } from '../../proxy/s
 import type { SpendClaim } from '../../proxy/spend-ledger.js';
 import { startRedis, type RedisServer } from './cluster.js';
 
-interface Line { source: string; args: string[] }
-interface ScriptRun { sha: string; keys: string[]; commands: string[][] }
+interface Line {
+  source: string;
+  args: string[];
+}
+interface ScriptRun {
+  sha: string;
+  keys: string[];
+  commands: string[][];
+}
 
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 
@@ -72,14 +79,21 @@ describe('the Redis store’s scripts on Redis Cluster', () => {
     const now = Date.now();
     const snapshot = { status: 'queued' as const, at: now, outputs: [], views: ['front'] };
     await store.seedStatus('job_1', { snapshot, product: 'dress', tier: 'draft' } as never, 60_000);
-    await store.writeStatus('job_1', { snapshot: { ...snapshot, status: 'processing', at: now + 1 }, pushed: true } as never, 60_000);
+    await store.writeStatus(
+      'job_1',
+      { snapshot: { ...snapshot, status: 'processing', at: now + 1 }, pushed: true } as never,
+      60_000,
+    );
     assert.equal(await store.claimPoll('job_1', 1_000), true);
     await store.releasePoll('job_1');
     await store.saveGarmentId('garment:dress.png', 'file_1');
     await store.forgetGarmentId('garment:dress.png', 'file_1');
     const token = await store.lockGarment('garment:dress.png', 1_000);
     await store.unlockGarment('garment:dress.png', token!);
-    await store.createHandoff({ id: 'handoff_1', code: 'ABCDEFGHJK', product: 'dress', expiresAt: now + 60_000 }, 60_000);
+    await store.createHandoff(
+      { id: 'handoff_1', code: 'ABCDEFGHJK', product: 'dress', expiresAt: now + 60_000 },
+      60_000,
+    );
     assert.equal(await store.receiveHandoff('ABCDEFGHJK', 'photo_handle', now), 'received');
     assert.equal(await store.receiveHandoff('ABCDEFGHJK', 'photo_handle', now), 'used');
     assert.equal((await store.readHandoff('handoff_1'))?.photo, 'photo_handle');
@@ -92,8 +106,17 @@ describe('the Redis store’s scripts on Redis Cluster', () => {
     await forgotten.endSubmit('photo_1', ticket!);
     assert.equal(await store.takeRequest('writes', '198.51.100.7', 10), undefined);
 
-    const ledger = store.spendLedger({ dailyTryons: 10, dailyCredits: 100, tryonsPerPhoto: 5, clientDailyTryons: 5 }, () => now);
-    const claim = (key: string): SpendClaim => ({ key, photoId: 'photo_1', client: '198.51.100.7', credits: 2, keepUntil: now + 60_000 });
+    const ledger = store.spendLedger(
+      { dailyTryons: 10, dailyCredits: 100, tryonsPerPhoto: 5, clientDailyTryons: 5 },
+      () => now,
+    );
+    const claim = (key: string): SpendClaim => ({
+      key,
+      photoId: 'photo_1',
+      client: '198.51.100.7',
+      credits: 2,
+      keepUntil: now + 60_000,
+    });
     // Given back (the settle that touches the photo's set and the day's counters)…
     assert.deepEqual(await ledger.reserve(claim('key_refused')), { granted: true, retry: false });
     await ledger.settle('key_refused', 'refused');
@@ -106,22 +129,35 @@ describe('the Redis store’s scripts on Redis Cluster', () => {
 
     // MONITOR may lag the answers: a marker shows everything before it has been heard.
     const marker = `done-${now}`;
-    const done = new Promise<void>((resolve) => { heard = (args) => { if (args[1] === marker) resolve(); }; });
+    const done = new Promise<void>((resolve) => {
+      heard = (args) => {
+        if (args[1] === marker) resolve();
+      };
+    });
     await admin.echo(marker);
     await done;
 
     const runs = scriptRuns(lines);
     for (const [name, lua] of Object.entries(STORE_SCRIPTS)) {
-      assert.ok(runs.some((run) => run.sha === sha1(lua) && run.commands.length > 0), `${name} ran`);
+      assert.ok(
+        runs.some((run) => run.sha === sha1(lua) && run.commands.length > 0),
+        `${name} ran`,
+      );
     }
     const names = new Map(Object.entries(STORE_SCRIPTS).map(([name, lua]) => [sha1(lua), name]));
     for (const run of runs) {
       const name = names.get(run.sha) ?? `script ${run.sha.slice(0, 8)} (rate-limiter-flexible)`;
-      const slots = new Set(await Promise.all(run.keys.map(async (key) => Number(await admin.call('CLUSTER', 'KEYSLOT', key)))));
+      const slots = new Set(
+        await Promise.all(run.keys.map(async (key) => Number(await admin.call('CLUSTER', 'KEYSLOT', key)))),
+      );
       assert.ok(slots.size <= 1, `${name}: its KEYS ${JSON.stringify(run.keys)} span slots ${[...slots].join(', ')}`);
       for (const command of run.commands) {
         const touched = (await admin.call('COMMAND', 'GETKEYS', ...command).catch(() => [])) as string[];
-        for (const key of touched) assert.ok(run.keys.includes(key), `${name}: ${command[0]} touched ${key}, not in its KEYS ${JSON.stringify(run.keys)}`);
+        for (const key of touched)
+          assert.ok(
+            run.keys.includes(key),
+            `${name}: ${command[0]} touched ${key}, not in its KEYS ${JSON.stringify(run.keys)}`,
+          );
       }
     }
   });

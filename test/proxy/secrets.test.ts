@@ -3,7 +3,18 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HandleSigner } from '../../proxy/handles.js';
-import { SECRET, absolute, personPhoto, startStack, startTryon, uploadPhoto, waitForStatus, type Stack, type StatusAnswer, type TryonAnswer } from './stack.js';
+import {
+  SECRET,
+  absolute,
+  personPhoto,
+  startStack,
+  startTryon,
+  uploadPhoto,
+  waitForStatus,
+  type Stack,
+  type StatusAnswer,
+  type TryonAnswer,
+} from './stack.js';
 import { readEvents } from './sse.js';
 
 const KEY = 'sk_live_Zq9VerySecretKeyValue77';
@@ -12,15 +23,23 @@ describe('secrets and logs', () => {
   let stack: Stack;
   const seen: string[] = [];
   const record = async (response: Response, binary = false): Promise<string> => {
-    const text = binary ? Buffer.from(await response.clone().arrayBuffer()).toString('latin1') : await response.clone().text();
+    const text = binary
+      ? Buffer.from(await response.clone().arrayBuffer()).toString('latin1')
+      : await response.clone().text();
     seen.push(text, JSON.stringify([...response.headers]));
     return text;
   };
 
   before(async () => {
-    stack = await startStack({ apiKey: KEY, sandbox: { keys: { [KEY]: 'ws_1' } }, proxy: { allowedOrigins: ['https://shop.example'] } });
+    stack = await startStack({
+      apiKey: KEY,
+      sandbox: { keys: { [KEY]: 'ws_1' } },
+      proxy: { allowedOrigins: ['https://shop.example'] },
+    });
   });
-  after(async () => { await stack.close(); });
+  after(async () => {
+    await stack.close();
+  });
 
   it('keeps the key, the secret and upstream ids out of every answer and every log line', async () => {
     const photoBytes = await personPhoto(520, 700);
@@ -29,7 +48,11 @@ describe('secrets and logs', () => {
     const { photo } = JSON.parse(await record(upload)) as { photo: string };
     await record(await fetch(`${stack.url}/products/saree-banarasi-red`));
     await record(await fetch(`${stack.url}/health`));
-    const startedResponse = await startTryon(stack, { product: 'saree-banarasi-red', photo }, { origin: 'https://shop.example', 'x-forwarded-for': '203.0.113.9' });
+    const startedResponse = await startTryon(
+      stack,
+      { product: 'saree-banarasi-red', photo },
+      { origin: 'https://shop.example', 'x-forwarded-for': '203.0.113.9' },
+    );
     assert.equal(startedResponse.status, 202);
     const started = JSON.parse(await record(startedResponse)) as TryonAnswer;
     const done = await waitForStatus(stack, started.tryon, (s) => s.status === 'succeeded');
@@ -54,12 +77,18 @@ describe('secrets and logs', () => {
     const jobIds = state.workspaces.ws_1!.jobs.map((j) => j.id);
     assert.ok(jobIds.length > 0);
     for (const id of jobIds) assert.ok(!everything.includes(id), `upstream job id ${id} reached the browser`);
-    assert.ok(!/file_[A-Za-z0-9]{6,}/.test(everything.replace(/[^\x20-\x7e]/g, ' ')), 'an upstream file id reached the browser');
+    assert.ok(
+      !/file_[A-Za-z0-9]{6,}/.test(everything.replace(/[^\x20-\x7e]/g, ' ')),
+      'an upstream file id reached the browser',
+    );
     // No image bytes in the log: neither raw nor base64.
     const b64 = Buffer.from(photoBytes.subarray(200, 260)).toString('base64');
     assert.ok(!logs.includes(b64));
     assert.ok(!logs.includes(Buffer.from(photoBytes.subarray(200, 260)).toString('latin1')));
-    assert.ok(stack.logs.every((entry) => JSON.stringify(entry).length < 2000), 'log lines stay small');
+    assert.ok(
+      stack.logs.every((entry) => JSON.stringify(entry).length < 2000),
+      'log lines stay small',
+    );
   });
 
   it('writes one compliance line per try-on: time, product, photo handle id, hashed client', async () => {
@@ -84,8 +113,12 @@ describe('secrets and logs', () => {
 
 describe('file handles', () => {
   let stack: Stack;
-  before(async () => { stack = await startStack({ proxy: { basePath: '/tryon' } }); });
-  after(async () => { await stack.close(); });
+  before(async () => {
+    stack = await startStack({ proxy: { basePath: '/tryon' } });
+  });
+  after(async () => {
+    await stack.close();
+  });
 
   it('output URLs are relative to the mount path, and a file handle cannot fetch another try-on’s file', async () => {
     assert.match(stack.url, /\/tryon$/);
@@ -93,8 +126,11 @@ describe('file handles', () => {
       const upload = await uploadPhoto(stack);
       assert.equal(upload.status, 201);
       const { photo } = (await upload.json()) as { photo: string };
-      const started = await (await startTryon(stack, { product: 'dress-aline-indigo', photo })).json() as TryonAnswer;
-      return { started, done: await waitForStatus(stack, started.tryon, (s: StatusAnswer) => s.status === 'succeeded') };
+      const started = (await (await startTryon(stack, { product: 'dress-aline-indigo', photo })).json()) as TryonAnswer;
+      return {
+        started,
+        done: await waitForStatus(stack, started.tryon, (s: StatusAnswer) => s.status === 'succeeded'),
+      };
     };
     const a = await run();
     const b = await run();
@@ -106,7 +142,11 @@ describe('file handles', () => {
     const fileB = await signer.open('file', b.done.outputs[0]!.url.split('/').at(-1)!);
     const tryonA = await signer.open('tryon', a.started.tryon);
     // A genuinely signed handle pairing B's file with A's try-on is still refused.
-    const { handle } = await signer.mint('file', { fileId: fileB.fileId, jobId: tryonA.jobId, view: 'front', type: 'image', photoId: tryonA.photoId }, 3600);
+    const { handle } = await signer.mint(
+      'file',
+      { fileId: fileB.fileId, jobId: tryonA.jobId, view: 'front', type: 'image', photoId: tryonA.photoId },
+      3600,
+    );
     const refused = await fetch(`${stack.url}/files/${handle}`);
     assert.equal(refused.status, 404);
     assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'not_found');

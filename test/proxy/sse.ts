@@ -1,7 +1,14 @@
 // A small SSE reader for tests: collects `event: status` payloads until the server closes.
-export interface SseEvent { event: string; data: string }
+export interface SseEvent {
+  event: string;
+  data: string;
+}
 
-export async function readEvents(url: string, onEvent?: (event: SseEvent) => void, signal?: AbortSignal): Promise<SseEvent[]> {
+export async function readEvents(
+  url: string,
+  onEvent?: (event: SseEvent) => void,
+  signal?: AbortSignal,
+): Promise<SseEvent[]> {
   const response = await fetch(url, { headers: { accept: 'text/event-stream' }, signal });
   if (response.status !== 200) throw new Error(`SSE ${response.status}: ${await response.text()}`);
   if (!response.headers.get('content-type')?.startsWith('text/event-stream')) throw new Error('not an event stream');

@@ -20,7 +20,8 @@ export const CATALOG: CatalogFile = {
       garmentImage: 'garments/banarasi-red.png',
       garment: { category: 'saree', subtype: 'bengali' },
       views: ['front', 'three_quarter_left', 'side', 'back'],
-      tier: 'premium', background: 'haveli_warm',
+      tier: 'premium',
+      background: 'haveli_warm',
       video: { durationSeconds: 1, fps: 8 },
       name: 'Banarasi saree, red',
     },
@@ -38,13 +39,20 @@ export const CATALOG: CatalogFile = {
 };
 
 export async function personPhoto(width = 480, height = 640, format: 'jpeg' | 'png' = 'jpeg'): Promise<Uint8Array> {
-  const image = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 170, b: 150 } } })
-    .composite([{ input: Buffer.from(`<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 4}" r="${width / 8}" fill="#734"/><rect x="${width / 3}" y="${height / 3}" width="${width / 3}" height="${height / 2}" fill="#345"/></svg>`) }]);
+  const image = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 170, b: 150 } } }).composite([
+    {
+      input: Buffer.from(
+        `<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 4}" r="${width / 8}" fill="#734"/><rect x="${width / 3}" y="${height / 3}" width="${width / 3}" height="${height / 2}" fill="#345"/></svg>`,
+      ),
+    },
+  ]);
   return new Uint8Array(format === 'png' ? await image.png().toBuffer() : await image.jpeg().toBuffer());
 }
 
 async function garmentImage(color: { r: number; g: number; b: number }): Promise<Buffer> {
-  return sharp({ create: { width: 300, height: 400, channels: 4, background: { ...color, alpha: 1 } } }).png().toBuffer();
+  return sharp({ create: { width: 300, height: 400, channels: 4, background: { ...color, alpha: 1 } } })
+    .png()
+    .toBuffer();
 }
 
 export interface Stack {
@@ -62,7 +70,21 @@ export interface Stack {
 }
 
 export interface SandboxState {
-  workspaces: Record<string, { credits: number; jobs: { id: string; status: string; charged: number; polls: number; idempotency_key?: string; parent: string | null; tier: string }[] }>;
+  workspaces: Record<
+    string,
+    {
+      credits: number;
+      jobs: {
+        id: string;
+        status: string;
+        charged: number;
+        polls: number;
+        idempotency_key?: string;
+        parent: string | null;
+        tier: string;
+      }[];
+    }
+  >;
   requests: Record<string, number>;
 }
 
@@ -74,14 +96,23 @@ export async function writeAssets(dir: string): Promise<void> {
   await writeFile(join(dir, 'models/lehenga-emerald.jpg'), await personPhoto(400, 600));
 }
 
-export async function startStack(options: {
-  apiKey?: string;
-  proxy?: Partial<StartOptions>;
-  sandbox?: { speed?: number; webhookUrl?: string; webhookSecret?: string; keys?: Record<string, string> };
-} = {}): Promise<Stack> {
+export async function startStack(
+  options: {
+    apiKey?: string;
+    proxy?: Partial<StartOptions>;
+    sandbox?: { speed?: number; webhookUrl?: string; webhookSecret?: string; keys?: Record<string, string> };
+  } = {},
+): Promise<Stack> {
   const assetsDir = await mkdtemp(join(tmpdir(), 'tryon-proxy-test-'));
   await writeAssets(assetsDir);
-  const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { ...KEYS }, log: () => undefined, ...options.sandbox });
+  const sandbox = await startSandbox({
+    port: 0,
+    hostname: '127.0.0.1',
+    speed: 0,
+    keys: { ...KEYS },
+    log: () => undefined,
+    ...options.sandbox,
+  });
   const logs: Record<string, unknown>[] = [];
   const upstreamCalls: string[] = [];
   const countingFetch: typeof fetch = (input, init) => {
@@ -109,7 +140,11 @@ export async function startStack(options: {
     upstreamCalls,
     state: async () => (await (await fetch(`${sandbox.url}/sandbox/state`)).json()) as SandboxState,
     fault: async (body) => {
-      const response = await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(`${sandbox.url}/sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       if (response.status !== 201) throw new Error(`fault refused: ${response.status} ${await response.text()}`);
     },
     clearFaults: async () => {
@@ -123,7 +158,11 @@ export async function startStack(options: {
   };
 }
 
-export async function uploadPhoto(stack: { url: string }, bytes?: Uint8Array, headers: Record<string, string> = {}): Promise<Response> {
+export async function uploadPhoto(
+  stack: { url: string },
+  bytes?: Uint8Array,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const form = new FormData();
   form.append('photo', new Blob([(bytes ?? (await personPhoto())) as BlobPart], { type: 'image/jpeg' }), 'me.jpg');
   return fetch(`${stack.url}/photos`, { method: 'POST', body: form, headers });
@@ -135,7 +174,11 @@ export async function photoHandle(stack: { url: string }, bytes?: Uint8Array): P
   return ((await response.json()) as { photo: string }).photo;
 }
 
-export interface TryonAnswer { tryon: string; status: string; views: string[] }
+export interface TryonAnswer {
+  tryon: string;
+  status: string;
+  views: string[];
+}
 export interface StatusAnswer {
   status: string;
   outputs: { view: string; url: string; type: string; contentType?: string }[];
@@ -145,9 +188,14 @@ export interface StatusAnswer {
 }
 
 let counter = 0;
-export const newRequestId = () => `req_${Date.now().toString(36)}_${(counter++).toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+export const newRequestId = () =>
+  `req_${Date.now().toString(36)}_${(counter++).toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
 
-export async function startTryon(stack: { url: string }, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Response> {
+export async function startTryon(
+  stack: { url: string },
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${stack.url}/tryons`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -156,7 +204,12 @@ export async function startTryon(stack: { url: string }, body: Record<string, un
 }
 
 /** Polls the proxy's status route (bounded) until `done` says so. */
-export async function waitForStatus(stack: { url: string }, tryon: string, done: (s: StatusAnswer) => boolean, timeoutMs = 20_000): Promise<StatusAnswer> {
+export async function waitForStatus(
+  stack: { url: string },
+  tryon: string,
+  done: (s: StatusAnswer) => boolean,
+  timeoutMs = 20_000,
+): Promise<StatusAnswer> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const response = await fetch(`${stack.url}/tryons/${tryon}`);
@@ -175,15 +228,47 @@ export const absolute = (stack: { url: string }, url: string) => new URL(url, st
  * A sandbox, an upstream client for it and one try-on job held in `processing` (the sandbox's
  * `hold` outcome), for tests that drive the status board directly: only what they do moves it.
  */
-export async function startHeldJob(name: string): Promise<{ sandbox: Awaited<ReturnType<typeof startSandbox>>; upstream: Upstream; jobId: string }> {
-  const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { sk_test_a: 'ws_1' }, log: () => undefined });
-  const upstream = new Upstream({ apiKey: 'sk_test_a', baseUrl: sandbox.url, timeoutMs: 5_000, uploadTimeoutMs: 5_000, retries: 0, retryBaseMs: 10, log: () => undefined });
-  const photo = await upstream.uploadFile(await personPhoto(), { kind: 'person', contentType: 'image/jpeg', filename: 'me.jpg' });
-  const garment = await upstream.uploadFile(await personPhoto(), { kind: 'garment', contentType: 'image/jpeg', filename: 'g.jpg' });
-  await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jobOutcome: 'hold', times: 1 }) });
+export async function startHeldJob(
+  name: string,
+): Promise<{ sandbox: Awaited<ReturnType<typeof startSandbox>>; upstream: Upstream; jobId: string }> {
+  const sandbox = await startSandbox({
+    port: 0,
+    hostname: '127.0.0.1',
+    speed: 0,
+    keys: { sk_test_a: 'ws_1' },
+    log: () => undefined,
+  });
+  const upstream = new Upstream({
+    apiKey: 'sk_test_a',
+    baseUrl: sandbox.url,
+    timeoutMs: 5_000,
+    uploadTimeoutMs: 5_000,
+    retries: 0,
+    retryBaseMs: 10,
+    log: () => undefined,
+  });
+  const photo = await upstream.uploadFile(await personPhoto(), {
+    kind: 'person',
+    contentType: 'image/jpeg',
+    filename: 'me.jpg',
+  });
+  const garment = await upstream.uploadFile(await personPhoto(), {
+    kind: 'garment',
+    contentType: 'image/jpeg',
+    filename: 'g.jpg',
+  });
+  await fetch(`${sandbox.url}/sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jobOutcome: 'hold', times: 1 }),
+  });
   const job = await upstream.submitTryon('image', {
-    mode: 'garment_to_person', person_image: photo.id, garment_image: garment.id, garment: { category: 'dress' },
-    consent_token: true, idempotency_key: `${name}-${Date.now()}`,
+    mode: 'garment_to_person',
+    person_image: photo.id,
+    garment_image: garment.id,
+    garment: { category: 'dress' },
+    consent_token: true,
+    idempotency_key: `${name}-${Date.now()}`,
   });
   return { sandbox, upstream, jobId: job.id };
 }

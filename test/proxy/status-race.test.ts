@@ -16,7 +16,9 @@ describe('status published between a read and a watch', () => {
   before(async () => {
     ({ sandbox, upstream, jobId } = await startHeldJob('status-race'));
   });
-  after(async () => { await sandbox.close(); });
+  after(async () => {
+    await sandbox.close();
+  });
 
   it('gives a watcher the final status that was published after its read', async () => {
     // A long interval: nothing but the webhook moves the board, as with webhooks configured.

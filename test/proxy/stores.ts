@@ -22,7 +22,9 @@ export type StoreKind = (typeof STORE_KINDS)[number];
 
 let server: Promise<RedisServer> | undefined;
 const opened: RedisStore[] = [];
-let workerd: Promise<{ served: ServedWorker; dir: string; tryons: DurableObjectNamespace; shop: DurableObjectNamespace }> | undefined;
+let workerd:
+  | Promise<{ served: ServedWorker; dir: string; tryons: DurableObjectNamespace; shop: DurableObjectNamespace }>
+  | undefined;
 
 after(async () => {
   await Promise.all(opened.map((store) => store.close()));
@@ -38,8 +40,11 @@ after(async () => {
 export async function durableNamespaces(): Promise<{ tryons: DurableObjectNamespace; shop: DurableObjectNamespace }> {
   workerd ??= (async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tryon-stores-workerd-'));
-    const served = await serveWorker(await buildWorker({ outFile: join(dir, 'worker.js') }), {}, 0, { onLine: () => undefined });
-    const binding = async (name: string) => (await served.miniflare.getDurableObjectNamespace(name)) as unknown as DurableObjectNamespace;
+    const served = await serveWorker(await buildWorker({ outFile: join(dir, 'worker.js') }), {}, 0, {
+      onLine: () => undefined,
+    });
+    const binding = async (name: string) =>
+      (await served.miniflare.getDurableObjectNamespace(name)) as unknown as DurableObjectNamespace;
     return { served, dir, tryons: await binding('TRYON_TRYONS'), shop: await binding('TRYON_SHOP') };
   })();
   const { tryons, shop } = await workerd;
@@ -96,7 +101,12 @@ export async function stackOn(kind: StoreKind, options: Parameters<typeof startS
  * `count` spend ledgers of this kind on one store, as `count` instances sharing it would make them
  * (memory: one process, so the same ledger each time).
  */
-export async function sharedLedgers(kind: StoreKind, count: number, limits: SpendLimits, now: () => number): Promise<SpendLedger[]> {
+export async function sharedLedgers(
+  kind: StoreKind,
+  count: number,
+  limits: SpendLimits,
+  now: () => number,
+): Promise<SpendLedger[]> {
   if (kind === 'memory') {
     const one = new MemorySpendLedger(limits, now);
     return Array.from({ length: count }, () => one);

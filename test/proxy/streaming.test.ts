@@ -14,11 +14,20 @@ describe('photo streaming', () => {
   it('forwards bytes upstream while the upload is still arriving', async () => {
     let received = 0;
     let reachedHalf!: () => void;
-    const half = new Promise<void>((resolve) => { reachedHalf = resolve; });
-    const photo = await sharp(randomBytes(1200 * 1200 * 3), { raw: { width: 1200, height: 1200, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    const half = new Promise<void>((resolve) => {
+      reachedHalf = resolve;
+    });
+    const photo = await sharp(randomBytes(1200 * 1200 * 3), { raw: { width: 1200, height: 1200, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
     assert.ok(photo.length > 4_000_000);
     const proxy = await startProxy({
-      apiKey: 'sk_test_stream', baseUrl: 'http://upstream.invalid', secret: SECRET, allowedOrigins: [], catalog: CATALOG, log: () => undefined,
+      apiKey: 'sk_test_stream',
+      baseUrl: 'http://upstream.invalid',
+      secret: SECRET,
+      allowedOrigins: [],
+      catalog: CATALOG,
+      log: () => undefined,
       fetch: async (_input, init) => {
         const reader = (init!.body as ReadableStream<Uint8Array>).getReader();
         for (;;) {
@@ -41,13 +50,21 @@ describe('photo streaming', () => {
         async start(controller) {
           for (let i = 0; i < cut; i += 64 * 1024) controller.enqueue(bytes.subarray(i, Math.min(i + 64 * 1024, cut)));
           // Paused: the rest is sent only once upstream has more than half the photo (bounded wait).
-          const waited = await Promise.race([half.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000))]);
+          const waited = await Promise.race([
+            half.then(() => true),
+            new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
+          ]);
           upstreamHadHalfWhilePaused = waited;
           controller.enqueue(bytes.subarray(cut));
           controller.close();
         },
       });
-      const response = await fetch(`${proxy.url}/photos`, { method: 'POST', body, headers: { 'content-type': encoded.headers.get('content-type')! }, duplex: 'half' } as RequestInit);
+      const response = await fetch(`${proxy.url}/photos`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': encoded.headers.get('content-type')! },
+        duplex: 'half',
+      } as RequestInit);
       assert.equal(response.status, 201, await response.clone().text());
       assert.ok(upstreamHadHalfWhilePaused, 'upstream received half the photo before the upload finished');
       // Everything arrived, framed for /v1/files.
@@ -59,26 +76,40 @@ describe('photo streaming', () => {
 });
 
 /** A status stream held open from `from` (a loopback address: one shopper each), as a browser's EventSource holds it. */
-interface HeldStream { status: number; headers: Record<string, string | string[] | undefined>; body: string; close(): void }
+interface HeldStream {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  close(): void;
+}
 
 function holdStream(url: string, from: string): Promise<HeldStream> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
-    const req = request({
-      host: target.hostname, port: target.port, path: target.pathname, headers: { accept: 'text/event-stream', connection: 'close' },
-      localAddress: from, agent: false,
-    }, (res) => {
-      const close = () => req.destroy();
-      if (res.statusCode === 200) {
-        // Open once its first event arrives: the proxy has counted it by then.
-        res.once('data', () => resolve({ status: 200, headers: res.headers, body: '', close }));
-        res.on('error', () => undefined);
-        return;
-      }
-      let body = '';
-      res.on('data', (chunk: Buffer) => { body += chunk.toString(); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, close }));
-    });
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        headers: { accept: 'text/event-stream', connection: 'close' },
+        localAddress: from,
+        agent: false,
+      },
+      (res) => {
+        const close = () => req.destroy();
+        if (res.statusCode === 200) {
+          // Open once its first event arrives: the proxy has counted it by then.
+          res.once('data', () => resolve({ status: 200, headers: res.headers, body: '', close }));
+          res.on('error', () => undefined);
+          return;
+        }
+        let body = '';
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, close }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -114,12 +145,21 @@ describe('status streams are capped', () => {
       assert.equal(first.filter((a) => a.status === 200).length, 4, first.map((a) => a.status).join(','));
       for (const refused of first.filter((a) => a.status !== 200)) {
         assert.equal(refused.status, 429);
-        assert.deepEqual(JSON.parse(refused.body), { error: { code: 'too_many_streams', message: 'Too many status streams are open; please wait a moment.', retryable: true } });
+        assert.deepEqual(JSON.parse(refused.body), {
+          error: {
+            code: 'too_many_streams',
+            message: 'Too many status streams are open; please wait a moment.',
+            retryable: true,
+          },
+        });
         assert.equal(refused.headers['retry-after'], '10');
       }
       assert.equal(open, 4);
       // Others still get theirs, until the instance's cap: then everyone waits.
-      assert.deepEqual((await openFrom('127.0.0.3', 2)).map((a) => a.status), [200, 200]);
+      assert.deepEqual(
+        (await openFrom('127.0.0.3', 2)).map((a) => a.status),
+        [200, 200],
+      );
       assert.equal((await openFrom('127.0.0.4', 1))[0]!.status, 429);
       assert.equal(open, 6);
 

@@ -21,9 +21,15 @@ function oddUpstream() {
   app.get('/v1/images/:id/outputs', (c) => {
     outputLists += 1;
     // The first listing after completion is still empty.
-    return c.json(outputLists < 2 ? { items: [] } : { items: [{ file: { id: 'file_out', content_type: 'image/png' }, view: 'front' }] });
+    return c.json(
+      outputLists < 2
+        ? { items: [] }
+        : { items: [{ file: { id: 'file_out', content_type: 'image/png' }, view: 'front' }] },
+    );
   });
-  app.get('/v1/files/:id/content', (c) => c.body(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), 200, { 'content-type': 'image/png' }));
+  app.get('/v1/files/:id/content', (c) =>
+    c.body(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), 200, { 'content-type': 'image/png' }),
+  );
   return app;
 }
 
@@ -31,20 +37,28 @@ describe('tolerance of an upstream the document leaves open', () => {
   it('maps unnamed states, reads wrapped records, and waits for outputs before saying succeeded', async () => {
     const upstream = oddUpstream();
     const proxy = createProxy({
-      apiKey: 'sk_test_odd', baseUrl: 'http://upstream.invalid', secret: SECRET, allowedOrigins: [],
-      catalog: CATALOG, log: () => undefined, limits: { pollIntervalMs: 0 },
+      apiKey: 'sk_test_odd',
+      baseUrl: 'http://upstream.invalid',
+      secret: SECRET,
+      allowedOrigins: [],
+      catalog: CATALOG,
+      log: () => undefined,
+      limits: { pollIntervalMs: 0 },
       fetch: async (input, init) => upstream.fetch(new Request(input, init)),
       readAsset: async () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(40).fill(0)]),
     });
     const form = new FormData();
     const png = new Uint8Array(64);
-    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 2, 0, 0, 0, 3, 0]);
+    png.set([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 2, 0, 0, 0, 3, 0,
+    ]);
     form.append('photo', new Blob([png]), 'p.png');
     const upload = await proxy.request('/photos', { method: 'POST', body: form });
     assert.equal(upload.status, 201, await upload.clone().text());
     const { photo } = (await upload.json()) as { photo: string };
     const started = await proxy.request('/tryons', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ product: 'dress-aline-indigo', photo, consent: true, requestId: 'tolerance-0001' }),
     });
     assert.equal(started.status, 202);

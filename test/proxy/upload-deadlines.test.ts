@@ -22,17 +22,31 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<number> {
   return total;
 }
 
-const isTimeout = (error: unknown) => error instanceof ProxyError && error.status === 408 && error.code === 'upload_timeout';
+const isTimeout = (error: unknown) =>
+  error instanceof ProxyError && error.status === 408 && error.code === 'upload_timeout';
 
 describe('upload deadlines', () => {
   it('passes a steady body through whole', async () => {
-    const body = timedBody(source([{ bytes: 10, afterMs: 30 }, { bytes: 20, afterMs: 30 }, { bytes: 5, afterMs: 30 }]), { uploadIdleMs: 200, uploadTotalMs: 2000 });
+    const body = timedBody(
+      source([
+        { bytes: 10, afterMs: 30 },
+        { bytes: 20, afterMs: 30 },
+        { bytes: 5, afterMs: 30 },
+      ]),
+      { uploadIdleMs: 200, uploadTotalMs: 2000 },
+    );
     assert.equal(await readAll(body.stream), 35);
     assert.equal(body.timedOut(), false);
   });
 
   it('fails a body idle longer than the idle limit', async () => {
-    const body = timedBody(source([{ bytes: 10, afterMs: 10 }, { bytes: 10, afterMs: 400 }]), { uploadIdleMs: 100, uploadTotalMs: 5000 });
+    const body = timedBody(
+      source([
+        { bytes: 10, afterMs: 10 },
+        { bytes: 10, afterMs: 400 },
+      ]),
+      { uploadIdleMs: 100, uploadTotalMs: 5000 },
+    );
     const started = Date.now();
     await assert.rejects(readAll(body.stream), isTimeout);
     assert.ok(Date.now() - started < 350);
@@ -40,7 +54,10 @@ describe('upload deadlines', () => {
   });
 
   it('fails a body that keeps trickling past the total limit', async () => {
-    const body = timedBody(source(Array.from({ length: 50 }, () => ({ bytes: 1, afterMs: 40 }))), { uploadIdleMs: 200, uploadTotalMs: 300 });
+    const body = timedBody(source(Array.from({ length: 50 }, () => ({ bytes: 1, afterMs: 40 }))), {
+      uploadIdleMs: 200,
+      uploadTotalMs: 300,
+    });
     const started = Date.now();
     await assert.rejects(readAll(body.stream), isTimeout);
     const elapsed = Date.now() - started;

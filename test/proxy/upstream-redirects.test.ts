@@ -8,9 +8,18 @@ import { Upstream, type UpstreamOptions } from '../../proxy/upstream/client.js';
 import { redirectMode } from '../../proxy/upstream/transport.js';
 import { ProxyError } from '../../proxy/errors.js';
 
-interface Seen { method: string; url: string; authorization: string | undefined }
+interface Seen {
+  method: string;
+  url: string;
+  authorization: string | undefined;
+}
 
-async function listen(handler: (request: IncomingMessage, seen: Seen[]) => { status: number; headers?: Record<string, string>; body?: string }): Promise<{ url: string; seen: Seen[]; server: Server }> {
+async function listen(
+  handler: (
+    request: IncomingMessage,
+    seen: Seen[],
+  ) => { status: number; headers?: Record<string, string>; body?: string },
+): Promise<{ url: string; seen: Seen[]; server: Server }> {
   const seen: Seen[] = [];
   const server = createServer((request, response) => {
     seen.push({ method: request.method!, url: request.url!, authorization: request.headers.authorization });
@@ -29,24 +38,46 @@ describe('upstream redirects', () => {
   let upstream: Awaited<ReturnType<typeof listen>>;
   const logs: Record<string, unknown>[] = [];
   before(async () => {
-    elsewhere = await listen(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"id":"file_elsewhere","status":"queued"}' }));
+    elsewhere = await listen(() => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: '{"id":"file_elsewhere","status":"queued"}',
+    }));
     upstream = await listen((request) => ({ status: 302, headers: { location: `${elsewhere.url}${request.url}` } }));
   });
   after(async () => {
     await Promise.all([elsewhere, upstream].map(({ server }) => new Promise((resolve) => server.close(resolve))));
   });
 
-  const client = (fetcher?: typeof fetch) => new Upstream({
-    apiKey: 'sk_test_redirect_key', baseUrl: upstream.url, retries: 2, retryBaseMs: 1, timeoutMs: 2000, uploadTimeoutMs: 2000,
-    log: (entry) => { logs.push(entry as Record<string, unknown>); }, ...(fetcher ? { fetch: fetcher } : {}),
-  } as UpstreamOptions);
+  const client = (fetcher?: typeof fetch) =>
+    new Upstream({
+      apiKey: 'sk_test_redirect_key',
+      baseUrl: upstream.url,
+      retries: 2,
+      retryBaseMs: 1,
+      timeoutMs: 2000,
+      uploadTimeoutMs: 2000,
+      log: (entry) => {
+        logs.push(entry as Record<string, unknown>);
+      },
+      ...(fetcher ? { fetch: fetcher } : {}),
+    } as UpstreamOptions);
 
-  const refused = (error: unknown) => error instanceof ProxyError && error.status === 502 && error.code === 'upstream_unavailable' && !error.retryable;
+  const refused = (error: unknown) =>
+    error instanceof ProxyError && error.status === 502 && error.code === 'upstream_unavailable' && !error.retryable;
 
   async function assertRefused(upstreamClient: Upstream) {
     const before = upstream.seen.length;
-    const photo = new ReadableStream<Uint8Array>({ start(controller) { controller.enqueue(new Uint8Array(1024)); controller.close(); } });
-    await assert.rejects(upstreamClient.uploadFile(photo, { kind: 'person', contentType: 'image/jpeg', filename: 'photo.jpg' }), refused);
+    const photo = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(1024));
+        controller.close();
+      },
+    });
+    await assert.rejects(
+      upstreamClient.uploadFile(photo, { kind: 'person', contentType: 'image/jpeg', filename: 'photo.jpg' }),
+      refused,
+    );
     await assert.rejects(upstreamClient.getJob('job_1'), refused);
     await assert.rejects(upstreamClient.submitTryon('image', { idempotency_key: 'k1' }), refused);
     await assert.rejects(upstreamClient.fileContent('file_1'), refused);
@@ -62,10 +93,17 @@ describe('upstream redirects', () => {
 
   it('under `manual` (how workerd is asked), the 3xx answer is refused by the transport', async () => {
     let modes: (string | undefined)[] = [];
-    const manual: typeof fetch = (input, init) => { modes.push(init?.redirect); return fetch(input, { ...init, redirect: 'manual' }); };
+    const manual: typeof fetch = (input, init) => {
+      modes.push(init?.redirect);
+      return fetch(input, { ...init, redirect: 'manual' });
+    };
     logs.length = 0;
     await assertRefused(client(manual));
-    assert.deepEqual(modes, ['error', 'error', 'error', 'error'], 'every call, not only the upload, sets the redirect mode');
+    assert.deepEqual(
+      modes,
+      ['error', 'error', 'error', 'error'],
+      'every call, not only the upload, sets the redirect mode',
+    );
     const events = logs.filter((entry) => entry.event === 'upstream_redirect_refused');
     assert.equal(events.length, 4);
     assert.ok(events.every((entry) => entry.status === 302 && entry.level === 'error'));

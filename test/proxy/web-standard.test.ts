@@ -8,10 +8,12 @@ const root = new URL('../../proxy/', import.meta.url).pathname;
 
 function sources(dir: string): string[] {
   // The package's build output (proxy/dist) is bundled code, checked by the packaging tests.
-  return readdirSync(dir).filter((name) => name !== 'dist' && name !== 'node_modules').flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
-  });
+  return readdirSync(dir)
+    .filter((name) => name !== 'dist' && name !== 'node_modules')
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
+    });
 }
 
 describe('proxy app code is Web-standard', () => {
@@ -23,9 +25,17 @@ describe('proxy app code is Web-standard', () => {
       const name = relative(root, file);
       if (name === 'node.ts') continue;
       const text = readFileSync(file, 'utf8');
-      const imports = [...text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+      const imports = [...text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"]([^'"]+)['"]/g)].map(
+        (m) => m[1]!,
+      );
       for (const spec of imports) {
-        if (spec.startsWith('node:') || spec === 'fs' || spec.startsWith('fs/') || spec.startsWith('@hono/node-server') || ['path', 'crypto', 'os', 'http', 'stream', 'buffer'].includes(spec)) {
+        if (
+          spec.startsWith('node:') ||
+          spec === 'fs' ||
+          spec.startsWith('fs/') ||
+          spec.startsWith('@hono/node-server') ||
+          ['path', 'crypto', 'os', 'http', 'stream', 'buffer'].includes(spec)
+        ) {
           offenders.push(`${name} imports ${spec}`);
         }
       }
@@ -51,7 +61,10 @@ describe('proxy app code is Web-standard', () => {
   it('the Node-only libraries (ioredis, rate-limiter-flexible, prom-client) are loaded only by node.ts, through store/redis*.ts and metrics-prometheus.ts', () => {
     const nodeOnlyLibraries = ['ioredis', 'rate-limiter-flexible', 'prom-client'];
     const nodeOnlyModules: Record<string, string[]> = {
-      'store/redis.ts': ['ioredis', 'rate-limiter-flexible'], 'store/redis-ledger.ts': ['ioredis'], 'store/redis-usage.ts': ['ioredis'], 'metrics-prometheus.ts': ['prom-client'],
+      'store/redis.ts': ['ioredis', 'rate-limiter-flexible'],
+      'store/redis-ledger.ts': ['ioredis'],
+      'store/redis-usage.ts': ['ioredis'],
+      'metrics-prometheus.ts': ['prom-client'],
     };
     const offenders: string[] = [];
     for (const file of sources(root)) {
@@ -59,9 +72,11 @@ describe('proxy app code is Web-standard', () => {
       const text = readFileSync(file, 'utf8');
       for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"]([^'"]+)['"]/g)) {
         const spec = match[1]!;
-        if (nodeOnlyLibraries.includes(spec) && !nodeOnlyModules[name]?.includes(spec)) offenders.push(`${name} imports ${spec}`);
+        if (nodeOnlyLibraries.includes(spec) && !nodeOnlyModules[name]?.includes(spec))
+          offenders.push(`${name} imports ${spec}`);
         const target = spec.startsWith('.') ? relative(root, join(file, '..', spec)).replace(/\.js$/, '.ts') : '';
-        if (target in nodeOnlyModules && name !== 'node.ts' && !(name in nodeOnlyModules)) offenders.push(`${name} imports ${spec}`);
+        if (target in nodeOnlyModules && name !== 'node.ts' && !(name in nodeOnlyModules))
+          offenders.push(`${name} imports ${spec}`);
       }
     }
     assert.deepEqual(offenders, []);
@@ -81,13 +96,23 @@ describe('the Workers bundle', () => {
   it('bundles for a browser-like platform with no Node built-in', async (t) => {
     const { build } = await import('esbuild');
     const result = await build({
-      entryPoints: [join(root, 'worker.ts')], bundle: true, platform: 'browser', format: 'esm', minify: true, write: false, logLevel: 'silent',
+      entryPoints: [join(root, 'worker.ts')],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      minify: true,
+      write: false,
+      logLevel: 'silent',
     });
     assert.deepEqual(result.errors, []);
     const code = result.outputFiles[0]!.text;
     assert.ok(!/from\s*["']node:|require\(["']node:/.test(code));
     assert.match(code, /export\s*\{/);
-    assert.doesNotMatch(code, /ioredis|prom-client|rate-limiter-flexible/, 'no Node-only library in the Workers bundle');
+    assert.doesNotMatch(
+      code,
+      /ioredis|prom-client|rate-limiter-flexible/,
+      'no Node-only library in the Workers bundle',
+    );
     t.diagnostic(`worker bundle: ${(code.length / 1024).toFixed(0)} KiB minified`);
   });
 });

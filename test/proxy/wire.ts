@@ -4,26 +4,45 @@
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 
-export interface WireAnswer { status: number; headers: Record<string, string | string[] | undefined>; text: string; json<T = unknown>(): T }
+export interface WireAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json<T = unknown>(): T;
+}
 
 /** One request from `localAddress` (default 127.0.0.1), no connection reuse. */
-export function send(url: string, options: { from?: string; method?: string; headers?: Record<string, string>; body?: Uint8Array | string } = {}): Promise<WireAnswer> {
+export function send(
+  url: string,
+  options: { from?: string; method?: string; headers?: Record<string, string>; body?: Uint8Array | string } = {},
+): Promise<WireAnswer> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
-    const req = request({
-      host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? 'GET',
-      // A length always: Node sends a GET or DELETE body without one, which the server reads as a second request.
-      headers: { connection: 'close', ...(options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }), ...options.headers },
-      localAddress: options.from ?? '127.0.0.1', agent: false,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: <T>() => JSON.parse(text) as T });
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: options.method ?? 'GET',
+        // A length always: Node sends a GET or DELETE body without one, which the server reads as a second request.
+        headers: {
+          connection: 'close',
+          ...(options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }),
+          ...options.headers,
+        },
+        localAddress: options.from ?? '127.0.0.1',
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: <T>() => JSON.parse(text) as T });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     if (options.body !== undefined) req.write(options.body);
     req.end();
@@ -31,7 +50,10 @@ export function send(url: string, options: { from?: string; method?: string; hea
 }
 
 /** A photo as a browser's FormData sends it: the body bytes and their content type. */
-export async function photoForm(bytes: Uint8Array, field = 'photo'): Promise<{ body: Uint8Array; contentType: string }> {
+export async function photoForm(
+  bytes: Uint8Array,
+  field = 'photo',
+): Promise<{ body: Uint8Array; contentType: string }> {
   const form = new FormData();
   form.append(field, new Blob([bytes as BlobPart], { type: 'image/jpeg' }), 'me.jpg');
   const encoded = new Response(form);
@@ -54,15 +76,25 @@ export function openRaw(url: string, head: string | Uint8Array): Promise<RawExch
       let text = '';
       let closed = false;
       const ended = new Promise<void>((done) => {
-        socket.on('close', () => { closed = true; done(); });
+        socket.on('close', () => {
+          closed = true;
+          done();
+        });
       });
-      socket.on('data', (chunk: Buffer) => { text += chunk.toString('latin1'); });
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+      });
       socket.on('error', () => undefined);
       resolve({
         socket,
         answer: async (ms) => {
           let timer: NodeJS.Timeout | undefined;
-          await Promise.race([ended, new Promise<void>((done) => { timer = setTimeout(done, ms); })]);
+          await Promise.race([
+            ended,
+            new Promise<void>((done) => {
+              timer = setTimeout(done, ms);
+            }),
+          ]);
           clearTimeout(timer);
           return { text, closed, elapsedMs: Date.now() - started };
         },

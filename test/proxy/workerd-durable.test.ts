@@ -13,14 +13,29 @@ import { serve } from '@hono/node-server';
 import { startSandbox } from '../../sandbox/server.js';
 import { HandleSigner } from '../../proxy/handles.js';
 import { buildWorker, serveWorkerIsolates, type ServedIsolates, type WorkerBundle } from '../../scripts/worker.js';
-import { CATALOG, KEYS, SECRET, photoHandle, startTryon, writeAssets, type SandboxState, type StatusAnswer, type TryonAnswer } from './stack.js';
+import {
+  CATALOG,
+  KEYS,
+  SECRET,
+  photoHandle,
+  startTryon,
+  writeAssets,
+  type SandboxState,
+  type StatusAnswer,
+  type TryonAnswer,
+} from './stack.js';
 import { readEvents } from './sse.js';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const ORIGIN = 'https://shop.example';
 const RANK: Record<string, number> = { queued: 0, processing: 1, succeeded: 2, failed: 2 };
 
-interface Forwarded { id: string; type: string; job: string; statuses: number[] }
+interface Forwarded {
+  id: string;
+  type: string;
+  job: string;
+  statuses: number[];
+}
 
 describe('the proxy in several workerd isolates sharing Durable Objects', () => {
   let dir: string;
@@ -39,15 +54,37 @@ describe('the proxy in several workerd isolates sharing Durable Objects', () => 
   const state = async () => (await (await fetch(`${sandbox.url}/sandbox/state`)).json()) as SandboxState;
   const rootJobs = async () => (await state()).workspaces.ws_1!.jobs.filter((job) => job.parent === null);
   const holdNext = async (times: number) => {
-    const response = await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jobOutcome: 'hold', times }) });
+    const response = await fetch(`${sandbox.url}/sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jobOutcome: 'hold', times }),
+    });
     assert.equal(response.status < 300, true, await response.text());
   };
   const jobIdOf = async (tryon: string) => (await new HandleSigner(SECRET).open('tryon', tryon)).jobId;
 
   /** `count` isolates with these variables; their workerd output lines go to `lines`. */
-  const isolates = async (count: number, extra: Record<string, string | number>, lines: string[] = [], hear?: () => void) => {
-    const env = { TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: sandbox.url, TRYON_PROXY_SECRET: SECRET, TRYON_ALLOWED_ORIGINS: ORIGIN, ...extra };
-    const started = await serveWorkerIsolates(bundle, env, count, { output: { onLine: (line) => { lines.push(line); hear?.(); } } });
+  const isolates = async (
+    count: number,
+    extra: Record<string, string | number>,
+    lines: string[] = [],
+    hear?: () => void,
+  ) => {
+    const env = {
+      TRYON_API_KEY: 'sk_test_a',
+      TRYON_BASE_URL: sandbox.url,
+      TRYON_PROXY_SECRET: SECRET,
+      TRYON_ALLOWED_ORIGINS: ORIGIN,
+      ...extra,
+    };
+    const started = await serveWorkerIsolates(bundle, env, count, {
+      output: {
+        onLine: (line) => {
+          lines.push(line);
+          hear?.();
+        },
+      },
+    });
     served.push(started);
     return started.urls;
   };
@@ -58,24 +95,38 @@ describe('the proxy in several workerd isolates sharing Durable Objects', () => 
     await writeFile(join(dir, 'catalog.json'), JSON.stringify(CATALOG));
     bundle = await buildWorker({ catalogPath: join(dir, 'catalog.json'), outFile: join(dir, 'worker.js') });
     const relayUrl = await new Promise<string>((resolve) => {
-      relay = serve({
-        port: 0, hostname: '127.0.0.1',
-        fetch: async (request) => {
-          const body = await request.text();
-          const { type, data } = JSON.parse(body) as { type: string; data: { id: string; parent?: string | null } };
-          const targets = staleJobs.has(data.parent ?? data.id) ? [] : webhookTargets;
-          const statuses = await Promise.all(targets.map(async (target) => {
-            const response = await fetch(`${target}/webhooks`, { method: 'POST', headers: request.headers, body });
-            await response.arrayBuffer();
-            return response.status;
-          }));
-          forwarded.push({ id: request.headers.get('webhook-id') ?? '', type, job: data.id, statuses });
-          onForwarded?.();
-          return new Response(null, { status: 204 });
+      relay = serve(
+        {
+          port: 0,
+          hostname: '127.0.0.1',
+          fetch: async (request) => {
+            const body = await request.text();
+            const { type, data } = JSON.parse(body) as { type: string; data: { id: string; parent?: string | null } };
+            const targets = staleJobs.has(data.parent ?? data.id) ? [] : webhookTargets;
+            const statuses = await Promise.all(
+              targets.map(async (target) => {
+                const response = await fetch(`${target}/webhooks`, { method: 'POST', headers: request.headers, body });
+                await response.arrayBuffer();
+                return response.status;
+              }),
+            );
+            forwarded.push({ id: request.headers.get('webhook-id') ?? '', type, job: data.id, statuses });
+            onForwarded?.();
+            return new Response(null, { status: 204 });
+          },
         },
-      }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
+        (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`),
+      );
     });
-    sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { ...KEYS }, log: () => undefined, webhookUrl: `${relayUrl}/webhooks`, webhookSecret: WEBHOOK_SECRET });
+    sandbox = await startSandbox({
+      port: 0,
+      hostname: '127.0.0.1',
+      speed: 0,
+      keys: { ...KEYS },
+      log: () => undefined,
+      webhookUrl: `${relayUrl}/webhooks`,
+      webhookSecret: WEBHOOK_SECRET,
+    });
   });
   after(async () => {
     await Promise.all(served.map((isolate) => isolate.close()));
@@ -100,8 +151,11 @@ describe('the proxy in several workerd isolates sharing Durable Objects', () => 
       const jobsBefore = (await rootJobs()).length;
       await holdNext(3); // the accepted try-ons stay in processing, for the status reads below
       burstStarted = Date.now();
-      const answers = await Promise.all(Array.from({ length: 12 }, (_, i) =>
-        startTryon({ url: urls[i % 3]! }, { product: 'dress-aline-indigo', photo: photos[i % 3] })));
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          startTryon({ url: urls[i % 3]! }, { product: 'dress-aline-indigo', photo: photos[i % 3] }),
+        ),
+      );
       const statuses = answers.map((response) => response.status);
       assert.equal(statuses.filter((s) => s === 202).length, 3, statuses.join(','));
       for (const response of answers) {
@@ -110,7 +164,10 @@ describe('the proxy in several workerd isolates sharing Durable Objects', () => 
           continue;
         }
         const body = (await response.json()) as { error: { code: string; retryable: boolean } };
-        assert.deepEqual([response.status, body.error.code, body.error.retryable], [503, 'daily_budget_reached', false]);
+        assert.deepEqual(
+          [response.status, body.error.code, body.error.retryable],
+          [503, 'daily_budget_reached', false],
+        );
       }
       assert.equal((await rootJobs()).length - jobsBefore, 3, 'exactly three try-ons reached upstream');
     });
@@ -120,7 +177,9 @@ describe('the proxy in several workerd isolates sharing Durable Objects', () => 
       const isolateCount = urls.length;
       let released = false;
       let letGo!: () => void;
-      const allSeenHeld = new Promise<void>((resolve) => { letGo = resolve; });
+      const allSeenHeld = new Promise<void>((resolve) => {
+        letGo = resolve;
+      });
       const heldReads = new Map<string, number>();
       /** One shopper per try-on, reading one isolate after another, each read after the last answered. */
       const reader = async (tryon: string) => {
@@ -146,9 +205,15 @@ describe('the proxy in several workerd isolates sharing Durable Objects', () => 
       const elapsed = Date.now() - burstStarted;
       for (const seen of sequences) {
         for (let i = 1; i < seen.length; i++) {
-          assert.ok(RANK[seen[i]!.status]! >= RANK[seen[i - 1]!.status]!, `read ${i} went back: ${seen[i - 1]!.status} → ${seen[i]!.status}`);
+          assert.ok(
+            RANK[seen[i]!.status]! >= RANK[seen[i - 1]!.status]!,
+            `read ${i} went back: ${seen[i - 1]!.status} → ${seen[i]!.status}`,
+          );
         }
-        assert.ok(seen.some((read) => read.status === 'processing'), 'the held state was read');
+        assert.ok(
+          seen.some((read) => read.status === 'processing'),
+          'the held state was read',
+        );
         assert.equal(seen.at(-1)!.outputs, 1);
       }
       // Reads of a finished try-on through every isolate: the same, final answer.
@@ -172,28 +237,43 @@ describe('the proxy in several workerd isolates sharing Durable Objects', () => 
     const lines: string[] = [];
     let onLine: (() => void) | undefined;
     /** Resolves once the workerd output since `from` satisfies `done` (it arrives a moment after the answers). */
-    const heard = (from: number, done: (said: string[]) => boolean) => new Promise<string[]>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`not heard: ${lines.slice(from).join('\n')}`)), 10_000);
-      const check = () => {
-        if (!done(lines.slice(from))) return;
-        clearTimeout(timer);
-        onLine = undefined;
-        resolve(lines.slice(from));
-      };
-      onLine = check;
-      check();
-    });
+    const heard = (from: number, done: (said: string[]) => boolean) =>
+      new Promise<string[]>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`not heard: ${lines.slice(from).join('\n')}`)), 10_000);
+        const check = () => {
+          if (!done(lines.slice(from))) return;
+          clearTimeout(timer);
+          onLine = undefined;
+          resolve(lines.slice(from));
+        };
+        onLine = check;
+        check();
+      });
 
     before(async () => {
       // Polling far slower than the tests: only a webhook can bring news in time.
-      [a, b] = (await isolates(2, { TRYON_WEBHOOK_SECRET: WEBHOOK_SECRET, TRYON_POLL_INTERVAL_MS: 120_000, TRYON_TRYONS_PER_PHOTO: 2, TRYON_RATE_PER_MINUTE: 1_000 }, lines, () => onLine?.())) as [string, string];
+      [a, b] = (await isolates(
+        2,
+        {
+          TRYON_WEBHOOK_SECRET: WEBHOOK_SECRET,
+          TRYON_POLL_INTERVAL_MS: 120_000,
+          TRYON_TRYONS_PER_PHOTO: 2,
+          TRYON_RATE_PER_MINUTE: 1_000,
+        },
+        lines,
+        () => onLine?.(),
+      )) as [string, string];
     });
 
     it('the per-photo cap is exact over both isolates', async () => {
       webhookTargets = [];
       const photo = await photoHandle({ url: a });
       const jobsBefore = (await rootJobs()).length;
-      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => startTryon({ url: i % 2 ? b : a }, { product: 'dress-aline-indigo', photo })));
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          startTryon({ url: i % 2 ? b : a }, { product: 'dress-aline-indigo', photo }),
+        ),
+      );
       const statuses = answers.map((response) => response.status);
       assert.equal(statuses.filter((s) => s === 202).length, 2, statuses.join(','));
       for (const response of answers.filter((r) => r.status !== 202)) {
@@ -223,9 +303,15 @@ describe('the proxy in several workerd isolates sharing Durable Objects', () => 
       webhookTargets = [];
       const photos = [await photoHandle({ url: a }), await photoHandle({ url: b })];
       const uploadsBefore = (await state()).requests['POST /v1/files']!;
-      const answers = await Promise.all(Array.from({ length: 4 }, (_, i) =>
-        startTryon({ url: i % 2 ? b : a }, { product: 'saree-banarasi-red', photo: photos[Math.floor(i / 2)] })));
-      assert.deepEqual(answers.map((response) => response.status), [202, 202, 202, 202]);
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          startTryon({ url: i % 2 ? b : a }, { product: 'saree-banarasi-red', photo: photos[Math.floor(i / 2)] }),
+        ),
+      );
+      assert.deepEqual(
+        answers.map((response) => response.status),
+        [202, 202, 202, 202],
+      );
       assert.equal((await state()).requests['POST /v1/files']! - uploadsBefore, 1, 'one upload of the garment image');
     });
 
@@ -234,7 +320,10 @@ describe('the proxy in several workerd isolates sharing Durable Objects', () => 
       const from = lines.length;
       const deliveredBefore = forwarded.length;
       webhookTargets = [a, b];
-      const started = await startTryon({ url: a }, { product: 'dress-aline-indigo', photo: await photoHandle({ url: b }) });
+      const started = await startTryon(
+        { url: a },
+        { product: 'dress-aline-indigo', photo: await photoHandle({ url: b }) },
+      );
       assert.equal(started.status, 202);
       const jobId = await jobIdOf(((await started.json()) as TryonAnswer).tryon);
       // speed 0: the job has finished; its webhooks follow, one chain per job.
@@ -251,9 +340,20 @@ describe('the proxy in several workerd isolates sharing Durable Objects', () => 
       const mine = succeeded.filter((delivery) => delivery.statuses.length > 0);
       for (const delivery of mine) assert.deepEqual(delivery.statuses, [204, 204]);
       const deliveries = mine.length;
-      const said = await heard(from, (out) => out.filter((line) => /"event":"webhook(_duplicate)?"/.test(line)).length >= 2 * deliveries);
-      assert.equal(said.filter((line) => line.includes('"event":"webhook"')).length, deliveries, 'each event applied once');
-      assert.equal(said.filter((line) => line.includes('"event":"webhook_duplicate"')).length, deliveries, 'and dropped once as a redelivery');
+      const said = await heard(
+        from,
+        (out) => out.filter((line) => /"event":"webhook(_duplicate)?"/.test(line)).length >= 2 * deliveries,
+      );
+      assert.equal(
+        said.filter((line) => line.includes('"event":"webhook"')).length,
+        deliveries,
+        'each event applied once',
+      );
+      assert.equal(
+        said.filter((line) => line.includes('"event":"webhook_duplicate"')).length,
+        deliveries,
+        'and dropped once as a redelivery',
+      );
     });
 
     it('an SSE stream held on one isolate is woken by a signed webhook delivered to the other', async () => {
@@ -265,7 +365,9 @@ describe('the proxy in several workerd isolates sharing Durable Objects', () => 
       const { tryon } = (await started.json()) as TryonAnswer;
       const jobId = await jobIdOf(tryon);
       let opened!: () => void;
-      const firstEvent = new Promise<void>((resolve) => { opened = resolve; });
+      const firstEvent = new Promise<void>((resolve) => {
+        opened = resolve;
+      });
       const stream = readEvents(`${a}/tryons/${tryon}/events`, () => opened(), AbortSignal.timeout(20_000));
       await firstEvent;
       await fetch(`${sandbox.url}/sandbox/jobs/${jobId}/release`, { method: 'POST' });
@@ -274,34 +376,63 @@ describe('the proxy in several workerd isolates sharing Durable Objects', () => 
       assert.equal(events.at(-1)!.outputs.length, 1);
       const job = (await rootJobs()).find((j) => j.id === jobId)!;
       assert.equal(job.polls, 0, 'the webhook, delivered to the other isolate, brought the result');
-      assert.ok(forwarded.some((delivery) => delivery.type === 'job.succeeded' && delivery.job === jobId && delivery.statuses.length === 1));
+      assert.ok(
+        forwarded.some(
+          (delivery) => delivery.type === 'job.succeeded' && delivery.job === jobId && delivery.statuses.length === 1,
+        ),
+      );
     });
   });
 
   describe('two isolates, a try-on object that streams to two watchers at most', () => {
-    it('refuses a third follower across isolates, and that watcher still gets its result from its isolate\'s polling', async () => {
+    it("refuses a third follower across isolates, and that watcher still gets its result from its isolate's polling", async () => {
       webhookTargets = [];
       const lines: string[] = [];
       let refused!: () => void;
-      const firstRefusal = new Promise<void>((resolve) => { refused = resolve; });
-      const [a, b] = await isolates(2, { TRYON_STREAMS_PER_TRYON: 2, TRYON_POLL_INTERVAL_MS: 100, TRYON_READS_PER_MINUTE: 100_000 }, lines,
-        () => { if (lines.some((line) => line.includes('"event":"store_follow_refused"'))) refused(); });
+      const firstRefusal = new Promise<void>((resolve) => {
+        refused = resolve;
+      });
+      const [a, b] = await isolates(
+        2,
+        { TRYON_STREAMS_PER_TRYON: 2, TRYON_POLL_INTERVAL_MS: 100, TRYON_READS_PER_MINUTE: 100_000 },
+        lines,
+        () => {
+          if (lines.some((line) => line.includes('"event":"store_follow_refused"'))) refused();
+        },
+      );
       await holdNext(1);
-      const started = await startTryon({ url: a! }, { product: 'dress-aline-indigo', photo: await photoHandle({ url: a! }) });
+      const started = await startTryon(
+        { url: a! },
+        { product: 'dress-aline-indigo', photo: await photoHandle({ url: a! }) },
+      );
       assert.equal(started.status, 202);
       const { tryon } = (await started.json()) as TryonAnswer;
       const streams = [a!, b!, a!].map((url) => {
         let opened!: () => void;
-        const first = new Promise<void>((resolve) => { opened = resolve; });
-        return { first, events: readEvents(`${url}/tryons/${tryon}/events`, () => opened(), AbortSignal.timeout(20_000)) };
+        const first = new Promise<void>((resolve) => {
+          opened = resolve;
+        });
+        return {
+          first,
+          events: readEvents(`${url}/tryons/${tryon}/events`, () => opened(), AbortSignal.timeout(20_000)),
+        };
       });
       await Promise.all(streams.map((stream) => stream.first));
       let giveUp: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([firstRefusal, new Promise((_, reject) => { giveUp = setTimeout(() => reject(new Error(`no follower was refused:\n${lines.join('\n')}`)), 10_000); })])
-        .finally(() => clearTimeout(giveUp));
+      await Promise.race([
+        firstRefusal,
+        new Promise((_, reject) => {
+          giveUp = setTimeout(() => reject(new Error(`no follower was refused:\n${lines.join('\n')}`)), 10_000);
+        }),
+      ]).finally(() => clearTimeout(giveUp));
       await fetch(`${sandbox.url}/sandbox/jobs/${await jobIdOf(tryon)}/release`, { method: 'POST' });
-      for (const stream of streams) assert.equal((JSON.parse((await stream.events).at(-1)!.data) as StatusAnswer).status, 'succeeded');
-      assert.equal(lines.filter((line) => line.includes('"event":"store_follow_refused"')).length, 1, 'exactly the one past the cap');
+      for (const stream of streams)
+        assert.equal((JSON.parse((await stream.events).at(-1)!.data) as StatusAnswer).status, 'succeeded');
+      assert.equal(
+        lines.filter((line) => line.includes('"event":"store_follow_refused"')).length,
+        1,
+        'exactly the one past the cap',
+      );
     });
   });
 });

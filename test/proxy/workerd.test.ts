@@ -13,10 +13,29 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { startSandbox } from '../../sandbox/server.js';
 import { HandleSigner } from '../../proxy/handles.js';
-import { COMPATIBILITY_DATE, DURABLE_OBJECTS, buildWorker, serveWorker, type ServedWorker, type WorkerBundle } from '../../scripts/worker.js';
+import {
+  COMPATIBILITY_DATE,
+  DURABLE_OBJECTS,
+  buildWorker,
+  serveWorker,
+  type ServedWorker,
+  type WorkerBundle,
+} from '../../scripts/worker.js';
 import sharp from 'sharp';
 import { colourDistance, torsoColour } from './garment-colour.js';
-import { CATALOG, KEYS, SECRET, personPhoto, startTryon, waitForStatus, writeAssets, uploadPhoto, type SandboxState, type StatusAnswer, type TryonAnswer } from './stack.js';
+import {
+  CATALOG,
+  KEYS,
+  SECRET,
+  personPhoto,
+  startTryon,
+  waitForStatus,
+  writeAssets,
+  uploadPhoto,
+  type SandboxState,
+  type StatusAnswer,
+  type TryonAnswer,
+} from './stack.js';
 import { readEvents } from './sse.js';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
@@ -27,7 +46,10 @@ const WORKER_CATALOG = {
   ...CATALOG,
   products: {
     ...CATALOG.products,
-    'dress-aline-indigo': { ...CATALOG.products['dress-aline-indigo']!, variants: { rust: { name: 'Rust', garmentImage: 'garments/dress-rust.png' } } },
+    'dress-aline-indigo': {
+      ...CATALOG.products['dress-aline-indigo']!,
+      variants: { rust: { name: 'Rust', garmentImage: 'garments/dress-rust.png' } },
+    },
   },
 };
 
@@ -51,7 +73,11 @@ describe('the proxy in workerd', () => {
   };
   const state = async () => (await (await fetch(`${sandbox.url}/sandbox/state`)).json()) as SandboxState;
   const env = (extra: Record<string, string | number> = {}) => ({
-    TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: sandbox.url, TRYON_PROXY_SECRET: SECRET, TRYON_ALLOWED_ORIGINS: ORIGIN, ...extra,
+    TRYON_API_KEY: 'sk_test_a',
+    TRYON_BASE_URL: sandbox.url,
+    TRYON_PROXY_SECRET: SECRET,
+    TRYON_ALLOWED_ORIGINS: ORIGIN,
+    ...extra,
   });
   const serveMore = async (extra: Record<string, string | number>) => {
     const served = await serveWorker(bundle, env(extra), 0, { onLine: (line) => lines.push(line) });
@@ -62,16 +88,38 @@ describe('the proxy in workerd', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'tryon-workerd-'));
     await writeAssets(dir);
-    await writeFile(join(dir, 'garments/dress-rust.png'), await sharp({ create: { width: 200, height: 300, channels: 3, background: RUST } }).png().toBuffer());
+    await writeFile(
+      join(dir, 'garments/dress-rust.png'),
+      await sharp({ create: { width: 200, height: 300, channels: 3, background: RUST } })
+        .png()
+        .toBuffer(),
+    );
     await writeFile(join(dir, 'catalog.json'), JSON.stringify(WORKER_CATALOG));
     bundle = await buildWorker({ catalogPath: join(dir, 'catalog.json'), outFile: join(dir, 'worker.js') });
     const relayUrl = await new Promise<string>((resolve) => {
-      relay = serve({
-        port: 0, hostname: '127.0.0.1',
-        fetch: async (request) => fetch(`${target}${new URL(request.url).pathname}`, { method: request.method, headers: request.headers, body: await request.text() }),
-      }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
+      relay = serve(
+        {
+          port: 0,
+          hostname: '127.0.0.1',
+          fetch: async (request) =>
+            fetch(`${target}${new URL(request.url).pathname}`, {
+              method: request.method,
+              headers: request.headers,
+              body: await request.text(),
+            }),
+        },
+        (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`),
+      );
     });
-    sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { ...KEYS }, log: () => undefined, webhookUrl: `${relayUrl}/webhooks`, webhookSecret: WEBHOOK_SECRET });
+    sandbox = await startSandbox({
+      port: 0,
+      hostname: '127.0.0.1',
+      speed: 0,
+      keys: { ...KEYS },
+      log: () => undefined,
+      webhookUrl: `${relayUrl}/webhooks`,
+      webhookSecret: WEBHOOK_SECRET,
+    });
     // Polling far slower than the test: only a webhook can bring news in time.
     worker = await serveMore({ TRYON_WEBHOOK_SECRET: WEBHOOK_SECRET, TRYON_POLL_INTERVAL_MS: 120_000 });
     target = worker.url;
@@ -87,7 +135,12 @@ describe('the proxy in workerd', () => {
     assert.deepEqual(bundle.missingImages, []);
     const code = await readFile(bundle.path, 'utf8');
     assert.doesNotMatch(code, /from\s*["']node:|require\(["']node:|ioredis|prom-client|rate-limiter-flexible/);
-    assert.deepEqual(bundle.images.sort(), ['garments/banarasi-red.png', 'garments/dress-indigo.png', 'garments/dress-rust.png', 'models/lehenga-emerald.jpg']);
+    assert.deepEqual(bundle.images.sort(), [
+      'garments/banarasi-red.png',
+      'garments/dress-indigo.png',
+      'garments/dress-rust.png',
+      'models/lehenga-emerald.jpg',
+    ]);
     assert.ok(bundle.gzipBytes < 3 * 1024 * 1024, `${bundle.gzipBytes} bytes gzip: under the Workers free plan's 3 MB`);
   });
 
@@ -97,7 +150,13 @@ describe('the proxy in workerd', () => {
     const photoAnswer = await uploadPhoto({ url: worker.url }, await personPhoto());
     assert.equal(photoAnswer.status, 201);
     const { photo } = (await photoAnswer.json()) as { photo: string };
-    await (await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jobOutcome: 'hold', times: 1 }) })).text();
+    await (
+      await fetch(`${sandbox.url}/sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jobOutcome: 'hold', times: 1 }),
+      })
+    ).text();
     const submitted = await startTryon({ url: worker.url }, { product: 'saree-banarasi-red', photo });
     assert.equal(submitted.status, 202, await submitted.clone().text());
     const started = (await submitted.json()) as TryonAnswer;
@@ -107,11 +166,20 @@ describe('the proxy in workerd', () => {
     assert.match(((await status.json()) as StatusAnswer).status, /queued|processing/);
 
     let opened!: () => void;
-    const firstEvent = new Promise<void>((resolve) => { opened = resolve; });
-    const stream = readEvents(`${worker.url}/tryons/${started.tryon}/events`, () => opened(), AbortSignal.timeout(20_000));
+    const firstEvent = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    const stream = readEvents(
+      `${worker.url}/tryons/${started.tryon}/events`,
+      () => opened(),
+      AbortSignal.timeout(20_000),
+    );
     await firstEvent;
     await fetch(`${sandbox.url}/sandbox/jobs/${jobId}/release`, { method: 'POST' });
-    const events = (await stream).map((event) => { answers.push(event.data); return JSON.parse(event.data) as StatusAnswer; });
+    const events = (await stream).map((event) => {
+      answers.push(event.data);
+      return JSON.parse(event.data) as StatusAnswer;
+    });
     const last = events.at(-1)!;
     assert.equal(last.status, 'succeeded');
     assert.equal(last.outputs.length, 4);
@@ -132,15 +200,25 @@ describe('the proxy in workerd', () => {
     const plain = await serveMore({});
     const photo = ((await (await uploadPhoto({ url: plain.url })).json()) as { photo: string }).photo;
     const front = async (variant?: string) => {
-      const submitted = await startTryon({ url: plain.url }, { product: 'dress-aline-indigo', photo, ...(variant ? { variant } : {}) });
+      const submitted = await startTryon(
+        { url: plain.url },
+        { product: 'dress-aline-indigo', photo, ...(variant ? { variant } : {}) },
+      );
       assert.equal(submitted.status, 202, await submitted.clone().text());
-      const done = await waitForStatus({ url: plain.url }, ((await submitted.json()) as TryonAnswer).tryon, (s) => s.status === 'succeeded');
+      const done = await waitForStatus(
+        { url: plain.url },
+        ((await submitted.json()) as TryonAnswer).tryon,
+        (s) => s.status === 'succeeded',
+      );
       const file = await call(new URL(done.outputs[0]!.url, plain.url).href);
       return torsoColour(new Uint8Array(await file.arrayBuffer()));
     };
     const rust = await front('rust');
     const indigo = await front();
-    assert.ok(colourDistance(rust, RUST) < colourDistance(indigo, RUST) && rust.r > indigo.r + 60, `rust ${JSON.stringify(rust)} vs own ${JSON.stringify(indigo)}`);
+    assert.ok(
+      colourDistance(rust, RUST) < colourDistance(indigo, RUST) && rust.r > indigo.r + 60,
+      `rust ${JSON.stringify(rust)} vs own ${JSON.stringify(indigo)}`,
+    );
     const unknown = await startTryon({ url: plain.url }, { product: 'dress-aline-indigo', photo, variant: 'mauve' });
     assert.equal(unknown.status, 422);
     assert.equal(((await unknown.json()) as { error: { code: string } }).error.code, 'unknown_variant');
@@ -151,14 +229,16 @@ describe('the proxy in workerd', () => {
     const photo = ((await (await uploadPhoto({ url: budgeted.url })).json()) as { photo: string }).photo;
     const roots = async () => (await state()).workspaces.ws_1!.jobs.filter((job) => job.parent === null).length;
     const jobsBefore = await roots();
-    const answered = await Promise.all(Array.from({ length: 6 }, () => startTryon({ url: budgeted.url }, { product: 'dress-aline-indigo', photo })));
+    const answered = await Promise.all(
+      Array.from({ length: 6 }, () => startTryon({ url: budgeted.url }, { product: 'dress-aline-indigo', photo })),
+    );
     const statuses = answered.map((response) => response.status);
     assert.equal(statuses.filter((s) => s === 202).length, 2, statuses.join(','));
     for (const response of answered.filter((r) => r.status !== 202)) {
       const body = (await response.json()) as { error: { code: string; retryable: boolean } };
       assert.deepEqual([response.status, body.error.code, body.error.retryable], [503, 'daily_budget_reached', false]);
     }
-    assert.equal(await roots() - jobsBefore, 2, 'exactly two try-ons reached upstream');
+    assert.equal((await roots()) - jobsBefore, 2, 'exactly two try-ons reached upstream');
   });
 
   it('an unsafe configuration answers every request with 503 proxy_misconfigured and one clear log line', async () => {
@@ -190,7 +270,13 @@ describe('the proxy in workerd', () => {
     assert.equal(said.length, 1, lines.slice(before).join('\n'));
     assert.match(said[0]!, /no Durable Object bindings \(TRYON_TRYONS and TRYON_SHOP\).*forget/);
     // Trying the Worker out without them stays possible, and is said.
-    const trying = await serveWorker(bundle, env({ NODE_ENV: 'development' }), 0, { onLine: (line) => lines.push(line) }, { durable: false });
+    const trying = await serveWorker(
+      bundle,
+      env({ NODE_ENV: 'development' }),
+      0,
+      { onLine: (line) => lines.push(line) },
+      { durable: false },
+    );
     workers.push(trying);
     assert.deepEqual(await (await call(`${trying.url}/health`)).json(), { ok: true, upstream: 'test' });
     assert.ok(lines.some((line) => line.includes('development without Durable Objects')));
@@ -220,22 +306,34 @@ describe('the proxy in workerd', () => {
 
   it('an upstream redirect is refused with 502 upstream_unavailable, never followed with the key', async () => {
     const seen: string[] = [];
-    const elsewhere = createHttpServer((request, response) => { seen.push(`${request.method} ${request.url} ${request.headers.authorization ?? ''}`); response.end('{}'); });
+    const elsewhere = createHttpServer((request, response) => {
+      seen.push(`${request.method} ${request.url} ${request.headers.authorization ?? ''}`);
+      response.end('{}');
+    });
     await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
     const redirecting = createHttpServer((request, response) => {
       request.resume();
-      request.on('end', () => response.writeHead(302, { location: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}${request.url}` }).end());
+      request.on('end', () =>
+        response
+          .writeHead(302, { location: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}${request.url}` })
+          .end(),
+      );
     });
     await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
     try {
       const before = lines.length;
-      const moved = await serveMore({ TRYON_BASE_URL: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}` });
+      const moved = await serveMore({
+        TRYON_BASE_URL: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`,
+      });
       const upload = await uploadPhoto({ url: moved.url });
       const body = (await upload.json()) as { error: { code: string } };
       assert.deepEqual([upload.status, body.error.code], [502, 'upstream_unavailable']);
       assert.deepEqual(seen, [], 'the redirect target never saw a request, so never the key');
       // Seen as a 302 answer: workerd was asked for `manual` (it refuses `error`), and the transport refused it.
-      assert.ok(lines.slice(before).some((line) => line.includes('upstream_redirect_refused') && line.includes('"status":302')), lines.slice(before).join('\n'));
+      assert.ok(
+        lines.slice(before).some((line) => line.includes('upstream_redirect_refused') && line.includes('"status":302')),
+        lines.slice(before).join('\n'),
+      );
     } finally {
       await Promise.all([elsewhere, redirecting].map((server) => new Promise((resolve) => server.close(resolve))));
     }
@@ -263,12 +361,18 @@ describe('npm run worker', () => {
     const toml = await readFile(new URL('../../wrangler.toml', import.meta.url), 'utf8');
     assert.equal(toml.match(/^compatibility_date = "([\d-]+)"/m)?.[1], COMPATIBILITY_DATE);
     assert.match(toml, /^main = "\.cache\/worker\/worker\.js"/m);
-    assert.doesNotMatch(toml, /^TRYON_(API_KEY|PROXY_SECRET|WEBHOOK_SECRET)\s*=/m, 'secrets go through wrangler secret');
+    assert.doesNotMatch(
+      toml,
+      /^TRYON_(API_KEY|PROXY_SECRET|WEBHOOK_SECRET)\s*=/m,
+      'secrets go through wrangler secret',
+    );
   });
 
   it('wrangler.toml binds the Durable Objects npm run worker binds, as SQLite-backed classes', async () => {
     const toml = await readFile(new URL('../../wrangler.toml', import.meta.url), 'utf8');
-    const bindings = [...toml.matchAll(/^\[\[durable_objects\.bindings\]\]\nname = "(\w+)"\nclass_name = "(\w+)"/gm)].map((m) => [m[1], m[2]]);
+    const bindings = [
+      ...toml.matchAll(/^\[\[durable_objects\.bindings\]\]\nname = "(\w+)"\nclass_name = "(\w+)"/gm),
+    ].map((m) => [m[1], m[2]]);
     assert.deepEqual(Object.fromEntries(bindings), DURABLE_OBJECTS);
     const sqlite = JSON.parse(toml.match(/^new_sqlite_classes = (\[.*\])$/m)?.[1] ?? '[]') as string[];
     assert.deepEqual(sqlite.sort(), Object.values(DURABLE_OBJECTS).sort());
@@ -278,21 +382,40 @@ describe('npm run worker', () => {
     const dir = await mkdtemp(join(tmpdir(), 'tryon-npm-worker-'));
     await writeAssets(dir);
     await writeFile(join(dir, 'catalog.json'), JSON.stringify(CATALOG));
-    const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { ...KEYS }, log: () => undefined });
+    const sandbox = await startSandbox({
+      port: 0,
+      hostname: '127.0.0.1',
+      speed: 0,
+      keys: { ...KEYS },
+      log: () => undefined,
+    });
     const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => { const { port: free } = probe.address() as AddressInfo; probe.close(() => resolve(free)); });
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
     });
     const child = spawn('npm', ['run', '--silent', 'worker'], {
-      cwd: new URL('../..', import.meta.url).pathname, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: new URL('../..', import.meta.url).pathname,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: {
-        ...process.env, WORKER_PORT: String(port), TRYON_CATALOG: join(dir, 'catalog.json'),
-        TRYON_API_KEY: 'sk_test_a', TRYON_BASE_URL: sandbox.url, TRYON_PROXY_SECRET: SECRET, TRYON_ALLOWED_ORIGINS: ORIGIN,
+        ...process.env,
+        WORKER_PORT: String(port),
+        TRYON_CATALOG: join(dir, 'catalog.json'),
+        TRYON_API_KEY: 'sk_test_a',
+        TRYON_BASE_URL: sandbox.url,
+        TRYON_PROXY_SECRET: SECRET,
+        TRYON_ALLOWED_ORIGINS: ORIGIN,
       },
     });
     let output = '';
     try {
       await new Promise<void>((resolve, reject) => {
-        const hear = (chunk: Buffer) => { output += chunk.toString(); if (output.includes(`tryon worker: http://127.0.0.1:${port}`)) resolve(); };
+        const hear = (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes(`tryon worker: http://127.0.0.1:${port}`)) resolve();
+        };
         child.stdout.on('data', hear);
         child.stderr.on('data', hear);
         child.once('exit', (code) => reject(new Error(`npm run worker exited ${code}: ${output}`)));
@@ -300,7 +423,11 @@ describe('npm run worker', () => {
       assert.match(output, /3 catalog images/);
       const health = await fetch(`http://127.0.0.1:${port}/health`);
       assert.equal(health.status, 200);
-      assert.deepEqual(await health.json(), { ok: true, upstream: 'test', store: 'up' }, 'served with the Durable Objects store, which answers');
+      assert.deepEqual(
+        await health.json(),
+        { ok: true, upstream: 'test', store: 'up' },
+        'served with the Durable Objects store, which answers',
+      );
       const products = await fetch(`http://127.0.0.1:${port}/products/dress-aline-indigo`);
       assert.equal(products.status, 200, 'the bundled catalog is served');
       assert.ok(!output.includes('sk_test_a'));

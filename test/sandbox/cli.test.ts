@@ -7,26 +7,38 @@ const root = new URL('../..', import.meta.url).pathname;
 /** Starts `sandbox/main.ts` as `npm run sandbox` would, and collects what it prints. */
 function cli(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
-    cwd: root, env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_SPEED: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root,
+    env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_SPEED: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-  child.stderr.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const printed = (pattern: RegExp) => new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} in: ${out}`)), 20_000);
-    const look = () => {
-      const match = pattern.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match);
-      }
-    };
-    child.stdout.on('data', look);
-    child.stderr.on('data', look);
-    void exited.then(() => { clearTimeout(timer); const m = pattern.exec(out); if (m) resolve(m); else reject(new Error(`exited; printed: ${out}`)); });
-    look();
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
   });
+  child.stderr.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const printed = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${pattern} in: ${out}`)), 20_000);
+      const look = () => {
+        const match = pattern.exec(out);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match);
+        }
+      };
+      child.stdout.on('data', look);
+      child.stderr.on('data', look);
+      void exited.then(() => {
+        clearTimeout(timer);
+        const m = pattern.exec(out);
+        if (m) resolve(m);
+        else reject(new Error(`exited; printed: ${out}`));
+      });
+      look();
+    });
   return { child, exited, printed, output: () => out };
 }
 
@@ -48,7 +60,7 @@ describe('npm run sandbox (sandbox/main.ts)', () => {
     const run = cli({ SANDBOX_KEYS: 'sk_test_cli=ws_a, sk_live_cli=ws_b' });
     const [, url] = await run.printed(/at (http:\/\/127\.0\.0\.1:\d+)\/v1/);
     await run.printed(/2 key\(s\) from SANDBOX_KEYS/);
-    const state = await (await fetch(`${url}/sandbox/state`)).json() as any;
+    const state = (await (await fetch(`${url}/sandbox/state`)).json()) as any;
     assert.deepEqual(Object.keys(state.workspaces).sort(), ['ws_a', 'ws_b']);
     run.child.kill('SIGINT');
     assert.equal(await run.exited, 0);

@@ -5,19 +5,29 @@ import type { Sandbox } from './support.js';
 
 describe('auth', () => {
   let sb: Sandbox;
-  before(async () => { sb = await sandbox(); });
+  before(async () => {
+    sb = await sandbox();
+  });
   after(() => sb.close());
 
   it('refuses a missing, malformed or unknown key with 401 and a JSON error on every endpoint', async () => {
     const calls: Array<[string, string]> = [
-      ['POST', '/v1/files'], ['POST', '/v1/images/tryon'], ['POST', '/v1/videos/tryon'],
-      ['GET', '/v1/jobs/job_x'], ['GET', '/v1/images/job_x/outputs'], ['GET', '/v1/files/file_x/content'],
+      ['POST', '/v1/files'],
+      ['POST', '/v1/images/tryon'],
+      ['POST', '/v1/videos/tryon'],
+      ['GET', '/v1/jobs/job_x'],
+      ['GET', '/v1/images/job_x/outputs'],
+      ['GET', '/v1/files/file_x/content'],
     ];
     for (const [method, path] of calls) {
-      for (const init of [{ key: null }, { key: 'sk_test_unknown' }, { key: null, headers: { authorization: 'Basic abc' } }]) {
+      for (const init of [
+        { key: null },
+        { key: 'sk_test_unknown' },
+        { key: null, headers: { authorization: 'Basic abc' } },
+      ]) {
         const response = await sb.call(method, path, init);
         assert.equal(response.status, 401, `${method} ${path}`);
-        const body = await response.json() as any;
+        const body = (await response.json()) as any;
         assert.equal(body.error.code, 'unauthorized');
         assert.equal(typeof body.error.message, 'string');
         assert.ok(!JSON.stringify(body).includes('sk_test_alpha'), 'no key in the answer');
@@ -42,7 +52,9 @@ describe('auth', () => {
 
 describe('POST /v1/files', () => {
   let sb: Sandbox;
-  before(async () => { sb = await sandbox({ maxUploadBytes: 200_000 }); });
+  before(async () => {
+    sb = await sandbox({ maxUploadBytes: 200_000 });
+  });
   after(() => sb.close());
 
   it('stores a JPEG person photo with its record fields', async () => {
@@ -64,7 +76,10 @@ describe('POST /v1/files', () => {
   });
 
   it('judges the type by magic bytes: a PNG declared as text/plain is a PNG', async () => {
-    const { status, body } = await upload(sb, await personPhoto(100, 150, 'png'), 'garment', { type: 'text/plain', name: 'notes.txt' });
+    const { status, body } = await upload(sb, await personPhoto(100, 150, 'png'), 'garment', {
+      type: 'text/plain',
+      name: 'notes.txt',
+    });
     assert.equal(status, 201);
     assert.equal(body.content_type, 'image/png');
     assert.equal(body.kind, 'garment');
@@ -86,7 +101,10 @@ describe('POST /v1/files', () => {
   });
 
   it('refuses a text file declared as image/png with 415', async () => {
-    const { status, body } = await upload(sb, Buffer.from('just some words, not a picture'), 'person', { type: 'image/png', name: 'photo.png' });
+    const { status, body } = await upload(sb, Buffer.from('just some words, not a picture'), 'person', {
+      type: 'image/png',
+      name: 'photo.png',
+    });
     assert.equal(status, 415);
     assert.equal(body.error.code, 'unsupported_media_type');
   });
@@ -105,8 +123,9 @@ describe('POST /v1/files', () => {
 
   it('refuses a streamed upload with no Content-Length once it passes the limit', async () => {
     const boundary = 'sandbox-boundary';
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\nperson\r\n--${boundary}\r\n`
-      + 'Content-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n';
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\nperson\r\n--${boundary}\r\n` +
+      'Content-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n';
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode(head));
@@ -117,24 +136,29 @@ describe('POST /v1/files', () => {
       },
     });
     const response = await fetch(`${sb.url}/v1/files`, {
-      method: 'POST', body, duplex: 'half',
+      method: 'POST',
+      body,
+      duplex: 'half',
       headers: { authorization: 'Bearer sk_test_alpha', 'content-type': `multipart/form-data; boundary=${boundary}` },
     } as RequestInit);
     assert.equal(response.status, 413);
-    assert.equal((await response.json() as any).error.code, 'file_too_large');
+    assert.equal(((await response.json()) as any).error.code, 'file_too_large');
   });
 
   it('names the missing or wrong fields with 422', async () => {
     const bad = await upload(sb, await personPhoto(), 'shoe');
     assert.equal(bad.status, 422);
     assert.equal(bad.body.error.code, 'validation_failed');
-    assert.deepEqual(bad.body.error.details.map((d: { field: string }) => d.field), ['kind']);
+    assert.deepEqual(
+      bad.body.error.details.map((d: { field: string }) => d.field),
+      ['kind'],
+    );
 
     const form = new FormData();
     form.set('kind', 'person');
     const missing = await sb.call('POST', '/v1/files', { body: form });
     assert.equal(missing.status, 422);
-    const body = await missing.json() as any;
+    const body = (await missing.json()) as any;
     assert.equal(body.error.details[0].field, 'file');
   });
 
@@ -142,8 +166,11 @@ describe('POST /v1/files', () => {
     const answer = await sb.json('POST', '/v1/files', { json: { file: 'x', kind: 'person' } });
     assert.equal(answer.status, 400);
     assert.equal(answer.body.error.code, 'invalid_request');
-    const broken = await sb.call('POST', '/v1/files', { body: 'garbage', headers: { 'content-type': 'multipart/form-data; boundary=zzz' } });
+    const broken = await sb.call('POST', '/v1/files', {
+      body: 'garbage',
+      headers: { 'content-type': 'multipart/form-data; boundary=zzz' },
+    });
     assert.equal(broken.status, 400);
-    assert.equal((await broken.json() as any).error.code, 'invalid_request');
+    assert.equal(((await broken.json()) as any).error.code, 'invalid_request');
   });
 });

@@ -9,7 +9,9 @@ import type { Sandbox } from './support.js';
 
 describe('HEIC photos in the sandbox', () => {
   let sb: Sandbox;
-  before(async () => { sb = await sandbox(); });
+  before(async () => {
+    sb = await sandbox();
+  });
   after(() => sb.close());
 
   it('decodes a HEIC person photo and renders the try-on from its pixels', async () => {
@@ -20,7 +22,9 @@ describe('HEIC photos in the sandbox', () => {
     assert.equal(person.status, 201);
     assert.equal(garment.status, 201);
 
-    const submit = await sb.json('POST', '/v1/images/tryon', { json: imageBody({ person: person.body.id, garment: garment.body.id }) });
+    const submit = await sb.json('POST', '/v1/images/tryon', {
+      json: imageBody({ person: person.body.id, garment: garment.body.id }),
+    });
     assert.equal(submit.status, 202);
     const job = await settled(sb, submit.body.id);
     assert.equal(job.status, 'succeeded');
@@ -32,7 +36,9 @@ describe('HEIC photos in the sandbox', () => {
     assert.deepEqual([meta.format, meta.width, meta.height], ['jpeg', 480, 640]);
     // Outside the garment (the left and right tenth, near the top), the photo's own colours show.
     const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
-    const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3)];
+    const at = (x: number, y: number) => [
+      ...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3),
+    ];
     const [lr, lg, lb] = at(20, 60);
     const [rr, rg, rb] = at(460, 60);
     assert.ok(lr! > 180 && lg! < 110 && lb! < 110, `left is red, got ${at(20, 60)}`);

@@ -25,7 +25,7 @@ describe('job lifecycle, faults and state', () => {
       const response = await sb.call('POST', '/v1/images/tryon', { json: imageBody(files) });
       assert.equal(response.status, 503);
       assert.equal(response.headers.get('retry-after'), '1');
-      assert.equal((await response.json() as any).error.code, 'service_unavailable');
+      assert.equal(((await response.json()) as any).error.code, 'service_unavailable');
     }
     assert.equal((await sb.json('POST', '/v1/images/tryon', { json: imageBody(files) })).status, 202);
     assert.deepEqual((await sb.json('GET', '/sandbox/faults')).body.data, []);
@@ -49,7 +49,10 @@ describe('job lifecycle, faults and state', () => {
   it('jobOutcome failed makes the next job fail with render_failed and gives live credits back', async () => {
     await addFault({ jobOutcome: 'failed' });
     const live = await inputs(sb, liveKey);
-    const submit = await sb.json('POST', '/v1/images/tryon', { key: liveKey, json: imageBody(live, { views: ['front', 'back'] }) });
+    const submit = await sb.json('POST', '/v1/images/tryon', {
+      key: liveKey,
+      json: imageBody(live, { views: ['front', 'back'] }),
+    });
     assert.equal(submit.status, 202);
     assert.equal(submit.body.status, 'queued');
     const job = await settled(sb, submit.body.id, liveKey);
@@ -89,11 +92,14 @@ describe('job lifecycle, faults and state', () => {
   it('lists active faults with what remains; a custom code, 429 and a method wildcard work', async () => {
     const fault = await addFault({ match: '* /v1/files/*/content', status: 429, times: 2, code: 'slow_down' });
     const listed = (await sb.json('GET', '/sandbox/faults')).body.data;
-    assert.deepEqual(listed.map((f: { id: string; remaining: number }) => [f.id, f.remaining]), [[fault.id, 2]]);
+    assert.deepEqual(
+      listed.map((f: { id: string; remaining: number }) => [f.id, f.remaining]),
+      [[fault.id, 2]],
+    );
     const response = await sb.call('GET', `/v1/files/${files.person}/content`);
     assert.equal(response.status, 429);
     assert.equal(response.headers.get('retry-after'), '1');
-    assert.equal((await response.json() as any).error.code, 'slow_down');
+    assert.equal(((await response.json()) as any).error.code, 'slow_down');
     assert.equal((await sb.json('GET', '/sandbox/faults')).body.data[0].remaining, 1);
     // Other paths are untouched.
     assert.equal((await sb.call('GET', '/v1/jobs/job_x')).status, 404);
@@ -102,13 +108,20 @@ describe('job lifecycle, faults and state', () => {
   });
 
   it('refuses a JSON body over 1 MiB with 413', async () => {
-    const answer = await sb.json('POST', '/v1/images/tryon', { json: imageBody(files, { pose: 'x'.repeat(1_100_000) }) });
+    const answer = await sb.json('POST', '/v1/images/tryon', {
+      json: imageBody(files, { pose: 'x'.repeat(1_100_000) }),
+    });
     assert.equal(answer.status, 413);
     assert.equal(answer.body.error.code, 'request_too_large');
   });
 
   it('refuses a malformed fault with 422', async () => {
-    for (const fault of [{ match: 'POST', status: 503 }, { match: 'GET /v1/jobs/*', status: 200 }, { jobOutcome: 'explode' }, { delayMs: 5 }]) {
+    for (const fault of [
+      { match: 'POST', status: 503 },
+      { match: 'GET /v1/jobs/*', status: 200 },
+      { jobOutcome: 'explode' },
+      { delayMs: 5 },
+    ]) {
       const answer = await sb.json('POST', '/sandbox/faults', { json: fault });
       assert.equal(answer.status, 422, JSON.stringify(fault));
       assert.equal(answer.body.error.code, 'validation_failed');
@@ -116,7 +129,11 @@ describe('job lifecycle, faults and state', () => {
   });
 
   it('/sandbox/state counts requests per route and polls per job', async () => {
-    const submit = (await sb.json('POST', '/v1/images/tryon', { json: imageBody(files, { views: ['front', 'side'], idempotency_key: 'k1' }) })).body;
+    const submit = (
+      await sb.json('POST', '/v1/images/tryon', {
+        json: imageBody(files, { views: ['front', 'side'], idempotency_key: 'k1' }),
+      })
+    ).body;
     const job = await settled(sb, submit.id);
     await sb.json('GET', `/v1/jobs/${job.id}`);
     const polls = (await sb.json('GET', '/sandbox/state')).body.workspaces.ws_1.jobs[0].polls;
@@ -129,12 +146,33 @@ describe('job lifecycle, faults and state', () => {
     assert.deepEqual(state.workspaces.ws_2.jobs, []);
     const [parent, ...children] = state.workspaces.ws_1.jobs;
     assert.deepEqual(
-      { id: parent.id, type: parent.type, status: parent.status, tier: parent.tier, views: parent.views, charged: parent.charged, idempotency_key: parent.idempotency_key, parent: parent.parent },
-      { id: job.id, type: 'catalog', status: 'succeeded', tier: 'standard', views: ['front', 'side'], charged: 0, idempotency_key: 'k1', parent: null },
+      {
+        id: parent.id,
+        type: parent.type,
+        status: parent.status,
+        tier: parent.tier,
+        views: parent.views,
+        charged: parent.charged,
+        idempotency_key: parent.idempotency_key,
+        parent: parent.parent,
+      },
+      {
+        id: job.id,
+        type: 'catalog',
+        status: 'succeeded',
+        tier: 'standard',
+        views: ['front', 'side'],
+        charged: 0,
+        idempotency_key: 'k1',
+        parent: null,
+      },
     );
     assert.equal(parent.polls, polls);
     assert.ok(polls >= 2);
-    assert.deepEqual(children.map((c: { parent: string }) => c.parent), [job.id, job.id]);
+    assert.deepEqual(
+      children.map((c: { parent: string }) => c.parent),
+      [job.id, job.id],
+    );
     assert.deepEqual(state.requests, {
       'POST /v1/files': 2,
       'POST /v1/images/tryon': 1,
@@ -148,12 +186,16 @@ describe('job lifecycle, faults and state', () => {
 
 describe('timed jobs (speed 0.02)', () => {
   let sb: Sandbox;
-  beforeEach(async () => { sb = await sandbox({ speed: 0.02 }); });
+  beforeEach(async () => {
+    sb = await sandbox({ speed: 0.02 });
+  });
   afterEach(() => sb.close());
 
   it('goes queued → processing (progress rising) → succeeded, with catalog outputs appearing front first', async () => {
     const files = await inputs(sb);
-    const submit = (await sb.json('POST', '/v1/images/tryon', { json: imageBody(files, { views: ['back', 'front', 'side'] }) })).body;
+    const submit = (
+      await sb.json('POST', '/v1/images/tryon', { json: imageBody(files, { views: ['back', 'front', 'side'] }) })
+    ).body;
     const statuses: string[] = [submit.status];
     const progress: number[] = [];
     const outputCounts: number[] = [];
@@ -170,9 +212,19 @@ describe('timed jobs (speed 0.02)', () => {
     // Standard at speed 0.02: a drawn time around 300 ms to the front (10 % of it queued), then 40 % of the front per further view.
     assert.deepEqual(statuses, ['queued', 'processing', 'succeeded']);
     assert.equal(firstView, 'front');
-    assert.deepEqual(progress.toSorted((a, b) => a - b), progress, 'progress never goes back');
-    assert.ok(progress.some((p) => p > 0 && p < 1), 'progress was seen between 0 and 1');
-    assert.ok(outputCounts.some((n) => n > 0 && n < 3), 'outputs appeared one by one');
+    assert.deepEqual(
+      progress.toSorted((a, b) => a - b),
+      progress,
+      'progress never goes back',
+    );
+    assert.ok(
+      progress.some((p) => p > 0 && p < 1),
+      'progress was seen between 0 and 1',
+    );
+    assert.ok(
+      outputCounts.some((n) => n > 0 && n < 3),
+      'outputs appeared one by one',
+    );
     assert.equal(outputCounts.at(-1), 3);
   });
 });

@@ -27,10 +27,16 @@ const shopper = () => sharp(Buffer.from(shopperPhotoSvg())).jpeg().toBuffer();
 const RED = { r: 200, g: 24, b: 32 };
 const GREEN = { r: 20, g: 150, b: 60 };
 
-async function frontOf(sb: Sandbox, person: string, colour: Colour): Promise<{ data: Buffer; width: number; height: number }> {
+async function frontOf(
+  sb: Sandbox,
+  person: string,
+  colour: Colour,
+): Promise<{ data: Buffer; width: number; height: number }> {
   const garmentFile = await upload(sb, await garment(colour), 'garment', { type: 'image/png', name: 'kurta.png' });
   assert.equal(garmentFile.status, 201);
-  const submit = await sb.json('POST', '/v1/images/tryon', { json: imageBody({ person, garment: garmentFile.body.id }, { garment: { category: 'dress' } }) });
+  const submit = await sb.json('POST', '/v1/images/tryon', {
+    json: imageBody({ person, garment: garmentFile.body.id }, { garment: { category: 'dress' } }),
+  });
   assert.equal(submit.status, 202);
   const job = await settled(sb, submit.body.id);
   assert.equal(job.status, 'succeeded');
@@ -78,7 +84,10 @@ describe('sandbox render fidelity', () => {
     const red = await frontOf(sb, person, RED);
     assert.deepEqual([red.width, red.height], [768, 1024]);
     const covered = share(red, reddish);
-    assert.ok(covered > 0.85, `the garment's colour covers ${(covered * 100).toFixed(0)} % of the body band between the shoulders (want > 85 %)`);
+    assert.ok(
+      covered > 0.85,
+      `the garment's colour covers ${(covered * 100).toFixed(0)} % of the body band between the shoulders (want > 85 %)`,
+    );
     // At its own proportions: as wide at the hem as the garment is, not a strip down the middle.
     const hemRow = Math.round(red.height * 0.86);
     let first = -1;
@@ -91,13 +100,16 @@ describe('sandbox render fidelity', () => {
       }
     }
     const hemWidth = (last - first) / red.width;
-    assert.ok(hemWidth > 0.38 && hemWidth < 0.5, `hem spans ${(hemWidth * 100).toFixed(0)} % of the width (the garment's 280:580 shape at the body's height is about 44 %)`);
+    assert.ok(
+      hemWidth > 0.38 && hemWidth < 0.5,
+      `hem spans ${(hemWidth * 100).toFixed(0)} % of the width (the garment's 280:580 shape at the body's height is about 44 %)`,
+    );
   });
 
   it('gives two garments of other colours outputs of those colours in the body region', async () => {
     const red = await frontOf(sb, person, RED);
     const green = await frontOf(sb, person, GREEN);
-    assert.ok(share(green, greenish) > 0.85, 'the green garment\'s output is green across the body');
+    assert.ok(share(green, greenish) > 0.85, "the green garment's output is green across the body");
     assert.ok(share(green, reddish) < 0.05, 'and not red');
     assert.ok(share(red, greenish) < 0.05, 'the red one is not green');
   });

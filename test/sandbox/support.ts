@@ -11,8 +11,16 @@ export const keys = { [testKey]: 'ws_1', [liveKey]: 'ws_1', [otherKey]: 'ws_2' }
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>> & {
   logs: string[];
-  call: (method: string, path: string, init?: { key?: string | null; json?: unknown; body?: BodyInit; headers?: Record<string, string> }) => Promise<Response>;
-  json: <T = any>(method: string, path: string, init?: { key?: string | null; json?: unknown }) => Promise<{ status: number; body: T }>;
+  call: (
+    method: string,
+    path: string,
+    init?: { key?: string | null; json?: unknown; body?: BodyInit; headers?: Record<string, string> },
+  ) => Promise<Response>;
+  json: <T = any>(
+    method: string,
+    path: string,
+    init?: { key?: string | null; json?: unknown },
+  ) => Promise<{ status: number; body: T }>;
 };
 
 export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -52,26 +60,36 @@ export function garmentPhoto(): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-export async function upload(sb: Sandbox, bytes: Uint8Array, kind: string, init: { key?: string; type?: string; name?: string } = {}) {
+export async function upload(
+  sb: Sandbox,
+  bytes: Uint8Array,
+  kind: string,
+  init: { key?: string; type?: string; name?: string } = {},
+) {
   const form = new FormData();
   form.set('file', new Blob([new Uint8Array(bytes)], { type: init.type ?? 'image/jpeg' }), init.name ?? 'photo.jpg');
   form.set('kind', kind);
   const response = await sb.call('POST', '/v1/files', { body: form, ...(init.key ? { key: init.key } : {}) });
-  return { status: response.status, body: await response.json() as any };
+  return { status: response.status, body: (await response.json()) as any };
 }
 
 /** A person and a garment file, uploaded with the given key. */
 export async function inputs(sb: Sandbox, key = testKey) {
   const person = await upload(sb, await personPhoto(), 'person', { key });
   const garment = await upload(sb, await garmentPhoto(), 'garment', { key, type: 'image/png', name: 'garment.png' });
-  if (person.status !== 201 || garment.status !== 201) throw new Error(`upload failed: ${person.status} ${garment.status}`);
+  if (person.status !== 201 || garment.status !== 201)
+    throw new Error(`upload failed: ${person.status} ${garment.status}`);
   return { person: person.body.id as string, garment: garment.body.id as string };
 }
 
 export function imageBody(files: { person: string; garment: string }, extra: Record<string, unknown> = {}) {
   return {
-    mode: 'garment_to_person', person_image: files.person, garment_image: files.garment,
-    garment: { category: 'saree', subtype: 'bengali' }, consent_token: true, ...extra,
+    mode: 'garment_to_person',
+    person_image: files.person,
+    garment_image: files.garment,
+    garment: { category: 'saree', subtype: 'bengali' },
+    consent_token: true,
+    ...extra,
   };
 }
 

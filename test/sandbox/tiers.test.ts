@@ -42,7 +42,9 @@ describe('tier times: the model', () => {
       const median = quantile(draws, 0.5);
       const p95 = quantile(draws, 0.95);
       const [low, high] = [Math.min(...draws), Math.max(...draws)];
-      t.diagnostic(`${tier}: median ${median.toFixed(2)} s (stated ${stated.median}), p95 ${p95.toFixed(2)} s (stated ${stated.p95}), range ${low.toFixed(2)}–${high.toFixed(2)} s, σ ${sigmaOf(stated).toFixed(3)}`);
+      t.diagnostic(
+        `${tier}: median ${median.toFixed(2)} s (stated ${stated.median}), p95 ${p95.toFixed(2)} s (stated ${stated.p95}), range ${low.toFixed(2)}–${high.toFixed(2)} s, σ ${sigmaOf(stated).toFixed(3)}`,
+      );
       assert.ok(Math.abs(median / stated.median - 1) < 0.03, `${tier}: median ${median.toFixed(2)} s`);
       assert.ok(Math.abs(p95 / stated.p95 - 1) < 0.05, `${tier}: p95 ${p95.toFixed(2)} s`);
       // Truncated at ±2.5 σ: spread, but never an absurd time.
@@ -51,16 +53,24 @@ describe('tier times: the model', () => {
       assert.ok(high / low > 3, `${tier}: real spread (${low.toFixed(1)}–${high.toFixed(1)} s)`);
       medians.push(median);
     }
-    assert.ok(medians[0]! < medians[1]! && medians[1]! < medians[2]!, `sampled medians ordered: ${medians.map((m) => m.toFixed(1)).join(' < ')}`);
+    assert.ok(
+      medians[0]! < medians[1]! && medians[1]! < medians[2]!,
+      `sampled medians ordered: ${medians.map((m) => m.toFixed(1)).join(' < ')}`,
+    );
   });
 
   it('gives the median exactly when spread is off', () => {
-    for (const tier of tiers) assert.equal(drawSeconds(latency.front[tier], { spread: false, random: () => 0.99 }), latency.front[tier].median);
+    for (const tier of tiers)
+      assert.equal(drawSeconds(latency.front[tier], { spread: false, random: () => 0.99 }), latency.front[tier].median);
   });
 });
 
 /** Submit → succeeded, as the job's own timestamps say. */
-async function jobMs(sb: Sandbox, files: { person: string; garment: string }, tier: string): Promise<{ id: string; ms: number }> {
+async function jobMs(
+  sb: Sandbox,
+  files: { person: string; garment: string },
+  tier: string,
+): Promise<{ id: string; ms: number }> {
   const submit = await sb.json('POST', '/v1/images/tryon', { json: imageBody(files, { tier }) });
   assert.equal(submit.status, 202);
   const job = await settled(sb, submit.body.id);
@@ -70,13 +80,18 @@ async function jobMs(sb: Sandbox, files: { person: string; garment: string }, ti
 
 /** The time each job was given by the model, at SANDBOX_SPEED=1, from /sandbox/state. */
 async function drawn(sb: Sandbox): Promise<Map<string, number>> {
-  const jobs = (await sb.json('GET', '/sandbox/state')).body.workspaces.ws_1.jobs as Array<{ id: string; seconds: number }>;
+  const jobs = (await sb.json('GET', '/sandbox/state')).body.workspaces.ws_1.jobs as Array<{
+    id: string;
+    seconds: number;
+  }>;
   return new Map(jobs.map((job) => [job.id, job.seconds]));
 }
 
 describe('tier times: the sandbox on loopback (SANDBOX_SPEED 0.05, spread off)', () => {
   let sb: Sandbox;
-  before(async () => { sb = await sandbox({ speed: 0.05, spread: false }); });
+  before(async () => {
+    sb = await sandbox({ speed: 0.05, spread: false });
+  });
   after(() => sb.close());
 
   it('runs draft < standard < premium, each its median × speed (plus the render)', async (t) => {
@@ -84,7 +99,9 @@ describe('tier times: the sandbox on loopback (SANDBOX_SPEED 0.05, spread off)',
     await jobMs(sb, files, 'draft'); // the process's first render warms sharp up; it is not timed
     const ms: Record<string, number> = {};
     for (const tier of tiers) ms[tier] = (await jobMs(sb, files, tier)).ms;
-    t.diagnostic(`at speed 0.05, one job at a time: draft ${ms.draft} ms, standard ${ms.standard} ms, premium ${ms.premium} ms (medians × speed: 150, 750, 1750 ms)`);
+    t.diagnostic(
+      `at speed 0.05, one job at a time: draft ${ms.draft} ms, standard ${ms.standard} ms, premium ${ms.premium} ms (medians × speed: 150, 750, 1750 ms)`,
+    );
     assert.ok(ms.draft! < ms.standard! && ms.standard! < ms.premium!, JSON.stringify(ms));
     for (const tier of tiers) {
       const expected = latency.front[tier].median * 1000 * 0.05;
@@ -92,25 +109,34 @@ describe('tier times: the sandbox on loopback (SANDBOX_SPEED 0.05, spread off)',
       assert.ok(ms[tier]! >= expected - 5 && ms[tier]! < expected + 3000, `${tier}: ${ms[tier]} ms for ${expected} ms`);
     }
     const seconds = await drawn(sb);
-    assert.ok([...seconds.values()].every((s, i, all) => i === 0 || s >= all[i - 1]!), 'state shows the medians, in order');
+    assert.ok(
+      [...seconds.values()].every((s, i, all) => i === 0 || s >= all[i - 1]!),
+      'state shows the medians, in order',
+    );
   });
 });
 
 describe('tier times: the sandbox on loopback (SANDBOX_SPEED 0.02, spread on)', () => {
   let sb: Sandbox;
-  before(async () => { sb = await sandbox({ speed: 0.02 }); });
+  before(async () => {
+    sb = await sandbox({ speed: 0.02 });
+  });
   after(() => sb.close());
 
-  it('draws each job its own time within the model\'s bounds, and waits that long', async (t) => {
+  it("draws each job its own time within the model's bounds, and waits that long", async (t) => {
     const files = await inputs(sb);
     const jobs = await Promise.all(Array.from({ length: 8 }, () => jobMs(sb, files, 'standard')));
     const seconds = await drawn(sb);
     const given = jobs.map((job) => seconds.get(job.id)!);
-    t.diagnostic(`8 standard jobs drew ${given.map((s) => s.toFixed(1)).join(', ')} s; at speed 0.02 took ${jobs.map((j) => j.ms).join(', ')} ms`);
+    t.diagnostic(
+      `8 standard jobs drew ${given.map((s) => s.toFixed(1)).join(', ')} s; at speed 0.02 took ${jobs.map((j) => j.ms).join(', ')} ms`,
+    );
     const stated = latency.front.standard;
     const bound = Math.exp(sigmaOf(stated) * durations.maxDeviations);
-    for (const s of given) assert.ok(s >= stated.median / bound - 1e-3 && s <= stated.median * bound + 1e-3, `${s} s within ±2.5 σ`);
+    for (const s of given)
+      assert.ok(s >= stated.median / bound - 1e-3 && s <= stated.median * bound + 1e-3, `${s} s within ±2.5 σ`);
     assert.equal(new Set(given).size, given.length, 'every job drew its own time');
-    for (const [i, job] of jobs.entries()) assert.ok(job.ms >= given[i]! * 1000 * 0.02 - 5, `job ${i} took ${job.ms} ms, no less than drawn`);
+    for (const [i, job] of jobs.entries())
+      assert.ok(job.ms >= given[i]! * 1000 * 0.02 - 5, `job ${i} took ${job.ms} ms, no less than drawn`);
   });
 });

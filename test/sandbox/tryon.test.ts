@@ -6,7 +6,9 @@ import type { Sandbox } from './support.js';
 
 describe('image try-on happy path', () => {
   let sb: Sandbox;
-  before(async () => { sb = await sandbox(); });
+  before(async () => {
+    sb = await sandbox();
+  });
   after(() => sb.close());
 
   it('renders a single front view that downloads as a real JPEG the size of the person photo', async () => {
@@ -46,7 +48,9 @@ describe('image try-on happy path', () => {
   it('builds a catalog: parent of type catalog, front first, four downloadable decoded outputs', async () => {
     const files = await inputs(sb);
     const views = ['side', 'front', 'three_quarter_left', 'back'];
-    const submit = await sb.json('POST', '/v1/images/tryon', { json: imageBody(files, { views, tier: 'premium', background: 'haveli_warm' }) });
+    const submit = await sb.json('POST', '/v1/images/tryon', {
+      json: imageBody(files, { views, tier: 'premium', background: 'haveli_warm' }),
+    });
     assert.equal(submit.status, 202);
     assert.equal(submit.body.type, 'catalog');
     assert.equal(submit.body.status, 'queued');
@@ -81,14 +85,23 @@ describe('image try-on happy path', () => {
     assert.equal(childJob.body.status, 'succeeded');
     assert.equal(childJob.body.parent, job.id);
     const childOutputs = (await sb.json('GET', `/v1/images/${child.id}/outputs`)).body.data;
-    assert.deepEqual(childOutputs.map((o: { view: string }) => o.view), ['back']);
+    assert.deepEqual(
+      childOutputs.map((o: { view: string }) => o.view),
+      ['back'],
+    );
   });
 
   it('renders person_to_person from a reference person', async () => {
     const files = await inputs(sb);
     const reference = files.person;
     const submit = await sb.json('POST', '/v1/images/tryon', {
-      json: { mode: 'person_to_person', person_image: files.person, reference_person_image: reference, garment: { category: 'lehenga' }, consent_token: true },
+      json: {
+        mode: 'person_to_person',
+        person_image: files.person,
+        reference_person_image: reference,
+        garment: { category: 'lehenga' },
+        consent_token: true,
+      },
     });
     assert.equal(submit.status, 202);
     const job = await settled(sb, submit.body.id);
@@ -106,7 +119,9 @@ describe('image try-on happy path', () => {
     const garment = await upload(sb, png, 'garment', { type: 'image/png' });
     assert.equal(person.status, 201);
     assert.equal(garment.status, 201);
-    const submit = await sb.json('POST', '/v1/images/tryon', { json: imageBody({ person: person.body.id, garment: garment.body.id }) });
+    const submit = await sb.json('POST', '/v1/images/tryon', {
+      json: imageBody({ person: person.body.id, garment: garment.body.id }),
+    });
     const job = await settled(sb, submit.body.id);
     assert.equal(job.status, 'succeeded');
     const [output] = (await sb.json('GET', `/v1/images/${job.id}/outputs`)).body.data;
@@ -118,7 +133,10 @@ describe('image try-on happy path', () => {
   it('caps the output at 1024 on the long side', async () => {
     const big = await upload(sb, await personPhoto(1200, 1800), 'person');
     const files = await inputs(sb);
-    const job = await settled(sb, (await sb.json('POST', '/v1/images/tryon', { json: imageBody({ ...files, person: big.body.id }) })).body.id);
+    const job = await settled(
+      sb,
+      (await sb.json('POST', '/v1/images/tryon', { json: imageBody({ ...files, person: big.body.id }) })).body.id,
+    );
     const [output] = (await sb.json('GET', `/v1/images/${job.id}/outputs`)).body.data;
     assert.deepEqual([output.width, output.height], [683, 1024]);
     const bytes = Buffer.from(await (await sb.call('GET', `/v1/files/${output.file_id}/content`)).arrayBuffer());
@@ -127,7 +145,12 @@ describe('image try-on happy path', () => {
   });
 
   it('reports an unknown job and an unknown file as 404 with a JSON error', async () => {
-    for (const path of ['/v1/jobs/job_nope', '/v1/images/job_nope/outputs', '/v1/files/file_nope/content', '/v1/nothing']) {
+    for (const path of [
+      '/v1/jobs/job_nope',
+      '/v1/images/job_nope/outputs',
+      '/v1/files/file_nope/content',
+      '/v1/nothing',
+    ]) {
       const answer = await sb.json('GET', path);
       assert.equal(answer.status, 404, path);
       assert.equal(answer.body.error.code, 'not_found');
@@ -137,7 +160,9 @@ describe('image try-on happy path', () => {
   it('keeps workspaces apart: another workspace cannot see a job or its files', async () => {
     const files = await inputs(sb);
     const submit = await sb.json('POST', '/v1/images/tryon', { json: imageBody(files) });
-    await until('job to be visible', async () => ((await sb.json('GET', `/v1/jobs/${submit.body.id}`)).status === 200 ? true : undefined));
+    await until('job to be visible', async () =>
+      (await sb.json('GET', `/v1/jobs/${submit.body.id}`)).status === 200 ? true : undefined,
+    );
     const seen = await sb.json('GET', `/v1/jobs/${submit.body.id}`, { key: 'sk_test_beta' });
     assert.equal(seen.status, 404);
     const file = await sb.json('GET', `/v1/files/${files.person}/content`, { key: 'sk_test_beta' });

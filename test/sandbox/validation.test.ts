@@ -25,9 +25,12 @@ describe('try-on request validation', () => {
   }
 
   it('answers 400 for a body that is not JSON', async () => {
-    const response = await sb.call('POST', '/v1/images/tryon', { body: '{"mode":', headers: { 'content-type': 'application/json' } });
+    const response = await sb.call('POST', '/v1/images/tryon', {
+      body: '{"mode":',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(response.status, 400);
-    assert.equal((await response.json() as any).error.code, 'invalid_request');
+    assert.equal(((await response.json()) as any).error.code, 'invalid_request');
   });
 
   it('rule 2.7.3: garment_to_person needs person_image and garment_image', async () => {
@@ -35,13 +38,26 @@ describe('try-on request validation', () => {
     await refused('/v1/images/tryon', noGarment, 'garment_image');
     const { person_image: _p, ...noPerson } = imageBody(files);
     await refused('/v1/images/tryon', noPerson, 'person_image');
-    await refused('/v1/images/tryon', imageBody(files, { reference_person_image: files.person }), 'reference_person_image');
+    await refused(
+      '/v1/images/tryon',
+      imageBody(files, { reference_person_image: files.person }),
+      'reference_person_image',
+    );
   });
 
   it('rule 2.7.3: person_to_person needs person_image and reference_person_image', async () => {
-    const base = { mode: 'person_to_person', person_image: files.person, garment: { category: 'lehenga' }, consent_token: true };
+    const base = {
+      mode: 'person_to_person',
+      person_image: files.person,
+      garment: { category: 'lehenga' },
+      consent_token: true,
+    };
     await refused('/v1/images/tryon', base, 'reference_person_image');
-    await refused('/v1/images/tryon', { ...base, reference_person_image: files.person, garment_image: files.garment }, 'garment_image');
+    await refused(
+      '/v1/images/tryon',
+      { ...base, reference_person_image: files.person, garment_image: files.garment },
+      'garment_image',
+    );
     const ok = await sb.json('POST', '/v1/images/tryon', { json: { ...base, reference_person_image: files.person } });
     assert.equal(ok.status, 202);
   });
@@ -60,13 +76,24 @@ describe('try-on request validation', () => {
   });
 
   it('garment category and subtype are checked together', async () => {
-    await refused('/v1/images/tryon', imageBody(files, { garment: { category: 'saree', subtype: 'a-line' } }), 'garment.subtype');
-    await refused('/v1/images/tryon', imageBody(files, { garment: { category: 'sherwani', subtype: 'nivi' } }), 'garment.subtype');
+    await refused(
+      '/v1/images/tryon',
+      imageBody(files, { garment: { category: 'saree', subtype: 'a-line' } }),
+      'garment.subtype',
+    );
+    await refused(
+      '/v1/images/tryon',
+      imageBody(files, { garment: { category: 'sherwani', subtype: 'nivi' } }),
+      'garment.subtype',
+    );
     await refused('/v1/images/tryon', imageBody(files, { garment: { category: 'kimono' } }), 'garment.category');
     await refused('/v1/images/tryon', imageBody(files, { garment: undefined }), 'garment');
     for (const garment of [
-      { category: 'saree', subtype: 'maharashtrian' }, { category: 'dress', subtype: 'a-line' },
-      { category: 'bandhgala' }, { category: 'suit' }, { category: 'sherwani' },
+      { category: 'saree', subtype: 'maharashtrian' },
+      { category: 'dress', subtype: 'a-line' },
+      { category: 'bandhgala' },
+      { category: 'suit' },
+      { category: 'sherwani' },
     ]) {
       const ok = await sb.json('POST', '/v1/images/tryon', { json: imageBody(files, { garment }) });
       assert.equal(ok.status, 202, JSON.stringify(garment));
@@ -113,7 +140,9 @@ describe('try-on request validation', () => {
     await refused('/v1/videos/tryon', video({ camera: 'drone' }), 'camera');
     await refused('/v1/videos/tryon', video({ views: ['front', 'back'] }), '(body)');
     await refused('/v1/videos/tryon', video({ consent_token: 'yes' }), 'consent_token');
-    const ok = await sb.json('POST', '/v1/videos/tryon', { json: video({ duration_seconds: 1, fps: 8, motion: 'sway', camera: 'pan' }) });
+    const ok = await sb.json('POST', '/v1/videos/tryon', {
+      json: video({ duration_seconds: 1, fps: 8, motion: 'sway', camera: 'pan' }),
+    });
     assert.equal(ok.status, 202);
     assert.equal(ok.body.type, 'video');
     assert.deepEqual(ok.body.video, { duration_seconds: 1, fps: 8, motion: 'sway', camera: 'pan' });

@@ -14,9 +14,13 @@ async function probe(bytes: Uint8Array): Promise<{ stream: string; frames: numbe
   try {
     const file = join(dir, 'video.mp4');
     await writeFile(file, bytes);
-    const child = spawn(await ffmpegBinary(), ['-hide_banner', '-i', file, '-map', '0:v:0', '-f', 'null', '-'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(await ffmpegBinary(), ['-hide_banner', '-i', file, '-map', '0:v:0', '-f', 'null', '-'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let text = '';
-    child.stderr.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     assert.equal(code, 0, text);
     const stream = /Stream #0:0.*Video: .*/.exec(text)?.[0] ?? '';
@@ -29,13 +33,20 @@ async function probe(bytes: Uint8Array): Promise<{ stream: string; frames: numbe
 
 describe('video try-on', () => {
   let sb: Sandbox;
-  before(async () => { sb = await sandbox(); });
+  before(async () => {
+    sb = await sandbox();
+  });
   after(() => sb.close());
 
-  for (const [motion, camera] of [['twirl', 'orbit'], ['walk', 'dolly_in']] as const) {
+  for (const [motion, camera] of [
+    ['twirl', 'orbit'],
+    ['walk', 'dolly_in'],
+  ] as const) {
     it(`renders a real H.264 MP4 of duration × fps frames (${motion}, ${camera})`, async () => {
       const files = await inputs(sb);
-      const submit = await sb.json('POST', '/v1/videos/tryon', { json: imageBody(files, { duration_seconds: 1, fps: 8, motion, camera }) });
+      const submit = await sb.json('POST', '/v1/videos/tryon', {
+        json: imageBody(files, { duration_seconds: 1, fps: 8, motion, camera }),
+      });
       assert.equal(submit.status, 202);
       assert.equal(submit.body.type, 'video');
       assert.equal(submit.body.status, 'queued');

@@ -8,7 +8,12 @@ import { createSandbox } from '../../sandbox/server.js';
 import { imageBody, inputs, sandbox, settled, until } from './support.js';
 import type { Sandbox } from './support.js';
 
-interface Received { id: string; status: number; verified: boolean; event: any }
+interface Received {
+  id: string;
+  status: number;
+  verified: boolean;
+  event: any;
+}
 
 /** A tiny receiver: verifies each delivery, and fails the first try of the ids it is told to. */
 async function receiver(secret: string) {
@@ -21,7 +26,9 @@ async function receiver(secret: string) {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const headers = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(request.headers[h] ?? '')]));
+      const headers = Object.fromEntries(
+        ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(request.headers[h] ?? '')]),
+      );
       let verified = false;
       let event: any;
       try {
@@ -47,8 +54,14 @@ async function receiver(secret: string) {
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
-    failFirstOf: (type: string) => { failNextOfType = type; },
-    close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
+    failFirstOf: (type: string) => {
+      failNextOfType = type;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -74,7 +87,10 @@ describe('webhooks', () => {
       const got = eventsOf(job.id);
       return got.some((r) => r.event.type === 'job.succeeded') ? got : undefined;
     });
-    assert.deepEqual(events.map((r) => r.event.type), ['job.processing', 'job.output_ready', 'job.succeeded']);
+    assert.deepEqual(
+      events.map((r) => r.event.type),
+      ['job.processing', 'job.output_ready', 'job.succeeded'],
+    );
     for (const r of events) {
       assert.ok(r.verified, 'signature verifies with the shared secret');
       assert.match(r.id, /^msg_/);
@@ -89,30 +105,47 @@ describe('webhooks', () => {
     hooks.failFirstOf('job.succeeded');
     const files = await inputs(sb);
     const job = await settled(sb, (await sb.json('POST', '/v1/images/tryon', { json: imageBody(files) })).body.id);
-    const tries = await until('the retried delivery', async () => {
-      const got = hooks.received.filter((r) => r.event.data?.id === job.id && r.event.type === 'job.succeeded');
-      return got.length >= 2 ? got : undefined;
-    }, 10_000);
+    const tries = await until(
+      'the retried delivery',
+      async () => {
+        const got = hooks.received.filter((r) => r.event.data?.id === job.id && r.event.type === 'job.succeeded');
+        return got.length >= 2 ? got : undefined;
+      },
+      10_000,
+    );
     const [first, second] = tries;
     assert.equal(first?.status, 500);
     assert.equal(second?.status, 204);
     assert.equal(first?.id, second?.id);
     assert.ok(second?.verified);
-    assert.ok(sb.logs.some((line) => /webhook job\.succeeded msg_\w+ answered 500; retrying in \d+ ms/.test(line)), sb.logs.join('\n'));
-    assert.ok(sb.logs.every((line) => !line.includes(secret) && !line.includes('sk_test_alpha')), 'no secret or key in the log');
+    assert.ok(
+      sb.logs.some((line) => /webhook job\.succeeded msg_\w+ answered 500; retrying in \d+ ms/.test(line)),
+      sb.logs.join('\n'),
+    );
+    assert.ok(
+      sb.logs.every((line) => !line.includes(secret) && !line.includes('sk_test_alpha')),
+      'no secret or key in the log',
+    );
   });
 
   it('sends job.failed for a failed job and events for catalog children', async () => {
     await sb.json('POST', '/sandbox/faults', { json: { jobOutcome: 'failed' } });
     const files = await inputs(sb);
     const failed = await settled(sb, (await sb.json('POST', '/v1/images/tryon', { json: imageBody(files) })).body.id);
-    const failure = await until('the failed event', async () => eventsOf(failed.id).find((r) => r.event.type === 'job.failed'));
+    const failure = await until('the failed event', async () =>
+      eventsOf(failed.id).find((r) => r.event.type === 'job.failed'),
+    );
     assert.equal(failure.event.data.error.code, 'render_failed');
     assert.ok(failure.verified);
 
-    const catalog = await settled(sb, (await sb.json('POST', '/v1/images/tryon', { json: imageBody(files, { views: ['front', 'back'] }) })).body.id);
+    const catalog = await settled(
+      sb,
+      (await sb.json('POST', '/v1/images/tryon', { json: imageBody(files, { views: ['front', 'back'] }) })).body.id,
+    );
     const child = catalog.children.find((c: { view: string }) => c.view === 'back');
-    const childDone = await until('the child succeeded event', async () => eventsOf(child.id).find((r) => r.event.type === 'job.succeeded'));
+    const childDone = await until('the child succeeded event', async () =>
+      eventsOf(child.id).find((r) => r.event.type === 'job.succeeded'),
+    );
     assert.equal(childDone.event.data.parent, catalog.id);
     const ready = await until('two output_ready events on the parent', async () => {
       const got = eventsOf(catalog.id).filter((r) => r.event.type === 'job.output_ready');
@@ -127,9 +160,14 @@ describe('webhooks', () => {
     const lonely = await sandbox({ webhookUrl: gone.url, webhookSecret: secret, webhookRetryBaseMs: 20 });
     try {
       const files = await inputs(lonely);
-      const job = await settled(lonely, (await lonely.json('POST', '/v1/images/tryon', { json: imageBody(files) })).body.id);
+      const job = await settled(
+        lonely,
+        (await lonely.json('POST', '/v1/images/tryon', { json: imageBody(files) })).body.id,
+      );
       assert.equal(job.status, 'succeeded');
-      const gaveUp = await until('the sender to give up', async () => lonely.logs.find((line) => /job\.succeeded .* gave up after 5 tries/.test(line)));
+      const gaveUp = await until('the sender to give up', async () =>
+        lonely.logs.find((line) => /job\.succeeded .* gave up after 5 tries/.test(line)),
+      );
       assert.match(gaveUp, /failed \(/);
       const retries = lonely.logs.filter((line) => /job\.succeeded .* retrying in/.test(line));
       assert.equal(retries.length, 4);

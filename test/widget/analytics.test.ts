@@ -3,17 +3,34 @@
 // requestId or URL); without it, nothing reaches either.
 import { expect } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
-import { button, drawnPhoto, fakeProxy, mount, openAndConsent, pickPhoto, reach, until, withConsoleErrors } from './helpers.js';
+import {
+  button,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  openAndConsent,
+  pickPhoto,
+  reach,
+  until,
+  withConsoleErrors,
+} from './helpers.js';
 import type { Fake, Scenario } from './helpers.js';
 
 type Params = Record<string, unknown>;
-interface Published { name: string; params: Params }
+interface Published {
+  name: string;
+  params: Params;
+}
 
 const published: Published[] = [];
 
 function stubShopify(): void {
   (window as { Shopify?: unknown }).Shopify = {
-    analytics: { publish: (name: string, params: Params) => { published.push({ name, params: structuredClone(params) }); } },
+    analytics: {
+      publish: (name: string, params: Params) => {
+        published.push({ name, params: structuredClone(params) });
+      },
+    },
   };
 }
 
@@ -40,7 +57,9 @@ function withoutDuration(params: Params, what: string): Params {
 /** Nothing sent may carry a handle, a requestId or an address, whatever its key. */
 async function expectNothingPrivate(fake: Fake, sent: Params[]): Promise<void> {
   const log = await fake.log();
-  const secrets = log.flatMap((r) => [r.body?.['requestId'], r.body?.['photo']]).filter((v): v is string => typeof v === 'string');
+  const secrets = log
+    .flatMap((r) => [r.body?.['requestId'], r.body?.['photo']])
+    .filter((v): v is string => typeof v === 'string');
   expect(secrets.length).to.be.greaterThan(0);
   const text = JSON.stringify(sent);
   for (const secret of secrets) expect(text).to.not.contain(secret);
@@ -55,8 +74,16 @@ describe('conversion events', () => {
     delete (window as { dataLayer?: unknown }).dataLayer;
   });
 
-  const scenario: Scenario = { product: { views: ['front', 'side'], video: false, tier: 'draft', name: 'Saree', variants: [{ id: 'sindoor-red', name: 'Sindoor red' }] },
-    steps: [{ status: 'queued' }, { status: 'succeeded', outputs: ['front', 'side'] }] };
+  const scenario: Scenario = {
+    product: {
+      views: ['front', 'side'],
+      video: false,
+      tier: 'draft',
+      name: 'Saree',
+      variants: [{ id: 'sindoor-red', name: 'Sindoor red' }],
+    },
+    steps: [{ status: 'queued' }, { status: 'succeeded', outputs: ['front', 'side'] }],
+  };
 
   it('sends a full run to Shopify and the dataLayer, with exactly the documented parameters', async () => {
     stubShopify();
@@ -72,31 +99,55 @@ describe('conversion events', () => {
       { name: 'tryon_close', params: { ...subject, outcome: 'result' } },
     ];
     const timed = new Set(['tryon_result', 'tryon_close']);
-    const strip = ({ name, params }: Published) => ({ name, params: timed.has(name) ? withoutDuration(params, name) : params });
+    const strip = ({ name, params }: Published) => ({
+      name,
+      params: timed.has(name) ? withoutDuration(params, name) : params,
+    });
     expect(published.map(strip)).to.deep.equal(expected);
-    expect(dataLayer()!.map(({ event, ...params }) => strip({ name: event as string, params }))).to.deep.equal(expected);
+    expect(dataLayer()!.map(({ event, ...params }) => strip({ name: event as string, params }))).to.deep.equal(
+      expected,
+    );
     // The dataLayer holds the same parameters as Shopify got, durations included.
     expect(dataLayer()!.map(({ event, ...params }) => ({ name: event, params }))).to.deep.equal(published);
-    await expectNothingPrivate(fake, published.map((p) => p.params));
+    await expectNothingPrivate(
+      fake,
+      published.map((p) => p.params),
+    );
   });
 
   it('sends a failed run as tryon_error with its code, and a close that says how it ended', async () => {
     stubShopify();
-    const fake = await fakeProxy({ ...scenario, steps: [{ status: 'queued' }, { status: 'failed', error: { code: 'render_failed', message: 'm', retryable: true } }] });
+    const fake = await fakeProxy({
+      ...scenario,
+      steps: [
+        { status: 'queued' },
+        { status: 'failed', error: { code: 'render_failed', message: 'm', retryable: true } },
+      ],
+    });
     const el = await mount(fake, { analytics: 'shopify dataLayer' });
     await fullRun(el, 'error');
 
     const subject = { product: 'saree-red' };
     expect(published.map((p) => p.name)).to.deep.equal(['tryon_open', 'tryon_submit', 'tryon_error', 'tryon_close']);
-    expect(withoutDuration(published[2]!.params, 'error')).to.deep.equal({ ...subject, outcome: 'error', error_code: 'render_failed' });
+    expect(withoutDuration(published[2]!.params, 'error')).to.deep.equal({
+      ...subject,
+      outcome: 'error',
+      error_code: 'render_failed',
+    });
     expect(withoutDuration(published[3]!.params, 'close')).to.deep.equal({ ...subject, outcome: 'error' });
     expect(published[1]!.params).to.deep.equal({ ...subject, views: 'front,side', output: 'image' });
     expect(dataLayer()!.map(({ event, ...params }) => ({ name: event, params }))).to.deep.equal(published);
-    await expectNothingPrivate(fake, published.map((p) => p.params));
+    await expectNothingPrivate(
+      fake,
+      published.map((p) => p.params),
+    );
   });
 
   it('a dialog closed before any result says `closed`, and an error before any submit has no duration', async () => {
-    const fake = await fakeProxy({ ...scenario, photoErrors: [{ status: 413, code: 'file_too_large', retryable: false }] });
+    const fake = await fakeProxy({
+      ...scenario,
+      photoErrors: [{ status: 413, code: 'file_too_large', retryable: false }],
+    });
     const el = await mount(fake, { analytics: 'dataLayer' });
     await openAndConsent(el);
     el.close();
@@ -109,7 +160,12 @@ describe('conversion events', () => {
     expect(events.map((e) => e['event'])).to.deep.equal(['tryon_open', 'tryon_close', 'tryon_open', 'tryon_error']);
     const { event: _close, ...close } = events[1]!;
     expect(withoutDuration(close, 'close')).to.deep.equal({ product: 'saree-red', outcome: 'closed' });
-    expect(events[3]).to.deep.equal({ event: 'tryon_error', product: 'saree-red', outcome: 'error', error_code: 'file_too_large' });
+    expect(events[3]).to.deep.equal({
+      event: 'tryon_error',
+      product: 'saree-red',
+      outcome: 'error',
+      error_code: 'file_too_large',
+    });
   });
 
   it('sends nothing at all without the attribute', async () => {
@@ -131,7 +187,12 @@ describe('conversion events', () => {
     const el = await mount(fake, { analytics: 'dataLayer' });
     await fullRun(el, 'result');
     expect(published).to.deep.equal([]);
-    expect(dataLayer()!.map((e) => e['event'])).to.deep.equal(['tryon_open', 'tryon_submit', 'tryon_result', 'tryon_close']);
+    expect(dataLayer()!.map((e) => e['event'])).to.deep.equal([
+      'tryon_open',
+      'tryon_submit',
+      'tryon_result',
+      'tryon_close',
+    ]);
 
     el.removeAttribute('analytics');
     await el.updateComplete;
@@ -142,7 +203,7 @@ describe('conversion events', () => {
     expect(dataLayer()!.length).to.equal(4);
   });
 
-  it('sends to Shopify only where Shopify\'s analytics exist, and never fails the try-on for it', async () => {
+  it("sends to Shopify only where Shopify's analytics exist, and never fails the try-on for it", async () => {
     const fake = await fakeProxy(scenario);
     const el = await mount(fake, { analytics: 'shopify' });
     await fullRun(el, 'result');
@@ -154,20 +215,32 @@ describe('conversion events', () => {
     expect(published[0]).to.deep.equal({ name: 'tryon_open', params: { product: 'saree-red' } });
   });
 
-  it('goes on with the try-on when the page\'s own analytics scripts throw, and says so once each', async () => {
+  it("goes on with the try-on when the page's own analytics scripts throw, and says so once each", async () => {
     const sent: string[] = [];
     (window as { Shopify?: unknown }).Shopify = {
-      analytics: { publish: (name: string) => { sent.push(`shopify:${name}`); throw new Error('app wrapper broke'); } },
+      analytics: {
+        publish: (name: string) => {
+          sent.push(`shopify:${name}`);
+          throw new Error('app wrapper broke');
+        },
+      },
     };
     const layer: Params[] = [];
-    layer.push = () => { throw new Error('gtm wrapper broke'); };
+    layer.push = () => {
+      throw new Error('gtm wrapper broke');
+    };
     (window as { dataLayer?: unknown }).dataLayer = layer;
     await withConsoleErrors(async (said) => {
       const fake = await fakeProxy(scenario);
       const el = await mount(fake, { analytics: 'shopify dataLayer' });
       await fullRun(el, 'result');
       // Every event was still offered to Shopify after the throws before it.
-      expect(sent).to.deep.equal(['shopify:tryon_open', 'shopify:tryon_submit', 'shopify:tryon_result', 'shopify:tryon_close']);
+      expect(sent).to.deep.equal([
+        'shopify:tryon_open',
+        'shopify:tryon_submit',
+        'shopify:tryon_result',
+        'shopify:tryon_close',
+      ]);
       const told = said.filter((line) => line.includes('threw'));
       expect(told).to.have.length(2);
       expect(told.join('\n')).to.contain('Shopify.analytics.publish').and.contain('dataLayer.push');

@@ -5,10 +5,21 @@ import { expect } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
-import { button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, until } from './helpers.js';
+import {
+  button,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  reach,
+  recordEvents,
+  until,
+} from './helpers.js';
 
 type Params = Record<string, unknown>;
-const dataLayer = () => ((window as { dataLayer?: Params[] }).dataLayer ?? []);
+const dataLayer = () => (window as { dataLayer?: Params[] }).dataLayer ?? [];
 
 function badgeOf(el: TryonButton): HTMLElement | null {
   return el.shadowRoot!.querySelector<HTMLElement>('[part="ready-badge"]');
@@ -16,7 +27,9 @@ function badgeOf(el: TryonButton): HTMLElement | null {
 
 function liveRegionOf(el: TryonButton): HTMLElement {
   // The button's own region: the dialog's is closed with it.
-  const region = [...el.shadowRoot!.children].find((node): node is HTMLElement => node.getAttribute('role') === 'status');
+  const region = [...el.shadowRoot!.children].find(
+    (node): node is HTMLElement => node.getAttribute('role') === 'status',
+  );
   if (!region) throw new Error('The button has no live region.');
   return region;
 }
@@ -32,10 +45,13 @@ function recordAnnouncements(region: HTMLElement): string[] {
 }
 
 function luminance(rgb: string): number {
-  const [r, g, b] = (rgb.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number).map((v) => {
-    const c = v / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
+  const [r, g, b] = (rgb.match(/\d+(\.\d+)?/g) ?? [])
+    .slice(0, 3)
+    .map(Number)
+    .map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
   return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
 }
 
@@ -51,7 +67,10 @@ describe('a try-on watched after the dialog closes', () => {
   });
   after(() => setViewport({ width: 800, height: 600 }));
 
-  for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1366, height: 768 },
+    { width: 390, height: 844 },
+  ]) {
     it(`keeps watching, shows and says the ready badge once, and reopens on the result (${viewport.width}×${viewport.height})`, async function () {
       try {
         await setViewport(viewport);
@@ -60,13 +79,23 @@ describe('a try-on watched after the dialog closes', () => {
         if (/asked for .* the page has/.test(String(error))) this.skip();
         throw error;
       }
-      const fake = await fakeProxy({ steps: [{ status: 'queued' }, { hold: true }, { status: 'processing' }, { status: 'succeeded', outputs: ['front'] }] });
+      const fake = await fakeProxy({
+        steps: [
+          { status: 'queued' },
+          { hold: true },
+          { status: 'processing' },
+          { status: 'succeeded', outputs: ['front'] },
+        ],
+      });
       const el = await mount(fake, { analytics: 'dataLayer' });
       const events = recordEvents(el);
       await openAndConsent(el);
       await pickPhoto(el, await drawnPhoto(500, 700));
       button(el, 'Try it on').click();
-      await until(async () => (await fake.log()).some((r) => r.path.endsWith('/events') && r.held), 'the stream to wait at the hold');
+      await until(
+        async () => (await fake.log()).some((r) => r.path.endsWith('/events') && r.held),
+        'the stream to wait at the hold',
+      );
       await reach(el, 'queued');
 
       el.close();
@@ -98,7 +127,12 @@ describe('a try-on watched after the dialog closes', () => {
 
       // Measured: on the button's corner, inside the viewport, moving nothing on the page.
       const after = el.getBoundingClientRect();
-      expect([after.width, after.height, after.x, after.y]).to.deep.equal([before.width, before.height, before.x, before.y]);
+      expect([after.width, after.height, after.x, after.y]).to.deep.equal([
+        before.width,
+        before.height,
+        before.x,
+        before.y,
+      ]);
       const rect = badge.getBoundingClientRect();
       expect(rect.width).to.be.greaterThan(0);
       expect(rect.right).to.be.at.most(innerWidth);
@@ -123,7 +157,12 @@ describe('a try-on watched after the dialog closes', () => {
       const pushed = dataLayer().map((entry) => entry['event']);
       expect(pushed).to.deep.equal(['tryon_open', 'tryon_submit', 'tryon_close', 'tryon_result', 'tryon_open']);
       expect(dataLayer()[2]).to.deep.include({ event: 'tryon_close', outcome: 'background' });
-      expect(dataLayer()[3]).to.deep.include({ event: 'tryon_result', outcome: 'result', views: 'front', output: 'image' });
+      expect(dataLayer()[3]).to.deep.include({
+        event: 'tryon_result',
+        outcome: 'result',
+        views: 'front',
+        output: 'image',
+      });
       expect(Number.isInteger(dataLayer()[3]!['duration_ms'])).to.equal(true);
     });
   }

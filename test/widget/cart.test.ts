@@ -6,11 +6,31 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
-import { button, dialogOf, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, statusText, until, withConsoleErrors, focused } from './helpers.js';
+import {
+  button,
+  dialogOf,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  reach,
+  statusText,
+  until,
+  withConsoleErrors,
+  focused,
+} from './helpers.js';
 
 const saree = {
-  views: ['front'], video: false, tier: 'draft', name: 'Banarasi saree',
-  variants: [{ id: 'ivory', name: 'Ivory' }, { id: 'sindoor-red', name: 'Sindoor red' }],
+  views: ['front'],
+  video: false,
+  tier: 'draft',
+  name: 'Banarasi saree',
+  variants: [
+    { id: 'ivory', name: 'Ivory' },
+    { id: 'sindoor-red', name: 'Sindoor red' },
+  ],
 };
 
 const cartButton = (el: TryonButton) => panelRoot(el).querySelector<HTMLButtonElement>('[part~="add-to-cart-button"]');
@@ -30,11 +50,18 @@ async function tabToCart(el: TryonButton): Promise<void> {
   expect(focused(el) === cartButton(el), 'Tab reaches "Add to cart"').to.equal(true);
 }
 
-interface Deferred { promise: Promise<void>; resolve(): void; reject(error: Error): void }
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(error: Error): void;
+}
 function deferred(): Deferred {
   let resolve!: () => void;
   let reject!: (error: Error) => void;
-  const promise = new Promise<void>((ok, fail) => { resolve = ok; reject = fail; });
+  const promise = new Promise<void>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
   return { promise, resolve, reject };
 }
 
@@ -46,9 +73,11 @@ describe('add to cart from the result', () => {
     delete (window as { Shopify?: unknown }).Shopify;
     delete (window as { publish?: unknown }).publish;
   });
-  afterEach(() => { window.fetch = original; });
+  afterEach(() => {
+    window.fetch = original;
+  });
 
-  it('event: keyboard-reachable; adding until the shop\'s work settles, then added, announced, and reported', async () => {
+  it("event: keyboard-reachable; adding until the shop's work settles, then added, announced, and reported", async () => {
     const fake = await fakeProxy({ product: saree });
     const el = await mount(fake, { variant: 'ivory', 'add-to-cart': 'event', analytics: 'dataLayer' });
     const work = deferred();
@@ -70,14 +99,19 @@ describe('add to cart from the result', () => {
     // Pressed again while adding: nothing more.
     await sendKeys({ press: 'Enter' });
     expect(seen.length).to.equal(1);
-    const layer = () => ((window as { dataLayer?: Record<string, unknown>[] }).dataLayer ?? []).filter((e) => e['event'] === 'tryon_add_to_cart');
+    const layer = () =>
+      ((window as { dataLayer?: Record<string, unknown>[] }).dataLayer ?? []).filter(
+        (e) => e['event'] === 'tryon_add_to_cart',
+      );
     expect(layer(), 'nothing reported before the add is done').to.deep.equal([]);
 
     work.resolve();
     await until(() => cartButton(el)?.textContent?.trim() === 'Added to cart', 'the added state');
     await until(() => statusText(el) === 'Banarasi saree is in your cart.', 'the announcement');
     expect(focused(el) === cartButton(el), 'focus stays on the button').to.equal(true);
-    expect(layer()).to.deep.equal([{ event: 'tryon_add_to_cart', product: 'saree-red', variant: 'ivory', cart: 'event' }]);
+    expect(layer()).to.deep.equal([
+      { event: 'tryon_add_to_cart', product: 'saree-red', variant: 'ivory', cart: 'event' },
+    ]);
     expect(cartError(el)).to.equal(null);
     await expect(el).to.be.accessible();
   });
@@ -88,7 +122,7 @@ describe('add to cart from the result', () => {
     let attempt = 0;
     el.addEventListener('tryon-add-to-cart', (event) => {
       attempt += 1;
-      event.detail.waitUntil(attempt === 1 ? Promise.reject(new Error('the shop\'s cart is down')) : Promise.resolve());
+      event.detail.waitUntil(attempt === 1 ? Promise.reject(new Error("the shop's cart is down")) : Promise.resolve());
     });
     await tryOn(el);
     await tabToCart(el);
@@ -126,11 +160,15 @@ describe('add to cart from the result', () => {
       const el = await mount(fake, { 'add-to-cart': 'amazon' });
       await tryOn(el);
       expect(cartButton(el)).to.equal(null);
-      expect(said.filter((line) => line.includes('add-to-cart="amazon" is not shopify, woocommerce or event')).length).to.equal(1);
+      expect(
+        said.filter((line) => line.includes('add-to-cart="amazon" is not shopify, woocommerce or event')).length,
+      ).to.equal(1);
       const shopify = await mount(await fakeProxy({ product: saree }), { 'add-to-cart': 'shopify' });
       await tryOn(shopify);
       expect(cartButton(shopify)).to.equal(null);
-      expect(said.some((line) => line.includes('add-to-cart="shopify" needs the variant tried on or a cart-id'))).to.equal(true);
+      expect(
+        said.some((line) => line.includes('add-to-cart="shopify" needs the variant tried on or a cart-id')),
+      ).to.equal(true);
     });
   });
 
@@ -144,32 +182,66 @@ describe('add to cart from the result', () => {
         if (url === '/en-in/cart/add.js') {
           posted.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
           if (answer === 'sold-out') {
-            return Response.json({ status: 422, message: 'Cart Error', description: 'The maximum quantity of this item is already in your cart.' }, { status: 422 });
+            return Response.json(
+              {
+                status: 422,
+                message: 'Cart Error',
+                description: 'The maximum quantity of this item is already in your cart.',
+              },
+              { status: 422 },
+            );
           }
-          return Response.json({ items: [{ id: 44871234560002, key: '44871234560002:abc', quantity: 1, variant_id: 44871234560002 }] });
+          return Response.json({
+            items: [{ id: 44871234560002, key: '44871234560002:abc', quantity: 1, variant_id: 44871234560002 }],
+          });
         }
         if (url === '/en-in/cart.js') {
-          return Response.json({ token: 'c1-abc', item_count: 3, total_price: 1250000, currency: 'INR', items: [{ key: '44871234560002:abc', quantity: 3, final_line_price: 1250000 }] });
+          return Response.json({
+            token: 'c1-abc',
+            item_count: 3,
+            total_price: 1250000,
+            currency: 'INR',
+            items: [{ key: '44871234560002:abc', quantity: 3, final_line_price: 1250000 }],
+          });
         }
         return original(input, init);
       };
       return { posted };
     }
 
-    it('adds the variant tried on through Shopify\'s Ajax Cart API, then tells Dawn and Horizon', async () => {
+    it("adds the variant tried on through Shopify's Ajax Cart API, then tells Dawn and Horizon", async () => {
       const { posted } = shopifyCart('ok');
       const published: [string, unknown][] = [];
-      (window as { publish?: unknown }).publish = (name: string, data: unknown) => { published.push([name, data]); };
+      (window as { publish?: unknown }).publish = (name: string, data: unknown) => {
+        published.push([name, data]);
+      };
       const horizon4 = new Promise<{ cart: { totalQuantity: number } }>((resolve) => {
-        document.addEventListener('shopify:cart:lines-update', (event) => {
-          resolve((event as Event & { promise: Promise<{ cart: { totalQuantity: number } }> }).promise);
-        }, { once: true });
+        document.addEventListener(
+          'shopify:cart:lines-update',
+          (event) => {
+            resolve((event as Event & { promise: Promise<{ cart: { totalQuantity: number } }> }).promise);
+          },
+          { once: true },
+        );
       });
       const horizon3 = new Promise<{ data: { itemCount: number } }>((resolve) => {
         document.addEventListener('cart:update', (event) => resolve((event as CustomEvent).detail), { once: true });
       });
-      const fake = await fakeProxy({ product: { ...saree, variants: [{ id: '44871234560001', name: 'Ivory' }, { id: '44871234560002', name: 'Red' }] } });
-      const el = await mount(fake, { variant: '44871234560002', 'add-to-cart': 'shopify', 'cart-id': '44871234560001', analytics: 'dataLayer' });
+      const fake = await fakeProxy({
+        product: {
+          ...saree,
+          variants: [
+            { id: '44871234560001', name: 'Ivory' },
+            { id: '44871234560002', name: 'Red' },
+          ],
+        },
+      });
+      const el = await mount(fake, {
+        variant: '44871234560002',
+        'add-to-cart': 'shopify',
+        'cart-id': '44871234560001',
+        analytics: 'dataLayer',
+      });
       await tryOn(el);
       cartButton(el)!.click();
       await until(() => cartButton(el)?.textContent?.trim() === 'Added to cart', 'added');
@@ -180,10 +252,12 @@ describe('add to cart from the result', () => {
       expect(published.map(([name]) => name)).to.deep.equal(['cart-update']);
       expect(statusText(el)).to.equal('Banarasi saree is in your cart.');
       const layer = (window as { dataLayer?: Record<string, unknown>[] }).dataLayer ?? [];
-      expect(layer.filter((e) => e['event'] === 'tryon_add_to_cart')).to.deep.equal([{ event: 'tryon_add_to_cart', product: 'saree-red', variant: '44871234560002', cart: 'shopify' }]);
+      expect(layer.filter((e) => e['event'] === 'tryon_add_to_cart')).to.deep.equal([
+        { event: 'tryon_add_to_cart', product: 'saree-red', variant: '44871234560002', cart: 'shopify' },
+      ]);
     });
 
-    it('a product without variants adds its cart-id; Shopify\'s refusal is shown in its own words after ours', async () => {
+    it("a product without variants adds its cart-id; Shopify's refusal is shown in its own words after ours", async () => {
       const { posted } = shopifyCart('sold-out');
       const fake = await fakeProxy({ product: { ...saree, variants: undefined } });
       const el = await mount(fake, { 'add-to-cart': 'shopify', 'cart-id': '44871234560001' });
@@ -191,7 +265,9 @@ describe('add to cart from the result', () => {
       cartButton(el)!.click();
       await until(() => cartError(el), 'the failure');
       expect(posted).to.deep.equal([{ items: [{ id: 44871234560001, quantity: 1 }] }]);
-      expect(cartError(el)!.textContent!.trim()).to.equal('Could not add Banarasi saree to your cart. Please try again. The maximum quantity of this item is already in your cart.');
+      expect(cartError(el)!.textContent!.trim()).to.equal(
+        'Could not add Banarasi saree to your cart. Please try again. The maximum quantity of this item is already in your cart.',
+      );
       await expect(el).to.be.accessible();
     });
   });

@@ -15,10 +15,15 @@ function build() {
     const outDir = mkdtempSync(join(tmpdir(), 'tryon-wtr-cdn-'));
     process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
     const script = `const { buildCdn } = await import('./scripts/build.ts'); await buildCdn({ outDir: ${JSON.stringify(outDir)}, quiet: true });`;
-    execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, timeout: 120_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`buildCdn failed: ${stderr || error.message}`));
-      else resolve(outDir);
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: root, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`buildCdn failed: ${stderr || error.message}`));
+        else resolve(outDir);
+      },
+    );
   });
   return built;
 }
@@ -29,7 +34,12 @@ export function cdnBuildMiddleware() {
     const outDir = await build();
     const file = normalize(join(outDir, ctx.path.slice('/cdn-build/'.length)));
     // Scripts, and the photo check's models and wasm beside them.
-    const type = { js: 'text/javascript', json: 'application/json', bin: 'application/octet-stream', wasm: 'application/wasm' }[file.split('.').pop()];
+    const type = {
+      js: 'text/javascript',
+      json: 'application/json',
+      bin: 'application/octet-stream',
+      wasm: 'application/wasm',
+    }[file.split('.').pop()];
     if (!file.startsWith(outDir) || !type) return next();
     try {
       ctx.body = readFileSync(file);

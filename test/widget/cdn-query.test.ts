@@ -23,7 +23,8 @@ async function frameWith(markup: string): Promise<{ win: Frame; remove(): void }
 
 /** Fetches of files of the CDN build from inside the frame, by path (query dropped). */
 function fetchesOf(win: Frame): string[] {
-  return win.performance.getEntriesByType('resource')
+  return win.performance
+    .getEntriesByType('resource')
     .map((entry) => new URL(entry.name).pathname)
     .filter((path) => path.startsWith('/cdn-build/'));
 }
@@ -49,8 +50,14 @@ describe('the CDN build under a versioned URL', () => {
       expect(dialog?.open, 'the dialog is open').to.equal(true);
 
       const fetched = fetchesOf(win);
-      expect(fetched.filter((path) => path === '/cdn-build/tryon-button.js'), fetched.join(', ')).to.have.length(1);
-      expect(fetched.filter((path) => /\/tryon-panel-[\w-]+\.js$/.test(path)), fetched.join(', ')).to.have.length(1);
+      expect(
+        fetched.filter((path) => path === '/cdn-build/tryon-button.js'),
+        fetched.join(', '),
+      ).to.have.length(1);
+      expect(
+        fetched.filter((path) => /\/tryon-panel-[\w-]+\.js$/.test(path)),
+        fetched.join(', '),
+      ).to.have.length(1);
       expect(win.litElementVersions, 'one Lit in the page').to.have.length(1);
     } finally {
       remove();
@@ -64,7 +71,10 @@ describe('the CDN build under a versioned URL', () => {
     );
     try {
       await until(() => win.customElements.get('tryon-button'), 'the element registered in the frame', 20_000);
-      await until(() => fetchesOf(win).filter((path) => path === '/cdn-build/tryon-button.js').length === 2, 'both entries fetched');
+      await until(
+        () => fetchesOf(win).filter((path) => path === '/cdn-build/tryon-button.js').length === 2,
+        'both entries fetched',
+      );
       const cores = fetchesOf(win).filter((path) => /\/tryon-core-[\w-]+\.js$/.test(path));
       expect(cores, 'the core is fetched once').to.have.length(1);
       expect(win.litElementVersions, 'one Lit in the page').to.have.length(1);

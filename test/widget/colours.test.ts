@@ -8,29 +8,58 @@ import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
 import { ar } from '../../widget/i18n/ar.js';
 import {
-  button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, statusText, until, focused,
+  button,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  reach,
+  recordEvents,
+  statusText,
+  until,
+  focused,
 } from './helpers.js';
 import type { Fake, FakeRequest, Scenario } from './helpers.js';
 import { viewport } from './media.js';
 
 const lehenga = {
-  views: ['front'], video: false, tier: 'standard', name: 'Bridal lehenga', colourPreviews: 3,
-  variants: [{ id: 'ivory', name: 'Ivory' }, { id: 'sindoor-red', name: 'Sindoor red' }, { id: 'emerald', name: 'Emerald' }],
+  views: ['front'],
+  video: false,
+  tier: 'standard',
+  name: 'Bridal lehenga',
+  colourPreviews: 3,
+  variants: [
+    { id: 'ivory', name: 'Ivory' },
+    { id: 'sindoor-red', name: 'Sindoor red' },
+    { id: 'emerald', name: 'Emerald' },
+  ],
 };
 
-const tryons = async (fake: Fake): Promise<FakeRequest[]> => (await fake.log()).filter((r) => r.method === 'POST' && r.path === '/tryons');
+const tryons = async (fake: Fake): Promise<FakeRequest[]> =>
+  (await fake.log()).filter((r) => r.method === 'POST' && r.path === '/tryons');
 const uploads = async (fake: Fake): Promise<number> => (await fake.log()).filter((r) => r.path === '/photos').length;
 const grid = (el: TryonButton) => panelRoot(el).querySelector<HTMLElement>('[part="colours"]');
 const tiles = (el: TryonButton) => [...panelRoot(el).querySelectorAll<HTMLElement>('[part="colour"]')];
 /** The accessible name of a colour's button: its own text, then the colour's heading (aria-labelledby). */
 const nameOf = (button: Element | null | undefined): string => {
   const root = button?.getRootNode() as ShadowRoot | undefined;
-  return (button?.getAttribute('aria-labelledby') ?? '').split(' ').map((id) => root?.getElementById(id)?.textContent?.trim()).join(' ');
+  return (button?.getAttribute('aria-labelledby') ?? '')
+    .split(' ')
+    .map((id) => root?.getElementById(id)?.textContent?.trim())
+    .join(' ');
 };
-const upgrade = (el: TryonButton, name: string) => [...panelRoot(el).querySelectorAll<HTMLButtonElement>('button[aria-labelledby]')]
-  .find((b) => nameOf(b) === `${en.makeFullQuality} ${name}`);
+const upgrade = (el: TryonButton, name: string) =>
+  [...panelRoot(el).querySelectorAll<HTMLButtonElement>('button[aria-labelledby]')].find(
+    (b) => nameOf(b) === `${en.makeFullQuality} ${name}`,
+  );
 
-async function result(scenario: Scenario, attributes: Record<string, string> = {}, releaseFirst = false): Promise<{ fake: Fake; el: TryonButton }> {
+async function result(
+  scenario: Scenario,
+  attributes: Record<string, string> = {},
+  releaseFirst = false,
+): Promise<{ fake: Fake; el: TryonButton }> {
   const fake = await fakeProxy(scenario);
   // Lets the first try-on pass its hold, so a later one waits at its own.
   if (releaseFirst) await fake.release();
@@ -44,7 +73,10 @@ async function result(scenario: Scenario, attributes: Record<string, string> = {
 }
 
 async function allIn(el: TryonButton, count: number): Promise<void> {
-  await until(() => tiles(el).length === count && tiles(el).every((t) => t.getAttribute('aria-busy') === 'false'), 'every colour answered');
+  await until(
+    () => tiles(el).length === count && tiles(el).every((t) => t.getAttribute('aria-busy') === 'false'),
+    'every colour answered',
+  );
   const images = [...grid(el)!.querySelectorAll<HTMLImageElement>('img')];
   await until(() => images.every((i) => i.complete && i.naturalWidth > 0), 'every draft decoded');
 }
@@ -65,8 +97,10 @@ describe('see all colours', () => {
     const [main] = await tryons(fake);
     button(el, en.seeAllColours).click();
     await until(() => grid(el), 'the colours grid');
-    expect(panelRoot(el).querySelector('h3')!.textContent).to.equal(en.coloursTitle.replace('{product}', 'Bridal lehenga'));
-    await until(() => focused(el)?.id === 'step-title', 'focus on the grid\'s heading');
+    expect(panelRoot(el).querySelector('h3')!.textContent).to.equal(
+      en.coloursTitle.replace('{product}', 'Bridal lehenga'),
+    );
+    await until(() => focused(el)?.id === 'step-title', "focus on the grid's heading");
     await allIn(el, 2);
 
     const drafts = (await tryons(fake)).slice(1);
@@ -96,12 +130,11 @@ describe('see all colours', () => {
     expect(await tryons(fake)).to.have.length(3);
   });
 
-  it('asks for no more than the product\'s cap, and says so on a colour the proxy refuses', async () => {
+  it("asks for no more than the product's cap, and says so on a colour the proxy refuses", async () => {
     const { fake, el } = await result({ product: { ...lehenga, colourPreviews: 1 } }, { variant: 'ivory' });
     button(el, en.seeAllColours).click();
     await allIn(el, 1);
     expect(await tryons(fake)).to.have.length(2);
-
   });
 
   it('a colour the proxy refuses beyond its cap (colour_preview_limit) is said on that colour', async () => {
@@ -118,26 +151,47 @@ describe('see all colours', () => {
   });
 
   it('Make this one in full quality: that colour as a normal try-on without a first look, its draft shown meanwhile', async () => {
-    const { fake, el } = await result({
-      product: lehenga,
-      steps: [{ status: 'queued' }, { status: 'processing' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
-    }, { variant: 'ivory' }, true);
+    const { fake, el } = await result(
+      {
+        product: lehenga,
+        steps: [
+          { status: 'queued' },
+          { status: 'processing' },
+          { hold: true },
+          { status: 'succeeded', outputs: ['front'] },
+        ],
+      },
+      { variant: 'ivory' },
+      true,
+    );
     const seen = recordEvents(el);
     button(el, en.seeAllColours).click();
     await allIn(el, 2);
     upgrade(el, 'Sindoor red')!.click();
     await until(() => el.status === 'queued' || el.status === 'rendering', 'the full render under way');
-    const look = await until(() => panelRoot(el).querySelector<HTMLElement>('[part="first-look"]'), 'the colour\'s draft meanwhile');
+    const look = await until(
+      () => panelRoot(el).querySelector<HTMLElement>('[part="first-look"]'),
+      "the colour's draft meanwhile",
+    );
     expect(look.querySelector('img')!.src).to.contain('/files/draft-sindoor-red-front.png');
     expect(look.querySelector('[part="first-look-badge"]')!.textContent!.trim()).to.equal(en.previewBadge);
-    const sent = await until(async () => (await tryons(fake)).find((r) => r.body!['preview'] === 'off'), 'the full render sent');
+    const sent = await until(
+      async () => (await tryons(fake)).find((r) => r.body!['preview'] === 'off'),
+      'the full render sent',
+    );
     expect((await tryons(fake)).at(-1)).to.deep.equal(sent);
     expect(sent.body!['variant']).to.equal('sindoor-red');
     expect(sent.body!['preview']).to.equal('off');
     expect(sent.body!['quality']).to.equal(undefined);
     await fake.release();
     await reach(el, 'result');
-    await until(() => panelRoot(el).querySelector<HTMLImageElement>('[part="result"] img[part="image"]')?.src.includes('/files/sindoor-red-front.png'), 'the full render of that colour');
+    await until(
+      () =>
+        panelRoot(el)
+          .querySelector<HTMLImageElement>('[part="result"] img[part="image"]')
+          ?.src.includes('/files/sindoor-red-front.png'),
+      'the full render of that colour',
+    );
     expect(statusText(el)).to.equal(en.ready);
     expect(seen.filter((e) => e.type === 'tryon-preview')).to.have.length(0);
     const submit = seen.find((e) => e.type === 'tryon-submit')!;
@@ -146,10 +200,13 @@ describe('see all colours', () => {
     // The page's colour (ivory) was just left for another: not offered back until the page picks another.
     expect(panelRoot(el).textContent).to.not.contain('Try this colour');
     el.setAttribute('variant', 'emerald');
-    await until(() => panelRoot(el).textContent!.includes('Try this colour: Emerald'), '"Try this colour" for the page\'s new choice');
+    await until(
+      () => panelRoot(el).textContent!.includes('Try this colour: Emerald'),
+      '"Try this colour" for the page\'s new choice',
+    );
   });
 
-  it('works from the keyboard: Tab reaches each colour\'s button, Enter upgrades, Back returns focus to the result', async () => {
+  it("works from the keyboard: Tab reaches each colour's button, Enter upgrades, Back returns focus to the result", async () => {
     const { el } = await result({ product: lehenga }, { variant: 'ivory' });
     const see = button(el, en.seeAllColours);
     see.focus();
@@ -163,7 +220,7 @@ describe('see all colours', () => {
     expect(focused(el)?.textContent?.trim()).to.equal(en.backToResult);
     await sendKeys({ press: 'Enter' });
     await until(() => !grid(el), 'the result again');
-    await until(() => focused(el)?.id === 'step-title', 'focus on the result\'s heading');
+    await until(() => focused(el)?.id === 'step-title', "focus on the result's heading");
   });
 
   it('right to left in Arabic, axe-clean, and two columns on a phone', async () => {

@@ -17,6 +17,8 @@ describe('consent version', () => {
 
   it('gives the same version for the same words however their letters were composed', async () => {
     // "é" as one code point and as e + combining accent.
-    expect(await consentVersion(consentWords(['caf\u00e9']))).to.equal(await consentVersion(consentWords(['cafe\u0301'])));
+    expect(await consentVersion(consentWords(['caf\u00e9']))).to.equal(
+      await consentVersion(consentWords(['cafe\u0301'])),
+    );
   });
 });

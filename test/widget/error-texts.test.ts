@@ -18,9 +18,7 @@ import { te } from '../../widget/i18n/te.js';
 import { ur } from '../../widget/i18n/ur.js';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import type { Translation } from '../../widget/i18n/en.js';
-import {
-  button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, until,
-} from './helpers.js';
+import { button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, until } from './helpers.js';
 import type { Fake, Scenario } from './helpers.js';
 
 const TRANSLATIONS: Translation[] = [ar, bn, gu, hi, mr, ta, te, ur];
@@ -48,7 +46,9 @@ describe('every error code the proxy can answer, in words', () => {
       for (const translation of TRANSLATIONS) {
         expect(Object.hasOwn(translation, key), `${translation.$code} has ${key}`).to.equal(true);
         const own = (translation as unknown as Record<string, string>)[key]!;
-        expect(own, `${translation.$code} ${key} is translated`).to.not.equal((en as unknown as Record<string, string>)[key]);
+        expect(own, `${translation.$code} ${key} is translated`).to.not.equal(
+          (en as unknown as Record<string, string>)[key],
+        );
       }
     }
   });
@@ -57,7 +57,9 @@ describe('every error code the proxy can answer, in words', () => {
     for (const translation of [undefined, ...TRANSLATIONS]) {
       const texts = new Texts({}, translation);
       for (const code of ERROR_CODES) {
-        expect(texts.errorMessage(code), `${translation?.$code ?? 'en'} ${code}`).to.not.equal(texts.t('error_generic'));
+        expect(texts.errorMessage(code), `${translation?.$code ?? 'en'} ${code}`).to.not.equal(
+          texts.t('error_generic'),
+        );
       }
     }
   });
@@ -77,7 +79,9 @@ describe('every error code the proxy can answer, in words', () => {
 
   for (const code of ['daily_limit_reached', 'daily_budget_reached'] as const) {
     it(`${code} mid-flow: says so plainly and offers only Close, no Try again that cannot succeed today`, async () => {
-      const fake = await fakeProxy({ tryonErrors: [{ status: code === 'daily_limit_reached' ? 429 : 503, code, retryable: false }] });
+      const fake = await fakeProxy({
+        tryonErrors: [{ status: code === 'daily_limit_reached' ? 429 : 503, code, retryable: false }],
+      });
       const el = await mount(fake);
       await openAndConsent(el);
       await pickPhoto(el, await drawnPhoto(500, 700));
@@ -86,7 +90,9 @@ describe('every error code the proxy can answer, in words', () => {
       expect(alertText(el)).to.equal(en[`error_${code}`]);
       const labels = [...panelRoot(el).querySelectorAll('.actions button')].map((b) => b.textContent?.trim());
       expect(labels).to.deep.equal(['Close']);
-      expect(panelRoot(el).activeElement?.textContent?.trim() ?? button(el, 'Close').textContent?.trim()).to.equal('Close');
+      expect(panelRoot(el).activeElement?.textContent?.trim() ?? button(el, 'Close').textContent?.trim()).to.equal(
+        'Close',
+      );
       await expect(el).to.be.accessible();
       button(el, 'Close').click();
       await reach(el, 'idle');
@@ -98,7 +104,9 @@ describe('a product that cannot be tried on today', () => {
   beforeEach(() => sessionStorage.clear());
 
   it('has no button by default (when-unavailable="hide"), before anything is uploaded', async () => {
-    const fake = await fakeProxy({ product: { ...PRODUCT, available: false, unavailableReason: 'daily_budget_reached' } });
+    const fake = await fakeProxy({
+      product: { ...PRODUCT, available: false, unavailableReason: 'daily_budget_reached' },
+    });
     const el = await mount(fake);
     await until(() => el.getAttribute('unavailable') === 'daily_budget_reached', 'the availability answer');
     await el.updateComplete;
@@ -125,9 +133,16 @@ describe('a product that cannot be tried on today', () => {
   });
 
   it('in Hindi, the reason is in Hindi', async () => {
-    const fake = await fakeProxy({ product: { ...PRODUCT, available: false, unavailableReason: 'daily_budget_reached' } });
+    const fake = await fakeProxy({
+      product: { ...PRODUCT, available: false, unavailableReason: 'daily_budget_reached' },
+    });
     const el = await mount(fake, { 'when-unavailable': 'disable', lang: 'hi' });
-    await until(() => el.shadowRoot!.querySelector('[part="unavailable-reason"]')?.textContent?.trim() === hi.unavailable_daily_budget_reached, 'the Hindi reason');
+    await until(
+      () =>
+        el.shadowRoot!.querySelector('[part="unavailable-reason"]')?.textContent?.trim() ===
+        hi.unavailable_daily_budget_reached,
+      'the Hindi reason',
+    );
   });
 
   it('checks again when the dialog opens: the budget ran out since the page loaded', async () => {
@@ -139,8 +154,13 @@ describe('a product that cannot be tried on today', () => {
     await el.open();
     await reach(el, 'error');
     expect(alertText(el)).to.equal(en.error_daily_budget_reached);
-    expect([...panelRoot(el).querySelectorAll('.actions button')].map((b) => b.textContent?.trim())).to.deep.equal(['Close']);
-    expect((await fake.log()).every((r) => r.method === 'GET' && r.path === '/products/saree-red')).to.equal(true, 'nothing uploaded');
+    expect([...panelRoot(el).querySelectorAll('.actions button')].map((b) => b.textContent?.trim())).to.deep.equal([
+      'Close',
+    ]);
+    expect((await fake.log()).every((r) => r.method === 'GET' && r.path === '/products/saree-red')).to.equal(
+      true,
+      'nothing uploaded',
+    );
     button(el, 'Close').click();
     await reach(el, 'idle');
     expect(el.getAttribute('unavailable')).to.equal('daily_budget_reached');

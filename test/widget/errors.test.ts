@@ -2,7 +2,17 @@ import { expect } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
 import {
-  button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, until, withConsoleErrors,
+  button,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  reach,
+  recordEvents,
+  until,
+  withConsoleErrors,
 } from './helpers.js';
 import type { FakeError, Scenario } from './helpers.js';
 
@@ -17,17 +27,62 @@ function alertText(el: TryonButton): string {
 }
 
 const cases: { code: string; where: 'photo' | 'tryon'; error: FakeError; message: string }[] = [
-  { code: 'rate_limited', where: 'tryon', error: { status: 429, code: 'rate_limited', retryAfter: 30 }, message: en.error_rate_limited },
-  { code: 'file_too_large', where: 'photo', error: { status: 413, code: 'file_too_large', retryable: false }, message: en.error_file_too_large },
-  { code: 'unsupported_media_type', where: 'photo', error: { status: 415, code: 'unsupported_media_type', retryable: false }, message: en.error_unsupported_media_type },
-  { code: 'photo_too_small', where: 'photo', error: { status: 422, code: 'photo_too_small', retryable: false }, message: en.error_photo_too_small.replace('{minSide}', '256') },
-  { code: 'upstream_unavailable', where: 'tryon', error: { status: 502, code: 'upstream_unavailable' }, message: en.error_upstream_unavailable },
-  { code: 'out_of_credits', where: 'tryon', error: { status: 503, code: 'out_of_credits' }, message: en.error_out_of_credits },
-  { code: 'upstream_timeout', where: 'tryon', error: { status: 504, code: 'upstream_timeout' }, message: en.error_upstream_timeout },
+  {
+    code: 'rate_limited',
+    where: 'tryon',
+    error: { status: 429, code: 'rate_limited', retryAfter: 30 },
+    message: en.error_rate_limited,
+  },
+  {
+    code: 'file_too_large',
+    where: 'photo',
+    error: { status: 413, code: 'file_too_large', retryable: false },
+    message: en.error_file_too_large,
+  },
+  {
+    code: 'unsupported_media_type',
+    where: 'photo',
+    error: { status: 415, code: 'unsupported_media_type', retryable: false },
+    message: en.error_unsupported_media_type,
+  },
+  {
+    code: 'photo_too_small',
+    where: 'photo',
+    error: { status: 422, code: 'photo_too_small', retryable: false },
+    message: en.error_photo_too_small.replace('{minSide}', '256'),
+  },
+  {
+    code: 'upstream_unavailable',
+    where: 'tryon',
+    error: { status: 502, code: 'upstream_unavailable' },
+    message: en.error_upstream_unavailable,
+  },
+  {
+    code: 'out_of_credits',
+    where: 'tryon',
+    error: { status: 503, code: 'out_of_credits' },
+    message: en.error_out_of_credits,
+  },
+  {
+    code: 'upstream_timeout',
+    where: 'tryon',
+    error: { status: 504, code: 'upstream_timeout' },
+    message: en.error_upstream_timeout,
+  },
   // No answer while the device is online: the shop's service, not the shopper's connection (outage.test.ts has offline).
-  { code: 'not_answering', where: 'tryon', error: { status: 0, code: 'offline', refused: true }, message: en.error_not_answering },
+  {
+    code: 'not_answering',
+    where: 'tryon',
+    error: { status: 0, code: 'offline', refused: true },
+    message: en.error_not_answering,
+  },
   { code: 'some_new_code', where: 'tryon', error: { status: 418, code: 'some_new_code' }, message: en.error_generic },
-  { code: 'http_502', where: 'tryon', error: { status: 502, code: '', raw: '<html>Bad gateway</html>' }, message: en.error_generic },
+  {
+    code: 'http_502',
+    where: 'tryon',
+    error: { status: 502, code: '', raw: '<html>Bad gateway</html>' },
+    message: en.error_generic,
+  },
 ];
 
 describe('errors in plain words', () => {
@@ -60,7 +115,10 @@ describe('errors in plain words', () => {
 
   it('says so when the render failed, and trying again makes a new try-on', async () => {
     const fake = await fakeProxy({
-      steps: [{ status: 'processing' }, { status: 'failed', error: { code: 'render_failed', message: 'x', retryable: true } }],
+      steps: [
+        { status: 'processing' },
+        { status: 'failed', error: { code: 'render_failed', message: 'x', retryable: true } },
+      ],
     });
     const el = await mount(fake);
     const seen = recordEvents(el);
@@ -80,7 +138,12 @@ describe('errors in plain words', () => {
   });
 
   it('retries a failed submit with the same requestId, and uploads the photo only once', async () => {
-    const fake = await fakeProxy({ tryonErrors: [{ status: 503, code: 'upstream_unavailable' }, { status: 0, code: 'offline', refused: true }] });
+    const fake = await fakeProxy({
+      tryonErrors: [
+        { status: 503, code: 'upstream_unavailable' },
+        { status: 0, code: 'offline', refused: true },
+      ],
+    });
     const el = await mount(fake);
     await submitPhoto(el);
     await reach(el, 'error');
@@ -114,7 +177,10 @@ describe('errors in plain words', () => {
   it('polls every interval without Server-Sent Events and backs off while polls fail', async () => {
     const fake = await fakeProxy({
       sse: false,
-      statusErrors: [{ status: 503, code: 'upstream_unavailable' }, { status: 503, code: 'upstream_unavailable' }],
+      statusErrors: [
+        { status: 503, code: 'upstream_unavailable' },
+        { status: 503, code: 'upstream_unavailable' },
+      ],
       steps: [{ status: 'queued' }, { status: 'processing' }, { status: 'succeeded', outputs: ['front'] }],
     });
     const el = await mount(fake);
@@ -132,7 +198,11 @@ describe('errors in plain words', () => {
   // A service that is down is waited out (outage.test.ts); a proxy that keeps refusing is not.
   it('gives up watching after repeated refusals, then "Try again" watches the same try-on', async () => {
     const failing = Array.from({ length: 6 }, () => ({ status: 429, code: 'rate_limited', retryable: true }));
-    const fake = await fakeProxy({ sse: false, statusErrors: failing, steps: [{ status: 'succeeded', outputs: ['front'] }] });
+    const fake = await fakeProxy({
+      sse: false,
+      statusErrors: failing,
+      steps: [{ status: 'succeeded', outputs: ['front'] }],
+    });
     const el = await mount(fake);
     el.pollInterval = 5;
     await submitPhoto(el);
@@ -174,7 +244,12 @@ describe('errors in plain words', () => {
   });
 
   it('asks again when a success comes without outputs, and offers Try again if none come', async () => {
-    const fake = await fakeProxy({ steps: [{ status: 'succeeded', outputs: [] }, { status: 'succeeded', outputs: ['front'] }] });
+    const fake = await fakeProxy({
+      steps: [
+        { status: 'succeeded', outputs: [] },
+        { status: 'succeeded', outputs: ['front'] },
+      ],
+    });
     const el = await mount(fake);
     await submitPhoto(el);
     await reach(el, 'result');

@@ -9,11 +9,17 @@
 // Renders are scripted steps: each poll (or each SSE event) moves one step on; a hold waits.
 
 const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 
 const defaults = {
   product: {
-    product: 'saree-red', views: ['front'], video: false, tier: 'standard', name: 'Red Banarasi saree',
+    product: 'saree-red',
+    views: ['front'],
+    video: false,
+    tier: 'standard',
+    name: 'Red Banarasi saree',
     retention: { photoSeconds: 3600, resultSeconds: 86400, shareLinkSeconds: 86400 },
   },
   // Errors served, one per request, before the route answers normally.
@@ -48,7 +54,15 @@ const scenarios = new Map();
 function scenario(sid) {
   let found = scenarios.get(sid);
   if (!found) {
-    found = { config: { ...defaults }, log: [], tryons: new Map(), releases: 0, holdsPassed: 0, waiters: [], photos: 0 };
+    found = {
+      config: { ...defaults },
+      log: [],
+      tryons: new Map(),
+      releases: 0,
+      holdsPassed: 0,
+      waiters: [],
+      photos: 0,
+    };
     scenarios.set(sid, found);
   }
   return found;
@@ -98,7 +112,12 @@ function fail(ctx, error) {
     ctx.body = error.raw;
     return;
   }
-  json(ctx, status, { error: { code: error.code, message: error.message ?? error.code, retryable: error.retryable ?? status >= 500 } }, headers);
+  json(
+    ctx,
+    status,
+    { error: { code: error.code, message: error.message ?? error.code, retryable: error.retryable ?? status >= 500 } },
+    headers,
+  );
 }
 
 /** Waits for the next release of a hold; resolves false if the client went away first. */
@@ -109,11 +128,17 @@ function waitRelease(state, req) {
       resolve(true);
       return;
     }
-    const waiter = () => { state.holdsPassed += 1; resolve(true); };
+    const waiter = () => {
+      state.holdsPassed += 1;
+      resolve(true);
+    };
     state.waiters.push(waiter);
     req?.on('close', () => {
       const at = state.waiters.indexOf(waiter);
-      if (at >= 0) { state.waiters.splice(at, 1); resolve(false); }
+      if (at >= 0) {
+        state.waiters.splice(at, 1);
+        resolve(false);
+      }
     });
   });
 }
@@ -124,15 +149,24 @@ function answerOf(sid, step, tryon) {
   const prefix = tryon?.variant ? `${tryon.variant}-` : '';
   // A step's `url` stands in for every output's URL, as a hostile endpoint would answer; `{file}` in it is the file's own path.
   const url = (file) => (step.url === undefined ? file : step.url.replaceAll('{file}', file));
-  const outputs = (step.outputs ?? []).map((view) => ({ view, url: url(`${base}/${prefix}${view}.png`), type: 'image', contentType: 'image/png' }));
-  if (step.video) outputs.push({ view: 'front', url: url(`${base}/video.mp4`), type: 'video', contentType: 'video/mp4' });
+  const outputs = (step.outputs ?? []).map((view) => ({
+    view,
+    url: url(`${base}/${prefix}${view}.png`),
+    type: 'image',
+    contentType: 'image/png',
+  }));
+  if (step.video)
+    outputs.push({ view: 'front', url: url(`${base}/video.mp4`), type: 'video', contentType: 'video/mp4' });
   const answer = { status: step.status, outputs };
   if (step.error) answer.error = step.error;
   // A step's `preview` is the first look's status beside the full render's; succeeded carries its front image.
   if (step.preview) {
     answer.preview = {
       status: step.preview,
-      outputs: step.preview === 'succeeded' ? [{ view: 'front', url: url(`${base}/preview-${prefix}front.png`), type: 'image', contentType: 'image/png' }] : [],
+      outputs:
+        step.preview === 'succeeded'
+          ? [{ view: 'front', url: url(`${base}/preview-${prefix}front.png`), type: 'image', contentType: 'image/png' }]
+          : [],
     };
   }
   return answer;
@@ -162,7 +196,9 @@ async function stream(ctx, sid, state, tryon, entry) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
   res.flushHeaders?.();
   let open = true;
-  ctx.req.on('close', () => { open = false; });
+  ctx.req.on('close', () => {
+    open = false;
+  });
   while (open && tryon.cursor < tryon.steps.length) {
     const step = tryon.steps[tryon.cursor];
     if (step.hold) {
@@ -196,7 +232,8 @@ async function control(ctx, sid, rest) {
   }
   if (ctx.method === 'GET' && rest === '/log') return json(ctx, 200, state.log);
   if (ctx.method === 'GET' && rest === '/photo') {
-    if (!state.lastPhoto) return json(ctx, 404, { error: { code: 'not_found', message: 'No photo uploaded yet.', retryable: false } });
+    if (!state.lastPhoto)
+      return json(ctx, 404, { error: { code: 'not_found', message: 'No photo uploaded yet.', retryable: false } });
     ctx.status = 200;
     ctx.type = 'application/octet-stream';
     ctx.body = state.lastPhoto;
@@ -227,7 +264,8 @@ async function proxy(ctx, sid, path) {
   if (ctx.method === 'GET' && /^\/products\/[^/]+\/models\/[^/]+$/.test(path)) {
     ctx.status = 200;
     ctx.set('content-type', 'image/svg+xml');
-    ctx.body = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="160"><rect width="120" height="160" fill="#e9c9a1"/><circle cx="60" cy="40" r="20" fill="#8d5524"/><rect x="35" y="64" width="50" height="80" fill="#355070"/></svg>';
+    ctx.body =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="160"><rect width="120" height="160" fill="#e9c9a1"/><circle cx="60" cy="40" r="20" fill="#8d5524"/><rect x="35" y="64" width="50" height="80" fill="#355070"/></svg>';
     return;
   }
 
@@ -235,13 +273,21 @@ async function proxy(ctx, sid, path) {
   if (ctx.method === 'POST' && path === '/handoffs') {
     entry.body = JSON.parse((await readBody(ctx.req)).toString('utf8') || '{}');
     state.handoffReads = 0;
-    return json(ctx, 201, { handoff: `ho_${sid}`, code: 'ABCDEFGHJK', expiresAt: new Date(Date.now() + 600_000).toISOString() });
+    return json(ctx, 201, {
+      handoff: `ho_${sid}`,
+      code: 'ABCDEFGHJK',
+      expiresAt: new Date(Date.now() + 600_000).toISOString(),
+    });
   }
   if (ctx.method === 'GET' && (match = /^\/handoffs\/([^/]+)(\/events)?$/.exec(path))) {
     if (match[2]) return fail(ctx, { status: 404, code: 'not_found', retryable: false });
     state.handoffReads = (state.handoffReads ?? 0) + 1;
     const received = state.handoffReads > config.handoffReadsUntilReceived;
-    return json(ctx, 200, { status: received ? 'received' : 'waiting', ...(received ? { photo: `ph_${sid}_phone` } : {}), expiresAt: new Date(Date.now() + 600_000).toISOString() });
+    return json(ctx, 200, {
+      status: received ? 'received' : 'waiting',
+      ...(received ? { photo: `ph_${sid}_phone` } : {}),
+      expiresAt: new Date(Date.now() + 600_000).toISOString(),
+    });
   }
 
   if (ctx.method === 'POST' && path === '/photos') {
@@ -264,7 +310,10 @@ async function proxy(ctx, sid, path) {
     const error = config.photoErrors.shift();
     if (error) return fail(ctx, error);
     state.photos += 1;
-    return json(ctx, 201, { photo: `ph_${sid}_${state.photos}`, expiresAt: new Date(Date.now() + config.photoExpiresInMs).toISOString() });
+    return json(ctx, 201, {
+      photo: `ph_${sid}_${state.photos}`,
+      expiresAt: new Date(Date.now() + config.photoExpiresInMs).toISOString(),
+    });
   }
 
   if (ctx.method === 'DELETE' && (match = /^\/photos\/([^/]+)$/.exec(path))) {
@@ -287,7 +336,8 @@ async function proxy(ctx, sid, path) {
     if (body.model !== undefined && !(config.product?.models ?? []).some((m) => m.id === body.model)) {
       return fail(ctx, { status: 422, code: 'unknown_model', retryable: false });
     }
-    if (body.model === undefined && body.consent !== true) return fail(ctx, { status: 422, code: 'consent_required', retryable: false });
+    if (body.model === undefined && body.consent !== true)
+      return fail(ctx, { status: 422, code: 'consent_required', retryable: false });
     // Like the real proxy: a variant the product does not list is refused.
     const listed = config.product?.variants;
     if (body.variant !== undefined && !(Array.isArray(listed) && listed.some((v) => v.id === body.variant))) {
@@ -300,14 +350,21 @@ async function proxy(ctx, sid, path) {
     if (draft && !tryon) {
       // Like the real proxy: colour previews per photo are capped by the product's colourPreviews.
       const made = [...state.tryons.values()].filter((t) => t.draft && t.photo === body.photo).length;
-      if (made >= (config.colourPreviewCap ?? config.product?.colourPreviews ?? 0)) return fail(ctx, { status: 429, code: 'colour_preview_limit', retryable: false });
+      if (made >= (config.colourPreviewCap ?? config.product?.colourPreviews ?? 0))
+        return fail(ctx, { status: 429, code: 'colour_preview_limit', retryable: false });
     }
     if (!tryon) {
       const handle = `tr_${sid}_${state.tryons.size + 1}`;
       const steps = body.output === 'video' ? config.videoSteps : draft ? config.colourSteps : config.steps;
       tryon = {
-        key, handle, steps, cursor: 0, views: draft ? ['front'] : body.views ?? config.product?.views ?? ['front'],
-        variant: draft ? `draft-${body.variant}` : body.variant, draft, photo: body.photo,
+        key,
+        handle,
+        steps,
+        cursor: 0,
+        views: draft ? ['front'] : (body.views ?? config.product?.views ?? ['front']),
+        variant: draft ? `draft-${body.variant}` : body.variant,
+        draft,
+        photo: body.photo,
       };
       state.tryons.set(handle, tryon);
     }
@@ -339,7 +396,7 @@ async function proxy(ctx, sid, path) {
   if (ctx.method === 'GET' && (match = /^\/files\/([^/]+)$/.exec(path))) {
     if (config.brokenFiles.includes(match[1])) return fail(ctx, { status: 404, code: 'not_found', retryable: false });
     const counting = config.fileFailsAfter !== null;
-    const served = state.filesServed = (state.filesServed ?? 0) + 1;
+    const served = (state.filesServed = (state.filesServed ?? 0) + 1);
     if (config.fileStatus !== 200 && (!counting || served > config.fileFailsAfter)) {
       return fail(ctx, { status: config.fileStatus, code: 'not_found', retryable: false });
     }

@@ -8,19 +8,35 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
 import {
-  button, control, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, statusText, until,
+  button,
+  control,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  reach,
+  recordEvents,
+  statusText,
+  until,
 } from './helpers.js';
 import { ar } from '../../widget/i18n/ar.js';
 import { emulate } from './media.js';
 
 /** queued → the first look in → (held) → the full render. */
 const withFirstLook = [
-  { status: 'queued' }, { status: 'processing', preview: 'succeeded' as const }, { hold: true }, { status: 'succeeded' as const, outputs: ['front'] },
+  { status: 'queued' },
+  { status: 'processing', preview: 'succeeded' as const },
+  { hold: true },
+  { status: 'succeeded' as const, outputs: ['front'] },
 ];
 
-const firstLook = (el: TryonButton) => el.shadowRoot?.querySelector('tryon-panel')?.shadowRoot?.querySelector<HTMLElement>('[part="first-look"]') ?? null;
+const firstLook = (el: TryonButton) =>
+  el.shadowRoot?.querySelector('tryon-panel')?.shadowRoot?.querySelector<HTMLElement>('[part="first-look"]') ?? null;
 const lookImage = (el: TryonButton) => firstLook(el)?.querySelector<HTMLImageElement>('img[part="image"]');
-const buttonNames = (el: TryonButton) => [...panelRoot(el).querySelectorAll('button')].map((b) => b.textContent!.trim());
+const buttonNames = (el: TryonButton) =>
+  [...panelRoot(el).querySelectorAll('button')].map((b) => b.textContent!.trim());
 
 async function submit(el: TryonButton): Promise<void> {
   await openAndConsent(el);
@@ -77,7 +93,10 @@ describe('first look', () => {
 
     await fake.release();
     await reach(el, 'result');
-    const full = await until(() => panelRoot(el).querySelector<HTMLImageElement>('[part="result"] img[part="image"]'), 'the full render');
+    const full = await until(
+      () => panelRoot(el).querySelector<HTMLImageElement>('[part="result"] img[part="image"]'),
+      'the full render',
+    );
     expect(full.src).to.contain('/files/front.png');
     expect(firstLook(el)).to.equal(null);
     // The first look fades out over it: a short crossfade.
@@ -89,7 +108,10 @@ describe('first look', () => {
     const resultSlider = panelRoot(el).querySelector<HTMLElement>('[part="result"] [role="slider"]')!;
     resultSlider.focus();
     await sendKeys({ press: 'ArrowLeft' });
-    await until(() => resultSlider.getAttribute('aria-valuenow') !== '55' && resultSlider.getAttribute('aria-valuenow') !== null, 'the divide moved on the full render');
+    await until(
+      () => resultSlider.getAttribute('aria-valuenow') !== '55' && resultSlider.getAttribute('aria-valuenow') !== null,
+      'the divide moved on the full render',
+    );
     expect(buttonNames(el)).to.include(en.download);
     await expect(el).to.be.accessible();
   });
@@ -102,7 +124,10 @@ describe('first look', () => {
     await lookPainted(el);
     await fake.release();
     await reach(el, 'result');
-    const fading = await until(() => panelRoot(el).querySelector<HTMLImageElement>('.fade-out'), 'the replaced first look');
+    const fading = await until(
+      () => panelRoot(el).querySelector<HTMLImageElement>('.fade-out'),
+      'the replaced first look',
+    );
     // Not drawn at all: the full render appears at once.
     expect(getComputedStyle(fading).display).to.equal('none');
     expect(statusText(el)).to.equal(en.ready);
@@ -110,7 +135,12 @@ describe('first look', () => {
 
   it('a failed first look shows nothing of it, and the full render goes on', async () => {
     const fake = await fakeProxy({
-      steps: [{ status: 'queued' }, { status: 'processing', preview: 'failed' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+      steps: [
+        { status: 'queued' },
+        { status: 'processing', preview: 'failed' },
+        { hold: true },
+        { status: 'succeeded', outputs: ['front'] },
+      ],
     });
     const el = await mount(fake);
     const seen = recordEvents(el);
@@ -128,7 +158,9 @@ describe('first look', () => {
   it('when the full render fails after the first look, the shopper keeps it, is told plainly, and can try again', async () => {
     const fake = await fakeProxy({
       steps: [
-        { status: 'queued' }, { status: 'processing', preview: 'succeeded' }, { hold: true },
+        { status: 'queued' },
+        { status: 'processing', preview: 'succeeded' },
+        { hold: true },
         { status: 'failed', error: { code: 'render_failed', message: 'upstream', retryable: true } },
       ],
     });
@@ -152,7 +184,12 @@ describe('first look', () => {
 
   it('a reload during the render resumes with the first look shown', async () => {
     const fake = await fakeProxy({
-      steps: [{ status: 'queued' }, { status: 'processing', preview: 'succeeded' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+      steps: [
+        { status: 'queued' },
+        { status: 'processing', preview: 'succeeded' },
+        { hold: true },
+        { status: 'succeeded', outputs: ['front'] },
+      ],
       // Polled: at the hold each poll answers the last step again (the first look in, the full render not).
       sse: false,
     });
@@ -191,7 +228,12 @@ describe('first look', () => {
     expect(Object.keys(pushed).sort()).to.deep.equal(['duration_ms', 'event', 'product']);
     await fake.release();
     await reach(el, 'result');
-    expect(layer().map((e) => e['event'])).to.deep.equal(['tryon_open', 'tryon_submit', 'tryon_preview', 'tryon_result']);
+    expect(layer().map((e) => e['event'])).to.deep.equal([
+      'tryon_open',
+      'tryon_submit',
+      'tryon_preview',
+      'tryon_result',
+    ]);
     delete (window as unknown as { dataLayer?: unknown }).dataLayer;
   });
 

@@ -1,8 +1,18 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import {
-  button, dialogOf, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, drawnPhoto, reach, recordEvents,
-  statusText, until,
+  button,
+  dialogOf,
+  fakeProxy,
+  mount,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  drawnPhoto,
+  reach,
+  recordEvents,
+  statusText,
+  until,
 } from './helpers.js';
 import type { FakeRequest } from './helpers.js';
 
@@ -12,7 +22,13 @@ describe('the try-on flow', () => {
   it('goes consent → photo → uploading → queued → rendering → result, accessible at every step', async () => {
     const fake = await fakeProxy({
       photoHold: true,
-      steps: [{ status: 'queued' }, { hold: true }, { status: 'processing' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+      steps: [
+        { status: 'queued' },
+        { hold: true },
+        { status: 'processing' },
+        { hold: true },
+        { status: 'succeeded', outputs: ['front'] },
+      ],
     });
     const el = await mount(fake);
     expect(el.status).to.equal('idle');
@@ -84,7 +100,10 @@ describe('the try-on flow', () => {
     const link = panelRoot(el).querySelector<HTMLAnchorElement>('a[href="https://shop.example/privacy"]');
     expect(link?.textContent).to.equal('How we handle your photo');
     el.privacyUrl = 'javascript:alert(1)';
-    const rendered = el.shadowRoot!.querySelector('tryon-panel') as unknown as HTMLElement & { requestUpdate(): void; updateComplete: Promise<unknown> };
+    const rendered = el.shadowRoot!.querySelector('tryon-panel') as unknown as HTMLElement & {
+      requestUpdate(): void;
+      updateComplete: Promise<unknown>;
+    };
     rendered.requestUpdate();
     await rendered.updateComplete;
     expect(panelRoot(el).querySelector('a')).to.equal(null);
@@ -131,29 +150,44 @@ describe('the try-on flow', () => {
     expect(progress[0]).to.deep.include({ product: 'saree-red', status: 'uploading' });
     expect(progress[0]!.percent).to.be.within(0, 100);
     expect(types.indexOf('tryon-progress')).to.be.below(types.indexOf('tryon-submit'));
-    expect(progress.some((p) => p.status === 'queued' && p.expectedMs === 25000 && typeof p.tryon === 'string')).to.equal(true);
+    expect(
+      progress.some((p) => p.status === 'queued' && p.expectedMs === 25000 && typeof p.tryon === 'string'),
+    ).to.equal(true);
     expect(progress.some((p) => p.status === 'rendering' && typeof p.elapsedMs === 'number')).to.equal(true);
 
     const result = seen.find((e) => e.type === 'tryon-result')!.detail;
     expect(result.requestId).to.equal(submit.requestId);
-    expect(result.outputs).to.deep.equal([{
-      view: 'front', type: 'image', contentType: 'image/png',
-      url: new URL(`${fake.endpoint}/files/front.png`, location.href).href,
-    }]);
+    expect(result.outputs).to.deep.equal([
+      {
+        view: 'front',
+        type: 'image',
+        contentType: 'image/png',
+        url: new URL(`${fake.endpoint}/files/front.png`, location.href).href,
+      },
+    ]);
     expect(seen.at(-1)!.detail).to.deep.equal({ product: 'saree-red', status: 'result' });
 
     const body = (await fake.log()).find((r) => r.path === '/tryons')!.body!;
     // The consent text's version is checked word for word in privacy.test.ts.
     expect(body.consentVersion).to.match(/^[0-9a-f]{16}$/);
     expect(body).to.deep.equal({
-      product: 'saree-red', photo: body.photo, requestId: submit.requestId, views: ['front'], consent: true,
-      consentVersion: body.consentVersion, consentLanguage: 'en',
+      product: 'saree-red',
+      photo: body.photo,
+      requestId: submit.requestId,
+      views: ['front'],
+      consent: true,
+      consentVersion: body.consentVersion,
+      consentLanguage: 'en',
     });
   });
 
   for (const sse of [true, false]) {
     it(`cancel goes back to the photo step and stops watching (${sse ? 'Server-Sent Events' : 'polling'})`, async () => {
-      const fake = await fakeProxy({ sse, holdPolls: true, steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }] });
+      const fake = await fakeProxy({
+        sse,
+        holdPolls: true,
+        steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+      });
       const el = await mount(fake);
       const events = recordEvents(el);
       await openAndConsent(el);
@@ -161,7 +195,11 @@ describe('the try-on flow', () => {
       button(el, 'Try it on').click();
       const watching = (r: FakeRequest) => r.method === 'GET' && r.path.startsWith('/tryons/');
       // The page is waiting on the proxy (a stream, or a poll) held open at the hold.
-      const heldAt = await until(async () => 1 + (await fake.log()).findIndex((r) => watching(r) && r.held), 'a held status request') - 1;
+      const heldAt =
+        (await until(
+          async () => 1 + (await fake.log()).findIndex((r) => watching(r) && r.held),
+          'a held status request',
+        )) - 1;
       await reach(el, 'queued');
       button(el, 'Cancel').click();
       await reach(el, 'photo');
@@ -191,7 +229,10 @@ describe('the try-on flow', () => {
     expect(el.getAttribute('status')).to.equal('photo');
     // The photo already chosen stays ready to send for the new product.
     await until(() => panelRoot(el).activeElement === button(el, 'Try it on'), 'focus on Try it on');
-    await until(async () => (await fake.log()).some((r) => r.path === '/products/saree-blue'), 'the new product to be asked for');
+    await until(
+      async () => (await fake.log()).some((r) => r.path === '/products/saree-blue'),
+      'the new product to be asked for',
+    );
   });
 
   it('"Try another photo" starts a new logical try-on with a new requestId, and "Use my last photo" skips the upload', async () => {
@@ -249,7 +290,7 @@ describe('the try-on flow', () => {
     expect(over.defaultPrevented).to.equal(true);
     await until(() => zone.classList.contains('over'), 'the drop highlight');
     zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, cancelable: true, bubbles: true }));
-    await until(() => panelRoot(el).querySelector('img[part="preview"]'), 'the dropped photo\'s preview');
+    await until(() => panelRoot(el).querySelector('img[part="preview"]'), "the dropped photo's preview");
     expect(zone.classList.contains('over')).to.equal(false);
     button(el, 'Try it on').click();
     await reach(el, 'result');
@@ -257,7 +298,9 @@ describe('the try-on flow', () => {
   });
 
   it('announces progress through one polite live region', async () => {
-    const fake = await fakeProxy({ steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }] });
+    const fake = await fakeProxy({
+      steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+    });
     const el = await mount(fake);
     await openAndConsent(el);
     await pickPhoto(el, await drawnPhoto(400, 500));
@@ -307,21 +350,30 @@ describe('the try-on flow', () => {
     await reach(el, 'result');
     const log = await fake.log();
     // Each product asked for in turn (the button's availability check and the dialog's own, each).
-    expect([...new Set(log.filter((r) => r.method === 'GET' && r.path.startsWith('/products/')).map((r) => r.path))])
-      .to.deep.equal(['/products/saree-red', '/products/lehenga-green']);
+    expect([
+      ...new Set(log.filter((r) => r.method === 'GET' && r.path.startsWith('/products/')).map((r) => r.path)),
+    ]).to.deep.equal(['/products/saree-red', '/products/lehenga-green']);
     const bodies = log.filter((r) => r.path === '/tryons').map((r) => r.body!);
     expect(bodies.map((b) => b['product'])).to.deep.equal(['saree-red', 'lehenga-green']);
     expect(bodies[1]!['requestId']).to.not.equal(bodies[0]!['requestId']);
-    expect(seen.filter((e) => e.type === 'tryon-result').map((e) => e.detail.product)).to.deep.equal(['saree-red', 'lehenga-green']);
+    expect(seen.filter((e) => e.type === 'tryon-result').map((e) => e.detail.product)).to.deep.equal([
+      'saree-red',
+      'lehenga-green',
+    ]);
   });
 
   it('offers the last photo only until it expires', async () => {
     const fake = await fakeProxy();
     const key = `tryon:${new URL(fake.endpoint, location.href).href}:photo`;
-    sessionStorage.setItem(key, JSON.stringify({ photo: 'ph_old', expiresAt: new Date(Date.now() - 1000).toISOString() }));
+    sessionStorage.setItem(
+      key,
+      JSON.stringify({ photo: 'ph_old', expiresAt: new Date(Date.now() - 1000).toISOString() }),
+    );
     const el = await mount(fake);
     await openAndConsent(el);
-    expect([...panelRoot(el).querySelectorAll('button')].map((b) => b.textContent!.trim())).to.not.include('Use my last photo');
+    expect([...panelRoot(el).querySelectorAll('button')].map((b) => b.textContent!.trim())).to.not.include(
+      'Use my last photo',
+    );
     expect(sessionStorage.getItem(key)).to.equal(null);
   });
 
@@ -330,7 +382,15 @@ describe('the try-on flow', () => {
     expect(slider.getAttribute('aria-valuenow')).to.equal('50');
     // The divide travels over the image as drawn (object-fit: contain), not the blank beside it.
     const box = drawnBoxOf(compare);
-    compare.dispatchEvent(new PointerEvent('pointerdown', { clientX: box.left + box.width / 4, clientY: box.top + 5, bubbles: true, pointerId: 1, buttons: 1 }));
+    compare.dispatchEvent(
+      new PointerEvent('pointerdown', {
+        clientX: box.left + box.width / 4,
+        clientY: box.top + 5,
+        bubbles: true,
+        pointerId: 1,
+        buttons: 1,
+      }),
+    );
     await until(() => slider.getAttribute('aria-valuenow') === '25', 'the divide at 25 %');
     expect(compare.style.getPropertyValue('--pos')).to.equal('25%');
   });
@@ -342,10 +402,17 @@ describe('the try-on flow', () => {
     // Measured at each touch: the divide travels over the image as drawn, not the blank beside it.
     const finger = (type: string, fraction: number) => {
       const box = drawnBoxOf(compare);
-      compare.dispatchEvent(new PointerEvent(type, {
-        clientX: box.left + box.width * fraction, clientY: box.top + box.height / 2, bubbles: true,
-        pointerId: 7, pointerType: 'touch', isPrimary: true, buttons: 1,
-      }));
+      compare.dispatchEvent(
+        new PointerEvent(type, {
+          clientX: box.left + box.width * fraction,
+          clientY: box.top + box.height / 2,
+          bubbles: true,
+          pointerId: 7,
+          pointerType: 'touch',
+          isPrimary: true,
+          buttons: 1,
+        }),
+      );
     };
     finger('pointerdown', 0.2);
     await until(() => slider.getAttribute('aria-valuenow') === '20', 'the divide at 20 % on the press');
@@ -370,7 +437,9 @@ describe('the try-on flow', () => {
  * A whole run to the result, then its before/after comparison once the result image has decoded,
  * so the box it is drawn in is known.
  */
-async function comparisonOnResult(el: Awaited<ReturnType<typeof mount>>): Promise<{ compare: HTMLElement; slider: HTMLElement }> {
+async function comparisonOnResult(
+  el: Awaited<ReturnType<typeof mount>>,
+): Promise<{ compare: HTMLElement; slider: HTMLElement }> {
   await openAndConsent(el);
   await pickPhoto(el, await drawnPhoto(400, 500));
   button(el, 'Try it on').click();
@@ -396,9 +465,16 @@ async function rightToLeft(el: Awaited<ReturnType<typeof mount>>): Promise<void>
   expect(getComputedStyle(dialogOf(el)).direction).to.equal('rtl');
   const box = drawnBoxOf(compare);
   // A finger a quarter of the way in from the left of the drawn image is three quarters of the way from the start.
-  compare.dispatchEvent(new PointerEvent('pointerdown', {
-    clientX: box.left + box.width / 4, clientY: box.top + 5, bubbles: true, pointerId: 3, pointerType: 'touch', buttons: 1,
-  }));
+  compare.dispatchEvent(
+    new PointerEvent('pointerdown', {
+      clientX: box.left + box.width / 4,
+      clientY: box.top + 5,
+      bubbles: true,
+      pointerId: 3,
+      pointerType: 'touch',
+      buttons: 1,
+    }),
+  );
   await until(() => slider.getAttribute('aria-valuenow') === '75', 'the divide at 75 %');
   slider.focus();
   // Real key presses, as each engine delivers them: → goes back towards the start.

@@ -12,8 +12,11 @@ export function heicPhotosMiddleware() {
     const { makeHeicPhoto } = await maker;
     const number = (name, fallback) => Number(ctx.query[name] ?? fallback);
     const bytes = await makeHeicPhoto({
-      width: number('width', 480), height: number('height', 640),
-      exif: ctx.query.exif !== '0', xmp: ctx.query.xmp !== '0', turnClockwise: number('turn', 0),
+      width: number('width', 480),
+      height: number('height', 640),
+      exif: ctx.query.exif !== '0',
+      xmp: ctx.query.xmp !== '0',
+      turnClockwise: number('turn', 0),
     });
     ctx.status = 200;
     ctx.type = 'image/heic';

@@ -28,14 +28,23 @@ export interface FakeStep {
 }
 
 export interface FakeError {
-  status: number; code: string; retryable?: boolean; retryAfter?: number; raw?: string; destroy?: boolean;
+  status: number;
+  code: string;
+  retryable?: boolean;
+  retryAfter?: number;
+  raw?: string;
+  destroy?: boolean;
   /** Redirected to a port where nothing listens: a refused connection, a network error in every engine. */
   refused?: boolean;
 }
 
 export interface Scenario {
   product?: {
-    product?: string; views: string[]; video: boolean; tier: string; name?: string;
+    product?: string;
+    views: string[];
+    video: boolean;
+    tier: string;
+    name?: string;
     retention?: { photoSeconds: number; resultSeconds: number };
     /** GET /products' availability today (absent: available, as from an older proxy). */
     available?: boolean;
@@ -90,7 +99,9 @@ export async function fakeProxy(scenario: Scenario = {}): Promise<Fake> {
   return {
     endpoint: `/fake/${sid}/tryon`,
     log: async () => (await (await fetch(`/fake-control/${sid}/log`)).json()) as FakeRequest[],
-    release: async () => { await fetch(`/fake-control/${sid}/release`, { method: 'POST' }); },
+    release: async () => {
+      await fetch(`/fake-control/${sid}/release`, { method: 'POST' });
+    },
     photo: async () => {
       const response = await fetch(`/fake-control/${sid}/photo`);
       if (!response.ok) throw new Error(`no photo was uploaded: ${response.status}`);
@@ -100,7 +111,9 @@ export async function fakeProxy(scenario: Scenario = {}): Promise<Fake> {
 }
 
 export async function mount(fake: Fake, attributes: Record<string, string | boolean> = {}): Promise<TryonButton> {
-  const el = await fixture<TryonButton>(html`<tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction" poll-interval="50"></tryon-button>`);
+  const el = await fixture<TryonButton>(
+    html`<tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction" poll-interval="50"></tryon-button>`,
+  );
   el.pollInterval = 50;
   // Drawn test photos hold no person: the photo check is off unless a test sets `photo-check` (as pickPhoto says).
   if (!('photo-check' in attributes)) el.setAttribute('photo-check', 'off');
@@ -142,7 +155,11 @@ export function dialogOf(el: TryonButton): HTMLDialogElement {
 }
 
 /** The control with this accessible name (visible text or aria-label), or undefined. */
-export function control<E extends HTMLElement = HTMLButtonElement>(el: TryonButton, name: string, selector = 'button'): E | undefined {
+export function control<E extends HTMLElement = HTMLButtonElement>(
+  el: TryonButton,
+  name: string,
+  selector = 'button',
+): E | undefined {
   const all = [...panelRoot(el).querySelectorAll<E>(selector)];
   return all.find((node) => (node.getAttribute('aria-label') ?? node.textContent ?? '').trim() === name);
 }
@@ -160,7 +177,8 @@ export function statusText(el: TryonButton): string {
 export async function reach(el: TryonButton, status: string, timeoutMs = 8000): Promise<void> {
   await until(() => el.status === status, `status "${status}" (now "${el.status}")`, timeoutMs);
   await el.updateComplete;
-  const panel = el.shadowRoot?.querySelector('tryon-panel') as (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
+  const panel = el.shadowRoot?.querySelector('tryon-panel') as
+    (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
   await panel?.updateComplete;
 }
 
@@ -201,7 +219,10 @@ export async function pickPhoto(el: TryonButton, file: File): Promise<void> {
   const transfer = new DataTransfer();
   transfer.items.add(file);
   input.files = transfer.files;
-  const panel = el.shadowRoot!.querySelector('tryon-panel') as unknown as { preparing: boolean; updateComplete: Promise<unknown> };
+  const panel = el.shadowRoot!.querySelector('tryon-panel') as unknown as {
+    preparing: boolean;
+    updateComplete: Promise<unknown>;
+  };
   input.dispatchEvent(new Event('change', { bubbles: true }));
   expect(panel.preparing).to.equal(true);
   await until(() => !panel.preparing, 'the photo to be prepared');
@@ -211,7 +232,15 @@ export async function pickPhoto(el: TryonButton, file: File): Promise<void> {
 /** Collects the widget's events, in order. */
 export function recordEvents(el: HTMLElement): { type: string; detail: any }[] {
   const seen: { type: string; detail: any }[] = [];
-  for (const type of ['tryon-open', 'tryon-close', 'tryon-submit', 'tryon-progress', 'tryon-preview', 'tryon-result', 'tryon-error']) {
+  for (const type of [
+    'tryon-open',
+    'tryon-close',
+    'tryon-submit',
+    'tryon-progress',
+    'tryon-preview',
+    'tryon-result',
+    'tryon-error',
+  ]) {
     el.addEventListener(type, (event) => seen.push({ type, detail: (event as CustomEvent).detail }));
   }
   return seen;
@@ -221,7 +250,9 @@ export function recordEvents(el: HTMLElement): { type: string; detail: any }[] {
 export async function withConsoleErrors<T>(run: (said: string[]) => Promise<T>): Promise<T> {
   const said: string[] = [];
   const error = console.error;
-  console.error = (...args: unknown[]) => { said.push(args.map(String).join(' ')); };
+  console.error = (...args: unknown[]) => {
+    said.push(args.map(String).join(' '));
+  };
   try {
     return await run(said);
   } finally {

@@ -10,7 +10,13 @@ import { fakeProxy, withConsoleErrors } from './helpers.js';
 /** One simulated browser's localStorage. */
 function memoryStorage(): DrawStorage & { map: Map<string, string> } {
   const map = new Map<string, string>();
-  return { map, getItem: (key) => map.get(key) ?? null, setItem: (key, value) => { map.set(key, value); } };
+  return {
+    map,
+    getItem: (key) => map.get(key) ?? null,
+    setItem: (key, value) => {
+      map.set(key, value);
+    },
+  };
 }
 
 /** The chi-square statistic of observed counts against equal expected counts. */
@@ -23,10 +29,19 @@ function chiSquare(counts: number[]): number {
 describe('holdout assignment', () => {
   it('is sticky: a browser keeps its draw (and group) on every later page, whatever the random source says then', () => {
     const storage = memoryStorage();
-    const first = browserDraw(() => storage, () => 0.05);
+    const first = browserDraw(
+      () => storage,
+      () => 0.05,
+    );
     expect(first).to.equal(0.05);
     expect(storage.map.get(HOLDOUT_KEY)).to.equal('0.0500000000000000');
-    for (const later of [0.9, 0.5, 0]) expect(browserDraw(() => storage, () => later)).to.equal(0.05);
+    for (const later of [0.9, 0.5, 0])
+      expect(
+        browserDraw(
+          () => storage,
+          () => later,
+        ),
+      ).to.equal(0.05);
     expect(holdoutGroup(0.1, first!)).to.equal('holdout');
   });
 
@@ -43,7 +58,9 @@ describe('holdout assignment', () => {
     const statistic = chiSquare(bins);
     expect(statistic, `chi-square ${statistic.toFixed(2)}`).to.be.below(43.82);
     // Holdout against treatment, 1 degree of freedom against 10 % / 90 %: 99.9th percentile 10.83.
-    const twoGroups = (heldOut - browsers * 0.1) ** 2 / (browsers * 0.1) + (browsers - heldOut - browsers * 0.9) ** 2 / (browsers * 0.9);
+    const twoGroups =
+      (heldOut - browsers * 0.1) ** 2 / (browsers * 0.1) +
+      (browsers - heldOut - browsers * 0.9) ** 2 / (browsers * 0.9);
     expect(twoGroups, `holdout share ${heldOut / browsers}`).to.be.below(10.83);
   });
 
@@ -54,7 +71,9 @@ describe('holdout assignment', () => {
     const listener = (event: Event) => groups.push((event as CustomEvent<{ group: string }>).detail.group);
     document.addEventListener('tryon-exposure', listener);
     for (const product of ['saree-red', 'lehenga-emerald', 'dress-aline-indigo']) {
-      await fixture(html`<tryon-button product=${product} endpoint=${fake.endpoint} prefetch="interaction" holdout="0.1"></tryon-button>`);
+      await fixture(
+        html`<tryon-button product=${product} endpoint=${fake.endpoint} prefetch="interaction" holdout="0.1"></tryon-button>`,
+      );
     }
     document.removeEventListener('tryon-exposure', listener);
     localStorage.removeItem(HOLDOUT_KEY);
@@ -62,7 +81,12 @@ describe('holdout assignment', () => {
     // And across many simulated browsers: the group never depends on which product asks.
     for (let i = 0; i < 1000; i++) {
       const storage = memoryStorage();
-      const byProduct = ['a', 'b', 'c'].map(() => holdoutGroup(0.3, browserDraw(() => storage)!));
+      const byProduct = ['a', 'b', 'c'].map(() =>
+        holdoutGroup(
+          0.3,
+          browserDraw(() => storage)!,
+        ),
+      );
       expect(new Set(byProduct).size).to.equal(1);
     }
   });
@@ -74,11 +98,16 @@ describe('holdout assignment', () => {
     expect(holdoutShare('1')).to.equal(1);
     expect(holdoutShare('')).to.equal(undefined);
     expect(holdoutShare(null)).to.equal(undefined);
-    for (const bad of ['10%', '1.5', '-0.1', 'abc', '1e-1', '0x1', 'NaN']) expect(holdoutShare(bad), bad).to.equal(null);
+    for (const bad of ['10%', '1.5', '-0.1', 'abc', '1e-1', '0x1', 'NaN'])
+      expect(holdoutShare(bad), bad).to.equal(null);
   });
 
   it('a browser without usable storage is left out of the experiment rather than drawn afresh on each page', () => {
-    expect(browserDraw(() => { throw new DOMException('denied', 'SecurityError'); })).to.equal(undefined);
+    expect(
+      browserDraw(() => {
+        throw new DOMException('denied', 'SecurityError');
+      }),
+    ).to.equal(undefined);
     const forgetful: DrawStorage = { getItem: () => null, setItem: () => undefined };
     expect(browserDraw(() => forgetful)).to.equal(undefined);
   });
@@ -91,19 +120,26 @@ describe('the holdout on the page', () => {
   });
   after(() => localStorage.removeItem(HOLDOUT_KEY));
 
-  async function place(draw: string | undefined, attributes: { holdout: string; analytics?: string }): Promise<{ el: TryonButton; exposures: Record<string, unknown>[] }> {
+  async function place(
+    draw: string | undefined,
+    attributes: { holdout: string; analytics?: string },
+  ): Promise<{ el: TryonButton; exposures: Record<string, unknown>[] }> {
     if (draw !== undefined) localStorage.setItem(HOLDOUT_KEY, draw);
     const exposures: Record<string, unknown>[] = [];
     const listener = (event: Event) => exposures.push((event as CustomEvent).detail as Record<string, unknown>);
     document.addEventListener('tryon-exposure', listener);
     const fake = await fakeProxy();
-    const el = await fixture<TryonButton>(html`<tryon-button product="saree-red" variant="ivory" endpoint=${fake.endpoint} prefetch="interaction"
+    const el =
+      await fixture<TryonButton>(html`<tryon-button product="saree-red" variant="ivory" endpoint=${fake.endpoint} prefetch="interaction"
       holdout=${attributes.holdout} analytics=${attributes.analytics ?? ''}>See it on you</tryon-button>`);
     document.removeEventListener('tryon-exposure', listener);
     return { el, exposures };
   }
 
-  const layer = () => ((window as { dataLayer?: Record<string, unknown>[] }).dataLayer ?? []).filter((e) => e['event'] === 'tryon_exposure');
+  const layer = () =>
+    ((window as { dataLayer?: Record<string, unknown>[] }).dataLayer ?? []).filter(
+      (e) => e['event'] === 'tryon_exposure',
+    );
 
   it('a forced-holdout browser never sees the button (nor its label), and reports its exposure as holdout', async () => {
     const { el, exposures } = await place('0', { holdout: '0.1', analytics: 'dataLayer' });
@@ -117,7 +153,13 @@ describe('the holdout on the page', () => {
       const check = () => (layer().length ? resolve(layer()) : requestAnimationFrame(check));
       check();
     });
-    expect(pushed).to.deep.equal({ event: 'tryon_exposure', product: 'saree-red', variant: 'ivory', group: 'holdout', holdout: 0.1 });
+    expect(pushed).to.deep.equal({
+      event: 'tryon_exposure',
+      product: 'saree-red',
+      variant: 'ivory',
+      group: 'holdout',
+      holdout: 0.1,
+    });
   });
 
   it('a treatment browser sees the button and reports its exposure as treatment, once per product', async () => {
@@ -131,11 +173,13 @@ describe('the holdout on the page', () => {
     expect(more, 'a colour change is the same page view').to.deep.equal([]);
     el.product = 'lehenga-emerald';
     await el.updateComplete;
-    expect(more).to.deep.equal([{ product: 'lehenga-emerald', variant: 'sindoor-red', group: 'treatment', holdout: 0.1 }]);
+    expect(more).to.deep.equal([
+      { product: 'lehenga-emerald', variant: 'sindoor-red', group: 'treatment', holdout: 0.1 },
+    ]);
     await expect(el).to.be.accessible();
   });
 
-  it('a first visit draws and keeps the browser\'s number; without holdout nothing is drawn or reported', async () => {
+  it("a first visit draws and keeps the browser's number; without holdout nothing is drawn or reported", async () => {
     const { exposures } = await place(undefined, { holdout: '' });
     expect(exposures).to.deep.equal([]);
     expect(localStorage.getItem(HOLDOUT_KEY)).to.equal(null);

@@ -14,14 +14,27 @@ import { ta } from '../../widget/i18n/ta.js';
 import { te } from '../../widget/i18n/te.js';
 import { ur } from '../../widget/i18n/ur.js';
 import {
-  button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, until,
+  button,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  reach,
+  recordEvents,
+  until,
 } from './helpers.js';
 import type { Fake, Scenario } from './helpers.js';
 
 const alertText = (el: TryonButton) => panelRoot(el).querySelector('[role="alert"]')?.textContent?.trim() ?? '';
-const fileRequests = async (fake: Fake, name: string) => (await fake.log()).filter((r) => r.path === `/files/${name}`).length;
+const fileRequests = async (fake: Fake, name: string) =>
+  (await fake.log()).filter((r) => r.path === `/files/${name}`).length;
 
-async function start(scenario: Scenario, attributes: Record<string, string> = {}): Promise<{ fake: Fake; el: TryonButton; seen: ReturnType<typeof recordEvents> }> {
+async function start(
+  scenario: Scenario,
+  attributes: Record<string, string> = {},
+): Promise<{ fake: Fake; el: TryonButton; seen: ReturnType<typeof recordEvents> }> {
   const fake = await fakeProxy(scenario);
   const el = await mount(fake, attributes);
   const seen = recordEvents(el);
@@ -48,7 +61,10 @@ describe('a picture that does not load', () => {
     expect(error?.detail.retryable).to.equal(true);
     expect(error?.detail.message).to.equal(en.error_image_failed);
     const layer = (window as { dataLayer?: Record<string, unknown>[] }).dataLayer ?? [];
-    expect(layer.some((entry) => entry['event'] === 'tryon_error' && entry['error_code'] === 'image_failed'), JSON.stringify(layer)).to.equal(true);
+    expect(
+      layer.some((entry) => entry['event'] === 'tryon_error' && entry['error_code'] === 'image_failed'),
+      JSON.stringify(layer),
+    ).to.equal(true);
     await expect(el).to.be.accessible();
 
     // "Try again" shows the result again; its picture still does not load, and that is said again.
@@ -59,7 +75,12 @@ describe('a picture that does not load', () => {
   });
 
   it('is an error when the first look does not load, while the full render is being made', async () => {
-    const steps = [{ status: 'queued' as const }, { status: 'processing' as const, preview: 'succeeded' as const }, { hold: true }, { status: 'succeeded' as const, outputs: ['front'] }];
+    const steps = [
+      { status: 'queued' as const },
+      { status: 'processing' as const, preview: 'succeeded' as const },
+      { hold: true },
+      { status: 'succeeded' as const, outputs: ['front'] },
+    ];
     const { fake, el, seen } = await start({ steps, brokenFiles: ['preview-front.png'] });
     await reach(el, 'error');
     expect(alertText(el)).to.contain(en.error_image_failed);
@@ -67,12 +88,22 @@ describe('a picture that does not load', () => {
     expect(await fileRequests(fake, 'preview-front.png')).to.be.greaterThan(0);
   });
 
-  it('is an error when a colour preview does not load, in the page\'s language (Arabic, right to left)', async () => {
+  it("is an error when a colour preview does not load, in the page's language (Arabic, right to left)", async () => {
     const product = {
-      views: ['front'], video: false, tier: 'standard', name: 'Bridal lehenga', colourPreviews: 3,
-      variants: [{ id: 'ivory', name: 'Ivory' }, { id: 'emerald', name: 'Emerald' }],
+      views: ['front'],
+      video: false,
+      tier: 'standard',
+      name: 'Bridal lehenga',
+      colourPreviews: 3,
+      variants: [
+        { id: 'ivory', name: 'Ivory' },
+        { id: 'emerald', name: 'Emerald' },
+      ],
     };
-    const { el, seen } = await start({ product, brokenFiles: ['draft-emerald-front.png'] }, { variant: 'ivory', lang: 'ar' });
+    const { el, seen } = await start(
+      { product, brokenFiles: ['draft-emerald-front.png'] },
+      { variant: 'ivory', lang: 'ar' },
+    );
     await reach(el, 'result');
     button(el, ar.seeAllColours!).click();
     await reach(el, 'error');

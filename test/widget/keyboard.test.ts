@@ -11,8 +11,10 @@ describe('keyboard only', () => {
   beforeEach(() => sessionStorage.clear());
 
   it('runs the whole try-on from the keyboard, and Escape returns focus to the button', async () => {
-    const fake = await fakeProxy({ product: { views: ['front', 'side'], video: false, tier: 'draft', name: 'Red saree' },
-      steps: [{ status: 'queued' }, { status: 'succeeded', outputs: ['front', 'side'] }] });
+    const fake = await fakeProxy({
+      product: { views: ['front', 'side'], video: false, tier: 'draft', name: 'Red saree' },
+      steps: [{ status: 'queued' }, { status: 'succeeded', outputs: ['front', 'side'] }],
+    });
     const container = await fixture<HTMLDivElement>(html`<div><input aria-label="Search the shop">
       <tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button></div>`);
     const el = container.querySelector('tryon-button')!;
@@ -44,7 +46,9 @@ describe('keyboard only', () => {
     await el.updateComplete;
     const selected = panelRoot(el).querySelector('[role="tab"][aria-selected="true"]');
     expect(name(selected)).to.equal('Side');
-    expect(panelRoot(el).querySelector<HTMLImageElement>('[role="tabpanel"] img[part="image"]')!.src).to.contain('/files/side.png');
+    expect(panelRoot(el).querySelector<HTMLImageElement>('[role="tabpanel"] img[part="image"]')!.src).to.contain(
+      '/files/side.png',
+    );
 
     // The before/after comparison by keyboard.
     const slider = panelRoot(el).querySelector<HTMLElement>('[role="slider"]')!;

@@ -17,7 +17,10 @@ import { dialogOf, drawnPhoto, fakeProxy, mount, panelRoot, pickPhoto, reach, st
 const DICTIONARIES: Record<string, Translation> = { en, hi, bn, gu, mr, ta, te, ur, ar };
 const RIGHT_TO_LEFT = new Set(['ur', 'ar']);
 
-const textKeys = (dictionary: Translation) => Object.keys(dictionary).filter((key) => !key.startsWith('$')).sort();
+const textKeys = (dictionary: Translation) =>
+  Object.keys(dictionary)
+    .filter((key) => !key.startsWith('$'))
+    .sort();
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
 /** A dictionary's text, as the panel fills it (no `{name}` may be left over). */
@@ -28,7 +31,11 @@ function text(dictionary: Translation, key: keyof Strings): string {
 }
 
 /** The words of a template around its placeholders: what must show whatever is filled in. */
-const fragments = (template: string) => template.split(/\{\w+\}/).map((part) => part.trim()).filter(Boolean);
+const fragments = (template: string) =>
+  template
+    .split(/\{\w+\}/)
+    .map((part) => part.trim())
+    .filter(Boolean);
 
 function expectTemplate(shown: string, template: string, what: string): void {
   for (const fragment of fragments(template)) expect(shown, what).to.contain(fragment);
@@ -52,7 +59,7 @@ describe('dictionaries', () => {
     }
   });
 
-  it('every translation keeps English\'s {placeholders} exactly', () => {
+  it("every translation keeps English's {placeholders} exactly", () => {
     for (const [code, dictionary] of Object.entries(DICTIONARIES)) {
       for (const key of textKeys(en) as (keyof Strings)[]) {
         expect(placeholders(text(dictionary, key)), `${code}.${key}`).to.deep.equal(placeholders(en[key]));
@@ -70,7 +77,16 @@ describe('dictionaries', () => {
 
   it('every language but English says "pixels" in its own word in the "too small" message, not "px" beside it', () => {
     // Both sizes in the message, the photo's and the smallest allowed, take the same local unit.
-    const units: Record<string, string> = { hi: 'पिक्सेल', ur: 'پکسل', ar: 'بكسل', bn: 'পিক্সেল', gu: 'પિક્સેલ', mr: 'पिक्सेल', ta: 'பிக்சல்கள்', te: 'పిక్సెల్స్' };
+    const units: Record<string, string> = {
+      hi: 'पिक्सेल',
+      ur: 'پکسل',
+      ar: 'بكسل',
+      bn: 'পিক্সেল',
+      gu: 'પિક્સેલ',
+      mr: 'पिक्सेल',
+      ta: 'பிக்சல்கள்',
+      te: 'పిక్సెల్స్',
+    };
     for (const [code, dictionary] of Object.entries(DICTIONARIES)) {
       if (code === 'en') continue;
       const unit = units[code];
@@ -98,7 +114,13 @@ describe('each language renders each step', () => {
     it(`${code}: consent, photo, uploading, queued, rendering, result and error, all in ${dictionary.$name}`, async () => {
       const fake = await fakeProxy({
         photoHold: true,
-        steps: [{ status: 'queued' }, { hold: true }, { status: 'processing' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+        steps: [
+          { status: 'queued' },
+          { hold: true },
+          { status: 'processing' },
+          { hold: true },
+          { status: 'succeeded', outputs: ['front'] },
+        ],
       });
       const el = await mount(fake, { lang: code });
       expect(el.shadowRoot!.querySelector('button')!.textContent!.trim()).to.equal(text(dictionary, 'label'));
@@ -129,7 +151,9 @@ describe('each language renders each step', () => {
       if (RIGHT_TO_LEFT.has(code)) await expect(el).to.be.accessible();
 
       await pickPhoto(el, await drawnPhoto(600, 800));
-      expect(panelRoot(el).querySelector<HTMLImageElement>('img[part="preview"]')!.alt).to.equal(text(dictionary, 'previewAlt'));
+      expect(panelRoot(el).querySelector<HTMLImageElement>('img[part="preview"]')!.alt).to.equal(
+        text(dictionary, 'previewAlt'),
+      );
       primary(el).click();
       await reach(el, 'uploading');
       expectTemplate(statusText(el), text(dictionary, 'uploading'), 'uploading');
@@ -138,7 +162,9 @@ describe('each language renders each step', () => {
 
       await reach(el, 'queued');
       await until(() => statusText(el) === text(dictionary, 'queued'), 'the queued text');
-      expect(panelRoot(el).querySelector('h3')!.textContent).to.equal(text(dictionary, 'progressTitle').replace('{product}', 'Red Banarasi saree'));
+      expect(panelRoot(el).querySelector('h3')!.textContent).to.equal(
+        text(dictionary, 'progressTitle').replace('{product}', 'Red Banarasi saree'),
+      );
       expectTemplate(panelRoot(el).textContent ?? '', text(dictionary, 'timing'), 'timing');
       expect(panelRoot(el).textContent).to.contain(text(dictionary, 'cancel'));
       expectNoPlaceholderLeft(el);
@@ -152,15 +178,18 @@ describe('each language renders each step', () => {
       await reach(el, 'result');
       await until(() => statusText(el) === text(dictionary, 'ready'), 'the ready text');
       const result = panelRoot(el).textContent ?? '';
-      for (const key of ['download', 'share', 'anotherPhoto', 'forgetPhoto'] as const) expect(result, key).to.contain(text(dictionary, key));
-      expect(panelRoot(el).querySelector<HTMLImageElement>('img[part="image"]')!.alt)
-        .to.equal(text(dictionary, 'resultAlt').replace('{product}', 'Red Banarasi saree'));
+      for (const key of ['download', 'share', 'anotherPhoto', 'forgetPhoto'] as const)
+        expect(result, key).to.contain(text(dictionary, key));
+      expect(panelRoot(el).querySelector<HTMLImageElement>('img[part="image"]')!.alt).to.equal(
+        text(dictionary, 'resultAlt').replace('{product}', 'Red Banarasi saree'),
+      );
       expectNoPlaceholderLeft(el);
       // The before/after comparison shows "before" from the start edge: the right, right to left.
       const before = panelRoot(el).querySelector<HTMLElement>('.compare .before');
       expect(before, 'the before/after comparison').to.exist;
-      expect(getComputedStyle(before!).clipPath, 'before from the start edge')
-        .to.equal(RIGHT_TO_LEFT.has(code) ? 'inset(0px 0px 0px 50%)' : 'inset(0px 50% 0px 0px)');
+      expect(getComputedStyle(before!).clipPath, 'before from the start edge').to.equal(
+        RIGHT_TO_LEFT.has(code) ? 'inset(0px 0px 0px 50%)' : 'inset(0px 50% 0px 0px)',
+      );
       if (RIGHT_TO_LEFT.has(code)) await expect(el).to.be.accessible();
       el.close();
 
@@ -189,9 +218,11 @@ describe('each language renders each step', () => {
 
 describe('the language, from the page', () => {
   const pageLang = document.documentElement.lang;
-  afterEach(() => { document.documentElement.lang = pageLang; });
+  afterEach(() => {
+    document.documentElement.lang = pageLang;
+  });
 
-  it('speaks the page\'s language by its nearest match (bn-IN → bn) without a lang attribute', async () => {
+  it("speaks the page's language by its nearest match (bn-IN → bn) without a lang attribute", async () => {
     document.documentElement.lang = 'bn-IN';
     const el = await mount(await fakeProxy());
     expect(el.language).to.equal('bn');
@@ -214,7 +245,7 @@ describe('the language, from the page', () => {
     el.close();
   });
 
-  it('falls back to English for a language it lacks, and says so in the dialog\'s lang', async () => {
+  it("falls back to English for a language it lacks, and says so in the dialog's lang", async () => {
     document.documentElement.lang = 'pa-IN';
     const el = await mount(await fakeProxy());
     await el.open();

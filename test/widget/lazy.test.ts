@@ -3,16 +3,25 @@ import { define, TryonButton } from '../../widget/tryon-button.js';
 import { fakeProxy, reach, until } from './helpers.js';
 
 const panelModules = /\/widget\/(tryon-panel|session|proxy-client|photo|i18n\/)/;
-const requested = () => performance.getEntriesByType('resource').map((e) => e.name).filter((name) => panelModules.test(name));
+const requested = () =>
+  performance
+    .getEntriesByType('resource')
+    .map((e) => e.name)
+    .filter((name) => panelModules.test(name));
 
 describe('lazy loading', () => {
   it('loads only the button up front; the panel on hover, before the click', async () => {
     const fake = await fakeProxy();
-    const el = await fixture<TryonButton>(html`<tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button>`);
-    if (document.readyState !== 'complete') await new Promise((resolve) => addEventListener('load', resolve, { once: true }));
+    const el = await fixture<TryonButton>(
+      html`<tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button>`,
+    );
+    if (document.readyState !== 'complete')
+      await new Promise((resolve) => addEventListener('load', resolve, { once: true }));
     // An idle moment after load, where the widget would prefetch if it were going to. WebKit has no
     // requestIdleCallback: there the next frame after load stands in.
-    await new Promise((resolve) => ('requestIdleCallback' in window ? requestIdleCallback(resolve) : requestAnimationFrame(resolve)));
+    await new Promise((resolve) =>
+      'requestIdleCallback' in window ? requestIdleCallback(resolve) : requestAnimationFrame(resolve),
+    );
     expect(requested()).to.deep.equal([]);
     expect(customElements.get('tryon-panel')).to.equal(undefined);
     expect(el.shadowRoot!.querySelector('tryon-panel')).to.equal(null);

@@ -2,8 +2,17 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import { emulate, viewport } from './media.js';
 import type { TryonButton } from '../../widget/tryon-button.js';
-import { button, dialogOf, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach } from './helpers.js';
-
+import {
+  button,
+  dialogOf,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  reach,
+} from './helpers.js';
 
 describe('languages, direction, theming and motion', () => {
   beforeEach(() => sessionStorage.clear());
@@ -20,7 +29,9 @@ describe('languages, direction, theming and motion', () => {
     await reach(el, 'consent');
     expect(panelRoot(el).getElementById('dialog-title')!.textContent).to.equal('वर्चुअल ट्राई-ऑन');
     expect(dialogOf(el).getAttribute('lang')).to.equal('hi');
-    expect(panelRoot(el).querySelector('label')!.textContent!.trim()).to.equal('मैं इस ट्राई-ऑन के लिए अपनी फ़ोटो अपलोड करने के लिए सहमत हूँ');
+    expect(panelRoot(el).querySelector('label')!.textContent!.trim()).to.equal(
+      'मैं इस ट्राई-ऑन के लिए अपनी फ़ोटो अपलोड करने के लिए सहमत हूँ',
+    );
     expect(button(el, 'आगे बढ़ें')).to.exist;
     await expect(el).to.be.accessible();
   });
@@ -38,14 +49,18 @@ describe('languages, direction, theming and motion', () => {
     await pickPhoto(el, await drawnPhoto(400, 600));
     button(el, 'पहनकर देखें').click();
     await reach(el, 'result');
-    expect(panelRoot(el).querySelector<HTMLImageElement>('img[part="image"]')!.alt).to.equal('आप Red Banarasi saree पहने हुए');
+    expect(panelRoot(el).querySelector<HTMLImageElement>('img[part="image"]')!.alt).to.equal(
+      'आप Red Banarasi saree पहने हुए',
+    );
     expect(button(el, 'दूसरी फ़ोटो आज़माएँ')).to.exist;
     await expect(el).to.be.accessible();
   });
 
-  it('takes the page\'s language when the element has none', async () => {
+  it("takes the page's language when the element has none", async () => {
     const fake = await fakeProxy();
-    const container = await fixture<HTMLDivElement>(html`<div lang="hi-IN"><tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button></div>`);
+    const container = await fixture<HTMLDivElement>(
+      html`<div lang="hi-IN"><tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button></div>`,
+    );
     const el = container.querySelector('tryon-button')!;
     // A language other than English brings its dictionary on demand; the element's update waits for it.
     await el.updateComplete;
@@ -64,15 +79,23 @@ describe('languages, direction, theming and motion', () => {
     expect(panelRoot(el).querySelector('h3')!.textContent).to.equal('May we use your photo?');
     expect(button(el, 'Yes, go on')).to.exist;
 
-    const slotted = await fixture<TryonButton>(html`<tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction">Wear it virtually</tryon-button>`);
-    const assigned = slotted.shadowRoot!.querySelector('slot')!.assignedNodes().map((n) => n.textContent).join('');
+    const slotted = await fixture<TryonButton>(
+      html`<tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction">Wear it virtually</tryon-button>`,
+    );
+    const assigned = slotted
+      .shadowRoot!.querySelector('slot')!
+      .assignedNodes()
+      .map((n) => n.textContent)
+      .join('');
     expect(assigned).to.equal('Wear it virtually');
     await expect(slotted).to.be.accessible();
   });
 
   it('lays out right to left on an RTL page', async () => {
     const fake = await fakeProxy();
-    const container = await fixture<HTMLDivElement>(html`<div dir="rtl"><tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button></div>`);
+    const container = await fixture<HTMLDivElement>(
+      html`<div dir="rtl"><tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button></div>`,
+    );
     const el = container.querySelector('tryon-button')!;
     await el.open();
     await reach(el, 'consent');
@@ -85,7 +108,9 @@ describe('languages, direction, theming and motion', () => {
   });
 
   it('honours prefers-reduced-motion', async function () {
-    const fake = await fakeProxy({ steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }] });
+    const fake = await fakeProxy({
+      steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+    });
     const el = await mount(fake);
     await openAndConsent(el);
     await pickPhoto(el, await drawnPhoto(400, 600));
@@ -102,9 +127,11 @@ describe('languages, direction, theming and motion', () => {
     await fake.release();
   });
 
-  it('inherits the page\'s font and themes light and dark through custom properties', async () => {
+  it("inherits the page's font and themes light and dark through custom properties", async () => {
     const fake = await fakeProxy();
-    const container = await fixture<HTMLDivElement>(html`<div style="font-family: Georgia, serif"><tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button></div>`);
+    const container = await fixture<HTMLDivElement>(
+      html`<div style="font-family: Georgia, serif"><tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button></div>`,
+    );
     const el = container.querySelector('tryon-button')!;
     await el.open();
     await reach(el, 'consent');
@@ -113,7 +140,8 @@ describe('languages, direction, theming and motion', () => {
     expect(getComputedStyle(el.shadowRoot!.querySelector('button')!).fontFamily).to.equal('Georgia, serif');
     expect(getComputedStyle(dialog).backgroundColor).to.equal('rgb(255, 255, 255)');
     // The dark scheme only where the engine can emulate it (Chromium); the properties below everywhere.
-    if (await emulate({ colorScheme: 'dark' })) expect(getComputedStyle(dialog).backgroundColor).to.equal('rgb(24, 24, 27)');
+    if (await emulate({ colorScheme: 'dark' }))
+      expect(getComputedStyle(dialog).backgroundColor).to.equal('rgb(24, 24, 27)');
     el.style.setProperty('--tryon-background', 'rgb(10, 20, 30)');
     // Its own text colour too: the light scheme's dark text would not read on it (engines that stay light).
     el.style.setProperty('--tryon-text', 'rgb(240, 240, 240)');
@@ -160,7 +188,7 @@ describe('languages, direction, theming and motion', () => {
     expect(box.top).to.be.above(0);
   });
 
-  it('adds no landmark that clashes with the shop page\'s own', async () => {
+  it("adds no landmark that clashes with the shop page's own", async () => {
     const fake = await fakeProxy();
     const page = await fixture<HTMLDivElement>(html`<div><header><a href="/">The shop</a></header>
       <main><h1>Red saree</h1><tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button></main></div>`);

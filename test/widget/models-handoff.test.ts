@@ -7,9 +7,14 @@ import { sendKeys } from '@web/test-runner-commands';
 import { button, dialogOf, fakeProxy, focused, mount, panelRoot, reach, until } from './helpers.js';
 
 // Served by the fake under its own path, on the page's origin, as the real proxy serves them beside the product.
-const MODELS = ['asha', 'meera', 'nila'].map((id) => ({ id, name: id[0]!.toUpperCase() + id.slice(1), image: `/fake/models/tryon/products/saree-red/models/${id}` }));
+const MODELS = ['asha', 'meera', 'nila'].map((id) => ({
+  id,
+  name: id[0]!.toUpperCase() + id.slice(1),
+  image: `/fake/models/tryon/products/saree-red/models/${id}`,
+}));
 
-const productWithModels = () => fakeProxy({ product: { views: ['front'], video: false, tier: 'draft', name: 'Red saree', models: MODELS } });
+const productWithModels = () =>
+  fakeProxy({ product: { views: ['front'], video: false, tier: 'draft', name: 'Red saree', models: MODELS } });
 
 describe('see it on a model', () => {
   beforeEach(() => sessionStorage.clear());
@@ -20,7 +25,10 @@ describe('see it on a model', () => {
     await el.open();
     await reach(el, 'consent');
     // Offered once the product's models are known.
-    await until(() => panelRoot(el).querySelectorAll('[part~="alternatives"] button').length === 2, 'both alternatives');
+    await until(
+      () => panelRoot(el).querySelectorAll('[part~="alternatives"] button').length === 2,
+      'both alternatives',
+    );
     button(el, 'No photo? See it on a model').click();
     await until(() => panelRoot(el).querySelector('[part~="model-grid"]'), 'the grid of models');
     const names = [...panelRoot(el).querySelectorAll('[part~="model"]')].map((b) => b.textContent?.trim());
@@ -45,7 +53,10 @@ describe('see it on a model', () => {
       await el.open();
       await reach(el, 'consent');
       // The first of the two, once the product's models are known.
-      await until(() => panelRoot(el).querySelectorAll('[part~="alternatives"] button').length === 2, 'both alternatives');
+      await until(
+        () => panelRoot(el).querySelectorAll('[part~="alternatives"] button').length === 2,
+        'both alternatives',
+      );
       panelRoot(el).querySelector<HTMLButtonElement>('[part~="alternatives"] button')!.click();
       await until(() => panelRoot(el).querySelector('[part~="model-grid"]'), 'the grid of models');
       if (lang === 'ar') expect(dialogOf(el).getAttribute('dir')).to.equal('rtl');
@@ -63,7 +74,10 @@ describe('use your phone (the computer’s side)', () => {
   beforeEach(() => sessionStorage.clear());
 
   it('shows a QR code and the code, and tries on the photo the phone gave, without asking consent here', async () => {
-    const fake = await fakeProxy({ product: { views: ['front'], video: false, tier: 'draft', name: 'Red saree' }, handoffReadsUntilReceived: 3 });
+    const fake = await fakeProxy({
+      product: { views: ['front'], video: false, tier: 'draft', name: 'Red saree' },
+      handoffReadsUntilReceived: 3,
+    });
     const el = await mount(fake);
     await el.open();
     await reach(el, 'consent');
@@ -81,7 +95,10 @@ describe('use your phone (the computer’s side)', () => {
 
   for (const lang of ['en', 'ar']) {
     it(`the hand-off screen is accessible (${lang})`, async () => {
-      const fake = await fakeProxy({ product: { views: ['front'], video: false, tier: 'draft', name: 'Red saree' }, handoffReadsUntilReceived: 1000 });
+      const fake = await fakeProxy({
+        product: { views: ['front'], video: false, tier: 'draft', name: 'Red saree' },
+        handoffReadsUntilReceived: 1000,
+      });
       const el = await mount(fake, { lang });
       await el.open();
       await reach(el, 'consent');

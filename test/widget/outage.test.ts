@@ -6,7 +6,19 @@ import { expect } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
 import { actionLabel } from '../../widget/error-policy.js';
-import { button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, statusText, until } from './helpers.js';
+import {
+  button,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  reach,
+  recordEvents,
+  statusText,
+  until,
+} from './helpers.js';
 import type { FakeError, FakeRequest } from './helpers.js';
 
 async function submitPhoto(el: TryonButton): Promise<void> {
@@ -28,18 +40,19 @@ function recordAnnouncements(el: TryonButton): string[] {
 
 const polls = (log: FakeRequest[]) => log.filter((r) => r.method === 'GET' && /^\/tryons\/[^/]+$/.test(r.path));
 
-describe('when the shop\'s try-on service stops answering', () => {
+describe("when the shop's try-on service stops answering", () => {
   beforeEach(() => sessionStorage.clear());
 
   const outages: [string, FakeError][] = [
     ['connections refused', { status: 0, code: '', refused: true }],
-    ['a gateway\'s 502 page in front of a stopped proxy', { status: 502, code: '', raw: '<html>Bad gateway</html>' }],
+    ["a gateway's 502 page in front of a stopped proxy", { status: 502, code: '', raw: '<html>Bad gateway</html>' }],
   ];
   for (const [what, error] of outages) {
     it(`says so within seconds, stops the clock, and resumes by itself (${what})`, async () => {
       // The stream is refused too (no SSE), so watching falls back to polls, which fail four times.
       const fake = await fakeProxy({
-        sse: false, statusErrors: [error, error, error, error],
+        sse: false,
+        statusErrors: [error, error, error, error],
         steps: [{ status: 'processing' }, { status: 'succeeded', outputs: ['front'] }],
       });
       const el = await mount(fake);
@@ -71,7 +84,11 @@ describe('when the shop\'s try-on service stops answering', () => {
   }
 
   it('a proxy that has hung (a poll unanswered for 8 s) is not answering too, and the run resumes when it answers', async () => {
-    const fake = await fakeProxy({ sse: false, holdPolls: true, steps: [{ status: 'processing' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }] });
+    const fake = await fakeProxy({
+      sse: false,
+      holdPolls: true,
+      steps: [{ status: 'processing' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+    });
     const el = await mount(fake);
     await openAndConsent(el);
     const said = recordAnnouncements(el);
@@ -115,7 +132,8 @@ describe('when the shop\'s try-on service stops answering', () => {
 
   it('a try-on the service no longer knows is said to be lost, and one press of "Start again with your photo" reaches the photo step', async () => {
     const fake = await fakeProxy({
-      sse: false, statusErrors: [{ status: 404, code: 'invalid_handle', retryable: false }],
+      sse: false,
+      statusErrors: [{ status: 404, code: 'invalid_handle', retryable: false }],
       steps: [{ status: 'succeeded', outputs: ['front'] }],
     });
     const el = await mount(fake);
@@ -124,7 +142,10 @@ describe('when the shop\'s try-on service stops answering', () => {
     await reach(el, 'error');
     const alert = panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim();
     expect(alert).to.equal(en.error_tryon_lost);
-    expect(seen.find((e) => e.type === 'tryon-error')!.detail).to.deep.include({ code: 'invalid_handle', message: en.error_tryon_lost });
+    expect(seen.find((e) => e.type === 'tryon-error')!.detail).to.deep.include({
+      code: 'invalid_handle',
+      message: en.error_tryon_lost,
+    });
     // The button says what the words say, and there is no "Try again" beside it.
     const primary = panelRoot(el).querySelector<HTMLButtonElement>('[part="primary-button"]')!;
     expect(primary.textContent!.trim()).to.equal(en.startAgain);
@@ -144,11 +165,14 @@ describe('when the shop\'s try-on service stops answering', () => {
     expect(log.filter((r) => r.path === '/photos')).to.have.length(2);
   });
 
-  it('names the error step\'s way on as its words do', () => {
+  it("names the error step's way on as its words do", () => {
     for (const code of ['expired_handle', 'invalid_handle']) {
-      expect(en[`error_${code}` as 'error_invalid_handle'].toLowerCase()).to.contain(en[actionLabel(code)!].toLowerCase());
+      expect(en[`error_${code}` as 'error_invalid_handle'].toLowerCase()).to.contain(
+        en[actionLabel(code)!].toLowerCase(),
+      );
     }
     // not_found's words end "…Please try again.", so its button says "Try again".
-    for (const code of ['not_found', 'render_failed', 'not_answering', 'rate_limited', undefined]) expect(actionLabel(code)).to.equal('tryAgain');
+    for (const code of ['not_found', 'render_failed', 'not_answering', 'rate_limited', undefined])
+      expect(actionLabel(code)).to.equal('tryAgain');
   });
 });

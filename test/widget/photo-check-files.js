@@ -19,15 +19,25 @@ function build() {
     const outDir = mkdtempSync(join(tmpdir(), 'tryon-wtr-photo-check-'));
     process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
     const script = `const { buildPhotoCheck } = await import('./scripts/photo-check-build.ts'); await buildPhotoCheck(${JSON.stringify(outDir)});`;
-    execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, timeout: 120_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`buildPhotoCheck failed: ${stderr || error.message}`));
-      else resolve(outDir);
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: root, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`buildPhotoCheck failed: ${stderr || error.message}`));
+        else resolve(outDir);
+      },
+    );
   });
   return built;
 }
 
-const TYPES = { js: 'text/javascript', json: 'application/json', bin: 'application/octet-stream', wasm: 'application/wasm' };
+const TYPES = {
+  js: 'text/javascript',
+  json: 'application/json',
+  bin: 'application/octet-stream',
+  wasm: 'application/wasm',
+};
 
 export function photoCheckFilesMiddleware() {
   return async function photoCheckFiles(ctx, next) {

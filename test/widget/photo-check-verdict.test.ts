@@ -4,7 +4,14 @@ import { LIMITS, reasonsFor, type PhotoMeasures } from '../../widget/photo-check
 
 const face = { score: 0.95, top: 0.1, left: 0.45, height: 0.08, width: 0.06 };
 const figure = { area: 0.2, top: 0.08, bottom: 0.98, left: 0.3, right: 0.7 };
-const good: PhotoMeasures = { width: 800, height: 1200, brightness: 120, sharpness: 300, faces: [face], people: [figure] };
+const good: PhotoMeasures = {
+  width: 800,
+  height: 1200,
+  brightness: 120,
+  sharpness: 300,
+  faces: [face],
+  people: [figure],
+};
 const with_ = (changes: Partial<PhotoMeasures>): PhotoMeasures => ({ ...good, ...changes });
 
 describe('the photo check verdict', () => {
@@ -18,7 +25,9 @@ describe('the photo check verdict', () => {
   });
 
   it('two faces of like size, or a face outside the largest figure, are several people; the crowd behind is not', () => {
-    expect(reasonsFor(with_({ faces: [face, { ...face, left: 0.05, height: 0.07 }] }), false)).to.deep.equal(['several_people']);
+    expect(reasonsFor(with_({ faces: [face, { ...face, left: 0.05, height: 0.07 }] }), false)).to.deep.equal([
+      'several_people',
+    ]);
     expect(reasonsFor(with_({ faces: [face, { ...face, left: 0.05, height: 0.02 }] }), false)).to.deep.equal([]);
     expect(reasonsFor(with_({ faces: [{ ...face, left: 0.05 }] }), false)).to.deep.equal(['several_people']);
   });
@@ -40,6 +49,9 @@ describe('the photo check verdict', () => {
   });
 
   it('says several reasons in a fixed order, the most important first', () => {
-    expect(reasonsFor(with_({ faces: [{ ...face, top: 0.5, height: 0.15 }], brightness: 10 }), true)).to.deep.equal(['not_full_body', 'too_dark']);
+    expect(reasonsFor(with_({ faces: [{ ...face, top: 0.5, height: 0.15 }], brightness: 10 }), true)).to.deep.equal([
+      'not_full_body',
+      'too_dark',
+    ]);
   });
 });

@@ -10,7 +10,21 @@ import type { TryonButton } from '../../widget/tryon-button.js';
 import { checkEn } from '../../widget/photo-check/i18n/english.js';
 import checkAr from '../../widget/photo-check/i18n/check-ar.js';
 import type { TryonPhotoCheckDetail } from '../../widget/events.js';
-import { button, control, dialogOf, fakeProxy, focused, mount, openAndConsent, panelRoot, pickPhoto, reach, statusText, until, type Fake } from './helpers.js';
+import {
+  button,
+  control,
+  dialogOf,
+  fakeProxy,
+  focused,
+  mount,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  reach,
+  statusText,
+  until,
+  type Fake,
+} from './helpers.js';
 
 type PhotoName = 'full' | 'half' | 'several' | 'none' | 'dark' | 'blurred' | 'small' | 'sample';
 
@@ -19,14 +33,22 @@ async function photo(name: PhotoName): Promise<File> {
   let found = photos.get(name);
   if (!found) {
     const response = await fetch(`/test-photos/people/${name}.jpg`);
-    if (!response.ok) throw new Error(`no test photo ${name} (${response.status}): is opencv-doc installed (OPENCV_DATA_PATH)?`);
+    if (!response.ok)
+      throw new Error(`no test photo ${name} (${response.status}): is opencv-doc installed (OPENCV_DATA_PATH)?`);
     found = new File([await response.blob()], `${name}.jpg`, { type: 'image/jpeg' });
     photos.set(name, found);
   }
   return found;
 }
 
-const saree = { product: 'saree-red', views: ['front'], video: false, tier: 'standard', name: 'Red Banarasi saree', fullBody: true };
+const saree = {
+  product: 'saree-red',
+  views: ['front'],
+  video: false,
+  tier: 'standard',
+  name: 'Red Banarasi saree',
+  fullBody: true,
+};
 const kurta = { ...saree, product: 'kurta-white', name: 'White kurta', fullBody: false };
 
 function checks(el: HTMLElement): TryonPhotoCheckDetail[] {
@@ -35,7 +57,8 @@ function checks(el: HTMLElement): TryonPhotoCheckDetail[] {
   return seen;
 }
 
-const uploads = async (fake: Fake) => (await fake.log()).filter((r) => r.method === 'POST' && r.path === '/photos').length;
+const uploads = async (fake: Fake) =>
+  (await fake.log()).filter((r) => r.method === 'POST' && r.path === '/photos').length;
 const verdict = (el: TryonButton) => panelRoot(el).querySelector<HTMLElement>('[part="photo-check"]');
 
 /** Picks a photo as the shopper would, leaving the element's photo-check as it is (pickPhoto turns an absent one off). */
@@ -49,7 +72,12 @@ async function pick(el: TryonButton, file: File): Promise<void> {
 }
 
 /** Opens, consents, picks the photo and waits for the check's verdict (its event). */
-async function checked(el: TryonButton, name: PhotoName, seen: TryonPhotoCheckDetail[], continueLabel?: string): Promise<TryonPhotoCheckDetail> {
+async function checked(
+  el: TryonButton,
+  name: PhotoName,
+  seen: TryonPhotoCheckDetail[],
+  continueLabel?: string,
+): Promise<TryonPhotoCheckDetail> {
   await openAndConsent(el, continueLabel);
   const before = seen.length;
   await pick(el, await photo(name));
@@ -78,7 +106,14 @@ describe('the photo check', function () {
     expect(await uploads(fake)).to.equal(1);
   });
 
-  for (const [name, reason] of [['half', 'not_full_body'], ['several', 'several_people'], ['none', 'no_person'], ['dark', 'too_dark'], ['blurred', 'too_blurry'], ['small', 'too_small']] as const) {
+  for (const [name, reason] of [
+    ['half', 'not_full_body'],
+    ['several', 'several_people'],
+    ['none', 'no_person'],
+    ['dark', 'too_dark'],
+    ['blurred', 'too_blurry'],
+    ['small', 'too_small'],
+  ] as const) {
     it(`strict: refuses the ${name} photo (${reason}) and uploads nothing`, async () => {
       const fake = await fakeProxy({ product: saree });
       const el = await mount(fake, { 'photo-check': 'strict' });
@@ -137,10 +172,19 @@ describe('the photo check', function () {
     button(el, 'Try it on').click();
     await reach(el, 'result');
     expect(await uploads(fake)).to.equal(1);
-    const layer = ((window as { dataLayer?: Record<string, unknown>[] }).dataLayer ?? []).filter((e) => e['event'] === 'tryon_photo_check');
+    const layer = ((window as { dataLayer?: Record<string, unknown>[] }).dataLayer ?? []).filter(
+      (e) => e['event'] === 'tryon_photo_check',
+    );
     expect(layer.map(({ duration_ms: _ms, ...rest }) => rest)).to.deep.equal([
       { event: 'tryon_photo_check', product: 'saree-red', result: 'fail', reasons: 'several_people', mode: 'warn' },
-      { event: 'tryon_photo_check', product: 'saree-red', result: 'fail', reasons: 'several_people', mode: 'warn', overridden: true },
+      {
+        event: 'tryon_photo_check',
+        product: 'saree-red',
+        result: 'fail',
+        reasons: 'several_people',
+        mode: 'warn',
+        overridden: true,
+      },
     ]);
     delete (window as { dataLayer?: unknown }).dataLayer;
   });
@@ -151,7 +195,12 @@ describe('the photo check', function () {
     const seen = checks(el);
     const made: unknown[] = [];
     const RealWorker = window.Worker;
-    window.Worker = class extends RealWorker { constructor(url: string | URL, options?: WorkerOptions) { made.push(url); super(url, options); } };
+    window.Worker = class extends RealWorker {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        made.push(url);
+        super(url, options);
+      }
+    };
     try {
       const detail = await checked(el, 'none', seen);
       expect(detail).to.deep.equal({ product: 'saree-red', result: 'skipped', reasons: [], mode: 'off' });
@@ -172,7 +221,9 @@ describe('the photo check', function () {
     (window as { Worker?: unknown }).Worker = undefined;
     const warn = console.warn;
     const said: string[] = [];
-    console.warn = (...args: unknown[]) => { said.push(args.map(String).join(' ')); };
+    console.warn = (...args: unknown[]) => {
+      said.push(args.map(String).join(' '));
+    };
     try {
       const detail = await checked(el, 'none', seen);
       expect(detail).to.deep.include({ result: 'unavailable', reasons: [], mode: 'strict' });

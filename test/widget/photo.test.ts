@@ -8,11 +8,38 @@ async function withOrientation6(jpeg: Blob): Promise<Blob> {
   const bytes = new Uint8Array(await jpeg.arrayBuffer());
   expect([bytes[0], bytes[1]]).to.deep.equal([0xff, 0xd8]);
   const exif = [
-    0x45, 0x78, 0x69, 0x66, 0x00, 0x00, // "Exif\0\0"
-    0x4d, 0x4d, 0x00, 0x2a, 0x00, 0x00, 0x00, 0x08, // big-endian TIFF header, IFD0 at 8
-    0x00, 0x01, // one entry
-    0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x06, 0x00, 0x00, // Orientation, SHORT, 1, 6
-    0x00, 0x00, 0x00, 0x00, // no next IFD
+    0x45,
+    0x78,
+    0x69,
+    0x66,
+    0x00,
+    0x00, // "Exif\0\0"
+    0x4d,
+    0x4d,
+    0x00,
+    0x2a,
+    0x00,
+    0x00,
+    0x00,
+    0x08, // big-endian TIFF header, IFD0 at 8
+    0x00,
+    0x01, // one entry
+    0x01,
+    0x12,
+    0x00,
+    0x03,
+    0x00,
+    0x00,
+    0x00,
+    0x01,
+    0x00,
+    0x06,
+    0x00,
+    0x00, // Orientation, SHORT, 1, 6
+    0x00,
+    0x00,
+    0x00,
+    0x00, // no next IFD
   ];
   const length = exif.length + 2;
   const app1 = [0xff, 0xe1, length >> 8, length & 0xff, ...exif];
@@ -110,12 +137,18 @@ describe('photo preparation', () => {
     expect(((await prepareRawPhoto(text).catch((e: unknown) => e)) as PhotoError).problem).to.equal('not_image');
     const lying = new File(['not a jpeg at all'], 'fake.jpg', { type: 'image/jpeg' });
     expect(((await prepareRawPhoto(lying).catch((e: unknown) => e)) as PhotoError).problem).to.equal('not_image');
-    const broken = new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 5, 6])], 'broken.jpg', { type: 'image/jpeg' });
+    const broken = new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 5, 6])], 'broken.jpg', {
+      type: 'image/jpeg',
+    });
     expect(((await prepareRawPhoto(broken).catch((e: unknown) => e)) as PhotoError).problem).to.equal('unreadable');
   });
 
   it('refuses a HEIC it cannot decode as unreadable, instead of sending it as it is', async () => {
-    const heic = new File([new Uint8Array([0, 0, 0, 24, 0x66, 0x74, 0x79, 0x70, 0x68, 0x65, 0x69, 0x63, 0, 0, 0, 0, 1, 2, 3, 4])], 'me.heic', { type: '' });
+    const heic = new File(
+      [new Uint8Array([0, 0, 0, 24, 0x66, 0x74, 0x79, 0x70, 0x68, 0x65, 0x69, 0x63, 0, 0, 0, 0, 1, 2, 3, 4])],
+      'me.heic',
+      { type: '' },
+    );
     const error = await prepareRawPhoto(heic).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(PhotoError);
     expect((error as PhotoError).problem).to.equal('unreadable');
@@ -129,11 +162,13 @@ describe('photo preparation', () => {
     await pickPhoto(el, await drawnPhoto(200, 150));
     const alert = panelRoot(el).querySelector('[role="alert"]');
     expect(alert?.textContent).to.equal(
-      'This photo is too small (200 × 150 px). Please choose one at least 256 pixels on its shorter side.');
+      'This photo is too small (200 × 150 px). Please choose one at least 256 pixels on its shorter side.',
+    );
     expect(control(el)).to.equal(undefined);
     await pickPhoto(el, new File(['hello'], 'x.txt', { type: 'text/plain' }));
     expect(panelRoot(el).querySelector('[role="alert"]')?.textContent).to.equal(
-      'This file is not a photo. Please choose a JPEG, PNG, WebP or HEIC image.');
+      'This file is not a photo. Please choose a JPEG, PNG, WebP or HEIC image.',
+    );
     expect((await fake.log()).filter((r) => r.path === '/photos')).to.have.length(0);
     await expect(el).to.be.accessible();
     expect(button(el, 'Choose a photo')).to.exist;
@@ -168,7 +203,11 @@ function expectNoMetadata(bytes: Uint8Array): void {
 }
 
 /** The engine this page runs in, by its User-Agent (Chromium's also says Safari; Firefox's does not). */
-const engine = /Firefox\//.test(navigator.userAgent) ? 'Firefox' : /Chrome\//.test(navigator.userAgent) ? 'Chromium' : 'WebKit';
+const engine = /Firefox\//.test(navigator.userAgent)
+  ? 'Firefox'
+  : /Chrome\//.test(navigator.userAgent)
+    ? 'Chromium'
+    : 'WebKit';
 
 /**
  * Which way each engine decodes a HEIC. Safari decodes it itself (Apple's system decoder), so on
@@ -176,16 +215,30 @@ const engine = /Firefox\//.test(navigator.userAgent) ? 'Firefox' : /Chrome\//.te
  * there, as in Chromium and Firefox, the widget's own decoder does the work.
  */
 const HEIC_PATH: Record<string, 'the engine' | "the widget's decoder"> = {
-  Chromium: "the widget's decoder", Firefox: "the widget's decoder", WebKit: "the widget's decoder",
+  Chromium: "the widget's decoder",
+  Firefox: "the widget's decoder",
+  WebKit: "the widget's decoder",
 };
 
 describe('HEIC photos (decoded in the browser, metadata left behind)', () => {
   it(`decodes a HEIC with ${HEIC_PATH[engine]} in ${engine}, loading the widget's decoder only where the engine has none`, async () => {
-    const decoderRequests = () => performance.getEntriesByType('resource').map((e) => e.name).filter((name) => /\/widget\/heic|libheif/.test(name));
+    const decoderRequests = () =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e.name)
+        .filter((name) => /\/widget\/heic|libheif/.test(name));
     const file = await heicPhoto(480, 640);
     const before = decoderRequests().length;
-    const native = await createImageBitmap(file).then((bitmap) => { bitmap.close(); return true; }, () => false);
-    expect(native ? 'the engine' : "the widget's decoder", `${engine} decodes HEIC itself?`).to.equal(HEIC_PATH[engine]);
+    const native = await createImageBitmap(file).then(
+      (bitmap) => {
+        bitmap.close();
+        return true;
+      },
+      () => false,
+    );
+    expect(native ? 'the engine' : "the widget's decoder", `${engine} decodes HEIC itself?`).to.equal(
+      HEIC_PATH[engine],
+    );
     const prepared = await prepareRawPhoto(file);
     expect([prepared.width, prepared.height]).to.deep.equal([480, 640]);
     if (native) expect(decoderRequests()).to.have.length(before);

@@ -4,11 +4,24 @@ import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
 import { consentVersion, consentWords } from '../../widget/consent-version.js';
 import {
-  button, control, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, statusText, until,
+  button,
+  control,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  reach,
+  statusText,
+  until,
 } from './helpers.js';
 import type { Fake } from './helpers.js';
 
-const storedKeys = () => Array.from({ length: sessionStorage.length }, (_, i) => sessionStorage.key(i) ?? '').filter((k) => k.startsWith('tryon:'));
+const storedKeys = () =>
+  Array.from({ length: sessionStorage.length }, (_, i) => sessionStorage.key(i) ?? '').filter((k) =>
+    k.startsWith('tryon:'),
+  );
 
 async function tryOnce(el: TryonButton): Promise<void> {
   await pickPhoto(el, await drawnPhoto(500, 700));
@@ -87,13 +100,22 @@ describe('the consent record', () => {
 
   it('states the retention the proxy answered, in plain words, naming the forget control', async () => {
     const fake = await fakeProxy({
-      product: { product: 'saree-red', views: ['front'], video: false, tier: 'standard', name: 'Red Banarasi saree', retention: { photoSeconds: 1800, resultSeconds: 2 * 86_400 } },
+      product: {
+        product: 'saree-red',
+        views: ['front'],
+        video: false,
+        tier: 'standard',
+        name: 'Red Banarasi saree',
+        retention: { photoSeconds: 1800, resultSeconds: 2 * 86_400 },
+      },
     });
     const el = await mount(fake);
     await el.open();
     await reach(el, 'consent');
     const retention = await until(() => panelRoot(el).querySelector('[part="retention"]'), 'the retention sentence');
-    expect(retention.textContent).to.equal('We keep your photo for 30 minutes and your try-on for 2 days. You can delete both sooner with “Forget my photo”.');
+    expect(retention.textContent).to.equal(
+      'We keep your photo for 30 minutes and your try-on for 2 days. You can delete both sooner with “Forget my photo”.',
+    );
   });
 
   it('sends the version of the exact words shown and their language with the try-on', async () => {
@@ -118,7 +140,10 @@ describe('the consent record', () => {
     const english = await fakeProxy();
     const arabic = await fakeProxy();
     const versions: unknown[] = [];
-    for (const [fake, lang] of [[english, 'en'], [arabic, 'ar']] as const) {
+    for (const [fake, lang] of [
+      [english, 'en'],
+      [arabic, 'ar'],
+    ] as const) {
       const el = await mount(fake, { lang });
       await el.open();
       await reach(el, 'consent');

@@ -6,9 +6,17 @@ import sharp from 'sharp';
 import { startSandbox } from '../../sandbox/server.js';
 import { startProxy } from '../../proxy/node.js';
 
-const garment = await sharp({ create: { width: 512, height: 768, channels: 3, background: { r: 180, g: 20, b: 40 } } }).png().toBuffer();
+const garment = await sharp({ create: { width: 512, height: 768, channels: 3, background: { r: 180, g: 20, b: 40 } } })
+  .png()
+  .toBuffer();
 
-const sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0.02, keys: { sk_test_widget: 'ws_widget' }, log: () => {} });
+const sandbox = await startSandbox({
+  port: 0,
+  hostname: '127.0.0.1',
+  speed: 0.02,
+  keys: { sk_test_widget: 'ws_widget' },
+  log: () => {},
+});
 const proxy = await startProxy({
   port: 0,
   hostname: '127.0.0.1',
@@ -21,8 +29,12 @@ const proxy = await startProxy({
     defaults: { tier: 'draft', views: ['front'], background: 'studio_white', provider: 'auto' },
     products: {
       'saree-test-red': {
-        mode: 'garment_to_person', garmentImage: 'red.png', garment: { category: 'saree', subtype: 'nivi' },
-        views: ['front', 'side'], video: true, name: 'Test red saree',
+        mode: 'garment_to_person',
+        garmentImage: 'red.png',
+        garment: { category: 'saree', subtype: 'nivi' },
+        views: ['front', 'side'],
+        video: true,
+        name: 'Test red saree',
       },
     },
   },

@@ -23,7 +23,8 @@ function start(engine) {
   if (started.has(engine)) return started.get(engine);
   const servers = new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/widget/real-proxy-server.ts'], {
-      cwd: root, stdio: ['pipe', 'pipe', 'inherit'],
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'inherit'],
     });
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => {
@@ -35,7 +36,10 @@ function start(engine) {
     });
     child.once('exit', (code) => reject(new Error(`the real proxy exited (${code})`)));
     // Closing stdin tells the child to stop; kill is the backstop when the runner dies hard.
-    process.once('exit', () => { child.stdin.end(); child.kill(); });
+    process.once('exit', () => {
+      child.stdin.end();
+      child.kill();
+    });
   });
   started.set(engine, servers);
   return servers;
@@ -46,17 +50,27 @@ function forward(ctx, target) {
     ctx.respond = false;
     const url = new URL(target);
     // The browser's Host and Origin go through unchanged: to the proxy this is a same-origin call.
-    const upstream = request({
-      hostname: url.hostname, port: url.port, method: ctx.method, path: ctx.url.replace(/^\/real\/sandbox/, ''),
-      headers: ctx.req.headers,
-    }, (answer) => {
-      ctx.res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(ctx.res);
-      answer.on('end', resolve);
-    });
+    const upstream = request(
+      {
+        hostname: url.hostname,
+        port: url.port,
+        method: ctx.method,
+        path: ctx.url.replace(/^\/real\/sandbox/, ''),
+        headers: ctx.req.headers,
+      },
+      (answer) => {
+        ctx.res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(ctx.res);
+        answer.on('end', resolve);
+      },
+    );
     upstream.on('error', () => {
       if (!ctx.res.headersSent) ctx.res.writeHead(502, { 'content-type': 'application/json' });
-      ctx.res.end(JSON.stringify({ error: { code: 'upstream_unavailable', message: 'The test proxy is not running.', retryable: true } }));
+      ctx.res.end(
+        JSON.stringify({
+          error: { code: 'upstream_unavailable', message: 'The test proxy is not running.', retryable: true },
+        }),
+      );
       resolve();
     });
     // The page went away (an EventSource closed): stop the upstream call too. (Not req's

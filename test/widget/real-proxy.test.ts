@@ -3,12 +3,24 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
-import { button, control, drawnPhoto, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, until } from './helpers.js';
+import {
+  button,
+  control,
+  drawnPhoto,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  reach,
+  recordEvents,
+  until,
+} from './helpers.js';
 
 const endpoint = '/real/tryon';
 
 async function mountReal(attributes = ''): Promise<TryonButton> {
-  const el = await fixture<TryonButton>(html`<tryon-button product="saree-test-red" endpoint=${endpoint} prefetch="interaction"></tryon-button>`);
+  const el = await fixture<TryonButton>(
+    html`<tryon-button product="saree-test-red" endpoint=${endpoint} prefetch="interaction"></tryon-button>`,
+  );
   for (const name of attributes.split(' ').filter(Boolean)) el.setAttribute(name, '');
   el.pollInterval = 200;
   await el.updateComplete;
@@ -16,8 +28,12 @@ async function mountReal(attributes = ''): Promise<TryonButton> {
 }
 
 async function topLevelJobs(): Promise<number> {
-  const state = await (await fetch('/real/sandbox/sandbox/state')).json() as { workspaces: Record<string, { jobs: { parent: string | null }[] }> };
-  return Object.values(state.workspaces).flatMap((ws) => ws.jobs).filter((job) => job.parent === null).length;
+  const state = (await (await fetch('/real/sandbox/sandbox/state')).json()) as {
+    workspaces: Record<string, { jobs: { parent: string | null }[] }>;
+  };
+  return Object.values(state.workspaces)
+    .flatMap((ws) => ws.jobs)
+    .filter((job) => job.parent === null).length;
 }
 
 describe('against the real proxy and sandbox', function () {
@@ -28,7 +44,7 @@ describe('against the real proxy and sandbox', function () {
   });
 
   it('renders a two-view catalog and a video from a real photo', async () => {
-    const health = await (await fetch(`${endpoint}/health`)).json() as { ok: boolean };
+    const health = (await (await fetch(`${endpoint}/health`)).json()) as { ok: boolean };
     expect(health.ok).to.equal(true);
     const el = await mountReal('video');
     const seen = recordEvents(el);
@@ -47,7 +63,11 @@ describe('against the real proxy and sandbox', function () {
 
     await until(() => control(el, 'Make a video'), 'the video offer');
     button(el, 'Make a video').click();
-    const video = await until(() => panelRoot(el).querySelector<HTMLVideoElement>('video[part="video"]'), 'the video', 45000);
+    const video = await until(
+      () => panelRoot(el).querySelector<HTMLVideoElement>('video[part="video"]'),
+      'the video',
+      45000,
+    );
     expect(video.src).to.match(new RegExp(`^${location.origin}/real/tryon/files/`));
     const head = await fetch(video.src);
     expect(head.headers.get('content-type')).to.equal('video/mp4');
@@ -56,7 +76,8 @@ describe('against the real proxy and sandbox', function () {
   it('retries a submit that failed upstream with the same requestId, and the proxy renders it once', async () => {
     const jobsBefore = await topLevelJobs();
     await fetch('/real/sandbox/sandbox/faults', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ match: 'POST /v1/images/tryon', status: 503, times: 3 }),
     });
     const el = await mountReal();
@@ -90,7 +111,10 @@ describe('against the real proxy and sandbox', function () {
     expect(uploading.length).to.be.above(0);
     expect(uploading.every((e) => e.detail.percent >= 0 && e.detail.percent <= 100)).to.equal(true);
     const requestId = seen.find((e) => e.type === 'tryon-submit')!.detail.requestId;
-    await until(() => Object.keys(sessionStorage).some((key) => key.endsWith(':tryon')), 'the try-on in sessionStorage');
+    await until(
+      () => Object.keys(sessionStorage).some((key) => key.endsWith(':tryon')),
+      'the try-on in sessionStorage',
+    );
     // The page goes away before the render is done…
     first.remove();
     // …and the reloaded page's element carries on, watching the real proxy's event stream.
@@ -104,7 +128,9 @@ describe('against the real proxy and sandbox', function () {
   });
 
   it('says plainly when a product has no try-on', async () => {
-    const el = await fixture<TryonButton>(html`<tryon-button product="no-such-product" endpoint=${endpoint} prefetch="interaction"></tryon-button>`);
+    const el = await fixture<TryonButton>(
+      html`<tryon-button product="no-such-product" endpoint=${endpoint} prefetch="interaction"></tryon-button>`,
+    );
     await el.open();
     await reach(el, 'error', 15000);
     expect(panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim()).to.equal(en.error_unknown_product);

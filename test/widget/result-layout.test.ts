@@ -6,7 +6,18 @@ import { setViewport } from '@web/test-runner-commands';
 import { emulate, viewport } from './media.js';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import type { Fake, Scenario } from './helpers.js';
-import { button, control, dialogOf, drawnPhoto, fakeProxy, openAndConsent, panelRoot, pickPhoto, reach, until } from './helpers.js';
+import {
+  button,
+  control,
+  dialogOf,
+  drawnPhoto,
+  fakeProxy,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  reach,
+  until,
+} from './helpers.js';
 
 /** The demo shop's accent (Kapda & Co.'s vermilion). */
 const DEMO_ACCENT = '#b3341f';
@@ -14,7 +25,12 @@ const LAPTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
 /** A portrait result (600×900), same-origin, as a real try-on's image is. */
 const PORTRAIT = new URL('/test/widget/portrait.svg', location.href).href;
-const catalog = { views: ['front', 'three_quarter_left', 'side', 'back'], video: true, tier: 'premium', name: 'Emerald Bridal Lehenga' };
+const catalog = {
+  views: ['front', 'three_quarter_left', 'side', 'back'],
+  video: true,
+  tier: 'premium',
+  name: 'Emerald Bridal Lehenga',
+};
 
 function channels(colour: string): number[] {
   const match = /rgba?\(([^)]+)\)/.exec(colour);
@@ -24,7 +40,9 @@ function channels(colour: string): number[] {
 
 /** WCAG 2 relative luminance and contrast ratio of two computed colours. */
 function luminance(colour: string): number {
-  const [r, g, b] = channels(colour).map((c) => c / 255).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const [r, g, b] = channels(colour)
+    .map((c) => c / 255)
+    .map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
   return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
 }
 
@@ -53,16 +71,24 @@ async function toResult(el: TryonButton): Promise<void> {
 const images = (el: TryonButton) => [...panelRoot(el).querySelectorAll<HTMLImageElement>('img')];
 
 async function decoded(el: TryonButton): Promise<void> {
-  await until(() => images(el).length > 0 && images(el).every((img) => img.complete && img.naturalWidth > 0), 'the images to be decoded');
+  await until(
+    () => images(el).length > 0 && images(el).every((img) => img.complete && img.naturalWidth > 0),
+    'the images to be decoded',
+  );
 }
 
 /** Every control and text of the result step a shopper must be able to see or reach. */
 function resultControls(el: TryonButton): { name: string; node: HTMLElement }[] {
   const root = panelRoot(el);
-  const nodes = [...root.querySelectorAll<HTMLElement>(
-    '[part="result"] h3, [part="image"], [role="tab"], [role="slider"], [part="actions"] button, video, [role="status"]',
-  )].filter((node) => node.getClientRects().length > 0);
-  return nodes.map((node) => ({ name: (node.getAttribute('aria-label') ?? node.textContent ?? node.tagName).trim().slice(0, 40) || node.tagName, node }));
+  const nodes = [
+    ...root.querySelectorAll<HTMLElement>(
+      '[part="result"] h3, [part="image"], [role="tab"], [role="slider"], [part="actions"] button, video, [role="status"]',
+    ),
+  ].filter((node) => node.getClientRects().length > 0);
+  return nodes.map((node) => ({
+    name: (node.getAttribute('aria-label') ?? node.textContent ?? node.tagName).trim().slice(0, 40) || node.tagName,
+    node,
+  }));
 }
 
 /** The dialog's visible scroll box (its padding box, without scrollbars), clipped to the viewport. */
@@ -71,14 +97,18 @@ function scrollBox(dialog: HTMLDialogElement): { top: number; left: number; righ
   const top = box.top + dialog.clientTop;
   const left = box.left + dialog.clientLeft;
   return {
-    top: Math.max(0, top), left: Math.max(0, left),
-    right: Math.min(innerWidth, left + dialog.clientWidth), bottom: Math.min(innerHeight, top + dialog.clientHeight),
+    top: Math.max(0, top),
+    left: Math.max(0, left),
+    right: Math.min(innerWidth, left + dialog.clientWidth),
+    bottom: Math.min(innerHeight, top + dialog.clientHeight),
   };
 }
 
 function inside(node: HTMLElement, box: { top: number; left: number; right: number; bottom: number }): boolean {
   const r = node.getBoundingClientRect();
-  return r.top >= box.top - 0.5 && r.left >= box.left - 0.5 && r.bottom <= box.bottom + 0.5 && r.right <= box.right + 0.5;
+  return (
+    r.top >= box.top - 0.5 && r.left >= box.left - 0.5 && r.bottom <= box.bottom + 0.5 && r.right <= box.right + 0.5
+  );
 }
 
 /** Each control, scrolled to within the dialog if it must be, lies whole inside the dialog's scroll box. */
@@ -86,10 +116,13 @@ function clipped(el: TryonButton): string[] {
   const dialog = dialogOf(el);
   const problems: string[] = [];
   for (const { name, node } of resultControls(el)) {
-    if (!inside(node, scrollBox(dialog))) node.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+    if (!inside(node, scrollBox(dialog)))
+      node.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
     if (!inside(node, scrollBox(dialog))) {
       const r = node.getBoundingClientRect();
-      problems.push(`${name} at ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)}`);
+      problems.push(
+        `${name} at ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)}`,
+      );
     }
   }
   dialog.scrollTop = 0;
@@ -97,14 +130,18 @@ function clipped(el: TryonButton): string[] {
 }
 
 async function catalogResult(scenario: Scenario = {}, attributes = 'video'): Promise<{ el: TryonButton; fake: Fake }> {
-  const fake = await fakeProxy({ product: catalog, steps: [{ status: 'succeeded', outputs: catalog.views, url: PORTRAIT }], ...scenario });
+  const fake = await fakeProxy({
+    product: catalog,
+    steps: [{ status: 'succeeded', outputs: catalog.views, url: PORTRAIT }],
+    ...scenario,
+  });
   const el = await mountOn(fake, '', attributes);
   await toResult(el);
   await decoded(el);
   return { el, fake };
 }
 
-describe('the result step\'s layout', () => {
+describe("the result step's layout", () => {
   beforeEach(() => sessionStorage.clear());
   afterEach(async () => {
     await emulate({ reducedMotion: 'no-preference', colorScheme: 'light' });
@@ -119,15 +156,19 @@ describe('the result step\'s layout', () => {
       await openAndConsent(el);
       await pickPhoto(el, await drawnPhoto(400, 600));
       const primary = button(el, 'Try it on');
-      await until(() => {
-        const style = getComputedStyle(primary);
-        return contrast(style.color, style.backgroundColor) >= 4.5;
-      }, `contrast ≥ 4.5 (now ${contrast(getComputedStyle(primary).color, getComputedStyle(primary).backgroundColor).toFixed(2)})`, 2000);
+      await until(
+        () => {
+          const style = getComputedStyle(primary);
+          return contrast(style.color, style.backgroundColor) >= 4.5;
+        },
+        `contrast ≥ 4.5 (now ${contrast(getComputedStyle(primary).color, getComputedStyle(primary).backgroundColor).toFixed(2)})`,
+        2000,
+      );
       expect(getComputedStyle(primary).backgroundColor).to.equal('rgb(179, 52, 31)');
     });
   }
 
-  it('follows a change of accent and colour scheme, and keeps a shop\'s own --tryon-accent-text', async () => {
+  it("follows a change of accent and colour scheme, and keeps a shop's own --tryon-accent-text", async () => {
     const fake = await fakeProxy();
     const el = await mountOn(fake, '--tryon-accent: #fde047');
     await openAndConsent(el);
@@ -137,13 +178,17 @@ describe('the result step\'s layout', () => {
     // A light yellow takes the near-black text, a deep blue white.
     await until(() => ratio() >= 4.5 && luminance(getComputedStyle(primary).color) < 0.1, 'dark text on yellow', 2000);
     el.style.setProperty('--tryon-accent', '#1e3a8a');
-    await until(() => ratio() >= 4.5 && getComputedStyle(primary).color === 'rgb(255, 255, 255)', 'white text on deep blue', 2000);
+    await until(
+      () => ratio() >= 4.5 && getComputedStyle(primary).color === 'rgb(255, 255, 255)',
+      'white text on deep blue',
+      2000,
+    );
     if (await emulate({ colorScheme: 'dark' })) {
       el.style.removeProperty('--tryon-accent');
-      await until(() => ratio() >= 4.5, 'the dark scheme\'s own accent', 2000);
+      await until(() => ratio() >= 4.5, "the dark scheme's own accent", 2000);
     }
     el.style.setProperty('--tryon-accent-text', 'rgb(1, 2, 3)');
-    await until(() => getComputedStyle(primary).color === 'rgb(1, 2, 3)', 'the shop\'s own text colour', 2000);
+    await until(() => getComputedStyle(primary).color === 'rgb(1, 2, 3)', "the shop's own text colour", 2000);
   });
 
   for (const size of [LAPTOP, PHONE]) {
@@ -151,7 +196,10 @@ describe('the result step\'s layout', () => {
       it(`shows every control of a ${kind} result unclipped at ${size.width}×${size.height}`, async () => {
         await viewport(size);
         const views = kind === 'catalog' ? catalog.views : ['front'];
-        const { el } = await catalogResult({ product: { ...catalog, views }, steps: [{ status: 'succeeded', outputs: views, url: PORTRAIT }] });
+        const { el } = await catalogResult({
+          product: { ...catalog, views },
+          steps: [{ status: 'succeeded', outputs: views, url: PORTRAIT }],
+        });
         expect(control(el, 'Make a video')).to.exist;
         expect(clipped(el)).to.deep.equal([]);
         if (size === LAPTOP) {
@@ -172,7 +220,10 @@ describe('the result step\'s layout', () => {
       button(el, 'Make a video').click();
       await reach(el, 'queued');
       await reach(el, 'result');
-      const video = await until(() => panelRoot(el).querySelector<HTMLVideoElement>('video[part="video"]'), 'the video');
+      const video = await until(
+        () => panelRoot(el).querySelector<HTMLVideoElement>('video[part="video"]'),
+        'the video',
+      );
       const dialog = dialogOf(el);
       // Smooth scrolling takes a few frames; it ends in view.
       await until(() => inside(video, scrollBox(dialog)), 'the video in view', 3000);
@@ -195,7 +246,10 @@ describe('the result step\'s layout', () => {
   for (const dir of ['ltr', 'rtl'] as const) {
     it(`moves the comparison over the image's drawn box, handle whole at both ends (${dir})`, async () => {
       await viewport(LAPTOP);
-      const fake = await fakeProxy({ product: { ...catalog, views: ['front'] }, steps: [{ status: 'succeeded', outputs: ['front'], url: PORTRAIT }] });
+      const fake = await fakeProxy({
+        product: { ...catalog, views: ['front'] },
+        steps: [{ status: 'succeeded', outputs: ['front'], url: PORTRAIT }],
+      });
       const el = await mountOn(fake, '', dir === 'rtl' ? 'lang="ar"' : '');
       if (dir === 'rtl') {
         // Arabic texts: the helpers find English names, so the flow is driven by parts.
@@ -219,9 +273,15 @@ describe('the result step\'s layout', () => {
       // The drawn box of an object-fit: contain image, from its natural size.
       const box = image.getBoundingClientRect();
       const scale = Math.min(box.width / image.naturalWidth, box.height / image.naturalHeight);
-      const drawn = { left: box.left + (box.width - image.naturalWidth * scale) / 2, width: image.naturalWidth * scale };
+      const drawn = {
+        left: box.left + (box.width - image.naturalWidth * scale) / 2,
+        width: image.naturalWidth * scale,
+      };
       expect(drawn.width).to.be.below(box.width * 0.9, 'a portrait leaves margins beside it');
-      const centre = () => { const r = slider.getBoundingClientRect(); return r.left + r.width / 2; };
+      const centre = () => {
+        const r = slider.getBoundingClientRect();
+        return r.left + r.width / 2;
+      };
       const settle = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       const ends: number[] = [];
       const whole: boolean[] = [];
@@ -229,21 +289,34 @@ describe('the result step\'s layout', () => {
         slider.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
         await el.updateComplete;
         await settle();
-        await until(() => { const a = centre(); return new Promise((r) => requestAnimationFrame(() => r(Math.abs(centre() - a) < 0.1))); }, 'the handle at rest', 2000);
+        await until(
+          () => {
+            const a = centre();
+            return new Promise((r) => requestAnimationFrame(() => r(Math.abs(centre() - a) < 0.1)));
+          },
+          'the handle at rest',
+          2000,
+        );
         ends.push(centre());
         whole.push(inside(slider, frame.getBoundingClientRect()) && inside(slider, scrollBox(dialogOf(el))));
       }
-      const [start, end] = dir === 'ltr' ? [drawn.left, drawn.left + drawn.width] : [drawn.left + drawn.width, drawn.left];
-      expect(ends[0], 'Home: the drawn box\'s start edge').to.be.closeTo(start, 1.5);
-      expect(ends[1], 'End: the drawn box\'s end edge').to.be.closeTo(end, 1.5);
+      const [start, end] =
+        dir === 'ltr' ? [drawn.left, drawn.left + drawn.width] : [drawn.left + drawn.width, drawn.left];
+      expect(ends[0], "Home: the drawn box's start edge").to.be.closeTo(start, 1.5);
+      expect(ends[1], "End: the drawn box's end edge").to.be.closeTo(end, 1.5);
       expect(whole, 'the handle whole inside the frame and the dialog at Home and End').to.deep.equal([true, true]);
       // Labels say which side is which: "Before" where the shopper's photo shows, at the start edge.
       const labels = [...root.querySelectorAll<HTMLElement>('.compare-label')];
-      expect(labels.map((l) => l.textContent!.trim())).to.deep.equal(dir === 'ltr' ? ['Before', 'After'] : ['قبل', 'بعد']);
+      expect(labels.map((l) => l.textContent!.trim())).to.deep.equal(
+        dir === 'ltr' ? ['Before', 'After'] : ['قبل', 'بعد'],
+      );
       const [before, after] = labels.map((l) => l.getBoundingClientRect());
       if (dir === 'ltr') expect(before!.right).to.be.below(after!.left);
       else expect(after!.right).to.be.below(before!.left);
-      for (const label of labels) expect(inside(label, { top: box.top, bottom: box.bottom, left: drawn.left, right: drawn.left + drawn.width })).to.equal(true);
+      for (const label of labels)
+        expect(
+          inside(label, { top: box.top, bottom: box.bottom, left: drawn.left, right: drawn.left + drawn.width }),
+        ).to.equal(true);
       await expect(el).to.be.accessible();
     });
   }
@@ -275,7 +348,9 @@ describe('the result step\'s layout', () => {
     const label = panelRoot(el).querySelector<HTMLElement>('label.check span')!;
     expect(getComputedStyle(label).hyphens).to.equal('manual');
     // "try-on" on one line: its characters' boxes share a top.
-    const text = [...label.querySelectorAll('*'), label].flatMap((n) => [...n.childNodes]).find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.includes('try-on'))!;
+    const text = [...label.querySelectorAll('*'), label]
+      .flatMap((n) => [...n.childNodes])
+      .find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.includes('try-on'))!;
     const range = document.createRange();
     const at = text.textContent!.indexOf('try-on');
     // Narrow the label until "try-" just fits on the first line: the place where it broke on phones.

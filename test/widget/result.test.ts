@@ -1,10 +1,26 @@
 import { expect } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import {
-  button, control, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, statusText, until,
+  button,
+  control,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  reach,
+  recordEvents,
+  statusText,
+  until,
 } from './helpers.js';
 
-const catalog = { views: ['back', 'front', 'three_quarter_left', 'side'], video: true, tier: 'premium', name: 'Red Banarasi saree' };
+const catalog = {
+  views: ['back', 'front', 'three_quarter_left', 'side'],
+  video: true,
+  tier: 'premium',
+  name: 'Red Banarasi saree',
+};
 
 async function submit(el: TryonButton): Promise<void> {
   await openAndConsent(el);
@@ -48,14 +64,27 @@ describe('the result', () => {
 
     tabs(el)[3]!.click();
     await el.updateComplete;
-    await until(() => panelRoot(el).querySelector('[role="tabpanel"]')?.textContent?.includes('This view is still being made…'), 'the pending view');
+    await until(
+      () => panelRoot(el).querySelector('[role="tabpanel"]')?.textContent?.includes('This view is still being made…'),
+      'the pending view',
+    );
 
     await fake.release();
-    await until(() => panelRoot(el).querySelector('[role="tabpanel"]')?.textContent?.includes('This view is still being made…') &&
-      statusText(el) === 'Three-quarter view is ready.', 'the three-quarter view');
+    await until(
+      () =>
+        panelRoot(el).querySelector('[role="tabpanel"]')?.textContent?.includes('This view is still being made…') &&
+        statusText(el) === 'Three-quarter view is ready.',
+      'the three-quarter view',
+    );
     await fake.release();
     await until(() => seen.some((e) => e.type === 'tryon-result'), 'the whole catalog');
-    await until(() => panelRoot(el).querySelector<HTMLImageElement>('[role="tabpanel"] img[part="image"]')?.src.includes('/files/side.png'), 'the side view');
+    await until(
+      () =>
+        panelRoot(el)
+          .querySelector<HTMLImageElement>('[role="tabpanel"] img[part="image"]')
+          ?.src.includes('/files/side.png'),
+      'the side view',
+    );
     const outputs = seen.find((e) => e.type === 'tryon-result')!.detail.outputs as { view: string }[];
     expect(outputs.map((o) => o.view)).to.deep.equal(['front', 'three_quarter_left', 'side', 'back']);
     expect(statusText(el)).to.equal('Your try-on is ready.');
@@ -91,7 +120,12 @@ describe('the result', () => {
     expect(posts[1]!['requestId']).to.not.equal(posts[0]!['requestId']);
     const submits = seen.filter((e) => e.type === 'tryon-submit').map((e) => e.detail.output);
     expect(submits).to.deep.equal(['image', 'video']);
-    expect(seen.filter((e) => e.type === 'tryon-result').at(-1)!.detail.outputs.map((o: { type: string }) => o.type)).to.deep.equal(['image', 'video']);
+    expect(
+      seen
+        .filter((e) => e.type === 'tryon-result')
+        .at(-1)!
+        .detail.outputs.map((o: { type: string }) => o.type),
+    ).to.deep.equal(['image', 'video']);
     await expect(el).to.be.accessible();
   });
 
@@ -107,7 +141,7 @@ describe('the result', () => {
     expect(control(other, 'Make a video')).to.equal(undefined);
   });
 
-  it('downloads the image under the product\'s name', async () => {
+  it("downloads the image under the product's name", async () => {
     const fake = await fakeProxy();
     const el = await mount(fake);
     await submit(el);
@@ -115,7 +149,9 @@ describe('the result', () => {
     const clicked: { href: string; download: string }[] = [];
     const original = HTMLAnchorElement.prototype.click;
     // Stands in for the browser's download bar, which a headless test cannot see.
-    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) { clicked.push({ href: this.href, download: this.download }); };
+    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      clicked.push({ href: this.href, download: this.download });
+    };
     try {
       button(el, 'Download').click();
       await until(() => clicked.length === 1, 'the download');
@@ -136,7 +172,12 @@ describe('the result', () => {
     const page = location.href.replace(/#.*$/, '');
 
     const shared: ShareData[] = [];
-    Object.defineProperty(navigator, 'share', { configurable: true, value: async (data: ShareData) => { shared.push(data); } });
+    Object.defineProperty(navigator, 'share', {
+      configurable: true,
+      value: async (data: ShareData) => {
+        shared.push(data);
+      },
+    });
     Object.defineProperty(navigator, 'canShare', { configurable: true, value: undefined });
     try {
       button(el, 'Share').click();
@@ -150,7 +191,14 @@ describe('the result', () => {
     const copied: string[] = [];
     const clipboard = navigator.clipboard;
     Object.defineProperty(navigator, 'share', { configurable: true, value: undefined });
-    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (text: string) => { copied.push(text); } } });
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: {
+        writeText: async (text: string) => {
+          copied.push(text);
+        },
+      },
+    });
     try {
       button(el, 'Share').click();
       await until(() => statusText(el) === 'Copied a link to Red Banarasi saree.', 'the copied announcement');

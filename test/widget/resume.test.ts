@@ -1,7 +1,18 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
-import { button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents, until } from './helpers.js';
+import {
+  button,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  reach,
+  recordEvents,
+  until,
+} from './helpers.js';
 
 const storedTryons = () => Object.keys(sessionStorage).filter((key) => key.endsWith(':tryon'));
 
@@ -10,7 +21,13 @@ describe('resume after reload', () => {
 
   it('a new page picks up the try-on being rendered, without uploading or submitting again', async () => {
     const fake = await fakeProxy({
-      steps: [{ status: 'queued' }, { hold: true }, { status: 'processing' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+      steps: [
+        { status: 'queued' },
+        { hold: true },
+        { status: 'processing' },
+        { hold: true },
+        { status: 'succeeded', outputs: ['front'] },
+      ],
     });
     const first = await mount(fake);
     await openAndConsent(first);
@@ -53,8 +70,19 @@ describe('resume after reload', () => {
   it('a stored try-on the proxy no longer knows leads back to the photo, not a dead end', async () => {
     const fake = await fakeProxy();
     const key = `tryon:${new URL(fake.endpoint, location.href).href}:saree-red:tryon`;
-    sessionStorage.setItem(key, JSON.stringify({ tryon: 'tr_gone', requestId: 'req-123456789', views: ['front'], output: 'image', submittedAt: Date.now() }));
-    const el = await fixture<TryonButton>(html`<tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button>`);
+    sessionStorage.setItem(
+      key,
+      JSON.stringify({
+        tryon: 'tr_gone',
+        requestId: 'req-123456789',
+        views: ['front'],
+        output: 'image',
+        submittedAt: Date.now(),
+      }),
+    );
+    const el = await fixture<TryonButton>(
+      html`<tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction"></tryon-button>`,
+    );
     el.pollInterval = 20;
     await reach(el, 'error');
     expect(panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim()).to.equal(en.error_tryon_lost);

@@ -37,7 +37,10 @@ describe('screen readers', () => {
     // Each control's name once among what is exposed: the buttons, never an input beside them.
     const controls = [...root.querySelectorAll('button, input, a[href], [role]')].filter(exposed);
     for (const name of ['Choose a photo', 'Take a photo']) {
-      expect(controls.filter((node) => nameOf(node) === name).map((node) => node.tagName), name).to.deep.equal(['BUTTON']);
+      expect(
+        controls.filter((node) => nameOf(node) === name).map((node) => node.tagName),
+        name,
+      ).to.deep.equal(['BUTTON']);
     }
     expect(controls.filter((node) => nameOf(node) === 'Your photo')).to.deep.equal([]);
 
@@ -53,7 +56,11 @@ describe('screen readers', () => {
 
     // The buttons still reach the inputs that open the browser's picker.
     const clicked: string[] = [];
-    for (const input of inputs) input.addEventListener('click', (event) => { clicked.push(input.id); event.preventDefault(); });
+    for (const input of inputs)
+      input.addEventListener('click', (event) => {
+        clicked.push(input.id);
+        event.preventDefault();
+      });
     button(el, 'Choose a photo').click();
     button(el, 'Take a photo').click();
     expect(clicked).to.deep.equal(['file', 'camera']);
@@ -68,7 +75,10 @@ describe('screen readers', () => {
     el.focus();
     await sendKeys({ press: 'Enter' });
     await reach(el, 'consent');
-    const heading = await until(() => (focused(el)?.matches('h3') ? focused(el) : null), 'focus on the consent heading');
+    const heading = await until(
+      () => (focused(el)?.matches('h3') ? focused(el) : null),
+      'focus on the consent heading',
+    );
     expect(heading.textContent?.trim()).to.equal('Your photo, your choice');
     expect(heading.getAttribute('tabindex')).to.equal('-1');
     await sendKeys({ press: 'Tab' });
@@ -77,7 +87,13 @@ describe('screen readers', () => {
 
   it('describes the dialog by the consent text while consent is asked, and by nothing after', async () => {
     const fake = await fakeProxy({
-      product: { views: ['front'], video: false, tier: 'draft', name: 'Red saree', retention: { photoSeconds: 3600, resultSeconds: 86400 } },
+      product: {
+        views: ['front'],
+        video: false,
+        tier: 'draft',
+        name: 'Red saree',
+        retention: { photoSeconds: 3600, resultSeconds: 86400 },
+      },
     });
     const el = await mount(fake);
     await el.open();
@@ -86,7 +102,9 @@ describe('screen readers', () => {
     const dialog = dialogOf(el);
     const ids = (dialog.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
     expect(ids, 'aria-describedby').to.not.deep.equal([]);
-    const described = ids.map((id) => panelRoot(el).getElementById(id)?.textContent?.replace(/\s+/g, ' ').trim() ?? `(no #${id})`).join(' ');
+    const described = ids
+      .map((id) => panelRoot(el).getElementById(id)?.textContent?.replace(/\s+/g, ' ').trim() ?? `(no #${id})`)
+      .join(' ');
     expect(described).to.contain('To show you wearing Red saree, we send your photo to our try-on service.');
     expect(described).to.contain('We keep your photo for 1 hour and your try-on for 1 day.');
     // Only what is agreed to: not the checkbox's own label, nor the heading (already the step's name).

@@ -5,7 +5,17 @@
 // here (they are the browser's own windows); what the widget hands them is what is checked.
 import { expect } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
-import { button, drawnPhoto, fakeProxy, mount, openAndConsent, pickPhoto, reach, statusText, until } from './helpers.js';
+import {
+  button,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  openAndConsent,
+  pickPhoto,
+  reach,
+  statusText,
+  until,
+} from './helpers.js';
 
 const product = { views: ['front'], video: false, tier: 'draft', name: 'Red Banarasi saree' };
 
@@ -23,7 +33,13 @@ async function withStubs(stubs: Stubs, use: () => Promise<void>): Promise<void> 
   Object.defineProperty(navigator, 'canShare', { configurable: true, value: stubs.canShare });
   Object.defineProperty(navigator, 'clipboard', {
     configurable: true,
-    value: { writeText: stubs.writeText ?? (async () => { throw new DOMException('Not allowed', 'NotAllowedError'); }) },
+    value: {
+      writeText:
+        stubs.writeText ??
+        (async () => {
+          throw new DOMException('Not allowed', 'NotAllowedError');
+        }),
+    },
   });
   try {
     await use();
@@ -59,16 +75,31 @@ describe('share', () => {
     const { el, file } = await result();
     const shared: ShareData[] = [];
     const asked: ShareData[] = [];
-    await withStubs({
-      share: async (data) => { shared.push(data); },
-      canShare: (data) => { asked.push(data); return (data.files ?? []).every((f) => f.type.startsWith('image/')); },
-    }, async () => {
-      button(el, 'Share').click();
-      await until(() => statusText(el) === 'Shared your try-on picture with a link to Red Banarasi saree.', 'the announcement of the shared picture');
-    });
+    await withStubs(
+      {
+        share: async (data) => {
+          shared.push(data);
+        },
+        canShare: (data) => {
+          asked.push(data);
+          return (data.files ?? []).every((f) => f.type.startsWith('image/'));
+        },
+      },
+      async () => {
+        button(el, 'Share').click();
+        await until(
+          () => statusText(el) === 'Shared your try-on picture with a link to Red Banarasi saree.',
+          'the announcement of the shared picture',
+        );
+      },
+    );
     expect(shared).to.have.length(1);
     const { files, ...words } = shared[0]!;
-    expect(words).to.deep.equal({ title: 'Red Banarasi saree', text: 'I tried on Red Banarasi saree.', url: thisPage() });
+    expect(words).to.deep.equal({
+      title: 'Red Banarasi saree',
+      text: 'I tried on Red Banarasi saree.',
+      url: thisPage(),
+    });
     expect(files).to.have.length(1);
     expect(files![0]!.name).to.equal('saree-red-front.png');
     expect(files![0]!.type).to.equal('image/png');
@@ -87,15 +118,33 @@ describe('share', () => {
     document.head.append(canonical);
     const shared: ShareData[] = [];
     try {
-      await withStubs({ share: async (data) => { shared.push(data); }, canShare: () => false }, async () => {
-        button(el, 'Share').click();
-        await until(() => statusText(el) === 'Shared a link to Red Banarasi saree.', 'the announcement of the shared link');
-      });
+      await withStubs(
+        {
+          share: async (data) => {
+            shared.push(data);
+          },
+          canShare: () => false,
+        },
+        async () => {
+          button(el, 'Share').click();
+          await until(
+            () => statusText(el) === 'Shared a link to Red Banarasi saree.',
+            'the announcement of the shared link',
+          );
+        },
+      );
       // And with no canShare at all (an older share sheet): the same short share.
-      await withStubs({ share: async (data) => { shared.push(data); } }, async () => {
-        button(el, 'Share').click();
-        await until(() => shared.length === 2, 'the second share');
-      });
+      await withStubs(
+        {
+          share: async (data) => {
+            shared.push(data);
+          },
+        },
+        async () => {
+          button(el, 'Share').click();
+          await until(() => shared.length === 2, 'the second share');
+        },
+      );
     } finally {
       canonical.remove();
     }
@@ -104,31 +153,49 @@ describe('share', () => {
     expect(shared).to.deep.equal([expected, expected]);
   });
 
-  it('without a share sheet copies the product\'s name with the page\'s address, never the file\'s', async () => {
+  it("without a share sheet copies the product's name with the page's address, never the file's", async () => {
     const { el, file } = await result();
     const copied: string[] = [];
-    await withStubs({ writeText: async (text) => { copied.push(text); } }, async () => {
-      button(el, 'Share').click();
-      await until(() => statusText(el) === 'Copied a link to Red Banarasi saree.', 'the copied announcement');
-    });
+    await withStubs(
+      {
+        writeText: async (text) => {
+          copied.push(text);
+        },
+      },
+      async () => {
+        button(el, 'Share').click();
+        await until(() => statusText(el) === 'Copied a link to Red Banarasi saree.', 'the copied announcement');
+      },
+    );
     expect(copied).to.deep.equal([`I tried on Red Banarasi saree. ${thisPage()}`]);
     expect(copied[0]).to.not.contain(file);
   });
 
-  it('when nothing can share, shows the page\'s address to copy by hand; a closed share sheet says nothing', async () => {
+  it("when nothing can share, shows the page's address to copy by hand; a closed share sheet says nothing", async () => {
     const { el } = await result();
     await withStubs({}, async () => {
       button(el, 'Share').click();
-      await until(() => statusText(el) === `Could not share. The link to Red Banarasi saree: ${thisPage()}`, 'the link shown');
+      await until(
+        () => statusText(el) === `Could not share. The link to Red Banarasi saree: ${thisPage()}`,
+        'the link shown',
+      );
     });
     let closed = false;
-    await withStubs({ share: async () => { closed = true; throw new DOMException('Share canceled', 'AbortError'); } }, async () => {
-      const before = statusText(el);
-      button(el, 'Share').click();
-      await until(() => closed, 'the share sheet');
-      // Nothing announces "nothing happened": one frame later the live region is as it was.
-      await new Promise((resolve) => requestAnimationFrame(resolve));
-      expect(statusText(el)).to.equal(before);
-    });
+    await withStubs(
+      {
+        share: async () => {
+          closed = true;
+          throw new DOMException('Share canceled', 'AbortError');
+        },
+      },
+      async () => {
+        const before = statusText(el);
+        button(el, 'Share').click();
+        await until(() => closed, 'the share sheet');
+        // Nothing announces "nothing happened": one frame later the live region is as it was.
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        expect(statusText(el)).to.equal(before);
+      },
+    );
   });
 });

@@ -5,20 +5,40 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import {
-  button, control, dialogOf, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, recordEvents,
-  statusText, until, focused,
+  button,
+  control,
+  dialogOf,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  openAndConsent,
+  panelRoot,
+  pickPhoto,
+  reach,
+  recordEvents,
+  statusText,
+  until,
+  focused,
 } from './helpers.js';
 import type { Fake, FakeRequest } from './helpers.js';
 
 const saree = {
-  views: ['front'], video: false, tier: 'draft', name: 'Banarasi saree',
-  variants: [{ id: 'ivory', name: 'Ivory' }, { id: 'sindoor-red', name: 'Sindoor red' }],
+  views: ['front'],
+  video: false,
+  tier: 'draft',
+  name: 'Banarasi saree',
+  variants: [
+    { id: 'ivory', name: 'Ivory' },
+    { id: 'sindoor-red', name: 'Sindoor red' },
+  ],
 };
 
-const tryons = async (fake: Fake): Promise<FakeRequest[]> => (await fake.log()).filter((r) => r.method === 'POST' && r.path === '/tryons');
+const tryons = async (fake: Fake): Promise<FakeRequest[]> =>
+  (await fake.log()).filter((r) => r.method === 'POST' && r.path === '/tryons');
 const uploads = async (fake: Fake): Promise<number> => (await fake.log()).filter((r) => r.path === '/photos').length;
 const shownImage = (el: TryonButton) => panelRoot(el).querySelector<HTMLImageElement>('img[part="image"]')?.src ?? '';
-const colourOffer = (el: TryonButton) => [...panelRoot(el).querySelectorAll('button')].find((b) => b.textContent!.startsWith('Try this colour'));
+const colourOffer = (el: TryonButton) =>
+  [...panelRoot(el).querySelectorAll('button')].find((b) => b.textContent!.startsWith('Try this colour'));
 
 async function tryOn(el: TryonButton): Promise<void> {
   await openAndConsent(el);
@@ -85,7 +105,12 @@ describe('variants', () => {
     await el.updateComplete;
     const offer = await until(() => colourOffer(el), '"Try this colour"');
     expect(offer.textContent!.trim()).to.equal('Try this colour: Sindoor red');
-    await until(() => statusText(el) === 'You chose another colour. “Try this colour: Sindoor red” shows it on you with the same photo.', 'the offer announced');
+    await until(
+      () =>
+        statusText(el) ===
+        'You chose another colour. “Try this colour: Sindoor red” shows it on you with the same photo.',
+      'the offer announced',
+    );
     // Still the ivory result until the shopper asks.
     expect(shownImage(el)).to.contain('/files/ivory-front.png');
     expect((await tryons(fake)).length).to.equal(1);
@@ -111,11 +136,16 @@ describe('variants', () => {
     // Back to the product's own garment is another colour too; unnamed, the offer says so plainly.
     el.variant = '';
     await el.updateComplete;
-    expect((await until(() => colourOffer(el), 'the offer for no variant')).textContent!.trim()).to.equal('Try this colour');
+    expect((await until(() => colourOffer(el), 'the offer for no variant')).textContent!.trim()).to.equal(
+      'Try this colour',
+    );
   });
 
   it('does not disturb a try-on under way when the colour changes, and offers the new colour after', async () => {
-    const fake = await fakeProxy({ product: saree, steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }] });
+    const fake = await fakeProxy({
+      product: saree,
+      steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+    });
     const el = await mount(fake, { variant: 'ivory' });
     await openAndConsent(el);
     await pickPhoto(el, await drawnPhoto(500, 700));
@@ -141,7 +171,9 @@ describe('variants', () => {
       <label><input type="radio" name="colour" value="sindoor-red"> Sindoor red</label></fieldset>
       <tryon-button product="saree-red" endpoint=${fake.endpoint} prefetch="interaction" variant="ivory"></tryon-button></div>`);
     const el = container.querySelector('tryon-button')!;
-    container.addEventListener('change', (event) => { el.variant = (event.target as HTMLInputElement).value; });
+    container.addEventListener('change', (event) => {
+      el.variant = (event.target as HTMLInputElement).value;
+    });
     // As if the shopper had pressed the button: focus comes back to it when the dialog closes.
     el.focus();
     await tryOn(el);
@@ -161,7 +193,10 @@ describe('variants', () => {
     await sendKeys({ press: 'Enter' });
     await reach(el, 'result');
     expect(dialogOf(el).open).to.equal(true);
-    await until(() => focused(el)?.textContent?.trim() === 'Try this colour: Sindoor red', 'focus on "Try this colour"');
+    await until(
+      () => focused(el)?.textContent?.trim() === 'Try this colour: Sindoor red',
+      'focus on "Try this colour"',
+    );
     await until(() => statusText(el).includes('Try this colour: Sindoor red'), 'the offer announced on opening');
     await expect(el).to.be.accessible();
 
@@ -189,10 +224,12 @@ describe('variants', () => {
     expect(second!.body!['photo']).to.not.equal(first!.body!['photo']);
   });
 
-  it('tries on the product\'s own garment, and tells the developer once, when the catalog lists no such colour', async () => {
+  it("tries on the product's own garment, and tells the developer once, when the catalog lists no such colour", async () => {
     const warnings: string[] = [];
     const warn = console.warn;
-    console.warn = (...args: unknown[]) => { warnings.push(args.join(' ')); };
+    console.warn = (...args: unknown[]) => {
+      warnings.push(args.join(' '));
+    };
     try {
       const fake = await fakeProxy({ product: saree });
       // A Shopify size id, say: the catalog maps colours only.
@@ -212,13 +249,15 @@ describe('variants', () => {
     }
   });
 
-  it('a quick shopper\'s unlisted colour, pressed before the product\'s list arrived, is the product\'s own garment everywhere', async () => {
+  it("a quick shopper's unlisted colour, pressed before the product's list arrived, is the product's own garment everywhere", async () => {
     // The list is held until "Try it on" is pressed: the try-on starts with the page's raw choice
     // and is checked against the list only at submit. Firefox met this order by itself in CI.
     const fake = await fakeProxy({ product: saree });
     const realFetch = window.fetch;
     let release!: () => void;
-    const pressed = new Promise<void>((resolve) => { release = resolve; });
+    const pressed = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     window.fetch = async (input, init) => {
       if (/\/products\/[^/]+$/.test(new URL(String(input), location.href).pathname)) await pressed;
       return realFetch(input, init);
@@ -253,7 +292,9 @@ describe('variants', () => {
   it('sends a colour to a product that lists none as no colour, without a warning', async () => {
     const warnings: unknown[] = [];
     const warn = console.warn;
-    console.warn = (...args: unknown[]) => { warnings.push(args); };
+    console.warn = (...args: unknown[]) => {
+      warnings.push(args);
+    };
     try {
       const fake = await fakeProxy({ product: { ...saree, variants: [] } });
       const el = await mount(fake, { variant: 'ivory' });
@@ -266,7 +307,7 @@ describe('variants', () => {
     }
   });
 
-  it('says so in the shopper\'s words when the proxy refuses the colour after listing it', async () => {
+  it("says so in the shopper's words when the proxy refuses the colour after listing it", async () => {
     // The catalog changed between the product's read and the try-on: listed, then refused.
     const fake = await fakeProxy({ product: saree });
     const realFetch = window.fetch;
@@ -284,8 +325,9 @@ describe('variants', () => {
       await pickPhoto(el, await drawnPhoto(500, 700));
       button(el, 'Try it on').click();
       await reach(el, 'error');
-      expect(panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim())
-        .to.equal('Try-on is not available for this colour. Please choose another one.');
+      expect(panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim()).to.equal(
+        'Try-on is not available for this colour. Please choose another one.',
+      );
       const error = seen.find((e) => e.type === 'tryon-error')!.detail;
       expect(error).to.deep.include({ code: 'unknown_variant', variant: 'purple', retryable: false });
 
@@ -304,7 +346,10 @@ describe('variants', () => {
   });
 
   it('a reload picks the try-on up with its variant, even when the page now shows another', async () => {
-    const fake = await fakeProxy({ product: saree, steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }] });
+    const fake = await fakeProxy({
+      product: saree,
+      steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+    });
     const first = await mount(fake, { variant: 'ivory' });
     await openAndConsent(first);
     await pickPhoto(first, await drawnPhoto(500, 700));
@@ -332,7 +377,10 @@ describe('variants', () => {
     expect(shownImage(again)).to.contain('/files/ivory-front.png');
     expect(seen.find((e) => e.type === 'tryon-result')!.detail.variant).to.equal('ivory');
     // The offer names the colour once the product's answer (its variants' names) is in.
-    await until(() => colourOffer(again)?.textContent?.trim() === 'Try this colour: Sindoor red', 'the offer, naming the colour');
+    await until(
+      () => colourOffer(again)?.textContent?.trim() === 'Try this colour: Sindoor red',
+      'the offer, naming the colour',
+    );
     expect((await tryons(fake)).length).to.equal(1);
   });
 });

@@ -6,8 +6,10 @@ import type { TryonButton } from '../tryon-button.component.js';
 import type { TryonButtonAttributes, TryonButtonEventProps, TryonButtonProperties } from './tryon-button-attributes.js';
 
 /** Everything `<tryon-button …>` accepts in React 19 JSX. */
-export type TryonButtonJsxProps = DetailedHTMLProps<HTMLAttributes<TryonButton>, TryonButton>
-  & TryonButtonAttributes & TryonButtonProperties & TryonButtonEventProps;
+export type TryonButtonJsxProps = DetailedHTMLProps<HTMLAttributes<TryonButton>, TryonButton> &
+  TryonButtonAttributes &
+  TryonButtonProperties &
+  TryonButtonEventProps;
 
 declare module 'react' {
   // eslint-disable-next-line @typescript-eslint/no-namespace

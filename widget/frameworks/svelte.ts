@@ -7,8 +7,10 @@ import type { TryonButton } from '../tryon-button.component.js';
 import type { TryonButtonAttributes, TryonButtonEventProps, TryonButtonProperties } from './tryon-button-attributes.js';
 
 /** Everything `<tryon-button …>` accepts in Svelte markup. */
-export type TryonButtonSvelteAttributes = HTMLAttributes<TryonButton>
-  & TryonButtonAttributes & TryonButtonProperties & TryonButtonEventProps;
+export type TryonButtonSvelteAttributes = HTMLAttributes<TryonButton> &
+  TryonButtonAttributes &
+  TryonButtonProperties &
+  TryonButtonEventProps;
 
 declare module 'svelte/elements' {
   interface SvelteHTMLElements {

@@ -12,10 +12,12 @@ export const en = {
   loading: 'Loading…',
 
   consentTitle: 'Your photo, your choice',
-  consentBody: 'To show you wearing {product}, we send your photo to our try-on service. It is used only to make this try-on.',
+  consentBody:
+    'To show you wearing {product}, we send your photo to our try-on service. It is used only to make this try-on.',
   consentPrivacy: 'How we handle your photo',
   consentCheckbox: 'I agree to upload my photo for this try-on',
-  retention: 'We keep your photo for {photoTime} and your try-on for {resultTime}. You can delete both sooner with “{forget}”.',
+  retention:
+    'We keep your photo for {photoTime} and your try-on for {resultTime}. You can delete both sooner with “{forget}”.',
   continue: 'Continue',
 
   photoTitle: 'Choose a photo of yourself',
@@ -57,7 +59,8 @@ export const en = {
   anotherPhoto: 'Try another photo',
   forgetPhoto: 'Forget my photo',
   forgotten: 'Your photo has been forgotten. It and your try-ons can no longer be opened.',
-  forgetFailed: 'Your photo was cleared from this browser, but the try-on service could not be reached to forget it. Please try again.',
+  forgetFailed:
+    'Your photo was cleared from this browser, but the try-on service could not be reached to forget it. Please try again.',
   makeVideo: 'Make a video',
   videoLabel: 'Video of you wearing {product}',
   videoReady: 'Your video is ready.',
@@ -70,7 +73,8 @@ export const en = {
   chooseAnother: 'Choose another photo',
 
   photoNotImage: 'This file is not a photo. Please choose a JPEG, PNG, WebP or HEIC image.',
-  photoTooSmall: 'This photo is too small ({width} × {height} px). Please choose one at least {minSide} pixels on its shorter side.',
+  photoTooSmall:
+    'This photo is too small ({width} × {height} px). Please choose one at least {minSide} pixels on its shorter side.',
   photoTooLarge: 'This file is {size} MB. Please choose a photo under {maxSize} MB.',
   photoUnreadable: 'This photo could not be opened. Please choose another one.',
 
@@ -93,18 +97,21 @@ export const en = {
   error_view_not_offered: 'One of the chosen views is not offered for this product.',
   error_video_not_offered: 'A video is not offered for this product.',
   error_generic: 'Something went wrong. Please try again.',
-  notAnswering: 'The shop’s try-on service is not answering. We keep trying, and your try-on carries on by itself when it is back.',
+  notAnswering:
+    'The shop’s try-on service is not answering. We keep trying, and your try-on carries on by itself when it is back.',
   error_not_answering: 'The shop’s try-on service is not answering. Please try again in a moment.',
   error_tryon_lost: 'Your try-on was lost: the shop’s try-on service no longer knows it. Start again with your photo.',
   error_daily_limit_reached: 'You have made all of today’s try-ons. Please come back tomorrow.',
   error_invalid_request: 'The try-on request could not be read. Please reload the page and try again.',
   error_consent_required: 'Please agree to the photo upload first, then try again.',
   error_not_found: 'Your photo or try-on is no longer here. Please try again.',
-  error_photo_has_metadata: 'This photo still carries hidden details, such as where it was taken. Please choose another photo.',
+  error_photo_has_metadata:
+    'This photo still carries hidden details, such as where it was taken. Please choose another photo.',
   error_upload_timeout: 'Your photo took too long to upload. Please check your connection and try again.',
   error_too_many_streams: 'Too many try-ons are open at once. Please close one in another tab, then try again.',
   error_unauthorized: 'Try-on is not set up correctly for this shop. Please let the shop know.',
-  error_image_failed: 'The try-on picture did not load. Please try again; if it still does not show, let the shop know.',
+  error_image_failed:
+    'The try-on picture did not load. Please try again; if it still does not show, let the shop know.',
   startAgain: 'Start again with your photo',
   readyBadge: 'Ready',
   readyInBackground: 'Your try-on of {product} is ready. Press the try-on button to see it.',
@@ -128,7 +135,8 @@ export const en = {
   previewBadge: 'Quick preview',
   previewImageAlt: 'A quick preview of you wearing {product}',
   previewReady: 'Your quick preview is ready. Full quality is still being made.',
-  previewFullFailed: 'The full-quality try-on failed. Your quick preview is still here, and you can try full quality again.',
+  previewFullFailed:
+    'The full-quality try-on failed. Your quick preview is still here, and you can try full quality again.',
   seeAllColours: 'See all colours',
   coloursTitle: 'All colours of {product}',
   colourUnavailable: 'No preview of this colour.',

@@ -3,17 +3,17 @@
 
 /** Why a photo would make a poor try-on. Stable codes: they are in `tryon-photo-check` and analytics. */
 export type PhotoCheckReason =
-  | 'no_person'
-  | 'several_people'
-  | 'face_not_visible'
-  | 'not_full_body'
-  | 'too_dark'
-  | 'too_blurry'
-  | 'too_small';
+  'no_person' | 'several_people' | 'face_not_visible' | 'not_full_body' | 'too_dark' | 'too_blurry' | 'too_small';
 
 /** The order the shopper is told them in: the first is the one said in words. */
 export const REASON_ORDER: readonly PhotoCheckReason[] = [
-  'no_person', 'several_people', 'not_full_body', 'face_not_visible', 'too_dark', 'too_blurry', 'too_small',
+  'no_person',
+  'several_people',
+  'not_full_body',
+  'face_not_visible',
+  'too_dark',
+  'too_blurry',
+  'too_small',
 ];
 
 /** What the worker measures in a photo (all fractions of the photo's own size). */
@@ -76,7 +76,8 @@ export function reasonsFor(m: PhotoMeasures, needsFullBody: boolean): PhotoCheck
     // than the first is the crowd behind, which the try-on ignores as the shopper would.
     const like = faces.filter((f) => f.height >= first.height * LIMITS.secondFace);
     const largest = figures[0];
-    const elsewhere = largest !== undefined && faces.some((f) => f.height >= first.height * LIMITS.secondFace && !inside(f, largest));
+    const elsewhere =
+      largest !== undefined && faces.some((f) => f.height >= first.height * LIMITS.secondFace && !inside(f, largest));
     if (like.length > 1 || elsewhere) reasons.add('several_people');
     else {
       if (needsFullBody && (1 - first.top) / first.height < LIMITS.fullBodyFaces) reasons.add('not_full_body');

@@ -9,15 +9,20 @@ import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import type { PhotoMeasures } from './verdict.js';
 
-export interface CheckRequest { id: number; photo: Blob }
-export type CheckAnswer =
-  | { id: number; measures: PhotoMeasures; ms: number }
-  | { id: number; error: string };
+export interface CheckRequest {
+  id: number;
+  photo: Blob;
+}
+export type CheckAnswer = { id: number; measures: PhotoMeasures; ms: number } | { id: number; error: string };
 
 /** The worker's own folder: the models and the wasm sit beside it, wherever the shop serves the widget. */
 const folder = new URL('./', import.meta.url).href;
 
-interface Models { face: GraphModel; people: GraphModel; anchors: Float32Array }
+interface Models {
+  face: GraphModel;
+  people: GraphModel;
+  anchors: Float32Array;
+}
 let loading: Promise<Models> | undefined;
 
 function load(): Promise<Models> {
@@ -37,16 +42,22 @@ function load(): Promise<Models> {
     ]);
     return { face, people, anchors: faceAnchors(256) };
   })();
-  loading.catch(() => { loading = undefined; });
+  loading.catch(() => {
+    loading = undefined;
+  });
   return loading;
 }
 
 /** BlazeFace's anchors for a 256 px input: strides 16 and 32, 2 and 6 anchors a cell. */
 function faceAnchors(size: number): Float32Array {
   const out: number[] = [];
-  for (const [stride, count] of [[size / 16, 2], [size / 8, 6]] as const) {
+  for (const [stride, count] of [
+    [size / 16, 2],
+    [size / 8, 6],
+  ] as const) {
     const cells = Math.ceil(size / stride);
-    for (let y = 0; y < cells; y++) for (let x = 0; x < cells; x++) for (let n = 0; n < count; n++) out.push(stride * (x + 0.5), stride * (y + 0.5));
+    for (let y = 0; y < cells; y++)
+      for (let x = 0; x < cells; x++) for (let n = 0; n < count; n++) out.push(stride * (x + 0.5), stride * (y + 0.5));
   }
   return Float32Array.from(out);
 }
@@ -99,7 +110,11 @@ function square(image: tf.Tensor3D, size: number): tf.Tensor4D {
     const side = Math.max(h, w);
     const top = Math.floor((side - h) / 2);
     const left = Math.floor((side - w) / 2);
-    const padded = tf.pad(image, [[top, side - h - top], [left, side - w - left], [0, 0]]);
+    const padded = tf.pad(image, [
+      [top, side - h - top],
+      [left, side - w - left],
+      [0, 0],
+    ]);
     return tf.image.resizeBilinear(tf.expandDims(padded, 0) as tf.Tensor4D, [size, size]);
   });
 }
@@ -107,7 +122,11 @@ function square(image: tf.Tensor3D, size: number): tf.Tensor4D {
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /** Faces (score, top and height as shares of the photo's height), after non-max suppression. */
-async function findFaces(model: GraphModel, anchors: Float32Array, image: tf.Tensor3D): Promise<PhotoMeasures['faces']> {
+async function findFaces(
+  model: GraphModel,
+  anchors: Float32Array,
+  image: tf.Tensor3D,
+): Promise<PhotoMeasures['faces']> {
   const [h, w] = image.shape;
   const side = Math.max(h, w);
   const input = tf.tidy(() => tf.sub(tf.div(square(image, 256), 127.5), 1));
@@ -116,7 +135,12 @@ async function findFaces(model: GraphModel, anchors: Float32Array, image: tf.Ten
   // one): ordered by size, joined into one row of 17 (score, box, 6 landmarks) per anchor.
   const joined = tf.tidy(() => {
     if (!Array.isArray(raw)) return tf.squeeze(raw);
-    const [s384, s512, b384, b512] = [...raw].sort((a, b) => a.size - b.size) as [tf.Tensor, tf.Tensor, tf.Tensor, tf.Tensor];
+    const [s384, s512, b384, b512] = [...raw].sort((a, b) => a.size - b.size) as [
+      tf.Tensor,
+      tf.Tensor,
+      tf.Tensor,
+      tf.Tensor,
+    ];
     return tf.squeeze(tf.concat([tf.concat([s512, b512], 2), tf.concat([s384, b384], 2)], 1));
   });
   const rows = (await joined.data()) as Float32Array;
@@ -147,10 +171,9 @@ async function findFaces(model: GraphModel, anchors: Float32Array, image: tf.Ten
     score: scores[i]!,
     top: toTop(boxes[i * 4]!),
     left: toLeft(boxes[i * 4 + 1]!),
-    height: (boxes[i * 4 + 2]! - boxes[i * 4]!) * side / h,
-    width: (boxes[i * 4 + 3]! - boxes[i * 4 + 1]!) * side / w,
-  }))
-    .sort((a, b) => b.height - a.height);
+    height: ((boxes[i * 4 + 2]! - boxes[i * 4]!) * side) / h,
+    width: ((boxes[i * 4 + 3]! - boxes[i * 4 + 1]!) * side) / w,
+  })).sort((a, b) => b.height - a.height);
 }
 
 /**
@@ -188,12 +211,29 @@ function figures(mask: Float32Array, size: number): PhotoMeasures['people'] {
       const x = i % size;
       const y = (i - x) / size;
       area++;
-      top = Math.min(top, y); bottom = Math.max(bottom, y); left = Math.min(left, x); right = Math.max(right, x);
-      for (const j of [x > 0 ? i - 1 : -1, x < size - 1 ? i + 1 : -1, y > 0 ? i - size : -1, y < size - 1 ? i + size : -1]) {
-        if (j >= 0 && !seen[j] && mask[j]! >= 0.5) { seen[j] = 1; stack.push(j); }
+      top = Math.min(top, y);
+      bottom = Math.max(bottom, y);
+      left = Math.min(left, x);
+      right = Math.max(right, x);
+      for (const j of [
+        x > 0 ? i - 1 : -1,
+        x < size - 1 ? i + 1 : -1,
+        y > 0 ? i - size : -1,
+        y < size - 1 ? i + size : -1,
+      ]) {
+        if (j >= 0 && !seen[j] && mask[j]! >= 0.5) {
+          seen[j] = 1;
+          stack.push(j);
+        }
       }
     }
-    out.push({ area: area / (size * size), top: top / size, bottom: (bottom + 1) / size, left: left / size, right: (right + 1) / size });
+    out.push({
+      area: area / (size * size),
+      top: top / size,
+      bottom: (bottom + 1) / size,
+      left: left / size,
+      right: (right + 1) / size,
+    });
   }
   return out.sort((a, b) => b.area - a.area).slice(0, 8);
 }
@@ -211,7 +251,11 @@ export async function measure(photo: Blob): Promise<PhotoMeasures> {
 }
 
 // In a worker (not when a test imports this module): answer each request.
-const scope = globalThis as unknown as { onmessage: unknown; postMessage(message: CheckAnswer): void; document?: unknown };
+const scope = globalThis as unknown as {
+  onmessage: unknown;
+  postMessage(message: CheckAnswer): void;
+  document?: unknown;
+};
 if (typeof scope.document === 'undefined') {
   scope.onmessage = async (event: MessageEvent<CheckRequest>) => {
     const { id, photo } = event.data;

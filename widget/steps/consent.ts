@@ -38,8 +38,10 @@ export function consentText(step: Pick<ConsentStep, 'texts' | 'productName' | 'p
     body: texts.t('consentBody', { product: step.productName }),
     retention: retention
       ? texts.t('retention', {
-        photoTime: texts.duration(retention.photoSeconds), resultTime: texts.duration(retention.resultSeconds), forget: texts.t('forgetPhoto'),
-      })
+          photoTime: texts.duration(retention.photoSeconds),
+          resultTime: texts.duration(retention.resultSeconds),
+          forget: texts.t('forgetPhoto'),
+        })
       : '',
     privacy: safeLink(step.privacyUrl) ? texts.t('consentPrivacy') : '',
     checkbox: texts.t('consentCheckbox'),

@@ -24,10 +24,12 @@ export function errorStep(step: ErrorStep): TemplateResult {
     <div role="alert" part="error" class="error"><p>${step.message || texts.t('error_generic')}</p></div>
     ${step.kept ?? nothing}
     <div class="actions" part="actions">
-      ${step.action
-        ? html`<button class="primary" part="primary-button" type="button" data-autofocus @click=${step.onRetry}>${step.action}</button>
+      ${
+        step.action
+          ? html`<button class="primary" part="primary-button" type="button" data-autofocus @click=${step.onRetry}>${step.action}</button>
           <button type="button" part="secondary-button" @click=${step.onClose}>${texts.t('close')}</button>`
-        : html`<button class="primary" part="primary-button" type="button" data-autofocus @click=${step.onClose}>${texts.t('close')}</button>`}
+          : html`<button class="primary" part="primary-button" type="button" data-autofocus @click=${step.onClose}>${texts.t('close')}</button>`
+      }
     </div>
   </div>`;
 }

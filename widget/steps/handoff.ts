@@ -27,8 +27,12 @@ export function desktopHandoffStep(step: DesktopHandoffStep): TemplateResult {
     <p>${texts.t('handoffScan')}</p>
     <div class="handoff-code">
       ${step.qr && !ended ? html`<img part="qr-code" class="qr" src=${step.qr} alt=${texts.t('handoffQrAlt')} width="200" height="200">` : nothing}
-      ${step.code && !ended ? html`<p part="handoff-code"><span>${texts.t('handoffCodeLabel')}</span>
-        <strong class="code" dir="ltr">${step.code}</strong></p>` : nothing}
+      ${
+        step.code && !ended
+          ? html`<p part="handoff-code"><span>${texts.t('handoffCodeLabel')}</span>
+        <strong class="code" dir="ltr">${step.code}</strong></p>`
+          : nothing
+      }
     </div>
     ${step.state === 'waiting' ? html`<p class="muted">${texts.t('handoffWaiting', { time: step.left })}</p>` : nothing}
     ${step.state === 'starting' ? html`<p class="muted">${texts.t('loading')}</p>` : nothing}

@@ -5,7 +5,11 @@ import { html } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Texts } from '../texts.js';
 
-export interface ModelChoice { id: string; name: string; image: string }
+export interface ModelChoice {
+  id: string;
+  name: string;
+  image: string;
+}
 
 export interface ModelsStep {
   texts: Texts;
@@ -20,13 +24,15 @@ export function modelsStep(step: ModelsStep): TemplateResult {
   return html`<div part="models" class="body">
     <h3 id="step-title" tabindex="-1">${texts.t('modelsTitle', { product: step.productName })}</h3>
     <ul class="models" part="model-grid" role="list">
-      ${step.models.map((model, i) => html`<li>
+      ${step.models.map(
+        (model, i) => html`<li>
         <button type="button" part="model" class="model" ?data-autofocus=${i === 0} @click=${() => step.onPick(model.id)}>
           <!-- The button's name is the model's name; the picture says nothing more to a screen reader. -->
           <img src=${model.image} alt="" loading="lazy" decoding="async">
           <span>${model.name}</span>
         </button>
-      </li>`)}
+      </li>`,
+      )}
     </ul>
     <div class="actions" part="actions">
       <button type="button" part="secondary-button" @click=${step.onBack}>${texts.t('ownPhotoInstead')}</button>

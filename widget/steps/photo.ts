@@ -46,15 +46,21 @@ export function photoStep(step: PhotoStep): TemplateResult {
     </div>
     <div part="dropzone" class="dropzone ${step.dragging ? 'over' : ''}"
       @dragover=${step.onDragOver} @dragleave=${step.onDragLeave} @drop=${step.onDrop}>
-      ${step.preview
-        ? html`<img part="preview" src=${step.preview} alt=${texts.t('previewAlt')}>`
-        : html`<p class="muted">${step.preparing ? texts.t('preparing') : texts.t('dropHint')}</p>`}
+      ${
+        step.preview
+          ? html`<img part="preview" src=${step.preview} alt=${texts.t('previewAlt')}>`
+          : html`<p class="muted">${step.preparing ? texts.t('preparing') : texts.t('dropHint')}</p>`
+      }
     </div>
     ${step.check?.view ?? nothing}
     ${step.problem ? html`<p class="problem" role="alert">${step.problem}</p>` : nothing}
     <div class="actions" part="actions">
-      ${ready ? html`<button class="primary" part="primary-button" type="button" data-autofocus ?disabled=${step.phone?.sending === true}
-        @click=${step.onSubmit}>${step.phone ? texts.t('sendToComputer') : texts.t('submit')}</button>` : nothing}
+      ${
+        ready
+          ? html`<button class="primary" part="primary-button" type="button" data-autofocus ?disabled=${step.phone?.sending === true}
+        @click=${step.onSubmit}>${step.phone ? texts.t('sendToComputer') : texts.t('submit')}</button>`
+          : nothing
+      }
       <button class=${ready ? '' : 'primary'} part=${ready ? 'secondary-button' : 'primary-button'} type="button"
         ?data-autofocus=${!ready} @click=${() => step.onPick(false)}>${texts.t('choosePhoto')}</button>
       <button type="button" part="secondary-button" @click=${() => step.onPick(true)}>${texts.t('takePhoto')}</button>
@@ -76,9 +82,13 @@ export function photoStep(step: PhotoStep): TemplateResult {
 export function photoProblem(texts: Texts, error: unknown): string {
   if (!(error instanceof PhotoError)) return texts.t('photoUnreadable');
   switch (error.problem) {
-    case 'not_image': return texts.t('photoNotImage');
-    case 'too_small': return texts.t('photoTooSmall', { width: error.width ?? 0, height: error.height ?? 0, minSide: MIN_SHORT_SIDE });
-    case 'too_large': return texts.t('photoTooLarge', { size: error.sizeMb ?? 0, maxSize: MAX_INPUT_BYTES / (1024 * 1024) });
-    default: return texts.t('photoUnreadable');
+    case 'not_image':
+      return texts.t('photoNotImage');
+    case 'too_small':
+      return texts.t('photoTooSmall', { width: error.width ?? 0, height: error.height ?? 0, minSide: MIN_SHORT_SIDE });
+    case 'too_large':
+      return texts.t('photoTooLarge', { size: error.sizeMb ?? 0, maxSize: MAX_INPUT_BYTES / (1024 * 1024) });
+    default:
+      return texts.t('photoUnreadable');
   }
 }

@@ -26,7 +26,11 @@ export interface ProgressStep {
 }
 
 /** The first look, marked as such; `note` (the full render's time so far and expected) below it. */
-export function firstLook(texts: Texts, preview: NonNullable<ProgressStep['preview']>, note: unknown = nothing): TemplateResult {
+export function firstLook(
+  texts: Texts,
+  preview: NonNullable<ProgressStep['preview']>,
+  note: unknown = nothing,
+): TemplateResult {
   return html`<div class="first-look" part="first-look"><p class="first-look-badge" part="first-look-badge">${texts.t('previewBadge')}</p>
     ${image(preview.view, preview.output, texts.t('previewImageAlt', { product: preview.view.productName }), preview.onLoad)}${note}</div>`;
 }
@@ -43,14 +47,16 @@ export function progressStep(step: ProgressStep): TemplateResult {
   const { texts } = step;
   return html`<div part="progress" class="body">
     <h3 id="step-title" tabindex="-1" data-autofocus>${texts.t('progressTitle', { product: step.productName })}</h3>
-    ${step.preview && !step.uploading
-      ? firstLook(texts, step.preview, step.notAnswering ? nothing : timing(step))
-      : step.uploading
-      ? html`<progress max="100" .value=${step.percent} aria-labelledby="status"></progress>`
-      : step.notAnswering
-      ? nothing
-      : html`<div class="spinner" aria-hidden="true"></div>
-        ${timing(step)}`}
+    ${
+      step.preview && !step.uploading
+        ? firstLook(texts, step.preview, step.notAnswering ? nothing : timing(step))
+        : step.uploading
+          ? html`<progress max="100" .value=${step.percent} aria-labelledby="status"></progress>`
+          : step.notAnswering
+            ? nothing
+            : html`<div class="spinner" aria-hidden="true"></div>
+        ${timing(step)}`
+    }
     <div class="actions" part="actions">
       <button type="button" part="secondary-button" @click=${step.onCancel}>${texts.t('cancel')}</button>
     </div>

@@ -64,9 +64,16 @@ export interface ResultCart {
  */
 function cartButton(step: ResultStep, cart: ResultCart): TemplateResult {
   const { texts } = step;
-  const label = cart.state === 'adding' ? texts.t('addingToCart') : cart.state === 'added' ? texts.t('addedToCart') : texts.t('addToCart');
+  const label =
+    cart.state === 'adding'
+      ? texts.t('addingToCart')
+      : cart.state === 'added'
+        ? texts.t('addedToCart')
+        : texts.t('addToCart');
   const busy = cart.state === 'adding' || cart.state === 'added';
-  const onClick = () => { if (!busy) cart.onAdd(); };
+  const onClick = () => {
+    if (!busy) cart.onAdd();
+  };
   const describedBy = cart.state === 'failed' ? 'cart-error' : nothing;
   // Two literal templates rather than one with a computed part: the parts stay readable by the API reference's check.
   return cart.primary
@@ -99,12 +106,18 @@ function onTabKey(event: KeyboardEvent, select: (view: string) => void): void {
  * One drawn try-on image (the full render or the first look), with the before/after comparison
  * when the shopper's photo is known. `alt` names what it is; `onLoad` hears it painted.
  */
-export function image(step: ImageView, output: TryonOutput | undefined, alt = step.texts.t('resultAlt', { product: step.productName }), onLoad?: () => void): TemplateResult {
+export function image(
+  step: ImageView,
+  output: TryonOutput | undefined,
+  alt = step.texts.t('resultAlt', { product: step.productName }),
+  onLoad?: () => void,
+): TemplateResult {
   const { texts, compare, onImageError } = step;
   if (!output) return html`<div class="frame"><p class="muted">${texts.t('viewPending')}</p></div>`;
   // The replaced first look, over the full render, fading out: decoration only.
   const fade = step.fadeFrom ? html`<img class="fade-out" src=${step.fadeFrom} alt="" aria-hidden="true">` : nothing;
-  if (!step.before) return html`<div class="frame"><img part="image" src=${output.url} alt=${alt} @load=${onLoad} @error=${onImageError}>${fade}</div>`;
+  if (!step.before)
+    return html`<div class="frame"><img part="image" src=${output.url} alt=${alt} @load=${onLoad} @error=${onImageError}>${fade}</div>`;
   const position = compare.position;
   return html`<div class="frame"><div class="compare" part="compare"
       @pointerdown=${compare.onPointer} @pointermove=${compare.onPointer}>
@@ -124,7 +137,9 @@ export function resultStep(step: ResultStep): TemplateResult {
   const images = step.outputs.filter((o) => o.type === 'image');
   const video = step.outputs.find((o) => o.type === 'video');
   const shownViews = step.views.length ? step.views : [...new Set(images.map((o) => o.view))];
-  const selected = shownViews.includes(step.selectedView) ? step.selectedView : (images[0]?.view ?? shownViews[0] ?? 'front');
+  const selected = shownViews.includes(step.selectedView)
+    ? step.selectedView
+    : (images[0]?.view ?? shownViews[0] ?? 'front');
   const shown = images.find((o) => o.view === selected);
   const switcher = shownViews.length > 1;
   // The colour the shopper just picked is the likeliest next step, so it takes the focus.
@@ -132,15 +147,19 @@ export function resultStep(step: ResultStep): TemplateResult {
   const onKey = (event: KeyboardEvent) => onTabKey(event, step.onSelect);
   return html`<div part="result" class="body">
     <h3 id="step-title" tabindex="-1" ?data-autofocus=${!switcher && !offer}>${texts.t('ready')}</h3>
-    ${switcher
-      ? html`<div role="tablist" part="views" aria-label=${texts.t('views')}>
-        ${shownViews.map((view) => html`<button role="tab" type="button" id="tab-${view}" data-view=${view}
+    ${
+      switcher
+        ? html`<div role="tablist" part="views" aria-label=${texts.t('views')}>
+        ${shownViews.map(
+          (view) => html`<button role="tab" type="button" id="tab-${view}" data-view=${view}
           aria-selected=${view === selected ? 'true' : 'false'} aria-controls="view-panel"
           tabindex=${view === selected ? '0' : '-1'} ?data-autofocus=${view === selected && !offer}
-          @click=${() => step.onSelect(view)} @keydown=${onKey}>${texts.viewName(view)}</button>`)}
+          @click=${() => step.onSelect(view)} @keydown=${onKey}>${texts.viewName(view)}</button>`,
+        )}
       </div>
       <div role="tabpanel" id="view-panel" aria-labelledby="tab-${selected}">${image(step, shown)}</div>`
-      : image(step, shown)}
+        : image(step, shown)
+    }
     ${video ? html`<video part="video" controls playsinline src=${video.url} aria-label=${texts.t('videoLabel', { product: step.productName })}></video>` : nothing}
     ${step.cart?.state === 'failed' ? html`<div role="alert" id="cart-error" part="cart-error" class="error"><p>${step.cart.problem}</p></div>` : nothing}
     <div class="actions" part="actions">

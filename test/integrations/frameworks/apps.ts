@@ -60,9 +60,11 @@ export const react: App = {
       diagnostic: /'CustomEvent<TryonOpenDetail>' is missing the following properties from type 'MouseEvent'/,
     },
     'src/wrong-wrapper-event.tsx': {
-      source: `import { TryonButton } from 'tryon-button/react';\nimport type { TryonResultDetail } from 'tryon-button';\n` +
+      source:
+        `import { TryonButton } from 'tryon-button/react';\nimport type { TryonResultDetail } from 'tryon-button';\n` +
         `export const Wrong = () => <TryonButton product="x" onTryonOpen={(event: CustomEvent<TryonResultDetail>) => event.detail.outputs} />;\n`,
-      diagnostic: /Property 'tryon' is missing in type 'TryonOpenDetail'|'TryonOpenDetail' is missing the following properties/,
+      diagnostic:
+        /Property 'tryon' is missing in type 'TryonOpenDetail'|'TryonOpenDetail' is missing the following properties/,
     },
   },
 };

@@ -59,8 +59,15 @@ async function makeApp(name: string, app: App, packages: string[], tsconfig: Rec
 }
 
 const compilerOptions = {
-  target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-  strict: true, noEmit: true, types: [], isolatedModules: true, verbatimModuleSyntax: true,
+  target: 'ES2022',
+  module: 'ESNext',
+  moduleResolution: 'Bundler',
+  lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+  strict: true,
+  noEmit: true,
+  types: [],
+  isolatedModules: true,
+  verbatimModuleSyntax: true,
   // The package's own .d.ts are checked strictly where they are made; the frameworks' are not ours.
   skipLibCheck: true,
 };
@@ -75,7 +82,7 @@ function errorsByFile(output: string): Map<string, string> {
     if (tsc || svelteCheck) {
       current = (tsc ?? svelteCheck)![1]!;
       // svelte-check writes each message as one line, escaped as in JSON.
-      const message = tsc ? tsc[2] : JSON.parse(`"${svelteCheck![2]}"`) as string;
+      const message = tsc ? tsc[2] : (JSON.parse(`"${svelteCheck![2]}"`) as string);
       found.set(current, `${found.get(current) ?? ''}${message}\n`);
     } else if (current && /^\s/.test(line)) {
       found.set(current, `${found.get(current)}${line.trim()}\n`);
@@ -157,8 +164,14 @@ async function bundle(dir: string, entry: string, plugins: Plugin[] = []): Promi
     logLevel: 'silent',
   });
   const files = new Map<string, Buffer>();
-  files.set('/index.html', Buffer.from('<!doctype html><html lang="en"><body><div id="app"></div><script type="module" src="/main.js"></script></body></html>'));
-  for (const path of await listFiles(outdir)) files.set(path.slice(outdir.length).split('\\').join('/'), await readFile(path));
+  files.set(
+    '/index.html',
+    Buffer.from(
+      '<!doctype html><html lang="en"><body><div id="app"></div><script type="module" src="/main.js"></script></body></html>',
+    ),
+  );
+  for (const path of await listFiles(outdir))
+    files.set(path.slice(outdir.length).split('\\').join('/'), await readFile(path));
   return files;
 }
 
@@ -180,7 +193,10 @@ async function openApp(files: Map<string, Buffer>): Promise<{ page: Page; errors
       if (pathname === `/tryon/products/${PRODUCT}`) {
         return route.fulfill({ json: { product: PRODUCT, views: ['front'], video: true, tier: 'standard' } });
       }
-      return route.fulfill({ status: 404, json: { error: { code: 'not_found', message: 'Not in the stub.', retryable: false } } });
+      return route.fulfill({
+        status: 404,
+        json: { error: { code: 'not_found', message: 'Not in the stub.', retryable: false } },
+      });
     }
     const file = pathname === '/' ? '/index.html' : pathname;
     const body = files.get(file);
@@ -192,7 +208,11 @@ async function openApp(files: Map<string, Buffer>): Promise<{ page: Page; errors
 }
 
 async function outputText(page: Page, selector: string): Promise<string> {
-  const handle = await page.waitForFunction((s) => document.querySelector(s)?.textContent?.trim() || undefined, selector, { timeout: 20_000 });
+  const handle = await page.waitForFunction(
+    (s) => document.querySelector(s)?.textContent?.trim() || undefined,
+    selector,
+    { timeout: 20_000 },
+  );
   return String(await handle.jsonValue());
 }
 
@@ -201,23 +221,47 @@ async function outputText(page: Page, selector: string): Promise<string> {
  * handlers received tryon-open (with the product) and tryon-close when the shopper used the button.
  */
 async function assertElementWorks(page: Page, proxyCalls: string[]): Promise<void> {
-  const label = await page.waitForFunction((text) => {
-    const button = document.querySelector('#direct')?.shadowRoot?.querySelector('button');
-    return button?.textContent?.trim() === text ? text : undefined;
-  }, LABEL, { timeout: 20_000 });
+  const label = await page.waitForFunction(
+    (text) => {
+      const button = document.querySelector('#direct')?.shadowRoot?.querySelector('button');
+      return button?.textContent?.trim() === text ? text : undefined;
+    },
+    LABEL,
+    { timeout: 20_000 },
+  );
   assert.equal(await label.jsonValue(), LABEL, 'the strings property reached the element');
   const element = await page.evaluate(() => {
-    const el = document.querySelector('#direct') as HTMLElement & { product: string; endpoint: string; privacyUrl: string };
-    return { product: el.product, endpoint: el.endpoint, privacyUrl: el.privacyUrl, upgraded: customElements.get('tryon-button') === el.constructor };
+    const el = document.querySelector('#direct') as HTMLElement & {
+      product: string;
+      endpoint: string;
+      privacyUrl: string;
+    };
+    return {
+      product: el.product,
+      endpoint: el.endpoint,
+      privacyUrl: el.privacyUrl,
+      upgraded: customElements.get('tryon-button') === el.constructor,
+    };
   });
   assert.deepEqual(element, { product: PRODUCT, endpoint: '/tryon', privacyUrl: '/privacy', upgraded: true });
 
   await page.click('#direct >> button[part="button"]');
-  assert.equal(await outputText(page, '#opened'), PRODUCT, "the framework's handler received tryon-open and its detail");
-  await page.waitForFunction(() => document.querySelector('#direct')?.shadowRoot?.querySelector('tryon-panel')?.shadowRoot?.querySelector('dialog')?.open);
+  assert.equal(
+    await outputText(page, '#opened'),
+    PRODUCT,
+    "the framework's handler received tryon-open and its detail",
+  );
+  await page.waitForFunction(
+    () =>
+      document.querySelector('#direct')?.shadowRoot?.querySelector('tryon-panel')?.shadowRoot?.querySelector('dialog')
+        ?.open,
+  );
   await page.keyboard.press('Escape');
   assert.match(await outputText(page, '#closed'), /^(consent|photo)$/, "the framework's handler received tryon-close");
-  assert.ok(proxyCalls.includes(`GET /tryon/products/${PRODUCT}`), `the element asked the endpoint the framework set: ${proxyCalls.join(', ')}`);
+  assert.ok(
+    proxyCalls.includes(`GET /tryon/products/${PRODUCT}`),
+    `the element asked the endpoint the framework set: ${proxyCalls.join(', ')}`,
+  );
 }
 
 before(async () => {
@@ -239,7 +283,9 @@ test('React and @lit/react are optional peers, never installed for a shop that d
   const untar = await run('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1'], dir);
   assert.equal(untar.code, 0, untar.output);
   const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
-    dependencies?: Record<string, string>; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+    peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   };
   for (const name of ['react', '@lit/react']) {
     assert.equal(manifest.dependencies?.[name], undefined, `${name} is not a dependency`);
@@ -248,16 +294,25 @@ test('React and @lit/react are optional peers, never installed for a shop that d
   }
   const wrapper = await readFile(join(dir, 'dist/npm/frameworks/react.js'), 'utf8');
   assert.match(wrapper, /^"use client";/, "the wrapper is a client component for Next.js's App Router");
-  assert.match(wrapper, /from "\.\.\/tryon-button\.js"/, 'the wrapper uses the same element module as the package entry');
+  assert.match(
+    wrapper,
+    /from "\.\.\/tryon-button\.js"/,
+    'the wrapper uses the same element module as the package entry',
+  );
 });
 
 describe('React 19', () => {
   let dir: string;
   before(async () => {
-    dir = await makeApp('react-app', react, ['react', 'react-dom', 'scheduler', '@lit/react', '@types/react', '@types/react-dom'], {
-      compilerOptions: { ...compilerOptions, jsx: 'react-jsx' },
-      include: ['src'],
-    });
+    dir = await makeApp(
+      'react-app',
+      react,
+      ['react', 'react-dom', 'scheduler', '@lit/react', '@types/react', '@types/react-dom'],
+      {
+        compilerOptions: { ...compilerOptions, jsx: 'react-jsx' },
+        include: ['src'],
+      },
+    );
   });
 
   test('tsc accepts the app and refuses a misspelt attribute and wrong event types', async () => {
@@ -266,19 +321,29 @@ describe('React 19', () => {
 
   test('Vite builds the app, and the entry it loads up front grows by at most 10 KB gzipped with the button', async (t) => {
     // The same React app without the button: what the shop had before adding it.
-    await writeFile(join(dir, 'src/baseline.tsx'), "import { createRoot } from 'react-dom/client';\n"
-      + `createRoot(document.getElementById('app')!).render(<main><h1>${PRODUCT}</h1></main>);\n`);
+    await writeFile(
+      join(dir, 'src/baseline.tsx'),
+      "import { createRoot } from 'react-dom/client';\n" +
+        `createRoot(document.getElementById('app')!).render(<main><h1>${PRODUCT}</h1></main>);\n`,
+    );
     /** Gzipped bytes of the entry chunk and everything it imports statically: what the page loads before the app runs. */
     const entryGzip = async (main: string) => {
       const outDir = join(dir, `vite-${basename(main, '.tsx')}`);
-      await writeFile(join(dir, 'index.html'), `<!doctype html><html lang="en"><body><div id="app"></div><script type="module" src="/${main}"></script></body></html>`);
+      await writeFile(
+        join(dir, 'index.html'),
+        `<!doctype html><html lang="en"><body><div id="app"></div><script type="module" src="/${main}"></script></body></html>`,
+      );
       // `vite build` as a shop runs it: NODE_ENV=production picks React's and Lit's production
       // builds (Vite's development|production condition), not the test runner's NODE_ENV=test.
       const nodeEnv = process.env['NODE_ENV'];
       process.env['NODE_ENV'] = 'production';
       try {
         await viteBuild({
-          configFile: false, root: dir, logLevel: 'silent', publicDir: false, mode: 'production',
+          configFile: false,
+          root: dir,
+          logLevel: 'silent',
+          publicDir: false,
+          mode: 'production',
           oxc: { jsx: { runtime: 'automatic' } },
           build: { outDir, emptyOutDir: true, target: 'es2022', modulePreload: false, reportCompressedSize: false },
         });
@@ -295,15 +360,20 @@ describe('React 19', () => {
       return { bytes, chunks: all.length };
     };
     // The same page with the button as the docs' React 19 recipe adds it: one import, one tag.
-    await writeFile(join(dir, 'src/with-button.tsx'), "import { createRoot } from 'react-dom/client';\nimport 'tryon-button';\n"
-      + `createRoot(document.getElementById('app')!).render(<main><h1>${PRODUCT}</h1><tryon-button product="${PRODUCT}" endpoint="/tryon" /></main>);\n`);
+    await writeFile(
+      join(dir, 'src/with-button.tsx'),
+      "import { createRoot } from 'react-dom/client';\nimport 'tryon-button';\n" +
+        `createRoot(document.getElementById('app')!).render(<main><h1>${PRODUCT}</h1><tryon-button product="${PRODUCT}" endpoint="/tryon" /></main>);\n`,
+    );
     const before = await entryGzip('src/baseline.tsx');
     const after = await entryGzip('src/with-button.tsx');
     // This suite's whole app: JSX and the @lit/react wrapper, its handlers and outputs (reported, not budgeted).
     const whole = await entryGzip('src/main.tsx');
     const grown = after.bytes - before.bytes;
-    t.diagnostic(`Vite + React entry: ${before.bytes} B gzip without the button, ${after.bytes} B with it (+${grown} B, ${after.chunks} chunks); `
-      + `this suite's app with the @lit/react wrapper too: ${whole.bytes} B (+${whole.bytes - before.bytes} B)`);
+    t.diagnostic(
+      `Vite + React entry: ${before.bytes} B gzip without the button, ${after.bytes} B with it (+${grown} B, ${after.chunks} chunks); ` +
+        `this suite's app with the @lit/react wrapper too: ${whole.bytes} B (+${whole.bytes - before.bytes} B)`,
+    );
     assert.ok(grown > 1000, 'the button is in the entry (the measure is not vacuous)');
     assert.ok(grown <= 10 * 1024, `the entry grew by ${grown} B gzipped`);
     assert.ok(after.chunks >= 2, 'the panel stays a lazy chunk in the app');
@@ -363,7 +433,16 @@ describe('Svelte 5', () => {
   });
 
   test('svelte-check accepts the app and refuses a misspelt attribute and a wrong event type', async () => {
-    await checkTypes(dir, svelte, [bin('svelte-check/bin/svelte-check'), '--workspace', '.', '--tsconfig', './tsconfig.json', '--output', 'machine', '--fail-on-warnings']);
+    await checkTypes(dir, svelte, [
+      bin('svelte-check/bin/svelte-check'),
+      '--workspace',
+      '.',
+      '--tsconfig',
+      './tsconfig.json',
+      '--output',
+      'machine',
+      '--fail-on-warnings',
+    ]);
   });
 
   test('in Chromium, the markup sets the element up and its handlers get the events', async () => {

@@ -23,7 +23,11 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 export const PLUGIN_FILE = 'tryon-button/tryon-button.php';
 export const ADMIN = { user: 'admin', password: 'a-test-password-only' } as const;
 
-export interface PhpResult { code: number; stdout: string; stderr: string }
+export interface PhpResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 export interface WordPress {
   /** http://127.0.0.1:<port> */
@@ -42,17 +46,31 @@ export interface WordPress {
   close(): Promise<void>;
 }
 
-function run(file: string, args: string[], options: { input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<PhpResult> {
+function run(
+  file: string,
+  args: string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<PhpResult> {
   return new Promise((resolve) => {
-    const child = execFile(file, args, { timeout: options.timeoutMs ?? 30_000, env: options.env ?? process.env, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      resolve({ code: typeof error?.code === 'number' ? error.code : error ? 1 : 0, stdout, stderr });
-    });
+    const child = execFile(
+      file,
+      args,
+      { timeout: options.timeoutMs ?? 30_000, env: options.env ?? process.env, maxBuffer: 16 << 20 },
+      (error, stdout, stderr) => {
+        resolve({ code: typeof error?.code === 'number' ? error.code : error ? 1 : 0, stdout, stderr });
+      },
+    );
     child.stdin?.end(options.input ?? '');
   });
 }
 
 /** Resolves with the first match of `pattern` in the process's output; rejects if it exits or the time runs out first. */
-function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: number, what: string): Promise<RegExpExecArray> {
+function waitForOutput(
+  child: ChildProcess,
+  pattern: RegExp,
+  timeoutMs: number,
+  what: string,
+): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let seen = '';
     const done = (error?: Error, match?: RegExpExecArray) => {
@@ -83,7 +101,9 @@ async function stop(child: ChildProcess | undefined, group = false): Promise<voi
     try {
       if (group) process.kill(-child.pid!, name);
       else child.kill(name);
-    } catch { /* already gone */ }
+    } catch {
+      /* already gone */
+    }
   };
   const running = child.exitCode === null && child.signalCode === null;
   const exited = running ? new Promise((resolve) => child.once('exit', resolve)) : Promise.resolve();
@@ -97,7 +117,13 @@ async function stop(child: ChildProcess | undefined, group = false): Promise<voi
 
 /** mariadb-install-db comes with mariadbd (Debian: /usr/bin next to /usr/sbin/mariadbd). */
 function installDbPath(mariadbd: string): string {
-  const folders = [dirname(mariadbd), join(dirname(mariadbd), '../bin'), ...(process.env.PATH ?? '').split(':'), '/usr/bin', '/usr/local/bin'];
+  const folders = [
+    dirname(mariadbd),
+    join(dirname(mariadbd), '../bin'),
+    ...(process.env.PATH ?? '').split(':'),
+    '/usr/bin',
+    '/usr/local/bin',
+  ];
   for (const folder of folders) {
     for (const name of ['mariadb-install-db', 'mysql_install_db']) {
       if (existsSync(join(folder, name))) return join(folder, name);
@@ -118,19 +144,52 @@ async function startMariaDb(dir: string): Promise<{ socket: string; child: Child
   const socket = join(dir, 'mysql.sock');
   // mariadbd refuses to run as root unless told to; as anyone else it runs as that user.
   const user = isRoot ? ['--user=root'] : [];
-  const install = await run(installDbPath(mariadbd), ['--no-defaults', `--datadir=${datadir}`, ...user,
-    '--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve'], { timeoutMs: 60_000 });
+  const install = await run(
+    installDbPath(mariadbd),
+    [
+      '--no-defaults',
+      `--datadir=${datadir}`,
+      ...user,
+      '--auth-root-authentication-method=normal',
+      '--skip-test-db',
+      '--skip-name-resolve',
+    ],
+    { timeoutMs: 60_000 },
+  );
   if (install.code !== 0) throw new Error(`mariadb-install-db failed:\n${install.stdout}\n${install.stderr}`);
-  const child = spawn(mariadbd, ['--no-defaults', `--datadir=${datadir}`, `--socket=${socket}`, '--skip-networking', ...user,
-    `--pid-file=${join(dir, 'mariadbd.pid')}`, '--skip-log-bin', '--skip-name-resolve', '--innodb-buffer-pool-size=16M',
-    '--innodb-log-file-size=8M', '--performance-schema=OFF'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    mariadbd,
+    [
+      '--no-defaults',
+      `--datadir=${datadir}`,
+      `--socket=${socket}`,
+      '--skip-networking',
+      ...user,
+      `--pid-file=${join(dir, 'mariadbd.pid')}`,
+      '--skip-log-bin',
+      '--skip-name-resolve',
+      '--innodb-buffer-pool-size=16M',
+      '--innodb-log-file-size=8M',
+      '--performance-schema=OFF',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   await waitForOutput(child, /ready for connections/, 30_000, 'mariadbd');
   return { socket, child };
 }
 
 function wpConfig(socket: string, debugLog: string, extra: string[] = []): string {
   const salt = () => randomBytes(32).toString('hex');
-  const keys = ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT'];
+  const keys = [
+    'AUTH_KEY',
+    'SECURE_AUTH_KEY',
+    'LOGGED_IN_KEY',
+    'NONCE_KEY',
+    'AUTH_SALT',
+    'SECURE_AUTH_SALT',
+    'LOGGED_IN_SALT',
+    'NONCE_SALT',
+  ];
   return [
     '<?php',
     "define( 'DB_NAME', 'wordpress' );",
@@ -170,24 +229,38 @@ export async function startWordPress(options: { multisite?: boolean; workers?: n
     const debugLog = join(dir, 'debug.log');
     // Debian's wp-config.php reads /etc/wordpress; its wp-content holds the site's own files.
     await cp(wordpress, root, {
-      recursive: true, verbatimSymlinks: true,
-      filter: (path) => path !== join(wordpress, 'wp-config.php') && path !== join(wordpress, 'wp-content') && !path.startsWith(join(wordpress, 'wp-content/')),
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (path) =>
+        path !== join(wordpress, 'wp-config.php') &&
+        path !== join(wordpress, 'wp-content') &&
+        !path.startsWith(join(wordpress, 'wp-content/')),
     });
-    for (const folder of ['plugins', 'mu-plugins', 'themes', 'uploads']) await mkdir(join(root, 'wp-content', folder), { recursive: true });
+    for (const folder of ['plugins', 'mu-plugins', 'themes', 'uploads'])
+      await mkdir(join(root, 'wp-content', folder), { recursive: true });
     const cdn = await buildCdn({ outDir: join(dir, 'build/cdn'), quiet: true });
     const [, plugin] = await buildIntegrations(cdn.outDir, join(dir, 'build'));
     await cp(plugin!, join(root, 'wp-content/plugins/tryon-button'), { recursive: true });
     await cp(join(here, 'theme'), join(root, 'wp-content/themes/tryon-test'), { recursive: true });
-    for (const muPlugin of ['woocommerce-stand-in.php', 'offline.php', 'safe-ports.php']) await cp(join(here, muPlugin), join(root, 'wp-content/mu-plugins', muPlugin));
+    for (const muPlugin of ['woocommerce-stand-in.php', 'offline.php', 'safe-ports.php'])
+      await cp(join(here, muPlugin), join(root, 'wp-content/mu-plugins', muPlugin));
     await writeFile(join(root, 'wp-config.php'), wpConfig(db.socket, debugLog));
 
     // Several workers unless asked: the tests ask the server for /tryon/health through admin-ajax.php,
     // which then asks this same server.
     // Its own process group: the workers outlive their parent, so stopping means stopping the group.
     server = spawn(php, [...PHP_SETTINGS, '-S', '127.0.0.1:0', '-t', root], {
-      cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PHP_CLI_SERVER_WORKERS: String(options.workers ?? 4) }, detached: true,
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PHP_CLI_SERVER_WORKERS: String(options.workers ?? 4) },
+      detached: true,
     });
-    const started = await waitForOutput(server, /Development Server \((http:\/\/127\.0\.0\.1:\d+)\) started/, 15_000, 'php -S');
+    const started = await waitForOutput(
+      server,
+      /Development Server \((http:\/\/127\.0\.0\.1:\d+)\) started/,
+      15_000,
+      'php -S',
+    );
     const url = started[1]!;
     // Its request log is not needed; reading it keeps the pipe from filling.
     server.stdout?.resume();
@@ -196,31 +269,42 @@ export async function startWordPress(options: { multisite?: boolean; workers?: n
     const runPhp = async (code: string, extraHead = ''): Promise<string> => {
       const script = join(dir, `script-${randomBytes(6).toString('hex')}.php`);
       const host = new URL(url).host;
-      await writeFile(script, [
-        '<?php',
-        `$_SERVER['HTTP_HOST'] = ${JSON.stringify(host)}; $_SERVER['SERVER_NAME'] = '127.0.0.1'; $_SERVER['REQUEST_URI'] = '/'; $_SERVER['SERVER_PORT'] = ${JSON.stringify(new URL(url).port)};`,
-        extraHead,
-        `require ${JSON.stringify(join(root, 'wp-load.php'))};`,
-        code,
-        '',
-      ].join('\n'));
-      const result = await run(php, [...PHP_SETTINGS, '-d', 'display_errors=stderr', '-d', 'error_reporting=-1', script], { timeoutMs: 30_000 });
+      await writeFile(
+        script,
+        [
+          '<?php',
+          `$_SERVER['HTTP_HOST'] = ${JSON.stringify(host)}; $_SERVER['SERVER_NAME'] = '127.0.0.1'; $_SERVER['REQUEST_URI'] = '/'; $_SERVER['SERVER_PORT'] = ${JSON.stringify(new URL(url).port)};`,
+          extraHead,
+          `require ${JSON.stringify(join(root, 'wp-load.php'))};`,
+          code,
+          '',
+        ].join('\n'),
+      );
+      const result = await run(
+        php,
+        [...PHP_SETTINGS, '-d', 'display_errors=stderr', '-d', 'error_reporting=-1', script],
+        { timeoutMs: 30_000 },
+      );
       await rm(script, { force: true });
-      if (result.code !== 0 || result.stderr !== '') throw new Error(`PHP failed (${result.code}):\n${result.stderr}\n${result.stdout}`);
+      if (result.code !== 0 || result.stderr !== '')
+        throw new Error(`PHP failed (${result.code}):\n${result.stderr}\n${result.stdout}`);
       return result.stdout;
     };
 
-    await runPhp(`
+    await runPhp(
+      `
       require_once ABSPATH . 'wp-admin/includes/upgrade.php';
       $installed = wp_install( 'Saree House', ${JSON.stringify(ADMIN.user)}, 'admin@shop.example', false, '', ${JSON.stringify(ADMIN.password)} );
       update_option( 'siteurl', ${JSON.stringify(url)} );
       update_option( 'home', ${JSON.stringify(url)} );
       switch_theme( 'tryon-test' );
       echo $installed['user_id'];
-    `, `define( 'WP_INSTALLING', true );
+    `,
+      `define( 'WP_INSTALLING', true );
       $wpdb_link = new mysqli( 'localhost', 'root', '', '', 0, ${JSON.stringify(db.socket)} );
       $wpdb_link->query( 'CREATE DATABASE IF NOT EXISTS wordpress CHARACTER SET utf8mb4' );
-      $wpdb_link->close();`);
+      $wpdb_link->close();`,
+    );
     if (options.multisite) await makeNetwork(runPhp, root, db.socket, debugLog, new URL(url).host);
 
     return {
@@ -231,7 +315,9 @@ export async function startWordPress(options: { multisite?: boolean; workers?: n
       admin: () => logIn(url, ADMIN.user, ADMIN.password),
       logIn: (user, password) => logIn(url, user, password),
       allowPort: async (port) => {
-        await runPhp(`$ports = (array) get_option( 'tryon_test_safe_ports', array() ); $ports[] = ${port}; update_option( 'tryon_test_safe_ports', array_values( array_unique( $ports ) ) );`);
+        await runPhp(
+          `$ports = (array) get_option( 'tryon_test_safe_ports', array() ); $ports[] = ${port}; update_option( 'tryon_test_safe_ports', array_values( array_unique( $ports ) ) );`,
+        );
       },
       close: async () => {
         await stop(server, true);
@@ -251,7 +337,13 @@ export async function startWordPress(options: { multisite?: boolean; workers?: n
  * The site becomes a network the way network.php's instructions make one: the global tables, the
  * network's row, then the constants in wp-config.php; then a second site at /second/.
  */
-async function makeNetwork(runPhp: (code: string) => Promise<string>, root: string, socket: string, debugLog: string, host: string): Promise<void> {
+async function makeNetwork(
+  runPhp: (code: string) => Promise<string>,
+  root: string,
+  socket: string,
+  debugLog: string,
+  host: string,
+): Promise<void> {
   await runPhp(`
     require_once ABSPATH . 'wp-admin/includes/upgrade.php';
     // As network.php does: a single site's $wpdb does not name the network's tables.
@@ -302,8 +394,19 @@ export class Session {
   }
 
   /** One request, no redirect followed. */
-  async request(path: string, init: { method?: string; form?: Record<string, string | string[]>; json?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
-    const headers: Record<string, string> = { ...init.headers, cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+  async request(
+    path: string,
+    init: {
+      method?: string;
+      form?: Record<string, string | string[]>;
+      json?: unknown;
+      headers?: Record<string, string>;
+    } = {},
+  ): Promise<Response> {
+    const headers: Record<string, string> = {
+      ...init.headers,
+      cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+    };
     let body: string | undefined;
     if (init.json !== undefined) {
       body = JSON.stringify(init.json);
@@ -316,13 +419,21 @@ export class Session {
       body = params.toString();
       headers['content-type'] = 'application/x-www-form-urlencoded';
     }
-    const response = await fetch(new URL(path, this.base), { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
+    const response = await fetch(new URL(path, this.base), {
+      method: init.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+      redirect: 'manual',
+    });
     this.remember(response);
     return response;
   }
 
   /** The request, then its redirects (as GETs); resolves with the last response and its text. */
-  async follow(path: string, init: Parameters<Session['request']>[1] = {}): Promise<{ response: Response; url: string; text: string }> {
+  async follow(
+    path: string,
+    init: Parameters<Session['request']>[1] = {},
+  ): Promise<{ response: Response; url: string; text: string }> {
     let url = new URL(path, this.base).href;
     let response = await this.request(url, init);
     for (let hops = 0; response.status >= 300 && response.status < 400 && hops < 5; hops++) {

@@ -59,16 +59,24 @@ for (const [name, variantOf] of Object.entries(VARIANT_EVENTS)) {
   document.addEventListener(name, (event) => follow(variantOf((event as CustomEvent<unknown>).detail)), true);
 }
 
-document.addEventListener('change', (event) => {
-  // Every product form has a field named "id" holding the selected variant; Dawn-family themes
-  // set it and dispatch change, simpler themes let the shopper change a <select name="id">.
-  const target = event.target;
-  if ((target instanceof HTMLInputElement || target instanceof HTMLSelectElement) && target.name === 'id' && target.form) {
-    follow(target.value);
-  }
-  // Themes that only rewrite the address do it in their own change handlers: look once they ran.
-  setTimeout(followAddress, 0);
-}, true);
+document.addEventListener(
+  'change',
+  (event) => {
+    // Every product form has a field named "id" holding the selected variant; Dawn-family themes
+    // set it and dispatch change, simpler themes let the shopper change a <select name="id">.
+    const target = event.target;
+    if (
+      (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) &&
+      target.name === 'id' &&
+      target.form
+    ) {
+      follow(target.value);
+    }
+    // Themes that only rewrite the address do it in their own change handlers: look once they ran.
+    setTimeout(followAddress, 0);
+  },
+  true,
+);
 
 addEventListener('popstate', followAddress);
 

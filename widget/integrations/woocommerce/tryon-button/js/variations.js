@@ -8,27 +8,27 @@
  * preselected variation from its own ready handler.
  */
 (function ($) {
-	'use strict';
+  'use strict';
 
-	function buttonsOf(form) {
-		var product = form.closest('.product') || form;
-		return Array.prototype.slice.call(product.querySelectorAll('tryon-button'));
-	}
+  function buttonsOf(form) {
+    var product = form.closest('.product') || form;
+    return Array.prototype.slice.call(product.querySelectorAll('tryon-button'));
+  }
 
-	$(document)
-		.on('found_variation', 'form.variations_form', function (event, variation) {
-			var id = variation && variation.variation_id ? String(variation.variation_id) : '';
-			buttonsOf(this).forEach(function (button) {
-				if (id) {
-					button.setAttribute('variant', id);
-				} else {
-					button.removeAttribute('variant');
-				}
-			});
-		})
-		.on('reset_data', 'form.variations_form', function () {
-			buttonsOf(this).forEach(function (button) {
-				button.removeAttribute('variant');
-			});
-		});
+  $(document)
+    .on('found_variation', 'form.variations_form', function (event, variation) {
+      var id = variation && variation.variation_id ? String(variation.variation_id) : '';
+      buttonsOf(this).forEach(function (button) {
+        if (id) {
+          button.setAttribute('variant', id);
+        } else {
+          button.removeAttribute('variant');
+        }
+      });
+    })
+    .on('reset_data', 'form.variations_form', function () {
+      buttonsOf(this).forEach(function (button) {
+        button.removeAttribute('variant');
+      });
+    });
 })(jQuery);
