@@ -46,6 +46,14 @@ function npm(args: string[], cwd: string): Promise<string> {
  * The newest section of a changelog written as `## <version> …` headings (Keep a Changelog):
  * its heading and body, up to the next `## `.
  */
+/**
+ * The plugin as WordPress's **Upload Plugin** takes it: one top-level folder, `tryon-button/`. The
+ * real-WordPress tests install this same zip through WordPress's own upgrader.
+ */
+export function wordpressZip(pluginFolder: string): Promise<Buffer> {
+  return zipFolder(pluginFolder, 'tryon-button');
+}
+
 export function newestSection(changelog: string): { version: string; text: string } {
   const start = changelog.search(/^## /m);
   if (start === -1) throw new Error('CHANGELOG.md has no "## <version>" section');
@@ -90,7 +98,7 @@ export async function release(dir = join(projectRoot, 'dist/release')): Promise<
 
   const workDir = join(projectRoot, 'dist');
   const [shopify, wordpress] = await buildIntegrations(join(PACKAGES['tryon-button'], 'dist/cdn'), workDir);
-  await writeFile(join(dir, RELEASE_FILES.wordpress), await zipFolder(wordpress!, 'tryon-button'));
+  await writeFile(join(dir, RELEASE_FILES.wordpress), await wordpressZip(wordpress!));
   await writeFile(join(dir, RELEASE_FILES.shopify), await zipFolder(shopify!, 'tryon-extension'));
   await writeFile(join(dir, RELEASE_FILES.notes), `${text}\n`);
 

@@ -1,8 +1,8 @@
 // A real WordPress for the plugin's tests: Debian's WordPress (6.1) copied into a temporary folder
 // with its own wp-config.php (WP_DEBUG on, the debug log in that folder), a private MariaDB on a
 // Unix socket in the same folder (no port, no system service, no password), served by
-// `php -S 127.0.0.1:0`, with the plugin as `npm run build` packages it (the widget's build in its
-// assets/), a minimal classic theme and the WooCommerce stand-in (./woocommerce-stand-in.php, a
+// `php -S 127.0.0.1:0`, with the plugin installed from the release's zip by WordPress's own
+// upgrader (what its Upload Plugin screen runs; the widget's build in the plugin's assets/), a minimal classic theme and the WooCommerce stand-in (./woocommerce-stand-in.php, a
 // must-use plugin) installed, and WordPress's update checks off (./offline.php: no Internet).
 // Ports of the tests' own loopback servers are allowed to wp_safe_remote_get (./safe-ports.php).
 // `{ multisite: true }` makes it a network (subdirectories) of two sites, the second at /second/;
@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { programPath } from '../../../scripts/prerequisites.js';
 import { buildCdn, buildIntegrations } from '../../../scripts/build.js';
+import { wordpressZip } from '../../../scripts/release.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const PLUGIN_FILE = 'tryon-button/tryon-button.php';
@@ -240,11 +241,14 @@ export async function startWordPress(options: { multisite?: boolean; workers?: n
       await mkdir(join(root, 'wp-content', folder), { recursive: true });
     const cdn = await buildCdn({ outDir: join(dir, 'build/cdn'), quiet: true });
     const [, plugin] = await buildIntegrations(cdn.outDir, join(dir, 'build'));
-    await cp(plugin!, join(root, 'wp-content/plugins/tryon-button'), { recursive: true });
+    // The release's zip, installed below by WordPress's own upgrader, as its Upload Plugin screen does.
+    const zip = join(dir, 'tryon-button-wordpress.zip');
+    await writeFile(zip, await wordpressZip(plugin!));
     await cp(join(here, 'theme'), join(root, 'wp-content/themes/tryon-test'), { recursive: true });
     for (const muPlugin of ['woocommerce-stand-in.php', 'offline.php', 'safe-ports.php'])
       await cp(join(here, muPlugin), join(root, 'wp-content/mu-plugins', muPlugin));
-    await writeFile(join(root, 'wp-config.php'), wpConfig(db.socket, debugLog));
+    // The upgrader writes plugins straight to disk, as on a host where PHP owns wp-content.
+    await writeFile(join(root, 'wp-config.php'), wpConfig(db.socket, debugLog, ["define( 'FS_METHOD', 'direct' );"]));
 
     // Several workers unless asked: the tests ask the server for /tryon/health through admin-ajax.php,
     // which then asks this same server.
@@ -305,6 +309,23 @@ export async function startWordPress(options: { multisite?: boolean; workers?: n
       $wpdb_link->query( 'CREATE DATABASE IF NOT EXISTS wordpress CHARACTER SET utf8mb4' );
       $wpdb_link->close();`,
     );
+    // What wp-admin/update.php?action=upload-plugin does with an uploaded zip, minus the form:
+    // Plugin_Upgrader::install() unpacks it (ZipArchive or PclZip) into wp-content/plugins/.
+    await runPhp(`
+      require_once ABSPATH . 'wp-admin/includes/file.php';
+      require_once ABSPATH . 'wp-admin/includes/misc.php';
+      require_once ABSPATH . 'wp-admin/includes/plugin.php';
+      require_once ABSPATH . 'wp-admin/includes/class-wp-upgrader.php';
+      wp_set_current_user( 1 );
+      WP_Filesystem();
+      $skin = new Automatic_Upgrader_Skin();
+      $result = ( new Plugin_Upgrader( $skin ) )->install( ${JSON.stringify(zip)} );
+      if ( true !== $result ) {
+        fwrite( STDERR, 'Upload Plugin refused the zip: ' . ( is_wp_error( $result ) ? $result->get_error_message() : implode( ' ', $skin->get_upgrade_messages() ) ) );
+      }
+    `);
+    if (!existsSync(join(root, 'wp-content/plugins', PLUGIN_FILE)))
+      throw new Error(`the uploaded zip did not install ${PLUGIN_FILE}`);
     if (options.multisite) await makeNetwork(runPhp, root, db.socket, debugLog, new URL(url).host);
 
     return {
