@@ -19,7 +19,9 @@ export interface TryonSubject {
   variant?: string;
 }
 
-export type TryonOpenDetail = TryonSubject;
+// An interface of its own rather than an alias, so compilers and editors name it in their messages.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface TryonOpenDetail extends TryonSubject {}
 export interface TryonCloseDetail extends TryonSubject {
   status: TryonStatus;
 }
