@@ -11,6 +11,8 @@ import type { Page } from 'playwright-core';
 import { openProduct, openShop, root, SHOPPER_PHOTO, WAIT, withPage } from './shop.js';
 import type { Shop } from './shop.js';
 import { goOnPastPhotoCheck } from './photo-check.js';
+import ar from '../../widget/i18n/ar.js';
+import checkAr from '../../widget/photo-check/i18n/check-ar.js';
 
 const PRODUCT = 'saree-bengali-haveli';
 const SIZES = [
@@ -56,7 +58,7 @@ async function catalogResult(page: Page, lang: string): Promise<void> {
   await dialog.locator('#file').setInputFiles(SHOPPER_PHOTO);
   // Until the photo is prepared, the primary button is "Choose a photo".
   await dialog.locator('img[part="preview"]').waitFor({ state: 'visible' });
-  await goOnPastPhotoCheck(dialog);
+  await goOnPastPhotoCheck(dialog, lang === 'ar' ? { send: [ar.submit!], anyway: checkAr.useAnyway } : undefined);
   await dialog.locator('[part="primary-button"]:not([disabled])').click();
   await done;
   const image = dialog.locator('img[part="image"]').first();

@@ -152,6 +152,8 @@ describe('colours in the demo shop', () => {
         logged,
         [
           'tryon_open',
+          // The first photo is checked on the device (photo-check="warn"); the second colour reuses it.
+          'tryon_photo_check',
           'tryon_submit',
           'tryon_result',
           'tryon_close',
@@ -161,11 +163,16 @@ describe('colours in the demo shop', () => {
           'tryon_close',
         ].map((name) => `dataLayer ${name}`),
       );
-      const pushed = await page.evaluate(() =>
+      const all: Record<string, unknown>[] = await page.evaluate(() =>
         (window as unknown as { dataLayer: Record<string, unknown>[] }).dataLayer.map(
           ({ duration_ms: duration, ...rest }) => ({ ...rest, timed: typeof duration === 'number' }),
         ),
       );
+      const checks = all.filter((entry) => entry.event === 'tryon_photo_check');
+      assert.equal(checks.length, 1);
+      assert.equal(checks[0]!.product, DRESS.id);
+      assert.equal(checks[0]!.mode, 'warn');
+      const pushed = all.filter((entry) => entry.event !== 'tryon_photo_check');
       // The dress is offered in the front view only (demo/shop/catalog.json's default).
       const views = 'front';
       const subject = (variant: string) => ({ product: DRESS.id, variant });
