@@ -24,6 +24,7 @@ import { apiReference, buildManifest } from './build-manifest.js';
 import { editorData } from './editor-data.js';
 import { firstScriptOf, graphOf } from './module-graph.js';
 import { buildPhotoCheck, isPhotoCheckFile } from './photo-check-build.js';
+import { buildPhotoPrepWorker, isPhotoPrepFile } from './worker-build.js';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -143,6 +144,8 @@ export async function buildCdn(options: BuildOptions = {}): Promise<BuildResult>
   if (await fileExists(WIDGET_ASSETS)) await cp(WIDGET_ASSETS, join(outDir, 'assets'), { recursive: true });
   // The photo check's worker, models and wasm, beside the chunk that starts it.
   await buildPhotoCheck(outDir);
+  // The photo preparation's worker (and its libheif chunk), beside the chunk that starts it.
+  await buildPhotoPrepWorker(outDir);
   return { outDir, files: await measure(outDir) };
 }
 
@@ -183,7 +186,7 @@ export function checkBudgets(cdn: BuildResult): BudgetCheck {
   // A page fetches at most one dictionary besides English: the largest counts, once.
   const largestDictionary = Math.max(0, ...scripts.filter((f) => isOtherDictionary(f.file)).map((f) => f.gzip));
   const buttonAndPanel = largestDictionary + scripts
-    .filter((f) => !isHeicDecoder(f.file) && !isOtherDictionary(f.file) && !isPhotoCheckFile(f.file)).reduce((sum, f) => sum + f.gzip, 0);
+    .filter((f) => !isHeicDecoder(f.file) && !isOtherDictionary(f.file) && !isPhotoCheckFile(f.file) && !isPhotoPrepFile(f.file)).reduce((sum, f) => sum + f.gzip, 0);
   // The photo check is fetched only after a photo is chosen: budgeted apart, on disk.
   const photoCheck = cdn.files.filter((f) => isPhotoCheckFile(f.file)).reduce((sum, f) => sum + f.bytes, 0);
   const heicDecoder = scripts.filter((f) => isHeicDecoder(f.file)).reduce((sum, f) => sum + f.gzip, 0);
