@@ -73,6 +73,18 @@ export async function preparePhotoHere(file: Blob, pause: () => Promise<void> = 
   const claimsImage = file.type.startsWith('image/');
   if (kind === 'unknown' && !claimsImage) throw new PhotoError('not_image', 'The file is not an image.');
 
+  // In a worker, WebCodecs' ImageDecoder where it reads the type: Firefox's createImageBitmap
+  // decodes a worker's Blob on the page's main thread (a 250 ms task for 12 MP), its ImageDecoder
+  // does not. The frame comes already turned by its EXIF orientation, and the draw below resamples it.
+  const frame = await decodedFrame(file, kind);
+  if (frame) {
+    try {
+      return await fromPicture(frame, frame.displayWidth, frame.displayHeight, pause);
+    } finally {
+      frame.close();
+    }
+  }
+
   let source: Blob | ImageData = file;
   let bitmap: ImageBitmap;
   let decoder: Prepared['decoder'] = 'browser';
@@ -84,17 +96,19 @@ export async function preparePhotoHere(file: Blob, pause: () => Promise<void> = 
     source = await decodedHeic(file);
     decoder = 'libheif';
     await pause();
+    if (typeof document === 'undefined') {
+      // In the worker, the pixels go onto a canvas of their own rather than through createImageBitmap,
+      // which Firefox runs on the page's main thread.
+      const full = new OffscreenCanvas(source.width, source.height);
+      // A software canvas (willReadFrequently): 48 MB of pixels are not worth a trip to the GPU.
+      full.getContext('2d', { willReadFrequently: true })?.putImageData(source, 0, 0);
+      return { ...(await fromPicture(full, full.width, full.height, pause)), decoder };
+    }
     bitmap = await createImageBitmap(source);
   }
 
   try {
-    const { width, height } = bitmap;
-    if (Math.min(width, height) < MIN_SHORT_SIDE) {
-      throw new PhotoError('too_small', `The photo is ${width} × ${height} px; the shorter side must be at least ${MIN_SHORT_SIDE} px.`, { width, height });
-    }
-    const scale = Math.min(1, MAX_LONG_SIDE / Math.max(width, height));
-    const outWidth = Math.max(1, Math.round(width * scale));
-    const outHeight = Math.max(1, Math.round(height * scale));
+    const { outWidth, outHeight, scale } = finalSize(bitmap.width, bitmap.height);
     if (scale < 1) {
       // Resampling 12 MP on a canvas is a long task; the decoder can decode straight to the final size.
       await pause();
@@ -110,6 +124,50 @@ export async function preparePhotoHere(file: Blob, pause: () => Promise<void> = 
   } finally {
     bitmap.close();
   }
+}
+
+/** The size the photo leaves at; throws for one too small. */
+function finalSize(width: number, height: number): { outWidth: number; outHeight: number; scale: number } {
+  if (Math.min(width, height) < MIN_SHORT_SIDE) {
+    throw new PhotoError('too_small', `The photo is ${width} × ${height} px; the shorter side must be at least ${MIN_SHORT_SIDE} px.`, { width, height });
+  }
+  const scale = Math.min(1, MAX_LONG_SIDE / Math.max(width, height));
+  return { outWidth: Math.max(1, Math.round(width * scale)), outHeight: Math.max(1, Math.round(height * scale)), scale };
+}
+
+const DECODER_TYPES: Partial<Record<Sniffed, string>> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+
+/** The photo's first frame by ImageDecoder, in a worker that has it for this type; otherwise undefined (createImageBitmap then). */
+async function decodedFrame(file: Blob, kind: Sniffed): Promise<VideoFrame | undefined> {
+  const type = DECODER_TYPES[kind];
+  if (!type || typeof ImageDecoder !== 'function' || typeof document !== 'undefined') return undefined;
+  try {
+    if (!(await ImageDecoder.isTypeSupported(type))) return undefined;
+    const decoder = new ImageDecoder({ data: file.stream(), type });
+    try {
+      return (await decoder.decode()).image;
+    } finally {
+      decoder.close();
+    }
+  } catch {
+    return undefined; // createImageBitmap gets its chance, and says what is wrong with the file.
+  }
+}
+
+/** A decoded picture drawn at its final size (the draw resamples it) and encoded: the worker's way. */
+async function fromPicture(picture: VideoFrame | OffscreenCanvas, width: number, height: number, pause: () => Promise<void>): Promise<Prepared> {
+  const { outWidth, outHeight } = finalSize(width, height);
+  const canvas = new OffscreenCanvas(outWidth, outHeight);
+  const context = canvas.getContext('2d');
+  if (!context) throw new PhotoError('unreadable', 'No 2D canvas is available.');
+  // The decoder's own high-quality resize where it has one (smoother, so a smaller JPEG), else the draw resamples.
+  const small = await createImageBitmap(picture, { resizeWidth: outWidth, resizeHeight: outHeight, resizeQuality: 'high' }).catch(() => undefined);
+  context.imageSmoothingQuality = 'high';
+  context.drawImage(small ?? picture, 0, 0, outWidth, outHeight);
+  small?.close();
+  await pause();
+  const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: JPEG_QUALITY });
+  return { blob, width: outWidth, height: outHeight, type: 'image/jpeg', decoder: 'browser' };
 }
 
 /** A HEIC the browser cannot decode, decoded by libheif (fetched on first use). */
