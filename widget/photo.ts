@@ -5,7 +5,6 @@
 // task. Where the browser has no module workers or OffscreenCanvas, or the page's CSP refuses the
 // worker (`worker-src`), or the widget is served from another origin than the page, the same steps
 // run on the page in slices (a yield between decode, draw and encode), and the console says so.
-import { preparePhotoHere } from './photo-pipeline.js';
 import type { Prepared } from './photo-pipeline.js';
 import { PhotoError } from './photo-rules.js';
 import type { PreparedPhoto } from './photo-rules.js';
@@ -49,6 +48,8 @@ export async function prepareRawPhoto(file: Blob): Promise<PreparedPhoto> {
     }
   }
   console.warn(`<tryon-button>: the photo is prepared on the page, in slices, not in a worker (${why}); the page may respond more slowly meanwhile.`);
+  // The steps themselves are a chunk of their own, fetched only here: the panel carries just the worker's client.
+  const { preparePhotoHere } = await import('./photo-pipeline.js');
   return done('page', await preparePhotoHere(file, yieldToPage));
 }
 
