@@ -10,8 +10,12 @@ import { build as esbuild } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 export const PHOTO_PREP_WORKER = 'photo-prep-worker.js';
-/** The photo preparation's worker and its chunks: fetched only once a photo is chosen, budgeted apart from the panel. */
-export const isPhotoPrepFile = (file: string) => /^photo-prep-[\w.-]+\.js$/.test(file);
+/**
+ * The photo preparation's files, fetched only once a photo is chosen, budgeted apart from the
+ * panel: its worker and chunks, or, where no worker can run, the same steps as the page's chunk
+ * (photo-pipeline-<hash>.js). One or the other, about 1.7 KB gzipped, and libheif for a HEIC.
+ */
+export const isPhotoPrepFile = (file: string) => /^photo-(prep-[\w.-]+|pipeline-[\w-]+)\.js$/.test(file);
 
 /**
  * Bundles the worker `entry` (a path from the repository's root) into `outDir/<file>`, ES module,
