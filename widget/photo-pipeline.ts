@@ -89,6 +89,9 @@ export async function preparePhotoHere(file: Blob, pause: () => Promise<void> = 
   let bitmap: ImageBitmap;
   let decoder: Prepared['decoder'] = 'browser';
   try {
+    // A HEIC that a worker's ImageDecoder does not read goes straight to libheif: Firefox's
+    // createImageBitmap would only try it on the page's main thread, and fail.
+    if (kind === 'heic' && inWorkerWithDecoder()) throw new Error('no HEIC decoder in this browser');
     bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
   } catch {
     if (kind === 'unknown') throw new PhotoError('not_image', 'The file is not an image.');
@@ -135,12 +138,14 @@ function finalSize(width: number, height: number): { outWidth: number; outHeight
   return { outWidth: Math.max(1, Math.round(width * scale)), outHeight: Math.max(1, Math.round(height * scale)), scale };
 }
 
-const DECODER_TYPES: Partial<Record<Sniffed, string>> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+const DECODER_TYPES: Partial<Record<Sniffed, string>> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', heic: 'image/heic' };
+
+const inWorkerWithDecoder = () => typeof ImageDecoder === 'function' && typeof document === 'undefined';
 
 /** The photo's first frame by ImageDecoder, in a worker that has it for this type; otherwise undefined (createImageBitmap then). */
 async function decodedFrame(file: Blob, kind: Sniffed): Promise<VideoFrame | undefined> {
   const type = DECODER_TYPES[kind];
-  if (!type || typeof ImageDecoder !== 'function' || typeof document !== 'undefined') return undefined;
+  if (!type || !inWorkerWithDecoder()) return undefined;
   try {
     if (!(await ImageDecoder.isTypeSupported(type))) return undefined;
     const decoder = new ImageDecoder({ data: file.stream(), type });
