@@ -4,8 +4,6 @@
 // This file only wires things: the services every route shares, the cross-cutting middleware
 // (middleware/), the routes (routes/) and the one error answer.
 import { Hono } from 'hono';
-import { requestId } from 'hono/request-id';
-import { secureHeaders } from 'hono/secure-headers';
 import {
   catalogImages,
   catalogPrices,
@@ -33,7 +31,8 @@ import { originCheck } from './middleware/origin-check.js';
 import { appProxyClients, type AppProxyClientOptions } from './middleware/shopify-app-proxy.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { answerUnknownRoutes } from './middleware/unknown-routes.js';
-import { redactingLog, requestLog } from './middleware/request-log.js';
+import { redactingLog } from './middleware/request-log.js';
+import { answerHeaders } from './middleware/answer-headers.js';
 import { TryonStatusBoard } from './tryon-status.js';
 import { BudgetAlerts, type BudgetAlertOptions } from './budget-alerts.js';
 import { MemoryStore } from './store/memory.js';
@@ -285,17 +284,8 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   };
 
   const app = new Hono<ProxyEnv>();
-  app.use(requestId({ limitLength: 64 }));
-  app.use(requestLog(log, now));
-  app.use(
-    secureHeaders({
-      // Shop pages on other origins must be able to show the rendered images and videos.
-      crossOriginResourcePolicy: 'cross-origin',
-      crossOriginEmbedderPolicy: false,
-      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-      referrerPolicy: 'no-referrer',
-    }),
-  );
+  // Request id, the security headers (prepared once) and the log line: one middleware (issue 27).
+  app.use(answerHeaders(log, now));
 
   if (appProxy) app.use(appProxy.verify);
   app.use(originCheck(options.allowedOrigins));

@@ -25,6 +25,7 @@ import { editorData } from './editor-data.js';
 import { firstScriptOf, graphOf } from './module-graph.js';
 import { buildPhotoCheck, isPhotoCheckFile } from './photo-check-build.js';
 import { sizeFigures, writeSizeFigures } from './size-figures.js';
+import { buildPhotoPrepWorker, isPhotoPrepFile } from './worker-build.js';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -157,6 +158,8 @@ export async function buildCdn(options: BuildOptions = {}): Promise<BuildResult>
   if (await fileExists(WIDGET_ASSETS)) await cp(WIDGET_ASSETS, join(outDir, 'assets'), { recursive: true });
   // The photo check's worker, models and wasm, beside the chunk that starts it.
   await buildPhotoCheck(outDir);
+  // The photo preparation's worker (and its libheif chunk), beside the chunk that starts it.
+  await buildPhotoPrepWorker(outDir);
   return { outDir, files: await measure(outDir) };
 }
 
@@ -215,7 +218,11 @@ export function checkBudgets(cdn: BuildResult): BudgetCheck {
     scripts
       .filter(
         (f) =>
-          !isHeicDecoder(f.file) && !isOtherDictionary(f.file) && !isPhotoCheckFile(f.file) && !isAlternatives(f.file),
+          !isHeicDecoder(f.file) &&
+          !isOtherDictionary(f.file) &&
+          !isPhotoCheckFile(f.file) &&
+          !isPhotoPrepFile(f.file) &&
+          !isAlternatives(f.file),
       )
       .reduce((sum, f) => sum + f.gzip, 0);
   // The photo check is fetched only after a photo is chosen: budgeted apart, on disk.

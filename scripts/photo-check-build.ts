@@ -8,7 +8,7 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build as esbuild } from 'esbuild';
+import { buildWorker } from './worker-build.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -127,20 +127,7 @@ export async function buildPhotoCheck(outDir: string, { quantize = true }: { qua
     'dist/tfjs-backend-wasm-simd.wasm',
   );
   await copyFile(wasm, join(folder, 'photo-check-tfjs-simd.wasm'));
-  await esbuild({
-    entryPoints: [join(root, 'widget/photo-check/worker.ts')],
-    outfile: join(outDir, PHOTO_CHECK_WORKER),
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    legalComments: 'none',
-    logLevel: 'error',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    // The wasm backend's Emscripten glue names Node's modules in branches a browser never takes.
-    external: ['fs', 'path', 'worker_threads', 'perf_hooks', 'os', 'crypto', 'util'],
-  });
+  await buildWorker('widget/photo-check/worker.ts', outDir, PHOTO_CHECK_WORKER);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -16,6 +16,7 @@ import { checkEn } from './photo-check/i18n/english.js';
 import type { CheckTexts } from './photo-check/i18n/english.js';
 import type { CheckAnswer } from './photo-check/worker.js';
 import type { TryonPhotoCheckDetail } from './events.js';
+import { askWorker, startWorker, workersAvailable, WorkerStartError } from './worker-file.js';
 
 export type PhotoCheckMode = 'warn' | 'strict';
 
@@ -29,37 +30,18 @@ let worker: Worker | undefined;
 let nextId = 0;
 
 /** Measures the photo in the worker (one worker a page, kept for the next photo). */
-function measure(photo: Blob): Promise<{ measures: PhotoMeasures; ms: number }> {
-  worker ??= new Worker(new URL(WORKER_FILE, import.meta.url), { type: 'module' });
+async function measure(photo: Blob): Promise<{ measures: PhotoMeasures; ms: number }> {
+  worker ??= startWorker(WORKER_FILE, import.meta.url);
   const running = worker;
-  const id = ++nextId;
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      clearTimeout(timer);
-      running.removeEventListener('message', onMessage);
-      running.removeEventListener('error', onError);
-    };
-    // A worker that cannot start (its file missing, a CSP refusing it) fires `error`: drop it, so a later photo tries afresh.
-    const onError = (event: ErrorEvent) => {
-      done();
-      running.terminate();
-      if (worker === running) worker = undefined;
-      reject(new Error(event.message || 'the check worker did not start'));
-    };
-    const onMessage = (event: MessageEvent<CheckAnswer>) => {
-      if (event.data.id !== id) return;
-      done();
-      if ('error' in event.data) reject(new Error(event.data.error));
-      else resolve({ measures: event.data.measures, ms: event.data.ms });
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new Error(`no answer within ${TIMEOUT_MS / 1000} s`));
-    }, TIMEOUT_MS);
-    running.addEventListener('message', onMessage);
-    running.addEventListener('error', onError);
-    running.postMessage({ id, photo });
-  });
+  try {
+    const answer = await askWorker<CheckAnswer>(running, { id: ++nextId, photo }, TIMEOUT_MS);
+    if ('error' in answer) throw new Error(answer.error);
+    return { measures: answer.measures, ms: answer.ms };
+  } catch (error) {
+    // A worker that could not start (its file missing, a CSP refusing it): drop it, so a later photo tries afresh.
+    if (error instanceof WorkerStartError && worker === running) worker = undefined;
+    throw error;
+  }
 }
 
 export interface CheckOutcome {
@@ -70,7 +52,7 @@ export interface CheckOutcome {
 
 /** Checks a prepared photo. Never throws: a check that cannot run is `unavailable`, and says why in the console. */
 export async function checkPhoto(photo: Blob, needsFullBody: boolean): Promise<CheckOutcome> {
-  if (typeof Worker === 'undefined' || typeof OffscreenCanvas === 'undefined') {
+  if (!workersAvailable()) {
     console.warn(
       '<tryon-button>: this browser has no module workers or OffscreenCanvas, so the photo check does not run; the photo goes on unchecked.',
     );

@@ -1,178 +1,61 @@
-// Photo preparation in the shopper's browser, before anything is uploaded: apply the EXIF
-// orientation, downscale to a long side of at most 2048 px and re-encode as JPEG, which leaves
-// EXIF and GPS behind. Decoding and downscaling both happen inside createImageBitmap (off the
-// main thread in Chromium) and encoding in OffscreenCanvas where available, so a 12-megapixel
-// phone photo does not freeze the page: the canvas only ever sees the already small bitmap.
-//
-// HEIC (iPhone photos copied to a computer) only Safari decodes; elsewhere the decoder in heic.ts,
-// a chunk of its own loaded only when such a photo is picked, turns it into pixels that take the
-// same path. So every photo leaves as a JPEG made here, with no EXIF, GPS or XMP, and has a preview.
+// Photo preparation in the shopper's browser, before anything is uploaded (photo-pipeline.ts: EXIF
+// orientation applied, long side at most 2048 px, re-encoded as JPEG with no EXIF, GPS or XMP).
+// It runs in a module worker (photo-prep-worker.js, built beside this chunk), so decoding a
+// 12-megapixel phone photo or an iPhone HEIC and encoding the JPEG never hold the page in a long
+// task. Where the browser has no module workers or OffscreenCanvas, or the page's CSP refuses the
+// worker (`worker-src`), or the widget is served from another origin than the page, the same steps
+// run on the page in slices (a yield between decode, draw and encode), and the console says so.
+import type { Prepared } from './photo-pipeline.js';
+import { PhotoError } from './photo-rules.js';
+import type { PreparedPhoto } from './photo-rules.js';
+import type { PrepAnswer } from './photo-prep/worker.js';
+import { askWorker, startWorker, workersAvailable, WorkerStartError } from './worker-file.js';
 
-export const MAX_INPUT_BYTES = 25 * 1024 * 1024;
-export const MIN_SHORT_SIDE = 256;
-export const MAX_LONG_SIDE = 2048;
-export const JPEG_QUALITY = 0.88;
+export * from './photo-rules.js';
 
-export type PhotoProblem = 'not_image' | 'too_small' | 'too_large' | 'unreadable';
+/** The worker file, beside this chunk in the build (scripts/worker-build.ts). A variable, so no bundler tries to bundle it. */
+const WORKER_FILE = './photo-prep-worker.js';
+/** A HEIC's first decode loads libheif (0.7 MB gzipped) on a slow phone: generous. */
+const TIMEOUT_MS = 60_000;
 
-export class PhotoError extends Error {
-  readonly problem: PhotoProblem;
-  readonly width: number | undefined;
-  readonly height: number | undefined;
-  /** The input's size in MB, one decimal, for the too-large message. */
-  readonly sizeMb: number | undefined;
+let worker: Worker | undefined;
+let nextId = 0;
 
-  constructor(
-    problem: PhotoProblem,
-    message: string,
-    facts: { width?: number; height?: number; sizeMb?: number } = {},
-  ) {
-    super(message);
-    this.name = 'PhotoError';
-    this.problem = problem;
-    this.width = facts.width;
-    this.height = facts.height;
-    this.sizeMb = facts.sizeMb;
-  }
-}
+/** Where the last photo was prepared and which decoder read it (for tests and diagnostics). */
+export let lastPreparation: { where: 'worker' | 'page'; decoder: Prepared['decoder'] } | undefined;
 
-export interface PreparedPhoto {
-  /** Always a JPEG encoded here: no metadata of the original survives. */
-  blob: Blob;
-  /** Pixel size after orientation. */
-  width: number;
-  height: number;
-  type: string;
-}
-
-type Sniffed = 'jpeg' | 'png' | 'webp' | 'gif' | 'bmp' | 'avif' | 'heic' | 'unknown';
-
-async function sniff(file: Blob): Promise<Sniffed> {
-  const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
-  const ascii = (from: number, to: number) => String.fromCharCode(...head.subarray(from, to));
-  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
-  if (head[0] === 0x89 && ascii(1, 4) === 'PNG') return 'png';
-  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'webp';
-  if (ascii(0, 3) === 'GIF') return 'gif';
-  if (ascii(0, 2) === 'BM') return 'bmp';
-  if (ascii(4, 8) === 'ftyp') {
-    const brand = ascii(8, 12);
-    if (brand.startsWith('avi')) return 'avif';
-    if (['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'mif1', 'msf1'].includes(brand)) return 'heic';
-  }
-  return 'unknown';
-}
-
-function megabytes(bytes: number): number {
-  return Math.round((bytes / (1024 * 1024)) * 10) / 10;
-}
-
-/** Draws the (already downscaled) bitmap onto a canvas's 2D context. */
-function draw(
-  context: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null,
-  bitmap: ImageBitmap,
-  width: number,
-  height: number,
-): void {
-  if (!context) throw new PhotoError('unreadable', 'No 2D canvas is available.');
-  context.imageSmoothingQuality = 'high';
-  context.drawImage(bitmap, 0, 0, width, height);
-}
-
-async function encodeJpeg(bitmap: ImageBitmap, width: number, height: number): Promise<Blob> {
-  if (typeof OffscreenCanvas === 'function') {
-    const canvas = new OffscreenCanvas(width, height);
-    draw(canvas.getContext('2d'), bitmap, width, height);
-    return canvas.convertToBlob({ type: 'image/jpeg', quality: JPEG_QUALITY });
-  }
-  const canvas = document.createElement('canvas');
-  canvas.width = width;
-  canvas.height = height;
-  draw(canvas.getContext('2d'), bitmap, width, height);
-  return new Promise((resolve, reject) => {
-    canvas.toBlob(
-      (blob) => (blob ? resolve(blob) : reject(new PhotoError('unreadable', 'The photo could not be encoded.'))),
-      'image/jpeg',
-      JPEG_QUALITY,
-    );
-  });
-}
+const yieldToPage = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * Turns the shopper's file into what is uploaded. Throws a PhotoError (with the figures for a
  * clear message) for a file that is not an image, too small or too large.
  */
 export async function prepareRawPhoto(file: Blob): Promise<PreparedPhoto> {
-  if (file.size > MAX_INPUT_BYTES) {
-    throw new PhotoError('too_large', `The file is ${megabytes(file.size)} MB; the limit is 25 MB.`, {
-      sizeMb: megabytes(file.size),
-    });
-  }
-  const kind = await sniff(file);
-  const claimsImage = file.type.startsWith('image/');
-  if (kind === 'unknown' && !claimsImage) throw new PhotoError('not_image', 'The file is not an image.');
-
-  let source: Blob | ImageData = file;
-  let bitmap: ImageBitmap;
-  try {
-    bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
-  } catch {
-    if (kind === 'unknown') throw new PhotoError('not_image', 'The file is not an image.');
-    if (kind !== 'heic') throw new PhotoError('unreadable', 'The image could not be decoded.');
-    source = await decodedHeic(file);
-    bitmap = await createImageBitmap(source);
-  }
-
-  try {
-    const { width, height } = bitmap;
-    if (Math.min(width, height) < MIN_SHORT_SIDE) {
-      throw new PhotoError(
-        'too_small',
-        `The photo is ${width} × ${height} px; the shorter side must be at least ${MIN_SHORT_SIDE} px.`,
-        { width, height },
-      );
+  let why = 'this browser has no module workers or OffscreenCanvas';
+  if (workersAvailable()) {
+    try {
+      worker ??= startWorker(WORKER_FILE, import.meta.url);
+      const answer = await askWorker<PrepAnswer>(worker, { id: ++nextId, file }, TIMEOUT_MS);
+      if ('photo' in answer) return done('worker', answer.photo);
+      if ('problem' in answer) throw new PhotoError(answer.problem, answer.message, answer.facts);
+      why = answer.failed;
+    } catch (error) {
+      if (error instanceof PhotoError) throw error;
+      // Not started (file missing, CSP, another origin) or stuck: drop it, so a later photo tries afresh.
+      if (!(error instanceof WorkerStartError)) worker?.terminate();
+      worker = undefined;
+      why = `its worker ${WORKER_FILE} could not run: ${error instanceof Error ? error.message : String(error)}`;
     }
-    const scale = Math.min(1, MAX_LONG_SIDE / Math.max(width, height));
-    const outWidth = Math.max(1, Math.round(width * scale));
-    const outHeight = Math.max(1, Math.round(height * scale));
-    if (scale < 1) {
-      // Resampling 12 MP on a canvas is a long main-thread task; the decoder does it off-thread.
-      const small = await downscaled(source, outWidth, outHeight);
-      if (small) {
-        bitmap.close();
-        bitmap = small;
-      }
-    }
-    const blob = await encodeJpeg(bitmap, outWidth, outHeight);
-    return { blob, width: outWidth, height: outHeight, type: 'image/jpeg' };
-  } finally {
-    bitmap.close();
   }
+  console.warn(
+    `<tryon-button>: the photo is prepared on the page, in slices, not in a worker (${why}); the page may respond more slowly meanwhile.`,
+  );
+  // The steps themselves are a chunk of their own, fetched only here: the panel carries just the worker's client.
+  const { preparePhotoHere } = await import('./photo-pipeline.js');
+  return done('page', await preparePhotoHere(file, yieldToPage));
 }
 
-/** A HEIC the browser cannot decode, decoded by libheif (fetched on first use). */
-async function decodedHeic(file: Blob): Promise<ImageData> {
-  try {
-    const { decodeHeic } = await import('./heic.js');
-    return await decodeHeic(file);
-  } catch {
-    throw new PhotoError('unreadable', 'The HEIC photo could not be decoded.');
-  }
-}
-
-/** The photo decoded again at its final size, or undefined where the browser cannot resize so. */
-async function downscaled(source: Blob | ImageData, width: number, height: number): Promise<ImageBitmap | undefined> {
-  try {
-    const small = await createImageBitmap(source, {
-      imageOrientation: 'from-image',
-      resizeWidth: width,
-      resizeHeight: height,
-      resizeQuality: 'high',
-    });
-    if (small.width === width && small.height === height) return small;
-    small.close();
-  } catch {
-    // Fall back to resampling on the canvas.
-  }
-  return undefined;
+function done(where: 'worker' | 'page', { decoder, ...photo }: Prepared): PreparedPhoto {
+  lastPreparation = { where, decoder };
+  return photo;
 }

@@ -1,7 +1,6 @@
-// One log line per request: method, path, status and time taken. Handles in paths are cut to
+// The request log's pieces (the line itself is written by answer-headers.ts): method, path, status and time taken. Handles in paths are cut to
 // their kind, so a log never holds a link that would open someone's photo or result.
-import type { MiddlewareHandler } from 'hono';
-import type { Log, ProxyEnv } from '../context.js';
+import type { Log } from '../context.js';
 
 const HANDLE_IN_PATH = /v1\.(photo|tryon|file)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g;
 
@@ -11,21 +10,6 @@ export const LOGGED_PATH_CHARS = 256;
 export function loggedPath(path: string): string {
   const named = path.slice(0, LOGGED_PATH_CHARS * 4).replace(HANDLE_IN_PATH, 'v1.$1.…');
   return named.length > LOGGED_PATH_CHARS ? `${named.slice(0, LOGGED_PATH_CHARS)}…(${path.length} chars)` : named;
-}
-
-export function requestLog(log: Log, now: () => number): MiddlewareHandler<ProxyEnv> {
-  return async (c, next) => {
-    const started = now();
-    await next();
-    log({
-      event: 'request',
-      requestId: c.get('requestId'),
-      method: c.req.method,
-      path: loggedPath(c.req.path),
-      status: c.res.status,
-      ms: now() - started,
-    });
-  };
 }
 
 /** Removes every secret from a log entry, whatever field it hid in. */

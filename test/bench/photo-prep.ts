@@ -4,12 +4,15 @@
 // seen meanwhile (PerformanceObserver 'longtask').
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Benchmark } from './harness.js';
 import { importProject, root } from './harness.js';
 import { launchChromium, openPage } from './browser.js';
 import { serveFiles } from './loopback.js';
 import { phoneJpeg } from './photos.js';
+import { buildPhotoPrepWorker } from '../../scripts/worker-build.js';
 import { figure, kb, longestTaskFigure, mb, median, ms, ratio } from './report.js';
 
 interface PrepRun {
@@ -45,12 +48,25 @@ export const photoPrep: Benchmark = {
       minify: true,
     });
     const script = bundle.outputFiles[0]!.contents;
+    // The photo preparation's worker and its libheif chunk, beside the page's script, as dist/cdn has them.
+    const workerDir = await mkdtemp(join(tmpdir(), 'bench-photo-prep-'));
+    ctx.defer(() => rm(workerDir, { recursive: true, force: true }));
+    await buildPhotoPrepWorker(workerDir);
+    const workerFiles = Object.fromEntries(
+      await Promise.all(
+        (await readdir(workerDir)).map(
+          async (file) =>
+            [`/${file}`, { type: 'text/javascript', body: await readFile(join(workerDir, file)) }] as const,
+        ),
+      ),
+    );
     const site = await serveFiles({
       '/': {
         type: 'text/html',
         body: '<!doctype html><title>photo prep</title><script type="module" src="/photo.js"></script>',
       },
       '/photo.js': { type: 'text/javascript', body: script },
+      ...workerFiles,
       '/phone.jpg': { type: 'image/jpeg', body: photo.bytes },
       '/phone.heic': { type: 'image/heic', body: heic },
     });

@@ -34,6 +34,8 @@ after(async () => {
 
 /** The photo check's worker and the files it fetches: loaded by `new Worker` and fetch, not by an import. */
 const byTheCheckWorker = (name: string) => /^photo-check-(worker\.js|[\w-]+\.(json|bin|wasm))$/.test(name);
+/** The photo preparation's worker and its chunks: started by URL (photo.ts), not imported. */
+const byThePrepWorker = (name: string) => /^photo-prep-[\w.-]+\.js$/.test(name);
 
 describe('CDN build', () => {
   test('an entry, the core chunk it imports once the page has loaded, a lazily imported panel chunk and a HEIC decoder imported on demand, sizes measured', async () => {
@@ -84,7 +86,18 @@ describe('CDN build', () => {
     // is named by the check's chunk, and the worker names its models and wasm.
     assert.deepEqual(
       [...reachableFrom(graph, entryName)].sort(),
-      names.filter((name) => !byTheCheckWorker(name)),
+      names.filter((name) => !byTheCheckWorker(name) && !byThePrepWorker(name)),
+    );
+    const photoChunk = names.find((name) => /^tryon-panel-[\w-]+\.js$/.test(name))!;
+    assert.match(
+      await readFile(join(cdn.outDir, photoChunk), 'utf8'),
+      /\.\/photo-prep-worker\.js/,
+      'the panel starts the photo worker beside itself',
+    );
+    assert.doesNotMatch(
+      await readFile(join(cdn.outDir, 'photo-prep-worker.js'), 'utf8'),
+      /\bimport\s*\{[^}]*\}\s*from\s*['"]\.\/(tryon|heic-)/,
+      'the worker imports nothing of the page',
     );
     const checkChunk = names.find((name) => /^photo-check-[\w-]+\.js$/.test(name) && !byTheCheckWorker(name))!;
     assert.match(await readFile(join(cdn.outDir, checkChunk), 'utf8'), /\.\/photo-check-worker\.js/);
@@ -121,6 +134,11 @@ describe('CDN build', () => {
     // The registrations are side effects the bundler must keep (widget/package.json `sideEffects`):
     // without them the button renders and its dialog never opens.
     assert.match(panelText, /customElements\.define\(`tryon-panel`/, 'the panel chunk registers <tryon-panel>');
+    assert.match(
+      coreText,
+      /customElements\.define\(/,
+      'the core registers <tryon-button> (the entry only waits for load)',
+    );
   });
 
   test('within budget: the first script ≤ 10 KB gzipped, button + panel ≤ 42 KB, the HEIC decoder and the models and hand-off on their own', () => {
@@ -146,11 +164,12 @@ describe('CDN build', () => {
       budgets.photoCheck > 500_000 && budgets.photoCheck <= BUDGETS.photoCheckOnDisk,
       `photo check ${budgets.photoCheck} B`,
     );
+    // So is the photo preparation: its worker, or the same steps as a chunk of their own where no worker can run.
     // The models' and hand-off's screens and the QR code library are fetched only when asked for: budgeted apart.
     assert.equal(
       budgets.buttonAndPanel,
       gzipOf(
-        /^(?!heic-)(?!photo-check-)(?!check-[a-z]{2,3}-)(?!(alternatives|nano|svg)-)(?!(?!en-)[a-z]{2,3}-[\w-]+\.js$)/,
+        /^(?!heic-)(?!photo-check-)(?!photo-prep-)(?!photo-pipeline-)(?!check-[a-z]{2,3}-)(?!(alternatives|nano|svg)-)(?!(?!en-)[a-z]{2,3}-[\w-]+\.js$)/,
       ) + largestDictionary,
     );
     assert.equal(budgets.alternatives, gzipOf(/^(alternatives|nano|svg)-[\w-]+\.js$/));
@@ -280,7 +299,7 @@ describe('platform packages', () => {
       const reached = reachableFrom(graphOf(assets), 'tryon-button.js');
       assert.deepEqual(
         [...reached].sort(),
-        expected.filter((name) => !byTheCheckWorker(name)),
+        expected.filter((name) => !byTheCheckWorker(name) && !byThePrepWorker(name)),
         `${assets}: the entry reaches every file, and each is there`,
       );
     }

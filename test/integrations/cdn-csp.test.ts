@@ -45,6 +45,12 @@ export const STRICT_CSP = [
  */
 export const HEIC_CSP = STRICT_CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'");
 
+/**
+ * A page that refuses every worker: the photo is then prepared on the page, in slices (the console
+ * says so), and libheif runs on the page under the page's own policy.
+ */
+export const NO_WORKER_CSP = `${STRICT_CSP}; worker-src 'none'`;
+
 const PRODUCT = 'saree-banarasi-red';
 const PRODUCT_NAME = 'Banarasi saree, red';
 const WAIT = 30_000;
@@ -134,8 +140,14 @@ before(async () => {
   const shop = new Hono();
   shop.use('*', async (c, next) => {
     await next();
-    if (!c.req.path.startsWith('/tryon/'))
-      c.header('Content-Security-Policy', c.req.path === '/product-heic' ? HEIC_CSP : STRICT_CSP);
+    // The pages' policy. The widget's files go without one, as most servers send them: the photo
+    // worker runs under its own response's policy, not the page's (CSP 3), so there libheif needs no
+    // 'wasm-unsafe-eval' (docs/integrations/script-tag.md).
+    if (c.req.path.startsWith('/tryon/') || c.req.path.startsWith('/cdn/')) return;
+    c.header(
+      'Content-Security-Policy',
+      { '/product-heic': HEIC_CSP, '/product-no-worker': NO_WORKER_CSP }[c.req.path] ?? STRICT_CSP,
+    );
   });
   shop.use('/tryon/photos', async (c, next) => {
     if (c.req.method === 'POST')
@@ -157,6 +169,7 @@ before(async () => {
     `<script type="module" src="/cdn/tryon-button.js" integrity="${sri}" crossorigin="anonymous"></script>`;
   shop.get('/product', (c) => c.html(page(tag(integrity))));
   shop.get('/product-heic', (c) => c.html(page(tag(integrity))));
+  shop.get('/product-no-worker', (c) => c.html(page(tag(integrity))));
   // Controls: a tampered hash must stop the script; an inline script must be reported.
   shop.get('/wrong-integrity', (c) => c.html(page(tag(`sha384-${Buffer.alloc(48).toString('base64')}`))));
   shop.get('/inline-script', (c) => c.html(page(tag(integrity), '<script>document.title = "inline ran"</script>')));
@@ -335,7 +348,8 @@ describe('CDN build under a strict CSP in Chromium', () => {
       await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
       await dialog.getByRole('button', { name: 'Continue' }).click();
       await dialog.getByLabel('Your photo', { exact: true }).waitFor({ state: 'attached' });
-      const decoderFetched = () => requests.some((path) => /^\/cdn\/heic-[\w-]+\.js$/.test(path));
+      // Decoded in the photo worker, which imports its own libheif chunk (photo-prep-heic-<hash>.js).
+      const decoderFetched = () => requests.some((path) => /^\/cdn\/photo-prep-heic-[\w-]+\.js$/.test(path));
       assert.equal(decoderFetched(), false, 'the decoder is not fetched before a HEIC is picked');
 
       await dialog.getByLabel('Your photo', { exact: true }).setInputFiles(join(work, 'shopper.heic'));
@@ -372,14 +386,31 @@ describe('CDN build under a strict CSP in Chromium', () => {
     }
   });
 
-  test("without 'wasm-unsafe-eval' the page's CSP stops the decoder: the shopper is told, nothing is uploaded", async () => {
+  test("a page whose CSP refuses workers (worker-src 'none'): the photo is prepared on the page, and the console says so", async () => {
     const { page, violations, requests, close } = await watchedPage();
+    const told: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') told.push(message.text());
+    });
     try {
-      await page.goto(`${shopUrl}/product`);
+      const response = await page.goto(`${shopUrl}/product-no-worker`);
+      assert.equal(response?.headers()['content-security-policy'], NO_WORKER_CSP);
       await page.getByRole('button', { name: 'Try it on', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Virtual try-on' });
       await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
       await dialog.getByRole('button', { name: 'Continue' }).click();
+      await dialog.getByLabel('Your photo', { exact: true }).setInputFiles(join(work, 'shopper.jpg'));
+      await dialog.getByRole('img', { name: 'Your photo, ready to send' }).waitFor({ state: 'visible' });
+      assert.ok(
+        told.some((text) => /prepared on the page, in slices, not in a worker/.test(text)),
+        `said in the console: ${JSON.stringify(told)}`,
+      );
+      assert.ok(
+        violations.some((v) => /worker-src/.test(v.text)),
+        `the refusal is reported: ${JSON.stringify(violations)}`,
+      );
+
+      // libheif then runs on the page, under its policy: without 'wasm-unsafe-eval' a HEIC is refused, said, and nothing is uploaded.
       await dialog.getByLabel('Your photo', { exact: true }).setInputFiles(join(work, 'shopper.heic'));
       await dialog
         .getByRole('alert')

@@ -1,5 +1,6 @@
-// web-test-runner middleware serving the photo check's built files (scripts/photo-check-build.ts:
-// the worker bundled with TensorFlow.js, the quantized models, the wasm) beside the widget's source,
+// web-test-runner middleware serving the widget's built worker files: the photo check's (scripts/photo-check-build.ts:
+// the worker bundled with TensorFlow.js, the quantized models, the wasm) and the photo preparation's
+// (scripts/worker-build.ts: photo-prep-worker.js and its libheif chunk) beside the widget's source,
 // at /widget/photo-check-*, where the check's chunk (widget/photo-check.ts) looks for them, as it
 // does beside itself in dist/cdn. Built once, on first use, into a temp folder. Also the real
 // opencv-doc photos the check's tests use (test/photos/people.ts): /test-photos/people/<name>.jpg.
@@ -11,25 +12,30 @@ import { fileURLToPath } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-let built;
+const built = new Map();
 let people;
 
-function build() {
-  built ??= new Promise((resolve, reject) => {
-    const outDir = mkdtempSync(join(tmpdir(), 'tryon-wtr-photo-check-'));
-    process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
-    const script = `const { buildPhotoCheck } = await import('./scripts/photo-check-build.ts'); await buildPhotoCheck(${JSON.stringify(outDir)});`;
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', script],
-      { cwd: root, timeout: 120_000 },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`buildPhotoCheck failed: ${stderr || error.message}`));
-        else resolve(outDir);
-      },
+/** Builds once, into a temp folder, with `call` of `module` (a script of scripts/), e.g. buildPhotoCheck. */
+function build(module, call) {
+  if (!built.has(call))
+    built.set(
+      call,
+      new Promise((resolve, reject) => {
+        const outDir = mkdtempSync(join(tmpdir(), `tryon-wtr-${call}-`));
+        process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
+        const script = `const { ${call} } = await import('./scripts/${module}'); await ${call}(${JSON.stringify(outDir)});`;
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', script],
+          { cwd: root, timeout: 120_000 },
+          (error, stdout, stderr) => {
+            if (error) reject(new Error(`${call} failed: ${stderr || error.message}`));
+            else resolve(outDir);
+          },
+        );
+      }),
     );
-  });
-  return built;
+  return built.get(call);
 }
 
 const TYPES = {
@@ -59,12 +65,14 @@ export function photoCheckFilesMiddleware() {
       ctx.type = 'image/jpeg';
       return;
     }
-    const file = /^\/widget\/(photo-check-[\w.-]+\.(js|json|bin|wasm))$/.exec(ctx.path);
+    const file = /^\/widget\/(photo-(check|prep)-[\w.-]+\.(js|json|bin|wasm))$/.exec(ctx.path);
     if (!file) return next();
-    const outDir = await build();
+    const outDir = await (file[2] === 'prep'
+      ? build('worker-build.ts', 'buildPhotoPrepWorker')
+      : build('photo-check-build.ts', 'buildPhotoCheck'));
     try {
       ctx.body = readFileSync(join(outDir, file[1]));
-      ctx.type = TYPES[file[2]];
+      ctx.type = TYPES[file[3]];
     } catch {
       ctx.status = 404;
     }

@@ -1,0 +1,52 @@
+// Starting one of the widget's module workers and asking it one question, shared by the photo
+// preparation (photo.ts → photo-prep-worker.js) and the photo check (photo-check.ts →
+// photo-check-worker.js). Each worker file is built beside the widget's chunks (scripts/worker-build.ts),
+// so it is found relative to the chunk that starts it. A worker must come from the page's own origin
+// and a CSP may refuse it (`worker-src`): `new Worker` then throws, or the worker fires `error`
+// instead of answering; both reject here, and the caller says so in the console and goes on without.
+
+/** Whether this browser can run the widget's workers at all (module workers with OffscreenCanvas). */
+export const workersAvailable = (): boolean => typeof Worker === 'function' && typeof OffscreenCanvas === 'function';
+
+/** Starts the module worker `file` (e.g. './photo-prep-worker.js') found beside `base` (the caller's import.meta.url). */
+export function startWorker(file: string, base: string): Worker {
+  return new Worker(new URL(file, base), { type: 'module' });
+}
+
+/** The worker fired `error`: it could not start (or broke); it is terminated, start another next time. */
+export class WorkerStartError extends Error {}
+
+/**
+ * Posts `message` (with its `id`) and waits for the answer carrying the same id. Rejects when the
+ * worker fires `error` (it could not start: file missing, CSP; a WorkerStartError, the worker terminated) or no answer comes within `timeoutMs`.
+ */
+export function askWorker<A extends { id: number }>(
+  worker: Worker,
+  message: { id: number; [key: string]: unknown },
+  timeoutMs: number,
+): Promise<A> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      worker.removeEventListener('message', onMessage);
+      worker.removeEventListener('error', onError);
+    };
+    const onError = (event: ErrorEvent) => {
+      done();
+      worker.terminate();
+      reject(new WorkerStartError(event.message || 'the worker did not start'));
+    };
+    const onMessage = (event: MessageEvent<A>) => {
+      if (event.data.id !== message.id) return;
+      done();
+      resolve(event.data);
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`no answer within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+    worker.addEventListener('message', onMessage);
+    worker.addEventListener('error', onError);
+    worker.postMessage(message);
+  });
+}
