@@ -1,6 +1,6 @@
 // What an error means for the shopper's try-on: which step "Try again" goes back to, and which
 // handles the tab should forget. Pure: the run controller applies it.
-import { noAnswer, ProxyError } from './proxy-client.js';
+import { noAnswer, ProxyCallError } from './proxy-client.js';
 import type { FailedStage } from './session.js';
 import type { Strings } from './i18n/en.js';
 
@@ -26,7 +26,7 @@ const notTodayCodes = new Set([
 
 /** Whether an error says the product cannot be tried on now (checked on every opening). */
 export const unavailableNow = (error: unknown): boolean =>
-  error instanceof ProxyError &&
+  error instanceof ProxyCallError &&
   error.status === 200 &&
   (error.code === 'daily_budget_reached' || error.code === 'unknown_product');
 
@@ -57,9 +57,9 @@ export interface Failure {
  * when the device is, else `not_answering` (the shop's try-on service).
  */
 export function failure(stage: FailedStage, error: unknown): Failure {
-  let code = error instanceof ProxyError ? error.code : 'generic';
+  let code = error instanceof ProxyCallError ? error.code : 'generic';
   if (error instanceof TypeError) code = noAnswer().code;
-  const retryable = error instanceof ProxyError ? error.retryable : true;
+  const retryable = error instanceof ProxyCallError ? error.retryable : true;
   const gone = handleCodes.has(code);
   let failed: FailedStage = stage;
   if (photoCodes.has(code) || gone) failed = 'photo';

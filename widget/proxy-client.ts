@@ -6,20 +6,29 @@ import type { ProxyStatus } from './session.js';
 import { networkUrl, RefusedUrl } from './network-url.js';
 import { proxyBase } from './availability.js';
 
-export class ProxyError extends Error {
+/**
+ * A call to the shop's proxy that did not give what was asked: the proxy's own error answer, an HTTP
+ * status from something in between, or no answer at all. (The proxy's side of the same answer is its
+ * own `ProxyError`; this is the widget's view of it.)
+ */
+export class ProxyCallError extends Error {
   readonly code: string;
   readonly retryable: boolean;
+  /** The HTTP status, 0 when nothing answered. */
   readonly status: number;
   /** Seconds the proxy asked us to wait (429 Retry-After). */
   readonly retryAfter: number | undefined;
 
-  constructor(code: string, message: string, retryable: boolean, status = 0, retryAfter?: number) {
-    super(message || code);
-    this.name = 'ProxyError';
+  constructor(
+    code: string,
+    facts: { retryable: boolean; message?: string; status?: number; retryAfter?: number | undefined },
+  ) {
+    super(facts.message || code);
+    this.name = 'ProxyCallError';
     this.code = code;
-    this.retryable = retryable;
-    this.status = status;
-    this.retryAfter = retryAfter;
+    this.retryable = facts.retryable;
+    this.status = facts.status ?? 0;
+    this.retryAfter = facts.retryAfter;
   }
 }
 
@@ -110,8 +119,10 @@ const terminal = new Set(['succeeded', 'failed']);
  * shopper's to fix; a refused or reset connection while the device is online means the shop's
  * try-on service is not answering, and blaming the shopper's connection would be wrong.
  */
-export function noAnswer(): ProxyError {
-  return navigator.onLine === false ? new ProxyError('offline', '', true) : new ProxyError('not_answering', '', true);
+export function noAnswer(): ProxyCallError {
+  return navigator.onLine === false
+    ? new ProxyCallError('offline', { retryable: true })
+    : new ProxyCallError('not_answering', { retryable: true });
 }
 
 /**
@@ -120,7 +131,7 @@ export function noAnswer(): ProxyError {
  * timeout. Watching keeps trying through these; the run resumes when the service answers again.
  */
 export function serviceDown(error: unknown): boolean {
-  if (!(error instanceof ProxyError)) return false;
+  if (!(error instanceof ProxyCallError)) return false;
   return error.code === 'not_answering' || error.status >= 500 || error.status === 408;
 }
 
@@ -152,24 +163,27 @@ function wait(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-async function errorFrom(status: number, text: string, retryAfterHeader: string | null): Promise<ProxyError> {
+async function errorFrom(status: number, text: string, retryAfterHeader: string | null): Promise<ProxyCallError> {
   const retryAfter = retryAfterHeader && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
   try {
     const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown; retryable?: unknown } };
     const error = body.error;
     if (error && typeof error.code === 'string') {
-      return new ProxyError(
-        error.code,
-        typeof error.message === 'string' ? error.message : '',
-        typeof error.retryable === 'boolean' ? error.retryable : status >= 500 || status === 429,
-        status,
-        retryAfter,
-      );
+      return new ProxyCallError(error.code, {
+        message: typeof error.message === 'string' ? error.message : '',
+        retryable: typeof error.retryable === 'boolean' ? error.retryable : status >= 500 || status === 429,
+        status: status,
+        retryAfter: retryAfter,
+      });
     }
   } catch {
     // Not our JSON error shape (a CDN or gateway page): fall through to a code from the status.
   }
-  return new ProxyError(`http_${status}`, '', status >= 500 || status === 429, status, retryAfter);
+  return new ProxyCallError(`http_${status}`, {
+    retryable: status >= 500 || status === 429,
+    status: status,
+    retryAfter: retryAfter,
+  });
 }
 
 /**
@@ -177,7 +191,7 @@ async function errorFrom(status: number, text: string, retryAfterHeader: string 
  * usual first-install mistake, an endpoint such as `/tryon` where no proxy was set up. The shopper
  * sees a plain error; the developer needs to be told where to look.
  */
-function isNotAProxy(error: ProxyError): boolean {
+function isNotAProxy(error: ProxyCallError): boolean {
   return error.code === 'bad_answer' || error.code === 'http_404' || error.code === 'http_405';
 }
 
@@ -222,7 +236,7 @@ export class ProxyClient {
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new ProxyError('bad_answer', '', true, response.status);
+      throw new ProxyCallError('bad_answer', { retryable: true, status: response.status });
     }
   }
 
@@ -230,7 +244,7 @@ export class ProxyClient {
     try {
       return await this.#json<ProductInfo>(`products/${encodeURIComponent(id)}`, { signal });
     } catch (error) {
-      if (error instanceof ProxyError && isNotAProxy(error)) sayNoProxy(this.base.href, error.status);
+      if (error instanceof ProxyCallError && isNotAProxy(error)) sayNoProxy(this.base.href, error.status);
       throw error;
     }
   }
@@ -267,7 +281,7 @@ export class ProxyClient {
         try {
           resolve(JSON.parse(xhr.responseText) as UploadedPhoto);
         } catch {
-          reject(new ProxyError('bad_answer', '', true, xhr.status));
+          reject(new ProxyCallError('bad_answer', { retryable: true, status: xhr.status }));
         }
       };
       xhr.send(form);
@@ -282,7 +296,7 @@ export class ProxyClient {
     try {
       await this.#json<unknown>(`photos/${encodeURIComponent(photo)}`, { method: 'DELETE', signal });
     } catch (error) {
-      if (error instanceof ProxyError && error.status === 404) return;
+      if (error instanceof ProxyCallError && error.status === 404) return;
       throw error;
     }
   }
@@ -340,7 +354,7 @@ export class ProxyClient {
         if (state.status !== 'waiting') return state;
       } catch (error) {
         if (signal?.aborted) throw abortError();
-        if (!(error instanceof ProxyError) || !error.retryable) throw error;
+        if (!(error instanceof ProxyCallError) || !error.retryable) throw error;
       }
       await wait(this.pollInterval, signal);
     }
@@ -380,7 +394,7 @@ export class ProxyClient {
           : undefined;
       return { ...answer, outputs, preview };
     } catch (error) {
-      if (error instanceof RefusedUrl) throw new ProxyError('refused_url', '', false);
+      if (error instanceof RefusedUrl) throw new ProxyCallError('refused_url', { retryable: false });
       throw error;
     }
   }
@@ -397,7 +411,7 @@ export class ProxyClient {
       );
     } catch (error) {
       if (signal?.aborted) throw abortError();
-      if (read.signal.aborted) throw new ProxyError('not_answering', '', true);
+      if (read.signal.aborted) throw new ProxyCallError('not_answering', { retryable: true });
       throw error;
     } finally {
       clearTimeout(timer);
@@ -407,7 +421,7 @@ export class ProxyClient {
 
   /**
    * Reports every status until the try-on ends; resolves with the terminal answer. Rejects with
-   * an AbortError when `signal` aborts, or with the last ProxyError once polling gives up. While
+   * an AbortError when `signal` aborts, or with the last ProxyCallError once polling gives up. While
    * the service is down (`serviceDown`) it never gives up: `onDown` is called once per outage, at
    * its first failed poll, and the next answer goes to `onStatus` as usual.
    */
@@ -415,7 +429,7 @@ export class ProxyClient {
     tryon: string,
     onStatus: (answer: ProxyStatus) => void,
     signal?: AbortSignal,
-    onDown?: (error: ProxyError) => void,
+    onDown?: (error: ProxyCallError) => void,
   ): Promise<ProxyStatus> {
     if (this.serverSentEvents && typeof EventSource === 'function') {
       const streamed = await this.#stream(tryon, onStatus, signal);
@@ -453,7 +467,7 @@ export class ProxyClient {
           answer = this.#normalise(parsed);
         } catch (error) {
           // A refused URL ends the watch; an answer of another shape is skipped, as unparsable ones are.
-          if (error instanceof ProxyError) finish(undefined, error);
+          if (error instanceof ProxyCallError) finish(undefined, error);
           return;
         }
         onStatus(answer);
@@ -468,7 +482,7 @@ export class ProxyClient {
     tryon: string,
     onStatus: (answer: ProxyStatus) => void,
     signal?: AbortSignal,
-    onDown?: (error: ProxyError) => void,
+    onDown?: (error: ProxyCallError) => void,
   ): Promise<ProxyStatus> {
     let failures = 0;
     let down = 0;
@@ -482,7 +496,7 @@ export class ProxyClient {
         await wait(this.pollInterval, signal);
       } catch (error) {
         if (signal?.aborted || (error instanceof DOMException && error.name === 'AbortError')) throw error;
-        if (error instanceof ProxyError && serviceDown(error)) {
+        if (error instanceof ProxyCallError && serviceDown(error)) {
           // The try-on may well be finishing upstream: keep asking, told once, and come back quickly.
           if (down === 0) onDown?.(error);
           down += 1;
@@ -493,10 +507,10 @@ export class ProxyClient {
           );
           continue;
         }
-        if (error instanceof ProxyError && !error.retryable) throw error;
+        if (error instanceof ProxyCallError && !error.retryable) throw error;
         failures += 1;
         if (failures >= this.maxPollFailures) throw error;
-        const retryAfter = error instanceof ProxyError && error.retryAfter ? error.retryAfter * 1000 : 0;
+        const retryAfter = error instanceof ProxyCallError && error.retryAfter ? error.retryAfter * 1000 : 0;
         await wait(Math.max(retryAfter, Math.min(this.pollInterval * 2 ** failures, 30_000)), signal);
       }
     }

@@ -33,7 +33,7 @@ import type { ImageView } from './steps/result.js';
 import { errorStep } from './steps/error.js';
 import { handoffCodeInPage, removeHandoffFragment } from './handoff-fragment.js';
 import { networkUrl } from './network-url.js';
-import { ProxyError } from './proxy-client.js';
+import { ProxyCallError } from './proxy-client.js';
 import { SmallScreen } from './small-screen.js';
 import { addToShopifyCart, addToWooCommerceCart, CartError } from './cart.js';
 import type { ResultCart } from './steps/result.js';
@@ -712,7 +712,7 @@ export class TryonPanel extends LitElement {
       this.#stopHandoffTimers();
       this.handoff = {
         state: 'failed',
-        problem: this.#texts.errorMessage(error instanceof ProxyError ? error.code : 'generic'),
+        problem: this.#texts.errorMessage(error instanceof ProxyCallError ? error.code : 'generic'),
       };
       this.#focusStep = true;
     }
@@ -750,7 +750,7 @@ export class TryonPanel extends LitElement {
       this.phone = {
         ...phone,
         state: 'refused',
-        problem: this.#texts.errorMessage(error instanceof ProxyError ? error.code : 'generic'),
+        problem: this.#texts.errorMessage(error instanceof ProxyCallError ? error.code : 'generic'),
       };
     }
     this.#focusStep = true;

@@ -10,7 +10,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { hasOutput, initialSession, nextSession } from './session.js';
 import type { FailedStage, ProxyStatus, SessionEvent, SessionState } from './session.js';
-import { ProxyClient, ProxyError } from './proxy-client.js';
+import { ProxyClient, ProxyCallError } from './proxy-client.js';
 import { failure, isAbort, unavailableNow } from './error-policy.js';
 import { unavailableReasonOf } from './availability.js';
 import type { Unavailable } from './availability.js';
@@ -382,7 +382,7 @@ export class TryonRun implements ReactiveController {
     onStatus?: (answer: ProxyStatus) => void,
   ): Promise<ProxyStatus> {
     const { photo, model } = this.session;
-    if (!photo && !model) throw new ProxyError('photo_expired', '', false);
+    if (!photo && !model) throw new ProxyCallError('photo_expired', { retryable: false });
     const client = this.#proxy();
     const created = await client.createTryon(
       {
@@ -557,7 +557,7 @@ export class TryonRun implements ReactiveController {
         type: 'status',
         answer: await this.#settled(run, 'watch', this.#proxy().status(tryon, run.signal)),
       });
-      if (!hasOutput(this.session)) throw new ProxyError('no_outputs', '', true);
+      if (!hasOutput(this.session)) throw new ProxyCallError('no_outputs', { retryable: true });
     }
     const { endpoint, product } = this.#settings;
     if (final.status === 'succeeded') {
@@ -587,13 +587,13 @@ export class TryonRun implements ReactiveController {
     const { status } = this.session;
     if (status !== 'queued' && status !== 'rendering' && status !== 'result') return;
     this.#stop();
-    this.#fail('watch', new ProxyError('image_failed', '', true));
+    this.#fail('watch', new ProxyCallError('image_failed', { retryable: true }));
   }
 
   /** Shows a failure to the shopper, and forgets in storage what the error policy says is gone. */
   #fail(stage: FailedStage, error: unknown): void {
     if (isAbort(error)) return;
-    if (!(error instanceof ProxyError) && !(error instanceof TypeError)) console.error(error);
+    if (!(error instanceof ProxyCallError) && !(error instanceof TypeError)) console.error(error);
     const { code, retryable, stage: failed, forgetTryon: tryonGone, forgetPhoto: photoGone } = failure(stage, error);
     const { endpoint, product } = this.#settings;
     if (tryonGone) forgetTryon(endpoint, product);
@@ -635,7 +635,10 @@ export class TryonRun implements ReactiveController {
         this.#options.availability?.(reason);
         // Not today: said in the words of the code a try-on would be refused with, never uploaded.
         if (reason)
-          throw new ProxyError(reason === 'disabled' ? 'unknown_product' : 'daily_budget_reached', '', false, 200);
+          throw new ProxyCallError(reason === 'disabled' ? 'unknown_product' : 'daily_budget_reached', {
+            retryable: false,
+            status: 200,
+          });
         this.#product = product;
         this.#host.requestUpdate();
         return product;
