@@ -80,22 +80,31 @@ async function webdriverSendKeys(session, payload) {
 /** Sizes the window so that the page's viewport (innerWidth × innerHeight) is the one asked for. */
 async function webdriverSetViewport(session, { width, height }) {
   const driver = session.browser.driver;
+  // The page's size after two frames: a resize that is still under way has then reached layout.
+  // Measured in the middle of one, WebKit once answered the old width beside the new window's size,
+  // and the difference asked WebKitWebDriver for a negative window.
   const inner = async () => {
-    const answer = await driver.execute('return [window.innerWidth, window.innerHeight]');
-    // In the middle of a resize WebKit can answer without a size (seen once under load, which then
-    // asked WebKitWebDriver for a NaN window): that answer is no size yet, never arithmetic.
-    return Array.isArray(answer) && answer.length === 2 && answer.every(Number.isFinite) ? answer : undefined;
+    const answer = await driver.executeAsync(
+      'const done = arguments[arguments.length - 1];' +
+        'requestAnimationFrame(() => requestAnimationFrame(() => done([innerWidth, innerHeight])));',
+    );
+    return Array.isArray(answer) && answer.length === 2 && answer.every(Number.isInteger) ? answer : undefined;
   };
+  const fits = (n) => Number.isInteger(n) && n > 0 && n < 2 ** 31;
   await driver.setWindowSize(width, height);
   // The window's frame and any toolbar take their share: grow the window by what is missing.
   for (let attempt = 0; attempt < 5; attempt++) {
-    const measured = await inner();
-    if (!measured) continue;
-    const [innerWidth, innerHeight] = measured;
-    if (innerWidth === width && innerHeight === height) return true;
+    const before = await inner();
+    if (!before) continue;
+    if (before[0] === width && before[1] === height) return true;
     const size = await driver.getWindowSize();
-    if (!Number.isFinite(size?.width) || !Number.isFinite(size?.height)) continue;
-    await driver.setWindowSize(size.width + width - innerWidth, size.height + height - innerHeight);
+    const after = await inner();
+    // The page and the window are read one after the other: only a pair taken while nothing moved
+    // says how big the frame is.
+    if (!after || after[0] !== before[0] || after[1] !== before[1]) continue;
+    const target = { width: size?.width + width - after[0], height: size?.height + height - after[1] };
+    if (!fits(target.width) || !fits(target.height)) continue;
+    await driver.setWindowSize(target.width, target.height);
   }
   const [innerWidth, innerHeight] = (await inner()) ?? [NaN, NaN];
   if (innerWidth !== width || innerHeight !== height) {
