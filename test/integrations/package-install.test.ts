@@ -19,6 +19,7 @@ import { build as esbuild } from 'esbuild';
 import { fileExists, listFiles, projectRoot } from '../../scripts/build.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';
+import { serveWorker, type WorkerBundle } from '../../scripts/worker.js';
 import { CATALOG, writeAssets, photoHandle, startTryon, waitForStatus, absolute } from '../proxy/stack.js';
 import { packPackages, readManifest, run, type PackageManifest } from './packages.js';
 
@@ -107,6 +108,51 @@ async function installedPackages(nodeModules: string): Promise<string[]> {
 
 const namesOf = async (nodeModules: string) =>
   Promise.all((await installedPackages(nodeModules)).map(async (dir) => (await readManifest(dir)).name));
+
+/** Starts an installed package's bin in `app`; resolves once its output matches `ready`. */
+function startBin(
+  app: string,
+  bin: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; output: () => string; match: RegExpExecArray }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(app, 'node_modules/.bin', bin), [], {
+      cwd: app,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`${bin}: not ready in 30 s:\n${output}`)), 30_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = ready.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, output: () => output, match });
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${bin} exited ${code}:\n${output}`));
+    });
+  });
+}
+
+const SANDBOX_READY = /stand-in at (http:\/\/\S+)\/v1[\s\S]*test key[^:]*: (sk_test_\w+)/;
+
+/** The installed tryon-sandbox's bin, instant jobs: its URL and the test key it prints. */
+async function startSandboxBin(app: string): Promise<{ url: string; key: string; stop(): void }> {
+  const { child, match } = await startBin(
+    app,
+    'tryon-sandbox',
+    { SANDBOX_PORT: '0', SANDBOX_SPEED: '0' },
+    SANDBOX_READY,
+  );
+  return { url: match[1]!, key: match[2]!, stop: () => child.kill('SIGTERM') };
+}
 
 before(async () => {
   ({ work, tarballs } = await packPackages(['tryon-button', 'tryon-proxy', 'tryon-sandbox']));
@@ -414,37 +460,13 @@ describe('tryon-proxy + tryon-sandbox from their tarballs, into another empty ap
     await writeAssets(app);
     await writeFile(join(app, 'catalog.json'), JSON.stringify(CATALOG));
     const children: ChildProcess[] = [];
-    const start = (bin: string, env: Record<string, string>, ready: RegExp) =>
-      new Promise<{ output: () => string; match: RegExpExecArray }>((resolve, reject) => {
-        const child = spawn(join(app, 'node_modules/.bin', bin), [], {
-          cwd: app,
-          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        children.push(child);
-        let output = '';
-        const timer = setTimeout(() => reject(new Error(`${bin}: not ready in 30 s:\n${output}`)), 30_000);
-        const read = (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = ready.exec(output);
-          if (match) {
-            clearTimeout(timer);
-            resolve({ output: () => output, match });
-          }
-        };
-        child.stdout!.on('data', read);
-        child.stderr!.on('data', read);
-        child.once('exit', (code) => {
-          clearTimeout(timer);
-          reject(new Error(`${bin} exited ${code}:\n${output}`));
-        });
-      });
+    const start = async (bin: string, env: Record<string, string>, ready: RegExp) => {
+      const started = await startBin(app, bin, env, ready);
+      children.push(started.child);
+      return started;
+    };
     try {
-      const sandbox = await start(
-        'tryon-sandbox',
-        { SANDBOX_PORT: '0', SANDBOX_SPEED: '0' },
-        /stand-in at (http:\/\/\S+)\/v1[\s\S]*test key[^:]*: (sk_test_\w+)/,
-      );
+      const sandbox = await start('tryon-sandbox', { SANDBOX_PORT: '0', SANDBOX_SPEED: '0' }, SANDBOX_READY);
       const [, sandboxUrl, key] = sandbox.match;
       const proxy = await start(
         'tryon-proxy',
@@ -478,7 +500,7 @@ describe('tryon-proxy + tryon-sandbox from their tarballs, into another empty ap
     }
   });
 
-  test('the Worker builds from the tryon-proxy package alone: workerFor({ catalog }) with the catalog bundled', async () => {
+  test('the Worker builds from the tryon-proxy package alone: workerFor({ catalog }) with the catalog bundled, run in workerd', async () => {
     await writeFile(join(app, 'catalog.json'), JSON.stringify(CATALOG));
     await writeFile(
       join(app, 'worker.js'),
@@ -516,12 +538,31 @@ describe('tryon-proxy + tryon-sandbox from their tarballs, into another empty ap
     const bundle = await readFile(outfile, 'utf8');
     assert.doesNotMatch(bundle, /from\s*["']node:/, 'no node: import');
     assert.match(bundle, /saree-banarasi-red/, 'the catalog is inside the bundle');
-    // It answers as a Workers module: misconfigured without bindings (503, never a stack), as in workerd.
-    const worker = (await import(`${outfile}?${Date.now()}`)) as {
-      default: { fetch(request: Request, env: Record<string, unknown>): Promise<Response> | Response };
-    };
-    const answer = await worker.default.fetch(new Request('https://worker.example/health'), {});
-    assert.equal(answer.status, 503);
-    assert.equal(((await answer.json()) as { error: { code: string } }).error.code, 'proxy_misconfigured');
+    // It runs in real workerd. Without bindings it is misconfigured (503, never a stack); with them it
+    // answers for the bundled catalog, upstream being the installed sandbox's.
+    const bundled: WorkerBundle = { path: outfile, bytes: 0, gzipBytes: 0, images: [], missingImages: [] };
+    const bare = await serveWorker(bundled, {}, 0, undefined, { durable: false });
+    const upstream = await startSandboxBin(app);
+    const served = await serveWorker(bundled, {
+      TRYON_API_KEY: upstream.key,
+      TRYON_BASE_URL: upstream.url,
+      TRYON_PROXY_SECRET: 'a-worker-secret-of-at-least-32-characters',
+      TRYON_ALLOWED_ORIGINS: 'https://shop.example',
+    });
+    try {
+      const misconfigured = await fetch(`${bare.url}/health`);
+      assert.equal(misconfigured.status, 503);
+      assert.equal(((await misconfigured.json()) as { error: { code: string } }).error.code, 'proxy_misconfigured');
+      const health = await fetch(`${served.url}/health`);
+      assert.equal(health.status, 200, await health.clone().text());
+      const product = await fetch(`${served.url}/products/saree-banarasi-red`, {
+        headers: { origin: 'https://shop.example' },
+      });
+      assert.equal(product.status, 200, await product.clone().text());
+      assert.equal(((await product.json()) as { product: string }).product, 'saree-banarasi-red');
+    } finally {
+      await Promise.all([bare.close(), served.close()]);
+      upstream.stop();
+    }
   });
 });
