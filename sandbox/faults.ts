@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { newId } from './ids.js';
-import type { JobOutcome } from './jobs.js';
+import type { JobOutcome } from './job.js';
 
 const times = z.number().int().min(1).max(1000).default(1);
 const match = z
