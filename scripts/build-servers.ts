@@ -4,17 +4,9 @@
 // in on purpose, and their `.d.ts` from the one tsc run (build-files.ts). scripts/build.ts runs them.
 import { chmod, cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build as esbuild, type Plugin } from 'esbuild';
-import {
-  PACKAGES,
-  copyDeclarations,
-  emitDeclarations,
-  listFiles,
-  measure,
-  projectRoot,
-  type BuildOptions,
-  type BuildResult,
-} from './build-files.js';
+import { build as esbuild, type BuildOptions as EsbuildOptions, type Plugin } from 'esbuild';
+import { PACKAGES, copyDeclarations, emitDeclarations, listFiles, measure, projectRoot } from './build-files.js';
+import type { BuildOptions, BuildResult } from './build-files.js';
 
 /**
  * Packages bundled into the proxy instead of installed beside it: the Standard Webhooks reference
@@ -43,6 +35,17 @@ function dependenciesExternalBut(bundled: string[]): Plugin {
   };
 }
 
+/** What both server builds share: split ES modules, dependencies external but the few bundled in, source maps. */
+const serverBundle = (quiet = false): EsbuildOptions => ({
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  plugins: [dependenciesExternalBut(BUNDLED_INTO_PROXY)],
+  chunkNames: 'chunks/[name]-[hash]',
+  sourcemap: true,
+  logLevel: quiet ? 'silent' : 'warning',
+});
+
 /**
  * The proxy for Node and Workers: `index.js` (createProxy), `node.js` (startProxy), `worker.js`
  * (a Workers module), `server.js` (runnable: `node dist/proxy/server.js`), `shopify-app-proxy.js`
@@ -63,19 +66,13 @@ export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Pro
         'shopify-app-proxy': 'proxy/middleware/shopify-app-proxy.ts',
       },
       outdir: outDir,
-      bundle: true,
-      splitting: true,
-      format: 'esm',
       platform: 'neutral',
       mainFields: ['module', 'main'],
       conditions: ['import', 'node'],
       target: 'es2022',
       // node: modules exist only in node.js (a test in test/proxy keeps them out of the app).
       external: ['node:*'],
-      plugins: [dependenciesExternalBut(BUNDLED_INTO_PROXY)],
-      chunkNames: 'chunks/[name]-[hash]',
-      sourcemap: true,
-      logLevel: options.quiet ? 'silent' : 'warning',
+      ...serverBundle(options.quiet),
     }),
   ]);
   await copyDeclarations(join(typesDir, 'proxy'), outDir, (file) => !file.startsWith('dist'));
@@ -112,15 +109,9 @@ export async function buildSandbox(options: Omit<BuildOptions, 'entry'> = {}): P
       absWorkingDir: projectRoot,
       entryPoints: { server: 'sandbox/server.ts', main: 'sandbox/main.ts' },
       outdir: outDir,
-      bundle: true,
-      splitting: true,
-      format: 'esm',
       platform: 'node',
       target: 'node20',
-      plugins: [dependenciesExternalBut(BUNDLED_INTO_PROXY)],
-      chunkNames: 'chunks/[name]-[hash]',
-      sourcemap: true,
-      logLevel: options.quiet ? 'silent' : 'warning',
+      ...serverBundle(options.quiet),
     }),
   ]);
   await copyDeclarations(join(typesDir, 'sandbox'), outDir, (file) => !file.startsWith('dist'));

@@ -18,9 +18,8 @@ import {
   listFiles,
   measure,
   projectRoot,
-  type BuildOptions,
-  type BuildResult,
 } from './build-files.js';
+import type { BuildOptions, BuildResult } from './build-files.js';
 import { editorData } from './editor-data.js';
 import { graphOf } from './module-graph.js';
 import { buildPhotoCheck } from './photo-check-build.js';
