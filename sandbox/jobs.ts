@@ -7,7 +7,7 @@ import { newId } from './ids.js';
 import { renderLabels } from './job.js';
 import type { Job, JobEvent, JobOutcome, JobStatus, JobType, Output } from './job.js';
 import { renderFront, renderView } from './render.js';
-import type { Front } from './render.js';
+import type { Front } from './picture.js';
 import { renderVideo } from './video.js';
 import { drawSeconds, durations, latency } from './tiers.js';
 import type { FileStore, StoredFile } from './files.js';

@@ -9,52 +9,16 @@ import type { Sharp } from 'sharp';
 import { backdropSvg, backdropTone } from './backdrops.js';
 import { markingSvg } from './captions.js';
 import { headOf, medianColour } from './figure.js';
-import type { Ellipse, Raw } from './figure.js';
+import type { Raw } from './figure.js';
 import { bodyRegion, garmentLayer } from './garment-layer.js';
 import { decodeHeicPhoto } from './heic.js';
 import { maskOf, message, rawInput, rawOf, separable } from './pixels.js';
 import { personStandInSvg } from './stand-ins.js';
 import type { Tier } from './tiers.js';
-import type { View } from './tryon-request.js';
+import type { Colour, Front, RenderLabels } from './picture.js';
 import { viewPicture } from './views.js';
 
 export { markingSvg } from './captions.js';
-
-/** A decoded picture kept raw (RGB) so derived views start from pixels, not a second JPEG pass. */
-export interface Picture {
-  data: Buffer;
-  width: number;
-  height: number;
-}
-
-type Colour = { r: number; g: number; b: number };
-
-/**
- * The front render and the layers every other view is made from (the identity lock): the figure
- * wearing the garment on a transparent ground, the drawn backdrop, and where the head is.
- */
-export interface Front extends Picture {
-  /** RGBA: the person wearing the garment; opaque everywhere when the photo's ground was kept. Made on first use. */
-  figure: () => Promise<Buffer>;
-  /** RGB: the backdrop alone. */
-  backdrop: Buffer;
-  head: Ellipse;
-  hair: Colour;
-  /** Where the garment starts: the head and neck are above. */
-  neckY: number;
-  draft: boolean;
-  /** What could not be read or done, captioned on every output made from this front. */
-  notes: string[];
-}
-
-export interface RenderLabels {
-  category: string;
-  subtype?: string | undefined;
-  view: View;
-  background: string;
-  tier: string;
-  provider: string;
-}
 
 /** Long side of a render; a draft is half that ("cheap and meant for iteration"). */
 const longSide = { full: 1024, draft: 512 };

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { backdropOf, captionLines, markingSvg } from './render.js';
-import type { Picture, RenderLabels } from './render.js';
+import type { Picture, RenderLabels } from './picture.js';
 
 export interface VideoSpec extends RenderLabels {
   duration_seconds: number;
