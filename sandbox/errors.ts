@@ -1,3 +1,6 @@
+// The sandbox's refusals, in the error shape this project reads from the hosted API
+// (`{"error":{"code","message","details"?}}`, docs/upstream-api.md): a client's mistake or an
+// injected fault is a SandboxError the app answers as JSON, so nothing a client sends becomes a 500.
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 export interface IssueDetail {

@@ -1,113 +1,18 @@
+// The job runner: creates jobs and walks each through queued → processing → succeeded | failed on
+// the clock its tier's latency draws (scaled by SANDBOX_SPEED), rendering the real outputs on the
+// way (render.ts, video.ts) and emitting the events webhooks send; a catalog job's views are child
+// jobs that share the front. Injected outcomes (fail, hold) come from faults.ts. The job's own shape
+// and its API answer are in job.ts.
 import { newId } from './ids.js';
+import { renderLabels } from './job.js';
+import type { Job, JobEvent, JobOutcome, JobStatus, JobType, Output } from './job.js';
 import { renderFront, renderView } from './render.js';
-import type { Front, RenderLabels } from './render.js';
+import type { Front } from './picture.js';
 import { renderVideo } from './video.js';
 import { drawSeconds, durations, latency } from './tiers.js';
-import type { Tier } from './tiers.js';
 import type { FileStore, StoredFile } from './files.js';
-import { defaultSubtype } from './tryon-request.js';
 import type { ImageRequest, VideoRequest, View } from './tryon-request.js';
 import type { Workspace } from './workspaces.js';
-
-export type JobType = 'image' | 'catalog' | 'video';
-export type JobStatus = 'queued' | 'processing' | 'succeeded' | 'failed';
-export type JobOutcome = 'normal' | 'failed' | 'hold';
-export type JobEvent = 'job.processing' | 'job.output_ready' | 'job.succeeded' | 'job.failed';
-
-export interface Output {
-  file: StoredFile;
-  view: View;
-  type: 'image' | 'video';
-  duration_seconds?: number;
-  fps?: number;
-}
-
-export interface Job {
-  id: string;
-  workspace: Workspace;
-  type: JobType;
-  status: JobStatus;
-  request: ImageRequest | VideoRequest;
-  tier: Tier;
-  views: View[];
-  provider: string;
-  createdAt: string;
-  updatedAt: string;
-  /** Progress at the start of the current phase, and how the phase runs, so reads interpolate. */
-  phase: { from: number; to: number; start: number; ms: number };
-  error?: { code: string; message: string };
-  parent: Job | null;
-  children: Job[];
-  idempotencyKey: string | null;
-  charged: number;
-  polls: number;
-  /** Submit → front output at SANDBOX_SPEED=1, drawn once for the job from its tier's latency (a catalog's views share it). */
-  seconds: number;
-  outputs: Output[];
-  outcome: JobOutcome;
-  release?: () => void;
-}
-
-export function progressOf(job: Job, now = Date.now()): number {
-  if (job.status === 'queued') return 0;
-  if (job.status === 'succeeded') return 1;
-  const { from, to, start, ms } = job.phase;
-  const share = ms <= 0 ? 1 : Math.min(1, (now - start) / ms);
-  return Math.round((from + (to - from) * share * 0.98) * 1000) / 1000;
-}
-
-/** The job as the API answers it. */
-export function jobJson(job: Job) {
-  const req = job.request;
-  const video =
-    'fps' in req
-      ? { video: { duration_seconds: req.duration_seconds, fps: req.fps, motion: req.motion, camera: req.camera } }
-      : {};
-  return {
-    id: job.id,
-    object: 'job',
-    type: job.type,
-    status: job.status,
-    mode: req.mode,
-    tier: job.tier,
-    views: job.views,
-    garment: req.garment,
-    background: req.background,
-    provider: job.provider,
-    ...video,
-    created_at: job.createdAt,
-    updated_at: job.updatedAt,
-    progress: progressOf(job),
-    ...(job.error ? { error: job.error } : {}),
-    ...(job.parent ? { parent: job.parent.id } : {}),
-    ...(job.type === 'catalog'
-      ? { children: job.children.map((c) => ({ id: c.id, view: c.views[0], status: c.status })) }
-      : {}),
-  };
-}
-
-export function outputJson(output: Output) {
-  return {
-    id: output.file.id,
-    object: 'output',
-    file_id: output.file.id,
-    view: output.view,
-    type: output.type,
-    content_type: output.file.contentType,
-    width: output.file.width,
-    height: output.file.height,
-    size_bytes: output.file.bytes.byteLength,
-    ...(output.type === 'video' ? { duration_seconds: output.duration_seconds, fps: output.fps } : {}),
-    created_at: output.file.createdAt,
-  };
-}
-
-/** `auto` resolves the way the API document says: specialists for draped garments at premium. */
-export function resolveProvider(requested: string, tier: Tier, category: string, general: readonly string[]): string {
-  if (requested !== 'auto') return requested;
-  if (tier === 'premium' && (category === 'saree' || category === 'lehenga')) return 'catvton';
-  return general[0] ?? 'auto';
-}
 
 export interface JobRunnerOptions {
   files: FileStore;
@@ -301,14 +206,7 @@ export class JobRunner {
     await this.#wait(frontSeconds);
     if (this.#closed) return;
     const front = await this.#renderFront(job);
-    const labels = (view: View): RenderLabels => ({
-      category: req.garment.category,
-      subtype: req.garment.subtype ?? defaultSubtype[req.garment.category],
-      view,
-      background: req.background,
-      tier: job.tier,
-      provider: job.provider,
-    });
+    const labels = (view: View) => renderLabels(job, view);
 
     if (isVideo && 'fps' in req) {
       const video = await renderVideo(
@@ -323,16 +221,8 @@ export class JobRunner {
         this.#stop.signal,
       );
       if (this.#closed) return;
-      const file = this.options.files.add({
-        workspace: job.workspace.name,
-        kind: 'output',
-        contentType: 'video/mp4',
-        bytes: video.bytes,
-        width: video.width,
-        height: video.height,
-      });
       this.#addOutput(job, {
-        file,
+        file: this.#keep(job, 'video/mp4', video),
         view: 'front',
         type: 'video',
         duration_seconds: req.duration_seconds,
@@ -355,15 +245,7 @@ export class JobRunner {
       }
       const image = await renderView(front, labels(view));
       if (this.#closed) return;
-      const file = this.options.files.add({
-        workspace: job.workspace.name,
-        kind: 'output',
-        contentType: 'image/jpeg',
-        bytes: image.bytes,
-        width: image.width,
-        height: image.height,
-      });
-      const output: Output = { file, view, type: 'image' };
+      const output: Output = { file: this.#keep(job, 'image/jpeg', image), view, type: 'image' };
       const child = job.children.find((c) => c.views[0] === view);
       if (child) {
         this.#addOutput(child, output);
@@ -373,6 +255,12 @@ export class JobRunner {
       job.phase = { from: (index + 1) / steps, to: (index + 1) / steps, start: Date.now(), ms: 0 };
     }
     this.#set(job, 'succeeded');
+  }
+
+  /** A rendered output kept as a file of the job's workspace. */
+  #keep(job: Job, contentType: string, made: { bytes: Uint8Array; width: number; height: number }): StoredFile {
+    const { bytes, width, height } = made;
+    return this.options.files.add({ workspace: job.workspace.name, kind: 'output', contentType, bytes, width, height });
   }
 
   #addOutput(job: Job, output: Output): void {

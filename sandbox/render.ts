@@ -1,76 +1,31 @@
+// The sandbox's try-on render: a real picture made from the shopper's photo and the garment, so a
+// demo and the tests see something that looks like a try-on and says plainly that it is a sandbox
+// render. The front view is composed here (the person cut from their ground in front of the drawn
+// backdrop, the garment layer over the body, captions and marks); every other view is made from the
+// front's layers (views.ts), and videos from the front (video.ts). Whatever could not be read is
+// drawn as a captioned stand-in and noted, never guessed.
 import sharp from 'sharp';
 import type { Sharp } from 'sharp';
 import { backdropSvg, backdropTone } from './backdrops.js';
 import { markingSvg } from './captions.js';
-import { boundsOf, headOf, medianColour, subjectMask } from './figure.js';
-import type { Ellipse, Raw } from './figure.js';
+import { headOf, medianColour } from './figure.js';
+import type { Raw } from './figure.js';
+import { bodyRegion, garmentLayer } from './garment-layer.js';
 import { decodeHeicPhoto } from './heic.js';
-import { garmentStandInSvg, personStandInSvg } from './stand-ins.js';
+import { maskOf, message, rawInput, rawOf, separable } from './pixels.js';
+import { personStandInSvg } from './stand-ins.js';
 import type { Tier } from './tiers.js';
-import type { View } from './tryon-request.js';
+import type { Colour, Front, RenderLabels } from './picture.js';
 import { viewPicture } from './views.js';
 
 export { markingSvg } from './captions.js';
 
-/** A decoded picture kept raw (RGB) so derived views start from pixels, not a second JPEG pass. */
-export interface Picture {
-  data: Buffer;
-  width: number;
-  height: number;
-}
-
-type Colour = { r: number; g: number; b: number };
-
-/**
- * The front render and the layers every other view is made from (the identity lock): the figure
- * wearing the garment on a transparent ground, the drawn backdrop, and where the head is.
- */
-export interface Front extends Picture {
-  /** RGBA: the person wearing the garment; opaque everywhere when the photo's ground was kept. Made on first use. */
-  figure: () => Promise<Buffer>;
-  /** RGB: the backdrop alone. */
-  backdrop: Buffer;
-  head: Ellipse;
-  hair: Colour;
-  /** Where the garment starts: the head and neck are above. */
-  neckY: number;
-  draft: boolean;
-  /** What could not be read or done, captioned on every output made from this front. */
-  notes: string[];
-}
-
-export interface RenderLabels {
-  category: string;
-  subtype?: string | undefined;
-  view: View;
-  background: string;
-  tier: string;
-  provider: string;
-}
-
 /** Long side of a render; a draft is half that ("cheap and meant for iteration"). */
 const longSide = { full: 1024, draft: 512 };
-/** How opaque the garment lies over the figure (a sandbox cannot really re-dress anyone). */
-const garmentOpacity = 0.82;
 const defaultHair: Colour = { r: 43, g: 29, b: 22 };
 
 /** The backdrop's average tone, for the video's moving backdrop and for a kept photo ground. */
 export const backdropOf = backdropTone;
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-async function rawOf(image: Sharp, channels: 3 | 4): Promise<Raw> {
-  // toColourspace first: a greyscale (one band) or CMYK picture becomes three sRGB bands.
-  const base = image.toColourspace('srgb');
-  const { data, info } = await (channels === 4 ? base.ensureAlpha() : base.removeAlpha())
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: info.channels };
-}
-
-const rawInput = (p: { width: number; height: number }, channels: 3 | 4 | 1 = 3) => ({
-  raw: { width: p.width, height: p.height, channels },
-});
 
 /** The photo ready for sharp: HEIC decoded to raw pixels first (libheif applies its rotation). */
 async function personImage(bytes: Uint8Array): Promise<Sharp> {
@@ -89,104 +44,6 @@ async function decodePerson(bytes: Uint8Array, side: number, problem: (note: str
     problem(`person photo could not be read (${message(error)}): a stand-in figure is shown`);
     const width = Math.round(side * 0.75);
     return rawOf(sharp(personStandInSvg(width, side, message(error))), 3);
-  }
-}
-
-/**
- * Where a worn garment goes on a person photo: from the shoulders to the hem, below the face.
- * Fractions of a full-length portrait (the demo's photos stand the figure in the middle 90%),
- * so a sandbox render covers the figure the way a real try-on would.
- */
-export function bodyRegion(width: number, height: number) {
-  const top = Math.round(height * 0.27);
-  const bottom = Math.round(height * 0.95);
-  return { top, height: Math.max(1, bottom - top), centre: width / 2, maxWidth: Math.max(1, Math.round(width * 0.7)) };
-}
-
-/** The part of a reference person's photo that is their outfit: the body region, never the face. */
-function outfitRegion(width: number, height: number) {
-  const region = bodyRegion(width, height);
-  const left = Math.round(width * 0.2);
-  return { left, top: region.top, width: Math.max(1, Math.round(width * 0.6)), height: region.height };
-}
-
-/** Segmenting works on a copy this size (a full photo would take ~80 ms); the mask is scaled back up, softly. */
-const maskSide = 384;
-
-/** The subject's mask at the picture's size (one byte per pixel, soft-edged) and the ground's share. */
-async function maskOf(picture: Raw): Promise<{ mask: Uint8Array; groundShare: number }> {
-  const small = await rawOf(
-    sharp(picture.data, rawInput(picture, picture.channels as 3 | 4)).resize({
-      width: maskSide,
-      height: maskSide,
-      fit: 'inside',
-    }),
-    3,
-  );
-  const { mask, groundShare } = subjectMask(small);
-  const full = await sharp(Buffer.from(mask), rawInput(small, 1))
-    .resize(picture.width, picture.height, { fit: 'fill', kernel: 'linear' })
-    .extractChannel(0)
-    .raw()
-    .toBuffer();
-  return { mask: new Uint8Array(full.buffer, full.byteOffset, full.byteLength), groundShare };
-}
-
-/** Replaces a picture's alpha with a subject mask (one byte per pixel). */
-function withAlpha(picture: Raw, mask: Uint8Array): void {
-  for (let i = 0; i < mask.length; i++) picture.data[i * 4 + 3] = Math.min(picture.data[i * 4 + 3]!, mask[i]!);
-}
-
-/** A ground counts as separated when it is neither a sliver nor (nearly) the whole picture. */
-const separable = (share: number, min: number, max: number) => share >= min && share <= max;
-
-/**
- * The garment as a semi-opaque RGBA layer at its own proportions, as tall as the body region
- * (narrower if it would be wider than the photo allows). A flat-lay without alpha (a JPEG) has its
- * plain ground cut away; in person_to_person the source is the reference person's outfit region,
- * cut from their photo's ground, so their face and their wall never transfer.
- */
-async function garmentLayer(
-  source: Uint8Array,
-  fromPerson: boolean,
-  region: { height: number; maxWidth: number },
-  problem: (note: string) => void,
-): Promise<{ layer: Buffer; width: number; height: number; raw: boolean }> {
-  let picture: Raw;
-  try {
-    const hasAlpha = (await sharp(source).metadata()).hasAlpha;
-    picture = await rawOf(sharp(source).rotate(), 4);
-    if (fromPerson || !hasAlpha) {
-      const { mask, groundShare } = await maskOf(picture);
-      const [min, max] = fromPerson ? [0.15, 0.92] : [0.03, 0.9];
-      if (separable(groundShare, min, max)) withAlpha(picture, mask);
-      else if (fromPerson)
-        problem("reference photo's ground could not be separated: its outfit region is drawn with its ground");
-      else if (groundShare > max) problem('garment picture is one plain colour: drawn as a panel of that colour');
-    }
-    if (fromPerson) {
-      const area = outfitRegion(picture.width, picture.height);
-      picture = await rawOf(sharp(picture.data, rawInput(picture, 4)).extract(area), 4);
-    }
-    // Trim to what is drawn, so the garment's own edges, not its canvas, meet the body.
-    const alpha = new Uint8Array(picture.width * picture.height);
-    for (let i = 0; i < alpha.length; i++) alpha[i] = picture.data[i * 4 + 3]! > 16 ? 255 : 0;
-    const box = boundsOf(alpha, picture.width, picture.height);
-    if (!box) throw new Error('the picture is fully transparent');
-    for (let i = 3; i < picture.data.length; i += 4) picture.data[i] = Math.round(picture.data[i]! * garmentOpacity);
-    const { data, info } = await sharp(picture.data, rawInput(picture, 4))
-      .extract(box)
-      .resize({ width: region.maxWidth, height: region.height, fit: 'inside' })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    return { layer: data, width: info.width, height: info.height, raw: true };
-  } catch (error) {
-    problem(`garment picture could not be read (${message(error)}): a hatched stand-in is shown`);
-    const width = Math.min(region.maxWidth, Math.round(region.height * 0.5));
-    const layer = await sharp(garmentStandInSvg(width, region.height, message(error)))
-      .png()
-      .toBuffer();
-    return { layer, width, height: region.height, raw: false };
   }
 }
 

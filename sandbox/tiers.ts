@@ -1,3 +1,7 @@
+// The three tiers' prices and job times: what a live key is charged (test keys are charged nothing)
+// and how long a job takes, drawn log-normal around each tier's median so that the widget's progress
+// and the proxy's polling meet realistic spreads. The hosted API publishes no prices; these are the
+// defaults the proxy's price table also uses (docs/upstream-api.md, "Gaps").
 export const tiers = ['draft', 'standard', 'premium'] as const;
 export type Tier = (typeof tiers)[number];
 

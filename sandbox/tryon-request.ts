@@ -1,3 +1,7 @@
+// What a try-on request may contain, checked as strictly as the hosted API is read to check it
+// (docs/upstream-api.md): the zod schemas for image and video try-ons, the known categories,
+// backgrounds, providers, motions and cameras, and the checks across fields (a person file for
+// person_image, a garment file for garment_image). Each refusal names its field.
 import { z } from 'zod';
 import { tiers } from './tiers.js';
 import type { IssueDetail } from './errors.js';

@@ -1,3 +1,6 @@
+// The sandbox's video try-on: real H.264 MP4 frames made from the front render (the figure turning
+// or moving as the motion asks, the camera moving as it asks) and encoded by the ffmpeg that
+// @ffmpeg-installer ships, so the widget's video step plays a real file. Small frames keep it quick.
 import { spawn } from 'node:child_process';
 import { accessSync, chmodSync, constants } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -5,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { backdropOf, captionLines, markingSvg } from './render.js';
-import type { Picture, RenderLabels } from './render.js';
+import type { Picture, RenderLabels } from './picture.js';
 
 export interface VideoSpec extends RenderLabels {
   duration_seconds: number;

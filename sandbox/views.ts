@@ -6,7 +6,7 @@
 //   back: the figure mirrored, the garment's front detail softened and in shade, and the whole head
 //     covered by the back of the hair, so no face shows.
 import sharp from 'sharp';
-import type { Front, Picture } from './render.js';
+import type { Front, Picture } from './picture.js';
 import type { Ellipse } from './figure.js';
 import type { View } from './tryon-request.js';
 

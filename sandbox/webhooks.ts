@@ -1,3 +1,6 @@
+// Job events sent to SANDBOX_WEBHOOK_URL, signed the Standard Webhooks way, so the proxy's
+// webhook route (signature check, duplicate drop, waking its watchers) is tested against real
+// deliveries, retries included.
 import { Webhook } from 'standardwebhooks';
 import { newId } from './ids.js';
 

@@ -6,22 +6,13 @@
 // `npm test` makes sure of them before any suite runs (installing Debian's packages as root on
 // Debian, otherwise saying what to install) and hands their paths to the suites in environment
 // variables; a test reads its program's path with `programPath()`, which also works when the test
-// file is run on its own with `node --test`.
+// file is run on its own with `node --test`. The programs fetched rather than installed are in
+// node-lines.ts (Node 22 and 24, from npm) and wordpress-current.ts (WordPress 7.1, from Debian sid).
+// Just over 300 lines because a third of it is PROGRAMS, the table of every program with its
+// variable, names and package: one table, read whole, is clearer than one split.
 import { execFileSync } from 'node:child_process';
-import {
-  accessSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  readlinkSync,
-  rmSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { delimiter, dirname, join, relative, resolve } from 'node:path';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 
 export interface Program {
   /** What the suites call it. */
@@ -200,7 +191,7 @@ export const PROGRAMS: readonly Program[] = [
 // Debian puts nginx in /usr/sbin, which a non-root PATH often lacks.
 const SYSTEM_FOLDERS = ['/usr/local/bin', '/usr/bin', '/bin', '/usr/local/sbin', '/usr/sbin', '/sbin'];
 
-function isExecutable(path: string): boolean {
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return true;
@@ -319,180 +310,4 @@ export function ensurePrograms(
     log(`Installed ${packages.join(', ')} in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
   }
   return Object.fromEntries(needed.map((program) => [program.env, findProgram(program)!]));
-}
-
-// ── Node 22 and 24 for the proxy's and sandbox's suites ───────────────────────────────────────
-// Node 20 is the floor package.json declares (and what most of `npm test` runs on); 22 and 24 are
-// the maintained lines a shop's server is likely to run. Their official binaries are published on
-// npm as `node-<platform>-<arch>` packages, so `npm test` fetches them with npm itself (no other
-// download tool, no root) into .cache/node-<major>/ once, and runs the proxy and sandbox suites
-// under each (scripts/test.ts: suites node22 and node24).
-
-/** The Node majors the proxy and sandbox suites also run under. */
-export const OTHER_NODE_MAJORS = [22, 24] as const;
-export type OtherNodeMajor = (typeof OTHER_NODE_MAJORS)[number];
-
-/** The environment variable that names (or overrides) a major's binary: NODE22_PATH, NODE24_PATH. */
-export const nodeEnv = (major: OtherNodeMajor): string => `NODE${major}_PATH`;
-
-/**
- * The path of Node `major`'s binary: NODE<major>_PATH when it names an executable, else the one in
- * `<root>/.cache/node-<major>/`, fetched there first with `npm pack node-<platform>-<arch>@<major>`
- * and unpacked with tar. Throws, saying what to do, when npm cannot fetch it.
- */
-export function nodeBinary(
-  major: OtherNodeMajor,
-  {
-    root,
-    log = console.log,
-    run = (command: string, args: string[], cwd: string) =>
-      execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }),
-  }: {
-    root: string;
-    log?: (line: string) => void;
-    /** Runs a command in a folder and returns its output (a test hands its own). */
-    run?: (command: string, args: string[], cwd: string) => string;
-  },
-): string {
-  const fromEnv = process.env[nodeEnv(major)];
-  if (fromEnv && isExecutable(fromEnv)) return fromEnv;
-  const folder = join(root, '.cache', `node-${major}`);
-  const binary = join(folder, 'package', 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
-  if (isExecutable(binary)) return binary;
-  const name = `node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}@${major}`;
-  log(
-    `Fetching Node ${major} for the proxy and sandbox suites: npm pack ${name} into ${folder} (once; later runs find it)…`,
-  );
-  mkdirSync(folder, { recursive: true });
-  try {
-    const packed = JSON.parse(run('npm', ['pack', name, '--json', '--silent'], folder)) as { filename: string }[];
-    const tarball = packed[0]?.filename;
-    if (!tarball) throw new Error('npm pack named no tarball');
-    run('tar', ['-xzf', tarball, 'package/bin'], folder);
-    rmSync(join(folder, tarball), { force: true });
-  } catch (error) {
-    throw new Error(
-      `Could not fetch Node ${major} (${name}) with npm: ${(error as Error).message}. ` +
-        `Set ${nodeEnv(major)} to a Node ${major} binary, or leave the node${major} suite out (npm test -- typecheck node widget e2e).`,
-      { cause: error },
-    );
-  }
-  if (!isExecutable(binary)) throw new Error(`npm pack ${name} unpacked no ${binary}.`);
-  return binary;
-}
-
-// ── WordPress 7.1, the current release, beside Debian's 6.1 ───────────────────────────────────
-// The plugin claims WordPress 6.1 (bookworm's `wordpress`, installed above) as its floor and is
-// tested up to the current release. Debian sid carries 7.1: its package, and the libraries its
-// symlinks point at (PHPMailer, getID3, the JavaScript libraries Debian keeps out of WordPress's
-// tree), are fetched with `apt-get download` through a private sources list and state folder and
-// unpacked with `dpkg -x` into .cache/wordpress-<version>/, installing nothing on the system. It
-// runs on bookworm's PHP 8.2 (WordPress 7.1 asks for PHP 7.4 or newer).
-
-export const CURRENT_WORDPRESS = '7.1';
-/** The environment variable that names (or overrides) the current WordPress's folder. */
-export const CURRENT_WORDPRESS_ENV = 'WORDPRESS_71_PATH';
-/** sid's wordpress and the packages its symlinks point into. */
-const WORDPRESS_PACKAGES = [
-  'wordpress',
-  'libphp-phpmailer',
-  'php-getid3',
-  'libjs-underscore',
-  'libjs-lodash',
-  'libjs-jquery-ui',
-  'libjs-cropper',
-];
-
-/**
- * Each symlink of an unpacked tree made absolute: into the tree when what it points at was unpacked
- * there too, else at the system's own file (a link such as wp-includes/certificates/ca-bundle.crt →
- * /etc/ssl/…). Debian's links are relative to where the package installs; the suites copy the
- * WordPress folder elsewhere, where a relative link would point at nothing.
- */
-function anchorSymlinks(tree: string, folder = tree): void {
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) anchorSymlinks(tree, path);
-    else if (entry.isSymbolicLink()) {
-      const installedAt = '/' + relative(tree, path);
-      const target = resolve(dirname(installedAt), readlinkSync(path));
-      const unpacked = join(tree, target);
-      unlinkSync(path);
-      symlinkSync(existsSync(unpacked) ? unpacked : target, path);
-    }
-  }
-}
-
-/** `folder`, once its wp-includes/version.php says it is the current release (never a version passed off as another). */
-function checkedWordPress(folder: string): string {
-  const file = join(folder, 'wp-includes/version.php');
-  const version = /\$wp_version = '([^']+)'/.exec(existsSync(file) ? readFileSync(file, 'utf8') : '')?.[1];
-  if (version !== CURRENT_WORDPRESS && !version?.startsWith(`${CURRENT_WORDPRESS}.`)) {
-    throw new Error(
-      `${folder} is WordPress ${version ?? '(no version)'}, not ${CURRENT_WORDPRESS}: Debian sid has moved on; ` +
-        'update CURRENT_WORDPRESS in scripts/prerequisites.ts and the plugin\'s "Tested up to" once its suites pass on it.',
-    );
-  }
-  return folder;
-}
-
-/**
- * The folder of WordPress 7.1: WORDPRESS_71_PATH when it holds wp-settings.php, else
- * `<root>/.cache/wordpress-7.1/usr/share/wordpress`, fetched from Debian sid first (apt-get with a
- * private sources list and state, then dpkg -x). Throws, saying what to do, when that fails or
- * sid's package is another version than 7.1 (never a version passed off as another).
- */
-export function currentWordPress({
-  root,
-  log = console.log,
-  run = (command: string, args: string[], cwd: string) =>
-    execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
-}: {
-  root: string;
-  log?: (line: string) => void;
-  run?: (command: string, args: string[], cwd: string) => string;
-}): string {
-  const fromEnv = process.env[CURRENT_WORDPRESS_ENV];
-  if (fromEnv && existsSync(join(fromEnv, 'wp-settings.php'))) return checkedWordPress(fromEnv);
-  const cache = join(root, '.cache', `wordpress-${CURRENT_WORDPRESS}`);
-  const tree = join(cache, 'tree');
-  const folder = join(tree, 'usr/share/wordpress');
-  if (existsSync(join(folder, 'wp-settings.php'))) return checkedWordPress(folder);
-  log(
-    `Fetching WordPress ${CURRENT_WORDPRESS} from Debian sid into ${cache} (apt-get download and dpkg -x: nothing is installed; once)…`,
-  );
-  try {
-    rmSync(cache, { recursive: true, force: true });
-    for (const sub of ['state/lists/partial', 'cache/archives/partial', 'debs', 'tree'])
-      mkdirSync(join(cache, sub), { recursive: true });
-    const sources = join(cache, 'sources.list');
-    writeFileSync(sources, 'deb http://deb.debian.org/debian sid main\n');
-    const options = [
-      '-o',
-      `Dir::Etc::SourceList=${sources}`,
-      '-o',
-      'Dir::Etc::SourceParts=/dev/null',
-      '-o',
-      `Dir::State=${join(cache, 'state')}`,
-      '-o',
-      `Dir::Cache=${join(cache, 'cache')}`,
-      '-o',
-      'Debug::NoLocking=1',
-    ];
-    run('apt-get', [...options, '-qq', 'update'], cache);
-    run('apt-get', [...options, '-qq', 'download', ...WORDPRESS_PACKAGES], join(cache, 'debs'));
-    for (const deb of readdirSync(join(cache, 'debs')).filter((name) => name.endsWith('.deb'))) {
-      run('dpkg', ['-x', join(cache, 'debs', deb), tree], cache);
-    }
-    rmSync(join(cache, 'state'), { recursive: true, force: true });
-    rmSync(join(cache, 'cache'), { recursive: true, force: true });
-    anchorSymlinks(tree);
-  } catch (error) {
-    throw new Error(
-      `Could not fetch WordPress ${CURRENT_WORDPRESS} from Debian sid: ${(error as Error).message}. ` +
-        `Set ${CURRENT_WORDPRESS_ENV} to a WordPress ${CURRENT_WORDPRESS} folder, or leave the wordpress71 suite out (npm test -- typecheck node widget e2e).`,
-      { cause: error },
-    );
-  }
-  return checkedWordPress(folder);
 }

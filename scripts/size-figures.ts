@@ -6,7 +6,7 @@
 // that nothing keeps true: quote it with one.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BudgetCheck } from './build.js';
+import type { BudgetCheck } from './build-budgets.js';
 
 /** The sizes the docs may quote, by marker name. */
 export type SizeFigure = 'first-script' | 'button-and-panel' | 'button-and-panel-largest-language';

@@ -23,17 +23,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  CURRENT_WORDPRESS_ENV,
-  OTHER_NODE_MAJORS,
-  currentWordPress,
-  engineNames,
-  ensurePrograms,
-  nodeBinary,
-  nodeEnv,
-  programsFor,
-  type Engine,
-} from './prerequisites.js';
+import { OTHER_NODE_MAJORS, nodeBinary, nodeEnv } from './node-lines.js';
+import { engineNames, ensurePrograms, programsFor, type Engine } from './prerequisites.js';
+import { CURRENT_WORDPRESS_ENV, currentWordPress } from './wordpress-current.js';
 
 interface Counts {
   passed: number;
@@ -168,6 +160,8 @@ async function main(): Promise<void> {
         ...testFiles('test/sandbox'),
         ...testFiles('test/proxy'),
         ...testFiles('test/integrations'),
+        // The map (docs/architecture.md) against the modules, and no citation of documents outside the repository.
+        ...testFiles('test/architecture'),
         // The benchmarks' own logic (what counts as the first script, medians, the report); the
         // benchmarks themselves run with `npm run bench`, not here.
         ...testFiles('test/bench'),

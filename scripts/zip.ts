@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
-import { listFiles } from './build.js';
+import { listFiles } from './build-files.js';
 
 interface Entry {
   name: string;

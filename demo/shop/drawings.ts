@@ -1,6 +1,9 @@
 // The shop's pictures, drawn as SVG so the demo ships no downloaded or licensed images.
 // Garments are drawn in one 600×800 body frame (shoulders at y≈200, waist at y≈340, feet at
 // y≈780), so the same drawing can be laid on a figure for the model and shopper photos.
+// Over 300 lines because it is drawing data, not logic: one short function of SVG paths per
+// garment, the figure and the photo around it, all tied to that one frame's numbers, which a
+// split would scatter across files.
 import type { GarmentDrawing, Palette } from './products.js';
 
 const SKIN = '#c68863';

@@ -1,5 +1,5 @@
 // What the shop shows about each product. The proxy's catalog.json stays in the proxy's own format
-// (DESIGN part 4), so names, prices and colours live here instead; each colour is a variant the
+// (docs/proxy.md, "Catalog"), so names, prices and colours live here instead; each colour is a variant the
 // shopper can choose, with its own drawn picture, and catalog.json lists the same variants.
 
 export type GarmentDrawing =

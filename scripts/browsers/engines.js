@@ -4,6 +4,7 @@
 // their paths in CHROME_PATH, FIREFOX_PATH, WEBKIT_DRIVER_PATH and XVFB_PATH; run on its own, the
 // runner takes Debian's paths.
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { CHROMIUM_ARGS } from './chromium-args.js';
 import { firefoxLauncher } from './firefox.js';
 import { webkitLauncher } from './webkit.js';
 
@@ -22,18 +23,6 @@ export function chosenEngines(value = process.env.TRYON_ENGINES) {
     throw new Error(`TRYON_ENGINES: unknown engine ${unknown.join(', ')} (known: ${ENGINES.join(', ')})`);
   return /** @type {any} */ (names);
 }
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless=new',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-];
 
 export function engineLaunchers(engines = chosenEngines()) {
   return engines.map((engine) => {

@@ -6,7 +6,8 @@ import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { apiReference, buildManifest, type Manifest } from '../../scripts/build-manifest.js';
+import { apiReference } from '../../scripts/api-reference.js';
+import { buildManifest, type Manifest } from '../../scripts/build-manifest.js';
 import { listFiles, projectRoot } from '../../scripts/build.js';
 
 const widgetDir = join(projectRoot, 'widget');

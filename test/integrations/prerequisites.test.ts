@@ -6,14 +6,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  engineNames,
-  ensurePrograms,
-  findProgram,
-  nodeBinary,
-  programsFor,
-  type Program,
-} from '../../scripts/prerequisites.js';
+import { nodeBinary } from '../../scripts/node-lines.js';
+import { engineNames, ensurePrograms, findProgram, programsFor, type Program } from '../../scripts/prerequisites.js';
 
 const absent = {
   name: 'nginx',
