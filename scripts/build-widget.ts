@@ -57,8 +57,10 @@ export async function buildCdn(options: BuildOptions = {}): Promise<BuildResult>
   if (await fileExists(WIDGET_ASSETS)) await cp(WIDGET_ASSETS, join(outDir, 'assets'), { recursive: true });
   // The photo check's worker, models and wasm, beside the chunk that starts it.
   await buildPhotoCheck(outDir);
-  // The photo preparation's worker (and its libheif chunk), beside the chunk that starts it.
-  await buildPhotoPrepWorker(outDir);
+  // The photo preparation's worker, beside the chunk that starts it, sharing the page's libheif chunk.
+  const heicChunk = (await readdir(outDir)).find((file) => LIBHEIF.chunk.test(file));
+  if (!heicChunk) throw new Error(`the CDN build in ${outDir} has no libheif chunk (heic-<hash>.js) for the photo worker`);
+  await buildPhotoPrepWorker(outDir, { heicChunk });
   return { outDir, files: await measure(outDir) };
 }
 
@@ -69,7 +71,8 @@ export async function buildCdn(options: BuildOptions = {}): Promise<BuildResult>
  * heavy, self-contained asset joins by adding an entry; it must import nothing but the bundler's
  * runtime helper (never the core chunk, which has Lit inside).
  */
-export const CDN_SHARED = [{ module: 'heic.js', chunk: /^heic-[\w-]+\.js$/, exports: ['decodeHeic'] }];
+const LIBHEIF = { module: 'heic.js', chunk: /^heic-[\w-]+\.js$/, exports: ['decodeHeic'] };
+export const CDN_SHARED = [LIBHEIF];
 
 /** The CDN build the npm build at `npmDir` shares chunks with: its sibling `cdn` folder, built when absent. */
 async function cdnBesides(npmDir: string, quiet = false): Promise<string> {

@@ -1,11 +1,13 @@
 // The widget's module workers, each built on its own beside the widget's chunks (dist/cdn), where
 // the chunk that starts it finds it (widget/worker-file.ts): the photo check's
 // (photo-check-worker.js, scripts/photo-check-build.ts) and the photo preparation's
-// (photo-prep-worker.js, with libheif as its own chunk photo-prep-heic-<hash>.js, fetched by the
-// worker only for a HEIC the browser cannot decode). Nothing of this is committed.
+// (photo-prep-worker.js, fetching libheif only for a HEIC the browser cannot decode). In the CDN
+// build the worker imports the page's own libheif chunk (heic-<hash>.js), so the 2 MB decoder is
+// shipped once; a worker built alone (a test's or the bench's folder) carries its own copy as
+// photo-prep-heic-<hash>.js. Nothing of this is committed.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build as esbuild } from 'esbuild';
+import { build as esbuild, type Plugin } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -26,6 +28,7 @@ export async function buildWorker(
   outDir: string,
   file: string,
   prefix = file.replace(/-worker\.js$/, ''),
+  plugins: Plugin[] = [],
 ): Promise<void> {
   await esbuild({
     entryPoints: { [file.replace(/\.js$/, '')]: join(root, entry) },
@@ -42,12 +45,24 @@ export async function buildWorker(
     define: { 'process.env.NODE_ENV': '"production"' },
     // Emscripten glue (TensorFlow.js's wasm backend, libheif) names Node's modules in branches a browser never takes.
     external: ['fs', 'path', 'worker_threads', 'perf_hooks', 'os', 'crypto', 'util'],
+    plugins,
   });
 }
 
-/** The photo preparation's worker into `outDir` (dist/cdn, or a test's or the bench's folder). */
-export async function buildPhotoPrepWorker(outDir: string): Promise<void> {
-  await buildWorker('widget/photo-prep/worker.ts', outDir, PHOTO_PREP_WORKER);
+/**
+ * The photo preparation's worker into `outDir` (dist/cdn, or a test's or the bench's folder).
+ * `heicChunk`: the page's libheif chunk already in `outDir` (a file name), which the worker then
+ * imports instead of bundling a second copy. The chunk exports `decodeHeic` by name and imports only
+ * the bundler's runtime helper, so a module worker can load it as it is.
+ */
+export async function buildPhotoPrepWorker(outDir: string, { heicChunk }: { heicChunk?: string } = {}): Promise<void> {
+  const shared: Plugin = {
+    name: 'the page-s-libheif-chunk',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/heic\.js$/ }, () => ({ path: `./${heicChunk}`, external: true }));
+    },
+  };
+  await buildWorker('widget/photo-prep/worker.ts', outDir, PHOTO_PREP_WORKER, undefined, heicChunk ? [shared] : []);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
