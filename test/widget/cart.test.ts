@@ -7,12 +7,10 @@ import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import {
-  button,
   dialogOf,
   drawnPhoto,
   fakeProxy,
   mount,
-  openAndConsent,
   panelRoot,
   pickPhoto,
   reach,
@@ -20,6 +18,7 @@ import {
   until,
   withConsoleErrors,
   focused,
+  tryOnUntil,
 } from './helpers.js';
 
 const saree = {
@@ -37,10 +36,7 @@ const cartButton = (el: TryonButton) => panelRoot(el).querySelector<HTMLButtonEl
 const cartError = (el: TryonButton) => panelRoot(el).querySelector<HTMLElement>('[part="cart-error"]');
 
 async function tryOn(el: TryonButton): Promise<void> {
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(500, 700));
-  button(el, 'Try it on').click();
-  await reach(el, 'result');
+  await tryOnUntil(el);
   await until(() => panelRoot(el).querySelector('img[part="image"]'), 'the result image');
 }
 

@@ -20,6 +20,7 @@ import {
   recordEvents,
   statusText,
   until,
+  submitTryon,
 } from './helpers.js';
 import { ar } from '../../widget/i18n/ar.js';
 import { emulate } from './media.js';
@@ -38,11 +39,8 @@ const lookImage = (el: TryonButton) => firstLook(el)?.querySelector<HTMLImageEle
 const buttonNames = (el: TryonButton) =>
   [...panelRoot(el).querySelectorAll('button')].map((b) => b.textContent!.trim());
 
-async function submit(el: TryonButton): Promise<void> {
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(400, 500));
-  button(el, 'Try it on').click();
-}
+/** The first-look tests' drawn photo is 400 × 500. */
+const submit = (el: TryonButton) => submitTryon(el, { width: 400, height: 500 });
 
 /** Waits for the first look to be painted (its image decoded). */
 async function lookPainted(el: TryonButton): Promise<HTMLImageElement> {

@@ -194,6 +194,48 @@ export async function openAndConsent(el: TryonButton, continueLabel = 'Continue'
   await reach(el, 'photo');
 }
 
+/** How a test's try-on starts: the drawn photo's size and, in another language, the two buttons' labels. */
+export interface TryonStart {
+  /** The drawn photo's width and height; 500 × 700 unless told. */
+  width?: number;
+  height?: number;
+  /** The consent's button in the page's language ("Continue" unless told). */
+  continueLabel?: string;
+  /** The photo step's submit button in the page's language ("Try it on" unless told). */
+  submitLabel?: string;
+}
+
+/**
+ * The sequence nearly every try-on test starts with: open, consent, pick a drawn photo, press "Try it on".
+ * It returns once the try-on is sent (the click), not when it ends: a test waits for what it is about.
+ */
+export async function submitTryon(el: TryonButton, start: TryonStart = {}): Promise<void> {
+  await openAndConsent(el, start.continueLabel);
+  await pickPhoto(el, await drawnPhoto(start.width ?? 500, start.height ?? 700));
+  button(el, start.submitLabel ?? 'Try it on').click();
+}
+
+/** `submitTryon`, then waits for the try-on to reach `status` (its result unless told). */
+export async function tryOnUntil(el: TryonButton, status = 'result', start: TryonStart = {}): Promise<void> {
+  await submitTryon(el, start);
+  await reach(el, status);
+}
+
+/**
+ * `submitTryon` against a fake whose steps hold (`{hold: true}`), then waits until the fake holds one of
+ * the page's requests there: the try-on is in flight and stays so until `fake.release()`. Returns the
+ * held request; `held` picks which one counts (any held request unless told).
+ */
+export async function startHeldTryon(
+  fake: Fake,
+  el: TryonButton,
+  start: TryonStart & { held?: (request: FakeRequest) => boolean; what?: string } = {},
+): Promise<FakeRequest> {
+  const held = start.held ?? ((request: FakeRequest) => request.held === true);
+  await submitTryon(el, start);
+  return until(async () => (await fake.log()).find(held), start.what ?? 'a request held by the fake');
+}
+
 /** Draws a test photo: a left half red, right half blue, so orientation can be checked by pixels. */
 export async function drawnPhoto(width: number, height: number, type = 'image/jpeg'): Promise<File> {
   const canvas = new OffscreenCanvas(width, height);

@@ -2,17 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import { emulate, viewport } from './media.js';
 import type { TryonButton } from '../../widget/tryon-button.js';
-import {
-  button,
-  dialogOf,
-  drawnPhoto,
-  fakeProxy,
-  mount,
-  openAndConsent,
-  panelRoot,
-  pickPhoto,
-  reach,
-} from './helpers.js';
+import { button, dialogOf, drawnPhoto, fakeProxy, mount, panelRoot, pickPhoto, reach, tryOnUntil } from './helpers.js';
 
 describe('languages, direction, theming and motion', () => {
   beforeEach(() => sessionStorage.clear());
@@ -112,10 +102,7 @@ describe('languages, direction, theming and motion', () => {
       steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
     });
     const el = await mount(fake);
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(400, 600));
-    button(el, 'Try it on').click();
-    await reach(el, 'queued');
+    await tryOnUntil(el, 'queued', { width: 400, height: 600 });
     const spinner = panelRoot(el).querySelector('.spinner')!;
     expect(getComputedStyle(spinner).animationName).to.equal('spin');
     if (!(await emulate({ reducedMotion: 'reduce' }))) {

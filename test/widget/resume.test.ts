@@ -1,18 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
-import {
-  button,
-  drawnPhoto,
-  fakeProxy,
-  mount,
-  openAndConsent,
-  panelRoot,
-  pickPhoto,
-  reach,
-  recordEvents,
-  until,
-} from './helpers.js';
+import { button, fakeProxy, mount, panelRoot, reach, recordEvents, until, tryOnUntil } from './helpers.js';
 
 const storedTryons = () => Object.keys(sessionStorage).filter((key) => key.endsWith(':tryon'));
 
@@ -30,10 +19,7 @@ describe('resume after reload', () => {
       ],
     });
     const first = await mount(fake);
-    await openAndConsent(first);
-    await pickPhoto(first, await drawnPhoto(500, 700));
-    button(first, 'Try it on').click();
-    await reach(first, 'queued');
+    await tryOnUntil(first, 'queued');
     await until(() => storedTryons().length === 1, 'the try-on in sessionStorage');
     const stored = JSON.parse(sessionStorage.getItem(storedTryons()[0]!)!);
     const submitted = (await fake.log()).find((r) => r.path === '/tryons')!.body!;

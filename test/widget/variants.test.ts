@@ -19,6 +19,9 @@ import {
   statusText,
   until,
   focused,
+  submitTryon,
+  tryOnUntil,
+  startHeldTryon,
 } from './helpers.js';
 import type { Fake, FakeRequest } from './helpers.js';
 
@@ -41,10 +44,7 @@ const colourOffer = (el: TryonButton) =>
   [...panelRoot(el).querySelectorAll('button')].find((b) => b.textContent!.startsWith('Try this colour'));
 
 async function tryOn(el: TryonButton): Promise<void> {
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(500, 700));
-  button(el, 'Try it on').click();
-  await reach(el, 'result');
+  await tryOnUntil(el);
   await until(() => shownImage(el), 'the result image');
 }
 
@@ -147,10 +147,7 @@ describe('variants', () => {
       steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
     });
     const el = await mount(fake, { variant: 'ivory' });
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(500, 700));
-    button(el, 'Try it on').click();
-    await until(async () => (await fake.log()).some((r) => r.held), 'the render held');
+    await startHeldTryon(fake, el, { what: 'the render held' });
     el.variant = 'sindoor-red';
     await el.updateComplete;
     expect(colourOffer(el)?.textContent ?? null).to.equal(null);
@@ -267,9 +264,7 @@ describe('variants', () => {
     try {
       const el = await mount(fake, { variant: '44871234567892' });
       const seen = recordEvents(el);
-      await openAndConsent(el);
-      await pickPhoto(el, await drawnPhoto(500, 700));
-      button(el, 'Try it on').click();
+      await submitTryon(el);
       release();
       await reach(el, 'result');
       const [sent] = await tryons(fake);
@@ -321,10 +316,7 @@ describe('variants', () => {
     try {
       const el = await mount(fake, { variant: 'purple' });
       const seen = recordEvents(el);
-      await openAndConsent(el);
-      await pickPhoto(el, await drawnPhoto(500, 700));
-      button(el, 'Try it on').click();
-      await reach(el, 'error');
+      await tryOnUntil(el, 'error');
       expect(panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim()).to.equal(
         'Try-on is not available for this colour. Please choose another one.',
       );
@@ -351,10 +343,7 @@ describe('variants', () => {
       steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
     });
     const first = await mount(fake, { variant: 'ivory' });
-    await openAndConsent(first);
-    await pickPhoto(first, await drawnPhoto(500, 700));
-    button(first, 'Try it on').click();
-    await until(async () => (await fake.log()).some((r) => r.held), 'the render held');
+    await startHeldTryon(fake, first, { what: 'the render held' });
     first.remove();
 
     const container = await fixture<HTMLDivElement>(html`<div></div>`);
