@@ -3,6 +3,7 @@
 import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TestContext } from 'node:test';
 import sharp from 'sharp';
 import { startSandbox } from '../../sandbox/server.js';
 import { startProxy, type StartOptions } from '../../proxy/node.js';
@@ -156,6 +157,38 @@ export async function startStack(
       await rm(assetsDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Anything a test opens that must be closed when it ends: a stack, a proxy, a sandbox, a server. */
+export interface Closable {
+  close(): unknown;
+}
+
+const openedIn = new WeakMap<TestContext, Closable[]>();
+
+/**
+ * Closes `resource` when the test `t` ends, passed or failed (node:test's `t.after`), so a test that opens
+ * its own stack needs no `try … finally`. What one test opened closes in the reverse order it was opened
+ * (a second proxy on the first one's sandbox goes first), as `await using` would; Node 20, the floor,
+ * has no `await using`.
+ */
+export function closeAfter<T extends Closable>(t: TestContext, resource: T): T {
+  let opened = openedIn.get(t);
+  if (!opened) {
+    const list: Closable[] = [];
+    opened = list;
+    openedIn.set(t, list);
+    t.after(async () => {
+      for (const each of list.reverse()) await each.close();
+    });
+  }
+  opened.push(resource);
+  return resource;
+}
+
+/** A stack of this test's own (`startStack`'s options), closed when the test ends. */
+export async function useStack(t: TestContext, options: Parameters<typeof startStack>[0] = {}): Promise<Stack> {
+  return closeAfter(t, await startStack(options));
 }
 
 export async function uploadPhoto(
