@@ -5,16 +5,7 @@ import { expect } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
-import {
-  fakeProxy,
-  mount,
-  panelRoot,
-  reach,
-  recordEvents,
-  until,
-  tryOnUntil,
-  startHeldTryon,
-} from './helpers.js';
+import { fakeProxy, mount, panelRoot, reach, recordEvents, until, tryOnUntil, startHeldTryon } from './helpers.js';
 
 type Params = Record<string, unknown>;
 const dataLayer = () => (window as { dataLayer?: Params[] }).dataLayer ?? [];
