@@ -12,8 +12,8 @@ import worker from '../../proxy/worker.js';
 import { createProxy } from '../../proxy/app.js';
 import { startSandbox } from '../../sandbox/server.js';
 import {
+  startTestSandbox,
   CATALOG,
-  KEYS,
   SECRET,
   photoHandle,
   startStack,
@@ -30,7 +30,7 @@ describe('catalog as a function, file-id cache', () => {
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   let assetsDir: string;
   before(async () => {
-    sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { ...KEYS }, log: () => undefined });
+    sandbox = await startTestSandbox();
     assetsDir = await mkdtemp(join(tmpdir(), 'tryon-proxy-options-'));
     await writeAssets(assetsDir);
   });
@@ -128,16 +128,7 @@ describe('SSE heartbeat', () => {
 
 describe('Workers entry', () => {
   it('builds the app from bindings and serves it through fetch()', async (t) => {
-    const sandbox = closeAfter(
-      t,
-      await startSandbox({
-        port: 0,
-        hostname: '127.0.0.1',
-        speed: 0,
-        keys: { ...KEYS },
-        log: () => undefined,
-      }),
-    );
+    const sandbox = closeAfter(t, await startTestSandbox());
     const env = {
       TRYON_API_KEY: 'sk_test_a',
       TRYON_BASE_URL: sandbox.url,
@@ -191,13 +182,7 @@ describe('Workers entry', () => {
 
 describe('a remembered garment file upstream no longer has', () => {
   it('is uploaded again and the try-on goes through', async () => {
-    const sandbox = await startSandbox({
-      port: 0,
-      hostname: '127.0.0.1',
-      speed: 0,
-      keys: { ...KEYS },
-      log: () => undefined,
-    });
+    const sandbox = await startTestSandbox();
     const assetsDir = await mkdtemp(join(tmpdir(), 'tryon-proxy-stale-'));
     await writeAssets(assetsDir);
     let saved: Record<string, string> = { 'garment:garments/dress-indigo.png': 'file_forgotten_long_ago' };
