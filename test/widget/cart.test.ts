@@ -19,18 +19,10 @@ import {
   withConsoleErrors,
   focused,
   tryOnUntil,
+  SAREE_IN_TWO_COLOURS,
 } from './helpers.js';
 
-const saree = {
-  views: ['front'],
-  video: false,
-  tier: 'draft',
-  name: 'Banarasi saree',
-  variants: [
-    { id: 'ivory', name: 'Ivory' },
-    { id: 'sindoor-red', name: 'Sindoor red' },
-  ],
-};
+const saree = SAREE_IN_TWO_COLOURS;
 
 const cartButton = (el: TryonButton) => panelRoot(el).querySelector<HTMLButtonElement>('[part~="add-to-cart-button"]');
 const cartError = (el: TryonButton) => panelRoot(el).querySelector<HTMLElement>('[part="cart-error"]');

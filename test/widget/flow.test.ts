@@ -15,6 +15,8 @@ import {
   until,
   submitTryon,
   tryOnUntil,
+  HELD_AFTER_QUEUED,
+  HELD_TWICE,
 } from './helpers.js';
 import type { FakeRequest } from './helpers.js';
 
@@ -24,13 +26,7 @@ describe('the try-on flow', () => {
   it('goes consent → photo → uploading → queued → rendering → result, accessible at every step', async () => {
     const fake = await fakeProxy({
       photoHold: true,
-      steps: [
-        { status: 'queued' },
-        { hold: true },
-        { status: 'processing' },
-        { hold: true },
-        { status: 'succeeded', outputs: ['front'] },
-      ],
+      steps: HELD_TWICE,
     });
     const el = await mount(fake);
     expect(el.status).to.equal('idle');
@@ -185,7 +181,7 @@ describe('the try-on flow', () => {
       const fake = await fakeProxy({
         sse,
         holdPolls: true,
-        steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+        steps: HELD_AFTER_QUEUED,
       });
       const el = await mount(fake);
       const events = recordEvents(el);
@@ -287,7 +283,7 @@ describe('the try-on flow', () => {
 
   it('announces progress through one polite live region', async () => {
     const fake = await fakeProxy({
-      steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+      steps: HELD_AFTER_QUEUED,
     });
     const el = await mount(fake);
     await tryOnUntil(el, 'queued', { width: 400, height: 500 });

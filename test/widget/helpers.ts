@@ -271,6 +271,58 @@ export async function pickPhoto(el: TryonButton, file: File): Promise<void> {
   await panel.updateComplete;
 }
 
+/**
+ * A reload of the page: `first` goes away, and a new `<tryon-button>` on the same endpoint is connected
+ * in a fresh container whose events are recorded. `attributes` are set before it is connected (its
+ * product too, when named; else the test sets it, as a framework would, a moment later), and
+ * `pollInterval` as the property.
+ */
+export async function reloadPage(
+  first: TryonButton,
+  fake: Fake,
+  attributes: Record<string, string> = {},
+  pollInterval?: number,
+): Promise<{ again: TryonButton; seen: { type: string; detail: any }[] }> {
+  first.remove();
+  const container = await fixture<HTMLDivElement>(html`<div></div>`);
+  const seen = recordEvents(container);
+  const again = document.createElement('tryon-button') as TryonButton;
+  again.setAttribute('endpoint', fake.endpoint);
+  again.setAttribute('prefetch', 'interaction');
+  for (const [name, value] of Object.entries(attributes)) again.setAttribute(name, value);
+  if (pollInterval !== undefined) again.pollInterval = pollInterval;
+  container.append(again);
+  return { again, seen };
+}
+
+/** A saree in two colours, as GET /products answers it (the cart and variant tests). */
+export const SAREE_IN_TWO_COLOURS = {
+  views: ['front'],
+  video: false,
+  tier: 'draft',
+  name: 'Banarasi saree',
+  variants: [
+    { id: 'ivory', name: 'Ivory' },
+    { id: 'sindoor-red', name: 'Sindoor red' },
+  ],
+};
+
+/** A render that waits at the fake's hold after "queued" (until `fake.release()`), then succeeds. */
+export const HELD_AFTER_QUEUED: FakeStep[] = [
+  { status: 'queued' },
+  { hold: true },
+  { status: 'succeeded', outputs: ['front'] },
+];
+
+/** A render that waits at the fake's hold after "queued" and again after "processing". */
+export const HELD_TWICE: FakeStep[] = [
+  { status: 'queued' },
+  { hold: true },
+  { status: 'processing' },
+  { hold: true },
+  { status: 'succeeded', outputs: ['front'] },
+];
+
 /** Collects the widget's events, in order. */
 export function recordEvents(el: HTMLElement): { type: string; detail: any }[] {
   const seen: { type: string; detail: any }[] = [];

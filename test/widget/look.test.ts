@@ -2,7 +2,18 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import { emulate, viewport } from './media.js';
 import type { TryonButton } from '../../widget/tryon-button.js';
-import { button, dialogOf, drawnPhoto, fakeProxy, mount, panelRoot, pickPhoto, reach, tryOnUntil } from './helpers.js';
+import {
+  button,
+  dialogOf,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  panelRoot,
+  pickPhoto,
+  reach,
+  tryOnUntil,
+  HELD_AFTER_QUEUED,
+} from './helpers.js';
 
 describe('languages, direction, theming and motion', () => {
   beforeEach(() => sessionStorage.clear());
@@ -99,7 +110,7 @@ describe('languages, direction, theming and motion', () => {
 
   it('honours prefers-reduced-motion', async function () {
     const fake = await fakeProxy({
-      steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+      steps: HELD_AFTER_QUEUED,
     });
     const el = await mount(fake);
     await tryOnUntil(el, 'queued', { width: 400, height: 600 });

@@ -22,19 +22,13 @@ import {
   submitTryon,
   tryOnUntil,
   startHeldTryon,
+  reloadPage,
+  SAREE_IN_TWO_COLOURS,
+  HELD_AFTER_QUEUED,
 } from './helpers.js';
 import type { Fake, FakeRequest } from './helpers.js';
 
-const saree = {
-  views: ['front'],
-  video: false,
-  tier: 'draft',
-  name: 'Banarasi saree',
-  variants: [
-    { id: 'ivory', name: 'Ivory' },
-    { id: 'sindoor-red', name: 'Sindoor red' },
-  ],
-};
+const saree = SAREE_IN_TWO_COLOURS;
 
 const tryons = async (fake: Fake): Promise<FakeRequest[]> =>
   (await fake.log()).filter((r) => r.method === 'POST' && r.path === '/tryons');
@@ -144,7 +138,7 @@ describe('variants', () => {
   it('does not disturb a try-on under way when the colour changes, and offers the new colour after', async () => {
     const fake = await fakeProxy({
       product: saree,
-      steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+      steps: HELD_AFTER_QUEUED,
     });
     const el = await mount(fake, { variant: 'ivory' });
     await startHeldTryon(fake, el, { what: 'the render held' });
@@ -340,20 +334,11 @@ describe('variants', () => {
   it('a reload picks the try-on up with its variant, even when the page now shows another', async () => {
     const fake = await fakeProxy({
       product: saree,
-      steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+      steps: HELD_AFTER_QUEUED,
     });
     const first = await mount(fake, { variant: 'ivory' });
     await startHeldTryon(fake, first, { what: 'the render held' });
-    first.remove();
-
-    const container = await fixture<HTMLDivElement>(html`<div></div>`);
-    const seen = recordEvents(container);
-    const again = document.createElement('tryon-button') as TryonButton;
-    again.setAttribute('endpoint', fake.endpoint);
-    again.setAttribute('prefetch', 'interaction');
-    again.setAttribute('variant', 'sindoor-red');
-    again.setAttribute('product', 'saree-red');
-    container.append(again);
+    const { again, seen } = await reloadPage(first, fake, { variant: 'sindoor-red', product: 'saree-red' });
     await reach(again, 'queued');
     // The first page's stream is given up and the new page's waits at the hold before it is released.
     await until(async () => {
