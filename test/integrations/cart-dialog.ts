@@ -3,7 +3,8 @@
 // when the test ends, and the dialog taken to its result through the real proxy, where "Add to cart" is.
 import type { TestContext } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { closeAfter, personPhoto } from '../proxy/stack.js';
+import type { CatalogFile } from '../../proxy/catalog.js';
+import { CATALOG, closeAfter, personPhoto } from '../proxy/stack.js';
 import { goOnPastPhotoCheck } from '../e2e/photo-check.js';
 
 /** Generous for a loaded two-core machine; every wait is for an event, bounded by this. */
@@ -39,4 +40,27 @@ export async function tryOnToResult(page: Page): Promise<Locator> {
   await dialog.getByRole('button', { name: 'Try it on', exact: true }).click();
   await page.locator('tryon-button[status="result"]').waitFor({ state: 'attached' });
   return dialog;
+}
+
+/**
+ * The tests' catalog with a Banarasi saree in two colours under the platform's variant ids
+ * (`ivory`, `sindoor`): Sindoor red is draped another way (nivi), so its try-on differs.
+ */
+export function catalogWithSaree(ivory: string | number, sindoor: string | number): CatalogFile {
+  return {
+    ...CATALOG,
+    products: {
+      ...CATALOG.products,
+      'saree-banarasi': {
+        mode: 'garment_to_person',
+        garmentImage: 'garments/banarasi-red.png',
+        garment: { category: 'saree', subtype: 'bengali' },
+        name: 'Banarasi saree',
+        variants: {
+          [String(ivory)]: { name: 'Ivory' },
+          [String(sindoor)]: { name: 'Sindoor red', garment: { subtype: 'nivi' } },
+        },
+      },
+    },
+  };
 }

@@ -17,10 +17,10 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { buildCdn, buildIntegrations } from '../../scripts/build.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';
-import { CATALOG, startStack, type Stack } from '../proxy/stack.js';
+import { startStack, type Stack } from '../proxy/stack.js';
 import { product, renderBlock } from './shopify-block.js';
 import { shopifyCartStandIn, type ShopifyCartStandIn } from './shopify-cart-stand-in.js';
-import { openShopPage, tryOnToResult } from './cart-dialog.js';
+import { catalogWithSaree, openShopPage, tryOnToResult } from './cart-dialog.js';
 
 const ROOT = '/en-in/';
 const VARIANTS = [44871234567890, 44871234567891];
@@ -112,22 +112,7 @@ before(async () => {
   stack = await startStack({
     proxy: {
       allowedOrigins: [shopUrl],
-      catalog: {
-        ...CATALOG,
-        products: {
-          ...CATALOG.products,
-          'saree-banarasi': {
-            mode: 'garment_to_person',
-            garmentImage: 'garments/banarasi-red.png',
-            garment: { category: 'saree', subtype: 'bengali' },
-            name: 'Banarasi saree',
-            variants: {
-              [String(VARIANTS[0])]: { name: 'Ivory' },
-              [String(VARIANTS[1])]: { name: 'Sindoor red', garment: { subtype: 'nivi' } },
-            },
-          },
-        },
-      },
+      catalog: catalogWithSaree(VARIANTS[0]!, VARIANTS[1]!),
     },
   });
   browser = await chromium.launch({ executablePath: programPath('chromium'), args: CHROMIUM_ARGS, headless: true });

@@ -10,9 +10,9 @@ import assert from 'node:assert/strict';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { programPath } from '../../scripts/prerequisites.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
-import { CATALOG, startStack, type Stack } from '../proxy/stack.js';
+import { startStack, type Stack } from '../proxy/stack.js';
 import { PLUGIN_FILE, startWordPress, type WordPress } from './wordpress/site.js';
-import { openShopPage, tryOnToResult } from './cart-dialog.js';
+import { catalogWithSaree, openShopPage, tryOnToResult } from './cart-dialog.js';
 
 let wp: WordPress;
 let stack: Stack;
@@ -36,19 +36,7 @@ describe(
       stack = await startStack({
         proxy: {
           allowedOrigins: [wp.url],
-          catalog: {
-            ...CATALOG,
-            products: {
-              ...CATALOG.products,
-              'saree-banarasi': {
-                mode: 'garment_to_person',
-                garmentImage: 'garments/banarasi-red.png',
-                garment: { category: 'saree', subtype: 'bengali' },
-                name: 'Banarasi saree',
-                variants: { 41: { name: 'Ivory' }, 42: { name: 'Sindoor red', garment: { subtype: 'nivi' } } },
-              },
-            },
-          },
+          catalog: catalogWithSaree(41, 42),
         },
       });
       await wp.php(`
