@@ -4,11 +4,14 @@ import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
+import { closeAfter } from './close-after.js';
 import sharp from 'sharp';
 import { startSandbox } from '../../sandbox/server.js';
 import { startProxy, type StartOptions } from '../../proxy/node.js';
 import type { CatalogFile } from '../../proxy/catalog.js';
 import { Upstream } from '../../proxy/upstream/client.js';
+
+export { closeAfter, type Closable } from './close-after.js';
 
 export const KEYS = { sk_test_a: 'ws_1', sk_live_b: 'ws_1', sk_test_c: 'ws_2' } as const;
 export const SECRET = 'proxy-secret-for-tests-0123456789abcdef';
@@ -169,33 +172,6 @@ export async function startStack(
       await rm(assetsDir, { recursive: true, force: true });
     },
   };
-}
-
-/** Anything a test opens that must be closed when it ends: a stack, a proxy, a sandbox, a server. */
-export interface Closable {
-  close(): unknown;
-}
-
-const openedIn = new WeakMap<TestContext, Closable[]>();
-
-/**
- * Closes `resource` when the test `t` ends, passed or failed (node:test's `t.after`), so a test that opens
- * its own stack needs no `try … finally`. What one test opened closes in the reverse order it was opened
- * (a second proxy on the first one's sandbox goes first), as `await using` would; Node 20, the floor,
- * has no `await using`.
- */
-export function closeAfter<T extends Closable>(t: TestContext, resource: T): T {
-  let opened = openedIn.get(t);
-  if (!opened) {
-    const list: Closable[] = [];
-    opened = list;
-    openedIn.set(t, list);
-    t.after(async () => {
-      for (const each of list.reverse()) await each.close();
-    });
-  }
-  opened.push(resource);
-  return resource;
 }
 
 /** A stack of this test's own (`startStack`'s options), closed when the test ends. */
