@@ -181,36 +181,34 @@ describe('Workers entry', () => {
 });
 
 describe('a remembered garment file upstream no longer has', () => {
-  it('is uploaded again and the try-on goes through', async () => {
-    const sandbox = await startTestSandbox();
+  it('is uploaded again and the try-on goes through', async (t) => {
+    const sandbox = closeAfter(t, await startTestSandbox());
     const assetsDir = await mkdtemp(join(tmpdir(), 'tryon-proxy-stale-'));
+    closeAfter(t, { close: () => rm(assetsDir, { recursive: true, force: true }) });
     await writeAssets(assetsDir);
     let saved: Record<string, string> = { 'garment:garments/dress-indigo.png': 'file_forgotten_long_ago' };
-    const proxy = await startProxy({
-      apiKey: 'sk_test_a',
-      baseUrl: sandbox.url,
-      secret: SECRET,
-      allowedOrigins: [],
-      catalog: CATALOG,
-      assetsDir,
-      log: () => undefined,
-      fileIdCache: {
-        load: async () => saved,
-        save: async (map) => {
-          saved = map;
+    const proxy = closeAfter(
+      t,
+      await startProxy({
+        apiKey: 'sk_test_a',
+        baseUrl: sandbox.url,
+        secret: SECRET,
+        allowedOrigins: [],
+        catalog: CATALOG,
+        assetsDir,
+        log: () => undefined,
+        fileIdCache: {
+          load: async () => saved,
+          save: async (map) => {
+            saved = map;
+          },
         },
-      },
-    });
-    try {
-      const response = await startTryon(proxy, { product: 'dress-aline-indigo', photo: await photoHandle(proxy) });
-      assert.equal(response.status, 202, await response.clone().text());
-      assert.match(saved['garment:garments/dress-indigo.png'] ?? '', /^file_/);
-      assert.notEqual(saved['garment:garments/dress-indigo.png'], 'file_forgotten_long_ago');
-    } finally {
-      await proxy.close();
-      await sandbox.close();
-      await rm(assetsDir, { recursive: true, force: true });
-    }
+      }),
+    );
+    const response = await startTryon(proxy, { product: 'dress-aline-indigo', photo: await photoHandle(proxy) });
+    assert.equal(response.status, 202, await response.clone().text());
+    assert.match(saved['garment:garments/dress-indigo.png'] ?? '', /^file_/);
+    assert.notEqual(saved['garment:garments/dress-indigo.png'], 'file_forgotten_long_ago');
   });
 });
 
