@@ -1,17 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
-import {
-  button,
-  fakeProxy,
-  mount,
-  panelRoot,
-  reach,
-  until,
-  tryOnUntil,
-  reloadPage,
-  HELD_TWICE,
-} from './helpers.js';
+import { button, fakeProxy, mount, panelRoot, reach, until, tryOnUntil, reloadPage, HELD_TWICE } from './helpers.js';
 
 const storedTryons = () => Object.keys(sessionStorage).filter((key) => key.endsWith(':tryon'));
 
