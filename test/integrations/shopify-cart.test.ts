@@ -6,23 +6,22 @@
 // `publish` (assets/pubsub.js) and a <cart-notification> that renders the sections asked for with
 // the add (its cart bubble), and Horizon's listeners of `shopify:cart:lines-update` (v4) and
 // `cart:update` (v2–3), each writing the count it was told.
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { buildCdn, buildIntegrations } from '../../scripts/build.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';
-import { CATALOG, personPhoto, startStack, type Stack } from '../proxy/stack.js';
+import { startStack, type Stack } from '../proxy/stack.js';
 import { product, renderBlock } from './shopify-block.js';
 import { shopifyCartStandIn, type ShopifyCartStandIn } from './shopify-cart-stand-in.js';
-import { goOnPastPhotoCheck } from '../e2e/photo-check.js';
+import { catalogWithSaree, openShopPage, tryOnToResult } from './cart-dialog.js';
 
-const WAIT = 30_000;
 const ROOT = '/en-in/';
 const VARIANTS = [44871234567890, 44871234567891];
 const work = await mkdtemp(join(tmpdir(), 'tryon-shopify-cart-'));
@@ -113,22 +112,7 @@ before(async () => {
   stack = await startStack({
     proxy: {
       allowedOrigins: [shopUrl],
-      catalog: {
-        ...CATALOG,
-        products: {
-          ...CATALOG.products,
-          'saree-banarasi': {
-            mode: 'garment_to_person',
-            garmentImage: 'garments/banarasi-red.png',
-            garment: { category: 'saree', subtype: 'bengali' },
-            name: 'Banarasi saree',
-            variants: {
-              [String(VARIANTS[0])]: { name: 'Ivory' },
-              [String(VARIANTS[1])]: { name: 'Sindoor red', garment: { subtype: 'nivi' } },
-            },
-          },
-        },
-      },
+      catalog: catalogWithSaree(VARIANTS[0]!, VARIANTS[1]!),
     },
   });
   browser = await chromium.launch({ executablePath: programPath('chromium'), args: CHROMIUM_ARGS, headless: true });
@@ -142,95 +126,67 @@ after(async () => {
 });
 
 /** The product page, a try-on through the real proxy, up to the result. */
-async function tryOnPage(
-  path: string,
-): Promise<{ page: Page; dialog: ReturnType<Page['getByRole']>; errors: string[] }> {
-  const page = await browser.newPage();
-  page.setDefaultTimeout(WAIT);
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${shopUrl}${path}`, { waitUntil: 'load' });
-  await page.getByRole('button', { name: 'Try it on', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Virtual try-on' });
-  await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
-  await dialog.getByRole('button', { name: 'Continue' }).click();
-  await dialog
-    .getByLabel('Your photo', { exact: true })
-    .setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(await personPhoto()) });
-  await goOnPastPhotoCheck(dialog);
-  await dialog.getByRole('button', { name: 'Try it on', exact: true }).click();
-  await page.locator('tryon-button[status="result"]').waitFor({ state: 'attached' });
-  return { page, dialog, errors };
+async function tryOnPage(t: TestContext, path: string): Promise<{ page: Page; dialog: Locator; errors: string[] }> {
+  const { page, errors } = await openShopPage(t, browser, `${shopUrl}${path}`);
+  return { page, dialog: await tryOnToResult(page), errors };
 }
 
 describe("the block's Add to cart, against a stand-in of Shopify's cart endpoints", () => {
-  test('on by default: the variant tried on reaches the cart; Dawn and Horizon are told; it says so', async () => {
-    const { page, dialog, errors } = await tryOnPage(`/products/saree-banarasi?variant=${VARIANTS[1]}`);
-    try {
-      const tag = page.locator('tryon-button');
-      assert.equal(await tag.getAttribute('add-to-cart'), 'shopify');
-      assert.equal(await tag.getAttribute('cart-id'), String(VARIANTS[1]));
-      await dialog.getByRole('button', { name: 'Add to cart', exact: true }).press('Enter');
-      await dialog.getByRole('button', { name: 'Added to cart', exact: true }).waitFor();
-      await dialog.getByRole('status').filter({ hasText: 'Banarasi saree is in your cart.' }).waitFor();
+  test('on by default: the variant tried on reaches the cart; Dawn and Horizon are told; it says so', async (t) => {
+    const { page, dialog, errors } = await tryOnPage(t, `/products/saree-banarasi?variant=${VARIANTS[1]}`);
+    const tag = page.locator('tryon-button');
+    assert.equal(await tag.getAttribute('add-to-cart'), 'shopify');
+    assert.equal(await tag.getAttribute('cart-id'), String(VARIANTS[1]));
+    await dialog.getByRole('button', { name: 'Add to cart', exact: true }).press('Enter');
+    await dialog.getByRole('button', { name: 'Added to cart', exact: true }).waitFor();
+    await dialog.getByRole('status').filter({ hasText: 'Banarasi saree is in your cart.' }).waitFor();
 
-      assert.deepEqual(cart.adds.at(-1), {
-        items: [{ id: VARIANTS[1], quantity: 1 }],
-        sections: ['cart-icon-bubble'],
-        sections_url: '/products/saree-banarasi',
-      });
-      assert.equal(cart.itemCount(), 1);
-      // Dawn: the bubble rendered from the sections of the add, and publish(cart-update).
-      assert.equal((await page.locator('#cart-icon-bubble').innerText()).trim(), '1');
-      const published = await page.evaluate(() =>
-        (window as unknown as { published: [string, { source: string; productVariantId: string }][] }).published.map(
-          ([name, data]) => [name, data.source, data.productVariantId],
-        ),
-      );
-      assert.deepEqual(published, [['cart-update', 'tryon-button', String(VARIANTS[1])]]);
-      assert.equal(
-        await page.evaluate(
-          () => (document.querySelector('cart-notification') as HTMLElement & { renderedKey: string }).renderedKey,
-        ),
-        `${VARIANTS[1]}:9f1c2b3a4d5e6f708192a3b4c5d6e7f8`,
-        'Dawn renders the line item added',
-      );
-      // Horizon 4 and 2–3.
-      await page.locator('#horizon-count', { hasText: '1' }).waitFor();
-      assert.equal(await page.locator('#horizon3-count').innerText(), '1');
-      assert.deepEqual(errors, []);
-    } finally {
-      await page.close();
-    }
+    assert.deepEqual(cart.adds.at(-1), {
+      items: [{ id: VARIANTS[1], quantity: 1 }],
+      sections: ['cart-icon-bubble'],
+      sections_url: '/products/saree-banarasi',
+    });
+    assert.equal(cart.itemCount(), 1);
+    // Dawn: the bubble rendered from the sections of the add, and publish(cart-update).
+    assert.equal((await page.locator('#cart-icon-bubble').innerText()).trim(), '1');
+    const published = await page.evaluate(() =>
+      (window as unknown as { published: [string, { source: string; productVariantId: string }][] }).published.map(
+        ([name, data]) => [name, data.source, data.productVariantId],
+      ),
+    );
+    assert.deepEqual(published, [['cart-update', 'tryon-button', String(VARIANTS[1])]]);
+    assert.equal(
+      await page.evaluate(
+        () => (document.querySelector('cart-notification') as HTMLElement & { renderedKey: string }).renderedKey,
+      ),
+      `${VARIANTS[1]}:9f1c2b3a4d5e6f708192a3b4c5d6e7f8`,
+      'Dawn renders the line item added',
+    );
+    // Horizon 4 and 2–3.
+    await page.locator('#horizon-count', { hasText: '1' }).waitFor();
+    assert.equal(await page.locator('#horizon3-count').innerText(), '1');
+    assert.deepEqual(errors, []);
   });
 
-  test("that variant's stock is one: Shopify's refusal is shown (role=alert) in its own words after ours, nothing counted", async () => {
+  test("that variant's stock is one: Shopify's refusal is shown (role=alert) in its own words after ours, nothing counted", async (t) => {
     const before = cart.itemCount();
-    const { page, dialog } = await tryOnPage(`/products/saree-banarasi?variant=${VARIANTS[1]}`);
-    try {
-      await dialog.getByRole('button', { name: 'Add to cart', exact: true }).click();
-      const alert = dialog.getByRole('alert');
-      await alert.waitFor();
-      assert.equal(
-        (await alert.innerText()).trim(),
-        'Could not add Banarasi saree to your cart. Please try again. The maximum quantity of this item is already in your cart.',
-      );
-      assert.equal(cart.itemCount(), before);
-      assert.equal(await page.locator('#horizon-count').innerText(), '0');
-    } finally {
-      await page.close();
-    }
+    const { page, dialog } = await tryOnPage(t, `/products/saree-banarasi?variant=${VARIANTS[1]}`);
+    await dialog.getByRole('button', { name: 'Add to cart', exact: true }).click();
+    const alert = dialog.getByRole('alert');
+    await alert.waitFor();
+    assert.equal(
+      (await alert.innerText()).trim(),
+      'Could not add Banarasi saree to your cart. Please try again. The maximum quantity of this item is already in your cart.',
+    );
+    assert.equal(cart.itemCount(), before);
+    assert.equal(await page.locator('#horizon-count').innerText(), '0');
   });
 
-  test('with the setting off, no add-to-cart attribute and no button on the result', async () => {
-    const { page, dialog } = await tryOnPage('/products/saree-banarasi?cart=off');
-    try {
-      assert.equal(await page.locator('tryon-button').getAttribute('add-to-cart'), null);
-      await dialog.getByRole('button', { name: 'Download' }).first().waitFor();
-      assert.equal(await dialog.getByRole('button', { name: 'Add to cart', exact: true }).count(), 0);
-    } finally {
-      await page.close();
-    }
+  test('with the setting off, no add-to-cart attribute and no button on the result', async (t) => {
+    const { page, dialog } = await tryOnPage(t, '/products/saree-banarasi?cart=off');
+    assert.equal(await page.locator('tryon-button').getAttribute('add-to-cart'), null);
+    await dialog.getByRole('button', { name: 'Download' }).first().waitFor();
+    assert.equal(await dialog.getByRole('button', { name: 'Add to cart', exact: true }).count(), 0);
   });
 });
 

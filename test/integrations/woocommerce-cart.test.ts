@@ -5,16 +5,15 @@
 // taking a variation's own id as product_id), its form post, a mini-cart fragment, and what its
 // add-to-cart script does on added_to_cart. A variable product's variation, picked in the
 // variations form, is tried on and reaches the cart both ways.
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { programPath } from '../../scripts/prerequisites.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
-import { CATALOG, personPhoto, startStack, type Stack } from '../proxy/stack.js';
+import { startStack, type Stack } from '../proxy/stack.js';
 import { PLUGIN_FILE, startWordPress, type WordPress } from './wordpress/site.js';
-import { goOnPastPhotoCheck } from '../e2e/photo-check.js';
+import { catalogWithSaree, openShopPage, tryOnToResult } from './cart-dialog.js';
 
-const WAIT = 30_000;
 let wp: WordPress;
 let stack: Stack;
 let browser: Browser;
@@ -37,19 +36,7 @@ describe(
       stack = await startStack({
         proxy: {
           allowedOrigins: [wp.url],
-          catalog: {
-            ...CATALOG,
-            products: {
-              ...CATALOG.products,
-              'saree-banarasi': {
-                mode: 'garment_to_person',
-                garmentImage: 'garments/banarasi-red.png',
-                garment: { category: 'saree', subtype: 'bengali' },
-                name: 'Banarasi saree',
-                variants: { 41: { name: 'Ivory' }, 42: { name: 'Sindoor red', garment: { subtype: 'nivi' } } },
-              },
-            },
-          },
+          catalog: catalogWithSaree(41, 42),
         },
       });
       await wp.php(`
@@ -77,12 +64,8 @@ describe(
     });
 
     /** The product page with Sindoor red picked in WooCommerce's variations form, tried on to the result. */
-    async function tryOnVariation(): Promise<{ page: Page; dialog: ReturnType<Page['getByRole']>; errors: string[] }> {
-      const page = await browser.newPage();
-      page.setDefaultTimeout(WAIT);
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
-      await page.goto(product.url, { waitUntil: 'load' });
+    async function tryOnVariation(t: TestContext): Promise<{ page: Page; dialog: Locator; errors: string[] }> {
+      const { page, errors } = await openShopPage(t, browser, product.url);
       const tag = page.locator('tryon-button');
       assert.equal(await tag.getAttribute('add-to-cart'), 'woocommerce');
       assert.equal(await tag.getAttribute('cart-id'), String(product.id));
@@ -92,53 +75,31 @@ describe(
         $('form.variations_form').trigger('found_variation', [{ variation_id: 42 }]);
       });
       assert.equal(await tag.getAttribute('variant'), '42');
-      await page.getByRole('button', { name: 'Try it on', exact: true }).click();
-      const dialog = page.getByRole('dialog', { name: 'Virtual try-on' });
-      await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
-      await dialog.getByRole('button', { name: 'Continue' }).click();
-      await dialog
-        .getByLabel('Your photo', { exact: true })
-        .setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(await personPhoto()) });
-      await goOnPastPhotoCheck(dialog);
-      await dialog.getByRole('button', { name: 'Try it on', exact: true }).click();
-      await page.locator('tryon-button[status="result"]').waitFor({ state: 'attached' });
-      return { page, dialog, errors };
+      return { page, dialog: await tryOnToResult(page), errors };
     }
 
-    test("with WooCommerce's AJAX add-to-cart on the page: ?wc-ajax=add_to_cart, then added_to_cart refreshes the mini-cart", async () => {
+    test("with WooCommerce's AJAX add-to-cart on the page: ?wc-ajax=add_to_cart, then added_to_cart refreshes the mini-cart", async (t) => {
       await wp.php(`update_option( 'woocommerce_enable_ajax_add_to_cart', 'yes' ); delete_option( '_stand_in_cart' );`);
-      const { page, dialog, errors } = await tryOnVariation();
-      try {
-        const posted = page.waitForRequest((request) => request.url().includes('wc-ajax=add_to_cart'));
-        await dialog.getByRole('button', { name: 'Add to cart', exact: true }).press('Enter');
-        assert.equal((await posted).postData(), 'product_id=42&quantity=1');
-        await dialog.getByRole('button', { name: 'Added to cart', exact: true }).waitFor();
-        await dialog.getByRole('status').filter({ hasText: 'Banarasi saree is in your cart.' }).waitFor();
-        assert.deepEqual(await cartLines(), [{ product_id: product.id, variation_id: 42, quantity: 1 }]);
-        assert.equal(
-          await page.locator('.stand-in-cart-count').innerText(),
-          '1',
-          'the mini-cart fragment was refreshed',
-        );
-        assert.deepEqual(errors, []);
-      } finally {
-        await page.close();
-      }
+      const { page, dialog, errors } = await tryOnVariation(t);
+      const posted = page.waitForRequest((request) => request.url().includes('wc-ajax=add_to_cart'));
+      await dialog.getByRole('button', { name: 'Add to cart', exact: true }).press('Enter');
+      assert.equal((await posted).postData(), 'product_id=42&quantity=1');
+      await dialog.getByRole('button', { name: 'Added to cart', exact: true }).waitFor();
+      await dialog.getByRole('status').filter({ hasText: 'Banarasi saree is in your cart.' }).waitFor();
+      assert.deepEqual(await cartLines(), [{ product_id: product.id, variation_id: 42, quantity: 1 }]);
+      assert.equal(await page.locator('.stand-in-cart-count').innerText(), '1', 'the mini-cart fragment was refreshed');
+      assert.deepEqual(errors, []);
     });
 
-    test("without it: the product form's post (the page reloads with the variation in the cart)", async () => {
+    test("without it: the product form's post (the page reloads with the variation in the cart)", async (t) => {
       await wp.php(`update_option( 'woocommerce_enable_ajax_add_to_cart', 'no' ); delete_option( '_stand_in_cart' );`);
-      const { page, dialog, errors } = await tryOnVariation();
-      try {
-        const reloaded = page.waitForNavigation({ waitUntil: 'load' });
-        await dialog.getByRole('button', { name: 'Add to cart', exact: true }).click();
-        await reloaded;
-        assert.deepEqual(await cartLines(), [{ product_id: product.id, variation_id: 42, quantity: 1 }]);
-        assert.equal(await page.locator('.stand-in-cart-count').innerText(), '1');
-        assert.deepEqual(errors, []);
-      } finally {
-        await page.close();
-      }
+      const { page, dialog, errors } = await tryOnVariation(t);
+      const reloaded = page.waitForNavigation({ waitUntil: 'load' });
+      await dialog.getByRole('button', { name: 'Add to cart', exact: true }).click();
+      await reloaded;
+      assert.deepEqual(await cartLines(), [{ product_id: product.id, variation_id: 42, quantity: 1 }]);
+      assert.equal(await page.locator('.stand-in-cart-count').innerText(), '1');
+      assert.deepEqual(errors, []);
     });
 
     test('Settings → Virtual try-on turns it off: no add-to-cart attribute', async () => {

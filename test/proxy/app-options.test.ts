@@ -12,8 +12,8 @@ import worker from '../../proxy/worker.js';
 import { createProxy } from '../../proxy/app.js';
 import { startSandbox } from '../../sandbox/server.js';
 import {
+  startTestSandbox,
   CATALOG,
-  KEYS,
   SECRET,
   photoHandle,
   startStack,
@@ -21,6 +21,7 @@ import {
   writeAssets,
   type Stack,
   type TryonAnswer,
+  closeAfter,
 } from './stack.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,7 +30,7 @@ describe('catalog as a function, file-id cache', () => {
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   let assetsDir: string;
   before(async () => {
-    sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { ...KEYS }, log: () => undefined });
+    sandbox = await startTestSandbox();
     assetsDir = await mkdtemp(join(tmpdir(), 'tryon-proxy-options-'));
     await writeAssets(assetsDir);
   });
@@ -70,6 +71,7 @@ describe('catalog as a function, file-id cache', () => {
       log: () => undefined,
       fileIdCache: fileIdCacheAt(cachePath),
     };
+    // A restart: the first proxy is closed before the second starts, so each closes in its own finally.
     const first = await startProxy(options);
     try {
       const photos = await Promise.all(Array.from({ length: 4 }, () => photoHandle(first)));
@@ -126,105 +128,87 @@ describe('SSE heartbeat', () => {
 
 describe('Workers entry', () => {
   it('builds the app from bindings and serves it through fetch()', async (t) => {
-    const sandbox = await startSandbox({
-      port: 0,
-      hostname: '127.0.0.1',
-      speed: 0,
-      keys: { ...KEYS },
-      log: () => undefined,
+    const sandbox = closeAfter(t, await startTestSandbox());
+    const env = {
+      TRYON_API_KEY: 'sk_test_a',
+      TRYON_BASE_URL: sandbox.url,
+      TRYON_PROXY_SECRET: SECRET,
+      TRYON_ALLOWED_ORIGINS: 'https://shop.example',
+      TRYON_CATALOG_JSON: JSON.stringify(CATALOG),
+      // No Durable Objects here: a Worker serves without them in development only.
+      NODE_ENV: 'development',
+    };
+    const health = await worker.fetch(new Request('https://proxy.example/health'), env);
+    assert.deepEqual(await health.json(), { ok: true, upstream: 'test' });
+    const product = await worker.fetch(
+      new Request('https://proxy.example/products/saree-banarasi-red', {
+        headers: { origin: 'https://shop.example' },
+      }),
+      env,
+    );
+    assert.equal(product.status, 200);
+    assert.equal(product.headers.get('access-control-allow-origin'), 'https://shop.example');
+    const refused = await worker.fetch(
+      new Request('https://proxy.example/products/saree-banarasi-red', {
+        headers: { origin: 'https://evil.example' },
+      }),
+      env,
+    );
+    assert.equal(refused.status, 403);
+    // Production rules apply to Worker bindings too: refused with 503 proxy_misconfigured (not a
+    // 500 per request), said in one log line.
+    const said = t.mock.method(console, 'error', () => undefined);
+    const unsafe = await worker.fetch(new Request('https://proxy.example/health'), {
+      ...env,
+      NODE_ENV: 'production',
+      TRYON_ALLOWED_ORIGINS: '*',
     });
-    try {
-      const env = {
-        TRYON_API_KEY: 'sk_test_a',
-        TRYON_BASE_URL: sandbox.url,
-        TRYON_PROXY_SECRET: SECRET,
-        TRYON_ALLOWED_ORIGINS: 'https://shop.example',
-        TRYON_CATALOG_JSON: JSON.stringify(CATALOG),
-        // No Durable Objects here: a Worker serves without them in development only.
-        NODE_ENV: 'development',
-      };
-      const health = await worker.fetch(new Request('https://proxy.example/health'), env);
-      assert.deepEqual(await health.json(), { ok: true, upstream: 'test' });
-      const product = await worker.fetch(
-        new Request('https://proxy.example/products/saree-banarasi-red', {
-          headers: { origin: 'https://shop.example' },
-        }),
-        env,
-      );
-      assert.equal(product.status, 200);
-      assert.equal(product.headers.get('access-control-allow-origin'), 'https://shop.example');
-      const refused = await worker.fetch(
-        new Request('https://proxy.example/products/saree-banarasi-red', {
-          headers: { origin: 'https://evil.example' },
-        }),
-        env,
-      );
-      assert.equal(refused.status, 403);
-      // Production rules apply to Worker bindings too: refused with 503 proxy_misconfigured (not a
-      // 500 per request), said in one log line.
-      const said = t.mock.method(console, 'error', () => undefined);
-      const unsafe = await worker.fetch(new Request('https://proxy.example/health'), {
-        ...env,
-        NODE_ENV: 'production',
-        TRYON_ALLOWED_ORIGINS: '*',
-      });
-      assert.equal(unsafe.status, 503);
-      assert.equal(((await unsafe.json()) as { error: { code: string } }).error.code, 'proxy_misconfigured');
-      assert.equal(said.mock.callCount(), 1);
-      assert.match(String(said.mock.calls[0]!.arguments[0]), /may not be \*/);
-      // One Durable Object binding without the other would split the guards between two stores.
-      const shopOnly = {
-        idFromName: (name: string) => name,
-        get: () => ({ fetch: async () => Response.json({ value: true }) }),
-      };
-      const half = await worker.fetch(new Request('https://proxy.example/health'), { ...env, TRYON_SHOP: shopOnly });
-      assert.equal(half.status, 503);
-      assert.equal(((await half.json()) as { error: { code: string } }).error.code, 'proxy_misconfigured');
-      assert.equal(said.mock.callCount(), 2);
-      assert.match(String(said.mock.calls[1]!.arguments[0]), /TRYON_TRYONS and TRYON_SHOP go together/);
-    } finally {
-      await sandbox.close();
-    }
+    assert.equal(unsafe.status, 503);
+    assert.equal(((await unsafe.json()) as { error: { code: string } }).error.code, 'proxy_misconfigured');
+    assert.equal(said.mock.callCount(), 1);
+    assert.match(String(said.mock.calls[0]!.arguments[0]), /may not be \*/);
+    // One Durable Object binding without the other would split the guards between two stores.
+    const shopOnly = {
+      idFromName: (name: string) => name,
+      get: () => ({ fetch: async () => Response.json({ value: true }) }),
+    };
+    const half = await worker.fetch(new Request('https://proxy.example/health'), { ...env, TRYON_SHOP: shopOnly });
+    assert.equal(half.status, 503);
+    assert.equal(((await half.json()) as { error: { code: string } }).error.code, 'proxy_misconfigured');
+    assert.equal(said.mock.callCount(), 2);
+    assert.match(String(said.mock.calls[1]!.arguments[0]), /TRYON_TRYONS and TRYON_SHOP go together/);
   });
 });
 
 describe('a remembered garment file upstream no longer has', () => {
-  it('is uploaded again and the try-on goes through', async () => {
-    const sandbox = await startSandbox({
-      port: 0,
-      hostname: '127.0.0.1',
-      speed: 0,
-      keys: { ...KEYS },
-      log: () => undefined,
-    });
+  it('is uploaded again and the try-on goes through', async (t) => {
+    const sandbox = closeAfter(t, await startTestSandbox());
     const assetsDir = await mkdtemp(join(tmpdir(), 'tryon-proxy-stale-'));
+    closeAfter(t, { close: () => rm(assetsDir, { recursive: true, force: true }) });
     await writeAssets(assetsDir);
     let saved: Record<string, string> = { 'garment:garments/dress-indigo.png': 'file_forgotten_long_ago' };
-    const proxy = await startProxy({
-      apiKey: 'sk_test_a',
-      baseUrl: sandbox.url,
-      secret: SECRET,
-      allowedOrigins: [],
-      catalog: CATALOG,
-      assetsDir,
-      log: () => undefined,
-      fileIdCache: {
-        load: async () => saved,
-        save: async (map) => {
-          saved = map;
+    const proxy = closeAfter(
+      t,
+      await startProxy({
+        apiKey: 'sk_test_a',
+        baseUrl: sandbox.url,
+        secret: SECRET,
+        allowedOrigins: [],
+        catalog: CATALOG,
+        assetsDir,
+        log: () => undefined,
+        fileIdCache: {
+          load: async () => saved,
+          save: async (map) => {
+            saved = map;
+          },
         },
-      },
-    });
-    try {
-      const response = await startTryon(proxy, { product: 'dress-aline-indigo', photo: await photoHandle(proxy) });
-      assert.equal(response.status, 202, await response.clone().text());
-      assert.match(saved['garment:garments/dress-indigo.png'] ?? '', /^file_/);
-      assert.notEqual(saved['garment:garments/dress-indigo.png'], 'file_forgotten_long_ago');
-    } finally {
-      await proxy.close();
-      await sandbox.close();
-      await rm(assetsDir, { recursive: true, force: true });
-    }
+      }),
+    );
+    const response = await startTryon(proxy, { product: 'dress-aline-indigo', photo: await photoHandle(proxy) });
+    assert.equal(response.status, 202, await response.clone().text());
+    assert.match(saved['garment:garments/dress-indigo.png'] ?? '', /^file_/);
+    assert.notEqual(saved['garment:garments/dress-indigo.png'], 'file_forgotten_long_ago');
   });
 });
 

@@ -21,7 +21,7 @@ import {
 } from '../../proxy/client-address.js';
 import { createProxy } from '../../proxy/app.js';
 import { startSandbox } from '../../sandbox/server.js';
-import { CATALOG, KEYS, SECRET, personPhoto, writeAssets } from './stack.js';
+import { startTestSandbox, CATALOG, SECRET, personPhoto, writeAssets } from './stack.js';
 import { photoForm, send } from './wire.js';
 
 /**
@@ -430,7 +430,7 @@ describe("createProxy mounted in a shop's own server, as deploy-proxy.md shows i
   before(async () => {
     assetsDir = await mkdtemp(join(tmpdir(), 'tryon-mounted-'));
     await writeAssets(assetsDir);
-    sandbox = await startSandbox({ port: 0, hostname: '127.0.0.1', speed: 0, keys: { ...KEYS }, log: () => undefined });
+    sandbox = await startTestSandbox();
     // The documented snippet: no clientAddress, served with @hono/node-server.
     const shop = new Hono();
     shop.route(

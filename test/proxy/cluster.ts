@@ -8,9 +8,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { startSandbox } from '../../sandbox/server.js';
 import { programPath } from '../../scripts/prerequisites.js';
-import { CATALOG, KEYS, SECRET, writeAssets, type SandboxState } from './stack.js';
+import { sandboxControls, startTestSandbox, CATALOG, SECRET, writeAssets, type SandboxState } from './stack.js';
 
 const projectRoot = new URL('../../', import.meta.url).pathname;
 
@@ -271,14 +270,9 @@ export async function startCluster(options: {
         );
       })
     : undefined;
-  const sandbox = await startSandbox({
-    port: 0,
-    hostname: '127.0.0.1',
-    speed: 0,
-    keys: { ...KEYS },
-    log: () => undefined,
-    ...(relayUrl ? { webhookUrl: relayUrl, webhookSecret: options.webhookSecret } : {}),
-  });
+  const sandbox = await startTestSandbox(
+    relayUrl ? { webhookUrl: relayUrl, webhookSecret: options.webhookSecret } : {},
+  );
   const ownRedis = options.redis ? undefined : await startRedis();
   const redis = options.redis ?? ownRedis!;
   const env: Record<string, string> = {
@@ -293,6 +287,7 @@ export async function startCluster(options: {
     ...options.env,
   };
   const instances = await Promise.all(Array.from({ length: options.count }, () => startInstance(env)));
+  const controls = sandboxControls(sandbox.url);
   target = instances[0]!.url;
   return {
     instances,
@@ -300,15 +295,8 @@ export async function startCluster(options: {
     redis,
     env,
     webhooks,
-    state: async () => (await (await fetch(`${sandbox.url}/sandbox/state`)).json()) as SandboxState,
-    fault: async (body) => {
-      const response = await fetch(`${sandbox.url}/sandbox/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (response.status !== 201) throw new Error(`fault refused: ${response.status}`);
-    },
+    state: controls.state,
+    fault: controls.fault,
     release: async (jobId) => {
       const response = await fetch(`${sandbox.url}/sandbox/jobs/${jobId}/release`, { method: 'POST' });
       if (!response.ok) throw new Error(`release refused: ${response.status}`);

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { TryonSnapshot } from '../../proxy/tryon-status.js';
 import { DurableStore, type DurableObjectNamespace } from '../../proxy/store/durable.js';
 import { durableNamespaces, durableStore } from './stores.js';
-import { photoHandle, startStack, startTryon, uploadPhoto, waitForStatus, type TryonAnswer } from './stack.js';
+import { photoHandle, startTryon, uploadPhoto, waitForStatus, type TryonAnswer, useStack } from './stack.js';
 
 const snapshot = (status: TryonSnapshot['status'], at: number): TryonSnapshot => ({ status, outputs: [], at });
 
@@ -71,7 +71,7 @@ describe('the Durable Objects store', () => {
     assert.equal((await behind.readStatus(jobId))?.snapshot.status, 'processing');
   });
 
-  it('objects that do not answer: 503 store_unavailable and /health down, said once, then healthy again by themselves', async () => {
+  it('objects that do not answer: 503 store_unavailable and /health down, said once, then healthy again by themselves', async (t) => {
     let down = true;
     /** The namespace, its objects failing while `down` (as an overloaded or resetting object does). */
     const flaky = (namespace: DurableObjectNamespace): DurableObjectNamespace => ({
@@ -90,38 +90,34 @@ describe('the Durable Objects store', () => {
       shop: randomUUID(),
       log: (entry) => said.push(entry),
     });
-    const stack = await startStack({ proxy: { store } });
-    try {
-      for (let i = 0; i < 2; i++) {
-        const upload = await uploadPhoto(stack);
-        const body = (await upload.json()) as { error: { code: string; retryable: boolean } };
-        assert.deepEqual(
-          [upload.status, body.error.code, body.error.retryable, upload.headers.get('retry-after')],
-          [503, 'store_unavailable', true, '1'],
-        );
-      }
-      const sick = await fetch(`${stack.url}/health`);
-      assert.deepEqual([sick.status, await sick.json()], [503, { ok: false, upstream: 'test', store: 'down' }]);
+    const stack = await useStack(t, { proxy: { store } });
+    for (let i = 0; i < 2; i++) {
+      const upload = await uploadPhoto(stack);
+      const body = (await upload.json()) as { error: { code: string; retryable: boolean } };
       assert.deepEqual(
-        said.map((entry) => entry.event),
-        ['store_unavailable'],
-        'said once, not per request',
+        [upload.status, body.error.code, body.error.retryable, upload.headers.get('retry-after')],
+        [503, 'store_unavailable', true, '1'],
       );
-
-      down = false;
-      const well = await fetch(`${stack.url}/health`);
-      assert.deepEqual([well.status, await well.json()], [200, { ok: true, upstream: 'test', store: 'up' }]);
-      assert.equal((await uploadPhoto(stack)).status, 201);
-      assert.deepEqual(
-        said.map((entry) => entry.event),
-        ['store_unavailable', 'store_recovered'],
-      );
-    } finally {
-      await stack.close();
     }
+    const sick = await fetch(`${stack.url}/health`);
+    assert.deepEqual([sick.status, await sick.json()], [503, { ok: false, upstream: 'test', store: 'down' }]);
+    assert.deepEqual(
+      said.map((entry) => entry.event),
+      ['store_unavailable'],
+      'said once, not per request',
+    );
+
+    down = false;
+    const well = await fetch(`${stack.url}/health`);
+    assert.deepEqual([well.status, await well.json()], [200, { ok: true, upstream: 'test', store: 'up' }]);
+    assert.equal((await uploadPhoto(stack)).status, 201);
+    assert.deepEqual(
+      said.map((entry) => entry.event),
+      ['store_unavailable', 'store_recovered'],
+    );
   });
 
-  it('a status or file read asks the shop object once: its allowance and its photo in one call (issue 27)', async () => {
+  it('a status or file read asks the shop object once: its allowance and its photo in one call (issue 27)', async (t) => {
     const asked: string[] = [];
     /** The shop namespace, noting every operation asked of it. */
     const counting = (namespace: DurableObjectNamespace): DurableObjectNamespace => ({
@@ -138,46 +134,38 @@ describe('the Durable Objects store', () => {
     });
     const { tryons, shop } = await durableNamespaces();
     const store = new DurableStore(tryons, counting(shop), { shop: randomUUID() });
-    const stack = await startStack({ proxy: { store } });
-    try {
-      const photo = await photoHandle(stack);
-      const started = (await (await startTryon(stack, { product: 'dress-aline-indigo', photo })).json()) as TryonAnswer;
-      const done = await waitForStatus(stack, started.tryon, (s) => s.status === 'succeeded');
-      asked.length = 0;
-      const read = await fetch(`${stack.url}/tryons/${started.tryon}`);
-      assert.equal(read.status, 200);
-      assert.deepEqual(asked, ['takeReadAndCheck'], 'one call for the status read');
-      asked.length = 0;
-      const file = await fetch(new URL(done.outputs[0]!.url, stack.url));
-      await file.arrayBuffer();
-      assert.equal(file.status, 200);
-      assert.deepEqual(asked, ['takeReadAndCheck'], 'one call for the file read');
-    } finally {
-      await stack.close();
-    }
+    const stack = await useStack(t, { proxy: { store } });
+    const photo = await photoHandle(stack);
+    const started = (await (await startTryon(stack, { product: 'dress-aline-indigo', photo })).json()) as TryonAnswer;
+    const done = await waitForStatus(stack, started.tryon, (s) => s.status === 'succeeded');
+    asked.length = 0;
+    const read = await fetch(`${stack.url}/tryons/${started.tryon}`);
+    assert.equal(read.status, 200);
+    assert.deepEqual(asked, ['takeReadAndCheck'], 'one call for the status read');
+    asked.length = 0;
+    const file = await fetch(new URL(done.outputs[0]!.url, stack.url));
+    await file.arrayBuffer();
+    assert.equal(file.status, 200);
+    assert.deepEqual(asked, ['takeReadAndCheck'], 'one call for the file read');
   });
 
-  it("a forgotten photo's try-on answers 404 through the one call, and a handle never minted still costs an allowance", async () => {
+  it("a forgotten photo's try-on answers 404 through the one call, and a handle never minted still costs an allowance", async (t) => {
     const { tryons, shop } = await durableNamespaces();
     const store = new DurableStore(tryons, shop, { shop: randomUUID() });
-    const stack = await startStack({ proxy: { store, limits: { readsPerMinute: 2 } } });
-    try {
-      const photo = await photoHandle(stack);
-      const started = (await (await startTryon(stack, { product: 'dress-aline-indigo', photo })).json()) as TryonAnswer;
-      assert.equal((await fetch(`${stack.url}/photos/${photo}`, { method: 'DELETE' })).status, 204);
-      const gone = await fetch(`${stack.url}/tryons/${started.tryon}`);
-      assert.deepEqual(
-        [gone.status, ((await gone.json()) as { error: { code: string } }).error.code],
-        [404, 'invalid_handle'],
-      );
-      const forged = await fetch(`${stack.url}/tryons/v1.tryon.AAAA.BBBB`);
-      assert.equal(forged.status, 404);
-      await forged.arrayBuffer();
-      const third = await fetch(`${stack.url}/tryons/v1.tryon.AAAA.BBBB`);
-      await third.arrayBuffer();
-      assert.equal(third.status, 429, 'the forged handle took the last of the allowance');
-    } finally {
-      await stack.close();
-    }
+    const stack = await useStack(t, { proxy: { store, limits: { readsPerMinute: 2 } } });
+    const photo = await photoHandle(stack);
+    const started = (await (await startTryon(stack, { product: 'dress-aline-indigo', photo })).json()) as TryonAnswer;
+    assert.equal((await fetch(`${stack.url}/photos/${photo}`, { method: 'DELETE' })).status, 204);
+    const gone = await fetch(`${stack.url}/tryons/${started.tryon}`);
+    assert.deepEqual(
+      [gone.status, ((await gone.json()) as { error: { code: string } }).error.code],
+      [404, 'invalid_handle'],
+    );
+    const forged = await fetch(`${stack.url}/tryons/v1.tryon.AAAA.BBBB`);
+    assert.equal(forged.status, 404);
+    await forged.arrayBuffer();
+    const third = await fetch(`${stack.url}/tryons/v1.tryon.AAAA.BBBB`);
+    await third.arrayBuffer();
+    assert.equal(third.status, 429, 'the forged handle took the last of the allowance');
   });
 });

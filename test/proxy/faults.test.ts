@@ -11,6 +11,7 @@ import {
   waitForStatus,
   type Stack,
   type TryonAnswer,
+  useStack,
 } from './stack.js';
 
 async function errorOf(
@@ -118,29 +119,21 @@ describe('upstream faults', () => {
 });
 
 describe('upstream refusing the key or gone', () => {
-  it('a refused key → 502 upstream_auth and a loud log line, without the key anywhere', async () => {
-    const stack = await startStack({ apiKey: 'sk_test_not_a_real_key_123' });
-    try {
-      const response = await uploadPhoto(stack);
-      const text = await response.text();
-      assert.equal(response.status, 502);
-      assert.equal((JSON.parse(text) as { error: { code: string } }).error.code, 'upstream_auth');
-      assert.ok(!text.includes('sk_test_not_a_real_key_123'));
-      const loud = stack.logs.find((l) => l.event === 'upstream_auth_failed');
-      assert.equal(loud?.level, 'error');
-      assert.ok(!JSON.stringify(stack.logs).includes('sk_test_not_a_real_key_123'));
-    } finally {
-      await stack.close();
-    }
+  it('a refused key → 502 upstream_auth and a loud log line, without the key anywhere', async (t) => {
+    const stack = await useStack(t, { apiKey: 'sk_test_not_a_real_key_123' });
+    const response = await uploadPhoto(stack);
+    const text = await response.text();
+    assert.equal(response.status, 502);
+    assert.equal((JSON.parse(text) as { error: { code: string } }).error.code, 'upstream_auth');
+    assert.ok(!text.includes('sk_test_not_a_real_key_123'));
+    const loud = stack.logs.find((l) => l.event === 'upstream_auth_failed');
+    assert.equal(loud?.level, 'error');
+    assert.ok(!JSON.stringify(stack.logs).includes('sk_test_not_a_real_key_123'));
   });
 
-  it('an unreachable upstream → 502 upstream_unavailable, retryable', async () => {
-    const dead = await startStack({ proxy: { baseUrl: 'http://127.0.0.1:9' } });
-    try {
-      const error = await errorOf(await uploadPhoto(dead));
-      assert.deepEqual([error.status, error.code, error.retryable], [502, 'upstream_unavailable', true]);
-    } finally {
-      await dead.close();
-    }
+  it('an unreachable upstream → 502 upstream_unavailable, retryable', async (t) => {
+    const dead = await useStack(t, { proxy: { baseUrl: 'http://127.0.0.1:9' } });
+    const error = await errorOf(await uploadPhoto(dead));
+    assert.deepEqual([error.status, error.code, error.retryable], [502, 'upstream_unavailable', true]);
   });
 });

@@ -15,6 +15,7 @@ import {
   type Stack,
   type StatusAnswer,
   type TryonAnswer,
+  closeAfter,
 } from './stack.js';
 import { readEvents } from './sse.js';
 import { STORE_KINDS, stackOn } from './stores.js';
@@ -327,46 +328,37 @@ for (const kind of STORE_KINDS)
       ratePerMinute: 10_000,
     };
 
-    it('gives the first look’s credit back when upstream refused its submit (surely started nothing), and the video goes on', async () => {
-      const stack = await stackOn(kind, { apiKey: 'sk_live_b', proxy: { catalog, limits } });
-      try {
-        const photo = await photoHandle(stack);
-        // The video is POST /v1/videos/tryon; its first look, the only image submit, is refused.
-        await stack.fault({ match: 'POST /v1/images/tryon', status: 402, times: 1 });
-        const video = await start(stack, { product: 'saree-banarasi-red', photo, output: 'video' });
-        assert.equal((await status(stack, video.tryon)).preview, undefined, 'no first look to show');
-        assert.ok(stack.logs.some((line) => line.event === 'first_look_failed'));
-        const more = await startTryon(stack, { product: 'saree-plain', photo, views: ['front'] });
-        // saree-plain is premium (4 a view): 20 + 4 > 22 either way; kurta without its first look is 2.
-        assert.equal(more.status, 503);
-        assert.equal(
-          (await startTryon(stack, { product: 'kurta-cotton', photo, preview: 'off' })).status,
-          202,
-          'the refused first look’s credit came back',
-        );
-      } finally {
-        await stack.close();
-      }
+    it('gives the first look’s credit back when upstream refused its submit (surely started nothing), and the video goes on', async (t) => {
+      const stack = closeAfter(t, await stackOn(kind, { apiKey: 'sk_live_b', proxy: { catalog, limits } }));
+      const photo = await photoHandle(stack);
+      // The video is POST /v1/videos/tryon; its first look, the only image submit, is refused.
+      await stack.fault({ match: 'POST /v1/images/tryon', status: 402, times: 1 });
+      const video = await start(stack, { product: 'saree-banarasi-red', photo, output: 'video' });
+      assert.equal((await status(stack, video.tryon)).preview, undefined, 'no first look to show');
+      assert.ok(stack.logs.some((line) => line.event === 'first_look_failed'));
+      const more = await startTryon(stack, { product: 'saree-plain', photo, views: ['front'] });
+      // saree-plain is premium (4 a view): 20 + 4 > 22 either way; kurta without its first look is 2.
+      assert.equal(more.status, 503);
+      assert.equal(
+        (await startTryon(stack, { product: 'kurta-cotton', photo, preview: 'off' })).status,
+        202,
+        'the refused first look’s credit came back',
+      );
     });
 
-    it('keeps the first look’s credit when its submit may have started upstream (5xx on every attempt)', async () => {
-      const stack = await stackOn(kind, { apiKey: 'sk_live_b', proxy: { catalog, limits } });
-      try {
-        const photo = await photoHandle(stack);
-        await stack.fault({ match: 'POST /v1/images/tryon', status: 500, times: 3 });
-        const video = await start(stack, { product: 'saree-banarasi-red', photo, output: 'video' });
-        assert.equal((await status(stack, video.tryon)).preview, undefined);
-        const refused = await startTryon(stack, { product: 'kurta-cotton', photo, preview: 'off' });
-        assert.equal(refused.status, 503, 'the credit of a first look that may have started is never given back');
-        assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'daily_budget_reached');
-        assert.equal(
-          (await startTryon(stack, { product: 'dress-aline-indigo', photo })).status,
-          202,
-          'one draft credit is left',
-        );
-      } finally {
-        await stack.clearFaults();
-        await stack.close();
-      }
+    it('keeps the first look’s credit when its submit may have started upstream (5xx on every attempt)', async (t) => {
+      const stack = closeAfter(t, await stackOn(kind, { apiKey: 'sk_live_b', proxy: { catalog, limits } }));
+      const photo = await photoHandle(stack);
+      await stack.fault({ match: 'POST /v1/images/tryon', status: 500, times: 3 });
+      const video = await start(stack, { product: 'saree-banarasi-red', photo, output: 'video' });
+      assert.equal((await status(stack, video.tryon)).preview, undefined);
+      const refused = await startTryon(stack, { product: 'kurta-cotton', photo, preview: 'off' });
+      assert.equal(refused.status, 503, 'the credit of a first look that may have started is never given back');
+      assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'daily_budget_reached');
+      assert.equal(
+        (await startTryon(stack, { product: 'dress-aline-indigo', photo })).status,
+        202,
+        'one draft credit is left',
+      );
     });
   });

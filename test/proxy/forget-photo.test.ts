@@ -13,6 +13,7 @@ import {
   waitForStatus,
   type Stack,
   type TryonAnswer,
+  closeAfter,
 } from './stack.js';
 import { readEvents } from './sse.js';
 import { STORE_KINDS, sharedStores, stackOn, type StoreKind } from './stores.js';
@@ -244,62 +245,54 @@ const upstreamJobs = async (stack: Stack) =>
 
 for (const kind of STORE_KINDS)
   describe(`forgetting a photo while a try-on of it is on its way upstream (${kind} store${kind === 'memory' ? '' : ', two instances'})`, () => {
-    it('a try-on still uploading its garment when the photo is forgotten never reaches upstream', async () => {
+    it('a try-on still uploading its garment when the photo is forgotten never reaches upstream', async (t) => {
       const garment = gate('POST /v1/files');
-      const { a, b, close } = await twoInstances(kind, garment.fetch);
-      try {
-        const photo = await photoHandle(a);
-        garment.arm();
-        const pending = startTryon(a, { product: 'dress-aline-indigo', photo });
-        await garment.reached; // the photo was checked; the try-on waits on its garment's upload
-        assert.equal((await forget(b, photo)).status, 204);
-        const submits = (await a.state()).requests['POST /v1/images/tryon'] ?? 0;
-        garment.open();
-        const started = await pending;
-        assert.equal(started.status, 404, await started.clone().text());
-        assert.equal(await errorCode(started), 'invalid_handle');
-        assert.equal(
-          (await a.state()).requests['POST /v1/images/tryon'] ?? 0,
-          submits,
-          'no submit reached upstream after the 204',
-        );
-        assert.equal(await upstreamJobs(a), 0);
-      } finally {
-        await close();
-      }
+      const { a, b } = closeAfter(t, await twoInstances(kind, garment.fetch));
+      const photo = await photoHandle(a);
+      garment.arm();
+      const pending = startTryon(a, { product: 'dress-aline-indigo', photo });
+      await garment.reached; // the photo was checked; the try-on waits on its garment's upload
+      assert.equal((await forget(b, photo)).status, 204);
+      const submits = (await a.state()).requests['POST /v1/images/tryon'] ?? 0;
+      garment.open();
+      const started = await pending;
+      assert.equal(started.status, 404, await started.clone().text());
+      assert.equal(await errorCode(started), 'invalid_handle');
+      assert.equal(
+        (await a.state()).requests['POST /v1/images/tryon'] ?? 0,
+        submits,
+        'no submit reached upstream after the 204',
+      );
+      assert.equal(await upstreamJobs(a), 0);
     });
 
-    it('answers 204 only once a submit already let out to upstream is decided', async () => {
+    it('answers 204 only once a submit already let out to upstream is decided', async (t) => {
       const submit = gate('POST /v1/images/tryon');
-      const { a, b, close } = await twoInstances(kind, submit.fetch);
-      try {
-        const photo = await photoHandle(a);
-        const earlier = await startTryon(a, { product: 'dress-aline-indigo', photo });
-        assert.equal(earlier.status, 202, await earlier.clone().text());
-        const { tryon } = (await earlier.json()) as TryonAnswer;
-        submit.arm();
-        const pending = startTryon(a, { product: 'dress-aline-indigo', photo });
-        await submit.reached; // this submit is on its way upstream
-        const forgetting = forget(b, photo).then((answer) => {
-          submit.order.push('forget answered');
-          return answer;
-        });
-        // The forget is recorded (the photo's earlier try-on answers 404 on the other instance)
-        // while the submit is still held…
-        const deadline = Date.now() + 10_000;
-        while ((await fetch(`${a.url}/tryons/${tryon}`)).status !== 404) {
-          assert.ok(Date.now() < deadline, 'the forget was recorded');
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
-        submit.open();
-        // …and the submit let out before it is the one kind that may still start a job: the 204 comes after it.
-        assert.equal((await pending).status, 202);
-        assert.equal((await forgetting).status, 204);
-        assert.deepEqual(submit.order, ['upstream answered POST /v1/images/tryon', 'forget answered']);
-        assert.equal(await upstreamJobs(a), 2);
-      } finally {
-        await close();
+      const { a, b } = closeAfter(t, await twoInstances(kind, submit.fetch));
+      const photo = await photoHandle(a);
+      const earlier = await startTryon(a, { product: 'dress-aline-indigo', photo });
+      assert.equal(earlier.status, 202, await earlier.clone().text());
+      const { tryon } = (await earlier.json()) as TryonAnswer;
+      submit.arm();
+      const pending = startTryon(a, { product: 'dress-aline-indigo', photo });
+      await submit.reached; // this submit is on its way upstream
+      const forgetting = forget(b, photo).then((answer) => {
+        submit.order.push('forget answered');
+        return answer;
+      });
+      // The forget is recorded (the photo's earlier try-on answers 404 on the other instance)
+      // while the submit is still held…
+      const deadline = Date.now() + 10_000;
+      while ((await fetch(`${a.url}/tryons/${tryon}`)).status !== 404) {
+        assert.ok(Date.now() < deadline, 'the forget was recorded');
+        await new Promise((resolve) => setTimeout(resolve, 25));
       }
+      submit.open();
+      // …and the submit let out before it is the one kind that may still start a job: the 204 comes after it.
+      assert.equal((await pending).status, 202);
+      assert.equal((await forgetting).status, 204);
+      assert.deepEqual(submit.order, ['upstream answered POST /v1/images/tryon', 'forget answered']);
+      assert.equal(await upstreamJobs(a), 2);
     });
   });
 

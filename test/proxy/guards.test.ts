@@ -4,7 +4,16 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { HandleSigner } from '../../proxy/handles.js';
-import { SECRET, newRequestId, personPhoto, photoHandle, startTryon, uploadPhoto, type Stack } from './stack.js';
+import {
+  SECRET,
+  newRequestId,
+  personPhoto,
+  photoHandle,
+  startTryon,
+  uploadPhoto,
+  type Stack,
+  closeAfter,
+} from './stack.js';
 import { STORE_KINDS, stackOn } from './stores.js';
 
 async function expectError(response: Response, status: number, code: string): Promise<void> {
@@ -302,84 +311,70 @@ for (const kind of STORE_KINDS)
     });
 
     describe('budgets', () => {
-      it('rate-limits uploads and submits per client with 429 and Retry-After', async () => {
-        const limited = await stackOn(kind, { proxy: { limits: { ratePerMinute: 3 } } });
-        try {
-          for (let i = 0; i < 3; i++) assert.equal((await uploadPhoto(limited)).status, 201);
-          const refused = await uploadPhoto(limited);
-          assert.ok(Number(refused.headers.get('retry-after')) >= 1);
-          await expectError(refused, 429, 'rate_limited');
-          // Reads have their own, larger allowance.
-          assert.equal((await fetch(`${limited.url}/products/dress-aline-indigo`)).status, 200);
-        } finally {
-          await limited.close();
-        }
+      it('rate-limits uploads and submits per client with 429 and Retry-After', async (t) => {
+        const limited = closeAfter(t, await stackOn(kind, { proxy: { limits: { ratePerMinute: 3 } } }));
+        for (let i = 0; i < 3; i++) assert.equal((await uploadPhoto(limited)).status, 201);
+        const refused = await uploadPhoto(limited);
+        assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+        await expectError(refused, 429, 'rate_limited');
+        // Reads have their own, larger allowance.
+        assert.equal((await fetch(`${limited.url}/products/dress-aline-indigo`)).status, 200);
       });
 
-      it('counts clients by socket address, or by the right-most X-Forwarded-For entry only when trustProxy is set', async () => {
-        const trusting = await stackOn(kind, { proxy: { trustProxy: true, limits: { ratePerMinute: 2 } } });
-        const wary = await stackOn(kind, { proxy: { limits: { ratePerMinute: 2 } } });
-        try {
-          // What a trusted proxy sends: whatever the client wrote, then the address it saw.
-          const from = (ip: string, forged = '203.0.113.66') => ({ 'x-forwarded-for': `${forged}, ${ip}` });
-          for (const stack of [trusting, wary]) {
-            assert.equal((await uploadPhoto(stack, undefined, from('198.51.100.1'))).status, 201);
-            assert.equal((await uploadPhoto(stack, undefined, from('198.51.100.1'))).status, 201);
-            assert.equal((await uploadPhoto(stack, undefined, from('198.51.100.1'))).status, 429);
-          }
-          // Another forwarded address is another client only behind a trusted proxy.
-          assert.equal((await uploadPhoto(trusting, undefined, from('198.51.100.2'))).status, 201);
-          assert.equal((await uploadPhoto(wary, undefined, from('198.51.100.2'))).status, 429);
-          // A new forged entry on the left is not a new client.
-          assert.equal((await uploadPhoto(trusting, undefined, from('198.51.100.1', '203.0.113.99'))).status, 429);
-        } finally {
-          await trusting.close();
-          await wary.close();
+      it('counts clients by socket address, or by the right-most X-Forwarded-For entry only when trustProxy is set', async (t) => {
+        const trusting = closeAfter(
+          t,
+          await stackOn(kind, { proxy: { trustProxy: true, limits: { ratePerMinute: 2 } } }),
+        );
+        const wary = closeAfter(t, await stackOn(kind, { proxy: { limits: { ratePerMinute: 2 } } }));
+        // What a trusted proxy sends: whatever the client wrote, then the address it saw.
+        const from = (ip: string, forged = '203.0.113.66') => ({ 'x-forwarded-for': `${forged}, ${ip}` });
+        for (const stack of [trusting, wary]) {
+          assert.equal((await uploadPhoto(stack, undefined, from('198.51.100.1'))).status, 201);
+          assert.equal((await uploadPhoto(stack, undefined, from('198.51.100.1'))).status, 201);
+          assert.equal((await uploadPhoto(stack, undefined, from('198.51.100.1'))).status, 429);
         }
+        // Another forwarded address is another client only behind a trusted proxy.
+        assert.equal((await uploadPhoto(trusting, undefined, from('198.51.100.2'))).status, 201);
+        assert.equal((await uploadPhoto(wary, undefined, from('198.51.100.2'))).status, 429);
+        // A new forged entry on the left is not a new client.
+        assert.equal((await uploadPhoto(trusting, undefined, from('198.51.100.1', '203.0.113.99'))).status, 429);
       });
 
-      it('caps distinct try-ons per photo; a retry with the same requestId still passes', async () => {
-        const capped = await stackOn(kind, { proxy: { limits: { tryonsPerPhoto: 2 } } });
-        try {
-          const photo = await photoHandle(capped);
-          const first = newRequestId();
-          assert.equal(
-            (await startTryon(capped, { product: 'dress-aline-indigo', photo, requestId: first })).status,
-            202,
-          );
-          assert.equal((await startTryon(capped, { product: 'dress-aline-indigo', photo })).status, 202);
-          const refused = await startTryon(capped, { product: 'dress-aline-indigo', photo });
-          await expectError(refused, 429, 'photo_limit_reached');
-          assert.equal(
-            (await startTryon(capped, { product: 'dress-aline-indigo', photo, requestId: first })).status,
-            202,
-          );
-          // A new photo starts afresh.
-          assert.equal(
-            (await startTryon(capped, { product: 'dress-aline-indigo', photo: await photoHandle(capped) })).status,
-            202,
-          );
-        } finally {
-          await capped.close();
-        }
+      it('caps distinct try-ons per photo; a retry with the same requestId still passes', async (t) => {
+        const capped = closeAfter(t, await stackOn(kind, { proxy: { limits: { tryonsPerPhoto: 2 } } }));
+        const photo = await photoHandle(capped);
+        const first = newRequestId();
+        assert.equal(
+          (await startTryon(capped, { product: 'dress-aline-indigo', photo, requestId: first })).status,
+          202,
+        );
+        assert.equal((await startTryon(capped, { product: 'dress-aline-indigo', photo })).status, 202);
+        const refused = await startTryon(capped, { product: 'dress-aline-indigo', photo });
+        await expectError(refused, 429, 'photo_limit_reached');
+        assert.equal(
+          (await startTryon(capped, { product: 'dress-aline-indigo', photo, requestId: first })).status,
+          202,
+        );
+        // A new photo starts afresh.
+        assert.equal(
+          (await startTryon(capped, { product: 'dress-aline-indigo', photo: await photoHandle(capped) })).status,
+          202,
+        );
       });
 
-      it('stops at the daily try-on budget with 503 daily_budget_reached before any upstream submit', async () => {
-        const budget = await stackOn(kind, { proxy: { limits: { dailyTryons: 2 } } });
-        try {
-          for (let i = 0; i < 2; i++)
-            assert.equal(
-              (await startTryon(budget, { product: 'dress-aline-indigo', photo: await photoHandle(budget) })).status,
-              202,
-            );
-          const submitsBefore = (await budget.state()).requests['POST /v1/images/tryon'];
-          const refused = await startTryon(budget, { product: 'dress-aline-indigo', photo: await photoHandle(budget) });
-          assert.ok(Number(refused.headers.get('retry-after')) > 0);
-          await expectError(refused, 503, 'daily_budget_reached');
-          assert.equal((await budget.state()).requests['POST /v1/images/tryon'], submitsBefore);
-        } finally {
-          await budget.close();
-        }
+      it('stops at the daily try-on budget with 503 daily_budget_reached before any upstream submit', async (t) => {
+        const budget = closeAfter(t, await stackOn(kind, { proxy: { limits: { dailyTryons: 2 } } }));
+        for (let i = 0; i < 2; i++)
+          assert.equal(
+            (await startTryon(budget, { product: 'dress-aline-indigo', photo: await photoHandle(budget) })).status,
+            202,
+          );
+        const submitsBefore = (await budget.state()).requests['POST /v1/images/tryon'];
+        const refused = await startTryon(budget, { product: 'dress-aline-indigo', photo: await photoHandle(budget) });
+        assert.ok(Number(refused.headers.get('retry-after')) > 0);
+        await expectError(refused, 503, 'daily_budget_reached');
+        assert.equal((await budget.state()).requests['POST /v1/images/tryon'], submitsBefore);
       });
     });
   });

@@ -4,7 +4,7 @@
 // instances sharing Redis or Durable Objects), lives 10 minutes and reads nothing; a made-up handle is 404.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { personPhoto, startStack, startTryon, waitForStatus, type Stack, type TryonAnswer } from './stack.js';
+import { personPhoto, startStack, startTryon, waitForStatus, type Stack, type TryonAnswer, useStack } from './stack.js';
 import { readEvents, type SseEvent } from './sse.js';
 import { sharedStores, stackOn, STORE_KINDS } from './stores.js';
 
@@ -164,24 +164,19 @@ describe('hand-off codes expire after 10 minutes', () => {
 
 for (const kind of ['redis', 'durable'] as const) {
   describe(`a code is single use across instances (${kind})`, () => {
-    it('parallel uploads with one code on two instances: exactly one gives its photo', async () => {
+    it('parallel uploads with one code on two instances: exactly one gives its photo', async (t) => {
       const [storeA, storeB] = await sharedStores(kind, 2);
-      const a = await startStack({ proxy: { store: storeA! } });
-      const b = await startStack({ proxy: { store: storeB!, baseUrl: a.sandboxUrl } });
-      try {
-        const started = await startHandoff(a);
-        const answers = await Promise.all([a, b, a, b, a, b].map((stack) => phoneUpload(stack, started.code)));
-        const statuses = answers.map((r) => r.status).sort();
-        assert.deepEqual(statuses, [201, 409, 409, 409, 409, 409]);
-        const winner = answers.find((r) => r.status === 201)!;
-        const photo = ((await winner.json()) as { photo: string }).photo;
-        // Both instances tell the desktop the same photo.
-        assert.equal((await read(b, started.handoff)).photo, photo);
-        assert.equal((await read(a, started.handoff)).photo, photo);
-      } finally {
-        await b.close();
-        await a.close();
-      }
+      const a = await useStack(t, { proxy: { store: storeA! } });
+      const b = await useStack(t, { proxy: { store: storeB!, baseUrl: a.sandboxUrl } });
+      const started = await startHandoff(a);
+      const answers = await Promise.all([a, b, a, b, a, b].map((stack) => phoneUpload(stack, started.code)));
+      const statuses = answers.map((r) => r.status).sort();
+      assert.deepEqual(statuses, [201, 409, 409, 409, 409, 409]);
+      const winner = answers.find((r) => r.status === 201)!;
+      const photo = ((await winner.json()) as { photo: string }).photo;
+      // Both instances tell the desktop the same photo.
+      assert.equal((await read(b, started.handoff)).photo, photo);
+      assert.equal((await read(a, started.handoff)).photo, photo);
     });
   });
 }

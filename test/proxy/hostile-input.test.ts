@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { DEFAULT_LIMITS } from '../../proxy/app.js';
 import { HandleSigner } from '../../proxy/handles.js';
 import { lingerBounds } from '../../proxy/lingering-close.js';
-import { SECRET, personPhoto, photoHandle, startStack, startTryon, type Stack } from './stack.js';
+import { SECRET, personPhoto, photoHandle, startStack, startTryon, type Stack, useStack, closeAfter } from './stack.js';
 import { openRaw, parseRaw, photoForm, send } from './wire.js';
 
 interface ErrorShape {
@@ -115,55 +115,43 @@ describe('hostile input', () => {
       await cases(stack.url);
     });
 
-    it('answer JSON 404 and 405 under startProxy({ basePath })', async () => {
-      const mounted = await startStack({ proxy: { basePath: '/shop/tryon' } });
-      try {
-        assert.match(mounted.url, /\/shop\/tryon$/);
-        await cases(mounted.url);
-        // Outside the mount too: the proxy's JSON, not a bare router's text.
-        const outside = await send(`${new URL(mounted.url).origin}/elsewhere`);
-        assertError(outside.status, outside.text, 404, 'not_found');
-      } finally {
-        await mounted.close();
-      }
+    it('answer JSON 404 and 405 under startProxy({ basePath })', async (t) => {
+      const mounted = await useStack(t, { proxy: { basePath: '/shop/tryon' } });
+      assert.match(mounted.url, /\/shop\/tryon$/);
+      await cases(mounted.url);
+      // Outside the mount too: the proxy's JSON, not a bare router's text.
+      const outside = await send(`${new URL(mounted.url).origin}/elsewhere`);
+      assertError(outside.status, outside.text, 404, 'not_found');
     });
 
-    it('answer JSON 404 and 405 under npm start’s /tryon mount', async () => {
+    it('answer JSON 404 and 405 under npm start’s /tryon mount', async (t) => {
       const { startDemo } = await import('../../demo/start.js');
-      const demo = await startDemo({ port: 0, sandboxPort: 0, speed: 0, quiet: true, env: {} });
-      try {
-        await cases(`${demo.url}/tryon`);
-        // The shop's own pages are still the shop's.
-        assert.equal((await send(`${demo.url}/`)).status, 200);
-      } finally {
-        await demo.close();
-      }
+      const demo = closeAfter(t, await startDemo({ port: 0, sandboxPort: 0, speed: 0, quiet: true, env: {} }));
+      await cases(`${demo.url}/tryon`);
+      // The shop's own pages are still the shop's.
+      assert.equal((await send(`${demo.url}/`)).status, 200);
     });
 
-    it('are rate limited like other reads, and logged with a bounded path', async () => {
-      const limited = await startStack({ proxy: { limits: { readsPerMinute: 5 } } });
-      try {
-        const long = `/${'a'.repeat(15_000)}`;
-        const statuses = [];
-        const requests: [string, string][] = [
-          ['GET', '/nowhere'],
-          ['GET', long],
-          ['POST', long],
-          ['PUT', '/photos'],
-          ['DELETE', '/tryons/abc'],
-          ['GET', long],
-          ['GET', '/nowhere'],
-        ];
-        for (const [method, path] of requests) statuses.push((await send(`${limited.url}${path}`, { method })).status);
-        assert.deepEqual(statuses, [404, 404, 404, 405, 405, 429, 429]);
-        const lines = limited.logs.filter((entry) => entry.event === 'request');
-        assert.ok(lines.length >= 7);
-        for (const line of lines) {
-          assert.ok(String(line.path).length <= 300, `a logged path of ${String(line.path).length} characters`);
-          assert.ok(JSON.stringify(line).length < 1000);
-        }
-      } finally {
-        await limited.close();
+    it('are rate limited like other reads, and logged with a bounded path', async (t) => {
+      const limited = await useStack(t, { proxy: { limits: { readsPerMinute: 5 } } });
+      const long = `/${'a'.repeat(15_000)}`;
+      const statuses = [];
+      const requests: [string, string][] = [
+        ['GET', '/nowhere'],
+        ['GET', long],
+        ['POST', long],
+        ['PUT', '/photos'],
+        ['DELETE', '/tryons/abc'],
+        ['GET', long],
+        ['GET', '/nowhere'],
+      ];
+      for (const [method, path] of requests) statuses.push((await send(`${limited.url}${path}`, { method })).status);
+      assert.deepEqual(statuses, [404, 404, 404, 405, 405, 429, 429]);
+      const lines = limited.logs.filter((entry) => entry.event === 'request');
+      assert.ok(lines.length >= 7);
+      for (const line of lines) {
+        assert.ok(String(line.path).length <= 300, `a logged path of ${String(line.path).length} characters`);
+        assert.ok(JSON.stringify(line).length < 1000);
       }
     });
   });

@@ -9,7 +9,7 @@ import { startCluster, type Cluster } from './cluster.js';
 import { startNginx, type Nginx } from './nginx.js';
 import { HandleSigner } from '../../proxy/handles.js';
 import { ADMIN_REFUSALS_PER_MINUTE } from '../../proxy/admin.js';
-import { SECRET, photoHandle, startStack, startTryon, waitForStatus, type TryonAnswer } from './stack.js';
+import { SECRET, photoHandle, startTryon, waitForStatus, type TryonAnswer, useStack } from './stack.js';
 import { readEvents } from './sse.js';
 import { send } from './wire.js';
 
@@ -85,19 +85,15 @@ describe('the admin listener: GET /metrics and GET /usage', () => {
     }
   });
 
-  it('with no admin listener the public port answers /metrics exactly as any unknown path too', async () => {
-    const stack = await startStack({ proxy: { log: () => undefined } });
-    try {
-      const unknown = await comparable(await fetch(`${stack.url}/no-such-page`));
-      for (const path of ['/metrics', '/usage'])
-        assert.deepEqual(
-          await comparable(await fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })),
-          unknown,
-          path,
-        );
-    } finally {
-      await stack.close();
-    }
+  it('with no admin listener the public port answers /metrics exactly as any unknown path too', async (t) => {
+    const stack = await useStack(t, { proxy: { log: () => undefined } });
+    const unknown = await comparable(await fetch(`${stack.url}/no-such-page`));
+    for (const path of ['/metrics', '/usage'])
+      assert.deepEqual(
+        await comparable(await fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })),
+        unknown,
+        path,
+      );
   });
 
   it('answers 401 without the token or with a wrong one, logs the refusal without the token, and refuses a guesser unheard after a few', async () => {

@@ -16,6 +16,7 @@ import {
   waitForStatus,
   type Stack,
   type TryonAnswer,
+  useStack,
 } from './stack.js';
 import { sharedStores } from './stores.js';
 import { parseCatalog, type CatalogFile } from '../../proxy/catalog.js';
@@ -139,29 +140,24 @@ describe('see it on a model', () => {
 
 for (const kind of ['redis', 'durable'] as const) {
   describe(`a model's picture is uploaded once for the cluster (${kind})`, () => {
-    it('two instances racing first model try-ons upload it once', async () => {
+    it('two instances racing first model try-ons upload it once', async (t) => {
       const [storeA, storeB] = await sharedStores(kind, 2);
-      const a = await startStack({ proxy: { catalog: WITH_MODELS, store: storeA! } });
-      const b = await startStack({
+      const a = await useStack(t, { proxy: { catalog: WITH_MODELS, store: storeA! } });
+      const b = await useStack(t, {
         proxy: { catalog: WITH_MODELS, store: storeB!, baseUrl: a.sandboxUrl, assetsDir: a.assetsDir },
       });
-      try {
-        await writeModels(a.assetsDir);
-        const answers = await Promise.all(
-          [a, b, a, b].map((stack) => startTryon(stack, { product: 'dress-aline-indigo', model: 'ravi' })),
-        );
-        assert.deepEqual(
-          answers.map((r) => r.status),
-          [202, 202, 202, 202],
-        );
-        const modelUploads = [...a.logs, ...b.logs].filter(
-          (entry) => entry.event === 'catalog_image_uploaded' && entry.path === 'models/ravi.png',
-        );
-        assert.equal(modelUploads.length, 1);
-      } finally {
-        await b.close();
-        await a.close();
-      }
+      await writeModels(a.assetsDir);
+      const answers = await Promise.all(
+        [a, b, a, b].map((stack) => startTryon(stack, { product: 'dress-aline-indigo', model: 'ravi' })),
+      );
+      assert.deepEqual(
+        answers.map((r) => r.status),
+        [202, 202, 202, 202],
+      );
+      const modelUploads = [...a.logs, ...b.logs].filter(
+        (entry) => entry.event === 'catalog_image_uploaded' && entry.path === 'models/ravi.png',
+      );
+      assert.equal(modelUploads.length, 1);
     });
   });
 }

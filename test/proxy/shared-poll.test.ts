@@ -15,6 +15,22 @@ import { readEvents } from './sse.js';
 
 const INTERVAL = 400;
 
+/** Ten SSE watchers of one try-on's events, returned once each has had its first event. */
+async function tenWatchers(events: string): Promise<ReturnType<typeof readEvents>[]> {
+  const firstEvents: Promise<void>[] = [];
+  const watchers = Array.from({ length: 10 }, () => {
+    let seen!: () => void;
+    firstEvents.push(
+      new Promise<void>((resolve) => {
+        seen = resolve;
+      }),
+    );
+    return readEvents(events, () => seen());
+  });
+  await Promise.all(firstEvents);
+  return watchers;
+}
+
 describe('shared poll', () => {
   let stack: Stack;
   before(async () => {
@@ -32,17 +48,7 @@ describe('shared poll', () => {
     const { jobId } = await new HandleSigner(SECRET).open('tryon', started.tryon);
     const polls = async () => (await stack.state()).workspaces.ws_1!.jobs.find((j) => j.id === jobId)!.polls;
 
-    const firstEvents: Promise<void>[] = [];
-    const watchers = Array.from({ length: 10 }, () => {
-      let seen!: () => void;
-      firstEvents.push(
-        new Promise<void>((resolve) => {
-          seen = resolve;
-        }),
-      );
-      return readEvents(`${stack.url}/tryons/${started.tryon}/events`, () => seen());
-    });
-    await Promise.all(firstEvents);
+    const watchers = await tenWatchers(`${stack.url}/tryons/${started.tryon}/events`);
 
     const before = await polls();
     const t0 = Date.now();
@@ -122,17 +128,7 @@ describe('shared poll with a first look', () => {
       const jobs = (await stack.state()).workspaces.ws_1!.jobs;
       return [jobId, previewJobId].map((id) => jobs.find((j) => j.id === id)!.polls);
     };
-    const firstEvents: Promise<void>[] = [];
-    const watchers = Array.from({ length: 10 }, () => {
-      let seen!: () => void;
-      firstEvents.push(
-        new Promise<void>((resolve) => {
-          seen = resolve;
-        }),
-      );
-      return readEvents(`${stack.url}/tryons/${started.tryon}/events`, () => seen());
-    });
-    await Promise.all(firstEvents);
+    const watchers = await tenWatchers(`${stack.url}/tryons/${started.tryon}/events`);
 
     const before = await polls();
     const t0 = Date.now();

@@ -3,11 +3,15 @@
 import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { closeAfter } from './close-after.js';
 import sharp from 'sharp';
 import { startSandbox } from '../../sandbox/server.js';
 import { startProxy, type StartOptions } from '../../proxy/node.js';
 import type { CatalogFile } from '../../proxy/catalog.js';
 import { Upstream } from '../../proxy/upstream/client.js';
+
+export { closeAfter, type Closable } from './close-after.js';
 
 export const KEYS = { sk_test_a: 'ws_1', sk_live_b: 'ws_1', sk_test_c: 'ws_2' } as const;
 export const SECRET = 'proxy-secret-for-tests-0123456789abcdef';
@@ -96,6 +100,36 @@ export async function writeAssets(dir: string): Promise<void> {
   await writeFile(join(dir, 'models/lehenga-emerald.jpg'), await personPhoto(400, 600));
 }
 
+/** The sandbox as the tests run it: on loopback, a random port, instant renders, the test keys, silent. */
+export function startTestSandbox(options: Parameters<typeof startSandbox>[0] = {}): ReturnType<typeof startSandbox> {
+  return startSandbox({
+    port: 0,
+    hostname: '127.0.0.1',
+    speed: 0,
+    keys: { ...KEYS },
+    log: () => undefined,
+    ...options,
+  });
+}
+
+/** The sandbox's test controls (`/sandbox/state`, `/sandbox/faults`) at `sandboxUrl`. */
+export function sandboxControls(sandboxUrl: string): Pick<Stack, 'state' | 'fault' | 'clearFaults'> {
+  return {
+    state: async () => (await (await fetch(`${sandboxUrl}/sandbox/state`)).json()) as SandboxState,
+    fault: async (body) => {
+      const response = await fetch(`${sandboxUrl}/sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (response.status !== 201) throw new Error(`fault refused: ${response.status} ${await response.text()}`);
+    },
+    clearFaults: async () => {
+      await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'DELETE' });
+    },
+  };
+}
+
 export async function startStack(
   options: {
     apiKey?: string;
@@ -105,14 +139,7 @@ export async function startStack(
 ): Promise<Stack> {
   const assetsDir = await mkdtemp(join(tmpdir(), 'tryon-proxy-test-'));
   await writeAssets(assetsDir);
-  const sandbox = await startSandbox({
-    port: 0,
-    hostname: '127.0.0.1',
-    speed: 0,
-    keys: { ...KEYS },
-    log: () => undefined,
-    ...options.sandbox,
-  });
+  const sandbox = await startTestSandbox(options.sandbox);
   const logs: Record<string, unknown>[] = [];
   const upstreamCalls: string[] = [];
   const countingFetch: typeof fetch = (input, init) => {
@@ -138,24 +165,18 @@ export async function startStack(
     logs,
     assetsDir,
     upstreamCalls,
-    state: async () => (await (await fetch(`${sandbox.url}/sandbox/state`)).json()) as SandboxState,
-    fault: async (body) => {
-      const response = await fetch(`${sandbox.url}/sandbox/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (response.status !== 201) throw new Error(`fault refused: ${response.status} ${await response.text()}`);
-    },
-    clearFaults: async () => {
-      await fetch(`${sandbox.url}/sandbox/faults`, { method: 'DELETE' });
-    },
+    ...sandboxControls(sandbox.url),
     close: async () => {
       await proxy.close();
       await sandbox.close();
       await rm(assetsDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A stack of this test's own (`startStack`'s options), closed when the test ends. */
+export async function useStack(t: TestContext, options: Parameters<typeof startStack>[0] = {}): Promise<Stack> {
+  return closeAfter(t, await startStack(options));
 }
 
 export async function uploadPhoto(
@@ -231,13 +252,7 @@ export const absolute = (stack: { url: string }, url: string) => new URL(url, st
 export async function startHeldJob(
   name: string,
 ): Promise<{ sandbox: Awaited<ReturnType<typeof startSandbox>>; upstream: Upstream; jobId: string }> {
-  const sandbox = await startSandbox({
-    port: 0,
-    hostname: '127.0.0.1',
-    speed: 0,
-    keys: { sk_test_a: 'ws_1' },
-    log: () => undefined,
-  });
+  const sandbox = await startTestSandbox({ keys: { sk_test_a: 'ws_1' } });
   const upstream = new Upstream({
     apiKey: 'sk_test_a',
     baseUrl: sandbox.url,

@@ -12,12 +12,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { startSandbox } from '../../sandbox/server.js';
 import { startProxy, type StartedProxy } from '../../proxy/node.js';
 import type { UsageAnswer } from '../../proxy/admin.js';
 import {
+  startTestSandbox,
   CATALOG,
-  KEYS,
   SECRET,
   photoHandle,
   startTryon,
@@ -253,13 +252,7 @@ for (const kind of ['redis', 'durable'] as const) {
       const alertUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/budget`;
       const secret = `whsec_${Buffer.from('budget-alert-secret-for-tests!!').toString('base64')}`;
 
-      const sandbox = await startSandbox({
-        port: 0,
-        hostname: '127.0.0.1',
-        speed: 0,
-        keys: { ...KEYS },
-        log: () => undefined,
-      });
+      const sandbox = await startTestSandbox();
       closers.push(async () => sandbox.close());
       const assetsDir = await mkdtemp(join(tmpdir(), 'tryon-usage-test-'));
       closers.push(() => rm(assetsDir, { recursive: true, force: true }));

@@ -17,6 +17,7 @@ import {
   type Stack,
   type StatusAnswer,
   type TryonAnswer,
+  useStack,
 } from './stack.js';
 import { readEvents } from './sse.js';
 
@@ -219,25 +220,21 @@ describe('webhooks', () => {
     }
   });
 
-  it('without a webhook secret every event is refused as unverified', async () => {
-    const plain = await startStack();
-    try {
-      const body = '{"type":"job.succeeded","data":{"id":"job_x","status":"succeeded"}}';
-      const now = new Date();
-      const response = await fetch(`${plain.url}/webhooks`, {
-        method: 'POST',
-        body,
-        headers: {
-          'webhook-id': 'msg_9',
-          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-          'webhook-signature': new Webhook(WEBHOOK_SECRET).sign('msg_9', now, body),
-        },
-      });
-      assert.equal(response.status, 401);
-      assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'invalid_signature');
-    } finally {
-      await plain.close();
-    }
+  it('without a webhook secret every event is refused as unverified', async (t) => {
+    const plain = await useStack(t);
+    const body = '{"type":"job.succeeded","data":{"id":"job_x","status":"succeeded"}}';
+    const now = new Date();
+    const response = await fetch(`${plain.url}/webhooks`, {
+      method: 'POST',
+      body,
+      headers: {
+        'webhook-id': 'msg_9',
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': new Webhook(WEBHOOK_SECRET).sign('msg_9', now, body),
+      },
+    });
+    assert.equal(response.status, 401);
+    assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'invalid_signature');
   });
 });
 

@@ -14,8 +14,8 @@ import { startSandbox } from '../../sandbox/server.js';
 import { HandleSigner } from '../../proxy/handles.js';
 import { buildWorker, serveWorkerIsolates, type ServedIsolates, type WorkerBundle } from '../../scripts/worker.js';
 import {
+  startTestSandbox,
   CATALOG,
-  KEYS,
   SECRET,
   photoHandle,
   startTryon,
@@ -118,12 +118,7 @@ describe('the proxy in several workerd isolates sharing Durable Objects', () => 
         (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`),
       );
     });
-    sandbox = await startSandbox({
-      port: 0,
-      hostname: '127.0.0.1',
-      speed: 0,
-      keys: { ...KEYS },
-      log: () => undefined,
+    sandbox = await startTestSandbox({
       webhookUrl: `${relayUrl}/webhooks`,
       webhookSecret: WEBHOOK_SECRET,
     });

@@ -24,8 +24,8 @@ import {
 import sharp from 'sharp';
 import { colourDistance, torsoColour } from './garment-colour.js';
 import {
+  startTestSandbox,
   CATALOG,
-  KEYS,
   SECRET,
   personPhoto,
   startTryon,
@@ -111,12 +111,7 @@ describe('the proxy in workerd', () => {
         (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`),
       );
     });
-    sandbox = await startSandbox({
-      port: 0,
-      hostname: '127.0.0.1',
-      speed: 0,
-      keys: { ...KEYS },
-      log: () => undefined,
+    sandbox = await startTestSandbox({
       webhookUrl: `${relayUrl}/webhooks`,
       webhookSecret: WEBHOOK_SECRET,
     });
@@ -382,13 +377,7 @@ describe('npm run worker', () => {
     const dir = await mkdtemp(join(tmpdir(), 'tryon-npm-worker-'));
     await writeAssets(dir);
     await writeFile(join(dir, 'catalog.json'), JSON.stringify(CATALOG));
-    const sandbox = await startSandbox({
-      port: 0,
-      hostname: '127.0.0.1',
-      speed: 0,
-      keys: { ...KEYS },
-      log: () => undefined,
-    });
+    const sandbox = await startTestSandbox();
     const port = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {
         const { port: free } = probe.address() as AddressInfo;

@@ -13,6 +13,7 @@ import {
   reach,
   until,
   withConsoleErrors,
+  submitTryon,
 } from './helpers.js';
 import type { Fake, Scenario } from './helpers.js';
 
@@ -38,9 +39,7 @@ const dataLayer = () => (window as { dataLayer?: Params[] }).dataLayer;
 
 /** A whole try-on: open, consent, photo, submit, the result (or an error), close. */
 async function fullRun(el: TryonButton, ending: 'result' | 'error'): Promise<void> {
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(500, 700));
-  button(el, 'Try it on').click();
+  await submitTryon(el);
   await reach(el, ending);
   el.close();
   await reach(el, 'idle');

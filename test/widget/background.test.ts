@@ -5,18 +5,7 @@ import { expect } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
-import {
-  button,
-  drawnPhoto,
-  fakeProxy,
-  mount,
-  openAndConsent,
-  panelRoot,
-  pickPhoto,
-  reach,
-  recordEvents,
-  until,
-} from './helpers.js';
+import { fakeProxy, mount, panelRoot, reach, recordEvents, until, tryOnUntil, startHeldTryon } from './helpers.js';
 
 type Params = Record<string, unknown>;
 const dataLayer = () => (window as { dataLayer?: Params[] }).dataLayer ?? [];
@@ -89,13 +78,10 @@ describe('a try-on watched after the dialog closes', () => {
       });
       const el = await mount(fake, { analytics: 'dataLayer' });
       const events = recordEvents(el);
-      await openAndConsent(el);
-      await pickPhoto(el, await drawnPhoto(500, 700));
-      button(el, 'Try it on').click();
-      await until(
-        async () => (await fake.log()).some((r) => r.path.endsWith('/events') && r.held),
-        'the stream to wait at the hold',
-      );
+      await startHeldTryon(fake, el, {
+        held: (r) => r.path.endsWith('/events') && r.held === true,
+        what: 'the stream to wait at the hold',
+      });
       await reach(el, 'queued');
 
       el.close();
@@ -170,10 +156,7 @@ describe('a try-on watched after the dialog closes', () => {
   it('a dialog closed before the try-on was sent stops, and says "closed"', async () => {
     const fake = await fakeProxy({ photoHold: true });
     const el = await mount(fake, { analytics: 'dataLayer' });
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(500, 700));
-    button(el, 'Try it on').click();
-    await reach(el, 'uploading');
+    await tryOnUntil(el, 'uploading');
     el.close();
     await reach(el, 'idle');
     await fake.release();

@@ -7,12 +7,10 @@ import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import {
-  button,
   dialogOf,
   drawnPhoto,
   fakeProxy,
   mount,
-  openAndConsent,
   panelRoot,
   pickPhoto,
   reach,
@@ -20,27 +18,17 @@ import {
   until,
   withConsoleErrors,
   focused,
+  tryOnUntil,
+  SAREE_IN_TWO_COLOURS,
 } from './helpers.js';
 
-const saree = {
-  views: ['front'],
-  video: false,
-  tier: 'draft',
-  name: 'Banarasi saree',
-  variants: [
-    { id: 'ivory', name: 'Ivory' },
-    { id: 'sindoor-red', name: 'Sindoor red' },
-  ],
-};
+const saree = SAREE_IN_TWO_COLOURS;
 
 const cartButton = (el: TryonButton) => panelRoot(el).querySelector<HTMLButtonElement>('[part~="add-to-cart-button"]');
 const cartError = (el: TryonButton) => panelRoot(el).querySelector<HTMLElement>('[part="cart-error"]');
 
 async function tryOn(el: TryonButton): Promise<void> {
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(500, 700));
-  button(el, 'Try it on').click();
-  await reach(el, 'result');
+  await tryOnUntil(el);
   await until(() => panelRoot(el).querySelector('img[part="image"]'), 'the result image');
 }
 

@@ -20,6 +20,7 @@ import {
   statusText,
   until,
   focused,
+  tryOnUntil,
 } from './helpers.js';
 import type { Fake, FakeRequest, Scenario } from './helpers.js';
 import { viewport } from './media.js';
@@ -64,10 +65,7 @@ async function result(
   // Lets the first try-on pass its hold, so a later one waits at its own.
   if (releaseFirst) await fake.release();
   const el = await mount(fake, attributes);
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(400, 500));
-  button(el, 'Try it on').click();
-  await reach(el, 'result');
+  await tryOnUntil(el, 'result', { width: 400, height: 500 });
   await until(() => panelRoot(el).querySelector('img[part="image"]'), 'the result image');
   return { fake, el };
 }

@@ -18,7 +18,7 @@ import { te } from '../../widget/i18n/te.js';
 import { ur } from '../../widget/i18n/ur.js';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import type { Translation } from '../../widget/i18n/en.js';
-import { button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, until } from './helpers.js';
+import { button, fakeProxy, mount, panelRoot, reach, until, tryOnUntil } from './helpers.js';
 import type { Fake, Scenario } from './helpers.js';
 
 const TRANSLATIONS: Translation[] = [ar, bn, gu, hi, mr, ta, te, ur];
@@ -68,10 +68,7 @@ describe('every error code the proxy can answer, in words', () => {
     it(`a try-on refused with ${code} shows its own words, never "Something went wrong"`, async () => {
       const fake = await fakeProxy({ tryonErrors: [{ status: 400, code, retryable: false }] });
       const el = await mount(fake);
-      await openAndConsent(el);
-      await pickPhoto(el, await drawnPhoto(500, 700));
-      button(el, 'Try it on').click();
-      await reach(el, 'error');
+      await tryOnUntil(el, 'error');
       expect(alertText(el)).to.not.equal(en.error_generic);
       expect(alertText(el)).to.not.equal('');
     });
@@ -83,10 +80,7 @@ describe('every error code the proxy can answer, in words', () => {
         tryonErrors: [{ status: code === 'daily_limit_reached' ? 429 : 503, code, retryable: false }],
       });
       const el = await mount(fake);
-      await openAndConsent(el);
-      await pickPhoto(el, await drawnPhoto(500, 700));
-      button(el, 'Try it on').click();
-      await reach(el, 'error');
+      await tryOnUntil(el, 'error');
       expect(alertText(el)).to.equal(en[`error_${code}`]);
       const labels = [...panelRoot(el).querySelectorAll('.actions button')].map((b) => b.textContent?.trim());
       expect(labels).to.deep.equal(['Close']);

@@ -3,24 +3,16 @@ import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
 import {
   button,
-  drawnPhoto,
   fakeProxy,
   mount,
-  openAndConsent,
   panelRoot,
-  pickPhoto,
   reach,
   recordEvents,
   until,
   withConsoleErrors,
+  submitTryon,
 } from './helpers.js';
 import type { FakeError, Scenario } from './helpers.js';
-
-async function submitPhoto(el: TryonButton): Promise<void> {
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(500, 700));
-  button(el, 'Try it on').click();
-}
 
 function alertText(el: TryonButton): string {
   return panelRoot(el).querySelector('[role="alert"]')?.textContent?.trim() ?? '';
@@ -94,7 +86,7 @@ describe('errors in plain words', () => {
       const fake = await fakeProxy(scenario);
       const el = await mount(fake);
       const seen = recordEvents(el);
-      await submitPhoto(el);
+      await submitTryon(el);
       await reach(el, 'error');
       expect(alertText(el)).to.equal(message);
       const reported = seen.find((e) => e.type === 'tryon-error')!.detail;
@@ -122,7 +114,7 @@ describe('errors in plain words', () => {
     });
     const el = await mount(fake);
     const seen = recordEvents(el);
-    await submitPhoto(el);
+    await submitTryon(el);
     await reach(el, 'error');
     expect(alertText(el)).to.equal(en.error_render_failed);
     expect(seen.find((e) => e.type === 'tryon-error')!.detail.code).to.equal('render_failed');
@@ -145,7 +137,7 @@ describe('errors in plain words', () => {
       ],
     });
     const el = await mount(fake);
-    await submitPhoto(el);
+    await submitTryon(el);
     await reach(el, 'error');
     button(el, 'Try again').click();
     await reach(el, 'error');
@@ -163,7 +155,7 @@ describe('errors in plain words', () => {
     const fake = await fakeProxy({ photoErrors: [{ status: 502, code: 'upstream_unavailable' }] });
     const el = await mount(fake);
     const seen = recordEvents(el);
-    await submitPhoto(el);
+    await submitTryon(el);
     await reach(el, 'error');
     button(el, 'Try again').click();
     await reach(el, 'result');
@@ -184,7 +176,7 @@ describe('errors in plain words', () => {
       steps: [{ status: 'queued' }, { status: 'processing' }, { status: 'succeeded', outputs: ['front'] }],
     });
     const el = await mount(fake);
-    await submitPhoto(el);
+    await submitTryon(el);
     await reach(el, 'result');
     const polls = (await fake.log()).filter((r) => /^\/tryons\/[^/]+$/.test(r.path));
     expect(polls.length).to.equal(5); // two failures, then queued, processing, succeeded
@@ -205,7 +197,7 @@ describe('errors in plain words', () => {
     });
     const el = await mount(fake);
     el.pollInterval = 5;
-    await submitPhoto(el);
+    await submitTryon(el);
     await reach(el, 'error', 15000);
     expect(alertText(el)).to.equal(en.error_rate_limited);
     button(el, 'Try again').click();
@@ -251,13 +243,13 @@ describe('errors in plain words', () => {
       ],
     });
     const el = await mount(fake);
-    await submitPhoto(el);
+    await submitTryon(el);
     await reach(el, 'result');
     await until(() => panelRoot(el).querySelector('img[part="image"]'), 'the image from the second answer');
 
     const empty = await fakeProxy({ steps: [{ status: 'succeeded', outputs: [] }] });
     const other = await mount(empty);
-    await submitPhoto(other);
+    await submitTryon(other);
     await reach(other, 'error');
     expect(alertText(other)).to.equal(en.error_generic);
     await expect(other).to.be.accessible();

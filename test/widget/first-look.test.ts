@@ -3,7 +3,7 @@
 // it, never with Download or Share; the full render replaces it (a crossfade, none under reduced
 // motion), said once; a failed full render keeps it; a reload shows it again; tryon-preview and
 // tryon_preview say how long it took.
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
@@ -20,6 +20,8 @@ import {
   recordEvents,
   statusText,
   until,
+  submitTryon,
+  reloadPage,
 } from './helpers.js';
 import { ar } from '../../widget/i18n/ar.js';
 import { emulate } from './media.js';
@@ -38,11 +40,8 @@ const lookImage = (el: TryonButton) => firstLook(el)?.querySelector<HTMLImageEle
 const buttonNames = (el: TryonButton) =>
   [...panelRoot(el).querySelectorAll('button')].map((b) => b.textContent!.trim());
 
-async function submit(el: TryonButton): Promise<void> {
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(400, 500));
-  button(el, 'Try it on').click();
-}
+/** The first-look tests' drawn photo is 400 × 500. */
+const submit = (el: TryonButton) => submitTryon(el, { width: 400, height: 500 });
 
 /** Waits for the first look to be painted (its image decoded). */
 async function lookPainted(el: TryonButton): Promise<HTMLImageElement> {
@@ -196,15 +195,7 @@ describe('first look', () => {
     const first = await mount(fake);
     await submit(first);
     await lookPainted(first);
-    first.remove();
-
-    const container = await fixture<HTMLDivElement>(html`<div></div>`);
-    const seen = recordEvents(container);
-    const again = document.createElement('tryon-button') as TryonButton;
-    again.setAttribute('endpoint', fake.endpoint);
-    again.setAttribute('prefetch', 'interaction');
-    again.pollInterval = 50;
-    container.append(again);
+    const { again, seen } = await reloadPage(first, fake, {}, 50);
     again.product = 'saree-red';
     const image = await lookPainted(again);
     expect(image.src).to.contain('/files/preview-front.png');

@@ -13,6 +13,10 @@ import {
   recordEvents,
   statusText,
   until,
+  submitTryon,
+  tryOnUntil,
+  HELD_AFTER_QUEUED,
+  HELD_TWICE,
 } from './helpers.js';
 import type { FakeRequest } from './helpers.js';
 
@@ -22,13 +26,7 @@ describe('the try-on flow', () => {
   it('goes consent → photo → uploading → queued → rendering → result, accessible at every step', async () => {
     const fake = await fakeProxy({
       photoHold: true,
-      steps: [
-        { status: 'queued' },
-        { hold: true },
-        { status: 'processing' },
-        { hold: true },
-        { status: 'succeeded', outputs: ['front'] },
-      ],
+      steps: HELD_TWICE,
     });
     const el = await mount(fake);
     expect(el.status).to.equal('idle');
@@ -125,10 +123,7 @@ describe('the try-on flow', () => {
     const fake = await fakeProxy();
     const el = await mount(fake);
     const seen = recordEvents(document.body);
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(500, 700));
-    button(el, 'Try it on').click();
-    await reach(el, 'result');
+    await tryOnUntil(el);
     await until(() => seen.some((e) => e.type === 'tryon-result'), 'tryon-result');
     el.close();
     await until(() => seen.some((e) => e.type === 'tryon-close'), 'tryon-close');
@@ -186,13 +181,11 @@ describe('the try-on flow', () => {
       const fake = await fakeProxy({
         sse,
         holdPolls: true,
-        steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+        steps: HELD_AFTER_QUEUED,
       });
       const el = await mount(fake);
       const events = recordEvents(el);
-      await openAndConsent(el);
-      await pickPhoto(el, await drawnPhoto(500, 700));
-      button(el, 'Try it on').click();
+      await submitTryon(el);
       const watching = (r: FakeRequest) => r.method === 'GET' && r.path.startsWith('/tryons/');
       // The page is waiting on the proxy (a stream, or a poll) held open at the hold.
       const heldAt =
@@ -219,10 +212,7 @@ describe('the try-on flow', () => {
   it('a product changed while the dialog is open starts over at the photo step, reflected in status and focus', async () => {
     const fake = await fakeProxy();
     const el = await mount(fake);
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(500, 700));
-    button(el, 'Try it on').click();
-    await reach(el, 'result');
+    await tryOnUntil(el);
     el.product = 'saree-blue';
     await el.open();
     await reach(el, 'photo');
@@ -238,10 +228,7 @@ describe('the try-on flow', () => {
   it('"Try another photo" starts a new logical try-on with a new requestId, and "Use my last photo" skips the upload', async () => {
     const fake = await fakeProxy();
     const el = await mount(fake);
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(500, 700));
-    button(el, 'Try it on').click();
-    await reach(el, 'result');
+    await tryOnUntil(el);
     button(el, 'Try another photo').click();
     await reach(el, 'photo');
     button(el, 'Use my last photo').click();
@@ -257,10 +244,7 @@ describe('the try-on flow', () => {
   it('closing returns focus to the button and reopening shows the result again', async () => {
     const fake = await fakeProxy();
     const el = await mount(fake);
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(500, 700));
-    button(el, 'Try it on').click();
-    await reach(el, 'result');
+    await tryOnUntil(el);
     button(el, 'Close').click();
     await reach(el, 'idle');
     expect(dialogOf(el).open).to.equal(false);
@@ -299,13 +283,10 @@ describe('the try-on flow', () => {
 
   it('announces progress through one polite live region', async () => {
     const fake = await fakeProxy({
-      steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+      steps: HELD_AFTER_QUEUED,
     });
     const el = await mount(fake);
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(400, 500));
-    button(el, 'Try it on').click();
-    await reach(el, 'queued');
+    await tryOnUntil(el, 'queued', { width: 400, height: 500 });
     const regions = panelRoot(el).querySelectorAll('[role="status"], [aria-live]');
     expect(regions).to.have.length(1);
     expect(dialogOf(el).contains(regions[0]!)).to.equal(true);
@@ -320,10 +301,7 @@ describe('the try-on flow', () => {
     const el = await mount(fake);
     Object.defineProperty(crypto, 'randomUUID', { configurable: true, value: undefined });
     try {
-      await openAndConsent(el);
-      await pickPhoto(el, await drawnPhoto(400, 500));
-      button(el, 'Try it on').click();
-      await reach(el, 'result');
+      await tryOnUntil(el, 'result', { width: 400, height: 500 });
     } finally {
       delete (crypto as { randomUUID?: unknown }).randomUUID;
     }
@@ -336,10 +314,7 @@ describe('the try-on flow', () => {
     const fake = await fakeProxy();
     const el = await mount(fake);
     const seen = recordEvents(el);
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(400, 500));
-    button(el, 'Try it on').click();
-    await reach(el, 'result');
+    await tryOnUntil(el, 'result', { width: 400, height: 500 });
     el.close();
     await reach(el, 'idle');
     el.product = 'lehenga-green';
@@ -440,10 +415,7 @@ describe('the try-on flow', () => {
 async function comparisonOnResult(
   el: Awaited<ReturnType<typeof mount>>,
 ): Promise<{ compare: HTMLElement; slider: HTMLElement }> {
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(400, 500));
-  button(el, 'Try it on').click();
-  await reach(el, 'result');
+  await tryOnUntil(el, 'result', { width: 400, height: 500 });
   const compare = panelRoot(el).querySelector<HTMLElement>('[part="compare"]')!;
   const image = compare.querySelector<HTMLImageElement>('img[part="image"]')!;
   await until(() => image.complete && image.naturalWidth > 0, 'the result decoded');

@@ -1,114 +1,12 @@
-// Shared test tools: a per-test fake proxy, element lookups across shadow roots, generated photos.
+// Shared test tools: the shopper's steps (mount, consent, photo, try-on, reload), element lookups
+// across shadow roots, generated photos; the fake proxy's client and scenarios are fake-scenario.ts,
+// re-exported here.
 import { expect, fixture, html } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import '../../widget/tryon-button.js';
+import type { Fake, FakeRequest } from './fake-scenario.js';
 
-export interface FakeRequest {
-  method: string;
-  path: string;
-  at: number;
-  body?: Record<string, unknown>;
-  upload?: { multipart: boolean; field?: string; partType?: string; bytes: number; jpeg: boolean; exif: boolean };
-  /** The request waited at a `{hold: true}` step. */
-  held?: boolean;
-  /** The page gave the held request up (closed it) before the release. */
-  closedByClient?: boolean;
-}
-
-export interface FakeStep {
-  status?: string;
-  outputs?: string[];
-  video?: boolean;
-  hold?: boolean;
-  /** Every output's URL in this answer, instead of its file's (`{file}` in it is the file's own path). */
-  url?: string;
-  error?: { code: string; message: string; retryable: boolean };
-  /** The first look's status beside this step (`succeeded` carries `preview-<variant->front.png`). */
-  preview?: 'queued' | 'processing' | 'succeeded' | 'failed';
-}
-
-export interface FakeError {
-  status: number;
-  code: string;
-  retryable?: boolean;
-  retryAfter?: number;
-  raw?: string;
-  destroy?: boolean;
-  /** Redirected to a port where nothing listens: a refused connection, a network error in every engine. */
-  refused?: boolean;
-}
-
-export interface Scenario {
-  product?: {
-    product?: string;
-    views: string[];
-    video: boolean;
-    tier: string;
-    name?: string;
-    retention?: { photoSeconds: number; resultSeconds: number };
-    /** GET /products' availability today (absent: available, as from an older proxy). */
-    available?: boolean;
-    unavailableReason?: string;
-    /** The variants the fake lists and accepts; without it, any `variant` is refused as unknown_variant. */
-    variants?: { id: string; name: string }[];
-    /** How many other colours may be previewed per photo; beyond it POST /tryons answers colour_preview_limit. */
-    colourPreviews?: number;
-    /** Whether the photo check asks for the whole body (GET /products' `fullBody`). */
-    fullBody?: boolean;
-    /** The shop's models the product lists ("See it on a model"). */
-    models?: { id: string; name: string; image: string }[];
-  } | null;
-  /** Reads of GET /handoffs/{h} before the fake's hand-off is received. */
-  handoffReadsUntilReceived?: number;
-  photoErrors?: FakeError[];
-  tryonErrors?: FakeError[];
-  forgetErrors?: FakeError[];
-  statusErrors?: FakeError[];
-  sse?: boolean;
-  sseDelayMs?: number;
-  photoHold?: boolean;
-  /** How long an uploaded photo's handle stays valid. */
-  photoExpiresInMs?: number;
-  holdPolls?: boolean;
-  steps?: FakeStep[];
-  videoSteps?: FakeStep[];
-  /** The steps of a colour preview (`quality: "preview"`); its files are `draft-<variant>-front.png`. */
-  colourSteps?: FakeStep[];
-  /** The cap the fake itself holds on colour previews per photo, when it differs from the product's (a proxy's refusal). */
-  colourPreviewCap?: number;
-  /** The HTTP status GET /files/… answers; 200 unless told. */
-  fileStatus?: number;
-  /** File names (`front.png`, `preview-front.png`, `draft-<variant>-front.png`) answered 404: a picture that does not load. */
-  brokenFiles?: string[];
-  /** How many GET /files/… are served (no-store) before `fileStatus` applies; from the first unless told. */
-  fileFailsAfter?: number;
-}
-
-export interface Fake {
-  endpoint: string;
-  log(): Promise<FakeRequest[]>;
-  release(): Promise<void>;
-  /** The bytes of the last photo uploaded, exactly as the widget sent them. */
-  photo(): Promise<Uint8Array>;
-}
-
-export async function fakeProxy(scenario: Scenario = {}): Promise<Fake> {
-  const sid = crypto.randomUUID().replace(/-/g, '').slice(0, 12);
-  const response = await fetch(`/fake-control/${sid}`, { method: 'POST', body: JSON.stringify(scenario) });
-  if (!response.ok) throw new Error(`fake proxy control failed: ${response.status}`);
-  return {
-    endpoint: `/fake/${sid}/tryon`,
-    log: async () => (await (await fetch(`/fake-control/${sid}/log`)).json()) as FakeRequest[],
-    release: async () => {
-      await fetch(`/fake-control/${sid}/release`, { method: 'POST' });
-    },
-    photo: async () => {
-      const response = await fetch(`/fake-control/${sid}/photo`);
-      if (!response.ok) throw new Error(`no photo was uploaded: ${response.status}`);
-      return new Uint8Array(await response.arrayBuffer());
-    },
-  };
-}
+export * from './fake-scenario.js';
 
 export async function mount(fake: Fake, attributes: Record<string, string | boolean> = {}): Promise<TryonButton> {
   const el = await fixture<TryonButton>(
@@ -194,6 +92,48 @@ export async function openAndConsent(el: TryonButton, continueLabel = 'Continue'
   await reach(el, 'photo');
 }
 
+/** How a test's try-on starts: the drawn photo's size and, in another language, the two buttons' labels. */
+export interface TryonStart {
+  /** The drawn photo's width and height; 500 × 700 unless told. */
+  width?: number;
+  height?: number;
+  /** The consent's button in the page's language ("Continue" unless told). */
+  continueLabel?: string;
+  /** The photo step's submit button in the page's language ("Try it on" unless told). */
+  submitLabel?: string;
+}
+
+/**
+ * The sequence nearly every try-on test starts with: open, consent, pick a drawn photo, press "Try it on".
+ * It returns once the try-on is sent (the click), not when it ends: a test waits for what it is about.
+ */
+export async function submitTryon(el: TryonButton, start: TryonStart = {}): Promise<void> {
+  await openAndConsent(el, start.continueLabel);
+  await pickPhoto(el, await drawnPhoto(start.width ?? 500, start.height ?? 700));
+  button(el, start.submitLabel ?? 'Try it on').click();
+}
+
+/** `submitTryon`, then waits for the try-on to reach `status` (its result unless told). */
+export async function tryOnUntil(el: TryonButton, status = 'result', start: TryonStart = {}): Promise<void> {
+  await submitTryon(el, start);
+  await reach(el, status);
+}
+
+/**
+ * `submitTryon` against a fake whose steps hold (`{hold: true}`), then waits until the fake holds one of
+ * the page's requests there: the try-on is in flight and stays so until `fake.release()`. Returns the
+ * held request; `held` picks which one counts (any held request unless told).
+ */
+export async function startHeldTryon(
+  fake: Fake,
+  el: TryonButton,
+  start: TryonStart & { held?: (request: FakeRequest) => boolean; what?: string } = {},
+): Promise<FakeRequest> {
+  const held = start.held ?? ((request: FakeRequest) => request.held === true);
+  await submitTryon(el, start);
+  return until(async () => (await fake.log()).find(held), start.what ?? 'a request held by the fake');
+}
+
 /** Draws a test photo: a left half red, right half blue, so orientation can be checked by pixels. */
 export async function drawnPhoto(width: number, height: number, type = 'image/jpeg'): Promise<File> {
   const canvas = new OffscreenCanvas(width, height);
@@ -227,6 +167,30 @@ export async function pickPhoto(el: TryonButton, file: File): Promise<void> {
   expect(panel.preparing).to.equal(true);
   await until(() => !panel.preparing, 'the photo to be prepared');
   await panel.updateComplete;
+}
+
+/**
+ * A reload of the page: `first` goes away, and a new `<tryon-button>` on the same endpoint is connected
+ * in a fresh container whose events are recorded. `attributes` are set before it is connected (its
+ * product too, when named; else the test sets it, as a framework would, a moment later), and
+ * `pollInterval` as the property.
+ */
+export async function reloadPage(
+  first: TryonButton,
+  fake: Fake,
+  attributes: Record<string, string> = {},
+  pollInterval?: number,
+): Promise<{ again: TryonButton; seen: { type: string; detail: any }[] }> {
+  first.remove();
+  const container = await fixture<HTMLDivElement>(html`<div></div>`);
+  const seen = recordEvents(container);
+  const again = document.createElement('tryon-button') as TryonButton;
+  again.setAttribute('endpoint', fake.endpoint);
+  again.setAttribute('prefetch', 'interaction');
+  for (const [name, value] of Object.entries(attributes)) again.setAttribute(name, value);
+  if (pollInterval !== undefined) again.pollInterval = pollInterval;
+  container.append(again);
+  return { again, seen };
 }
 
 /** Collects the widget's events, in order. */

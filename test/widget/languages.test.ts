@@ -12,7 +12,18 @@ import ta from '../../widget/i18n/ta.js';
 import te from '../../widget/i18n/te.js';
 import ur from '../../widget/i18n/ur.js';
 import ar from '../../widget/i18n/ar.js';
-import { dialogOf, drawnPhoto, fakeProxy, mount, panelRoot, pickPhoto, reach, statusText, until } from './helpers.js';
+import {
+  dialogOf,
+  drawnPhoto,
+  fakeProxy,
+  mount,
+  panelRoot,
+  pickPhoto,
+  reach,
+  statusText,
+  until,
+  HELD_TWICE,
+} from './helpers.js';
 
 const DICTIONARIES: Record<string, Translation> = { en, hi, bn, gu, mr, ta, te, ur, ar };
 const RIGHT_TO_LEFT = new Set(['ur', 'ar']);
@@ -114,13 +125,7 @@ describe('each language renders each step', () => {
     it(`${code}: consent, photo, uploading, queued, rendering, result and error, all in ${dictionary.$name}`, async () => {
       const fake = await fakeProxy({
         photoHold: true,
-        steps: [
-          { status: 'queued' },
-          { hold: true },
-          { status: 'processing' },
-          { hold: true },
-          { status: 'succeeded', outputs: ['front'] },
-        ],
+        steps: HELD_TWICE,
       });
       const el = await mount(fake, { lang: code });
       expect(el.shadowRoot!.querySelector('button')!.textContent!.trim()).to.equal(text(dictionary, 'label'));

@@ -8,10 +8,11 @@ import {
   drawnPhoto,
   fakeProxy,
   mount,
-  openAndConsent,
   panelRoot,
   pickPhoto,
   reach,
+  tryOnUntil,
+  HELD_AFTER_QUEUED,
 } from './helpers.js';
 
 describe('languages, direction, theming and motion', () => {
@@ -109,13 +110,10 @@ describe('languages, direction, theming and motion', () => {
 
   it('honours prefers-reduced-motion', async function () {
     const fake = await fakeProxy({
-      steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+      steps: HELD_AFTER_QUEUED,
     });
     const el = await mount(fake);
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(400, 600));
-    button(el, 'Try it on').click();
-    await reach(el, 'queued');
+    await tryOnUntil(el, 'queued', { width: 400, height: 600 });
     const spinner = panelRoot(el).querySelector('.spinner')!;
     expect(getComputedStyle(spinner).animationName).to.equal('spin');
     if (!(await emulate({ reducedMotion: 'reduce' }))) {

@@ -4,19 +4,7 @@
 // naming the URL's scheme or origin, never the whole URL. A same-origin result still works.
 import { expect } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
-import {
-  button,
-  drawnPhoto,
-  fakeProxy,
-  mount,
-  openAndConsent,
-  panelRoot,
-  pickPhoto,
-  reach,
-  recordEvents,
-  statusText,
-  until,
-} from './helpers.js';
+import { button, fakeProxy, mount, panelRoot, reach, recordEvents, statusText, until, submitTryon } from './helpers.js';
 import type { Scenario } from './helpers.js';
 
 interface Pwned {
@@ -118,12 +106,6 @@ function urlsInShadowDom(el: TryonButton): string[] {
     });
 }
 
-async function submit(el: TryonButton): Promise<void> {
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(500, 700));
-  button(el, 'Try it on').click();
-}
-
 /** A product with two views and a video, so every kind of output URL is on screen at once. */
 const product = { views: ['front', 'back'], video: true, tier: 'draft', name: 'Red Banarasi saree' };
 const answering = (url: string): Scenario => ({
@@ -211,7 +193,7 @@ describe('URLs from the network', () => {
       const el = await mount(fake);
       const events = recordEvents(el);
       const resolved = new URL(url, new URL(`${fake.endpoint}/`, location.href)).href;
-      await submit(el);
+      await submitTryon(el);
       await until(() => el.status === 'result' || el.status === 'error', 'the answer to be shown or refused');
       await el.updateComplete;
 
@@ -261,7 +243,7 @@ describe('URLs from the network', () => {
     });
     const el = await mount(fake);
     const events = recordEvents(el);
-    await submit(el);
+    await submitTryon(el);
     await reach(el, 'result');
     expect(panelRoot(el).querySelector<HTMLImageElement>('img[part="image"]')!.src).to.contain('/files/front.png');
     await fake.release();
@@ -279,7 +261,7 @@ describe('URLs from the network', () => {
     const fake = await fakeProxy(answering(`${location.origin}{file}`));
     const el = await mount(fake);
     const events = recordEvents(el);
-    await submit(el);
+    await submitTryon(el);
     await reach(el, 'result');
     const file = (name: string) => new URL(`${fake.endpoint}/files/${name}`, location.href).href;
     expect(panelRoot(el).querySelector<HTMLImageElement>('img[part="image"]')!.src).to.equal(file('front.png'));
@@ -315,7 +297,7 @@ describe('URLs from the network', () => {
     // The picture loads (the first request), the download's own request is refused.
     const fake = await fakeProxy({ fileStatus: 404, fileFailsAfter: 1 });
     const el = await mount(fake);
-    await submit(el);
+    await submitTryon(el);
     await reach(el, 'result');
     const shown = await until(
       () => panelRoot(el).querySelector<HTMLImageElement>('img[part="image"]'),

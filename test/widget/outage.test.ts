@@ -18,14 +18,9 @@ import {
   recordEvents,
   statusText,
   until,
+  submitTryon,
 } from './helpers.js';
 import type { FakeError, FakeRequest } from './helpers.js';
-
-async function submitPhoto(el: TryonButton): Promise<void> {
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(500, 700));
-  button(el, 'Try it on').click();
-}
 
 /** Every text the dialog's live region was given, in order. */
 function recordAnnouncements(el: TryonButton): string[] {
@@ -108,7 +103,7 @@ describe("when the shop's try-on service stops answering", () => {
     const refused = await fakeProxy({ tryonErrors: [{ status: 0, code: '', refused: true }] });
     const el = await mount(refused);
     const seen = recordEvents(el);
-    await submitPhoto(el);
+    await submitTryon(el);
     await reach(el, 'error');
     expect(panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim()).to.equal(en.error_not_answering);
     expect(seen.find((e) => e.type === 'tryon-error')!.detail.code).to.equal('not_answering');
@@ -121,7 +116,7 @@ describe("when the shop's try-on service stops answering", () => {
       const offline = await fakeProxy({ tryonErrors: [{ status: 0, code: '', refused: true }] });
       const other = await mount(offline);
       const said = recordEvents(other);
-      await submitPhoto(other);
+      await submitTryon(other);
       await reach(other, 'error');
       expect(panelRoot(other).querySelector('[role="alert"]')!.textContent!.trim()).to.equal(en.error_offline);
       expect(said.find((e) => e.type === 'tryon-error')!.detail.code).to.equal('offline');
@@ -138,7 +133,7 @@ describe("when the shop's try-on service stops answering", () => {
     });
     const el = await mount(fake);
     const seen = recordEvents(el);
-    await submitPhoto(el);
+    await submitTryon(el);
     await reach(el, 'error');
     const alert = panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim();
     expect(alert).to.equal(en.error_tryon_lost);

@@ -3,17 +3,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
-import {
-  button,
-  control,
-  drawnPhoto,
-  openAndConsent,
-  panelRoot,
-  pickPhoto,
-  reach,
-  recordEvents,
-  until,
-} from './helpers.js';
+import { button, control, panelRoot, reach, recordEvents, until, submitTryon } from './helpers.js';
 
 const endpoint = '/real/tryon';
 
@@ -48,9 +38,7 @@ describe('against the real proxy and sandbox', function () {
     expect(health.ok).to.equal(true);
     const el = await mountReal('video');
     const seen = recordEvents(el);
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(600, 900));
-    button(el, 'Try it on').click();
+    await submitTryon(el, { width: 600, height: 900 });
     await until(() => seen.some((e) => e.type === 'tryon-result'), 'the catalog', 30000);
     await reach(el, 'result');
     const tabs = [...panelRoot(el).querySelectorAll('[role="tab"]')].map((t) => t.textContent!.trim());
@@ -82,9 +70,7 @@ describe('against the real proxy and sandbox', function () {
     });
     const el = await mountReal();
     const seen = recordEvents(el);
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(600, 900));
-    button(el, 'Try it on').click();
+    await submitTryon(el, { width: 600, height: 900 });
     await reach(el, 'error', 30000);
     const error = seen.find((e) => e.type === 'tryon-error')!.detail;
     expect(error.message).to.equal(en[`error_${error.code}` as keyof typeof en] ?? en.error_generic);
@@ -102,9 +88,7 @@ describe('against the real proxy and sandbox', function () {
     const jobsBefore = await topLevelJobs();
     const first = await mountReal();
     const seen = recordEvents(first);
-    await openAndConsent(first);
-    await pickPhoto(first, await drawnPhoto(600, 900));
-    button(first, 'Try it on').click();
+    await submitTryon(first, { width: 600, height: 900 });
     await until(() => seen.some((e) => e.type === 'tryon-submit'), 'the submit', 30000);
     // The upload's progress comes from XMLHttpRequest's upload events, engine by engine.
     const uploading = seen.filter((e) => e.type === 'tryon-progress' && e.detail.status === 'uploading');

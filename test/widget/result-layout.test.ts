@@ -17,6 +17,7 @@ import {
   pickPhoto,
   reach,
   until,
+  tryOnUntil,
 } from './helpers.js';
 
 /** The demo shop's accent (Kapda & Co.'s vermilion). */
@@ -61,12 +62,7 @@ async function mountOn(fake: Fake, style = '', attributes = ''): Promise<TryonBu
   return el;
 }
 
-async function toResult(el: TryonButton): Promise<void> {
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(400, 600));
-  button(el, 'Try it on').click();
-  await reach(el, 'result');
-}
+const toResult = (el: TryonButton) => tryOnUntil(el, 'result', { width: 400, height: 600 });
 
 const images = (el: TryonButton) => [...panelRoot(el).querySelectorAll<HTMLImageElement>('img')];
 

@@ -3,16 +3,14 @@ import type { TryonButton } from '../../widget/tryon-button.js';
 import {
   button,
   control,
-  drawnPhoto,
   fakeProxy,
   mount,
-  openAndConsent,
   panelRoot,
-  pickPhoto,
   reach,
   recordEvents,
   statusText,
   until,
+  submitTryon,
 } from './helpers.js';
 
 const catalog = {
@@ -21,12 +19,6 @@ const catalog = {
   tier: 'premium',
   name: 'Red Banarasi saree',
 };
-
-async function submit(el: TryonButton): Promise<void> {
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(500, 700));
-  button(el, 'Try it on').click();
-}
 
 const tabs = (el: TryonButton) => [...panelRoot(el).querySelectorAll<HTMLButtonElement>('[role="tab"]')];
 
@@ -47,7 +39,7 @@ describe('the result', () => {
     });
     const el = await mount(fake);
     const seen = recordEvents(el);
-    await submit(el);
+    await submitTryon(el);
     await reach(el, 'result');
     const body = (await fake.log()).find((r) => r.path === '/tryons')!.body!;
     expect(body['views']).to.deep.equal(['front', 'back', 'three_quarter_left', 'side']);
@@ -94,7 +86,7 @@ describe('the result', () => {
   it('asks only for the views the element names', async () => {
     const fake = await fakeProxy({ product: catalog, steps: [{ status: 'succeeded', outputs: ['side', 'front'] }] });
     const el = await mount(fake, { views: 'side, front, sleeve' });
-    await submit(el);
+    await submitTryon(el);
     await reach(el, 'result');
     expect((await fake.log()).find((r) => r.path === '/tryons')!.body!['views']).to.deep.equal(['front', 'side']);
     expect(tabs(el).map((t) => t.textContent!.trim())).to.deep.equal(['Front', 'Side']);
@@ -104,7 +96,7 @@ describe('the result', () => {
     const fake = await fakeProxy({ product: { ...catalog, views: ['front'] } });
     const el = await mount(fake, { video: true });
     const seen = recordEvents(el);
-    await submit(el);
+    await submitTryon(el);
     await reach(el, 'result');
     await until(() => control(el, 'Make a video'), 'the video offer');
     button(el, 'Make a video').click();
@@ -132,11 +124,11 @@ describe('the result', () => {
   it('offers no video when the element or the product does not', async () => {
     const fake = await fakeProxy({ product: { ...catalog, views: ['front'], video: false } });
     const el = await mount(fake, { video: true });
-    await submit(el);
+    await submitTryon(el);
     await reach(el, 'result');
     expect(control(el, 'Make a video')).to.equal(undefined);
     const other = await mount(await fakeProxy({ product: { ...catalog, views: ['front'] } }));
-    await submit(other);
+    await submitTryon(other);
     await reach(other, 'result');
     expect(control(other, 'Make a video')).to.equal(undefined);
   });
@@ -144,7 +136,7 @@ describe('the result', () => {
   it("downloads the image under the product's name", async () => {
     const fake = await fakeProxy();
     const el = await mount(fake);
-    await submit(el);
+    await submitTryon(el);
     await reach(el, 'result');
     const clicked: { href: string; download: string }[] = [];
     const original = HTMLAnchorElement.prototype.click;
@@ -166,7 +158,7 @@ describe('the result', () => {
   it('shares with the Web Share API where present, else copies the link (the product page, never the file: share.test.ts)', async () => {
     const fake = await fakeProxy();
     const el = await mount(fake);
-    await submit(el);
+    await submitTryon(el);
     await reach(el, 'result');
     const file = new URL(`${fake.endpoint}/files/front.png`, location.href).href;
     const page = location.href.replace(/#.*$/, '');

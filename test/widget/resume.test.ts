@@ -1,18 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
-import {
-  button,
-  drawnPhoto,
-  fakeProxy,
-  mount,
-  openAndConsent,
-  panelRoot,
-  pickPhoto,
-  reach,
-  recordEvents,
-  until,
-} from './helpers.js';
+import { button, fakeProxy, mount, panelRoot, reach, until, tryOnUntil, reloadPage, HELD_TWICE } from './helpers.js';
 
 const storedTryons = () => Object.keys(sessionStorage).filter((key) => key.endsWith(':tryon'));
 
@@ -21,34 +10,17 @@ describe('resume after reload', () => {
 
   it('a new page picks up the try-on being rendered, without uploading or submitting again', async () => {
     const fake = await fakeProxy({
-      steps: [
-        { status: 'queued' },
-        { hold: true },
-        { status: 'processing' },
-        { hold: true },
-        { status: 'succeeded', outputs: ['front'] },
-      ],
+      steps: HELD_TWICE,
     });
     const first = await mount(fake);
-    await openAndConsent(first);
-    await pickPhoto(first, await drawnPhoto(500, 700));
-    button(first, 'Try it on').click();
-    await reach(first, 'queued');
+    await tryOnUntil(first, 'queued');
     await until(() => storedTryons().length === 1, 'the try-on in sessionStorage');
     const stored = JSON.parse(sessionStorage.getItem(storedTryons()[0]!)!);
     const submitted = (await fake.log()).find((r) => r.path === '/tryons')!.body!;
     expect(stored.requestId).to.equal(submitted['requestId']);
-    // The page goes away…
-    first.remove();
-
-    // …and the reloaded page's element carries on.
-    const container = await fixture<HTMLDivElement>(html`<div></div>`);
-    const seen = recordEvents(container);
-    // As a framework would: the element first, its product a moment later.
-    const again = document.createElement('tryon-button') as TryonButton;
-    again.setAttribute('endpoint', fake.endpoint);
-    again.setAttribute('prefetch', 'interaction');
-    container.append(again);
+    // The page goes away, and the reloaded page's element carries on. As a framework would: the
+    // element first, its product a moment later.
+    const { again, seen } = await reloadPage(first, fake);
     await again.updateComplete;
     expect(again.status).to.equal('idle');
     again.product = 'saree-red';

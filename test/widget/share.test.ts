@@ -5,17 +5,7 @@
 // here (they are the browser's own windows); what the widget hands them is what is checked.
 import { expect } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
-import {
-  button,
-  drawnPhoto,
-  fakeProxy,
-  mount,
-  openAndConsent,
-  pickPhoto,
-  reach,
-  statusText,
-  until,
-} from './helpers.js';
+import { button, fakeProxy, mount, statusText, until, tryOnUntil } from './helpers.js';
 
 const product = { views: ['front'], video: false, tier: 'draft', name: 'Red Banarasi saree' };
 
@@ -54,10 +44,7 @@ async function withStubs(stubs: Stubs, use: () => Promise<void>): Promise<void> 
 async function result(): Promise<{ el: TryonButton; file: string }> {
   const fake = await fakeProxy({ product });
   const el = await mount(fake);
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(500, 700));
-  button(el, 'Try it on').click();
-  await reach(el, 'result');
+  await tryOnUntil(el);
   return { el, file: new URL(`${fake.endpoint}/files/front.png`, location.href).href };
 }
 

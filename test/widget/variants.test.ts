@@ -19,19 +19,16 @@ import {
   statusText,
   until,
   focused,
+  submitTryon,
+  tryOnUntil,
+  startHeldTryon,
+  reloadPage,
+  SAREE_IN_TWO_COLOURS,
+  HELD_AFTER_QUEUED,
 } from './helpers.js';
 import type { Fake, FakeRequest } from './helpers.js';
 
-const saree = {
-  views: ['front'],
-  video: false,
-  tier: 'draft',
-  name: 'Banarasi saree',
-  variants: [
-    { id: 'ivory', name: 'Ivory' },
-    { id: 'sindoor-red', name: 'Sindoor red' },
-  ],
-};
+const saree = SAREE_IN_TWO_COLOURS;
 
 const tryons = async (fake: Fake): Promise<FakeRequest[]> =>
   (await fake.log()).filter((r) => r.method === 'POST' && r.path === '/tryons');
@@ -41,10 +38,7 @@ const colourOffer = (el: TryonButton) =>
   [...panelRoot(el).querySelectorAll('button')].find((b) => b.textContent!.startsWith('Try this colour'));
 
 async function tryOn(el: TryonButton): Promise<void> {
-  await openAndConsent(el);
-  await pickPhoto(el, await drawnPhoto(500, 700));
-  button(el, 'Try it on').click();
-  await reach(el, 'result');
+  await tryOnUntil(el);
   await until(() => shownImage(el), 'the result image');
 }
 
@@ -144,13 +138,10 @@ describe('variants', () => {
   it('does not disturb a try-on under way when the colour changes, and offers the new colour after', async () => {
     const fake = await fakeProxy({
       product: saree,
-      steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+      steps: HELD_AFTER_QUEUED,
     });
     const el = await mount(fake, { variant: 'ivory' });
-    await openAndConsent(el);
-    await pickPhoto(el, await drawnPhoto(500, 700));
-    button(el, 'Try it on').click();
-    await until(async () => (await fake.log()).some((r) => r.held), 'the render held');
+    await startHeldTryon(fake, el, { what: 'the render held' });
     el.variant = 'sindoor-red';
     await el.updateComplete;
     expect(colourOffer(el)?.textContent ?? null).to.equal(null);
@@ -267,9 +258,7 @@ describe('variants', () => {
     try {
       const el = await mount(fake, { variant: '44871234567892' });
       const seen = recordEvents(el);
-      await openAndConsent(el);
-      await pickPhoto(el, await drawnPhoto(500, 700));
-      button(el, 'Try it on').click();
+      await submitTryon(el);
       release();
       await reach(el, 'result');
       const [sent] = await tryons(fake);
@@ -321,10 +310,7 @@ describe('variants', () => {
     try {
       const el = await mount(fake, { variant: 'purple' });
       const seen = recordEvents(el);
-      await openAndConsent(el);
-      await pickPhoto(el, await drawnPhoto(500, 700));
-      button(el, 'Try it on').click();
-      await reach(el, 'error');
+      await tryOnUntil(el, 'error');
       expect(panelRoot(el).querySelector('[role="alert"]')!.textContent!.trim()).to.equal(
         'Try-on is not available for this colour. Please choose another one.',
       );
@@ -348,23 +334,11 @@ describe('variants', () => {
   it('a reload picks the try-on up with its variant, even when the page now shows another', async () => {
     const fake = await fakeProxy({
       product: saree,
-      steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+      steps: HELD_AFTER_QUEUED,
     });
     const first = await mount(fake, { variant: 'ivory' });
-    await openAndConsent(first);
-    await pickPhoto(first, await drawnPhoto(500, 700));
-    button(first, 'Try it on').click();
-    await until(async () => (await fake.log()).some((r) => r.held), 'the render held');
-    first.remove();
-
-    const container = await fixture<HTMLDivElement>(html`<div></div>`);
-    const seen = recordEvents(container);
-    const again = document.createElement('tryon-button') as TryonButton;
-    again.setAttribute('endpoint', fake.endpoint);
-    again.setAttribute('prefetch', 'interaction');
-    again.setAttribute('variant', 'sindoor-red');
-    again.setAttribute('product', 'saree-red');
-    container.append(again);
+    await startHeldTryon(fake, first, { what: 'the render held' });
+    const { again, seen } = await reloadPage(first, fake, { variant: 'sindoor-red', product: 'saree-red' });
     await reach(again, 'queued');
     // The first page's stream is given up and the new page's waits at the hold before it is released.
     await until(async () => {

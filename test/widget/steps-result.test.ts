@@ -1,0 +1,229 @@
+// Unit tests of the dialog's later steps (widget/steps/), in the browser: the result (one view or
+// tabs, the comparison, video, cart states, the colour offer), "See all colours", "See it on a
+// model" and the hand-off's two screens, each rendered on its own for its states.
+import { expect } from '@open-wc/testing';
+import { Texts } from '../../widget/texts.js';
+import { en } from '../../widget/i18n/en.js';
+import { ar } from '../../widget/i18n/ar.js';
+import { resultStep } from '../../widget/steps/result.js';
+import type { ResultStep } from '../../widget/steps/result.js';
+import { coloursStep } from '../../widget/steps/colours.js';
+import { modelsStep } from '../../widget/steps/models.js';
+import { desktopHandoffStep, phoneSentStep } from '../../widget/steps/handoff.js';
+import type { DesktopHandoffStep } from '../../widget/steps/handoff.js';
+import type { TryonOutput } from '../../widget/events.js';
+import { buttonNames, calls, compare, english, shown } from './step-render.js';
+
+const front: TryonOutput = { view: 'front', url: 'data:,front', type: 'image' };
+const back: TryonOutput = { view: 'back', url: 'data:,back', type: 'image' };
+
+const result = (over: Partial<ResultStep> = {}): ResultStep => ({
+  texts: english,
+  productName: 'Red saree',
+  outputs: [front],
+  views: ['front'],
+  selectedView: 'front',
+  before: undefined,
+  compare,
+  offerVideo: false,
+  colourOffer: undefined,
+  onSelect: () => undefined,
+  onDownload: () => undefined,
+  onShare: () => undefined,
+  onAnotherPhoto: () => undefined,
+  onForget: () => undefined,
+  onMakeVideo: () => undefined,
+  onTryColour: () => undefined,
+  ...over,
+});
+
+describe('result step', () => {
+  it('one view: the image named for the product, no tabs, the heading focused, the usual ways on', () => {
+    const root = shown(resultStep(result()));
+    expect(root.querySelector('[role="tablist"]')).to.equal(null);
+    expect(root.querySelector('img[part="image"]')!.getAttribute('alt')).to.equal('You wearing Red saree');
+    expect(root.querySelector('[data-autofocus]')!.tagName).to.equal('H3');
+    expect(buttonNames(root)).to.deep.equal([en.download, en.share, en.anotherPhoto, en.forgetPhoto]);
+  });
+
+  it('several views: tabs in order, the chosen one selected and focused, a view not in yet said as pending', () => {
+    const seen = calls();
+    const root = shown(
+      resultStep(
+        result({ views: ['front', 'back'], selectedView: 'back', outputs: [front], onSelect: seen.as('select') }),
+      ),
+    );
+    const tabs = [...root.querySelectorAll<HTMLButtonElement>('[role="tab"]')];
+    expect(tabs.map((tab) => [tab.textContent, tab.getAttribute('aria-selected'), tab.tabIndex])).to.deep.equal([
+      ['Front', 'false', -1],
+      ['Back', 'true', 0],
+    ]);
+    expect(root.querySelector('[data-autofocus]')).to.equal(tabs[1]);
+    expect(root.querySelector('[role="tabpanel"]')!.textContent!.trim()).to.equal(en.viewPending);
+    tabs[0]!.click();
+    expect(seen.list).to.deep.equal(['select']);
+  });
+
+  it('arrow keys move between tabs, mirrored right to left; End goes to the last', () => {
+    const selected: string[] = [];
+    const step = result({
+      views: ['front', 'side', 'back'],
+      outputs: [front, back],
+      onSelect: (view) => selected.push(view),
+    });
+    const press = (root: HTMLElement, key: string) =>
+      root
+        .querySelector<HTMLElement>('[role="tab"]')!
+        .dispatchEvent(new KeyboardEvent('keydown', { key, cancelable: true }));
+    press(shown(resultStep(step), 'ltr'), 'ArrowRight');
+    // Right to left, the right arrow goes back: from the first tab it wraps to the last.
+    press(shown(resultStep({ ...step, texts: new Texts({}, ar) }), 'rtl'), 'ArrowRight');
+    press(shown(resultStep(step), 'ltr'), 'End');
+    press(shown(resultStep(step), 'ltr'), 'Enter');
+    expect(selected).to.deep.equal(['side', 'back', 'back']);
+  });
+
+  it('with the shopper’s photo: the before/after slider; with a video: the player; no output: Download and Share disabled', () => {
+    const root = shown(
+      resultStep(result({ before: 'data:,me', outputs: [front, { view: 'front', url: 'data:,v', type: 'video' }] })),
+    );
+    const slider = root.querySelector('[role="slider"]')!;
+    expect(slider.getAttribute('aria-label')).to.equal(en.compare);
+    expect(slider.getAttribute('aria-valuenow')).to.equal('50');
+    expect(root.querySelector('video')!.getAttribute('aria-label')).to.contain('Red saree');
+    const empty = shown(resultStep(result({ outputs: [] })));
+    const disabled = [...empty.querySelectorAll('button')].filter((b) => b.disabled).map((b) => b.textContent!.trim());
+    expect(disabled).to.deep.equal([en.download, en.share]);
+  });
+
+  it('a colour offered: its button first, primary and focused; video and colours when offered', () => {
+    const root = shown(
+      resultStep(result({ colourOffer: 'Try this colour: Ivory', offerVideo: true, offerColours: true })),
+    );
+    expect(root.querySelector('button.primary')!.textContent).to.equal('Try this colour: Ivory');
+    expect(root.querySelector('[data-autofocus]')!.textContent).to.equal('Try this colour: Ivory');
+    expect(buttonNames(root)).to.include.members([en.makeVideo, en.seeAllColours]);
+  });
+
+  for (const [state, label, busy] of [
+    ['idle', en.addToCart, 'false'],
+    ['adding', en.addingToCart, 'true'],
+    ['added', en.addedToCart, 'true'],
+    ['failed', en.addToCart, 'false'],
+  ] as const) {
+    it(`add to cart, ${state}: "${label}", aria-disabled ${busy}, pressed only when not busy`, () => {
+      const seen = calls();
+      const cart = { state, primary: true, problem: 'Out of stock.', onAdd: seen.as('add') };
+      const root = shown(resultStep(result({ cart })));
+      const add = root.querySelector<HTMLButtonElement>('[data-cart]')!;
+      expect(add.textContent).to.equal(label);
+      expect(add.getAttribute('aria-disabled')).to.equal(busy);
+      add.click();
+      expect(seen.list).to.deep.equal(busy === 'true' ? [] : ['add']);
+      const alert = root.querySelector('[role="alert"]');
+      expect(alert?.textContent ?? null).to.equal(state === 'failed' ? 'Out of stock.' : null);
+      expect(add.getAttribute('aria-describedby')).to.equal(state === 'failed' ? 'cart-error' : null);
+    });
+  }
+});
+
+describe('"See all colours" step', () => {
+  it('a tile per colour: loading, unavailable, or its preview with "Make this one in full quality" named with its colour', () => {
+    const seen = calls();
+    const root = shown(
+      coloursStep({
+        texts: english,
+        productName: 'Red saree',
+        tiles: [
+          { variant: 'a', name: 'Ivory' },
+          { variant: 'b', name: 'Gold', output: false },
+          { variant: 'c', name: 'Green', output: front },
+        ],
+        onUpgrade: seen.as('upgrade'),
+        onBack: seen.as('back'),
+        onImageError: seen.as('image-error'),
+      }),
+    );
+    const tiles = [...root.querySelectorAll('[part="colour"]')];
+    expect(tiles.map((tile) => tile.getAttribute('aria-busy'))).to.deep.equal(['true', 'false', 'false']);
+    expect(tiles[0]!.querySelector('.muted')!.textContent).to.equal(en.loading);
+    expect(tiles[1]!.querySelector('.muted')!.textContent).to.equal(en.colourUnavailable);
+    const upgrade = tiles[2]!.querySelector('button')!;
+    expect(upgrade.getAttribute('aria-labelledby')).to.equal('b2 c2');
+    expect(root.querySelector('#c2')!.textContent).to.equal('Green');
+    upgrade.click();
+    root.querySelector<HTMLButtonElement>('[part="actions"] button')!.click();
+    expect(seen.list).to.deep.equal(['upgrade', 'back']);
+  });
+});
+
+describe('"See it on a model" step', () => {
+  it('a button per model named by its name (the picture silent), the first focused; own photo instead', () => {
+    const picked: string[] = [];
+    const root = shown(
+      modelsStep({
+        texts: english,
+        productName: 'Red saree',
+        models: [
+          { id: 'asha', name: 'Asha', image: 'data:,a' },
+          { id: 'meera', name: 'Meera', image: 'data:,m' },
+        ],
+        onPick: (id) => picked.push(id),
+        onBack: () => picked.push('back'),
+      }),
+    );
+    const models = [...root.querySelectorAll<HTMLButtonElement>('[part="model"]')];
+    expect(models.map((m) => m.textContent!.trim())).to.deep.equal(['Asha', 'Meera']);
+    expect(models.map((m) => m.querySelector('img')!.alt)).to.deep.equal(['', '']);
+    expect(models.map((m) => m.hasAttribute('data-autofocus'))).to.deep.equal([true, false]);
+    models[1]!.click();
+    root.querySelector<HTMLButtonElement>('[part="actions"] button')!.click();
+    expect(picked).to.deep.equal(['meera', 'back']);
+    expect(buttonNames(root).at(-1)).to.equal(en.ownPhotoInstead);
+  });
+});
+
+describe('hand-off steps', () => {
+  const desktop = (over: Partial<DesktopHandoffStep>): DesktopHandoffStep => ({
+    texts: english,
+    qr: 'data:,qr',
+    code: 'ABCDE-FGHJK',
+    left: '4:59',
+    state: 'waiting',
+    problem: '',
+    onNewCode: () => undefined,
+    onBack: () => undefined,
+    ...over,
+  });
+
+  it('desktop, waiting: the QR code, the code left to right, the time left; only Back', () => {
+    const root = shown(desktopHandoffStep(desktop({})), 'rtl');
+    expect(root.querySelector('[part="qr-code"]')!.getAttribute('alt')).to.equal(en.handoffQrAlt);
+    expect(root.querySelector<HTMLElement>('.code')!.dir).to.equal('ltr');
+    expect(root.querySelector('.muted')!.textContent).to.contain('4:59');
+    expect(buttonNames(root)).to.deep.equal([en.back]);
+  });
+
+  it('desktop, starting: loading; expired or failed: no code, the reason as an alert, "New code" first', () => {
+    expect(
+      shown(desktopHandoffStep(desktop({ state: 'starting', qr: undefined, code: undefined }))).querySelector('.muted')!
+        .textContent,
+    ).to.equal(en.loading);
+    const expired = shown(desktopHandoffStep(desktop({ state: 'expired' })));
+    expect(expired.querySelector('[part="qr-code"]')).to.equal(null);
+    expect(expired.querySelector('[role="alert"]')!.textContent).to.equal(en.handoffExpired);
+    expect(buttonNames(expired)).to.deep.equal([en.handoffNewCode, en.back]);
+    const failed = shown(desktopHandoffStep(desktop({ state: 'failed', problem: 'No network.' })));
+    expect(failed.querySelector('[role="alert"]')!.textContent).to.equal('No network.');
+  });
+
+  it('phone: "Sent" with its note, or "Not sent" with the reason; Close', () => {
+    const sent = shown(phoneSentStep({ texts: english, problem: '', onClose: () => undefined }));
+    expect(sent.querySelector('h3')!.textContent).to.equal(en.handoffSent);
+    expect(sent.querySelector('[role="alert"]')).to.equal(null);
+    const notSent = shown(phoneSentStep({ texts: english, problem: en.error_handoff_used, onClose: () => undefined }));
+    expect(notSent.querySelector('h3')!.textContent).to.equal(en.handoffNotSent);
+    expect(notSent.querySelector('[role="alert"]')!.textContent).to.equal(en.error_handoff_used);
+    expect(buttonNames(notSent)).to.deep.equal([en.close]);
+  });
+});
