@@ -10,7 +10,8 @@ import { requestId } from 'hono/request-id';
 import { constantTimeEqual } from './crypto.js';
 import { ProxyError, isProxyError } from './errors.js';
 import { loggedPath, redactingLog } from './middleware/request-log.js';
-import type { Log, ProxyEnv } from './context.js';
+import type { ProxyEnv } from './request-facts.js';
+import type { Log } from './log.js';
 import type { SpendLedger } from './spend-ledger.js';
 import type { UsageBook, UsageDay } from './usage-book.js';
 

@@ -45,7 +45,8 @@ import { photoRoutes } from './routes/photos.js';
 import { productRoutes } from './routes/products.js';
 import { tryonRoutes } from './routes/tryons.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import type { ProxyServices, ProxyContext, ProxyEnv } from './context.js';
+import type { ProxyServices } from './context.js';
+import type { ProxyContext, ProxyEnv } from './request-facts.js';
 
 export type { CatalogFile, CatalogVariant, ProductEntry, ProductLookup } from './catalog.js';
 export type { ProxyLimits } from './limits.js';

@@ -3,12 +3,12 @@
 // It comes from a file (docs/proxy.md, "Catalog"; validated at start with errors naming product and
 // field) or from a function the shop passes (for a shop that reads its own product data).
 import { z } from 'zod';
-import { priceTableSchema, type PartialPriceTable } from './prices.js';
+import { TIERS, priceTableSchema, type PartialPriceTable, type Tier } from './prices.js';
+
+export { TIERS, type Tier };
 
 export const VIEWS = ['front', 'three_quarter_left', 'side', 'back'] as const;
 export type View = (typeof VIEWS)[number];
-export const TIERS = ['draft', 'standard', 'premium'] as const;
-export type Tier = (typeof TIERS)[number];
 export const MODES = ['garment_to_person', 'person_to_person'] as const;
 export type Mode = (typeof MODES)[number];
 

@@ -25,7 +25,7 @@ import {
 } from './config.js';
 import type { FileIdCache } from './garment-files.js';
 import { lingerBeforeClosing, lingerBounds } from './lingering-close.js';
-import type { ProxyEnv } from './context.js';
+import type { ProxyEnv } from './request-facts.js';
 
 /** The shopper's address as the Node socket sees it: what rate limits are keyed by on Node. */
 export function socketAddress(c: Parameters<typeof getConnInfo>[0]): string | undefined {

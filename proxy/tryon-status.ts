@@ -6,20 +6,13 @@
 // try-on is never polled again, and a status never goes backwards (the store refuses it). Once a
 // webhook has arrived for a try-on, its later changes are pushed too, so it is polled only now
 // and then, as a safety net for an event that gets lost.
-import type { Status, Upstream, UpstreamJob, UpstreamOutput } from './upstream/client.js';
+import type { Upstream, UpstreamJob, UpstreamOutput } from './upstream/client.js';
 import type { ProxyStore, StatusRecord } from './store/store.js';
-import { MemoryStore } from './store/memory.js';
 import { noMetrics, type ProxyMetrics } from './metrics.js';
 import type { UsageBook } from './usage-book.js';
+import { STATUS_RANK, isTerminal, type TryonSnapshot } from './tryon/snapshot.js';
 
-export interface TryonSnapshot {
-  status: Status;
-  progress?: number | undefined;
-  error?: { code: string; message: string; retryable: boolean } | undefined;
-  outputs: UpstreamOutput[];
-  /** Epoch ms when this was read from upstream. */
-  at: number;
-}
+export { isTerminal, type TryonSnapshot };
 
 /** What one instance keeps about a try-on: its own listeners and reads, nothing others need. */
 interface Local {
@@ -32,10 +25,6 @@ interface Local {
   /** Status last sent to this instance's listeners (a late fan-out message must not undo it). */
   delivered?: TryonSnapshot;
 }
-
-const TERMINAL = new Set<Status>(['succeeded', 'failed']);
-export const isTerminal = (status: Status) => TERMINAL.has(status);
-const RANK: Record<Status, number> = { queued: 0, processing: 1, succeeded: 2, failed: 2 };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -56,7 +45,8 @@ export class TryonStatusBoard {
       pushedIntervalMs?: number;
       now: () => number;
       log: (entry: Record<string, unknown>) => void;
-      store?: ProxyStore;
+      /** Where snapshots are shared between instances (given by whoever builds the board: no default store here). */
+      store: ProxyStore;
       metrics?: ProxyMetrics;
       /** Where a failed try-on's credits are given back for GET /usage. */
       usage?: UsageBook;
@@ -64,7 +54,7 @@ export class TryonStatusBoard {
       keepMs?: number;
     },
   ) {
-    this.store = options.store ?? new MemoryStore({ now: options.now });
+    this.store = options.store;
     this.metrics = options.metrics ?? noMetrics;
     this.store.onPublished((jobId, snapshot) => this.deliver(jobId, snapshot, true));
   }
@@ -233,7 +223,7 @@ export class TryonStatusBoard {
     if (!local) return;
     if (fromOthers) local.wake?.();
     const last = local.delivered;
-    if (last && (isTerminal(last.status) || RANK[snapshot.status] < RANK[last.status])) return;
+    if (last && (isTerminal(last.status) || STATUS_RANK[snapshot.status] < STATUS_RANK[last.status])) return;
     const signature = JSON.stringify([snapshot.status, snapshot.progress, snapshot.outputs.map((o) => o.fileId)]);
     if (signature === local.signature) return;
     local.signature = signature;

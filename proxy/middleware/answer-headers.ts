@@ -6,7 +6,8 @@
 // The headers and their values are exactly what secureHeaders sent with the proxy's options
 // (test/proxy/guards.test.ts and hostile-input.test.ts check them).
 import type { MiddlewareHandler } from 'hono';
-import type { Log, ProxyEnv } from '../context.js';
+import type { ProxyEnv } from '../request-facts.js';
+import type { Log } from '../log.js';
 import { loggedPath } from './request-log.js';
 
 /** The security headers, in the order secureHeaders set them, with the proxy's choices. */

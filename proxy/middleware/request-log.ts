@@ -1,6 +1,6 @@
 // The request log's pieces (the line itself is written by answer-headers.ts): method, path, status and time taken. Handles in paths are cut to
 // their kind, so a log never holds a link that would open someone's photo or result.
-import type { Log } from '../context.js';
+import type { Log } from '../log.js';
 
 const HANDLE_IN_PATH = /v1\.(photo|tryon|file)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g;
 

@@ -5,7 +5,7 @@
 // app that mounts the proxy would replace with its own page).
 import type { Hono, MiddlewareHandler } from 'hono';
 import { ProxyError } from '../errors.js';
-import type { ProxyEnv } from '../context.js';
+import type { ProxyEnv } from '../request-facts.js';
 
 /** Call after every route is registered: the methods each path serves are read from the app itself. */
 export function answerUnknownRoutes(app: Hono<ProxyEnv>, reads: MiddlewareHandler<ProxyEnv>): void {

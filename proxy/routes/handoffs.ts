@@ -13,7 +13,8 @@ import { productAsVariant } from '../catalog.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { readRequestText } from '../streams.js';
 import { StreamSlots } from '../stream-slots.js';
-import type { ProxyEnv, ProxyServices } from '../context.js';
+import type { ProxyServices } from '../context.js';
+import type { ProxyEnv } from '../request-facts.js';
 
 /** How often a desktop's stream asks the store whether the photo has come (any instance may have taken it). */
 export const HANDOFF_POLL_MS = 1_000;

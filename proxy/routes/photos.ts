@@ -10,7 +10,8 @@ import { forgetPhoto, lastHandleExpiry } from '../photo-revocations.js';
 import { openPhotoPart, tooLargeError, type PhotoPart } from '../photo-upload.js';
 import { timedBody, uploadTimeoutError } from '../upload-deadlines.js';
 import { drainBody, refuseDeclaredLength } from '../streams.js';
-import type { ProxyServices, ProxyEnv } from '../context.js';
+import type { ProxyServices } from '../context.js';
+import type { ProxyEnv } from '../request-facts.js';
 
 /** Room for the multipart framing around the photo itself. */
 const FRAMING_BYTES = 64 * 1024;

@@ -9,7 +9,8 @@ import { isTerminal, type TryonSnapshot } from '../tryon-status.js';
 import { openForRead } from '../read-gate.js';
 import { mountBase, readPreview, statusBody } from '../tryon/status-body.js';
 import { StreamSlots } from '../stream-slots.js';
-import type { ProxyEnv, ProxyServices } from '../context.js';
+import type { ProxyServices } from '../context.js';
+import type { ProxyEnv } from '../request-facts.js';
 
 /** Counts the stream as open for as long as `write` runs (the operator's SSE gauge), and holds its slot as long. */
 function counted<S>(

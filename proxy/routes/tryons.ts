@@ -20,7 +20,8 @@ import type { TryonRequest } from '../tryon/request.js';
 import { productImageOf, tryonRequestBody } from '../upstream/tryon-body.js';
 import { upstreamStartedNothing } from '../upstream/transport.js';
 import { tryonEvents } from './tryon-events.js';
-import type { ProxyServices, ProxyEnv, ProxyContext } from '../context.js';
+import type { ProxyServices } from '../context.js';
+import type { ProxyEnv, ProxyContext } from '../request-facts.js';
 import type { ProxyLimits } from '../limits.js';
 import type { UpstreamJob } from '../upstream/client.js';
 

@@ -9,7 +9,7 @@
 // script sits beside the method that runs it (the spend ledger's scripts are in redis-ledger.ts).
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { TryonSnapshot } from '../tryon-status.js';
+import { STATUS_RANK, type TryonSnapshot } from '../tryon/snapshot.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
 import type { PhotoRevocations } from '../photo-revocations.js';
 import { LEDGER_SCRIPTS, RedisSpendLedger } from './redis-ledger.js';
@@ -18,8 +18,6 @@ import type { UsageBook } from '../usage-book.js';
 import { besideKey } from './redis-keys.js';
 import type { HandoffReceipt, HandoffRecord } from '../handoffs.js';
 import { StoreUnavailable, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
-
-const RANK: Record<TryonSnapshot['status'], number> = { queued: 0, processing: 1, succeeded: 2, failed: 2 };
 
 /** KEYS[1] status hash; ARGV: snapshot json, rank, at, pushed, ownEvents, product, tier, ttl ms. Mirrors replaces() in store.ts. */
 const WRITE_STATUS = `
@@ -206,7 +204,7 @@ export class RedisStore implements ProxyStore {
       const [finished, fields] = await (this.redis as unknown as Scripts).tryonWriteStatus(
         this.key('status', jobId),
         JSON.stringify(snapshot),
-        RANK[snapshot.status],
+        STATUS_RANK[snapshot.status],
         snapshot.at,
         record.pushed ? '1' : '0',
         record.ownEvents ? '1' : '0',
@@ -224,7 +222,7 @@ export class RedisStore implements ProxyStore {
       await (this.redis as unknown as Scripts).tryonSeedStatus(
         this.key('status', jobId),
         JSON.stringify(snapshot),
-        RANK[snapshot.status],
+        STATUS_RANK[snapshot.status],
         snapshot.at,
         record.product ?? '',
         record.tier ?? '',
