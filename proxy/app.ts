@@ -12,7 +12,7 @@ import {
   type CatalogFile,
   type ProductLookup,
 } from './catalog.js';
-import { ProxyError, isProxyError } from './errors.js';
+import { ProxyError, answerInternalError, isProxyError } from './errors.js';
 import { GarmentFiles, type FileIdCache, type ReadAsset } from './garment-files.js';
 import { hmac, hmacKey, toHex } from './crypto.js';
 import { HandleSigner } from './handles.js';
@@ -341,19 +341,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
         );
       return new ProxyError(400, 'invalid_request', 'The request could not be read.').toResponse();
     }
-    log({
-      level: 'error',
-      event: 'internal_error',
-      requestId: c.get('requestId'),
-      name: error.name,
-      message: error.message,
-    });
-    return new ProxyError(
-      500,
-      'internal_error',
-      'Something went wrong on our side; please try again.',
-      true,
-    ).toResponse();
+    return answerInternalError(error, c.get('requestId'), log);
   });
   return app;
 }

@@ -28,6 +28,16 @@ interface Local {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** How refresh() reads a try-on. */
+interface RefreshOptions {
+  /** A job a webhook brought: written without a poll. */
+  known?: UpstreamJob | undefined;
+  /** Polls without asking for the right to (a child's webhook, or another's poll that never came). */
+  force?: boolean;
+  /** Marks written with the snapshot (pushed, ownEvents). */
+  flags?: Partial<StatusRecord>;
+}
+
 /** Finished try-ons remembered by one instance: a final snapshot never changes, so no instance can disagree. */
 const MAX_FINISHED = 10_000;
 
@@ -114,16 +124,10 @@ export class TryonStatusBoard {
 
   /**
    * Reads upstream if this caller wins the right to poll; otherwise the poll is another's, and
-   * the last snapshot (never newer than the interval allows) stands. `known` is a job a webhook
-   * brought: written without a poll. `force` polls without asking (a child's webhook).
+   * the last snapshot (never newer than the interval allows) stands.
    */
-  private refresh(
-    jobId: string,
-    record: StatusRecord | undefined,
-    known?: UpstreamJob,
-    force = false,
-    flags: Partial<StatusRecord> = {},
-  ): Promise<StatusRecord> {
+  private refresh(jobId: string, record: StatusRecord | undefined, how: RefreshOptions = {}): Promise<StatusRecord> {
+    const { known, force = false, flags = {} } = how;
     const local = this.localOf(jobId);
     if (local.inflight && !known && !force) return local.inflight;
     const run = (async (): Promise<StatusRecord> => {
@@ -182,7 +186,7 @@ export class TryonStatusBoard {
       const record = await this.store.readStatus(jobId);
       if (record) return record;
     }
-    return this.refresh(jobId, undefined, undefined, true);
+    return this.refresh(jobId, undefined, { force: true });
   }
 
   private outputsMayHaveChanged(job: UpstreamJob, outputs: UpstreamOutput[]): boolean {
@@ -299,9 +303,9 @@ export class TryonStatusBoard {
       return true;
     }
     if (own) {
-      await this.refresh(jobId, record, job, false, { pushed: true, ownEvents: true });
+      await this.refresh(jobId, record, { known: job, flags: { pushed: true, ownEvents: true } });
     } else if (!record.ownEvents) {
-      await this.refresh(jobId, record, undefined, true, { pushed: true }); // only a child's event: read the parent once
+      await this.refresh(jobId, record, { force: true, flags: { pushed: true } }); // only a child's event: read the parent once
     } else if (!record.pushed) {
       await this.store.writeStatus(jobId, { snapshot: record.snapshot, pushed: true }, this.keepMs);
     }

@@ -8,7 +8,7 @@ import type { Handler } from 'hono';
 import { isTerminal, type TryonSnapshot } from '../tryon-status.js';
 import { openForRead } from '../read-gate.js';
 import { mountBase, readPreview, statusBody } from '../tryon/status-body.js';
-import { StreamSlots } from '../stream-slots.js';
+import { StreamSlots, sayStreamFailed } from '../stream-slots.js';
 import type { ProxyServices } from '../context.js';
 import type { ProxyEnv } from '../request-facts.js';
 
@@ -118,15 +118,7 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
           clearTimeout(deadline);
         }
       }),
-      async (error, stream) => {
-        services.log({ level: 'error', event: 'sse_failed', message: error.message });
-        await stream.writeSSE({
-          event: 'error',
-          data: JSON.stringify({
-            error: { code: 'internal_error', message: 'The status stream failed.', retryable: true },
-          }),
-        });
-      },
+      sayStreamFailed(services.log, 'The status stream failed.'),
     );
   };
 }

@@ -17,7 +17,7 @@ import { RedisUsageBook } from './redis-usage.js';
 import type { UsageBook } from '../usage-book.js';
 import { besideKey } from './redis-keys.js';
 import type { HandoffReceipt, HandoffRecord } from '../handoffs.js';
-import { StoreUnavailable, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
+import { StoreOutages, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
 /** KEYS[1] status hash; ARGV: snapshot json, rank, at, pushed, ownEvents, product, tier, ttl ms. Mirrors replaces() in store.ts. */
 const WRITE_STATUS = `
@@ -134,7 +134,7 @@ export class RedisStore implements ProxyStore {
   private readonly instance = crypto.randomUUID();
   private readonly listeners = new Set<(jobId: string, snapshot: TryonSnapshot) => void>();
   private readonly limiters = new Map<string, RateLimiterRedis>();
-  private failing = false;
+  private readonly outages: StoreOutages;
 
   constructor(
     private readonly redis: Redis,
@@ -142,6 +142,7 @@ export class RedisStore implements ProxyStore {
     private readonly options: RedisStoreOptions = {},
   ) {
     this.prefix = options.prefix ?? 'tryon:';
+    this.outages = new StoreOutages(options.log);
     this.channel = `${this.prefix}events`;
     redis.defineCommand('tryonWriteStatus', { numberOfKeys: 1, lua: WRITE_STATUS });
     redis.defineCommand('tryonSeedStatus', { numberOfKeys: 1, lua: SEED_STATUS });
@@ -172,26 +173,7 @@ export class RedisStore implements ProxyStore {
 
   /** Runs one operation; any failure of Redis is the shopper's 503 store_unavailable, said once in the log. */
   private async run<T>(operation: string, work: () => Promise<T>): Promise<T> {
-    try {
-      const result = await work();
-      if (this.failing) {
-        this.failing = false;
-        this.options.log?.({ level: 'warn', event: 'store_recovered' });
-      }
-      return result;
-    } catch (error) {
-      this.options.onError?.(operation);
-      if (!this.failing) {
-        this.failing = true;
-        this.options.log?.({
-          level: 'error',
-          event: 'store_unavailable',
-          operation,
-          message: (error as Error).message,
-        });
-      }
-      throw new StoreUnavailable();
-    }
+    return this.outages.run(operation, work, this.options.onError);
   }
 
   async readStatus(jobId: string): Promise<StatusRecord | undefined> {

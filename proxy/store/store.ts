@@ -108,6 +108,35 @@ export class StoreUnavailable extends ProxyError {
   }
 }
 
+/**
+ * A store a network hop away (Redis, Durable Objects) runs every operation through this: any
+ * failure is the shopper's 503 store_unavailable, and the operator hears of an outage once when
+ * it starts and once when it ends, not once per request.
+ */
+export class StoreOutages {
+  private failing = false;
+
+  constructor(private readonly log: ((entry: Record<string, unknown>) => void) | undefined) {}
+
+  async run<T>(operation: string, work: () => Promise<T>, failed?: (operation: string) => void): Promise<T> {
+    try {
+      const result = await work();
+      if (this.failing) {
+        this.failing = false;
+        this.log?.({ level: 'warn', event: 'store_recovered' });
+      }
+      return result;
+    } catch (error) {
+      failed?.(operation);
+      if (!this.failing) {
+        this.failing = true;
+        this.log?.({ level: 'error', event: 'store_unavailable', operation, message: (error as Error).message });
+      }
+      throw new StoreUnavailable();
+    }
+  }
+}
+
 /** Whether `next` may replace `current` (the rule every store applies; redis.ts mirrors it in Lua). */
 export function replaces(current: TryonSnapshot | undefined, next: TryonSnapshot): boolean {
   if (!current) return true;
