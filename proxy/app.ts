@@ -17,15 +17,8 @@ import { GarmentFiles, type FileIdCache, type ReadAsset } from './garment-files.
 import { hmac, hmacKey, toHex } from './crypto.js';
 import { HandleSigner } from './handles.js';
 import { resolveLimits, type ProxyLimits } from './limits.js';
-import {
-  clientAddress,
-  clientKey,
-  connectionAddress,
-  forwardedByClient,
-  knownRuntime,
-  parseTrustProxy,
-  type TrustProxy,
-} from './client-address.js';
+import { connectionAddress, knownRuntime, parseTrustProxy, type TrustProxy } from './client-address.js';
+import { clientOfRequest } from './request-client.js';
 import { resolvePrices, type PartialPriceTable } from './prices.js';
 import { originCheck } from './middleware/origin-check.js';
 import { appProxyClients, type AppProxyClientOptions } from './middleware/shopify-app-proxy.js';
@@ -132,6 +125,9 @@ function checkCatalogImagesReadable(options: ProxyOptions): void {
   );
 }
 
+/** The routes a shop's pages call (and so behind the origin check); the others are called by servers. */
+const SHOPPER_ROUTES = ['/products', '/photos', '/tryons', '/files', '/handoffs'] as const;
+
 export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   if (!options.apiKey) throw new TypeError('createProxy: apiKey is required');
   if (!options.baseUrl) throw new TypeError('createProxy: baseUrl is required');
@@ -171,52 +167,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     );
   }
   const appProxy = options.shopifyAppProxy ? appProxyClients(options.shopifyAppProxy) : undefined;
-  let warnedUnknown = false;
-  // Asked by the rate limit, the spend guard and the stream slots of one request: worked out once
-  // (the App Proxy's count of addresses per signature is then touched once a request, too).
-  const client = (c: ProxyContext): string => {
-    const known = c.get('client');
-    if (known !== undefined) return known;
-    const found = clientOf(c);
-    c.set('client', found);
-    return found;
-  };
-  const clientOf = (c: ProxyContext): string => {
-    const peer = peerOf(c);
-    const xff = c.req.header('x-forwarded-for');
-    const found = clientAddress(peer, xff, trust);
-    if (!found) {
-      // Never a header the client chooses: without the peer there is no client to key by. In
-      // production that is refused; in development every such request shares one allowance.
-      if (!warnedUnknown) {
-        warnedUnknown = true;
-        log({
-          level: mode === 'production' ? 'error' : 'warn',
-          event: 'client_unknown',
-          message: "the connection's address is unknown (serve with @hono/node-server, or pass clientAddress)",
-        });
-      }
-      if (mode === 'production')
-        throw new ProxyError(
-          500,
-          'internal_error',
-          'This try-on service cannot tell who is asking; it is not set up correctly.',
-        );
-      return 'unknown';
-    }
-    const sender = clientKey(found);
-    if (!appProxy) return sender;
-    return (
-      appProxy.clientOf(
-        c,
-        () => {
-          const forwarded = forwardedByClient(peer, xff, trust);
-          return forwarded === undefined ? undefined : clientKey(forwarded);
-        },
-        sender,
-      ) ?? sender
-    );
-  };
+  const client = clientOfRequest({ peerOf, trust, appProxy, mode, log });
 
   const usage = store.usageBook(now);
   const spend = store.spendLedger(limits, now);
@@ -289,7 +240,10 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   app.use(answerHeaders(log, now));
 
   if (appProxy) app.use(appProxy.verify);
-  app.use(originCheck(options.allowedOrigins));
+  // Pages call the shopper's routes, so those check the page's origin; /webhooks and /health are
+  // called by servers, and are not mounted behind it.
+  const pagesOnly = originCheck(options.allowedOrigins);
+  for (const path of SHOPPER_ROUTES) app.use(`${path}/*`, pagesOnly);
 
   app.route('/products', productRoutes(services));
   app.route('/photos', photoRoutes(services));
@@ -304,7 +258,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     const storeState = store.kind === 'memory' ? {} : { store: storeUp ? 'up' : 'down' };
     return c.json({ ok: storeUp, upstream: services.upstreamLabel, ...storeState }, storeUp ? 200 : 503);
   });
-  answerUnknownRoutes(app, rateLimit(services.reads, services.client));
+  answerUnknownRoutes(app, rateLimit(services.reads, services.client), pagesOnly);
 
   app.notFound(() => new ProxyError(404, 'not_found', 'There is nothing here.').toResponse());
   app.onError(async (error, c) => {
