@@ -6,11 +6,11 @@
 // try-on is never polled again, and a status never goes backwards (the store refuses it). Once a
 // webhook has arrived for a try-on, its later changes are pushed too, so it is polled only now
 // and then, as a safety net for an event that gets lost.
-import type { Upstream, UpstreamJob, UpstreamOutput } from './upstream/client.js';
+import type { Upstream, UpstreamJob } from './upstream/client.js';
 import type { ProxyStore, StatusRecord } from './store/store.js';
 import { noMetrics, type ProxyMetrics } from './metrics.js';
 import type { UsageBook } from './usage-book.js';
-import { STATUS_RANK, isTerminal, type TryonSnapshot } from './tryon/snapshot.js';
+import { STATUS_RANK, isTerminal, outputsMayHaveChanged, snapshotOf, type TryonSnapshot } from './tryon/snapshot.js';
 
 export { isTerminal, type TryonSnapshot };
 
@@ -138,8 +138,8 @@ export class TryonStatusBoard {
       try {
         const job = known ?? (await this.upstream.getJob(jobId));
         let outputs = record?.snapshot.outputs ?? [];
-        if (this.outputsMayHaveChanged(job, outputs)) outputs = await this.upstream.listOutputs(jobId);
-        snapshot = this.snapshotOf(job, outputs);
+        if (outputsMayHaveChanged(job, outputs)) outputs = await this.upstream.listOutputs(jobId);
+        snapshot = snapshotOf(job, outputs, this.options.now());
       } catch (error) {
         if (!known && !force) await this.store.releasePoll(jobId).catch(() => undefined);
         throw error;
@@ -187,35 +187,6 @@ export class TryonStatusBoard {
       if (record) return record;
     }
     return this.refresh(jobId, undefined, { force: true });
-  }
-
-  private outputsMayHaveChanged(job: UpstreamJob, outputs: UpstreamOutput[]): boolean {
-    if (job.status === 'succeeded') return true;
-    if (job.status !== 'processing' && job.status !== 'queued') return false;
-    // A catalog shows each view as it finishes: ask for outputs only when a child finished
-    // (or, if upstream does not list children, on every poll while it renders).
-    if (job.children) return job.children.filter((c) => c.status === 'succeeded').length > outputs.length;
-    return job.type === 'catalog';
-  }
-
-  private snapshotOf(job: UpstreamJob, outputs: UpstreamOutput[]): TryonSnapshot {
-    // "Succeeded" with nothing to show yet (outputs listed a moment later) is still rendering to
-    // the shopper, and must not be cached as final.
-    const status = job.status === 'succeeded' && outputs.length === 0 ? 'processing' : job.status;
-    return {
-      status,
-      progress: job.progress,
-      error:
-        job.status === 'failed'
-          ? {
-              code: 'render_failed',
-              message: 'The try-on could not be made from this photo; please try another.',
-              retryable: false,
-            }
-          : undefined,
-      outputs,
-      at: this.options.now(),
-    };
   }
 
   /**
@@ -315,6 +286,6 @@ export class TryonStatusBoard {
 
   /** Remembers a freshly submitted job so webhooks about it are recognised on every instance. */
   async seed(job: UpstreamJob, labels: { product: string; tier: string }): Promise<void> {
-    await this.store.seedStatus(job.id, { snapshot: this.snapshotOf(job, []), ...labels }, this.keepMs);
+    await this.store.seedStatus(job.id, { snapshot: snapshotOf(job, [], this.options.now()), ...labels }, this.keepMs);
   }
 }
