@@ -5,8 +5,9 @@
 // rate-limiter-flexible for per-client limits, pub/sub for the fan-out that wakes SSE listeners.
 // Commands fail fast while Redis is away (no offline queue, a short command timeout): the caller
 // answers 503 store_unavailable and nothing is spent unguarded; ioredis reconnects by itself.
-// A little over 300 lines: one class is every part of ProxyStore on one connection, and each Lua
-// script sits beside the method that runs it (the spend ledger's scripts are in redis-ledger.ts).
+// Over 300 lines (about 450): one class is every part of ProxyStore on one connection, and each
+// Lua script sits beside the method that runs it, so a script and its caller's arguments are read
+// together (the spend ledger's scripts are in redis-ledger.ts, the usage book's in redis-usage.ts).
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { STATUS_RANK, type TryonSnapshot } from '../tryon/snapshot.js';
