@@ -7,7 +7,7 @@
 // answers 503 store_unavailable and nothing is spent unguarded; ioredis reconnects by itself.
 // Over 300 lines (about 450): one class is every part of ProxyStore on one connection, and each
 // Lua script sits beside the method that runs it, so a script and its caller's arguments are read
-// together (the spend ledger's scripts are in redis-ledger.ts, the usage book's in redis-usage.ts).
+// together (the spend ledger's scripts are in redis-ledger.ts).
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { STATUS_RANK, type TryonSnapshot } from '../tryon/snapshot.js';
