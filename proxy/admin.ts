@@ -8,9 +8,10 @@
 import { Hono, type Context } from 'hono';
 import { requestId } from 'hono/request-id';
 import { constantTimeEqual } from './crypto.js';
-import { ProxyError, isProxyError } from './errors.js';
+import { ProxyError, answerInternalError, isProxyError } from './errors.js';
 import { loggedPath, redactingLog } from './middleware/request-log.js';
-import type { Log, ProxyEnv } from './context.js';
+import type { ProxyEnv } from './request-facts.js';
+import type { Log } from './log.js';
 import type { SpendLedger } from './spend-ledger.js';
 import type { UsageBook, UsageDay } from './usage-book.js';
 
@@ -166,19 +167,7 @@ export function createAdmin(options: AdminOptions): Hono<ProxyEnv> {
     const headers: Record<string, string> = { 'x-request-id': c.get('requestId') ?? '', 'cache-control': 'no-store' };
     if (error instanceof ProxyError && error.status === 401) headers['www-authenticate'] = 'Bearer';
     if (isProxyError(error)) return error.toResponse(headers);
-    log({
-      level: 'error',
-      event: 'internal_error',
-      requestId: c.get('requestId'),
-      name: error.name,
-      message: error.message,
-    });
-    return new ProxyError(
-      500,
-      'internal_error',
-      'Something went wrong on our side; please try again.',
-      true,
-    ).toResponse(headers);
+    return answerInternalError(error, c.get('requestId'), log, headers);
   });
   return app;
 }

@@ -4,40 +4,25 @@
 // This file only wires things: the services every route shares, the cross-cutting middleware
 // (middleware/), the routes (routes/) and the one error answer.
 import { Hono } from 'hono';
-import {
-  catalogImages,
-  catalogPrices,
-  parseCatalog,
-  productFinder,
-  type CatalogFile,
-  type ProductLookup,
-} from './catalog.js';
-import { ProxyError, isProxyError } from './errors.js';
-import { GarmentFiles, type FileIdCache, type ReadAsset } from './garment-files.js';
+import { catalogPrices, productFinder } from './catalog.js';
+import { ProxyError, answerInternalError, isProxyError } from './errors.js';
+import { GarmentFiles } from './garment-files.js';
 import { hmac, hmacKey, toHex } from './crypto.js';
 import { HandleSigner } from './handles.js';
-import { resolveLimits, type ProxyLimits } from './limits.js';
-import {
-  clientAddress,
-  clientKey,
-  connectionAddress,
-  forwardedByClient,
-  knownRuntime,
-  parseTrustProxy,
-  type TrustProxy,
-} from './client-address.js';
-import { resolvePrices, type PartialPriceTable } from './prices.js';
+import { resolveLimits } from './limits.js';
+import { connectionAddress, knownRuntime, parseTrustProxy } from './client-address.js';
+import { clientOfRequest } from './request-client.js';
+import { resolvePrices } from './prices.js';
 import { originCheck } from './middleware/origin-check.js';
-import { appProxyClients, type AppProxyClientOptions } from './middleware/shopify-app-proxy.js';
+import { appProxyClients } from './middleware/shopify-app-proxy.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { answerUnknownRoutes } from './middleware/unknown-routes.js';
 import { redactingLog } from './middleware/request-log.js';
 import { answerHeaders } from './middleware/answer-headers.js';
 import { TryonStatusBoard } from './tryon-status.js';
-import { BudgetAlerts, type BudgetAlertOptions } from './budget-alerts.js';
+import { BudgetAlerts } from './budget-alerts.js';
 import { MemoryStore } from './store/memory.js';
-import { noMetrics, type ProxyMetrics } from './metrics.js';
-import type { ProxyStore } from './store/store.js';
+import { noMetrics } from './metrics.js';
 import { Upstream } from './upstream/client.js';
 import { fileRoutes } from './routes/files.js';
 import { handoffRoutes } from './routes/handoffs.js';
@@ -45,91 +30,20 @@ import { photoRoutes } from './routes/photos.js';
 import { productRoutes } from './routes/products.js';
 import { tryonRoutes } from './routes/tryons.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import type { ProxyServices, ProxyContext, ProxyEnv } from './context.js';
+import type { ProxyServices } from './context.js';
+import type { ProxyEnv } from './request-facts.js';
 
 export type { CatalogFile, CatalogVariant, ProductEntry, ProductLookup } from './catalog.js';
 export type { ProxyLimits } from './limits.js';
 export type { PhotoRevocations } from './photo-revocations.js';
 export { DEFAULT_LIMITS } from './limits.js';
 
-export interface ProxyOptions {
-  /** Upstream API key; never logged, never answered. */
-  apiKey: string;
-  /** Upstream origin, e.g. the sandbox URL (no /v1 suffix). */
-  baseUrl: string;
-  /** Signs handles and salts hashes. */
-  secret: string;
-  /** Exact origins allowed cross-origin; [] = same-origin only; ['*'] = any (refused in production by config). */
-  allowedOrigins: string[];
-  catalog: CatalogFile | ProductLookup;
-  /** Base directory of catalog image paths. */
-  assetsDir?: string;
-  readAsset?: ReadAsset;
-  webhookSecret?: string;
-  limits?: Partial<ProxyLimits>;
-  log?: (entry: Record<string, unknown>) => void;
-  fetch?: typeof fetch;
-  /** Where the memory store keeps garment file ids across restarts (ignored with `store`). */
-  fileIdCache?: FileIdCache;
-  /**
-   * What instances must agree on (rate limits, budgets, try-on status, webhook ids, garment ids):
-   * default one process's memory; node.ts passes the Redis store when TRYON_REDIS_URL is set.
-   */
-  store?: ProxyStore;
-  /** Counters for the operator (node.ts: prom-client behind GET /metrics); default none. */
-  metrics?: ProxyMetrics;
-  upstreamLabel?: 'sandbox' | 'live' | 'test';
-  now?: () => number;
-  /**
-   * Who stands in front of the proxy: a hop count (`true` = 1), a list of proxy addresses/CIDRs,
-   * or nothing (default: X-Forwarded-For is ignored). See client-address.ts.
-   */
-  trustProxy?: boolean | number | string | string[] | TrustProxy;
-  /**
-   * The connection's peer address. Default: what the runtime's server passes (Node's socket through
-   * `@hono/node-server`, Bun, Deno; `CF-Connecting-IP` on Workers), as Hono's `getConnInfo` reads it.
-   * Give it when serving the app some other way; outside development, a runtime the proxy cannot
-   * read the peer from refuses to start without it.
-   */
-  clientAddress?: (c: ProxyContext) => string | undefined;
-  /**
-   * Behind Shopify's App Proxy: every request must carry Shopify's signature (the proxy's own
-   * `POST /webhooks` excepted), and the client is the shopper Shopify forwarded (see
-   * middleware/shopify-app-proxy.ts). TRYON_SHOPIFY_APP_SECRET in the environment.
-   */
-  shopifyAppProxy?: AppProxyClientOptions;
-  /** `production` refuses what cannot be made safe (default: NODE_ENV where there is one, else production). */
-  mode?: 'production' | 'development' | 'test';
-  /**
-   * Credits per view and per video by tier, over the catalog's `defaults.prices` and the built-in
-   * table (the sandbox's prices): what the daily credit budget counts.
-   */
-  prices?: PartialPriceTable;
-  /** Public base URL of the proxy for output URLs; default: taken from each request's path. */
-  publicUrl?: string;
-  /** One signed POST at 80 % and at 100 % of a day's budget (TRYON_BUDGET_ALERT_URL and _SECRET); default none. */
-  budgetAlert?: BudgetAlertOptions;
-}
+import { checkCatalogImagesReadable, environmentMode, type ProxyOptions } from './proxy-options.js';
 
-/**
- * A catalog file whose images are paths (not http(s) URLs) is read with `readAsset`: without it the
- * first try-on would answer 500. Said at creation, naming what is missing, so a recipe that forgets
- * it fails where it is written. (A catalog given as a function is only known per request; its images
- * are checked when first read, and logged as `catalog_image_unreadable`.)
- */
-function checkCatalogImagesReadable(options: ProxyOptions): void {
-  if (typeof options.catalog === 'function' || options.readAsset) return;
-  const paths = catalogImages(parseCatalog(options.catalog)).filter((image) => !/^https?:\/\//.test(image.path));
-  if (paths.length === 0) return;
-  const first = paths[0]!;
-  const owner = `product "${first.product}"${first.variant ? ` variant "${first.variant}"` : ''}`;
-  throw new TypeError(
-    `createProxy: the catalog lists garment images by path (${owner}: ${first.field} "${first.path}"${paths.length > 1 ? ` and ${paths.length - 1} more` : ''}) ` +
-      `but no readAsset was given${options.assetsDir ? ` (assetsDir "${options.assetsDir}" only says where they are)` : ' (nor assetsDir)'}: ` +
-      'pass readAsset (e.g. (path) => readFile(path) on Node, with assetsDir the folder they are in), use startProxy() from tryon-proxy/node, ' +
-      'or give the images as https:// URLs.',
-  );
-}
+export type { ProxyOptions };
+
+/** The routes a shop's pages call (and so behind the origin check); the others are called by servers. */
+const SHOPPER_ROUTES = ['/products', '/photos', '/tryons', '/files', '/handoffs'] as const;
 
 export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   if (!options.apiKey) throw new TypeError('createProxy: apiKey is required');
@@ -170,52 +84,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     );
   }
   const appProxy = options.shopifyAppProxy ? appProxyClients(options.shopifyAppProxy) : undefined;
-  let warnedUnknown = false;
-  // Asked by the rate limit, the spend guard and the stream slots of one request: worked out once
-  // (the App Proxy's count of addresses per signature is then touched once a request, too).
-  const client = (c: ProxyContext): string => {
-    const known = c.get('client');
-    if (known !== undefined) return known;
-    const found = clientOf(c);
-    c.set('client', found);
-    return found;
-  };
-  const clientOf = (c: ProxyContext): string => {
-    const peer = peerOf(c);
-    const xff = c.req.header('x-forwarded-for');
-    const found = clientAddress(peer, xff, trust);
-    if (!found) {
-      // Never a header the client chooses: without the peer there is no client to key by. In
-      // production that is refused; in development every such request shares one allowance.
-      if (!warnedUnknown) {
-        warnedUnknown = true;
-        log({
-          level: mode === 'production' ? 'error' : 'warn',
-          event: 'client_unknown',
-          message: "the connection's address is unknown (serve with @hono/node-server, or pass clientAddress)",
-        });
-      }
-      if (mode === 'production')
-        throw new ProxyError(
-          500,
-          'internal_error',
-          'This try-on service cannot tell who is asking; it is not set up correctly.',
-        );
-      return 'unknown';
-    }
-    const sender = clientKey(found);
-    if (!appProxy) return sender;
-    return (
-      appProxy.clientOf(
-        c,
-        () => {
-          const forwarded = forwardedByClient(peer, xff, trust);
-          return forwarded === undefined ? undefined : clientKey(forwarded);
-        },
-        sender,
-      ) ?? sender
-    );
-  };
+  const client = clientOfRequest({ peerOf, trust, appProxy, mode, log });
 
   const usage = store.usageBook(now);
   const spend = store.spendLedger(limits, now);
@@ -288,7 +157,10 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   app.use(answerHeaders(log, now));
 
   if (appProxy) app.use(appProxy.verify);
-  app.use(originCheck(options.allowedOrigins));
+  // Pages call the shopper's routes, so those check the page's origin; /webhooks and /health are
+  // called by servers, and are not mounted behind it.
+  const pagesOnly = originCheck(options.allowedOrigins);
+  for (const path of SHOPPER_ROUTES) app.use(`${path}/*`, pagesOnly);
 
   app.route('/products', productRoutes(services));
   app.route('/photos', photoRoutes(services));
@@ -303,7 +175,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     const storeState = store.kind === 'memory' ? {} : { store: storeUp ? 'up' : 'down' };
     return c.json({ ok: storeUp, upstream: services.upstreamLabel, ...storeState }, storeUp ? 200 : 503);
   });
-  answerUnknownRoutes(app, rateLimit(services.reads, services.client));
+  answerUnknownRoutes(app, rateLimit(services.reads, services.client), pagesOnly);
 
   app.notFound(() => new ProxyError(404, 'not_found', 'There is nothing here.').toResponse());
   app.onError(async (error, c) => {
@@ -340,27 +212,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
         );
       return new ProxyError(400, 'invalid_request', 'The request could not be read.').toResponse();
     }
-    log({
-      level: 'error',
-      event: 'internal_error',
-      requestId: c.get('requestId'),
-      name: error.name,
-      message: error.message,
-    });
-    return new ProxyError(
-      500,
-      'internal_error',
-      'Something went wrong on our side; please try again.',
-      true,
-    ).toResponse();
+    return answerInternalError(error, c.get('requestId'), log);
   });
   return app;
-}
-
-/** NODE_ENV as config.ts reads it (unset: development); a runtime without an environment (Workers) is production. */
-function environmentMode(): 'production' | 'development' | 'test' {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  if (!env) return 'production';
-  const nodeEnv = env.NODE_ENV;
-  return nodeEnv === 'production' ? 'production' : nodeEnv === 'test' ? 'test' : 'development';
 }

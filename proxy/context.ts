@@ -1,6 +1,5 @@
 // ProxyServices: what every route shares, built once by createProxy (app.ts) from its options:
 // the upstream client, handles, the catalog, the status board, rate limits, budgets, the shared store, metrics and the log.
-import type { Context } from 'hono';
 import type { ProductEntry } from './catalog.js';
 import type { GarmentFiles } from './garment-files.js';
 import type { HandleSigner } from './handles.js';
@@ -15,12 +14,8 @@ import type { ProxyMetrics } from './metrics.js';
 import type { ProxyStore } from './store/store.js';
 import type { TryonStatusBoard } from './tryon-status.js';
 import type { Upstream } from './upstream/client.js';
-
-/** Facts about a request, worked out once and kept on its context (as Hono's requestId is). */
-export type ProxyEnv = { Variables: { requestId: string; client: string } };
-export type ProxyContext = Context<ProxyEnv>;
-
-export type Log = (entry: Record<string, unknown>) => void;
+import type { Log } from './log.js';
+import type { ProxyContext } from './request-facts.js';
 
 export interface ProxyServices {
   limits: ProxyLimits;

@@ -83,6 +83,22 @@ export class ProxyError extends Error {
 
 export const isProxyError = (value: unknown): value is ProxyError => value instanceof ProxyError;
 
+/**
+ * The answer to an error nobody foresaw: logged in full (never shown), answered as a retryable 500
+ * with nothing of the error in it. The app's and the admin listener's onError both end here.
+ */
+export function answerInternalError(
+  error: Error,
+  requestId: string | undefined,
+  log: (entry: Record<string, unknown>) => void,
+  headers: Record<string, string> = {},
+): Response {
+  log({ level: 'error', event: 'internal_error', requestId, name: error.name, message: error.message });
+  return new ProxyError(500, 'internal_error', 'Something went wrong on our side; please try again.', true).toResponse(
+    headers,
+  );
+}
+
 /** Upstream refused our request as malformed (a 4xx other than auth, credits, limits, size, type). */
 export class UpstreamRejected extends ProxyError {
   constructor(readonly upstreamStatus: number) {

@@ -3,6 +3,9 @@
 // file, and serves against the service TRYON_BASE_URL + TRYON_API_KEY name: the live service or a
 // sandbox started apart (`npx tryon-sandbox`, or `npm run sandbox` in a clone). It starts no sandbox and draws no demo images itself:
 // those conveniences are demo/proxy.ts and `npm start`. The only file under proxy/ that may use node:.
+// Over 300 lines for that reason: test/proxy/web-standard.test.ts keeps node:, fs and
+// @hono/node-server out of every other file, so every Node-only piece (serving, the admin
+// listener, the catalog file and its images, the file-id cache, start-up from the environment) is here.
 import { access, readFile, writeFile, rename } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,7 +28,7 @@ import {
 } from './config.js';
 import type { FileIdCache } from './garment-files.js';
 import { lingerBeforeClosing, lingerBounds } from './lingering-close.js';
-import type { ProxyEnv } from './context.js';
+import type { ProxyEnv } from './request-facts.js';
 
 /** The shopper's address as the Node socket sees it: what rate limits are keyed by on Node. */
 export function socketAddress(c: Parameters<typeof getConnInfo>[0]): string | undefined {

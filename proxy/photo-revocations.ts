@@ -10,11 +10,10 @@
 // after the 204 no job can start from the photo on any instance.
 //
 // The interface is asynchronous so that a shared store (Redis, Durable Objects) can stand behind
-// it; the in-memory one below serves one process alone.
+// it; the in-memory one (store/memory.ts) serves one process alone.
 import { ProxyError } from './errors.js';
-import type { ClaimsOf, HandleKind } from './handles.js';
-import type { ProxyServices } from './context.js';
-import type { RateBucket } from './store/store.js';
+import type { ClaimsOf, HandleKind, HandleSigner } from './handles.js';
+import type { RateBucket } from './store/rate-bucket.js';
 
 export interface PhotoRevocations {
   /** Records the photo as forgotten until `until` (epoch milliseconds). Repeating it is harmless. */
@@ -64,9 +63,6 @@ export function lastHandleExpiry(photoExpiresAt: number, lifetimes: HandleLifeti
   return (photoExpiresAt + lifetimes.tryonTtlSeconds + lifetimes.fileTtlSeconds + 60) * 1000;
 }
 
-/** How often, at most, the in-memory store sweeps out records that have outlived their handles. */
-const SWEEP_EVERY_MS = 60_000;
-
 /** How often a forget asks again whether the photo's submits are decided. */
 const FENCE_PAUSE_MS = 25;
 
@@ -81,70 +77,6 @@ export async function forgetPhoto(revocations: PhotoRevocations, photoId: string
     await new Promise((resolve) => setTimeout(resolve, FENCE_PAUSE_MS));
 }
 
-export class PhotoRevocationsInMemory implements PhotoRevocations {
-  private readonly until = new Map<string, number>();
-  /** Per photo, the tickets of submits under way and when each lapses. */
-  private readonly submits = new Map<string, Map<string, number>>();
-  private nextSweep = 0;
-
-  constructor(private readonly now: () => number = Date.now) {}
-
-  async revoke(photoId: string, until: number): Promise<void> {
-    this.sweep();
-    if (until <= this.now()) return;
-    this.until.set(photoId, Math.max(this.until.get(photoId) ?? 0, until));
-  }
-
-  async isRevoked(photoId: string): Promise<boolean> {
-    return this.revoked(photoId);
-  }
-
-  /** Synchronous, so beginSubmit checks and counts in one step on the event loop. */
-  private revoked(photoId: string): boolean {
-    const until = this.until.get(photoId);
-    if (until === undefined) return false;
-    if (until > this.now()) return true;
-    this.until.delete(photoId);
-    return false;
-  }
-
-  async beginSubmit(photoId: string, ms: number): Promise<string | undefined> {
-    if (this.revoked(photoId)) return undefined;
-    const ticket = crypto.randomUUID();
-    const tickets = this.submits.get(photoId) ?? new Map<string, number>();
-    tickets.set(ticket, this.now() + ms);
-    this.submits.set(photoId, tickets);
-    return ticket;
-  }
-
-  async endSubmit(photoId: string, ticket: string): Promise<void> {
-    const tickets = this.submits.get(photoId);
-    tickets?.delete(ticket);
-    if (tickets?.size === 0) this.submits.delete(photoId);
-  }
-
-  async submitsUnderWay(photoId: string): Promise<number> {
-    const tickets = this.submits.get(photoId);
-    if (!tickets) return 0;
-    const now = this.now();
-    for (const [ticket, lapses] of tickets) if (lapses <= now) tickets.delete(ticket);
-    if (tickets.size === 0) this.submits.delete(photoId);
-    return tickets.size;
-  }
-
-  /** Records held now (for tests and metrics). */
-  get size(): number {
-    return this.until.size;
-  }
-
-  private sweep(): void {
-    const now = this.now();
-    if (now < this.nextSweep) return;
-    this.nextSweep = now + SWEEP_EVERY_MS;
-    for (const [photoId, until] of this.until) if (until <= now) this.until.delete(photoId);
-  }
-}
-
 /** The photo a handle of any kind was made from. */
 export function photoIdOf<K extends HandleKind>(kind: K, claims: ClaimsOf[K]): string {
   return kind === 'photo' ? (claims as ClaimsOf['photo']).id : (claims as ClaimsOf['tryon'] | ClaimsOf['file']).photoId;
@@ -155,7 +87,7 @@ export function photoIdOf<K extends HandleKind>(kind: K, claims: ClaimsOf[K]): s
  * files exactly as a handle the proxy never minted: 404 invalid_handle.
  */
 export async function openUnforgotten<K extends HandleKind>(
-  services: Pick<ProxyServices, 'handles' | 'revocations'>,
+  services: { handles: HandleSigner; revocations: PhotoRevocations },
   kind: K,
   handle: string,
 ): Promise<ClaimsOf[K] & { expiresAt: number }> {

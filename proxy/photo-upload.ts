@@ -6,7 +6,7 @@
 import { concatBytes } from './crypto.js';
 import { ProxyError } from './errors.js';
 import { photoSize, sniffPhotoType, type PhotoType } from './image-signatures.js';
-import { drainBody } from './streams.js';
+import { drainBody, drainBudgetFor } from './streams.js';
 import { MetadataScan, photoHasMetadataError } from './photo-metadata.js';
 
 /** Searches `needle` in `hay` from `from`. */
@@ -64,11 +64,10 @@ export async function openPhotoPart(
     throw new ProxyError(400, 'invalid_request', `Send the photo as multipart/form-data in a field named "${field}".`);
   }
   const reader = body.getReader();
-  const drainBudget = limits.uploadBytes + 1024 * 1024;
   try {
     return await readPhotoPart(reader, boundaryText, field, limits, fieldNames);
   } catch (error) {
-    await drainBody(reader, drainBudget);
+    await drainBody(reader, drainBudgetFor(limits.uploadBytes));
     throw error;
   }
 }
@@ -218,7 +217,7 @@ async function readPhotoPart(
         controller.enqueue(chunk);
       } catch (error) {
         controller.error(error);
-        await drainBody(reader, limits.uploadBytes + 1024 * 1024);
+        await drainBody(reader, drainBudgetFor(limits.uploadBytes));
       }
     },
     async cancel() {

@@ -2,7 +2,10 @@
 // try-ons. The hosted API does not publish prices: the defaults are the sandbox's table, and a
 // shop sets its own in the catalog's `defaults.prices` or TRYON_PRICES (the environment wins).
 import { z } from 'zod';
-import type { Tier } from './catalog.js';
+
+/** The tiers a try-on can be made in; the catalog chooses one per product, the price table prices each. */
+export const TIERS = ['draft', 'standard', 'premium'] as const;
+export type Tier = (typeof TIERS)[number];
 
 export interface PriceTable {
   /** Credits per rendered view of an image try-on. */

@@ -11,7 +11,8 @@ import { ProxyError } from './errors.js';
 import type { ClaimsOf, HandleKind } from './handles.js';
 import { photoIdOf } from './photo-revocations.js';
 import { rateLimited, takeRequest } from './middleware/rate-limit.js';
-import type { ProxyEnv, ProxyServices } from './context.js';
+import type { ProxyServices } from './context.js';
+import type { ProxyEnv } from './request-facts.js';
 
 export async function openForRead<K extends HandleKind>(
   services: Pick<ProxyServices, 'handles' | 'revocations' | 'reads' | 'client'>,

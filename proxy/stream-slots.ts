@@ -3,7 +3,9 @@
 // A slot is taken before a stream opens and given back when it ends, however it ends (finished,
 // the browser gone, the deadline, an error). Counted per instance: a Node process, or a Workers
 // isolate (there a try-on's Durable Object caps its watchers across isolates, durable-tryon.ts).
+import type { SSEStreamingApi } from 'hono/streaming';
 import { ProxyError } from './errors.js';
+import type { Log } from './log.js';
 
 /** How long a refused watcher is asked to wait; the widget polls meanwhile. */
 const RETRY_SECONDS = 10;
@@ -54,4 +56,19 @@ export class StreamSlots {
       else this.byClient.delete(client);
     };
   }
+}
+
+/**
+ * The end of an event stream that broke on our side (both streams, status and hand-off, end so):
+ * logged, and told to the browser as a retryable internal_error event, since the answer's status
+ * line has long gone out.
+ */
+export function sayStreamFailed(log: Log, message: string): (error: Error, stream: SSEStreamingApi) => Promise<void> {
+  return async (error, stream) => {
+    log({ level: 'error', event: 'sse_failed', message: error.message });
+    await stream.writeSSE({
+      event: 'error',
+      data: JSON.stringify({ error: { code: 'internal_error', message, retryable: true } }),
+    });
+  };
 }

@@ -29,6 +29,20 @@ export async function drainBody(reader: ReadableStreamDefaultReader<Uint8Array>,
   }
 }
 
+/** How much of a refused upload is read beyond its own limit before the connection is dropped instead. */
+export const DRAIN_SLACK_BYTES = 1024 * 1024;
+
+/** The drain budget of an upload limited to `limitBytes`: the one rule every refusing path uses. */
+export const drainBudgetFor = (limitBytes: number): number => limitBytes + DRAIN_SLACK_BYTES;
+
+/**
+ * Drains a refused body that nobody reads yet. A locked body already has a reader, and the one
+ * holding it drains it (photo-upload.ts), so it is left alone here.
+ */
+export async function drainUnread(body: ReadableStream<Uint8Array> | null | undefined, budget: number): Promise<void> {
+  if (body && !body.locked) await drainBody(body.getReader(), budget);
+}
+
 /** Reads a small body as text, refusing (413) as soon as it passes `maxBytes` — never more in memory. */
 export async function readBoundedText(
   body: ReadableStream<Uint8Array> | null,
@@ -45,7 +59,7 @@ export async function readBoundedText(
     size += value.length;
     if (size > maxBytes) {
       // Read on (bounded) so the client sees the answer rather than a reset connection.
-      await drainBody(reader, 1024 * 1024);
+      await drainBody(reader, DRAIN_SLACK_BYTES);
       throw refusal();
     }
     chunks.push(value);

@@ -6,20 +6,13 @@
 // try-on is never polled again, and a status never goes backwards (the store refuses it). Once a
 // webhook has arrived for a try-on, its later changes are pushed too, so it is polled only now
 // and then, as a safety net for an event that gets lost.
-import type { Status, Upstream, UpstreamJob, UpstreamOutput } from './upstream/client.js';
+import type { Upstream, UpstreamJob } from './upstream/client.js';
 import type { ProxyStore, StatusRecord } from './store/store.js';
-import { MemoryStore } from './store/memory.js';
 import { noMetrics, type ProxyMetrics } from './metrics.js';
 import type { UsageBook } from './usage-book.js';
+import { STATUS_RANK, isTerminal, outputsMayHaveChanged, snapshotOf, type TryonSnapshot } from './tryon/snapshot.js';
 
-export interface TryonSnapshot {
-  status: Status;
-  progress?: number | undefined;
-  error?: { code: string; message: string; retryable: boolean } | undefined;
-  outputs: UpstreamOutput[];
-  /** Epoch ms when this was read from upstream. */
-  at: number;
-}
+export { isTerminal, type TryonSnapshot };
 
 /** What one instance keeps about a try-on: its own listeners and reads, nothing others need. */
 interface Local {
@@ -33,11 +26,17 @@ interface Local {
   delivered?: TryonSnapshot;
 }
 
-const TERMINAL = new Set<Status>(['succeeded', 'failed']);
-export const isTerminal = (status: Status) => TERMINAL.has(status);
-const RANK: Record<Status, number> = { queued: 0, processing: 1, succeeded: 2, failed: 2 };
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** How refresh() reads a try-on. */
+interface RefreshOptions {
+  /** A job a webhook brought: written without a poll. */
+  known?: UpstreamJob | undefined;
+  /** Polls without asking for the right to (a child's webhook, or another's poll that never came). */
+  force?: boolean;
+  /** Marks written with the snapshot (pushed, ownEvents). */
+  flags?: Partial<StatusRecord>;
+}
 
 /** Finished try-ons remembered by one instance: a final snapshot never changes, so no instance can disagree. */
 const MAX_FINISHED = 10_000;
@@ -56,7 +55,8 @@ export class TryonStatusBoard {
       pushedIntervalMs?: number;
       now: () => number;
       log: (entry: Record<string, unknown>) => void;
-      store?: ProxyStore;
+      /** Where snapshots are shared between instances (given by whoever builds the board: no default store here). */
+      store: ProxyStore;
       metrics?: ProxyMetrics;
       /** Where a failed try-on's credits are given back for GET /usage. */
       usage?: UsageBook;
@@ -64,7 +64,7 @@ export class TryonStatusBoard {
       keepMs?: number;
     },
   ) {
-    this.store = options.store ?? new MemoryStore({ now: options.now });
+    this.store = options.store;
     this.metrics = options.metrics ?? noMetrics;
     this.store.onPublished((jobId, snapshot) => this.deliver(jobId, snapshot, true));
   }
@@ -124,16 +124,10 @@ export class TryonStatusBoard {
 
   /**
    * Reads upstream if this caller wins the right to poll; otherwise the poll is another's, and
-   * the last snapshot (never newer than the interval allows) stands. `known` is a job a webhook
-   * brought: written without a poll. `force` polls without asking (a child's webhook).
+   * the last snapshot (never newer than the interval allows) stands.
    */
-  private refresh(
-    jobId: string,
-    record: StatusRecord | undefined,
-    known?: UpstreamJob,
-    force = false,
-    flags: Partial<StatusRecord> = {},
-  ): Promise<StatusRecord> {
+  private refresh(jobId: string, record: StatusRecord | undefined, how: RefreshOptions = {}): Promise<StatusRecord> {
+    const { known, force = false, flags = {} } = how;
     const local = this.localOf(jobId);
     if (local.inflight && !known && !force) return local.inflight;
     const run = (async (): Promise<StatusRecord> => {
@@ -144,8 +138,8 @@ export class TryonStatusBoard {
       try {
         const job = known ?? (await this.upstream.getJob(jobId));
         let outputs = record?.snapshot.outputs ?? [];
-        if (this.outputsMayHaveChanged(job, outputs)) outputs = await this.upstream.listOutputs(jobId);
-        snapshot = this.snapshotOf(job, outputs);
+        if (outputsMayHaveChanged(job, outputs)) outputs = await this.upstream.listOutputs(jobId);
+        snapshot = snapshotOf(job, outputs, this.options.now());
       } catch (error) {
         if (!known && !force) await this.store.releasePoll(jobId).catch(() => undefined);
         throw error;
@@ -192,36 +186,7 @@ export class TryonStatusBoard {
       const record = await this.store.readStatus(jobId);
       if (record) return record;
     }
-    return this.refresh(jobId, undefined, undefined, true);
-  }
-
-  private outputsMayHaveChanged(job: UpstreamJob, outputs: UpstreamOutput[]): boolean {
-    if (job.status === 'succeeded') return true;
-    if (job.status !== 'processing' && job.status !== 'queued') return false;
-    // A catalog shows each view as it finishes: ask for outputs only when a child finished
-    // (or, if upstream does not list children, on every poll while it renders).
-    if (job.children) return job.children.filter((c) => c.status === 'succeeded').length > outputs.length;
-    return job.type === 'catalog';
-  }
-
-  private snapshotOf(job: UpstreamJob, outputs: UpstreamOutput[]): TryonSnapshot {
-    // "Succeeded" with nothing to show yet (outputs listed a moment later) is still rendering to
-    // the shopper, and must not be cached as final.
-    const status = job.status === 'succeeded' && outputs.length === 0 ? 'processing' : job.status;
-    return {
-      status,
-      progress: job.progress,
-      error:
-        job.status === 'failed'
-          ? {
-              code: 'render_failed',
-              message: 'The try-on could not be made from this photo; please try another.',
-              retryable: false,
-            }
-          : undefined,
-      outputs,
-      at: this.options.now(),
-    };
+    return this.refresh(jobId, undefined, { force: true });
   }
 
   /**
@@ -233,7 +198,7 @@ export class TryonStatusBoard {
     if (!local) return;
     if (fromOthers) local.wake?.();
     const last = local.delivered;
-    if (last && (isTerminal(last.status) || RANK[snapshot.status] < RANK[last.status])) return;
+    if (last && (isTerminal(last.status) || STATUS_RANK[snapshot.status] < STATUS_RANK[last.status])) return;
     const signature = JSON.stringify([snapshot.status, snapshot.progress, snapshot.outputs.map((o) => o.fileId)]);
     if (signature === local.signature) return;
     local.signature = signature;
@@ -309,9 +274,9 @@ export class TryonStatusBoard {
       return true;
     }
     if (own) {
-      await this.refresh(jobId, record, job, false, { pushed: true, ownEvents: true });
+      await this.refresh(jobId, record, { known: job, flags: { pushed: true, ownEvents: true } });
     } else if (!record.ownEvents) {
-      await this.refresh(jobId, record, undefined, true, { pushed: true }); // only a child's event: read the parent once
+      await this.refresh(jobId, record, { force: true, flags: { pushed: true } }); // only a child's event: read the parent once
     } else if (!record.pushed) {
       await this.store.writeStatus(jobId, { snapshot: record.snapshot, pushed: true }, this.keepMs);
     }
@@ -321,6 +286,6 @@ export class TryonStatusBoard {
 
   /** Remembers a freshly submitted job so webhooks about it are recognised on every instance. */
   async seed(job: UpstreamJob, labels: { product: string; tier: string }): Promise<void> {
-    await this.store.seedStatus(job.id, { snapshot: this.snapshotOf(job, []), ...labels }, this.keepMs);
+    await this.store.seedStatus(job.id, { snapshot: snapshotOf(job, [], this.options.now()), ...labels }, this.keepMs);
   }
 }

@@ -4,7 +4,7 @@
 // per-minute window (rate-limiter-flexible). docs/proxy.md says which.
 import type { MiddlewareHandler } from 'hono';
 import { ProxyError } from '../errors.js';
-import type { ProxyContext, ProxyEnv } from '../context.js';
+import type { ProxyContext, ProxyEnv } from '../request-facts.js';
 import type { ProxyStore, RateBucket } from '../store/store.js';
 
 export interface RateLimit {

@@ -1,6 +1,6 @@
 // The request log's pieces (the line itself is written by answer-headers.ts): method, path, status and time taken. Handles in paths are cut to
 // their kind, so a log never holds a link that would open someone's photo or result.
-import type { Log } from '../context.js';
+import type { Log } from '../log.js';
 
 const HANDLE_IN_PATH = /v1\.(photo|tryon|file)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g;
 
@@ -18,8 +18,13 @@ export function redactingLog(sink: Log, secrets: string[]): Log {
   return (entry) => {
     const stamped = { time: new Date().toISOString(), ...entry };
     try {
-      // Checked on the serialised form so that a secret hidden in any nested field is found;
-      // the entry is rebuilt only when one is (rare), not on every request.
+      // A flat entry (every request's line) is checked field by field, with no serialising; a
+      // nested one on its serialised form, so that a secret hidden in any nested field is found.
+      // The entry is rebuilt only when a secret is in it (rare), not on every request.
+      if (flatAndClean(stamped, hidden)) {
+        sink(stamped);
+        return;
+      }
       let text = JSON.stringify(stamped);
       if (!hidden.some((secret) => text.includes(secret))) {
         sink(stamped);
@@ -31,4 +36,16 @@ export function redactingLog(sink: Log, secrets: string[]): Log {
       // A broken log sink must never break a shopper's request.
     }
   };
+}
+
+/** Whether every field is a plain value and no name or text holds a secret (then nothing needs redacting). */
+function flatAndClean(entry: Record<string, unknown>, hidden: string[]): boolean {
+  for (const name in entry) {
+    const value = entry[name];
+    if (typeof value === 'object' && value !== null) return false;
+    for (const secret of hidden) {
+      if (name.includes(secret) || (typeof value === 'string' && value.includes(secret))) return false;
+    }
+  }
+  return true;
 }

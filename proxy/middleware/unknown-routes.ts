@@ -5,10 +5,21 @@
 // app that mounts the proxy would replace with its own page).
 import type { Hono, MiddlewareHandler } from 'hono';
 import { ProxyError } from '../errors.js';
-import type { ProxyEnv } from '../context.js';
+import type { ProxyEnv } from '../request-facts.js';
+
+/** The paths servers call: upstream's webhooks and the balancer's health check. */
+const SERVERS_PATH = /\/(webhooks|health)\/?$/;
 
 /** Call after every route is registered: the methods each path serves are read from the app itself. */
-export function answerUnknownRoutes(app: Hono<ProxyEnv>, reads: MiddlewareHandler<ProxyEnv>): void {
+/**
+ * `pagesOnly`, the origin check, stands before the 404 of any path and the 405 of the paths pages
+ * call, as before their routes; a server's path (/webhooks, /health) answers its 405 to anyone.
+ */
+export function answerUnknownRoutes(
+  app: Hono<ProxyEnv>,
+  reads: MiddlewareHandler<ProxyEnv>,
+  pagesOnly: MiddlewareHandler<ProxyEnv>,
+): void {
   const methods = new Map<string, Set<string>>();
   for (const route of app.routes) {
     if (route.method === 'ALL') continue;
@@ -19,9 +30,10 @@ export function answerUnknownRoutes(app: Hono<ProxyEnv>, reads: MiddlewareHandle
   }
   for (const [path, served] of methods) {
     const allow = [...served].join(', ');
-    app.all(path, reads, () =>
-      new ProxyError(405, 'method_not_allowed', `This address answers ${allow} only.`).toResponse({ allow }),
-    );
+    const refuse = () =>
+      new ProxyError(405, 'method_not_allowed', `This address answers ${allow} only.`).toResponse({ allow });
+    if (SERVERS_PATH.test(path)) app.all(path, reads, refuse);
+    else app.all(path, pagesOnly, reads, refuse);
   }
-  app.all('*', reads, () => new ProxyError(404, 'not_found', 'There is nothing here.').toResponse());
+  app.all('*', pagesOnly, reads, () => new ProxyError(404, 'not_found', 'There is nothing here.').toResponse());
 }

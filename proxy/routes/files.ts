@@ -4,7 +4,8 @@
 import { Hono } from 'hono';
 import { ProxyError } from '../errors.js';
 import { openForRead } from '../read-gate.js';
-import type { ProxyServices, ProxyEnv } from '../context.js';
+import type { ProxyServices } from '../context.js';
+import type { ProxyEnv } from '../request-facts.js';
 
 const EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg',

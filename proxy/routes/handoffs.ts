@@ -12,8 +12,9 @@ import { HANDOFF_KEEP_MS, HANDOFF_TTL_MS, newHandoffCode, statusOf, type Handoff
 import { productAsVariant } from '../catalog.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { readRequestText } from '../streams.js';
-import { StreamSlots } from '../stream-slots.js';
-import type { ProxyEnv, ProxyServices } from '../context.js';
+import { StreamSlots, sayStreamFailed } from '../stream-slots.js';
+import type { ProxyServices } from '../context.js';
+import type { ProxyEnv } from '../request-facts.js';
 
 /** How often a desktop's stream asks the store whether the photo has come (any instance may have taken it). */
 export const HANDOFF_POLL_MS = 1_000;
@@ -160,15 +161,7 @@ function handoffEvents(services: ProxyServices): Handler<ProxyEnv> {
           services.metrics.sseConnections(-1);
         }
       },
-      async (error, stream) => {
-        services.log({ level: 'error', event: 'sse_failed', message: error.message });
-        await stream.writeSSE({
-          event: 'error',
-          data: JSON.stringify({
-            error: { code: 'internal_error', message: 'The hand-off stream failed.', retryable: true },
-          }),
-        });
-      },
+      sayStreamFailed(services.log, 'The hand-off stream failed.'),
     );
   };
 }

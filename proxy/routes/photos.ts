@@ -9,8 +9,9 @@ import { rateLimit } from '../middleware/rate-limit.js';
 import { forgetPhoto, lastHandleExpiry } from '../photo-revocations.js';
 import { openPhotoPart, tooLargeError, type PhotoPart } from '../photo-upload.js';
 import { timedBody, uploadTimeoutError } from '../upload-deadlines.js';
-import { drainBody, refuseDeclaredLength } from '../streams.js';
-import type { ProxyServices, ProxyEnv } from '../context.js';
+import { drainUnread, refuseDeclaredLength } from '../streams.js';
+import type { ProxyServices } from '../context.js';
+import type { ProxyEnv } from '../request-facts.js';
 
 /** Room for the multipart framing around the photo itself. */
 const FRAMING_BYTES = 64 * 1024;
@@ -31,7 +32,7 @@ function answerRefusedUpload(
     const body = c.req.raw.body;
     const declared = Number(c.req.header('content-length') ?? undefined);
     const hopeless = Number.isFinite(declared) && declared > drainBudget;
-    if (body && !body.locked && !hopeless) await drainBody(timedBody(body, limits).stream.getReader(), drainBudget);
+    if (body && !body.locked && !hopeless) await drainUnread(timedBody(body, limits).stream, drainBudget);
     if (isProxyError(c.error)) c.res.headers.set('connection', 'close');
   };
 }
@@ -111,7 +112,7 @@ export function photoRoutes(services: ProxyServices): Hono<ProxyEnv> {
       if (body?.timedOut()) throw uploadTimeoutError();
       const refusal = part?.refusal();
       if (refusal) throw refusal;
-      if (body && !body.stream.locked) await drainBody(body.stream.getReader(), maxBody);
+      await drainUnread(body?.stream, maxBody);
       throw error;
     } finally {
       body?.stop();

@@ -7,7 +7,8 @@ import { retentionOf } from '../tryon/consent-log.js';
 import { fullBodyOf, modelOf, variantList } from '../catalog.js';
 import { colourPreviewsOf, firstLookOf } from '../tryon/first-look.js';
 import { availabilityOf } from '../availability.js';
-import type { ProxyServices, ProxyEnv } from '../context.js';
+import type { ProxyServices } from '../context.js';
+import type { ProxyEnv } from '../request-facts.js';
 
 export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();

@@ -8,8 +8,9 @@ import type { Handler } from 'hono';
 import { isTerminal, type TryonSnapshot } from '../tryon-status.js';
 import { openForRead } from '../read-gate.js';
 import { mountBase, readPreview, statusBody } from '../tryon/status-body.js';
-import { StreamSlots } from '../stream-slots.js';
-import type { ProxyEnv, ProxyServices } from '../context.js';
+import { StreamSlots, sayStreamFailed } from '../stream-slots.js';
+import type { ProxyServices } from '../context.js';
+import type { ProxyEnv } from '../request-facts.js';
 
 /** Counts the stream as open for as long as `write` runs (the operator's SSE gauge), and holds its slot as long. */
 function counted<S>(
@@ -117,15 +118,7 @@ export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
           clearTimeout(deadline);
         }
       }),
-      async (error, stream) => {
-        services.log({ level: 'error', event: 'sse_failed', message: error.message });
-        await stream.writeSSE({
-          event: 'error',
-          data: JSON.stringify({
-            error: { code: 'internal_error', message: 'The status stream failed.', retryable: true },
-          }),
-        });
-      },
+      sayStreamFailed(services.log, 'The status stream failed.'),
     );
   };
 }

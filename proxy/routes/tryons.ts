@@ -8,19 +8,26 @@ import { ProxyError, UpstreamRejected } from '../errors.js';
 import { creditsFor } from '../prices.js';
 import { refusalError } from '../spend-ledger.js';
 import { rateLimit } from '../middleware/rate-limit.js';
-import { openUnforgotten } from '../photo-revocations.js';
 import { openForRead } from '../read-gate.js';
 import { logConsent } from '../tryon/consent-log.js';
 import { readTryonRequest } from '../tryon/request.js';
 import { mountBase, readPreview, statusBody } from '../tryon/status-body.js';
 import { viewsToRender } from '../tryon/views.js';
-import { modelOf, productAsVariant, type VariantEntry, type View } from '../catalog.js';
-import { asDraft, colourPreviewsOf, DRAFT_VIEWS, firstLookKeyParts, firstLookOf } from '../tryon/first-look.js';
-import type { TryonRequest } from '../tryon/request.js';
+import { productAsVariant, type VariantEntry, type View } from '../catalog.js';
+import {
+  asDraft,
+  checkColourPreview,
+  colourPreviewsOf,
+  DRAFT_VIEWS,
+  firstLookKeyParts,
+  firstLookOf,
+} from '../tryon/first-look.js';
+import { pictureOf } from '../tryon/picture.js';
 import { productImageOf, tryonRequestBody } from '../upstream/tryon-body.js';
 import { upstreamStartedNothing } from '../upstream/transport.js';
 import { tryonEvents } from './tryon-events.js';
-import type { ProxyServices, ProxyEnv, ProxyContext } from '../context.js';
+import type { ProxyServices } from '../context.js';
+import type { ProxyEnv } from '../request-facts.js';
 import type { ProxyLimits } from '../limits.js';
 import type { UpstreamJob } from '../upstream/client.js';
 
@@ -126,44 +133,6 @@ async function submitAll(
   return results;
 }
 
-/** A colour preview is a draft of one listed colour of a product whose catalog turns them on. */
-function checkColourPreview(product: VariantEntry, request: TryonRequest): void {
-  if (colourPreviewsOf(product) === 0)
-    throw new ProxyError(422, 'colour_previews_off', 'This product does not offer colour previews.');
-  if (product.variant === undefined)
-    throw new ProxyError(422, 'validation_failed', 'variant: a colour preview names one of the product’s colours.');
-  if (request.output === 'video')
-    throw new ProxyError(422, 'validation_failed', 'output: a colour preview is an image.');
-  if (request.views && (request.views.length !== 1 || request.views[0] !== 'front')) {
-    throw new ProxyError(422, 'validation_failed', 'views: a colour preview shows the front view only.');
-  }
-}
-
-/**
- * The picture the try-on is of: the shopper's photo (its handle, unless forgotten), or one of the
- * shop's models the product lists (422 unknown_model otherwise), uploaded upstream once for the
- * cluster like a garment. A model try-on is counted per shopper, model and product where a photo's
- * are counted per photo (the per-photo cap), under an id no photo handle can have.
- */
-async function pictureOf(
-  services: ProxyServices,
-  c: ProxyContext,
-  product: VariantEntry,
-  request: TryonRequest,
-): Promise<{
-  id: string;
-  fileId: string;
-  expiresAt: number;
-  phoneConsent?: { version: string; language: string } | undefined;
-}> {
-  if (request.model === undefined) return openUnforgotten(services, 'photo', request.photo!);
-  const model = modelOf(product, request.model);
-  if (!model) throw new ProxyError(422, 'unknown_model', 'This model is not offered for this product.');
-  const fileId = await services.garmentFiles.fileId(model.image, 'person');
-  const id = `model-${(await services.idempotencyKey(['model', model.id, product.id, services.client(c)])).slice(0, 24)}`;
-  return { id, fileId, expiresAt: Math.floor(services.now() / 1000) + services.limits.photoTtlSeconds };
-}
-
 export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
   const writes = rateLimit(services.writes, services.client);
@@ -178,7 +147,7 @@ export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
     if (!chosen) throw new ProxyError(422, 'unknown_variant', 'This colour or size of the product has no try-on.');
     const colourPreview = request.quality === 'preview';
     if (colourPreview) checkColourPreview(chosen, request);
-    const photo = await pictureOf(services, c, chosen, request);
+    const photo = await pictureOf(services, services.client(c), chosen, request);
     // A colour preview is a draft of the front view, whatever the product's own tier and views.
     const product = colourPreview ? asDraft(chosen) : chosen;
     const output = request.output ?? 'image';

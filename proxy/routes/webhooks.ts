@@ -5,7 +5,8 @@ import { ProxyError } from '../errors.js';
 import { readRequestText } from '../streams.js';
 import { parseJob } from '../upstream/answers.js';
 import { webhookVerifier } from '../webhook-signature.js';
-import type { ProxyServices, ProxyEnv } from '../context.js';
+import type { ProxyServices } from '../context.js';
+import type { ProxyEnv } from '../request-facts.js';
 
 const MAX_EVENT_BYTES = 256 * 1024;
 

@@ -4,13 +4,13 @@
 // one request to one object, which does it atomically, so every guard is exact however many
 // isolates serve the shop. An object that cannot be reached is the shopper's 503
 // store_unavailable, as Redis is on Node: nothing that spends or must agree goes on unguarded.
-import type { TryonSnapshot } from '../tryon-status.js';
+import type { TryonSnapshot } from '../tryon/snapshot.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
 import { utcDay } from '../spend-ledger.js';
 import { USAGE_DAYS, dayOf, lastDays, startCounters, type UsageBook, type UsageCounters } from '../usage-book.js';
 import type { PhotoRevocations } from '../photo-revocations.js';
 import type { HandoffReceipt, HandoffRecord } from '../handoffs.js';
-import { StoreUnavailable, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
+import { StoreOutages, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 import { callObject, limitToWire, type DurableObjectNamespace, type DurableObjectStub } from './durable-wire.js';
 import type { WireLimits } from './durable-shop.js';
 import { DEFAULT_LIMITS } from '../limits.js';
@@ -38,7 +38,7 @@ export class DurableStore implements ProxyStore {
   private readonly instance = crypto.randomUUID();
   private readonly listeners = new Set<(jobId: string, snapshot: TryonSnapshot) => void>();
   private readonly now: () => number;
-  private failing = false;
+  private readonly outages: StoreOutages;
 
   constructor(
     private readonly tryons: DurableObjectNamespace,
@@ -46,6 +46,7 @@ export class DurableStore implements ProxyStore {
     private readonly options: DurableStoreOptions = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.outages = new StoreOutages(options.log);
   }
 
   // A stub per call: stubs are cheap, and one made for an earlier request is not used in a later one.
@@ -59,25 +60,7 @@ export class DurableStore implements ProxyStore {
 
   /** One operation on one object; any failure is the shopper's 503 store_unavailable, said once in the log. */
   private async call<T>(stub: DurableObjectStub, operation: string, args: Record<string, unknown> = {}): Promise<T> {
-    try {
-      const value = await callObject<T>(stub, operation, { now: this.now(), ...args });
-      if (this.failing) {
-        this.failing = false;
-        this.options.log?.({ level: 'warn', event: 'store_recovered' });
-      }
-      return value;
-    } catch (error) {
-      if (!this.failing) {
-        this.failing = true;
-        this.options.log?.({
-          level: 'error',
-          event: 'store_unavailable',
-          operation,
-          message: (error as Error).message,
-        });
-      }
-      throw new StoreUnavailable();
-    }
+    return this.outages.run(operation, () => callObject<T>(stub, operation, { now: this.now(), ...args }));
   }
 
   async readStatus(jobId: string): Promise<StatusRecord | undefined> {

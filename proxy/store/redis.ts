@@ -5,11 +5,12 @@
 // rate-limiter-flexible for per-client limits, pub/sub for the fan-out that wakes SSE listeners.
 // Commands fail fast while Redis is away (no offline queue, a short command timeout): the caller
 // answers 503 store_unavailable and nothing is spent unguarded; ioredis reconnects by itself.
-// A little over 300 lines: one class is every part of ProxyStore on one connection, and each Lua
-// script sits beside the method that runs it (the spend ledger's scripts are in redis-ledger.ts).
+// Over 300 lines (about 450): one class is every part of ProxyStore on one connection, and each
+// Lua script sits beside the method that runs it, so a script and its caller's arguments are read
+// together (the spend ledger's scripts are in redis-ledger.ts).
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { TryonSnapshot } from '../tryon-status.js';
+import { STATUS_RANK, type TryonSnapshot } from '../tryon/snapshot.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
 import type { PhotoRevocations } from '../photo-revocations.js';
 import { LEDGER_SCRIPTS, RedisSpendLedger } from './redis-ledger.js';
@@ -17,9 +18,7 @@ import { RedisUsageBook } from './redis-usage.js';
 import type { UsageBook } from '../usage-book.js';
 import { besideKey } from './redis-keys.js';
 import type { HandoffReceipt, HandoffRecord } from '../handoffs.js';
-import { StoreUnavailable, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
-
-const RANK: Record<TryonSnapshot['status'], number> = { queued: 0, processing: 1, succeeded: 2, failed: 2 };
+import { StoreOutages, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
 /** KEYS[1] status hash; ARGV: snapshot json, rank, at, pushed, ownEvents, product, tier, ttl ms. Mirrors replaces() in store.ts. */
 const WRITE_STATUS = `
@@ -136,7 +135,7 @@ export class RedisStore implements ProxyStore {
   private readonly instance = crypto.randomUUID();
   private readonly listeners = new Set<(jobId: string, snapshot: TryonSnapshot) => void>();
   private readonly limiters = new Map<string, RateLimiterRedis>();
-  private failing = false;
+  private readonly outages: StoreOutages;
 
   constructor(
     private readonly redis: Redis,
@@ -144,6 +143,7 @@ export class RedisStore implements ProxyStore {
     private readonly options: RedisStoreOptions = {},
   ) {
     this.prefix = options.prefix ?? 'tryon:';
+    this.outages = new StoreOutages(options.log);
     this.channel = `${this.prefix}events`;
     redis.defineCommand('tryonWriteStatus', { numberOfKeys: 1, lua: WRITE_STATUS });
     redis.defineCommand('tryonSeedStatus', { numberOfKeys: 1, lua: SEED_STATUS });
@@ -174,26 +174,7 @@ export class RedisStore implements ProxyStore {
 
   /** Runs one operation; any failure of Redis is the shopper's 503 store_unavailable, said once in the log. */
   private async run<T>(operation: string, work: () => Promise<T>): Promise<T> {
-    try {
-      const result = await work();
-      if (this.failing) {
-        this.failing = false;
-        this.options.log?.({ level: 'warn', event: 'store_recovered' });
-      }
-      return result;
-    } catch (error) {
-      this.options.onError?.(operation);
-      if (!this.failing) {
-        this.failing = true;
-        this.options.log?.({
-          level: 'error',
-          event: 'store_unavailable',
-          operation,
-          message: (error as Error).message,
-        });
-      }
-      throw new StoreUnavailable();
-    }
+    return this.outages.run(operation, work, this.options.onError);
   }
 
   async readStatus(jobId: string): Promise<StatusRecord | undefined> {
@@ -206,7 +187,7 @@ export class RedisStore implements ProxyStore {
       const [finished, fields] = await (this.redis as unknown as Scripts).tryonWriteStatus(
         this.key('status', jobId),
         JSON.stringify(snapshot),
-        RANK[snapshot.status],
+        STATUS_RANK[snapshot.status],
         snapshot.at,
         record.pushed ? '1' : '0',
         record.ownEvents ? '1' : '0',
@@ -224,7 +205,7 @@ export class RedisStore implements ProxyStore {
       await (this.redis as unknown as Scripts).tryonSeedStatus(
         this.key('status', jobId),
         JSON.stringify(snapshot),
-        RANK[snapshot.status],
+        STATUS_RANK[snapshot.status],
         snapshot.at,
         record.product ?? '',
         record.tier ?? '',

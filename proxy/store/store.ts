@@ -4,9 +4,10 @@
 // caches that cannot disagree (minted handles, in-flight promises, an instance's own SSE
 // listeners) stay in the modules that use them; docs/proxy.md lists both.
 import { ProxyError } from '../errors.js';
-import type { TryonSnapshot } from '../tryon-status.js';
+import { STATUS_RANK, isTerminal, type TryonSnapshot } from '../tryon/snapshot.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
 import type { PhotoRevocations } from '../photo-revocations.js';
+import type { RateBucket } from './rate-bucket.js';
 import type { UsageBook } from '../usage-book.js';
 import type { HandoffReceipt, HandoffRecord } from '../handoffs.js';
 
@@ -29,7 +30,7 @@ export interface StatusWrite {
   finished: boolean;
 }
 
-export type RateBucket = 'writes' | 'reads';
+export type { RateBucket } from './rate-bucket.js';
 
 export interface ProxyStore {
   /** `memory` (one process), `redis` or `durable` (shared): /health says whether a shared one answers. */
@@ -107,17 +108,45 @@ export class StoreUnavailable extends ProxyError {
   }
 }
 
-const RANK: Record<TryonSnapshot['status'], number> = { queued: 0, processing: 1, succeeded: 2, failed: 2 };
+/**
+ * A store a network hop away (Redis, Durable Objects) runs every operation through this: any
+ * failure is the shopper's 503 store_unavailable, and the operator hears of an outage once when
+ * it starts and once when it ends, not once per request.
+ */
+export class StoreOutages {
+  private failing = false;
+
+  constructor(private readonly log: ((entry: Record<string, unknown>) => void) | undefined) {}
+
+  async run<T>(operation: string, work: () => Promise<T>, failed?: (operation: string) => void): Promise<T> {
+    try {
+      const result = await work();
+      if (this.failing) {
+        this.failing = false;
+        this.log?.({ level: 'warn', event: 'store_recovered' });
+      }
+      return result;
+    } catch (error) {
+      failed?.(operation);
+      if (!this.failing) {
+        this.failing = true;
+        this.log?.({ level: 'error', event: 'store_unavailable', operation, message: (error as Error).message });
+      }
+      throw new StoreUnavailable();
+    }
+  }
+}
 
 /** Whether `next` may replace `current` (the rule every store applies; redis.ts mirrors it in Lua). */
 export function replaces(current: TryonSnapshot | undefined, next: TryonSnapshot): boolean {
   if (!current) return true;
-  if (RANK[current.status] === 2) return false;
-  if (RANK[next.status] !== RANK[current.status]) return RANK[next.status] > RANK[current.status];
+  if (isTerminal(current.status)) return false;
+  if (STATUS_RANK[next.status] !== STATUS_RANK[current.status])
+    return STATUS_RANK[next.status] > STATUS_RANK[current.status];
   return next.at >= current.at;
 }
 
-const isFinal = (snapshot: TryonSnapshot) => RANK[snapshot.status] === 2;
+const isFinal = (snapshot: TryonSnapshot) => isTerminal(snapshot.status);
 
 /** What writeStatus stores over `current` (memory.ts and durable-tryon.ts; redis.ts mirrors it in Lua). */
 export function mergeStatus(current: StatusRecord | undefined, record: StatusRecord): StatusWrite {

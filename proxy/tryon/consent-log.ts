@@ -41,7 +41,10 @@ export interface ConsentEntry {
   model?: string | undefined;
 }
 
-export async function logConsent(services: ProxyServices, entry: ConsentEntry): Promise<void> {
+export async function logConsent(
+  services: Pick<ProxyServices, 'hashClient' | 'limits' | 'log' | 'now'>,
+  entry: ConsentEntry,
+): Promise<void> {
   // The client key may carry the page's origin after a '|' (no address known): hash the address part.
   const address = entry.client.split('|')[0] ?? entry.client;
   services.log({

@@ -4,6 +4,8 @@
 // on its own, for another listed colour. Both are always an image of the front view at the
 // draft tier, whatever the product's own tier, views or output.
 import type { VariantEntry, View } from '../catalog.js';
+import { ProxyError } from '../errors.js';
+import type { TryonRequest } from './request.js';
 
 /** The view and output every draft of this kind renders. */
 export const DRAFT_VIEWS: View[] = ['front'];
@@ -24,3 +26,16 @@ export const asDraft = (product: VariantEntry): VariantEntry => ({ ...product, t
  * the same request (a retry of either is the same job upstream, and the same reservation).
  */
 export const firstLookKeyParts = (tryonKey: string): string[] => [tryonKey, 'first-look=draft'];
+
+/** A colour preview is a draft of one listed colour of a product whose catalog turns them on. */
+export function checkColourPreview(product: VariantEntry, request: TryonRequest): void {
+  if (colourPreviewsOf(product) === 0)
+    throw new ProxyError(422, 'colour_previews_off', 'This product does not offer colour previews.');
+  if (product.variant === undefined)
+    throw new ProxyError(422, 'validation_failed', 'variant: a colour preview names one of the product’s colours.');
+  if (request.output === 'video')
+    throw new ProxyError(422, 'validation_failed', 'output: a colour preview is an image.');
+  if (request.views && (request.views.length !== 1 || request.views[0] !== 'front')) {
+    throw new ProxyError(422, 'validation_failed', 'views: a colour preview shows the front view only.');
+  }
+}

@@ -7,6 +7,9 @@ import type { ProxyServices } from '../context.js';
 import type { TryonClaims } from '../handles.js';
 import type { UpstreamOutput } from '../upstream/client.js';
 
+/** What a status body needs: the clock and limits for its file handles' lifetimes, and the signer. */
+type FileUrlServices = Pick<ProxyServices, 'now' | 'limits' | 'handles'>;
+
 export interface TryonStatusBody {
   status: TryonSnapshot['status'];
   outputs: { view: string; url: string; type: 'image' | 'video'; contentType?: string }[];
@@ -25,13 +28,13 @@ export interface TryonStatusBody {
  * Caddy's `handle_path`, Shopify's App Proxy) shows it `/tryons/…`, and a path-absolute `/files/…`
  * would then point outside the mount at a blank image. Relative URLs work behind any of them.
  */
-export function mountBase(services: ProxyServices): string {
+export function mountBase(services: Pick<ProxyServices, 'publicUrl'>): string {
   return services.publicUrl ? services.publicUrl.replace(/\/+$/, '') + '/' : '';
 }
 
 /** A signed file URL for one output of one job of the try-on (the files route checks it is that job's). */
 async function fileUrl(
-  services: ProxyServices,
+  services: FileUrlServices,
   claims: TryonClaims & { expiresAt: number },
   jobId: string,
   output: UpstreamOutput,
@@ -53,7 +56,7 @@ async function fileUrl(
 }
 
 export async function statusBody(
-  services: ProxyServices,
+  services: FileUrlServices,
   claims: TryonClaims & { expiresAt: number },
   snapshot: TryonSnapshot,
   base: string,
@@ -81,7 +84,7 @@ export async function statusBody(
 }
 
 async function previewBody(
-  services: ProxyServices,
+  services: FileUrlServices,
   claims: TryonClaims & { expiresAt: number },
   jobId: string,
   preview: TryonSnapshot,
@@ -105,7 +108,10 @@ async function previewBody(
  * The first look's snapshot for a status answer. Reading it never fails the try-on's own answer:
  * should upstream not answer for it, the last snapshot the store holds stands (said in the log).
  */
-export async function readPreview(services: ProxyServices, claims: TryonClaims): Promise<TryonSnapshot | undefined> {
+export async function readPreview(
+  services: Pick<ProxyServices, 'board' | 'log'>,
+  claims: TryonClaims,
+): Promise<TryonSnapshot | undefined> {
   if (!claims.previewJobId) return undefined;
   try {
     return await services.board.read(claims.previewJobId);

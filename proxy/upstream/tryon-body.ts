@@ -30,15 +30,19 @@ export function tryonRequestBody({
 }: TryonInput): Record<string, unknown> {
   const images =
     product.mode === 'garment_to_person' ? { garment_image: productFileId } : { reference_person_image: productFileId };
+  // What every try-on names, image or video: who, in what, at which tier, with consent, once.
+  const common = {
+    mode: product.mode,
+    person_image: personFileId,
+    ...images,
+    garment: product.garment,
+    tier: product.tier,
+    consent_token: true,
+    idempotency_key: idempotencyKey,
+  };
   if (output === 'video') {
     return {
-      mode: product.mode,
-      person_image: personFileId,
-      ...images,
-      garment: product.garment,
-      tier: product.tier,
-      consent_token: true,
-      idempotency_key: idempotencyKey,
+      ...common,
       duration_seconds: product.video?.durationSeconds ?? 5,
       fps: product.video?.fps ?? 24,
       motion: product.video?.motion ?? 'twirl',
@@ -46,16 +50,10 @@ export function tryonRequestBody({
     };
   }
   return {
-    mode: product.mode,
-    person_image: personFileId,
-    ...images,
-    garment: product.garment,
-    tier: product.tier,
+    ...common,
     views,
     background: product.background,
     provider: product.provider,
     ...(product.pose ? { pose: product.pose } : {}),
-    consent_token: true,
-    idempotency_key: idempotencyKey,
   };
 }

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PhotoRevocationsInMemory, forgetPhoto, lastHandleExpiry } from '../../proxy/photo-revocations.js';
+import { forgetPhoto, lastHandleExpiry } from '../../proxy/photo-revocations.js';
+import { PhotoRevocationsInMemory } from '../../proxy/store/memory.js';
 import { STORE_KINDS, storeOf } from './stores.js';
 
 function clock(start = 1_700_000_000_000) {

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { startSandbox } from '../../sandbox/server.js';
 import { TryonStatusBoard } from '../../proxy/tryon-status.js';
+import { MemoryStore } from '../../proxy/store/memory.js';
 import type { Upstream } from '../../proxy/upstream/client.js';
 import { startHeldJob } from './stack.js';
 
@@ -35,6 +36,7 @@ describe('shared poll with webhooks', () => {
       pushedIntervalMs: 60_000,
       now: () => clock,
       log: () => undefined,
+      store: new MemoryStore({ now: () => clock }),
     });
     const start = await polls();
 
@@ -60,7 +62,12 @@ describe('shared poll with webhooks', () => {
 
   it('without a pushed interval, a webhook does not slow the poll', async () => {
     let clock = 5_000_000;
-    const board = new TryonStatusBoard(upstream, { intervalMs: 1_000, now: () => clock, log: () => undefined });
+    const board = new TryonStatusBoard(upstream, {
+      intervalMs: 1_000,
+      now: () => clock,
+      log: () => undefined,
+      store: new MemoryStore({ now: () => clock }),
+    });
     await board.read(jobId);
     await board.update(await upstream.getJob(jobId));
     const before = await polls();

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { startSandbox } from '../../sandbox/server.js';
 import { TryonStatusBoard, type TryonSnapshot } from '../../proxy/tryon-status.js';
+import { MemoryStore } from '../../proxy/store/memory.js';
 import type { Upstream } from '../../proxy/upstream/client.js';
 import { startHeldJob } from './stack.js';
 
@@ -22,7 +23,12 @@ describe('status published between a read and a watch', () => {
 
   it('gives a watcher the final status that was published after its read', async () => {
     // A long interval: nothing but the webhook moves the board, as with webhooks configured.
-    const board = new TryonStatusBoard(upstream, { intervalMs: 60_000, now: Date.now, log: () => undefined });
+    const board = new TryonStatusBoard(upstream, {
+      intervalMs: 60_000,
+      now: Date.now,
+      log: () => undefined,
+      store: new MemoryStore({ now: Date.now }),
+    });
     const first = await board.read(jobId);
     assert.equal(first.status, 'processing');
 
