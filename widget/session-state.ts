@@ -81,8 +81,10 @@ export type SessionEvent =
   | { type: 'use-model'; model: string; requestId: string; variant?: string }
   /** `variant` as sent: the page's choice checked against the product's list, undefined for the product's own garment. */
   | { type: 'submitted'; tryon: string; views: string[]; at: number; variant: string | undefined }
-  | { type: 'status'; answer: ProxyStatus }
-  | { type: 'failed'; stage: FailedStage; error: SessionError }
+  /** `recheck`: the answer asked for once more after a success without outputs, not a step of the watch the page hears of. */
+  | { type: 'status'; answer: ProxyStatus; recheck?: boolean }
+  /** `forget`: what of this try-on the tab's storage no longer keeps (the error policy's, or the render's end). */
+  | { type: 'failed'; stage: FailedStage; error: SessionError; forget?: { tryon?: boolean; photo?: boolean } }
   | { type: 'retry'; requestId: string; variant?: string }
   | { type: 'cancel' }
   | { type: 'another-photo' }

@@ -6,6 +6,7 @@ import { panelStyles } from './tryon-panel.styles.js';
 import { hasOutput, readyInBackground } from './session.js';
 import type { SessionEvent, SessionState } from './session.js';
 import { TryonRun } from './tryon-run.js';
+import type { RunChange } from './tryon-run.js';
 import { actionLabel, photoRefused } from './error-policy.js';
 import { prepareRawPhoto } from './photo.js';
 import type { PreparedPhoto } from './photo.js';
@@ -48,6 +49,9 @@ const handoffPhotoExpiry = (codeExpiresAt: number): string => new Date(codeExpir
 
 /** Previews of photos uploaded from this page, by photo handle, for the before/after view. */
 const beforeImages = new Map<string, string>();
+
+/** No texts overridden by the shop: one object, so the texts built from it are kept. */
+const noOverrides = {};
 
 /**
  * The try-on dialog: its header, the live region, the current step and focus when the step
@@ -133,9 +137,6 @@ export class TryonPanel extends LitElement {
     }),
     chosenPhoto: () => this.prepared?.blob,
     errorMessage: (code) => this.#texts.errorMessage(code),
-    availability: (reason) => this.host?.productAvailability?.(reason),
-    emit: (name, detail) => this.#emit(name, detail),
-    changed: (before, after, event) => this.#sessionChanged(before, after, event),
   });
   readonly #conversions = new Conversions(() => this.host?.analytics);
   // Once every colour has its answer, the live region says how many are in.
@@ -153,9 +154,12 @@ export class TryonPanel extends LitElement {
   #revealVideo = false;
   /** The result and the chosen variant "Try this colour" was last announced for. */
   #announcedOffer = '';
+  #textsBuilt: { strings: object; translation: object | undefined; texts: Texts } | undefined;
 
   constructor() {
     super();
+    // The run's one channel back: every change, with the public events it reports.
+    this.#run.subscribe((change) => this.#runChanged(change));
     this.prepared = undefined;
     this.preview = undefined;
     this.preparing = false;
@@ -170,8 +174,15 @@ export class TryonPanel extends LitElement {
     this.phone = undefined;
   }
 
+  /** The texts, built again only when the shop's overrides or the language's dictionary change. */
   get #texts(): Texts {
-    return new Texts(this.host?.strings ?? {}, this.host?.translation);
+    const strings = this.host?.strings ?? noOverrides;
+    const translation = this.host?.translation;
+    const built = this.#textsBuilt;
+    if (built?.strings === strings && built.translation === translation) return built.texts;
+    const texts = new Texts(strings, translation);
+    this.#textsBuilt = { strings, translation, texts };
+    return texts;
   }
 
   get #dialog(): HTMLDialogElement | null {
@@ -189,6 +200,13 @@ export class TryonPanel extends LitElement {
   #emit<K extends TryonEventName>(name: K, detail: TryonEventDetail<K>): void {
     this.host.dispatchEvent(tryonEvent(name, detail));
     this.#conversions.record(name, detail);
+  }
+
+  /** A change of the run: what the proxy said of the product, the session's change, then the public events it reports. */
+  #runChanged({ before, after, event, reports }: RunChange): void {
+    if (event.type === 'availability') this.host?.productAvailability?.(event.reason);
+    else if (after !== before) this.#sessionChanged(before, after, event as SessionEvent);
+    for (const { name, detail } of reports) this.#emit(name, detail);
   }
 
   /** What the panel does on each change of the session: focus, the live region, the host's status. */
