@@ -20,6 +20,7 @@ import type { StoredTryon } from './storage.js';
 import { Texts } from './texts.js';
 import { tryonEvent } from './events.js';
 import { Conversions } from './analytics.js';
+import { Announcer } from './announcer.js';
 import type { TryonEventDetail, TryonEventName, TryonOutput } from './events.js';
 import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from './panel-host.js';
 import { CONSENT_TEXT_ID, consentStep, consentText } from './steps/consent.js';
@@ -73,7 +74,6 @@ export class TryonPanel extends LitElement {
     problem: { state: true },
     consentChecked: { state: true },
     selectedView: { state: true },
-    announcement: { state: true },
     dragging: { state: true },
     cart: { state: true },
     fadeFrom: { state: true },
@@ -89,7 +89,6 @@ export class TryonPanel extends LitElement {
   declare private problem: string;
   declare private consentChecked: boolean;
   declare private selectedView: string;
-  declare private announcement: string;
   declare private dragging: boolean;
   /** "Add to cart" for the result on screen: its state, and the try-on (requestId) it belongs to. */
   declare private cart: { state: ResultCart['state']; problem?: string; requestId: string | undefined };
@@ -138,15 +137,19 @@ export class TryonPanel extends LitElement {
     chosenPhoto: () => this.prepared?.blob,
     errorMessage: (code) => this.#texts.errorMessage(code),
   });
+  /** The live region's words: created once, it follows the session and the shopper's actions. */
+  readonly #announcer = new Announcer(this, () => this.#texts);
   readonly #conversions = new Conversions(() => this.host?.analytics);
   // Once every colour has its answer, the live region says how many are in.
   readonly #colours: ColourPreviews = new ColourPreviews(() => {
     const { open, settled, tiles } = this.#colours;
     if (open && settled)
-      this.announcement = this.#texts.t('coloursDone', {
-        ready: tiles.filter((t) => t.output).length,
-        count: tiles.length,
-      });
+      this.#announcer.say(
+        this.#texts.t('coloursDone', {
+          ready: tiles.filter((t) => t.output).length,
+          count: tiles.length,
+        }),
+      );
     this.requestUpdate();
   });
   #focusStep = false;
@@ -166,7 +169,6 @@ export class TryonPanel extends LitElement {
     this.problem = '';
     this.consentChecked = false;
     this.selectedView = '';
-    this.announcement = '';
     this.dragging = false;
     this.cart = { state: 'idle', requestId: undefined };
     this.fadeFrom = undefined;
@@ -213,7 +215,6 @@ export class TryonPanel extends LitElement {
   #sessionChanged(before: SessionState, after: SessionState, event: SessionEvent): void {
     if (after.status !== before.status) {
       this.#focusStep = true;
-      this.announcement = '';
       this.dispatchEvent(new CustomEvent('panel-status', { detail: after.status }) satisfies PanelStatusEvent);
     }
     // No clock while the service is not answering: counting towards "usually about 25 seconds" would pretend.
@@ -227,17 +228,13 @@ export class TryonPanel extends LitElement {
     // Another photo (or none): the colour previews made with the old one are not this shopper's now.
     if (after.photo?.handle !== this.#colours.photo && this.#colours.photo) this.#colours.reset();
     if (after.requestId !== before.requestId) this.fadeFrom = undefined;
+    this.#announcer.sessionChanged(before, after, event);
     if (event.type !== 'status') return;
     const arrived = after.outputs.filter((o) => !before.outputs.some((b) => b.url === o.url));
-    const last = arrived[arrived.length - 1];
-    if (last && after.status === 'result') {
-      // The first view to arrive is shown; after that the shopper's own choice stands.
-      if (!this.selectedView) this.selectedView = arrived.find((o) => o.type === 'image')?.view ?? '';
-      if (!after.complete && last.type === 'image')
-        this.announcement = this.#texts.t('viewReady', { view: this.#texts.viewName(last.view) });
-    }
+    // The first view to arrive is shown; after that the shopper's own choice stands.
+    if (arrived.length && after.status === 'result' && !this.selectedView)
+      this.selectedView = arrived.find((o) => o.type === 'image')?.view ?? '';
     if (after.complete && hasOutput(after) && !(before.complete && hasOutput(before))) {
-      this.announcement = this.#texts.t(after.output === 'video' ? 'videoReady' : 'ready');
       // The full render takes the first look's place: a short crossfade (styles); "ready" says it once.
       if (before.preview && after.output === 'image') this.fadeFrom = before.preview.url;
       // The video lands below the image, often below the fold: bring it into view.
@@ -351,7 +348,7 @@ export class TryonPanel extends LitElement {
           this.requestUpdate();
         },
         announce: (text) => {
-          this.announcement = text;
+          this.#announcer.say(text);
         },
         chooseAnother: () => this.renderRoot.querySelector<HTMLInputElement>('#file')?.click(),
       });
@@ -406,7 +403,7 @@ export class TryonPanel extends LitElement {
     this.selectedView = '';
     this.#compare.reset();
     const confirmed = await this.#run.forget();
-    this.announcement = this.#texts.t(confirmed ? 'forgotten' : 'forgetFailed');
+    this.#announcer.say(this.#texts.t(confirmed ? 'forgotten' : 'forgetFailed'));
   };
 
   readonly #onAnotherPhoto = () => {
@@ -431,7 +428,7 @@ export class TryonPanel extends LitElement {
     if (!chosen) return;
     // The result stays on screen; the live region says the save failed, so Download can be pressed again.
     if (!(await download(chosen, this.host.product, this.renderRoot)))
-      this.announcement = this.#texts.t('error_generic');
+      this.#announcer.say(this.#texts.t('error_generic'));
   };
 
   readonly #onShare = async () => {
@@ -449,16 +446,16 @@ export class TryonPanel extends LitElement {
     // The live region says what was shared, so a screen reader user knows what the sheet sent.
     switch (outcome) {
       case 'picture':
-        this.announcement = texts.t('sharedPicture', { product });
+        this.#announcer.say(texts.t('sharedPicture', { product }));
         break;
       case 'link':
-        this.announcement = texts.t('sharedLink', { product });
+        this.#announcer.say(texts.t('sharedLink', { product }));
         break;
       case 'copied':
-        this.announcement = texts.t('shareCopied', { product });
+        this.#announcer.say(texts.t('shareCopied', { product }));
         break;
       case 'failed':
-        this.announcement = texts.t('shareFailed', { product, url });
+        this.#announcer.say(texts.t('shareFailed', { product, url }));
         break;
       case 'cancelled':
         break;
@@ -500,7 +497,7 @@ export class TryonPanel extends LitElement {
     const item = this.#cartItem();
     const work: Promise<unknown>[] = [];
     this.cart = { state: 'adding', requestId };
-    this.announcement = texts.t('addingToCart');
+    this.#announcer.say(texts.t('addingToCart'));
     this.#emit('tryon-add-to-cart', {
       ...subject,
       cart: platform,
@@ -521,7 +518,7 @@ export class TryonPanel extends LitElement {
       await Promise.all(work);
       if (this.cart.requestId !== requestId) return;
       this.cart = { state: 'added', requestId };
-      this.announcement = texts.t('addedToCartNote', { product });
+      this.#announcer.say(texts.t('addedToCartNote', { product }));
       this.#conversions.addedToCart(subject, platform);
     } catch (error) {
       if (this.cart.requestId !== requestId) return;
@@ -532,7 +529,7 @@ export class TryonPanel extends LitElement {
         requestId,
         problem: `${texts.t('addToCartFailed', { product })}${reason ? ` ${reason}` : ''}`,
       };
-      this.announcement = '';
+      this.#announcer.say('');
     }
   };
 
@@ -567,7 +564,7 @@ export class TryonPanel extends LitElement {
   readonly #onColoursBack = () => {
     this.#colours.open = false;
     this.#focusStep = true;
-    this.announcement = '';
+    this.#announcer.say('');
   };
 
   /** Whether the result offers "See all colours" (an expired photo handle is said on each colour, as the proxy refuses it). */
@@ -597,7 +594,7 @@ export class TryonPanel extends LitElement {
     const offer = this.#colourOffer(this.#texts);
     const key = offer ? `${this.#session.requestId}|${this.#run.chosenVariant ?? ''}` : '';
     if (offer && key !== this.#announcedOffer && this.#dialog?.open) {
-      this.announcement = this.#texts.t('colourChanged', { action: offer });
+      this.#announcer.say(this.#texts.t('colourChanged', { action: offer }));
     }
     if (this.#dialog?.open || !offer) this.#announcedOffer = key;
   }
@@ -618,25 +615,6 @@ export class TryonPanel extends LitElement {
         // Its height is known once its metadata has loaded (or failed to): in view again then.
         for (const type of ['loadedmetadata', 'error']) video.addEventListener(type, reveal, { once: true });
       }
-    }
-  }
-
-  #statusText(texts: Texts): string {
-    const { status, percent, tryon } = this.#session;
-    switch (status) {
-      // Whole tens only, so a screen reader is not told every percent.
-      case 'uploading':
-        return texts.t('uploading', { percent: texts.percent(Math.floor(percent / 10) * 10) });
-      case 'queued':
-      case 'rendering': {
-        const { notAnswering, preview, previewOff } = this.#session;
-        if (notAnswering) return texts.t('notAnswering');
-        // Said once, when the first look arrives; the full render's own words come with the result.
-        if (preview && !previewOff) return texts.t('previewReady');
-        return status === 'rendering' ? texts.t('rendering') : tryon ? texts.t('queued') : texts.t('sending');
-      }
-      default:
-        return this.announcement;
     }
   }
 
@@ -718,7 +696,7 @@ export class TryonPanel extends LitElement {
       if (final.status === 'received' && final.photo) {
         this.#endHandoff();
         this.handoff = undefined;
-        this.announcement = this.#texts.t('handoffReceived');
+        this.#announcer.say(this.#texts.t('handoffReceived'));
         this.#run.useHandoffPhoto(final.photo, handoffPhotoExpiry(expiresAt));
       } else {
         this.#stopHandoffTimers();
@@ -980,7 +958,7 @@ export class TryonPanel extends LitElement {
         <button type="button" class="close" part="close-button" aria-label=${texts.t('close')} @click=${() => this.hide()}>×</button>
       </div>
       ${this.#renderStep(texts)}
-      <p id="status" role="status" part="status" class="status body">${this.#statusText(texts)}</p>
+      <p id="status" role="status" part="status" class="status body">${this.#announcer.line(this.#session)}</p>
     </dialog>`;
   }
 }
