@@ -8,8 +8,6 @@ import type { SessionEvent, SessionState } from './session.js';
 import { TryonRun } from './tryon-run.js';
 import type { RunChange } from './tryon-run.js';
 import { actionLabel, photoRefused } from './error-policy.js';
-import { prepareRawPhoto } from './photo.js';
-import type { PreparedPhoto } from './photo.js';
 import { ClockController } from './clock.js';
 import { CompareController } from './compare.js';
 import { AccentTextController } from './accent-text.js';
@@ -21,11 +19,12 @@ import { Texts } from './texts.js';
 import { tryonEvent } from './events.js';
 import { Conversions } from './analytics.js';
 import { Announcer } from './announcer.js';
+import { PhotoChoice } from './photo-choice.js';
 import type { TryonEventDetail, TryonEventName, TryonOutput } from './events.js';
 import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from './panel-host.js';
 import { CONSENT_TEXT_ID, consentStep, consentText } from './steps/consent.js';
 import { consentWords } from './consent-version.js';
-import { photoProblem, photoStep } from './steps/photo.js';
+import { photoStep } from './steps/photo.js';
 import { firstLook, progressStep } from './steps/progress.js';
 import { coloursStep } from './steps/colours.js';
 import { ColourPreviews, coloursToPreview } from './colour-previews.js';
@@ -33,23 +32,11 @@ import type { ColourTile } from './colour-previews.js';
 import { resultStep } from './steps/result.js';
 import type { ImageView } from './steps/result.js';
 import { errorStep } from './steps/error.js';
-import { handoffCodeInPage, removeHandoffFragment } from './handoff-fragment.js';
+import { PhoneHandoff } from './phone-handoff.js';
 import { networkUrl } from './network-url.js';
-import { ProxyCallError } from './proxy-client.js';
 import { SmallScreen } from './small-screen.js';
 import { addToShopifyCart, addToWooCommerceCart, CartError } from './cart.js';
 import type { ResultCart } from './steps/result.js';
-import type { PhotoCheck } from './photo-check.js';
-
-/**
- * Until when the desktop counts on a photo given by a hand-off: the hand-off answer does not say
- * when the photo's handle ends, so the code's own end is taken (a photo outlives its code by the
- * proxy's photo lifetime, an hour by default); past it, "Try this colour" asks for a photo again.
- */
-const handoffPhotoExpiry = (codeExpiresAt: number): string => new Date(codeExpiresAt).toISOString();
-
-/** Previews of photos uploaded from this page, by photo handle, for the before/after view. */
-const beforeImages = new Map<string, string>();
 
 /** No texts overridden by the shop: one object, so the texts built from it are kept. */
 const noOverrides = {};
@@ -68,54 +55,21 @@ export class TryonPanel extends LitElement {
 
   static override properties = {
     host: { attribute: false },
-    prepared: { state: true },
-    preview: { state: true },
-    preparing: { state: true },
-    problem: { state: true },
     consentChecked: { state: true },
     selectedView: { state: true },
-    dragging: { state: true },
     cart: { state: true },
     fadeFrom: { state: true },
-    check: { state: true },
-    handoff: { state: true },
-    phone: { state: true },
   };
 
   declare host: PanelHost;
-  declare private prepared: PreparedPhoto | undefined;
-  declare private preview: string | undefined;
-  declare private preparing: boolean;
-  declare private problem: string;
   declare private consentChecked: boolean;
   declare private selectedView: string;
-  declare private dragging: boolean;
   /** "Add to cart" for the result on screen: its state, and the try-on (requestId) it belongs to. */
   declare private cart: { state: ResultCart['state']; problem?: string; requestId: string | undefined };
   /** An `add-to-cart` or `cart-id` problem is said once, not at every render. */
   #toldCart = '';
   /** The first look the full render just replaced, fading out over it; cleared by the next try-on or view. */
   declare private fadeFrom: string | undefined;
-  /** The chosen photo's check (photo-check.ts, its own chunk): 'loading' while that chunk arrives; undefined with photo-check="off". */
-  declare private check: PhotoCheck | 'loading' | undefined;
-  /** The desktop's hand-off on screen ("Use your phone"), while it is. */
-  declare private handoff:
-    | {
-        state: 'starting' | 'waiting' | 'expired' | 'failed';
-        code?: string;
-        expiresAt?: number;
-        qr?: string;
-        problem: string;
-      }
-    | undefined;
-  /** Opened on a phone from a hand-off's QR code: the code, and how sending the photo went. */
-  declare private phone: { code: string; state: 'ready' | 'sending' | 'sent' | 'refused'; problem: string } | undefined;
-  #handoffWatch: AbortController | undefined;
-  /** The models' and hand-off's screens (alternatives.ts), once loaded: a chunk of their own. */
-  #alternativesModule: typeof import('./alternatives.js') | undefined;
-  #alternativesLoad: Promise<typeof import('./alternatives.js')> | undefined;
-  #handoffTick: ReturnType<typeof setInterval> | undefined;
-
   readonly #clock = new ClockController(this);
   readonly #compare = new CompareController(this, () => this.renderRoot.querySelector<HTMLElement>('.compare'));
   // The primary buttons' text colour, readable on whatever accent the shop set. A controller
@@ -134,8 +88,41 @@ export class TryonPanel extends LitElement {
       variant: this.host.variant ?? '',
       pollInterval: this.host.pollInterval,
     }),
-    chosenPhoto: () => this.prepared?.blob,
+    chosenPhoto: () => this.#photo.prepared?.blob,
     errorMessage: (code) => this.#texts.errorMessage(code),
+  });
+  /** The photo the shopper chose, its preview and its check: created once. */
+  readonly #photo: PhotoChoice = new PhotoChoice(this, {
+    mayChoose: () => this.#session.consented,
+    chosen: () => this.#run.photoChosen(),
+    texts: () => this.#texts,
+    checkMode: () => this.host.getAttribute('photo-check'),
+    needsFullBody: () => this.#run.product?.fullBody === true,
+    checkReporter: () => {
+      const variant = this.#run.chosenVariant;
+      return (verdict) =>
+        this.#emit('tryon-photo-check', { product: this.host.product, ...(variant ? { variant } : {}), ...verdict });
+    },
+    focusStep: () => {
+      this.#focusStep = true;
+    },
+    announce: (text) => this.#announcer.say(text),
+    pickAnother: () => this.renderRoot.querySelector<HTMLInputElement>('#file')?.click(),
+  });
+  /** "Use your phone", on the computer and on the phone: created once. */
+  readonly #handoff = new PhoneHandoff(this, {
+    client: () => this.#run.client(),
+    product: () => this.#run.product?.product || this.host.product,
+    variant: () => this.#run.chosenVariant,
+    texts: () => this.#texts,
+    received: (photo, expiresAt) => {
+      this.#announcer.say(this.#texts.t('handoffReceived'));
+      this.#run.useHandoffPhoto(photo, expiresAt);
+    },
+    send: (code, photo) => this.#run.sendToComputer(code, photo),
+    focusStep: () => {
+      this.#focusStep = true;
+    },
   });
   /** The live region's words: created once, it follows the session and the shopper's actions. */
   readonly #announcer = new Announcer(this, () => this.#texts);
@@ -163,17 +150,10 @@ export class TryonPanel extends LitElement {
     super();
     // The run's one channel back: every change, with the public events it reports.
     this.#run.subscribe((change) => this.#runChanged(change));
-    this.prepared = undefined;
-    this.preview = undefined;
-    this.preparing = false;
-    this.problem = '';
     this.consentChecked = false;
     this.selectedView = '';
-    this.dragging = false;
     this.cart = { state: 'idle', requestId: undefined };
     this.fadeFrom = undefined;
-    this.handoff = undefined;
-    this.phone = undefined;
   }
 
   /** The texts, built again only when the shop's overrides or the language's dictionary change. */
@@ -223,8 +203,8 @@ export class TryonPanel extends LitElement {
       (after.status === 'queued' || after.status === 'rendering' || (after.status === 'result' && !after.complete));
     if (readyInBackground(after) && !readyInBackground(before)) this.#readyBadge(true);
     if (event.type === 'product-changed') this.selectedView = '';
-    if (event.type === 'uploaded' && this.preview) beforeImages.set(event.photo.handle, this.preview);
-    if (event.type === 'use-last-photo') this.preview = beforeImages.get(event.photo.handle);
+    if (event.type === 'uploaded') this.#photo.uploaded(event.photo.handle);
+    if (event.type === 'use-last-photo') this.#photo.reused(event.photo.handle);
     // Another photo (or none): the colour previews made with the old one are not this shopper's now.
     if (after.photo?.handle !== this.#colours.photo && this.#colours.photo) this.#colours.reset();
     if (after.requestId !== before.requestId) this.fadeFrom = undefined;
@@ -256,7 +236,7 @@ export class TryonPanel extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#endHandoff();
+    this.#handoff.end();
     // The colour previews' watches stop with the panel (each draft is charged and finishes upstream).
     this.#colours.reset();
   }
@@ -271,11 +251,7 @@ export class TryonPanel extends LitElement {
     const wasOpen = dialog.open;
     this.#readyBadge(false);
     // Opened from a hand-off's QR code: this is the phone. The code leaves the address bar at once.
-    const code = handoffCodeInPage();
-    if (code) {
-      removeHandoffFragment();
-      this.phone = { code, state: 'ready', problem: '' };
-    }
+    this.#handoff.openedOnPhone();
     this.#run.enter(resume);
     if (!wasOpen) {
       dialog.showModal();
@@ -299,66 +275,16 @@ export class TryonPanel extends LitElement {
   }
 
   /** Prepares a chosen photo and shows its preview; nothing is uploaded yet. */
-  async choose(file: Blob): Promise<void> {
-    if (!this.#session.consented) return;
-    this.problem = '';
-    this.preparing = true;
-    this.#run.photoChosen();
-    try {
-      this.prepared = await prepareRawPhoto(file);
-      this.preview = URL.createObjectURL(this.prepared.blob);
-      this.#focusStep = true;
-      void this.#checkPhoto(this.prepared.blob);
-    } catch (error) {
-      this.#forgetPhoto();
-      this.problem = photoProblem(this.#texts, error);
-    } finally {
-      this.preparing = false;
-    }
+  choose(file: Blob): Promise<void> {
+    return this.#photo.choose(file);
+  }
+
+  /** The photo being prepared (tests wait on it). */
+  get preparing(): boolean {
+    return this.#photo.preparing;
   }
 
   // ── handlers ─────────────────────────────────────────────────────────────────────────────
-
-  #forgetPhoto(): void {
-    this.prepared = undefined;
-    this.preview = undefined;
-    if (this.check !== 'loading') this.check?.cancel();
-    this.check = undefined;
-  }
-
-  /** The photo check, before anything is uploaded (`photo-check` attribute): its chunk is fetched only now. */
-  async #checkPhoto(photo: Blob): Promise<void> {
-    const attribute = this.host.getAttribute('photo-check');
-    const variant = this.#run.chosenVariant;
-    const emit = (detail: Omit<TryonEventDetail<'tryon-photo-check'>, 'product' | 'variant'>) =>
-      this.#emit('tryon-photo-check', { product: this.host.product, ...(variant ? { variant } : {}), ...detail });
-    if (attribute === 'off') return emit({ result: 'skipped', reasons: [], mode: 'off' });
-    this.check = 'loading';
-    try {
-      const { PhotoCheck } = await import('./photo-check.js');
-      if (this.prepared?.blob !== photo) return;
-      this.check = new PhotoCheck({
-        photo,
-        attribute,
-        needsFullBody: this.#run.product?.fullBody === true,
-        language: this.#texts.code,
-        emit,
-        changed: () => {
-          this.#focusStep = true;
-          this.requestUpdate();
-        },
-        announce: (text) => {
-          this.#announcer.say(text);
-        },
-        chooseAnother: () => this.renderRoot.querySelector<HTMLInputElement>('#file')?.click(),
-      });
-    } catch (error) {
-      // Its chunk did not load: the shopper goes on unchecked, and the page is told.
-      console.warn(`<tryon-button>: the photo check did not load (${String(error)}); the photo goes on unchecked.`);
-      if (this.prepared?.blob === photo) this.check = undefined;
-      emit({ result: 'unavailable', reasons: [], mode: attribute === 'strict' ? 'strict' : 'warn' });
-    }
-  }
 
   readonly #onDialogClose = () => {
     this.#run.close();
@@ -367,39 +293,16 @@ export class TryonPanel extends LitElement {
     if (!active || active === document.body || active === this.host) this.host.focus();
   };
 
-  readonly #onFile = (event: Event) => {
-    const input = event.target as HTMLInputElement;
-    const file = input.files?.[0];
-    input.value = '';
-    if (file) void this.choose(file);
-  };
-
-  readonly #onDragOver = (event: DragEvent) => {
-    if (!event.dataTransfer?.types.includes('Files')) return;
-    event.preventDefault();
-    event.dataTransfer.dropEffect = 'copy';
-    this.dragging = true;
-  };
-
-  readonly #onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    this.dragging = false;
-    const file = event.dataTransfer?.files?.[0];
-    if (file) void this.choose(file);
-  };
-
   readonly #onRetry = () => {
     // The proxy refused this photo: offering to send it again would be a dead end.
-    if (photoRefused(this.#session.error?.code)) this.#forgetPhoto();
+    if (photoRefused(this.#session.error?.code)) this.#photo.forget();
     this.#run.retry();
   };
 
   /** "Forget my photo": the previews go, the run clears storage and asks the proxy; the live region says how it went. */
   readonly #onForget = async () => {
     // Every photo this tab kept for the proxy is forgotten, so every preview of one goes too.
-    for (const url of new Set([...beforeImages.values(), this.preview ?? ''])) if (url) URL.revokeObjectURL(url);
-    beforeImages.clear();
-    this.#forgetPhoto();
+    this.#photo.forgetAll();
     this.selectedView = '';
     this.#compare.reset();
     const confirmed = await this.#run.forget();
@@ -407,15 +310,11 @@ export class TryonPanel extends LitElement {
   };
 
   readonly #onAnotherPhoto = () => {
-    this.#forgetPhoto();
+    this.#photo.forget();
     this.selectedView = '';
     this.#compare.reset();
     this.#run.anotherPhoto();
   };
-
-  #checkAllowsSend(): boolean {
-    return this.check === undefined || (this.check !== 'loading' && this.check.allowsSend);
-  }
 
   #currentImage(): TryonOutput | undefined {
     const images = this.#session.outputs.filter((o) => o.type === 'image');
@@ -624,7 +523,7 @@ export class TryonPanel extends LitElement {
     return {
       texts,
       productName,
-      before: photo ? beforeImages.get(photo.handle) : undefined,
+      before: this.#photo.before(photo?.handle),
       compare: this.#compare,
       onImageError: this.#onImageError,
     };
@@ -644,137 +543,36 @@ export class TryonPanel extends LitElement {
     });
   }
 
-  /** Loads the models' and hand-off's screens (once), then renders again. */
-  #alternatives$(): Promise<typeof import('./alternatives.js')> {
-    this.#alternativesLoad ??= import('./alternatives.js').then((module) => {
-      this.#alternativesModule = module;
-      this.requestUpdate();
-      return module;
-    });
-    return this.#alternativesLoad;
-  }
-
   readonly #browseModels = async () => {
-    await this.#alternatives$();
+    await this.#handoff.screens();
     this.#focusStep = true;
     this.#run.browseModels();
   };
 
-  /** "Use your phone": asks the proxy for a code, draws its QR code, counts down and waits for the photo. */
-  readonly #startHandoff = async () => {
-    const { phoneAddress, qrCode, spacedCode } = await this.#alternatives$();
-    this.#endHandoff();
-    const watch = new AbortController();
-    this.#handoffWatch = watch;
-    this.handoff = { state: 'starting', problem: '' };
-    this.#focusStep = true;
-    const client = this.#run.client();
-    try {
-      const started = await client.startHandoff(
-        this.#run.product?.product || this.host.product,
-        this.#run.chosenVariant || undefined,
-        watch.signal,
-      );
-      const expiresAt = Date.parse(started.expiresAt);
-      this.handoff = { state: 'waiting', code: spacedCode(started.code), expiresAt, problem: '' };
-      this.#handoffTick = setInterval(() => {
-        if (this.handoff?.state === 'waiting' && Date.now() >= (this.handoff.expiresAt ?? 0))
-          this.handoff = { ...this.handoff, state: 'expired' };
-        this.requestUpdate();
-      }, 1000);
-      void qrCode(phoneAddress(started.code))
-        .then((qr) => {
-          if (this.#handoffWatch === watch && this.handoff) this.handoff = { ...this.handoff, qr };
-        })
-        .catch(() => {
-          // Without its QR code the code in letters still works: said, not hidden.
-          if (this.#handoffWatch === watch && this.handoff)
-            this.handoff = { ...this.handoff, problem: this.#texts.t('error_generic') };
-        });
-      const final = await client.watchHandoff(started.handoff, () => undefined, watch.signal);
-      if (this.#handoffWatch !== watch) return;
-      if (final.status === 'received' && final.photo) {
-        this.#endHandoff();
-        this.handoff = undefined;
-        this.#announcer.say(this.#texts.t('handoffReceived'));
-        this.#run.useHandoffPhoto(final.photo, handoffPhotoExpiry(expiresAt));
-      } else {
-        this.#stopHandoffTimers();
-        this.handoff = { ...this.handoff!, state: 'expired' };
-        this.#focusStep = true;
-      }
-    } catch (error) {
-      if (watch.signal.aborted) return;
-      this.#stopHandoffTimers();
-      this.handoff = {
-        state: 'failed',
-        problem: this.#texts.errorMessage(error instanceof ProxyCallError ? error.code : 'generic'),
-      };
-      this.#focusStep = true;
-    }
-  };
-
-  #stopHandoffTimers(): void {
-    clearInterval(this.#handoffTick);
-    this.#handoffTick = undefined;
-  }
-
-  /** Stops waiting for a hand-off (back, a new code, the panel gone). */
-  #endHandoff(): void {
-    this.#handoffWatch?.abort();
-    this.#handoffWatch = undefined;
-    this.#stopHandoffTimers();
-  }
-
-  readonly #closeHandoff = () => {
-    this.#endHandoff();
-    this.handoff = undefined;
-    this.#focusStep = true;
-  };
-
-  /** On the phone: the photo goes to the computer's hand-off, with the consent given here. */
-  readonly #sendToComputer = async () => {
-    const phone = this.phone;
-    const blob = this.prepared?.blob;
-    if (!phone || !blob || phone.state === 'sending') return;
-    this.phone = { ...phone, state: 'sending' };
-    void this.#alternatives$();
-    try {
-      await this.#run.sendToComputer(phone.code, blob);
-      this.phone = { ...phone, state: 'sent', problem: '' };
-    } catch (error) {
-      this.phone = {
-        ...phone,
-        state: 'refused',
-        problem: this.#texts.errorMessage(error instanceof ProxyCallError ? error.code : 'generic'),
-      };
-    }
-    this.#focusStep = true;
-  };
-
   /** "No photo? See it on a model" and, on a computer, "Use your phone": offered beside consent and the photo step. */
   #alternatives(texts: Texts): TemplateResult | typeof nothing {
-    if (this.phone) return nothing;
+    if (this.#handoff.phone) return nothing;
     const models = (this.#run.product?.models ?? []).length > 0;
     const phone = !this.#smallScreen.matches;
     if (!models && !phone) return nothing;
     return html`<div class="body actions alternatives" part="alternatives">
       ${models ? html`<button type="button" part="secondary-button" @click=${this.#browseModels}>${texts.t('seeOnModel')}</button>` : nothing}
-      ${phone ? html`<button type="button" part="secondary-button" @click=${this.#startHandoff}>${texts.t('usePhone')}</button>` : nothing}
+      ${phone ? html`<button type="button" part="secondary-button" @click=${this.#handoff.start}>${texts.t('usePhone')}</button>` : nothing}
     </div>`;
   }
 
   #renderStep(texts: Texts): TemplateResult | typeof nothing {
     const session = this.#session;
+    const photo = this.#photo;
     const productName = this.#productName();
-    const alternatives = this.#alternativesModule;
-    if (this.phone && (this.phone.state === 'sent' || this.phone.state === 'refused')) {
+    const alternatives = this.#handoff.loaded;
+    if (this.#handoff.phone && (this.#handoff.phone.state === 'sent' || this.#handoff.phone.state === 'refused')) {
       // Loaded while the photo was sent (#sendToComputer); a moment's blank at worst.
       if (!alternatives) return nothing;
-      return alternatives.phoneSentStep({ texts, problem: this.phone.problem, onClose: () => this.hide() });
+      return alternatives.phoneSentStep({ texts, problem: this.#handoff.phone.problem, onClose: () => this.hide() });
     }
-    if (this.handoff && alternatives && (session.status === 'consent' || session.status === 'photo')) {
-      const { handoff } = this;
+    const handoff = this.#handoff.desk;
+    if (handoff && alternatives && (session.status === 'consent' || session.status === 'photo')) {
       return alternatives.desktopHandoffStep({
         texts,
         qr: handoff.qr,
@@ -782,14 +580,14 @@ export class TryonPanel extends LitElement {
         left: alternatives.timeLeft(handoff.expiresAt ?? 0, Date.now()),
         state: handoff.state,
         problem: handoff.problem,
-        onNewCode: this.#startHandoff,
-        onBack: this.#closeHandoff,
+        onNewCode: this.#handoff.start,
+        onBack: this.#handoff.close,
       });
     }
     if (session.status === 'photo' && session.browsingModels) {
       // Back to the grid after a reload of the panel's state: its chunk is asked for, and renders when in.
       if (!alternatives) {
-        void this.#alternatives$();
+        void this.#handoff.screens();
         return nothing;
       }
       return alternatives.modelsStep({
@@ -828,34 +626,32 @@ export class TryonPanel extends LitElement {
       case 'photo':
         return html`${photoStep({
           texts,
-          preview: this.prepared ? this.preview : undefined,
-          preparing: this.preparing,
-          dragging: this.dragging,
-          problem: this.problem,
+          preview: photo.prepared ? photo.preview : undefined,
+          preparing: photo.preparing,
+          dragging: photo.dragging,
+          problem: photo.problem,
           hasLastPhoto: Boolean(lastPhoto(this.host.endpoint)),
           canForget: this.#run.hasPhotoToForget(),
           onForget: this.#onForget,
-          onDragOver: this.#onDragOver,
-          onDragLeave: () => {
-            this.dragging = false;
-          },
-          onDrop: this.#onDrop,
+          onDragOver: photo.onDragOver,
+          onDragLeave: photo.onDragLeave,
+          onDrop: photo.onDrop,
           // The photo check gates both ways a photo leaves the device: to the try-on, and to the computer.
           onSubmit: () => {
-            if (!this.prepared || !this.#checkAllowsSend()) return;
-            if (this.phone) void this.#sendToComputer();
+            if (!photo.prepared || !photo.allowsSend) return;
+            if (this.#handoff.phone) void this.#handoff.sendToComputer(photo.prepared.blob);
             else void this.#run.sendPhoto();
           },
           check:
-            this.check === 'loading'
+            photo.check === 'loading'
               ? { view: nothing, allowsSend: false }
-              : this.check
-                ? { view: this.check.view(this.renderRoot as ShadowRoot), allowsSend: this.check.allowsSend }
+              : photo.check
+                ? { view: photo.check.view(this.renderRoot as ShadowRoot), allowsSend: photo.check.allowsSend }
                 : undefined,
           onPick: (camera) => this.renderRoot.querySelector<HTMLInputElement>(camera ? '#camera' : '#file')?.click(),
           onUseLastPhoto: () => this.#run.useLastPhoto(),
-          onFile: this.#onFile,
-          phone: this.phone ? { sending: this.phone.state === 'sending' } : undefined,
+          onFile: photo.onFile,
+          phone: this.#handoff.phone ? { sending: this.#handoff.phone.state === 'sending' } : undefined,
         })}${this.#alternatives(texts)}`;
       case 'uploading':
       case 'queued':
@@ -895,7 +691,7 @@ export class TryonPanel extends LitElement {
               outputs: session.outputs,
               views: session.views,
               selectedView: this.selectedView,
-              before: session.photo ? beforeImages.get(session.photo.handle) : undefined,
+              before: this.#photo.before(session.photo?.handle),
               compare: this.#compare,
               offerVideo:
                 session.complete &&
