@@ -35,8 +35,7 @@ import { errorStep } from './steps/error.js';
 import { PhoneHandoff } from './phone-handoff.js';
 import { networkUrl } from './network-url.js';
 import { SmallScreen } from './small-screen.js';
-import { addToShopifyCart, addToWooCommerceCart, CartError } from './cart.js';
-import type { ResultCart } from './steps/result.js';
+import { AddToCart } from './add-to-cart.js';
 
 /** No texts overridden by the shop: one object, so the texts built from it are kept. */
 const noOverrides = {};
@@ -57,17 +56,12 @@ export class TryonPanel extends LitElement {
     host: { attribute: false },
     consentChecked: { state: true },
     selectedView: { state: true },
-    cart: { state: true },
     fadeFrom: { state: true },
   };
 
   declare host: PanelHost;
   declare private consentChecked: boolean;
   declare private selectedView: string;
-  /** "Add to cart" for the result on screen: its state, and the try-on (requestId) it belongs to. */
-  declare private cart: { state: ResultCart['state']; problem?: string; requestId: string | undefined };
-  /** An `add-to-cart` or `cart-id` problem is said once, not at every render. */
-  #toldCart = '';
   /** The first look the full render just replaced, fading out over it; cleared by the next try-on or view. */
   declare private fadeFrom: string | undefined;
   readonly #clock = new ClockController(this);
@@ -124,6 +118,17 @@ export class TryonPanel extends LitElement {
       this.#focusStep = true;
     },
   });
+  /** "Add to cart" on the result: created once. */
+  readonly #cart: AddToCart = new AddToCart(this, {
+    host: () => this.host,
+    session: () => this.#session,
+    texts: () => this.#texts,
+    productName: () => this.#productName(),
+    primary: () => !this.#colourOffer(this.#texts),
+    report: (detail) => this.#emit('tryon-add-to-cart', detail),
+    added: (subject, platform) => this.#conversions.addedToCart(subject, platform),
+    announce: (text) => this.#announcer.say(text),
+  });
   /** The live region's words: created once, it follows the session and the shopper's actions. */
   readonly #announcer = new Announcer(this, () => this.#texts);
   readonly #conversions = new Conversions(() => this.host?.analytics);
@@ -152,7 +157,6 @@ export class TryonPanel extends LitElement {
     this.#run.subscribe((change) => this.#runChanged(change));
     this.consentChecked = false;
     this.selectedView = '';
-    this.cart = { state: 'idle', requestId: undefined };
     this.fadeFrom = undefined;
   }
 
@@ -358,77 +362,6 @@ export class TryonPanel extends LitElement {
         break;
       case 'cancelled':
         break;
-    }
-  };
-
-  /** The id the shop's cart adds for the result on screen: the variant tried on, else the page's cart-id. */
-  #cartItem(): string | undefined {
-    return this.#session.variant || this.host.cartId?.trim() || undefined;
-  }
-
-  /** "Add to cart" for the result on screen, or undefined (none asked for, or it could not add anything: said in the console). */
-  #resultCart(): ResultCart | undefined {
-    const platform = this.host.cartPlatform;
-    const asked = (this.host.addToCart ?? '').trim();
-    let problem = '';
-    if (!platform && asked) problem = `="${asked}" is not shopify, woocommerce or event`;
-    else if (platform !== 'event' && platform && !this.#cartItem())
-      problem = `="${platform}" needs the variant tried on or a cart-id`;
-    if (problem) {
-      if (this.#toldCart !== problem)
-        console.error(`<tryon-button>: add-to-cart${problem}, so the result offers no "Add to cart".`);
-      this.#toldCart = problem;
-      return undefined;
-    }
-    if (!platform) return undefined;
-    // Each result starts afresh: a new try-on is a new thing to add.
-    const current = this.cart.requestId === this.#session.requestId ? this.cart : { state: 'idle' as const };
-    return { ...current, primary: !this.#colourOffer(this.#texts), onAdd: this.#onAddToCart };
-  }
-
-  readonly #onAddToCart = async () => {
-    const platform = this.host.cartPlatform;
-    const { requestId, variant } = this.#session;
-    if (!platform || (this.cart.requestId === requestId && this.cart.state === 'adding')) return;
-    const texts = this.#texts;
-    const subject = { product: this.host.product, ...(variant ? { variant } : {}) };
-    const product = this.#productName();
-    const item = this.#cartItem();
-    const work: Promise<unknown>[] = [];
-    this.cart = { state: 'adding', requestId };
-    this.#announcer.say(texts.t('addingToCart'));
-    this.#emit('tryon-add-to-cart', {
-      ...subject,
-      cart: platform,
-      ...(item ? { item } : {}),
-      waitUntil: (promise) => {
-        work.push(Promise.resolve(promise));
-      },
-    });
-    try {
-      if (platform === 'shopify') await addToShopifyCart(item!);
-      if (platform === 'woocommerce') {
-        // WooCommerce adds the product, or its variation (the variant tried on) of the product in cart-id.
-        const parent = this.host.cartId?.trim();
-        const how = await addToWooCommerceCart(parent || item!, parent ? variant || undefined : undefined);
-        // The product form's post is loading the page, where WooCommerce says what it added.
-        if (how === 'reloading') return;
-      }
-      await Promise.all(work);
-      if (this.cart.requestId !== requestId) return;
-      this.cart = { state: 'added', requestId };
-      this.#announcer.say(texts.t('addedToCartNote', { product }));
-      this.#conversions.addedToCart(subject, platform);
-    } catch (error) {
-      if (this.cart.requestId !== requestId) return;
-      // The platform's own words (Shopify's, in the shop's language) follow ours when it gave any.
-      const reason = error instanceof CartError ? error.reason : undefined;
-      this.cart = {
-        state: 'failed',
-        requestId,
-        problem: `${texts.t('addToCartFailed', { product })}${reason ? ` ${reason}` : ''}`,
-      };
-      this.#announcer.say('');
     }
   };
 
@@ -710,7 +643,7 @@ export class TryonPanel extends LitElement {
               onMakeVideo: () => this.#run.makeVideo(),
               colourOffer: this.#colourOffer(texts),
               onTryColour: this.#onTryColour,
-              cart: session.complete ? this.#resultCart() : undefined,
+              cart: session.complete ? this.#cart.forResult() : undefined,
               fadeFrom: this.fadeFrom,
               offerColours: this.#offersColours(),
               onSeeColours: this.#onSeeColours,
