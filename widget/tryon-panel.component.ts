@@ -27,8 +27,7 @@ import { consentWords } from './consent-version.js';
 import { photoStep } from './steps/photo.js';
 import { firstLook, progressStep } from './steps/progress.js';
 import { coloursStep } from './steps/colours.js';
-import { ColourPreviews, coloursToPreview } from './colour-previews.js';
-import type { ColourTile } from './colour-previews.js';
+import { ColourChoice } from './colour-choice.js';
 import { resultStep } from './steps/result.js';
 import type { ImageView } from './steps/result.js';
 import { errorStep } from './steps/error.js';
@@ -124,7 +123,7 @@ export class TryonPanel extends LitElement {
     session: () => this.#session,
     texts: () => this.#texts,
     productName: () => this.#productName(),
-    primary: () => !this.#colourOffer(this.#texts),
+    primary: () => !this.#colours.offer(this.#texts),
     report: (detail) => this.#emit('tryon-add-to-cart', detail),
     added: (subject, platform) => this.#conversions.addedToCart(subject, platform),
     announce: (text) => this.#announcer.say(text),
@@ -132,23 +131,21 @@ export class TryonPanel extends LitElement {
   /** The live region's words: created once, it follows the session and the shopper's actions. */
   readonly #announcer = new Announcer(this, () => this.#texts);
   readonly #conversions = new Conversions(() => this.host?.analytics);
-  // Once every colour has its answer, the live region says how many are in.
-  readonly #colours: ColourPreviews = new ColourPreviews(() => {
-    const { open, settled, tiles } = this.#colours;
-    if (open && settled)
-      this.#announcer.say(
-        this.#texts.t('coloursDone', {
-          ready: tiles.filter((t) => t.output).length,
-          count: tiles.length,
-        }),
-      );
-    this.requestUpdate();
+  /** "Try this colour" and "See all colours": created once. */
+  readonly #colours: ColourChoice = new ColourChoice(this, this.#run, {
+    texts: () => this.#texts,
+    dialogOpen: () => Boolean(this.#dialog?.open),
+    focusStep: () => {
+      this.#focusStep = true;
+    },
+    announce: (text) => this.#announcer.say(text),
+    resetView: () => {
+      this.selectedView = '';
+    },
   });
   #focusStep = false;
   /** A video has just arrived: it is scrolled into view once it is rendered. */
   #revealVideo = false;
-  /** The result and the chosen variant "Try this colour" was last announced for. */
-  #announcedOffer = '';
   #textsBuilt: { strings: object; translation: object | undefined; texts: Texts } | undefined;
 
   constructor() {
@@ -210,7 +207,7 @@ export class TryonPanel extends LitElement {
     if (event.type === 'uploaded') this.#photo.uploaded(event.photo.handle);
     if (event.type === 'use-last-photo') this.#photo.reused(event.photo.handle);
     // Another photo (or none): the colour previews made with the old one are not this shopper's now.
-    if (after.photo?.handle !== this.#colours.photo && this.#colours.photo) this.#colours.reset();
+    this.#colours.sessionChanged(after);
     if (after.requestId !== before.requestId) this.fadeFrom = undefined;
     this.#announcer.sessionChanged(before, after, event);
     if (event.type !== 'status') return;
@@ -236,13 +233,6 @@ export class TryonPanel extends LitElement {
       ? { badge: texts.t('readyBadge'), announcement: texts.t('readyInBackground', { product: this.#productName() }) }
       : undefined;
     this.dispatchEvent(new CustomEvent('panel-ready', { detail }) satisfies PanelReadyEvent);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#handoff.end();
-    // The colour previews' watches stop with the panel (each draft is charged and finishes upstream).
-    this.#colours.reset();
   }
 
   // ── public ───────────────────────────────────────────────────────────────────────────────
@@ -365,71 +355,18 @@ export class TryonPanel extends LitElement {
     }
   };
 
-  /** "See all colours": the other colours' drafts with this result's photo, in a grid. */
-  readonly #onSeeColours = () => {
-    const photo = this.#session.photo;
-    if (!photo) return;
-    const colours = coloursToPreview(this.#run.product, this.#session.variant);
-    this.#colours.show(photo.handle, colours, (variant, signal) => this.#run.colourPreview(variant, signal));
-    this.#focusStep = true;
-  };
-
-  /** "Make this one in full quality": that colour at the product's tier; its draft shows meanwhile. */
-  readonly #onUpgrade = (tile: ColourTile) => {
-    if (!tile.output) return;
-    this.#colours.open = false;
-    this.selectedView = '';
-    this.#run.upgradeColour(tile.variant, tile.output);
-  };
-
   /**
    * A result, first look, colour preview or the photo beside the before/after did not load: the
    * shopper is told in words (the error step, `tryon-error` with code `image_failed`), never shown
    * "ready" over a blank picture. Behind a misconfigured reverse proxy that is what they would see.
    */
   readonly #onImageError = () => {
-    this.#colours.open = false;
+    this.#colours.previews.open = false;
     this.#run.imageFailed();
     this.#focusStep = true;
   };
 
-  readonly #onColoursBack = () => {
-    this.#colours.open = false;
-    this.#focusStep = true;
-    this.#announcer.say('');
-  };
-
-  /** Whether the result offers "See all colours" (an expired photo handle is said on each colour, as the proxy refuses it). */
-  #offersColours(): boolean {
-    const { complete, output, photo, variant } = this.#session;
-    return complete && output === 'image' && Boolean(photo) && coloursToPreview(this.#run.product, variant).length > 0;
-  }
-
-  readonly #onTryColour = () => {
-    this.selectedView = '';
-    this.#run.tryChosenVariant();
-  };
-
-  /** "Try this colour", named after the chosen variant when the proxy lists its name; undefined when not offered. */
-  #colourOffer(texts: Texts): string | undefined {
-    if (!this.#run.offersChosenVariant()) return undefined;
-    const chosen = this.#run.chosenVariant;
-    const name = chosen ? this.#run.product?.variants?.find((v) => v.id === chosen)?.name : undefined;
-    return name ? texts.t('tryColourNamed', { variant: name }) : texts.t('tryColour');
-  }
-
   // ── rendering ────────────────────────────────────────────────────────────────────────────
-
-  protected override willUpdate(changed: PropertyValues): void {
-    super.willUpdate(changed);
-    // Once per result and variant, the live region says a new colour can be tried with the same photo.
-    const offer = this.#colourOffer(this.#texts);
-    const key = offer ? `${this.#session.requestId}|${this.#run.chosenVariant ?? ''}` : '';
-    if (offer && key !== this.#announcedOffer && this.#dialog?.open) {
-      this.#announcer.say(this.#texts.t('colourChanged', { action: offer }));
-    }
-    if (this.#dialog?.open || !offer) this.#announcedOffer = key;
-  }
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
@@ -609,13 +546,13 @@ export class TryonPanel extends LitElement {
             : undefined,
         });
       case 'result':
-        return this.#colours.open && session.complete
+        return this.#colours.previews.open && session.complete
           ? coloursStep({
               texts,
               productName,
-              tiles: this.#colours.tiles,
-              onUpgrade: this.#onUpgrade,
-              onBack: this.#onColoursBack,
+              tiles: this.#colours.previews.tiles,
+              onUpgrade: this.#colours.upgrade,
+              onBack: this.#colours.back,
               onImageError: this.#onImageError,
             })
           : resultStep({
@@ -641,12 +578,12 @@ export class TryonPanel extends LitElement {
               onAnotherPhoto: this.#onAnotherPhoto,
               onForget: this.#onForget,
               onMakeVideo: () => this.#run.makeVideo(),
-              colourOffer: this.#colourOffer(texts),
-              onTryColour: this.#onTryColour,
+              colourOffer: this.#colours.offer(texts),
+              onTryColour: this.#colours.tryChosen,
               cart: session.complete ? this.#cart.forResult() : undefined,
               fadeFrom: this.fadeFrom,
-              offerColours: this.#offersColours(),
-              onSeeColours: this.#onSeeColours,
+              offerColours: this.#colours.offersAll(),
+              onSeeColours: this.#colours.seeAll,
               onImageError: this.#onImageError,
             });
       case 'error': {
