@@ -3,7 +3,7 @@
 // that cannot add anything is said once in the console), and the add itself on Shopify or
 // WooCommerce (cart.ts) or by the shop's own code (`tryon-add-to-cart`'s `waitUntil`). Each new
 // try-on is a new thing to add: the state belongs to the result's requestId.
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveControllerHost } from 'lit';
 import { addToShopifyCart, addToWooCommerceCart, CartError } from './cart.js';
 import type { ResultCart } from './steps/result.js';
 import type { SessionState } from './session.js';
@@ -28,7 +28,8 @@ export interface AddToCartOptions {
 
 type CartState = { state: ResultCart['state']; problem?: string; requestId: string | undefined };
 
-export class AddToCart implements ReactiveController {
+/** Not a lifecycle controller: it only asks its host to render again when its state changes. */
+export class AddToCart {
   /** Its state, and the try-on (requestId) it belongs to. */
   #cart: CartState = {
     state: 'idle',
@@ -42,10 +43,7 @@ export class AddToCart implements ReactiveController {
   constructor(host: ReactiveControllerHost, options: AddToCartOptions) {
     this.#host = host;
     this.#options = options;
-    host.addController(this);
   }
-
-  hostConnected(): void {}
 
   #set(cart: CartState): void {
     this.#cart = cart;

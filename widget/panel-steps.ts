@@ -4,7 +4,6 @@
 // `StepParts`, built by the panel at each render, and keeps nothing itself.
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { SessionState } from './session.js';
 import type { TryonRun } from './tryon-run.js';
 import { actionLabel } from './error-policy.js';
 import type { ClockController } from './clock.js';
@@ -26,11 +25,11 @@ import { networkUrl } from './network-url.js';
 import type { SmallScreen } from './small-screen.js';
 import type { AddToCart } from './add-to-cart.js';
 import type { PhotoChoice } from './photo-choice.js';
+import type { ResultView } from './result-view.js';
 
 /** What the steps read of the panel: its controllers, its own state, and its handlers. */
 export interface StepParts {
   texts: Texts;
-  session: SessionState;
   productName: string;
   host: PanelHost;
   renderRoot: ShadowRoot;
@@ -39,29 +38,24 @@ export interface StepParts {
   handoff: PhoneHandoff;
   colours: ColourChoice;
   cart: AddToCart;
+  result: ResultView;
   clock: ClockController;
   compare: CompareController;
   smallScreen: SmallScreen;
   consentChecked: boolean;
-  selectedView: string;
-  fadeFrom: string | undefined;
   checkConsent(checked: boolean): void;
-  /** The shopper picked a view: it is shown, without the first look's crossfade. */
-  selectView(view: string): void;
   focusStep(): void;
   hide(): void;
   browseModels(): void;
   onForget(): void;
   onRetry(): void;
   onAnotherPhoto(): void;
-  onDownload(): void;
-  onShare(): void;
   onImageError(): void;
 }
 
 /** What a drawn try-on image needs: the shopper's photo (when sent from this page) for the compare. */
 function imageView(p: StepParts): ImageView {
-  const photo = p.session.photo;
+  const photo = p.run.session.photo;
   return {
     texts: p.texts,
     productName: p.productName,
@@ -97,7 +91,8 @@ function alternativesRow(p: StepParts): TemplateResult | typeof nothing {
 }
 
 export function renderStep(p: StepParts): TemplateResult | typeof nothing {
-  const { texts, session, photo, productName } = p;
+  const { texts, photo, productName } = p;
+  const session = p.run.session;
   const alternatives = p.handoff.loaded;
   if (p.handoff.phone && (p.handoff.phone.state === 'sent' || p.handoff.phone.state === 'refused')) {
     // Loaded while the photo was sent (#sendToComputer); a moment's blank at worst.
@@ -223,7 +218,7 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
             productName,
             outputs: session.outputs,
             views: session.views,
-            selectedView: p.selectedView,
+            selectedView: p.result.selectedView,
             before: p.photo.before(session.photo?.handle),
             compare: p.compare,
             offerVideo:
@@ -232,18 +227,16 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
               p.run.product?.video === true &&
               !session.outputs.some((o) => o.type === 'video') &&
               session.output === 'image',
-            onSelect: (view) => {
-              p.selectView(view);
-            },
-            onDownload: p.onDownload,
-            onShare: p.onShare,
+            onSelect: (view) => p.result.select(view),
+            onDownload: p.result.download,
+            onShare: p.result.share,
             onAnotherPhoto: p.onAnotherPhoto,
             onForget: p.onForget,
             onMakeVideo: () => p.run.makeVideo(),
             colourOffer: p.colours.offer(texts),
             onTryColour: p.colours.tryChosen,
             cart: session.complete ? p.cart.forResult() : undefined,
-            fadeFrom: p.fadeFrom,
+            fadeFrom: p.result.fadeFrom,
             offerColours: p.colours.offersAll(),
             onSeeColours: p.colours.seeAll,
             onImageError: p.onImageError,

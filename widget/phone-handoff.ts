@@ -52,7 +52,8 @@ export class PhoneHandoff implements ReactiveController {
   #phone: Phone | undefined;
   #watch: AbortController | undefined;
   #tick: ReturnType<typeof setInterval> | undefined;
-  #screens: typeof import('./alternatives.js') | undefined;
+  /** The models' and hand-off's screens, once loaded. */
+  loaded: typeof import('./alternatives.js') | undefined;
   #screensLoad: Promise<typeof import('./alternatives.js')> | undefined;
   readonly #host: ReactiveControllerHost;
   readonly #options: PhoneHandoffOptions;
@@ -81,11 +82,6 @@ export class PhoneHandoff implements ReactiveController {
     this.#host.requestUpdate();
   }
 
-  /** The models' and hand-off's screens, once loaded. */
-  get loaded(): typeof import('./alternatives.js') | undefined {
-    return this.#screens;
-  }
-
   hostDisconnected(): void {
     this.end();
   }
@@ -101,7 +97,7 @@ export class PhoneHandoff implements ReactiveController {
   /** Loads the models' and hand-off's screens (once), then renders again. */
   screens(): Promise<typeof import('./alternatives.js')> {
     this.#screensLoad ??= import('./alternatives.js').then((module) => {
-      this.#screens = module;
+      this.loaded = module;
       this.#host.requestUpdate();
       return module;
     });

@@ -25,8 +25,10 @@ export interface ResultViewOptions {
 const sharedWords = { picture: 'sharedPicture', link: 'sharedLink', copied: 'shareCopied' } as const;
 
 export class ResultView implements ReactiveController {
-  #selected = '';
-  #fadeFrom: string | undefined;
+  /** The view shown ('' until one arrives). Read-only outside: it changes through `select` and the session. */
+  selectedView = '';
+  /** The first look the full render just replaced, fading out over it; cleared by the next try-on or view. */
+  fadeFrom: string | undefined;
   /** A video has just arrived: it is scrolled into view once it is rendered. */
   #revealVideo = false;
   readonly #host: ReactiveControllerHost;
@@ -40,40 +42,30 @@ export class ResultView implements ReactiveController {
 
   hostConnected(): void {}
 
-  /** The view shown ('' until one arrives). */
-  get selectedView(): string {
-    return this.#selected;
-  }
-
-  /** The first look the full render just replaced, fading out over it; cleared by the next try-on or view. */
-  get fadeFrom(): string | undefined {
-    return this.#fadeFrom;
-  }
-
   /** The shopper picked a view: it is shown, without the first look's crossfade. */
   select(view: string): void {
-    this.#selected = view;
-    this.#fadeFrom = undefined;
+    this.selectedView = view;
+    this.fadeFrom = undefined;
     this.#host.requestUpdate();
   }
 
   /** A new try-on (another photo, colour or product): its first view to arrive is shown. */
   showFirstView(): void {
-    this.#selected = '';
+    this.selectedView = '';
     this.#host.requestUpdate();
   }
 
   sessionChanged(before: SessionState, after: SessionState, event: SessionEvent): void {
-    if (event.type === 'product-changed') this.#selected = '';
-    if (after.requestId !== before.requestId) this.#fadeFrom = undefined;
+    if (event.type === 'product-changed') this.selectedView = '';
+    if (after.requestId !== before.requestId) this.fadeFrom = undefined;
     if (event.type !== 'status') return;
     const arrived = after.outputs.filter((o) => !before.outputs.some((b) => b.url === o.url));
     // The first view to arrive is shown; after that the shopper's own choice stands.
-    if (arrived.length && after.status === 'result' && !this.#selected)
-      this.#selected = arrived.find((o) => o.type === 'image')?.view ?? '';
+    if (arrived.length && after.status === 'result' && !this.selectedView)
+      this.selectedView = arrived.find((o) => o.type === 'image')?.view ?? '';
     if (after.complete && hasOutput(after) && !(before.complete && hasOutput(before))) {
       // The full render takes the first look's place: a short crossfade (styles); "ready" says it once.
-      if (before.preview && after.output === 'image') this.#fadeFrom = before.preview.url;
+      if (before.preview && after.output === 'image') this.fadeFrom = before.preview.url;
       // The video lands below the image, often below the fold: bring it into view.
       if (after.output === 'video') this.#revealVideo = true;
     }
@@ -94,7 +86,7 @@ export class ResultView implements ReactiveController {
 
   #currentImage(): TryonOutput | undefined {
     const images = this.#options.session().outputs.filter((o) => o.type === 'image');
-    return images.find((o) => o.view === this.#selected) ?? images[0];
+    return images.find((o) => o.view === this.selectedView) ?? images[0];
   }
 
   readonly download = async () => {

@@ -20,8 +20,8 @@ import type { Run, RunOptions, RunSettings } from './run-settings.js';
 export { newRequestId } from './run-settings.js';
 export type { Run, RunOptions, RunSettings } from './run-settings.js';
 
-const noticeTypes = new Set<string>(['submitting', 'preview-painted', 'availability']);
-const isNotice = (event: SessionEvent | RunNotice): event is RunNotice => noticeTypes.has(event.type);
+const isNotice = (event: SessionEvent | RunNotice): event is RunNotice =>
+  event.type === 'submitting' || event.type === 'preview-painted' || event.type === 'availability';
 
 export class RunFlow implements ReactiveController {
   #session: SessionState = initialSession();
@@ -253,13 +253,9 @@ export class RunFlow implements ReactiveController {
     return this.#client;
   }
 
-  /** Asked again on every opening before a photo is sent: the day's budget may have run out since. */
-  protected askProductAgain(): void {
-    this.#productLoad = undefined;
-  }
-
-  protected loadProduct(): Promise<ProductInfo> {
-    if (this.#productLoad) return this.#productLoad;
+  /** The product as the proxy describes it: loaded once, or asked `again` (the day's budget may have run out since). */
+  protected loadProduct(again?: boolean): Promise<ProductInfo> {
+    if (this.#productLoad && !again) return this.#productLoad;
     const load: Promise<ProductInfo> = this.proxy()
       .product(this.settings.product)
       .then((product) => {

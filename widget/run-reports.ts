@@ -27,7 +27,8 @@ export interface RunChange {
   reports: Report[];
 }
 
-export type Report = { [K in TryonEventName]: { name: K; detail: TryonEventDetail<K> } }[TryonEventName];
+/** A public event to report: its name and its detail (a pair, kept small: it is in the panel's chunk). */
+export type Report = { [K in TryonEventName]: [name: K, detail: TryonEventDetail<K>] }[TryonEventName];
 
 /** What the reports need besides the change: read from the element at the moment of the change. */
 export interface ReportFacts {
@@ -56,45 +57,39 @@ export function reportsOf(before: SessionState, after: SessionState, event: RunC
   const elapsedMs = () => (after.submittedAt ? Math.max(0, Date.now() - after.submittedAt) : 0);
   switch (event.type) {
     case 'close':
-      reports.push({
-        name: 'tryon-close',
-        // Of the variant chosen on the page: the dialog closes, whatever try-on was under way.
-        detail: { ...subjectOf({ ...after, requestId: undefined }, facts), status: before.status },
-      });
+      // Of the variant chosen on the page: the dialog closes, whatever try-on was under way.
+      reports.push(['tryon-close', { ...subjectOf({ ...after, requestId: undefined }, facts), status: before.status }]);
       break;
     case 'upload-progress':
-      reports.push({ name: 'tryon-progress', detail: { ...subject, status: 'uploading', percent: after.percent } });
+      reports.push(['tryon-progress', { ...subject, status: 'uploading', percent: after.percent }]);
       break;
     case 'submitting': {
       const { variant, views } = event;
       const detail = { product: facts.product, ...(variant ? { variant } : {}) };
-      reports.push({
-        name: 'tryon-submit',
-        detail: { ...detail, requestId: after.requestId ?? '', views, output: after.output },
-      });
+      reports.push(['tryon-submit', { ...detail, requestId: after.requestId ?? '', views, output: after.output }]);
       break;
     }
     case 'submitted':
-      reports.push({
-        name: 'tryon-progress',
-        detail: { ...subject, status: 'queued', tryon: event.tryon, elapsedMs: 0, expectedMs: facts.expectedMs },
-      });
+      reports.push([
+        'tryon-progress',
+        { ...subject, status: 'queued', tryon: event.tryon, elapsedMs: 0, expectedMs: facts.expectedMs },
+      ]);
       break;
     case 'status':
       if (!event.recheck) {
         const detail = { ...subject, status: after.status, tryon: after.tryon ?? '', elapsedMs: elapsedMs() };
-        reports.push({ name: 'tryon-progress', detail: { ...detail, expectedMs: facts.expectedMs } });
+        reports.push(['tryon-progress', { ...detail, expectedMs: facts.expectedMs }]);
       }
       if (resultIn(before, after)) {
         const { tryon = '', requestId = '', outputs } = after;
-        reports.push({ name: 'tryon-result', detail: { ...subject, tryon, requestId, outputs } });
+        reports.push(['tryon-result', { ...subject, tryon, requestId, outputs }]);
       }
       break;
     case 'failed':
-      reports.push({ name: 'tryon-error', detail: { ...subject, ...event.error } });
+      reports.push(['tryon-error', { ...subject, ...event.error }]);
       break;
     case 'preview-painted':
-      reports.push({ name: 'tryon-preview', detail: { ...subject, tryon: after.tryon ?? '', ms: event.ms } });
+      reports.push(['tryon-preview', { ...subject, tryon: after.tryon ?? '', ms: event.ms }]);
       break;
   }
   return reports;

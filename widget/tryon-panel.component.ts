@@ -181,7 +181,7 @@ export class TryonPanel extends LitElement {
   #runChanged({ before, after, event, reports }: RunChange): void {
     if (event.type === 'availability') this.host?.productAvailability?.(event.reason);
     else if (after !== before) this.#sessionChanged(before, after, event as SessionEvent);
-    for (const { name, detail } of reports) this.#emit(name, detail);
+    for (const [name, detail] of reports) this.#emit(name, detail);
   }
 
   /** What the panel does on each change of the session: focus, the live region, the host's status. */
@@ -322,7 +322,6 @@ export class TryonPanel extends LitElement {
   #stepParts(texts: Texts): StepParts {
     return {
       texts,
-      session: this.#session,
       productName: this.#productName(),
       host: this.host,
       renderRoot: this.renderRoot as ShadowRoot,
@@ -331,16 +330,14 @@ export class TryonPanel extends LitElement {
       handoff: this.#handoff,
       colours: this.#colours,
       cart: this.#cart,
+      result: this.#result,
       clock: this.#clock,
       compare: this.#compare,
       smallScreen: this.#smallScreen,
       consentChecked: this.consentChecked,
-      selectedView: this.#result.selectedView,
-      fadeFrom: this.#result.fadeFrom,
       checkConsent: (checked) => {
         this.consentChecked = checked;
       },
-      selectView: (view) => this.#result.select(view),
       focusStep: () => {
         this.#focusStep = true;
       },
@@ -349,8 +346,6 @@ export class TryonPanel extends LitElement {
       onForget: this.#onForget,
       onRetry: this.#onRetry,
       onAnotherPhoto: this.#onAnotherPhoto,
-      onDownload: this.#result.download,
-      onShare: this.#result.share,
       onImageError: this.#onImageError,
     };
   }

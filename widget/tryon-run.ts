@@ -36,8 +36,8 @@ export class TryonRun extends RunFlow {
       this.dispatch({ type: 'open' });
     }
     // Asked again on every opening before a photo is sent: the day's budget may have run out since.
-    if (this.session.status === 'consent' || this.session.status === 'photo') this.askProductAgain();
-    this.loadProduct().catch((error: unknown) => {
+    const again = this.session.status === 'consent' || this.session.status === 'photo';
+    this.loadProduct(again).catch((error: unknown) => {
       if (!this.product || unavailableNow(error)) this.fail('product', error);
     });
   }

@@ -51,7 +51,7 @@ async function started(scenario: Scenario = {}): Promise<Started> {
     fake,
     changes,
     statuses: () => changes.map((c) => c.after.status).filter((status, i, all) => i === 0 || all[i - 1] !== status),
-    reported: () => changes.flatMap((c) => c.reports.map((r) => r.name)),
+    reported: () => changes.flatMap((c) => c.reports.map(([name]) => name)),
   };
 }
 
@@ -68,8 +68,8 @@ describe('the try-on run', () => {
     const names = reported().filter((name, i, all) => i === 0 || all[i - 1] !== name);
     expect(names).to.deep.equal(['tryon-progress', 'tryon-submit', 'tryon-progress', 'tryon-result']);
     // The result is reported by the change that brought it, after that change's progress.
-    const last = changes.find((c) => c.reports.some((r) => r.name === 'tryon-result'))!;
-    expect(last.reports.map((r) => r.name)).to.deep.equal(['tryon-progress', 'tryon-result']);
+    const last = changes.find((c) => c.reports.some(([name]) => name === 'tryon-result'))!;
+    expect(last.reports.map(([name]) => name)).to.deep.equal(['tryon-progress', 'tryon-result']);
     expect(last.after.outputs.map((o) => o.view)).to.deep.equal(['front']);
     // A result in is not resumed after a reload: storage forgot the try-on.
     expect(currentTryon(fake.endpoint, 'saree-red')).to.equal(undefined);
