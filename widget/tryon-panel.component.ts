@@ -1,6 +1,8 @@
 // The dialog shell: the <dialog>, its header and live region, focus when the step changes, and the
 // wiring of the controllers created once with it (the run, the photo, the hand-off, the result, the
-// colours, the cart, the announcer). What each step shows is panel-steps.ts's.
+// colours, the cart, the announcer). What each step shows is panel-steps.ts's. About 370 lines, of
+// which some 100 are that wiring: each controller's options are how it asks the panel for what it
+// needs, and read best beside the other controllers they call on.
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues } from 'lit';
 import { panelStyles } from './tryon-panel.styles.js';
