@@ -1,117 +1,15 @@
 // The shopper's try-on as a pure state machine: no DOM, no network, no clock. The panel feeds it
 // what happened (an event) and renders what it returns, so every transition can be tested alone.
-import type { TryonOutput, TryonStatus } from './events.js';
+// Its types are in session-state.ts and what a status answer does in session-status.ts; both are
+// re-exported here, the one module the rest of the widget imports.
+import { hasOutput, initialSession, newTryon } from './session-state.js';
+import type { SessionEvent, SessionState } from './session-state.js';
+import type { TryonStatus } from './events.js';
+import { statusAfter } from './session-status.js';
 
-/** The part of the flow that failed, which decides what "Try again" does. */
-export type FailedStage = 'product' | 'photo' | 'upload' | 'submit' | 'watch' | 'render';
-
-export interface SessionError {
-  code: string;
-  message: string;
-  retryable: boolean;
-}
-
-export interface SessionState {
-  status: TryonStatus;
-  consented: boolean;
-  /** Once per logical try-on; kept across retries so the proxy never charges twice. */
-  requestId?: string;
-  /**
-   * The variant (colour) of that try-on, fixed with its requestId: a variant chosen on the page
-   * later applies to the next try-on and never to the one under way.
-   */
-  variant?: string;
-  photo?: { handle: string; expiresAt: string };
-  /** The shop's model this try-on is of ("See it on a model"), instead of a photo: no consent asked. */
-  model?: string;
-  /** The photo step shows the product's models to pick from. */
-  browsingModels?: boolean;
-  tryon?: string;
-  output: 'image' | 'video';
-  views: string[];
-  outputs: TryonOutput[];
-  /** True once the try-on succeeded (a catalog may show `result` before every view is in). */
-  complete: boolean;
-  percent: number;
-  submittedAt?: number;
-  error?: SessionError;
-  failedStage?: FailedStage;
-  /** Where reopening the dialog returns to after it was closed mid-flow. */
-  resume?: TryonStatus;
-  /**
-   * The shop's try-on service stopped answering while this try-on was watched: the progress step
-   * says so instead of counting time. Cleared by the next answer.
-   */
-  notAnswering?: boolean;
-  /**
-   * The first look: a quick draft image of this try-on, shown while the full render is made (and
-   * kept when the full render fails after it). Never downloaded or shared: the full render replaces it.
-   */
-  preview?: TryonOutput;
-  /** Set when the try-on under way was asked for without a first look (`preview: "off"`). */
-  previewOff?: boolean;
-}
-
-/** The proxy's try-on status answer (docs/proxy.md). */
-export interface ProxyStatus {
-  status: 'queued' | 'processing' | 'succeeded' | 'failed' | string;
-  outputs: TryonOutput[];
-  error?: SessionError;
-  /** The first look's own job, when the product has one: `status`/`outputs` above stay the full render's. */
-  preview?: { status: string; outputs: TryonOutput[] };
-}
-
-export type SessionEvent =
-  | { type: 'open' }
-  | { type: 'close' }
-  | { type: 'consent' }
-  | { type: 'photo-chosen' }
-  | { type: 'upload-start'; requestId: string; variant?: string }
-  | { type: 'upload-progress'; percent: number }
-  | { type: 'uploaded'; photo: { handle: string; expiresAt: string } }
-  | { type: 'use-last-photo'; photo: { handle: string; expiresAt: string }; requestId: string; variant?: string }
-  /** "No photo? See it on a model": the grid of models, from the consent or the photo step (no consent needed). */
-  | { type: 'browse-models' }
-  /** Back from the grid: to the photo step, or to consent when it was never given. */
-  | { type: 'models-closed' }
-  /** A photo the shopper's phone gave by a hand-off: consent was given there; straight to the try-on. */
-  | { type: 'use-handoff-photo'; photo: { handle: string; expiresAt: string }; requestId: string; variant?: string }
-  /** A model picked: straight to the try-on. */
-  | { type: 'use-model'; model: string; requestId: string; variant?: string }
-  /** `variant` as sent: the page's choice checked against the product's list, undefined for the product's own garment. */
-  | { type: 'submitted'; tryon: string; views: string[]; at: number; variant: string | undefined }
-  | { type: 'status'; answer: ProxyStatus }
-  | { type: 'failed'; stage: FailedStage; error: SessionError }
-  | { type: 'retry'; requestId: string; variant?: string }
-  | { type: 'cancel' }
-  | { type: 'another-photo' }
-  | { type: 'video'; requestId: string }
-  /** "Try this colour": the same photo, another variant; `upload` when the photo's handle has expired. */
-  /** With `draft` ("Make this one in full quality"): that colour's draft is the first look while its full render is made. */
-  | { type: 'variant'; requestId: string; variant?: string; upload: boolean; draft?: TryonOutput }
-  | {
-      type: 'resume';
-      tryon: string;
-      requestId: string;
-      variant?: string;
-      views: string[];
-      output: 'image' | 'video';
-      at: number;
-      photo?: { handle: string; expiresAt: string };
-    }
-  | { type: 'product-changed' }
-  | { type: 'forgotten' }
-  /** Watching got no answer from the shop's try-on service; watching goes on. */
-  | { type: 'not-answering' };
-
-export function initialSession(): SessionState {
-  return { status: 'idle', consented: false, output: 'image', views: [], outputs: [], complete: false, percent: 0 };
-}
+export * from './session-state.js';
 
 const resumable: TryonStatus[] = ['queued', 'rendering', 'result', 'error'];
-
-/** True when the session holds an output of the kind it is making (an image, or the video). */
-export const hasOutput = (state: SessionState): boolean => state.outputs.some((o) => o.type === state.output);
 
 /**
  * The requestId and variant of a try-on about to be sent: the session's own while the variant is
@@ -123,47 +21,6 @@ function sameTryonOr(
 ): Pick<SessionState, 'requestId' | 'variant'> {
   if (state.requestId && state.variant === event.variant) return { requestId: state.requestId, variant: state.variant };
   return { requestId: event.requestId, variant: event.variant };
-}
-
-function mergeOutputs(known: TryonOutput[], incoming: TryonOutput[]): TryonOutput[] {
-  const merged = [...known];
-  for (const output of incoming) {
-    const at = merged.findIndex((o) => o.view === output.view && o.type === output.type);
-    if (at >= 0) merged[at] = output;
-    else merged.push(output);
-  }
-  return merged;
-}
-
-/** The first look's image once its job succeeded; a failed or unfinished preview shows nothing. */
-function previewOf(answer: ProxyStatus): TryonOutput | undefined {
-  const preview = answer.preview;
-  if (!preview || preview.status !== 'succeeded' || !Array.isArray(preview.outputs)) return undefined;
-  return preview.outputs.find((o) => o.type === 'image');
-}
-
-function statusAfter(state: SessionState, answer: ProxyStatus): SessionState {
-  const outputs = mergeOutputs(state.outputs, answer.outputs);
-  const preview = previewOf(answer) ?? state.preview;
-  state = preview ? { ...state, preview } : state;
-  const ofThisJob = answer.outputs.some((o) => o.type === state.output);
-  switch (answer.status) {
-    case 'succeeded':
-      return { ...state, status: 'result', outputs, complete: true, error: undefined, failedStage: undefined };
-    case 'failed':
-      return {
-        ...state,
-        status: 'error',
-        outputs,
-        error: answer.error ?? { code: 'render_failed', message: '', retryable: true },
-        failedStage: 'render',
-      };
-    case 'queued':
-      return { ...state, status: ofThisJob ? 'result' : 'queued', outputs, complete: false };
-    default:
-      // Unknown non-terminal states are treated as rendering, as the proxy does upstream.
-      return { ...state, status: ofThisJob ? 'result' : 'rendering', outputs, complete: false };
-  }
 }
 
 /**
@@ -211,40 +68,24 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
       if (state.status !== 'consent' && state.status !== 'photo') return state;
       return {
         ...state,
+        ...newTryon(event.requestId, event.variant),
         consented: true,
         status: 'queued',
         photo: event.photo,
         model: undefined,
         browsingModels: undefined,
         tryon: undefined,
-        requestId: event.requestId,
-        variant: event.variant,
-        output: 'image',
-        outputs: [],
-        complete: false,
-        error: undefined,
-        failedStage: undefined,
-        preview: undefined,
-        previewOff: undefined,
       };
     case 'use-model':
       if (state.status !== 'photo') return state;
       return {
         ...state,
+        ...newTryon(event.requestId, event.variant),
         status: 'queued',
         model: event.model,
         photo: undefined,
         browsingModels: undefined,
         tryon: undefined,
-        requestId: event.requestId,
-        variant: event.variant,
-        output: 'image',
-        outputs: [],
-        complete: false,
-        error: undefined,
-        failedStage: undefined,
-        preview: undefined,
-        previewOff: undefined,
       };
     case 'photo-chosen':
       // A new photo is a new logical try-on.
@@ -259,42 +100,20 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         preview: undefined,
         previewOff: undefined,
       };
-    case 'upload-start':
+    case 'upload-start': {
       if (!state.consented) return state;
-      return {
-        ...state,
-        model: undefined,
-        status: 'uploading',
-        percent: 0,
-        output: 'image',
-        outputs: [],
-        complete: false,
-        ...sameTryonOr(state, event),
-        error: undefined,
-        failedStage: undefined,
-        preview: undefined,
-        previewOff: undefined,
-      };
+      const { requestId, variant } = sameTryonOr(state, event);
+      return { ...state, ...newTryon(requestId, variant), model: undefined, status: 'uploading', percent: 0 };
+    }
     case 'upload-progress':
       return state.status === 'uploading' ? { ...state, percent: Math.max(0, Math.min(100, event.percent)) } : state;
     case 'uploaded':
       return { ...state, photo: event.photo, percent: 100 };
-    case 'use-last-photo':
+    case 'use-last-photo': {
       if (!state.consented) return state;
-      return {
-        ...state,
-        status: 'queued',
-        photo: event.photo,
-        model: undefined,
-        ...sameTryonOr(state, event),
-        output: 'image',
-        outputs: [],
-        complete: false,
-        error: undefined,
-        failedStage: undefined,
-        preview: undefined,
-        previewOff: undefined,
-      };
+      const { requestId, variant } = sameTryonOr(state, event);
+      return { ...state, ...newTryon(requestId, variant), status: 'queued', photo: event.photo, model: undefined };
+    }
     case 'submitted':
       if (state.status === 'idle' || state.status === 'photo') return state;
       // The variant as checked against the product's list at submit (a quick shopper's choice may
@@ -357,49 +176,33 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
     case 'another-photo':
       return {
         ...state,
+        ...newTryon(undefined, state.variant),
         status: state.consented ? 'photo' : 'consent',
-        requestId: undefined,
         photo: undefined,
         model: undefined,
         tryon: undefined,
-        outputs: [],
-        complete: false,
-        error: undefined,
-        failedStage: undefined,
-        output: 'image',
-        preview: undefined,
-        previewOff: undefined,
       };
     case 'video':
       if (!state.complete || (!state.photo && !state.model)) return state;
+      // The image stays on screen while its video is made.
       return {
         ...state,
+        ...newTryon(event.requestId, state.variant),
         status: 'queued',
         output: 'video',
-        requestId: event.requestId,
+        outputs: state.outputs,
         tryon: undefined,
-        complete: false,
-        error: undefined,
-        failedStage: undefined,
-        preview: undefined,
-        previewOff: undefined,
       };
     case 'variant':
       if (!state.complete || state.status !== 'result') return state;
       return {
         ...state,
+        ...newTryon(event.requestId, event.variant),
         status: event.upload ? 'uploading' : 'queued',
         photo: event.upload ? undefined : state.photo,
-        output: 'image',
-        requestId: event.requestId,
-        variant: event.variant,
         tryon: undefined,
-        outputs: [],
-        complete: false,
         percent: 0,
         submittedAt: undefined,
-        error: undefined,
-        failedStage: undefined,
         preview: event.draft,
         previewOff: event.draft ? true : undefined,
       };

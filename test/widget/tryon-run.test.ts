@@ -1,0 +1,163 @@
+// The run controller on its own (tryon-run.ts, run-flow.ts), against the fake proxy in a real
+// browser: the states one try-on goes through and the events each change reports, the awaitable
+// end of a run (`complete`), "Try again" after a refused submit without a second charge (the same
+// requestId, no second upload), cancel, and a first look painted after the full render said nothing.
+import { expect } from '@open-wc/testing';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { TryonRun } from '../../widget/tryon-run.js';
+import type { RunChange } from '../../widget/tryon-run.js';
+import { currentTryon } from '../../widget/storage.js';
+import { drawnPhoto, fakeProxy, until } from './helpers.js';
+import type { Fake, Scenario } from './helpers.js';
+
+/** A host with nothing but what a controller needs: it counts the updates asked for. */
+class Host implements ReactiveControllerHost {
+  updates = 0;
+  readonly controllers: ReactiveController[] = [];
+  addController(controller: ReactiveController): void {
+    this.controllers.push(controller);
+  }
+  removeController(): void {}
+  requestUpdate(): void {
+    this.updates += 1;
+  }
+  readonly updateComplete = Promise.resolve(true);
+}
+
+interface Started {
+  run: TryonRun;
+  fake: Fake;
+  changes: RunChange[];
+  /** The statuses the session went through, each once in a row. */
+  statuses(): string[];
+  /** The public events reported, by name, in order. */
+  reported(): string[];
+}
+
+async function started(scenario: Scenario = {}): Promise<Started> {
+  const fake = await fakeProxy(scenario);
+  const photo = await drawnPhoto(400, 500);
+  const run = new TryonRun(new Host(), {
+    settings: () => ({ endpoint: fake.endpoint, product: 'saree-red', views: '', variant: '', pollInterval: 50 }),
+    chosenPhoto: () => photo,
+    errorMessage: (code) => `words for ${code}`,
+  });
+  const changes: RunChange[] = [];
+  run.subscribe((change) => changes.push(change));
+  run.enter();
+  await run.consent('I agree', 'en');
+  return {
+    run,
+    fake,
+    changes,
+    statuses: () => changes.map((c) => c.after.status).filter((status, i, all) => i === 0 || all[i - 1] !== status),
+    reported: () => changes.flatMap((c) => c.reports.map(([name]) => name)),
+  };
+}
+
+describe('the try-on run', () => {
+  beforeEach(() => sessionStorage.clear());
+
+  it('goes consent → photo → uploading → queued → rendering → result, reporting each step once, in order', async () => {
+    const { run, fake, statuses, reported, changes } = await started();
+    void run.sendPhoto();
+    const session = await run.complete;
+    expect(session.status).to.equal('result');
+    expect(session.complete).to.equal(true);
+    expect(statuses()).to.deep.equal(['consent', 'photo', 'uploading', 'queued', 'rendering', 'result']);
+    const names = reported().filter((name, i, all) => i === 0 || all[i - 1] !== name);
+    expect(names).to.deep.equal(['tryon-progress', 'tryon-submit', 'tryon-progress', 'tryon-result']);
+    // The result is reported by the change that brought it, after that change's progress.
+    const last = changes.find((c) => c.reports.some(([name]) => name === 'tryon-result'))!;
+    expect(last.reports.map(([name]) => name)).to.deep.equal(['tryon-progress', 'tryon-result']);
+    expect(last.after.outputs.map((o) => o.view)).to.deep.equal(['front']);
+    // A result in is not resumed after a reload: storage forgot the try-on.
+    expect(currentTryon(fake.endpoint, 'saree-red')).to.equal(undefined);
+  });
+
+  it('complete settles only once the run under way has (and at once when none is)', async () => {
+    const { run, fake } = await started({
+      steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+    });
+    expect((await run.complete).status).to.equal('photo');
+    let settled = false;
+    void run.sendPhoto();
+    const complete = run.complete.then((session) => {
+      settled = true;
+      return session;
+    });
+    await until(async () => (await fake.log()).some((r) => r.held), 'the watch held');
+    expect(settled).to.equal(false);
+    expect(run.session.status).to.equal('queued');
+    await fake.release();
+    expect((await complete).status).to.equal('result');
+  });
+
+  it('"Try again" after a refused submit sends the same requestId again, without a second upload', async () => {
+    const { run, fake, reported } = await started({
+      tryonErrors: [{ status: 503, code: 'upstream_unavailable', retryable: true }],
+    });
+    void run.sendPhoto();
+    const failed = await run.complete;
+    expect(failed).to.deep.include({ status: 'error', failedStage: 'submit' });
+    expect(failed.error).to.deep.equal({
+      code: 'upstream_unavailable',
+      message: 'words for upstream_unavailable',
+      retryable: true,
+    });
+    expect(reported()).to.include('tryon-error');
+    run.retry();
+    expect((await run.complete).status).to.equal('result');
+    const log = await fake.log();
+    const submits = log.filter((r) => r.method === 'POST' && r.path === '/tryons');
+    expect(submits).to.have.length(2);
+    expect(submits[1]!.body!['requestId']).to.equal(submits[0]!.body!['requestId']);
+    expect(log.filter((r) => r.method === 'POST' && r.path === '/photos')).to.have.length(1);
+  });
+
+  it('cancel stops the watch: back to the photo step, no result reported, nothing kept for a reload', async () => {
+    const { run, fake, reported } = await started({
+      steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
+      sse: false,
+      holdPolls: true,
+    });
+    void run.sendPhoto();
+    await until(() => run.session.tryon, 'the try-on submitted');
+    expect(currentTryon(fake.endpoint, 'saree-red')?.tryon).to.equal(run.session.tryon);
+    const complete = run.complete;
+    run.cancel();
+    const session = await complete;
+    expect(session.status).to.equal('photo');
+    expect(session.tryon).to.equal(undefined);
+    expect(currentTryon(fake.endpoint, 'saree-red')).to.equal(undefined);
+    await fake.release();
+    expect(reported()).to.not.include('tryon-result');
+    expect(run.session.status).to.equal('photo');
+  });
+
+  it('a first look painted after the full render came in reports nothing', async () => {
+    const { run, reported } = await started({
+      steps: [
+        { status: 'queued' },
+        { status: 'processing', preview: 'succeeded' },
+        { status: 'succeeded', outputs: ['front'], preview: 'succeeded' },
+      ],
+    });
+    void run.sendPhoto();
+    expect((await run.complete).status).to.equal('result');
+    // Its image finished loading only now (it had been replaced by the result): said nothing.
+    run.previewShown();
+    expect(reported()).to.not.include('tryon-preview');
+  });
+
+  it('a first look that arrives with the full render is not taken', async () => {
+    const { run, changes } = await started({
+      steps: [{ status: 'queued' }, { status: 'succeeded', outputs: ['front'], preview: 'succeeded' }],
+    });
+    void run.sendPhoto();
+    const session = await run.complete;
+    expect(session.status).to.equal('result');
+    expect(session.preview).to.equal(undefined);
+    expect(changes.some((c) => c.after.preview)).to.equal(false);
+  });
+});
