@@ -59,7 +59,8 @@ export async function buildCdn(options: BuildOptions = {}): Promise<BuildResult>
   await buildPhotoCheck(outDir);
   // The photo preparation's worker, beside the chunk that starts it, sharing the page's libheif chunk.
   const heicChunk = (await readdir(outDir)).find((file) => LIBHEIF.chunk.test(file));
-  if (!heicChunk) throw new Error(`the CDN build in ${outDir} has no libheif chunk (heic-<hash>.js) for the photo worker`);
+  if (!heicChunk)
+    throw new Error(`the CDN build in ${outDir} has no libheif chunk (heic-<hash>.js) for the photo worker`);
   await buildPhotoPrepWorker(outDir, { heicChunk });
   return { outDir, files: await measure(outDir) };
 }

@@ -6,17 +6,10 @@
 import type { ProxyStatus } from './session.js';
 import { proxyBase } from './availability.js';
 import { normaliseStatus } from './proxy-answers.js';
-import type {
-  CreatedTryon,
-  HandoffState,
-  ProductInfo,
-  StartedHandoff,
-  TryonRequest,
-  UploadedPhoto,
-} from './proxy-answers.js';
+import type { CreatedTryon, ProductInfo, StartedHandoff, TryonRequest, UploadedPhoto } from './proxy-answers.js';
 import { abortError, errorFrom, isNotAProxy, noAnswer, ProxyCallError, sayNoProxy } from './proxy-errors.js';
 import { uploadPhoto } from './photo-upload.js';
-import { watchHandoff, watchTryon } from './proxy-watch.js';
+import { watchTryon } from './proxy-watch.js';
 import type { WatchedProxy } from './proxy-watch.js';
 
 export { ProxyCallError, noAnswer, serviceDown } from './proxy-errors.js';
@@ -134,13 +127,9 @@ export class ProxyClient {
     });
   }
 
-  /**
-   * Reports the hand-off's state until the photo comes or the code ends: its event stream, and
-   * when that breaks, a poll every pollInterval (as a try-on's watch does). Rejects with an
-   * AbortError when `signal` aborts.
-   */
-  watchHandoff(handoff: string, onState: (state: HandoffState) => void, signal?: AbortSignal): Promise<HandoffState> {
-    return watchHandoff(this.#watched, handoff, onState, signal);
+  /** What watching needs of this client (a try-on's watch here, a hand-off's in handoff-watch.ts). */
+  get watched(): WatchedProxy {
+    return this.#watched;
   }
 
   createTryon(request: TryonRequest, signal?: AbortSignal): Promise<CreatedTryon> {

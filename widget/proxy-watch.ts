@@ -1,9 +1,8 @@
 // Watching the shop's proxy until something ends: a try-on's status (GET /tryons/{t}/events, a
-// Server-Sent Events stream) and a hand-off's state (GET /handoffs/{h}/events), each falling back to
-// a poll every pollInterval when the stream breaks, the try-on's backing off while the network or
-// the proxy is failing and never giving up while the service is only down.
+// Server-Sent Events stream), falling back to a poll every pollInterval when the stream breaks,
+// backing off while the network or the proxy is failing and never giving up while the service is
+// only down. A hand-off's state is watched the same way (handoff-watch.ts, in the hand-off's chunk).
 import type { ProxyStatus } from './session.js';
-import type { HandoffState } from './proxy-answers.js';
 import { abortError, ProxyCallError, serviceDown, wait } from './proxy-errors.js';
 
 /** What watching needs of the proxy client: its timing, its URLs and its plain reads. */
@@ -25,49 +24,6 @@ const terminal = new Set(['succeeded', 'failed']);
 
 /** The longest wait between polls while the service is down, so the run resumes soon after it is back. */
 const DOWN_POLL_CAP_MS = 5000;
-
-/**
- * Reports the hand-off's state until the photo comes or the code ends: its event stream, and
- * when that breaks, a poll every pollInterval (as a try-on's watch does). Rejects with an
- * AbortError when `signal` aborts.
- */
-export async function watchHandoff(
-  proxy: WatchedProxy,
-  handoff: string,
-  onState: (state: HandoffState) => void,
-  signal?: AbortSignal,
-): Promise<HandoffState> {
-  const path = `handoffs/${encodeURIComponent(handoff)}`;
-  if (proxy.serverSentEvents && typeof EventSource === 'function') {
-    const streamed = await streamUntil<HandoffState>(
-      proxy,
-      `${path}/events`,
-      'handoff',
-      (data, end) => {
-        try {
-          const state = JSON.parse(data) as HandoffState;
-          onState(state);
-          if (state.status !== 'waiting') end(state);
-        } catch {
-          // An answer of another shape is skipped, as the try-on's stream skips one.
-        }
-      },
-      signal,
-    );
-    if (streamed) return streamed;
-  }
-  for (;;) {
-    try {
-      const state = await proxy.read<HandoffState>(path, signal);
-      onState(state);
-      if (state.status !== 'waiting') return state;
-    } catch (error) {
-      if (signal?.aborted) throw abortError();
-      if (!(error instanceof ProxyCallError) || !error.retryable) throw error;
-    }
-    await wait(proxy.pollInterval, signal);
-  }
-}
 
 /**
  * Reports every status until the try-on ends; resolves with the terminal answer. Rejects with
@@ -129,7 +85,7 @@ function streamTryon(
  * caller's poll takes over: EventSource retries on its own forever; we prefer the bounded,
  * backing-off poll instead. Rejects with an AbortError when `signal` aborts.
  */
-function streamUntil<T>(
+export function streamUntil<T>(
   proxy: WatchedProxy,
   path: string,
   event: string,

@@ -1,0 +1,48 @@
+// A hand-off's state (GET /handoffs/{h}/events), watched as a try-on's status is (proxy-watch.ts),
+// in the chunk loaded only for "Use your phone" (alternatives.ts), so the dialog does not carry it.
+import type { HandoffState } from './proxy-answers.js';
+import { abortError, ProxyCallError, wait } from './proxy-errors.js';
+import { streamUntil, type WatchedProxy } from './proxy-watch.js';
+
+/**
+ * Reports the hand-off's state until the photo comes or the code ends: its event stream, and
+ * when that breaks, a poll every pollInterval (as a try-on's watch does). Rejects with an
+ * AbortError when `signal` aborts.
+ */
+export async function watchHandoff(
+  proxy: WatchedProxy,
+  handoff: string,
+  onState: (state: HandoffState) => void,
+  signal?: AbortSignal,
+): Promise<HandoffState> {
+  const path = `handoffs/${encodeURIComponent(handoff)}`;
+  if (proxy.serverSentEvents && typeof EventSource === 'function') {
+    const streamed = await streamUntil<HandoffState>(
+      proxy,
+      `${path}/events`,
+      'handoff',
+      (data, end) => {
+        try {
+          const state = JSON.parse(data) as HandoffState;
+          onState(state);
+          if (state.status !== 'waiting') end(state);
+        } catch {
+          // An answer of another shape is skipped, as the try-on's stream skips one.
+        }
+      },
+      signal,
+    );
+    if (streamed) return streamed;
+  }
+  for (;;) {
+    try {
+      const state = await proxy.read<HandoffState>(path, signal);
+      onState(state);
+      if (state.status !== 'waiting') return state;
+    } catch (error) {
+      if (signal?.aborted) throw abortError();
+      if (!(error instanceof ProxyCallError) || !error.retryable) throw error;
+    }
+    await wait(proxy.pollInterval, signal);
+  }
+}
