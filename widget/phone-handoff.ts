@@ -4,6 +4,7 @@
 // consent given here. Their screens, the QR code library and the computer's side of the hand-off
 // (handoff-flow.ts) are a chunk of their own (alternatives.ts), loaded here once for the models'
 // screen too: the dialog carries only this controller's state.
+import { adoptStyles } from 'lit';
 import type { CSSResult, ReactiveController, ReactiveControllerHost } from 'lit';
 import { handoffCodeInPage, removeHandoffFragment } from './handoff-fragment.js';
 import type { Desk, Phone, PhoneHandoffOptions } from './handoff-flow.js';
@@ -58,7 +59,7 @@ export class PhoneHandoff implements ReactiveController {
   /** Loads the models' and hand-off's screens (once), then renders again. */
   screens(): Promise<typeof import('./alternatives.js')> {
     this.#screensLoad ??= import('./alternatives.js').then((module) => {
-      adoptStyles(this.#host, module.alternativesStyles);
+      addStyles(this.#host, module.alternativesStyles);
       this.loaded = module;
       this.#host.requestUpdate();
       return module;
@@ -95,9 +96,12 @@ export class PhoneHandoff implements ReactiveController {
   };
 }
 
-/** Adds the screens' styles to the dialog's shadow root, after its own, as Lit adopts them (a constructed sheet). */
-function adoptStyles(host: ReactiveControllerHost, styles: CSSResult): void {
+/**
+ * Adds the screens' styles to the dialog's shadow root after its own, the way Lit adopts the
+ * dialog's: a constructed sheet, or a <style> element (with Lit's nonce) where the browser has none.
+ */
+function addStyles(host: ReactiveControllerHost, styles: CSSResult): void {
   const root = (host as ReactiveControllerHost & { renderRoot: ShadowRoot }).renderRoot;
-  if (styles.styleSheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, styles.styleSheet];
-  else console.warn("<tryon-button>: the models' and hand-off's styles are missing: no constructed stylesheets here");
+  // Without constructed sheets there is nothing adopted to keep: the <style> goes beside the dialog's.
+  adoptStyles(root, [...((root.adoptedStyleSheets as CSSStyleSheet[] | undefined) ?? []), styles]);
 }
