@@ -247,7 +247,12 @@ export function programPath(name: Program['name']): string {
 function runApt(args: string[]): void {
   // The suites start Redis and nginx themselves, on free loopback ports: whether Debian also
   // starts them as services (it does under systemd, not in a container) does not matter.
-  execFileSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  // Another apt-get at the same time (unattended upgrades, a person installing) holds dpkg's lock:
+  // wait for it, up to five minutes, rather than fail the whole run at once.
+  execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=300', ...args], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
 }
 
 function isDebianRoot(): boolean {
