@@ -16,6 +16,12 @@ import { StreamSlots, sayStreamFailed } from '../stream-slots.js';
 import type { ProxyServices } from '../context.js';
 import type { ProxyEnv } from '../request-facts.js';
 
+/** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
+type HandoffServices = Pick<
+  ProxyServices,
+  'client' | 'findProduct' | 'handles' | 'limits' | 'log' | 'metrics' | 'now' | 'reads' | 'store' | 'writes'
+>;
+
 /** How often a desktop's stream asks the store whether the photo has come (any instance may have taken it). */
 export const HANDOFF_POLL_MS = 1_000;
 
@@ -44,14 +50,14 @@ const bodyOf = (record: HandoffRecord, now: number): HandoffBody => {
   };
 };
 
-async function readHandoff(services: ProxyServices, handle: string): Promise<HandoffRecord> {
+async function readHandoff(services: HandoffServices, handle: string): Promise<HandoffRecord> {
   const { id } = await services.handles.open('handoff', handle);
   const record = await services.store.readHandoff(id);
   if (!record) throw new ProxyError(404, 'invalid_handle', 'This hand-off link is not valid.');
   return record;
 }
 
-export function handoffRoutes(services: ProxyServices): Hono<ProxyEnv> {
+export function handoffRoutes(services: HandoffServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
 
   app.post('/', rateLimit(services.writes, services.client), async (c) => {
@@ -111,7 +117,7 @@ export function handoffRoutes(services: ProxyServices): Hono<ProxyEnv> {
  * HANDOFF_POLL_MS, since the phone's upload may reach any instance), until it is received or
  * expired, the browser leaves, or streamMaxMs passes (the widget reconnects, or polls).
  */
-function handoffEvents(services: ProxyServices): Handler<ProxyEnv> {
+function handoffEvents(services: HandoffServices): Handler<ProxyEnv> {
   const slots = new StreamSlots(services.limits);
   return async (c) => {
     const first = await readHandoff(services, c.req.param('handle') ?? '');

@@ -13,6 +13,12 @@ import { drainUnread, refuseDeclaredLength } from '../streams.js';
 import type { ProxyServices } from '../context.js';
 import type { ProxyEnv } from '../request-facts.js';
 
+/** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
+type PhotoServices = Pick<
+  ProxyServices,
+  'client' | 'handles' | 'limits' | 'log' | 'now' | 'revocations' | 'store' | 'upstream' | 'writes'
+>;
+
 /** Room for the multipart framing around the photo itself. */
 const FRAMING_BYTES = 64 * 1024;
 
@@ -47,7 +53,7 @@ const CONSENT_LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/;
  * the shopper gave on the phone, which the desktop's try-on then records as theirs.
  */
 async function handoffOf(
-  services: ProxyServices,
+  services: PhotoServices,
   fields: Record<string, string>,
 ): Promise<{ code: string; consent: { version: string; language: string } }> {
   const code = handoffCodeOf(fields.handoff ?? '');
@@ -65,7 +71,7 @@ async function handoffOf(
   return { code, consent: { version, language } };
 }
 
-export function photoRoutes(services: ProxyServices): Hono<ProxyEnv> {
+export function photoRoutes(services: PhotoServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
   const { limits } = services;
   const maxBody = limits.uploadBytes + FRAMING_BYTES;

@@ -10,7 +10,13 @@ import { availabilityOf } from '../availability.js';
 import type { ProxyServices } from '../context.js';
 import type { ProxyEnv } from '../request-facts.js';
 
-export function productRoutes(services: ProxyServices): Hono<ProxyEnv> {
+/** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
+type ProductServices = Pick<
+  ProxyServices,
+  'client' | 'findProduct' | 'garmentFiles' | 'limits' | 'prices' | 'publicUrl' | 'reads' | 'spend'
+>;
+
+export function productRoutes(services: ProductServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
   const reads = rateLimit(services.reads, services.client);
   app.get('/:product', reads, async (c) => {

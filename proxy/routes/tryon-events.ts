@@ -12,9 +12,15 @@ import { StreamSlots, sayStreamFailed } from '../stream-slots.js';
 import type { ProxyServices } from '../context.js';
 import type { ProxyEnv } from '../request-facts.js';
 
+/** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
+type TryonEventServices = Pick<
+  ProxyServices,
+  'board' | 'client' | 'handles' | 'limits' | 'log' | 'metrics' | 'now' | 'publicUrl' | 'reads' | 'revocations'
+>;
+
 /** Counts the stream as open for as long as `write` runs (the operator's SSE gauge), and holds its slot as long. */
 function counted<S>(
-  services: ProxyServices,
+  services: TryonEventServices,
   release: () => void,
   write: (stream: S) => Promise<void>,
 ): (stream: S) => Promise<void> {
@@ -30,7 +36,7 @@ function counted<S>(
   };
 }
 
-export function tryonEvents(services: ProxyServices): Handler<ProxyEnv> {
+export function tryonEvents(services: TryonEventServices): Handler<ProxyEnv> {
   const slots = new StreamSlots(services.limits);
   return async (c) => {
     const claims = await openForRead(services, c, 'tryon', c.req.param('handle') ?? '');

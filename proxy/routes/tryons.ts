@@ -31,6 +31,32 @@ import type { ProxyEnv } from '../request-facts.js';
 import type { ProxyLimits } from '../limits.js';
 import type { UpstreamJob } from '../upstream/client.js';
 
+/** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
+type TryonServices = Pick<
+  ProxyServices,
+  | 'alerts'
+  | 'background'
+  | 'board'
+  | 'client'
+  | 'findProduct'
+  | 'garmentFiles'
+  | 'handles'
+  | 'hashClient'
+  | 'idempotencyKey'
+  | 'limits'
+  | 'log'
+  | 'metrics'
+  | 'now'
+  | 'prices'
+  | 'publicUrl'
+  | 'reads'
+  | 'revocations'
+  | 'spend'
+  | 'upstream'
+  | 'usage'
+  | 'writes'
+>;
+
 export type { TryonStatusBody } from '../tryon/status-body.js';
 
 /**
@@ -64,7 +90,7 @@ interface Submission {
  * (upstream surely started nothing for it).
  */
 async function submitAll(
-  services: ProxyServices,
+  services: TryonServices,
   requestId: string,
   photo: { id: string; fileId: string },
   image: { path: string; kind: 'garment' | 'person' },
@@ -133,7 +159,7 @@ async function submitAll(
   return results;
 }
 
-export function tryonRoutes(services: ProxyServices): Hono<ProxyEnv> {
+export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
   const writes = rateLimit(services.writes, services.client);
 

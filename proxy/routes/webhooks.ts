@@ -8,12 +8,15 @@ import { webhookVerifier } from '../webhook-signature.js';
 import type { ProxyServices } from '../context.js';
 import type { ProxyEnv } from '../request-facts.js';
 
+/** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
+type WebhookServices = Pick<ProxyServices, 'board' | 'log' | 'store' | 'webhookSecret'>;
+
 const MAX_EVENT_BYTES = 256 * 1024;
 
 /** How long a webhook id is remembered (in the store, for every instance) to drop redeliveries and replays. */
 const REMEMBER_IDS_MS = 24 * 3600_000;
 
-export function webhookRoutes(services: ProxyServices): Hono<ProxyEnv> {
+export function webhookRoutes(services: WebhookServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
   const verify = services.webhookSecret ? webhookVerifier(services.webhookSecret) : undefined;
   app.post('/', async (c) => {
