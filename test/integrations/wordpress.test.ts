@@ -27,14 +27,28 @@ let admin: Session;
 let stack: Stack;
 let browser: Browser | undefined;
 
-/** The page in Chromium (launched once, on first use), with the errors it throws. */
-async function openInChromium(url: string): Promise<{ tab: Page; errors: string[] }> {
+/** Chromium, launched once, on first use. */
+async function chromiumBrowser(): Promise<Browser> {
   browser ??= await chromium.launch({ executablePath: programPath('chromium'), args: CHROMIUM_ARGS, headless: true });
-  const tab = await browser.newPage();
+  return browser;
+}
+
+/** The page in Chromium, with the errors it throws. */
+async function openInChromium(url: string): Promise<{ tab: Page; errors: string[] }> {
+  const tab = await (await chromiumBrowser()).newPage();
   const errors: string[] = [];
   tab.on('pageerror', (error) => errors.push(error.message));
   await tab.goto(url, { waitUntil: 'load' });
   return { tab, errors };
+}
+
+/** The plugin's settings page as the administrator sees it: Chromium, with the admin's cookies. */
+async function settingsAsAdmin(): Promise<{ tab: Page; close: () => Promise<void> }> {
+  const context = await (await chromiumBrowser()).newContext();
+  await context.addCookies(admin.cookieList().map((cookie) => ({ ...cookie, url: wp.url })));
+  const tab = await context.newPage();
+  await tab.goto(`${wp.url}${SETTINGS_PAGE}`);
+  return { tab, close: () => context.close() };
 }
 
 /** Whether each <tryon-button> on the page became the widget: defined, rendered, with its button. */
@@ -399,20 +413,12 @@ describe(
 
       // What the administrator sees: the page's script fills the line in (Chromium, the admin's cookies).
       await proxyStatus(stack.url);
-      browser ??= await chromium.launch({
-        executablePath: programPath('chromium'),
-        args: CHROMIUM_ARGS,
-        headless: true,
-      });
-      const context = await browser.newContext();
-      await context.addCookies(admin.cookieList().map((cookie) => ({ ...cookie, url: wp.url })));
-      const tab = await context.newPage();
-      await tab.goto(`${wp.url}${SETTINGS_PAGE}`);
+      const { tab, close } = await settingsAsAdmin();
       const line = await tab.waitForSelector('#tryon-button-proxy-status:not(.tryon-proxy-checking)');
       assert.equal(await line.getAttribute('class'), 'tryon-proxy-connected');
       assert.equal((await line.textContent())!.trim(), `Connected: the try-on proxy answers at ${stack.url}/health.`);
       assert.equal(await tab.isHidden('#tryon-button-proxy-guide'), true, 'no deploy guide when connected');
-      await context.close();
+      await close();
       assert.deepEqual(await logBeyondCore(), []);
     });
 
@@ -753,15 +759,7 @@ describe(
         assert.ok(!page.includes(token), 'the token is never printed back');
         assert.match(page, /<div id="tryon-button-usage"[^>]*data-stale="1"/);
         assert.match(page, /A token is saved \(never shown\)/);
-        browser ??= await chromium.launch({
-          executablePath: programPath('chromium'),
-          args: CHROMIUM_ARGS,
-          headless: true,
-        });
-        const context = await browser.newContext();
-        await context.addCookies(admin.cookieList().map((cookie) => ({ ...cookie, url: wp.url })));
-        const tab = await context.newPage();
-        await tab.goto(`${wp.url}${SETTINGS_PAGE}`);
+        const { tab, close } = await settingsAsAdmin();
         const box = await tab.waitForSelector('#tryon-button-usage[data-stale="0"]');
         const items = await box.$$eval('li', (lis) => lis.map((li) => li.textContent!.trim()));
         t.diagnostic(items.join('; '));
@@ -779,7 +777,7 @@ describe(
           await tab.$eval('table.tryon-usage-chart caption', (c) => c.textContent),
           'Try-ons and credits, last 14 days',
         );
-        await context.close();
+        await close();
 
         // Kept: the next page shows the figures without asking again.
         const { text: again } = await admin.follow(SETTINGS_PAGE);
