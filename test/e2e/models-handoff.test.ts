@@ -61,6 +61,24 @@ async function phoneSends(
   return { page, close: () => context.close() };
 }
 
+/**
+ * The desktop shows its code, a phone at `phoneUrl` sends its photo to it and hears it went, and
+ * the desktop carries on by itself to the result (consent was given on the phone). The code, for
+ * what a test does with it next.
+ */
+async function handOffToPhone(page: Page, browser: Browser, phoneUrl: string): Promise<string> {
+  const code = await desktopCode(page);
+  const phone = await phoneSends(browser, phoneUrl, code);
+  try {
+    await tryonDialog(phone.page).getByRole('heading', { name: 'Sent — look at your computer' }).waitFor();
+    const image = await resultImage(tryonDialog(page), PRODUCT_NAME);
+    assert.ok(image.width >= 256);
+  } finally {
+    await phone.close();
+  }
+  return code;
+}
+
 describe('see it on a model, and the hand-off, in the demo shop', () => {
   let shop: Shop;
   before(async () => {
@@ -95,16 +113,7 @@ describe('see it on a model, and the hand-off, in the demo shop', () => {
   test('a desktop and a phone complete a hand-off and a try-on; a second use of the code is refused', async (t) => {
     await withPage(shop, t.name, async (page, problems) => {
       await openProduct(page, shop, PRODUCT);
-      const code = await desktopCode(page);
-      const phone = await phoneSends(shop.browser, shop.url, code);
-      try {
-        await tryonDialog(phone.page).getByRole('heading', { name: 'Sent — look at your computer' }).waitFor();
-        // The desktop carries on by itself: consent was given on the phone.
-        const image = await resultImage(tryonDialog(page), PRODUCT_NAME);
-        assert.ok(image.width >= 256);
-      } finally {
-        await phone.close();
-      }
+      const code = await handOffToPhone(page, shop.browser, shop.url);
       const again = await phoneSends(shop.browser, shop.url, code);
       try {
         const dialog = tryonDialog(again.page);
@@ -141,15 +150,7 @@ describe('the hand-off across two proxy instances on Redis', () => {
   test('the desktop on one instance, the phone on the other', async (t) => {
     await withPage(shop, t.name, async (page, problems) => {
       await openProduct(page, shop, PRODUCT);
-      const code = await desktopCode(page);
-      const phone = await phoneSends(shop.browser, second.url, code);
-      try {
-        await tryonDialog(phone.page).getByRole('heading', { name: 'Sent — look at your computer' }).waitFor();
-        const image = await resultImage(tryonDialog(page), PRODUCT_NAME);
-        assert.ok(image.width >= 256);
-      } finally {
-        await phone.close();
-      }
+      await handOffToPhone(page, shop.browser, second.url);
       assert.deepEqual(problems, []);
     });
   });
