@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { openProduct, openShop, resultImage, root, topJobs, tryOn, until, withPage } from './shop.js';
 import type { SandboxJob, Shop } from './shop.js';
+import { videoDuration } from './video.js';
 
 let shop: Shop;
 
@@ -155,18 +156,7 @@ describe('try-on flows in the demo shop', () => {
         (await video.getAttribute('aria-label')) ?? (await video.getAttribute('title')),
         'Video of you wearing Ivory Brocade Sherwani',
       );
-      // Metadata loaded means the browser parsed a real MP4 from the proxy.
-      const duration = await video.evaluate(
-        (element) =>
-          new Promise<number>((resolve, reject) => {
-            const media = element as HTMLVideoElement;
-            if (media.readyState >= 1) return resolve(media.duration);
-            media.addEventListener('loadedmetadata', () => resolve(media.duration), { once: true });
-            media.addEventListener('error', () => reject(new Error(`video error ${media.error?.code}`)), {
-              once: true,
-            });
-          }),
-      );
+      const duration = await videoDuration(video);
       assert.ok(Math.abs(duration - 5) < 0.5, `a 5 s video, got ${duration}`);
 
       const end = await shop.sandbox.workspace();

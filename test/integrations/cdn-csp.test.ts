@@ -19,6 +19,7 @@ import { buildCdn, sriHash, type BuildResult } from '../../scripts/build.js';
 import { makeHeicPhoto } from '../photos/heic.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';
+import { videoDuration } from '../e2e/video.js';
 
 /**
  * The policy docs/security.md recommends, with the proxy on the page's own origin. Scripts: only
@@ -315,17 +316,7 @@ describe('CDN build under a strict CSP in Chromium', () => {
       await dialog.getByRole('button', { name: 'Make a video' }).click();
       const video = dialog.locator('video').first();
       await video.waitFor({ state: 'visible' });
-      const duration = await video.evaluate(
-        (element) =>
-          new Promise<number>((resolve, reject) => {
-            const media = element as HTMLVideoElement;
-            if (media.readyState >= 1) return resolve(media.duration);
-            media.addEventListener('loadedmetadata', () => resolve(media.duration), { once: true });
-            media.addEventListener('error', () => reject(new Error(`video error ${media.error?.code}`)), {
-              once: true,
-            });
-          }),
-      );
+      const duration = await videoDuration(video);
       assert.ok(Math.abs(duration - 1) < 0.5, `the 1 s video played its metadata (${duration} s)`);
 
       // Let any late report (DevTools issues arrive asynchronously) land before judging.
