@@ -20,6 +20,7 @@ import { fileExists, listFiles, projectRoot } from '../../scripts/build.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';
 import { serveWorker, type WorkerBundle } from '../../scripts/worker.js';
+import { waitForOutput } from '../process-output.js';
 import { CATALOG, writeAssets, photoHandle, startTryon, waitForStatus, absolute } from '../proxy/stack.js';
 import { packPackages, readManifest, run, type PackageManifest } from './packages.js';
 
@@ -110,35 +111,24 @@ const namesOf = async (nodeModules: string) =>
   Promise.all((await installedPackages(nodeModules)).map(async (dir) => (await readManifest(dir)).name));
 
 /** Starts an installed package's bin in `app`; resolves once its output matches `ready`. */
-function startBin(
+async function startBin(
   app: string,
   bin: string,
   env: Record<string, string>,
   ready: RegExp,
 ): Promise<{ child: ChildProcess; output: () => string; match: RegExpExecArray }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(app, 'node_modules/.bin', bin), [], {
-      cwd: app,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`${bin}: not ready in 30 s:\n${output}`)), 30_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = ready.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, output: () => output, match });
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${bin} exited ${code}:\n${output}`));
-    });
+  const child = spawn(join(app, 'node_modules/.bin', bin), [], {
+    cwd: app,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Kept beyond "ready" too: a test reads everything the program printed.
+  let output = '';
+  const keep = (chunk: Buffer) => (output += chunk.toString());
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const match = await waitForOutput(child, ready, 30_000, bin);
+  return { child, output: () => output, match };
 }
 
 const SANDBOX_READY = /stand-in at (http:\/\/\S+)\/v1[\s\S]*test key[^:]*: (sk_test_\w+)/;

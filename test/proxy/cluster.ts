@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { programPath } from '../../scripts/prerequisites.js';
 import { sandboxControls, startTestSandbox, CATALOG, SECRET, writeAssets, type SandboxState } from './stack.js';
+import { waitForOutput } from '../process-output.js';
 
 const projectRoot = new URL('../../', import.meta.url).pathname;
 
@@ -20,35 +21,6 @@ export async function freePort(): Promise<number> {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
       server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Waits until `pattern` appears on the process's stdout or stderr; rejects if it exits first. */
-function waitForOutput(
-  child: ChildProcess,
-  pattern: RegExp,
-  timeoutMs: number,
-  what: string,
-): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`${what} did not start in ${timeoutMs} ms:\n${seen}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = pattern.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        child.stdout?.off('data', onData);
-        child.stderr?.off('data', onData);
-        resolve(match);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited with ${code} before it was ready:\n${seen}`));
     });
   });
 }
