@@ -10,6 +10,7 @@ import { access, readFile, writeFile, rename } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
+import type { ServerOptions } from 'node:http';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
@@ -28,6 +29,7 @@ import {
 } from './config.js';
 import type { FileIdCache } from './garment-files.js';
 import { lingerBeforeClosing, lingerBounds } from './lingering-close.js';
+import { ProxyAnswer } from './node-answer.js';
 import type { ProxyEnv } from './request-facts.js';
 
 /** The shopper's address as the Node socket sees it: what rate limits are keyed by on Node. */
@@ -70,9 +72,10 @@ function listen(
   port: number,
   hostname: string,
   linger?: ReturnType<typeof lingerBounds>,
+  serverOptions: ServerOptions = {},
 ): Promise<{ port: number; origin: string; close(): Promise<void> }> {
   return new Promise((resolveListen, reject) => {
-    const server = serve({ fetch, port, hostname }, (info: AddressInfo) => {
+    const server = serve({ fetch, port, hostname, serverOptions }, (info: AddressInfo) => {
       resolveListen({
         port: info.port,
         origin: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${info.port}`,
@@ -123,6 +126,8 @@ export async function startProxy(options: StartOptions): Promise<StartedProxy> {
     port,
     hostname,
     lingerBounds(resolveLimits(proxyOptions.limits)),
+    // Its answers write the security headers and request id into their heads (node-answer.ts).
+    { ServerResponse: ProxyAnswer },
   );
   let adminListener: Awaited<ReturnType<typeof listen>> | undefined;
   if (adminToken) {

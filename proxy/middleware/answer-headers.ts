@@ -1,31 +1,14 @@
-// Every answer's fixed headers, its request id and its log line, in one middleware. Until issue 27
-// these were three (Hono's requestId, secureHeaders and the request log): secureHeaders works out
-// its list per app but then sets its eleven headers one by one on every answer, after a request id
-// header had already made Hono build a Headers object before the route ran. Here the list is
-// prepared once, when the app is made, and the answer's headers are touched once, after the route.
-// The headers and their values are exactly what secureHeaders sent with the proxy's options
-// (test/proxy/guards.test.ts and hostile-input.test.ts check them).
+// Every answer's fixed headers, its request id and its log line, in one middleware (until issue 27
+// these were three: Hono's requestId, secureHeaders and the request log). The fixed headers are
+// prepared once (answer-head.ts). On the proxy's Node listener the answer writes them into its head
+// itself and is only told the request id; elsewhere they are set on the route's Response here.
+// Their values are what secureHeaders sent with the proxy's options (test/proxy/answer-head.test.ts
+// compares the two paths; guards.test.ts and hostile-input.test.ts check them).
 import type { MiddlewareHandler } from 'hono';
 import type { ProxyEnv } from '../request-facts.js';
 import type { Log } from '../log.js';
 import { loggedPath } from './request-log.js';
-
-/** The security headers, in the order secureHeaders set them, with the proxy's choices. */
-export const SECURITY_HEADERS: readonly (readonly [string, string])[] = [
-  // Shop pages on other origins must be able to show the rendered images and videos.
-  ['Cross-Origin-Resource-Policy', 'cross-origin'],
-  ['Cross-Origin-Opener-Policy', 'same-origin'],
-  ['Origin-Agent-Cluster', '?1'],
-  ['Referrer-Policy', 'no-referrer'],
-  ['Strict-Transport-Security', 'max-age=15552000; includeSubDomains'],
-  ['X-Content-Type-Options', 'nosniff'],
-  ['X-DNS-Prefetch-Control', 'off'],
-  ['X-Download-Options', 'noopen'],
-  ['X-Frame-Options', 'SAMEORIGIN'],
-  ['X-Permitted-Cross-Domain-Policies', 'none'],
-  ['X-XSS-Protection', '0'],
-  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
-];
+import { SECURITY_HEADERS, fixedHeadersWriter } from '../answer-head.js';
 
 /** A client's own X-Request-Id is kept when it is short and plain (as Hono's requestId middleware did). */
 const PLAIN_ID = /^[\w\-=]{1,64}$/;
@@ -36,14 +19,17 @@ export function answerHeaders(log: Log, now: () => number): MiddlewareHandler<Pr
     const given = c.req.raw.headers.get('x-request-id');
     const id = given && PLAIN_ID.test(given) ? given : crypto.randomUUID();
     c.set('requestId', id);
+    // On the proxy's Node listener the answer writes the fixed headers into its head itself.
+    const writer = fixedHeadersWriter(c.env);
+    if (writer) writer.requestId = id;
     await next();
-    // Set on the answer's Headers whatever made it. A faster path once wrote into @hono/node-server's
-    // private header record; it reached into the adapter's internals for a few per cent, and a
-    // security header must not depend on a dependency's private shape.
-    const headers = c.res.headers;
-    for (const [name, value] of SECURITY_HEADERS) headers.set(name, value);
-    headers.set('X-Request-Id', id);
-    headers.delete('X-Powered-By');
+    if (!writer) {
+      // Elsewhere (Workers, app.fetch) they go on the answer's Headers, whatever made it.
+      const headers = c.res.headers;
+      for (const [name, value] of SECURITY_HEADERS) headers.set(name, value);
+      headers.set('X-Request-Id', id);
+      headers.delete('X-Powered-By');
+    }
     log({
       event: 'request',
       requestId: id,
