@@ -133,6 +133,12 @@ const codecs: { [K in HandleKind]: { pack(c: ClaimsOf[K]): Packed; unpack(p: Pac
   },
 };
 
+/**
+ * A handle's claims and its expiry (epoch seconds), as open() answers them. Every open of the same
+ * handle shares one object, so it is frozen: a caller that wants other claims makes its own.
+ */
+export type OpenedClaims<K extends HandleKind> = ClaimsOf[K] & { expiresAt: number };
+
 export interface Minted {
   handle: string;
   expiresAt: Date;
@@ -165,7 +171,7 @@ const MEMO_LIMIT = 10_000;
 export class HandleSigner {
   private keys: Promise<Keys>;
   private readonly minted = new Memo<Minted>(MEMO_LIMIT);
-  private readonly opened = new Memo<{ kind: HandleKind; exp: number; claims: object }>(MEMO_LIMIT);
+  private readonly opened = new Memo<{ kind: HandleKind; exp: number; claims: object; opened: object }>(MEMO_LIMIT);
 
   constructor(
     secret: string,
@@ -214,7 +220,7 @@ export class HandleSigner {
     const signature = toBase64Url(await hmac(keys.mac, body));
     const minted = { handle: `${body}.${signature}`, expiresAt: new Date(exp * 1000) };
     this.minted.set(memoKey, minted);
-    this.opened.set(minted.handle, { kind, exp, claims });
+    this.remember(minted.handle, kind, exp, claims);
     return minted;
   }
 
@@ -222,9 +228,13 @@ export class HandleSigner {
    * Opens a handle of the expected kind. Anything not minted by this secret, of another kind or
    * malformed → 404 invalid_handle; a genuine but expired handle → 401 expired_handle.
    */
-  async open<K extends HandleKind>(kind: K, handle: string): Promise<ClaimsOf[K] & { expiresAt: number }> {
-    const { exp, claims } = await this.verify(kind, handle);
-    return this.unexpired(kind, exp, claims);
+  async open<K extends HandleKind>(kind: K, handle: string): Promise<OpenedClaims<K>> {
+    // A handle opened before is answered from the memo, with the claims object made then: a status
+    // read polled a thousand times opens the same handle a thousand times.
+    const known = this.opened.get(handle);
+    if (known && known.kind === kind) return this.unexpired(kind, known.exp, known.opened as OpenedClaims<K>);
+    const { exp, opened } = await this.verify(kind, handle);
+    return this.unexpired(kind, exp, opened);
   }
 
   /**
@@ -236,11 +246,16 @@ export class HandleSigner {
     return { ...claims, expiresAt: exp };
   }
 
-  private async verify<K extends HandleKind>(kind: K, handle: string): Promise<{ exp: number; claims: ClaimsOf[K] }> {
+  private async verify<K extends HandleKind>(
+    kind: K,
+    handle: string,
+  ): Promise<{ exp: number; claims: ClaimsOf[K]; opened: OpenedClaims<K> }> {
     const invalid = () => new ProxyError(404, 'invalid_handle', `This ${kind} link is not valid.`);
     if (typeof handle !== 'string' || handle.length > 4096) throw invalid();
     const known = this.opened.get(handle);
-    if (known && known.kind === kind) return { exp: known.exp, claims: known.claims as ClaimsOf[K] };
+    if (known && known.kind === kind) {
+      return { exp: known.exp, claims: known.claims as ClaimsOf[K], opened: known.opened as OpenedClaims<K> };
+    }
     const parts = handle.split('.');
     if (parts.length !== 4) throw invalid();
     const [version, handleKind, payloadText, signatureText] = parts as [string, string, string, string];
@@ -275,18 +290,19 @@ export class HandleSigner {
     const [exp, ...packed] = decoded as [number, ...Packed];
     const claims = codecs[kind].unpack(packed) as ClaimsOf[K] | undefined;
     if (!claims) throw invalid();
-    this.opened.set(handle, { kind, exp, claims });
-    return { exp, claims };
+    return { exp, claims, opened: this.remember(handle, kind, exp, claims) as OpenedClaims<K> };
   }
 
-  private unexpired<K extends HandleKind>(
-    kind: K,
-    exp: number,
-    claims: ClaimsOf[K],
-  ): ClaimsOf[K] & { expiresAt: number } {
+  private unexpired<K extends HandleKind>(kind: K, exp: number, opened: OpenedClaims<K>): OpenedClaims<K> {
     if (exp * 1000 <= this.now()) {
       throw new ProxyError(401, 'expired_handle', `This ${kind} link has expired; please start again.`);
     }
-    return { ...claims, expiresAt: exp };
+    return opened;
+  }
+
+  private remember(handle: string, kind: HandleKind, exp: number, claims: object): object {
+    const opened = Object.freeze({ ...claims, expiresAt: exp });
+    this.opened.set(handle, { kind, exp, claims, opened });
+    return opened;
   }
 }

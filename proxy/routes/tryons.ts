@@ -11,7 +11,8 @@ import { rateLimit } from '../middleware/rate-limit.js';
 import { openForRead } from '../read-gate.js';
 import { logConsent } from '../tryon/consent-log.js';
 import { readTryonRequest } from '../tryon/request.js';
-import { mountBase, readPreview, statusBody } from '../tryon/status-body.js';
+import { mountBase, readPreview } from '../tryon/status-body.js';
+import { StatusAnswers } from '../tryon/status-answer.js';
 import { viewsToRender } from '../tryon/views.js';
 import { productAsVariant, type VariantEntry, type View } from '../catalog.js';
 import {
@@ -30,6 +31,7 @@ import type { ProxyServices } from '../context.js';
 import type { ProxyEnv } from '../request-facts.js';
 import type { ProxyLimits } from '../limits.js';
 import type { UpstreamJob } from '../upstream/client.js';
+import { noStoreJsonText } from '../no-store-json.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
 type TryonServices = Pick<
@@ -162,6 +164,7 @@ async function submitAll(
 export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
   const writes = rateLimit(services.writes, services.client);
+  const answers = new StatusAnswers(services, mountBase(services));
 
   app.post('/', writes, async (c) => {
     const request = await readTryonRequest(c.req.raw, services.limits);
@@ -304,10 +307,10 @@ export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
 
   // One rate-limit decision and one revocation check (one store round trip where the store is remote).
   app.get('/:handle', async (c) => {
-    const claims = await openForRead(services, c, 'tryon', c.req.param('handle'));
+    const handle = c.req.param('handle');
+    const claims = await openForRead(services, c, 'tryon', handle);
     const [snapshot, preview] = await Promise.all([services.board.read(claims.jobId), readPreview(services, claims)]);
-    c.header('cache-control', 'no-store');
-    return c.json(await statusBody(services, claims, snapshot, mountBase(services), preview));
+    return noStoreJsonText(await answers.text(handle, claims, snapshot, preview));
   });
 
   app.get('/:handle/events', tryonEvents(services));

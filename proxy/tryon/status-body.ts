@@ -32,6 +32,15 @@ export function mountBase(services: Pick<ProxyServices, 'publicUrl'>): string {
   return services.publicUrl ? services.publicUrl.replace(/\/+$/, '') + '/' : '';
 }
 
+/**
+ * When a status answer's file URLs expire: rounded up to the minute so the same output keeps the
+ * same URL (and the browser's cache) for a while; never beyond the try-on's own end, so "your
+ * try-on is kept for a day" holds for its links too.
+ */
+export function fileExpiryOf(services: Pick<FileUrlServices, 'now' | 'limits'>, claims: { expiresAt: number }): number {
+  return Math.min(claims.expiresAt, Math.ceil((services.now() / 1000 + services.limits.fileTtlSeconds) / 60) * 60);
+}
+
 /** A signed file URL for one output of one job of the try-on (the files route checks it is that job's). */
 async function fileUrl(
   services: FileUrlServices,
@@ -40,17 +49,11 @@ async function fileUrl(
   output: UpstreamOutput,
   base: string,
 ): Promise<string> {
-  // Rounded so the same output keeps the same URL (and the browser's cache) for a while; never
-  // beyond the try-on's own end, so "your try-on is kept for a day" holds for its links too.
-  const fileExpiry = Math.min(
-    claims.expiresAt,
-    Math.ceil((services.now() / 1000 + services.limits.fileTtlSeconds) / 60) * 60,
-  );
   const { handle } = await services.handles.mint(
     'file',
     { fileId: output.fileId, jobId, view: output.view, type: output.type, photoId: claims.photoId },
     0,
-    fileExpiry,
+    fileExpiryOf(services, claims),
   );
   return `${base}files/${handle}`;
 }
