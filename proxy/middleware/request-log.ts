@@ -16,7 +16,7 @@ export function loggedPath(path: string): string {
 export function redactingLog(sink: Log, secrets: string[]): Log {
   const hidden = secrets.filter((s) => s && s.length >= 6);
   return (entry) => {
-    const stamped = { time: new Date().toISOString(), ...entry };
+    const stamped = { time: isoTime(), ...entry };
     try {
       // A flat entry (every request's line) is checked field by field, with no serialising; a
       // nested one on its serialised form, so that a secret hidden in any nested field is found.
@@ -36,6 +36,19 @@ export function redactingLog(sink: Log, secrets: string[]): Log {
       // A broken log sink must never break a shopper's request.
     }
   };
+}
+
+let stampedMs = -1;
+let stampedText = '';
+
+/** The time of a line; lines written in the same millisecond share one formatted stamp. */
+function isoTime(): string {
+  const now = Date.now();
+  if (now !== stampedMs) {
+    stampedMs = now;
+    stampedText = new Date(now).toISOString();
+  }
+  return stampedText;
 }
 
 /** Whether every field is a plain value and no name or text holds a secret (then nothing needs redacting). */

@@ -15,6 +15,7 @@ import { readRequestText } from '../streams.js';
 import { StreamSlots, sayStreamFailed } from '../stream-slots.js';
 import type { ProxyServices } from '../context.js';
 import type { ProxyEnv } from '../request-facts.js';
+import { noStoreJson } from '../no-store-json.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
 type HandoffServices = Pick<
@@ -98,15 +99,16 @@ export function handoffRoutes(services: HandoffServices): Hono<ProxyEnv> {
       Math.ceil((record.expiresAt + HANDOFF_KEEP_MS) / 1000),
     );
     services.log({ event: 'handoff_started', product: product.id, requestId: c.get('requestId') });
-    c.header('cache-control', 'no-store');
-    return c.json({ handoff: handle, code: record.code, expiresAt: new Date(record.expiresAt).toISOString() }, 201);
+    return noStoreJson(
+      { handoff: handle, code: record.code, expiresAt: new Date(record.expiresAt).toISOString() },
+      201,
+    );
   });
 
   const reads = rateLimit(services.reads, services.client);
   app.get('/:handle', reads, async (c) => {
     const record = await readHandoff(services, c.req.param('handle'));
-    c.header('cache-control', 'no-store');
-    return c.json(bodyOf(record, services.now()));
+    return noStoreJson(bodyOf(record, services.now()));
   });
   app.get('/:handle/events', reads, handoffEvents(services));
   return app;

@@ -9,6 +9,7 @@ import { colourPreviewsOf, firstLookOf } from '../tryon/first-look.js';
 import { availabilityOf } from '../availability.js';
 import type { ProxyServices } from '../context.js';
 import type { ProxyEnv } from '../request-facts.js';
+import { noStoreJson } from '../no-store-json.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
 type ProductServices = Pick<
@@ -27,8 +28,7 @@ export function productRoutes(services: ProductServices): Hono<ProxyEnv> {
       ? `${services.publicUrl.replace(/\/+$/, '')}/products`
       : c.req.path.slice(0, c.req.path.lastIndexOf('/'));
     // The budget changes with every try-on: no cache may keep an old "available".
-    c.header('cache-control', 'no-store');
-    return c.json({
+    return noStoreJson({
       product: product.id,
       name: product.name,
       mode: product.mode,
