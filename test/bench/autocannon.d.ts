@@ -33,6 +33,10 @@ declare module 'autocannon' {
     connections: number;
     '2xx': number;
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** A run: awaited for its result, and an emitter of each response as it comes (`ms` is fractional). */
+  export interface Instance extends Promise<Result> {
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, ms: number) => void): Instance;
+  }
+  function autocannon(options: Options): Instance;
   export default autocannon;
 }

@@ -3,8 +3,6 @@
 // status straight from the sandbox (GET /v1/jobs/{id}), back to back in one run, at 50 and 200
 // connections; the figures are proxy ÷ direct ratios. Then 50 shoppers upload an 8 MB photo at
 // once through a fresh proxy process whose resident memory is sampled every 10 ms.
-import autocannon from 'autocannon';
-import type { Result } from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -25,6 +23,7 @@ import {
 } from './project.js';
 import type { Figure } from './report.js';
 import { figure, mb, ms, ratio } from './report.js';
+import { pairedLoad } from './paired-load.js';
 import type { ServerProcess } from './server-process.js';
 import { spawnServer } from './server-process.js';
 
@@ -76,32 +75,6 @@ export async function tryonStatus(proxyUrl: string, handle: string): Promise<str
   return (await json<{ status: string }>(await fetch(`${proxyUrl}/tryons/${handle}`), 'GET /tryons/{h}')).status;
 }
 
-interface Load {
-  p50: number;
-  p99: number;
-  rps: number;
-  non2xx: number;
-  errors: number;
-  requests: number;
-}
-
-async function load(
-  url: string,
-  connections: number,
-  seconds: number,
-  headers: Record<string, string> = {},
-): Promise<Load> {
-  const result: Result = await autocannon({ url, connections, duration: seconds, headers, timeout: 10 });
-  return {
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    rps: result.requests.average,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    requests: result.requests.total,
-  };
-}
-
 export const proxyOverhead: Benchmark = {
   id: 'proxy-overhead',
   title: '4. Proxy overhead (autocannon, proxy ÷ sandbox in the same run) and streamed uploads',
@@ -133,19 +106,20 @@ export const proxyOverhead: Benchmark = {
     const notes: string[] = [];
     for (const connections of levels) {
       const before = upstreamTotal(await sandboxState(sandbox.url));
-      const through = await load(`${proxy.url}/tryons/${handle}`, connections, seconds);
+      const [through, direct] = await pairedLoad(
+        { url: `${proxy.url}/tryons/${handle}` },
+        { url: `${sandbox.url}/v1/jobs/${job.id}`, headers: { authorization: `Bearer ${BENCH_KEY}` } },
+        connections,
+        seconds,
+      );
       const upstream = upstreamTotal(await sandboxState(sandbox.url)) - before;
-      const direct = await load(`${sandbox.url}/v1/jobs/${job.id}`, connections, seconds, {
-        authorization: `Bearer ${BENCH_KEY}`,
-      });
       ctx.log(
         `${connections} connections: proxy p50 ${through.p50} p99 ${through.p99} ${Math.round(through.rps)} req/s; direct p50 ${direct.p50} p99 ${direct.p99} ${Math.round(direct.rps)} req/s`,
       );
-      // autocannon's histogram counts whole milliseconds: a 0 reading means under 1 ms, taken as 0.5.
-      const floor = (value: number) => Math.max(value, 0.5);
-      const p50 = floor(through.p50) / floor(direct.p50);
-      const p99 = floor(through.p99) / floor(direct.p99);
-      const lat = (value: number) => (value === 0 ? '<1 ms' : ms(value));
+      // Exact times (paired-load.ts), so no whole-millisecond floor is needed.
+      const p50 = through.p50 / direct.p50;
+      const p99 = through.p99 / direct.p99;
+      const lat = (value: number) => (value < 10 ? `${value.toFixed(2)} ms` : ms(value));
       const clean = through.non2xx + through.errors + direct.non2xx + direct.errors === 0;
       figures.push(
         figure(
@@ -175,8 +149,12 @@ export const proxyOverhead: Benchmark = {
         // What every proxy answer pays before any route runs (middleware, Node server): splits
         // the overhead between the stack and the status route itself.
         // Beside it the framework's floor: a bare Hono app on @hono/node-server, in its own process.
-        const health = await load(`${proxy.url}/health`, connections, seconds);
-        const floorHealth = await load(`${bare.url}/health`, connections, seconds);
+        const [health, floorHealth] = await pairedLoad(
+          { url: `${proxy.url}/health` },
+          { url: `${bare.url}/health` },
+          connections,
+          seconds,
+        );
         const share = health.rps / floorHealth.rps;
         figures.push(
           figure(
