@@ -326,6 +326,8 @@ export async function stalledRuns(ctx: BenchContext, runs: number): Promise<{ fi
   const sandbox = await spawnServer({ kind: 'sandbox', keys: BENCH_KEYS, speed: 0 });
   ctx.defer(() => sandbox.stop());
   const photo = await jpegOfSize(UPLOAD_SIZE);
+  // Finer than mb(): the runs differ by tens of kilobytes, and a 64 KB chunk is the unit that matters.
+  const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
   const held: Record<'proxy' | 'forwarder', number[]> = { proxy: [], forwarder: [] };
   const answers: Record<'proxy' | 'forwarder', number[]> = { proxy: [], forwarder: [] };
   for (let run = 0; run < runs; run++) {
@@ -333,7 +335,7 @@ export async function stalledRuns(ctx: BenchContext, runs: number): Promise<{ fi
       const result = await stalledUploads(ctx, sandbox.url, photo, STALLED_UPLOADS, kind);
       held[kind].push(result.held);
       answers[kind].push(...result.answers);
-      ctx.log(`run ${run + 1}: ${kind} held ${mb(result.held)} per upload; answers ${summarize(result.answers)}`);
+      ctx.log(`run ${run + 1}: ${kind} held ${kb(result.held)} per upload; answers ${summarize(result.answers)}`);
     }
   }
   const accepted = answers.proxy.every((status) => status === 201);
@@ -341,11 +343,11 @@ export async function stalledRuns(ctx: BenchContext, runs: number): Promise<{ fi
     figures: [
       figure(
         `proxy: bytes held per stalled 8 MB upload, each of ${runs} runs (${STALLED_UPLOADS} uploads each)`,
-        held.proxy.map(mb).join(', '),
+        held.proxy.map(kb).join(', '),
         `≤ ${mb(HELD_GOAL)} every run`,
         accepted && held.proxy.every((each) => each <= HELD_GOAL),
       ),
-      figure('control, plain Node forwarder, same method', held.forwarder.map(mb).join(', ')),
+      figure('control, plain Node forwarder, same method', held.forwarder.map(kb).join(', ')),
     ],
     notes: [
       `proxy answers: ${summarize(answers.proxy)}; forwarder answers (its multipart is not what /v1/files wants, so a 4xx is expected): ${summarize(answers.forwarder)}`,
