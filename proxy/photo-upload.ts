@@ -6,7 +6,7 @@
 import { concatBytes } from './crypto.js';
 import { ProxyError } from './errors.js';
 import { photoSize, sniffPhotoType, type PhotoType } from './image-signatures.js';
-import { drainBody, drainBudgetFor } from './streams.js';
+import { NO_READ_AHEAD, drainBody, drainBudgetFor } from './streams.js';
 import { MetadataScan, photoHasMetadataError } from './photo-metadata.js';
 
 /** Searches `needle` in `hay` from `from`. */
@@ -195,34 +195,40 @@ async function readPhotoPart(
   if (metadata.found.length > 0) throw photoHasMetadataError(metadata.found);
 
   let headSent = false;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        if (!headSent) {
-          headSent = true;
-          controller.enqueue(head);
-          return;
+  // Pulled only when upstream's request asks for the next chunk (streams.ts, NO_READ_AHEAD).
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          if (!headSent) {
+            headSent = true;
+            controller.enqueue(head);
+            // Let go of it: the stream lives as long as the upload, and 64 KB each adds up.
+            head = new Uint8Array(0);
+            return;
+          }
+          const chunk = await nextChunk();
+          if (!chunk) {
+            controller.close();
+            return;
+          }
+          count(chunk);
+          metadata.push(chunk);
+          if (metadata.found.length > 0) {
+            refusal = photoHasMetadataError(metadata.found);
+            throw refusal;
+          }
+          controller.enqueue(chunk);
+        } catch (error) {
+          controller.error(error);
+          await drainBody(reader, drainBudgetFor(limits.uploadBytes));
         }
-        const chunk = await nextChunk();
-        if (!chunk) {
-          controller.close();
-          return;
-        }
-        count(chunk);
-        metadata.push(chunk);
-        if (metadata.found.length > 0) {
-          refusal = photoHasMetadataError(metadata.found);
-          throw refusal;
-        }
-        controller.enqueue(chunk);
-      } catch (error) {
-        controller.error(error);
-        await drainBody(reader, drainBudgetFor(limits.uploadBytes));
-      }
+      },
+      async cancel() {
+        await reader.cancel().catch(() => undefined);
+      },
     },
-    async cancel() {
-      await reader.cancel().catch(() => undefined);
-    },
-  });
+    NO_READ_AHEAD,
+  );
   return { type, stream, refusal: () => refusal, fields };
 }

@@ -80,53 +80,79 @@ export async function readRequestText(request: Request, maxBytes: number, refusa
   return readBoundedText(request.body, maxBytes, refuse);
 }
 
+/**
+ * No read-ahead for an upload's stages: a stream pulls its source only when its own reader asks.
+ * With the default high-water mark of one chunk, each stage between the shopper's socket and
+ * upstream's keeps a 64 KB chunk queued while upstream is slow to read; the stages of one upload
+ * held ≈ 0.6 MB that way (issue 27, docs/performance.md section 4), where Node's own forwarding holds
+ * about 0.1 MB. Only pull-based streams may use it: a TransformStream whose writable side has a mark
+ * of 0 never lets `pipeThrough` write a chunk (the pipe waits for a desired size above 0: it hangs).
+ */
+export const NO_READ_AHEAD: QueuingStrategy<Uint8Array> = { highWaterMark: 0 };
+
 /** One stream out of byte arrays and streams, read in order, so an upload is never buffered whole. */
 export function concatStreams(parts: (Uint8Array | ReadableStream<Uint8Array>)[]): ReadableStream<Uint8Array> {
   let index = 0;
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      for (;;) {
-        if (reader) {
-          const { done, value } = await reader.read();
-          if (!done) {
-            controller.enqueue(value);
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        for (;;) {
+          if (reader) {
+            const { done, value } = await reader.read();
+            if (!done) {
+              controller.enqueue(value);
+              return;
+            }
+            reader = undefined;
+          }
+          const part = parts[index++];
+          if (part === undefined) {
+            controller.close();
             return;
           }
-          reader = undefined;
+          if (part instanceof Uint8Array) {
+            controller.enqueue(part);
+            return;
+          }
+          reader = part.getReader();
         }
-        const part = parts[index++];
-        if (part === undefined) {
-          controller.close();
-          return;
-        }
-        if (part instanceof Uint8Array) {
-          controller.enqueue(part);
-          return;
-        }
-        reader = part.getReader();
-      }
+      },
+      async cancel(reason) {
+        await reader?.cancel(reason);
+        for (const part of parts.slice(index)) if (!(part instanceof Uint8Array)) await part.cancel(reason);
+      },
     },
-    async cancel(reason) {
-      await reader?.cancel(reason);
-      for (const part of parts.slice(index)) if (!(part instanceof Uint8Array)) await part.cancel(reason);
-    },
-  });
+    NO_READ_AHEAD,
+  );
 }
 
-/** Passes every chunk through, calling `onChunk` first (an idle timer's re-arm, a byte count). */
+/**
+ * Passes every chunk through, calling `onChunk` first (an idle timer's re-arm, a byte count), and
+ * `onEnd` once the body ended whole. Pulled, not piped, so that it reads no chunk ahead (above).
+ */
 export function observeChunks(
   body: ReadableStream<Uint8Array>,
   onChunk: (chunk: Uint8Array) => void,
   onEnd?: () => void,
 ): ReadableStream<Uint8Array> {
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, sink) {
-        onChunk(chunk);
-        sink.enqueue(chunk);
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) {
+          onEnd?.();
+          controller.close();
+          return;
+        }
+        onChunk(value);
+        controller.enqueue(value);
       },
-      ...(onEnd ? { flush: onEnd } : {}),
-    }),
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    NO_READ_AHEAD,
   );
 }

@@ -3,6 +3,7 @@
 // whole within `totalMs`, fails with 408 upload_timeout. The source is left alone (cancelling it
 // would tear down the socket before the 408 is written); the answer closes the connection.
 import { ProxyError } from './errors.js';
+import { NO_READ_AHEAD } from './streams.js';
 
 export const uploadTimeoutError = () =>
   new ProxyError(
@@ -39,48 +40,53 @@ export function timedBody(
   const stop = () => {
     stopped = true;
   };
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      // One clock per read, for whichever deadline comes first. Racing every read against one
-      // long-lived promise for the total instead would make that promise hold each read's chunk
-      // until it settles: the whole upload kept in memory (the bench's held-bytes figure).
-      const idleMs = limits.uploadIdleMs > 0 ? limits.uploadIdleMs : Infinity;
-      const waitMs = Math.min(idleMs, stopped ? Infinity : deadline - Date.now());
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late =
-        waitMs === Infinity
-          ? undefined
-          : new Promise<typeof TIMEOUT>((resolve) => {
-              timer = unref(setTimeout(() => resolve(TIMEOUT), Math.max(0, waitMs)));
-            });
-      const next = reader.read();
-      try {
-        const result = late ? await Promise.race([next, late]) : await next;
-        if (result === TIMEOUT) {
-          missed = true;
+  // Pulled only when the reader asks (streams.ts, NO_READ_AHEAD): a stalled upstream then stops the
+  // shopper's socket instead of filling this stream's queue.
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        // One clock per read, for whichever deadline comes first. Racing every read against one
+        // long-lived promise for the total instead would make that promise hold each read's chunk
+        // until it settles: the whole upload kept in memory (the bench's held-bytes figure).
+        const idleMs = limits.uploadIdleMs > 0 ? limits.uploadIdleMs : Infinity;
+        const waitMs = Math.min(idleMs, stopped ? Infinity : deadline - Date.now());
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late =
+          waitMs === Infinity
+            ? undefined
+            : new Promise<typeof TIMEOUT>((resolve) => {
+                timer = unref(setTimeout(() => resolve(TIMEOUT), Math.max(0, waitMs)));
+              });
+        const next = reader.read();
+        try {
+          const result = late ? await Promise.race([next, late]) : await next;
+          if (result === TIMEOUT) {
+            missed = true;
+            stop();
+            // The read still pending settles when the connection closes; nobody waits for it.
+            next.catch(() => undefined);
+            controller.error(uploadTimeoutError());
+            return;
+          }
+          if (result.done) {
+            stop();
+            controller.close();
+          } else {
+            controller.enqueue(result.value);
+          }
+        } catch (error) {
           stop();
-          // The read still pending settles when the connection closes; nobody waits for it.
-          next.catch(() => undefined);
-          controller.error(uploadTimeoutError());
-          return;
+          controller.error(error);
+        } finally {
+          clearTimeout(timer);
         }
-        if (result.done) {
-          stop();
-          controller.close();
-        } else {
-          controller.enqueue(result.value);
-        }
-      } catch (error) {
+      },
+      cancel(reason) {
         stop();
-        controller.error(error);
-      } finally {
-        clearTimeout(timer);
-      }
+        return reader.cancel(reason).catch(() => undefined);
+      },
     },
-    cancel(reason) {
-      stop();
-      return reader.cancel(reason).catch(() => undefined);
-    },
-  });
+    NO_READ_AHEAD,
+  );
   return { stream, timedOut: () => missed, stop };
 }

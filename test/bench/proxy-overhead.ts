@@ -80,6 +80,8 @@ export const proxyOverhead: Benchmark = {
   title: '4. Proxy overhead (autocannon, proxy ÷ sandbox in the same run) and streamed uploads',
   limitSeconds: 180,
   async run(ctx) {
+    const stalledOnly = Number(process.env.BENCH_STALLED_RUNS);
+    if (Number.isInteger(stalledOnly) && stalledOnly > 0) return stalledRuns(ctx, stalledOnly);
     await Promise.all([loadSandbox(), loadProxyApp()]);
     const seconds = ctx.quick ? 2 : 8;
     const levels = ctx.quick ? [5, 20] : [50, 200];
@@ -213,29 +215,8 @@ async function uploadMemory(
   // The sharper test: the upstream accepts the connection but reads nothing for a while. A
   // streamed upload then waits with only the bytes in flight; a buffered one is read whole into
   // the proxy's memory (ArrayBuffers) meanwhile.
-  const stalledCount = Math.min(count, 10);
-  const stalled = await freshProxy(ctx, sandboxUrl);
-  const fault = await fetch(`${sandboxUrl}/sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ match: 'POST /v1/files', delayMs: 3000, times: stalledCount }),
-  });
-  if (fault.status !== 201) throw new Error(`POST /sandbox/faults: HTTP ${fault.status}`);
-  const quiet = await stalled.memory({ collect: true });
-  let settled = false;
-  const stalledUploads = uploadAll(stalled.url, stalledCount).finally(() => {
-    settled = true;
-  });
-  // Garbage (copies already passed on) is collected before each look: what is left is held.
-  let live = 0;
-  while (!settled) {
-    live = Math.max(live, (await stalled.memory({ collect: true })).arrayBuffers);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const stalledAnswers = await stalledUploads;
-  const held = Math.max(0, live - quiet.arrayBuffers) / stalledCount;
-  await stalled.stop();
-  const heldGoal = 2 * 1024 * 1024;
+  const stalledCount = Math.min(count, STALLED_UPLOADS);
+  const { held, answers: stalledAnswers } = await stalledUploads(ctx, sandboxUrl, photo, stalledCount, 'proxy');
 
   return {
     figures: [
@@ -255,8 +236,8 @@ async function uploadMemory(
       figure(
         `bytes the proxy holds per 8 MB upload while upstream stalls (${stalledCount} uploads)`,
         mb(held),
-        `≤ ${mb(heldGoal)} (bytes in flight)`,
-        stalledAnswers.every((status) => status === 201) && held <= heldGoal,
+        `≤ ${mb(HELD_GOAL)} (bytes in flight)`,
+        stalledAnswers.every((status) => status === 201) && held <= HELD_GOAL,
       ),
     ],
     notes: [
@@ -266,12 +247,107 @@ async function uploadMemory(
   };
 }
 
-async function freshProxy(ctx: BenchContext, sandboxUrl: string): Promise<ServerProcess> {
-  const proxy = await spawnServer({ kind: 'proxy', options: await proxySettings(ctx, sandboxUrl) });
+/** Issue 27: what the proxy holds per stalled 8 MB upload, at most. */
+const HELD_GOAL = 2 * 1024 * 1024;
+const STALLED_UPLOADS = 10;
+
+/**
+ * Uploads `count` photos at once through a fresh `kind` process while the sandbox delays reading
+ * POST /v1/files by 3 s; gives the most ArrayBuffer memory held over the quiet level, per upload.
+ */
+async function stalledUploads(
+  ctx: BenchContext,
+  sandboxUrl: string,
+  photo: Uint8Array,
+  count: number,
+  kind: 'proxy' | 'forwarder',
+): Promise<{ held: number; answers: number[] }> {
+  const server = await freshProxy(ctx, sandboxUrl, kind);
+  const fault = await fetch(`${sandboxUrl}/sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ match: 'POST /v1/files', delayMs: 3000, times: count }),
+  });
+  if (fault.status !== 201) throw new Error(`POST /sandbox/faults: HTTP ${fault.status}`);
+  const quiet = await server.memory({ collect: true });
+  let settled = false;
+  const uploads = Promise.all(
+    Array.from({ length: count }, () =>
+      uploadPhoto(server.url, photo).then(
+        async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        },
+        () => 0,
+      ),
+    ),
+  ).finally(() => {
+    settled = true;
+  });
+  // Garbage (copies already passed on) is collected before each look: what is left is held.
+  let live = 0;
+  while (!settled) {
+    live = Math.max(live, (await server.memory({ collect: true })).arrayBuffers);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const answers = await uploads;
+  await server.stop();
+  return { held: Math.max(0, live - quiet.arrayBuffers) / count, answers };
+}
+
+/**
+ * BENCH_STALLED_RUNS=n: only the stalled-upload figure, n times for the proxy and n times for the
+ * plain forwarder (the control), alternating, each in a fresh process; every run is reported.
+ */
+export async function stalledRuns(ctx: BenchContext, runs: number): Promise<{ figures: Figure[]; notes: string[] }> {
+  await Promise.all([loadSandbox(), loadProxyApp()]);
+  const sandbox = await spawnServer({ kind: 'sandbox', keys: BENCH_KEYS, speed: 0 });
+  ctx.defer(() => sandbox.stop());
+  const photo = await jpegOfSize(UPLOAD_SIZE);
+  // Finer than mb(): the runs differ by tens of kilobytes, and a 64 KB chunk is the unit that matters.
+  const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
+  const held: Record<'proxy' | 'forwarder', number[]> = { proxy: [], forwarder: [] };
+  const answers: Record<'proxy' | 'forwarder', number[]> = { proxy: [], forwarder: [] };
+  for (let run = 0; run < runs; run++) {
+    for (const kind of ['proxy', 'forwarder'] as const) {
+      const result = await stalledUploads(ctx, sandbox.url, photo, STALLED_UPLOADS, kind);
+      held[kind].push(result.held);
+      answers[kind].push(...result.answers);
+      ctx.log(`run ${run + 1}: ${kind} held ${kb(result.held)} per upload; answers ${summarize(result.answers)}`);
+    }
+  }
+  const accepted = answers.proxy.every((status) => status === 201);
+  return {
+    figures: [
+      figure(
+        `proxy: bytes held per stalled 8 MB upload, each of ${runs} runs (${STALLED_UPLOADS} uploads each)`,
+        held.proxy.map(kb).join(', '),
+        `≤ ${mb(HELD_GOAL)} every run`,
+        accepted && held.proxy.every((each) => each <= HELD_GOAL),
+      ),
+      figure('control, plain Node forwarder, same method', held.forwarder.map(kb).join(', ')),
+    ],
+    notes: [
+      `proxy answers: ${summarize(answers.proxy)}; forwarder answers (its multipart is not what /v1/files wants, so a 4xx is expected): ${summarize(answers.forwarder)}`,
+    ],
+  };
+}
+
+async function freshProxy(
+  ctx: BenchContext,
+  sandboxUrl: string,
+  kind: 'proxy' | 'forwarder' = 'proxy',
+): Promise<ServerProcess> {
+  const proxy =
+    kind === 'proxy'
+      ? await spawnServer({ kind: 'proxy', options: await proxySettings(ctx, sandboxUrl) })
+      : await spawnServer({ kind: 'forwarder', upstream: sandboxUrl, apiKey: BENCH_KEY });
   ctx.defer(() => proxy.stop());
   // One small upload first: the garment upload and lazy module loading are not what is measured.
   const warm = await uploadPhoto(proxy.url, await shopperJpeg());
-  if (warm.status !== 201) throw new Error(`warm-up upload: HTTP ${warm.status} ${await warm.text()}`);
+  if (kind === 'proxy' && warm.status !== 201)
+    throw new Error(`warm-up upload: HTTP ${warm.status} ${await warm.text()}`);
+  await warm.arrayBuffer();
   await proxy.resetPeak();
   return proxy;
 }
