@@ -8,6 +8,11 @@ import autocannon from 'autocannon';
 export interface Target {
   url: string;
   headers?: Record<string, string>;
+  /**
+   * Running totals read before and after each of this target's slices (its process's CPU time, the
+   * upstream requests it made); the load reports how much each grew during this target's slices only.
+   */
+  counters?: Record<string, () => Promise<number>>;
 }
 
 export interface Load {
@@ -18,6 +23,8 @@ export interface Load {
   non2xx: number;
   errors: number;
   requests: number;
+  /** How much each of the target's counters grew during its slices. */
+  counted: Record<string, number>;
 }
 
 /** The q-quantile (0–1) of ascending `sorted` times, interpolated between the two nearest. */
@@ -31,6 +38,7 @@ export function quantile(sorted: readonly number[], q: number): number {
 
 interface Slice {
   times: number[];
+  counted: Record<string, number>;
   requests: number;
   seconds: number;
   non2xx: number;
@@ -39,6 +47,8 @@ interface Slice {
 
 async function slice(target: Target, connections: number, seconds: number): Promise<Slice> {
   const times: number[] = [];
+  const counters = Object.entries(target.counters ?? {});
+  const before = await Promise.all(counters.map(([, read]) => read()));
   const running = autocannon({
     url: target.url,
     connections,
@@ -50,7 +60,15 @@ async function slice(target: Target, connections: number, seconds: number): Prom
     if (status >= 200 && status < 300) times.push(ms);
   });
   const result = await running;
-  return { times, requests: result.requests.total, seconds, non2xx: result.non2xx, errors: result.errors };
+  const after = await Promise.all(counters.map(([, read]) => read()));
+  return {
+    times,
+    requests: result.requests.total,
+    seconds,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    counted: Object.fromEntries(counters.map(([name], index) => [name, after[index]! - before[index]!])),
+  };
 }
 
 function pooled(slices: Slice[]): Load {
@@ -64,6 +82,12 @@ function pooled(slices: Slice[]): Load {
     non2xx: slices.reduce((sum, each) => sum + each.non2xx, 0),
     errors: slices.reduce((sum, each) => sum + each.errors, 0),
     requests,
+    counted: Object.fromEntries(
+      Object.keys(slices[0]?.counted ?? {}).map((name) => [
+        name,
+        slices.reduce((sum, each) => sum + (each.counted[name] ?? 0), 0),
+      ]),
+    ),
   };
 }
 

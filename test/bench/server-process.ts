@@ -1,8 +1,8 @@
 // A sandbox or a proxy in a process of its own, so that a load test measures it apart from the
 // load generator, and so that the proxy's resident memory is its own. Started by `spawnServer`
 // with its settings in BENCH_SERVER; talks to the parent over IPC:
-//   child → parent {type:'ready', url} | {type:'memory', ...} | {type:'failed', reason}
-//   parent → child {type:'memory'} | {type:'reset-peak'} | {type:'stop'}
+//   child → parent {type:'ready', url} | {type:'memory', ...} | {type:'cpu', micros} | {type:'failed', reason}
+//   parent → child {type:'memory'} | {type:'cpu'} | {type:'reset-peak'} | {type:'stop'}
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -16,6 +16,8 @@ export type ServerSettings =
   | { kind: 'proxy'; options: Record<string, unknown> & { assetsDir: string } }
   /** The framework's floor: a bare Hono app on @hono/node-server answering GET /health as the proxy does. */
   | { kind: 'bare-hono' }
+  /** The same floor, answering the proxy's head (its security headers and a request id) from the route. */
+  | { kind: 'bare-hono-same-head' }
   /**
    * The upload-memory control: a plain Node forwarder that pipes every request to upstream's
    * /v1/files (`req.pipe(http.request(…))`), with Node's own stream buffers and nothing else.
@@ -39,6 +41,8 @@ export interface ServerProcess {
   /** With `collect`, garbage is collected first, so the figures are what is really held. */
   memory(options?: { collect?: boolean }): Promise<Memory>;
   resetPeak(): Promise<void>;
+  /** CPU time (user + system) the process has used so far, in microseconds. */
+  cpuMicros(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -46,6 +50,7 @@ type Message =
   | { type: 'ready'; url: string }
   | { type: 'failed'; reason: string }
   | ({ type: 'memory' } & Memory)
+  | { type: 'cpu'; micros: number }
   | { type: 'peak-reset' };
 
 export function spawnServer(settings: ServerSettings, timeoutMs = 30_000): Promise<ServerProcess> {
@@ -98,6 +103,11 @@ export function spawnServer(settings: ServerSettings, timeoutMs = 30_000): Promi
             const { type: _type, ...memory } = await answer;
             return memory;
           },
+          cpuMicros: async () => {
+            const answer = next('cpu');
+            child.send({ type: 'cpu' });
+            return (await answer).micros;
+          },
           resetPeak: async () => {
             const answer = next('peak-reset');
             child.send({ type: 'reset-peak' });
@@ -135,6 +145,22 @@ async function serveInThisProcess(settings: ServerSettings): Promise<void> {
     const { Hono } = await import('hono');
     const app = new Hono();
     app.get('/health', (c) => c.json({ ok: true, upstream: 'test' }));
+    const served = await serveFetch((request) => app.fetch(request));
+    url = served.url;
+    close = () => served.close();
+  } else if (settings.kind === 'bare-hono-same-head') {
+    // The cheapest way Hono can send that head: a plain header record, from the route, no middleware.
+    const { Hono } = await import('hono');
+    const { SECURITY_HEADERS } = await import('../../proxy/answer-head.js');
+    const fixed = Object.fromEntries(SECURITY_HEADERS);
+    const app = new Hono();
+    app.get(
+      '/health',
+      () =>
+        new Response(JSON.stringify({ ok: true, upstream: 'test' }), {
+          headers: { 'content-type': 'application/json', ...fixed, 'X-Request-Id': crypto.randomUUID() },
+        }),
+    );
     const served = await serveFetch((request) => app.fetch(request));
     url = served.url;
     close = () => served.close();
@@ -200,6 +226,9 @@ async function serveInThisProcess(settings: ServerSettings): Promise<void> {
         arrayBuffers: usage.arrayBuffers,
         peakArrayBuffers,
       });
+    } else if (message.type === 'cpu') {
+      const used = process.cpuUsage();
+      send({ type: 'cpu', micros: used.user + used.system });
     } else if (message.type === 'reset-peak') {
       peakRss = process.memoryUsage.rss();
       peakArrayBuffers = process.memoryUsage().arrayBuffers;
