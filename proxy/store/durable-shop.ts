@@ -499,8 +499,8 @@ export class ShopObject {
   /**
    * Writes the buckets taken from since the last save, in one event: its statements are one
    * transaction, and the reads answered meanwhile wait for one commit, not one each. An object
-   * evicted for being idle has saved long before (eviction comes after seconds without events,
-   * and a pending timer keeps it from hibernating); one that stops abruptly (a crash, a deploy
+   * evicted for being idle has saved long before (Cloudflare evicts after 10 s or more without
+   * events; the save comes within 1 s); one that stops abruptly (a crash, a deploy
    * restarting it mid-burst) loses at most the takes of its last BUCKETS_SAVED_EVERY_MS, so a
    * client may read that many times again, never more than one minute's allowance.
    */
