@@ -114,6 +114,8 @@ export interface ServeOptions {
   durable?: boolean;
   /** Hears workerd's output line by line (default: Miniflare prints it). */
   output?: { onLine(line: string): void };
+  /** Keeps the Durable Objects' storage in this directory, so a later workerd on it restarts them (default: memory). */
+  persistDir?: string;
 }
 
 /** The Durable Object bindings and their classes, as wrangler.toml declares them (SQLite-backed). */
@@ -159,7 +161,7 @@ function runtimeOutput(output?: { onLine(line: string): void }) {
 /**
  * Serves `bundle` in workerd on 127.0.0.1:`port` (0: any free port) with `env`'s TRYON_* variables
  * as the Worker's bindings. Offline: Miniflare is told not to fetch Cloudflare's request metadata.
- * Durable Objects live in memory, for as long as this Miniflare runs.
+ * Durable Objects live in memory, for as long as this Miniflare runs, unless `persistDir` is given.
  */
 export async function serveWorker(
   bundle: WorkerBundle,
@@ -175,6 +177,7 @@ export async function serveWorker(
     compatibilityDate: COMPATIBILITY_DATE,
     bindings: variableBindings(env),
     ...(options.durable === false ? {} : { durableObjects: durableObjects() }),
+    ...(options.persistDir ? { durableObjectsPersist: options.persistDir } : {}),
     host: '127.0.0.1',
     port,
     cf: false,

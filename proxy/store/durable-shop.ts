@@ -59,6 +59,8 @@ const SCHEMA = [
 ];
 
 const SWEEP_EVERY_MS = 60_000;
+/** How long a take from a rate bucket may stay in memory only (takeRequest, saveBuckets). */
+const BUCKETS_SAVED_EVERY_MS = 1_000;
 const DAY_MS = 86_400_000;
 
 interface Held {
@@ -72,9 +74,22 @@ interface Held {
   confirmed: number;
 }
 
+/** A client's rate bucket: tokens left at `at`. */
+interface Bucket {
+  bucket: RateBucket;
+  client: string;
+  tokens: number;
+  at: number;
+}
+
 export class ShopObject {
   private readonly sql: SqlStorage;
   private sweptAt = 0;
+  /** The rate buckets in use, by bucket and client: authoritative while this object lives. */
+  private readonly buckets = new Map<string, Bucket>();
+  /** Buckets taken from since their rows were last written. */
+  private readonly unsaved = new Set<string>();
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(state: DurableObjectState) {
     this.sql = state.storage.sql;
@@ -447,28 +462,62 @@ export class ShopObject {
     );
   }
 
-  /** A token bucket per client, refilled smoothly, as the memory store's. */
+  /**
+   * A token bucket per client, refilled smoothly, as the memory store's. The bucket lives in this
+   * object's memory, which is authoritative while the object lives (one instance, one event at a
+   * time: every take is exact across isolates); its row is only where a restarted object starts
+   * from. Writing the row on every read made each read wait for a storage commit (the output gate
+   * holds the answer until it is durable), most of what a read cost here (issue 27), so rows are
+   * written in one batch at most BUCKETS_SAVED_EVERY_MS after a take (saveBuckets).
+   */
   private takeRequest(now: number, bucket: RateBucket, client: string, perMinute: number): number | undefined {
     if (perMinute <= 0) return undefined;
     this.sweep(now);
     const refillPerMs = perMinute / 60_000;
-    const held = firstRow(
+    const key = `${bucket}\n${client}`;
+    const held = this.buckets.get(key) ?? this.bucketRow(bucket, client);
+    const tokens = held ? Math.min(perMinute, held.tokens + (now - held.at) * refillPerMs) : perMinute;
+    const left = tokens < 1 ? tokens : tokens - 1;
+    this.buckets.set(key, { bucket, client, tokens: left, at: now });
+    this.unsaved.add(key);
+    this.saveTimer ??= setTimeout(() => this.saveBuckets(), BUCKETS_SAVED_EVERY_MS);
+    return tokens < 1 ? Math.ceil((1 - tokens) / refillPerMs / 1000) : undefined;
+  }
+
+  /** The bucket as last saved: where an object that was evicted or restarted starts from. */
+  private bucketRow(bucket: RateBucket, client: string): Bucket | undefined {
+    const row = firstRow(
       this.sql.exec<{ tokens: number; at: number }>(
         'SELECT tokens, at FROM rate WHERE bucket = ? AND client = ?',
         bucket,
         client,
       ),
     );
-    const tokens = held ? Math.min(perMinute, held.tokens + (now - held.at) * refillPerMs) : perMinute;
-    const left = tokens < 1 ? tokens : tokens - 1;
-    this.sql.exec(
-      'INSERT OR REPLACE INTO rate (bucket, client, tokens, at) VALUES (?, ?, ?, ?)',
-      bucket,
-      client,
-      left,
-      now,
-    );
-    return tokens < 1 ? Math.ceil((1 - tokens) / refillPerMs / 1000) : undefined;
+    return row && { bucket, client, tokens: row.tokens, at: row.at };
+  }
+
+  /**
+   * Writes the buckets taken from since the last save, in one event: its statements are one
+   * transaction, and the reads answered meanwhile wait for one commit, not one each. An object
+   * evicted for being idle has saved long before (Cloudflare evicts after 10 s or more without
+   * events; the save comes within 1 s); one that stops abruptly (a crash, a deploy
+   * restarting it mid-burst) loses at most the takes of its last BUCKETS_SAVED_EVERY_MS, so a
+   * client may read that many times again, never more than one minute's allowance.
+   */
+  private saveBuckets(): void {
+    this.saveTimer = undefined;
+    for (const key of this.unsaved) {
+      const held = this.buckets.get(key);
+      if (!held) continue;
+      this.sql.exec(
+        'INSERT OR REPLACE INTO rate (bucket, client, tokens, at) VALUES (?, ?, ?, ?)',
+        held.bucket,
+        held.client,
+        held.tokens,
+        held.at,
+      );
+    }
+    this.unsaved.clear();
   }
 
   /** Drops what no request can need any more. A bucket idle for a minute is full again, as if absent. */
@@ -479,6 +528,11 @@ export class ShopObject {
     for (const table of ['forgotten', 'submitting', 'webhook', 'garment_lock', 'handoff'])
       this.sql.exec(`DELETE FROM ${table} WHERE until <= ?`, now);
     this.sql.exec('DELETE FROM rate WHERE at <= ?', now - 60_000);
+    for (const [key, held] of this.buckets)
+      if (held.at <= now - 60_000) {
+        this.buckets.delete(key);
+        this.unsaved.delete(key);
+      }
     const yesterday = utcDay(now - DAY_MS);
     this.sql.exec('DELETE FROM spend_day WHERE day < ?', yesterday);
     this.sql.exec('DELETE FROM spend_client WHERE day < ?', yesterday);

@@ -4,8 +4,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TryonSnapshot } from '../../proxy/tryon-status.js';
 import { DurableStore, type DurableObjectNamespace } from '../../proxy/store/durable.js';
+import { buildWorker, serveWorker } from '../../scripts/worker.js';
 import { durableNamespaces, durableStore } from './stores.js';
 import { photoHandle, startTryon, uploadPhoto, waitForStatus, type TryonAnswer, useStack } from './stack.js';
 
@@ -167,5 +171,71 @@ describe('the Durable Objects store', () => {
     const third = await fetch(`${stack.url}/tryons/v1.tryon.AAAA.BBBB`);
     await third.arrayBuffer();
     assert.equal(third.status, 429, 'the forged handle took the last of the allowance');
+  });
+
+  it('a client reading in parallel gets exactly its allowance: the bucket in the object is exact (issue 27)', async (t) => {
+    const { tryons, shop } = await durableNamespaces();
+    const store = new DurableStore(tryons, shop, { shop: randomUUID() });
+    // 5 a minute: a token comes back every 12 s, far longer than the burst takes.
+    const stack = await useStack(t, { proxy: { store, trustProxy: true, limits: { readsPerMinute: 5 } } });
+    const photo = await photoHandle(stack);
+    const started = (await (await startTryon(stack, { product: 'dress-aline-indigo', photo })).json()) as TryonAnswer;
+    await waitForStatus(stack, started.tryon, (s) => s.status === 'succeeded');
+    // Another client than the one that waited above (the right-most X-Forwarded-For entry, trustProxy).
+    const read = async (client: string) => {
+      const answer = await fetch(`${stack.url}/tryons/${started.tryon}`, { headers: { 'x-forwarded-for': client } });
+      await answer.arrayBuffer();
+      return answer.status;
+    };
+    const burst = await Promise.all(Array.from({ length: 15 }, () => read('203.0.113.9')));
+    assert.deepEqual(
+      [burst.filter((status) => status === 200).length, burst.filter((status) => status === 429).length],
+      [5, 10],
+      'five of fifteen parallel reads pass, the rest are told to wait',
+    );
+    assert.equal(await read('203.0.113.9'), 429, 'still out of allowance');
+    assert.equal(await read('203.0.113.10'), 200, 'another client has its own allowance');
+  });
+
+  it('a restarted shop object starts from the allowance it saved: an exhausted client stays limited (issue 27)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tryon-durable-restart-'));
+    try {
+      const bundle = await buildWorker({ outFile: join(dir, 'worker.js') });
+      const persistDir = join(dir, 'objects');
+      const serve = () => serveWorker(bundle, {}, 0, { onLine: () => undefined }, { persistDir });
+      const storeOn = async (served: Awaited<ReturnType<typeof serve>>) => {
+        const binding = async (name: string) =>
+          (await served.miniflare.getDurableObjectNamespace(name)) as unknown as DurableObjectNamespace;
+        return new DurableStore(await binding('TRYON_TRYONS'), await binding('TRYON_SHOP'), { shop: 'restarted' });
+      };
+      const first = await serve();
+      try {
+        const before = await storeOn(first);
+        const taken = [];
+        for (let i = 0; i < 4; i++) taken.push(await before.takeRequest('reads', '203.0.113.9', 3));
+        assert.deepEqual(
+          taken.map((wait) => wait === undefined),
+          [true, true, true, false],
+          'three a minute: the fourth waits',
+        );
+        // The object writes its buckets on its own timer, a second after a take at most
+        // (durable-shop.ts BUCKETS_SAVED_EVERY_MS); nothing outside it can be awaited for that.
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+      } finally {
+        await first.close();
+      }
+
+      const second = await serve();
+      try {
+        const after = await storeOn(second);
+        const wait = await after.takeRequest('reads', '203.0.113.9', 3);
+        assert.ok(wait !== undefined && wait > 0, `still limited after the restart (wait ${wait})`);
+        assert.equal(await after.takeRequest('reads', '203.0.113.10', 3), undefined, 'another client is not');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
