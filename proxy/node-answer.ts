@@ -26,6 +26,8 @@ export class ProxyAnswer<Request extends IncomingMessage = IncomingMessage>
     // A flat [name, value, …] list: Node takes it as given, repeated names included.
     const head: OutgoingHttpHeader[] = [...FIXED_HEAD];
     if (this.requestId) head.push('X-Request-Id', this.requestId);
+    // Set earlier with setHeader, it would be merged in: the fixed names in `head` replace theirs.
+    if (this.hasHeader('x-powered-by')) this.removeHeader('x-powered-by');
     if (Array.isArray(own)) appendOwnPairs(head, own);
     else if (own) {
       for (const name in own) {

@@ -119,6 +119,8 @@ export const UNLIMITED = {
   dailyTryons: 10_000_000,
   dailyCredits: 1_000_000_000,
   clientDailyTryons: 10_000_000,
+  // The bench's watchers share one client address: the per-client stream cap (20) would refuse the 100.
+  streamsPerClient: 0,
 };
 
 /**

@@ -166,6 +166,7 @@ describe('ProxyAnswer: the fixed headers win over what a handler writes', () => 
       '/implicit',
       (res) => {
         res.setHeader('Referrer-Policy', 'unsafe-url');
+        res.setHeader('X-Powered-By', 'something');
         res.setHeader('x-route', 'kept');
       },
     ],
