@@ -29,15 +29,14 @@ export const FIXED_HEADER_NAMES: ReadonlySet<string> = new Set([
   'x-powered-by',
 ]);
 
-const WRITES_FIXED_HEADERS = Symbol.for('tryon-proxy.writes-fixed-headers');
+/** Marks an answer object that writes the fixed headers itself (node-answer.ts). */
+export const WRITES_FIXED_HEADERS: unique symbol = Symbol.for('tryon-proxy.writes-fixed-headers');
 
 /** An answer that writes the fixed headers into its own head; it needs only the request's id. */
 export interface FixedHeadersWriter {
   readonly [WRITES_FIXED_HEADERS]: true;
   requestId: string;
 }
-
-export const fixedHeadersBrand: typeof WRITES_FIXED_HEADERS = WRITES_FIXED_HEADERS;
 
 /** The runtime's answer object when it writes the fixed headers itself (the proxy's Node listener). */
 export function fixedHeadersWriter(env: unknown): FixedHeadersWriter | undefined {

@@ -171,7 +171,7 @@ const MEMO_LIMIT = 10_000;
 export class HandleSigner {
   private keys: Promise<Keys>;
   private readonly minted = new Memo<Minted>(MEMO_LIMIT);
-  private readonly opened = new Memo<{ kind: HandleKind; exp: number; claims: object; opened: object }>(MEMO_LIMIT);
+  private readonly opened = new Memo<{ kind: HandleKind; exp: number; opened: object }>(MEMO_LIMIT);
 
   constructor(
     secret: string,
@@ -229,10 +229,6 @@ export class HandleSigner {
    * malformed → 404 invalid_handle; a genuine but expired handle → 401 expired_handle.
    */
   async open<K extends HandleKind>(kind: K, handle: string): Promise<OpenedClaims<K>> {
-    // A handle opened before is answered from the memo, with the claims object made then: a status
-    // read polled a thousand times opens the same handle a thousand times.
-    const known = this.opened.get(handle);
-    if (known && known.kind === kind) return this.unexpired(kind, known.exp, known.opened as OpenedClaims<K>);
     const { exp, opened } = await this.verify(kind, handle);
     return this.unexpired(kind, exp, opened);
   }
@@ -241,21 +237,21 @@ export class HandleSigner {
    * Opens a genuine handle of the expected kind even if it has expired (404 invalid_handle for
    * anything else): forgetting a photo must work after its handle expired, as its try-ons may not have.
    */
-  async openExpired<K extends HandleKind>(kind: K, handle: string): Promise<ClaimsOf[K] & { expiresAt: number }> {
-    const { exp, claims } = await this.verify(kind, handle);
-    return { ...claims, expiresAt: exp };
+  async openExpired<K extends HandleKind>(kind: K, handle: string): Promise<OpenedClaims<K>> {
+    return (await this.verify(kind, handle)).opened;
   }
 
   private async verify<K extends HandleKind>(
     kind: K,
     handle: string,
-  ): Promise<{ exp: number; claims: ClaimsOf[K]; opened: OpenedClaims<K> }> {
+  ): Promise<{ exp: number; opened: OpenedClaims<K> }> {
+    // A handle opened before is answered from the memo, with the claims object made then: a status
+    // read polled a thousand times opens the same handle a thousand times. Only handles that
+    // verified enter the memo, so a hit needs none of the checks below.
+    const known = this.opened.get(handle);
+    if (known && known.kind === kind) return { exp: known.exp, opened: known.opened as OpenedClaims<K> };
     const invalid = () => new ProxyError(404, 'invalid_handle', `This ${kind} link is not valid.`);
     if (typeof handle !== 'string' || handle.length > 4096) throw invalid();
-    const known = this.opened.get(handle);
-    if (known && known.kind === kind) {
-      return { exp: known.exp, claims: known.claims as ClaimsOf[K], opened: known.opened as OpenedClaims<K> };
-    }
     const parts = handle.split('.');
     if (parts.length !== 4) throw invalid();
     const [version, handleKind, payloadText, signatureText] = parts as [string, string, string, string];
@@ -290,7 +286,7 @@ export class HandleSigner {
     const [exp, ...packed] = decoded as [number, ...Packed];
     const claims = codecs[kind].unpack(packed) as ClaimsOf[K] | undefined;
     if (!claims) throw invalid();
-    return { exp, claims, opened: this.remember(handle, kind, exp, claims) as OpenedClaims<K> };
+    return { exp, opened: this.remember(handle, kind, exp, claims) as OpenedClaims<K> };
   }
 
   private unexpired<K extends HandleKind>(kind: K, exp: number, opened: OpenedClaims<K>): OpenedClaims<K> {
@@ -302,7 +298,7 @@ export class HandleSigner {
 
   private remember(handle: string, kind: HandleKind, exp: number, claims: object): object {
     const opened = Object.freeze({ ...claims, expiresAt: exp });
-    this.opened.set(handle, { kind, exp, claims, opened });
+    this.opened.set(handle, { kind, exp, opened });
     return opened;
   }
 }

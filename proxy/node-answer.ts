@@ -4,7 +4,7 @@
 // and 500. Written here once, as the head is built, instead of on each Response after the route.
 import { ServerResponse } from 'node:http';
 import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http';
-import { FIXED_HEADER_NAMES, SECURITY_HEADERS, fixedHeadersBrand } from './answer-head.js';
+import { FIXED_HEADER_NAMES, SECURITY_HEADERS, WRITES_FIXED_HEADERS } from './answer-head.js';
 import type { FixedHeadersWriter } from './answer-head.js';
 
 const FIXED_HEAD: readonly string[] = SECURITY_HEADERS.flat();
@@ -13,7 +13,7 @@ export class ProxyAnswer<Request extends IncomingMessage = IncomingMessage>
   extends ServerResponse<Request>
   implements FixedHeadersWriter
 {
-  readonly [fixedHeadersBrand] = true as const;
+  readonly [WRITES_FIXED_HEADERS] = true as const;
   /** Set by the answer-headers middleware; empty when the request never reached the app. */
   requestId = '';
 
