@@ -24,7 +24,6 @@ import {
 import type { Figure } from './report.js';
 import { figure, mb, ms, ratio } from './report.js';
 import { pairedLoad, type Load } from './paired-load.js';
-
 import type { ServerProcess } from './server-process.js';
 import { spawnServer } from './server-process.js';
 
@@ -34,8 +33,10 @@ export const RATIO_GOAL = 1.5;
 export const HEALTH_FLOOR_GOAL = 0.9;
 const UPLOAD_SIZE = 8 * 1024 * 1024;
 
-/** CPU time per answer of a load whose target counted its process's CPU, in µs. */
-const cpuEach = (load: Load) => `${Math.round(load.counted.cpu! / load.requests)} µs`;
+/** CPU time per answer (µs) of a load whose target counted its process's CPU. */
+const cpuPerAnswer = (load: Load) => load.counted.cpu! / load.requests;
+const cpuEach = (load: Load) => `${Math.round(cpuPerAnswer(load))} µs`;
+const cpuRatio = (load: Load, floor: Load) => ratio(cpuPerAnswer(load) / cpuPerAnswer(floor));
 
 /** Writes the garment image and returns the proxy options every proxy bench shares. */
 export async function proxySettings(ctx: BenchContext, baseUrl: string, extra: Record<string, unknown> = {}) {
@@ -158,7 +159,7 @@ export const proxyOverhead: Benchmark = {
         ),
         figure(
           `${connections} conn: CPU per status read, proxy ÷ sandbox (${cpuEach(through)} ÷ ${cpuEach(direct)})`,
-          ratio(through.counted.cpu! / through.requests / (direct.counted.cpu! / direct.requests)),
+          cpuRatio(through, direct),
         ),
       );
       notes.push(
@@ -199,7 +200,7 @@ export const proxyOverhead: Benchmark = {
           ),
           figure(
             `${connections} conn: CPU per GET /health, proxy ÷ bare Hono app (${cpuEach(health)} ÷ ${cpuEach(floorHealth)})`,
-            ratio(health.counted.cpu! / health.requests / (floorHealth.counted.cpu! / floorHealth.requests)),
+            cpuRatio(health, floorHealth),
           ),
           figure(
             `${connections} conn: proxy GET /health ÷ bare Hono app sending the same head, req/s (${Math.round(healthAgain.rps)} ÷ ${Math.round(sameHeadHealth.rps)})`,
@@ -207,9 +208,7 @@ export const proxyOverhead: Benchmark = {
           ),
           figure(
             `${connections} conn: CPU per GET /health, proxy ÷ bare Hono app sending the same head (${cpuEach(healthAgain)} ÷ ${cpuEach(sameHeadHealth)})`,
-            ratio(
-              healthAgain.counted.cpu! / healthAgain.requests / (sameHeadHealth.counted.cpu! / sameHeadHealth.requests),
-            ),
+            cpuRatio(healthAgain, sameHeadHealth),
           ),
         );
       }
@@ -231,24 +230,10 @@ async function uploadMemory(
   count: number,
 ): Promise<{ figures: Figure[]; notes: string[] }> {
   const photo = await jpegOfSize(UPLOAD_SIZE);
-  // A connection that fails (a reset under load) is counted as status 0, never an unhandled rejection.
-  const uploadAll = (proxyUrl: string, n: number) =>
-    Promise.all(
-      Array.from({ length: n }, () =>
-        uploadPhoto(proxyUrl, photo).then(
-          async (r) => {
-            await r.arrayBuffer();
-            return r.status;
-          },
-          () => 0,
-        ),
-      ),
-    );
-
   // A fresh proxy, so that its baseline is not what the load test left on its heap.
-  const burst = await freshProxy(ctx, sandboxUrl);
+  const burst = await freshServer(ctx, sandboxUrl);
   const baseline = await burst.memory();
-  const answers = await uploadAll(burst.url, count);
+  const answers = await uploadAll(burst.url, photo, count);
   const after = await burst.memory();
   await burst.stop();
   const created = answers.filter((status) => status === 201).length;
@@ -293,6 +278,24 @@ async function uploadMemory(
   };
 }
 
+/**
+ * `count` uploads of `photo` at once, each answer read to its end: their statuses. A connection that
+ * fails (a reset under load) is counted as status 0, never an unhandled rejection.
+ */
+function uploadAll(url: string, photo: Uint8Array, count: number): Promise<number[]> {
+  return Promise.all(
+    Array.from({ length: count }, () =>
+      uploadPhoto(url, photo).then(
+        async (answer) => {
+          await answer.arrayBuffer();
+          return answer.status;
+        },
+        () => 0,
+      ),
+    ),
+  );
+}
+
 /** Issue 27: what the proxy holds per stalled 8 MB upload, at most. */
 const HELD_GOAL = 2 * 1024 * 1024;
 const STALLED_UPLOADS = 10;
@@ -308,7 +311,7 @@ async function stalledUploads(
   count: number,
   kind: 'proxy' | 'forwarder',
 ): Promise<{ held: number; answers: number[] }> {
-  const server = await freshProxy(ctx, sandboxUrl, kind);
+  const server = await freshServer(ctx, sandboxUrl, kind);
   const fault = await fetch(`${sandboxUrl}/sandbox/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -317,17 +320,7 @@ async function stalledUploads(
   if (fault.status !== 201) throw new Error(`POST /sandbox/faults: HTTP ${fault.status}`);
   const quiet = await server.memory({ collect: true });
   let settled = false;
-  const uploads = Promise.all(
-    Array.from({ length: count }, () =>
-      uploadPhoto(server.url, photo).then(
-        async (r) => {
-          await r.arrayBuffer();
-          return r.status;
-        },
-        () => 0,
-      ),
-    ),
-  ).finally(() => {
+  const uploads = uploadAll(server.url, photo, count).finally(() => {
     settled = true;
   });
   // Garbage (copies already passed on) is collected before each look: what is left is held.
@@ -379,7 +372,7 @@ export async function stalledRuns(ctx: BenchContext, runs: number): Promise<{ fi
   };
 }
 
-async function freshProxy(
+async function freshServer(
   ctx: BenchContext,
   sandboxUrl: string,
   kind: 'proxy' | 'forwarder' = 'proxy',

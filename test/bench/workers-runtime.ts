@@ -101,7 +101,7 @@ export const workersRuntime: Benchmark = {
       ['workerd', worker.url],
       ['workerd + Durable Objects', durable.url],
     ] as const;
-    const targets = [];
+    const targets: { name: string; statusUrl: string; fileUrl: string; reads: number[]; bytes: number[] }[] = [];
     for (const [name, url] of variants) {
       const started = (await (
         await startTryon({ url }, { product: 'dress-aline-indigo', photo: await photoHandle({ url }) })
@@ -111,26 +111,21 @@ export const workersRuntime: Benchmark = {
         name,
         statusUrl: `${url}/tryons/${started.tryon}`,
         fileUrl: new URL(done.outputs[0]!.url, url).href,
-        reads: [] as number[],
-        bytes: [] as number[],
+        reads: [],
+        bytes: [],
       });
     }
     for (const target of targets) {
       for (let i = 0; i < warmup; i++) await timed(target.statusUrl);
       for (let i = 0; i < warmup / 5; i++) await firstByte(target.fileUrl);
     }
-    for (let i = 0; i < rounds; i++) {
-      for (let j = 0; j < targets.length; j++) {
-        const target = targets[(i + j) % targets.length]!;
-        target.reads.push(await timed(target.statusUrl));
+    const interleaved = async (measure: (target: (typeof targets)[number]) => Promise<void>) => {
+      for (let i = 0; i < rounds; i++) {
+        for (let j = 0; j < targets.length; j++) await measure(targets[(i + j) % targets.length]!);
       }
-    }
-    for (let i = 0; i < rounds; i++) {
-      for (let j = 0; j < targets.length; j++) {
-        const target = targets[(i + j) % targets.length]!;
-        target.bytes.push(await firstByte(target.fileUrl));
-      }
-    }
+    };
+    await interleaved(async (target) => void target.reads.push(await timed(target.statusUrl)));
+    await interleaved(async (target) => void target.bytes.push(await firstByte(target.fileUrl)));
     const figures = [];
     const readMedians: Record<string, number> = {};
     for (const { name, reads, bytes } of targets) {
