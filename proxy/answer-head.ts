@@ -36,6 +36,11 @@ export const WRITES_FIXED_HEADERS: unique symbol = Symbol.for('tryon-proxy.write
 export interface FixedHeadersWriter {
   readonly [WRITES_FIXED_HEADERS]: true;
   requestId: string;
+  /**
+   * The request's own X-Request-Id, from the runtime's request: reading it through the adapter's
+   * `Headers` costs more per request than the rest of `/health` (docs/performance.md, issue 27).
+   */
+  givenRequestId(): string | undefined;
 }
 
 /** The runtime's answer object when it writes the fixed headers itself (the proxy's Node listener). */

@@ -17,6 +17,12 @@ export class ProxyAnswer<Request extends IncomingMessage = IncomingMessage>
   /** Set by the answer-headers middleware; empty when the request never reached the app. */
   requestId = '';
 
+  givenRequestId(): string | undefined {
+    // Node joins a repeated header's values with ", " as Headers.get does.
+    const given = this.req.headers['x-request-id'];
+    return Array.isArray(given) ? given.join(', ') : given;
+  }
+
   override writeHead(
     statusCode: number,
     reason?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],

@@ -16,11 +16,11 @@ const PLAIN_ID = /^[\w\-=]{1,64}$/;
 export function answerHeaders(log: Log, now: () => number): MiddlewareHandler<ProxyEnv> {
   return async (c, next) => {
     const started = now();
-    const given = c.req.raw.headers.get('x-request-id');
-    const id = given && PLAIN_ID.test(given) ? given : crypto.randomUUID();
-    c.set('requestId', id);
     // On the proxy's Node listener the answer writes the fixed headers into its head itself.
     const writer = fixedHeadersWriter(c.env);
+    const given = writer ? writer.givenRequestId() : c.req.raw.headers.get('x-request-id');
+    const id = given && PLAIN_ID.test(given) ? given : crypto.randomUUID();
+    c.set('requestId', id);
     if (writer) writer.requestId = id;
     await next();
     if (!writer) {

@@ -8,6 +8,8 @@ const HANDLE_IN_PATH = /v1\.(photo|tryon|file)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g
 export const LOGGED_PATH_CHARS = 256;
 
 export function loggedPath(path: string): string {
+  // Most paths (/health, /products/…) hold no handle: no pattern to run over them on every request.
+  if (path.length <= LOGGED_PATH_CHARS && !path.includes('v1.')) return path;
   const named = path.slice(0, LOGGED_PATH_CHARS * 4).replace(HANDLE_IN_PATH, 'v1.$1.…');
   return named.length > LOGGED_PATH_CHARS ? `${named.slice(0, LOGGED_PATH_CHARS)}…(${path.length} chars)` : named;
 }
