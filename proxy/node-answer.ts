@@ -18,9 +18,9 @@ export class ProxyAnswer<Request extends IncomingMessage = IncomingMessage>
   requestId = '';
 
   givenRequestId(): string | undefined {
-    // Node joins a repeated header's values with ", " as Headers.get does.
+    // Node joins a repeated header's values with ", " as Headers.get does (an array only for set-cookie).
     const given = this.req.headers['x-request-id'];
-    return Array.isArray(given) ? given.join(', ') : given;
+    return typeof given === 'string' ? given : undefined;
   }
 
   override writeHead(

@@ -20,7 +20,10 @@ interface Head {
 }
 
 /** One request over loopback, with the head exactly as it came (repeated names kept). */
-function rawRequest(url: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Head> {
+function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string | string[]> } = {},
+): Promise<Head> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (incoming) => {
       incoming.resume();
@@ -136,6 +139,21 @@ describe('answer heads: the Node listener and the Web path agree', () => {
     const logged = stack.logs.filter((entry) => entry.event === 'request').map((entry) => entry.requestId);
     assert.ok(logged.includes('shop-trace_42'));
     assert.ok(logged.includes(replaced.headers['x-request-id']));
+  });
+
+  it('reads a repeated request id header as Headers.get does (joined, so not plain): a fresh id', async () => {
+    // The Node listener reads the id from Node's own request, not the adapter's Headers.
+    const repeated = await rawRequest(`${stack.url}/health`, { headers: { 'x-request-id': ['one', 'two'] } });
+    assert.match(String(repeated.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+    const web = await app.fetch(
+      new Request('https://proxy.example/health', {
+        headers: [
+          ['x-request-id', 'one'],
+          ['x-request-id', 'two'],
+        ],
+      }),
+    );
+    assert.match(String(web.headers.get('x-request-id')), /^[0-9a-f-]{36}$/);
   });
 });
 
