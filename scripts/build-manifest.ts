@@ -120,7 +120,10 @@ function sourcePath(from: string, reference: string): string {
  *   module that declares it, not at the re-exporting one;
  * - type-only exports (`export type …`) are left out: the manifest lists what JavaScript exports;
  * - a registration through a variable (`define(name = 'tryon-button')`), which it records as
- *   "name" → "anonymous_0", names the element the module exports, by its `@tag`;
+ *   "name" → "anonymous_0", names the element the module exports (or else the one it imports),
+ *   by its `@tag`;
+ * - a module that calls such a registering function at its top level with no argument (the entry's
+ *   `define()`) registers that element too: it is recorded there as well;
  * - a reference to a declaration the manifest does not hold (an `@internal` class such as the
  *   panel) is left out rather than left dangling, and a module left with nothing is dropped.
  */
@@ -128,11 +131,23 @@ function resolveReferences(manifest: Manifest, sources: SourceFile[], ts: Analyz
   const byPath = new Map(manifest.modules.map((module) => [module.path.replace(/^\//, ''), module]));
   const imports = new Map<string, Map<string, string>>();
   const typeOnly = new Map<string, Set<string>>();
+  /** Names a module calls at its top level with no argument (`define();`). */
+  const calledBare = new Map<string, Set<string>>();
   for (const source of sources) {
     const path = source.fileName;
     const imported = new Map<string, string>();
     const types = new Set<string>();
+    const called = new Set<string>();
+    calledBare.set(path, called);
     for (const statement of source.statements) {
+      if (
+        ts.isExpressionStatement(statement) &&
+        ts.isCallExpression(statement.expression) &&
+        ts.isIdentifier(statement.expression.expression) &&
+        statement.expression.arguments.length === 0
+      ) {
+        called.add(statement.expression.expression.text);
+      }
       if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
         const from = sourcePath(path, statement.moduleSpecifier.text);
         const bindings = statement.importClause?.namedBindings;
@@ -175,28 +190,50 @@ function resolveReferences(manifest: Manifest, sources: SourceFile[], ts: Analyz
       if (target) {
         resolved.push({ ...entry, declaration: { name: entry.declaration.name, module: target } });
       } else if (entry.kind === 'custom-element-definition') {
-        resolved.push(...anonymousDefinition(resolved));
+        resolved.push(...anonymousDefinition(path, resolved));
       }
     }
     module.exports = resolved;
+  }
+  // After every module's own definitions are named: a bare top-level call of an imported function
+  // whose module registers an element (the only thing such a module exports) registers it here too.
+  for (const [path, module] of byPath) {
+    for (const name of calledBare.get(path) ?? []) {
+      const from = imports.get(path)?.get(name);
+      const registering = from ? byPath.get(from) : undefined;
+      const exportsOnly = registering?.exports?.filter((entry) => entry.kind === 'js').map((entry) => entry.name);
+      if (!registering || exportsOnly?.length !== 1 || exportsOnly[0] !== name) continue;
+      for (const definition of registering.exports ?? []) {
+        if (definition.kind === 'custom-element-definition')
+          (module.exports ??= []).push({ ...definition, declaration: { ...definition.declaration } });
+      }
+    }
   }
   manifest.modules = manifest.modules.filter(
     (module) => (module.declarations?.length ?? 0) > 0 || (module.exports?.length ?? 0) > 0,
   );
 
-  /** A registration of a class the analyzer could not name: the one element this module exports. */
-  function anonymousDefinition(exported: Export[]): Export[] {
-    const elements = exported.flatMap((entry) => {
-      const declaration = byPath
-        .get(entry.declaration.module!)
-        ?.declarations?.find((d) => d.name === entry.declaration.name);
-      return entry.kind === 'js' && declaration?.customElement && declaration.tagName
-        ? [{ entry, tagName: declaration.tagName }]
-        : [];
-    });
+  /**
+   * A registration of a class the analyzer could not name: the one element this module exports,
+   * or, when it exports none, the one element it imports.
+   */
+  function anonymousDefinition(path: string, exported: Export[]): Export[] {
+    const elementAt = (module: string, name: string) => {
+      const declaration = byPath.get(module)?.declarations?.find((d) => d.name === name);
+      return declaration?.customElement && declaration.tagName ? declaration.tagName : undefined;
+    };
+    const candidates: { name: string; module: string }[] = exported
+      .filter((entry) => entry.kind === 'js')
+      .map((entry) => ({ name: entry.declaration.name, module: entry.declaration.module! }));
+    let elements = candidates.filter((c) => elementAt(c.module, c.name));
+    if (elements.length === 0) {
+      elements = [...(imports.get(path) ?? [])]
+        .map(([name, from]) => ({ name, module: declaringModule(from, name) ?? '' }))
+        .filter((c) => c.module && elementAt(c.module, c.name));
+    }
     if (elements.length !== 1) return [];
-    const [{ entry, tagName }] = elements as [{ entry: Export; tagName: string }];
-    return [{ kind: 'custom-element-definition', name: tagName, declaration: { ...entry.declaration } }];
+    const [{ name, module }] = elements as [{ name: string; module: string }];
+    return [{ kind: 'custom-element-definition', name: elementAt(module, name)!, declaration: { name, module } }];
   }
 }
 
