@@ -37,8 +37,8 @@ export interface FixedHeadersWriter {
   readonly [WRITES_FIXED_HEADERS]: true;
   requestId: string;
   /**
-   * The request's own X-Request-Id, from the runtime's request: reading it through the adapter's
-   * `Headers` costs more per request than the rest of `/health` (docs/performance.md, issue 27).
+   * The request's own X-Request-Id, from the runtime's request, which has parsed it already: not
+   * through the adapter's `Headers`, work every answer paid (docs/performance.md, fifth round).
    */
   givenRequestId(): string | undefined;
 }
