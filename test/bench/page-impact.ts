@@ -12,7 +12,8 @@ import { loadDemo } from './project.js';
 import { launchChromium } from './browser.js';
 import { Unavailable, figure, lcpDeltaFigure, median, ms } from './report.js';
 
-const WIDGET_SCRIPT = /<script\b[^>]*\bsrc="[^"]*tryon-button[^"]*\.js"[^>]*>\s*<\/script>\s*/gi;
+/** The widget's script tag; its src is the first group. */
+const WIDGET_SCRIPT = /<script\b[^>]*\bsrc="([^"]*tryon-button[^"]*\.js)"[^>]*>\s*<\/script>\s*/gi;
 const WIDGET_ELEMENT = /<tryon-button\b[^>]*>[\s\S]*?<\/tryon-button>\s*/gi;
 
 /** The page as it was before the shop added the widget. */
@@ -157,8 +158,10 @@ export const pageImpact: Benchmark = {
     const home = await (await fetch(`${front.url}/`)).text();
     const paths = [...new Set([...home.matchAll(/href="(\/products\/[^"?#]+)"/g)].map((m) => m[1]!))];
     let path: string | undefined;
+    let page = '';
     for (const candidate of paths) {
-      if ((await (await fetch(`${front.url}${candidate}`)).text()).includes('<tryon-button')) {
+      page = await (await fetch(`${front.url}${candidate}`)).text();
+      if (page.includes('<tryon-button')) {
         path = candidate;
         break;
       }
@@ -167,8 +170,7 @@ export const pageImpact: Benchmark = {
     const bare = await (await fetch(`${front.url}${path}?widget=off`)).text();
     if (bare.includes('<tryon-button') || bare.includes('tryon-button.js'))
       throw new Error('the copy without the widget still has it');
-    const page = await (await fetch(`${front.url}${path}`)).text();
-    const widgetSrc = /<script\b[^>]*\bsrc="([^"]*tryon-button[^"]*\.js[^"]*)"/i.exec(page)?.[1];
+    const widgetSrc = [...page.matchAll(WIDGET_SCRIPT)][0]?.[1];
     if (!widgetSrc) throw new Error(`${path} has no widget <script src>`);
 
     const runs = ctx.quick ? 1 : 3;
