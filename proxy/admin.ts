@@ -2,9 +2,13 @@
 // budget) for the shop's operator, a Hono app of its own. node.ts serves it on TRYON_ADMIN_PORT
 // (loopback by default), never on the public port, so no reverse proxy's prefix stripping can put
 // it on the internet; the Workers entry answers /usage with it when a token is bound. Every answer
-// needs `Authorization: Bearer <token>`, compared in constant time. A refused attempt is logged
-// (never the token) and counted per client: past the allowance the client is answered 429 before
-// its token is even looked at, so guessing costs a minute per handful of tries.
+// needs `Authorization: Bearer <token>`, compared in constant time. The token is checked first: the
+// right one is always served. Only a refused attempt is logged (never the token) and counted per
+// client, and past the allowance a wrong token is answered 429. The allowance cannot be what keeps
+// the right token from refusal, because every process on the machine is the same loopback client:
+// one guessing (or misconfigured) would blind Prometheus and the usage page. What stops guessing is
+// the token itself (at least 16 characters, config.ts); the 429 keeps a guesser's log lines and
+// answers cheap and tells it to stop.
 import { Hono, type Context } from 'hono';
 import { requestId } from 'hono/request-id';
 import { constantTimeEqual } from './crypto.js';
@@ -15,7 +19,7 @@ import type { Log } from './log.js';
 import type { SpendLedger } from './spend-ledger.js';
 import type { UsageBook, UsageDay } from './usage-book.js';
 
-/** Refused attempts one client may make per minute before it is refused unheard. */
+/** Refused attempts one client may make per minute before its wrong tokens are answered 429. */
 export const ADMIN_REFUSALS_PER_MINUTE = 10;
 
 export interface AdminMetrics {
@@ -114,6 +118,10 @@ export function createAdmin(options: AdminOptions): Hono<ProxyEnv> {
   app.use(requestId({ limitLength: 64 }));
 
   app.use(async (c, next) => {
+    const authorization = c.req.header('authorization');
+    // The right token first, in constant time, and always served: no count of other clients'
+    // failures (on loopback, every local process is one client) may refuse it.
+    if (constantTimeEqual(authorization ?? '', expected)) return next();
     const client = options.clientAddress(c) ?? 'unknown';
     const wait = refusals.exhausted(client);
     if (wait !== undefined) {
@@ -132,18 +140,15 @@ export function createAdmin(options: AdminOptions): Hono<ProxyEnv> {
         wait,
       );
     }
-    if (!constantTimeEqual(c.req.header('authorization') ?? '', expected)) {
-      refusals.add(client);
-      log({
-        level: 'warn',
-        event: 'admin_auth_refused',
-        requestId: c.get('requestId'),
-        path: loggedPath(c.req.path),
-        reason: c.req.header('authorization') === undefined ? 'no_token' : 'wrong_token',
-      });
-      throw new ProxyError(401, 'unauthorized', 'This address answers only to the admin token.');
-    }
-    await next();
+    refusals.add(client);
+    log({
+      level: 'warn',
+      event: 'admin_auth_refused',
+      requestId: c.get('requestId'),
+      path: loggedPath(c.req.path),
+      reason: authorization === undefined ? 'no_token' : 'wrong_token',
+    });
+    throw new ProxyError(401, 'unauthorized', 'This address answers only to the admin token.');
   });
 
   const { metrics, usage } = options;

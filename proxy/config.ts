@@ -52,6 +52,32 @@ const text = z
   .optional()
   .transform((v) => (v === '' ? undefined : v));
 
+/** This machine, by the URL's parsed host (so `http://127.0.0.1:x@elsewhere/` is elsewhere). */
+function isLoopbackHost(url: URL): boolean {
+  return /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/.test(url.hostname);
+}
+
+/**
+ * The try-on service's address as production needs it. https, since the key travels with every
+ * call (http only to this machine, such as the sandbox in a test). And no trailing /v1: the proxy
+ * adds /v1/… to every path itself, and an address copied with it (the sandbox's start-up line
+ * shows its API under /v1) names the version twice in the operator's configuration.
+ */
+function productionBaseUrlProblems(url: URL): string[] {
+  const problems: string[] = [];
+  // The URL is only described by its host and path: a user name or password in it is never printed.
+  const path = url.pathname.replace(/\/+$/, '');
+  if (url.protocol === 'http:' && !isLoopbackHost(url))
+    problems.push(
+      `TRYON_BASE_URL must use https in production (the key travels with every call): write https://${url.host}${path}, or use http only to this machine (127.0.0.1, localhost, [::1])`,
+    );
+  if (/\/v1$/i.test(path))
+    problems.push(
+      `TRYON_BASE_URL must not end in /v1 (the proxy adds /v1 to every call itself): write TRYON_BASE_URL=${url.protocol}//${url.host}${path.slice(0, -3)} (the service's address without /v1, as the sandbox's URL is)`,
+    );
+  return problems;
+}
+
 /** Which entry reads the configuration: a Worker has no second port, so its admin token needs none. */
 export interface LoadOptions {
   entry?: 'node' | 'workers';
@@ -73,10 +99,8 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
   const baseUrl = read('TRYON_BASE_URL');
   if (baseUrl && !z.url({ protocol: /^https?$/ }).safeParse(baseUrl).success)
     problems.push(`TRYON_BASE_URL is not an http(s) URL`);
+  else if (baseUrl && production) problems.push(...productionBaseUrlProblems(new URL(baseUrl)));
   if (apiKey && !baseUrl) problems.push('TRYON_BASE_URL is required with TRYON_API_KEY (the hosted API’s address)');
-  if (production && baseUrl?.startsWith('http://') && !/^http:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/.test(baseUrl)) {
-    problems.push('TRYON_BASE_URL must use https in production (the key travels with every call)');
-  }
 
   let secret = read('TRYON_PROXY_SECRET');
   let secretGenerated = false;
@@ -154,7 +178,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
       problems.push('TRYON_BUDGET_ALERT_URL is not a URL');
     }
     if (parsedUrl) {
-      const loopback = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/.test(parsedUrl.hostname);
+      const loopback = isLoopbackHost(parsedUrl);
       if (parsedUrl.protocol !== 'https:' && !(parsedUrl.protocol === 'http:' && (!production || loopback))) {
         problems.push('TRYON_BUDGET_ALERT_URL must be an https URL (http only to loopback, or outside production)');
       }

@@ -24,7 +24,12 @@
 import { concatBytes, constantTimeEqual, fromBase64Url, hmac, hmacKey, toBase64Url } from './crypto.js';
 import { ProxyError } from './errors.js';
 
-export type HandleKind = 'photo' | 'tryon' | 'file' | 'handoff';
+/**
+ * Every kind of handle the proxy mints. The request log cuts each of them out of paths and its
+ * test mints one of every kind listed here, so a kind added here is covered by both.
+ */
+export const HANDLE_KINDS = ['photo', 'tryon', 'file', 'handoff'] as const;
+export type HandleKind = (typeof HANDLE_KINDS)[number];
 
 export interface PhotoClaims {
   /** Random id of this photo handle; the compliance log names the photo by it. */

@@ -1,14 +1,21 @@
 // The request log's pieces (the line itself is written by answer-headers.ts): method, path, status and time taken. Handles in paths are cut to
-// their kind, so a log never holds a link that would open someone's photo or result.
+// their kind, so a log never holds a link that would open someone's photo, result or hand-off.
 import type { Log } from '../log.js';
 
-const HANDLE_IN_PATH = /v1\.(photo|tryon|file)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g;
+/**
+ * Anything shaped like a handle (handles.ts: `v1.<kind>.<payload>.<signature>`), whatever its
+ * kind: a list of kinds here would have to be kept in step with handles.ts, and a kind left out
+ * (as the hand-off once was) would be logged whole. The path is already decoded, so a handle with
+ * its dots percent-encoded is matched too.
+ */
+const HANDLE_IN_PATH = /v1\.([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g;
 
 /** Longest path a log line keeps: a 15 KB probe path must not cost 15 KB of log per request. */
 export const LOGGED_PATH_CHARS = 256;
 
 export function loggedPath(path: string): string {
   // Most paths (/health, /products/…) hold no handle: no pattern to run over them on every request.
+  // Every handle holds "v1.", so a path without it has none to cut.
   if (path.length <= LOGGED_PATH_CHARS && !path.includes('v1.')) return path;
   const named = path.slice(0, LOGGED_PATH_CHARS * 4).replace(HANDLE_IN_PATH, 'v1.$1.…');
   return named.length > LOGGED_PATH_CHARS ? `${named.slice(0, LOGGED_PATH_CHARS)}…(${path.length} chars)` : named;

@@ -2,6 +2,8 @@
 // (https://shopify.dev/docs/apps/build/online-store/display-dynamic-data#calculate-a-digital-signature):
 // the query parameters minus `signature`, each as `key=value` (repeated keys' values joined with
 // a comma), sorted, concatenated with no separator, HMAC-SHA256 with the app's shared secret, hex.
+// Shopify's own parameters (shop, logged_in_customer_id, path_prefix, timestamp, signature) must
+// each appear exactly once, so no value of them is ever the shopper's.
 //
 // Then says who the shopper is (appProxyClients, below), which the signature alone cannot.
 //
@@ -49,14 +51,23 @@ export async function signAppProxyParams(params: URLSearchParams, secret: string
   return toHex(await hmac(secret, appProxyMessage(params)));
 }
 
-export type AppProxyVerdict = 'valid' | 'missing' | 'mismatch' | 'stale';
+/**
+ * The parameters Shopify adds to every request it forwards. Each must be there exactly once: a
+ * repeated key is signed as its values joined by commas, so a shopper's own
+ * `?logged_in_customer_id=…` beside Shopify's would carry a valid signature, and whichever value
+ * a reader took first could be the shopper's choice of identity.
+ */
+export const APP_PROXY_PARAMETERS = ['shop', 'logged_in_customer_id', 'path_prefix', 'timestamp', 'signature'] as const;
+
+export type AppProxyVerdict = 'valid' | 'missing' | 'malformed' | 'mismatch' | 'stale';
 
 export async function checkAppProxySignature(
   params: URLSearchParams,
   options: Pick<AppProxySignatureOptions, 'secret' | 'maxAgeSeconds' | 'now'>,
 ): Promise<AppProxyVerdict> {
   const given = params.get('signature');
-  if (!given || params.getAll('signature').length !== 1) return 'missing';
+  if (!given) return 'missing';
+  for (const name of APP_PROXY_PARAMETERS) if (params.getAll(name).length !== 1) return 'malformed';
   const expected = await signAppProxyParams(params, options.secret);
   if (!constantTimeEqual(given.toLowerCase(), expected)) return 'mismatch';
   const maxAge = options.maxAgeSeconds ?? 300;
@@ -70,6 +81,7 @@ export async function checkAppProxySignature(
 
 const refusals: Record<Exclude<AppProxyVerdict, 'valid'>, string> = {
   missing: "This request did not come through the shop's App Proxy (no signature).",
+  malformed: `The App Proxy parameters ${APP_PROXY_PARAMETERS.join(', ')} must each appear exactly once.`,
   mismatch: 'The App Proxy signature does not match.',
   stale: 'The App Proxy signature has expired; reload the page.',
 };

@@ -206,8 +206,13 @@ describe('proxy behind the Shopify App Proxy', () => {
  * with the page's query and the signed parameters, the shopper's socket address in
  * X-Forwarded-For and cookies stripped. `x-test-customer` stands for the login session Shopify
  * knows the customer by. Every forwarded query is kept in `forwarded`, as a log would keep it.
+ * With `appends`, Shopify's parameters are appended after the page's own query rather than
+ * replacing a parameter of the same name the page sent, and all of it is signed.
  */
-async function startAppProxy(proxyUrl: string): Promise<{ url: string; forwarded: string[]; close(): Promise<void> }> {
+async function startAppProxy(
+  proxyUrl: string,
+  { appends = false } = {},
+): Promise<{ url: string; forwarded: string[]; close(): Promise<void> }> {
   const forwarded: string[] = [];
   const server = serve({
     port: 0,
@@ -216,10 +221,11 @@ async function startAppProxy(proxyUrl: string): Promise<{ url: string; forwarded
       const shopper = getConnInfo({ env } as never).remote.address!;
       const url = new URL(request.url);
       const params = new URLSearchParams(url.search);
-      params.set('shop', 'saree-house.myshopify.com');
-      params.set('logged_in_customer_id', request.headers.get('x-test-customer') ?? '');
-      params.set('path_prefix', '/apps/tryon');
-      params.set('timestamp', String(Math.floor(Date.now() / 1000)));
+      const add = (name: string, value: string) => (appends ? params.append(name, value) : params.set(name, value));
+      add('shop', 'saree-house.myshopify.com');
+      add('logged_in_customer_id', request.headers.get('x-test-customer') ?? '');
+      add('path_prefix', '/apps/tryon');
+      add('timestamp', String(Math.floor(Date.now() / 1000)));
       params.set('signature', await signAppProxyParams(params, APP_SECRET));
       forwarded.push(params.toString());
       const headers = new Headers(request.headers);
@@ -378,6 +384,43 @@ describe('who the shopper is behind the App Proxy (TRYON_SHOPIFY_APP_SECRET)', (
     // The real guest behind that signature is untouched by the replay.
     const own = photoOf(await upload(`${shopify.url}/photos`, '127.0.0.6'));
     assert.equal((await tryOn(`${shopify.url}/tryons`, '127.0.0.6', own)).status, 202);
+  });
+
+  test("a shopper's own logged_in_customer_id (or shop, path_prefix, timestamp) beside Shopify's is refused, never believed", async (t) => {
+    // Were Shopify to append its parameters after the page's query, the first of two would be the
+    // shopper's, and both are signed: a guest could name any customer, a fresh cap per request or
+    // a real customer's cap used up.
+    const appending = await startAppProxy(stack.url, { appends: true });
+    t.after(() => appending.close());
+    const guest = '127.0.0.8';
+    assert.equal(
+      (await send(`${appending.url}/products/dress-aline-indigo`, { from: guest, headers: origin })).status,
+      200,
+      'an ordinary signed request still passes',
+    );
+    const chosen = [
+      'logged_in_customer_id=3003',
+      'logged_in_customer_id=',
+      'shop=another-shop.myshopify.com',
+      'path_prefix=%2Fapps%2Fother',
+      `timestamp=${Math.floor(Date.now() / 1000)}`,
+    ];
+    const photo = photoOf(await upload(`${appending.url}/photos`, guest));
+    for (const query of chosen) {
+      for (const headers of [origin, { ...origin, 'x-test-customer': '3004' }]) {
+        const read = await send(`${appending.url}/products/dress-aline-indigo?${query}`, { from: guest, headers });
+        assert.equal(read.status, 401, `${query}: ${read.text}`);
+        assert.equal(code(read), 'invalid_signature');
+        const uploaded = await upload(`${appending.url}/photos?${query}`, guest, headers);
+        assert.equal(uploaded.status, 401, `${query}: ${uploaded.text}`);
+        const started = await tryOn(`${appending.url}/tryons?${query}`, guest, photo, headers);
+        assert.equal(started.status, 401, `${query}: ${started.text}`);
+      }
+    }
+    // Customer 3003's own allowance is whole: a guest never spent it.
+    const own = photoOf(await upload(`${shopify.url}/photos`, '127.0.0.5', { 'x-test-customer': '3003' }));
+    for (let i = 0; i < CAP; i++)
+      assert.equal((await tryOn(`${shopify.url}/tryons`, '127.0.0.5', own, { 'x-test-customer': '3003' })).status, 202);
   });
 
   test('a captured customer query replayed with forged addresses is only ever that customer', async () => {

@@ -258,6 +258,13 @@ describe('Shopify App Proxy signature', () => {
       appProxyMessage(params),
       'extra=1,2path_prefix=/apps/awesome_reviewsshop=shop-name.myshopify.comtimestamp=1317327555',
     );
+    assert.equal(await signAppProxyParams(params, 'hush'), params.get('signature'));
+    assert.notEqual(await signAppProxyParams(params, 'hush!'), params.get('signature'));
+    // The example predates logged_in_customer_id, which Shopify has added to every forwarded
+    // request since 2022 (empty for a guest): a query without it is refused.
+    assert.equal(await checkAppProxySignature(params, { secret: 'hush', maxAgeSeconds: 0 }), 'malformed');
+    params.set('logged_in_customer_id', '');
+    params.set('signature', await signAppProxyParams(params, 'hush'));
     assert.equal(await checkAppProxySignature(params, { secret: 'hush', maxAgeSeconds: 0 }), 'valid');
     assert.equal(await checkAppProxySignature(params, { secret: 'hush!', maxAgeSeconds: 0 }), 'mismatch');
     assert.equal(await checkAppProxySignature(params, { secret: 'hush' }), 'stale', 'a 2011 timestamp is too old');
@@ -356,6 +363,82 @@ describe('Shopify App Proxy signature', () => {
       assert.equal(typeof body.error.message, 'string');
       assert.equal(typeof body.error.retryable, 'boolean');
       assert.doesNotMatch(JSON.stringify(body), new RegExp(secret));
+      assert.deepEqual(reached, []);
+    });
+  }
+
+  // Shopify signs a repeated key as its values joined by commas, so a shopper's own
+  // `?logged_in_customer_id=…` beside Shopify's would still be signed: its first value must never
+  // name the shopper. Each of Shopify's parameters, given twice, is refused wherever the second
+  // one stands in the query (before, between or after Shopify's own), with the same value or another.
+  const shopifys = (at = now): [string, string][] => [
+    ['shop', 'saree-house.myshopify.com'],
+    ['logged_in_customer_id', ''],
+    ['path_prefix', '/apps/tryon'],
+    ['timestamp', String(Math.floor(at / 1000))],
+  ];
+  const others: Record<string, string[]> = {
+    shop: ['saree-house.myshopify.com', 'another-shop.myshopify.com'],
+    logged_in_customer_id: ['', '4242'],
+    path_prefix: ['/apps/tryon', '/apps/other'],
+    timestamp: [String(Math.floor(now / 1000)), String(Math.floor(now / 1000) - 5)],
+  };
+  /** The query Shopify would send with `extra` at position `at` among its own, signed as Shopify signs. */
+  async function signedWith(extra: [string, string], at: number): Promise<URLSearchParams> {
+    const pairs = shopifys();
+    pairs.splice(at, 0, extra);
+    const params = new URLSearchParams(pairs);
+    params.append('signature', await signAppProxyParams(params, secret));
+    return params;
+  }
+
+  for (const [name, values] of Object.entries(others)) {
+    test(`${name} given twice, in every position and with either value → 401, route not reached`, async () => {
+      let tried = 0;
+      for (const value of values) {
+        for (let at = 0; at <= shopifys().length; at++) {
+          const params = await signedWith([name, value], at);
+          assert.equal(params.getAll(name).length, 2);
+          // Signed as Shopify signs a repeated key: both values, joined by a comma.
+          assert.ok(appProxyMessage(params).includes(`${name}=${params.getAll(name).join(',')}`));
+          const { app, reached } = guardedApp();
+          const response = await app.request(`/products/saree-banarasi-red?${params}`);
+          assert.equal(response.status, 401, `${params}`);
+          const body = (await response.json()) as { error: { code: string; message: string } };
+          assert.equal(body.error.code, 'invalid_signature');
+          assert.match(body.error.message, /exactly once/);
+          assert.deepEqual(reached, []);
+          tried++;
+        }
+      }
+      assert.equal(tried, values.length * (shopifys().length + 1));
+    });
+  }
+
+  test('signature given twice, before or after the real one → 401', async () => {
+    const params = await signedQuery();
+    const real = params.get('signature')!;
+    for (const [first, second] of [
+      [real, real],
+      ['a'.repeat(64), real],
+      [real, 'a'.repeat(64)],
+    ] as const) {
+      const twice = new URLSearchParams([...params].filter(([key]) => key !== 'signature'));
+      twice.append('signature', first);
+      twice.append('signature', second);
+      const { app, reached } = guardedApp();
+      assert.equal((await app.request(`/products/x?${twice}`)).status, 401, `${twice}`);
+      assert.deepEqual(reached, []);
+    }
+  });
+
+  for (const name of [...Object.keys(others), 'signature']) {
+    test(`a query without ${name} → 401`, async () => {
+      const params = await signedQuery();
+      params.delete(name);
+      if (name !== 'signature') params.set('signature', await signAppProxyParams(params, secret));
+      const { app, reached } = guardedApp();
+      assert.equal((await app.request(`/products/x?${params}`)).status, 401, `${params}`);
       assert.deepEqual(reached, []);
     });
   }

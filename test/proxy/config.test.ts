@@ -40,6 +40,80 @@ describe('config', () => {
     assert.equal(ok.useSandbox, false);
   });
 
+  describe('TRYON_BASE_URL in production', () => {
+    const production = {
+      NODE_ENV: 'production',
+      TRYON_API_KEY: 'sk_live_abc',
+      TRYON_PROXY_SECRET: SECRET,
+      TRYON_ALLOWED_ORIGINS: 'https://shop.example',
+    };
+    const baseUrlProblems = (url: string, env: Record<string, string> = production) => {
+      try {
+        loadConfig({ ...env, TRYON_BASE_URL: url });
+        return [];
+      } catch (error) {
+        assert.ok(error instanceof ConfigError);
+        return error.problems.filter((p) => p.includes('TRYON_BASE_URL'));
+      }
+    };
+
+    it('refuses plain http to anywhere but this machine, however the URL is spelt', () => {
+      for (const url of [
+        'http://api.example',
+        'HTTP://api.example',
+        'http://127.0.0.1:x@api.example/',
+        'http://localhost@api.example',
+        'http://localhost.api.example',
+        'http://10.0.0.5:8080',
+        'http://[::ffff:7f00:1]:80@api.example',
+      ]) {
+        const found = baseUrlProblems(url);
+        assert.equal(found.length, 1, `${url}: ${found.join('; ')}`);
+        assert.match(found[0]!, /^TRYON_BASE_URL must use https in production/, url);
+        assert.match(found[0]!, /write https:\/\//, url);
+        assert.doesNotMatch(found[0]!, /@|:x/, `${url}: a user name or password is never printed`);
+      }
+    });
+
+    it('refuses a URL ending in /v1 and says what to write instead', () => {
+      for (const [url, instead] of [
+        ['https://api.example/v1', 'https://api.example'],
+        ['https://api.example/v1/', 'https://api.example'],
+        ['https://api.example/tryon/v1', 'https://api.example/tryon'],
+        ['http://127.0.0.1:4010/v1', 'http://127.0.0.1:4010'],
+        ['https://api.example/V1', 'https://api.example'],
+      ] as const) {
+        const found = baseUrlProblems(url);
+        assert.equal(found.length, 1, `${url}: ${found.join('; ')}`);
+        assert.match(found[0]!, /TRYON_BASE_URL must not end in \/v1/, url);
+        assert.ok(found[0]!.includes(`TRYON_BASE_URL=${instead} `), `${url}: ${found[0]}`);
+      }
+    });
+
+    it('accepts https anywhere and http on loopback (the sandbox, in tests and the demo)', () => {
+      for (const url of [
+        'https://api.example',
+        'https://api.example/',
+        'https://api.example/tryon/',
+        'https://api.example/v10',
+        'https://api.example/v1x',
+        'http://127.0.0.1:4010',
+        'http://127.0.0.7:4010/',
+        'http://localhost:4010',
+        'http://[::1]:4010',
+      ]) {
+        assert.deepEqual(baseUrlProblems(url), [], url);
+        assert.equal(loadConfig({ ...production, TRYON_BASE_URL: url }).baseUrl, url);
+      }
+    });
+
+    it('outside production, http and /v1 are still accepted (the transport drops a trailing /v1)', () => {
+      for (const url of ['http://api.example', 'https://api.example/v1', 'http://127.0.0.1:4010/v1/'])
+        for (const NODE_ENV of ['development', 'test'])
+          assert.deepEqual(baseUrlProblems(url, { NODE_ENV, TRYON_API_KEY: 'sk_test_abc' }), [], `${NODE_ENV} ${url}`);
+    });
+  });
+
   it('development with no key points at the sandbox and says so', () => {
     const config = loadConfig({});
     assert.equal(config.useSandbox, true);

@@ -96,7 +96,7 @@ describe('the admin listener: GET /metrics and GET /usage', () => {
       );
   });
 
-  it('answers 401 without the token or with a wrong one, logs the refusal without the token, and refuses a guesser unheard after a few', async () => {
+  it('answers 401 without the token or with a wrong one, logs the refusal without the token, 429 to a guesser after a few, and the right token still after 20 bad ones', async () => {
     const attempts: Record<string, string>[] = [
       {},
       { authorization: 'Bearer wrong-token-wrong-token-00' },
@@ -122,13 +122,25 @@ describe('the admin listener: GET /metrics and GET /usage', () => {
     );
     for (let i = attempts.length; i < ADMIN_REFUSALS_PER_MINUTE; i++)
       assert.equal((await send(`${admin}/usage`, { from: '127.0.0.2' })).status, 401);
-    // Out of attempts: refused before the token is looked at, so even the right one tells nothing.
-    for (const headers of [{}, { authorization: `Bearer ${TOKEN}` }] as Record<string, string>[]) {
+    // Out of attempts: every wrong token is 429, twenty bad ones in all.
+    for (let i = ADMIN_REFUSALS_PER_MINUTE; i < 20; i++) {
+      const headers: Record<string, string> = i % 2 ? {} : { authorization: `Bearer wrong-${i}-wrong-token-000` };
       const refused = await send(`${admin}/metrics`, { from: '127.0.0.2', headers });
       assert.equal(refused.status, 429, refused.text);
       assert.equal(refused.json<{ error: { code: string } }>().error.code, 'rate_limited');
       assert.ok(Number(refused.headers['retry-after']) >= 1);
     }
+    // The right token is never refused: every process on the machine is the same loopback client,
+    // and a guessing one must not blind Prometheus or the usage page.
+    for (const path of ['/metrics', '/usage']) {
+      const served = await send(`${admin}${path}`, {
+        from: '127.0.0.2',
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      assert.equal(served.status, 200, `${path}: ${served.text}`);
+    }
+    // Nor does it clear the guesser's count.
+    assert.equal((await send(`${admin}/metrics`, { from: '127.0.0.2' })).status, 429);
     // Another client is not held up by the guesser.
     assert.equal(
       (await send(`${admin}/metrics`, { from: '127.0.0.3', headers: { authorization: `Bearer ${TOKEN}` } })).status,

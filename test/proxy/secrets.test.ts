@@ -2,7 +2,8 @@
 // never reach the log; each try-on writes one compliance line naming the photo by handle id.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HandleSigner } from '../../proxy/handles.js';
+import { HANDLE_KINDS, HandleSigner, type ClaimsOf, type HandleKind } from '../../proxy/handles.js';
+import { LOGGED_PATH_CHARS, loggedPath } from '../../proxy/middleware/request-log.js';
 import {
   SECRET,
   absolute,
@@ -108,6 +109,77 @@ describe('secrets and logs', () => {
     assert.match(String(line.client), /^[0-9a-f]{64}$/);
     assert.ok(!JSON.stringify(line).includes('127.0.0.1'));
     assert.ok(!Number.isNaN(Date.parse(String(line.time))));
+  });
+});
+
+/** Claims for one handle of every kind; a kind added to HANDLE_KINDS fails to compile here until it has some. */
+const CLAIMS: { [K in HandleKind]: ClaimsOf[K] } = {
+  photo: { id: 'photo_id_1', fileId: 'file_upstream_1', phoneConsent: { version: '3', language: 'hi' } },
+  tryon: {
+    jobId: 'job_upstream_1',
+    product: 'saree-banarasi-red',
+    views: ['front', 'back'],
+    output: 'image',
+    photoId: 'photo_id_1',
+    previewJobId: 'job_upstream_0',
+  },
+  file: { fileId: 'file_upstream_2', jobId: 'job_upstream_1', view: 'front', type: 'image', photoId: 'photo_id_1' },
+  handoff: { id: 'handoff_id_1' },
+};
+
+describe('handles in the request log', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ proxy: { allowedOrigins: ['https://shop.example'] } });
+  });
+  after(async () => {
+    await stack.close();
+  });
+
+  // Whoever reads the log must not be able to open anyone's photo, try-on, file or hand-off: a
+  // hand-off handle answers the shopper's photo handle. Every kind the proxy mints is tried, on
+  // every route that takes a handle, spelt plainly and percent-encoded.
+  for (const kind of HANDLE_KINDS) {
+    it(`cuts a ${kind} handle to its kind in every request line`, async () => {
+      assert.ok(CLAIMS[kind], `claims for the ${kind} kind`);
+      const { handle } = await new HandleSigner(SECRET).mint(kind, CLAIMS[kind], 3600);
+      const [, , payload, signature] = handle.split('.') as [string, string, string, string];
+      const encoded = handle.replaceAll('.', '%2E');
+      const from = stack.logs.length;
+      const requests: [string, string][] = [
+        ['DELETE', `/photos/${handle}`],
+        ['GET', `/tryons/${handle}`],
+        ['GET', `/files/${handle}`],
+        ['GET', `/handoffs/${handle}`],
+        ['GET', `/handoffs/${encoded}`],
+        ['GET', `/no-such-route/${handle}/and/${handle}`],
+      ];
+      for (const [method, path] of requests) {
+        const response = await fetch(`${stack.url}${path}`, { method, headers: { origin: 'https://shop.example' } });
+        await response.body?.cancel();
+      }
+      const lines = stack.logs.slice(from);
+      const requestLines = lines.filter((line) => line.event === 'request');
+      assert.equal(requestLines.length, requests.length, JSON.stringify(lines));
+      for (const line of requestLines) assert.match(String(line.path), new RegExp(`v1\\.${kind}\\.…`));
+      const logged = JSON.stringify(lines);
+      for (const secret of [handle, payload, signature, encoded])
+        assert.ok(!logged.includes(secret), `a ${kind} handle reached the log: ${logged}`);
+    });
+  }
+
+  it('cuts handles from long paths too, and leaves paths without one as they are', async () => {
+    const signer = new HandleSigner(SECRET);
+    for (const kind of HANDLE_KINDS) {
+      const { handle } = await signer.mint(kind, CLAIMS[kind], 3600);
+      const long = `/tryons/${'a'.repeat(LOGGED_PATH_CHARS - 20)}/${handle}`;
+      const logged = loggedPath(long);
+      assert.ok(!logged.includes(handle.split('.')[2]!), logged);
+      assert.ok(logged.length <= LOGGED_PATH_CHARS + 20, logged);
+      assert.equal(loggedPath(`/x/${handle}/events`), `/x/v1.${kind}.…/events`);
+    }
+    assert.equal(loggedPath('/products/saree-banarasi-red'), '/products/saree-banarasi-red');
+    assert.equal(loggedPath('/products/v1.2-dress'), '/products/v1.2-dress');
   });
 });
 
