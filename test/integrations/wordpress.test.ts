@@ -78,16 +78,22 @@ async function deadAddress(): Promise<string> {
 }
 
 /**
- * A loopback server that records the paths asked of it: it answers every one with a page that is no
- * proxy's (a service inside the site's network), or, held, answers none (a proxy that hangs).
+ * A loopback server that records the paths asked of it and the Authorization header each came with:
+ * it answers every one with a page that is no proxy's (a service inside the site's network), or,
+ * held, answers none (a proxy that hangs).
  */
-async function recorder(
-  mode: 'answer' | 'hold' = 'answer',
-): Promise<{ port: number; paths: string[]; close(): Promise<void> }> {
+async function recorder(mode: 'answer' | 'hold' = 'answer'): Promise<{
+  port: number;
+  paths: string[];
+  authorizations: (string | undefined)[];
+  close(): Promise<void>;
+}> {
   const paths: string[] = [];
+  const authorizations: (string | undefined)[] = [];
   const held: ServerResponse[] = [];
   const server = createHttpServer((request, response) => {
     paths.push(request.url!);
+    authorizations.push(request.headers.authorization);
     if (mode === 'hold') held.push(response);
     else response.writeHead(200, { 'content-type': 'text/plain' }).end('internal: the database password is hunter2');
   });
@@ -96,6 +102,7 @@ async function recorder(
   return {
     port,
     paths,
+    authorizations,
     close: async () => {
       for (const response of held) response.destroy();
       server.closeAllConnections();
@@ -144,6 +151,43 @@ async function saveSettings(fields: Record<string, string | string[]>): Promise<
   assert.equal(response.status, 200, text.slice(0, 2000));
   assert.match(url, /page=tryon-button&settings-updated=true/);
   return text;
+}
+
+/** Submits the usage fields of the settings form as `session`; resolves with the page shown after. */
+async function saveUsage(session: Session, fields: Record<string, string>): Promise<string> {
+  const { text: form } = await session.follow(SETTINGS_PAGE);
+  const posted: Record<string, string> = {
+    option_page: 'tryon_button',
+    action: 'update',
+    _wpnonce: fieldValue(form, '_wpnonce'),
+    _wp_http_referer: fieldValue(form, '_wp_http_referer'),
+  };
+  for (const [key, value] of Object.entries(fields)) posted[`tryon_button_usage[${key}]`] = value;
+  const { response, text } = await session.follow('/wp-admin/options.php', { form: posted });
+  assert.equal(response.status, 200, text.slice(0, 2000));
+  return text;
+}
+
+async function savedUsage(): Promise<Record<string, string>> {
+  return JSON.parse(await wp.php(`echo wp_json_encode( get_option( 'tryon_button_usage' ) );`)) as Record<
+    string,
+    string
+  >;
+}
+
+/** The nonce the settings page gives its script for the usage section. */
+function usageNonce(html: string): string {
+  const nonce = html.match(/"usageNonce":"([0-9a-f]+)"/)?.[1];
+  if (!nonce) throw new Error(`no usage nonce in:\n${html.slice(0, 3000)}`);
+  return nonce;
+}
+
+/** What admin-ajax.php answers the usage section's script: it asks the saved admin listener now. */
+async function askUsage(session: Session, nonce: string): Promise<{ code: number; body: string }> {
+  const response = await session.request('/wp-admin/admin-ajax.php', {
+    form: { action: 'tryon_button_usage', _ajax_nonce: nonce },
+  });
+  return { code: response.status, body: await response.text() };
 }
 
 const occurrences = (text: string, pattern: RegExp) => text.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
@@ -746,6 +790,8 @@ describe(
             _wp_http_referer: fieldValue(form, '_wp_http_referer'),
             'tryon_button_usage[url]': proxy.adminUrl!,
             'tryon_button_usage[token]': token,
+            // The admin listener is on this server (127.0.0.1): said, as its operator would.
+            'tryon_button_usage[loopback]': 'yes',
           },
         });
         assert.equal(response.status, 200);
@@ -786,6 +832,100 @@ describe(
         assert.deepEqual(await logBeyondCore(), []);
       } finally {
         await proxy.close();
+      }
+    });
+
+    test('a new admin listener address clears the saved token, from the form or update_option: the token never goes there', async () => {
+      const token = 'wordpress-usage-admin-token-4567';
+      const elsewhere = await recorder('answer');
+      try {
+        await saveUsage(admin, { url: 'http://127.0.0.1:9464', token, loopback: 'yes' });
+        assert.notEqual((await savedUsage()).token, '', 'a token is saved');
+
+        // Only the address changes, as it would for someone who wants the token sent elsewhere.
+        const moved = `http://127.0.0.1:${elsewhere.port}`;
+        const saved = await saveUsage(admin, { url: moved, token: '', loopback: 'yes' });
+        const { text: page } = await admin.follow(SETTINGS_PAGE);
+        assert.equal((await askUsage(admin, usageNonce(page))).code, 200);
+        assert.deepEqual(elsewhere.authorizations, [], "the old address's token is not sent to the new one");
+        assert.deepEqual(await savedUsage().then((u) => [u.url, u.token]), [moved, '']);
+        assert.match(saved, /The admin token was cleared because the admin listener(?:'|&#039;)s address changed/);
+        assert.match(page, /The saved token was cleared when the admin listener&#039;s address changed/);
+        assert.doesNotMatch(page, /A token is saved/);
+
+        // The address and its token together: kept. The same address again without a token: kept.
+        await saveUsage(admin, { url: 'http://127.0.0.1:9465', token, loopback: 'yes' });
+        const kept = (await savedUsage()).token;
+        assert.notEqual(kept, '');
+        await saveUsage(admin, { url: 'http://127.0.0.1:9465', token: '', loopback: 'yes' });
+        assert.equal((await savedUsage()).token, kept);
+
+        // The options API, as another plugin or a script would change it (no settings form, no admin_init).
+        assert.equal(
+          await wp.php(
+            `$o = get_option( 'tryon_button_usage' ); $o['url'] = 'https://listener.example'; update_option( 'tryon_button_usage', $o ); echo get_option( 'tryon_button_usage' )['token'];`,
+          ),
+          '',
+        );
+        assert.deepEqual(await logBeyondCore(), []);
+      } finally {
+        await elsewhere.close();
+      }
+    });
+
+    test('the usage request is a safe one: an internal address is refused unless it is loopback and the operator said so', async () => {
+      const token = 'wordpress-usage-admin-token-89ab';
+      const inside = await recorder('answer');
+      const usageHtml = async () => {
+        const { text } = await admin.follow(SETTINGS_PAGE);
+        const answer = await askUsage(admin, usageNonce(text));
+        assert.equal(answer.code, 200, answer.body);
+        return (JSON.parse(answer.body) as { html: string }).html;
+      };
+      try {
+        // The port allowed, so that only the address can be the reason for a refusal.
+        await wp.allowPort(inside.port);
+        const internal = `http://localhost:${inside.port}`;
+        await saveUsage(admin, { url: internal, token, loopback: 'no' });
+        assert.match(await usageHtml(), /WordPress does not ask internal addresses/);
+        assert.deepEqual(inside.paths, [], 'nothing asked without the operator saying so');
+
+        // Saying so covers this server only: a private address elsewhere in the network stays refused.
+        await saveUsage(admin, { url: 'http://10.0.0.1:9464', token, loopback: 'yes' });
+        assert.match(await usageHtml(), /WordPress does not ask internal addresses/);
+
+        // Said, for the loopback address: asked, with the token.
+        await saveUsage(admin, { url: internal, token, loopback: 'yes' });
+        assert.match(await usageHtml(), /Something answers at that address, but not a try-on proxy/);
+        assert.deepEqual(inside.paths, ['/usage']);
+        assert.deepEqual(inside.authorizations, [`Bearer ${token}`]);
+
+        // An Author can use neither the administrator's nonce nor one of their own, nor save the fields.
+        const author = await authorSession();
+        const { text: adminPage } = await admin.follow(SETTINGS_PAGE);
+        assert.equal((await askUsage(author.session, usageNonce(adminPage))).code, 403);
+        const loggedIn = author.session.cookieList().find((cookie) => cookie.name.startsWith('wordpress_logged_in_'))!;
+        const ownNonce = (
+          await wp.php(
+            `$_COOKIE[LOGGED_IN_COOKIE] = urldecode( ${JSON.stringify(loggedIn.value)} ); wp_set_current_user( ${author.id} ); echo wp_create_nonce( 'tryon_button_usage' );`,
+          )
+        ).trim();
+        assert.deepEqual(await askUsage(author.session, ownNonce), { code: 403, body: '{"error":"forbidden"}' });
+        const before = await savedUsage();
+        const refused = await author.session.request('/wp-admin/options.php', {
+          form: {
+            option_page: 'tryon_button',
+            action: 'update',
+            _wpnonce: fieldValue(adminPage, '_wpnonce'),
+            'tryon_button_usage[url]': 'https://listener.example',
+          },
+        });
+        assert.equal(refused.status, 403);
+        assert.deepEqual(await savedUsage(), before);
+        assert.deepEqual(inside.paths, ['/usage'], 'nothing asked for the Author');
+        assert.deepEqual(await logBeyondCore(), []);
+      } finally {
+        await inside.close();
       }
     });
 

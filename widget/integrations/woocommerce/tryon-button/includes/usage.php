@@ -5,15 +5,24 @@
  * docs/proxy.md "The admin listener"), on the settings page.
  *
  * The admin URL and token are their own option (tryon_button_usage), set on the settings page by an
- * administrator. The token is kept sealed with a key derived from this site's secret keys
- * (wp-config.php), so a copy of the database alone does not give it away, and it is never printed
- * back: the field stays empty, and an empty field keeps the saved token.
+ * administrator (on a network, by a network administrator: manage_network_options, since a site's
+ * administrator is not trusted with the network's proxy). The token is kept sealed with a key
+ * derived from this site's secret keys (wp-config.php), so a copy of the database alone does not
+ * give it away, and it is never printed back: the field stays empty, and an empty field keeps the
+ * saved token.
  *
- * The admin listener is usually on the proxy's own machine (127.0.0.1:9464), which WordPress's
- * "safe" requests refuse; it is asked with wp_remote_get, no redirects, a short timeout, and only
- * at the URL an administrator saved. The page never waits for it: it shows the last answer kept
- * (a transient), and its script asks admin-ajax.php for a fresh one after the page has loaded
- * when that answer is older than five minutes (stale while revalidating, as the proxy status).
+ * A token belongs to the address it was entered for: whenever the address changes, by the form or by
+ * any update_option(), the saved token is cleared (pre_update_option, which every change passes
+ * through), so that changing only the address cannot send it somewhere else.
+ *
+ * The request is a safe one (wp_safe_remote_get: no private or loopback address, no port but 80, 443
+ * and 8080 unless the site allows it), with no redirects and a short timeout. The admin listener
+ * listens on the proxy's own machine (127.0.0.1:9464) by default, which safe requests refuse: when it
+ * runs on this same server, the operator says so ("on this server"), and then, and only for a
+ * loopback address (127.0.0.0/8, [::1], localhost), it is asked with wp_remote_get. The page never
+ * waits for it: it shows the last answer kept (a transient), and its script asks admin-ajax.php for
+ * a fresh one after the page has loaded when that answer is older than five minutes (stale while
+ * revalidating, as the proxy status).
  */
 
 if ( ! defined( 'ABSPATH' ) ) {
@@ -26,15 +35,33 @@ const TRYON_BUTTON_USAGE_CACHE = 'tryon_button_usage_cache';
 const TRYON_BUTTON_USAGE_FRESH_SECONDS = 300;
 const TRYON_BUTTON_USAGE_DAYS_SHOWN = 14;
 
+/**
+ * url and token (sealed); loopback: 'yes' when the operator said the admin listener is on this
+ * server; token_cleared: '1' when the token was cleared because the address changed, until a token
+ * is entered or forgotten (the form says so meanwhile).
+ */
 function tryon_button_usage_settings(): array {
 	$saved = get_option( TRYON_BUTTON_USAGE_OPTION, array() );
 	if ( ! is_array( $saved ) ) {
 		$saved = array();
 	}
+	$text = static function ( string $key ) use ( $saved ): string {
+		return isset( $saved[ $key ] ) && is_string( $saved[ $key ] ) ? $saved[ $key ] : '';
+	};
 	return array(
-		'url'   => isset( $saved['url'] ) && is_string( $saved['url'] ) ? $saved['url'] : '',
-		'token' => isset( $saved['token'] ) && is_string( $saved['token'] ) ? $saved['token'] : '',
+		'url'           => $text( 'url' ),
+		'token'         => $text( 'token' ),
+		'loopback'      => 'yes' === $text( 'loopback' ) ? 'yes' : 'no',
+		'token_cleared' => '1' === $text( 'token_cleared' ) ? '1' : '',
 	);
+}
+
+/**
+ * Who may set the admin listener and its token, and ask it: the site's administrator, or on a
+ * network the network's (a site's administrator there has manage_options too).
+ */
+function tryon_button_usage_capability(): string {
+	return is_multisite() ? 'manage_network_options' : 'manage_options';
 }
 
 /** The key the token is sealed with: this site's own secret, never stored beside it. */
@@ -58,13 +85,18 @@ function tryon_button_admin_token(): string {
 }
 
 /**
- * The form's two fields. A field left out of the post (another form) keeps what is saved; an empty
- * token keeps the saved one; "forget" removes it.
+ * The form's fields. A field left out of the post (another form) keeps what is saved; an empty
+ * token keeps the saved one; "forget" removes it. options.php has checked its nonce and
+ * manage_options; on a network, a site's administrator changes nothing here.
  */
 function tryon_button_sanitize_usage( $input ): array {
 	$clean = tryon_button_usage_settings();
-	if ( ! is_array( $input ) ) {
+	if ( ! is_array( $input ) || ! current_user_can( tryon_button_usage_capability() ) ) {
 		return $clean;
+	}
+	// The form always posts it (a hidden "no" before the checkbox), so absent means "unchanged".
+	if ( isset( $input['loopback'] ) ) {
+		$clean['loopback'] = 'yes' === $input['loopback'] ? 'yes' : 'no';
 	}
 	if ( isset( $input['url'] ) && is_scalar( $input['url'] ) ) {
 		$value = trim( (string) $input['url'] );
@@ -110,8 +142,64 @@ function tryon_button_register_usage_setting(): void {
 add_action( 'admin_init', 'tryon_button_register_usage_setting' );
 
 /**
+ * Every change of the option passes here, whoever makes it (the settings form, another plugin, a
+ * script): a token carried over to another address is cleared. The sanitize callback alone would
+ * miss changes made outside wp-admin, where register_setting() has not run.
+ */
+function tryon_button_usage_before_save( $value, $old_value ) {
+	if ( ! is_array( $value ) ) {
+		return $value;
+	}
+	$old       = is_array( $old_value ) ? $old_value : array();
+	$old_url   = is_string( $old['url'] ?? null ) ? $old['url'] : '';
+	$old_token = is_string( $old['token'] ?? null ) ? $old['token'] : '';
+	$new_url   = is_string( $value['url'] ?? null ) ? $value['url'] : '';
+	$new_token = is_string( $value['token'] ?? null ) ? $value['token'] : '';
+	if ( $new_url !== $old_url ) {
+		// Another proxy: what was kept belongs to the old one.
+		delete_transient( TRYON_BUTTON_USAGE_CACHE );
+	}
+	if ( $new_url !== $old_url && '' !== $old_token && $new_token === $old_token ) {
+		$value['token']         = '';
+		$value['token_cleared'] = '1';
+		// Only on the settings form's save (wp-admin); the form says it too, whoever cleared it.
+		if ( function_exists( 'add_settings_error' ) ) {
+			add_settings_error( TRYON_BUTTON_OPTION, 'tryon_button_usage_token_cleared', __( 'The admin token was cleared because the admin listener\'s address changed: a token is only sent to the address it was entered for. Enter the proxy\'s TRYON_ADMIN_TOKEN again to see usage.', 'tryon-button' ), 'warning' );
+		}
+	} elseif ( $new_token !== $old_token ) {
+		// A token entered or forgotten: what was said about the old one no longer applies.
+		$value['token_cleared'] = '';
+	}
+	return $value;
+}
+add_filter( 'pre_update_option_' . TRYON_BUTTON_USAGE_OPTION, 'tryon_button_usage_before_save', 10, 2 );
+
+/** Whether the URL's host is this server's loopback: 127.0.0.0/8, [::1] or localhost. */
+function tryon_button_usage_is_loopback( string $host ): bool {
+	$host = strtolower( trim( $host, '[]' ) );
+	return 'localhost' === $host || '::1' === $host || 1 === preg_match( '/^127(\.\d{1,3}){3}\z/', $host );
+}
+
+/**
+ * The usage URL asked on this server's loopback, rebuilt from its parts (so that the transport reads
+ * the host that was checked); '' when the URL is not a loopback one, or has a user or password.
+ */
+function tryon_button_usage_loopback_url( string $url ): string {
+	$parts = wp_parse_url( $url );
+	if ( ! is_array( $parts ) || empty( $parts['host'] ) || isset( $parts['user'] ) || isset( $parts['pass'] ) ) {
+		return '';
+	}
+	$scheme = strtolower( $parts['scheme'] ?? '' );
+	if ( ! in_array( $scheme, array( 'http', 'https' ), true ) || ! tryon_button_usage_is_loopback( $parts['host'] ) ) {
+		return '';
+	}
+	$port = isset( $parts['port'] ) ? ':' . (int) $parts['port'] : '';
+	return $scheme . '://' . strtolower( $parts['host'] ) . $port . rtrim( $parts['path'] ?? '', '/' ) . '/usage';
+}
+
+/**
  * Asks the admin listener now (at most 3 s) and keeps what it said: the answer, or one word for
- * why there is none ('not_set', 'unreachable', 'refused', 'not_usage').
+ * why there is none ('not_set', 'not_allowed', 'unreachable', 'refused', 'not_usage').
  */
 function tryon_button_refresh_usage(): array {
 	$settings = tryon_button_usage_settings();
@@ -119,20 +207,30 @@ function tryon_button_refresh_usage(): array {
 	if ( '' === $settings['url'] || '' === $token ) {
 		return array( 'fetched_at' => time(), 'problem' => 'not_set' );
 	}
-	$response = wp_remote_get(
-		$settings['url'] . '/usage',
-		array(
-			'timeout'             => 3,
-			'redirection'         => 0,
-			'limit_response_size' => 262144,
-			'headers'             => array(
-				'Accept'        => 'application/json',
-				'Authorization' => 'Bearer ' . $token,
-			),
-		)
+	$args     = array(
+		'timeout'             => 3,
+		'redirection'         => 0,
+		'limit_response_size' => 262144,
+		'headers'             => array(
+			'Accept'        => 'application/json',
+			'Authorization' => 'Bearer ' . $token,
+		),
 	);
-	$kept = tryon_button_cached_usage();
-	if ( is_wp_error( $response ) ) {
+	$loopback = 'yes' === $settings['loopback'] ? tryon_button_usage_loopback_url( $settings['url'] ) : '';
+	$url      = $settings['url'] . '/usage';
+	$kept     = tryon_button_cached_usage();
+	if ( '' !== $loopback ) {
+		// The operator said the listener is on this server, and the address is this server's own.
+		$response = wp_remote_get( $loopback, $args );
+	} elseif ( ! wp_http_validate_url( $url ) ) {
+		// Refused before any connection: said as such, not as an address that did not answer.
+		$response = null;
+	} else {
+		$response = wp_safe_remote_get( $url, $args );
+	}
+	if ( null === $response ) {
+		$entry = array( 'fetched_at' => time(), 'problem' => 'not_allowed' );
+	} elseif ( is_wp_error( $response ) ) {
 		$entry = array( 'fetched_at' => time(), 'problem' => 'unreachable' );
 	} elseif ( in_array( (int) wp_remote_retrieve_response_code( $response ), array( 401, 429 ), true ) ) {
 		$entry = array( 'fetched_at' => time(), 'problem' => 'refused' );
@@ -180,6 +278,7 @@ function tryon_button_number( $value ): string {
 function tryon_button_usage_html( array $entry ): string {
 	$problems = array(
 		'not_set'     => __( 'Enter the proxy\'s admin listener and its token below to see usage here.', 'tryon-button' ),
+		'not_allowed' => __( 'WordPress does not ask internal addresses, nor ports other than 80, 443 and 8080 (a site can allow more with the http_allowed_safe_ports filter). If the admin listener is on this server, tick "The admin listener is on this server" below.', 'tryon-button' ),
 		'unreachable' => __( 'The admin listener did not answer. Is the address right, and can this server reach it?', 'tryon-button' ),
 		'refused'     => __( 'The admin listener refused the token. Enter the proxy\'s TRYON_ADMIN_TOKEN again.', 'tryon-button' ),
 		'not_usage'   => __( 'Something answers at that address, but not a try-on proxy\'s admin listener.', 'tryon-button' ),
@@ -232,22 +331,43 @@ function tryon_button_usage_html( array $entry ): string {
 }
 
 function tryon_button_usage_rows(): void {
+	if ( ! current_user_can( tryon_button_usage_capability() ) ) {
+		echo '<tr><th scope="row">' . esc_html__( 'Usage', 'tryon-button' ) . '</th><td><p class="description">' . esc_html__( 'The proxy\'s admin listener and its token are set by the network\'s administrators.', 'tryon-button' ) . '</p></td></tr>';
+		return;
+	}
 	$settings = tryon_button_usage_settings();
+	$name     = static function ( string $field ): string {
+		return esc_attr( TRYON_BUTTON_USAGE_OPTION . '[' . $field . ']' );
+	};
 	echo '<tr><th scope="row"><label for="tryon-button-usage-url">' . esc_html__( 'Admin listener', 'tryon-button' ) . '</label></th><td>';
-	echo '<input type="text" class="regular-text" id="tryon-button-usage-url" name="' . esc_attr( TRYON_BUTTON_USAGE_OPTION . '[url]' ) . '" value="' . esc_attr( $settings['url'] ) . '">';
-	echo '<p class="description">' . esc_html__( 'Where this server reaches the proxy\'s admin listener (TRYON_ADMIN_PORT), e.g. http://127.0.0.1:9464. Used only to show usage on this page.', 'tryon-button' ) . '</p></td></tr>';
+	echo '<input type="text" class="regular-text" id="tryon-button-usage-url" name="' . $name( 'url' ) . '" value="' . esc_attr( $settings['url'] ) . '" aria-describedby="tryon-button-usage-url-help">'; // phpcs:ignore WordPress.Security.EscapeOutput -- $name escapes.
+	echo '<p class="description" id="tryon-button-usage-url-help">' . esc_html__( 'Where this server reaches the proxy\'s admin listener (TRYON_ADMIN_PORT), e.g. http://127.0.0.1:9464. Used only to show usage on this page. Changing it clears the saved token: a token is only sent to the address it was entered for.', 'tryon-button' ) . '</p>';
+	// The form always posts a value: absent (another form) means unchanged, so unticking is "no".
+	echo '<input type="hidden" name="' . $name( 'loopback' ) . '" value="no">'; // phpcs:ignore WordPress.Security.EscapeOutput -- $name escapes.
+	echo '<p><label><input type="checkbox" id="tryon-button-usage-loopback" name="' . $name( 'loopback' ) . '" value="yes"' . checked( $settings['loopback'], 'yes', false ) . ' aria-describedby="tryon-button-usage-loopback-help"> ' . esc_html__( 'The admin listener is on this server (loopback)', 'tryon-button' ) . '</label></p>'; // phpcs:ignore WordPress.Security.EscapeOutput -- $name escapes.
+	echo '<p class="description" id="tryon-button-usage-loopback-help">' . esc_html__( 'WordPress refuses to ask this server\'s own addresses. Tick this when the proxy runs on this same server and the address above is 127.0.0.1, [::1] or localhost; any other internal address stays refused.', 'tryon-button' ) . '</p></td></tr>';
 	echo '<tr><th scope="row"><label for="tryon-button-usage-token">' . esc_html__( 'Admin token', 'tryon-button' ) . '</label></th><td>';
 	$saved = '' !== $settings['token'];
-	echo '<input type="password" class="regular-text" autocomplete="off" id="tryon-button-usage-token" name="' . esc_attr( TRYON_BUTTON_USAGE_OPTION . '[token]' ) . '" value="" aria-describedby="tryon-button-usage-token-help">';
-	echo '<p class="description" id="tryon-button-usage-token-help">' . esc_html( $saved ? __( 'A token is saved (never shown). Leave this empty to keep it, or enter a new one.', 'tryon-button' ) : __( 'The proxy\'s TRYON_ADMIN_TOKEN. Kept sealed with this site\'s secret keys, never shown again.', 'tryon-button' ) ) . '</p>';
+	echo '<input type="password" class="regular-text" autocomplete="off" id="tryon-button-usage-token" name="' . $name( 'token' ) . '" value="" aria-describedby="tryon-button-usage-token-help">'; // phpcs:ignore WordPress.Security.EscapeOutput -- $name escapes.
 	if ( $saved ) {
-		echo '<label><input type="checkbox" name="' . esc_attr( TRYON_BUTTON_USAGE_OPTION . '[forget_token]' ) . '" value="1"> ' . esc_html__( 'Forget the saved token', 'tryon-button' ) . '</label>';
+		$help = __( 'A token is saved (never shown). Leave this empty to keep it, or enter a new one.', 'tryon-button' );
+	} elseif ( '1' === $settings['token_cleared'] ) {
+		$help = __( 'The saved token was cleared when the admin listener\'s address changed. Enter the proxy\'s TRYON_ADMIN_TOKEN again to see usage.', 'tryon-button' );
+	} else {
+		$help = __( 'The proxy\'s TRYON_ADMIN_TOKEN. Kept sealed with this site\'s secret keys, never shown again.', 'tryon-button' );
+	}
+	echo '<p class="description" id="tryon-button-usage-token-help">' . esc_html( $help ) . '</p>';
+	if ( $saved ) {
+		echo '<label><input type="checkbox" name="' . $name( 'forget_token' ) . '" value="1"> ' . esc_html__( 'Forget the saved token', 'tryon-button' ) . '</label>'; // phpcs:ignore WordPress.Security.EscapeOutput -- $name escapes.
 	}
 	echo '</td></tr>';
 }
 
 /** The usage section, above the form: the last answer kept, refreshed after the page has loaded. */
 function tryon_button_usage_section(): void {
+	if ( ! current_user_can( tryon_button_usage_capability() ) ) {
+		return;
+	}
 	$entry = tryon_button_cached_usage();
 	$stale = ! isset( $entry['fetched_at'] ) || time() - (int) $entry['fetched_at'] >= TRYON_BUTTON_USAGE_FRESH_SECONDS;
 	echo '<h2 id="tryon-button-usage-title">' . esc_html__( 'Usage', 'tryon-button' ) . '</h2>';
@@ -280,7 +400,7 @@ function tryon_button_usage_section(): void {
 /** admin-ajax.php?action=tryon_button_usage: asks the saved admin listener now; the section's HTML. */
 function tryon_button_ajax_usage(): void {
 	check_ajax_referer( 'tryon_button_usage' );
-	if ( ! current_user_can( 'manage_options' ) ) {
+	if ( ! current_user_can( tryon_button_usage_capability() ) ) {
 		wp_send_json( array( 'error' => 'forbidden' ), 403 );
 	}
 	wp_send_json( array( 'html' => tryon_button_usage_html( tryon_button_refresh_usage() ) ) );
