@@ -7,8 +7,8 @@
 // every JPEG marker segment, before the picture and between its scans (the scans' own bytes are
 // searched for the next marker natively, never a byte at a time through the walk), and after the
 // picture's end the further pictures a phone's multi-picture file (MPF) carries, each walked the
-// same way; any other bytes after the end are refused as a trailer, since nothing says what they
-// hold (a motion photo's video has a position of its own). Every PNG
+// same way; zeros after the end pass as padding, any other bytes are refused as a trailer, since
+// nothing says what they hold (a motion photo's video has a position of its own). Every PNG
 // chunk to IEND (text chunks may follow the picture); every WebP RIFF chunk; every top-level
 // ISO-BMFF box of a HEIF, with `meta` looked into wherever it sits (after `mdat` too). Only headers
 // and short labels are held (a few KB at most); everything else is counted past, never buffered,
@@ -16,14 +16,14 @@
 import { ProxyError } from './errors.js';
 import { ascii } from './image-signatures.js';
 
-/** `trailer`: bytes after a JPEG's last picture that are not a picture, which cannot be checked. */
+/** `trailer`: bytes after a JPEG's last picture that are neither a picture nor zeros, which cannot be checked. */
 export type PhotoMetadata = 'exif' | 'xmp' | 'trailer';
 
 /**
  * What a walk asks for next: exactly `read` bytes handed back to it, `skip` bytes passed over, or
  * (JPEG) everything up to the next marker passed over and the marker's byte handed back.
  */
-type Need = { read: number } | { skip: number } | { marker: true };
+type Need = { read: number } | { skip: number } | { marker: true } | { padding: true };
 type Walk = Generator<Need, void, Uint8Array>;
 
 /** The most a walk ever asks to hold at once: labels and box headers are far shorter. */
@@ -32,6 +32,7 @@ const MAX_READ = 4096;
 const read = (bytes: number): Need => ({ read: Math.min(bytes, MAX_READ) });
 const skip = (bytes: number): Need => ({ skip: Math.max(0, bytes) });
 const NEXT_MARKER: Need = { marker: true };
+const PAST_PADDING: Need = { padding: true };
 const u16 = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
 const u32 = (b: Uint8Array, at: number) =>
   ((b[at]! << 24) >>> 0) + ((b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!);
@@ -48,6 +49,7 @@ export class MetadataScan {
     | { kind: 'read'; bytes: number }
     | { kind: 'skip'; bytes: number }
     | { kind: 'marker'; afterFf: boolean }
+    | { kind: 'padding' }
     | undefined;
   private held: Uint8Array[] = [];
   private heldBytes = 0;
@@ -69,6 +71,11 @@ export class MetadataScan {
       const need = this.need;
       if (need.kind === 'marker') {
         at = this.toMarker(need, chunk, at);
+        continue;
+      }
+      if (need.kind === 'padding') {
+        while (at < chunk.length && chunk[at] === 0) at++;
+        if (at < chunk.length) this.resume(chunk.subarray(at, ++at));
         continue;
       }
       const take = Math.min(need.bytes, chunk.length - at);
@@ -133,6 +140,10 @@ export class MetadataScan {
         this.need = { kind: 'marker', afterFf: false };
         return;
       }
+      if ('padding' in need) {
+        this.need = { kind: 'padding' };
+        return;
+      }
       const size = 'read' in need ? need.read : need.skip;
       if (size > 0) {
         this.need = 'read' in need ? { kind: 'read', bytes: size } : { kind: 'skip', bytes: size };
@@ -156,9 +167,10 @@ function* jpeg(found: Set<PhotoMetadata>): Walk {
     // Stray bytes, and a scan's data after its SOS header, are passed over to the next marker.
     const [marker] = yield NEXT_MARKER;
     if (marker === 0xd9) {
-      // The end of a picture. Where the file ends too, the walk waits here for ever: nothing more.
-      // What follows must be another whole picture (MPF), walked like the first.
-      const [first] = yield read(1);
+      // The end of a picture. Zeros may pad it (they say nothing); where the file ends, the walk
+      // waits here for ever: nothing more. Anything else must be another whole picture (MPF),
+      // walked like the first.
+      const [first] = yield PAST_PADDING;
       const [second] = first === 0xff ? yield read(1) : [];
       if (second === 0xd8) continue;
       found.add('trailer');

@@ -394,7 +394,7 @@ describe('metadata after the end of the picture', () => {
     await expectRefused(await upload(stack, hidden, 'image/jpeg', 'me.jpg'));
   });
 
-  it('refuses bytes after the end that are not another picture: it cannot tell what they say', async () => {
+  it('refuses bytes after the end that are neither another picture nor zeros: it cannot tell what they say', async () => {
     const first = new Uint8Array(
       await sharp(await personPhoto())
         .jpeg()
@@ -403,7 +403,13 @@ describe('metadata after the end of the picture', () => {
     // A motion photo's video, for instance, with a position of its own.
     const trailer = Uint8Array.from([...be32(24), ...Buffer.from('ftypmp42'), ...randomBytes(4096)]);
     assert.deepEqual(findPhotoMetadata(concat(first, trailer), 'image/jpeg'), ['trailer']);
-    assert.deepEqual(findPhotoMetadata(concat(first, Uint8Array.of(0)), 'image/jpeg'), ['trailer']);
+    assert.deepEqual(findPhotoMetadata(concat(first, Uint8Array.of(0x20)), 'image/jpeg'), ['trailer']);
+    // Zeros say nothing: padding after the end passes, before a second picture too.
+    assert.deepEqual(findPhotoMetadata(concat(first, new Uint8Array(4096)), 'image/jpeg'), []);
+    assert.deepEqual(
+      findPhotoMetadata(concat(first, new Uint8Array(4096), await secondPicture({ exif: true })), 'image/jpeg'),
+      ['exif'],
+    );
     const message = await expectRefused(await upload(stack, concat(first, trailer), 'image/jpeg', 'me.jpg'));
     assert.match(message, /after the end of its picture/);
   });
@@ -414,7 +420,8 @@ describe('metadata after the end of the picture', () => {
       ['second picture with exif', concat(first, await secondPicture({ exif: true })), ['exif']],
       ['second picture with xmp', concat(first, await secondPicture({ xmp: true })), ['xmp']],
       ['clean second picture', concat(first, await secondPicture()), []],
-      ['trailer', concat(first, Uint8Array.of(0), randomBytes(1000)), ['trailer']],
+      ['trailer', concat(first, new Uint8Array(100), Buffer.from('ftypmp42'), randomBytes(1000)), ['trailer']],
+      ['padding', concat(first, new Uint8Array(100_000)), []],
       ['clean', first, []],
     ];
     for (const [name, bytes, expected] of cases) {
