@@ -38,6 +38,10 @@ export interface ProxyLimits {
    * long is answered 408 and closed. 0: none. Workers' front end bounds heads itself.
    */
   headersTimeoutMs: number;
+  /** Largest catalog image fetched by URL, counted as it streams (the fetch is stopped past it). */
+  catalogImageBytes: number;
+  /** A catalog image fetched by URL must have arrived whole within this long, redirects included. */
+  catalogImageTimeoutMs: number;
   /** Timeout of an upload to /v1/files and of the start of a file download. */
   uploadTimeoutMs: number;
   /** Extra attempts for safe upstream calls (reads, the idempotent submit). */
@@ -77,6 +81,9 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   // A browser sends its whole head at once; 20 s covers the worst mobile line (Apache's
   // mod_reqtimeout gives 20 s too), where Node's own 60 s, checked every 30 s, held a socket 90 s.
   headersTimeoutMs: 20_000,
+  // What upstream's /v1/files takes: a larger image could not be used anyway.
+  catalogImageBytes: 15 * 1024 * 1024,
+  catalogImageTimeoutMs: 15_000,
   uploadTimeoutMs: 60_000,
   retries: 2,
   retryBaseMs: 250,

@@ -101,7 +101,7 @@ function listen(
   fetch: (request: Request, env?: unknown) => Response | Promise<Response>,
   port: number,
   hostname: string,
-  linger?: ReturnType<typeof lingerBounds>,
+  linger: ReturnType<typeof lingerBounds> | undefined,
   serverOptions: ServerOptions & NodeServerTimeouts,
 ): Promise<{ port: number; origin: string; close(): Promise<void> }> {
   return new Promise((resolveListen, reject) => {
