@@ -99,6 +99,8 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
       readAsset: options.readAsset,
       fetch: options.fetch,
       uploadTimeoutMs: limits.uploadTimeoutMs,
+      catalogImageBytes: limits.catalogImageBytes,
+      catalogImageTimeoutMs: limits.catalogImageTimeoutMs,
       log,
     }),
     board: new TryonStatusBoard(upstream, {

@@ -21,6 +21,7 @@ const LIMIT_VARS: Record<string, keyof ProxyLimits> = {
   TRYON_CLIENT_DAILY_TRYONS: 'clientDailyTryons',
   TRYON_UPLOAD_IDLE_MS: 'uploadIdleMs',
   TRYON_UPLOAD_TOTAL_MS: 'uploadTotalMs',
+  TRYON_HEADERS_TIMEOUT_MS: 'headersTimeoutMs',
   TRYON_POLL_INTERVAL_MS: 'pollIntervalMs',
   TRYON_PUSHED_POLL_INTERVAL_MS: 'pushedPollIntervalMs',
   TRYON_UPSTREAM_TIMEOUT_MS: 'upstreamTimeoutMs',

@@ -33,6 +33,15 @@ export interface ProxyLimits {
   uploadIdleMs: number;
   /** A photo upload must have arrived whole within this long (408 otherwise). */
   uploadTotalMs: number;
+  /**
+   * Node only: a request whose head (request line and headers) has not arrived whole within this
+   * long is answered 408 and closed. 0: none. Workers' front end bounds heads itself.
+   */
+  headersTimeoutMs: number;
+  /** Largest catalog image fetched by URL, counted as it streams (the fetch is stopped past it). */
+  catalogImageBytes: number;
+  /** A catalog image fetched by URL must have arrived whole within this long, redirects included. */
+  catalogImageTimeoutMs: number;
   /** Timeout of an upload to /v1/files and of the start of a file download. */
   uploadTimeoutMs: number;
   /** Extra attempts for safe upstream calls (reads, the idempotent submit). */
@@ -69,6 +78,12 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   upstreamTimeoutMs: 15_000,
   uploadIdleMs: 15_000,
   uploadTotalMs: 120_000,
+  // A browser sends its whole head at once; 20 s covers the worst mobile line (Apache's
+  // mod_reqtimeout gives 20 s too), where Node's own 60 s, checked every 30 s, held a socket 90 s.
+  headersTimeoutMs: 20_000,
+  // What upstream's /v1/files takes: a larger image could not be used anyway.
+  catalogImageBytes: 15 * 1024 * 1024,
+  catalogImageTimeoutMs: 15_000,
   uploadTimeoutMs: 60_000,
   retries: 2,
   retryBaseMs: 250,

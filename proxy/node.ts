@@ -29,6 +29,7 @@ import {
 } from './config.js';
 import type { FileIdCache } from './garment-files.js';
 import { lingerBeforeClosing, lingerBounds } from './lingering-close.js';
+import type { ProxyLimits } from './limits.js';
 import { ProxyAnswer } from './node-answer.js';
 import type { ProxyEnv } from './request-facts.js';
 
@@ -66,13 +67,42 @@ export interface StartedProxy {
   close(): Promise<void>;
 }
 
+/** The Node server options that bound how long a request may take to arrive (nodeServerTimeouts). */
+export interface NodeServerTimeouts {
+  headersTimeout: number;
+  requestTimeout: number;
+  connectionsCheckingInterval: number;
+}
+
+/**
+ * How long Node lets a request take to arrive, from these limits: its head within
+ * `headersTimeoutMs`; the whole request within that, plus `uploadTotalMs` (the proxy's own upload
+ * deadline, whose 408 must be the one the client reads), plus the lingering close after such an
+ * answer; none when uploads have no deadline. Node checks its connections at an interval (30 s by
+ * default, which held a trickling head for up to 90 s): at most every second here, sooner for a
+ * short headers timeout. For a server of your own that mounts createProxy: pass these to
+ * `serve({ serverOptions })` or `http.createServer`.
+ */
+export function nodeServerTimeouts(limits: Partial<ProxyLimits> = {}): NodeServerTimeouts {
+  const resolved = resolveLimits(limits);
+  const headersTimeout = resolved.headersTimeoutMs;
+  const requestTimeout =
+    resolved.uploadTotalMs > 0 ? headersTimeout + resolved.uploadTotalMs + lingerBounds(resolved).ms : 0;
+  return {
+    headersTimeout,
+    requestTimeout,
+    connectionsCheckingInterval:
+      headersTimeout > 0 ? Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))) : 1000,
+  };
+}
+
 /** Serves `fetch` with @hono/node-server; resolves with its port and a close that ends open streams too. */
 function listen(
   fetch: (request: Request, env?: unknown) => Response | Promise<Response>,
   port: number,
   hostname: string,
-  linger?: ReturnType<typeof lingerBounds>,
-  serverOptions: ServerOptions = {},
+  linger: ReturnType<typeof lingerBounds> | undefined,
+  serverOptions: ServerOptions & NodeServerTimeouts,
 ): Promise<{ port: number; origin: string; close(): Promise<void> }> {
   return new Promise((resolveListen, reject) => {
     const server = serve({ fetch, port, hostname, serverOptions }, (info: AddressInfo) => {
@@ -127,7 +157,7 @@ export async function startProxy(options: StartOptions): Promise<StartedProxy> {
     hostname,
     lingerBounds(resolveLimits(proxyOptions.limits)),
     // Its answers write the security headers and request id into their heads (node-answer.ts).
-    { ServerResponse: ProxyAnswer },
+    { ServerResponse: ProxyAnswer, ...nodeServerTimeouts(proxyOptions.limits) },
   );
   let adminListener: Awaited<ReturnType<typeof listen>> | undefined;
   if (adminToken) {
@@ -146,7 +176,13 @@ export async function startProxy(options: StartOptions): Promise<StartedProxy> {
       ...(proxyOptions.now ? { now: proxyOptions.now } : {}),
     });
     try {
-      adminListener = await listen((request, env) => admin.fetch(request, env as never), adminPort, adminHostname);
+      adminListener = await listen(
+        (request, env) => admin.fetch(request, env as never),
+        adminPort,
+        adminHostname,
+        undefined,
+        nodeServerTimeouts(proxyOptions.limits),
+      );
     } catch (error) {
       await publicListener.close();
       throw error;

@@ -4,7 +4,11 @@
 // refused rather than passed on to the try-on service.
 //
 // The check walks the photo's structure as it streams past, whatever the chunks it arrives in:
-// every JPEG marker segment up to the picture (SOS), however many and however large; every PNG
+// every JPEG marker segment, before the picture and between its scans (the scans' own bytes are
+// searched for the next marker natively, never a byte at a time through the walk), and after the
+// picture's end the further pictures a phone's multi-picture file (MPF) carries, each walked the
+// same way; zeros after the end pass as padding, any other bytes are refused as a trailer, since
+// nothing says what they hold (a motion photo's video has a position of its own). Every PNG
 // chunk to IEND (text chunks may follow the picture); every WebP RIFF chunk; every top-level
 // ISO-BMFF box of a HEIF, with `meta` looked into wherever it sits (after `mdat` too). Only headers
 // and short labels are held (a few KB at most); everything else is counted past, never buffered,
@@ -12,10 +16,14 @@
 import { ProxyError } from './errors.js';
 import { ascii } from './image-signatures.js';
 
-export type PhotoMetadata = 'exif' | 'xmp';
+/** `trailer`: bytes after a JPEG's last picture that are neither a picture nor zeros, which cannot be checked. */
+export type PhotoMetadata = 'exif' | 'xmp' | 'trailer';
 
-/** What a walk asks for next: exactly `read` bytes handed back to it, or `skip` bytes passed over. */
-type Need = { read: number } | { skip: number };
+/**
+ * What a walk asks for next: exactly `read` bytes handed back to it, `skip` bytes passed over, or
+ * (JPEG) everything up to the next marker passed over and the marker's byte handed back.
+ */
+type Need = { read: number } | { skip: number } | { marker: true } | { padding: true };
 type Walk = Generator<Need, void, Uint8Array>;
 
 /** The most a walk ever asks to hold at once: labels and box headers are far shorter. */
@@ -23,6 +31,8 @@ const MAX_READ = 4096;
 
 const read = (bytes: number): Need => ({ read: Math.min(bytes, MAX_READ) });
 const skip = (bytes: number): Need => ({ skip: Math.max(0, bytes) });
+const NEXT_MARKER: Need = { marker: true };
+const PAST_PADDING: Need = { padding: true };
 const u16 = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
 const u32 = (b: Uint8Array, at: number) =>
   ((b[at]! << 24) >>> 0) + ((b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!);
@@ -35,7 +45,12 @@ const u32le = (b: Uint8Array, at: number) => u32(Uint8Array.of(b[at + 3]!, b[at 
 export class MetadataScan {
   private readonly seen = new Set<PhotoMetadata>();
   private readonly walk: Walk | undefined;
-  private need: { kind: 'read'; bytes: number } | { kind: 'skip'; bytes: number } | undefined;
+  private need:
+    | { kind: 'read'; bytes: number }
+    | { kind: 'skip'; bytes: number }
+    | { kind: 'marker'; afterFf: boolean }
+    | { kind: 'padding' }
+    | undefined;
   private held: Uint8Array[] = [];
   private heldBytes = 0;
 
@@ -54,6 +69,15 @@ export class MetadataScan {
     let at = 0;
     while (this.need && at < chunk.length) {
       const need = this.need;
+      if (need.kind === 'marker') {
+        at = this.toMarker(need, chunk, at);
+        continue;
+      }
+      if (need.kind === 'padding') {
+        while (at < chunk.length && chunk[at] === 0) at++;
+        if (at < chunk.length) this.resume(chunk.subarray(at, ++at));
+        continue;
+      }
       const take = Math.min(need.bytes, chunk.length - at);
       if (need.kind === 'read') {
         this.held.push(chunk.subarray(at, at + take));
@@ -63,6 +87,31 @@ export class MetadataScan {
       at += take;
       if (need.bytes === 0) this.resume(this.takeHeld());
     }
+  }
+
+  /**
+   * Passes over a JPEG's bytes from `at` to the next marker (0xFF then a byte that is not 0x00, a
+   * restart marker or more 0xFF: a scan's own data escapes 0xFF as FF 00 and restarts as FF D0-D7,
+   * and decoders skip stray bytes between segments the same way), found with indexOf so a 10 MB
+   * scan costs one native search; resumes the walk with the marker's byte. Answers where it stopped.
+   */
+  private toMarker(need: { kind: 'marker'; afterFf: boolean }, chunk: Uint8Array, at: number): number {
+    while (at < chunk.length) {
+      if (!need.afterFf) {
+        const ff = chunk.indexOf(0xff, at);
+        if (ff < 0) return chunk.length;
+        need.afterFf = true;
+        at = ff + 1;
+        continue;
+      }
+      const byte = chunk[at++]!;
+      if (byte === 0xff) continue;
+      need.afterFf = false;
+      if (byte === 0x00 || (byte >= 0xd0 && byte <= 0xd7)) continue;
+      this.resume(Uint8Array.of(byte));
+      return at;
+    }
+    return at;
   }
 
   private takeHeld(): Uint8Array {
@@ -87,6 +136,14 @@ export class MetadataScan {
         return;
       }
       const need = step.value;
+      if ('marker' in need) {
+        this.need = { kind: 'marker', afterFf: false };
+        return;
+      }
+      if ('padding' in need) {
+        this.need = { kind: 'padding' };
+        return;
+      }
       const size = 'read' in need ? need.read : need.skip;
       if (size > 0) {
         this.need = 'read' in need ? { kind: 'read', bytes: size } : { kind: 'skip', bytes: size };
@@ -107,13 +164,19 @@ const WALKERS: Record<string, (found: Set<PhotoMetadata>) => Walk> = {
 function* jpeg(found: Set<PhotoMetadata>): Walk {
   yield skip(2); // SOI
   for (;;) {
-    // Decoders skip stray bytes to the next marker, so the walk does too.
-    let [byte] = yield read(1);
-    while (byte !== 0xff) [byte] = yield read(1);
-    let [marker] = yield read(1);
-    while (marker === 0xff) [marker] = yield read(1); // fill bytes
-    if (marker === 0xda || marker === 0xd9) return; // the picture (or the end) begins
-    if (marker === 0x00 || marker === 0x01 || marker === 0xd8 || (marker! >= 0xd0 && marker! <= 0xd7)) continue; // no length
+    // Stray bytes, and a scan's data after its SOS header, are passed over to the next marker.
+    const [marker] = yield NEXT_MARKER;
+    if (marker === 0xd9) {
+      // The end of a picture. Zeros may pad it (they say nothing); where the file ends, the walk
+      // waits here for ever: nothing more. Anything else must be another whole picture (MPF),
+      // walked like the first.
+      const [first] = yield PAST_PADDING;
+      const [second] = first === 0xff ? yield read(1) : [];
+      if (second === 0xd8) continue;
+      found.add('trailer');
+      return;
+    }
+    if (marker === 0x01 || marker === 0xd8) continue; // no length
     const length = u16(yield read(2), 0);
     const body = length - 2;
     if (body < 0) return; // a broken length: no decoder reads past it either
@@ -127,6 +190,7 @@ function* jpeg(found: Set<PhotoMetadata>): Walk {
         found.add('xmp');
       yield skip(body - Math.min(body, 35));
     } else {
+      // SOS included: its header here, its data passed over by the next NEXT_MARKER.
       yield skip(body);
     }
   }
@@ -290,10 +354,20 @@ export function findPhotoMetadata(bytes: Uint8Array, contentType: string): Photo
 
 /** The refusal: 422, in words a developer and, through the widget, a shopper understand. */
 export function photoHasMetadataError(found: PhotoMetadata[]): ProxyError {
+  const named = found.filter((kind) => kind !== 'trailer').map((kind) => kind.toUpperCase());
+  const what = [
+    ...(named.length > 0
+      ? [`still carries ${named.join(' and ')} data (camera details, possibly where it was taken)`]
+      : []),
+    ...(found.includes('trailer')
+      ? [
+          'carries data after the end of its picture that is not a picture (a motion photo’s video, for instance), which may say the same',
+        ]
+      : []),
+  ];
   return new ProxyError(
     422,
     'photo_has_metadata',
-    `That photo still carries ${found.map((kind) => kind.toUpperCase()).join(' and ')} data (camera details, possibly where it was taken). ` +
-      'The try-on button removes it before uploading; send the photo re-encoded without it.',
+    `That photo ${what.join(', and ')}. The try-on button removes it before uploading; send the photo re-encoded without it.`,
   );
 }

@@ -315,3 +315,118 @@ describe('metadata anywhere before or around the picture', () => {
     }
   });
 });
+
+// Phones write multi-picture JPEGs (MPF): the photo, then after its end (EOI) further whole JPEGs
+// (a preview, a depth map), each with segments of its own, EXIF among them. Decoders show the first
+// picture; anything reading the file finds the rest.
+const concat = (...parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((part) => [...part]));
+
+/** A JPEG of `picture` re-encoded, smaller, with `exif`/`xmp` or neither: what follows a phone photo's EOI. */
+async function secondPicture(options: { exif?: boolean; xmp?: boolean } = {}): Promise<Uint8Array> {
+  let picture = sharp(await personPhoto()).resize(160);
+  if (options.exif) picture = picture.withExif(gpsExif);
+  if (options.xmp) picture = picture.withXmp(xmp);
+  return new Uint8Array(await picture.jpeg().toBuffer());
+}
+
+/** The APP1 segment (marker, length and body) of a JPEG that carries EXIF. */
+async function exifSegment(): Promise<Uint8Array> {
+  const tagged = new Uint8Array(
+    await sharp(await personPhoto())
+      .withExif(gpsExif)
+      .jpeg()
+      .toBuffer(),
+  );
+  const at = Buffer.from(tagged).indexOf(Buffer.from([0xff, 0xe1]));
+  return tagged.subarray(at, at + 2 + ((tagged[at + 2]! << 8) | tagged[at + 3]!));
+}
+
+describe('metadata after the end of the picture', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => {
+    await stack.close();
+  });
+
+  const filesUploaded = () => stack.upstreamCalls.filter((call) => call === 'POST /v1/files').length;
+
+  it('refuses a multi-picture JPEG whose second picture carries EXIF or XMP, and takes one whose second picture is clean', async () => {
+    const first = new Uint8Array(
+      await sharp(await personPhoto())
+        .jpeg()
+        .toBuffer(),
+    );
+    assert.deepEqual(findPhotoMetadata(first, 'image/jpeg'), []);
+    const withExif = concat(first, await secondPicture({ exif: true }));
+    const withXmp = concat(first, await secondPicture({ xmp: true }));
+    assert.ok(Buffer.from(withExif).indexOf('Exif\0') > first.length, 'the EXIF is after the first EOI');
+    assert.deepEqual(findPhotoMetadata(withExif, 'image/jpeg'), ['exif']);
+    assert.deepEqual(findPhotoMetadata(withXmp, 'image/jpeg'), ['xmp']);
+    const before = filesUploaded();
+    assert.match(await expectRefused(await upload(stack, withExif, 'image/jpeg', 'PXL_0001.jpg')), /EXIF/);
+    assert.match(await expectRefused(await upload(stack, withXmp, 'image/jpeg', 'PXL_0002.jpg')), /XMP/);
+    assert.equal(filesUploaded(), before);
+
+    const clean = concat(first, await secondPicture());
+    assert.deepEqual(findPhotoMetadata(clean, 'image/jpeg'), []);
+    const accepted = await upload(stack, clean, 'image/jpeg', 'PXL_0003.jpg');
+    assert.equal(accepted.status, 201, await accepted.clone().text());
+  });
+
+  it('refuses EXIF in a second picture that starts past the first 64 KB, before the stream ends', async () => {
+    const first = new Uint8Array(await noisePixels(600, 600).jpeg({ quality: 95 }).toBuffer());
+    assert.ok(first.length > 64 * 1024);
+    await expectRefused(
+      await upload(stack, concat(first, await secondPicture({ exif: true })), 'image/jpeg', 'me.jpg'),
+    );
+  });
+
+  it('refuses EXIF between the scans and the end of one picture', async () => {
+    const clean = new Uint8Array(
+      await sharp(await personPhoto())
+        .jpeg({ progressive: true })
+        .toBuffer(),
+    );
+    const hidden = concat(clean.subarray(0, clean.length - 2), await exifSegment(), clean.subarray(clean.length - 2));
+    assert.deepEqual(findPhotoMetadata(hidden, 'image/jpeg'), ['exif']);
+    await expectRefused(await upload(stack, hidden, 'image/jpeg', 'me.jpg'));
+  });
+
+  it('refuses bytes after the end that are neither another picture nor zeros: it cannot tell what they say', async () => {
+    const first = new Uint8Array(
+      await sharp(await personPhoto())
+        .jpeg()
+        .toBuffer(),
+    );
+    // A motion photo's video, for instance, with a position of its own.
+    const trailer = Uint8Array.from([...be32(24), ...Buffer.from('ftypmp42'), ...randomBytes(4096)]);
+    assert.deepEqual(findPhotoMetadata(concat(first, trailer), 'image/jpeg'), ['trailer']);
+    assert.deepEqual(findPhotoMetadata(concat(first, Uint8Array.of(0x20)), 'image/jpeg'), ['trailer']);
+    // Zeros say nothing: padding after the end passes, before a second picture too.
+    assert.deepEqual(findPhotoMetadata(concat(first, new Uint8Array(4096)), 'image/jpeg'), []);
+    assert.deepEqual(
+      findPhotoMetadata(concat(first, new Uint8Array(4096), await secondPicture({ exif: true })), 'image/jpeg'),
+      ['exif'],
+    );
+    const message = await expectRefused(await upload(stack, concat(first, trailer), 'image/jpeg', 'me.jpg'));
+    assert.match(message, /after the end of its picture/);
+  });
+
+  it('gives the same verdict for chunks of 1 byte, 7 bytes, 64 KiB and the whole file', async () => {
+    const first = new Uint8Array(await noisePixels(600, 600).jpeg({ quality: 95 }).toBuffer());
+    const cases: [string, Uint8Array, string[]][] = [
+      ['second picture with exif', concat(first, await secondPicture({ exif: true })), ['exif']],
+      ['second picture with xmp', concat(first, await secondPicture({ xmp: true })), ['xmp']],
+      ['clean second picture', concat(first, await secondPicture()), []],
+      ['trailer', concat(first, new Uint8Array(100), Buffer.from('ftypmp42'), randomBytes(1000)), ['trailer']],
+      ['padding', concat(first, new Uint8Array(100_000)), []],
+      ['clean', first, []],
+    ];
+    for (const [name, bytes, expected] of cases) {
+      for (const size of [1, 7, 64 * 1024, bytes.length])
+        assert.deepEqual(scanInChunks(bytes, 'image/jpeg', size), expected, `${name} in chunks of ${size}`);
+    }
+  });
+});

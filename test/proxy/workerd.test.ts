@@ -63,6 +63,9 @@ describe('the proxy in workerd', () => {
   const answers: string[] = [];
   const lines: string[] = [];
   const workers: ServedWorker[] = [];
+  let imageServer: ReturnType<typeof createHttpServer>;
+  let elsewhere: ReturnType<typeof createHttpServer>;
+  const elsewhereHits: string[] = [];
 
   /** fetch, keeping every answer's headers and body for the no-secret check. */
   const call = async (url: string, init?: RequestInit): Promise<Response> => {
@@ -94,7 +97,54 @@ describe('the proxy in workerd', () => {
         .png()
         .toBuffer(),
     );
-    await writeFile(join(dir, 'catalog.json'), JSON.stringify(WORKER_CATALOG));
+    // Catalog images given as URLs, fetched by the Worker itself: from a shop server that serves
+    // one, redirects another to a different origin, and streams a third past the size cap.
+    elsewhere = createHttpServer((request, response) => {
+      elsewhereHits.push(request.url!);
+      response.writeHead(200, { 'content-type': 'image/png' }).end(png);
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const png = await sharp({ create: { width: 200, height: 300, channels: 3, background: RUST } })
+      .png()
+      .toBuffer();
+    imageServer = createHttpServer((request, response) => {
+      if (request.url === '/dress.png') return void response.writeHead(200, { 'content-type': 'image/png' }).end(png);
+      if (request.url === '/huge.png') {
+        response.writeHead(200, { 'content-type': 'image/png' });
+        let written = 0;
+        const more = () => {
+          while (written < 40 * 1024 * 1024 && !response.destroyed) {
+            written += 64 * 1024;
+            if (
+              !response.write(
+                written === 64 * 1024 ? Buffer.concat([png, Buffer.alloc(64 * 1024)]) : Buffer.alloc(64 * 1024),
+              )
+            )
+              return void response.once('drain', more);
+          }
+          response.end();
+        };
+        return more();
+      }
+      response
+        .writeHead(302, { location: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/dress.png` })
+        .end();
+    });
+    await new Promise<void>((resolve) => imageServer.listen(0, '127.0.0.1', resolve));
+    const images = `http://127.0.0.1:${(imageServer.address() as AddressInfo).port}`;
+    const byUrl = (path: string) => ({ ...CATALOG.products['dress-aline-indigo']!, garmentImage: `${images}${path}` });
+    await writeFile(
+      join(dir, 'catalog.json'),
+      JSON.stringify({
+        ...WORKER_CATALOG,
+        products: {
+          ...WORKER_CATALOG.products,
+          'url-dress': byUrl('/dress.png'),
+          'url-dress-elsewhere': byUrl('/elsewhere.png'),
+          'url-dress-huge': byUrl('/huge.png'),
+        },
+      }),
+    );
     bundle = await buildWorker({ catalogPath: join(dir, 'catalog.json'), outFile: join(dir, 'worker.js') });
     const relayUrl = await new Promise<string>((resolve) => {
       relay = serve(
@@ -122,6 +172,10 @@ describe('the proxy in workerd', () => {
   after(async () => {
     await Promise.all(workers.map((served) => served.close()));
     await new Promise<void>((resolve) => relay.close(() => resolve()));
+    for (const server of [imageServer, elsewhere]) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
     await sandbox.close();
     await rm(dir, { recursive: true, force: true });
   });
@@ -217,6 +271,27 @@ describe('the proxy in workerd', () => {
     const unknown = await startTryon({ url: plain.url }, { product: 'dress-aline-indigo', photo, variant: 'mauve' });
     assert.equal(unknown.status, 422);
     assert.equal(((await unknown.json()) as { error: { code: string } }).error.code, 'unknown_variant');
+  });
+
+  it('a catalog image by URL is fetched with bounds: the same origin only, within the size cap', async () => {
+    const plain = await serveMore({});
+    const photo = ((await (await uploadPhoto({ url: plain.url })).json()) as { photo: string }).photo;
+    const ordinary = await startTryon({ url: plain.url }, { product: 'url-dress', photo });
+    assert.equal(ordinary.status, 202, await ordinary.clone().text());
+    for (const [product, reason] of [
+      ['url-dress-elsewhere', 'redirect to another origin'],
+      ['url-dress-huge', 'larger than'],
+    ] as const) {
+      const before = lines.length;
+      const refused = await startTryon({ url: plain.url }, { product, photo });
+      assert.equal(refused.status, 500, await refused.clone().text());
+      assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'internal_error');
+      assert.ok(
+        lines.slice(before).some((line) => line.includes('catalog_image_unreadable') && line.includes(reason)),
+        lines.slice(before).join('\n'),
+      );
+    }
+    assert.deepEqual(elsewhereHits, [], 'the other origin was never asked');
   });
 
   it('a daily budget given as a number is exact under a burst of distinct submits', async () => {
