@@ -21,6 +21,7 @@ import {
 } from './build-files.js';
 import type { BuildOptions, BuildResult } from './build-files.js';
 import { editorData } from './editor-data.js';
+import { jsdelivrBase, writeImportMap } from './import-map.js';
 import { graphOf } from './module-graph.js';
 import { buildPhotoCheck } from './photo-check-build.js';
 import { buildPhotoPrepWorker } from './worker-build.js';
@@ -48,8 +49,12 @@ async function buildLeavingNodeEnv(config: Parameters<typeof build>[0]): Promise
  */
 export const WIDGET_ASSETS = join(PACKAGES['tryon-button'], 'assets');
 
-/** The script-tag build: dist/cdn/tryon-button.js with Lit inside, the panel as a lazy chunk. */
-export async function buildCdn(options: BuildOptions = {}): Promise<BuildResult> {
+/**
+ * The script-tag build: dist/cdn/tryon-button.js with Lit inside, the panel as a lazy chunk, and
+ * last, once every script is written, importmap.json pinning each of them (scripts/import-map.ts)
+ * for the folder URL `importMapBase` (default: this version on jsDelivr).
+ */
+export async function buildCdn(options: BuildOptions & { importMapBase?: string } = {}): Promise<BuildResult> {
   const outDir = options.outDir ?? join(PACKAGES['tryon-button'], 'dist/cdn');
   await buildLeavingNodeEnv(
     cdnConfig({ outDir, quiet: options.quiet ?? false, ...(options.entry ? { entry: options.entry } : {}) }),
@@ -62,6 +67,7 @@ export async function buildCdn(options: BuildOptions = {}): Promise<BuildResult>
   if (!heicChunk)
     throw new Error(`the CDN build in ${outDir} has no libheif chunk (heic-<hash>.js) for the photo worker`);
   await buildPhotoPrepWorker(outDir, { heicChunk });
+  await writeImportMap(outDir, options.importMapBase ?? jsdelivrBase((await widgetPackage()).version));
   return { outDir, files: await measure(outDir) };
 }
 

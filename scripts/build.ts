@@ -4,7 +4,10 @@
 // custom-elements manifest and what is generated from it (docs/api-reference.md, the framework
 // types, web-types.json, VS Code's custom data); and the Shopify extension and WooCommerce plugin
 // with the widget's files inside (dist/shopify, dist/woocommerce). Prints every file's size, the
-// size budgets (and fails when over) and the SRI hashes.
+// size budgets (and fails when over) and the SRI hashes, and fails unless the CDN build's
+// importmap.json pins every script it emitted by its bytes (scripts/import-map.ts).
+// `--import-map-base <folder URL>` writes that map for where the shop serves dist/cdn (default: this
+// version on jsDelivr).
 // `tsx scripts/build.ts --package <name>` builds one package only: each package's `prepack`.
 //
 // The demo calls buildCdn() at every start, so it is quiet when asked and takes a fraction of a
@@ -15,19 +18,21 @@
 // this file runs them, builds the shop-platform integrations and prints the report. It re-exports
 // what the tests and other scripts import from it.
 import { cp, rm } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { BUDGETS, checkBudgets, findCspHazards, sriHash } from './build-budgets.js';
 import { PACKAGES, projectRoot, type BuildResult, type PackageName } from './build-files.js';
 import { buildProxy, buildSandbox } from './build-servers.js';
 import { buildCdn, buildNpm, widgetPackage, writeJsdelivrEntry } from './build-widget.js';
+import { checkWrittenImportMap, IMPORT_MAP_FILE } from './import-map.js';
 import { sizeFigures, writeSizeFigures } from './size-figures.js';
 
 export * from './build-budgets.js';
 export * from './build-files.js';
 export * from './build-servers.js';
 export * from './build-widget.js';
+export * from './import-map.js';
 
 /**
  * Deployable copies of the shop-platform integrations with the CDN build inside: the Shopify theme
@@ -42,8 +47,10 @@ export async function buildIntegrations(cdnDir: string, outDir = join(projectRoo
   const source = join(projectRoot, 'widget/integrations');
   await cp(join(source, 'shopify'), shopify, { recursive: true, filter: (path) => !path.endsWith('.ts') });
   await cp(join(source, 'woocommerce/tryon-button'), woocommerce, { recursive: true });
+  // Not the import map: its keys are the npm package's URLs on jsDelivr, and these platforms serve
+  // the files from their own (the Shopify CDN, the plugin's folder), where it would pin nothing.
   for (const target of [join(shopify, 'assets'), join(woocommerce, 'assets')]) {
-    await cp(cdnDir, target, { recursive: true });
+    await cp(cdnDir, target, { recursive: true, filter: (path) => basename(path) !== IMPORT_MAP_FILE });
   }
   await esbuild({
     absWorkingDir: projectRoot,
@@ -79,6 +86,26 @@ export async function buildPackage(name: PackageName, options: { quiet?: boolean
   return [cdn, await buildNpm({ ...options, apiReference: false })];
 }
 
+/** The value after `flag` on the command line, or undefined when the flag is absent. */
+function argument(flag: string): string | undefined {
+  const at = process.argv.indexOf(flag);
+  if (at === -1) return undefined;
+  const value = process.argv[at + 1];
+  if (value === undefined || value.startsWith('--')) throw new Error(`${flag} needs a value`);
+  return value;
+}
+
+/** The CDN build's checks that fail the build: budgets, strict-CSP hazards, a script the import map does not pin. */
+async function cdnProblems(cdn: BuildResult, budgetProblems: string[]): Promise<string[]> {
+  const hazards = await findCspHazards(cdn.outDir);
+  const unpinned = await checkWrittenImportMap(cdn.outDir);
+  return [
+    ...budgetProblems,
+    ...hazards.map((h) => `strict CSP would refuse ${h}`),
+    ...unpinned.map((problem) => `${IMPORT_MAP_FILE}: ${problem}`),
+  ];
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const only = process.argv.indexOf('--package');
@@ -89,14 +116,18 @@ async function main(): Promise<void> {
     const results = await buildPackage(name);
     for (const result of results) printFiles(name, result);
     if (name === 'tryon-button') {
-      const problems = checkBudgets(results[0]!).problems;
+      const problems = [
+        ...checkBudgets(results[0]!).problems,
+        ...(await checkWrittenImportMap(results[0]!.outDir)).map((problem) => `${IMPORT_MAP_FILE}: ${problem}`),
+      ];
       for (const problem of problems) console.error(`build failed: ${problem}`);
       if (problems.length > 0) process.exit(1);
     }
     console.log(`\nBuilt ${name} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     return;
   }
-  const cdn = await buildCdn();
+  const importMapBase = argument('--import-map-base');
+  const cdn = await buildCdn(importMapBase ? { importMapBase } : {});
   await writeJsdelivrEntry(join(PACKAGES['tryon-button'], 'dist'), (await widgetPackage()).version);
   const [npm, proxy, sandbox] = await Promise.all([buildNpm(), buildProxy(), buildSandbox()]);
   const integrations = await buildIntegrations(cdn.outDir);
@@ -113,6 +144,9 @@ async function main(): Promise<void> {
   for (const f of cdn.files.filter((file) => file.file.endsWith('.js'))) {
     console.log(`  ${f.file.padEnd(30)} ${await sriHash(join(cdn.outDir, f.file))}`);
   }
+  console.log(
+    `  every script above, keyed by its URL: ${relative(projectRoot, join(cdn.outDir, IMPORT_MAP_FILE))} (docs/integrations/script-tag.md, "Pin every chunk")`,
+  );
 
   const budgets = checkBudgets(cdn);
   console.log('\nBudgets (gzip):');
@@ -132,8 +166,7 @@ async function main(): Promise<void> {
   // The sizes the README and docs quote, written where they are quoted (scripts/size-figures.ts).
   const quoted = await writeSizeFigures(projectRoot, sizeFigures(budgets));
   if (quoted.length > 0) console.log(`  sizes quoted in ${quoted.join(', ')} updated`);
-  const hazards = await findCspHazards(cdn.outDir);
-  const problems = [...budgets.problems, ...hazards.map((h) => `strict CSP would refuse ${h}`)];
+  const problems = await cdnProblems(cdn, budgets.problems);
   if (problems.length > 0) {
     for (const problem of problems) console.error(`build failed: ${problem}`);
     process.exit(1);

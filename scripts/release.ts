@@ -4,14 +4,24 @@
 //   top-level folder `tryon-button/`, as WordPress's "Upload Plugin" screen takes it;
 // - tryon-button-shopify-extension.zip: the Shopify theme app extension folder (`tryon-extension/`);
 // - SHA256SUMS, in `sha256sum -c` format;
-// - RELEASE-NOTES.md: the newest section of CHANGELOG.md.
+// - RELEASE-NOTES.md: the newest section of CHANGELOG.md, then the ready `<head>` snippet that pins
+//   every script of this version on jsDelivr (its import map with integrity, and the entry's tag).
 // The platform folders are scripts/build.ts buildIntegrations(), the code the platform tests use.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildIntegrations, PACKAGES, projectRoot } from './build.js';
+import {
+  buildIntegrations,
+  checkWrittenImportMap,
+  IMPORT_MAP_FILE,
+  importMapSnippet,
+  jsdelivrBase,
+  PACKAGES,
+  projectRoot,
+  type ImportMap,
+} from './build.js';
 import { zipFolder } from './zip.js';
 
 export const RELEASE_FILES = {
@@ -65,6 +75,27 @@ export function newestSection(changelog: string): { version: string; text: strin
   return { version, text };
 }
 
+/**
+ * The release note's closing section: the snippet a page pastes to pin every script of this version
+ * served by jsDelivr, from the CDN build's own importmap.json, refused unless that map matches the
+ * packed build's bytes.
+ */
+export async function pinningSection(cdnDir: string, version: string): Promise<string> {
+  const problems = await checkWrittenImportMap(cdnDir);
+  if (problems.length > 0) throw new Error(`${IMPORT_MAP_FILE} does not pin the CDN build:\n${problems.join('\n')}`);
+  const map = JSON.parse(await readFile(join(cdnDir, IMPORT_MAP_FILE), 'utf8')) as ImportMap;
+  const snippet = importMapSnippet(map, jsdelivrBase(version));
+  return [
+    '### Pin every script (jsDelivr)',
+    '',
+    `Paste this into the page's \`<head>\`, before any other module script, to load tryon-button ${version} from jsDelivr with every chunk checked by browsers that honour import-map integrity (docs/integrations/script-tag.md, "Pin every chunk"). Its hashes are this release's. A page with a Content-Security-Policy allows the inline map with \`${snippet.cspHash}\` in \`script-src\`, beside \`https://cdn.jsdelivr.net\`.`,
+    '',
+    '```html',
+    snippet.html,
+    '```',
+  ].join('\n');
+}
+
 /** `sha256sum` lines for `files` in `dir`. */
 export async function checksums(dir: string, files: string[]): Promise<string> {
   const lines = await Promise.all(
@@ -100,7 +131,8 @@ export async function release(dir = join(projectRoot, 'dist/release')): Promise<
   const [shopify, wordpress] = await buildIntegrations(join(PACKAGES['tryon-button'], 'dist/cdn'), workDir);
   await writeFile(join(dir, RELEASE_FILES.wordpress), await wordpressZip(wordpress!));
   await writeFile(join(dir, RELEASE_FILES.shopify), await zipFolder(shopify!, 'tryon-extension'));
-  await writeFile(join(dir, RELEASE_FILES.notes), `${text}\n`);
+  const pinning = await pinningSection(join(PACKAGES['tryon-button'], 'dist/cdn'), version);
+  await writeFile(join(dir, RELEASE_FILES.notes), `${text}\n\n${pinning}\n`);
 
   const artifacts = [...tarballs, RELEASE_FILES.wordpress, RELEASE_FILES.shopify, RELEASE_FILES.notes].sort();
   await writeFile(join(dir, RELEASE_FILES.sums), await checksums(dir, artifacts));

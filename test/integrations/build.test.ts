@@ -1,19 +1,31 @@
 // The build's own guarantees: the CDN build's shape and budgets, SRI hashes a browser would
-// accept, the strict-CSP hazard scan, and the platform packages carrying the widget's files.
+// accept, the import map that pins every script and the check that fails the build when it does
+// not, the strict-CSP hazard scan, and the platform packages carrying the widget's files.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   BUDGETS,
+  baseOf,
   buildCdn,
   buildIntegrations,
+  checkBase,
   checkBudgets,
+  checkWrittenImportMap,
   findCspHazards,
+  IMPORT_MAP_FILE,
+  importMapFor,
+  importMapSnippet,
+  jsdelivrBase,
   measure,
   sriHash,
+  widgetPackage,
+  writeImportMap,
   type BuildResult,
+  type ImportMap,
 } from '../../scripts/build.js';
 import { firstScriptOf, graphOf, reachableFrom } from '../../scripts/module-graph.js';
 
@@ -36,6 +48,8 @@ after(async () => {
 const byTheCheckWorker = (name: string) => /^photo-check-(worker\.js|[\w-]+\.(json|bin|wasm))$/.test(name);
 /** The photo preparation's worker and its chunks: started by URL (photo.ts), not imported. */
 const byThePrepWorker = (name: string) => /^photo-prep-[\w.-]+\.js$/.test(name);
+/** Read by the shop's page (pasted into its head), never fetched by the widget. */
+const isImportMap = (name: string) => name === IMPORT_MAP_FILE;
 
 describe('CDN build', () => {
   test('an entry, the core chunk it imports once the page has loaded, a lazily imported panel chunk and a HEIC decoder imported on demand, sizes measured', async () => {
@@ -86,7 +100,7 @@ describe('CDN build', () => {
     // is named by the check's chunk, and the worker names its models and wasm.
     assert.deepEqual(
       [...reachableFrom(graph, entryName)].sort(),
-      names.filter((name) => !byTheCheckWorker(name) && !byThePrepWorker(name)),
+      names.filter((name) => !byTheCheckWorker(name) && !byThePrepWorker(name) && !isImportMap(name)),
     );
     const photoChunk = names.find((name) => /^tryon-panel-[\w-]+\.js$/.test(name))!;
     assert.match(
@@ -261,6 +275,76 @@ describe('CDN build', () => {
     assert.notEqual(await sriHash(altered), await sriHash(path));
   });
 
+  test('importmap.json pins every script of the build (entry, chunks, workers) by the sha384 of its bytes, under this version on jsDelivr', async () => {
+    const map = JSON.parse(await readFile(join(cdn.outDir, IMPORT_MAP_FILE), 'utf8')) as ImportMap;
+    const base = jsdelivrBase((await widgetPackage()).version);
+    const scripts = cdn.files.filter((f) => f.file.endsWith('.js')).map((f) => f.file);
+    assert.ok(scripts.includes('photo-prep-worker.js') && scripts.includes('photo-check-worker.js'));
+    assert.ok(scripts.some((name) => /^tryon-panel-[\w-]+\.js$/.test(name)));
+    assert.deepEqual(Object.keys(map.integrity).sort(), scripts.map((name) => `${base}${name}`).sort());
+    for (const name of scripts)
+      assert.equal(map.integrity[`${base}${name}`], await sriHash(join(cdn.outDir, name)), name);
+    assert.deepEqual(map.imports, {});
+    assert.deepEqual(await checkWrittenImportMap(cdn.outDir), []);
+  });
+
+  test('the build check fails, naming the file, for a chunk whose bytes changed, a script the map lacks, and an entry for no file', async () => {
+    const copy = join(work, 'pinned');
+    await cp(cdn.outDir, copy, { recursive: true });
+    const core = cdn.files.map((f) => f.file).find((name) => /^tryon-core-[\w-]+\.js$/.test(name))!;
+    // A chunk altered after the map was written (a later build step, a hand edit).
+    await writeFile(join(copy, core), `${await readFile(join(copy, core), 'utf8')}\n;globalThis.altered = 1;\n`);
+    // A worker or lazy chunk the map never heard of.
+    await writeFile(join(copy, 'photo-extra-worker.js'), 'postMessage(1);\n');
+    const map = JSON.parse(await readFile(join(copy, IMPORT_MAP_FILE), 'utf8')) as ImportMap;
+    const base = baseOf(map)!;
+    // And a pin left for a file that is gone.
+    map.integrity[`${base}gone-123.js`] = map.integrity[`${base}tryon-button.js`]!;
+    await writeFile(join(copy, IMPORT_MAP_FILE), JSON.stringify(map));
+    const problems = await checkWrittenImportMap(copy);
+    assert.equal(problems.length, 3, problems.join('\n'));
+    assert.match(
+      problems.find((p) => p.startsWith(core)) ?? '',
+      /does not match the import map: its bytes hash to sha384-/,
+    );
+    assert.match(problems.find((p) => p.startsWith('photo-extra-worker.js')) ?? '', /is not in the import map/);
+    assert.match(problems.find((p) => p.includes('gone-123.js')) ?? '', /not a script of this build/);
+    // A fresh map for the changed folder pins it again.
+    await writeImportMap(copy, base);
+    assert.deepEqual(await checkWrittenImportMap(copy), []);
+    await rm(join(copy, IMPORT_MAP_FILE));
+    assert.deepEqual(await checkWrittenImportMap(copy), [`${IMPORT_MAP_FILE} is missing from ${copy}`]);
+  });
+
+  test("a map's base is a folder URL a browser resolves the same on every page: absolute or from the root, ending in /", async () => {
+    for (const base of ['/widget/', 'https://cdn.example.com/tryon/', 'http://127.0.0.1:8080/cdn/'])
+      assert.doesNotThrow(() => checkBase(base), base);
+    // Relative to each page, or not a folder: no key would match a chunk's URL and nothing would be checked.
+    for (const base of [
+      './',
+      'widget/',
+      '/widget',
+      '//cdn.example.com/tryon/',
+      'https://cdn.example.com',
+      'ftp://x/y/',
+    ])
+      assert.throws(() => checkBase(base), /base must be an http\(s\) URL or a path from the site's root/, base);
+    const map = await importMapFor(cdn.outDir, '/widget/');
+    assert.ok(map.integrity['/widget/tryon-button.js']);
+    const { html: snippet, cspHash } = importMapSnippet(map, '/widget/');
+    assert.ok(snippet.indexOf('<script type="importmap">') < snippet.indexOf('<script type="module"'));
+    // The CSP hash is of the exact text between the map's tags.
+    const inline = snippet.slice(snippet.indexOf('>') + 1, snippet.indexOf('</script>'));
+    assert.deepEqual(JSON.parse(inline), map);
+    assert.equal(cspHash, `'sha256-${createHash('sha256').update(inline).digest('base64')}'`);
+    assert.match(
+      snippet,
+      new RegExp(
+        `<script type="module" src="/widget/tryon-button\\.js" integrity="${map.integrity['/widget/tryon-button.js']!.replace(/[+/]/g, '\\$&')}" crossorigin="anonymous"></script>$`,
+      ),
+    );
+  });
+
   test('no strict-CSP hazard in the build; the scan does catch eval, new Function and string timers', async () => {
     assert.deepEqual(await findCspHazards(cdn.outDir), []);
     const bad = join(work, 'bad');
@@ -290,7 +374,11 @@ describe('platform packages', () => {
   test('the Shopify extension and the WordPress plugin carry the CDN build in assets/', async () => {
     const [shopify, woocommerce] = await buildIntegrations(cdn.outDir, join(work, 'dist'));
     assert.ok(shopify && woocommerce);
-    const expected = cdn.files.map((f) => f.file).sort();
+    // The import map pins the package's jsDelivr URLs, not the platforms' own: it stays out.
+    const expected = cdn.files
+      .map((f) => f.file)
+      .filter((name) => !isImportMap(name))
+      .sort();
     // The Shopify block also loads its variant follower, built from widget/integrations/shopify/tryon-variant.ts.
     assert.deepEqual((await readdir(join(shopify, 'assets'))).sort(), [...expected, 'tryon-variant.js'].sort());
     assert.deepEqual((await readdir(join(woocommerce, 'assets'))).sort(), expected);

@@ -357,6 +357,8 @@ describe('npm package in a separate Vite app', () => {
         'dist/npm/tryon-button.d.ts',
         'dist/npm/custom-elements.json',
         'dist/cdn/tryon-button.js',
+        // What docs/integrations/script-tag.md tells a shop to rebase and paste: it ships with the package.
+        'dist/cdn/importmap.json',
         'dist/jsdelivr.js',
         'web-types.json',
         'vscode.html-custom-data.json',

@@ -9,8 +9,8 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCdn, buildIntegrations, listFiles, projectRoot } from '../../scripts/build.js';
-import { checksums, newestSection } from '../../scripts/release.js';
+import { buildCdn, buildIntegrations, jsdelivrBase, listFiles, projectRoot, sriHash } from '../../scripts/build.js';
+import { checksums, newestSection, pinningSection } from '../../scripts/release.js';
 import { zipFolder } from '../../scripts/zip.js';
 
 let work: string;
@@ -70,6 +70,26 @@ describe('release artifacts', () => {
     }
     // The same files make the same bytes: the checksum of a release can be reproduced.
     assert.deepEqual(await zipFolder(plugin!, 'tryon-button'), await readFile(zip));
+  });
+
+  test("the release note's pinning section: the jsDelivr snippet with this build's hashes, refused for a build its map does not match", async () => {
+    const cdn = await buildCdn({ outDir: join(work, 'cdn-pinned'), quiet: true });
+    const section = await pinningSection(cdn.outDir, '0.1.0');
+    const entry = `${jsdelivrBase('0.1.0')}tryon-button.js`;
+    assert.ok(
+      section.includes(
+        `<script type="module" src="${entry}" integrity="${await sriHash(join(cdn.outDir, 'tryon-button.js'))}" crossorigin="anonymous"></script>`,
+      ),
+      section,
+    );
+    const panel = cdn.files.find((f) => /^tryon-panel-[\w-]+\.js$/.test(f.file))!.file;
+    assert.ok(section.includes(`"${jsdelivrBase('0.1.0')}${panel}": "${await sriHash(join(cdn.outDir, panel))}"`));
+    assert.match(section, /allows the inline map with `'sha256-[\w+/=]+'` in `script-src`/);
+    await writeFile(join(cdn.outDir, panel), `${await readFile(join(cdn.outDir, panel), 'utf8')};\n`);
+    await assert.rejects(
+      pinningSection(cdn.outDir, '0.1.0'),
+      new RegExp(`does not pin the CDN build:\\n${panel.replace('.', '\\.')} does not match`),
+    );
   });
 
   test('SHA256SUMS is what sha256sum -c accepts, and a changed byte fails it', async () => {

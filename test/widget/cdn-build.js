@@ -1,6 +1,8 @@
 // web-test-runner middleware that serves the real CDN build (scripts/build.ts buildCdn) under
 // `/cdn-build/`, built once on first use into a temp folder, with the query a shop's platform adds
-// (`?ver=1.2.3`) ignored as a CDN ignores it.
+// (`?ver=1.2.3`) ignored as a CDN ignores it. Under `/cdn-build-altered/<chunk>/` the same files
+// (or `/cdn-build-altered/<chunk>~<name>/`) as a tampered CDN would serve them: the chunk whose name
+// is `<chunk>-<hash>.js` with bytes added (test/widget/chunk-integrity.test.ts).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,11 +30,17 @@ function build() {
   return built;
 }
 
+/** What an altered chunk does first if it runs: a mark the page can see. */
+const TAMPER = '\n;globalThis.__tampered = true;\n';
+
 export function cdnBuildMiddleware() {
   return async function cdnBuild(ctx, next) {
-    if (!ctx.path.startsWith('/cdn-build/')) return next();
+    // `<chunk>~<name>` serves the same under a folder of its own: here Chromium kept refusing an
+    // altered core's URL in the next frame, without the map, after one frame had refused it.
+    const altered = /^\/cdn-build-altered\/([a-z-]+)(?:~\w+)?\//.exec(ctx.path);
+    if (!ctx.path.startsWith('/cdn-build/') && !altered) return next();
     const outDir = await build();
-    const file = normalize(join(outDir, ctx.path.slice('/cdn-build/'.length)));
+    const file = normalize(join(outDir, ctx.path.slice((altered?.[0] ?? '/cdn-build/').length)));
     // Scripts, and the photo check's models and wasm beside them.
     const type = {
       js: 'text/javascript',
@@ -42,7 +50,12 @@ export function cdnBuildMiddleware() {
     }[file.split('.').pop()];
     if (!file.startsWith(outDir) || !type) return next();
     try {
-      ctx.body = readFileSync(file);
+      const bytes = readFileSync(file);
+      const name = file.slice(outDir.length + 1);
+      ctx.body =
+        altered && new RegExp(`^${altered[1]}-[\\w-]+\\.js$`).test(name)
+          ? Buffer.concat([bytes, Buffer.from(TAMPER)])
+          : bytes;
       ctx.type = type;
     } catch {
       ctx.status = 404;
