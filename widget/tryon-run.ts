@@ -153,10 +153,16 @@ export class TryonRun extends RunFlow {
     void this.start('submit', (run) => this.submit(run));
   }
 
-  /** The phone's side of a hand-off: uploads `photo` with the code and the consent given here; nothing is tried on here. */
-  async sendToComputer(code: string, photo: Blob, onProgress?: (percent: number) => void): Promise<void> {
+  /**
+   * The phone's side of a hand-off: uploads `photo` with the code and the consent given here;
+   * nothing is tried on here. Answers the number the shopper types on the computer.
+   */
+  async sendToComputer(code: string, photo: Blob, onProgress?: (percent: number) => void): Promise<string> {
     const fields = { handoff: code, consent: 'true', ...this.consentFields() };
-    await this.proxy().uploadPhoto(photo, onProgress, undefined, fields);
+    const uploaded = await this.proxy().uploadPhoto(photo, onProgress, undefined, fields);
+    // A proxy from before pairing answers no number: said as an error, never as "sent".
+    if (!uploaded.confirmation) throw new ProxyCallError('bad_answer', { retryable: false });
+    return uploaded.confirmation;
   }
 
   /** The proxy client, for the panel's hand-off (which is not a run). */

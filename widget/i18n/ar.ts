@@ -156,13 +156,30 @@ export const ar: Translation = {
   back: 'رجوع',
   handoffPhoneTitle: 'أرسل صورة إلى حاسوبك',
   sendToComputer: 'أرسل إلى حاسوبي',
-  handoffSent: 'أُرسلت — انظر إلى حاسوبك',
-  handoffSentNote: 'يتابع القياس على حاسوبك. يمكنك إغلاق هذه الصفحة.',
   handoffNotSent: 'لم تُرسل',
   error_unknown_model: 'هذه العارضة غير متاحة لهذا المنتج. يُرجى اختيار أخرى.',
   error_handoff_used: 'سبق استخدام هذا الرمز. اطلب رمزًا جديدًا على حاسوبك.',
   error_handoff_expired: 'انتهت صلاحية هذا الرمز. اطلب رمزًا جديدًا على حاسوبك.',
   error_handoff_unknown: 'هذا الرمز غير معروف. تحقّق منه، أو اطلب رمزًا جديدًا على حاسوبك.',
+  handoffPhoneNote:
+    'تذهب هذه الصورة إلى الحاسوب الذي عرض لك الرمز، ولا تصل إليه إلا بعد أن تكتب رقمًا هناك. إن لم تطلب هذا الرمز على حاسوبك أنت، فأغلق هذه الصفحة.',
+  handoffTypeNumber: 'اكتب هذا الرقم على حاسوبك',
+  handoffYourNumber: 'رقمك:',
+  handoffNumberNote: 'تذهب صورتك إلى الحاسوب الذي عرض الرمز بمجرد كتابة هذا الرقم عليه.',
+  handoffNotYours: 'ليس حاسوبك؟ لا تكتب هذا الرقم في أي مكان، وأغلق هذه الصفحة: لن تُعطى الصورة.',
+  handoffConfirmTitle: 'اكتب الرقم الظاهر على هاتفك',
+  handoffConfirming: 'وصلت صورتك من هاتفك. لتتأكد من أنها تصل إلى هذا الحاسوب، اكتب الرقم الظاهر على هاتفك.',
+  handoffNumberLabel: 'الرقم الظاهر على هاتفك',
+  handoffConfirm: 'تأكيد',
+  handoffNumberTime: 'يبقى الرقم صالحًا {time} أخرى.',
+  handoffWrongNumber: 'هذا ليس الرقم الظاهر على هاتفك. المحاولات المتبقية: {count}.',
+  handoffNumberMalformed: 'اكتب الأرقام الستة الظاهرة على هاتفك.',
+  handoffTriesUsed:
+    'أُدخل رقم خاطئ مرات كثيرة، لذا انتهى هذا النقل ولن تصل الصورة إلى هنا. اطلب رمزًا جديدًا لتبدأ من جديد.',
+  error_handoff_waiting: 'لم تصل أي صورة من هاتفك بعد.',
+  error_handoff_confirmed: 'سبق تأكيد هذه الصورة.',
+  error_handoff_wrong_number: 'هذا ليس الرقم الظاهر على هاتفك.',
+  error_handoff_tries_used: 'أرقام خاطئة كثيرة: انتهى هذا النقل. اطلب رمزًا جديدًا لتبدأ من جديد.',
 };
 
 export default ar;
