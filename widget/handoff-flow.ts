@@ -6,9 +6,9 @@
 import { ProxyCallError } from './proxy-client.js';
 import type { ProxyClient } from './proxy-client.js';
 import type { Texts } from './texts.js';
-import { phoneAddress, qrCode, spacedCode } from './handoff.js';
+import { phoneAddress, qrCode, spacedCode, timeLeft } from './handoff.js';
 import { watchHandoff } from './handoff-watch.js';
-import type { HandoffState } from './proxy-answers.js';
+import type { HandoffState, UploadedPhoto } from './proxy-answers.js';
 
 /**
  * The computer's hand-off on screen: `confirming` once the phone's photo came (the number asked
@@ -42,8 +42,8 @@ export interface PhoneHandoffOptions {
   texts(): Texts;
   /** The phone's photo arrived: tried on at once (`expiresAt`: until when its handle is counted on). */
   received(photo: string, expiresAt: string): void;
-  /** On the phone: uploads the photo to the computer's hand-off `code`; answers the number to type there. */
-  send(code: string, photo: Blob): Promise<string>;
+  /** On the phone: uploads the photo to the computer's hand-off `code`; the answer holds the number to type there. */
+  send(code: string, photo: Blob): Promise<UploadedPhoto>;
   /** Says `text` in the dialog's one live region. */
   announce(text: string): void;
   /** The step changed what it shows: focus goes to its first control. */
@@ -100,7 +100,7 @@ export function startDesk(holder: DeskHolder, options: PhoneHandoffOptions): Run
     stopTimers();
     holder.desk = desk;
     const texts = options.texts();
-    const said = { ended: texts.t('handoffTriesUsed'), expired: texts.t('handoffExpired') } as Partial<
+    const said = { ended: texts.errorMessage('handoff_tries_used'), expired: texts.t('handoffExpired') } as Partial<
       Record<Desk['state'], string>
     >;
     options.announce(said[desk.state] ?? desk.problem);
@@ -116,24 +116,36 @@ export function startDesk(holder: DeskHolder, options: PhoneHandoffOptions): Run
       if (!desk || desk.state !== 'confirming' || desk.checking || !desk.handoff) return;
       const texts = options.texts();
       const number = typedNumber(typed);
+      // Not 6 digits: wrong, as the shopper sees it, but sent nowhere and no try taken.
       if (!number) {
-        holder.desk = { ...desk, problem: texts.t('handoffNumberMalformed') };
-        options.announce(texts.t('handoffNumberMalformed'));
+        holder.desk = { ...desk, problem: texts.errorMessage('handoff_wrong_number') };
+        options.announce(texts.errorMessage('handoff_wrong_number'));
         return;
       }
       holder.desk = { ...desk, checking: true, problem: '' };
+      const proxy = options.client().watched;
+      const path = `handoffs/${encodeURIComponent(desk.handoff)}`;
       try {
-        const state = await options.client().confirmHandoff(desk.handoff, number, watch.signal);
+        const state = await proxy.send<HandoffState>(`${path}/confirm`, { number }, watch.signal);
         if (state.status === 'received' && state.photo) give(state.photo);
       } catch (error) {
         if (!current()) return;
         const code = error instanceof ProxyCallError ? error.code : 'generic';
         if (code === 'handoff_tries_used') return ended({ ...desk, state: 'ended', checking: false, problem: '' });
         if (code === 'handoff_expired') return ended({ ...desk, state: 'expired', checking: false, problem: '' });
+        // The tries left, as the hand-off now reads (the panel's error type carries no more than a code).
+        const left =
+          code === 'handoff_wrong_number'
+            ? await proxy.read<HandoffState>(path, watch.signal).then(
+                (state) => state.triesLeft,
+                () => undefined,
+              )
+            : undefined;
+        if (!current()) return;
         const problem =
-          code === 'handoff_wrong_number' && error instanceof ProxyCallError && error.triesLeft !== undefined
-            ? texts.t('handoffWrongNumber', { count: String(error.triesLeft) })
-            : texts.errorMessage(code);
+          left === undefined
+            ? texts.errorMessage(code)
+            : `${texts.errorMessage(code)} ${texts.t('handoffWrongNumber', { count: String(left) })}`;
         holder.desk = { ...(holder.desk ?? desk), checking: false, problem };
         options.announce(problem);
       }
@@ -174,8 +186,9 @@ export function startDesk(holder: DeskHolder, options: PhoneHandoffOptions): Run
         const desk = holder.desk;
         if (!current() || state.status !== 'confirming' || !desk || desk.state !== 'waiting') return;
         // The phone's photo came: the number it shows is asked for here, in the number's own time.
-        holder.desk = { ...desk, state: 'confirming', expiresAt: Date.parse(state.expiresAt), problem: '' };
-        options.announce(options.texts().t('handoffConfirming'));
+        const expires = Date.parse(state.expiresAt);
+        holder.desk = { ...desk, state: 'confirming', expiresAt: expires, problem: '' };
+        options.announce(options.texts().t('handoffConfirming', { time: timeLeft(expires, Date.now()) }));
         options.focusStep();
       };
       const final = await watchHandoff(client.watched, started.handoff, onState, watch.signal);
@@ -203,8 +216,10 @@ export async function sendFromPhone(
   blob: Blob,
 ): Promise<void> {
   try {
-    const number = await options.send(phone.code, blob);
-    holder.phone = { ...phone, state: 'sent', problem: '', number };
+    const { confirmation } = await options.send(phone.code, blob);
+    // A proxy from before pairing answers no number: said as an error, never as "sent".
+    if (!confirmation) throw new ProxyCallError('bad_answer', { retryable: false });
+    holder.phone = { ...phone, state: 'sent', problem: '', number: confirmation };
   } catch (error) {
     holder.phone = {
       ...phone,

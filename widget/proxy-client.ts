@@ -6,14 +6,7 @@
 import type { ProxyStatus } from './session.js';
 import { proxyBase } from './availability.js';
 import { normaliseStatus } from './proxy-answers.js';
-import type {
-  CreatedTryon,
-  HandoffState,
-  ProductInfo,
-  StartedHandoff,
-  TryonRequest,
-  UploadedPhoto,
-} from './proxy-answers.js';
+import type { CreatedTryon, ProductInfo, StartedHandoff, TryonRequest, UploadedPhoto } from './proxy-answers.js';
 import { abortError, errorFrom, isNotAProxy, noAnswer, ProxyCallError, sayNoProxy } from './proxy-errors.js';
 import { uploadPhoto } from './photo-upload.js';
 import { watchTryon } from './proxy-watch.js';
@@ -65,6 +58,13 @@ export class ProxyClient {
       serverSentEvents: this.serverSentEvents,
       url: (path) => this.#url(path),
       read: (path, signal) => this.#json(path, { signal }),
+      send: (path, body, signal) =>
+        this.#json(path, {
+          method: 'POST',
+          signal,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
       status: (tryon, signal) => this.status(tryon, signal),
       normalise: (answer) => normaliseStatus(answer, this.base),
     };
@@ -131,16 +131,6 @@ export class ProxyClient {
       signal,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ product, ...(variant ? { variant } : {}) }),
-    });
-  }
-
-  /** The desktop types the number its hand-off's phone shows: the photo is given only for the right one. */
-  confirmHandoff(handoff: string, number: string, signal?: AbortSignal): Promise<HandoffState> {
-    return this.#json<HandoffState>(`handoffs/${encodeURIComponent(handoff)}/confirm`, {
-      method: 'POST',
-      signal,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ number }),
     });
   }
 

@@ -14,18 +14,10 @@ export class ProxyCallError extends Error {
   readonly status: number;
   /** Seconds the proxy asked us to wait (429 Retry-After). */
   readonly retryAfter: number | undefined;
-  /** A wrong hand-off number: how many tries are left. */
-  readonly triesLeft: number | undefined;
 
   constructor(
     code: string,
-    facts: {
-      retryable: boolean;
-      message?: string;
-      status?: number;
-      retryAfter?: number | undefined;
-      triesLeft?: number | undefined;
-    },
+    facts: { retryable: boolean; message?: string; status?: number; retryAfter?: number | undefined },
   ) {
     super(facts.message || code);
     this.name = 'ProxyCallError';
@@ -33,7 +25,6 @@ export class ProxyCallError extends Error {
     this.retryable = facts.retryable;
     this.status = facts.status ?? 0;
     this.retryAfter = facts.retryAfter;
-    this.triesLeft = facts.triesLeft;
   }
 }
 
@@ -84,9 +75,7 @@ export async function errorFrom(
 ): Promise<ProxyCallError> {
   const retryAfter = retryAfterHeader && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
   try {
-    const body = JSON.parse(text) as {
-      error?: { code?: unknown; message?: unknown; retryable?: unknown; triesLeft?: unknown };
-    };
+    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown; retryable?: unknown } };
     const error = body.error;
     if (error && typeof error.code === 'string') {
       return new ProxyCallError(error.code, {
@@ -94,7 +83,6 @@ export async function errorFrom(
         retryable: typeof error.retryable === 'boolean' ? error.retryable : status >= 500 || status === 429,
         status: status,
         retryAfter: retryAfter,
-        triesLeft: typeof error.triesLeft === 'number' ? error.triesLeft : undefined,
       });
     }
   } catch {

@@ -7,6 +7,7 @@ import { RunFlow, newRequestId } from './run-flow.js';
 import type { ProxyStatus } from './session.js';
 import { ProxyCallError } from './proxy-client.js';
 import type { ProxyClient } from './proxy-client.js';
+import type { UploadedPhoto } from './proxy-answers.js';
 import { unavailableNow } from './error-policy.js';
 import { lastPhoto } from './storage.js';
 import { forgetEverything } from './forget-photo.js';
@@ -155,14 +156,11 @@ export class TryonRun extends RunFlow {
 
   /**
    * The phone's side of a hand-off: uploads `photo` with the code and the consent given here;
-   * nothing is tried on here. Answers the number the shopper types on the computer.
+   * nothing is tried on here. The answer holds the number the shopper types on the computer.
    */
-  async sendToComputer(code: string, photo: Blob, onProgress?: (percent: number) => void): Promise<string> {
+  sendToComputer(code: string, photo: Blob, onProgress?: (percent: number) => void): Promise<UploadedPhoto> {
     const fields = { handoff: code, consent: 'true', ...this.consentFields() };
-    const uploaded = await this.proxy().uploadPhoto(photo, onProgress, undefined, fields);
-    // A proxy from before pairing answers no number: said as an error, never as "sent".
-    if (!uploaded.confirmation) throw new ProxyCallError('bad_answer', { retryable: false });
-    return uploaded.confirmation;
+    return this.proxy().uploadPhoto(photo, onProgress, undefined, fields);
   }
 
   /** The proxy client, for the panel's hand-off (which is not a run). */

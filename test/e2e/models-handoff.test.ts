@@ -69,7 +69,7 @@ async function phoneSends(
   assert.ok(!page.url().includes('tryon-handoff'), page.url());
   await giveConsent(dialog);
   // Said before anything is sent: whose computer the photo goes to.
-  await dialog.getByText('This photo goes to the computer that showed you the code').waitFor();
+  await dialog.getByRole('heading', { name: 'Send a photo to the computer that showed the code' }).waitFor();
   await choosePhoto(dialog);
   // Its upload's answer, heard from before the click (a closed page ends the wait with nothing).
   const sent = page
@@ -83,7 +83,9 @@ async function phoneSends(
 async function phoneNumber(page: Page): Promise<string> {
   const dialog = tryonDialog(page);
   await dialog.getByRole('heading', { name: 'Type this number on your computer' }).waitFor();
-  await dialog.getByText('Not your computer? Do not type this number anywhere').waitFor();
+  await dialog
+    .getByText('Then the photo goes to the computer that showed the code. Not yours? Close this page.')
+    .waitFor();
   const number = (await dialog.locator('[part="handoff-number"] strong').textContent())?.trim() ?? '';
   assert.match(number, /^[0-9]{3} [0-9]{3}$/);
   return number;

@@ -120,7 +120,7 @@ describe('use your phone (the computer’s side)', () => {
     expect(panelRoot(el).querySelector('label[for="handoff-number"]')!.textContent).to.equal(
       'Number shown on your phone',
     );
-    expect(statusText(el)).to.contain('type the number your phone shows');
+    expect(statusText(el)).to.match(/^Type the number your phone shows within [45]:[0-5][0-9]\.$/);
     await typeNumber(el, '654321');
     await until(() => statusText(el).includes('Tries left: 4'), 'the wrong number said in the live region');
     expect(field.getAttribute('aria-invalid')).to.equal('true');

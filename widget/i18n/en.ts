@@ -158,34 +158,23 @@ export const en = {
   handoffNewCode: 'Get a new code',
   handoffReceived: 'Your photo has arrived from your phone.',
   back: 'Back',
-  handoffPhoneTitle: 'Send a photo to your computer',
+  handoffPhoneTitle: 'Send a photo to the computer that showed the code',
   sendToComputer: 'Send to my computer',
   handoffNotSent: 'Not sent',
   error_unknown_model: 'This model is not available for this product. Please choose another.',
   error_handoff_used: 'This code has already been used. Ask for a new one on your computer.',
   error_handoff_expired: 'This code has expired. Ask for a new one on your computer.',
   error_handoff_unknown: 'This code is not known. Check it, or ask for a new one on your computer.',
-  handoffPhoneNote:
-    'This photo goes to the computer that showed you the code, and only once you type a number there. If you did not ask for this code on your own computer, close this page.',
   handoffTypeNumber: 'Type this number on your computer',
-  handoffYourNumber: 'Your number:',
-  handoffNumberNote: 'Your photo goes to the computer that showed the code, once this number is typed there.',
-  handoffNotYours:
-    'Not your computer? Do not type this number anywhere, and close this page: the photo will not be given.',
-  handoffConfirmTitle: 'Type the number from your phone',
-  handoffConfirming:
-    'Your photo has come from your phone. To make sure it comes to this computer, type the number your phone shows.',
+  handoffNumberNote: 'Then the photo goes to the computer that showed the code. Not yours? Close this page.',
+  handoffConfirming: 'Type the number your phone shows within {time}.',
   handoffNumberLabel: 'Number shown on your phone',
   handoffConfirm: 'Confirm',
-  handoffNumberTime: 'The number works for {time} more.',
-  handoffWrongNumber: 'That is not the number your phone shows. Tries left: {count}.',
-  handoffNumberMalformed: 'Type the 6 digits your phone shows.',
-  handoffTriesUsed:
-    'Too many wrong numbers, so this hand-off has ended and the photo will not come here. Get a new code to start again.',
-  error_handoff_waiting: 'No photo has come from your phone yet.',
-  error_handoff_confirmed: 'This photo has already been confirmed.',
-  error_handoff_wrong_number: 'That is not the number your phone shows.',
-  error_handoff_tries_used: 'Too many wrong numbers: this hand-off has ended. Get a new code to start again.',
+  handoffWrongNumber: 'Tries left: {count}.',
+  error_handoff_waiting: 'No photo from your phone yet.',
+  error_handoff_confirmed: 'Already confirmed.',
+  error_handoff_wrong_number: 'Wrong number.',
+  error_handoff_tries_used: 'Too many wrong numbers: this hand-off has ended.',
 };
 
 /** Every text of the widget, by key. */

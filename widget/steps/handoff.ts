@@ -31,7 +31,7 @@ function numberForm(step: DesktopHandoffStep): TemplateResult {
     const input = (event.currentTarget as HTMLFormElement).elements.namedItem('number') as HTMLInputElement;
     step.onConfirm(input.value);
   };
-  return html`<p>${texts.t('handoffConfirming')}</p>
+  return html`<p>${texts.t('handoffConfirming', { time: step.left })}</p>
     <form part="handoff-confirm" class="handoff-confirm" novalidate @submit=${submit}>
       <label for="handoff-number">${texts.t('handoffNumberLabel')}</label>
       <input id="handoff-number" part="handoff-number-input" name="number" type="text" inputmode="numeric"
@@ -40,8 +40,7 @@ function numberForm(step: DesktopHandoffStep): TemplateResult {
         aria-describedby=${step.problem ? 'handoff-number-problem' : nothing}>
       ${step.problem ? html`<p id="handoff-number-problem" class="problem">${step.problem}</p>` : nothing}
       <button class="primary" part="primary-button" type="submit">${texts.t('handoffConfirm')}</button>
-    </form>
-    <p class="muted">${texts.t('handoffNumberTime', { time: step.left })}</p>`;
+    </form>`;
 }
 
 export function desktopHandoffStep(step: DesktopHandoffStep): TemplateResult {
@@ -49,7 +48,7 @@ export function desktopHandoffStep(step: DesktopHandoffStep): TemplateResult {
   const ended = step.state === 'expired' || step.state === 'failed' || step.state === 'ended';
   if (step.state === 'confirming')
     return html`<div part="handoff" class="body">
-      <h3 id="step-title" tabindex="-1">${texts.t('handoffConfirmTitle')}</h3>
+      <h3 id="step-title" tabindex="-1">${texts.t('handoffTitle')}</h3>
       ${numberForm(step)}
       <div class="actions" part="actions">
         <button type="button" part="secondary-button" @click=${step.onBack}>${texts.t('back')}</button>
@@ -58,7 +57,7 @@ export function desktopHandoffStep(step: DesktopHandoffStep): TemplateResult {
   // Ended by the clock or by wrong numbers: said by the live region; a failure to start, by this alert.
   const endedWords =
     step.state === 'ended'
-      ? html`<p class="problem">${texts.t('handoffTriesUsed')}</p>`
+      ? html`<p class="problem">${texts.errorMessage('handoff_tries_used')}</p>`
       : step.state === 'expired'
         ? html`<p class="problem">${texts.t('handoffExpired')}</p>`
         : html`<p class="problem" role="alert">${step.problem}</p>`;
@@ -98,10 +97,8 @@ export function phoneSentStep(step: PhoneSentStep): TemplateResult {
   if (!step.problem)
     return html`<div part="handoff-sent" class="body">
       <h3 id="step-title" tabindex="-1">${texts.t('handoffTypeNumber')}</h3>
-      <p part="handoff-number" class="handoff-number"><span class="visually-hidden">${texts.t('handoffYourNumber')}</span>
-        <strong dir="ltr">${step.number}</strong></p>
+      <p part="handoff-number" class="handoff-number"><strong dir="ltr">${step.number}</strong></p>
       <p>${texts.t('handoffNumberNote')}</p>
-      <p>${texts.t('handoffNotYours')}</p>
       <div class="actions" part="actions">
         <button class="primary" part="primary-button" type="button" data-autofocus @click=${step.onClose}>${texts.t('close')}</button>
       </div>

@@ -35,7 +35,6 @@ export function photoStep(step: PhotoStep): TemplateResult {
   const ready = Boolean(step.preview) && (step.check?.allowsSend ?? true);
   return html`<div part="photo" class="body">
     <h3 id="step-title" tabindex="-1">${step.phone ? texts.t('handoffPhoneTitle') : texts.t('photoTitle')}</h3>
-    ${step.phone ? html`<p part="handoff-whose">${texts.t('handoffPhoneNote')}</p>` : nothing}
     <div>
       <p>${texts.t('tipsTitle')}</p>
       <ul>
