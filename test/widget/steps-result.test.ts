@@ -230,7 +230,7 @@ describe('hand-off steps', () => {
     const input = root.querySelector<HTMLInputElement>('#handoff-number')!;
     expect(root.querySelector('label[for="handoff-number"]')!.textContent).to.equal(en.handoffNumberLabel);
     expect(input.inputMode).to.equal('numeric');
-    expect(input.autocomplete).to.equal('one-time-code');
+    expect(input.getAttribute('autocomplete')).to.equal('one-time-code');
     expect(input.dir).to.equal('ltr');
     expect(input.hasAttribute('data-autofocus')).to.equal(true);
     expect(input.getAttribute('aria-invalid')).to.equal('false');
