@@ -47,6 +47,10 @@ export const ERROR_CODES = [
   'handoff_used',
   'handoff_expired',
   'handoff_unknown',
+  'handoff_waiting',
+  'handoff_confirmed',
+  'handoff_wrong_number',
+  'handoff_tries_used',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

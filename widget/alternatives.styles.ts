@@ -45,4 +45,41 @@ export const alternativesStyles = css`
     letter-spacing: 0.12em;
     font-variant-numeric: tabular-nums;
   }
+  /* The number the phone shows, large enough to read across a desk; the field it is typed into. */
+  .handoff-number strong {
+    display: block;
+    font-size: 2.5em;
+    letter-spacing: 0.12em;
+    font-variant-numeric: tabular-nums;
+    text-align: center;
+  }
+  .handoff-confirm {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem 1rem;
+  }
+  .handoff-confirm label {
+    flex-basis: 100%;
+  }
+  .handoff-confirm input {
+    font: inherit;
+    font-size: 1.5em;
+    letter-spacing: 0.12em;
+    font-variant-numeric: tabular-nums;
+    inline-size: 8ch;
+    min-block-size: 44px;
+    padding: 0.2em 0.4em;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: transparent;
+    color: inherit;
+  }
+  .handoff-confirm button {
+    min-block-size: 44px;
+  }
+  .handoff-confirm .problem {
+    flex-basis: 100%;
+    margin: 0;
+  }
 `;

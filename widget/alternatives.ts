@@ -5,5 +5,5 @@
 export { modelsStep } from './steps/models.js';
 export { desktopHandoffStep, phoneSentStep } from './steps/handoff.js';
 export { phoneAddress, qrCode, spacedCode, timeLeft } from './handoff.js';
-export { sendFromPhone, startDesk } from './handoff-flow.js';
+export { sendFromPhone, spacedNumber, startDesk } from './handoff-flow.js';
 export { alternativesStyles } from './alternatives.styles.js';

@@ -4,8 +4,12 @@ import type { HandoffState } from './proxy-answers.js';
 import { abortError, ProxyCallError, wait } from './proxy-errors.js';
 import { streamUntil, type WatchedProxy } from './proxy-watch.js';
 
+/** A state after which nothing more can happen to the hand-off. */
+const settled = (state: HandoffState) => state.status === 'received' || state.status === 'expired';
+
 /**
- * Reports the hand-off's state until the photo comes or the code ends: its event stream, and
+ * Reports the hand-off's state (waiting, then confirming once the phone's photo came) until the
+ * number is confirmed or the hand-off ends: its event stream, and
  * when that breaks, a poll every pollInterval (as a try-on's watch does). Rejects with an
  * AbortError when `signal` aborts.
  */
@@ -25,7 +29,7 @@ export async function watchHandoff(
         try {
           const state = JSON.parse(data) as HandoffState;
           onState(state);
-          if (state.status !== 'waiting') end(state);
+          if (settled(state)) end(state);
         } catch {
           // An answer of another shape is skipped, as the try-on's stream skips one.
         }
@@ -38,7 +42,7 @@ export async function watchHandoff(
     try {
       const state = await proxy.read<HandoffState>(path, signal);
       onState(state);
-      if (state.status !== 'waiting') return state;
+      if (settled(state)) return state;
     } catch (error) {
       if (signal?.aborted) throw abortError();
       if (!(error instanceof ProxyCallError) || !error.retryable) throw error;

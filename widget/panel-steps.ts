@@ -97,7 +97,13 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
   if (p.handoff.phone && (p.handoff.phone.state === 'sent' || p.handoff.phone.state === 'refused')) {
     // Loaded while the photo was sent (#sendToComputer); a moment's blank at worst.
     if (!alternatives) return nothing;
-    return alternatives.phoneSentStep({ texts, problem: p.handoff.phone.problem, onClose: () => p.hide() });
+    const number = p.handoff.phone.number;
+    return alternatives.phoneSentStep({
+      texts,
+      problem: p.handoff.phone.problem,
+      number: alternatives.spacedNumber(number ?? ''),
+      onClose: () => p.hide(),
+    });
   }
   const handoff = p.handoff.desk;
   if (handoff && alternatives && (session.status === 'consent' || session.status === 'photo')) {
@@ -110,6 +116,7 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
       problem: handoff.problem,
       onNewCode: p.handoff.start,
       onBack: p.handoff.close,
+      onConfirm: p.handoff.confirm,
     });
   }
   if (session.status === 'photo' && session.browsingModels) {

@@ -7,13 +7,13 @@
 import { adoptStyles } from 'lit';
 import type { CSSResult, ReactiveController, ReactiveControllerHost } from 'lit';
 import { handoffCodeInPage, removeHandoffFragment } from './handoff-fragment.js';
-import type { Desk, Phone, PhoneHandoffOptions } from './handoff-flow.js';
+import type { Desk, Phone, PhoneHandoffOptions, RunningDesk } from './handoff-flow.js';
 
 export class PhoneHandoff implements ReactiveController {
   #desk: Desk | undefined;
   #phone: Phone | undefined;
-  /** The computer's hand-off under way: its watch and countdown. */
-  #running: { end(): void } | undefined;
+  /** The computer's hand-off under way: its watch, countdown and the number typed. */
+  #running: RunningDesk | undefined;
   /** The models' and hand-off's screens, once loaded. */
   loaded: typeof import('./alternatives.js') | undefined;
   #screensLoad: Promise<typeof import('./alternatives.js')> | undefined;
@@ -72,6 +72,11 @@ export class PhoneHandoff implements ReactiveController {
     const { startDesk } = await this.screens();
     this.end();
     this.#running = startDesk(this, this.#options);
+  };
+
+  /** On the computer: the number the phone shows, as typed; the photo comes only for the right one. */
+  readonly confirm = (typed: string) => {
+    void this.#running?.confirm(typed);
   };
 
   /** Stops waiting for a hand-off (back, a new code, the panel gone). */

@@ -42,15 +42,22 @@ export interface StartedHandoff {
   code: string;
   expiresAt: string;
 }
-/** What the desktop reads of its hand-off. */
+/**
+ * What the desktop reads of its hand-off: `confirming` once the phone's photo came, until the
+ * number the phone shows is typed here (`triesLeft` wrong numbers still allowed); the photo only then.
+ */
 export interface HandoffState {
-  status: 'waiting' | 'received' | 'expired';
+  status: 'waiting' | 'confirming' | 'received' | 'expired';
   photo?: string;
+  triesLeft?: number;
   expiresAt: string;
 }
 export interface UploadedPhoto {
   photo: string;
   expiresAt: string;
+  /** A hand-off upload (the phone's): the number to type on the computer. */
+  handoff?: 'confirming';
+  confirmation?: string;
 }
 export interface CreatedTryon {
   tryon: string;

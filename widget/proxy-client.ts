@@ -58,6 +58,13 @@ export class ProxyClient {
       serverSentEvents: this.serverSentEvents,
       url: (path) => this.#url(path),
       read: (path, signal) => this.#json(path, { signal }),
+      send: (path, body, signal) =>
+        this.#json(path, {
+          method: 'POST',
+          signal,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
       status: (tryon, signal) => this.status(tryon, signal),
       normalise: (answer) => normaliseStatus(answer, this.base),
     };

@@ -14,6 +14,8 @@ export interface WatchedProxy {
   url(path: string): string;
   /** A GET of a JSON answer, failing as the client's plain calls fail. */
   read<T>(path: string, signal?: AbortSignal): Promise<T>;
+  /** A POST of `body` as JSON, failing as the client's plain calls fail (a hand-off's number, handoff-flow.ts). */
+  send<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T>;
   /** One read of a try-on's status, bounded in time, its URLs passed through the gate. */
   status(tryon: string, signal?: AbortSignal): Promise<ProxyStatus>;
   /** The gate a streamed status passes (proxy-answers.ts `normaliseStatus`). */

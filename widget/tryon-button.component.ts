@@ -99,7 +99,10 @@ export function loadPanel(): Promise<unknown> {
  * @csspart handoff - "Use your phone" on a computer: the QR code, the code in letters and the time left.
  * @csspart qr-code - The QR code of this page for the phone.
  * @csspart handoff-code - The code in letters, for typing on the phone.
- * @csspart handoff-sent - On the phone, after sending: "Sent — look at your computer", or why not.
+ * @csspart handoff-confirm - On the computer, once the phone's photo came: the form asking for the number the phone shows.
+ * @csspart handoff-number-input - The field the phone's number is typed into.
+ * @csspart handoff-sent - On the phone, after sending: the number to type on the computer, or why it was not sent.
+ * @csspart handoff-number - On the phone, after sending: the number, large.
  * @csspart ready-badge - On the button, once a try-on watched after the dialog closed has its result; opening the dialog shows it and takes the badge away.
  *
  * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8; in the dialog in dark mode, #3b82f6.

@@ -104,6 +104,7 @@ export class TryonPanel extends LitElement {
       this.#run.useHandoffPhoto(photo, expiresAt);
     },
     send: (code, photo) => this.#run.sendToComputer(code, photo),
+    announce: (text) => this.#announcer.say(text),
     focusStep: () => {
       this.#focusStep = true;
     },

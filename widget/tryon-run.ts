@@ -7,6 +7,7 @@ import { RunFlow, newRequestId } from './run-flow.js';
 import type { ProxyStatus } from './session.js';
 import { ProxyCallError } from './proxy-client.js';
 import type { ProxyClient } from './proxy-client.js';
+import type { UploadedPhoto } from './proxy-answers.js';
 import { unavailableNow } from './error-policy.js';
 import { lastPhoto } from './storage.js';
 import { forgetEverything } from './forget-photo.js';
@@ -153,10 +154,13 @@ export class TryonRun extends RunFlow {
     void this.start('submit', (run) => this.submit(run));
   }
 
-  /** The phone's side of a hand-off: uploads `photo` with the code and the consent given here; nothing is tried on here. */
-  async sendToComputer(code: string, photo: Blob, onProgress?: (percent: number) => void): Promise<void> {
+  /**
+   * The phone's side of a hand-off: uploads `photo` with the code and the consent given here;
+   * nothing is tried on here. The answer holds the number the shopper types on the computer.
+   */
+  sendToComputer(code: string, photo: Blob, onProgress?: (percent: number) => void): Promise<UploadedPhoto> {
     const fields = { handoff: code, consent: 'true', ...this.consentFields() };
-    await this.proxy().uploadPhoto(photo, onProgress, undefined, fields);
+    return this.proxy().uploadPhoto(photo, onProgress, undefined, fields);
   }
 
   /** The proxy client, for the panel's hand-off (which is not a run). */

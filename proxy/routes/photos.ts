@@ -3,7 +3,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { randomId } from '../crypto.js';
 import { ProxyError } from '../errors.js';
-import { handoffCodeOf, handoffRefusal, receiptFor } from '../handoffs.js';
+import { handoffCodeOf, handoffRefusal, newPairing, receiptFor } from '../handoffs.js';
 import { isProxyError } from '../errors.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { forgetPhoto, lastHandleExpiry } from '../photo-revocations.js';
@@ -99,20 +99,21 @@ export function photoRoutes(services: PhotoServices): Hono<ProxyEnv> {
         },
         limits.photoTtlSeconds,
       );
+      let pairing: { handoff: 'confirming'; confirmation: string } | undefined;
       if (handoff) {
-        // The one atomic step: of two phones (or instances) racing with one code, one gives its photo.
-        const receipt = await services.store.receiveHandoff(handoff.code, handle, services.now());
+        // The one atomic step: of two phones (or instances) racing with one code, one gives its
+        // photo. The number goes back to this phone only; the desktop must be told it by the shopper.
+        const made = newPairing(services.now());
+        const receipt = await services.store.receiveHandoff(handoff.code, handle, made, services.now());
         if (receipt !== 'received') throw handoffRefusal(receipt);
+        pairing = { handoff: 'confirming', confirmation: made.confirmation };
         services.log({
           event: 'handoff_received',
           time: new Date(services.now()).toISOString(),
           requestId: c.get('requestId'),
         });
       }
-      return c.json(
-        { photo: handle, expiresAt: expiresAt.toISOString(), ...(handoff ? { handoff: 'received' } : {}) },
-        201,
-      );
+      return c.json({ photo: handle, expiresAt: expiresAt.toISOString(), ...pairing }, 201);
     } catch (error) {
       // fetch hides why the photo stream broke: the stream's own flags say.
       if (body?.timedOut()) throw uploadTimeoutError();

@@ -18,7 +18,14 @@ import {
   type SubmitOutcome,
 } from '../spend-ledger.js';
 import type { RateBucket } from './store.js';
-import { receiptFor, type HandoffReceipt, type HandoffRecord } from '../handoffs.js';
+import {
+  confirmationFor,
+  receiptFor,
+  type HandoffConfirmation,
+  type HandoffPairing,
+  type HandoffReceipt,
+  type HandoffRecord,
+} from '../handoffs.js';
 import { oldestKept, refundCounters, type JobEntry, type UsageCounters } from '../usage-book.js';
 import {
   answerCall,
@@ -49,6 +56,8 @@ const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS garment (key TEXT PRIMARY KEY, file_id TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS garment_lock (key TEXT PRIMARY KEY, token TEXT NOT NULL, until INTEGER NOT NULL)',
   // Hand-offs (handoffs.ts) by code; a row is dropped at `until`, some time after its code ends.
+  // The pairing columns (the phone's number, tries left, its deadline, confirmed) are added to
+  // older objects' tables by HANDOFF_PAIRING below.
   `CREATE TABLE IF NOT EXISTS handoff (code TEXT PRIMARY KEY, id TEXT NOT NULL UNIQUE, product TEXT NOT NULL, variant TEXT,
      expires_at INTEGER NOT NULL, photo TEXT, until INTEGER NOT NULL)`,
   'CREATE TABLE IF NOT EXISTS rate (bucket TEXT NOT NULL, client TEXT NOT NULL, tokens REAL NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bucket, client))',
@@ -57,6 +66,14 @@ const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS usage_job (job_id TEXT PRIMARY KEY, day TEXT NOT NULL, product TEXT NOT NULL, credits REAL NOT NULL, until INTEGER NOT NULL)',
   'CREATE TABLE IF NOT EXISTS usage_alert (day TEXT NOT NULL, threshold INTEGER NOT NULL, PRIMARY KEY (day, threshold))',
 ];
+
+/** The hand-off's pairing columns, each added once to a table made before pairing existed. */
+const HANDOFF_PAIRING = [
+  ['confirmation', 'TEXT'],
+  ['tries_left', 'INTEGER'],
+  ['confirm_by', 'INTEGER'],
+  ['confirmed', 'INTEGER NOT NULL DEFAULT 0'],
+] as const;
 
 const SWEEP_EVERY_MS = 60_000;
 /** How long a take from a rate bucket may stay in memory only (takeRequest, saveBuckets). */
@@ -100,6 +117,13 @@ export class ShopObject {
       this.sql.exec('SELECT kind FROM held LIMIT 0');
     } catch {
       this.sql.exec("ALTER TABLE held ADD COLUMN kind TEXT NOT NULL DEFAULT 'tryon'");
+    }
+    for (const [column, type] of HANDOFF_PAIRING) {
+      try {
+        this.sql.exec(`SELECT ${column} FROM handoff LIMIT 0`);
+      } catch {
+        this.sql.exec(`ALTER TABLE handoff ADD COLUMN ${column} ${type}`);
+      }
     }
   }
 
@@ -206,11 +230,30 @@ export class ShopObject {
       readHandoff: ({ now, id }: Call & { id: string }) => this.handoff(now, 'id', id),
       handoffByCode: ({ now, code }: Call & { code: string }) => this.handoff(now, 'code', code),
       // One event at a time in the object: the read and the write below are one step.
-      receiveHandoff: ({ now, code, photo }: Call & { code: string; photo: string }): HandoffReceipt => {
+      receiveHandoff: ({
+        now,
+        code,
+        photo,
+        pairing,
+      }: Call & { code: string; photo: string; pairing: HandoffPairing }): HandoffReceipt => {
         const receipt = receiptFor(this.handoff(now, 'code', code), now);
         if (receipt !== 'waiting') return receipt;
-        this.sql.exec('UPDATE handoff SET photo = ? WHERE code = ?', photo, code);
+        this.sql.exec(
+          'UPDATE handoff SET photo = ?, confirmation = ?, tries_left = ?, confirm_by = ? WHERE code = ?',
+          photo,
+          pairing.confirmation,
+          pairing.triesLeft,
+          pairing.confirmBy,
+          code,
+        );
         return 'received';
+      },
+      // Also one step: the read, the judging and the write of the tries left or the confirmation.
+      confirmHandoff: ({ now, id, number }: Call & { id: string; number: string }): HandoffConfirmation => {
+        const { confirmation, write } = confirmationFor(this.handoff(now, 'id', id), number, now);
+        if (write && 'confirmed' in write) this.sql.exec('UPDATE handoff SET confirmed = 1 WHERE id = ?', id);
+        else if (write) this.sql.exec('UPDATE handoff SET tries_left = ? WHERE id = ?', write.triesLeft, id);
+        return confirmation;
       },
       ping: () => true,
     });
@@ -441,7 +484,15 @@ export class ShopObject {
         expires_at: number;
         photo: string | null;
         until: number;
-      }>(`SELECT code, id, product, variant, expires_at, photo, until FROM handoff WHERE ${column} = ?`, value),
+        confirmation: string | null;
+        tries_left: number | null;
+        confirm_by: number | null;
+        confirmed: number;
+      }>(
+        `SELECT code, id, product, variant, expires_at, photo, until, confirmation, tries_left, confirm_by, confirmed
+           FROM handoff WHERE ${column} = ?`,
+        value,
+      ),
     );
     if (!row || row.until <= now) return undefined;
     return {
@@ -451,6 +502,10 @@ export class ShopObject {
       expiresAt: row.expires_at,
       ...(row.variant !== null ? { variant: row.variant } : {}),
       ...(row.photo !== null ? { photo: row.photo } : {}),
+      ...(row.confirmation !== null ? { confirmation: row.confirmation } : {}),
+      ...(row.tries_left !== null ? { triesLeft: row.tries_left } : {}),
+      ...(row.confirm_by !== null ? { confirmBy: row.confirm_by } : {}),
+      ...(row.confirmed === 1 ? { confirmed: true } : {}),
     };
   }
 

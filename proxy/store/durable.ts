@@ -9,7 +9,7 @@ import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
 import { utcDay } from '../spend-ledger.js';
 import { USAGE_DAYS, dayOf, lastDays, startCounters, type UsageBook, type UsageCounters } from '../usage-book.js';
 import type { PhotoRevocations } from '../photo-revocations.js';
-import type { HandoffReceipt, HandoffRecord } from '../handoffs.js';
+import type { HandoffConfirmation, HandoffPairing, HandoffReceipt, HandoffRecord } from '../handoffs.js';
 import { StoreOutages, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 import { callObject, limitToWire, type DurableObjectNamespace, type DurableObjectStub } from './durable-wire.js';
 import type { WireLimits } from './durable-shop.js';
@@ -177,8 +177,12 @@ export class DurableStore implements ProxyStore {
     return (await this.call<HandoffRecord | null>(this.shopObject(), 'handoffByCode', { code })) ?? undefined;
   }
 
-  async receiveHandoff(code: string, photo: string, now: number): Promise<HandoffReceipt> {
-    return this.call<HandoffReceipt>(this.shopObject(), 'receiveHandoff', { code, photo, now });
+  async receiveHandoff(code: string, photo: string, pairing: HandoffPairing, now: number): Promise<HandoffReceipt> {
+    return this.call<HandoffReceipt>(this.shopObject(), 'receiveHandoff', { code, photo, pairing, now });
+  }
+
+  async confirmHandoff(id: string, number: string, now: number): Promise<HandoffConfirmation> {
+    return this.call<HandoffConfirmation>(this.shopObject(), 'confirmHandoff', { id, number, now });
   }
 
   /** Forgotten photos and their submits under way in the shop object; decided by the caller's clock, as the memory store's. */

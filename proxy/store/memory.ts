@@ -5,7 +5,14 @@ import type { FileIdCache } from '../garment-files.js';
 import type { PhotoRevocations } from '../photo-revocations.js';
 import { MemorySpendLedger, type SpendLedger, type SpendLimits } from '../spend-ledger.js';
 import { MemoryUsageBook, type UsageBook } from '../usage-book.js';
-import { receiptFor, type HandoffReceipt, type HandoffRecord } from '../handoffs.js';
+import {
+  confirmationFor,
+  receiptFor,
+  type HandoffConfirmation,
+  type HandoffPairing,
+  type HandoffReceipt,
+  type HandoffRecord,
+} from '../handoffs.js';
 import { mergeStatus, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
 /** How many try-ons are remembered; the oldest go first. */
@@ -160,12 +167,20 @@ export class MemoryStore implements ProxyStore {
     return held && held.until > this.now() ? { ...held.record } : undefined;
   }
 
-  async receiveHandoff(code: string, photo: string, now: number): Promise<HandoffReceipt> {
+  async receiveHandoff(code: string, photo: string, pairing: HandoffPairing, now: number): Promise<HandoffReceipt> {
     const held = this.handoffs.get(code);
     const receipt = receiptFor(held && held.until > now ? held.record : undefined, now);
     if (receipt !== 'waiting') return receipt;
-    held!.record.photo = photo;
+    Object.assign(held!.record, { photo, ...pairing });
     return 'received';
+  }
+
+  async confirmHandoff(id: string, number: string, now: number): Promise<HandoffConfirmation> {
+    const code = this.handoffCodes.get(id);
+    const held = code === undefined ? undefined : this.handoffs.get(code);
+    const { confirmation, write } = confirmationFor(held && held.until > now ? held.record : undefined, number, now);
+    if (write) Object.assign(held!.record, write);
+    return confirmation;
   }
 
   /** Hand-offs past their keeping are dropped as new ones come, so memory stays bounded by the rate limit. */

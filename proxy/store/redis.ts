@@ -17,7 +17,7 @@ import { LEDGER_SCRIPTS, RedisSpendLedger } from './redis-ledger.js';
 import { RedisUsageBook } from './redis-usage.js';
 import type { UsageBook } from '../usage-book.js';
 import { besideKey } from './redis-keys.js';
-import type { HandoffReceipt, HandoffRecord } from '../handoffs.js';
+import type { HandoffConfirmation, HandoffPairing, HandoffReceipt, HandoffRecord } from '../handoffs.js';
 import { StoreOutages, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
 /** KEYS[1] status hash; ARGV: snapshot json, rank, at, pushed, ownEvents, product, tier, ttl ms. Mirrors replaces() in store.ts. */
@@ -75,16 +75,50 @@ return 1
 `;
 
 /**
- * KEYS[1]: the hand-off's hash (by its code). ARGV: photo handle, now. Gives the photo to a
- * waiting hand-off, once: mirrors receiptFor() in handoffs.ts.
+ * KEYS[1]: the hand-off's hash (by its code). ARGV: photo handle, now, confirmation number, tries,
+ * confirm by. Gives the photo and its pairing to a waiting hand-off, once: mirrors receiptFor() in
+ * handoffs.ts.
  */
 const RECEIVE_HANDOFF = `
 local expires = redis.call('HGET', KEYS[1], 'expiresAt')
 if not expires then return 'unknown' end
 if redis.call('HEXISTS', KEYS[1], 'photo') == 1 then return 'used' end
 if tonumber(ARGV[2]) >= tonumber(expires) then return 'expired' end
-redis.call('HSET', KEYS[1], 'photo', ARGV[1])
+redis.call('HSET', KEYS[1], 'photo', ARGV[1], 'confirmation', ARGV[3], 'triesLeft', ARGV[4], 'confirmBy', ARGV[5])
 return 'received'
+`;
+
+/**
+ * KEYS[1]: the hand-off's hash (by its code). ARGV: the typed number, now. Judges it as
+ * confirmationFor() in handoffs.ts does, in one step: the right number marks the hand-off
+ * confirmed, a wrong one takes a try (HINCRBY, never below 0). The numbers are compared over every
+ * digit whatever the first difference (bit is Redis's Lua bit library), so time says nothing of
+ * where they differ. Answers {outcome, photo or tries left}.
+ */
+const CONFIRM_HANDOFF = `
+local h = redis.call('HMGET', KEYS[1], 'expiresAt', 'photo', 'confirmation', 'triesLeft', 'confirmBy', 'confirmed')
+if not h[1] then return {'unknown'} end
+if h[6] == '1' then return {'confirmed'} end
+local now = tonumber(ARGV[2])
+if not h[2] then
+  if now >= tonumber(h[1]) then return {'expired'} end
+  return {'waiting'}
+end
+local tries = tonumber(h[4] or '0')
+if not h[3] or tries <= 0 then return {'locked'} end
+if now >= tonumber(h[5] or '0') then return {'expired'} end
+local stored, typed = h[3], ARGV[1]
+local diff = bit.bxor(#stored, #typed)
+for i = 1, math.max(#stored, #typed) do
+  diff = bit.bor(diff, bit.bxor(string.byte(stored, i) or 0, string.byte(typed, i) or 0))
+end
+if diff == 0 then
+  redis.call('HSET', KEYS[1], 'confirmed', '1')
+  return {'received', h[2]}
+end
+local left = redis.call('HINCRBY', KEYS[1], 'triesLeft', -1)
+if left > 0 then return {'wrong', left} end
+return {'locked'}
 `;
 
 /**
@@ -98,6 +132,7 @@ export const STORE_SCRIPTS: Record<string, string> = {
   tryonMarkAtLeast: MARK_AT_LEAST,
   tryonBeginSubmit: BEGIN_SUBMIT,
   tryonReceiveHandoff: RECEIVE_HANDOFF,
+  tryonConfirmHandoff: CONFIRM_HANDOFF,
   ...LEDGER_SCRIPTS,
 };
 
@@ -151,6 +186,7 @@ export class RedisStore implements ProxyStore {
     redis.defineCommand('tryonMarkAtLeast', { numberOfKeys: 1, lua: MARK_AT_LEAST });
     redis.defineCommand('tryonBeginSubmit', { numberOfKeys: 2, lua: BEGIN_SUBMIT });
     redis.defineCommand('tryonReceiveHandoff', { numberOfKeys: 1, lua: RECEIVE_HANDOFF });
+    redis.defineCommand('tryonConfirmHandoff', { numberOfKeys: 1, lua: CONFIRM_HANDOFF });
     // ioredis subscribes again after a reconnect; subscribing on every 'ready' covers a first
     // connection that came late.
     const subscribe = () => void subscriber.subscribe(this.channel).catch(() => undefined);
@@ -311,13 +347,36 @@ export class RedisStore implements ProxyStore {
       expiresAt: Number(fields.expiresAt),
       ...(fields.variant ? { variant: fields.variant } : {}),
       ...(fields.photo ? { photo: fields.photo } : {}),
+      ...(fields.confirmation ? { confirmation: fields.confirmation } : {}),
+      ...(fields.triesLeft ? { triesLeft: Number(fields.triesLeft) } : {}),
+      ...(fields.confirmBy ? { confirmBy: Number(fields.confirmBy) } : {}),
+      ...(fields.confirmed === '1' ? { confirmed: true } : {}),
     };
   }
 
-  async receiveHandoff(code: string, photo: string, now: number): Promise<HandoffReceipt> {
+  async receiveHandoff(code: string, photo: string, pairing: HandoffPairing, now: number): Promise<HandoffReceipt> {
     return this.run('handoff', () =>
-      (this.redis as unknown as Scripts).tryonReceiveHandoff(this.key('handoff', code), photo, now),
+      (this.redis as unknown as Scripts).tryonReceiveHandoff(
+        this.key('handoff', code),
+        photo,
+        now,
+        pairing.confirmation,
+        pairing.triesLeft,
+        pairing.confirmBy,
+      ),
     );
+  }
+
+  /** The id names the code (a key in another slot, never changed once written), then one script judges the number. */
+  async confirmHandoff(id: string, number: string, now: number): Promise<HandoffConfirmation> {
+    const code = await this.run('handoff', () => this.redis.get(this.key('handoff-id', id)));
+    if (!code) return { outcome: 'unknown' };
+    const [outcome, value] = await this.run('handoff', () =>
+      (this.redis as unknown as Scripts).tryonConfirmHandoff(this.key('handoff', code), number, now),
+    );
+    if (outcome === 'received') return { outcome, photo: String(value) };
+    if (outcome === 'wrong') return { outcome, triesLeft: Number(value) };
+    return { outcome: outcome as Exclude<HandoffConfirmation['outcome'], 'received' | 'wrong'> };
   }
 
   /** A per-minute window per client (rate-limiter-flexible: one atomic INCR + PEXPIRE). */
@@ -411,7 +470,15 @@ interface Scripts {
   tryonDeleteIf(key: string, value: string): Promise<number>;
   tryonMarkAtLeast(key: string, ms: number): Promise<number>;
   tryonBeginSubmit(forgotten: string, submits: string, ticket: string, now: number, lapses: number): Promise<number>;
-  tryonReceiveHandoff(handoff: string, photo: string, now: number): Promise<HandoffReceipt>;
+  tryonReceiveHandoff(
+    handoff: string,
+    photo: string,
+    now: number,
+    confirmation: string,
+    triesLeft: number,
+    confirmBy: number,
+  ): Promise<HandoffReceipt>;
+  tryonConfirmHandoff(handoff: string, number: string, now: number): Promise<[string, string | number | undefined]>;
 }
 
 /**

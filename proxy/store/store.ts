@@ -9,7 +9,7 @@ import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
 import type { PhotoRevocations } from '../photo-revocations.js';
 import type { RateBucket } from './rate-bucket.js';
 import type { UsageBook } from '../usage-book.js';
-import type { HandoffReceipt, HandoffRecord } from '../handoffs.js';
+import type { HandoffConfirmation, HandoffPairing, HandoffReceipt, HandoffRecord } from '../handoffs.js';
 
 /** What every instance knows about one try-on. */
 export interface StatusRecord {
@@ -80,8 +80,17 @@ export interface ProxyStore {
   readHandoff(id: string): Promise<HandoffRecord | undefined>;
   /** The hand-off of a phone's code (checked before an upload is let through, and again by receiveHandoff). */
   handoffByCode(code: string): Promise<HandoffRecord | undefined>;
-  /** Gives `photo` to the waiting hand-off of `code` in one atomic step: exactly one call per code in the cluster is `received`. */
-  receiveHandoff(code: string, photo: string, now: number): Promise<HandoffReceipt>;
+  /**
+   * Gives `photo` (with the phone's confirmation number, its tries and deadline) to the waiting
+   * hand-off of `code` in one atomic step: exactly one call per code in the cluster is `received`.
+   */
+  receiveHandoff(code: string, photo: string, pairing: HandoffPairing, now: number): Promise<HandoffReceipt>;
+  /**
+   * Judges a number typed on the desktop of hand-off `id` in one atomic step (confirmationFor in
+   * handoffs.ts): a right number confirms, a wrong one takes a try, so parallel guesses on any
+   * instances never get more than the tries allowed.
+   */
+  confirmHandoff(id: string, number: string, now: number): Promise<HandoffConfirmation>;
 
   /** Forgotten photos ("Forget my photo", photo-revocations.ts) kept in this store. */
   photoRevocations(now: () => number): PhotoRevocations;

@@ -1,9 +1,12 @@
 // Issue 22 in the demo shop, in Chromium: a model try-on with no consent step and no shopper photo
 // uploaded; a desktop and a phone (an emulated device) completing a hand-off and a try-on, on one
-// proxy and across two proxy instances sharing Redis; a second use of a code refused on the phone.
+// proxy and across two proxy instances sharing Redis, the desktop typing the number the phone
+// shows; a second use of a code refused on the phone. And the hand-off link sent by an attacker:
+// the victim's phone sends its photo, but the attacker's desktop, which never sees the phone's
+// number, gets no photo, and its wrong guesses end the hand-off.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { devices, type Browser, type Page } from 'playwright-core';
+import { devices, type Browser, type Page, type Response as PlaywrightResponse } from 'playwright-core';
 import { startDemo, type Demo } from '../../demo/start.js';
 import { sharedStores } from '../proxy/stores.js';
 import {
@@ -32,6 +35,15 @@ function countRequests(page: Page): { photos: () => number } {
   return { photos: () => photos };
 }
 
+/** Counts the page's try-on submits (POST …/tryons). */
+function countTryons(page: Page): () => number {
+  let tryons = 0;
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/tryon/tryons')) tryons++;
+  });
+  return () => tryons;
+}
+
 /** The desktop asks for a code ("Use your phone") and reads it as shown, in letters. */
 async function desktopCode(page: Page): Promise<string> {
   const dialog = await startTryon(page);
@@ -47,7 +59,7 @@ async function phoneSends(
   browser: Browser,
   url: string,
   code: string,
-): Promise<{ page: Page; close: () => Promise<void> }> {
+): Promise<{ page: Page; sent: Promise<PlaywrightResponse | undefined>; close: () => Promise<void> }> {
   const context = await browser.newContext({ ...PHONE });
   const page = await context.newPage();
   await page.goto(`${url}/products/${PRODUCT}#tryon-handoff=${code.replace('-', '')}`);
@@ -56,9 +68,36 @@ async function phoneSends(
   // The code leaves the address bar at once.
   assert.ok(!page.url().includes('tryon-handoff'), page.url());
   await giveConsent(dialog);
+  // Said before anything is sent: whose computer the photo goes to.
+  await dialog.getByRole('heading', { name: 'Send a photo to the computer that showed the code' }).waitFor();
   await choosePhoto(dialog);
+  // Its upload's answer, heard from before the click (a closed page ends the wait with nothing).
+  const sent = page
+    .waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith('/tryon/photos'))
+    .catch(() => undefined);
   await dialog.getByRole('button', { name: 'Send to my computer' }).click();
-  return { page, close: () => context.close() };
+  return { page, sent, close: () => context.close() };
+}
+
+/** The number the phone shows once its photo went up, as shown (`123 456`). */
+async function phoneNumber(page: Page): Promise<string> {
+  const dialog = tryonDialog(page);
+  await dialog.getByRole('heading', { name: 'Type this number on your computer' }).waitFor();
+  await dialog
+    .getByText('Then the photo goes to the computer that showed the code. Not yours? Close this page.')
+    .waitFor();
+  const number = (await dialog.locator('[part="handoff-number"] strong').textContent())?.trim() ?? '';
+  assert.match(number, /^[0-9]{3} [0-9]{3}$/);
+  return number;
+}
+
+/** Types a number on the desktop, by keyboard, into the field the hand-off shows once the phone's photo came. */
+async function typeOnDesktop(page: Page, number: string): Promise<void> {
+  const field = tryonDialog(page).getByRole('textbox', { name: 'Number shown on your phone' });
+  await field.waitFor();
+  await field.fill('');
+  await field.pressSequentially(number);
+  await field.press('Enter');
 }
 
 /**
@@ -67,10 +106,15 @@ async function phoneSends(
  * what a test does with it next.
  */
 async function handOffToPhone(page: Page, browser: Browser, phoneUrl: string): Promise<string> {
+  const tryons = countTryons(page);
   const code = await desktopCode(page);
   const phone = await phoneSends(browser, phoneUrl, code);
   try {
-    await tryonDialog(phone.page).getByRole('heading', { name: 'Sent — look at your computer' }).waitFor();
+    const number = await phoneNumber(phone.page);
+    // The photo has come, but it is not the desktop's until the number is typed there.
+    await tryonDialog(page).getByRole('textbox', { name: 'Number shown on your phone' }).waitFor();
+    assert.equal(tryons(), 0, 'no try-on before the number');
+    await typeOnDesktop(page, number);
     const image = await resultImage(tryonDialog(page), PRODUCT_NAME);
     assert.ok(image.width >= 256);
   } finally {
@@ -122,6 +166,94 @@ describe('see it on a model, and the hand-off, in the demo shop', () => {
       } finally {
         await again.close();
       }
+      assert.deepEqual(problems, []);
+    });
+  });
+});
+
+describe('a hand-off link sent by an attacker', () => {
+  let shop: Shop;
+  before(async () => {
+    shop = await openShop();
+  });
+  after(async () => {
+    await shop?.close();
+  });
+
+  test('the attacker’s desktop never gets the photo of a phone whose shopper did not confirm', async (t) => {
+    await withPage(shop, t.name, async (attacker, problems) => {
+      // Everything the proxy answers the attacker's page about its hand-off, and its handle.
+      const answers: Promise<string>[] = [];
+      let handle = '';
+      attacker.on('response', (response) => {
+        const path = new URL(response.url()).pathname;
+        if (!path.includes('/tryon/handoffs')) return;
+        answers.push(
+          response.text().then(
+            (text) => {
+              if (response.request().method() === 'POST' && path.endsWith('/tryon/handoffs'))
+                handle = (JSON.parse(text) as { handoff: string }).handoff;
+              return text;
+            },
+            // An event stream still open has no body to give; what it said is read from the proxy below.
+            () => '',
+          ),
+        );
+      });
+      const tryons = countTryons(attacker);
+      const jobsBefore = (await shop.sandbox.workspace()).jobs.length;
+      await openProduct(attacker, shop, PRODUCT);
+      const code = await desktopCode(attacker);
+
+      // The victim opens the link on her phone, is told whose computer the photo goes to, sends it,
+      // and is shown a number to type on "her" computer, which shows nothing: she types it nowhere.
+      const victim = await phoneSends(shop.browser, shop.url, code);
+      const number = await (async () => {
+        try {
+          assert.equal((await victim.sent)?.status(), 201);
+          // The photo is up: what the attacker's desktop reads of its hand-off holds no photo.
+          const read = await attacker.evaluate(async (h) => (await fetch(`/tryon/handoffs/${h}`)).text(), handle);
+          assert.ok(!read.includes('v1.photo.'), `a photo handle reached the attacker: ${read}`);
+          assert.equal((JSON.parse(read) as { status: string }).status, 'confirming');
+          return (await phoneNumber(victim.page)).replace(' ', '');
+        } finally {
+          await victim.close();
+        }
+      })();
+      assert.equal(tryons(), 0, 'no try-on on the attacker’s desktop');
+
+      // The attacker's desktop asks for the number it cannot see; five guesses end the hand-off.
+      const dialog = tryonDialog(attacker);
+      const status = attacker.getByRole('dialog').getByRole('status');
+      for (let n = 1; n <= 5; n++) {
+        await typeOnDesktop(attacker, String((Number(number) + n * 1111) % 1_000_000).padStart(6, '0'));
+        if (n < 5) await status.getByText(`Tries left: ${5 - n}.`).waitFor();
+      }
+      await status.getByText('Too many wrong numbers').waitFor();
+      await dialog.getByRole('button', { name: 'Get a new code' }).waitFor();
+      assert.equal(await dialog.getByRole('textbox', { name: 'Number shown on your phone' }).count(), 0);
+
+      // Even the right number is refused now; the proxy says the hand-off ended, with no photo.
+      const late = await attacker.evaluate(
+        async ({ h, n }) => {
+          const confirm = await fetch(`/tryon/handoffs/${h}/confirm`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ number: n }),
+          });
+          const read = await fetch(`/tryon/handoffs/${h}`);
+          return { status: confirm.status, confirm: await confirm.text(), read: await read.text() };
+        },
+        { h: handle, n: number },
+      );
+      assert.equal(late.status, 410, late.confirm);
+      assert.match(late.confirm, /handoff_tries_used/);
+      assert.equal((JSON.parse(late.read) as { status: string }).status, 'expired');
+
+      for (const text of [...(await Promise.all(answers)), late.confirm, late.read])
+        assert.ok(!text.includes('v1.photo.'), `a photo handle reached the attacker: ${text}`);
+      assert.equal(tryons(), 0, 'no try-on on the attacker’s desktop');
+      assert.equal((await shop.sandbox.workspace()).jobs.length, jobsBefore, 'no try-on of the victim upstream');
       assert.deepEqual(problems, []);
     });
   });

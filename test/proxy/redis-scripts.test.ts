@@ -94,8 +94,14 @@ describe('the Redis store’s scripts on Redis Cluster', () => {
       { id: 'handoff_1', code: 'ABCDEFGHJK', product: 'dress', expiresAt: now + 60_000 },
       60_000,
     );
-    assert.equal(await store.receiveHandoff('ABCDEFGHJK', 'photo_handle', now), 'received');
-    assert.equal(await store.receiveHandoff('ABCDEFGHJK', 'photo_handle', now), 'used');
+    const pairing = { confirmation: '271828', triesLeft: 5, confirmBy: now + 60_000 };
+    assert.equal(await store.receiveHandoff('ABCDEFGHJK', 'photo_handle', pairing, now), 'received');
+    assert.equal(await store.receiveHandoff('ABCDEFGHJK', 'photo_handle', pairing, now), 'used');
+    assert.deepEqual(await store.confirmHandoff('handoff_1', '271829', now), { outcome: 'wrong', triesLeft: 4 });
+    assert.deepEqual(await store.confirmHandoff('handoff_1', '271828', now), {
+      outcome: 'received',
+      photo: 'photo_handle',
+    });
     assert.equal((await store.readHandoff('handoff_1'))?.photo, 'photo_handle');
     const forgotten = store.photoRevocations(() => now);
     await forgotten.revoke('photo_gone', now + 60_000);

@@ -45,8 +45,12 @@ const defaults = {
   videoSteps: [{ status: 'processing' }, { status: 'succeeded', video: true }],
   // A colour preview's steps (POST /tryons with quality "preview"); its files are `draft-<variant>-front.png`.
   colourSteps: [{ status: 'processing' }, { status: 'succeeded', outputs: ['front'] }],
-  // A hand-off (POST /handoffs) is received after this many reads of GET /handoffs/{h} (no stream: the widget polls).
+  // A hand-off (POST /handoffs): its phone's photo comes after this many reads of GET /handoffs/{h}
+  // (no stream: the widget polls); then it is "confirming" until POST /handoffs/{h}/confirm carries
+  // handoffNumber (each wrong number takes one of handoffTries; none left ends it).
   handoffReadsUntilReceived: 2,
+  handoffNumber: '123456',
+  handoffTries: 5,
 };
 
 const scenarios = new Map();
@@ -273,20 +277,53 @@ async function proxy(ctx, sid, path) {
   if (ctx.method === 'POST' && path === '/handoffs') {
     entry.body = JSON.parse((await readBody(ctx.req)).toString('utf8') || '{}');
     state.handoffReads = 0;
+    state.handoffConfirmed = false;
+    state.handoffTriesLeft = config.handoffTries;
     return json(ctx, 201, {
       handoff: `ho_${sid}`,
       code: 'ABCDEFGHJK',
       expiresAt: new Date(Date.now() + 600_000).toISOString(),
     });
   }
+  const handoffState = () => {
+    const came = state.handoffReads > config.handoffReadsUntilReceived;
+    const status = state.handoffConfirmed
+      ? 'received'
+      : !came
+        ? 'waiting'
+        : state.handoffTriesLeft > 0
+          ? 'confirming'
+          : 'expired';
+    return {
+      status,
+      ...(status === 'received' ? { photo: `ph_${sid}_phone` } : {}),
+      ...(status === 'confirming' ? { triesLeft: state.handoffTriesLeft } : {}),
+      expiresAt: new Date(Date.now() + (came ? 300_000 : 600_000)).toISOString(),
+    };
+  };
   if (ctx.method === 'GET' && (match = /^\/handoffs\/([^/]+)(\/events)?$/.exec(path))) {
     if (match[2]) return fail(ctx, { status: 404, code: 'not_found', retryable: false });
     state.handoffReads = (state.handoffReads ?? 0) + 1;
-    const received = state.handoffReads > config.handoffReadsUntilReceived;
-    return json(ctx, 200, {
-      status: received ? 'received' : 'waiting',
-      ...(received ? { photo: `ph_${sid}_phone` } : {}),
-      expiresAt: new Date(Date.now() + 600_000).toISOString(),
+    return json(ctx, 200, handoffState());
+  }
+  if (ctx.method === 'POST' && /^\/handoffs\/[^/]+\/confirm$/.test(path)) {
+    entry.body = JSON.parse((await readBody(ctx.req)).toString('utf8') || '{}');
+    const now = handoffState().status;
+    if (now === 'waiting') return fail(ctx, { status: 409, code: 'handoff_waiting', retryable: false });
+    if (now === 'expired') return fail(ctx, { status: 410, code: 'handoff_tries_used', retryable: false });
+    if (entry.body.number === config.handoffNumber) {
+      state.handoffConfirmed = true;
+      return json(ctx, 200, handoffState());
+    }
+    state.handoffTriesLeft -= 1;
+    if (state.handoffTriesLeft <= 0) return fail(ctx, { status: 410, code: 'handoff_tries_used', retryable: false });
+    return json(ctx, 422, {
+      error: {
+        code: 'handoff_wrong_number',
+        message: 'That is not the number.',
+        retryable: false,
+        triesLeft: state.handoffTriesLeft,
+      },
     });
   }
 
@@ -310,9 +347,12 @@ async function proxy(ctx, sid, path) {
     const error = config.photoErrors.shift();
     if (error) return fail(ctx, error);
     state.photos += 1;
+    // A phone's upload for a hand-off (its fields come before the photo): the number to type on the computer.
+    const handoff = body.subarray(0, 2048).toString('latin1').includes('name="handoff"');
     return json(ctx, 201, {
       photo: `ph_${sid}_${state.photos}`,
       expiresAt: new Date(Date.now() + config.photoExpiresInMs).toISOString(),
+      ...(handoff ? { handoff: 'confirming', confirmation: config.handoffNumber } : {}),
     });
   }
 

@@ -58,6 +58,9 @@ export interface Scenario {
   } | null;
   /** Reads of GET /handoffs/{h} before the fake's hand-off is received. */
   handoffReadsUntilReceived?: number;
+  /** The number the fake's hand-off wants typed, and how many wrong ones it allows. */
+  handoffNumber?: string;
+  handoffTries?: number;
   photoErrors?: FakeError[];
   tryonErrors?: FakeError[];
   forgetErrors?: FakeError[];

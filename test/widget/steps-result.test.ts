@@ -193,6 +193,7 @@ describe('hand-off steps', () => {
     problem: '',
     onNewCode: () => undefined,
     onBack: () => undefined,
+    onConfirm: () => undefined,
     ...over,
   });
 
@@ -209,19 +210,57 @@ describe('hand-off steps', () => {
       shown(desktopHandoffStep(desktop({ state: 'starting', qr: undefined, code: undefined }))).querySelector('.muted')!
         .textContent,
     ).to.equal(en.loading);
+    // Expired or ended by wrong numbers: said by the live region (handoff-flow.ts), shown here without a second alert.
     const expired = shown(desktopHandoffStep(desktop({ state: 'expired' })));
     expect(expired.querySelector('[part="qr-code"]')).to.equal(null);
-    expect(expired.querySelector('[role="alert"]')!.textContent).to.equal(en.handoffExpired);
+    expect(expired.querySelector('.problem')!.textContent).to.equal(en.handoffExpired);
+    expect(expired.querySelector('[role="alert"]')).to.equal(null);
     expect(buttonNames(expired)).to.deep.equal([en.handoffNewCode, en.back]);
+    const ended = shown(desktopHandoffStep(desktop({ state: 'ended' })));
+    expect(ended.querySelector('.problem')!.textContent).to.equal(en.error_handoff_tries_used);
+    expect(ended.querySelector('[part="qr-code"]')).to.equal(null);
+    expect(buttonNames(ended)).to.deep.equal([en.handoffNewCode, en.back]);
     const failed = shown(desktopHandoffStep(desktop({ state: 'failed', problem: 'No network.' })));
     expect(failed.querySelector('[role="alert"]')!.textContent).to.equal('No network.');
   });
 
-  it('phone: "Sent" with its note, or "Not sent" with the reason; Close', () => {
-    const sent = shown(phoneSentStep({ texts: english, problem: '', onClose: () => undefined }));
-    expect(sent.querySelector('h3')!.textContent).to.equal(en.handoffSent);
+  it('desktop, confirming: a labelled numeric one-time-code field, its error tied to it, Confirm by Enter', () => {
+    const typed: string[] = [];
+    const root = shown(desktopHandoffStep(desktop({ state: 'confirming', onConfirm: (t) => typed.push(t) })), 'rtl');
+    const input = root.querySelector<HTMLInputElement>('#handoff-number')!;
+    expect(root.querySelector('label[for="handoff-number"]')!.textContent).to.equal(en.handoffNumberLabel);
+    expect(input.inputMode).to.equal('numeric');
+    expect(input.getAttribute('autocomplete')).to.equal('one-time-code');
+    expect(input.dir).to.equal('ltr');
+    expect(input.hasAttribute('data-autofocus')).to.equal(true);
+    expect(input.getAttribute('aria-invalid')).to.equal('false');
+    expect(root.querySelector('[part="qr-code"]')).to.equal(null);
+    input.value = '123 456';
+    root.querySelector('form')!.requestSubmit();
+    expect(typed).to.deep.equal(['123 456']);
+    const wrong = shown(desktopHandoffStep(desktop({ state: 'confirming', problem: 'Wrong. Tries left: 4.' })));
+    const field = wrong.querySelector('#handoff-number')!;
+    expect(field.getAttribute('aria-invalid')).to.equal('true');
+    expect(wrong.querySelector(`#${field.getAttribute('aria-describedby')}`)!.textContent).to.equal(
+      'Wrong. Tries left: 4.',
+    );
+    expect(wrong.querySelector('[role="alert"]'), 'said by the live region, not a second alert').to.equal(null);
+  });
+
+  it('phone: the number to type, large and left to right, whose computer it goes to; or "Not sent" with the reason; Close', () => {
+    const sent = shown(
+      phoneSentStep({ texts: english, problem: '', number: '123 456', onClose: () => undefined }),
+      'rtl',
+    );
+    expect(sent.querySelector('h3')!.textContent).to.equal(en.handoffTypeNumber);
+    const number = sent.querySelector<HTMLElement>('[part="handoff-number"] strong')!;
+    expect(number.textContent).to.equal('123 456');
+    expect(number.dir).to.equal('ltr');
+    expect(sent.textContent).to.contain(en.handoffNumberNote);
     expect(sent.querySelector('[role="alert"]')).to.equal(null);
-    const notSent = shown(phoneSentStep({ texts: english, problem: en.error_handoff_used, onClose: () => undefined }));
+    const notSent = shown(
+      phoneSentStep({ texts: english, problem: en.error_handoff_used, number: '', onClose: () => undefined }),
+    );
     expect(notSent.querySelector('h3')!.textContent).to.equal(en.handoffNotSent);
     expect(notSent.querySelector('[role="alert"]')!.textContent).to.equal(en.error_handoff_used);
     expect(buttonNames(notSent)).to.deep.equal([en.close]);

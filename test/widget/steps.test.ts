@@ -130,7 +130,8 @@ describe('photo step', () => {
 
   it('on a phone in a hand-off: its own title, "Send to my computer" (disabled while sending), no last photo', () => {
     const root = shown(photoStep(step({ preview: 'data:,', hasLastPhoto: true, phone: { sending: true } })));
-    expect(root.querySelector('h3')!.textContent).to.equal(en.handoffPhoneTitle);
+    // Its title says, before anything is sent, whose computer the photo goes to.
+    expect(root.querySelector('h3')!.textContent).to.equal('Send a photo to the computer that showed the code');
     const send = root.querySelector<HTMLButtonElement>('button.primary')!;
     expect(send.textContent!.trim()).to.equal(en.sendToComputer);
     expect(send.disabled).to.equal(true);
