@@ -15,7 +15,7 @@
 // wordpress71, widget, e2e), and the widget suite's engines with TRYON_ENGINES:
 // `TRYON_ENGINES=firefox npm test -- widget`.
 //
-// Suites run side by side, up to TRYON_TEST_SUITES at once (default 3), and a node suite runs up to
+// Suites run side by side, up to TRYON_TEST_SUITES at once (default 2), and a node suite runs up to
 // TRYON_TEST_FILES of its files at once (default 4; e2e and wordpress71 at most 2): most of a proxy
 // or sandbox file's time is spent waiting on sockets and timers, not on the two cores, so one file
 // at a time (node --test's default on two cores) left the machine idle. Each suite's output is held
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
   const nodes: Record<string, string> = {};
   let programs: Record<string, string> = {};
   let engines: Engine[] = [];
-  let suitesAtOnce = 3;
+  let suitesAtOnce = 2;
   let filesAtOnce = 4;
   try {
     suitesAtOnce = countFromEnv('TRYON_TEST_SUITES', suitesAtOnce);
