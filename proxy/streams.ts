@@ -128,13 +128,15 @@ export function concatStreams(parts: (Uint8Array | ReadableStream<Uint8Array>)[]
 }
 
 /**
- * Passes every chunk through, calling `onChunk` first (an idle timer's re-arm, a byte count), and
- * `onEnd` once the body ended whole. Pulled, not piped, so that it reads no chunk ahead (above).
+ * Passes every chunk through, calling `onChunk` first (an idle timer's re-arm, a byte count),
+ * `onEnd` once the body ended whole, and `onCancel` when its reader gave up on it first. Pulled,
+ * not piped, so that it reads no chunk ahead (above).
  */
 export function observeChunks(
   body: ReadableStream<Uint8Array>,
   onChunk: (chunk: Uint8Array) => void,
   onEnd?: () => void,
+  onCancel?: () => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>(
@@ -150,6 +152,7 @@ export function observeChunks(
         controller.enqueue(value);
       },
       cancel(reason) {
+        onCancel?.();
         return reader.cancel(reason);
       },
     },

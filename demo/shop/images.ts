@@ -140,7 +140,12 @@ export async function drawShopImages(dir: string): Promise<{ drawn: number }> {
   const stampFile = join(dir, '.stamp');
   const previous = await readFile(stampFile, 'utf8').catch(() => '');
   await mkdir(dir, { recursive: true });
-  await copyFile(fileURLToPath(new URL(`./${SAMPLE_PHOTO}`, import.meta.url)), join(dir, SAMPLE_PHOTO));
+  // Copied aside, then renamed, like every picture (render): another demo starting at the same
+  // time may be serving this file, and copyFile truncates it first.
+  const sample = join(dir, SAMPLE_PHOTO);
+  const aside = `${sample}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  await copyFile(fileURLToPath(new URL(`./${SAMPLE_PHOTO}`, import.meta.url)), aside);
+  await rename(aside, sample);
   if (previous === stamp) return { drawn: 0 };
   await mkdir(dir, { recursive: true });
   await Promise.all(list.map((picture) => render(picture, dir)));

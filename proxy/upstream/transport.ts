@@ -118,6 +118,10 @@ export class UpstreamTransport {
       const arm = () => {
         disarm();
         timer = setTimeout(() => controller.abort(new DOMException('upstream timeout', 'TimeoutError')), how.timeoutMs);
+        // The call it guards keeps the process alive while it runs; the timer alone never should (a
+        // download nobody finished reading would otherwise hold a closed server's process for a
+        // whole timeout). Node's timers have unref; a Worker's have none and need none.
+        (timer as { unref?: () => void } | undefined)?.unref?.();
       };
       arm();
       how.onArm?.(arm);
@@ -148,7 +152,7 @@ export class UpstreamTransport {
           }
           // A download: the timeout becomes an idle timeout between chunks.
           arm();
-          return new Response(observeChunks(response.body, arm, disarm), {
+          return new Response(observeChunks(response.body, arm, disarm, disarm), {
             status: response.status,
             headers: response.headers,
           });

@@ -203,6 +203,8 @@ after(async () => {
 async function watchedPage(): Promise<{
   page: Page;
   violations: Violation[];
+  /** Resolves once the violations reported so far satisfy `enough` (checked at each report), bounded by WAIT. */
+  reported(enough: (all: Violation[]) => boolean): Promise<void>;
   errors: string[];
   requests: string[];
   close(): Promise<void>;
@@ -211,10 +213,31 @@ async function watchedPage(): Promise<{
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT);
   const violations: Violation[] = [];
+  const waiting = new Set<() => void>();
+  const note = (violation: Violation) => {
+    violations.push(violation);
+    for (const check of waiting) check();
+  };
+  const reported = (enough: (all: Violation[]) => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!enough(violations)) return;
+        waiting.delete(check);
+        clearTimeout(timer);
+        resolve();
+      };
+      // Bounded: the caller's assertion then says what was (not) reported.
+      const timer = setTimeout(() => {
+        waiting.delete(check);
+        resolve();
+      }, WAIT);
+      waiting.add(check);
+      check();
+    });
   const errors: string[] = [];
   const requests: string[] = [];
   await page.exposeFunction('reportViolation', (text: string) => {
-    violations.push({ source: 'event', text });
+    note({ source: 'event', text });
   });
   // Init scripts run through DevTools, outside the page's CSP, before any page script.
   await page.addInitScript(() => {
@@ -231,7 +254,7 @@ async function watchedPage(): Promise<{
   });
   page.on('console', (message) => {
     if (/Content[- ]Security[- ]Policy|Refused to/i.test(message.text()))
-      violations.push({ source: 'console', text: message.text() });
+      note({ source: 'console', text: message.text() });
   });
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('request', (request) => requests.push(new URL(request.url()).pathname));
@@ -239,14 +262,14 @@ async function watchedPage(): Promise<{
   cdp.on('Audits.issueAdded', ({ issue }) => {
     if (issue.code === 'ContentSecurityPolicyIssue') {
       const details = issue.details.contentSecurityPolicyIssueDetails;
-      violations.push({
+      note({
         source: 'devtools',
         text: `${details?.violatedDirective} ${details?.blockedURL ?? '(inline)'}`,
       });
     }
   });
   await cdp.send('Audits.enable');
-  return { page, violations, errors, requests, close: () => context.close() };
+  return { page, violations, reported, errors, requests, close: () => context.close() };
 }
 
 describe('CDN build under a strict CSP in Chromium', () => {
@@ -378,7 +401,7 @@ describe('CDN build under a strict CSP in Chromium', () => {
   });
 
   test("a page whose CSP refuses workers (worker-src 'none'): the photo is prepared on the page, and the console says so", async () => {
-    const { page, violations, requests, close } = await watchedPage();
+    const { page, violations, reported, requests, close } = await watchedPage();
     const told: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'warning') told.push(message.text());
@@ -396,6 +419,7 @@ describe('CDN build under a strict CSP in Chromium', () => {
         told.some((text) => /prepared on the page, in slices, not in a worker/.test(text)),
         `said in the console: ${JSON.stringify(told)}`,
       );
+      await reported((all) => all.some((v) => /worker-src/.test(v.text)));
       assert.ok(
         violations.some((v) => /worker-src/.test(v.text)),
         `the refusal is reported: ${JSON.stringify(violations)}`,
@@ -408,10 +432,7 @@ describe('CDN build under a strict CSP in Chromium', () => {
         .filter({ hasText: 'This photo could not be opened.' })
         .waitFor({ state: 'visible' });
       assert.ok(!requests.includes('/tryon/photos'), 'nothing uploaded');
-      const deadline = Date.now() + 5_000;
-      while (!violations.some((v) => /script-src|wasm/i.test(v.text)) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await reported((all) => all.some((v) => /script-src|wasm/i.test(v.text)));
       assert.ok(
         violations.some((v) => /script-src|wasm/i.test(v.text)),
         `the refusal is reported: ${JSON.stringify(violations)}`,
@@ -435,14 +456,11 @@ describe('CDN build under a strict CSP in Chromium', () => {
   });
 
   test('control: an inline script on the page is refused and reported by every collector', async () => {
-    const { page, violations, close } = await watchedPage();
+    const { page, violations, reported, close } = await watchedPage();
     try {
       await page.goto(`${shopUrl}/inline-script`);
       await page.waitForFunction(() => customElements.get('tryon-button') !== undefined);
-      const deadline = Date.now() + 5_000;
-      while (new Set(violations.map((v) => v.source)).size < 3 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await reported((all) => new Set(all.map((v) => v.source)).size >= 3);
       assert.notEqual(await page.title(), 'inline ran');
       assert.deepEqual([...new Set(violations.map((v) => v.source))].sort(), ['console', 'devtools', 'event']);
       assert.ok(

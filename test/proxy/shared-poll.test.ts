@@ -52,10 +52,13 @@ describe('shared poll', () => {
 
     const before = await polls();
     const t0 = Date.now();
+    // At least this long and at least 110 reads, however long they take: asserting a count of reads
+    // within a fixed window measured the machine (74 in 2.4 s on two loaded cores), not the proxy.
     const windowMs = 2400;
+    const readsEach = 11;
     let reads = 0;
     const pollers = Array.from({ length: 10 }, async () => {
-      while (Date.now() - t0 < windowMs) {
+      for (let mine = 0; mine < readsEach || Date.now() - t0 < windowMs; mine++) {
         const response = await fetch(`${stack.url}/tryons/${started.tryon}`);
         assert.equal(response.status, 200);
         assert.ok(['queued', 'processing'].includes(((await response.json()) as StatusAnswer).status));
@@ -70,7 +73,6 @@ describe('shared poll', () => {
     t.diagnostic(
       `${during} upstream polls in ${elapsed} ms (interval ${INTERVAL} ms) for ${reads} status reads and 10 SSE watchers`,
     );
-    assert.ok(reads > 100, `pollers made ${reads} reads`);
     assert.ok(during >= 2, `the try-on kept being polled (${during})`);
     assert.ok(
       during <= allowed,

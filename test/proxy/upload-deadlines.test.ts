@@ -33,35 +33,41 @@ describe('upload deadlines', () => {
         { bytes: 20, afterMs: 30 },
         { bytes: 5, afterMs: 30 },
       ]),
-      { uploadIdleMs: 200, uploadTotalMs: 2000 },
+      // Gaps of 30 ms against an idle limit of 1 s: only a stalled machine could make them look idle.
+      { uploadIdleMs: 1000, uploadTotalMs: 10_000 },
     );
     assert.equal(await readAll(body.stream), 35);
     assert.equal(body.timedOut(), false);
   });
 
   it('fails a body idle longer than the idle limit', async () => {
+    // The second chunk comes 2 s late and the total limit is 10 s away: a rejection well before
+    // either is the idle limit's, with room for a timer that fires late on a loaded machine.
     const body = timedBody(
       source([
         { bytes: 10, afterMs: 10 },
-        { bytes: 10, afterMs: 400 },
+        { bytes: 10, afterMs: 2000 },
       ]),
-      { uploadIdleMs: 100, uploadTotalMs: 5000 },
+      { uploadIdleMs: 100, uploadTotalMs: 10_000 },
     );
     const started = Date.now();
     await assert.rejects(readAll(body.stream), isTimeout);
-    assert.ok(Date.now() - started < 350);
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed < 1500, `${elapsed} ms`);
     assert.equal(body.timedOut(), true);
   });
 
   it('fails a body that keeps trickling past the total limit', async () => {
-    const body = timedBody(source(Array.from({ length: 50 }, () => ({ bytes: 1, afterMs: 40 }))), {
-      uploadIdleMs: 200,
+    // A byte every 40 ms for 20 s, an idle limit of 1 s it never reaches: only the 300 ms total
+    // limit can end it, not before 300 ms and long before the body would have ended.
+    const body = timedBody(source(Array.from({ length: 500 }, () => ({ bytes: 1, afterMs: 40 }))), {
+      uploadIdleMs: 1000,
       uploadTotalMs: 300,
     });
     const started = Date.now();
     await assert.rejects(readAll(body.stream), isTimeout);
     const elapsed = Date.now() - started;
-    assert.ok(elapsed >= 280 && elapsed < 1000, `${elapsed} ms`);
+    assert.ok(elapsed >= 280 && elapsed < 10_000, `${elapsed} ms`);
   });
 
   it('has no clock when the limits are 0', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { personPhoto, sandbox, upload } from './support.js';
+import { sendReading } from '../raw-http.js';
+import { multipart, personPhoto, sandbox, upload } from './support.js';
 import type { Sandbox } from './support.js';
 
 describe('auth', () => {
@@ -110,10 +111,16 @@ describe('POST /v1/files', () => {
   });
 
   it('refuses a file over the size limit with 413', async () => {
+    // Refused by its Content-Length before the body is read, so the server answers and closes while
+    // the upload is still going out: read as a browser reads it, the answer while sending.
     const big = Buffer.concat([await personPhoto(), Buffer.alloc(300_000)]);
-    const { status, body } = await upload(sb, big, 'person');
-    assert.equal(status, 413);
-    assert.equal(body.error.code, 'file_too_large');
+    const form = await multipart(big, 'person');
+    const early = await sendReading(`${sb.url}/v1/files`, {
+      headers: { authorization: 'Bearer sk_test_alpha', 'content-type': form.contentType },
+      body: form.body,
+    });
+    assert.equal(early.status, 413);
+    assert.equal(early.json().error.code, 'file_too_large');
     // Just over the limit: the whole body is read, then the file itself is measured.
     const near = Buffer.concat([await personPhoto(), Buffer.alloc(210_000)]);
     const second = await upload(sb, near, 'person');
@@ -126,23 +133,22 @@ describe('POST /v1/files', () => {
     const head =
       `--${boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\nperson\r\n--${boundary}\r\n` +
       'Content-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n';
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode(head));
-        controller.enqueue(new Uint8Array([0xff, 0xd8, 0xff]));
-        for (let i = 0; i < 40; i++) controller.enqueue(new Uint8Array(10_000));
-        controller.enqueue(new TextEncoder().encode(`\r\n--${boundary}--\r\n`));
-        controller.close();
-      },
-    });
-    const response = await fetch(`${sb.url}/v1/files`, {
-      method: 'POST',
-      body,
-      duplex: 'half',
+    const body = Buffer.concat([
+      Buffer.from(head),
+      Buffer.from([0xff, 0xd8, 0xff]),
+      Buffer.alloc(400_000),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    // Chunked, so only the count while reading can catch it; the refusal comes mid-upload, so the
+    // answer is read while sending (test/raw-http.ts).
+    const response = await sendReading(`${sb.url}/v1/files`, {
       headers: { authorization: 'Bearer sk_test_alpha', 'content-type': `multipart/form-data; boundary=${boundary}` },
-    } as RequestInit);
+      body,
+      chunked: true,
+      pieceBytes: 10_000,
+    });
     assert.equal(response.status, 413);
-    assert.equal(((await response.json()) as any).error.code, 'file_too_large');
+    assert.equal(response.json().error.code, 'file_too_large');
   });
 
   it('names the missing or wrong fields with 422', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { imageBody, inputs, liveKey, sandbox, settled, until } from './support.js';
+import { sendReading } from '../raw-http.js';
+import { imageBody, inputs, liveKey, sandbox, settled, testKey, until } from './support.js';
 import type { Sandbox } from './support.js';
 
 describe('job lifecycle, faults and state', () => {
@@ -108,11 +109,14 @@ describe('job lifecycle, faults and state', () => {
   });
 
   it('refuses a JSON body over 1 MiB with 413', async () => {
-    const answer = await sb.json('POST', '/v1/images/tryon', {
-      json: imageBody(files, { pose: 'x'.repeat(1_100_000) }),
+    // Refused by its Content-Length, so the answer can come while the body is still going out: it
+    // is read while sending, as a browser reads it (test/raw-http.ts), never racing the upload.
+    const answer = await sendReading(`${sb.url}/v1/images/tryon`, {
+      headers: { authorization: `Bearer ${testKey}`, 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify(imageBody(files, { pose: 'x'.repeat(1_100_000) }))),
     });
     assert.equal(answer.status, 413);
-    assert.equal(answer.body.error.code, 'request_too_large');
+    assert.equal(answer.json().error.code, 'request_too_large');
   });
 
   it('refuses a malformed fault with 422', async () => {

@@ -60,6 +60,19 @@ export function garmentPhoto(): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
+/** A file and its kind as FormData encodes them for POST /v1/files: the body's bytes and its content type. */
+export async function multipart(
+  bytes: Uint8Array,
+  kind: string,
+  init: { type?: string; name?: string } = {},
+): Promise<{ body: Uint8Array; contentType: string }> {
+  const form = new FormData();
+  form.set('file', new Blob([new Uint8Array(bytes)], { type: init.type ?? 'image/jpeg' }), init.name ?? 'photo.jpg');
+  form.set('kind', kind);
+  const encoded = new Response(form);
+  return { body: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type')! };
+}
+
 export async function upload(
   sb: Sandbox,
   bytes: Uint8Array,
