@@ -104,26 +104,5 @@ export function openRaw(url: string, head: string | Uint8Array): Promise<RawExch
   });
 }
 
-/** Splits a raw HTTP/1.1 answer into status, headers and body. */
-export function parseRaw(text: string): { status: number; headers: Record<string, string>; body: string } {
-  const at = text.indexOf('\r\n\r\n');
-  const [statusLine, ...lines] = text.slice(0, at < 0 ? text.length : at).split('\r\n');
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  let body = at < 0 ? '' : text.slice(at + 4);
-  if (headers['transfer-encoding'] === 'chunked') {
-    let out = '';
-    for (let rest = body; ;) {
-      const lineEnd = rest.indexOf('\r\n');
-      const size = parseInt(rest.slice(0, lineEnd), 16);
-      if (!size) break;
-      out += rest.slice(lineEnd + 2, lineEnd + 2 + size);
-      rest = rest.slice(lineEnd + 2 + size + 2);
-    }
-    body = out;
-  }
-  return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine ?? '')?.[1] ?? 0), headers, body };
-}
+// The raw answer's parser is the one the early-refusal client uses (test/raw-http.ts).
+export { parseRaw } from '../raw-http.js';
