@@ -164,7 +164,7 @@ describe('CDN build', () => {
     );
   });
 
-  test('within budget: the first script ≤ 10 KB gzipped, button + panel ≤ 42 KB, the HEIC decoder and the models and hand-off on their own', () => {
+  test('within budget: the first script ≤ 10 KB gzipped, button + panel ≤ 43 KB, the HEIC decoder and the models and hand-off on their own', () => {
     const budgets = checkBudgets(cdn);
     assert.deepEqual(budgets.problems, []);
     const core = cdn.files.map((f) => f.file).find((f) => /^tryon-core-[\w-]+\.js$/.test(f))!;
