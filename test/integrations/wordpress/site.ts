@@ -150,8 +150,11 @@ async function startMariaDb(dir: string): Promise<{ socket: string; child: Child
   return { socket, child };
 }
 
-function wpConfig(socket: string, debugLog: string, extra: string[] = []): string {
-  const salt = () => randomBytes(32).toString('hex');
+/**
+ * The site's secret keys, made once: the network's wp-config.php must keep them, or a cookie signed
+ * before it was written stops being valid after.
+ */
+function siteKeys(): string[] {
   const keys = [
     'AUTH_KEY',
     'SECURE_AUTH_KEY',
@@ -162,6 +165,10 @@ function wpConfig(socket: string, debugLog: string, extra: string[] = []): strin
     'LOGGED_IN_SALT',
     'NONCE_SALT',
   ];
+  return keys.map((key) => `define( '${key}', '${randomBytes(32).toString('hex')}' );`);
+}
+
+function wpConfig(socket: string, debugLog: string, keys: string[], extra: string[] = []): string {
   return [
     '<?php',
     "define( 'DB_NAME', 'wordpress' );",
@@ -170,7 +177,7 @@ function wpConfig(socket: string, debugLog: string, extra: string[] = []): strin
     `define( 'DB_HOST', ${JSON.stringify(`localhost:${socket}`)} );`,
     "define( 'DB_CHARSET', 'utf8mb4' );",
     "define( 'DB_COLLATE', '' );",
-    ...keys.map((key) => `define( '${key}', '${salt()}' );`),
+    ...keys,
     "$table_prefix = 'wp_';",
     "define( 'WP_DEBUG', true );",
     `define( 'WP_DEBUG_LOG', ${JSON.stringify(debugLog)} );`,
@@ -219,12 +226,20 @@ export async function startWordPress(options: { multisite?: boolean; workers?: n
     for (const muPlugin of ['woocommerce-stand-in.php', 'offline.php', 'safe-ports.php'])
       await cp(join(here, muPlugin), join(root, 'wp-content/mu-plugins', muPlugin));
     // The upgrader writes plugins straight to disk, as on a host where PHP owns wp-content.
-    await writeFile(join(root, 'wp-config.php'), wpConfig(db.socket, debugLog, ["define( 'FS_METHOD', 'direct' );"]));
+    const keys = siteKeys();
+    const fsMethod = "define( 'FS_METHOD', 'direct' );";
+    await writeFile(join(root, 'wp-config.php'), wpConfig(db.socket, debugLog, keys, [fsMethod]));
 
     // Several workers unless asked: the tests ask the server for /tryon/health through admin-ajax.php,
     // which then asks this same server.
     // Its own process group: the workers outlive their parent, so stopping means stopping the group.
-    server = spawn(php, [...PHP_SETTINGS, '-S', '127.0.0.1:0', '-t', root], {
+    // OPcache looks at a file's time at most every revalidate_freq seconds: a worker that served the
+    // install's own request (WordPress asks its front page) would go on running the single-site
+    // wp-config.php, other keys and all, after the network's was written. Every request looks here.
+    // (A file younger than file_update_protection is never cached, so the two versions, seconds
+    // apart, cannot share a time.)
+    const opcache = ['-d', 'opcache.revalidate_freq=0'];
+    server = spawn(php, [...PHP_SETTINGS, ...opcache, '-S', '127.0.0.1:0', '-t', root], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: String(options.workers ?? 4) },
@@ -297,7 +312,10 @@ export async function startWordPress(options: { multisite?: boolean; workers?: n
     `);
     if (!existsSync(join(root, 'wp-content/plugins', PLUGIN_FILE)))
       throw new Error(`the uploaded zip did not install ${PLUGIN_FILE}`);
-    if (options.multisite) await makeNetwork(runPhp, root, db.socket, debugLog, new URL(url).host);
+    if (options.multisite)
+      await makeNetwork(runPhp, root, new URL(url).host, (constants) =>
+        wpConfig(db.socket, debugLog, keys, [fsMethod, ...constants]),
+      );
 
     return {
       url,
@@ -332,9 +350,8 @@ export async function startWordPress(options: { multisite?: boolean; workers?: n
 async function makeNetwork(
   runPhp: (code: string) => Promise<string>,
   root: string,
-  socket: string,
-  debugLog: string,
   host: string,
+  config: (constants: string[]) => string,
 ): Promise<void> {
   await runPhp(`
     require_once ABSPATH . 'wp-admin/includes/upgrade.php';
@@ -352,7 +369,7 @@ async function makeNetwork(
     "define( 'SITE_ID_CURRENT_SITE', 1 );",
     "define( 'BLOG_ID_CURRENT_SITE', 1 );",
   ];
-  await writeFile(join(root, 'wp-config.php'), wpConfig(socket, debugLog, constants));
+  await writeFile(join(root, 'wp-config.php'), config(constants));
   await runPhp(`
     $site = wp_insert_site( array( 'domain' => ${JSON.stringify(host)}, 'path' => '/second/', 'title' => 'Second shop', 'user_id' => 1 ) );
     if ( is_wp_error( $site ) ) { fwrite( STDERR, $site->get_error_message() ); }
