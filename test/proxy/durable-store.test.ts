@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TryonSnapshot } from '../../proxy/tryon-status.js';
@@ -219,8 +219,9 @@ describe('the Durable Objects store', () => {
           'three a minute: the fourth waits',
         );
         // The object writes its buckets on its own timer, a second after a take at most
-        // (durable-shop.ts BUCKETS_SAVED_EVERY_MS); nothing outside it can be awaited for that.
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        // (durable-shop.ts BUCKETS_SAVED_EVERY_MS); the first write to its storage after the last
+        // take is that save, whenever a loaded machine runs the timer.
+        await storageWrittenSince(persistDir, await storageFiles(persistDir));
       } finally {
         await first.close();
       }
@@ -239,3 +240,32 @@ describe('the Durable Objects store', () => {
     }
   });
 });
+
+/** Each file under `dir` (the objects' SQLite files) with its time and size, as one string. */
+async function storageFiles(dir: string): Promise<string> {
+  const found: string[] = [];
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const facts = await stat(path).catch(() => undefined);
+    if (facts) found.push(`${path} ${facts.mtimeMs} ${facts.size}`);
+  }
+  return found.sort().join('\n');
+}
+
+/**
+ * Resolves once the files under `dir` differ from `before` and have stopped changing (the write
+ * is whole); a clear error after 15 s. Sizes as well as times: a file's time is the kernel's
+ * coarse clock, which two writes a few milliseconds apart can share.
+ */
+async function storageWrittenSince(dir: string, before: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  let seen = before;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = await storageFiles(dir);
+    if (now !== before && now === seen) return;
+    if (Date.now() > deadline) throw new Error(`no write to the objects' storage under ${dir} in 15 s`);
+    seen = now;
+  }
+}

@@ -135,7 +135,13 @@ describe('tier times: the sandbox on loopback (SANDBOX_SPEED 0.02, spread on)', 
     const bound = Math.exp(sigmaOf(stated) * durations.maxDeviations);
     for (const s of given)
       assert.ok(s >= stated.median / bound - 1e-3 && s <= stated.median * bound + 1e-3, `${s} s within ±2.5 σ`);
-    assert.equal(new Set(given).size, given.length, 'every job drew its own time');
+    // A draw past ±2.5 σ is clamped to the bound, so two jobs may share a bound by chance (about
+    // one run in a thousand); every draw inside the bounds is its own.
+    const atBound = (s: number) =>
+      Math.abs(s - stated.median / bound) < 1e-3 || Math.abs(s - stated.median * bound) < 1e-3;
+    const inside = given.filter((s) => !atBound(s));
+    assert.equal(new Set(inside).size, inside.length, 'every job drew its own time');
+    assert.ok(new Set(given).size > 1, 'not one time for all');
     for (const [i, job] of jobs.entries())
       assert.ok(job.ms >= given[i]! * 1000 * 0.02 - 5, `job ${i} took ${job.ms} ms, no less than drawn`);
   });
