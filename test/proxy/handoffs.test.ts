@@ -13,7 +13,7 @@ import { readEvents, type SseEvent } from './sse.js';
 async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
-import { sharedStores, stackOn, STORE_KINDS } from './stores.js';
+import { SHARED_STORE_KINDS, sharedStores, stackOn, STORE_KINDS } from './stores.js';
 import { MemoryStore } from '../../proxy/store/memory.js';
 import type { ProxyStore } from '../../proxy/store/store.js';
 
@@ -384,7 +384,7 @@ describe('confirming is a write', () => {
   });
 });
 
-for (const kind of ['redis', 'durable'] as const) {
+for (const kind of SHARED_STORE_KINDS) {
   describe(`a code is single use across instances (${kind})`, () => {
     it('parallel uploads with one code on two instances: exactly one gives its photo', async (t) => {
       const [storeA, storeB] = await sharedStores(kind, 2);

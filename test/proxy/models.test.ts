@@ -18,7 +18,7 @@ import {
   type TryonAnswer,
   useStack,
 } from './stack.js';
-import { sharedStores } from './stores.js';
+import { SHARED_STORE_KINDS, sharedStores } from './stores.js';
 import { parseCatalog, type CatalogFile } from '../../proxy/catalog.js';
 
 const WITH_MODELS: CatalogFile = {
@@ -138,7 +138,7 @@ describe('see it on a model', () => {
   });
 });
 
-for (const kind of ['redis', 'durable'] as const) {
+for (const kind of SHARED_STORE_KINDS) {
   describe(`a model's picture is uploaded once for the cluster (${kind})`, () => {
     it('two instances racing first model try-ons upload it once', async (t) => {
       const [storeA, storeB] = await sharedStores(kind, 2);

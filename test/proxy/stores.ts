@@ -17,8 +17,27 @@ import type { ProxyStore } from '../../proxy/store/store.js';
 import { startRedis, type RedisServer } from './cluster.js';
 import { startStack, type Stack } from './stack.js';
 
-export const STORE_KINDS = ['memory', 'redis', 'durable'] as const;
-export type StoreKind = (typeof STORE_KINDS)[number];
+const ALL_KINDS = ['memory', 'redis', 'durable'] as const;
+export type StoreKind = (typeof ALL_KINDS)[number];
+
+/**
+ * The stores this run tests: all three, or those TRYON_TEST_STORES names. The node22 and node24
+ * suites name memory and redis: the Durable Objects store runs only inside workerd, never on a
+ * shop's Node server, so another Node line under Miniflare's bindings would test Miniflare, not it.
+ */
+export const STORE_KINDS: readonly StoreKind[] = storeKindsFrom(process.env.TRYON_TEST_STORES);
+
+/** The stores several instances share (memory holds one process's data only). */
+export const SHARED_STORE_KINDS = STORE_KINDS.filter((kind) => kind !== 'memory') as ('redis' | 'durable')[];
+
+function storeKindsFrom(value: string | undefined): readonly StoreKind[] {
+  if (value === undefined || value.trim() === '') return ALL_KINDS;
+  const named = value.split(',').map((kind) => kind.trim());
+  const unknown = named.filter((kind) => !(ALL_KINDS as readonly string[]).includes(kind));
+  if (unknown.length > 0)
+    throw new Error(`TRYON_TEST_STORES names ${unknown.join(', ')}; the stores are ${ALL_KINDS.join(', ')}.`);
+  return ALL_KINDS.filter((kind) => named.includes(kind));
+}
 
 let server: Promise<RedisServer> | undefined;
 const opened: RedisStore[] = [];

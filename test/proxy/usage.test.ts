@@ -25,7 +25,7 @@ import {
   type Stack,
   type TryonAnswer,
 } from './stack.js';
-import { STORE_KINDS, sharedStores, stackOn } from './stores.js';
+import { SHARED_STORE_KINDS, STORE_KINDS, sharedStores, stackOn } from './stores.js';
 
 const TOKEN = 'usage-admin-token-0123456789';
 const today = () => new Date().toISOString().slice(0, 10);
@@ -226,7 +226,7 @@ interface Received {
   body: string;
 }
 
-for (const kind of ['redis', 'durable'] as const) {
+for (const kind of SHARED_STORE_KINDS) {
   describe(`budget alerts and /usage across two instances on ${kind}`, () => {
     const closers: (() => Promise<void>)[] = [];
     after(async () => {
