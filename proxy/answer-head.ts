@@ -3,7 +3,7 @@
 // the public listener's answers write them into the head themselves (node-answer.ts), and the
 // middleware only tells each answer its request id: setting them on a Response after the route turns
 // @hono/node-server's plain header record into a `Headers` object and back, which cost the proxy
-// half its `/health` throughput (docs/performance.md, issue 27).
+// half its `/health` throughput (docs/performance.md).
 
 /** The security headers, in the order Hono's secureHeaders set them, with the proxy's choices. */
 export const SECURITY_HEADERS: readonly (readonly [string, string])[] = [

@@ -155,7 +155,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   };
 
   const app = new Hono<ProxyEnv>();
-  // Request id, the security headers (prepared once) and the log line: one middleware (issue 27).
+  // Request id, the security headers (prepared once) and the log line: one middleware.
   app.use(answerHeaders(log, now));
 
   if (appProxy) app.use(appProxy.verify);

@@ -29,7 +29,7 @@ export const BUDGETS = {
    * as a draft ("See all colours"), the button checks availability before it shows, and every
    * error code has its own words in each language: 37.1 KB, of which the panel is 20.7 KB. All of
    * it but the 9.1 KB first script loads after the page, on idle or on a shopper's approach.
-   * 40 KB since the photo step offers "See it on a model" and "Use your phone" (issue 22): their
+   * 40 KB since the photo step offers "See it on a model" and "Use your phone": their
    * screens and the QR code library are chunks of their own, budgeted apart (`alternatives`), but
    * the flow's part (a try-on of a model, a photo from a hand-off, the phone's upload, the hand-off's
    * stream and poll) is in the panel, and their texts in every dictionary: 39.8 KB, the panel 22.5 KB.

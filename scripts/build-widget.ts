@@ -73,7 +73,7 @@ export async function buildCdn(options: BuildOptions & { importMapBase?: string 
 
 /**
  * Modules of the npm build that are the CDN build's chunk instead of a second copy of it: the
- * package carries the 2 MB HEIC decoder once (issue 25). The npm build's `<module>` becomes a
+ * package carries the 2 MB HEIC decoder once. The npm build's `<module>` becomes a
  * one-line re-export of `../cdn/<chunk>`, which bundlers follow like any relative import. Another
  * heavy, self-contained asset joins by adding an entry; it must import nothing but the bundler's
  * runtime helper (never the core chunk, which has Lit inside).

@@ -2,7 +2,7 @@
 // are its public documentation (the custom-elements manifest, docs/api-reference.md and the editor
 // data are generated from the comments on the class and its properties, so they stay beside what
 // they document). Moving its holdout, dictionary loading and panel prefetch into modules of their own
-// was tried (issue 26) and added 0.1 KB to the first script, which is at 9.7 of its 10 KB budget.
+// was tried and added 0.1 KB to the first script, which is at 9.7 of its 10 KB budget.
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues } from 'lit';
 import { buttonStyles } from './tryon-button.styles.js';

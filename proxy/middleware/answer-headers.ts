@@ -1,5 +1,5 @@
-// Every answer's fixed headers, its request id and its log line, in one middleware (until issue 27
-// these were three: Hono's requestId, secureHeaders and the request log). The fixed headers are
+// Every answer's fixed headers, its request id and its log line, in one middleware (they were
+// three: Hono's requestId, secureHeaders and the request log). The fixed headers are
 // prepared once (answer-head.ts). On the proxy's Node listener the answer writes them into its head
 // itself and is only told the request id; elsewhere they are set on the route's Response here.
 // Their values are what secureHeaders sent with the proxy's options (test/proxy/answer-head.test.ts

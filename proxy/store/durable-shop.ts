@@ -522,7 +522,7 @@ export class ShopObject {
    * object's memory, which is authoritative while the object lives (one instance, one event at a
    * time: every take is exact across isolates); its row is only where a restarted object starts
    * from. Writing the row on every read made each read wait for a storage commit (the output gate
-   * holds the answer until it is durable), most of what a read cost here (issue 27), so rows are
+   * holds the answer until it is durable), most of what a read cost here, so rows are
    * written in one batch at most BUCKETS_SAVED_EVERY_MS after a take (saveBuckets).
    */
   private takeRequest(now: number, bucket: RateBucket, client: string, perMinute: number): number | undefined {

@@ -2,7 +2,7 @@
 // made of changes: the try-on's snapshot and its first look's (the board hands out the same
 // snapshot object until a newer one replaces it), and the minute its file URLs expire at. A widget
 // polls a finished try-on every few seconds, and each read would otherwise mint its file handles
-// and serialise the same body again (issue 27). The handle's own checks (signature, expiry, a
+// and serialise the same body again. The handle's own checks (signature, expiry, a
 // forgotten photo, the rate limit) run on every read before this is asked.
 import { fileExpiryOf, statusBody } from './status-body.js';
 import type { TryonSnapshot } from '../tryon-status.js';

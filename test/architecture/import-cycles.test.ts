@@ -1,5 +1,5 @@
 /**
- * No import cycles in any package (issue 26, item 1). A cycle means no file in it can be read, tested or moved
+ * No import cycles in any package. A cycle means no file in it can be read, tested or moved
  * alone; the proxy once had a nine-file loop through its context. The graph is built from the TypeScript sources
  * with the compiler's own import scanner (`ts.preProcessFile`), so type-only imports, `export … from` and dynamic
  * `import()` all count: a type-only cycle still ties the files together for a reader.

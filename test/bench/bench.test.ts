@@ -143,7 +143,7 @@ describe('report', () => {
   });
 });
 
-describe('regression guards (issue 27): LCP delta and the longest task fail the bench', () => {
+describe('regression guards: LCP delta and the longest task fail the bench', () => {
   const outcome = (id: string, figures: Outcome['figures'], unavailable?: string): Outcome => ({
     id,
     title: id,

@@ -27,9 +27,9 @@ import { pairedLoad, type Load } from './paired-load.js';
 import type { ServerProcess } from './server-process.js';
 import { spawnServer } from './server-process.js';
 
-/** Issue 27: a status read through the proxy costs at most 1.5× the sandbox's own read, at p50 and p99. */
+/** A status read through the proxy costs at most 1.5× the sandbox's own read, at p50 and p99. */
 export const RATIO_GOAL = 1.5;
-/** Issue 27: the proxy's GET /health within 10 % of a bare Hono app's (req/s). */
+/** The proxy's GET /health within 10 % of a bare Hono app's (req/s). */
 export const HEALTH_FLOOR_GOAL = 0.9;
 const UPLOAD_SIZE = 8 * 1024 * 1024;
 
@@ -311,7 +311,7 @@ function uploadAll(url: string, photo: Uint8Array, count: number): Promise<numbe
   );
 }
 
-/** Issue 27: what the proxy holds per stalled 8 MB upload, at most. */
+/** What the proxy holds per stalled 8 MB upload, at most. */
 const HELD_GOAL = 2 * 1024 * 1024;
 const STALLED_UPLOADS = 10;
 

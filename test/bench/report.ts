@@ -11,7 +11,7 @@ export interface Figure {
   verdict: Verdict;
   /**
    * A failed enforced figure makes `npm run bench` exit non-zero: page weight, and the regression
-   * guards of issue 27 (the LCP delta and the longest main-thread task of photo preparation).
+   * regression guards (the LCP delta and the longest main-thread task of photo preparation).
    */
   enforced?: boolean;
 }
@@ -34,7 +34,7 @@ export function figure(label: string, value: string, goal?: string, ok?: boolean
   return { label, value, verdict, enforced, ...(goal === undefined ? {} : { goal }) };
 }
 
-/** Issue 27's regression guards: what the widget may cost a product page and a tap, at most. */
+/** The regression guards: what the widget may cost a product page and a tap, at most. */
 export const LCP_DELTA_GOAL_MS = 50;
 export const LONG_TASK_GOAL_MS = 50;
 

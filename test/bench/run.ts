@@ -131,7 +131,7 @@ if (!quick && !only) {
   console.log('Figures written to test/bench/latest.md');
 }
 
-// Enforced: page weight, the LCP delta and the photo's longest main-thread task (issue 27's
+// Enforced: page weight, the LCP delta and the photo's longest main-thread task (the
 // regression guards). A guarded benchmark that could not run fails the run too, when chosen.
 const failures = enforcedFailures(outcomes, GUARDED);
 for (const failure of failures) console.error(`Enforced goal missed: ${failure}`);

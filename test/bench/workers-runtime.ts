@@ -133,7 +133,7 @@ export const workersRuntime: Benchmark = {
       figures.push(figure(`${name}: status read (median of ${rounds}, interleaved)`, ms(median(reads))));
       figures.push(figure(`${name}: file, time to first byte (median of ${rounds}, interleaved)`, ms(median(bytes))));
     }
-    // Issue 27: a status read asks the shop object once (its allowance and its photo in one call).
+    // A status read asks the shop object once (its allowance and its photo in one call).
     const objects = readMedians['workerd + Durable Objects']! / readMedians.workerd!;
     figures.push(
       figure(

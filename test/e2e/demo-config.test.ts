@@ -1,5 +1,5 @@
 // `npm start` configures its proxy as the `tryon-proxy` bin does, through loadConfig: the same
-// refusals before anything starts, and the limit variables honoured (issue 14).
+// refusals before anything starts, and the limit variables honoured.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';

@@ -1,5 +1,5 @@
-// Issue 22 in the demo shop, in Chromium: a model try-on with no consent step and no shopper photo
-// uploaded; a desktop and a phone (an emulated device) completing a hand-off and a try-on, on one
+// Models and the desktop → phone hand-off in the demo shop, in Chromium: a model try-on with no
+// consent step and no shopper photo uploaded; a desktop and a phone (an emulated device) completing a hand-off and a try-on, on one
 // proxy and across two proxy instances sharing Redis, the desktop typing the number the phone
 // shows; a second use of a code refused on the phone. And the hand-off link sent by an attacker:
 // the victim's phone sends its photo, but the attacker's desktop, which never sees the phone's

@@ -70,7 +70,7 @@ describe('CDN build', () => {
       assert.ok(file.gzip > 0 && file.gzip < file.bytes, `${file.file} gzip size is measured`);
     }
     const graph = graphOf(cdn.outDir);
-    // Issue 27 (LCP): the entry fetches nothing while the page loads; it imports the core, and only
+    // The largest paint: the entry fetches nothing while the page loads; it imports the core, and only
     // the core, once the page has loaded.
     assert.deepEqual(graph.staticImports(entryName), [], 'the entry imports nothing at once');
     assert.deepEqual(graph.dynamicImports(entryName), [core], 'the entry imports the core, and nothing else, later');

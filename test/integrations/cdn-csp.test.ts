@@ -281,7 +281,7 @@ describe('CDN build under a strict CSP in Chromium', () => {
     assert.ok(core && panel, `files: ${scripts.join(', ')}`);
     const entry = await readFile(join(cdn.outDir, 'tryon-button.js'), 'utf8');
     const coreText = await readFile(join(cdn.outDir, core), 'utf8');
-    // Issue 27: once the page has loaded (not at once: the page's own content comes first).
+    // Once the page has loaded (not at once: the page's own content comes first).
     assert.match(
       entry,
       new RegExp(`import\\(\\s*[\`'"]\\./${core.replace(/[.]/g, '\\.')}[\`'"]\\s*\\)`),

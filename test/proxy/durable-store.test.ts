@@ -121,7 +121,7 @@ describe('the Durable Objects store', () => {
     );
   });
 
-  it('a status or file read asks the shop object once: its allowance and its photo in one call (issue 27)', async (t) => {
+  it('a status or file read asks the shop object once: its allowance and its photo in one call', async (t) => {
     const asked: string[] = [];
     /** The shop namespace, noting every operation asked of it. */
     const counting = (namespace: DurableObjectNamespace): DurableObjectNamespace => ({
@@ -173,7 +173,7 @@ describe('the Durable Objects store', () => {
     assert.equal(third.status, 429, 'the forged handle took the last of the allowance');
   });
 
-  it('a client reading in parallel gets exactly its allowance: the bucket in the object is exact (issue 27)', async (t) => {
+  it('a client reading in parallel gets exactly its allowance: the bucket in the object is exact', async (t) => {
     const { tryons, shop } = await durableNamespaces();
     const store = new DurableStore(tryons, shop, { shop: randomUUID() });
     // 5 a minute: a token comes back every 12 s, far longer than the burst takes.
@@ -197,7 +197,7 @@ describe('the Durable Objects store', () => {
     assert.equal(await read('203.0.113.10'), 200, 'another client has its own allowance');
   });
 
-  it('a restarted shop object starts from the allowance it saved: an exhausted client stays limited (issue 27)', async () => {
+  it('a restarted shop object starts from the allowance it saved: an exhausted client stays limited', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tryon-durable-restart-'));
     try {
       const bundle = await buildWorker({ outFile: join(dir, 'worker.js') });

@@ -1,4 +1,4 @@
-// Issue 21 part 4: the sandbox draws the pictures it is given. JPEG flat-lays, JPEG model photos
+// The sandbox draws the pictures it is given. JPEG flat-lays, JPEG model photos
 // and greyscale photos come out in the garment's own colours (a three-band picture used to throw
 // inside the render and be silently replaced by a crimson block); the back view shows no face; a
 // draft is smaller and softer; an unreadable input is a captioned, logged stand-in. All through

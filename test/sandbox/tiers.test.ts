@@ -1,4 +1,4 @@
-// Issue 21 part 4: tiers take realistic, ordered times. The model (log-normal per tier, median and
+// Tiers take realistic, ordered times. The model (log-normal per tier, median and
 // p95 as stated) is checked by drawing from it, and the real sandbox on loopback is checked to run
 // jobs on it at a fast SANDBOX_SPEED.
 import assert from 'node:assert/strict';

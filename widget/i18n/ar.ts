@@ -140,7 +140,7 @@ export const ar: Translation = {
   coloursDone: 'معاينات الألوان الجاهزة: {ready} من {count}.',
   backToResult: 'العودة إلى القياس',
 
-  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'ليست لديك صورة؟ شاهده على عارضة',
   modelsTitle: 'شاهد {product} على عارضة',
   ownPhotoInstead: 'استخدم صورتي بدلًا من ذلك',

@@ -144,7 +144,7 @@ export const bn: Translation = {
   coloursDone: 'রঙের ঝলক তৈরি: {count}টির মধ্যে {ready}টি।',
   backToResult: 'আপনার ট্রাই-অনে ফিরে যান',
 
-  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'ছবি নেই? মডেলের গায়ে দেখুন',
   modelsTitle: '{product} মডেলের গায়ে দেখুন',
   ownPhotoInstead: 'বরং আমার নিজের ছবি ব্যবহার করুন',

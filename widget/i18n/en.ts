@@ -144,7 +144,7 @@ export const en = {
   coloursDone: 'Colour previews ready: {ready} of {count}.',
   backToResult: 'Back to your try-on',
 
-  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'No photo? See it on a model',
   modelsTitle: 'See {product} on a model',
   ownPhotoInstead: 'Use my own photo instead',

@@ -141,7 +141,7 @@ export const gu: Translation = {
   coloursDone: 'રંગોની ઝલક તૈયાર: {count}માંથી {ready}.',
   backToResult: 'તમારા ટ્રાય-ઑન પર પાછા જાઓ',
 
-  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'ફોટો નથી? મોડેલ પર જુઓ',
   modelsTitle: '{product} મોડેલ પર જુઓ',
   ownPhotoInstead: 'તેના બદલે મારો પોતાનો ફોટો વાપરો',

@@ -139,7 +139,7 @@ export const hi: Translation = {
   coloursDone: 'रंगों की झलकें तैयार: {count} में से {ready}।',
   backToResult: 'अपने ट्राई-ऑन पर वापस जाएँ',
 
-  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'फ़ोटो नहीं है? मॉडल पर देखें',
   modelsTitle: '{product} को मॉडल पर देखें',
   ownPhotoInstead: 'इसके बजाय अपनी फ़ोटो इस्तेमाल करें',

@@ -140,7 +140,7 @@ export const mr: Translation = {
   coloursDone: 'रंगांच्या झलका तयार: {count} पैकी {ready}.',
   backToResult: 'तुमच्या ट्राय-ऑनकडे परत जा',
 
-  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'फोटो नाही? मॉडेलवर पाहा',
   modelsTitle: '{product} मॉडेलवर पाहा',
   ownPhotoInstead: 'त्याऐवजी माझा स्वतःचा फोटो वापरा',

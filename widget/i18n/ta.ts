@@ -143,7 +143,7 @@ export const ta: Translation = {
   coloursDone: 'நிற முன்னோட்டங்கள் தயார்: {count} இல் {ready}.',
   backToResult: 'உங்கள் தோற்றத்திற்குத் திரும்பு',
 
-  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'புகைப்படம் இல்லையா? மாடலிடம் பாருங்கள்',
   modelsTitle: '{product} ஐ மாடலிடம் பாருங்கள்',
   ownPhotoInstead: 'பதிலாக என் சொந்தப் புகைப்படத்தைப் பயன்படுத்து',

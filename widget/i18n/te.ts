@@ -135,7 +135,7 @@ export const te: Translation = {
   coloursDone: 'రంగు ప్రివ్యూలు సిద్ధం: {count} లో {ready}.',
   backToResult: 'మీ చిత్రానికి తిరిగి వెళ్లండి',
 
-  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'ఫోటో లేదా? మోడల్‌పై చూడండి',
   modelsTitle: '{product}ను మోడల్‌పై చూడండి',
   ownPhotoInstead: 'బదులుగా నా సొంత ఫోటో వాడండి',

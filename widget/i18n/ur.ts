@@ -147,7 +147,7 @@ export const ur: Translation = {
   coloursDone: 'رنگوں کی جھلکیں تیار: {count} میں سے {ready}۔',
   backToResult: 'اپنے ٹرائی آن پر واپس جائیں',
 
-  // "See it on a model" and the desktop → phone hand-off (issue 22).
+  // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'تصویر نہیں ہے؟ ماڈل پر دیکھیں',
   modelsTitle: '{product} کو ماڈل پر دیکھیں',
   ownPhotoInstead: 'اس کے بجائے اپنی تصویر استعمال کریں',
