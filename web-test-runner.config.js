@@ -14,18 +14,15 @@ import { photoCheckFilesMiddleware } from './test/widget/photo-check-files.js';
 // setViewport and sendKeys in every engine (scripts/browsers/commands.js).
 installEngineCommands();
 
-const browsers = engineLaunchers();
-
 export default {
   files: process.env.WTR_FILES ? process.env.WTR_FILES.split(',') : ['test/widget/**/*.test.ts'],
   nodeResolve: true,
   concurrency: 1,
-  // The runner starts two browsers at once unless told: WebKit, the slowest, waited for Chromium or
-  // Firefox to finish every file before it began. All the engines of the run at once.
-  concurrentBrowsers: browsers.length,
+  // Two engines at a time, the runner's default (concurrentBrowsers): all three at once, beside the
+  // node suite, overloaded two cores and the tests that count time missed their bounds.
   testFramework: { config: { timeout: 20000 } },
   testsFinishTimeout: 300000,
-  browsers,
+  browsers: engineLaunchers(),
   // A fake of the token proxy's public API for the widget's tests (test/widget/fake-proxy.js),
   // the real proxy + sandbox under /real/ (test/widget/real-proxy.js), started on first use, the
   // real CDN build under /cdn-build/ (test/widget/cdn-build.js), built on first use, and HEIC photos

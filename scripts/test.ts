@@ -1,5 +1,5 @@
 // `npm test`: type check, lint (ESLint and Prettier), node suites (sandbox, proxy, integrations, bench logic), browser suites
-// (web-test-runner in Chromium, Firefox and WebKit, the three engines in parallel, each engine's
+// (web-test-runner in Chromium, Firefox and WebKit, two engines at a time, each engine's
 // counts printed) and end-to-end suites (playwright-core, Chromium), then a table of each suite's
 // tests and seconds, and one plain summary line for the whole run: "N passed, N failed".
 //
@@ -208,7 +208,7 @@ async function main(): Promise<void> {
     suites.push({
       name: 'widget',
       start: async (output) => {
-        output.push(Buffer.from(`web-test-runner: ${engines.join(', ')}, in parallel\n`));
+        output.push(Buffer.from(`web-test-runner: ${engines.join(', ')}, two at a time\n`));
         const countsFile = join(work, 'wtr.json');
         const code = await run(
           process.execPath,
