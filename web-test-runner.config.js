@@ -14,6 +14,20 @@ import { photoCheckFilesMiddleware } from './test/widget/photo-check-files.js';
 // setViewport and sendKeys in every engine (scripts/browsers/commands.js).
 installEngineCommands();
 
+const browsers = engineLaunchers();
+
+// The runner and the browser launchers stop quietly on a signal; the run's output says which came.
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
+  process.once(signal, () => {
+    console.error(`\nweb-test-runner: ${signal} received, stopping`);
+    // Alone, this listener would keep the process alive: the signal's own default then applies.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  });
+}
+process.once('exit', (code) => {
+  if (code !== 0) console.error(`web-test-runner: exit code ${code}`);
+});
+
 export default {
   files: process.env.WTR_FILES ? process.env.WTR_FILES.split(',') : ['test/widget/**/*.test.ts'],
   nodeResolve: true,
@@ -22,7 +36,7 @@ export default {
   // node suite, overloaded two cores and the tests that count time missed their bounds.
   testFramework: { config: { timeout: 20000 } },
   testsFinishTimeout: 300000,
-  browsers: engineLaunchers(),
+  browsers,
   // A fake of the token proxy's public API for the widget's tests (test/widget/fake-proxy.js),
   // the real proxy + sandbox under /real/ (test/widget/real-proxy.js), started on first use, the
   // real CDN build under /cdn-build/ (test/widget/cdn-build.js), built on first use, and HEIC photos

@@ -29,7 +29,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { OTHER_NODE_MAJORS, nodeBinary, nodeEnv } from './node-lines.js';
 import { engineNames, ensurePrograms, programsFor, type Engine } from './prerequisites.js';
 import { timingTable, type SuiteTiming } from './suite-timings.js';
@@ -68,7 +68,11 @@ function run(command: string, args: string[], output: Output, env: NodeJS.Proces
     });
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
-    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('close', (code, signal) => {
+      // A suite stopped from outside says so: otherwise its output just ends.
+      if (signal) output.push(Buffer.from(`\n${basename(args[0] ?? command)} was stopped by ${signal}\n`));
+      resolve(code ?? (signal ? 1 : 0));
+    });
     child.on('error', (error) => {
       output.push(Buffer.from(`${command}: ${error.message}\n`));
       resolve(127);

@@ -189,9 +189,16 @@ export async function uploadPhoto(
   return fetch(`${stack.url}/photos`, { method: 'POST', body: form, headers });
 }
 
-export async function photoHandle(stack: { url: string }, bytes?: Uint8Array): Promise<string> {
+export async function photoHandle(
+  stack: { url: string; logs?: Record<string, unknown>[] },
+  bytes?: Uint8Array,
+): Promise<string> {
   const response = await uploadPhoto(stack, bytes);
-  if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${await response.text()}`);
+  if (response.status !== 201) {
+    // A 500's cause is in the proxy's log, not in its answer.
+    const logged = (stack.logs ?? []).filter((entry) => entry.level === 'error').slice(-3);
+    throw new Error(`upload failed: ${response.status} ${await response.text()} ${JSON.stringify(logged)}`);
+  }
   return ((await response.json()) as { photo: string }).photo;
 }
 

@@ -62,6 +62,11 @@ function run(
         resolve({ code: typeof error?.code === 'number' ? error.code : error ? 1 : 0, stdout, stderr });
       },
     );
+    // A program that ends without reading its input (php -l) closes the pipe first: EPIPE is
+    // not a failure, its exit code and output say how it went.
+    child.stdin?.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
     child.stdin?.end(options.input ?? '');
   });
 }
