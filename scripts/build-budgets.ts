@@ -33,9 +33,11 @@ export const BUDGETS = {
    * screens and the QR code library are chunks of their own, budgeted apart (`alternatives`), but
    * the flow's part (a try-on of a model, a photo from a hand-off, the phone's upload, the hand-off's
    * stream and poll) is in the panel, and their texts in every dictionary: 39.8 KB, the panel 22.5 KB.
-   * 42 KB once the same release also gated both ways a photo leaves the device on the photo check 43 KB once the desktop asks for the number the phone shows before it takes a hand-off photo (mutual pairing).
+   * 42 KB once the same release also gated both ways a photo leaves the device on the photo check
    * and said a picture that does not load as an error (`image_failed`, in every dictionary): 40.7 KB,
-   * the panel 23.0 KB. Moving the hand-off's stream and poll into its own chunk would win back ~2 KB.
+   * the panel 23.0 KB. 43 KB once the desktop asks for the number the phone shows before it takes a
+   * hand-off photo (mutual pairing). Moving the hand-off's stream and poll into its own chunk would
+   * win back ~2 KB.
    */
   buttonAndPanel: 43 * 1024,
   /** The HEIC decoder (libheif with its wasm inside), fetched only when a shopper picks a HEIC photo. */

@@ -6,32 +6,21 @@
 // the site's locale as lang, and the product editor's fields (WooCommerce's own admin).
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listFiles } from '../../scripts/build.js';
 import { programPath } from '../../scripts/prerequisites.js';
 import { assertNoBreakout, countOpenings, findElements, hostile } from './markup.js';
+import { run, type PhpResult } from './wordpress/site.js';
 
 const pluginDir = fileURLToPath(new URL('../../widget/integrations/woocommerce/tryon-button/', import.meta.url));
 const pluginMain = join(pluginDir, 'tryon-button.php');
 const runner = fileURLToPath(new URL('./woocommerce/render.php', import.meta.url));
 const standIns = fileURLToPath(new URL('./woocommerce/wordpress-stand-ins.php', import.meta.url));
 
-function php(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function php(args: string[], input?: string): Promise<PhpResult> {
   // Throws at once, saying what to install, when php-cli is missing (`npm test` installs it).
-  const executable = programPath('php');
-  return new Promise((resolve) => {
-    const child = execFile(executable, args, { timeout: 20_000 }, (error, stdout, stderr) => {
-      resolve({ code: typeof error?.code === 'number' ? error.code : error ? 1 : 0, stdout, stderr });
-    });
-    // A program that ends without reading its input (php -l) closes the pipe first: EPIPE is
-    // not a failure, its exit code and output say how it went.
-    child.stdin?.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-    });
-    child.stdin?.end(input ?? '');
-  });
+  return run(programPath('php'), args, { input, timeoutMs: 20_000 });
 }
 
 interface Scenario {

@@ -48,7 +48,8 @@ export interface WordPress {
   close(): Promise<void>;
 }
 
-function run(
+/** A program run to its end with `input` on its standard input: its exit code and output. */
+export function run(
   file: string,
   args: string[],
   options: { input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
