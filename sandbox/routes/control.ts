@@ -12,7 +12,10 @@ import { zodIssues } from '../tryon-request.js';
 import { readJson } from './shared.js';
 import type { SandboxEnv, SandboxParts } from './shared.js';
 
-/** A job as /sandbox/state lists it: what a test asserts on, the timing rounded to the millisecond. */
+/**
+ * A job as /sandbox/state lists it: what a test asserts on. The drawn time is given whole, not
+ * rounded: rounded to the millisecond, two jobs' own draws can meet by chance.
+ */
 function jobState(job: Job) {
   return {
     id: job.id,
@@ -24,7 +27,7 @@ function jobState(job: Job) {
     idempotency_key: job.idempotencyKey,
     parent: job.parent?.id ?? null,
     polls: job.polls,
-    seconds: Math.round(job.seconds * 1000) / 1000,
+    seconds: job.seconds,
   };
 }
 
