@@ -27,7 +27,16 @@
 // Their paths reach the suites as CHROME_PATH, FIREFOX_PATH, WEBKIT_DRIVER_PATH, XVFB_PATH,
 // PHP_PATH, REDIS_SERVER_PATH, NGINX_PATH, MARIADBD_PATH and WORDPRESS_PATH.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { OTHER_NODE_MAJORS, nodeBinary, nodeEnv } from './node-lines.js';
@@ -59,23 +68,37 @@ function countFromEnv(name: string, fallback: number): number {
   return count;
 }
 
+let outputFiles = 0;
+
+/**
+ * Runs a command with its stdout and stderr going to one file, read into `output` when it ends.
+ * A file, not a pipe: a process's writes to a pipe nobody reads fast enough (two busy cores) are
+ * queued, and a process.exit drops what is queued, so a runner that ended early lost the very
+ * lines saying why. Writes to a file are synchronous; every process the command starts that
+ * inherits the file appends to it as well.
+ */
 function run(command: string, args: string[], output: Output, env: NodeJS.ProcessEnv = {}): Promise<number> {
+  const file = join(work, `output-${++outputFiles}.txt`);
+  const fd = openSync(file, 'a');
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', fd, fd],
       env: { ...process.env, ...env },
     });
-    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
-    child.on('close', (code, signal) => {
+    closeSync(fd);
+    const ended = (code: number) => {
+      output.push(readFileSync(file));
+      resolve(code);
+    };
+    child.on('exit', (code, signal) => {
       // A suite stopped from outside says so: otherwise its output just ends.
-      if (signal) output.push(Buffer.from(`\n${basename(args[0] ?? command)} was stopped by ${signal}\n`));
-      resolve(code ?? (signal ? 1 : 0));
+      if (signal) appendFileSync(file, `\n${basename(args[0] ?? command)} was stopped by ${signal}\n`);
+      ended(code ?? (signal ? 1 : 0));
     });
     child.on('error', (error) => {
-      output.push(Buffer.from(`${command}: ${error.message}\n`));
-      resolve(127);
+      appendFileSync(file, `${command}: ${error.message}\n`);
+      ended(127);
     });
   });
 }
@@ -151,10 +174,11 @@ interface Suite {
 async function main(): Promise<void> {
   const began = Date.now();
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+  // Before any suite runs: nothing is left running, so the process ends once this is written.
   const fail = (error: Error) => {
     console.error(`\n${error.message}`);
     console.log(`\n${total.passed} passed, 1 failed`);
-    process.exit(1);
+    process.exitCode = 1;
   };
 
   const otherNodes = OTHER_NODE_MAJORS.filter((major) => runs(`node${major}`));
@@ -180,6 +204,7 @@ async function main(): Promise<void> {
     for (const major of otherNodes) nodes[nodeEnv(major)] = nodeBinary(major, { root });
   } catch (error) {
     fail(error as Error);
+    return;
   }
   // Every suite, and every process a suite starts, finds the programs here.
   Object.assign(process.env, programs);
@@ -220,7 +245,10 @@ async function main(): Promise<void> {
           output,
           { WTR_COUNTS_FILE: countsFile, TRYON_ENGINES: engines.join(',') },
         );
-        const counts: Counts & { engines?: Record<string, Counts> } = existsSync(countsFile)
+        const finished = existsSync(countsFile);
+        // Without its counts, the run ended before its summary: say how, so the cause is on record.
+        if (!finished) output.push(Buffer.from(`web-test-runner ended before its summary, with exit code ${code}\n`));
+        const counts: Counts & { engines?: Record<string, Counts> } = finished
           ? JSON.parse(readFileSync(countsFile, 'utf8'))
           : { passed: 0, failed: 1, skipped: 0 };
         if (code !== 0 && counts.failed === 0) counts.failed = 1;
@@ -379,8 +407,10 @@ async function main(): Promise<void> {
     )}`,
   );
   const skipped = total.skipped > 0 ? `, ${total.skipped} skipped` : '';
-  console.log(`\n${total.passed} passed, ${total.failed} failed${skipped}`);
-  process.exit(total.failed > 0 ? 1 : 0);
+  // Exits once the last line is out: stdout may be a pipe, and process.exit drops what is queued.
+  process.stdout.write(`\n${total.passed} passed, ${total.failed} failed${skipped}\n`, () =>
+    process.exit(total.failed > 0 ? 1 : 0),
+  );
 }
 
 await main();
