@@ -21,8 +21,8 @@ export interface PhotoChoiceOptions {
   texts(): Texts;
   /** The element's `photo-check` attribute now. */
   checkMode(): string | null;
-  /** Whether the product asks for the whole body. */
-  needsFullBody(): boolean;
+  /** Whether the product asks for the whole body, once the product is known. */
+  needsFullBody(): Promise<boolean>;
   /** What reports `tryon-photo-check`, about the variant chosen when the check starts. */
   checkReporter(): (verdict: CheckVerdict) => void;
   /** The photo step changed what it shows: focus goes to its first control. */
@@ -150,12 +150,14 @@ export class PhotoChoice implements ReactiveController {
     this.check = 'loading';
     this.#host.requestUpdate();
     try {
-      const { PhotoCheck } = await import('./photo-check.js');
+      // The chunk and the product's answer together: a photo chosen before the product was known
+      // waits for it, so a garment that needs the whole body is never checked as one that does not.
+      const [{ PhotoCheck }, needsFullBody] = await Promise.all([import('./photo-check.js'), options.needsFullBody()]);
       if (this.prepared?.blob !== photo) return;
       this.check = new PhotoCheck({
         photo,
         attribute,
-        needsFullBody: options.needsFullBody(),
+        needsFullBody,
         language: options.texts().code,
         emit: report,
         changed: () => {

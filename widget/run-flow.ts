@@ -253,6 +253,16 @@ export class RunFlow implements ReactiveController {
     return this.#client;
   }
 
+  /**
+   * Whether the product wants a full-length photo, once the proxy has said: a photo chosen before
+   * the product's answer came is checked against the product, not against a guess. False when the
+   * product cannot be loaded: that failure is the try-on's to show, on submit.
+   */
+  async needsFullBody(): Promise<boolean> {
+    const product = this.product ?? (await this.loadProduct().catch(() => undefined));
+    return product?.fullBody === true;
+  }
+
   /** The product as the proxy describes it: loaded once, or asked `again` (the day's budget may have run out since). */
   protected loadProduct(again?: boolean): Promise<ProductInfo> {
     if (this.#productLoad && !again) return this.#productLoad;

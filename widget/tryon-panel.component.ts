@@ -81,7 +81,7 @@ export class TryonPanel extends LitElement {
     chosen: () => this.#run.photoChosen(),
     texts: () => this.#texts,
     checkMode: () => this.host.getAttribute('photo-check'),
-    needsFullBody: () => this.#run.product?.fullBody === true,
+    needsFullBody: () => this.#run.needsFullBody(),
     checkReporter: () => {
       const variant = this.#run.chosenVariant;
       return (verdict) =>

@@ -30,6 +30,9 @@ const defaults = {
   sse: true,
   sseDelayMs: 20,
   photoHold: false,
+  // Every GET /products/… waits for the first release (later ones answer at once): a shopper
+  // quicker than the proxy's answer.
+  productHold: false,
   // How long an uploaded photo's handle stays valid (its `expiresAt`).
   photoExpiresInMs: 3600_000,
   // With polling, a poll reaching a `{hold: true}` step waits for the release instead of answering.
@@ -47,8 +50,10 @@ const defaults = {
   colourSteps: [{ status: 'processing' }, { status: 'succeeded', outputs: ['front'] }],
   // A hand-off (POST /handoffs): its phone's photo comes after this many reads of GET /handoffs/{h}
   // (no stream: the widget polls); then it is "confirming" until POST /handoffs/{h}/confirm carries
-  // handoffNumber (each wrong number takes one of handoffTries; none left ends it).
+  // handoffNumber (each wrong number takes one of handoffTries; none left ends it). Only the first
+  // handoffsAnswered hand-offs ever hear from a phone; later ones stay waiting.
   handoffReadsUntilReceived: 2,
+  handoffsAnswered: Infinity,
   handoffNumber: '123456',
   handoffTries: 5,
 };
@@ -232,6 +237,8 @@ async function control(ctx, sid, rest) {
     state.tryons = new Map();
     state.releases = 0;
     state.holdsPassed = 0;
+    state.productReleased = false;
+    state.productWaiters = [];
     return json(ctx, 200, { ok: true });
   }
   if (ctx.method === 'GET' && rest === '/log') return json(ctx, 200, state.log);
@@ -244,6 +251,11 @@ async function control(ctx, sid, rest) {
     return;
   }
   if (ctx.method === 'POST' && rest === '/release') {
+    if (state.config.productHold && !state.productReleased) {
+      state.productReleased = true;
+      for (const answer of state.productWaiters.splice(0)) answer();
+      return json(ctx, 200, { releases: state.releases });
+    }
     state.releases += 1;
     const waiter = state.waiters.shift();
     waiter?.();
@@ -261,6 +273,8 @@ async function proxy(ctx, sid, path) {
   let match;
   if (ctx.method === 'GET' && (match = /^\/products\/([^/]+)$/.exec(path))) {
     if (!config.product) return fail(ctx, { status: 404, code: 'unknown_product', retryable: false });
+    if (config.productHold && !state.productReleased)
+      await new Promise((resolve) => state.productWaiters.push(resolve));
     return json(ctx, 200, { ...config.product, product: decodeURIComponent(match[1]) });
   }
 
@@ -277,6 +291,7 @@ async function proxy(ctx, sid, path) {
   if (ctx.method === 'POST' && path === '/handoffs') {
     entry.body = JSON.parse((await readBody(ctx.req)).toString('utf8') || '{}');
     state.handoffReads = 0;
+    state.handoffs = (state.handoffs ?? 0) + 1;
     state.handoffConfirmed = false;
     state.handoffTriesLeft = config.handoffTries;
     return json(ctx, 201, {
@@ -286,7 +301,8 @@ async function proxy(ctx, sid, path) {
     });
   }
   const handoffState = () => {
-    const came = state.handoffReads > config.handoffReadsUntilReceived;
+    const came =
+      state.handoffs <= (config.handoffsAnswered ?? Infinity) && state.handoffReads > config.handoffReadsUntilReceived;
     const status = state.handoffConfirmed
       ? 'received'
       : !came

@@ -58,6 +58,8 @@ export interface Scenario {
   } | null;
   /** Reads of GET /handoffs/{h} before the fake's hand-off is received. */
   handoffReadsUntilReceived?: number;
+  /** How many hand-offs hear from a phone at all (default: every one); later ones stay waiting. */
+  handoffsAnswered?: number;
   /** The number the fake's hand-off wants typed, and how many wrong ones it allows. */
   handoffNumber?: string;
   handoffTries?: number;
@@ -68,6 +70,8 @@ export interface Scenario {
   sse?: boolean;
   sseDelayMs?: number;
   photoHold?: boolean;
+  /** Every GET /products/… waits for the first `fake.release()`. */
+  productHold?: boolean;
   /** How long an uploaded photo's handle stays valid. */
   photoExpiresInMs?: number;
   holdPolls?: boolean;

@@ -145,6 +145,8 @@ describe('use your phone (the computer’s side)', () => {
       product: { views: ['front'], video: false, tier: 'draft', name: 'Red saree' },
       handoffReadsUntilReceived: 1,
       handoffTries: 2,
+      // The new code's hand-off stays waiting, so its QR code stays up however slowly it is drawn.
+      handoffsAnswered: 1,
     });
     const el = await mount(fake);
     await el.open();

@@ -140,6 +140,22 @@ describe('the photo check', function () {
     expect(await checked(el, 'sample', seen)).to.deep.include({ result: 'pass', reasons: [] });
   });
 
+  it('a photo chosen before the product is known is checked against the product: the half photo fails for a saree', async () => {
+    const fake = await fakeProxy({ product: saree, productHold: true });
+    const el = await mount(fake, { 'photo-check': 'strict' });
+    const seen = checks(el);
+    await openAndConsent(el);
+    await pick(el, await photo('half'));
+    await until(async () => (await fake.log()).some((r) => r.path === '/products/saree-red'), 'the product asked for');
+    // Only now does the product's answer come: the check waited for it.
+    await fake.release();
+    await until(() => seen.length > 0, 'the check of the half photo', 40_000);
+    expect(seen.map((detail) => detail.result)).to.deep.equal(['fail']);
+    expect(seen[0]!.reasons).to.include('not_full_body');
+    expect(control(el, 'Try it on')).to.equal(undefined);
+    expect(await uploads(fake)).to.equal(0);
+  });
+
   it('accepts the half-length person for a product that does not need the whole body', async () => {
     const fake = await fakeProxy({ product: kurta });
     const el = await mount(fake, { 'photo-check': 'strict', product: 'kurta-white' });
