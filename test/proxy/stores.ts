@@ -76,10 +76,22 @@ export async function durableStore(options: DurableStoreOptions = {}): Promise<D
   return new DurableStore(tryons, shop, { shop: randomUUID(), ...options });
 }
 
+/**
+ * How long a test's Redis command may take before the store gives up (the proxy's own default is
+ * 1 s). A burst of 150 uploads on two cores shared with other suites stalls the event loop past a
+ * second, and a timer then fires before the answer already waiting in the socket is read: a 503
+ * store_unavailable that says nothing about Redis. Redis that does not answer at all is tested
+ * with the proxy's own default (cluster-redis.test.ts).
+ */
+const COMMAND_TIMEOUT_MS = 10_000;
+
 /** A fresh Redis store on this file's redis-server. */
 export async function redisStore(): Promise<RedisStore> {
   server ??= startRedis();
-  const store = await connectRedisStore((await server).url, { prefix: `test-${randomUUID()}:` });
+  const store = await connectRedisStore((await server).url, {
+    prefix: `test-${randomUUID()}:`,
+    commandTimeoutMs: COMMAND_TIMEOUT_MS,
+  });
   opened.push(store);
   return store;
 }
@@ -98,7 +110,9 @@ export async function sharedStores(kind: 'redis' | 'durable', count: number): Pr
   server ??= startRedis();
   const { url } = await server;
   const prefix = `test-${randomUUID()}:`;
-  const stores = await Promise.all(Array.from({ length: count }, () => connectRedisStore(url, { prefix })));
+  const stores = await Promise.all(
+    Array.from({ length: count }, () => connectRedisStore(url, { prefix, commandTimeoutMs: COMMAND_TIMEOUT_MS })),
+  );
   opened.push(...stores);
   return stores;
 }
