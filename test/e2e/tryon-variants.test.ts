@@ -102,6 +102,10 @@ describe('colours in the demo shop', () => {
         'no offer for the colour shown',
       );
 
+      // The result's picture can be on screen a moment before the try-on is complete and its
+      // tryon_result sent: closed only after that, as the events below expect.
+      const log = page.getByRole('log', { name: 'Event log' });
+      await log.locator('[data-analytics="dataLayer tryon_result"]').first().waitFor();
       // Another colour, with the dialog closed (the page behind a modal dialog is inert).
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
@@ -141,9 +145,9 @@ describe('colours in the demo shop', () => {
       assert.notEqual(jobs[0]!.idempotency_key, jobs[1]!.idempotency_key, 'a new colour is a new try-on');
 
       // What Google Tag Manager received, as the page logs it and as window.dataLayer holds it.
+      await log.locator('[data-analytics="dataLayer tryon_result"]').nth(1).waitFor();
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
-      const log = page.getByRole('log', { name: 'Event log' });
       await log.locator('[data-analytics="dataLayer tryon_close"]').nth(1).waitFor();
       // Whether a first look (tryon_preview) is reported depends on which of the two sandbox jobs
       // finishes first, which the sandbox's spread of job times leaves to chance: left out here.

@@ -270,12 +270,14 @@ describe('hostile input', () => {
 // is read and dropped for a bounded time or number of bytes (lingering close) before closing.
 describe('refusals before the body is read', () => {
   const uploadBytes = DEFAULT_LIMITS.uploadBytes;
-  const lingerMs = 3000;
+  // Upload deadlines far from what these tests take on a loaded machine: a 40 MB streamed upload
+  // must end in its 413, never in a 408 because reading 15 MB beside other suites took seconds.
+  // The lingering close's time bound is then the longest, 30 s.
+  const patientLimits = { uploadTotalMs: 60_000, uploadIdleMs: 10_000, ratePerMinute: 1000 };
+  const patientBounds = lingerBounds({ uploadBytes, uploadTotalMs: patientLimits.uploadTotalMs });
   let stack: Stack;
   before(async () => {
-    stack = await startStack({
-      proxy: { limits: { uploadTotalMs: lingerMs, uploadIdleMs: 1000, ratePerMinute: 1000 } },
-    });
+    stack = await startStack({ proxy: { limits: patientLimits } });
   });
   after(async () => {
     await stack.close();
@@ -383,7 +385,12 @@ describe('refusals before the body is read', () => {
         });
       });
 
-    const slow = await keepSending(stack.url, 1024, 50);
+    // The time bound, against a proxy whose bound is short.
+    const lingerMs = 3000;
+    const brief = await startStack({
+      proxy: { limits: { uploadTotalMs: lingerMs, uploadIdleMs: 1000, ratePerMinute: 1000 } },
+    });
+    const slow = await keepSending(brief.url, 1024, 50).finally(() => brief.close());
     const slowAnswer = parseRaw(slow.answer);
     assertError(slowAnswer.status, slowAnswer.body, 413, 'file_too_large');
     assert.equal(slowAnswer.headers['x-content-type-options'], 'nosniff');
@@ -394,11 +401,9 @@ describe('refusals before the body is read', () => {
       `closed ${slow.elapsedMs} ms after the answer (bound ${lingerMs} ms)`,
     );
 
-    // The byte bound, against a proxy whose time bound is the longest (30 s): reading 64 MB can
+    // The byte bound, against the proxy whose time bound is the longest (30 s): reading 64 MB can
     // take longer than the short bound above on a loaded machine, and must still end by bytes.
-    const patient = await startStack({ proxy: { limits: { uploadTotalMs: 60_000, ratePerMinute: 1000 } } });
-    const patientBounds = lingerBounds({ uploadBytes, uploadTotalMs: 60_000 });
-    const fast = await keepSending(patient.url, 64 * 1024, 0).finally(() => patient.close());
+    const fast = await keepSending(stack.url, 64 * 1024, 0);
     assertError(parseRaw(fast.answer).status, parseRaw(fast.answer).body, 413, 'file_too_large');
     assert.ok(
       fast.elapsedMs < patientBounds.ms / 2,
