@@ -14,7 +14,7 @@ import { createProxy } from '../proxy/app.js';
 import { loadConfig, proxyOptionsFrom } from '../proxy/config.js';
 import { socketAddress } from '../proxy/node.js';
 import type { ProxyLimits } from '../proxy/limits.js';
-import { buildCdn } from '../scripts/build.js';
+import { cachedCdnBuild } from '../scripts/cdn-build-cache.js';
 import { createShop } from './shop/app.js';
 import { prepareShopCatalog } from './shop/tryon-catalog.js';
 import { connectTryonService } from './tryon-service.js';
@@ -61,11 +61,14 @@ async function compilePageScript(): Promise<string> {
   return code;
 }
 
-/** Builds the widget as a shop gets it (the CDN build) into a folder of this demo's own. */
+/**
+ * The widget as a shop gets it (the CDN build), in a folder of this demo's own: built when its
+ * sources changed since the last start, else copied from that build (scripts/cdn-build-cache.ts).
+ */
 async function buildWidget(quiet: boolean): Promise<{ dir: string; ok: boolean }> {
   const dir = await mkdtemp(join(tmpdir(), 'tryon-demo-widget-'));
   try {
-    await buildCdn({ outDir: dir, quiet: true });
+    await cachedCdnBuild(dir);
     return { dir, ok: true };
   } catch (error) {
     if (!quiet)

@@ -10,8 +10,9 @@
 // version on jsDelivr).
 // `tsx scripts/build.ts --package <name>` builds one package only: each package's `prepack`.
 //
-// The demo calls buildCdn() at every start, so it is quiet when asked and takes a fraction of a
-// second; the rest is only for `npm run build` and the packaging tests.
+// The demo takes the CDN build at every start (built again only when its sources changed:
+// cdn-build-cache.ts), so buildCdn is quiet when asked; the rest is only for `npm run build` and
+// the packaging tests.
 //
 // The builds themselves are in build-widget.ts (the widget's two), build-servers.ts (the proxy and
 // the sandbox) and build-budgets.ts (the budgets and the CDN build's checks), on build-files.ts;

@@ -28,6 +28,7 @@ import {
   type ImportMap,
 } from '../../scripts/build.js';
 import { firstScriptOf, graphOf, reachableFrom } from '../../scripts/module-graph.js';
+import { cachedCdnBuild, cdnBuildKey } from '../../scripts/cdn-build-cache.js';
 
 let work: string;
 let cdn: BuildResult;
@@ -402,5 +403,46 @@ describe('platform packages', () => {
     }
     const asset = await readFile(join(woocommerce, 'assets/tryon-button.js'));
     assert.deepEqual(asset, await readFile(join(cdn.outDir, 'tryon-button.js')));
+  });
+});
+
+describe('the kept CDN build (the demo and most tests take it)', () => {
+  test('is byte for byte what buildCdn makes from the same sources', async () => {
+    const copy = await cachedCdnBuild(join(work, 'kept'));
+    const hashes = async (result: BuildResult) =>
+      Object.fromEntries(
+        await Promise.all(
+          result.files.map(async ({ file }) => [file, await sriHash(join(result.outDir, file))] as const),
+        ),
+      );
+    assert.deepEqual(await hashes(copy), await hashes(cdn));
+  });
+
+  test('is built again when a source, a build script or the lockfile changes, not for dist or node_modules', async () => {
+    const root = join(work, 'sources');
+    const write = async (path: string, text: string) => {
+      await mkdir(join(root, path, '..'), { recursive: true });
+      await writeFile(join(root, path), text);
+    };
+    await write('widget/tryon-button.ts', 'export const a = 1;');
+    await write('scripts/build-widget.ts', 'export const b = 1;');
+    await write('package-lock.json', '{}');
+    const first = await cdnBuildKey(root);
+    assert.match(first, /^[0-9a-f]{24}$/);
+    await write('widget/dist/cdn/tryon-button.js', 'built');
+    await write('widget/node_modules/lit/index.js', 'installed');
+    assert.equal(await cdnBuildKey(root), first, 'what the build writes or npm installs is not a source');
+    const keys = new Set([first]);
+    for (const [path, text] of [
+      ['widget/tryon-button.ts', 'export const a = 2;'],
+      ['widget/i18n/hi.ts', 'export default {};'],
+      ['scripts/build-widget.ts', 'export const b = 2;'],
+      ['vite.config.ts', 'export default {};'],
+      ['package-lock.json', '{"lockfileVersion":3}'],
+    ] as const) {
+      await write(path, text);
+      keys.add(await cdnBuildKey(root));
+    }
+    assert.equal(keys.size, 6, 'each change makes a new key');
   });
 });

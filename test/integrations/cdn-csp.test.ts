@@ -15,7 +15,8 @@ import sharp from 'sharp';
 import { startSandbox } from '../../sandbox/server.js';
 import { createProxy } from '../../proxy/app.js';
 import { findPhotoMetadata } from '../../proxy/photo-metadata.js';
-import { buildCdn, sriHash, type BuildResult } from '../../scripts/build.js';
+import { sriHash, type BuildResult } from '../../scripts/build.js';
+import { cachedCdnBuild } from '../../scripts/cdn-build-cache.js';
 import { makeHeicPhoto } from '../photos/heic.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';
@@ -80,7 +81,7 @@ before(async () => {
   // leaving servers open that keep it running.
   const executablePath = programPath('chromium');
   work = await mkdtemp(join(tmpdir(), 'tryon-csp-'));
-  cdn = await buildCdn({ outDir: join(work, 'cdn'), quiet: true });
+  cdn = await cachedCdnBuild(join(work, 'cdn'));
   const integrity = await sriHash(join(cdn.outDir, 'tryon-button.js'));
 
   await mkdir(join(work, 'assets/garments'), { recursive: true });

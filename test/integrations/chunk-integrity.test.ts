@@ -17,7 +17,6 @@ import sharp from 'sharp';
 import { startSandbox } from '../../sandbox/server.js';
 import { createProxy } from '../../proxy/app.js';
 import {
-  buildCdn,
   IMPORT_MAP_FILE,
   importMapFor,
   importMapSnippet,
@@ -26,6 +25,7 @@ import {
   type BuildResult,
   type ImportMap,
 } from '../../scripts/build.js';
+import { cachedCdnBuild } from '../../scripts/cdn-build-cache.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';
 
@@ -67,7 +67,7 @@ function listen(app: Hono): Promise<{ url: string; close(): Promise<void> }> {
 before(async () => {
   const executablePath = programPath('chromium');
   work = await mkdtemp(join(tmpdir(), 'tryon-pinned-'));
-  cdn = await buildCdn({ outDir: join(work, 'cdn'), quiet: true });
+  cdn = await cachedCdnBuild(join(work, 'cdn'));
 
   // The CDN: another origin (another port), CORS as public CDNs send it.
   const cdnApp = new Hono();

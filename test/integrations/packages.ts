@@ -8,8 +8,8 @@ import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cachedCdnBuild } from '../../scripts/cdn-build-cache.js';
 import {
-  buildCdn,
   buildNpm,
   buildProxy,
   buildSandbox,
@@ -78,7 +78,7 @@ export async function stagePackage(name: PackageName, into: string): Promise<str
     if (await fileExists(join(source, file))) await cp(join(source, file), join(stage, file), { recursive: true });
   }
   if (name === 'tryon-button') {
-    await buildCdn({ outDir: join(stage, 'dist/cdn'), quiet: true });
+    await cachedCdnBuild(join(stage, 'dist/cdn'));
     await writeJsdelivrEntry(join(stage, 'dist'), manifest.version);
     await buildNpm({ outDir: join(stage, 'dist/npm'), quiet: true, apiReference: false });
   } else if (name === 'tryon-proxy') {

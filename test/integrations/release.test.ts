@@ -10,6 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCdn, buildIntegrations, jsdelivrBase, listFiles, projectRoot, sriHash } from '../../scripts/build.js';
+import { cachedCdnBuild } from '../../scripts/cdn-build-cache.js';
 import { checksums, newestSection, pinningSection } from '../../scripts/release.js';
 import { zipFolder } from '../../scripts/zip.js';
 
@@ -73,7 +74,7 @@ describe('release artifacts', () => {
   });
 
   test("the release note's pinning section: the jsDelivr snippet with this build's hashes, refused for a build its map does not match", async () => {
-    const cdn = await buildCdn({ outDir: join(work, 'cdn-pinned'), quiet: true });
+    const cdn = await cachedCdnBuild(join(work, 'cdn-pinned'));
     const section = await pinningSection(cdn.outDir, '0.1.0');
     const entry = `${jsdelivrBase('0.1.0')}tryon-button.js`;
     assert.ok(

@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { buildCdn, buildIntegrations } from '../../scripts/build.js';
+import { buildIntegrations } from '../../scripts/build.js';
+import { cachedCdnBuild } from '../../scripts/cdn-build-cache.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';
 import { startStack, type Stack } from '../proxy/stack.js';
@@ -60,7 +61,7 @@ const THEME_SCRIPT = `
 `;
 
 before(async () => {
-  const cdn = await buildCdn({ outDir: join(work, 'cdn'), quiet: true });
+  const cdn = await cachedCdnBuild(join(work, 'cdn'));
   [extension] = (await buildIntegrations(cdn.outDir, join(work, 'dist'))) as [string];
   cart = shopifyCartStandIn(ROOT, [
     { id: VARIANTS[0]!, title: 'Ivory', price: 1_250_000, stock: 5, productId: 8123456789, handle: 'saree-banarasi' },

@@ -12,7 +12,8 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Offense } from '@shopify/theme-check-node';
-import { buildCdn, buildIntegrations, listFiles } from '../../scripts/build.js';
+import { buildIntegrations, listFiles } from '../../scripts/build.js';
+import { cachedCdnBuild } from '../../scripts/cdn-build-cache.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';
 import { extensionSource, product, renderBlock } from './shopify-block.js';
@@ -35,7 +36,7 @@ else process.env.XDG_CACHE_HOME = userCache;
 let extension: string;
 
 before(async () => {
-  const cdn = await buildCdn({ outDir: join(work, 'cdn'), quiet: true });
+  const cdn = await cachedCdnBuild(join(work, 'cdn'));
   [extension] = (await buildIntegrations(cdn.outDir, join(work, 'dist'))) as [string];
 });
 

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCdn, checkBudgets, projectRoot } from '../../scripts/build.js';
+import { checkBudgets, projectRoot } from '../../scripts/build.js';
+import { cachedCdnBuild } from '../../scripts/cdn-build-cache.js';
 import {
   quotedSizes,
   sizeFigures,
@@ -20,7 +21,7 @@ describe('sizes quoted in the docs', () => {
   let outDir: string;
   before(async () => {
     outDir = await mkdtemp(join(tmpdir(), 'tryon-size-figures-'));
-    figures = sizeFigures(checkBudgets(await buildCdn({ outDir, quiet: true })));
+    figures = sizeFigures(checkBudgets(await cachedCdnBuild(outDir)));
     console.log(
       `  measured: first script ${figures['first-script']}, button + panel ${figures['button-and-panel']} / ${figures['button-and-panel-largest-language']} (gzip)`,
     );

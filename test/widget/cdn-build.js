@@ -1,5 +1,5 @@
-// web-test-runner middleware that serves the real CDN build (scripts/build.ts buildCdn) under
-// `/cdn-build/`, built once on first use into a temp folder, with the query a shop's platform adds
+// web-test-runner middleware that serves the real CDN build (scripts/cdn-build-cache.ts, the build
+// kept for the sources as they are) under `/cdn-build/`, copied once on first use into a temp folder, with the query a shop's platform adds
 // (`?ver=1.2.3`) ignored as a CDN ignores it. Under `/cdn-build-altered/<chunk>/` the same files
 // (or `/cdn-build-altered/<chunk>~<name>/`) as a tampered CDN would serve them: the chunk whose name
 // is `<chunk>-<hash>.js` with bytes added (test/widget/chunk-integrity.test.ts).
@@ -16,13 +16,13 @@ function build() {
   built ??= new Promise((resolve, reject) => {
     const outDir = mkdtempSync(join(tmpdir(), 'tryon-wtr-cdn-'));
     process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
-    const script = `const { buildCdn } = await import('./scripts/build.ts'); await buildCdn({ outDir: ${JSON.stringify(outDir)}, quiet: true });`;
+    const script = `const { cachedCdnBuild } = await import('./scripts/cdn-build-cache.ts'); await cachedCdnBuild(${JSON.stringify(outDir)});`;
     execFile(
       process.execPath,
       ['--import', 'tsx', '--input-type=module', '-e', script],
       { cwd: root, timeout: 120_000 },
       (error, stdout, stderr) => {
-        if (error) reject(new Error(`buildCdn failed: ${stderr || error.message}`));
+        if (error) reject(new Error(`the CDN build failed: ${stderr || error.message}`));
         else resolve(outDir);
       },
     );

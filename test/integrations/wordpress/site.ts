@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { programPath } from '../../../scripts/prerequisites.js';
-import { buildCdn, buildIntegrations } from '../../../scripts/build.js';
+import { buildIntegrations } from '../../../scripts/build.js';
+import { cachedCdnBuild } from '../../../scripts/cdn-build-cache.js';
 import { wordpressZip } from '../../../scripts/release.js';
 import { waitForOutput } from '../../process-output.js';
 
@@ -223,7 +224,7 @@ export async function startWordPress(options: { multisite?: boolean; workers?: n
     });
     for (const folder of ['plugins', 'mu-plugins', 'themes', 'uploads'])
       await mkdir(join(root, 'wp-content', folder), { recursive: true });
-    const cdn = await buildCdn({ outDir: join(dir, 'build/cdn'), quiet: true });
+    const cdn = await cachedCdnBuild(join(dir, 'build/cdn'));
     const [, plugin] = await buildIntegrations(cdn.outDir, join(dir, 'build'));
     // The release's zip, installed below by WordPress's own upgrader, as its Upload Plugin screen does.
     const zip = join(dir, 'tryon-button-wordpress.zip');
