@@ -14,7 +14,7 @@ import { createProxy } from '../proxy/app.js';
 import { loadConfig, proxyOptionsFrom } from '../proxy/config.js';
 import { socketAddress } from '../proxy/node.js';
 import type { ProxyLimits } from '../proxy/limits.js';
-import { cachedCdnBuild } from '../scripts/cdn-build-cache.js';
+import { cachedCdnBuild } from '../scripts/kept-builds.js';
 import { createShop } from './shop/app.js';
 import { prepareShopCatalog } from './shop/tryon-catalog.js';
 import { connectTryonService } from './tryon-service.js';
@@ -63,7 +63,7 @@ async function compilePageScript(): Promise<string> {
 
 /**
  * The widget as a shop gets it (the CDN build), in a folder of this demo's own: built when its
- * sources changed since the last start, else copied from that build (scripts/cdn-build-cache.ts).
+ * sources changed since the last start, else copied from that build (scripts/kept-builds.ts).
  */
 async function buildWidget(quiet: boolean): Promise<{ dir: string; ok: boolean }> {
   const dir = await mkdtemp(join(tmpdir(), 'tryon-demo-widget-'));

@@ -11,7 +11,7 @@
 // `tsx scripts/build.ts --package <name>` builds one package only: each package's `prepack`.
 //
 // The demo takes the CDN build at every start (built again only when its sources changed:
-// cdn-build-cache.ts), so buildCdn is quiet when asked; the rest is only for `npm run build` and
+// kept-builds.ts), so buildCdn is quiet when asked; the rest is only for `npm run build` and
 // the packaging tests.
 //
 // The builds themselves are in build-widget.ts (the widget's two), build-servers.ts (the proxy and

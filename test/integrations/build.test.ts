@@ -28,7 +28,7 @@ import {
   type ImportMap,
 } from '../../scripts/build.js';
 import { firstScriptOf, graphOf, reachableFrom } from '../../scripts/module-graph.js';
-import { cachedCdnBuild, cdnBuildKey } from '../../scripts/cdn-build-cache.js';
+import { cachedCdnBuild, sourcesKey } from '../../scripts/kept-builds.js';
 
 let work: string;
 let cdn: BuildResult;
@@ -427,11 +427,11 @@ describe('the kept CDN build (the demo and most tests take it)', () => {
     await write('widget/tryon-button.ts', 'export const a = 1;');
     await write('scripts/build-widget.ts', 'export const b = 1;');
     await write('package-lock.json', '{}');
-    const first = await cdnBuildKey(root);
+    const first = await sourcesKey(root);
     assert.match(first, /^[0-9a-f]{24}$/);
     await write('widget/dist/cdn/tryon-button.js', 'built');
     await write('widget/node_modules/lit/index.js', 'installed');
-    assert.equal(await cdnBuildKey(root), first, 'what the build writes or npm installs is not a source');
+    assert.equal(await sourcesKey(root), first, 'what the build writes or npm installs is not a source');
     const keys = new Set([first]);
     for (const [path, text] of [
       ['widget/tryon-button.ts', 'export const a = 2;'],
@@ -441,7 +441,7 @@ describe('the kept CDN build (the demo and most tests take it)', () => {
       ['package-lock.json', '{"lockfileVersion":3}'],
     ] as const) {
       await write(path, text);
-      keys.add(await cdnBuildKey(root));
+      keys.add(await sourcesKey(root));
     }
     assert.equal(keys.size, 6, 'each change makes a new key');
   });

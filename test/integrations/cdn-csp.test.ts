@@ -16,7 +16,7 @@ import { startSandbox } from '../../sandbox/server.js';
 import { createProxy } from '../../proxy/app.js';
 import { findPhotoMetadata } from '../../proxy/photo-metadata.js';
 import { sriHash, type BuildResult } from '../../scripts/build.js';
-import { cachedCdnBuild } from '../../scripts/cdn-build-cache.js';
+import { cachedCdnBuild } from '../../scripts/kept-builds.js';
 import { makeHeicPhoto } from '../photos/heic.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';

@@ -25,7 +25,7 @@ import {
   type BuildResult,
   type ImportMap,
 } from '../../scripts/build.js';
-import { cachedCdnBuild } from '../../scripts/cdn-build-cache.js';
+import { cachedCdnBuild } from '../../scripts/kept-builds.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';
 

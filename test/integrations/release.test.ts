@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCdn, buildIntegrations, jsdelivrBase, listFiles, projectRoot, sriHash } from '../../scripts/build.js';
-import { cachedCdnBuild } from '../../scripts/cdn-build-cache.js';
+import { cachedCdnBuild } from '../../scripts/kept-builds.js';
 import { checksums, newestSection, pinningSection } from '../../scripts/release.js';
 import { zipFolder } from '../../scripts/zip.js';
 

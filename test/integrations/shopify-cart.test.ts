@@ -15,7 +15,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { buildIntegrations } from '../../scripts/build.js';
-import { cachedCdnBuild } from '../../scripts/cdn-build-cache.js';
+import { cachedCdnBuild } from '../../scripts/kept-builds.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';
 import { startStack, type Stack } from '../proxy/stack.js';

@@ -13,7 +13,7 @@ import { Hono } from 'hono';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Offense } from '@shopify/theme-check-node';
 import { buildIntegrations, listFiles } from '../../scripts/build.js';
-import { cachedCdnBuild } from '../../scripts/cdn-build-cache.js';
+import { cachedCdnBuild } from '../../scripts/kept-builds.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';
 import { extensionSource, product, renderBlock } from './shopify-block.js';

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkBudgets, projectRoot } from '../../scripts/build.js';
-import { cachedCdnBuild } from '../../scripts/cdn-build-cache.js';
+import { cachedCdnBuild } from '../../scripts/kept-builds.js';
 import {
   quotedSizes,
   sizeFigures,

@@ -1,4 +1,4 @@
-// web-test-runner middleware that serves the real CDN build (scripts/cdn-build-cache.ts, the build
+// web-test-runner middleware that serves the real CDN build (scripts/kept-builds.ts, the build
 // kept for the sources as they are) under `/cdn-build/`, copied once on first use into a temp folder, with the query a shop's platform adds
 // (`?ver=1.2.3`) ignored as a CDN ignores it. Under `/cdn-build-altered/<chunk>/` the same files
 // (or `/cdn-build-altered/<chunk>~<name>/`) as a tampered CDN would serve them: the chunk whose name
@@ -16,7 +16,7 @@ function build() {
   built ??= new Promise((resolve, reject) => {
     const outDir = mkdtempSync(join(tmpdir(), 'tryon-wtr-cdn-'));
     process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
-    const script = `const { cachedCdnBuild } = await import('./scripts/cdn-build-cache.ts'); await cachedCdnBuild(${JSON.stringify(outDir)});`;
+    const script = `const { cachedCdnBuild } = await import('./scripts/kept-builds.ts'); await cachedCdnBuild(${JSON.stringify(outDir)});`;
     execFile(
       process.execPath,
       ['--import', 'tsx', '--input-type=module', '-e', script],

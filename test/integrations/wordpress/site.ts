@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { programPath } from '../../../scripts/prerequisites.js';
 import { buildIntegrations } from '../../../scripts/build.js';
-import { cachedCdnBuild } from '../../../scripts/cdn-build-cache.js';
+import { cachedCdnBuild } from '../../../scripts/kept-builds.js';
 import { wordpressZip } from '../../../scripts/release.js';
 import { waitForOutput } from '../../process-output.js';
 

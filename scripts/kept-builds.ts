@@ -1,10 +1,11 @@
-// The CDN build, made once for each state of what it is built from, then copied where it is wanted.
-// The demo builds the widget at every start, and two dozen test files across the node, e2e and
-// widget suites build it as a shop gets it: each build is seconds of CPU for the same files. The
-// key is a hash of everything the build reads that this repository can change: the widget's
-// sources, the build scripts, Vite's and TypeScript's configs, the package manifests and the
-// lockfile. A change to any of them builds afresh; the test of the build itself (build.test.ts)
-// always calls buildCdn. Builds with other options (an entry, an import map base) are not kept.
+// The widget's builds, made once for each state of what they are built from, then copied where
+// they are wanted. The demo builds the widget at every start, two dozen test files across the
+// node, e2e and widget suites build it as a shop gets it, and three stage its npm package (tsc's
+// declarations alone are seconds of CPU): each build is the same files again. The key is a hash of
+// everything the builds read that this repository can change: the widget's sources, the build
+// scripts, Vite's and TypeScript's configs, the package manifests and the lockfile. A change to any
+// of them builds afresh; the test of the build itself (build.test.ts) always calls buildCdn.
+// Builds with other options (an entry, an import map base) are not kept.
 import { createHash, randomUUID } from 'node:crypto';
 import { cp, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -12,14 +13,22 @@ import { fileExists, measure, projectRoot } from './build-files.js';
 import type { BuildResult } from './build-files.js';
 import { buildCdn } from './build-widget.js';
 
-/** Where the kept builds live, one folder per key (the newest few are kept). */
-const CACHE = join(projectRoot, '.cache/cdn-build');
+/** Where the kept builds live, one folder per kind and key (the newest few of each kind are kept). */
+const CACHE = join(projectRoot, '.cache/kept-builds');
 const KEPT = 3;
 /** A build under way elsewhere is waited for this long before this process builds on its own. */
 const WAIT_MS = 180_000;
 
 /** Folders and files the CDN build reads, relative to the project's root. */
-const INPUTS = ['widget', 'scripts', 'vite.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
+const INPUTS = [
+  'widget',
+  'scripts',
+  'vite.config.ts',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package.json',
+  'package-lock.json',
+];
 const SKIPPED = new Set(['dist', 'node_modules']);
 
 async function inputFiles(path: string): Promise<string[]> {
@@ -35,7 +44,7 @@ async function inputFiles(path: string): Promise<string[]> {
 }
 
 /** The hash of every input's path and bytes under `root`: the same sources, the same key. */
-export async function cdnBuildKey(root = projectRoot): Promise<string> {
+export async function sourcesKey(root = projectRoot): Promise<string> {
   const hash = createHash('sha256');
   const files = (await Promise.all(INPUTS.map((input) => inputFiles(join(root, input))))).flat().sort();
   for (const file of files) {
@@ -50,13 +59,18 @@ export async function cdnBuildKey(root = projectRoot): Promise<string> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The kept build for `key`, built now (by this process, or by another one already at it) if there is none. */
-async function keptBuild(key: string): Promise<string> {
-  const kept = join(CACHE, key);
+/**
+ * The folder kept for `kind` and the sources as they are now, made by `make` (in this process, or
+ * waited for from another one already at it) when there is none.
+ */
+export async function keptBuild(kind: string, make: (outDir: string) => Promise<unknown>): Promise<string> {
+  const folder = join(CACHE, kind);
+  const key = await sourcesKey();
+  const kept = join(folder, key);
   const done = join(kept, '.complete');
   if (await fileExists(done)) return kept;
-  await mkdir(CACHE, { recursive: true });
-  const lock = join(CACHE, `${key}.lock`);
+  await mkdir(folder, { recursive: true });
+  const lock = join(folder, `${key}.lock`);
   const started = Date.now();
   // mkdir is atomic: one process builds, the others wait for its folder to appear.
   while (
@@ -79,28 +93,34 @@ async function keptBuild(key: string): Promise<string> {
   }
   try {
     if (await fileExists(done)) return kept;
-    const building = join(CACHE, `building-${randomUUID()}`);
-    await buildCdn({ outDir: building, quiet: true });
+    const building = join(folder, `building-${randomUUID()}`);
+    await make(building);
     await writeFile(join(building, '.complete'), `${new Date().toISOString()}\n`);
     await rm(kept, { recursive: true, force: true });
     await rename(building, kept);
-    await forgetOldBuilds(key);
+    await forgetOldBuilds(folder, key);
     return kept;
   } finally {
     await rm(lock, { recursive: true, force: true });
   }
 }
 
-/** Keeps the newest builds only: every change of the sources makes another. */
-async function forgetOldBuilds(current: string): Promise<void> {
-  const folders = (await readdir(CACHE, { withFileTypes: true })).filter(
+/** Keeps the newest builds of a kind only: every change of the sources makes another. */
+async function forgetOldBuilds(folder: string, current: string): Promise<void> {
+  const builds = (await readdir(folder, { withFileTypes: true })).filter(
     (entry) => entry.isDirectory() && /^[0-9a-f]{24}$/.test(entry.name) && entry.name !== current,
   );
   const dated = await Promise.all(
-    folders.map(async (entry) => ({ name: entry.name, at: (await stat(join(CACHE, entry.name))).mtimeMs })),
+    builds.map(async (entry) => ({ name: entry.name, at: (await stat(join(folder, entry.name))).mtimeMs })),
   );
   for (const old of dated.sort((a, b) => b.at - a.at).slice(KEPT - 1))
-    await rm(join(CACHE, old.name), { recursive: true, force: true });
+    await rm(join(folder, old.name), { recursive: true, force: true });
+}
+
+/** A kept folder's files copied into `outDir` (without its completion mark). */
+export async function copyKept(kept: string, outDir: string): Promise<void> {
+  await mkdir(outDir, { recursive: true });
+  await cp(kept, outDir, { recursive: true, filter: (source) => source !== join(kept, '.complete') });
 }
 
 /**
@@ -108,8 +128,6 @@ async function forgetOldBuilds(current: string): Promise<void> {
  * the sources as they are now, made first if there is none.
  */
 export async function cachedCdnBuild(outDir: string): Promise<BuildResult> {
-  const kept = await keptBuild(await cdnBuildKey());
-  await mkdir(outDir, { recursive: true });
-  await cp(kept, outDir, { recursive: true, filter: (source) => !source.endsWith('.complete') });
+  await copyKept(await keptBuild('cdn', (dir) => buildCdn({ outDir: dir, quiet: true })), outDir);
   return { outDir, files: await measure(outDir) };
 }
