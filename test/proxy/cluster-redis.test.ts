@@ -36,7 +36,13 @@ describe('three instances on one Redis', () => {
       count: 3,
       redis,
       webhookSecret: WEBHOOK_SECRET,
-      env: { TRYON_RATE_PER_MINUTE: '1000', TRYON_READS_PER_MINUTE: '100000', TRYON_CLIENT_DAILY_TRYONS: '1000' },
+      env: {
+        TRYON_RATE_PER_MINUTE: '1000',
+        TRYON_READS_PER_MINUTE: '100000',
+        TRYON_CLIENT_DAILY_TRYONS: '1000',
+        // With webhooks, the safety-net poll comes once a minute: news within a second is the fan-out's.
+        TRYON_PUSHED_POLL_INTERVAL_MS: '60000',
+      },
     });
   });
   after(async () => {
@@ -89,10 +95,10 @@ describe('three instances on one Redis', () => {
     }
   });
 
-  it('a webhook reaching one instance wakes the SSE listeners of the other two within 300 ms', async (t) => {
+  it('a webhook reaching one instance wakes the SSE listeners of the other two within a second', async (t) => {
     // One webhook's lag on a loaded 2-core machine can catch a scheduling hiccup of one of five
-    // processes; up to three try-ons are timed and one must be heard everywhere within 300 ms.
-    // Without the fan-out, the news would come only with the slow pushed-mode poll (seconds).
+    // processes; up to three try-ons are timed and one must be heard everywhere within a second. Without the fan-out, the news would come only with the pushed-mode
+    // poll, once a minute here: within a second by chance for both instances about once in 3600.
     const trial = async (): Promise<number[]> => {
       // Polling far slower than the test: only the webhook, fanned out, can bring the news in time.
       await cluster.fault({ jobOutcome: 'hold', times: 1 });
@@ -132,10 +138,10 @@ describe('three instances on one Redis', () => {
       const lag = await trial();
       lags.push(lag);
       t.diagnostic(`webhook at instance 0 → SSE event on instances 1 and 2: ${lag.join(' ms, ')} ms`);
-      if (lag.every((ms) => ms <= 300)) break;
+      if (lag.every((ms) => ms <= 1000)) break;
     }
     assert.ok(
-      lags.some((lag) => lag.every((ms) => ms <= 300)),
+      lags.some((lag) => lag.every((ms) => ms <= 1000)),
       `the other instances heard the webhook only after ${lags.map((l) => l.join('/')).join(', ')} ms`,
     );
   });
