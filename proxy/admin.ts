@@ -19,7 +19,7 @@ import type { Log } from './log.js';
 import type { SpendLedger } from './spend-ledger.js';
 import type { UsageBook, UsageDay } from './usage-book.js';
 
-/** Refused attempts one client may make per minute before its wrong tokens are answered 429. */
+/** Refused attempts one client may make in any sixty seconds before its wrong tokens are answered 429. */
 export const ADMIN_REFUSALS_PER_MINUTE = 10;
 
 export interface AdminMetrics {
@@ -53,37 +53,42 @@ export interface AdminOptions {
   refusalsPerMinute?: number;
 }
 
-/** Refused attempts per client in the current minute; forgotten wholesale past 10,000 clients. */
+/**
+ * Refused attempts per client in the last sixty seconds: a sliding minute, so there is no boundary
+ * at which a guesser gets a fresh allowance at once (ten just before it and ten just after).
+ * At most `perMinute` times are kept per client; all are forgotten past 10,000 clients.
+ */
 class Refusals {
-  private window = 0;
-  private readonly counts = new Map<string, number>();
+  private readonly times = new Map<string, number[]>();
 
   constructor(
     private readonly perMinute: number,
     private readonly now: () => number,
   ) {}
 
-  private roll(): number {
-    const minute = Math.floor(this.now() / 60_000);
-    if (minute !== this.window) {
-      this.window = minute;
-      this.counts.clear();
-    }
-    return minute;
+  /** The client's refusals of the last minute, oldest first. */
+  private recent(client: string): number[] {
+    const since = this.now() - 60_000;
+    const kept = (this.times.get(client) ?? []).filter((at) => at > since);
+    if (kept.length > 0) this.times.set(client, kept);
+    else this.times.delete(client);
+    return kept;
   }
 
   /** Seconds to wait when the client has used its allowance, else undefined. */
   exhausted(client: string): number | undefined {
-    const minute = this.roll();
-    return (this.counts.get(client) ?? 0) >= this.perMinute
-      ? Math.max(1, Math.ceil(((minute + 1) * 60_000 - this.now()) / 1000))
+    const recent = this.recent(client);
+    return recent.length >= this.perMinute
+      ? Math.max(1, Math.ceil((recent[0]! + 60_000 - this.now()) / 1000))
       : undefined;
   }
 
   add(client: string): void {
-    this.roll();
-    if (this.counts.size >= 10_000) this.counts.clear();
-    this.counts.set(client, (this.counts.get(client) ?? 0) + 1);
+    const recent = this.recent(client);
+    if (recent.length === 0 && this.times.size >= 10_000) this.times.clear();
+    recent.push(this.now());
+    if (recent.length > this.perMinute) recent.shift();
+    this.times.set(client, recent);
   }
 }
 

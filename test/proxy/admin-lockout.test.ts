@@ -53,6 +53,19 @@ describe('the admin listener under a guesser on the same address', () => {
     }
   });
 
+  it('the minute slides: ten refusals just before a minute ends leave none just after it', async () => {
+    const { ask, later } = listener();
+    later(54_500); // 12:00:59.5
+    for (let i = 0; i < ADMIN_REFUSALS_PER_MINUTE; i++)
+      assert.equal((await ask('Bearer wrong-0123456789abcdef')).status, 401);
+    later(1_000); // 12:01:00.5, a new minute on the clock
+    const refused = await ask('Bearer wrong-0123456789abcdef');
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get('retry-after'), '59', 'until the first of the ten is a minute old');
+    later(59_000);
+    assert.equal((await ask('Bearer wrong-0123456789abcdef')).status, 401);
+  });
+
   it('the allowance comes back in the next minute', async () => {
     const { ask, later } = listener();
     for (let i = 0; i < ADMIN_REFUSALS_PER_MINUTE; i++) await ask('Bearer wrong-0123456789abcdef');
