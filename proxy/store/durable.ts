@@ -58,30 +58,38 @@ export class DurableStore implements ProxyStore {
     return this.shop.get(this.shop.idFromName(this.options.shop ?? 'shop'));
   }
 
-  /** One operation on one object; any failure is the shopper's 503 store_unavailable, said once in the log. */
-  private async call<T>(stub: DurableObjectStub, operation: string, args: Record<string, unknown> = {}): Promise<T> {
-    return this.outages.run(operation, () => callObject<T>(stub, operation, { now: this.now(), ...args }));
+  /**
+   * One operation on one object; any failure is the shopper's 503 store_unavailable, said once in
+   * the log. The object is reached inside that too: where the namespace is a binding over a
+   * connection (Miniflare's, from Node), naming an object can fail like any call.
+   */
+  private async call<T>(
+    object: () => DurableObjectStub,
+    operation: string,
+    args: Record<string, unknown> = {},
+  ): Promise<T> {
+    return this.outages.run(operation, () => callObject<T>(object(), operation, { now: this.now(), ...args }));
   }
 
   async readStatus(jobId: string): Promise<StatusRecord | undefined> {
-    return (await this.call<StatusRecord | null>(this.tryonObject(jobId), 'read')) ?? undefined;
+    return (await this.call<StatusRecord | null>(() => this.tryonObject(jobId), 'read')) ?? undefined;
   }
 
   /** Writes, and in the same step tells the other isolates' followers when the snapshot won. */
   async writeStatus(jobId: string, record: StatusRecord, ttlMs: number): Promise<StatusWrite> {
-    return this.call<StatusWrite>(this.tryonObject(jobId), 'write', { record, ttlMs, from: this.instance });
+    return this.call<StatusWrite>(() => this.tryonObject(jobId), 'write', { record, ttlMs, from: this.instance });
   }
 
   async seedStatus(jobId: string, record: StatusRecord, ttlMs: number): Promise<void> {
-    await this.call(this.tryonObject(jobId), 'seed', { record, ttlMs });
+    await this.call(() => this.tryonObject(jobId), 'seed', { record, ttlMs });
   }
 
   async claimPoll(jobId: string, ms: number): Promise<boolean> {
-    return this.call<boolean>(this.tryonObject(jobId), 'claimPoll', { ms, holder: this.instance });
+    return this.call<boolean>(() => this.tryonObject(jobId), 'claimPoll', { ms, holder: this.instance });
   }
 
   async releasePoll(jobId: string): Promise<void> {
-    await this.call(this.tryonObject(jobId), 'releasePoll', { holder: this.instance });
+    await this.call(() => this.tryonObject(jobId), 'releasePoll', { holder: this.instance });
   }
 
   /** writeStatus told the followers already: the object fans out in the same step as it stores. */
@@ -142,47 +150,47 @@ export class DurableStore implements ProxyStore {
   }
 
   async firstDelivery(webhookId: string, ttlMs: number): Promise<boolean> {
-    return this.call<boolean>(this.shopObject(), 'firstDelivery', { id: webhookId, ttlMs });
+    return this.call<boolean>(() => this.shopObject(), 'firstDelivery', { id: webhookId, ttlMs });
   }
 
   async garmentId(key: string): Promise<string | undefined> {
-    return (await this.call<string | null>(this.shopObject(), 'garmentId', { key })) ?? undefined;
+    return (await this.call<string | null>(() => this.shopObject(), 'garmentId', { key })) ?? undefined;
   }
 
   async saveGarmentId(key: string, fileId: string): Promise<void> {
-    await this.call(this.shopObject(), 'saveGarmentId', { key, fileId });
+    await this.call(() => this.shopObject(), 'saveGarmentId', { key, fileId });
   }
 
   async forgetGarmentId(key: string, fileId: string): Promise<void> {
-    await this.call(this.shopObject(), 'forgetGarmentId', { key, fileId });
+    await this.call(() => this.shopObject(), 'forgetGarmentId', { key, fileId });
   }
 
   async lockGarment(key: string, ms: number): Promise<string | undefined> {
-    return (await this.call<string | null>(this.shopObject(), 'lockGarment', { key, ms })) ?? undefined;
+    return (await this.call<string | null>(() => this.shopObject(), 'lockGarment', { key, ms })) ?? undefined;
   }
 
   async unlockGarment(key: string, token: string): Promise<void> {
-    await this.call(this.shopObject(), 'unlockGarment', { key, token });
+    await this.call(() => this.shopObject(), 'unlockGarment', { key, token });
   }
 
   async createHandoff(record: HandoffRecord, keepMs: number): Promise<void> {
-    await this.call(this.shopObject(), 'createHandoff', { record, keepMs });
+    await this.call(() => this.shopObject(), 'createHandoff', { record, keepMs });
   }
 
   async readHandoff(id: string): Promise<HandoffRecord | undefined> {
-    return (await this.call<HandoffRecord | null>(this.shopObject(), 'readHandoff', { id })) ?? undefined;
+    return (await this.call<HandoffRecord | null>(() => this.shopObject(), 'readHandoff', { id })) ?? undefined;
   }
 
   async handoffByCode(code: string): Promise<HandoffRecord | undefined> {
-    return (await this.call<HandoffRecord | null>(this.shopObject(), 'handoffByCode', { code })) ?? undefined;
+    return (await this.call<HandoffRecord | null>(() => this.shopObject(), 'handoffByCode', { code })) ?? undefined;
   }
 
   async receiveHandoff(code: string, photo: string, pairing: HandoffPairing, now: number): Promise<HandoffReceipt> {
-    return this.call<HandoffReceipt>(this.shopObject(), 'receiveHandoff', { code, photo, pairing, now });
+    return this.call<HandoffReceipt>(() => this.shopObject(), 'receiveHandoff', { code, photo, pairing, now });
   }
 
   async confirmHandoff(id: string, number: string, now: number): Promise<HandoffConfirmation> {
-    return this.call<HandoffConfirmation>(this.shopObject(), 'confirmHandoff', { id, number, now });
+    return this.call<HandoffConfirmation>(() => this.shopObject(), 'confirmHandoff', { id, number, now });
   }
 
   /** Forgotten photos and their submits under way in the shop object; decided by the caller's clock, as the memory store's. */
@@ -190,18 +198,18 @@ export class DurableStore implements ProxyStore {
     const shop = () => this.shopObject();
     return {
       revoke: async (photoId, until) => {
-        await this.call(shop(), 'revoke', { photoId, until, now: now() });
+        await this.call(shop, 'revoke', { photoId, until, now: now() });
       },
-      isRevoked: async (photoId) => this.call<boolean>(shop(), 'isRevoked', { photoId, now: now() }),
+      isRevoked: async (photoId) => this.call<boolean>(shop, 'isRevoked', { photoId, now: now() }),
       beginSubmit: async (photoId, ms) =>
-        (await this.call<string | null>(shop(), 'beginSubmit', { photoId, ms, now: now() })) ?? undefined,
+        (await this.call<string | null>(shop, 'beginSubmit', { photoId, ms, now: now() })) ?? undefined,
       endSubmit: async (photoId, ticket) => {
-        await this.call(shop(), 'endSubmit', { photoId, ticket, now: now() });
+        await this.call(shop, 'endSubmit', { photoId, ticket, now: now() });
       },
-      submitsUnderWay: async (photoId) => this.call<number>(shop(), 'submitsUnderWay', { photoId, now: now() }),
+      submitsUnderWay: async (photoId) => this.call<number>(shop, 'submitsUnderWay', { photoId, now: now() }),
       // A status or file read asks the shop object once, not once for its allowance and again for its photo.
       takeReadAndCheck: async ({ bucket, perMinute }, client, photoId) => {
-        const answer = await this.call<{ waitSeconds: number | null; revoked: boolean }>(shop(), 'takeReadAndCheck', {
+        const answer = await this.call<{ waitSeconds: number | null; revoked: boolean }>(shop, 'takeReadAndCheck', {
           bucket,
           client,
           perMinute,
@@ -223,11 +231,11 @@ export class DurableStore implements ProxyStore {
       clientDailyTryons: limitToWire(limits.clientDailyTryons),
     };
     return {
-      reserve: (claim) => this.call(this.shopObject(), 'reserve', { claim, limits: wire, now: now() }),
+      reserve: (claim) => this.call(() => this.shopObject(), 'reserve', { claim, limits: wire, now: now() }),
       settle: async (key, outcome) => {
-        await this.call(this.shopObject(), 'settle', { key, outcome, now: now() });
+        await this.call(() => this.shopObject(), 'settle', { key, outcome, now: now() });
       },
-      usage: () => this.call(this.shopObject(), 'usage', { now: now() }),
+      usage: () => this.call(() => this.shopObject(), 'usage', { now: now() }),
     };
   }
 
@@ -242,7 +250,7 @@ export class DurableStore implements ProxyStore {
       keepMs: number,
     ) => {
       const at = now();
-      await this.call(shop(), 'usageAdd', {
+      await this.call(shop, 'usageAdd', {
         now: at,
         day: utcDay(at),
         counters: startCounters(kind, product, credits),
@@ -253,25 +261,26 @@ export class DurableStore implements ProxyStore {
       tryonStarted: (jobId, product, credits, keepMs) => start('tryon', jobId, product, credits, keepMs),
       previewStarted: (jobId, product, credits, keepMs) => start('preview', jobId, product, credits, keepMs),
       jobFailed: async (jobId, code) => {
-        await this.call(shop(), 'usageFailed', { jobId, code, now: now() });
+        await this.call(shop, 'usageFailed', { jobId, code, now: now() });
       },
       errorAnswered: async (code) => {
         const at = now();
-        await this.call(shop(), 'usageAdd', { now: at, day: utcDay(at), counters: { [`e:${code}`]: 1 } });
+        await this.call(shop, 'usageAdd', { now: at, day: utcDay(at), counters: { [`e:${code}`]: 1 } });
       },
       days: async (count = USAGE_DAYS) => {
         const dates = lastDays(now(), count);
-        const counters = await this.call<UsageCounters[]>(shop(), 'usageDays', { dates, now: now() });
+        const counters = await this.call<UsageCounters[]>(shop, 'usageDays', { dates, now: now() });
         return dates.map((date, i) => dayOf(date, counters[i] ?? {}));
       },
-      claimAlert: (day, threshold) => this.call<boolean>(shop(), 'usageAlert', { day, threshold, now: now() }),
+      claimAlert: (day, threshold) => this.call<boolean>(shop, 'usageAlert', { day, threshold, now: now() }),
     };
   }
 
   async takeRequest(bucket: RateBucket, client: string, perMinute: number): Promise<number | undefined> {
     if (perMinute <= 0) return undefined;
     return (
-      (await this.call<number | null>(this.shopObject(), 'takeRequest', { bucket, client, perMinute })) ?? undefined
+      (await this.call<number | null>(() => this.shopObject(), 'takeRequest', { bucket, client, perMinute })) ??
+      undefined
     );
   }
 

@@ -220,15 +220,22 @@ export const newRequestId = () =>
   `req_${Date.now().toString(36)}_${(counter++).toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
 
 export async function startTryon(
-  stack: { url: string },
+  stack: { url: string; logs?: Record<string, unknown>[] },
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<Response> {
-  return fetch(`${stack.url}/tryons`, {
+  const response = await fetch(`${stack.url}/tryons`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ consent: true, requestId: newRequestId(), ...body }),
   });
+  // A 500's cause is in the proxy's log, not in its answer: said beside the test's own failure.
+  if (response.status >= 500) {
+    const logged = (stack.logs ?? []).filter((entry) => entry.level === 'error').slice(-3);
+    if (logged.length > 0)
+      console.error(`POST /tryons answered ${response.status}; the proxy logged ${JSON.stringify(logged)}`);
+  }
+  return response;
 }
 
 /** Polls the proxy's status route (bounded) until `done` says so. */
