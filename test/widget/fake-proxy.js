@@ -54,6 +54,8 @@ const defaults = {
   // handoffsAnswered hand-offs ever hear from a phone; later ones stay waiting.
   handoffReadsUntilReceived: 2,
   handoffsAnswered: Infinity,
+  // With handoffHold, no phone answers until the first release (then after the reads above).
+  handoffHold: false,
   handoffNumber: '123456',
   handoffTries: 5,
 };
@@ -239,6 +241,7 @@ async function control(ctx, sid, rest) {
     state.holdsPassed = 0;
     state.productReleased = false;
     state.productWaiters = [];
+    state.handoffReleased = false;
     return json(ctx, 200, { ok: true });
   }
   if (ctx.method === 'GET' && rest === '/log') return json(ctx, 200, state.log);
@@ -254,6 +257,10 @@ async function control(ctx, sid, rest) {
     if (state.config.productHold && !state.productReleased) {
       state.productReleased = true;
       for (const answer of state.productWaiters.splice(0)) answer();
+      return json(ctx, 200, { releases: state.releases });
+    }
+    if (state.config.handoffHold && !state.handoffReleased) {
+      state.handoffReleased = true;
       return json(ctx, 200, { releases: state.releases });
     }
     state.releases += 1;
@@ -302,7 +309,9 @@ async function proxy(ctx, sid, path) {
   }
   const handoffState = () => {
     const came =
-      state.handoffs <= (config.handoffsAnswered ?? Infinity) && state.handoffReads > config.handoffReadsUntilReceived;
+      state.handoffs <= (config.handoffsAnswered ?? Infinity) &&
+      (!config.handoffHold || state.handoffReleased) &&
+      state.handoffReads > config.handoffReadsUntilReceived;
     const status = state.handoffConfirmed
       ? 'received'
       : !came

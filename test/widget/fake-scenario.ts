@@ -60,6 +60,8 @@ export interface Scenario {
   handoffReadsUntilReceived?: number;
   /** How many hand-offs hear from a phone at all (default: every one); later ones stay waiting. */
   handoffsAnswered?: number;
+  /** No phone answers until the first `fake.release()`. */
+  handoffHold?: boolean;
   /** The number the fake's hand-off wants typed, and how many wrong ones it allows. */
   handoffNumber?: string;
   handoffTries?: number;

@@ -104,6 +104,8 @@ describe('use your phone (the computer’s side)', () => {
     const fake = await fakeProxy({
       product: { views: ['front'], video: false, tier: 'draft', name: 'Red saree' },
       handoffReadsUntilReceived: 3,
+      // The phone answers once the QR code has been seen, however slowly it was drawn.
+      handoffHold: true,
     });
     const el = await mount(fake);
     await el.open();
@@ -116,6 +118,7 @@ describe('use your phone (the computer’s side)', () => {
     expect(panelRoot(el).querySelector('[part~="handoff-code"] strong')!.textContent).to.equal('ABCDE-FGHJK');
 
     // The phone's photo came: the number is asked for, and the live region says why.
+    await fake.release();
     const field = await numberField(el);
     expect(panelRoot(el).querySelector('label[for="handoff-number"]')!.textContent).to.equal(
       'Number shown on your phone',
