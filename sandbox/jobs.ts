@@ -7,6 +7,7 @@ import { newId } from './ids.js';
 import { renderLabels } from './job.js';
 import type { Job, JobEvent, JobOutcome, JobStatus, JobType, Output } from './job.js';
 import { renderFront, renderView } from './render.js';
+import { KeptFronts } from './kept-fronts.js';
 import type { Front } from './picture.js';
 import { renderVideo } from './video.js';
 import { drawSeconds, durations, latency } from './tiers.js';
@@ -29,6 +30,7 @@ export class JobRunner {
   readonly #timers = new Set<{ timer: NodeJS.Timeout; done: () => void }>();
   #closed = false;
   readonly #stop = new AbortController();
+  readonly #fronts = new KeptFronts();
 
   constructor(private readonly options: JobRunnerOptions) {}
 
@@ -277,13 +279,18 @@ export class JobRunner {
     const garmentSource =
       req.mode === 'garment_to_person' ? fileOf(req.garment_image) : fileOf(req.reference_person_image);
     if (!person || !garmentSource) throw new Error('an input file has disappeared');
-    return renderFront({
+    const inputs = {
       person: person.bytes,
       garment: garmentSource.bytes,
       garmentFromPerson: req.mode === 'person_to_person',
       background: req.background,
       tier: job.tier,
-      log: (line) => this.options.log(`${line} (job ${job.id})`),
-    });
+    };
+    const log = (line: string) => this.options.log(`${line} (job ${job.id})`);
+    const { front, kept } = this.#fronts.get(inputs, () => renderFront({ ...inputs, log }));
+    const drawn = await front;
+    // A kept front's notes are this job's too: its log says them as a fresh render would.
+    if (kept) for (const note of drawn.notes) log(`sandbox: render: ${note}`);
+    return drawn;
   }
 }
