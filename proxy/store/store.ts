@@ -111,9 +111,11 @@ export interface ProxyStore {
 
 /** The shared store cannot be reached: nothing that spends or must agree may go on unguarded. */
 export class StoreUnavailable extends ProxyError {
-  constructor() {
+  /** `cause`: the store's own error, for the operator's stack traces; the shopper's answer never shows it. */
+  constructor(cause?: unknown) {
     super(503, 'store_unavailable', 'Try-on is briefly unavailable; please try again in a moment.', true, 1);
     this.name = 'StoreUnavailable';
+    if (cause !== undefined) this.cause = cause;
   }
 }
 
@@ -141,7 +143,7 @@ export class StoreOutages {
         this.failing = true;
         this.log?.({ level: 'error', event: 'store_unavailable', operation, message: (error as Error).message });
       }
-      throw new StoreUnavailable();
+      throw new StoreUnavailable(error);
     }
   }
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectRedisStore, type RedisStore } from '../../proxy/store/redis.js';
 import { DurableStore, type DurableObjectNamespace, type DurableStoreOptions } from '../../proxy/store/durable.js';
-import { buildWorker, serveWorker, type ServedWorker } from '../../scripts/worker.js';
+import type { ServedWorker } from '../../scripts/worker.js';
 import type { SpendLedger, SpendLimits } from '../../proxy/spend-ledger.js';
 import { MemorySpendLedger } from '../../proxy/spend-ledger.js';
 import type { ProxyStore } from '../../proxy/store/store.js';
@@ -55,13 +55,24 @@ after(async () => {
   }
 });
 
-/** The Durable Object namespaces of this file's workerd, as a Worker's bindings. */
+/** workerd's last lines, printed when a durable store says it is unavailable. */
+const workerdLines: string[] = [];
+
+/**
+ * The Durable Object namespaces of this file's workerd, as a Worker's bindings. Miniflare is
+ * imported here, not at the top: files run under node22 and node24 never start workerd.
+ */
 export async function durableNamespaces(): Promise<{ tryons: DurableObjectNamespace; shop: DurableObjectNamespace }> {
   workerd ??= (async () => {
+    const { buildWorker, serveWorker } = await import('../../scripts/worker.js');
     const dir = await mkdtemp(join(tmpdir(), 'tryon-stores-workerd-'));
     const served = await serveWorker(await buildWorker({ outFile: join(dir, 'worker.js') }), {}, 0, {
-      onLine: () => undefined,
+      onLine: (line) => {
+        workerdLines.push(line);
+        if (workerdLines.length > 40) workerdLines.shift();
+      },
     });
+
     const binding = async (name: string) =>
       (await served.miniflare.getDurableObjectNamespace(name)) as unknown as DurableObjectNamespace;
     return { served, dir, tryons: await binding('TRYON_TRYONS'), shop: await binding('TRYON_SHOP') };
@@ -70,10 +81,21 @@ export async function durableNamespaces(): Promise<{ tryons: DurableObjectNamesp
   return { tryons, shop };
 }
 
+/**
+ * What a test's durable store says of an outage (the proxy's own log is the test's to read): the
+ * error, and workerd's last lines, so a store that stops answering mid-file says why.
+ */
+function outageLog(entry: Record<string, unknown>): void {
+  if (entry.event !== 'store_unavailable') return;
+  console.error(
+    `durable store unavailable: ${JSON.stringify(entry)}\nworkerd's last lines:\n${workerdLines.join('\n') || '(none)'}`,
+  );
+}
+
 /** A fresh Durable Objects store (its own shop object) on this file's workerd. */
 export async function durableStore(options: DurableStoreOptions = {}): Promise<DurableStore> {
   const { tryons, shop } = await durableNamespaces();
-  return new DurableStore(tryons, shop, { shop: randomUUID(), ...options });
+  return new DurableStore(tryons, shop, { shop: randomUUID(), log: outageLog, ...options });
 }
 
 /**
@@ -105,7 +127,7 @@ export async function sharedStores(kind: 'redis' | 'durable', count: number): Pr
   if (kind === 'durable') {
     const { tryons, shop } = await durableNamespaces();
     const name = randomUUID();
-    return Array.from({ length: count }, () => new DurableStore(tryons, shop, { shop: name }));
+    return Array.from({ length: count }, () => new DurableStore(tryons, shop, { shop: name, log: outageLog }));
   }
   server ??= startRedis();
   const { url } = await server;
