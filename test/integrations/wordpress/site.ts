@@ -121,6 +121,10 @@ async function startMariaDb(dir: string): Promise<{ socket: string; child: Child
   const mariadbd = programPath('mariadbd');
   const datadir = join(dir, 'data');
   const socket = join(dir, 'mysql.sock');
+  // Its own temporary folder, not /tmp: a bootstrap beside another site's once lost an internal
+  // temporary table from /tmp mid-install ("Error on delete of '/tmp/#sql-temptable-…'").
+  const temporary = join(dir, 'tmp');
+  await mkdir(temporary);
   // mariadbd refuses to run as root unless told to; as anyone else it runs as that user.
   const user = isRoot ? ['--user=root'] : [];
   const install = await run(
@@ -128,6 +132,7 @@ async function startMariaDb(dir: string): Promise<{ socket: string; child: Child
     [
       '--no-defaults',
       `--datadir=${datadir}`,
+      `--tmpdir=${temporary}`,
       ...user,
       '--auth-root-authentication-method=normal',
       '--skip-test-db',
@@ -141,6 +146,7 @@ async function startMariaDb(dir: string): Promise<{ socket: string; child: Child
     [
       '--no-defaults',
       `--datadir=${datadir}`,
+      `--tmpdir=${temporary}`,
       `--socket=${socket}`,
       '--skip-networking',
       ...user,
