@@ -249,6 +249,72 @@ export async function serveWorkerIsolates(
   return { urls, miniflare, close: () => miniflare.dispose() };
 }
 
+/**
+ * A Worker that passes each request to one Durable Object: the binding and the object's name in
+ * `x-durable-binding` and `x-durable-name`, the URL the object sees in `x-durable-url`.
+ */
+const DURABLE_BRIDGE = `export default {
+  async fetch(request, env) {
+    const binding = request.headers.get('x-durable-binding');
+    const name = request.headers.get('x-durable-name');
+    const url = request.headers.get('x-durable-url');
+    const namespace = binding && /^TRYON_[A-Z]+$/.test(binding) ? env[binding] : undefined;
+    if (!namespace || name === null || url === null) return new Response('unknown object', { status: 400 });
+    const headers = new Headers(request.headers);
+    for (const header of ['x-durable-binding', 'x-durable-name', 'x-durable-url']) headers.delete(header);
+    const forwarded = new Request(url, { method: request.method, headers, body: request.body });
+    return namespace.get(namespace.idFromName(name)).fetch(forwarded);
+  },
+};
+`;
+
+export interface ServedObjects {
+  /** The bridge's URL: POST or GET with x-durable-binding, x-durable-name and x-durable-url. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The bundle's Durable Objects in workerd, reached from Node over plain HTTP through a bridge
+ * Worker on its own 127.0.0.1 port (test/proxy/stores.ts makes namespaces of it). Not Miniflare's
+ * getDurableObjectNamespace: its bindings reach workerd through a proxy of synchronous calls that
+ * once in a few hundred calls answered the wrong call ("false == true") and failed every later
+ * one, which took a whole test file's durable store down.
+ */
+export async function serveDurableObjects(
+  bundle: WorkerBundle,
+  output?: { onLine(line: string): void },
+): Promise<ServedObjects> {
+  const owner = 'tryon-proxy';
+  const miniflare = new Miniflare({
+    workers: [
+      {
+        name: owner,
+        modules: true,
+        scriptPath: bundle.path,
+        modulesRoot: dirname(bundle.path),
+        compatibilityDate: COMPATIBILITY_DATE,
+        bindings: variableBindings({}),
+        durableObjects: durableObjects(),
+      },
+      {
+        name: 'durable-bridge',
+        modules: [{ type: 'ESModule' as const, path: 'bridge.mjs', contents: DURABLE_BRIDGE }],
+        compatibilityDate: COMPATIBILITY_DATE,
+        durableObjects: durableObjects(owner),
+        unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+      },
+    ],
+    host: '127.0.0.1',
+    port: 0,
+    cf: false,
+    ...runtimeOutput(output),
+  });
+  await miniflare.ready;
+  const url = (await miniflare.unsafeGetDirectURL('durable-bridge')).toString().replace(/\/$/, '');
+  return { url, close: () => miniflare.dispose() };
+}
+
 async function main(): Promise<void> {
   const portText = process.env.WORKER_PORT ?? '8787';
   const port = Number(portText);

@@ -1,8 +1,8 @@
 // The same suites against every store: one process's memory (createProxy's default), Redis (a
 // real redis-server, started once per test file on first use; each store gets its own key prefix
 // so tests never see each other's keys) and Durable Objects (the objects of the Worker bundle in
-// real workerd, Miniflare started once per test file on first use, reached from Node through
-// Miniflare's bindings; each store gets its own shop object, and try-on objects are per job).
+// real workerd, Miniflare started once per test file on first use, reached from Node over HTTP
+// through a bridge Worker; each store gets its own shop object, and try-on objects are per job).
 import { after } from 'node:test';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectRedisStore, type RedisStore } from '../../proxy/store/redis.js';
 import { DurableStore, type DurableObjectNamespace, type DurableStoreOptions } from '../../proxy/store/durable.js';
-import type { ServedWorker } from '../../scripts/worker.js';
+import type { ServedObjects } from '../../scripts/worker.js';
 import type { SpendLedger, SpendLimits } from '../../proxy/spend-ledger.js';
 import { MemorySpendLedger } from '../../proxy/spend-ledger.js';
 import type { ProxyStore } from '../../proxy/store/store.js';
@@ -42,7 +42,7 @@ function storeKindsFrom(value: string | undefined): readonly StoreKind[] {
 let server: Promise<RedisServer> | undefined;
 const opened: RedisStore[] = [];
 let workerd:
-  | Promise<{ served: ServedWorker; dir: string; tryons: DurableObjectNamespace; shop: DurableObjectNamespace }>
+  | Promise<{ served: ServedObjects; dir: string; tryons: DurableObjectNamespace; shop: DurableObjectNamespace }>
   | undefined;
 
 after(async () => {
@@ -59,23 +59,40 @@ after(async () => {
 const workerdLines: string[] = [];
 
 /**
+ * A namespace binding over the bridge (scripts/worker.ts, serveDurableObjects): naming an object
+ * is local, and each stub's fetch is one HTTP request that workerd hands to that object, so every
+ * store operation still crosses a real connection into real Durable Objects.
+ */
+function bridged(url: string, binding: string): DurableObjectNamespace {
+  return {
+    idFromName: (name: string) => name,
+    get: (id: unknown) => ({
+      fetch: (input: string, init: RequestInit = {}) => {
+        const headers = new Headers(init.headers);
+        headers.set('x-durable-binding', binding);
+        headers.set('x-durable-name', String(id));
+        headers.set('x-durable-url', input);
+        return fetch(url, { ...init, headers });
+      },
+    }),
+  };
+}
+
+/**
  * The Durable Object namespaces of this file's workerd, as a Worker's bindings. Miniflare is
  * imported here, not at the top: files run under node22 and node24 never start workerd.
  */
 export async function durableNamespaces(): Promise<{ tryons: DurableObjectNamespace; shop: DurableObjectNamespace }> {
   workerd ??= (async () => {
-    const { buildWorker, serveWorker } = await import('../../scripts/worker.js');
+    const { buildWorker, serveDurableObjects } = await import('../../scripts/worker.js');
     const dir = await mkdtemp(join(tmpdir(), 'tryon-stores-workerd-'));
-    const served = await serveWorker(await buildWorker({ outFile: join(dir, 'worker.js') }), {}, 0, {
+    const served = await serveDurableObjects(await buildWorker({ outFile: join(dir, 'worker.js') }), {
       onLine: (line) => {
         workerdLines.push(line);
         if (workerdLines.length > 40) workerdLines.shift();
       },
     });
-
-    const binding = async (name: string) =>
-      (await served.miniflare.getDurableObjectNamespace(name)) as unknown as DurableObjectNamespace;
-    return { served, dir, tryons: await binding('TRYON_TRYONS'), shop: await binding('TRYON_SHOP') };
+    return { served, dir, tryons: bridged(served.url, 'TRYON_TRYONS'), shop: bridged(served.url, 'TRYON_SHOP') };
   })();
   const { tryons, shop } = await workerd;
   return { tryons, shop };
