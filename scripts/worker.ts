@@ -141,6 +141,17 @@ function variableBindings(env: Record<string, string | number | undefined>): Rec
   return bindings;
 }
 
+/** The bundle as Miniflare runs it: its module, its compatibility date and env's TRYON_* bindings. */
+function bundleWorker(bundle: WorkerBundle, env: Record<string, string | number | undefined>) {
+  return {
+    modules: true,
+    scriptPath: bundle.path,
+    modulesRoot: dirname(bundle.path),
+    compatibilityDate: COMPATIBILITY_DATE,
+    bindings: variableBindings(env),
+  };
+}
+
 function runtimeOutput(output?: { onLine(line: string): void }) {
   if (!output) return {};
   return {
@@ -171,11 +182,7 @@ export async function serveWorker(
   options: Omit<ServeOptions, 'output'> = {},
 ): Promise<ServedWorker> {
   const miniflare = new Miniflare({
-    modules: true,
-    scriptPath: bundle.path,
-    modulesRoot: dirname(bundle.path),
-    compatibilityDate: COMPATIBILITY_DATE,
-    bindings: variableBindings(env),
+    ...bundleWorker(bundle, env),
     ...(options.durable === false ? {} : { durableObjects: durableObjects() }),
     ...(options.persistDir ? { durableObjectsPersist: options.persistDir } : {}),
     host: '127.0.0.1',
@@ -219,11 +226,7 @@ export async function serveWorkerIsolates(
     workers: [
       ...names.map((name, i) => ({
         name,
-        modules: true,
-        scriptPath: bundle.path,
-        modulesRoot: dirname(bundle.path),
-        compatibilityDate: COMPATIBILITY_DATE,
-        bindings: variableBindings(env),
+        ...bundleWorker(bundle, env),
         ...(options.durable === false ? {} : { durableObjects: durableObjects(i === 0 ? undefined : names[0]) }),
       })),
       // Each isolate's own port is served by a stand-in for Cloudflare's edge, which names the
@@ -290,11 +293,7 @@ export async function serveDurableObjects(
     workers: [
       {
         name: owner,
-        modules: true,
-        scriptPath: bundle.path,
-        modulesRoot: dirname(bundle.path),
-        compatibilityDate: COMPATIBILITY_DATE,
-        bindings: variableBindings({}),
+        ...bundleWorker(bundle, {}),
         durableObjects: durableObjects(),
       },
       {
