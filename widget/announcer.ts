@@ -55,6 +55,9 @@ export class Announcer implements ReactiveController {
         if (preview && !previewOff) return texts.t('previewReady');
         return status === 'rendering' ? texts.t('rendering') : tryon ? texts.t('queued') : texts.t('sending');
       }
+      case 'result':
+        // A result still being watched, or one whose pictures did not load while the service is down.
+        return session.notAnswering ? texts.t('notAnswering') : this.#said;
       default:
         return this.#said;
     }

@@ -62,6 +62,7 @@ function imageView(p: StepParts): ImageView {
     before: p.photo.before(photo?.handle),
     compare: p.compare,
     onImageError: p.onImageError,
+    round: p.result.pictureRound,
   };
 }
 
@@ -247,6 +248,7 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
             offerColours: p.colours.offersAll(),
             onSeeColours: p.colours.seeAll,
             onImageError: p.onImageError,
+            round: p.result.pictureRound,
           });
     case 'error': {
       // The full render failed after its first look: the shopper keeps the look and is told plainly.

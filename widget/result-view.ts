@@ -29,6 +29,11 @@ export class ResultView implements ReactiveController {
   selectedView = '';
   /** The first look the full render just replaced, fading out over it; cleared by the next try-on or view. */
   fadeFrom: string | undefined;
+  /**
+   * How many times the pictures were asked for afresh: each answer after the service was not
+   * answering counts one, so an image that failed during the outage is a new element that loads again.
+   */
+  pictureRound = 0;
   /** A video has just arrived: it is scrolled into view once it is rendered. */
   #revealVideo = false;
   readonly #host: ReactiveControllerHost;
@@ -59,6 +64,7 @@ export class ResultView implements ReactiveController {
     if (event.type === 'product-changed') this.selectedView = '';
     if (after.requestId !== before.requestId) this.fadeFrom = undefined;
     if (event.type !== 'status') return;
+    if (before.notAnswering && !after.notAnswering) this.pictureRound += 1;
     const arrived = after.outputs.filter((o) => !before.outputs.some((b) => b.url === o.url));
     // The first view to arrive is shown; after that the shopper's own choice stands.
     if (arrived.length && after.status === 'result' && !this.selectedView)

@@ -297,11 +297,13 @@ export class TryonPanel extends LitElement {
    * A result, first look, colour preview or the photo beside the before/after did not load: the
    * shopper is told in words (the error step, `tryon-error` with code `image_failed`), never shown
    * "ready" over a blank picture. Behind a misconfigured reverse proxy that is what they would see.
+   * While the shop's service is down it is that outage instead, and the pictures load when it is back.
    */
   readonly #onImageError = () => {
-    this.#colours.previews.open = false;
-    this.#run.imageFailed();
-    this.#focusStep = true;
+    void this.#run.imageFailed().then(() => {
+      // The error step (focused as every new step is) replaces the colour previews too.
+      if (this.#run.session.status === 'error') this.#colours.previews.open = false;
+    });
   };
 
   // ── rendering ────────────────────────────────────────────────────────────────────────────

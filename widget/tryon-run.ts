@@ -6,6 +6,7 @@
 import { RunFlow, newRequestId } from './run-flow.js';
 import type { ProxyStatus } from './session.js';
 import { ProxyCallError } from './proxy-client.js';
+import { serviceDown } from './proxy-errors.js';
 import type { ProxyClient } from './proxy-client.js';
 import type { UploadedPhoto } from './proxy-answers.js';
 import { unavailableNow } from './error-policy.js';
@@ -25,6 +26,8 @@ export class TryonRun extends RunFlow {
   #previewTold: string | undefined;
   /** Photos forgotten in this tab whose revocation the proxy has not confirmed yet. */
   readonly #unconfirmed = new Set<string>();
+  /** The one question "is the service down?" asked for images that failed to load together. */
+  #imageCheck: Promise<void> | undefined;
 
   /** Enters the flow on opening; with `resume`, picks up a try-on stored before a reload. */
   enter(resume?: StoredTryon): void {
@@ -266,14 +269,45 @@ export class TryonRun extends RunFlow {
   }
 
   /**
-   * An image the dialog shows did not load (its URL answers an error, or not an image). The watch
-   * stops and the shopper reads `image_failed`; "Try again" shows the result again (and watches on
-   * if it was not complete), loading the images afresh. The try-on is kept for a reload.
+   * An image the dialog shows did not load (its URL answers an error, or not an image). First the
+   * proxy is asked once whether it answers at all: a shop's service that is down explains the
+   * missing picture, so it is said as that outage ("not answering", watched until it answers, when
+   * the pictures load again: ResultView's pictureRound), never as a broken try-on. Otherwise the
+   * watch stops and the shopper reads `image_failed`; "Try again" shows the result again (and
+   * watches on if it was not complete), loading the images afresh. The try-on is kept for a reload.
+   * Several images failing at once are asked about once.
    */
-  imageFailed(): void {
-    const { status } = this.session;
-    if (status !== 'queued' && status !== 'rendering' && status !== 'result') return;
-    this.stop();
-    this.fail('watch', new ProxyCallError('image_failed', { retryable: true }));
+  imageFailed(): Promise<void> {
+    const { status, tryon } = this.session;
+    if (status !== 'queued' && status !== 'rendering' && status !== 'result') return Promise.resolve();
+    this.#imageCheck ??= this.#serviceDown(tryon)
+      .then((down) => {
+        // Another try-on since, or one no longer on screen (cancelled, failed): nothing to say.
+        const now = this.session.status;
+        if (this.session.tryon !== tryon || (now !== 'queued' && now !== 'rendering' && now !== 'result')) return;
+        if (down) {
+          // A finished result is no longer watched: watching again hears when the service is back.
+          if (!this.running) void this.start('watch', (run) => this.watch(run));
+          this.dispatch({ type: 'not-answering' });
+          return;
+        }
+        this.stop();
+        this.fail('watch', new ProxyCallError('image_failed', { retryable: true }));
+      })
+      .finally(() => {
+        this.#imageCheck = undefined;
+      });
+    return this.#imageCheck;
+  }
+
+  /** Whether the shop's try-on service is down now (refused, a gateway's error page, no answer in time). */
+  async #serviceDown(tryon: string | undefined): Promise<boolean> {
+    if (!tryon) return false;
+    try {
+      await this.proxy().status(tryon);
+      return false;
+    } catch (error) {
+      return error instanceof ProxyCallError && serviceDown(error);
+    }
   }
 }

@@ -154,7 +154,9 @@ describe('the demo shop', () => {
 
       // Fill it past its height: each open and close logs two events and two dataLayer pushes.
       const lines = page.locator('[data-event-log-list] li:not(.empty)');
-      const opener = page.locator('tryon-button').first();
+      // The button as the shopper sees it: the element's label is its light-DOM text, visible (and
+      // clickable, to no effect) before the widget's module defines the element.
+      const opener = page.getByRole('button', { name: 'See it on you', exact: true });
       for (let round = 1; round <= 6; round++) {
         await opener.click();
         await tryonDialog(page).waitFor({ state: 'visible' });

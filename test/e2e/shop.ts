@@ -192,8 +192,10 @@ export function tryonDialog(page: Page): Locator {
 /** Opens the product page and presses the try-on button (its label may be themed). */
 export async function openProduct(page: Page, shop: Shop, productId: string): Promise<void> {
   await page.goto(`${shop.url}/products/${productId}`);
-  // The element upgrades when the widget's module runs; its button lives in the shadow root.
+  // The element upgrades when the widget's module runs; its button lives in the shadow root. A label
+  // given as light-DOM text is visible before that, so the upgrade itself is waited for too.
   await page.locator('tryon-button').first().waitFor();
+  await page.waitForFunction(() => customElements.get('tryon-button') !== undefined);
 }
 
 export async function startTryon(page: Page, label = 'Try it on'): Promise<Locator> {

@@ -6,6 +6,7 @@
 //                                     `held` when it waited at a hold, `closedByClient` when the page gave it up)
 //   POST /fake-control/<sid>/release  lets one `{hold: true}` step (or a held upload) go on
 //   GET  /fake-control/<sid>/photo    the bytes of the last photo uploaded, exactly as the widget sent them
+//   POST /fake-control/<sid>/outage   ends an outage (`outageAfterPreview`): the proxy answers again
 // Renders are scripted steps: each poll (or each SSE event) moves one step on; a hold waits.
 
 const PNG = Buffer.from(
@@ -42,6 +43,9 @@ const defaults = {
   fileStatus: 200,
   // File names answered 404 whatever fileStatus says (e.g. 'preview-front.png'): one picture that does not load.
   brokenFiles: [],
+  // From the first poll that carries a succeeded first look, every request answers a gateway's 502
+  // page (a stopped proxy behind nginx) until POST /outage: the first look's picture fails with it.
+  outageAfterPreview: false,
   // How many GET /files/… are served before fileStatus applies (null: from the first); served ones
   // are no-store (and Vary: *), so a later request of the same file is asked again rather than taken from a cache.
   fileFailsAfter: null,
@@ -242,6 +246,7 @@ async function control(ctx, sid, rest) {
     state.productReleased = false;
     state.productWaiters = [];
     state.handoffReleased = false;
+    state.outage = undefined;
     return json(ctx, 200, { ok: true });
   }
   if (ctx.method === 'GET' && rest === '/log') return json(ctx, 200, state.log);
@@ -252,6 +257,10 @@ async function control(ctx, sid, rest) {
     ctx.type = 'application/octet-stream';
     ctx.body = state.lastPhoto;
     return;
+  }
+  if (ctx.method === 'POST' && rest === '/outage') {
+    state.outage = false;
+    return json(ctx, 200, { ok: true });
   }
   if (ctx.method === 'POST' && rest === '/release') {
     if (state.config.productHold && !state.productReleased) {
@@ -276,6 +285,10 @@ async function proxy(ctx, sid, path) {
   const config = state.config;
   const entry = { method: ctx.method, path, at: Date.now() };
   state.log.push(entry);
+  if (state.outage) {
+    entry.outage = true;
+    return fail(ctx, { status: 502, code: '', raw: '<html><body><h1>502 Bad Gateway</h1></body></html>' });
+  }
 
   let match;
   if (ctx.method === 'GET' && (match = /^\/products\/([^/]+)$/.exec(path))) {
@@ -455,7 +468,10 @@ async function proxy(ctx, sid, path) {
       }
       tryon.cursor += 1;
     }
-    return json(ctx, 200, answerOf(sid, pollStep(state, tryon), tryon));
+    const answer = answerOf(sid, pollStep(state, tryon), tryon);
+    if (config.outageAfterPreview && answer.preview?.status === 'succeeded' && state.outage === undefined)
+      state.outage = true;
+    return json(ctx, 200, answer);
   }
 
   if (ctx.method === 'GET' && (match = /^\/files\/([^/]+)$/.exec(path))) {

@@ -11,6 +11,8 @@ export interface FakeRequest {
   held?: boolean;
   /** The page gave the held request up (closed it) before the release. */
   closedByClient?: boolean;
+  /** Answered with the outage's 502 page (`outageAfterPreview`). */
+  outage?: boolean;
 }
 
 export interface FakeStep {
@@ -89,6 +91,11 @@ export interface Scenario {
   brokenFiles?: string[];
   /** How many GET /files/… are served (no-store) before `fileStatus` applies; from the first unless told. */
   fileFailsAfter?: number;
+  /**
+   * From the first poll carrying a succeeded first look, every request answers a gateway's 502 page
+   * (a stopped proxy behind nginx), that first look's picture included, until `fake.endOutage()`.
+   */
+  outageAfterPreview?: boolean;
 }
 
 export interface Fake {
@@ -97,6 +104,8 @@ export interface Fake {
   release(): Promise<void>;
   /** The bytes of the last photo uploaded, exactly as the widget sent them. */
   photo(): Promise<Uint8Array>;
+  /** Ends the outage of `outageAfterPreview`: the proxy answers again. */
+  endOutage(): Promise<void>;
 }
 
 export async function fakeProxy(scenario: Scenario = {}): Promise<Fake> {
@@ -108,6 +117,9 @@ export async function fakeProxy(scenario: Scenario = {}): Promise<Fake> {
     log: async () => (await (await fetch(`/fake-control/${sid}/log`)).json()) as FakeRequest[],
     release: async () => {
       await fetch(`/fake-control/${sid}/release`, { method: 'POST' });
+    },
+    endOutage: async () => {
+      await fetch(`/fake-control/${sid}/outage`, { method: 'POST' });
     },
     photo: async () => {
       const response = await fetch(`/fake-control/${sid}/photo`);

@@ -99,6 +99,41 @@ describe("when the shop's try-on service stops answering", () => {
     expect(said.filter((text) => text === en.notAnswering)).to.have.length(1);
   });
 
+  it('a first look whose picture fails while the service is down is that outage, not a broken try-on, and loads when it is back', async () => {
+    const fake = await fakeProxy({
+      sse: false,
+      outageAfterPreview: true,
+      steps: [
+        { status: 'processing', preview: 'succeeded' },
+        { hold: true },
+        { status: 'succeeded', outputs: ['front'] },
+      ],
+    });
+    const el = await mount(fake);
+    const events = recordEvents(el);
+    await openAndConsent(el);
+    await pickPhoto(el, await drawnPhoto(500, 700));
+    button(el, 'Try it on').click();
+    await until(() => statusText(el) === en.notAnswering, 'the words "not answering"', 10_000);
+    const firstLook = () => panelRoot(el).querySelector<HTMLImageElement>('[part="first-look"] img[part="image"]');
+    const failed = (await fake.log()).filter((r) => r.path === '/files/preview-front.png');
+    expect(failed.length, 'the first look was asked for during the outage').to.be.greaterThan(0);
+    expect(failed.every((r) => r.outage)).to.equal(true);
+    expect(firstLook()?.naturalWidth ?? 0, 'not drawn').to.equal(0);
+    expect(panelRoot(el).querySelector('[role="alert"]'), 'no error step').to.equal(null);
+    expect(el.status).to.equal('rendering');
+
+    await fake.endOutage();
+    await until(() => firstLook()?.complete && firstLook()!.naturalWidth > 0, 'the first look drawn', 10_000);
+    expect(statusText(el)).to.not.equal(en.notAnswering);
+    const served = (await fake.log()).filter((r) => r.path === '/files/preview-front.png' && !r.outage);
+    expect(new URL(firstLook()!.src).searchParams.get('again'), 'under a new URL').to.equal('1');
+    expect(served, 'asked for again once the service answered').to.have.length(1);
+    await fake.release();
+    await reach(el, 'result', 15_000);
+    expect(events.filter((e) => e.type === 'tryon-error')).to.deep.equal([]);
+  });
+
   it('tells an offline device it is offline, and a silent service that it is not answering, before anything was sent', async () => {
     const refused = await fakeProxy({ tryonErrors: [{ status: 0, code: '', refused: true }] });
     const el = await mount(refused);

@@ -35,6 +35,8 @@ export interface ResultStep {
   onSeeColours?(): void;
   /** An image shown here did not load (a wrong URL, an expired file): said as an error, never a blank "ready". */
   onImageError?: (() => void) | undefined;
+  /** See ImageView's `round`. */
+  round?: number;
 }
 
 /** What one drawn try-on image needs: the before/after comparison when the shopper's photo is known. */
@@ -44,6 +46,8 @@ export interface ImageView {
   before: string | undefined;
   compare: CompareController;
   fadeFrom?: string | undefined;
+  /** How many times the pictures were asked for afresh after an outage (ResultView's pictureRound): each is asked under a new URL. */
+  round?: number;
   /** The image (or the shopper's photo beside it) did not load. */
   onImageError?: (() => void) | undefined;
 }
@@ -103,6 +107,18 @@ function onTabKey(event: KeyboardEvent, select: (view: string) => void): void {
 }
 
 /**
+ * A picture's URL for its `round`th asking after a failure: the same file under another query,
+ * because a browser answers an <img> of a URL that failed from its memory cache, failed again. The
+ * proxy's file route reads only its path.
+ */
+function askedAgain(url: string, round: number): string {
+  if (round === 0) return url;
+  const again = new URL(url, document.baseURI);
+  again.searchParams.set('again', String(round));
+  return again.href;
+}
+
+/**
  * One drawn try-on image (the full render or the first look), with the before/after comparison
  * when the shopper's photo is known. `alt` names what it is; `onLoad` hears it painted.
  */
@@ -116,12 +132,13 @@ export function image(
   if (!output) return html`<div class="frame"><p class="muted">${texts.t('viewPending')}</p></div>`;
   // The replaced first look, over the full render, fading out: decoration only.
   const fade = step.fadeFrom ? html`<img class="fade-out" src=${step.fadeFrom} alt="" aria-hidden="true">` : nothing;
+  const src = askedAgain(output.url, step.round ?? 0);
   if (!step.before)
-    return html`<div class="frame"><img part="image" src=${output.url} alt=${alt} @load=${onLoad} @error=${onImageError}>${fade}</div>`;
+    return html`<div class="frame"><img part="image" src=${src} alt=${alt} @load=${onLoad} @error=${onImageError}>${fade}</div>`;
   const position = compare.position;
   return html`<div class="frame"><div class="compare" part="compare"
       @pointerdown=${compare.onPointer} @pointermove=${compare.onPointer}>
-    <img part="image" src=${output.url} alt=${alt} @load=${onLoad} @error=${onImageError}>${fade}
+    <img part="image" src=${src} alt=${alt} @load=${onLoad} @error=${onImageError}>${fade}
     <img class="before" src=${step.before} alt="" @error=${onImageError}>
     <!-- Visual labels only: the slider's own name says "Before and after". -->
     <span class="compare-label" data-side="before" aria-hidden="true">${texts.t('compareBefore')}</span>
