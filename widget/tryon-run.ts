@@ -28,6 +28,13 @@ export class TryonRun extends RunFlow {
   readonly #unconfirmed = new Set<string>();
   /** The one question "is the service down?" asked for images that failed to load together. */
   #imageCheck: Promise<void> | undefined;
+  /** How many statuses the watch has reported: a verdict of "down" older than the last one is stale. */
+  #statusesHeard = 0;
+
+  protected override dispatch(event: Parameters<RunFlow['dispatch']>[0]): void {
+    if (event.type === 'status') this.#statusesHeard += 1;
+    super.dispatch(event);
+  }
 
   /** Enters the flow on opening; with `resume`, picks up a try-on stored before a reload. */
   enter(resume?: StoredTryon): void {
@@ -280,12 +287,14 @@ export class TryonRun extends RunFlow {
   imageFailed(): Promise<void> {
     const { status, tryon } = this.session;
     if (status !== 'queued' && status !== 'rendering' && status !== 'result') return Promise.resolve();
+    const heard = this.#statusesHeard;
     this.#imageCheck ??= this.#serviceDown(tryon)
       .then((down) => {
         // Another try-on since, or one no longer on screen (cancelled, failed): nothing to say.
         const now = this.session.status;
         if (this.session.tryon !== tryon || (now !== 'queued' && now !== 'rendering' && now !== 'result')) return;
-        if (down) {
+        // An answer heard while asking means the service is back: the picture's failure is its own.
+        if (down && heard === this.#statusesHeard) {
           // A finished result is no longer watched: watching again hears when the service is back.
           if (!this.running) void this.start('watch', (run) => this.watch(run));
           this.dispatch({ type: 'not-answering' });

@@ -233,7 +233,8 @@ export async function resultImage(
   dialog: Locator,
   productName: string,
 ): Promise<{ width: number; height: number; src: string }> {
-  const image = dialog.getByRole('img', { name: `You wearing ${productName}` }).first();
+  // Exact: the first look's "A quick preview of you wearing …" holds the same words.
+  const image = dialog.getByRole('img', { name: `You wearing ${productName}`, exact: true }).first();
   await image.waitFor({ state: 'visible' });
   await image.evaluate((element) => {
     const img = element as HTMLImageElement;
