@@ -12,9 +12,9 @@
 import { Hono, type Context } from 'hono';
 import { requestId } from 'hono/request-id';
 import { constantTimeEqual } from './crypto.js';
-import { ProxyError, answerInternalError, isProxyError } from './errors.js';
+import { ProxyError, answerInternalError, isProxyError } from './http/errors.js';
 import { loggedPath, redactingLog } from './middleware/request-log.js';
-import type { ProxyEnv } from './request-facts.js';
+import type { ProxyEnv } from './http/request-facts.js';
 import type { Log } from './log.js';
 import type { SpendLedger } from './spend-ledger.js';
 import type { UsageBook, UsageDay } from './usage-book.js';

@@ -5,13 +5,13 @@
 // (middleware/), the routes (routes/) and the one error answer.
 import { Hono } from 'hono';
 import { catalogPrices, productFinder } from './catalog.js';
-import { ProxyError, answerInternalError, isProxyError } from './errors.js';
+import { ProxyError, answerInternalError, isProxyError } from './http/errors.js';
 import { GarmentFiles } from './garment-files.js';
 import { hmac, hmacKey, toHex } from './crypto.js';
 import { HandleSigner } from './handles.js';
 import { resolveLimits } from './limits.js';
-import { connectionAddress, knownRuntime, parseTrustProxy } from './client-address.js';
-import { clientOfRequest } from './request-client.js';
+import { connectionAddress, knownRuntime, parseTrustProxy } from './http/client-address.js';
+import { clientOfRequest } from './http/request-client.js';
 import { resolvePrices } from './prices.js';
 import { originCheck } from './middleware/origin-check.js';
 import { appProxyClients } from './middleware/shopify-app-proxy.js';
@@ -31,7 +31,7 @@ import { productRoutes } from './routes/products.js';
 import { tryonRoutes } from './routes/tryons.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import type { ProxyServices } from './context.js';
-import type { ProxyEnv } from './request-facts.js';
+import type { ProxyEnv } from './http/request-facts.js';
 
 export type { CatalogFile, CatalogVariant, ProductEntry, ProductLookup } from './catalog.js';
 export type { ProxyLimits } from './limits.js';

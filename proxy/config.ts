@@ -3,7 +3,7 @@
 // configuration holds, and what is made of it, is config-shape.ts.
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type ProxyLimits } from './limits.js';
-import { TrustProxyError, parseTrustProxy, type TrustProxy } from './client-address.js';
+import { TrustProxyError, parseTrustProxy, type TrustProxy } from './http/client-address.js';
 import { priceTableSchema, type PartialPriceTable } from './prices.js';
 import { ConfigError, type ProxyConfig } from './config-shape.js';
 

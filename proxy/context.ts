@@ -15,7 +15,7 @@ import type { ProxyStore } from './store/store.js';
 import type { TryonStatusBoard } from './tryon-status.js';
 import type { Upstream } from './upstream/client.js';
 import type { Log } from './log.js';
-import type { ProxyContext } from './request-facts.js';
+import type { ProxyContext } from './http/request-facts.js';
 
 export interface ProxyServices {
   limits: ProxyLimits;

@@ -28,10 +28,10 @@ import {
   type ProxyConfig,
 } from './config.js';
 import type { FileIdCache } from './garment-files.js';
-import { lingerBeforeClosing, lingerBounds } from './lingering-close.js';
+import { lingerBeforeClosing, lingerBounds } from './http/lingering-close.js';
 import type { ProxyLimits } from './limits.js';
-import { ProxyAnswer } from './node-answer.js';
-import type { ProxyEnv } from './request-facts.js';
+import { ProxyAnswer } from './http/node-answer.js';
+import type { ProxyEnv } from './http/request-facts.js';
 
 /** The shopper's address as the Node socket sees it: what rate limits are keyed by on Node. */
 export function socketAddress(c: Parameters<typeof getConnInfo>[0]): string | undefined {

@@ -4,9 +4,9 @@
 // and walked for EXIF and XMP (photo-metadata.ts) so metadata anywhere in it stops the stream
 // with an error before its end: upstream never receives a whole photo that carries them.
 import { concatBytes } from './crypto.js';
-import { ProxyError } from './errors.js';
+import { ProxyError } from './http/errors.js';
 import { photoSize, sniffPhotoType, type PhotoType } from './image-signatures.js';
-import { NO_READ_AHEAD, drainBody, drainBudgetFor } from './streams.js';
+import { NO_READ_AHEAD, drainBody, drainBudgetFor } from './http/streams.js';
 import { MetadataScan, photoHasMetadataError } from './photo-metadata.js';
 
 /** Searches `needle` in `hay` from `from`. */

@@ -17,7 +17,7 @@ import { resolveLimits } from './limits.js';
 import { MemoryStore } from './store/memory.js';
 import { createAdmin } from './admin.js';
 import type { Hono } from 'hono';
-import type { ProxyEnv } from './request-facts.js';
+import type { ProxyEnv } from './http/request-facts.js';
 
 export { TryonObject, ShopObject } from './store/durable.js';
 

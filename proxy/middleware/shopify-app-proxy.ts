@@ -11,7 +11,7 @@
 // as `tryon-proxy/shopify-app-proxy`.
 import type { Context, MiddlewareHandler } from 'hono';
 import { constantTimeEqual, hmac, toHex } from '../crypto.js';
-import { ProxyError } from '../errors.js';
+import { ProxyError } from '../http/errors.js';
 
 export interface AppProxySignatureOptions {
   /** The app's client secret (Shopify Partners → the app → Client credentials). */

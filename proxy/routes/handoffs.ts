@@ -8,7 +8,7 @@ import { Hono, type Handler } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { randomId } from '../crypto.js';
-import { ProxyError } from '../errors.js';
+import { ProxyError } from '../http/errors.js';
 import {
   confirmationNumberOf,
   confirmationRefusal,
@@ -22,11 +22,11 @@ import {
 } from '../handoffs.js';
 import { productAsVariant } from '../catalog.js';
 import { rateLimit } from '../middleware/rate-limit.js';
-import { readRequestText } from '../streams.js';
-import { StreamSlots, sayStreamFailed } from '../stream-slots.js';
+import { readRequestText } from '../http/streams.js';
+import { StreamSlots, sayStreamFailed } from '../http/stream-slots.js';
 import type { ProxyServices } from '../context.js';
-import type { ProxyEnv } from '../request-facts.js';
-import { noStoreJson } from '../no-store-json.js';
+import type { ProxyEnv } from '../http/request-facts.js';
+import { noStoreJson } from '../http/no-store-json.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
 type HandoffServices = Pick<

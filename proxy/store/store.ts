@@ -3,7 +3,7 @@
 // many Workers isolates sharing Durable Objects (store/durable.ts) behave the same. Per-instance
 // caches that cannot disagree (minted handles, in-flight promises, an instance's own SSE
 // listeners) stay in the modules that use them; docs/proxy.md lists both.
-import { ProxyError } from '../errors.js';
+import { ProxyError } from '../http/errors.js';
 import { STATUS_RANK, isTerminal, type TryonSnapshot } from '../tryon/snapshot.js';
 import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
 import type { PhotoRevocations } from '../photo-revocations.js';

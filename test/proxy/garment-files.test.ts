@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { GarmentFiles } from '../../proxy/garment-files.js';
 import { MemoryStore } from '../../proxy/store/memory.js';
-import { ProxyError } from '../../proxy/errors.js';
+import { ProxyError } from '../../proxy/http/errors.js';
 import type { Upstream } from '../../proxy/upstream/client.js';
 
 const MOST_BYTES = 256 * 1024;

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { constantTimeEqual, fromBase64Url, toBase64Url } from '../../proxy/crypto.js';
 import { HandleSigner } from '../../proxy/handles.js';
-import { ProxyError } from '../../proxy/errors.js';
+import { ProxyError } from '../../proxy/http/errors.js';
 
 const claims = { id: 'ph_1', fileId: 'file_abc123' };
 const fromBase64UrlLoose = (text: string) => new Uint8Array(Buffer.from(text, 'base64url'));
