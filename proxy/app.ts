@@ -9,7 +9,7 @@ import { ProxyError, answerInternalError, isProxyError } from './http/errors.js'
 import { GarmentFiles } from './garment-files.js';
 import { hmac, hmacKey, toHex } from './crypto.js';
 import { HandleSigner } from './handles.js';
-import { resolveLimits } from './limits.js';
+import { resolveLimits } from './config/limits.js';
 import { connectionAddress, knownRuntime, parseTrustProxy } from './http/client-address.js';
 import { clientOfRequest } from './http/request-client.js';
 import { resolvePrices } from './prices.js';
@@ -34,11 +34,11 @@ import type { ProxyServices } from './context.js';
 import type { ProxyEnv } from './http/request-facts.js';
 
 export type { CatalogFile, CatalogVariant, ProductEntry, ProductLookup } from './catalog.js';
-export type { ProxyLimits } from './limits.js';
+export type { ProxyLimits } from './config/limits.js';
 export type { PhotoRevocations } from './photo-revocations.js';
-export { DEFAULT_LIMITS } from './limits.js';
+export { DEFAULT_LIMITS } from './config/limits.js';
 
-import { checkCatalogImagesReadable, environmentMode, type ProxyOptions } from './proxy-options.js';
+import { checkCatalogImagesReadable, environmentMode, type ProxyOptions } from './config/proxy-options.js';
 
 export type { ProxyOptions };
 

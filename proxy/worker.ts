@@ -11,9 +11,9 @@
 // The object classes are exported from here, for wrangler.toml's bindings to name.
 import { createProxy } from './app.js';
 import { CatalogError, type CatalogFile } from './catalog.js';
-import { ConfigError, loadConfig, proxyOptionsFrom } from './config.js';
+import { ConfigError, loadConfig, proxyOptionsFrom } from './config/config.js';
 import { DurableStore, type DurableObjectNamespace } from './store/durable.js';
-import { resolveLimits } from './limits.js';
+import { resolveLimits } from './config/limits.js';
 import { MemoryStore } from './store/memory.js';
 import { createAdmin } from './admin.js';
 import type { Hono } from 'hono';

@@ -29,7 +29,7 @@ import { upstreamStartedNothing } from '../upstream/transport.js';
 import { tryonEvents } from './tryon-events.js';
 import type { ProxyServices } from '../context.js';
 import type { ProxyEnv } from '../http/request-facts.js';
-import type { ProxyLimits } from '../limits.js';
+import type { ProxyLimits } from '../config/limits.js';
 import type { UpstreamJob } from '../upstream/client.js';
 import { noStoreJsonText } from '../http/no-store-json.js';
 
