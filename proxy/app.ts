@@ -35,7 +35,7 @@ import type { ProxyEnv } from './http/request-facts.js';
 
 export type { CatalogFile, CatalogVariant, ProductEntry, ProductLookup } from './catalog.js';
 export type { ProxyLimits } from './config/limits.js';
-export type { PhotoRevocations } from './photo-revocations.js';
+export type { PhotoRevocations } from './photos/revocations.js';
 export { DEFAULT_LIMITS } from './config/limits.js';
 
 import { checkCatalogImagesReadable, environmentMode, type ProxyOptions } from './config/proxy-options.js';

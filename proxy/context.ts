@@ -4,7 +4,7 @@ import type { ProductEntry } from './catalog.js';
 import type { GarmentFiles } from './garment-files.js';
 import type { HandleSigner } from './handles.js';
 import type { ProxyLimits } from './config/limits.js';
-import type { PhotoRevocations } from './photo-revocations.js';
+import type { PhotoRevocations } from './photos/revocations.js';
 import type { PriceTable } from './prices.js';
 import type { SpendLedger } from './spend-ledger.js';
 import type { UsageBook } from './usage-book.js';

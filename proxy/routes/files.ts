@@ -3,7 +3,7 @@
 // are served (Safari plays video only with them): passed to upstream, or cut from its stream.
 import { Hono } from 'hono';
 import { ProxyError } from '../http/errors.js';
-import { openForRead } from '../read-gate.js';
+import { openForRead } from '../photos/read-gate.js';
 import type { ProxyServices } from '../context.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 

@@ -3,11 +3,11 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { randomId } from '../crypto.js';
 import { ProxyError } from '../http/errors.js';
-import { handoffCodeOf, handoffRefusal, newPairing, receiptFor } from '../handoffs.js';
+import { handoffCodeOf, handoffRefusal, newPairing, receiptFor } from '../photos/handoffs.js';
 import { isProxyError } from '../http/errors.js';
 import { rateLimit } from '../middleware/rate-limit.js';
-import { forgetPhoto, lastHandleExpiry } from '../photo-revocations.js';
-import { openPhotoPart, tooLargeError, type PhotoPart } from '../photo-upload.js';
+import { forgetPhoto, lastHandleExpiry } from '../photos/revocations.js';
+import { openPhotoPart, tooLargeError, type PhotoPart } from '../photos/upload.js';
 import { timedBody, uploadTimeoutError } from '../http/upload-deadlines.js';
 import { drainUnread, refuseDeclaredLength } from '../http/streams.js';
 import type { ProxyServices } from '../context.js';

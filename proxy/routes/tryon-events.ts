@@ -6,7 +6,7 @@
 import { streamSSE } from 'hono/streaming';
 import type { Handler } from 'hono';
 import { isTerminal, type TryonSnapshot } from '../tryon-status.js';
-import { openForRead } from '../read-gate.js';
+import { openForRead } from '../photos/read-gate.js';
 import { mountBase, readPreview, statusBody } from '../tryon/status-body.js';
 import { StreamSlots, sayStreamFailed } from '../http/stream-slots.js';
 import type { ProxyServices } from '../context.js';

@@ -8,7 +8,7 @@ import { ProxyError, UpstreamRejected } from '../http/errors.js';
 import { creditsFor } from '../prices.js';
 import { refusalError } from '../spend-ledger.js';
 import { rateLimit } from '../middleware/rate-limit.js';
-import { openForRead } from '../read-gate.js';
+import { openForRead } from '../photos/read-gate.js';
 import { logConsent } from '../tryon/consent-log.js';
 import { readTryonRequest } from '../tryon/request.js';
 import { mountBase, readPreview } from '../tryon/status-body.js';

@@ -2,7 +2,7 @@
 // it once per try-on (routes/tryons.ts).
 import { ProxyError } from '../http/errors.js';
 import { modelOf, type VariantEntry } from '../catalog.js';
-import { openUnforgotten } from '../photo-revocations.js';
+import { openUnforgotten } from '../photos/revocations.js';
 import type { ProxyServices } from '../context.js';
 import type { TryonRequest } from './request.js';
 
