@@ -19,7 +19,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { answerUnknownRoutes } from './middleware/unknown-routes.js';
 import { redactingLog } from './middleware/request-log.js';
 import { answerHeaders } from './middleware/answer-headers.js';
-import { TryonStatusBoard } from './tryon-status.js';
+import { TryonStatusBoard } from './tryon/status.js';
 import { BudgetAlerts } from './budget-alerts.js';
 import { MemoryStore } from './store/memory.js';
 import { noMetrics } from './metrics.js';

@@ -12,7 +12,7 @@ import type { BudgetAlerts } from './budget-alerts.js';
 import type { RateLimit } from './middleware/rate-limit.js';
 import type { ProxyMetrics } from './metrics.js';
 import type { ProxyStore } from './store/store.js';
-import type { TryonStatusBoard } from './tryon-status.js';
+import type { TryonStatusBoard } from './tryon/status.js';
 import type { Upstream } from './upstream/client.js';
 import type { Log } from './log.js';
 import type { ProxyContext } from './http/request-facts.js';

@@ -6,7 +6,7 @@ import { rateLimit } from '../middleware/rate-limit.js';
 import { retentionOf } from '../tryon/consent-log.js';
 import { fullBodyOf, modelOf, variantList } from '../catalog.js';
 import { colourPreviewsOf, firstLookOf } from '../tryon/first-look.js';
-import { availabilityOf } from '../availability.js';
+import { availabilityOf } from '../tryon/availability.js';
 import type { ProxyServices } from '../context.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 import { noStoreJson } from '../http/no-store-json.js';

@@ -5,7 +5,7 @@
 // Streams are capped per client and per instance (stream-slots.ts): past a cap, 429 too_many_streams.
 import { streamSSE } from 'hono/streaming';
 import type { Handler } from 'hono';
-import { isTerminal, type TryonSnapshot } from '../tryon-status.js';
+import { isTerminal, type TryonSnapshot } from '../tryon/status.js';
 import { openForRead } from '../photos/read-gate.js';
 import { mountBase, readPreview, statusBody } from '../tryon/status-body.js';
 import { StreamSlots, sayStreamFailed } from '../http/stream-slots.js';
