@@ -4,7 +4,7 @@
 // field) or from a function the shop passes (for a shop that reads its own product data). The
 // file's schema is catalog-schema.ts; this file reads it and answers lookups.
 import { z } from 'zod';
-import { TIERS, type PartialPriceTable, type Tier } from './prices.js';
+import { TIERS, type PartialPriceTable, type Tier } from './money/prices.js';
 import {
   CatalogError,
   crossFieldProblems,

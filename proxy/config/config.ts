@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type ProxyLimits } from './limits.js';
 import { TrustProxyError, parseTrustProxy, type TrustProxy } from '../http/client-address.js';
-import { priceTableSchema, type PartialPriceTable } from '../prices.js';
+import { priceTableSchema, type PartialPriceTable } from '../money/prices.js';
 import { ConfigError, type ProxyConfig } from './shape.js';
 
 export { ConfigError, describeConfig, describeKey, proxyOptionsFrom } from './shape.js';

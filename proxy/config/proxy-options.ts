@@ -4,9 +4,9 @@ import { catalogImages, parseCatalog, type CatalogFile, type ProductLookup } fro
 import type { FileIdCache, ReadAsset } from '../garment-files.js';
 import type { ProxyLimits } from './limits.js';
 import type { TrustProxy } from '../http/client-address.js';
-import type { PartialPriceTable } from '../prices.js';
+import type { PartialPriceTable } from '../money/prices.js';
 import type { AppProxyClientOptions } from '../middleware/shopify-app-proxy.js';
-import type { BudgetAlertOptions } from '../budget-alerts.js';
+import type { BudgetAlertOptions } from '../money/budget-alerts.js';
 import type { ProxyMetrics } from '../metrics.js';
 import type { ProxyStore } from '../store/store.js';
 import type { ProxyContext } from '../http/request-facts.js';

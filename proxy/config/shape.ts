@@ -3,7 +3,7 @@
 // apart from config.ts, which is the reading and checking of every variable.
 import type { ProxyLimits } from './limits.js';
 import type { TrustProxy } from '../http/client-address.js';
-import type { PartialPriceTable } from '../prices.js';
+import type { PartialPriceTable } from '../money/prices.js';
 import type { ProxyOptions } from './proxy-options.js';
 
 export class ConfigError extends Error {

@@ -5,8 +5,8 @@
 // catalog lists, narrow the views the product offers and ask for video where it is offered.
 import { Hono } from 'hono';
 import { ProxyError, UpstreamRejected } from '../http/errors.js';
-import { creditsFor } from '../prices.js';
-import { refusalError } from '../spend-ledger.js';
+import { creditsFor } from '../money/prices.js';
+import { refusalError } from '../money/spend-ledger.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { openForRead } from '../photos/read-gate.js';
 import { logConsent } from '../tryon/consent-log.js';

@@ -16,7 +16,7 @@ import {
   type SpendRefusal,
   type SpendUsage,
   type SubmitOutcome,
-} from '../spend-ledger.js';
+} from '../money/spend-ledger.js';
 import type { RateBucket } from './store.js';
 import {
   confirmationFor,
@@ -26,7 +26,7 @@ import {
   type HandoffReceipt,
   type HandoffRecord,
 } from '../photos/handoffs.js';
-import { oldestKept, refundCounters, type JobEntry, type UsageCounters } from '../usage-book.js';
+import { oldestKept, refundCounters, type JobEntry, type UsageCounters } from '../money/usage-book.js';
 import {
   answerCall,
   firstRow,

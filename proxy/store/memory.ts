@@ -3,8 +3,8 @@
 // ids may be kept in a FileIdCache (node.ts: a JSON file) so a restart does not upload again.
 import type { FileIdCache } from '../garment-files.js';
 import type { PhotoRevocations } from '../photos/revocations.js';
-import { MemorySpendLedger, type SpendLedger, type SpendLimits } from '../spend-ledger.js';
-import { MemoryUsageBook, type UsageBook } from '../usage-book.js';
+import { MemorySpendLedger, type SpendLedger, type SpendLimits } from '../money/spend-ledger.js';
+import { MemoryUsageBook, type UsageBook } from '../money/usage-book.js';
 import {
   confirmationFor,
   receiptFor,

@@ -11,11 +11,11 @@
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { STATUS_RANK, type TryonSnapshot } from '../tryon/snapshot.js';
-import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
+import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
 import type { PhotoRevocations } from '../photos/revocations.js';
 import { LEDGER_SCRIPTS, RedisSpendLedger } from './redis-ledger.js';
 import { RedisUsageBook } from './redis-usage.js';
-import type { UsageBook } from '../usage-book.js';
+import type { UsageBook } from '../money/usage-book.js';
 import { besideKey } from './redis-keys.js';
 import type { HandoffConfirmation, HandoffPairing, HandoffReceipt, HandoffRecord } from '../photos/handoffs.js';
 import { StoreOutages, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';

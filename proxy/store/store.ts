@@ -5,10 +5,10 @@
 // listeners) stay in the modules that use them; docs/proxy.md lists both.
 import { ProxyError } from '../http/errors.js';
 import { STATUS_RANK, isTerminal, type TryonSnapshot } from '../tryon/snapshot.js';
-import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
+import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
 import type { PhotoRevocations } from '../photos/revocations.js';
 import type { RateBucket } from './rate-bucket.js';
-import type { UsageBook } from '../usage-book.js';
+import type { UsageBook } from '../money/usage-book.js';
 import type { HandoffConfirmation, HandoffPairing, HandoffReceipt, HandoffRecord } from '../photos/handoffs.js';
 
 /** What every instance knows about one try-on. */

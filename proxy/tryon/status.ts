@@ -9,7 +9,7 @@
 import type { Upstream, UpstreamJob } from '../upstream/client.js';
 import type { ProxyStore, StatusRecord } from '../store/store.js';
 import { noMetrics, type ProxyMetrics } from '../metrics.js';
-import type { UsageBook } from '../usage-book.js';
+import type { UsageBook } from '../money/usage-book.js';
 import { STATUS_RANK, isTerminal, outputsMayHaveChanged, snapshotOf, type TryonSnapshot } from './snapshot.js';
 
 export { isTerminal, type TryonSnapshot };
