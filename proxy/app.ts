@@ -4,9 +4,9 @@
 // This file only wires things: the services every route shares, the cross-cutting middleware
 // (middleware/), the routes (routes/) and the one error answer.
 import { Hono } from 'hono';
-import { catalogPrices, productFinder } from './catalog.js';
+import { catalogPrices, productFinder } from './catalog/catalog.js';
 import { ProxyError, answerInternalError, isProxyError } from './http/errors.js';
-import { GarmentFiles } from './garment-files.js';
+import { GarmentFiles } from './catalog/garment-files.js';
 import { hmac, hmacKey, toHex } from './crypto.js';
 import { HandleSigner } from './handles.js';
 import { resolveLimits } from './config/limits.js';
@@ -33,7 +33,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import type { ProxyServices } from './context.js';
 import type { ProxyEnv } from './http/request-facts.js';
 
-export type { CatalogFile, CatalogVariant, ProductEntry, ProductLookup } from './catalog.js';
+export type { CatalogFile, CatalogVariant, ProductEntry, ProductLookup } from './catalog/catalog.js';
 export type { ProxyLimits } from './config/limits.js';
 export type { PhotoRevocations } from './photos/revocations.js';
 export { DEFAULT_LIMITS } from './config/limits.js';

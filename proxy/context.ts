@@ -1,7 +1,7 @@
 // ProxyServices: what every route shares, built once by createProxy (app.ts) from its options:
 // the upstream client, handles, the catalog, the status board, rate limits, budgets, the shared store, metrics and the log.
-import type { ProductEntry } from './catalog.js';
-import type { GarmentFiles } from './garment-files.js';
+import type { ProductEntry } from './catalog/catalog.js';
+import type { GarmentFiles } from './catalog/garment-files.js';
 import type { HandleSigner } from './handles.js';
 import type { ProxyLimits } from './config/limits.js';
 import type { PhotoRevocations } from './photos/revocations.js';

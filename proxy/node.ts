@@ -18,7 +18,7 @@ import { createProxy, type ProxyOptions } from './app.js';
 import { createAdmin, type AdminMetrics } from './admin.js';
 import { resolveLimits } from './config/limits.js';
 import { MemoryStore } from './store/memory.js';
-import { CatalogError, catalogImages, parseCatalog } from './catalog.js';
+import { CatalogError, catalogImages, parseCatalog } from './catalog/catalog.js';
 import {
   ConfigError,
   describeConfig,
@@ -27,7 +27,7 @@ import {
   type ConfiguredOptions,
   type ProxyConfig,
 } from './config/config.js';
-import type { FileIdCache } from './garment-files.js';
+import type { FileIdCache } from './catalog/garment-files.js';
 import { lingerBeforeClosing, lingerBounds } from './http/lingering-close.js';
 import type { ProxyLimits } from './config/limits.js';
 import { ProxyAnswer } from './http/node-answer.js';

@@ -10,7 +10,7 @@
 // With TRYON_ADMIN_TOKEN bound, GET /usage answers the operator (admin.ts), to that token only.
 // The object classes are exported from here, for wrangler.toml's bindings to name.
 import { createProxy } from './app.js';
-import { CatalogError, type CatalogFile } from './catalog.js';
+import { CatalogError, type CatalogFile } from './catalog/catalog.js';
 import { ConfigError, loadConfig, proxyOptionsFrom } from './config/config.js';
 import { DurableStore, type DurableObjectNamespace } from './store/durable.js';
 import { resolveLimits } from './config/limits.js';

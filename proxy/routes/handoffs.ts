@@ -20,7 +20,7 @@ import {
   type HandoffRecord,
   type HandoffStatus,
 } from '../photos/handoffs.js';
-import { productAsVariant } from '../catalog.js';
+import { productAsVariant } from '../catalog/catalog.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { readRequestText } from '../http/streams.js';
 import { StreamSlots, sayStreamFailed } from '../http/stream-slots.js';

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { ProxyError } from '../http/errors.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { retentionOf } from '../tryon/consent-log.js';
-import { fullBodyOf, modelOf, variantList } from '../catalog.js';
+import { fullBodyOf, modelOf, variantList } from '../catalog/catalog.js';
 import { colourPreviewsOf, firstLookOf } from '../tryon/first-look.js';
 import { availabilityOf } from '../tryon/availability.js';
 import type { ProxyServices } from '../context.js';

@@ -14,7 +14,7 @@ import { readTryonRequest } from '../tryon/request.js';
 import { mountBase, readPreview } from '../tryon/status-body.js';
 import { StatusAnswers } from '../tryon/status-answer.js';
 import { viewsToRender } from '../tryon/views.js';
-import { productAsVariant, type VariantEntry, type View } from '../catalog.js';
+import { productAsVariant, type VariantEntry, type View } from '../catalog/catalog.js';
 import {
   asDraft,
   checkColourPreview,

@@ -1,7 +1,7 @@
 // The store of one process: the default, what `npm start` and a single `tryon-proxy` use. Every
 // method does its work before its first await, so it is atomic on one event loop. Garment file
 // ids may be kept in a FileIdCache (node.ts: a JSON file) so a restart does not upload again.
-import type { FileIdCache } from '../garment-files.js';
+import type { FileIdCache } from '../catalog/garment-files.js';
 import type { PhotoRevocations } from '../photos/revocations.js';
 import { MemorySpendLedger, type SpendLedger, type SpendLimits } from '../money/spend-ledger.js';
 import { MemoryUsageBook, type UsageBook } from '../money/usage-book.js';

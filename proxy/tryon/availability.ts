@@ -5,7 +5,7 @@
 // against, so every instance answers the same.
 import { creditsFor } from '../money/prices.js';
 import { dailyRefusal } from '../money/spend-ledger.js';
-import type { ProductEntry } from '../catalog.js';
+import type { ProductEntry } from '../catalog/catalog.js';
 import type { ProxyServices } from '../context.js';
 
 export type Availability =
