@@ -11,7 +11,7 @@
 // answers cheap and tells it to stop.
 import { Hono, type Context } from 'hono';
 import { requestId } from 'hono/request-id';
-import { constantTimeEqual } from './crypto.js';
+import { constantTimeEqual } from './security/crypto.js';
 import { ProxyError, answerInternalError, isProxyError } from './http/errors.js';
 import { loggedPath, redactingLog } from './middleware/request-log.js';
 import type { ProxyEnv } from './http/request-facts.js';

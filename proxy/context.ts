@@ -2,7 +2,7 @@
 // the upstream client, handles, the catalog, the status board, rate limits, budgets, the shared store, metrics and the log.
 import type { ProductEntry } from './catalog/catalog.js';
 import type { GarmentFiles } from './catalog/garment-files.js';
-import type { HandleSigner } from './handles.js';
+import type { HandleSigner } from './security/handles.js';
 import type { ProxyLimits } from './config/limits.js';
 import type { PhotoRevocations } from './photos/revocations.js';
 import type { PriceTable } from './money/prices.js';

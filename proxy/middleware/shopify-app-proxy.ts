@@ -10,7 +10,7 @@
 // Web Crypto only, so the same middleware runs wherever the proxy runs (Node, Workers). Published
 // as `tryon-proxy/shopify-app-proxy`.
 import type { Context, MiddlewareHandler } from 'hono';
-import { constantTimeEqual, hmac, toHex } from '../crypto.js';
+import { constantTimeEqual, hmac, toHex } from '../security/crypto.js';
 import { ProxyError } from '../http/errors.js';
 
 export interface AppProxySignatureOptions {

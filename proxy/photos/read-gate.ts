@@ -8,7 +8,7 @@
 // forgotten photo's handles answer 404 exactly as an unknown handle does.
 import type { Context } from 'hono';
 import { ProxyError } from '../http/errors.js';
-import type { ClaimsOf, HandleKind } from '../handles.js';
+import type { ClaimsOf, HandleKind } from '../security/handles.js';
 import { photoIdOf } from './revocations.js';
 import { rateLimited, takeRequest } from '../middleware/rate-limit.js';
 import type { ProxyServices } from '../context.js';

@@ -12,7 +12,7 @@
 // The interface is asynchronous so that a shared store (Redis, Durable Objects) can stand behind
 // it; the in-memory one (store/memory.ts) serves one process alone.
 import { ProxyError } from '../http/errors.js';
-import type { ClaimsOf, HandleKind, HandleSigner } from '../handles.js';
+import type { ClaimsOf, HandleKind, HandleSigner } from '../security/handles.js';
 import type { RateBucket } from '../store/rate-bucket.js';
 
 export interface PhotoRevocations {

@@ -3,7 +3,7 @@
 // enough); the rest flows straight on to /v1/files, counted so the size limit holds mid-stream,
 // and walked for EXIF and XMP (photos/metadata.ts) so metadata anywhere in it stops the stream
 // with an error before its end: upstream never receives a whole photo that carries them.
-import { concatBytes } from '../crypto.js';
+import { concatBytes } from '../security/crypto.js';
 import { ProxyError } from '../http/errors.js';
 import { photoSize, sniffPhotoType, type PhotoType } from '../image-signatures.js';
 import { NO_READ_AHEAD, drainBody, drainBudgetFor } from '../http/streams.js';

@@ -7,7 +7,7 @@
 import { Hono, type Handler } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import { randomId } from '../crypto.js';
+import { randomId } from '../security/crypto.js';
 import { ProxyError } from '../http/errors.js';
 import {
   confirmationNumberOf,

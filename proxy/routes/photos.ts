@@ -1,7 +1,7 @@
 // POST /photos: the shopper's photo, checked by its first bytes and streamed on to /v1/files
 // as kind=person. Answers a photo handle; the upstream file id never reaches the browser.
 import { Hono, type MiddlewareHandler } from 'hono';
-import { randomId } from '../crypto.js';
+import { randomId } from '../security/crypto.js';
 import { ProxyError } from '../http/errors.js';
 import { handoffCodeOf, handoffRefusal, newPairing, receiptFor } from '../photos/handoffs.js';
 import { isProxyError } from '../http/errors.js';

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { ProxyError } from '../http/errors.js';
 import { readRequestText } from '../http/streams.js';
 import { parseJob } from '../upstream/answers.js';
-import { webhookVerifier } from '../webhook-signature.js';
+import { webhookVerifier } from '../security/webhook-signature.js';
 import type { ProxyServices } from '../context.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 

@@ -6,7 +6,7 @@
 // forgotten photo, the rate limit) run on every read before this is asked.
 import { fileExpiryOf, statusBody } from './status-body.js';
 import type { TryonSnapshot } from './status.js';
-import type { TryonClaims } from '../handles.js';
+import type { TryonClaims } from '../security/handles.js';
 import type { ProxyServices } from '../context.js';
 
 interface Kept {

@@ -4,7 +4,7 @@
 // its one output (`status` and `outputs` always mean the try-on itself).
 import { isTerminal, type TryonSnapshot } from './status.js';
 import type { ProxyServices } from '../context.js';
-import type { TryonClaims } from '../handles.js';
+import type { TryonClaims } from '../security/handles.js';
 import type { UpstreamOutput } from '../upstream/client.js';
 
 /** What a status body needs: the clock and limits for its file handles' lifetimes, and the signer. */

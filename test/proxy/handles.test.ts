@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { constantTimeEqual, fromBase64Url, toBase64Url } from '../../proxy/crypto.js';
-import { HandleSigner } from '../../proxy/handles.js';
+import { constantTimeEqual, fromBase64Url, toBase64Url } from '../../proxy/security/crypto.js';
+import { HandleSigner } from '../../proxy/security/handles.js';
 import { ProxyError } from '../../proxy/http/errors.js';
 
 const claims = { id: 'ph_1', fileId: 'file_abc123' };
@@ -130,7 +130,7 @@ describe('handles', () => {
   });
 });
 
-// The properties the bespoke construction is kept for (see the comment atop proxy/handles.ts).
+// The properties the bespoke construction is kept for (see the comment atop proxy/security/handles.ts).
 describe('handle properties', () => {
   const secret = 's3cret-s3cret-s3cret-s3cret-s3cret';
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
