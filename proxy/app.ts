@@ -22,7 +22,7 @@ import { answerHeaders } from './middleware/answer-headers.js';
 import { TryonStatusBoard } from './tryon/status.js';
 import { BudgetAlerts } from './money/budget-alerts.js';
 import { MemoryStore } from './store/memory.js';
-import { noMetrics } from './metrics.js';
+import { noMetrics } from './operator/metrics.js';
 import { Upstream } from './upstream/client.js';
 import { fileRoutes } from './routes/files.js';
 import { handoffRoutes } from './routes/handoffs.js';

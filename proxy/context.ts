@@ -10,11 +10,11 @@ import type { SpendLedger } from './money/spend-ledger.js';
 import type { UsageBook } from './money/usage-book.js';
 import type { BudgetAlerts } from './money/budget-alerts.js';
 import type { RateLimit } from './middleware/rate-limit.js';
-import type { ProxyMetrics } from './metrics.js';
+import type { ProxyMetrics } from './operator/metrics.js';
 import type { ProxyStore } from './store/store.js';
 import type { TryonStatusBoard } from './tryon/status.js';
 import type { Upstream } from './upstream/client.js';
-import type { Log } from './log.js';
+import type { Log } from './operator/log.js';
 import type { ProxyContext } from './http/request-facts.js';
 
 export interface ProxyServices {

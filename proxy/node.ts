@@ -15,7 +15,7 @@ import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { createProxy, type ProxyOptions } from './app.js';
-import { createAdmin, type AdminMetrics } from './admin.js';
+import { createAdmin, type AdminMetrics } from './operator/admin.js';
 import { resolveLimits } from './config/limits.js';
 import { MemoryStore } from './store/memory.js';
 import { CatalogError, catalogImages, parseCatalog } from './catalog/catalog.js';
@@ -316,7 +316,9 @@ export async function serveConfigured(
   // prom-client and ioredis are loaded only when asked for: a shop without them never pays for them.
   // They are optional peer dependencies of the package: a shop installs them only to use them.
   const prometheus = config.adminToken
-    ? (await optional(() => import('./metrics-prometheus.js'), 'TRYON_ADMIN_TOKEN', 'prom-client')).prometheusMetrics()
+    ? (
+        await optional(() => import('./operator/metrics-prometheus.js'), 'TRYON_ADMIN_TOKEN', 'prom-client')
+      ).prometheusMetrics()
     : undefined;
   const store = config.redisUrl
     ? await (

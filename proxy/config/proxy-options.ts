@@ -7,7 +7,7 @@ import type { TrustProxy } from '../http/client-address.js';
 import type { PartialPriceTable } from '../money/prices.js';
 import type { AppProxyClientOptions } from '../middleware/shopify-app-proxy.js';
 import type { BudgetAlertOptions } from '../money/budget-alerts.js';
-import type { ProxyMetrics } from '../metrics.js';
+import type { ProxyMetrics } from '../operator/metrics.js';
 import type { ProxyStore } from '../store/store.js';
 import type { ProxyContext } from '../http/request-facts.js';
 

@@ -6,7 +6,7 @@
 // compares the two paths; guards.test.ts and hostile-input.test.ts check them).
 import type { MiddlewareHandler } from 'hono';
 import type { ProxyEnv } from '../http/request-facts.js';
-import type { Log } from '../log.js';
+import type { Log } from '../operator/log.js';
 import { loggedPath } from './request-log.js';
 import { SECURITY_HEADERS, fixedHeadersWriter } from '../http/answer-head.js';
 

@@ -8,7 +8,7 @@
 // and then, as a safety net for an event that gets lost.
 import type { Upstream, UpstreamJob } from '../upstream/client.js';
 import type { ProxyStore, StatusRecord } from '../store/store.js';
-import { noMetrics, type ProxyMetrics } from '../metrics.js';
+import { noMetrics, type ProxyMetrics } from '../operator/metrics.js';
 import type { UsageBook } from '../money/usage-book.js';
 import { STATUS_RANK, isTerminal, outputsMayHaveChanged, snapshotOf, type TryonSnapshot } from './snapshot.js';
 

@@ -2,7 +2,7 @@
 // timeout for streamed bodies), retries with jittered backoff for calls that are safe to repeat,
 // and upstream's failures turned into our error shape. Knows no route and no answer's meaning.
 import { ProxyError, UpstreamRejected } from '../http/errors.js';
-import type { Log } from '../log.js';
+import type { Log } from '../operator/log.js';
 import { observeChunks } from '../http/streams.js';
 
 export interface TransportOptions {

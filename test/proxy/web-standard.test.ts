@@ -69,13 +69,13 @@ describe('proxy app code is Web-standard', () => {
     assert.deepEqual(offenders, []);
   });
 
-  it('the Node-only libraries (ioredis, rate-limiter-flexible, prom-client) are loaded only by node.ts, through store/redis*.ts and metrics-prometheus.ts', () => {
+  it('the Node-only libraries (ioredis, rate-limiter-flexible, prom-client) are loaded only by node.ts, through store/redis*.ts and operator/metrics-prometheus.ts', () => {
     const nodeOnlyLibraries = ['ioredis', 'rate-limiter-flexible', 'prom-client'];
     const nodeOnlyModules: Record<string, string[]> = {
       'store/redis.ts': ['ioredis', 'rate-limiter-flexible'],
       'store/redis-ledger.ts': ['ioredis'],
       'store/redis-usage.ts': ['ioredis'],
-      'metrics-prometheus.ts': ['prom-client'],
+      'operator/metrics-prometheus.ts': ['prom-client'],
     };
     const offenders: string[] = [];
     for (const file of sources(root)) {
@@ -94,8 +94,8 @@ describe('proxy app code is Web-standard', () => {
     // ...and node.ts loads them only when asked (TRYON_REDIS_URL, TRYON_METRICS_TOKEN): dynamic imports.
     const node = readFileSync(join(root, 'node.ts'), 'utf8');
     assert.match(node, /\(\) => import\('\.\/store\/redis\.js'\)/);
-    assert.match(node, /\(\) => import\('\.\/metrics-prometheus\.js'\)/);
-    assert.doesNotMatch(node, /from '\.\/store\/redis\.js'|from '\.\/metrics-prometheus\.js'/);
+    assert.match(node, /\(\) => import\('\.\/operator\/metrics-prometheus\.js'\)/);
+    assert.doesNotMatch(node, /from '\.\/store\/redis\.js'|from '\.\/operator\/metrics-prometheus\.js'/);
   });
 
   it('node.ts does use the Node adapter (so the check above looks at real code)', () => {
