@@ -11,7 +11,7 @@ import { ProxyError } from '../http/errors.js';
 import type { ClaimsOf, HandleKind } from '../security/handles.js';
 import { photoIdOf } from './revocations.js';
 import { rateLimited, takeRequest } from '../middleware/rate-limit.js';
-import type { ProxyServices } from '../context.js';
+import type { ProxyServices } from '../services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 
 export async function openForRead<K extends HandleKind>(

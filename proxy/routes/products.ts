@@ -7,7 +7,7 @@ import { retentionOf } from '../tryon/consent-log.js';
 import { fullBodyOf, modelOf, variantList } from '../catalog/catalog.js';
 import { colourPreviewsOf, firstLookOf } from '../tryon/first-look.js';
 import { availabilityOf } from '../tryon/availability.js';
-import type { ProxyServices } from '../context.js';
+import type { ProxyServices } from '../services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 import { noStoreJson } from '../http/no-store-json.js';
 

@@ -27,7 +27,7 @@ import { pictureOf } from '../tryon/picture.js';
 import { productImageOf, tryonRequestBody } from '../upstream/tryon-body.js';
 import { upstreamStartedNothing } from '../upstream/transport.js';
 import { tryonEvents } from './tryon-events.js';
-import type { ProxyServices } from '../context.js';
+import type { ProxyServices } from '../services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 import type { ProxyLimits } from '../config/limits.js';
 import type { UpstreamJob } from '../upstream/client.js';

@@ -6,7 +6,7 @@
 import { creditsFor } from '../money/prices.js';
 import { dailyRefusal } from '../money/spend-ledger.js';
 import type { ProductEntry } from '../catalog/catalog.js';
-import type { ProxyServices } from '../context.js';
+import type { ProxyServices } from '../services.js';
 
 export type Availability =
   { available: true } | { available: false; unavailableReason: 'disabled' | 'daily_budget_reached' };

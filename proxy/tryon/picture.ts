@@ -3,7 +3,7 @@
 import { ProxyError } from '../http/errors.js';
 import { modelOf, type VariantEntry } from '../catalog/catalog.js';
 import { openUnforgotten } from '../photos/revocations.js';
-import type { ProxyServices } from '../context.js';
+import type { ProxyServices } from '../services.js';
 import type { TryonRequest } from './request.js';
 
 /**

@@ -7,7 +7,7 @@
 import { fileExpiryOf, statusBody } from './status-body.js';
 import type { TryonSnapshot } from './status.js';
 import type { TryonClaims } from '../security/handles.js';
-import type { ProxyServices } from '../context.js';
+import type { ProxyServices } from '../services.js';
 
 interface Kept {
   snapshot: TryonSnapshot;

@@ -3,7 +3,7 @@
 // first look was started beside it, `preview` with that draft's own state and, once it succeeded,
 // its one output (`status` and `outputs` always mean the try-on itself).
 import { isTerminal, type TryonSnapshot } from './status.js';
-import type { ProxyServices } from '../context.js';
+import type { ProxyServices } from '../services.js';
 import type { TryonClaims } from '../security/handles.js';
 import type { UpstreamOutput } from '../upstream/client.js';
 
