@@ -1,8 +1,8 @@
 // Unit tests of widget/error-policy.ts, in the browser: for every code the proxy can answer
-// (proxy/errors.ts ERROR_CODES), the words the shopper reads, the one way on the error step offers
+// (proxy/http/errors.ts ERROR_CODES), the words the shopper reads, the one way on the error step offers
 // (its label, or none), and the step "Try again" goes back to with the handles the tab forgets.
 import { expect } from '@open-wc/testing';
-import { ERROR_CODES } from '../../proxy/errors.js';
+import { ERROR_CODES } from '../../proxy/http/errors.js';
 import { actionLabel, failure, isAbort, photoRefused, unavailableNow } from '../../widget/error-policy.js';
 import { ProxyCallError } from '../../widget/proxy-client.js';
 import { Texts } from '../../widget/texts.js';

@@ -1,14 +1,14 @@
 // Environment → validated proxy configuration (docs/proxy.md, "Configuration"). Refuses an unsafe production
 // start with one message listing every problem; the key is never printed, only its kind. What a
-// configuration holds, and what is made of it, is config-shape.ts.
+// configuration holds, and what is made of it, is shape.ts.
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type ProxyLimits } from './limits.js';
-import { TrustProxyError, parseTrustProxy, type TrustProxy } from './client-address.js';
-import { priceTableSchema, type PartialPriceTable } from './prices.js';
-import { ConfigError, type ProxyConfig } from './config-shape.js';
+import { TrustProxyError, parseTrustProxy, type TrustProxy } from '../http/client-address.js';
+import { priceTableSchema, type PartialPriceTable } from '../money/prices.js';
+import { ConfigError, type ProxyConfig } from './shape.js';
 
-export { ConfigError, describeConfig, describeKey, proxyOptionsFrom } from './config-shape.js';
-export type { ConfiguredOptions, ProxyConfig } from './config-shape.js';
+export { ConfigError, describeConfig, describeKey, proxyOptionsFrom } from './shape.js';
+export type { ConfiguredOptions, ProxyConfig } from './shape.js';
 
 /** env var → limit name; each a non-negative integer. */
 const LIMIT_VARS: Record<string, keyof ProxyLimits> = {

@@ -11,9 +11,9 @@
 //
 // The interface is asynchronous so that a shared store (Redis, Durable Objects) can stand behind
 // it; the in-memory one (store/memory.ts) serves one process alone.
-import { ProxyError } from './errors.js';
-import type { ClaimsOf, HandleKind, HandleSigner } from './handles.js';
-import type { RateBucket } from './store/rate-bucket.js';
+import { ProxyError } from '../http/errors.js';
+import type { ClaimsOf, HandleKind, HandleSigner } from '../security/handles.js';
+import type { RateBucket } from '../store/rate-bucket.js';
 
 export interface PhotoRevocations {
   /** Records the photo as forgotten until `until` (epoch milliseconds). Repeating it is harmless. */

@@ -2,7 +2,7 @@
 // catalog.ts reads a catalog with these and answers lookups; this file only says what is valid,
 // and how a problem is told to the merchant (naming product, variant and field).
 import { z } from 'zod';
-import { TIERS, priceTableSchema } from './prices.js';
+import { TIERS, priceTableSchema } from '../money/prices.js';
 
 export const VIEWS = ['front', 'three_quarter_left', 'side', 'back'] as const;
 export type View = (typeof VIEWS)[number];

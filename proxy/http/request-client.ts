@@ -4,8 +4,8 @@
 // once (and the App Proxy's count of addresses per signature is touched once, too).
 import { ProxyError } from './errors.js';
 import { clientAddress, clientKey, forwardedByClient, type TrustProxy } from './client-address.js';
-import type { AppProxyClients } from './middleware/shopify-app-proxy.js';
-import type { Log } from './log.js';
+import type { AppProxyClients } from '../middleware/shopify-app-proxy.js';
+import type { Log } from '../operator/log.js';
 import type { ProxyContext } from './request-facts.js';
 
 /** How many connections' client keys are remembered at once. */

@@ -3,10 +3,10 @@
 // when what is left of the day's budget cannot cover its price (a try-on of its views as an
 // image: the least a shopper can ask of it). Read from the spend ledger the try-ons reserve
 // against, so every instance answers the same.
-import { creditsFor } from './prices.js';
-import { dailyRefusal } from './spend-ledger.js';
-import type { ProductEntry } from './catalog.js';
-import type { ProxyServices } from './context.js';
+import { creditsFor } from '../money/prices.js';
+import { dailyRefusal } from '../money/spend-ledger.js';
+import type { ProductEntry } from '../catalog/catalog.js';
+import type { ProxyServices } from '../services.js';
 
 export type Availability =
   { available: true } | { available: false; unavailableReason: 'disabled' | 'daily_budget_reached' };

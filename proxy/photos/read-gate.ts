@@ -7,12 +7,12 @@
 // sends, a handle the proxy never minted (or one that expired) still costs an allowance, and a
 // forgotten photo's handles answer 404 exactly as an unknown handle does.
 import type { Context } from 'hono';
-import { ProxyError } from './errors.js';
-import type { ClaimsOf, HandleKind } from './handles.js';
-import { photoIdOf } from './photo-revocations.js';
-import { rateLimited, takeRequest } from './middleware/rate-limit.js';
-import type { ProxyServices } from './context.js';
-import type { ProxyEnv } from './request-facts.js';
+import { ProxyError } from '../http/errors.js';
+import type { ClaimsOf, HandleKind } from '../security/handles.js';
+import { photoIdOf } from './revocations.js';
+import { rateLimited, takeRequest } from '../middleware/rate-limit.js';
+import type { ProxyServices } from '../services.js';
+import type { ProxyEnv } from '../http/request-facts.js';
 
 export async function openForRead<K extends HandleKind>(
   services: Pick<ProxyServices, 'handles' | 'revocations' | 'reads' | 'client'>,

@@ -5,7 +5,7 @@
 // A retry of the same try-on finds its reservation and passes free, even once the day is spent.
 // The interface is asynchronous so a shared store (Redis, a Durable Object) can implement it with
 // one atomic script; the in-memory ledger below is one process's.
-import { ProxyError } from './errors.js';
+import { ProxyError } from '../http/errors.js';
 
 export interface SpendLimits {
   /** Distinct try-ons the whole proxy may start per UTC day. */

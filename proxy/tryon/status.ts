@@ -6,11 +6,11 @@
 // try-on is never polled again, and a status never goes backwards (the store refuses it). Once a
 // webhook has arrived for a try-on, its later changes are pushed too, so it is polled only now
 // and then, as a safety net for an event that gets lost.
-import type { Upstream, UpstreamJob } from './upstream/client.js';
-import type { ProxyStore, StatusRecord } from './store/store.js';
-import { noMetrics, type ProxyMetrics } from './metrics.js';
-import type { UsageBook } from './usage-book.js';
-import { STATUS_RANK, isTerminal, outputsMayHaveChanged, snapshotOf, type TryonSnapshot } from './tryon/snapshot.js';
+import type { Upstream, UpstreamJob } from '../upstream/client.js';
+import type { ProxyStore, StatusRecord } from '../store/store.js';
+import { noMetrics, type ProxyMetrics } from '../operator/metrics.js';
+import type { UsageBook } from '../money/usage-book.js';
+import { STATUS_RANK, isTerminal, outputsMayHaveChanged, snapshotOf, type TryonSnapshot } from './snapshot.js';
 
 export { isTerminal, type TryonSnapshot };
 

@@ -37,7 +37,7 @@ export const drainBudgetFor = (limitBytes: number): number => limitBytes + DRAIN
 
 /**
  * Drains a refused body that nobody reads yet. A locked body already has a reader, and the one
- * holding it drains it (photo-upload.ts), so it is left alone here.
+ * holding it drains it (photos/upload.ts), so it is left alone here.
  */
 export async function drainUnread(body: ReadableStream<Uint8Array> | null | undefined, budget: number): Promise<void> {
   if (body && !body.locked) await drainBody(body.getReader(), budget);

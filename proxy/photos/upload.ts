@@ -1,13 +1,13 @@
 // Reads the `photo` part of a multipart upload as a stream: only the first bytes are held back
 // (to check by magic bytes that it is a photo and, where the header shows it, that it is big
 // enough); the rest flows straight on to /v1/files, counted so the size limit holds mid-stream,
-// and walked for EXIF and XMP (photo-metadata.ts) so metadata anywhere in it stops the stream
+// and walked for EXIF and XMP (photos/metadata.ts) so metadata anywhere in it stops the stream
 // with an error before its end: upstream never receives a whole photo that carries them.
-import { concatBytes } from './crypto.js';
-import { ProxyError } from './errors.js';
-import { photoSize, sniffPhotoType, type PhotoType } from './image-signatures.js';
-import { NO_READ_AHEAD, drainBody, drainBudgetFor } from './streams.js';
-import { MetadataScan, photoHasMetadataError } from './photo-metadata.js';
+import { concatBytes } from '../security/crypto.js';
+import { ProxyError } from '../http/errors.js';
+import { photoSize, sniffPhotoType, type PhotoType } from '../image-signatures.js';
+import { NO_READ_AHEAD, drainBody, drainBudgetFor } from '../http/streams.js';
+import { MetadataScan, photoHasMetadataError } from './metadata.js';
 
 /** Searches `needle` in `hay` from `from`. */
 function indexOf(hay: Uint8Array, needle: Uint8Array, from = 0): number {
@@ -49,7 +49,7 @@ const MAX_HEADER_BYTES = 16 * 1024;
 /**
  * Finds the multipart field `field` in `body`, checks its first bytes and returns it as a stream.
  * Errors: 400 (not multipart / no such field), 415 (not a photo), 422 (too small, or still carrying
- * EXIF/XMP: photo-metadata.ts), 413 (too large).
+ * EXIF/XMP: photos/metadata.ts), 413 (too large).
  */
 export async function openPhotoPart(
   body: ReadableStream<Uint8Array> | null,

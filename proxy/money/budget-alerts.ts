@@ -7,7 +7,7 @@
 // The shopper never waits for it: the POST runs after the answer (waitUntil on Workers), and a
 // failed delivery is retried twice, then logged; it is not sent again that day.
 import { Webhook } from 'standardwebhooks';
-import type { Log } from './log.js';
+import type { Log } from '../operator/log.js';
 import type { SpendLedger, SpendLimits } from './spend-ledger.js';
 import type { UsageBook } from './usage-book.js';
 

@@ -2,9 +2,9 @@
 // pose, provider, which views and whether video is offered. The browser only names a product.
 // It comes from a file (docs/proxy.md, "Catalog"; validated at start with errors naming product and
 // field) or from a function the shop passes (for a shop that reads its own product data). The
-// file's schema is catalog-schema.ts; this file reads it and answers lookups.
+// file's schema is schema.ts; this file reads it and answers lookups.
 import { z } from 'zod';
-import { TIERS, type PartialPriceTable, type Tier } from './prices.js';
+import { TIERS, type PartialPriceTable, type Tier } from '../money/prices.js';
 import {
   CatalogError,
   crossFieldProblems,
@@ -25,7 +25,7 @@ import {
   type Mode,
   type VideoOptions,
   type View,
-} from './catalog-schema.js';
+} from './schema.js';
 
 export { CatalogError, MODEL_ID, MODES, TIERS, VARIANT_ID, VIEWS };
 export type { CatalogFile, CatalogModel, CatalogProduct, CatalogVariant, Mode, Tier, VideoOptions, View };

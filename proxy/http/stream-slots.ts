@@ -5,7 +5,7 @@
 // isolate (there a try-on's Durable Object caps its watchers across isolates, durable-tryon.ts).
 import type { SSEStreamingApi } from 'hono/streaming';
 import { ProxyError } from './errors.js';
-import type { Log } from './log.js';
+import type { Log } from '../operator/log.js';
 
 /** How long a refused watcher is asked to wait; the widget polls meanwhile. */
 const RETRY_SECONDS = 10;

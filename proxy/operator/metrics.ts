@@ -1,6 +1,6 @@
 // What the proxy counts for its operator. The app only calls this interface (Web-standard, so
 // it runs on Workers too); node.ts fills it with prom-client and serves GET /metrics
-// (proxy/metrics-prometheus.ts). Labels are the product's words and never an id or an address.
+// (proxy/operator/metrics-prometheus.ts). Labels are the product's words and never an id or an address.
 export interface ProxyMetrics {
   /** A try-on upstream accepted (a retry of one already started is not counted again). */
   tryonStarted(product: string, tier: string, credits: number): void;

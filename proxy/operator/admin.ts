@@ -11,13 +11,13 @@
 // answers cheap and tells it to stop.
 import { Hono, type Context } from 'hono';
 import { requestId } from 'hono/request-id';
-import { constantTimeEqual } from './crypto.js';
-import { ProxyError, answerInternalError, isProxyError } from './errors.js';
-import { loggedPath, redactingLog } from './middleware/request-log.js';
-import type { ProxyEnv } from './request-facts.js';
+import { constantTimeEqual } from '../security/crypto.js';
+import { ProxyError, answerInternalError, isProxyError } from '../http/errors.js';
+import { loggedPath, redactingLog } from '../middleware/request-log.js';
+import type { ProxyEnv } from '../http/request-facts.js';
 import type { Log } from './log.js';
-import type { SpendLedger } from './spend-ledger.js';
-import type { UsageBook, UsageDay } from './usage-book.js';
+import type { SpendLedger } from '../money/spend-ledger.js';
+import type { UsageBook, UsageDay } from '../money/usage-book.js';
 
 /** Refused attempts one client may make in any sixty seconds before its wrong tokens are answered 429. */
 export const ADMIN_REFUSALS_PER_MINUTE = 10;

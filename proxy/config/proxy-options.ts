@@ -1,15 +1,15 @@
 // What createProxy (app.ts) is given, and the checks of it made once at creation: everything a
 // shop, node.ts, worker.ts or config.ts can set. Kept apart from app.ts, which wires what they make.
-import { catalogImages, parseCatalog, type CatalogFile, type ProductLookup } from './catalog.js';
-import type { FileIdCache, ReadAsset } from './garment-files.js';
+import { catalogImages, parseCatalog, type CatalogFile, type ProductLookup } from '../catalog/catalog.js';
+import type { FileIdCache, ReadAsset } from '../catalog/garment-files.js';
 import type { ProxyLimits } from './limits.js';
-import type { TrustProxy } from './client-address.js';
-import type { PartialPriceTable } from './prices.js';
-import type { AppProxyClientOptions } from './middleware/shopify-app-proxy.js';
-import type { BudgetAlertOptions } from './budget-alerts.js';
-import type { ProxyMetrics } from './metrics.js';
-import type { ProxyStore } from './store/store.js';
-import type { ProxyContext } from './request-facts.js';
+import type { TrustProxy } from '../http/client-address.js';
+import type { PartialPriceTable } from '../money/prices.js';
+import type { AppProxyClientOptions } from '../middleware/shopify-app-proxy.js';
+import type { BudgetAlertOptions } from '../money/budget-alerts.js';
+import type { ProxyMetrics } from '../operator/metrics.js';
+import type { ProxyStore } from '../store/store.js';
+import type { ProxyContext } from '../http/request-facts.js';
 
 export interface ProxyOptions {
   /** Upstream API key; never logged, never answered. */

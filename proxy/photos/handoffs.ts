@@ -11,8 +11,8 @@
 // number is typed there (POST /handoffs/{h}/confirm). The number travels the other way from the
 // code on purpose: one shown on the desktop could be sent along with the link. Wrong numbers are
 // counted down in one atomic step of every store; when the tries are used up the hand-off ends.
-import { constantTimeEqual } from './crypto.js';
-import { ProxyError } from './errors.js';
+import { constantTimeEqual } from '../security/crypto.js';
+import { ProxyError } from '../http/errors.js';
 
 /** How long a code may be used. */
 export const HANDOFF_TTL_MS = 10 * 60_000;

@@ -4,10 +4,10 @@
 // is kept in the store (the memory store may persist it, so a restart does not upload again), and
 // the first upload holds the store's lock on the image, so concurrent first requests on every
 // instance share one upload. An image given as a URL is fetched with bounds of its own (fetchImage).
-import { ProxyError } from './errors.js';
-import { sniffPhotoType } from './image-signatures.js';
-import type { Upstream } from './upstream/client.js';
-import type { ProxyStore } from './store/store.js';
+import { ProxyError } from '../http/errors.js';
+import { sniffPhotoType } from '../image-signatures.js';
+import type { Upstream } from '../upstream/client.js';
+import type { ProxyStore } from '../store/store.js';
 
 export interface FileIdCache {
   load(): Promise<Record<string, string>>;
