@@ -4,7 +4,7 @@
 // rendering the runner drives.
 import type { StoredFile } from './files.js';
 import type { Tier } from './tiers.js';
-import type { RenderLabels } from './picture.js';
+import type { RenderLabels } from './drawing/picture.js';
 import { defaultSubtype } from './tryon-request.js';
 import type { ImageRequest, VideoRequest, View } from './tryon-request.js';
 import type { Workspace } from './workspaces.js';
