@@ -9,7 +9,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { SandboxError, errorBody } from './errors.js';
 import { Faults } from './jobs/faults.js';
-import { FileStore } from './files.js';
+import { FileStore } from './files/store.js';
 import { jobJson } from './jobs/job.js';
 import { JobRunner } from './jobs/runner.js';
 import { defaultGeneralProviders, requestSchemas } from './jobs/tryon-request.js';

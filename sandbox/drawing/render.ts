@@ -11,7 +11,7 @@ import { markingSvg } from './captions.js';
 import { headOf, medianColour } from './figure.js';
 import type { Raw } from './figure.js';
 import { bodyRegion, garmentLayer } from './garment-layer.js';
-import { decodeHeicPhoto } from '../heic.js';
+import { decodeHeicPhoto } from '../files/heic.js';
 import { maskOf, message, rawInput, rawOf, separable } from './pixels.js';
 import { personStandInSvg } from './stand-ins.js';
 import type { Tier } from '../jobs/tiers.js';

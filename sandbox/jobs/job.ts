@@ -2,7 +2,7 @@
 // progress read between phases), each output's record, and which provider `auto` resolves to.
 // Apart from the runner (runner.ts), so the routes that answer with a job need not import the
 // rendering the runner drives.
-import type { StoredFile } from '../files.js';
+import type { StoredFile } from '../files/store.js';
 import type { Tier } from './tiers.js';
 import type { RenderLabels } from '../drawing/picture.js';
 import { defaultSubtype } from './tryon-request.js';

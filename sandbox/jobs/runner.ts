@@ -11,7 +11,7 @@ import { KeptFronts } from '../drawing/kept-fronts.js';
 import type { Front } from '../drawing/picture.js';
 import { renderVideo } from '../drawing/video.js';
 import { drawSeconds, durations, latency } from './tiers.js';
-import type { FileStore, StoredFile } from '../files.js';
+import type { FileStore, StoredFile } from '../files/store.js';
 import type { ImageRequest, VideoRequest, View } from './tryon-request.js';
 import type { Workspace } from '../workspaces.js';
 

@@ -4,7 +4,7 @@
 import type { Context } from 'hono';
 import { SandboxError } from '../errors.js';
 import type { Faults } from '../jobs/faults.js';
-import type { FileStore } from '../files.js';
+import type { FileStore } from '../files/store.js';
 import type { JobRunner } from '../jobs/runner.js';
 import type { requestSchemas } from '../jobs/tryon-request.js';
 import type { Workspace, Workspaces } from '../workspaces.js';
