@@ -150,11 +150,7 @@ export async function buildNpm(
     buildLeavingNodeEnv(npmConfig({ outDir, quiet: options.quiet ?? false })),
     buildFrameworkEntries(outDir, options.quiet),
   ]);
-  await copyDeclarations(
-    join(typesDir, 'widget'),
-    outDir,
-    (file) => !file.startsWith('integrations') && !file.startsWith('dist'),
-  );
+  await copyDeclarations(join(typesDir, 'widget'), outDir, (file) => !file.startsWith('dist'));
   await dropVendorSourceMaps(outDir);
   await shareCdnChunks(outDir, cdnDir);
   // Type-only modules (events.ts) emit no JavaScript: the manifest names only files that exist.

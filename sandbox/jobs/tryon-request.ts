@@ -4,7 +4,7 @@
 // person_image, a garment file for garment_image). Each refusal names its field.
 import { z } from 'zod';
 import { tiers } from './tiers.js';
-import type { IssueDetail } from './errors.js';
+import type { IssueDetail } from '../errors.js';
 
 export const views = ['front', 'three_quarter_left', 'side', 'back'] as const;
 export type View = (typeof views)[number];

@@ -1,13 +1,13 @@
 // A try-on job as the sandbox keeps it, and as the API shows it: the job answer (`jobJson`, with a
 // progress read between phases), each output's record, and which provider `auto` resolves to.
-// Apart from the runner (jobs.ts), so the routes that answer with a job need not import the
+// Apart from the runner (runner.ts), so the routes that answer with a job need not import the
 // rendering the runner drives.
-import type { StoredFile } from './files.js';
+import type { StoredFile } from '../files/store.js';
 import type { Tier } from './tiers.js';
-import type { RenderLabels } from './picture.js';
+import type { RenderLabels } from '../drawing/picture.js';
 import { defaultSubtype } from './tryon-request.js';
 import type { ImageRequest, VideoRequest, View } from './tryon-request.js';
-import type { Workspace } from './workspaces.js';
+import type { Workspace } from '../workspaces.js';
 
 export type JobType = 'image' | 'catalog' | 'video';
 export type JobStatus = 'queued' | 'processing' | 'succeeded' | 'failed';

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { sniffPhotoType, type PhotoType } from '../proxy/image-signatures.js';
+import { sniffPhotoType, type PhotoType } from '../../proxy/image-signatures.js';
 
 // The stand-in reads uploads with the proxy's own list of photo signatures (proxy/image-signatures.ts,
 // which imports nothing), so the two can never disagree about which photo is a PNG, JPEG, WebP or HEIC.

@@ -11,10 +11,10 @@ import { markingSvg } from './captions.js';
 import { headOf, medianColour } from './figure.js';
 import type { Raw } from './figure.js';
 import { bodyRegion, garmentLayer } from './garment-layer.js';
-import { decodeHeicPhoto } from './heic.js';
+import { decodeHeicPhoto } from '../files/heic.js';
 import { maskOf, message, rawInput, rawOf, separable } from './pixels.js';
 import { personStandInSvg } from './stand-ins.js';
-import type { Tier } from './tiers.js';
+import type { Tier } from '../jobs/tiers.js';
 import type { Colour, Front, RenderLabels } from './picture.js';
 import { viewPicture } from './views.js';
 
