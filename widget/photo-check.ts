@@ -15,7 +15,7 @@ import type { PhotoCheckReason, PhotoMeasures } from './photo-check/verdict.js';
 import { checkEn } from './photo-check/i18n/english.js';
 import type { CheckTexts } from './photo-check/i18n/english.js';
 import type { CheckAnswer } from './photo-check/worker.js';
-import type { TryonPhotoCheckDetail } from './events.js';
+import type { TryonPhotoCheckDetail } from './core/events.js';
 import { askWorker, startWorker, workersAvailable, WorkerStartError } from './worker-file.js';
 
 export type PhotoCheckMode = 'warn' | 'strict';

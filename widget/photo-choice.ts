@@ -8,7 +8,7 @@ import type { PreparedPhoto } from './photo.js';
 import type { PhotoCheck } from './photo-check.js';
 import { photoProblem } from './steps/photo.js';
 import type { Texts } from './texts.js';
-import type { TryonEventDetail } from './events.js';
+import type { TryonEventDetail } from './core/events.js';
 
 type CheckVerdict = Omit<TryonEventDetail<'tryon-photo-check'>, 'product' | 'variant'>;
 

@@ -7,7 +7,7 @@ import { hasOutput } from './session.js';
 import type { SessionEvent, SessionState } from './session.js';
 import { download, outputFileName, productPageUrl, share } from './result-actions.js';
 import type { Texts } from './texts.js';
-import type { TryonOutput } from './events.js';
+import type { TryonOutput } from './core/events.js';
 
 /** What the result view asks of the panel. */
 export interface ResultViewOptions {

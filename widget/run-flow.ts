@@ -11,7 +11,7 @@ import type { FailedStage, SessionEvent, SessionState } from './session.js';
 import { ProxyClient, ProxyCallError } from './proxy-client.js';
 import type { ProductInfo } from './proxy-client.js';
 import { failure, isAbort } from './error-policy.js';
-import { unavailableReasonOf } from './availability.js';
+import { unavailableReasonOf } from './core/availability.js';
 import { expectedMs, requestedViews, variantToTry } from './product.js';
 import { keepForReload, reportsOf } from './run-reports.js';
 import type { RunChange, RunNotice } from './run-reports.js';

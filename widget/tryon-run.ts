@@ -10,11 +10,11 @@ import { serviceDown } from './proxy-errors.js';
 import type { ProxyClient } from './proxy-client.js';
 import type { UploadedPhoto } from './proxy-answers.js';
 import { unavailableNow } from './error-policy.js';
-import { lastPhoto } from './storage.js';
+import { lastPhoto } from './core/storage.js';
 import { forgetEverything } from './forget-photo.js';
 import { consentVersion } from './consent-version.js';
-import type { StoredTryon } from './storage.js';
-import type { TryonOutput } from './events.js';
+import type { StoredTryon } from './core/storage.js';
+import type { TryonOutput } from './core/events.js';
 
 export type { RunOptions, RunSettings } from './run-flow.js';
 export type { RunChange, Report } from './run-reports.js';

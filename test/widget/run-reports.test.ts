@@ -5,7 +5,7 @@ import { initialSession, nextSession } from '../../widget/session.js';
 import type { SessionEvent, SessionState } from '../../widget/session.js';
 import { keepForReload, reportsOf } from '../../widget/run-reports.js';
 import type { ReportFacts, RunNotice } from '../../widget/run-reports.js';
-import { currentTryon, lastPhoto } from '../../widget/storage.js';
+import { currentTryon, lastPhoto } from '../../widget/core/storage.js';
 
 const facts: ReportFacts = {
   endpoint: '/reports-test',

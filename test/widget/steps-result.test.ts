@@ -11,7 +11,7 @@ import { coloursStep } from '../../widget/steps/colours.js';
 import { modelsStep } from '../../widget/steps/models.js';
 import { desktopHandoffStep, phoneSentStep } from '../../widget/steps/handoff.js';
 import type { DesktopHandoffStep } from '../../widget/steps/handoff.js';
-import type { TryonOutput } from '../../widget/events.js';
+import type { TryonOutput } from '../../widget/core/events.js';
 import { buttonNames, calls, compare, english, shown } from './step-render.js';
 
 const front: TryonOutput = { view: 'front', url: 'data:,front', type: 'image' };

@@ -6,7 +6,7 @@ import { expect } from '@open-wc/testing';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { TryonRun } from '../../widget/tryon-run.js';
 import type { RunChange } from '../../widget/tryon-run.js';
-import { currentTryon } from '../../widget/storage.js';
+import { currentTryon } from '../../widget/core/storage.js';
 import { drawnPhoto, fakeProxy, until } from './helpers.js';
 import type { Fake, Scenario } from './helpers.js';
 

@@ -3,7 +3,7 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Texts } from '../texts.js';
-import type { TryonOutput } from '../events.js';
+import type { TryonOutput } from '../core/events.js';
 import { image } from './result.js';
 import type { ImageView } from './result.js';
 

@@ -2,7 +2,7 @@
 // of the tabs pattern), the before/after comparison, the video, and what to do next.
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { TryonOutput } from '../events.js';
+import type { TryonOutput } from '../core/events.js';
 import type { CompareController } from '../compare.js';
 import type { Texts } from '../texts.js';
 

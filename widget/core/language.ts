@@ -2,7 +2,7 @@
 // speaks, and English's label. Every dictionary (widget/i18n/<code>.ts) declares its own code,
 // name and writing direction, in the manner of Shoelace's translations; only English's first
 // entries travel up front, so the button has its label without a fetch. Any other language's
-// dictionary is loaded on demand (widget/languages.ts), so adding one never grows this script.
+// dictionary is loaded on demand (widget/core/languages.ts), so adding one never grows this script.
 
 /** What every dictionary says about its language. */
 export interface LanguageInfo {

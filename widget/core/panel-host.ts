@@ -1,7 +1,7 @@
 // All the panel knows of the element that hosts it: the settings it reads and the element it
 // dispatches the public events on. <tryon-button> implements it; the panel never imports the button,
 // and reports back only through its `panel-status` event.
-import type { Strings, Translation } from './i18n/en.js';
+import type { Strings, Translation } from '../i18n/en.js';
 import type { CartPlatform, TryonStatus } from './events.js';
 import type { Unavailable } from './availability.js';
 
