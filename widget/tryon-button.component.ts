@@ -12,8 +12,8 @@ import { proxyBase, unavailableReasonOf } from './core/availability.js';
 import type { Unavailable } from './core/availability.js';
 import { tryonEvent } from './core/events.js';
 import type { CartPlatform, TryonStatus } from './core/events.js';
-import { browserDraw, holdoutGroup, holdoutShare } from './holdout.js';
-import type { HoldoutGroup } from './holdout.js';
+import { browserDraw, holdoutGroup, holdoutShare } from './analytics/holdout.js';
+import type { HoldoutGroup } from './analytics/holdout.js';
 import type { Strings, Translation } from './i18n/en.js';
 import { english, languageOf } from './core/language.js';
 import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from './core/panel-host.js';
@@ -325,7 +325,7 @@ export class TryonButton extends LitElement implements PanelHost {
     const destinations = this.analytics ?? '';
     // Its own small chunk (shared with the panel): a page without analytics never loads it.
     if (destinations.trim()) {
-      void import('./analytics.js').then(
+      void import('./analytics/analytics.js').then(
         ({ sendConversion }) =>
           sendConversion(destinations, 'tryon_exposure', {
             product: detail.product,

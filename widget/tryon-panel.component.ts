@@ -19,7 +19,7 @@ import { ResultView } from './result-view.js';
 import type { StoredTryon } from './core/storage.js';
 import { Texts } from './texts.js';
 import { tryonEvent } from './core/events.js';
-import { Conversions } from './analytics.js';
+import { Conversions } from './analytics/analytics.js';
 import { Announcer } from './announcer.js';
 import { PhotoChoice } from './photo-choice.js';
 import type { TryonEventDetail, TryonEventName } from './core/events.js';

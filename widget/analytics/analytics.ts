@@ -3,7 +3,7 @@
 // Manager's dataLayer. Opt-in (the `analytics` attribute), and only what is listed here ever
 // leaves: never the photo, a handle, a requestId or a URL. It lives in the panel's chunk: every
 // event comes from the panel, and a page without analytics pays nothing in its first script.
-import type { TryonEventMap, TryonStatus } from './core/events.js';
+import type { TryonEventMap, TryonStatus } from '../core/events.js';
 
 /** The parameters of one conversion event; absent keys are not sent at all. */
 export interface ConversionParams {
