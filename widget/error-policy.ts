@@ -1,6 +1,6 @@
 // What an error means for the shopper's try-on: which step "Try again" goes back to, and which
 // handles the tab should forget. Pure: the run controller applies it.
-import { noAnswer, ProxyCallError } from './proxy-client.js';
+import { noAnswer, ProxyCallError } from './api/proxy-client.js';
 import type { FailedStage } from './session.js';
 import type { Strings } from './i18n/en.js';
 

@@ -21,7 +21,7 @@ import { resultStep } from './steps/result.js';
 import type { ImageView } from './steps/result.js';
 import { errorStep } from './steps/error.js';
 import type { PhoneHandoff } from './phone-handoff.js';
-import { networkUrl } from './network-url.js';
+import { networkUrl } from './api/network-url.js';
 import type { SmallScreen } from './small-screen.js';
 import type { AddToCart } from './add-to-cart.js';
 import type { PhotoChoice } from './photo-choice.js';

@@ -8,8 +8,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { hasOutput, initialSession, nextSession } from './session.js';
 import type { FailedStage, SessionEvent, SessionState } from './session.js';
-import { ProxyClient, ProxyCallError } from './proxy-client.js';
-import type { ProductInfo } from './proxy-client.js';
+import { ProxyClient, ProxyCallError } from './api/proxy-client.js';
+import type { ProductInfo } from './api/proxy-client.js';
 import { failure, isAbort } from './error-policy.js';
 import { unavailableReasonOf } from './core/availability.js';
 import { expectedMs, requestedViews, variantToTry } from './product.js';

@@ -5,10 +5,10 @@
 // (`complete`) are in run-flow.ts. It renders nothing.
 import { RunFlow, newRequestId } from './run-flow.js';
 import type { ProxyStatus } from './session.js';
-import { ProxyCallError } from './proxy-client.js';
-import { serviceDown } from './proxy-errors.js';
-import type { ProxyClient } from './proxy-client.js';
-import type { UploadedPhoto } from './proxy-answers.js';
+import { ProxyCallError } from './api/proxy-client.js';
+import { serviceDown } from './api/proxy-errors.js';
+import type { ProxyClient } from './api/proxy-client.js';
+import type { UploadedPhoto } from './api/proxy-answers.js';
 import { unavailableNow } from './error-policy.js';
 import { lastPhoto } from './core/storage.js';
 import { forgetEverything } from './forget-photo.js';
