@@ -23,7 +23,7 @@ import { errorStep } from './steps/error.js';
 import type { PhoneHandoff } from './phone-handoff.js';
 import { networkUrl } from './api/network-url.js';
 import type { SmallScreen } from './small-screen.js';
-import type { AddToCart } from './add-to-cart.js';
+import type { AddToCart } from './cart/add-to-cart.js';
 import type { PhotoChoice } from './photo-choice.js';
 import type { ResultView } from './result-view.js';
 

@@ -28,7 +28,7 @@ import { CONSENT_TEXT_ID } from './steps/consent.js';
 import { ColourChoice } from './colour-choice.js';
 import { PhoneHandoff } from './phone-handoff.js';
 import { SmallScreen } from './small-screen.js';
-import { AddToCart } from './add-to-cart.js';
+import { AddToCart } from './cart/add-to-cart.js';
 import { renderStep } from './panel-steps.js';
 import type { StepParts } from './panel-steps.js';
 

@@ -5,11 +5,11 @@
 // try-on is a new thing to add: the state belongs to the result's requestId.
 import type { ReactiveControllerHost } from 'lit';
 import { addToShopifyCart, addToWooCommerceCart, CartError } from './cart.js';
-import type { ResultCart } from './steps/result.js';
-import type { SessionState } from './session.js';
-import type { PanelHost } from './core/panel-host.js';
-import type { Texts } from './texts.js';
-import type { CartPlatform, TryonEventDetail, TryonSubject } from './core/events.js';
+import type { ResultCart } from '../steps/result.js';
+import type { SessionState } from '../session.js';
+import type { PanelHost } from '../core/panel-host.js';
+import type { Texts } from '../texts.js';
+import type { CartPlatform, TryonEventDetail, TryonSubject } from '../core/events.js';
 
 /** What adding to the cart asks of the panel. */
 export interface AddToCartOptions {
