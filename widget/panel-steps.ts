@@ -7,7 +7,7 @@ import type { TemplateResult } from 'lit';
 import type { TryonRun } from './tryon-run.js';
 import { actionLabel } from './error-policy.js';
 import type { ClockController } from './clock.js';
-import type { CompareController } from './compare.js';
+import type { CompareController } from './result/compare.js';
 import { lastPhoto } from './core/storage.js';
 import type { Texts } from './texts.js';
 import type { PanelHost } from './core/panel-host.js';
@@ -25,7 +25,7 @@ import { networkUrl } from './api/network-url.js';
 import type { SmallScreen } from './small-screen.js';
 import type { AddToCart } from './cart/add-to-cart.js';
 import type { PhotoChoice } from './photo-choice.js';
-import type { ResultView } from './result-view.js';
+import type { ResultView } from './result/view.js';
 
 /** What the steps read of the panel: its controllers, its own state, and its handlers. */
 export interface StepParts {

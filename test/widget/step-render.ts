@@ -4,7 +4,7 @@
 import { render } from 'lit';
 import type { TemplateResult } from 'lit';
 import { Texts } from '../../widget/texts.js';
-import type { CompareController } from '../../widget/compare.js';
+import type { CompareController } from '../../widget/result/compare.js';
 
 /** The English texts, as a page with no language of its own gets them. */
 export const english = new Texts({}, undefined);

@@ -3,11 +3,11 @@
 // its place, a video brought into view when it lands below the fold, and Download and Share of what
 // is shown (result-actions.ts), said in the live region.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { hasOutput } from './session.js';
-import type { SessionEvent, SessionState } from './session.js';
-import { download, outputFileName, productPageUrl, share } from './result-actions.js';
-import type { Texts } from './texts.js';
-import type { TryonOutput } from './core/events.js';
+import { hasOutput } from '../session.js';
+import type { SessionEvent, SessionState } from '../session.js';
+import { download, outputFileName, productPageUrl, share } from './actions.js';
+import type { Texts } from '../texts.js';
+import type { TryonOutput } from '../core/events.js';
 
 /** What the result view asks of the panel. */
 export interface ResultViewOptions {

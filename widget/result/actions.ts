@@ -1,7 +1,7 @@
 // What the shopper can do with a finished try-on besides look at it: save it, or pass it on.
 // Output URLs reach here only through the proxy client's gate (network-url.ts): http(s) on the
 // endpoint's origin.
-import type { TryonOutput } from './core/events.js';
+import type { TryonOutput } from '../core/events.js';
 
 /**
  * Saves an output under a name of ours (`<product>-<view>.<ext>`), via `container` for the link.
