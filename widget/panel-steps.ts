@@ -16,7 +16,7 @@ import { consentWords } from './consent-version.js';
 import { photoStep } from './steps/photo.js';
 import { firstLook, progressStep } from './steps/progress.js';
 import { coloursStep } from './steps/colours.js';
-import type { ColourChoice } from './colour-choice.js';
+import type { ColourChoice } from './colours/colour-choice.js';
 import { resultStep } from './steps/result.js';
 import type { ImageView } from './steps/result.js';
 import { errorStep } from './steps/error.js';

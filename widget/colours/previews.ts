@@ -3,9 +3,9 @@
 // (`quality: "preview"`), reserved and counted by the proxy. The product's `colourPreviews` says how
 // many the widget asks for; the proxy holds the cap too, and a colour it refuses
 // (`colour_preview_limit`) or that fails says so on its tile, never hidden.
-import type { TryonOutput } from './core/events.js';
-import type { ProductInfo } from './api/proxy-client.js';
-import type { ProxyStatus } from './session.js';
+import type { TryonOutput } from '../core/events.js';
+import type { ProductInfo } from '../api/proxy-client.js';
+import type { ProxyStatus } from '../session.js';
 
 export interface ColourTile {
   variant: string;

@@ -1,13 +1,13 @@
 // The colours a result offers, as a controller created once with the panel: "Try this colour" when
 // the page chose another variant than the result's (said once per result and variant in the live
 // region), and "See all colours", the grid of the other colours' drafts made with the result's photo
-// (colour-previews.ts), from which one is made in full ("Make this one in full quality").
+// (previews.ts), from which one is made in full ("Make this one in full quality").
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { ColourPreviews, coloursToPreview } from './colour-previews.js';
-import type { ColourTile } from './colour-previews.js';
-import type { SessionState } from './session.js';
-import type { TryonRun } from './tryon-run.js';
-import type { Texts } from './texts.js';
+import { ColourPreviews, coloursToPreview } from './previews.js';
+import type { ColourTile } from './previews.js';
+import type { SessionState } from '../session.js';
+import type { TryonRun } from '../tryon-run.js';
+import type { Texts } from '../texts.js';
 
 /** What the colours ask of the panel. */
 export interface ColourChoiceOptions {
