@@ -20,7 +20,7 @@ import type { ColourChoice } from './colours/colour-choice.js';
 import { resultStep } from './steps/result.js';
 import type { ImageView } from './steps/result.js';
 import { errorStep } from './steps/error.js';
-import type { PhoneHandoff } from './phone-handoff.js';
+import type { PhoneHandoff } from './alternatives/phone-handoff.js';
 import { networkUrl } from './api/network-url.js';
 import type { SmallScreen } from './small-screen.js';
 import type { AddToCart } from './cart/add-to-cart.js';

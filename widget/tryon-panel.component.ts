@@ -26,7 +26,7 @@ import type { TryonEventDetail, TryonEventName } from './core/events.js';
 import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from './core/panel-host.js';
 import { CONSENT_TEXT_ID } from './steps/consent.js';
 import { ColourChoice } from './colours/colour-choice.js';
-import { PhoneHandoff } from './phone-handoff.js';
+import { PhoneHandoff } from './alternatives/phone-handoff.js';
 import { SmallScreen } from './small-screen.js';
 import { AddToCart } from './cart/add-to-cart.js';
 import { renderStep } from './panel-steps.js';

@@ -3,12 +3,12 @@
 // phone's photo has come; then the number the phone shows is typed here, and only then is the
 // photo given and tried on at once. On the phone: the photo sent to that code, and the number to
 // type. The state lives in the dialog's PhoneHandoff.
-import { ProxyCallError } from './api/proxy-client.js';
-import type { ProxyClient } from './api/proxy-client.js';
-import type { Texts } from './texts.js';
+import { ProxyCallError } from '../api/proxy-client.js';
+import type { ProxyClient } from '../api/proxy-client.js';
+import type { Texts } from '../texts.js';
 import { phoneAddress, qrCode, spacedCode, timeLeft } from './handoff.js';
 import { watchHandoff } from './handoff-watch.js';
-import type { HandoffState, UploadedPhoto } from './api/proxy-answers.js';
+import type { HandoffState, UploadedPhoto } from '../api/proxy-answers.js';
 
 /**
  * The computer's hand-off on screen: `confirming` once the phone's photo came (the number asked
