@@ -4,15 +4,15 @@
 // `StepParts`, built by the panel at each render, and keeps nothing itself.
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { TryonRun } from './tryon-run.js';
-import { actionLabel } from './error-policy.js';
+import type { TryonRun } from './run/tryon-run.js';
+import { actionLabel } from './run/error-policy.js';
 import type { ClockController } from './clock.js';
 import type { CompareController } from './result/compare.js';
 import { lastPhoto } from './core/storage.js';
 import type { Texts } from './texts.js';
 import type { PanelHost } from './core/panel-host.js';
 import { consentStep, consentText } from './steps/consent.js';
-import { consentWords } from './consent-version.js';
+import { consentWords } from './run/consent-version.js';
 import { photoStep } from './steps/photo.js';
 import { firstLook, progressStep } from './steps/progress.js';
 import { coloursStep } from './steps/colours.js';

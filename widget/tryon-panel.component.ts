@@ -6,11 +6,11 @@
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues } from 'lit';
 import { panelStyles } from './tryon-panel.styles.js';
-import { readyInBackground } from './session.js';
-import type { SessionEvent, SessionState } from './session.js';
-import { TryonRun } from './tryon-run.js';
-import type { RunChange } from './tryon-run.js';
-import { photoRefused } from './error-policy.js';
+import { readyInBackground } from './run/session.js';
+import type { SessionEvent, SessionState } from './run/session.js';
+import { TryonRun } from './run/tryon-run.js';
+import type { RunChange } from './run/tryon-run.js';
+import { photoRefused } from './run/error-policy.js';
 import { ClockController } from './clock.js';
 import { CompareController } from './result/compare.js';
 import { AccentTextController } from './accent-text.js';

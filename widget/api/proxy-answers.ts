@@ -1,7 +1,7 @@
 // What the shop's proxy answers (docs/proxy.md, "Routes"), as the widget reads it, and the one gate
 // every try-on status passes: its output URLs made absolute against the endpoint, or refused.
 import type { TryonOutput } from '../core/events.js';
-import type { ProxyStatus } from '../session.js';
+import type { ProxyStatus } from '../run/session.js';
 import { networkUrl, RefusedUrl } from './network-url.js';
 import { ProxyCallError } from './proxy-errors.js';
 

@@ -6,7 +6,7 @@
 import type { ReactiveControllerHost } from 'lit';
 import { addToShopifyCart, addToWooCommerceCart, CartError } from './cart.js';
 import type { ResultCart } from '../steps/result.js';
-import type { SessionState } from '../session.js';
+import type { SessionState } from '../run/session.js';
 import type { PanelHost } from '../core/panel-host.js';
 import type { Texts } from '../texts.js';
 import type { CartPlatform, TryonEventDetail, TryonSubject } from '../core/events.js';

@@ -5,8 +5,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { ColourPreviews, coloursToPreview } from './previews.js';
 import type { ColourTile } from './previews.js';
-import type { SessionState } from '../session.js';
-import type { TryonRun } from '../tryon-run.js';
+import type { SessionState } from '../run/session.js';
+import type { TryonRun } from '../run/tryon-run.js';
 import type { Texts } from '../texts.js';
 
 /** What the colours ask of the panel. */

@@ -3,8 +3,8 @@
 // its place, a video brought into view when it lands below the fold, and Download and Share of what
 // is shown (result-actions.ts), said in the live region.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { hasOutput } from '../session.js';
-import type { SessionEvent, SessionState } from '../session.js';
+import { hasOutput } from '../run/session.js';
+import type { SessionEvent, SessionState } from '../run/session.js';
 import { download, outputFileName, productPageUrl, share } from './actions.js';
 import type { Texts } from '../texts.js';
 import type { TryonOutput } from '../core/events.js';

@@ -4,7 +4,7 @@
 // re-exported here, the one module the rest of the widget imports.
 import { hasOutput, initialSession, newTryon } from './session-state.js';
 import type { SessionEvent, SessionState } from './session-state.js';
-import type { TryonStatus } from './core/events.js';
+import type { TryonStatus } from '../core/events.js';
 import { statusAfter } from './session-status.js';
 
 export * from './session-state.js';

@@ -1,6 +1,6 @@
 // What one status answer of the proxy does to the session: outputs merged by view, the first look
 // taken while the full render is not in yet, and the proxy's status read as the shopper's step.
-import type { TryonOutput } from './core/events.js';
+import type { TryonOutput } from '../core/events.js';
 import { hasOutput } from './session-state.js';
 import type { ProxyStatus, SessionState } from './session-state.js';
 

@@ -1,5 +1,5 @@
 // What a run reads from its element and asks of it (questions only: everything the run says goes
-// out as changes, run-flow.ts), one run's signal and stage, and the requestId every try-on is sent with.
+// out as changes, flow.ts), one run's signal and stage, and the requestId every try-on is sent with.
 import type { FailedStage } from './session.js';
 
 export function newRequestId(): string {

@@ -1,7 +1,7 @@
 // What the shopper's try-on is (SessionState), what can happen to it (SessionEvent) and what the
 // proxy answers about it (ProxyStatus): the types the reducer (session.ts) works on, apart from it
 // so that the reducer and its status rules (session-status.ts) both build on them without a cycle.
-import type { TryonOutput, TryonStatus } from './core/events.js';
+import type { TryonOutput, TryonStatus } from '../core/events.js';
 
 /** The part of the flow that failed, which decides what "Try again" does. */
 export type FailedStage = 'product' | 'photo' | 'upload' | 'submit' | 'watch' | 'render';

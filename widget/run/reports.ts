@@ -5,9 +5,9 @@
 // panel: the changes it publishes.
 import { hasOutput } from './session.js';
 import type { SessionEvent, SessionState } from './session.js';
-import type { Unavailable } from './core/availability.js';
-import { forgetPhoto, forgetTryon, rememberPhoto, rememberTryon } from './core/storage.js';
-import type { TryonEventDetail, TryonEventName, TryonSubject } from './core/events.js';
+import type { Unavailable } from '../core/availability.js';
+import { forgetPhoto, forgetTryon, rememberPhoto, rememberTryon } from '../core/storage.js';
+import type { TryonEventDetail, TryonEventName, TryonSubject } from '../core/events.js';
 
 /** What a run says that changes nothing in the session: it is published all the same. */
 export type RunNotice =

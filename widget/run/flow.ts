@@ -3,22 +3,22 @@
 // dropped in one place (`settled`, `whileCurrent`), never applied. Every change goes through the
 // pure reducer (session.ts) and out through ONE channel: the changes it publishes to its
 // subscribers (`subscribe`), each with the public events it reports and what storage keeps, both
-// worked out in run-reports.ts. `complete` awaits the run under way, as Task's `taskComplete`.
+// worked out in reports.ts. `complete` awaits the run under way, as Task's `taskComplete`.
 // The shopper's actions that start and stop runs are the subclass's (tryon-run.ts).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { hasOutput, initialSession, nextSession } from './session.js';
 import type { FailedStage, SessionEvent, SessionState } from './session.js';
-import { ProxyClient, ProxyCallError } from './api/proxy-client.js';
-import type { ProductInfo } from './api/proxy-client.js';
+import { ProxyClient, ProxyCallError } from '../api/proxy-client.js';
+import type { ProductInfo } from '../api/proxy-client.js';
 import { failure, isAbort } from './error-policy.js';
-import { unavailableReasonOf } from './core/availability.js';
+import { unavailableReasonOf } from '../core/availability.js';
 import { expectedMs, requestedViews, variantToTry } from './product.js';
-import { keepForReload, reportsOf } from './run-reports.js';
-import type { RunChange, RunNotice } from './run-reports.js';
-import type { Run, RunOptions, RunSettings } from './run-settings.js';
+import { keepForReload, reportsOf } from './reports.js';
+import type { RunChange, RunNotice } from './reports.js';
+import type { Run, RunOptions, RunSettings } from './settings.js';
 
-export { newRequestId } from './run-settings.js';
-export type { Run, RunOptions, RunSettings } from './run-settings.js';
+export { newRequestId } from './settings.js';
+export type { Run, RunOptions, RunSettings } from './settings.js';
 
 const isNotice = (event: SessionEvent | RunNotice): event is RunNotice =>
   event.type === 'submitting' || event.type === 'preview-painted' || event.type === 'availability';

@@ -1,8 +1,8 @@
 // What an error means for the shopper's try-on: which step "Try again" goes back to, and which
 // handles the tab should forget. Pure: the run controller applies it.
-import { noAnswer, ProxyCallError } from './api/proxy-client.js';
+import { noAnswer, ProxyCallError } from '../api/proxy-client.js';
 import type { FailedStage } from './session.js';
-import type { Strings } from './i18n/en.js';
+import type { Strings } from '../i18n/en.js';
 
 /** Error codes that mean "this photo will not do": trying again means choosing another. */
 const photoCodes = new Set(['unsupported_media_type', 'photo_too_small', 'file_too_large', 'photo_limit_reached']);

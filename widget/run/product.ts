@@ -1,5 +1,5 @@
 // What the product offers, as the proxy describes it: the views to ask for, the time to expect.
-import type { ProductInfo } from './api/proxy-client.js';
+import type { ProductInfo } from '../api/proxy-client.js';
 
 /** Expected p95 render time by tier (docs/upstream-api.md, "Time"; draft is the quick iteration tier). */
 const expectedSeconds: Record<string, number> = { draft: 10, standard: 25, premium: 60 };

@@ -1,23 +1,23 @@
 // The try-on's flow as a Lit reactive controller: what the shopper does that starts, steers or
 // stops a run (open, consent, send a photo, a model, a colour, retry, cancel, forget). The run
 // itself (send → submit → watch), its single channel back to the panel (`subscribe`: every change,
-// with the public events and storage writes it brings, from run-reports.ts) and its awaitable end
-// (`complete`) are in run-flow.ts. It renders nothing.
-import { RunFlow, newRequestId } from './run-flow.js';
+// with the public events and storage writes it brings, from reports.ts) and its awaitable end
+// (`complete`) are in flow.ts. It renders nothing.
+import { RunFlow, newRequestId } from './flow.js';
 import type { ProxyStatus } from './session.js';
-import { ProxyCallError } from './api/proxy-client.js';
-import { serviceDown } from './api/proxy-errors.js';
-import type { ProxyClient } from './api/proxy-client.js';
-import type { UploadedPhoto } from './api/proxy-answers.js';
+import { ProxyCallError } from '../api/proxy-client.js';
+import { serviceDown } from '../api/proxy-errors.js';
+import type { ProxyClient } from '../api/proxy-client.js';
+import type { UploadedPhoto } from '../api/proxy-answers.js';
 import { unavailableNow } from './error-policy.js';
-import { lastPhoto } from './core/storage.js';
-import { forgetEverything } from './forget-photo.js';
+import { lastPhoto } from '../core/storage.js';
+import { forgetEverything } from '../forget-photo.js';
 import { consentVersion } from './consent-version.js';
-import type { StoredTryon } from './core/storage.js';
-import type { TryonOutput } from './core/events.js';
+import type { StoredTryon } from '../core/storage.js';
+import type { TryonOutput } from '../core/events.js';
 
-export type { RunOptions, RunSettings } from './run-flow.js';
-export type { RunChange, Report } from './run-reports.js';
+export type { RunOptions, RunSettings } from './flow.js';
+export type { RunChange, Report } from './reports.js';
 
 export class TryonRun extends RunFlow {
   /** The page's chosen variant when "Make this one in full quality" was pressed. */
