@@ -24,7 +24,7 @@ import type { PhoneHandoff } from './alternatives/phone-handoff.js';
 import { networkUrl } from './api/network-url.js';
 import type { SmallScreen } from './small-screen.js';
 import type { AddToCart } from './cart/add-to-cart.js';
-import type { PhotoChoice } from './photo-choice.js';
+import type { PhotoChoice } from './photo/photo-choice.js';
 import type { ResultView } from './result/view.js';
 
 /** What the steps read of the panel: its controllers, its own state, and its handlers. */

@@ -3,7 +3,7 @@
 // separators), and so are percents and durations: no dictionary spells a number or a unit.
 import { en } from './i18n/en.js';
 import type { Strings, Translation } from './i18n/en.js';
-import { MIN_SHORT_SIDE } from './photo.js';
+import { MIN_SHORT_SIDE } from './photo/photo.js';
 import { formatDuration, formatNumber, formatPercent, formatSeconds } from './format.js';
 
 export type TextValues = Record<string, string | number>;

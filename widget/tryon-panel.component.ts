@@ -21,7 +21,7 @@ import { Texts } from './texts.js';
 import { tryonEvent } from './core/events.js';
 import { Conversions } from './analytics/analytics.js';
 import { Announcer } from './announcer.js';
-import { PhotoChoice } from './photo-choice.js';
+import { PhotoChoice } from './photo/photo-choice.js';
 import type { TryonEventDetail, TryonEventName } from './core/events.js';
 import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from './core/panel-host.js';
 import { CONSENT_TEXT_ID } from './steps/consent.js';

@@ -15,7 +15,7 @@ import type { PhotoStep } from '../../widget/steps/photo.js';
 import { progressStep } from '../../widget/steps/progress.js';
 import type { ProgressStep } from '../../widget/steps/progress.js';
 import { errorStep } from '../../widget/steps/error.js';
-import { MIN_SHORT_SIDE, PhotoError } from '../../widget/photo.js';
+import { MIN_SHORT_SIDE, PhotoError } from '../../widget/photo/photo.js';
 import { buttonNames, calls, compare, english, shown } from './step-render.js';
 
 describe('consent step', () => {

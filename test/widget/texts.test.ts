@@ -13,7 +13,7 @@ import { mr } from '../../widget/i18n/mr.js';
 import { ta } from '../../widget/i18n/ta.js';
 import { te } from '../../widget/i18n/te.js';
 import { ur } from '../../widget/i18n/ur.js';
-import { MIN_SHORT_SIDE } from '../../widget/photo.js';
+import { MIN_SHORT_SIDE } from '../../widget/photo/photo.js';
 
 /** A dictionary that says what it is and translates nothing yet. */
 const bare: Translation = { $code: 'xx', $name: 'Test', $dir: 'ltr' };

@@ -11,7 +11,7 @@ import type { ProxyClient } from '../api/proxy-client.js';
 import type { UploadedPhoto } from '../api/proxy-answers.js';
 import { unavailableNow } from './error-policy.js';
 import { lastPhoto } from '../core/storage.js';
-import { forgetEverything } from '../forget-photo.js';
+import { forgetEverything } from '../photo/forget-photo.js';
 import { consentVersion } from './consent-version.js';
 import type { StoredTryon } from '../core/storage.js';
 import type { TryonOutput } from '../core/events.js';

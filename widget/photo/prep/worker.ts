@@ -5,8 +5,8 @@
 // dist/cdn/photo-prep-worker.js (and photo-prep-heic-<hash>.js beside it); started by photo.ts.
 import { preparePhotoHere } from '../photo-pipeline.js';
 import type { Prepared } from '../photo-pipeline.js';
-import { PhotoError } from '../photo-rules.js';
-import type { PhotoProblem } from '../photo-rules.js';
+import { PhotoError } from '../rules.js';
+import type { PhotoProblem } from '../rules.js';
 
 export interface PrepRequest {
   id: number;

@@ -1,14 +1,14 @@
 // The photo preparation itself: sniff → decode (with the EXIF orientation applied) → downscale to a
 // long side of at most 2048 px → re-encode as JPEG, which leaves EXIF, GPS and XMP behind. It runs in
-// the photo preparation's worker (photo-prep/worker.ts) wherever the browser and the page's CSP allow
+// the photo preparation's worker (prep/worker.ts) wherever the browser and the page's CSP allow
 // one, and otherwise on the page (photo.ts), where `pause` yields to the page between the steps so
 // that no single task holds it for the whole photo.
 //
 // HEIC (iPhone photos copied to a computer) only Safari decodes; elsewhere the decoder in heic.ts,
 // a chunk of its own loaded only when such a photo is picked, turns it into pixels that take the
 // same path.
-import { JPEG_QUALITY, MAX_INPUT_BYTES, MAX_LONG_SIDE, MIN_SHORT_SIDE, PhotoError } from './photo-rules.js';
-import type { PreparedPhoto } from './photo-rules.js';
+import { JPEG_QUALITY, MAX_INPUT_BYTES, MAX_LONG_SIDE, MIN_SHORT_SIDE, PhotoError } from './rules.js';
+import type { PreparedPhoto } from './rules.js';
 
 /** A prepared photo, and which decoder read it (the tests check libheif is loaded only where needed). */
 export interface Prepared extends PreparedPhoto {

@@ -6,12 +6,12 @@
 // worker (`worker-src`), or the widget is served from another origin than the page, the same steps
 // run on the page in slices (a yield between decode, draw and encode), and the console says so.
 import type { Prepared } from './photo-pipeline.js';
-import { PhotoError } from './photo-rules.js';
-import type { PreparedPhoto } from './photo-rules.js';
-import type { PrepAnswer } from './photo-prep/worker.js';
+import { PhotoError } from './rules.js';
+import type { PreparedPhoto } from './rules.js';
+import type { PrepAnswer } from './prep/worker.js';
 import { askWorker, startWorker, workersAvailable, WorkerStartError } from './worker-file.js';
 
-export * from './photo-rules.js';
+export * from './rules.js';
 
 /** The worker file, beside this chunk in the build (scripts/worker-build.ts). A variable, so no bundler tries to bundle it. */
 const WORKER_FILE = './photo-prep-worker.js';

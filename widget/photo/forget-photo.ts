@@ -1,6 +1,6 @@
 // "Forget my photo", apart from storage.ts: storage.ts is shared with the first script (the button
 // resumes a try-on), and forgetting is only ever asked for in the dialog, so it loads with the panel.
-import { endpointKey, read } from './core/storage.js';
+import { endpointKey, read } from '../core/storage.js';
 
 /**
  * "Forget my photo": everything this tab keeps for this proxy (the last photo and the try-on of

@@ -1,22 +1,22 @@
 // The photo check, main-thread side: its own chunk, imported by the panel only once a photo is
 // chosen (and never with photo-check="off"). It hands the prepared photo to the check's module
-// worker (photo-check/worker.ts, built beside the widget as photo-check-worker.js), turns what the
-// worker measured into reasons (photo-check/verdict.ts), and shows the verdict in the photo step:
+// worker (worker.ts, built beside the widget as photo-check-worker.js), turns what the
+// worker measured into reasons (verdict.ts), and shows the verdict in the photo step:
 // the reason in the shopper's words beside a drawing of a good photo, "Choose another photo" and,
-// in `warn` mode, "Use it anyway". Its texts are its own small dictionaries (photo-check/i18n/),
+// in `warn` mode, "Use it anyway". Its texts are its own small dictionaries (i18n/),
 // loaded with it, so the panel and the page's dictionaries do not grow.
 //
 // It never blocks the flow: no module workers, a model that does not load, a check that throws or
 // takes too long → "unavailable", said in words and in the console, and the photo can be sent.
 import { css, html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { reasonsFor } from './photo-check/verdict.js';
-import type { PhotoCheckReason, PhotoMeasures } from './photo-check/verdict.js';
-import { checkEn } from './photo-check/i18n/english.js';
-import type { CheckTexts } from './photo-check/i18n/english.js';
-import type { CheckAnswer } from './photo-check/worker.js';
-import type { TryonPhotoCheckDetail } from './core/events.js';
-import { askWorker, startWorker, workersAvailable, WorkerStartError } from './worker-file.js';
+import { reasonsFor } from './verdict.js';
+import type { PhotoCheckReason, PhotoMeasures } from './verdict.js';
+import { checkEn } from './i18n/english.js';
+import type { CheckTexts } from './i18n/english.js';
+import type { CheckAnswer } from './worker.js';
+import type { TryonPhotoCheckDetail } from '../../core/events.js';
+import { askWorker, startWorker, workersAvailable, WorkerStartError } from '../worker-file.js';
 
 export type PhotoCheckMode = 'warn' | 'strict';
 
@@ -74,7 +74,7 @@ export async function checkPhoto(photo: Blob, needsFullBody: boolean): Promise<C
 export async function checkTexts(code: string): Promise<CheckTexts> {
   if (code === 'en' || !/^[a-z]{2,3}$/.test(code)) return checkEn;
   try {
-    const module = (await import(`./photo-check/i18n/check-${code}.ts`)) as { default?: CheckTexts };
+    const module = (await import(`./i18n/check-${code}.ts`)) as { default?: CheckTexts };
     return module.default ?? checkEn;
   } catch {
     return checkEn;

@@ -1,6 +1,6 @@
 // What a prepared photo is and what a photo may be: the limits, the error with its figures for the
 // shopper's message, and the result. Shared by the page (photo.ts, steps/photo.ts) and the photo
-// preparation's worker (photo-prep/worker.ts), which is why it is a module of its own.
+// preparation's worker (prep/worker.ts), which is why it is a module of its own.
 export const MAX_INPUT_BYTES = 25 * 1024 * 1024;
 export const MIN_SHORT_SIDE = 256;
 export const MAX_LONG_SIDE = 2048;

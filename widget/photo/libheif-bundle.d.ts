@@ -1,4 +1,4 @@
-// The part of libheif-js's browser bundle (Emscripten + the HeifDecoder wrapper) widget/heic.ts uses.
+// The part of libheif-js's browser bundle (Emscripten + the HeifDecoder wrapper) widget/photo/heic.ts uses.
 interface LibheifImage {
   get_width(): number;
   get_height(): number;

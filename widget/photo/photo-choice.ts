@@ -5,10 +5,10 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { prepareRawPhoto } from './photo.js';
 import type { PreparedPhoto } from './photo.js';
-import type { PhotoCheck } from './photo-check.js';
-import { photoProblem } from './steps/photo.js';
-import type { Texts } from './texts.js';
-import type { TryonEventDetail } from './core/events.js';
+import type { PhotoCheck } from './check/photo-check.js';
+import { photoProblem } from '../steps/photo.js';
+import type { Texts } from '../texts.js';
+import type { TryonEventDetail } from '../core/events.js';
 
 type CheckVerdict = Omit<TryonEventDetail<'tryon-photo-check'>, 'product' | 'variant'>;
 
@@ -152,7 +152,10 @@ export class PhotoChoice implements ReactiveController {
     try {
       // The chunk and the product's answer together: a photo chosen before the product was known
       // waits for it, so a garment that needs the whole body is never checked as one that does not.
-      const [{ PhotoCheck }, needsFullBody] = await Promise.all([import('./photo-check.js'), options.needsFullBody()]);
+      const [{ PhotoCheck }, needsFullBody] = await Promise.all([
+        import('./check/photo-check.js'),
+        options.needsFullBody(),
+      ]);
       if (this.prepared?.blob !== photo) return;
       this.check = new PhotoCheck({
         photo,
