@@ -30,7 +30,7 @@ let panelModule: Promise<unknown> | undefined;
 
 /** Loads the panel's module once; later calls share the same promise. */
 export function loadPanel(): Promise<unknown> {
-  panelModule ??= import('./tryon-panel.js').catch((error: unknown) => {
+  panelModule ??= import('./panel/tryon-panel.js').catch((error: unknown) => {
     // A failed chunk load (offline) must not poison every later attempt.
     panelModule = undefined;
     throw error;

@@ -3,7 +3,7 @@ import { define, TryonButton } from '../../widget/tryon-button.js';
 import { fakeProxy, reach, until } from './helpers.js';
 
 // The proxy client and its parts (api/) come with the panel, never up front.
-const panelModules = /\/widget\/(tryon-panel|run\/session|api\/|photo\/|i18n\/)/;
+const panelModules = /\/widget\/(panel\/|run\/session|api\/|photo\/|i18n\/)/;
 const requested = () =>
   performance
     .getEntriesByType('resource')

@@ -4,28 +4,28 @@
 // `StepParts`, built by the panel at each render, and keeps nothing itself.
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { TryonRun } from './run/tryon-run.js';
-import { actionLabel } from './run/error-policy.js';
+import type { TryonRun } from '../run/tryon-run.js';
+import { actionLabel } from '../run/error-policy.js';
 import type { ClockController } from './clock.js';
-import type { CompareController } from './result/compare.js';
-import { lastPhoto } from './core/storage.js';
+import type { CompareController } from '../result/compare.js';
+import { lastPhoto } from '../core/storage.js';
 import type { Texts } from './texts.js';
-import type { PanelHost } from './core/panel-host.js';
-import { consentStep, consentText } from './steps/consent.js';
-import { consentWords } from './run/consent-version.js';
-import { photoStep } from './steps/photo.js';
-import { firstLook, progressStep } from './steps/progress.js';
-import { coloursStep } from './steps/colours.js';
-import type { ColourChoice } from './colours/colour-choice.js';
-import { resultStep } from './steps/result.js';
-import type { ImageView } from './steps/result.js';
-import { errorStep } from './steps/error.js';
-import type { PhoneHandoff } from './alternatives/phone-handoff.js';
-import { networkUrl } from './api/network-url.js';
+import type { PanelHost } from '../core/panel-host.js';
+import { consentStep, consentText } from '../steps/consent.js';
+import { consentWords } from '../run/consent-version.js';
+import { photoStep } from '../steps/photo.js';
+import { firstLook, progressStep } from '../steps/progress.js';
+import { coloursStep } from '../steps/colours.js';
+import type { ColourChoice } from '../colours/colour-choice.js';
+import { resultStep } from '../steps/result.js';
+import type { ImageView } from '../steps/result.js';
+import { errorStep } from '../steps/error.js';
+import type { PhoneHandoff } from '../alternatives/phone-handoff.js';
+import { networkUrl } from '../api/network-url.js';
 import type { SmallScreen } from './small-screen.js';
-import type { AddToCart } from './cart/add-to-cart.js';
-import type { PhotoChoice } from './photo/photo-choice.js';
-import type { ResultView } from './result/view.js';
+import type { AddToCart } from '../cart/add-to-cart.js';
+import type { PhotoChoice } from '../photo/photo-choice.js';
+import type { ResultView } from '../result/view.js';
 
 /** What the steps read of the panel: its controllers, its own state, and its handlers. */
 export interface StepParts {

@@ -1,9 +1,9 @@
 // The texts the panel shows: the shop's overrides first, then the language's dictionary, then English.
 // Numbers filled into a text are written by Intl in the dictionary's language (its digits, its
 // separators), and so are percents and durations: no dictionary spells a number or a unit.
-import { en } from './i18n/en.js';
-import type { Strings, Translation } from './i18n/en.js';
-import { MIN_SHORT_SIDE } from './photo/photo.js';
+import { en } from '../i18n/en.js';
+import type { Strings, Translation } from '../i18n/en.js';
+import { MIN_SHORT_SIDE } from '../photo/photo.js';
 import { formatDuration, formatNumber, formatPercent, formatSeconds } from './format.js';
 
 export type TextValues = Record<string, string | number>;

@@ -3,8 +3,8 @@
 // service not answering), the session's news (a view in, the result ready), and what the shopper's
 // own actions bring (shared, saved, added to the cart, forgotten). A new step clears the old news.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { hasOutput } from './run/session.js';
-import type { SessionEvent, SessionState } from './run/session.js';
+import { hasOutput } from '../run/session.js';
+import type { SessionEvent, SessionState } from '../run/session.js';
 import type { Texts } from './texts.js';
 
 export class Announcer implements ReactiveController {
