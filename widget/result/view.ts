@@ -1,7 +1,7 @@
 // The result on screen, as a controller created once with the panel: which view is shown (the first
 // to arrive, then the shopper's choice), the first look fading out under the full render that took
 // its place, a video brought into view when it lands below the fold, and Download and Share of what
-// is shown (result-actions.ts), said in the live region.
+// is shown (actions.ts), said in the live region.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { hasOutput } from '../run/session.js';
 import type { SessionEvent, SessionState } from '../run/session.js';
