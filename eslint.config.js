@@ -17,7 +17,7 @@ export default tseslint.config(
       '.tryon-cache/**',
       'test/e2e/screenshots/**',
       // PHP and Liquid are not JavaScript; the Shopify extension's built assets are generated.
-      'widget/integrations/**/assets/**',
+      'integrations/**/assets/**',
     ],
   },
   js.configs.recommended,
@@ -40,7 +40,7 @@ export default tseslint.config(
   },
   {
     // The WordPress plugin's scripts run beside WooCommerce's jQuery.
-    files: ['widget/integrations/woocommerce/**/*.js'],
+    files: ['integrations/woocommerce/**/*.js'],
     languageOptions: { globals: { jQuery: 'readonly' } },
   },
   {

@@ -2,7 +2,7 @@
 // serves it, plus the two conveniences the proxy's own entry leaves out: with no TRYON_API_KEY it
 // starts an in-process sandbox, and with no TRYON_CATALOG it serves the demo shop's catalog with
 // its pictures drawn. Everything else (validation, limits, origins) is loadConfig's, as in the bin.
-import { loadConfig, type ProxyConfig } from '../proxy/config.js';
+import { loadConfig, type ProxyConfig } from '../proxy/config/config.js';
 import { catalogFromConfig, exitIfStartFails, serveConfigured, type StartOptions } from '../proxy/node.js';
 import { prepareShopCatalog } from './shop/tryon-catalog.js';
 import { connectTryonService } from './tryon-service.js';

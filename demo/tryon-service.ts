@@ -1,7 +1,7 @@
 // Which try-on service a demo proxy talks to: the one TRYON_BASE_URL + TRYON_API_KEY name (as
 // loadConfig validated them: a key without a base URL was already refused), or, with no key, a
 // sandbox started here in-process. The proxy's own Node entry never does the latter (proxy/node.ts).
-import type { ProxyConfig } from '../proxy/config.js';
+import type { ProxyConfig } from '../proxy/config/config.js';
 import { startSandbox, type SandboxOptions } from '../sandbox/server.js';
 
 export interface TryonService {

@@ -4,25 +4,25 @@
 // This file only wires things: the services every route shares, the cross-cutting middleware
 // (middleware/), the routes (routes/) and the one error answer.
 import { Hono } from 'hono';
-import { catalogPrices, productFinder } from './catalog.js';
-import { ProxyError, answerInternalError, isProxyError } from './errors.js';
-import { GarmentFiles } from './garment-files.js';
-import { hmac, hmacKey, toHex } from './crypto.js';
-import { HandleSigner } from './handles.js';
-import { resolveLimits } from './limits.js';
-import { connectionAddress, knownRuntime, parseTrustProxy } from './client-address.js';
-import { clientOfRequest } from './request-client.js';
-import { resolvePrices } from './prices.js';
+import { catalogPrices, productFinder } from './catalog/catalog.js';
+import { ProxyError, answerInternalError, isProxyError } from './http/errors.js';
+import { GarmentFiles } from './catalog/garment-files.js';
+import { hmac, hmacKey, toHex } from './security/crypto.js';
+import { HandleSigner } from './security/handles.js';
+import { resolveLimits } from './config/limits.js';
+import { connectionAddress, knownRuntime, parseTrustProxy } from './http/client-address.js';
+import { clientOfRequest } from './http/request-client.js';
+import { resolvePrices } from './money/prices.js';
 import { originCheck } from './middleware/origin-check.js';
 import { appProxyClients } from './middleware/shopify-app-proxy.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { answerUnknownRoutes } from './middleware/unknown-routes.js';
 import { redactingLog } from './middleware/request-log.js';
 import { answerHeaders } from './middleware/answer-headers.js';
-import { TryonStatusBoard } from './tryon-status.js';
-import { BudgetAlerts } from './budget-alerts.js';
+import { TryonStatusBoard } from './tryon/status.js';
+import { BudgetAlerts } from './money/budget-alerts.js';
 import { MemoryStore } from './store/memory.js';
-import { noMetrics } from './metrics.js';
+import { noMetrics } from './operator/metrics.js';
 import { Upstream } from './upstream/client.js';
 import { fileRoutes } from './routes/files.js';
 import { handoffRoutes } from './routes/handoffs.js';
@@ -30,15 +30,15 @@ import { photoRoutes } from './routes/photos.js';
 import { productRoutes } from './routes/products.js';
 import { tryonRoutes } from './routes/tryons.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import type { ProxyServices } from './context.js';
-import type { ProxyEnv } from './request-facts.js';
+import type { ProxyServices } from './services.js';
+import type { ProxyEnv } from './http/request-facts.js';
 
-export type { CatalogFile, CatalogVariant, ProductEntry, ProductLookup } from './catalog.js';
-export type { ProxyLimits } from './limits.js';
-export type { PhotoRevocations } from './photo-revocations.js';
-export { DEFAULT_LIMITS } from './limits.js';
+export type { CatalogFile, CatalogVariant, ProductEntry, ProductLookup } from './catalog/catalog.js';
+export type { ProxyLimits } from './config/limits.js';
+export type { PhotoRevocations } from './photos/revocations.js';
+export { DEFAULT_LIMITS } from './config/limits.js';
 
-import { checkCatalogImagesReadable, environmentMode, type ProxyOptions } from './proxy-options.js';
+import { checkCatalogImagesReadable, environmentMode, type ProxyOptions } from './config/proxy-options.js';
 
 export type { ProxyOptions };
 

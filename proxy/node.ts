@@ -15,10 +15,10 @@ import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { createProxy, type ProxyOptions } from './app.js';
-import { createAdmin, type AdminMetrics } from './admin.js';
-import { resolveLimits } from './limits.js';
+import { createAdmin, type AdminMetrics } from './operator/admin.js';
+import { resolveLimits } from './config/limits.js';
 import { MemoryStore } from './store/memory.js';
-import { CatalogError, catalogImages, parseCatalog } from './catalog.js';
+import { CatalogError, catalogImages, parseCatalog } from './catalog/catalog.js';
 import {
   ConfigError,
   describeConfig,
@@ -26,12 +26,12 @@ import {
   proxyOptionsFrom,
   type ConfiguredOptions,
   type ProxyConfig,
-} from './config.js';
-import type { FileIdCache } from './garment-files.js';
-import { lingerBeforeClosing, lingerBounds } from './lingering-close.js';
-import type { ProxyLimits } from './limits.js';
-import { ProxyAnswer } from './node-answer.js';
-import type { ProxyEnv } from './request-facts.js';
+} from './config/config.js';
+import type { FileIdCache } from './catalog/garment-files.js';
+import { lingerBeforeClosing, lingerBounds } from './http/lingering-close.js';
+import type { ProxyLimits } from './config/limits.js';
+import { ProxyAnswer } from './http/node-answer.js';
+import type { ProxyEnv } from './http/request-facts.js';
 
 /** The shopper's address as the Node socket sees it: what rate limits are keyed by on Node. */
 export function socketAddress(c: Parameters<typeof getConnInfo>[0]): string | undefined {
@@ -316,7 +316,9 @@ export async function serveConfigured(
   // prom-client and ioredis are loaded only when asked for: a shop without them never pays for them.
   // They are optional peer dependencies of the package: a shop installs them only to use them.
   const prometheus = config.adminToken
-    ? (await optional(() => import('./metrics-prometheus.js'), 'TRYON_ADMIN_TOKEN', 'prom-client')).prometheusMetrics()
+    ? (
+        await optional(() => import('./operator/metrics-prometheus.js'), 'TRYON_ADMIN_TOKEN', 'prom-client')
+      ).prometheusMetrics()
     : undefined;
   const store = config.redisUrl
     ? await (

@@ -10,14 +10,14 @@
 // With TRYON_ADMIN_TOKEN bound, GET /usage answers the operator (admin.ts), to that token only.
 // The object classes are exported from here, for wrangler.toml's bindings to name.
 import { createProxy } from './app.js';
-import { CatalogError, type CatalogFile } from './catalog.js';
-import { ConfigError, loadConfig, proxyOptionsFrom } from './config.js';
+import { CatalogError, type CatalogFile } from './catalog/catalog.js';
+import { ConfigError, loadConfig, proxyOptionsFrom } from './config/config.js';
 import { DurableStore, type DurableObjectNamespace } from './store/durable.js';
-import { resolveLimits } from './limits.js';
+import { resolveLimits } from './config/limits.js';
 import { MemoryStore } from './store/memory.js';
-import { createAdmin } from './admin.js';
+import { createAdmin } from './operator/admin.js';
 import type { Hono } from 'hono';
-import type { ProxyEnv } from './request-facts.js';
+import type { ProxyEnv } from './http/request-facts.js';
 
 export { TryonObject, ShopObject } from './store/durable.js';
 

@@ -52,7 +52,7 @@ export const BUDGETS = {
   alternatives: 8 * 1024,
 };
 
-/** The CDN chunk holding the HEIC decoder (widget/heic.ts): outside the button + panel budget. */
+/** The CDN chunk holding the HEIC decoder (widget/photo/heic.ts): outside the button + panel budget. */
 export const isHeicDecoder = (file: string) => /^heic-[\w-]+\.js$/.test(file);
 /** The chunks of the models' and hand-off's screens and of lean-qr (nano, svg): fetched only when the shopper asks for them. */
 export const isAlternatives = (file: string) => /^(alternatives|nano|svg)-[\w-]+\.js$/.test(file);

@@ -68,7 +68,7 @@ async function sourceFiles(dir: string, root: string): Promise<string[]> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== 'integrations') found.push(...(await sourceFiles(path, root)));
+      found.push(...(await sourceFiles(path, root)));
     } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
       found.push(relative(root, path));
     }

@@ -3,7 +3,7 @@
 // `tryon-sandbox` bin). Both by esbuild with their dependencies external, but for the few bundled
 // in on purpose, and their `.d.ts` from the one tsc run (build-files.ts). scripts/build.ts runs them.
 import { chmod, cp, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { build as esbuild, type BuildOptions as EsbuildOptions, type Plugin } from 'esbuild';
 import { PACKAGES, copyDeclarations, emitDeclarations, listFiles, measure, projectRoot } from './build-files.js';
 import type { BuildOptions, BuildResult } from './build-files.js';
@@ -115,13 +115,16 @@ export async function buildSandbox(options: Omit<BuildOptions, 'entry'> = {}): P
     }),
   ]);
   await copyDeclarations(join(typesDir, 'sandbox'), outDir, (file) => !file.startsWith('dist'));
-  // The one proxy module the sandbox's source shares is bundled in; its types come along, beside them.
+  // The one proxy module the sandbox's source shares is bundled in; its types come along, at the
+  // package's root, and each declaration that imports them (from any folder) points there.
   await cp(join(typesDir, 'proxy/image-signatures.d.ts'), join(outDir, 'image-signatures.d.ts'));
   for (const path of await listFiles(outDir)) {
     if (!path.endsWith('.d.ts')) continue;
     const text = await readFile(path, 'utf8');
-    if (text.includes('../proxy/'))
-      await writeFile(path, text.replaceAll('../proxy/image-signatures.js', './image-signatures.js'));
+    if (!text.includes('../proxy/')) continue;
+    const beside = relative(dirname(path), join(outDir, 'image-signatures.js'));
+    const specifier = beside.startsWith('.') ? beside : `./${beside}`;
+    await writeFile(path, text.replaceAll(/(?:\.\.\/)+proxy\/image-signatures\.js/g, specifier));
   }
   const dangling = (
     await Promise.all(

@@ -73,12 +73,13 @@ export async function buildCdn(options: BuildOptions & { importMapBase?: string 
 
 /**
  * Modules of the npm build that are the CDN build's chunk instead of a second copy of it: the
- * package carries the 2 MB HEIC decoder once. The npm build's `<module>` becomes a
- * one-line re-export of `../cdn/<chunk>`, which bundlers follow like any relative import. Another
+ * package carries the 2 MB HEIC decoder once. The npm build's `<module>` (a path in dist/npm) becomes
+ * a one-line re-export of `cdn/<chunk>` (`../../cdn/<chunk>` from `photo/heic.js`), which bundlers
+ * follow like any relative import. Another
  * heavy, self-contained asset joins by adding an entry; it must import nothing but the bundler's
  * runtime helper (never the core chunk, which has Lit inside).
  */
-const LIBHEIF = { module: 'heic.js', chunk: /^heic-[\w-]+\.js$/, exports: ['decodeHeic'] };
+const LIBHEIF = { module: 'photo/heic.js', chunk: /^heic-[\w-]+\.js$/, exports: ['decodeHeic'] };
 export const CDN_SHARED = [LIBHEIF];
 
 /** The CDN build the npm build at `npmDir` shares chunks with: its sibling `cdn` folder, built when absent. */
@@ -112,7 +113,7 @@ async function shareCdnChunks(npmDir: string, cdnDir: string): Promise<void> {
       join(npmDir, shared.module),
       [
         `// The CDN build's chunk, shared so the package carries it once (scripts/build.ts, CDN_SHARED).`,
-        `export { ${shared.exports.join(', ')} } from '../cdn/${chunk}';`,
+        `export { ${shared.exports.join(', ')} } from '${'../'.repeat(shared.module.split('/').length)}cdn/${chunk}';`,
         '',
       ].join('\n'),
     );
@@ -150,11 +151,7 @@ export async function buildNpm(
     buildLeavingNodeEnv(npmConfig({ outDir, quiet: options.quiet ?? false })),
     buildFrameworkEntries(outDir, options.quiet),
   ]);
-  await copyDeclarations(
-    join(typesDir, 'widget'),
-    outDir,
-    (file) => !file.startsWith('integrations') && !file.startsWith('dist'),
-  );
+  await copyDeclarations(join(typesDir, 'widget'), outDir, (file) => !file.startsWith('dist'));
   await dropVendorSourceMaps(outDir);
   await shareCdnChunks(outDir, cdnDir);
   // Type-only modules (events.ts) emit no JavaScript: the manifest names only files that exist.

@@ -45,7 +45,7 @@ export async function buildIntegrations(cdnDir: string, outDir = join(projectRoo
   const woocommerce = join(outDir, 'woocommerce/tryon-button');
   await rm(join(outDir, 'shopify'), { recursive: true, force: true });
   await rm(join(outDir, 'woocommerce'), { recursive: true, force: true });
-  const source = join(projectRoot, 'widget/integrations');
+  const source = join(projectRoot, 'integrations');
   await cp(join(source, 'shopify'), shopify, { recursive: true, filter: (path) => !path.endsWith('.ts') });
   await cp(join(source, 'woocommerce/tryon-button'), woocommerce, { recursive: true });
   // Not the import map: its keys are the npm package's URLs on jsDelivr, and these platforms serve
@@ -55,7 +55,7 @@ export async function buildIntegrations(cdnDir: string, outDir = join(projectRoo
   }
   await esbuild({
     absWorkingDir: projectRoot,
-    entryPoints: ['widget/integrations/shopify/tryon-variant.ts'],
+    entryPoints: ['integrations/shopify/tryon-variant.ts'],
     outfile: join(shopify, 'assets/tryon-variant.js'),
     bundle: true,
     format: 'esm',

@@ -105,7 +105,7 @@ export function frameworkAttributes(manifest: Manifest): string {
     '// widget/tryon-button.component.ts, not this file (test/integrations/editor-data.test.ts fails when it is stale).',
     "// What a page writes on <tryon-button> in a framework's markup, shared by the JSX, Vue and Svelte",
     '// typings: its attributes, the properties a framework may set directly, and its events.',
-    "import type { TryonEventMap, TryonEventName } from '../events.js';",
+    "import type { TryonEventMap, TryonEventName } from '../core/events.js';",
     ...[...used].sort().map((name) => `import type { ${name} } from '${imports[name]}';`),
     '',
     "/** The element's attributes, by the names they have in HTML. */",

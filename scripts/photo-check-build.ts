@@ -13,7 +13,7 @@ import { buildWorker } from './worker-build.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
 
-/** The models the worker loads (widget/photo-check/worker.ts). */
+/** The models the worker loads (widget/photo/check/worker.ts). */
 export const PHOTO_CHECK_MODELS = ['blazeface', 'selfie'] as const;
 export const PHOTO_CHECK_WORKER = 'photo-check-worker.js';
 /** Every file of the photo check is named so (the worker, the models, the wasm): its budget counts them. */
@@ -127,7 +127,7 @@ export async function buildPhotoCheck(outDir: string, { quantize = true }: { qua
     'dist/tfjs-backend-wasm-simd.wasm',
   );
   await copyFile(wasm, join(folder, 'photo-check-tfjs-simd.wasm'));
-  await buildWorker('widget/photo-check/worker.ts', outDir, PHOTO_CHECK_WORKER);
+  await buildWorker('widget/photo/check/worker.ts', outDir, PHOTO_CHECK_WORKER);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

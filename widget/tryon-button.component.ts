@@ -6,17 +6,17 @@
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues } from 'lit';
 import { buttonStyles } from './tryon-button.styles.js';
-import { currentTryon } from './storage.js';
-import type { StoredTryon } from './storage.js';
-import { proxyBase, unavailableReasonOf } from './availability.js';
-import type { Unavailable } from './availability.js';
-import { tryonEvent } from './events.js';
-import type { CartPlatform, TryonStatus } from './events.js';
-import { browserDraw, holdoutGroup, holdoutShare } from './holdout.js';
-import type { HoldoutGroup } from './holdout.js';
+import { currentTryon } from './core/storage.js';
+import type { StoredTryon } from './core/storage.js';
+import { proxyBase, unavailableReasonOf } from './core/availability.js';
+import type { Unavailable } from './core/availability.js';
+import { tryonEvent } from './core/events.js';
+import type { CartPlatform, TryonStatus } from './core/events.js';
+import { browserDraw, holdoutGroup, holdoutShare } from './analytics/holdout.js';
+import type { HoldoutGroup } from './analytics/holdout.js';
 import type { Strings, Translation } from './i18n/en.js';
-import { english, languageOf } from './language.js';
-import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from './panel-host.js';
+import { english, languageOf } from './core/language.js';
+import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from './core/panel-host.js';
 
 /** What the button needs from the lazily loaded panel. */
 interface PanelElement extends HTMLElement {
@@ -30,7 +30,7 @@ let panelModule: Promise<unknown> | undefined;
 
 /** Loads the panel's module once; later calls share the same promise. */
 export function loadPanel(): Promise<unknown> {
-  panelModule ??= import('./tryon-panel.js').catch((error: unknown) => {
+  panelModule ??= import('./panel/tryon-panel.js').catch((error: unknown) => {
     // A failed chunk load (offline) must not poison every later attempt.
     panelModule = undefined;
     throw error;
@@ -325,7 +325,7 @@ export class TryonButton extends LitElement implements PanelHost {
     const destinations = this.analytics ?? '';
     // Its own small chunk (shared with the panel): a page without analytics never loads it.
     if (destinations.trim()) {
-      void import('./analytics.js').then(
+      void import('./analytics/analytics.js').then(
         ({ sendConversion }) =>
           sendConversion(destinations, 'tryon_exposure', {
             product: detail.product,
@@ -350,7 +350,7 @@ export class TryonButton extends LitElement implements PanelHost {
     this.#translationLoad = undefined;
     // Only a page in another language fetches its dictionary: English's label is already here.
     if (language === english.$code) return;
-    this.#translationLoad = import('./languages.js')
+    this.#translationLoad = import('./core/languages.js')
       .then(({ loadTranslation }) => loadTranslation(language))
       .then(
         (found) => {

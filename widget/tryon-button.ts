@@ -3,7 +3,7 @@ import { TryonButton } from './tryon-button.component.js';
 import { define } from './tryon-button.define.js';
 
 export { TryonButton, define };
-export type * from './events.js';
+export type * from './core/events.js';
 export type { Strings } from './i18n/en.js';
 
 define();

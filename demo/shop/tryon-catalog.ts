@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CatalogFile } from '../../proxy/catalog.js';
+import type { CatalogFile } from '../../proxy/catalog/catalog.js';
 import { drawShopImages } from './images.js';
 import { products } from './products.js';
 

@@ -5,10 +5,10 @@
 // Their values are what secureHeaders sent with the proxy's options (test/proxy/answer-head.test.ts
 // compares the two paths; guards.test.ts and hostile-input.test.ts check them).
 import type { MiddlewareHandler } from 'hono';
-import type { ProxyEnv } from '../request-facts.js';
-import type { Log } from '../log.js';
+import type { ProxyEnv } from '../http/request-facts.js';
+import type { Log } from '../operator/log.js';
 import { loggedPath } from './request-log.js';
-import { SECURITY_HEADERS, fixedHeadersWriter } from '../answer-head.js';
+import { SECURITY_HEADERS, fixedHeadersWriter } from '../http/answer-head.js';
 
 /** A client's own X-Request-Id is kept when it is short and plain (as Hono's requestId middleware did). */
 const PLAIN_ID = /^[\w\-=]{1,64}$/;

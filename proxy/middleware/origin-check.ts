@@ -3,7 +3,7 @@
 // Mounted on the routes pages call (app.ts); webhooks and health are called by servers, not pages,
 // and are not mounted behind it.
 import type { MiddlewareHandler } from 'hono';
-import { ProxyError } from '../errors.js';
+import { ProxyError } from '../http/errors.js';
 
 /** The origin as a URL when it is exactly an http(s) origin (`scheme://host[:port]`), else undefined. */
 function wellFormedOrigin(text: string): URL | undefined {

@@ -3,8 +3,8 @@
 // files). The memory store keeps a smoothly refilled token bucket per client; the Redis store a
 // per-minute window (rate-limiter-flexible). docs/proxy.md says which.
 import type { MiddlewareHandler } from 'hono';
-import { ProxyError } from '../errors.js';
-import type { ProxyContext, ProxyEnv } from '../request-facts.js';
+import { ProxyError } from '../http/errors.js';
+import type { ProxyContext, ProxyEnv } from '../http/request-facts.js';
 import type { ProxyStore, RateBucket } from '../store/store.js';
 
 export interface RateLimit {

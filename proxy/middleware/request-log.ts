@@ -1,6 +1,6 @@
 // The request log's pieces (the line itself is written by answer-headers.ts): method, path, status and time taken. Handles in paths are cut to
 // their kind, so a log never holds a link that would open someone's photo, result or hand-off.
-import type { Log } from '../log.js';
+import type { Log } from '../operator/log.js';
 
 /**
  * Anything shaped like a handle (handles.ts: `v1.<kind>.<payload>.<signature>`), whatever its

@@ -10,8 +10,8 @@
 // Web Crypto only, so the same middleware runs wherever the proxy runs (Node, Workers). Published
 // as `tryon-proxy/shopify-app-proxy`.
 import type { Context, MiddlewareHandler } from 'hono';
-import { constantTimeEqual, hmac, toHex } from '../crypto.js';
-import { ProxyError } from '../errors.js';
+import { constantTimeEqual, hmac, toHex } from '../security/crypto.js';
+import { ProxyError } from '../http/errors.js';
 
 export interface AppProxySignatureOptions {
   /** The app's client secret (Shopify Partners → the app → Client credentials). */

@@ -4,8 +4,8 @@
 // Allow; anything else is 404. Registered on the proxy's own app (not as notFound, which a parent
 // app that mounts the proxy would replace with its own page).
 import type { Hono, MiddlewareHandler } from 'hono';
-import { ProxyError } from '../errors.js';
-import type { ProxyEnv } from '../request-facts.js';
+import { ProxyError } from '../http/errors.js';
+import type { ProxyEnv } from '../http/request-facts.js';
 
 /** The paths servers call: upstream's webhooks and the balancer's health check. */
 const SERVERS_PATH = /\/(webhooks|health)\/?$/;

@@ -2,10 +2,10 @@
 // and only if the file really is among the outputs of the try-on the handle names. Byte ranges
 // are served (Safari plays video only with them): passed to upstream, or cut from its stream.
 import { Hono } from 'hono';
-import { ProxyError } from '../errors.js';
-import { openForRead } from '../read-gate.js';
-import type { ProxyServices } from '../context.js';
-import type { ProxyEnv } from '../request-facts.js';
+import { ProxyError } from '../http/errors.js';
+import { openForRead } from '../photos/read-gate.js';
+import type { ProxyServices } from '../services.js';
+import type { ProxyEnv } from '../http/request-facts.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
 type FileServices = Pick<ProxyServices, 'board' | 'client' | 'handles' | 'now' | 'reads' | 'revocations' | 'upstream'>;

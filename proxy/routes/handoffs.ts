@@ -1,4 +1,4 @@
-// The desktop → phone hand-off (handoffs.ts): POST /handoffs starts one for a product and answers
+// The desktop → phone hand-off (photos/handoffs.ts): POST /handoffs starts one for a product and answers
 // the desktop's handle and the phone's code; GET /handoffs/{h} and GET /handoffs/{h}/events (SSE,
 // event `handoff`) tell the desktop whether the phone's photo has come; POST /handoffs/{h}/confirm
 // with the number the phone shows gives it the photo. The phone gives its photo through POST
@@ -7,8 +7,8 @@
 import { Hono, type Handler } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import { randomId } from '../crypto.js';
-import { ProxyError } from '../errors.js';
+import { randomId } from '../security/crypto.js';
+import { ProxyError } from '../http/errors.js';
 import {
   confirmationNumberOf,
   confirmationRefusal,
@@ -19,14 +19,14 @@ import {
   statusOf,
   type HandoffRecord,
   type HandoffStatus,
-} from '../handoffs.js';
-import { productAsVariant } from '../catalog.js';
+} from '../photos/handoffs.js';
+import { productAsVariant } from '../catalog/catalog.js';
 import { rateLimit } from '../middleware/rate-limit.js';
-import { readRequestText } from '../streams.js';
-import { StreamSlots, sayStreamFailed } from '../stream-slots.js';
-import type { ProxyServices } from '../context.js';
-import type { ProxyEnv } from '../request-facts.js';
-import { noStoreJson } from '../no-store-json.js';
+import { readRequestText } from '../http/streams.js';
+import { StreamSlots, sayStreamFailed } from '../http/stream-slots.js';
+import type { ProxyServices } from '../services.js';
+import type { ProxyEnv } from '../http/request-facts.js';
+import { noStoreJson } from '../http/no-store-json.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
 type HandoffServices = Pick<

@@ -1,17 +1,17 @@
 // POST /photos: the shopper's photo, checked by its first bytes and streamed on to /v1/files
 // as kind=person. Answers a photo handle; the upstream file id never reaches the browser.
 import { Hono, type MiddlewareHandler } from 'hono';
-import { randomId } from '../crypto.js';
-import { ProxyError } from '../errors.js';
-import { handoffCodeOf, handoffRefusal, newPairing, receiptFor } from '../handoffs.js';
-import { isProxyError } from '../errors.js';
+import { randomId } from '../security/crypto.js';
+import { ProxyError } from '../http/errors.js';
+import { handoffCodeOf, handoffRefusal, newPairing, receiptFor } from '../photos/handoffs.js';
+import { isProxyError } from '../http/errors.js';
 import { rateLimit } from '../middleware/rate-limit.js';
-import { forgetPhoto, lastHandleExpiry } from '../photo-revocations.js';
-import { openPhotoPart, tooLargeError, type PhotoPart } from '../photo-upload.js';
-import { timedBody, uploadTimeoutError } from '../upload-deadlines.js';
-import { drainUnread, refuseDeclaredLength } from '../streams.js';
-import type { ProxyServices } from '../context.js';
-import type { ProxyEnv } from '../request-facts.js';
+import { forgetPhoto, lastHandleExpiry } from '../photos/revocations.js';
+import { openPhotoPart, tooLargeError, type PhotoPart } from '../photos/upload.js';
+import { timedBody, uploadTimeoutError } from '../http/upload-deadlines.js';
+import { drainUnread, refuseDeclaredLength } from '../http/streams.js';
+import type { ProxyServices } from '../services.js';
+import type { ProxyEnv } from '../http/request-facts.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
 type PhotoServices = Pick<

@@ -1,15 +1,15 @@
 // GET /products/{id}: what this product's try-on offers, so the widget shows only that, and how
 // long the proxy keeps a photo and a result, so the consent step can say so.
 import { Hono } from 'hono';
-import { ProxyError } from '../errors.js';
+import { ProxyError } from '../http/errors.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { retentionOf } from '../tryon/consent-log.js';
-import { fullBodyOf, modelOf, variantList } from '../catalog.js';
+import { fullBodyOf, modelOf, variantList } from '../catalog/catalog.js';
 import { colourPreviewsOf, firstLookOf } from '../tryon/first-look.js';
-import { availabilityOf } from '../availability.js';
-import type { ProxyServices } from '../context.js';
-import type { ProxyEnv } from '../request-facts.js';
-import { noStoreJson } from '../no-store-json.js';
+import { availabilityOf } from '../tryon/availability.js';
+import type { ProxyServices } from '../services.js';
+import type { ProxyEnv } from '../http/request-facts.js';
+import { noStoreJson } from '../http/no-store-json.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
 type ProductServices = Pick<

@@ -5,12 +5,12 @@
 // Streams are capped per client and per instance (stream-slots.ts): past a cap, 429 too_many_streams.
 import { streamSSE } from 'hono/streaming';
 import type { Handler } from 'hono';
-import { isTerminal, type TryonSnapshot } from '../tryon-status.js';
-import { openForRead } from '../read-gate.js';
+import { isTerminal, type TryonSnapshot } from '../tryon/status.js';
+import { openForRead } from '../photos/read-gate.js';
 import { mountBase, readPreview, statusBody } from '../tryon/status-body.js';
-import { StreamSlots, sayStreamFailed } from '../stream-slots.js';
-import type { ProxyServices } from '../context.js';
-import type { ProxyEnv } from '../request-facts.js';
+import { StreamSlots, sayStreamFailed } from '../http/stream-slots.js';
+import type { ProxyServices } from '../services.js';
+import type { ProxyEnv } from '../http/request-facts.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
 type TryonEventServices = Pick<

@@ -4,17 +4,17 @@
 // the product's), tier, background, pose and provider; the browser may only name a variant the
 // catalog lists, narrow the views the product offers and ask for video where it is offered.
 import { Hono } from 'hono';
-import { ProxyError, UpstreamRejected } from '../errors.js';
-import { creditsFor } from '../prices.js';
-import { refusalError } from '../spend-ledger.js';
+import { ProxyError, UpstreamRejected } from '../http/errors.js';
+import { creditsFor } from '../money/prices.js';
+import { refusalError } from '../money/spend-ledger.js';
 import { rateLimit } from '../middleware/rate-limit.js';
-import { openForRead } from '../read-gate.js';
+import { openForRead } from '../photos/read-gate.js';
 import { logConsent } from '../tryon/consent-log.js';
 import { readTryonRequest } from '../tryon/request.js';
 import { mountBase, readPreview } from '../tryon/status-body.js';
 import { StatusAnswers } from '../tryon/status-answer.js';
 import { viewsToRender } from '../tryon/views.js';
-import { productAsVariant, type VariantEntry, type View } from '../catalog.js';
+import { productAsVariant, type VariantEntry, type View } from '../catalog/catalog.js';
 import {
   asDraft,
   checkColourPreview,
@@ -27,11 +27,11 @@ import { pictureOf } from '../tryon/picture.js';
 import { productImageOf, tryonRequestBody } from '../upstream/tryon-body.js';
 import { upstreamStartedNothing } from '../upstream/transport.js';
 import { tryonEvents } from './tryon-events.js';
-import type { ProxyServices } from '../context.js';
-import type { ProxyEnv } from '../request-facts.js';
-import type { ProxyLimits } from '../limits.js';
+import type { ProxyServices } from '../services.js';
+import type { ProxyEnv } from '../http/request-facts.js';
+import type { ProxyLimits } from '../config/limits.js';
 import type { UpstreamJob } from '../upstream/client.js';
-import { noStoreJsonText } from '../no-store-json.js';
+import { noStoreJsonText } from '../http/no-store-json.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
 type TryonServices = Pick<

@@ -1,12 +1,12 @@
 // POST /webhooks: upstream job events, trusted only once their Standard Webhooks signature
 // verifies. A verified event updates the shared status and wakes SSE listeners at once.
 import { Hono } from 'hono';
-import { ProxyError } from '../errors.js';
-import { readRequestText } from '../streams.js';
+import { ProxyError } from '../http/errors.js';
+import { readRequestText } from '../http/streams.js';
 import { parseJob } from '../upstream/answers.js';
-import { webhookVerifier } from '../webhook-signature.js';
-import type { ProxyServices } from '../context.js';
-import type { ProxyEnv } from '../request-facts.js';
+import { webhookVerifier } from '../security/webhook-signature.js';
+import type { ProxyServices } from '../services.js';
+import type { ProxyEnv } from '../http/request-facts.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
 type WebhookServices = Pick<ProxyServices, 'board' | 'log' | 'store' | 'webhookSecret'>;

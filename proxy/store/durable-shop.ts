@@ -16,7 +16,7 @@ import {
   type SpendRefusal,
   type SpendUsage,
   type SubmitOutcome,
-} from '../spend-ledger.js';
+} from '../money/spend-ledger.js';
 import type { RateBucket } from './store.js';
 import {
   confirmationFor,
@@ -25,8 +25,8 @@ import {
   type HandoffPairing,
   type HandoffReceipt,
   type HandoffRecord,
-} from '../handoffs.js';
-import { oldestKept, refundCounters, type JobEntry, type UsageCounters } from '../usage-book.js';
+} from '../photos/handoffs.js';
+import { oldestKept, refundCounters, type JobEntry, type UsageCounters } from '../money/usage-book.js';
 import {
   answerCall,
   firstRow,
@@ -55,7 +55,7 @@ const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS webhook (id TEXT PRIMARY KEY, until INTEGER NOT NULL)',
   'CREATE TABLE IF NOT EXISTS garment (key TEXT PRIMARY KEY, file_id TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS garment_lock (key TEXT PRIMARY KEY, token TEXT NOT NULL, until INTEGER NOT NULL)',
-  // Hand-offs (handoffs.ts) by code; a row is dropped at `until`, some time after its code ends.
+  // Hand-offs (photos/handoffs.ts) by code; a row is dropped at `until`, some time after its code ends.
   // The pairing columns (the phone's number, tries left, its deadline, confirmed) are added to
   // older objects' tables by HANDOFF_PAIRING below.
   `CREATE TABLE IF NOT EXISTS handoff (code TEXT PRIMARY KEY, id TEXT NOT NULL UNIQUE, product TEXT NOT NULL, variant TEXT,

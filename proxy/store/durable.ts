@@ -5,15 +5,15 @@
 // isolates serve the shop. An object that cannot be reached is the shopper's 503
 // store_unavailable, as Redis is on Node: nothing that spends or must agree goes on unguarded.
 import type { TryonSnapshot } from '../tryon/snapshot.js';
-import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
-import { utcDay } from '../spend-ledger.js';
-import { USAGE_DAYS, dayOf, lastDays, startCounters, type UsageBook, type UsageCounters } from '../usage-book.js';
-import type { PhotoRevocations } from '../photo-revocations.js';
-import type { HandoffConfirmation, HandoffPairing, HandoffReceipt, HandoffRecord } from '../handoffs.js';
+import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
+import { utcDay } from '../money/spend-ledger.js';
+import { USAGE_DAYS, dayOf, lastDays, startCounters, type UsageBook, type UsageCounters } from '../money/usage-book.js';
+import type { PhotoRevocations } from '../photos/revocations.js';
+import type { HandoffConfirmation, HandoffPairing, HandoffReceipt, HandoffRecord } from '../photos/handoffs.js';
 import { StoreOutages, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 import { callObject, limitToWire, type DurableObjectNamespace, type DurableObjectStub } from './durable-wire.js';
 import type { WireLimits } from './durable-shop.js';
-import { DEFAULT_LIMITS } from '../limits.js';
+import { DEFAULT_LIMITS } from '../config/limits.js';
 
 export { TryonObject } from './durable-tryon.js';
 export { ShopObject } from './durable-shop.js';

@@ -1,10 +1,10 @@
 // The store of one process: the default, what `npm start` and a single `tryon-proxy` use. Every
 // method does its work before its first await, so it is atomic on one event loop. Garment file
 // ids may be kept in a FileIdCache (node.ts: a JSON file) so a restart does not upload again.
-import type { FileIdCache } from '../garment-files.js';
-import type { PhotoRevocations } from '../photo-revocations.js';
-import { MemorySpendLedger, type SpendLedger, type SpendLimits } from '../spend-ledger.js';
-import { MemoryUsageBook, type UsageBook } from '../usage-book.js';
+import type { FileIdCache } from '../catalog/garment-files.js';
+import type { PhotoRevocations } from '../photos/revocations.js';
+import { MemorySpendLedger, type SpendLedger, type SpendLimits } from '../money/spend-ledger.js';
+import { MemoryUsageBook, type UsageBook } from '../money/usage-book.js';
 import {
   confirmationFor,
   receiptFor,
@@ -12,7 +12,7 @@ import {
   type HandoffPairing,
   type HandoffReceipt,
   type HandoffRecord,
-} from '../handoffs.js';
+} from '../photos/handoffs.js';
 import { mergeStatus, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
 /** How many try-ons are remembered; the oldest go first. */
@@ -249,7 +249,7 @@ interface Bucket {
 /** How often, at most, the in-memory revocations sweep out records that have outlived their handles. */
 const SWEEP_EVERY_MS = 60_000;
 
-/** Forgotten photos for one process (photo-revocations.ts says what forgetting means). */
+/** Forgotten photos for one process (photos/revocations.ts says what forgetting means). */
 export class PhotoRevocationsInMemory implements PhotoRevocations {
   private readonly until = new Map<string, number>();
   /** Per photo, the tickets of submits under way and when each lapses. */

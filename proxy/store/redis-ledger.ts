@@ -17,7 +17,7 @@ import {
   type SpendRefusal,
   type SpendUsage,
   type SubmitOutcome,
-} from '../spend-ledger.js';
+} from '../money/spend-ledger.js';
 
 /**
  * KEYS: held, the photo's set (its try-ons, or its colour previews for kind colour_preview), day

@@ -6,7 +6,7 @@
 // step is one command or one MULTI on keys under the tag `{…usage}` (one Redis Cluster slot).
 import type { Redis } from 'ioredis';
 import { taggedGroup } from './redis-keys.js';
-import { utcDay } from '../spend-ledger.js';
+import { utcDay } from '../money/spend-ledger.js';
 import {
   USAGE_DAYS,
   dayOf,
@@ -17,7 +17,7 @@ import {
   type UsageBook,
   type UsageCounters,
   type UsageDay,
-} from '../usage-book.js';
+} from '../money/usage-book.js';
 
 const DAY_SECONDS = 86_400;
 

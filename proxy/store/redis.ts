@@ -11,13 +11,13 @@
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { STATUS_RANK, type TryonSnapshot } from '../tryon/snapshot.js';
-import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
-import type { PhotoRevocations } from '../photo-revocations.js';
+import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
+import type { PhotoRevocations } from '../photos/revocations.js';
 import { LEDGER_SCRIPTS, RedisSpendLedger } from './redis-ledger.js';
 import { RedisUsageBook } from './redis-usage.js';
-import type { UsageBook } from '../usage-book.js';
+import type { UsageBook } from '../money/usage-book.js';
 import { besideKey } from './redis-keys.js';
-import type { HandoffConfirmation, HandoffPairing, HandoffReceipt, HandoffRecord } from '../handoffs.js';
+import type { HandoffConfirmation, HandoffPairing, HandoffReceipt, HandoffRecord } from '../photos/handoffs.js';
 import { StoreOutages, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 
 /** KEYS[1] status hash; ARGV: snapshot json, rank, at, pushed, ownEvents, product, tier, ttl ms. Mirrors replaces() in store.ts. */
@@ -77,7 +77,7 @@ return 1
 /**
  * KEYS[1]: the hand-off's hash (by its code). ARGV: photo handle, now, confirmation number, tries,
  * confirm by. Gives the photo and its pairing to a waiting hand-off, once: mirrors receiptFor() in
- * handoffs.ts.
+ * photos/handoffs.ts.
  */
 const RECEIVE_HANDOFF = `
 local expires = redis.call('HGET', KEYS[1], 'expiresAt')
@@ -90,7 +90,7 @@ return 'received'
 
 /**
  * KEYS[1]: the hand-off's hash (by its code). ARGV: the typed number, now. Judges it as
- * confirmationFor() in handoffs.ts does, in one step: the right number marks the hand-off
+ * confirmationFor() in photos/handoffs.ts does, in one step: the right number marks the hand-off
  * confirmed, a wrong one takes a try (HINCRBY, never below 0). The numbers are compared over every
  * digit whatever the first difference (bit is Redis's Lua bit library), so time says nothing of
  * where they differ. Answers {outcome, photo or tries left}.

@@ -3,13 +3,13 @@
 // many Workers isolates sharing Durable Objects (store/durable.ts) behave the same. Per-instance
 // caches that cannot disagree (minted handles, in-flight promises, an instance's own SSE
 // listeners) stay in the modules that use them; docs/proxy.md lists both.
-import { ProxyError } from '../errors.js';
+import { ProxyError } from '../http/errors.js';
 import { STATUS_RANK, isTerminal, type TryonSnapshot } from '../tryon/snapshot.js';
-import type { SpendLedger, SpendLimits } from '../spend-ledger.js';
-import type { PhotoRevocations } from '../photo-revocations.js';
+import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
+import type { PhotoRevocations } from '../photos/revocations.js';
 import type { RateBucket } from './rate-bucket.js';
-import type { UsageBook } from '../usage-book.js';
-import type { HandoffConfirmation, HandoffPairing, HandoffReceipt, HandoffRecord } from '../handoffs.js';
+import type { UsageBook } from '../money/usage-book.js';
+import type { HandoffConfirmation, HandoffPairing, HandoffReceipt, HandoffRecord } from '../photos/handoffs.js';
 
 /** What every instance knows about one try-on. */
 export interface StatusRecord {
@@ -74,7 +74,7 @@ export interface ProxyStore {
   lockGarment(key: string, ms: number): Promise<string | undefined>;
   unlockGarment(key: string, token: string): Promise<void>;
 
-  // Desktop → phone hand-offs (handoffs.ts): kept until `keepMs` after their code ends.
+  // Desktop → phone hand-offs (photos/handoffs.ts): kept until `keepMs` after their code ends.
   createHandoff(record: HandoffRecord, keepMs: number): Promise<void>;
   /** The hand-off of a desktop's handle id. */
   readHandoff(id: string): Promise<HandoffRecord | undefined>;
@@ -87,12 +87,12 @@ export interface ProxyStore {
   receiveHandoff(code: string, photo: string, pairing: HandoffPairing, now: number): Promise<HandoffReceipt>;
   /**
    * Judges a number typed on the desktop of hand-off `id` in one atomic step (confirmationFor in
-   * handoffs.ts): a right number confirms, a wrong one takes a try, so parallel guesses on any
+   * photos/handoffs.ts): a right number confirms, a wrong one takes a try, so parallel guesses on any
    * instances never get more than the tries allowed.
    */
   confirmHandoff(id: string, number: string, now: number): Promise<HandoffConfirmation>;
 
-  /** Forgotten photos ("Forget my photo", photo-revocations.ts) kept in this store. */
+  /** Forgotten photos ("Forget my photo", photos/revocations.ts) kept in this store. */
   photoRevocations(now: () => number): PhotoRevocations;
 
   /** The spend ledger (budgets and caps, spend-ledger.ts) kept in this store. */

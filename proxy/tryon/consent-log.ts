@@ -3,8 +3,8 @@
 // a salted hash of the client (never its address), which consent text in which language the
 // shopper agreed to, and how long the proxy said it keeps their photo and result. Never the image,
 // never an upstream id: the photo is named by the random id of its handle.
-import type { ProxyServices } from '../context.js';
-import type { ProxyLimits } from '../limits.js';
+import type { ProxyServices } from '../services.js';
+import type { ProxyLimits } from '../config/limits.js';
 
 /** How long the proxy answers for a photo, a result and a share link, in seconds: what the consent step states. */
 export interface Retention {

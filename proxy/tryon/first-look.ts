@@ -3,8 +3,8 @@
 // started beside a try-on (image or video) from the same inputs; a colour preview is such a job
 // on its own, for another listed colour. Both are always an image of the front view at the
 // draft tier, whatever the product's own tier, views or output.
-import type { VariantEntry, View } from '../catalog.js';
-import { ProxyError } from '../errors.js';
+import type { VariantEntry, View } from '../catalog/catalog.js';
+import { ProxyError } from '../http/errors.js';
 import type { TryonRequest } from './request.js';
 
 /** The view and output every draft of this kind renders. */

@@ -1,9 +1,9 @@
 // The picture a try-on is of: the shopper's photo, or one of the shop's models. POST /tryons asks
 // it once per try-on (routes/tryons.ts).
-import { ProxyError } from '../errors.js';
-import { modelOf, type VariantEntry } from '../catalog.js';
-import { openUnforgotten } from '../photo-revocations.js';
-import type { ProxyServices } from '../context.js';
+import { ProxyError } from '../http/errors.js';
+import { modelOf, type VariantEntry } from '../catalog/catalog.js';
+import { openUnforgotten } from '../photos/revocations.js';
+import type { ProxyServices } from '../services.js';
 import type { TryonRequest } from './request.js';
 
 /**

@@ -2,9 +2,9 @@
 // handle, its consent, a requestId that makes a retry the same try-on, and at most a narrowing of
 // views or a wish for video. Or, instead of a photo, one of the shop's models (no consent: the picture is the shop's). Read bounded, then checked; consent is asked for before anything else is judged.
 import { z } from 'zod';
-import { ProxyError } from '../errors.js';
-import { readBoundedText, refuseDeclaredLength } from '../streams.js';
-import { timedBody } from '../upload-deadlines.js';
+import { ProxyError } from '../http/errors.js';
+import { readBoundedText, refuseDeclaredLength } from '../http/streams.js';
+import { timedBody } from '../http/upload-deadlines.js';
 
 const tryonRequest = z.object({
   product: z.string().min(1).max(128),

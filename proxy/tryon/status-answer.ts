@@ -5,9 +5,9 @@
 // and serialise the same body again. The handle's own checks (signature, expiry, a
 // forgotten photo, the rate limit) run on every read before this is asked.
 import { fileExpiryOf, statusBody } from './status-body.js';
-import type { TryonSnapshot } from '../tryon-status.js';
-import type { TryonClaims } from '../handles.js';
-import type { ProxyServices } from '../context.js';
+import type { TryonSnapshot } from './status.js';
+import type { TryonClaims } from '../security/handles.js';
+import type { ProxyServices } from '../services.js';
 
 interface Kept {
   snapshot: TryonSnapshot;

@@ -2,9 +2,9 @@
 // views and a signed, short-lived URL for each finished output (never an upstream id); and, when a
 // first look was started beside it, `preview` with that draft's own state and, once it succeeded,
 // its one output (`status` and `outputs` always mean the try-on itself).
-import { isTerminal, type TryonSnapshot } from '../tryon-status.js';
-import type { ProxyServices } from '../context.js';
-import type { TryonClaims } from '../handles.js';
+import { isTerminal, type TryonSnapshot } from './status.js';
+import type { ProxyServices } from '../services.js';
+import type { TryonClaims } from '../security/handles.js';
 import type { UpstreamOutput } from '../upstream/client.js';
 
 /** What a status body needs: the clock and limits for its file handles' lifetimes, and the signer. */

@@ -1,7 +1,7 @@
 // Which views a try-on renders: the catalog offers them, the browser may only narrow the choice.
 // A video is one front view, and only where the product offers video.
-import { ProxyError } from '../errors.js';
-import type { ProductEntry, View } from '../catalog.js';
+import { ProxyError } from '../http/errors.js';
+import type { ProductEntry, View } from '../catalog/catalog.js';
 
 export function viewsToRender(
   product: ProductEntry,

@@ -1,7 +1,7 @@
 // What upstream answers, read tolerantly (docs/upstream-api.md, "Gaps"): a job in any of the
 // shapes upstream may wrap it in, its outputs, and its state mapped onto the four the widget knows.
 // An answer we cannot read is a retryable 502, never passed through.
-import { ProxyError } from '../errors.js';
+import { ProxyError } from '../http/errors.js';
 
 export type Status = 'queued' | 'processing' | 'succeeded' | 'failed';
 

@@ -1,8 +1,8 @@
 // A typed, tolerant client for the hosted /v1 API (or the sandbox): one method per call the proxy
 // makes. Only calls that are safe to repeat are retried (reads, and the try-on submit, which
 // carries an idempotency key); the file upload is never retried because nothing dedupes it upstream.
-import { ProxyError } from '../errors.js';
-import { concatStreams, observeChunks } from '../streams.js';
+import { ProxyError } from '../http/errors.js';
+import { concatStreams, observeChunks } from '../http/streams.js';
 import {
   asRecord,
   asString,

@@ -1,9 +1,9 @@
 // How the proxy talks to upstream at all: the key on every call, a timeout on every call (an idle
 // timeout for streamed bodies), retries with jittered backoff for calls that are safe to repeat,
 // and upstream's failures turned into our error shape. Knows no route and no answer's meaning.
-import { ProxyError, UpstreamRejected } from '../errors.js';
-import type { Log } from '../log.js';
-import { observeChunks } from '../streams.js';
+import { ProxyError, UpstreamRejected } from '../http/errors.js';
+import type { Log } from '../operator/log.js';
+import { observeChunks } from '../http/streams.js';
 
 export interface TransportOptions {
   apiKey: string;

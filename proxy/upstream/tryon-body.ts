@@ -1,6 +1,6 @@
 // The /v1 try-on request made from a catalog product: everything that costs money (mode, garment,
 // tier, background, pose, provider, video options) comes from the catalog, never the browser.
-import type { ProductEntry, View } from '../catalog.js';
+import type { ProductEntry, View } from '../catalog/catalog.js';
 
 export interface TryonInput {
   product: ProductEntry;

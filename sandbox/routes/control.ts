@@ -4,11 +4,11 @@
 // of these; docs/sandbox.md documents them.
 import type { Hono } from 'hono';
 import { SandboxError, notFound, validationFailed } from '../errors.js';
-import { faultSchema } from '../faults.js';
-import { jobJson } from '../job.js';
-import type { Job } from '../job.js';
-import type { JobRunner } from '../jobs.js';
-import { zodIssues } from '../tryon-request.js';
+import { faultSchema } from '../jobs/faults.js';
+import { jobJson } from '../jobs/job.js';
+import type { Job } from '../jobs/job.js';
+import type { JobRunner } from '../jobs/runner.js';
+import { zodIssues } from '../jobs/tryon-request.js';
 import { readJson } from './shared.js';
 import type { SandboxEnv, SandboxParts } from './shared.js';
 

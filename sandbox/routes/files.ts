@@ -4,8 +4,8 @@
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { SandboxError, notFound, validationFailed } from '../errors.js';
-import { fileRecord } from '../files.js';
-import { imageSize, sniffImageType } from '../file-type.js';
+import { fileRecord } from '../files/store.js';
+import { imageSize, sniffImageType } from '../files/file-type.js';
 import { tooLarge } from './shared.js';
 import type { SandboxEnv, SandboxParts } from './shared.js';
 

@@ -4,7 +4,7 @@
 import type { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SandboxError, errorBody } from '../errors.js';
-import { faultCode } from '../faults.js';
+import { faultCode } from '../jobs/faults.js';
 import { isTestKey } from '../workspaces.js';
 import type { SandboxEnv, SandboxParts } from './shared.js';
 

@@ -2,7 +2,7 @@
 // counted on the job, so a test can see how often the proxy asked (one poll for many watchers).
 import type { Hono } from 'hono';
 import { notFound } from '../errors.js';
-import { jobJson, outputJson } from '../job.js';
+import { jobJson, outputJson } from '../jobs/job.js';
 import type { SandboxEnv, SandboxParts } from './shared.js';
 
 export function mountJobs(app: Hono<SandboxEnv>, { jobs }: SandboxParts): void {

@@ -3,10 +3,10 @@
 // A module of its own so each group imports only this, never server.ts (which imports the groups).
 import type { Context } from 'hono';
 import { SandboxError } from '../errors.js';
-import type { Faults } from '../faults.js';
-import type { FileStore } from '../files.js';
-import type { JobRunner } from '../jobs.js';
-import type { requestSchemas } from '../tryon-request.js';
+import type { Faults } from '../jobs/faults.js';
+import type { FileStore } from '../files/store.js';
+import type { JobRunner } from '../jobs/runner.js';
+import type { requestSchemas } from '../jobs/tryon-request.js';
 import type { Workspace, Workspaces } from '../workspaces.js';
 
 /** The Hono variables the key check sets for every `/v1` route. */

@@ -4,10 +4,10 @@
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { SandboxError, validationFailed } from '../errors.js';
-import { jobJson, resolveProvider } from '../job.js';
-import { price } from '../tiers.js';
-import { crossFieldIssues, zodIssues } from '../tryon-request.js';
-import type { TryonRequest } from '../tryon-request.js';
+import { jobJson, resolveProvider } from '../jobs/job.js';
+import { price } from '../jobs/tiers.js';
+import { crossFieldIssues, zodIssues } from '../jobs/tryon-request.js';
+import type { TryonRequest } from '../jobs/tryon-request.js';
 import { readJson, tooLarge } from './shared.js';
 import type { SandboxEnv, SandboxParts } from './shared.js';
 

@@ -4,7 +4,7 @@
 //   <!-- map: widget/ -->
 //   | Module | Its one job |
 //   |---|---|
-//   | `tryon-run.ts` | … |
+//   | `run/tryon-run.ts` | … |
 //   | `store/redis.ts`, `store/redis-keys.ts` | … |
 //   | `i18n/<code>.ts` | … |
 //

@@ -10,7 +10,7 @@ import type { Benchmark, BenchContext } from './harness.js';
 import { until } from './harness.js';
 import type { Figure } from './report.js';
 import { figure, median, ms } from './report.js';
-import { HandleSigner } from '../../proxy/handles.js';
+import { HandleSigner } from '../../proxy/security/handles.js';
 import { startCluster, startInstance, startRedis, type Cluster, type Instance } from '../proxy/cluster.js';
 import { SECRET, newRequestId, photoHandle, startTryon } from '../proxy/stack.js';
 import { readEvents } from '../proxy/sse.js';

@@ -14,7 +14,7 @@ import { figure, kb, median, ms } from './report.js';
 import { Unavailable } from './report.js';
 import { buildPhotoCheck, PHOTO_CHECK_MODELS, PHOTO_CHECK_WORKER } from '../../scripts/photo-check-build.js';
 import { opencvDataPresent, PEOPLE_PHOTOS, peoplePhoto } from '../photos/people.js';
-import { reasonsFor, type PhotoMeasures } from '../../widget/photo-check/verdict.js';
+import { reasonsFor, type PhotoMeasures } from '../../widget/photo/check/verdict.js';
 import { BUDGETS, buildCdn, checkBudgets, listFiles } from '../../scripts/build.js';
 import { gzipSync } from 'node:zlib';
 

@@ -1,5 +1,5 @@
 // 3. Photo preparation in Chromium: a phone's 12-megapixel JPEG with EXIF (orientation 6, GPS)
-// through the widget's own prepareRawPhoto (widget/photo.ts, bundled for the page by esbuild):
+// through the widget's own prepareRawPhoto (widget/photo/photo.ts, bundled for the page by esbuild):
 // the time it takes (median of runs), bytes before and after, and the longest main-thread task
 // seen meanwhile (PerformanceObserver 'longtask').
 import { build } from 'esbuild';
@@ -30,14 +30,14 @@ export const photoPrep: Benchmark = {
   title: '3. Photo preparation (12 MP JPEG with EXIF, iPhone-sized HEIC → upload; Chromium and Firefox)',
   limitSeconds: 420,
   async run(ctx) {
-    await importProject('widget/photo.ts', ['prepareRawPhoto']);
+    await importProject('widget/photo/photo.ts', ['prepareRawPhoto']);
     const photo = await phoneJpeg();
     // An iPhone-sized HEIC (4032 × 3024), made by the tests' own HEIC maker (x265 in a HEIF box).
     const { makeHeicPhoto } = await import('../photos/heic.js');
     const heic = await makeHeicPhoto({ width: 4032, height: 3024, exif: true, xmp: false });
     const bundle = await build({
       stdin: {
-        contents: `import { prepareRawPhoto } from ${JSON.stringify(join(root, 'widget/photo.ts'))};\nglobalThis.prepareRawPhoto = prepareRawPhoto;`,
+        contents: `import { prepareRawPhoto } from ${JSON.stringify(join(root, 'widget/photo/photo.ts'))};\nglobalThis.prepareRawPhoto = prepareRawPhoto;`,
         resolveDir: root,
         loader: 'ts',
       },

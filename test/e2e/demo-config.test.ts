@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
-import { ConfigError } from '../../proxy/config.js';
+import { ConfigError } from '../../proxy/config/config.js';
 import { startDemo } from '../../demo/start.js';
 import { SHOPPER_PHOTO } from './shop.js';
 

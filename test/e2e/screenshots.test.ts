@@ -12,7 +12,7 @@ import { openProduct, openShop, root, SHOPPER_PHOTO, WAIT, withPage } from './sh
 import type { Shop } from './shop.js';
 import { goOnPastPhotoCheck } from './photo-check.js';
 import ar from '../../widget/i18n/ar.js';
-import checkAr from '../../widget/photo-check/i18n/check-ar.js';
+import checkAr from '../../widget/photo/check/i18n/check-ar.js';
 
 const PRODUCT = 'saree-bengali-haveli';
 const SIZES = [

@@ -114,9 +114,7 @@ function renderedParts(source: string): string[] {
 
 describe('CSS parts', () => {
   test('the @csspart tags, exportparts and the rendered part names agree', async () => {
-    const sources = (await listFiles(widgetDir)).filter(
-      (path) => path.endsWith('.ts') && !path.includes('/integrations/'),
-    );
+    const sources = (await listFiles(widgetDir)).filter((path) => path.endsWith('.ts'));
     const rendered = new Set<string>();
     const renderedByButton = new Set<string>();
     const exported = new Set<string>();

@@ -380,7 +380,7 @@ describe('platform packages', () => {
       .map((f) => f.file)
       .filter((name) => !isImportMap(name))
       .sort();
-    // The Shopify block also loads its variant follower, built from widget/integrations/shopify/tryon-variant.ts.
+    // The Shopify block also loads its variant follower, built from integrations/shopify/tryon-variant.ts.
     assert.deepEqual((await readdir(join(shopify, 'assets'))).sort(), [...expected, 'tryon-variant.js'].sort());
     assert.deepEqual((await readdir(join(woocommerce, 'assets'))).sort(), expected);
     assert.deepEqual(await readdir(join(shopify, 'blocks')), ['tryon-button.liquid']);

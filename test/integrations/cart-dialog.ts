@@ -3,7 +3,7 @@
 // when the test ends, and the dialog taken to its result through the real proxy, where "Add to cart" is.
 import type { TestContext } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import type { CatalogFile } from '../../proxy/catalog.js';
+import type { CatalogFile } from '../../proxy/catalog/catalog.js';
 import { CATALOG, closeAfter, personPhoto } from '../proxy/stack.js';
 import { goOnPastPhotoCheck } from '../e2e/photo-check.js';
 

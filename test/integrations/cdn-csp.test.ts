@@ -14,7 +14,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { startSandbox } from '../../sandbox/server.js';
 import { createProxy } from '../../proxy/app.js';
-import { findPhotoMetadata } from '../../proxy/photo-metadata.js';
+import { findPhotoMetadata } from '../../proxy/photos/metadata.js';
 import { sriHash, type BuildResult } from '../../scripts/build.js';
 import { cachedCdnBuild } from '../../scripts/kept-builds.js';
 import { makeHeicPhoto } from '../photos/heic.js';

@@ -400,7 +400,7 @@ describe('npm package in a separate Vite app', () => {
   });
 
   test('a missing export is refused: only what the exports map names is public', async () => {
-    for (const path of ['tryon-proxy/dist/handles.js', 'tryon-button/dist/npm/photo.js']) {
+    for (const path of ['tryon-proxy/dist/security/handles.js', 'tryon-button/dist/npm/photo/photo.js']) {
       const { code, output } = await run(
         process.execPath,
         ['--input-type=module', '-e', `await import('${path}')`],

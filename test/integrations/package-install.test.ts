@@ -225,10 +225,10 @@ describe('npm install tryon-button, alone, into an empty app', () => {
     }
     assert.equal(holders.length, 1, `the decoder's wasm is in ${holders.join(', ')}`);
     assert.match(holders[0]!, /tryon-button\/dist\/cdn\/heic-[\w-]+\.js$/);
-    const npmHeic = await readFile(join(app, 'node_modules/tryon-button/dist/npm/heic.js'), 'utf8');
+    const npmHeic = await readFile(join(app, 'node_modules/tryon-button/dist/npm/photo/heic.js'), 'utf8');
     assert.match(
       npmHeic,
-      /export \{ decodeHeic \} from '\.\.\/cdn\/heic-[\w-]+\.js'/,
+      /export \{ decodeHeic \} from '\.\.\/\.\.\/cdn\/heic-[\w-]+\.js'/,
       'the npm build imports the CDN chunk',
     );
   });

@@ -1,4 +1,4 @@
-// The Shopify app's configuration (widget/integrations/shopify-app/shopify.app.toml) sets up the
+// The Shopify app's configuration (integrations/shopify-app/shopify.app.toml) sets up the
 // App Proxy the docs and the proxy's App Proxy tests assume: the store's /apps/tryon/… forwarded to
 // the proxy's mount, with the one access scope configuring it needs, and docs/integrations/shopify.md
 // quotes the same fields.
@@ -29,7 +29,7 @@ function readToml(text: string): Record<string, Record<string, string>> {
 
 describe('shopify.app.toml', () => {
   test('sets up the App Proxy at /apps/tryon with the write_app_proxy scope, as the docs say', async () => {
-    const toml = readToml(await readFile(new URL('widget/integrations/shopify-app/shopify.app.toml', root), 'utf8'));
+    const toml = readToml(await readFile(new URL('integrations/shopify-app/shopify.app.toml', root), 'utf8'));
     assert.deepEqual(toml['app_proxy'], {
       url: 'https://tryon.your-domain.example/tryon',
       prefix: 'apps',

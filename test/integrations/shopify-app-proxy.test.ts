@@ -18,7 +18,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { AddressInfo } from 'node:net';
 import { signAppProxyParams, verifyShopifyAppProxy } from '../../proxy/middleware/shopify-app-proxy.js';
 import { CATALOG, SECRET, personPhoto, startStack, type Stack } from '../proxy/stack.js';
-import { describeConfig, loadConfig, proxyOptionsFrom } from '../../proxy/config.js';
+import { describeConfig, loadConfig, proxyOptionsFrom } from '../../proxy/config/config.js';
 import { workerFor } from '../../proxy/worker.js';
 import { photoForm, send, type WireAnswer } from '../proxy/wire.js';
 

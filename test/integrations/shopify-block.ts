@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { Liquid } from 'liquidjs';
 
-export const extensionSource = new URL('../../widget/integrations/shopify/', import.meta.url);
+export const extensionSource = new URL('../../integrations/shopify/', import.meta.url);
 const blockPath = new URL('blocks/tryon-button.liquid', extensionSource);
 
 export interface BlockScope {

@@ -13,7 +13,7 @@ import { programPath } from '../../scripts/prerequisites.js';
 import { assertNoBreakout, countOpenings, findElements, hostile } from './markup.js';
 import { run, type PhpResult } from './wordpress/site.js';
 
-const pluginDir = fileURLToPath(new URL('../../widget/integrations/woocommerce/tryon-button/', import.meta.url));
+const pluginDir = fileURLToPath(new URL('../../integrations/woocommerce/tryon-button/', import.meta.url));
 const pluginMain = join(pluginDir, 'tryon-button.php');
 const runner = fileURLToPath(new URL('./woocommerce/render.php', import.meta.url));
 const standIns = fileURLToPath(new URL('./woocommerce/wordpress-stand-ins.php', import.meta.url));

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProductEntry } from '../../proxy/catalog.js';
+import type { ProductEntry } from '../../proxy/catalog/catalog.js';
 import { startProxy } from '../../proxy/node.js';
 import { fileIdCacheAt } from '../../proxy/node.js';
 import worker from '../../proxy/worker.js';

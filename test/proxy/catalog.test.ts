@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { CatalogError, parseCatalog, productFinder, type ProductEntry } from '../../proxy/catalog.js';
+import { CatalogError, parseCatalog, productFinder, type ProductEntry } from '../../proxy/catalog/catalog.js';
 
 function catalogProblems(input: unknown): string[] {
   try {
@@ -94,7 +94,7 @@ describe('catalog', () => {
 
 describe('catalog prices', () => {
   it('reads a price table from the defaults, and refuses a malformed one naming the field', async () => {
-    const { catalogPrices, parseCatalog, CatalogError } = await import('../../proxy/catalog.js');
+    const { catalogPrices, parseCatalog, CatalogError } = await import('../../proxy/catalog/catalog.js');
     const products = {
       p: { mode: 'garment_to_person', garmentImage: 'g.png', garment: { category: 'dress' } },
     } as const;
@@ -125,7 +125,7 @@ describe('catalog variants', () => {
   });
 
   it("overrides the product's picture per variant and merges its garment over the product's", async () => {
-    const { productAsVariant, variantList } = await import('../../proxy/catalog.js');
+    const { productAsVariant, variantList } = await import('../../proxy/catalog/catalog.js');
     const product = parseCatalog(
       saree({ red: { name: 'Red', garmentImage: 'red.png' }, nivi: { name: 'Nivi', garment: { subtype: 'nivi' } } }),
     ).get('saree')!;

@@ -18,7 +18,7 @@ import {
   parseAddress,
   parseNetwork,
   parseTrustProxy,
-} from '../../proxy/client-address.js';
+} from '../../proxy/http/client-address.js';
 import { createProxy } from '../../proxy/app.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { startTestSandbox, CATALOG, SECRET, personPhoto, writeAssets } from './stack.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
-import { HandleSigner } from '../../proxy/handles.js';
+import { HandleSigner } from '../../proxy/security/handles.js';
 import { startCluster, startInstance, startRedis, type Cluster, type RedisServer } from './cluster.js';
 import { newRequestId, photoHandle, startTryon, type StatusAnswer, type TryonAnswer } from './stack.js';
 import { readEvents, type SseEvent } from './sse.js';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, describeConfig, loadConfig } from '../../proxy/config.js';
+import { ConfigError, describeConfig, loadConfig } from '../../proxy/config/config.js';
 
 const SECRET = 'x'.repeat(40);
 

@@ -1,7 +1,7 @@
 // Upstream trouble handled as documented: retries where safe, our error shape otherwise.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HandleSigner } from '../../proxy/handles.js';
+import { HandleSigner } from '../../proxy/security/handles.js';
 import {
   SECRET,
   photoHandle,

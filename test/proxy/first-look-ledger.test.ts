@@ -5,7 +5,7 @@
 // previews have their own per-photo cap, kept in the store so it holds across instances.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SpendClaim, SpendLimits } from '../../proxy/spend-ledger.js';
+import type { SpendClaim, SpendLimits } from '../../proxy/money/spend-ledger.js';
 import { ledgerOn, sharedLedgers, STORE_KINDS } from './stores.js';
 
 const LIMITS: SpendLimits = { dailyTryons: 1000, dailyCredits: 100_000, tryonsPerPhoto: 1000, clientDailyTryons: 1000 };

@@ -19,7 +19,7 @@ import {
 } from './stack.js';
 import { readEvents } from './sse.js';
 import { STORE_KINDS, stackOn } from './stores.js';
-import type { CatalogFile } from '../../proxy/catalog.js';
+import type { CatalogFile } from '../../proxy/catalog/catalog.js';
 
 type Preview = { status: string; outputs: { view: string; type: string; url: string }[] };
 type WithPreview = StatusAnswer & { preview?: Preview };

@@ -2,7 +2,7 @@
 // garment's category), and GET /products telling the widget, through the real proxy and sandbox.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { CatalogError, parseCatalog, productFinder, type CatalogFile } from '../../proxy/catalog.js';
+import { CatalogError, parseCatalog, productFinder, type CatalogFile } from '../../proxy/catalog/catalog.js';
 import { CATALOG, startStack, type Stack } from './stack.js';
 
 const catalog: CatalogFile = {

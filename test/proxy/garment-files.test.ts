@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import { GarmentFiles } from '../../proxy/garment-files.js';
+import { GarmentFiles } from '../../proxy/catalog/garment-files.js';
 import { MemoryStore } from '../../proxy/store/memory.js';
-import { ProxyError } from '../../proxy/errors.js';
+import { ProxyError } from '../../proxy/http/errors.js';
 import type { Upstream } from '../../proxy/upstream/client.js';
 
 const MOST_BYTES = 256 * 1024;

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { constantTimeEqual, fromBase64Url, toBase64Url } from '../../proxy/crypto.js';
-import { HandleSigner } from '../../proxy/handles.js';
-import { ProxyError } from '../../proxy/errors.js';
+import { constantTimeEqual, fromBase64Url, toBase64Url } from '../../proxy/security/crypto.js';
+import { HandleSigner } from '../../proxy/security/handles.js';
+import { ProxyError } from '../../proxy/http/errors.js';
 
 const claims = { id: 'ph_1', fileId: 'file_abc123' };
 const fromBase64UrlLoose = (text: string) => new Uint8Array(Buffer.from(text, 'base64url'));
@@ -130,7 +130,7 @@ describe('handles', () => {
   });
 });
 
-// The properties the bespoke construction is kept for (see the comment atop proxy/handles.ts).
+// The properties the bespoke construction is kept for (see the comment atop proxy/security/handles.ts).
 describe('handle properties', () => {
   const secret = 's3cret-s3cret-s3cret-s3cret-s3cret';
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

@@ -4,8 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { DEFAULT_LIMITS } from '../../proxy/app.js';
-import { HandleSigner } from '../../proxy/handles.js';
-import { lingerBounds } from '../../proxy/lingering-close.js';
+import { HandleSigner } from '../../proxy/security/handles.js';
+import { lingerBounds } from '../../proxy/http/lingering-close.js';
 import { SECRET, personPhoto, photoHandle, startStack, startTryon, type Stack, useStack, closeAfter } from './stack.js';
 import { openRaw, parseRaw, photoForm, send } from './wire.js';
 

@@ -2,7 +2,7 @@
 // never share an upstream job. Checked on a live (charged) sandbox key via /sandbox/state.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HandleSigner } from '../../proxy/handles.js';
+import { HandleSigner } from '../../proxy/security/handles.js';
 import { SECRET, newRequestId, photoHandle, startStack, startTryon, type Stack, type TryonAnswer } from './stack.js';
 
 describe('idempotency', () => {

@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HEIC_BRANDS, sniffPhotoType } from '../../proxy/image-signatures.js';
-import { sniffImageType } from '../../sandbox/file-type.js';
+import { sniffImageType } from '../../sandbox/files/file-type.js';
 
 const bytes = (...parts: (number[] | string)[]) =>
   new Uint8Array(parts.flatMap((part) => (typeof part === 'string' ? [...part].map((c) => c.charCodeAt(0)) : part)));

@@ -19,7 +19,7 @@ import {
   useStack,
 } from './stack.js';
 import { SHARED_STORE_KINDS, sharedStores } from './stores.js';
-import { parseCatalog, type CatalogFile } from '../../proxy/catalog.js';
+import { parseCatalog, type CatalogFile } from '../../proxy/catalog/catalog.js';
 
 const WITH_MODELS: CatalogFile = {
   ...CATALOG,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
-import { findPhotoMetadata, MetadataScan } from '../../proxy/photo-metadata.js';
+import { findPhotoMetadata, MetadataScan } from '../../proxy/photos/metadata.js';
 import { makeHeicPhoto, TEST_GPS } from '../photos/heic.js';
 import { personPhoto, startStack, type Stack } from './stack.js';
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { forgetPhoto, lastHandleExpiry } from '../../proxy/photo-revocations.js';
+import { forgetPhoto, lastHandleExpiry } from '../../proxy/photos/revocations.js';
 import { PhotoRevocationsInMemory } from '../../proxy/store/memory.js';
 import { STORE_KINDS, storeOf } from './stores.js';
 

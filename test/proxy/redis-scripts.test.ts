@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { connectRedisStore, STORE_SCRIPTS, type RedisStore } from '../../proxy/store/redis.js';
-import type { SpendClaim } from '../../proxy/spend-ledger.js';
+import type { SpendClaim } from '../../proxy/money/spend-ledger.js';
 import { startRedis, type RedisServer } from './cluster.js';
 
 interface Line {

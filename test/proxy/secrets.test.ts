@@ -2,7 +2,7 @@
 // never reach the log; each try-on writes one compliance line naming the photo by handle id.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HANDLE_KINDS, HandleSigner, type ClaimsOf, type HandleKind } from '../../proxy/handles.js';
+import { HANDLE_KINDS, HandleSigner, type ClaimsOf, type HandleKind } from '../../proxy/security/handles.js';
 import { LOGGED_PATH_CHARS, loggedPath } from '../../proxy/middleware/request-log.js';
 import {
   SECRET,

@@ -1,7 +1,7 @@
 // Many browsers watching one try-on cost the upstream one poll per interval.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HandleSigner } from '../../proxy/handles.js';
+import { HandleSigner } from '../../proxy/security/handles.js';
 import {
   SECRET,
   photoHandle,

@@ -2,7 +2,7 @@
 // sandbox, upstream try-ons and credits counted by the sandbox itself (/sandbox/state).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HandleSigner } from '../../proxy/handles.js';
+import { HandleSigner } from '../../proxy/security/handles.js';
 import { SECRET, newRequestId, photoHandle, type Stack, closeAfter } from './stack.js';
 import { STORE_KINDS, stackOn } from './stores.js';
 import { send } from './wire.js';

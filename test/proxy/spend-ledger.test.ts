@@ -1,9 +1,9 @@
 // The spend ledger on its own: exact reservations under concurrency, retries free, the price table.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { refusalError, secondsToNextDay, type SpendClaim, type SpendLimits } from '../../proxy/spend-ledger.js';
+import { refusalError, secondsToNextDay, type SpendClaim, type SpendLimits } from '../../proxy/money/spend-ledger.js';
 import { ledgerOn, sharedLedgers, STORE_KINDS } from './stores.js';
-import { DEFAULT_PRICES, creditsFor, priceTableSchema, resolvePrices } from '../../proxy/prices.js';
+import { DEFAULT_PRICES, creditsFor, priceTableSchema, resolvePrices } from '../../proxy/money/prices.js';
 
 const LIMITS: SpendLimits = { dailyTryons: 1000, dailyCredits: 100_000, tryonsPerPhoto: 1000, clientDailyTryons: 1000 };
 const NOON = Date.UTC(2026, 10, 23, 12, 0, 0);

@@ -8,7 +8,7 @@ import { closeAfter } from './close-after.js';
 import sharp from 'sharp';
 import { startSandbox } from '../../sandbox/server.js';
 import { startProxy, type StartOptions } from '../../proxy/node.js';
-import type { CatalogFile } from '../../proxy/catalog.js';
+import type { CatalogFile } from '../../proxy/catalog/catalog.js';
 import { Upstream } from '../../proxy/upstream/client.js';
 
 export { closeAfter, type Closable } from './close-after.js';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { request } from 'node:http';
 import { startProxy } from '../../proxy/node.js';
-import { noMetrics, type ProxyMetrics } from '../../proxy/metrics.js';
+import { noMetrics, type ProxyMetrics } from '../../proxy/operator/metrics.js';
 import { CATALOG, SECRET, photoHandle, startTryon, type TryonAnswer, useStack, closeAfter } from './stack.js';
 
 describe('photo streaming', () => {

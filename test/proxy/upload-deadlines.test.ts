@@ -1,8 +1,8 @@
 // The upload clock on its own: idle and total deadlines turn into 408 upload_timeout.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProxyError } from '../../proxy/errors.js';
-import { timedBody } from '../../proxy/upload-deadlines.js';
+import { ProxyError } from '../../proxy/http/errors.js';
+import { timedBody } from '../../proxy/http/upload-deadlines.js';
 
 function source(chunks: { bytes: number; afterMs: number }[]): ReadableStream<Uint8Array> {
   let index = 0;

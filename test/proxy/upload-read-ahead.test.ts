@@ -1,9 +1,9 @@
-// An upload's stages read no chunk ahead of their reader (proxy/streams.ts, NO_READ_AHEAD): while
+// An upload's stages read no chunk ahead of their reader (proxy/http/streams.ts, NO_READ_AHEAD): while
 // upstream is slow to read, the shopper's bytes wait in the socket, not in the proxy's queues.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { concatStreams, observeChunks } from '../../proxy/streams.js';
-import { timedBody } from '../../proxy/upload-deadlines.js';
+import { concatStreams, observeChunks } from '../../proxy/http/streams.js';
+import { timedBody } from '../../proxy/http/upload-deadlines.js';
 
 const CHUNK = 64 * 1024;
 

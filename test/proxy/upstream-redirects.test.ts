@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Upstream, type UpstreamOptions } from '../../proxy/upstream/client.js';
 import { redirectMode } from '../../proxy/upstream/transport.js';
-import { ProxyError } from '../../proxy/errors.js';
+import { ProxyError } from '../../proxy/http/errors.js';
 
 interface Seen {
   method: string;

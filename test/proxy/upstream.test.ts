@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { jobStatusOf, parseJob, parseOutputs } from '../../proxy/upstream/answers.js';
-import { ProxyError } from '../../proxy/errors.js';
+import { ProxyError } from '../../proxy/http/errors.js';
 
 describe('upstream parsing', () => {
   it('maps states as docs/upstream-api.md says', () => {

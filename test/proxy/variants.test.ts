@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { CatalogFile, ProductEntry } from '../../proxy/catalog.js';
-import { HandleSigner } from '../../proxy/handles.js';
+import type { CatalogFile, ProductEntry } from '../../proxy/catalog/catalog.js';
+import { HandleSigner } from '../../proxy/security/handles.js';
 import {
   CATALOG,
   SECRET,

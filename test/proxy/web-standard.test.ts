@@ -1,4 +1,4 @@
-// The app must run on Workers: nothing under proxy/ but node.ts (and node-answer.ts, which only
+// The app must run on Workers: nothing under proxy/ but node.ts (and http/node-answer.ts, which only
 // node.ts loads) may import Node-only modules.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,9 +19,9 @@ function sources(dir: string): string[] {
 
 describe('proxy app code is Web-standard', () => {
   /** The Node entry and the one module of its own it loads (the public listener's answer). */
-  const NODE_ONLY = new Set(['node.ts', 'node-answer.ts']);
+  const NODE_ONLY = new Set(['node.ts', 'http/node-answer.ts']);
 
-  it('only node.ts and node-answer.ts import node:, fs or @hono/node-server', () => {
+  it('only node.ts and http/node-answer.ts import node:, fs or @hono/node-server', () => {
     const files = sources(root);
     assert.ok(files.length > 5);
     const offenders: string[] = [];
@@ -48,9 +48,9 @@ describe('proxy app code is Web-standard', () => {
     assert.deepEqual(offenders, []);
   });
 
-  it('node-answer.ts is loaded by node.ts alone', () => {
+  it('http/node-answer.ts is loaded by node.ts alone', () => {
     const importers = sources(root)
-      .filter((file) => /from\s+['"][./]*node-answer\.js['"]/.test(readFileSync(file, 'utf8')))
+      .filter((file) => /from\s+['"][./\w-]*node-answer\.js['"]/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(root, file));
     assert.deepEqual(importers, ['node.ts']);
   });
@@ -69,13 +69,13 @@ describe('proxy app code is Web-standard', () => {
     assert.deepEqual(offenders, []);
   });
 
-  it('the Node-only libraries (ioredis, rate-limiter-flexible, prom-client) are loaded only by node.ts, through store/redis*.ts and metrics-prometheus.ts', () => {
+  it('the Node-only libraries (ioredis, rate-limiter-flexible, prom-client) are loaded only by node.ts, through store/redis*.ts and operator/metrics-prometheus.ts', () => {
     const nodeOnlyLibraries = ['ioredis', 'rate-limiter-flexible', 'prom-client'];
     const nodeOnlyModules: Record<string, string[]> = {
       'store/redis.ts': ['ioredis', 'rate-limiter-flexible'],
       'store/redis-ledger.ts': ['ioredis'],
       'store/redis-usage.ts': ['ioredis'],
-      'metrics-prometheus.ts': ['prom-client'],
+      'operator/metrics-prometheus.ts': ['prom-client'],
     };
     const offenders: string[] = [];
     for (const file of sources(root)) {
@@ -94,8 +94,8 @@ describe('proxy app code is Web-standard', () => {
     // ...and node.ts loads them only when asked (TRYON_REDIS_URL, TRYON_METRICS_TOKEN): dynamic imports.
     const node = readFileSync(join(root, 'node.ts'), 'utf8');
     assert.match(node, /\(\) => import\('\.\/store\/redis\.js'\)/);
-    assert.match(node, /\(\) => import\('\.\/metrics-prometheus\.js'\)/);
-    assert.doesNotMatch(node, /from '\.\/store\/redis\.js'|from '\.\/metrics-prometheus\.js'/);
+    assert.match(node, /\(\) => import\('\.\/operator\/metrics-prometheus\.js'\)/);
+    assert.doesNotMatch(node, /from '\.\/store\/redis\.js'|from '\.\/operator\/metrics-prometheus\.js'/);
   });
 
   it('node.ts does use the Node adapter (so the check above looks at real code)', () => {

@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Webhook } from 'standardwebhooks';
-import { HandleSigner } from '../../proxy/handles.js';
-import { webhookVerifier } from '../../proxy/webhook-signature.js';
+import { HandleSigner } from '../../proxy/security/handles.js';
+import { webhookVerifier } from '../../proxy/security/webhook-signature.js';
 import {
   SECRET,
   photoHandle,

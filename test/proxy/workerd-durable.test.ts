@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { startSandbox } from '../../sandbox/server.js';
-import { HandleSigner } from '../../proxy/handles.js';
+import { HandleSigner } from '../../proxy/security/handles.js';
 import { buildWorker, serveWorkerIsolates, type ServedIsolates, type WorkerBundle } from '../../scripts/worker.js';
 import {
   startTestSandbox,

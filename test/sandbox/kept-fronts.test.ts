@@ -1,10 +1,10 @@
-// The sandbox draws a front once for the same inputs (sandbox/kept-fronts.ts): the next job on the
+// The sandbox draws a front once for the same inputs (sandbox/drawing/kept-fronts.ts): the next job on the
 // same photo and garment gets the same pixels without drawing again, anything else is drawn anew,
 // and a job on a kept front still logs what its render could not do.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { KeptFronts, frontKey, type FrontInputs } from '../../sandbox/kept-fronts.js';
-import type { Front } from '../../sandbox/picture.js';
+import { KeptFronts, frontKey, type FrontInputs } from '../../sandbox/drawing/kept-fronts.js';
+import type { Front } from '../../sandbox/drawing/picture.js';
 import { garmentPhoto, imageBody, personPhoto, sandbox, settled, upload } from './support.js';
 import type { Sandbox } from './support.js';
 

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ffmpegBinary } from '../../sandbox/video.js';
+import { ffmpegBinary } from '../../sandbox/drawing/video.js';
 import { imageBody, inputs, sandbox, settled } from './support.js';
 import type { Sandbox } from './support.js';
 

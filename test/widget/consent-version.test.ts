@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { consentVersion, consentWords } from '../../widget/consent-version.js';
+import { consentVersion, consentWords } from '../../widget/run/consent-version.js';
 
 describe('consent version', () => {
   it('is the first 16 hex digits of the SHA-256 of the words', async () => {

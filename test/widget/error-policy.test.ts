@@ -1,13 +1,13 @@
-// Unit tests of widget/error-policy.ts, in the browser: for every code the proxy can answer
-// (proxy/errors.ts ERROR_CODES), the words the shopper reads, the one way on the error step offers
+// Unit tests of widget/run/error-policy.ts, in the browser: for every code the proxy can answer
+// (proxy/http/errors.ts ERROR_CODES), the words the shopper reads, the one way on the error step offers
 // (its label, or none), and the step "Try again" goes back to with the handles the tab forgets.
 import { expect } from '@open-wc/testing';
-import { ERROR_CODES } from '../../proxy/errors.js';
-import { actionLabel, failure, isAbort, photoRefused, unavailableNow } from '../../widget/error-policy.js';
-import { ProxyCallError } from '../../widget/proxy-client.js';
-import { Texts } from '../../widget/texts.js';
+import { ERROR_CODES } from '../../proxy/http/errors.js';
+import { actionLabel, failure, isAbort, photoRefused, unavailableNow } from '../../widget/run/error-policy.js';
+import { ProxyCallError } from '../../widget/api/proxy-client.js';
+import { Texts } from '../../widget/panel/texts.js';
 import { en } from '../../widget/i18n/en.js';
-import type { FailedStage } from '../../widget/session.js';
+import type { FailedStage } from '../../widget/run/session.js';
 
 const english = new Texts({}, undefined);
 const refused = (code: string, retryable = false, status = 400) => new ProxyCallError(code, { retryable, status });

@@ -1,12 +1,12 @@
 // Every error code the proxy can answer has its own words in every language, and a shopper never
 // sees the generic "Something went wrong" for any of them. The codes come from the proxy's one
-// list (proxy/errors.ts ERROR_CODES), so a new code without words fails here. The codes no "Try
+// list (proxy/http/errors.ts ERROR_CODES), so a new code without words fails here. The codes no "Try
 // again" can get past today (the day's budget, the shopper's daily try-ons) offer only Close. And
 // a product that cannot be tried on today has no button (or a disabled one, with the reason), and
 // the dialog checks again each time it opens.
 import { expect } from '@open-wc/testing';
-import { ERROR_CODES } from '../../proxy/errors.js';
-import { Texts, errorKey } from '../../widget/texts.js';
+import { ERROR_CODES } from '../../proxy/http/errors.js';
+import { Texts, errorKey } from '../../widget/panel/texts.js';
 import { en } from '../../widget/i18n/en.js';
 import { ar } from '../../widget/i18n/ar.js';
 import { bn } from '../../widget/i18n/bn.js';

@@ -1,10 +1,10 @@
-// Unit tests of widget/focus-trap.ts, in the browser, on a small Lit host of its own: Tab on the last
+// Unit tests of widget/panel/focus-trap.ts, in the browser, on a small Lit host of its own: Tab on the last
 // control wraps to the first and Shift+Tab on the first to the last; focus outside the container
 // comes back into it; disabled, hidden and out-of-order controls are skipped; other keys and other
 // places are left to the browser; and a disconnected host stops listening.
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';
-import { FocusTrapController } from '../../widget/focus-trap.js';
+import { FocusTrapController } from '../../widget/panel/focus-trap.js';
 
 class TrapHost extends LitElement {
   readonly trap = new FocusTrapController(this, () => this.renderRoot.querySelector<HTMLElement>('#box'));

@@ -3,8 +3,8 @@
 // button and reports its exposure, a treatment browser sees it and reports too.
 import { expect, fixture, html } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
-import { HOLDOUT_KEY, browserDraw, holdoutGroup, holdoutShare } from '../../widget/holdout.js';
-import type { DrawStorage } from '../../widget/holdout.js';
+import { HOLDOUT_KEY, browserDraw, holdoutGroup, holdoutShare } from '../../widget/analytics/holdout.js';
+import type { DrawStorage } from '../../widget/analytics/holdout.js';
 import { fakeProxy, withConsoleErrors } from './helpers.js';
 
 /** One simulated browser's localStorage. */

@@ -2,8 +2,8 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { define, TryonButton } from '../../widget/tryon-button.js';
 import { fakeProxy, reach, until } from './helpers.js';
 
-// The proxy client and its parts (proxy-*.ts, photo-upload.ts) come with the panel, never up front.
-const panelModules = /\/widget\/(tryon-panel|session|proxy-|photo|i18n\/)/;
+// The proxy client and its parts (api/) come with the panel, never up front.
+const panelModules = /\/widget\/(panel\/|run\/session|api\/|photo\/|i18n\/)/;
 const requested = () =>
   performance
     .getEntriesByType('resource')

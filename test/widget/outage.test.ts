@@ -5,7 +5,7 @@
 import { expect } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
-import { actionLabel } from '../../widget/error-policy.js';
+import { actionLabel } from '../../widget/run/error-policy.js';
 import {
   button,
   drawnPhoto,

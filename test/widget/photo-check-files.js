@@ -1,8 +1,9 @@
 // web-test-runner middleware serving the widget's built worker files: the photo check's (scripts/photo-check-build.ts:
 // the worker bundled with TensorFlow.js, the quantized models, the wasm) and the photo preparation's
 // (scripts/worker-build.ts: photo-prep-worker.js and its libheif chunk) beside the widget's source,
-// at /widget/photo-check-*, where the check's chunk (widget/photo-check.ts) looks for them, as it
-// does beside itself in dist/cdn. Built once, on first use, into a temp folder. Also the real
+// at /widget/photo/check/photo-check-* and /widget/photo/photo-prep-*, where the chunks that start
+// them (widget/photo/check/photo-check.ts, widget/photo/photo.ts) look for them, as they do beside
+// themselves in dist/cdn. Built once, on first use, into a temp folder. Also the real
 // opencv-doc photos the check's tests use (test/photos/people.ts): /test-photos/people/<name>.jpg.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -65,7 +66,7 @@ export function photoCheckFilesMiddleware() {
       ctx.type = 'image/jpeg';
       return;
     }
-    const file = /^\/widget\/(photo-(check|prep)-[\w.-]+\.(js|json|bin|wasm))$/.exec(ctx.path);
+    const file = /^\/widget\/photo\/(?:check\/)?(photo-(check|prep)-[\w.-]+\.(js|json|bin|wasm))$/.exec(ctx.path);
     if (!file) return next();
     const outDir = await (file[2] === 'prep'
       ? build('worker-build.ts', 'buildPhotoPrepWorker')

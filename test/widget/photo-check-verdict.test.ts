@@ -1,6 +1,6 @@
-// The photo check's rules alone (widget/photo-check/verdict.ts): what the worker measured → reasons.
+// The photo check's rules alone (widget/photo/check/verdict.ts): what the worker measured → reasons.
 import { expect } from '@open-wc/testing';
-import { LIMITS, reasonsFor, type PhotoMeasures } from '../../widget/photo-check/verdict.js';
+import { LIMITS, reasonsFor, type PhotoMeasures } from '../../widget/photo/check/verdict.js';
 
 const face = { score: 0.95, top: 0.1, left: 0.45, height: 0.08, width: 0.06 };
 const figure = { area: 0.2, top: 0.08, bottom: 0.98, left: 0.3, right: 0.7 };

@@ -7,9 +7,9 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
-import { checkEn } from '../../widget/photo-check/i18n/english.js';
-import checkAr from '../../widget/photo-check/i18n/check-ar.js';
-import type { TryonPhotoCheckDetail } from '../../widget/events.js';
+import { checkEn } from '../../widget/photo/check/i18n/english.js';
+import checkAr from '../../widget/photo/check/i18n/check-ar.js';
+import type { TryonPhotoCheckDetail } from '../../widget/core/events.js';
 import {
   button,
   control,

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
-import { lastPreparation, PhotoError, prepareRawPhoto } from '../../widget/photo.js';
-import { preparePhotoHere } from '../../widget/photo-pipeline.js';
-import { findPhotoMetadata } from '../../proxy/photo-metadata.js';
+import { lastPreparation, PhotoError, prepareRawPhoto } from '../../widget/photo/photo.js';
+import { preparePhotoHere } from '../../widget/photo/photo-pipeline.js';
+import { findPhotoMetadata } from '../../proxy/photos/metadata.js';
 import { button, drawnPhoto, fakeProxy, mount, openAndConsent, panelRoot, pickPhoto, reach, until } from './helpers.js';
 
 /** Inserts an EXIF APP1 segment with Orientation=6 (rotate 90° clockwise) after the JPEG's SOI. */
@@ -84,7 +84,7 @@ describe('photo preparation', () => {
     const worker = performance
       .getEntriesByType('resource')
       .map((e) => e.name)
-      .filter((name) => name.endsWith('/widget/photo-prep-worker.js'));
+      .filter((name) => name.endsWith('/widget/photo/photo-prep-worker.js'));
     expect(worker).to.have.length(1);
   });
 

@@ -2,7 +2,7 @@
 import { expect } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
-import { consentVersion, consentWords } from '../../widget/consent-version.js';
+import { consentVersion, consentWords } from '../../widget/run/consent-version.js';
 import {
   button,
   control,

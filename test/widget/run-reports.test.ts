@@ -1,11 +1,11 @@
-// What each change of a run reports and keeps (run-reports.ts), on its own: the public events a
+// What each change of a run reports and keeps (run/reports.ts), on its own: the public events a
 // change brings, in order, and what the tab's storage keeps or forgets for a reload.
 import { expect } from '@open-wc/testing';
-import { initialSession, nextSession } from '../../widget/session.js';
-import type { SessionEvent, SessionState } from '../../widget/session.js';
-import { keepForReload, reportsOf } from '../../widget/run-reports.js';
-import type { ReportFacts, RunNotice } from '../../widget/run-reports.js';
-import { currentTryon, lastPhoto } from '../../widget/storage.js';
+import { initialSession, nextSession } from '../../widget/run/session.js';
+import type { SessionEvent, SessionState } from '../../widget/run/session.js';
+import { keepForReload, reportsOf } from '../../widget/run/reports.js';
+import type { ReportFacts, RunNotice } from '../../widget/run/reports.js';
+import { currentTryon, lastPhoto } from '../../widget/core/storage.js';
 
 const facts: ReportFacts = {
   endpoint: '/reports-test',

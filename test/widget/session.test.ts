@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { initialSession, nextSession, readyInBackground, watchedInBackground } from '../../widget/session.js';
-import type { SessionEvent, SessionState } from '../../widget/session.js';
+import { initialSession, nextSession, readyInBackground, watchedInBackground } from '../../widget/run/session.js';
+import type { SessionEvent, SessionState } from '../../widget/run/session.js';
 
 function run(...events: SessionEvent[]): SessionState {
   return events.reduce(nextSession, initialSession());

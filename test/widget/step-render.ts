@@ -3,8 +3,8 @@
 // order, and a recorder of the callbacks the buttons call.
 import { render } from 'lit';
 import type { TemplateResult } from 'lit';
-import { Texts } from '../../widget/texts.js';
-import type { CompareController } from '../../widget/compare.js';
+import { Texts } from '../../widget/panel/texts.js';
+import type { CompareController } from '../../widget/result/compare.js';
 
 /** The English texts, as a page with no language of its own gets them. */
 export const english = new Texts({}, undefined);

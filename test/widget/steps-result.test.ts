@@ -2,7 +2,7 @@
 // tabs, the comparison, video, cart states, the colour offer), "See all colours", "See it on a
 // model" and the hand-off's two screens, each rendered on its own for its states.
 import { expect } from '@open-wc/testing';
-import { Texts } from '../../widget/texts.js';
+import { Texts } from '../../widget/panel/texts.js';
 import { en } from '../../widget/i18n/en.js';
 import { ar } from '../../widget/i18n/ar.js';
 import { resultStep } from '../../widget/steps/result.js';
@@ -11,7 +11,7 @@ import { coloursStep } from '../../widget/steps/colours.js';
 import { modelsStep } from '../../widget/steps/models.js';
 import { desktopHandoffStep, phoneSentStep } from '../../widget/steps/handoff.js';
 import type { DesktopHandoffStep } from '../../widget/steps/handoff.js';
-import type { TryonOutput } from '../../widget/events.js';
+import type { TryonOutput } from '../../widget/core/events.js';
 import { buttonNames, calls, compare, english, shown } from './step-render.js';
 
 const front: TryonOutput = { view: 'front', url: 'data:,front', type: 'image' };

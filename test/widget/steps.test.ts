@@ -5,7 +5,7 @@
 import { expect } from '@open-wc/testing';
 import { nothing, html } from 'lit';
 import type { TemplateResult } from 'lit';
-import { Texts } from '../../widget/texts.js';
+import { Texts } from '../../widget/panel/texts.js';
 import { en } from '../../widget/i18n/en.js';
 import { ar } from '../../widget/i18n/ar.js';
 import { consentStep, consentText, CONSENT_TEXT_ID } from '../../widget/steps/consent.js';
@@ -15,7 +15,7 @@ import type { PhotoStep } from '../../widget/steps/photo.js';
 import { progressStep } from '../../widget/steps/progress.js';
 import type { ProgressStep } from '../../widget/steps/progress.js';
 import { errorStep } from '../../widget/steps/error.js';
-import { MIN_SHORT_SIDE, PhotoError } from '../../widget/photo.js';
+import { MIN_SHORT_SIDE, PhotoError } from '../../widget/photo/photo.js';
 import { buttonNames, calls, compare, english, shown } from './step-render.js';
 
 describe('consent step', () => {

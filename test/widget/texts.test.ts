@@ -1,8 +1,8 @@
-// Unit tests of widget/texts.ts, in the browser: which text wins (the shop's override, the
+// Unit tests of widget/panel/texts.ts, in the browser: which text wins (the shop's override, the
 // language's dictionary, English), the writing direction and language it reports, numbers and
 // durations written by Intl in the dictionary's language, view names, and an error code's words.
 import { expect } from '@open-wc/testing';
-import { Texts, errorKey } from '../../widget/texts.js';
+import { Texts, errorKey } from '../../widget/panel/texts.js';
 import { en } from '../../widget/i18n/en.js';
 import type { Translation } from '../../widget/i18n/en.js';
 import { ar } from '../../widget/i18n/ar.js';
@@ -13,7 +13,7 @@ import { mr } from '../../widget/i18n/mr.js';
 import { ta } from '../../widget/i18n/ta.js';
 import { te } from '../../widget/i18n/te.js';
 import { ur } from '../../widget/i18n/ur.js';
-import { MIN_SHORT_SIDE } from '../../widget/photo.js';
+import { MIN_SHORT_SIDE } from '../../widget/photo/photo.js';
 
 /** A dictionary that says what it is and translates nothing yet. */
 const bare: Translation = { $code: 'xx', $name: 'Test', $dir: 'ltr' };

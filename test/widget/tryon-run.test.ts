@@ -1,12 +1,12 @@
-// The run controller on its own (tryon-run.ts, run-flow.ts), against the fake proxy in a real
+// The run controller on its own (run/tryon-run.ts, run/flow.ts), against the fake proxy in a real
 // browser: the states one try-on goes through and the events each change reports, the awaitable
 // end of a run (`complete`), "Try again" after a refused submit without a second charge (the same
 // requestId, no second upload), cancel, and a first look painted after the full render said nothing.
 import { expect } from '@open-wc/testing';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { TryonRun } from '../../widget/tryon-run.js';
-import type { RunChange } from '../../widget/tryon-run.js';
-import { currentTryon } from '../../widget/storage.js';
+import { TryonRun } from '../../widget/run/tryon-run.js';
+import type { RunChange } from '../../widget/run/tryon-run.js';
+import { currentTryon } from '../../widget/core/storage.js';
 import { drawnPhoto, fakeProxy, until } from './helpers.js';
 import type { Fake, Scenario } from './helpers.js';
 

@@ -8,7 +8,7 @@ import * as React from 'react';
 import { createComponent } from '@lit/react';
 import type { EventName } from '@lit/react';
 import { TryonButton as TryonButtonElement } from '../tryon-button.js';
-import type { TryonEventMap } from '../events.js';
+import type { TryonEventMap } from '../core/events.js';
 
 export const TryonButton = createComponent({
   react: React,

@@ -2,7 +2,7 @@
 // widget/tryon-button.component.ts, not this file (test/integrations/editor-data.test.ts fails when it is stale).
 // What a page writes on <tryon-button> in a framework's markup, shared by the JSX, Vue and Svelte
 // typings: its attributes, the properties a framework may set directly, and its events.
-import type { TryonEventMap, TryonEventName } from '../events.js';
+import type { TryonEventMap, TryonEventName } from '../core/events.js';
 import type { Strings } from '../i18n/en.js';
 
 /** The element's attributes, by the names they have in HTML. */

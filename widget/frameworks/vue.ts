@@ -6,7 +6,7 @@
 // docs/integrations/frameworks.md), or it looks for a Vue component of that name at run time.
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
 import type { TryonButton } from '../tryon-button.component.js';
-import type { TryonEventMap } from '../events.js';
+import type { TryonEventMap } from '../core/events.js';
 import type { TryonButtonAttributes, TryonButtonProperties } from './tryon-button-attributes.js';
 
 /** `<tryon-button>` as vue-tsc sees it: a component whose props are the element's, emitting its events. */

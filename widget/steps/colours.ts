@@ -3,8 +3,8 @@
 // its draft is in. The grid flows with the dialog's direction and wraps to two columns on a phone.
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { Texts } from '../texts.js';
-import type { ColourTile } from '../colour-previews.js';
+import type { Texts } from '../panel/texts.js';
+import type { ColourTile } from '../colours/previews.js';
 
 export interface ColoursStep {
   texts: Texts;

@@ -2,9 +2,9 @@
 // of the tabs pattern), the before/after comparison, the video, and what to do next.
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { TryonOutput } from '../events.js';
-import type { CompareController } from '../compare.js';
-import type { Texts } from '../texts.js';
+import type { TryonOutput } from '../core/events.js';
+import type { CompareController } from '../result/compare.js';
+import type { Texts } from '../panel/texts.js';
 
 export interface ResultStep {
   texts: Texts;

@@ -1,0 +1,50 @@
+// The last few front renders, by what they were made from. A front is a pure function of its
+// inputs (the photo's bytes, the garment's, the mode, the backdrop and the tier), and a shop's
+// demo, like the tests, tries the same photo on the same garment again and again (a catalog after
+// a first look, a retry, another shopper on the shop's model): drawing it once saves the sandbox's
+// costliest step without changing a pixel. Each job still waits its own drawn time, captions its
+// own views and gets its own output files; only the drawing of the front is shared.
+import { createHash } from 'node:crypto';
+import type { Front } from './picture.js';
+import type { Tier } from '../jobs/tiers.js';
+
+export interface FrontInputs {
+  person: Uint8Array;
+  garment: Uint8Array;
+  garmentFromPerson: boolean;
+  background: string;
+  tier: Tier;
+}
+
+/** What identifies a front: a digest of the bytes and the settings it is drawn with. */
+export function frontKey(inputs: FrontInputs): string {
+  const hash = createHash('sha256');
+  for (const bytes of [inputs.person, inputs.garment]) {
+    hash.update(String(bytes.byteLength)).update(':').update(bytes);
+  }
+  hash.update(JSON.stringify([inputs.garmentFromPerson, inputs.background, inputs.tier]));
+  return hash.digest('hex');
+}
+
+/** Up to `size` fronts, least recently used dropped first; a front that failed to draw is never kept. */
+export class KeptFronts {
+  readonly #fronts = new Map<string, Promise<Front>>();
+
+  constructor(private readonly size = 4) {}
+
+  /** The front for these inputs, drawn by `draw` unless kept; `kept` says which (for the job's log). */
+  get(inputs: FrontInputs, draw: () => Promise<Front>): { front: Promise<Front>; kept: boolean } {
+    const key = frontKey(inputs);
+    const known = this.#fronts.get(key);
+    if (known) {
+      this.#fronts.delete(key);
+      this.#fronts.set(key, known);
+      return { front: known, kept: true };
+    }
+    const front = draw();
+    front.catch(() => this.#fronts.delete(key));
+    this.#fronts.set(key, front);
+    while (this.#fronts.size > this.size) this.#fronts.delete(this.#fronts.keys().next().value!);
+    return { front, kept: false };
+  }
+}

@@ -1,0 +1,42 @@
+// What a sandbox render is made of, shared by the front render (render.ts), the views turned from it
+// (views.ts) and the video (video.ts): a raw picture, the front's layers, and the labels captioned
+// on every output. Types only, in a module of their own so that views.ts and render.ts do not
+// import each other.
+import type { Ellipse } from './figure.js';
+import type { View } from '../jobs/tryon-request.js';
+
+/** A decoded picture kept raw (RGB) so derived views start from pixels, not a second JPEG pass. */
+export interface Picture {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+export type Colour = { r: number; g: number; b: number };
+
+/**
+ * The front render and the layers every other view is made from (the identity lock): the figure
+ * wearing the garment on a transparent ground, the drawn backdrop, and where the head is.
+ */
+export interface Front extends Picture {
+  /** RGBA: the person wearing the garment; opaque everywhere when the photo's ground was kept. Made on first use. */
+  figure: () => Promise<Buffer>;
+  /** RGB: the backdrop alone. */
+  backdrop: Buffer;
+  head: Ellipse;
+  hair: Colour;
+  /** Where the garment starts: the head and neck are above. */
+  neckY: number;
+  draft: boolean;
+  /** What could not be read or done, captioned on every output made from this front. */
+  notes: string[];
+}
+
+export interface RenderLabels {
+  category: string;
+  subtype?: string | undefined;
+  view: View;
+  background: string;
+  tier: string;
+  provider: string;
+}

@@ -1,0 +1,113 @@
+// What the shop's proxy answers (docs/proxy.md, "Routes"), as the widget reads it, and the one gate
+// every try-on status passes: its output URLs made absolute against the endpoint, or refused.
+import type { TryonOutput } from '../core/events.js';
+import type { ProxyStatus } from '../run/session.js';
+import { networkUrl, RefusedUrl } from './network-url.js';
+import { ProxyCallError } from './proxy-errors.js';
+
+export interface ProductInfo {
+  product: string;
+  views: string[];
+  video: boolean;
+  tier: string;
+  name?: string;
+  /** The product's variants (colours) a try-on can ask for, with the shopper's name for each. */
+  variants?: ProductVariant[];
+  /** How long the proxy keeps a photo and a result, in seconds (absent from older proxies). */
+  retention?: { photoSeconds: number; resultSeconds: number; shareLinkSeconds?: number };
+  /** How many other colours may be previewed as drafts per try-on ("See all colours"); 0 or absent: off. */
+  colourPreviews?: number;
+  /** Whether the photo must show the whole body, head to feet (the photo check asks for it; absent: no). */
+  fullBody?: boolean;
+  /** false: no try-on of it today (absent from older proxies: available). */
+  available?: boolean;
+  unavailableReason?: string;
+  /** The shop's models the product may be seen on ("See it on a model"); [] or absent: none. */
+  models?: ProductModel[];
+}
+
+export interface ProductVariant {
+  id: string;
+  name: string;
+}
+/** One of the shop's models: `image` is a picture the proxy serves (made absolute against the endpoint). */
+export interface ProductModel {
+  id: string;
+  name: string;
+  image: string;
+}
+/** A desktop's hand-off (POST /handoffs): its handle, the phone's code, when the code ends. */
+export interface StartedHandoff {
+  handoff: string;
+  code: string;
+  expiresAt: string;
+}
+/**
+ * What the desktop reads of its hand-off: `confirming` once the phone's photo came, until the
+ * number the phone shows is typed here (`triesLeft` wrong numbers still allowed); the photo only then.
+ */
+export interface HandoffState {
+  status: 'waiting' | 'confirming' | 'received' | 'expired';
+  photo?: string;
+  triesLeft?: number;
+  expiresAt: string;
+}
+export interface UploadedPhoto {
+  photo: string;
+  expiresAt: string;
+  /** A hand-off upload (the phone's): the number to type on the computer. */
+  handoff?: 'confirming';
+  confirmation?: string;
+}
+export interface CreatedTryon {
+  tryon: string;
+  status: string;
+  views: string[];
+}
+export interface TryonRequest {
+  product: string;
+  /** Exactly one of the two: the shopper's photo (a handle), or one of the shop's models by id. */
+  photo?: string;
+  model?: string;
+  requestId: string;
+  /** The variant (colour) to try on; absent for the product's own garment. */
+  variant?: string;
+  views?: string[];
+  output?: 'image' | 'video';
+  /** Which consent text the shopper agreed to (consent-version.ts) and its language. */
+  consentVersion?: string;
+  consentLanguage?: string;
+  /** `preview`: a draft, front-view colour preview of a listed variant with the same photo ("See all colours"). */
+  quality?: 'preview';
+  /** `off`: no first look beside this try-on (the shopper already sees its colour's draft). */
+  preview?: 'off';
+}
+
+/**
+ * Output URLs come relative to the proxy's mount (`files/…`) and are made absolute against the endpoint.
+ * One the widget will not use (network-url.ts) refuses the whole answer: the shopper sees the
+ * error step rather than a result the endpoint may have tampered with, and watching stops.
+ */
+export function normaliseStatus(answer: ProxyStatus, base: URL): ProxyStatus {
+  const normalised = (list: unknown): TryonOutput[] =>
+    (Array.isArray(list) ? (list as TryonOutput[]) : [])
+      .filter((o) => o && typeof o.url === 'string')
+      .map((o) => ({
+        ...o,
+        view: o.view || 'front',
+        type: o.type === 'video' ? 'video' : 'image',
+        url: networkUrl(o.url, base),
+      }));
+  try {
+    const outputs = normalised(answer.outputs);
+    // The first look's URLs pass the same gate as the full render's.
+    const preview =
+      answer.preview && typeof answer.preview === 'object' && typeof answer.preview.status === 'string'
+        ? { status: answer.preview.status, outputs: normalised(answer.preview.outputs) }
+        : undefined;
+    return { ...answer, outputs, preview };
+  } catch (error) {
+    if (error instanceof RefusedUrl) throw new ProxyCallError('refused_url', { retryable: false });
+    throw error;
+  }
+}

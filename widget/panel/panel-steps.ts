@@ -1,0 +1,277 @@
+// The one map from the session to the step the dialog shows (steps/*.ts), with each step's inputs:
+// consent, the photo, the models and the hand-off (alternatives.ts, loaded on demand), progress with
+// the first look, the result or the colours' grid, and the error. It reads the panel's parts as
+// `StepParts`, built by the panel at each render, and keeps nothing itself.
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import type { TryonRun } from '../run/tryon-run.js';
+import { actionLabel } from '../run/error-policy.js';
+import type { ClockController } from './clock.js';
+import type { CompareController } from '../result/compare.js';
+import { lastPhoto } from '../core/storage.js';
+import type { Texts } from './texts.js';
+import type { PanelHost } from '../core/panel-host.js';
+import { consentStep, consentText } from '../steps/consent.js';
+import { consentWords } from '../run/consent-version.js';
+import { photoStep } from '../steps/photo.js';
+import { firstLook, progressStep } from '../steps/progress.js';
+import { coloursStep } from '../steps/colours.js';
+import type { ColourChoice } from '../colours/colour-choice.js';
+import { resultStep } from '../steps/result.js';
+import type { ImageView } from '../steps/result.js';
+import { errorStep } from '../steps/error.js';
+import type { PhoneHandoff } from '../alternatives/phone-handoff.js';
+import { networkUrl } from '../api/network-url.js';
+import type { SmallScreen } from './small-screen.js';
+import type { AddToCart } from '../cart/add-to-cart.js';
+import type { PhotoChoice } from '../photo/photo-choice.js';
+import type { ResultView } from '../result/view.js';
+
+/** What the steps read of the panel: its controllers, its own state, and its handlers. */
+export interface StepParts {
+  texts: Texts;
+  productName: string;
+  host: PanelHost;
+  renderRoot: ShadowRoot;
+  run: TryonRun;
+  photo: PhotoChoice;
+  handoff: PhoneHandoff;
+  colours: ColourChoice;
+  cart: AddToCart;
+  result: ResultView;
+  clock: ClockController;
+  compare: CompareController;
+  smallScreen: SmallScreen;
+  consentChecked: boolean;
+  checkConsent(checked: boolean): void;
+  focusStep(): void;
+  hide(): void;
+  browseModels(): void;
+  onForget(): void;
+  onRetry(): void;
+  onAnotherPhoto(): void;
+  onImageError(): void;
+}
+
+/** What a drawn try-on image needs: the shopper's photo (when sent from this page) for the compare. */
+function imageView(p: StepParts): ImageView {
+  const photo = p.run.session.photo;
+  return {
+    texts: p.texts,
+    productName: p.productName,
+    before: p.photo.before(photo?.handle),
+    compare: p.compare,
+    onImageError: p.onImageError,
+    round: p.result.pictureRound,
+  };
+}
+
+/** The product's models, their pictures through the same gate as every URL from the network. */
+function models(p: StepParts): { id: string; name: string; image: string }[] {
+  const client = p.run.client();
+  return (p.run.product?.models ?? []).flatMap((model) => {
+    try {
+      return [{ id: model.id, name: model.name, image: networkUrl(model.image, client.base) }];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** "No photo? See it on a model" and, on a computer, "Use your phone": offered beside consent and the photo step. */
+function alternativesRow(p: StepParts): TemplateResult | typeof nothing {
+  const { texts } = p;
+  if (p.handoff.phone) return nothing;
+  const models = (p.run.product?.models ?? []).length > 0;
+  const phone = !p.smallScreen.matches;
+  if (!models && !phone) return nothing;
+  return html`<div class="body actions alternatives" part="alternatives">
+    ${models ? html`<button type="button" part="secondary-button" @click=${p.browseModels}>${texts.t('seeOnModel')}</button>` : nothing}
+    ${phone ? html`<button type="button" part="secondary-button" @click=${p.handoff.start}>${texts.t('usePhone')}</button>` : nothing}
+  </div>`;
+}
+
+export function renderStep(p: StepParts): TemplateResult | typeof nothing {
+  const { texts, photo, productName } = p;
+  const session = p.run.session;
+  const alternatives = p.handoff.loaded;
+  if (p.handoff.phone && (p.handoff.phone.state === 'sent' || p.handoff.phone.state === 'refused')) {
+    // Loaded while the photo was sent (#sendToComputer); a moment's blank at worst.
+    if (!alternatives) return nothing;
+    const number = p.handoff.phone.number;
+    return alternatives.phoneSentStep({
+      texts,
+      problem: p.handoff.phone.problem,
+      number: alternatives.spacedNumber(number ?? ''),
+      onClose: () => p.hide(),
+    });
+  }
+  const handoff = p.handoff.desk;
+  if (handoff && alternatives && (session.status === 'consent' || session.status === 'photo')) {
+    return alternatives.desktopHandoffStep({
+      texts,
+      qr: handoff.qr,
+      code: handoff.code,
+      left: alternatives.timeLeft(handoff.expiresAt ?? 0, Date.now()),
+      state: handoff.state,
+      problem: handoff.problem,
+      onNewCode: p.handoff.start,
+      onBack: p.handoff.close,
+      onConfirm: p.handoff.confirm,
+    });
+  }
+  if (session.status === 'photo' && session.browsingModels) {
+    // Back to the grid after a reload of the panel's state: its chunk is asked for, and renders when in.
+    if (!alternatives) {
+      void p.handoff.screens();
+      return nothing;
+    }
+    return alternatives.modelsStep({
+      texts,
+      productName,
+      models: models(p),
+      onPick: (model) => p.run.useModel(model),
+      onBack: () => {
+        p.focusStep();
+        p.run.closeModels();
+      },
+    });
+  }
+  switch (session.status) {
+    case 'consent':
+      return html`${consentStep({
+        texts,
+        productName,
+        privacyUrl: p.host.privacyUrl,
+        retention: p.run.product?.retention,
+        checked: p.consentChecked,
+        onCheck: (event) => {
+          p.checkConsent((event.target as HTMLInputElement).checked);
+        },
+        onContinue: () => {
+          if (!p.consentChecked) return;
+          const words = consentText({
+            texts,
+            productName,
+            privacyUrl: p.host.privacyUrl,
+            retention: p.run.product?.retention,
+          });
+          void p.run.consent(consentWords(Object.values(words)), texts.code);
+        },
+      })}${alternativesRow(p)}`;
+    case 'photo':
+      return html`${photoStep({
+        texts,
+        preview: photo.prepared ? photo.preview : undefined,
+        preparing: photo.preparing,
+        dragging: photo.dragging,
+        problem: photo.problem,
+        hasLastPhoto: Boolean(lastPhoto(p.host.endpoint)),
+        canForget: p.run.hasPhotoToForget(),
+        onForget: p.onForget,
+        onDragOver: photo.onDragOver,
+        onDragLeave: photo.onDragLeave,
+        onDrop: photo.onDrop,
+        // The photo check gates both ways a photo leaves the device: to the try-on, and to the computer.
+        onSubmit: () => {
+          if (!photo.prepared || !photo.allowsSend) return;
+          if (p.handoff.phone) void p.handoff.sendToComputer(photo.prepared.blob);
+          else void p.run.sendPhoto();
+        },
+        check:
+          photo.check === 'loading'
+            ? { view: nothing, allowsSend: false }
+            : photo.check
+              ? { view: photo.check.view(p.renderRoot as ShadowRoot), allowsSend: photo.check.allowsSend }
+              : undefined,
+        onPick: (camera) => p.renderRoot.querySelector<HTMLInputElement>(camera ? '#camera' : '#file')?.click(),
+        onUseLastPhoto: () => p.run.useLastPhoto(),
+        onFile: photo.onFile,
+        phone: p.handoff.phone ? { sending: p.handoff.phone.state === 'sending' } : undefined,
+      })}${alternativesRow(p)}`;
+    case 'uploading':
+    case 'queued':
+    case 'rendering':
+      return progressStep({
+        texts,
+        productName,
+        uploading: session.status === 'uploading',
+        percent: session.percent,
+        elapsedSeconds: session.tryon
+          ? Math.round(Math.max(0, p.clock.now - (session.submittedAt ?? p.clock.now)) / 1000)
+          : undefined,
+        expectedSeconds: Math.round(p.run.expectedMs() / 1000),
+        notAnswering: Boolean(session.notAnswering),
+        onCancel: () => p.run.cancel(),
+        preview: session.preview
+          ? {
+              output: session.preview,
+              view: imageView(p),
+              onLoad: () => p.run.previewShown(),
+            }
+          : undefined,
+      });
+    case 'result':
+      return p.colours.previews.open && session.complete
+        ? coloursStep({
+            texts,
+            productName,
+            tiles: p.colours.previews.tiles,
+            onUpgrade: p.colours.upgrade,
+            onBack: p.colours.back,
+            onImageError: p.onImageError,
+          })
+        : resultStep({
+            texts,
+            productName,
+            outputs: session.outputs,
+            views: session.views,
+            selectedView: p.result.selectedView,
+            before: p.photo.before(session.photo?.handle),
+            compare: p.compare,
+            offerVideo:
+              session.complete &&
+              p.host.video &&
+              p.run.product?.video === true &&
+              !session.outputs.some((o) => o.type === 'video') &&
+              session.output === 'image',
+            onSelect: (view) => p.result.select(view),
+            onDownload: p.result.download,
+            onShare: p.result.share,
+            onAnotherPhoto: p.onAnotherPhoto,
+            onForget: p.onForget,
+            onMakeVideo: () => p.run.makeVideo(),
+            colourOffer: p.colours.offer(texts),
+            onTryColour: p.colours.tryChosen,
+            cart: session.complete ? p.cart.forResult() : undefined,
+            fadeFrom: p.result.fadeFrom,
+            offerColours: p.colours.offersAll(),
+            onSeeColours: p.colours.seeAll,
+            onImageError: p.onImageError,
+            round: p.result.pictureRound,
+          });
+    case 'error': {
+      // The full render failed after its first look: the shopper keeps the look and is told plainly.
+      const kept =
+        session.preview && session.failedStage === 'render'
+          ? firstLook(texts, {
+              output: session.preview,
+              view: imageView(p),
+              onLoad: () => undefined,
+            })
+          : undefined;
+      // No action for a code that cannot succeed today (a spent budget): only Close.
+      const action = actionLabel(session.error?.code);
+      return errorStep({
+        texts,
+        message: kept ? texts.t('previewFullFailed') : session.error?.message,
+        action: action && texts.t(action),
+        onRetry: p.onRetry,
+        onClose: () => p.hide(),
+        kept,
+      });
+    }
+    default:
+      return nothing;
+  }
+}

@@ -1,0 +1,244 @@
+// The photo check, main-thread side: its own chunk, imported by the panel only once a photo is
+// chosen (and never with photo-check="off"). It hands the prepared photo to the check's module
+// worker (worker.ts, built beside the widget as photo-check-worker.js), turns what the
+// worker measured into reasons (verdict.ts), and shows the verdict in the photo step:
+// the reason in the shopper's words beside a drawing of a good photo, "Choose another photo" and,
+// in `warn` mode, "Use it anyway". Its texts are its own small dictionaries (i18n/),
+// loaded with it, so the panel and the page's dictionaries do not grow.
+//
+// It never blocks the flow: no module workers, a model that does not load, a check that throws or
+// takes too long → "unavailable", said in words and in the console, and the photo can be sent.
+import { css, html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import { reasonsFor } from './verdict.js';
+import type { PhotoCheckReason, PhotoMeasures } from './verdict.js';
+import { checkEn } from './i18n/english.js';
+import type { CheckTexts } from './i18n/english.js';
+import type { CheckAnswer } from './worker.js';
+import type { TryonPhotoCheckDetail } from '../../core/events.js';
+import { askWorker, startWorker, workersAvailable, WorkerStartError } from '../worker-file.js';
+
+export type PhotoCheckMode = 'warn' | 'strict';
+
+/** The first check of a page loads the worker and its models (about 1.3 MB); later ones are fast. */
+const TIMEOUT_MS = 30_000;
+
+/** The worker file, beside this chunk in the build (scripts/photo-check-build.ts). A variable, so no bundler tries to bundle it. */
+const WORKER_FILE = './photo-check-worker.js';
+
+let worker: Worker | undefined;
+let nextId = 0;
+
+/** Measures the photo in the worker (one worker a page, kept for the next photo). */
+async function measure(photo: Blob): Promise<{ measures: PhotoMeasures; ms: number }> {
+  worker ??= startWorker(WORKER_FILE, import.meta.url);
+  const running = worker;
+  try {
+    const answer = await askWorker<CheckAnswer>(running, { id: ++nextId, photo }, TIMEOUT_MS);
+    if ('error' in answer) throw new Error(answer.error);
+    return { measures: answer.measures, ms: answer.ms };
+  } catch (error) {
+    // A worker that could not start (its file missing, a CSP refusing it): drop it, so a later photo tries afresh.
+    if (error instanceof WorkerStartError && worker === running) worker = undefined;
+    throw error;
+  }
+}
+
+export interface CheckOutcome {
+  result: 'pass' | 'fail' | 'unavailable';
+  reasons: PhotoCheckReason[];
+  ms?: number;
+}
+
+/** Checks a prepared photo. Never throws: a check that cannot run is `unavailable`, and says why in the console. */
+export async function checkPhoto(photo: Blob, needsFullBody: boolean): Promise<CheckOutcome> {
+  if (!workersAvailable()) {
+    console.warn(
+      '<tryon-button>: this browser has no module workers or OffscreenCanvas, so the photo check does not run; the photo goes on unchecked.',
+    );
+    return { result: 'unavailable', reasons: [] };
+  }
+  try {
+    const { measures, ms } = await measure(photo);
+    const reasons = reasonsFor(measures, needsFullBody);
+    return { result: reasons.length > 0 ? 'fail' : 'pass', reasons, ms };
+  } catch (error) {
+    console.warn(
+      `<tryon-button>: the photo check could not run (${error instanceof Error ? error.message : String(error)}); the photo goes on unchecked.`,
+    );
+    return { result: 'unavailable', reasons: [] };
+  }
+}
+
+/** The check's texts in a language, English for one it lacks (or when its chunk cannot load). */
+export async function checkTexts(code: string): Promise<CheckTexts> {
+  if (code === 'en' || !/^[a-z]{2,3}$/.test(code)) return checkEn;
+  try {
+    const module = (await import(`./i18n/check-${code}.ts`)) as { default?: CheckTexts };
+    return module.default ?? checkEn;
+  } catch {
+    return checkEn;
+  }
+}
+
+export interface PhotoCheckOptions {
+  photo: Blob;
+  /** The `photo-check` attribute as written. */
+  attribute: string | null;
+  needsFullBody: boolean;
+  /** The language the panel speaks. */
+  language: string;
+  /** Dispatches `tryon-photo-check` (the panel adds product and variant). */
+  emit(detail: Omit<TryonPhotoCheckDetail, 'product' | 'variant'>): void;
+  /** Something on screen changed. */
+  changed(): void;
+  /** Said by the live region. */
+  announce(text: string): void;
+  /** "Choose another photo": the panel opens the picker. */
+  chooseAnother(): void;
+}
+
+let toldMode = '';
+
+/** `warn` unless the page said `strict`; anything else unknown is said in the console, once. */
+export function checkMode(attribute: string | null): PhotoCheckMode {
+  if (attribute === 'strict') return 'strict';
+  if (attribute !== null && attribute !== '' && attribute !== 'warn' && toldMode !== attribute) {
+    toldMode = attribute;
+    console.warn(`<tryon-button>: photo-check="${attribute}" is not warn, strict or off; the check warns.`);
+  }
+  return 'warn';
+}
+
+/** One photo's check: its state, its events, and what the photo step shows of it. */
+export class PhotoCheck {
+  readonly mode: PhotoCheckMode;
+  phase: 'checking' | CheckOutcome['result'] = 'checking';
+  reasons: PhotoCheckReason[] = [];
+  overridden = false;
+  texts: CheckTexts = checkEn;
+  #cancelled = false;
+  #textsReady = false;
+  readonly #options: PhotoCheckOptions;
+
+  constructor(options: PhotoCheckOptions) {
+    this.#options = options;
+    this.mode = checkMode(options.attribute);
+    void this.#run();
+  }
+
+  async #run(): Promise<void> {
+    const { photo, needsFullBody, language } = this.#options;
+    const checking = checkPhoto(photo, needsFullBody);
+    // "Checking your photo…" in the shopper's language as soon as its texts are in (a small chunk).
+    this.texts = await checkTexts(language);
+    this.#textsReady = true;
+    if (this.#cancelled) return;
+    this.#options.changed();
+    const outcome = await checking;
+    if (this.#cancelled) return;
+    this.phase = outcome.result;
+    this.reasons = outcome.reasons;
+    this.#options.emit({
+      result: outcome.result,
+      reasons: [...outcome.reasons],
+      mode: this.mode,
+      ...(outcome.ms !== undefined ? { ms: outcome.ms } : {}),
+    });
+    this.#options.announce(this.#spoken());
+    this.#options.changed();
+  }
+
+  /** Another photo was chosen (or none): this one's answer, when it comes, is dropped. */
+  cancel(): void {
+    this.#cancelled = true;
+  }
+
+  /** Whether "Try it on" is offered: after a pass, when the check could not run, or overridden in `warn`. */
+  get allowsSend(): boolean {
+    return this.phase === 'pass' || this.phase === 'unavailable' || (this.phase === 'fail' && this.overridden);
+  }
+
+  #spoken(): string {
+    const t = this.texts;
+    switch (this.phase) {
+      case 'pass':
+        return t.passed;
+      case 'unavailable':
+        return t.unavailable;
+      case 'fail':
+        return [...this.reasons.map((r) => t[r]), this.mode === 'strict' ? t.strictNote : t.warnNote].join(' ');
+      default:
+        return t.checking;
+    }
+  }
+
+  readonly #useAnyway = () => {
+    this.overridden = true;
+    this.#options.emit({ result: 'fail', reasons: [...this.reasons], mode: this.mode, overridden: true });
+    this.#options.changed();
+  };
+
+  /** The check's part of the photo step, under the preview. */
+  view(root: ShadowRoot | HTMLElement): TemplateResult | typeof nothing {
+    adoptCheckStyles(root);
+    const t = this.texts;
+    switch (this.phase) {
+      case 'checking':
+        return this.#textsReady ? html`<p part="photo-check" class="check-note">${t.checking}</p>` : nothing;
+      case 'pass':
+        return html`<p part="photo-check" class="check-note">${t.passed}</p>`;
+      case 'unavailable':
+        return html`<p part="photo-check" class="check-note">${t.unavailable}</p>`;
+      default:
+        break;
+    }
+    if (this.overridden) return nothing;
+    const strict = this.mode === 'strict';
+    return html`<div part="photo-check" class="check" role="group" aria-labelledby="check-reasons">
+      <figure class="check-example">
+        ${goodPhotoDrawing(t.exampleAlt)}
+        <figcaption>${t.exampleCaption}</figcaption>
+      </figure>
+      <div class="check-words">
+        <ul id="check-reasons" class="check-reasons">${this.reasons.map((r) => html`<li>${t[r]}</li>`)}</ul>
+        <p>${strict ? t.strictNote : t.warnNote}</p>
+        <div class="actions">
+          <button type="button" class="primary" part="primary-button" data-autofocus @click=${this.#options.chooseAnother}>${t.chooseAnother}</button>
+          ${strict ? nothing : html`<button type="button" part="secondary-button" @click=${this.#useAnyway}>${t.useAnyway}</button>`}
+        </div>
+      </div>
+    </div>`;
+  }
+}
+
+/**
+ * A drawing of a good photo: one person standing, head to feet, facing the camera, in even light.
+ * Drawn (no file to fetch), in the panel's text colour so it reads in light and dark themes.
+ */
+function goodPhotoDrawing(label: string): TemplateResult {
+  return html`<svg class="check-drawing" role="img" aria-label=${label} viewBox="0 0 60 100" width="60" height="100">
+    <rect x="1" y="1" width="58" height="98" rx="4" fill="none" stroke="currentColor" stroke-opacity="0.4" stroke-width="2"/>
+    <circle cx="30" cy="17" r="7" fill="currentColor"/>
+    <path d="M21 27h18l3 28h-5l-1 38h-6l-0-30h0l-0 30h-6l-1-38h-5z" fill="currentColor"/>
+    <path d="M21 28l-6 22M39 28l6 22" stroke="currentColor" stroke-width="4" stroke-linecap="round" fill="none"/>
+  </svg>`;
+}
+
+/** The check's styles, added to the panel's shadow root once (a constructed sheet: no inline style, fine under a strict CSP). */
+const checkStyles = css`
+  .check { display: flex; gap: 0.75rem; align-items: flex-start; margin-block: 0.5rem; }
+  .check-example { margin: 0; display: flex; flex-direction: column; align-items: center; gap: 0.25rem; flex: none; font-size: 0.8125rem; }
+  .check-drawing { color: inherit; }
+  .check-words { flex: 1; min-inline-size: 0; }
+  .check-reasons { margin: 0 0 0.5rem; padding-inline-start: 1.25rem; font-weight: 600; }
+  .check-words p { margin: 0 0 0.5rem; }
+  .check-note { margin-block: 0.5rem; }
+  .check button { min-block-size: 2.75rem; }
+`;
+
+function adoptCheckStyles(root: ShadowRoot | HTMLElement): void {
+  const sheet = checkStyles.styleSheet;
+  if (!(root instanceof ShadowRoot) || !sheet || root.adoptedStyleSheets.includes(sheet)) return;
+  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+}

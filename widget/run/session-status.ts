@@ -1,0 +1,49 @@
+// What one status answer of the proxy does to the session: outputs merged by view, the first look
+// taken while the full render is not in yet, and the proxy's status read as the shopper's step.
+import type { TryonOutput } from '../core/events.js';
+import { hasOutput } from './session-state.js';
+import type { ProxyStatus, SessionState } from './session-state.js';
+
+function mergeOutputs(known: TryonOutput[], incoming: TryonOutput[]): TryonOutput[] {
+  const merged = [...known];
+  for (const output of incoming) {
+    const at = merged.findIndex((o) => o.view === output.view && o.type === output.type);
+    if (at >= 0) merged[at] = output;
+    else merged.push(output);
+  }
+  return merged;
+}
+
+/** The first look's image once its job succeeded; a failed or unfinished preview shows nothing. */
+function previewOf(answer: ProxyStatus): TryonOutput | undefined {
+  const preview = answer.preview;
+  if (!preview || preview.status !== 'succeeded' || !Array.isArray(preview.outputs)) return undefined;
+  return preview.outputs.find((o) => o.type === 'image');
+}
+
+export function statusAfter(state: SessionState, answer: ProxyStatus): SessionState {
+  const outputs = mergeOutputs(state.outputs, answer.outputs);
+  const ofThisJob = answer.outputs.some((o) => o.type === state.output);
+  // A first look whose draft finished after the full render (the upstream jobs race) is late: the
+  // full render is on screen, so it is not shown, announced nor reported (tryon-preview).
+  const late = answer.status === 'succeeded' || ofThisJob || hasOutput(state);
+  const preview = (late ? undefined : previewOf(answer)) ?? state.preview;
+  state = preview ? { ...state, preview } : state;
+  switch (answer.status) {
+    case 'succeeded':
+      return { ...state, status: 'result', outputs, complete: true, error: undefined, failedStage: undefined };
+    case 'failed':
+      return {
+        ...state,
+        status: 'error',
+        outputs,
+        error: answer.error ?? { code: 'render_failed', message: '', retryable: true },
+        failedStage: 'render',
+      };
+    case 'queued':
+      return { ...state, status: ofThisJob ? 'result' : 'queued', outputs, complete: false };
+    default:
+      // Unknown non-terminal states are treated as rendering, as the proxy does upstream.
+      return { ...state, status: ofThisJob ? 'result' : 'rendering', outputs, complete: false };
+  }
+}
