@@ -23,6 +23,10 @@ function sameTryonOr(
   return { requestId: event.requestId, variant: event.variant };
 }
 
+/** A try-on is on screen: being made, or its result shown (what "not answering" and a failed picture apply to). */
+export const showsTryon = (status: TryonStatus): boolean =>
+  status === 'queued' || status === 'rendering' || status === 'result';
+
 /**
  * Closed while the try-on is being made, it is still watched (tryon-run.ts): what the watch
  * reports lands in `resume`, so reopening shows where it got to, the result included.
@@ -131,7 +135,7 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         return state;
       return { ...statusAfter(state, event.answer), notAnswering: undefined };
     case 'not-answering':
-      if (state.status !== 'queued' && state.status !== 'rendering' && state.status !== 'result') return state;
+      if (!showsTryon(state.status)) return state;
       return { ...state, notAnswering: true };
     case 'failed':
       return { ...state, status: 'error', error: event.error, failedStage: event.stage, notAnswering: undefined };

@@ -4,6 +4,7 @@
 // with the public events and storage writes it brings, from reports.ts) and its awaitable end
 // (`complete`) are in flow.ts. It renders nothing.
 import { RunFlow, newRequestId } from './flow.js';
+import { showsTryon } from './session.js';
 import type { ProxyStatus } from './session.js';
 import { ProxyCallError } from '../api/proxy-client.js';
 import { serviceDown } from '../api/proxy-errors.js';
@@ -286,13 +287,12 @@ export class TryonRun extends RunFlow {
    */
   imageFailed(): Promise<void> {
     const { status, tryon } = this.session;
-    if (status !== 'queued' && status !== 'rendering' && status !== 'result') return Promise.resolve();
+    if (!showsTryon(status)) return Promise.resolve();
     const heard = this.#statusesHeard;
     this.#imageCheck ??= this.#serviceDown(tryon)
       .then((down) => {
         // Another try-on since, or one no longer on screen (cancelled, failed): nothing to say.
-        const now = this.session.status;
-        if (this.session.tryon !== tryon || (now !== 'queued' && now !== 'rendering' && now !== 'result')) return;
+        if (this.session.tryon !== tryon || !showsTryon(this.session.status)) return;
         // An answer heard while asking means the service is back: the picture's failure is its own.
         if (down && heard === this.#statusesHeard) {
           // A finished result is no longer watched: watching again hears when the service is back.
