@@ -214,7 +214,7 @@ export const proxyOverhead: Benchmark = {
           figure(
             `${connections} conn: proxy GET /health ÷ bare Hono app sending the same head, req/s (${Math.round(healthAgain.rps)} ÷ ${Math.round(sameHeadHealth.rps)})`,
             ratio(sameHeadShare),
-            `≥ ${HEALTH_FLOOR_GOAL}× (ours: the issue's 10 %, against the floor for the proxy's head)`,
+            `≥ ${HEALTH_FLOOR_GOAL}× (ours: the product's 10 %, against the floor for the proxy's head)`,
             clean(healthAgain, sameHeadHealth) && sameHeadShare >= HEALTH_FLOOR_GOAL,
           ),
           figure(
