@@ -1,55 +1,17 @@
 /**
  * No import cycles in any package. A cycle means no file in it can be read, tested or moved
  * alone; the proxy once had a nine-file loop through its context. The graph is built from the TypeScript sources
- * with the compiler's own import scanner (`ts.preProcessFile`), so type-only imports, `export … from` and dynamic
- * `import()` all count: a type-only cycle still ties the files together for a reader.
+ * by ./import-graph.ts, so type-only imports, `export … from` and dynamic `import()` all count: a type-only
+ * cycle still ties the files together for a reader.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { join, relative } from 'node:path';
+import { importGraph as graphOf, root } from './import-graph.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Every package and every place with TypeScript of its own; edges between them count as well. */
 const packages = ['widget', 'proxy', 'sandbox', 'demo', 'scripts'];
-
-function sourcesUnder(dir: string): string[] {
-  const found: string[] = [];
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) found.push(...sourcesUnder(path));
-    else if (/\.(ts|tsx|mts)$/.test(name) && !name.endsWith('.d.ts')) found.push(path);
-  }
-  return found;
-}
-
-/** Resolves a relative specifier the way the project writes them (`./x.js` for `./x.ts`); bare names are leaves. */
-function resolveSpecifier(from: string, specifier: string): string | undefined {
-  if (!specifier.startsWith('.')) return undefined;
-  const base = resolve(dirname(from), specifier);
-  const stem = base.replace(/\.(js|mjs|ts|mts)$/, '');
-  for (const candidate of [`${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, join(base, 'index.ts')]) {
-    if (existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function importGraph(): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const pkg of packages) {
-    for (const file of sourcesUnder(join(root, pkg))) {
-      const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-      const targets = importedFiles
-        .map((imported) => resolveSpecifier(file, imported.fileName))
-        .filter((target): target is string => target !== undefined);
-      graph.set(file, [...new Set(targets)]);
-    }
-  }
-  return graph;
-}
+const importGraph = () => graphOf(packages);
 
 /** Tarjan's strongly connected components: every component of more than one file (or a file importing itself). */
 function cycles(graph: Map<string, string[]>): string[][] {

@@ -22,6 +22,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const mapFile = 'docs/architecture.md';
@@ -54,6 +55,7 @@ interface MapRow {
   folder: string;
   line: number;
   paths: string[]; // as written in the row, from the folder
+  named: string[]; // backticked names in its other cells (`createProxy`, `sendPhoto()`)
 }
 
 /** The module rows of the map, by the convention above. */
@@ -70,7 +72,9 @@ function mapRows(text: string): MapRow[] {
     const firstCell = raw.split('|')[1] ?? '';
     if (/^\s*:?-{3,}/.test(firstCell) || /^\s*Module\s*$/i.test(firstCell)) return; // the header and its rule
     const paths = [...firstCell.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
-    rows.push({ folder, line: index + 1, paths });
+    const rest = raw.split('|').slice(2).join('|');
+    const named = [...rest.matchAll(/`([A-Za-z_$][\w$]*)(?:\(\))?`/g)].map((m) => m[1] as string);
+    rows.push({ folder, line: index + 1, paths, named });
   });
   return rows;
 }
@@ -120,6 +124,61 @@ test('every module the map names exists', () => {
 test('the map is read by its convention (a row with no module path is a mistake, not prose)', () => {
   const empty = rows.filter((row) => row.paths.length === 0).map((row) => `${mapFile}:${row.line}`);
   assert.deepEqual(empty, [], `these table rows under a map line name no module in their first cell:\n  ${empty}`);
+});
+
+/** The names a module exports, read from its syntax tree (declarations, `export { … }` and `export … from`). */
+function exportedNames(path: string): Set<string> {
+  const source = ts.createSourceFile(path, readFileSync(join(root, path), 'utf8'), ts.ScriptTarget.Latest);
+  const names = new Set<string>();
+  for (const statement of source.statements) {
+    if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+      for (const element of statement.exportClause.elements) names.add(element.name.text);
+      continue;
+    }
+    const exported = ts.canHaveModifiers(statement)
+      ? ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)
+      : false;
+    if (!exported) continue;
+    if (ts.isVariableStatement(statement)) {
+      for (const declaration of statement.declarationList.declarations) {
+        if (ts.isIdentifier(declaration.name)) names.add(declaration.name.text);
+      }
+    } else if (
+      (ts.isFunctionDeclaration(statement) ||
+        ts.isClassDeclaration(statement) ||
+        ts.isInterfaceDeclaration(statement) ||
+        ts.isTypeAliasDeclaration(statement) ||
+        ts.isEnumDeclaration(statement)) &&
+      statement.name
+    ) {
+      names.add(statement.name.text);
+    }
+  }
+  return names;
+}
+
+// A row that names an export in backticks credits it to the row's modules; naming an export of another
+// module of the same folder is the error that makes a map untrue without failing the row checks above
+// (`proxyOptionsFrom` credited to the wrong file). Backticked words that no module of the folder
+// exports (`lit`, `preview: "off"`) are prose and are not checked.
+test("every export a row names is exported by the row's own modules", () => {
+  const modules = sourceModules();
+  const exportsOf = new Map(modules.map((module) => [module, exportedNames(module)]));
+  const wrong: string[] = [];
+  for (const row of rows) {
+    const own = modules.filter((module) => row.paths.some((path) => matcher(row.folder, path).test(module)));
+    const ownNames = new Set(own.flatMap((module) => [...(exportsOf.get(module) ?? [])]));
+    for (const name of row.named) {
+      if (ownNames.has(name)) continue;
+      const owners = modules.filter((module) => module.startsWith(row.folder) && exportsOf.get(module)?.has(name));
+      if (owners.length > 0) wrong.push(`${mapFile}:${row.line}: \`${name}\` is exported by ${owners.join(', ')}`);
+    }
+  }
+  assert.deepEqual(
+    wrong,
+    [],
+    `rows credit exports to modules that do not export them (move the words to the right row):\n  ${wrong.join('\n  ')}`,
+  );
 });
 
 // The hosted API's description and the design notes live outside the repository: a reference to them

@@ -1,0 +1,167 @@
+// Which folder of a package may import which is written once, in docs/architecture.md, and this test
+// holds the code to it. The convention:
+//
+//   <!-- folders: widget/ -->
+//   | Folder | May import |
+//   |---|---|
+//   | `i18n/` | nothing |
+//   | `core/` | `i18n/` |
+//   | `./` | `panel/`, `core/` |
+//
+// A `<!-- folders: package/ -->` line opens a package's rule; each table row after it names one
+// top-level folder of the package in its first cell (`./` for the files at the package's root) and, in
+// its second, every folder it may import. A subfolder belongs to its top folder (`photo/check/` is
+// `photo/`), and a folder always imports itself. The rule must be a one-way order: a rule that allows a
+// cycle of folders fails as well, so no folder can lean on another that leans back on it.
+import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { test } from 'node:test';
+import { importGraph, root } from './import-graph.js';
+
+const docFile = 'docs/architecture.md';
+const packages = ['widget/', 'proxy/', 'sandbox/'];
+
+type Rules = Map<string, { line: number; allowed: Set<string> }>;
+
+/** The rule of each package, by the convention above. */
+export function readRules(text: string): Map<string, Rules> {
+  const all = new Map<string, Rules>();
+  let current: Rules | undefined;
+  text.split('\n').forEach((raw, index) => {
+    const marker = /^<!--\s*folders:\s*(\S+?)\/?\s*-->$/.exec(raw.trim());
+    if (marker) {
+      current = new Map();
+      all.set(`${marker[1]}/`, current);
+      return;
+    }
+    if (!current) return;
+    if (raw.startsWith('<!--') || raw.startsWith('#')) {
+      current = undefined; // the next part of the document begins
+      return;
+    }
+    if (!raw.startsWith('|')) return;
+    const [, first = '', second = ''] = raw.split('|');
+    if (/^\s*:?-{3,}/.test(first) || /^\s*Folder\s*$/i.test(first)) return;
+    const folder = /`([^`]+)`/.exec(first)?.[1];
+    if (!folder) throw new Error(`${docFile}:${index + 1}: a rule row names no folder in backticks`);
+    const allowed = new Set([...second.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string));
+    current.set(folder, { line: index + 1, allowed });
+  });
+  return all;
+}
+
+/** A file's top folder in its package, written as the rule writes it (`photo/`, or `./` at the root). */
+export function folderOf(pkg: string, file: string): string {
+  const inside = relative(join(root, pkg), file).split('/');
+  return inside.length > 1 ? `${inside[0]}/` : './';
+}
+
+/** Folders the rule allows to import each other round a loop, if any (a depth-first search for a back edge). */
+export function loopIn(rules: Map<string, Set<string>>): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (folder: string): string[] | undefined => {
+    state.set(folder, 'open');
+    path.push(folder);
+    for (const next of rules.get(folder) ?? []) {
+      if (next === folder) continue;
+      if (state.get(next) === 'open') return [...path.slice(path.indexOf(next)), next];
+      if (!state.has(next)) {
+        const loop = visit(next);
+        if (loop) return loop;
+      }
+    }
+    path.pop();
+    state.set(folder, 'done');
+    return undefined;
+  };
+  for (const folder of rules.keys()) {
+    if (state.has(folder)) continue;
+    const loop = visit(folder);
+    if (loop) return loop;
+  }
+  return undefined;
+}
+
+const rules = readRules(readFileSync(join(root, docFile), 'utf8'));
+
+for (const pkg of packages) {
+  test(`${pkg}: every folder has a rule, and the rule names only folders that exist`, () => {
+    const rule = rules.get(pkg);
+    assert.ok(rule, `${docFile} has no "<!-- folders: ${pkg} -->" table of which folder may import which`);
+    const present = new Set(
+      readdirSync(join(root, pkg))
+        .filter((name) => name !== 'dist' && name !== 'node_modules' && !name.startsWith('.'))
+        .filter((name) => statSync(join(root, pkg, name)).isDirectory())
+        .map((name) => `${name}/`),
+    );
+    present.add('./');
+    const written = new Set(rule.keys());
+    const unruled = [...present].filter((folder) => !written.has(folder));
+    assert.deepEqual(unruled, [], `${docFile}: add a row under "<!-- folders: ${pkg} -->" for: ${unruled}`);
+    const stale = [...rule]
+      .flatMap(([folder, { line, allowed }]) => [folder, ...allowed].map((named) => ({ named, line })))
+      .filter(({ named }) => !present.has(named))
+      .map(({ named, line }) => `${docFile}:${line}: \`${named}\``);
+    assert.deepEqual(stale, [], `the rule names folders ${pkg} does not have:\n  ${stale.join('\n  ')}`);
+  });
+
+  test(`${pkg}: the rule is a one-way order`, () => {
+    const rule = rules.get(pkg);
+    assert.ok(rule);
+    const loop = loopIn(new Map([...rule].map(([folder, { allowed }]) => [folder, allowed])));
+    assert.equal(loop, undefined, `${docFile} lets folders import each other round a loop: ${loop?.join(' → ')}`);
+  });
+
+  test(`${pkg}: every import follows the rule`, () => {
+    const rule = rules.get(pkg);
+    assert.ok(rule);
+    const broken: string[] = [];
+    for (const [file, targets] of importGraph([pkg], { templates: true })) {
+      const from = folderOf(pkg, file);
+      for (const target of targets) {
+        if (!relative(root, target).startsWith(pkg)) continue; // another package: the package table's rule
+        const to = folderOf(pkg, target);
+        if (to === from || rule.get(from)?.allowed.has(to)) continue;
+        broken.push(`${relative(root, file)} imports ${relative(root, target)} (${from} → ${to})`);
+      }
+    }
+    assert.deepEqual(
+      broken,
+      [],
+      `imports ${docFile}'s rule for ${pkg} does not allow: move the module to the folder it belongs in, ` +
+        `or, if the architecture has changed, change the rule and say why there:\n  ${broken.join('\n  ')}`,
+    );
+  });
+}
+
+test('the rule reader and the loop finder themselves', () => {
+  const read = readRules(
+    [
+      '<!-- folders: pkg/ -->',
+      '| Folder | May import |',
+      '|---|---|',
+      '| `a/` | nothing |',
+      '| `b/` | `a/` |',
+      '| `./` | `a/`, `b/` |',
+      '## Next part',
+      '| `c/` | `a/` |',
+    ].join('\n'),
+  ).get('pkg/');
+  assert.deepEqual(
+    [...(read ?? [])].map(([folder, { allowed }]) => [folder, [...allowed]]),
+    [
+      ['a/', []],
+      ['b/', ['a/']],
+      ['./', ['a/', 'b/']],
+    ],
+  );
+  assert.equal(loopIn(new Map([['a/', new Set(['b/'])], ['b/', new Set(['c/'])], ['c/', new Set<string>()]])), undefined);
+  assert.deepEqual(
+    loopIn(new Map([['a/', new Set(['b/'])], ['b/', new Set(['c/'])], ['c/', new Set(['a/'])]])),
+    ['a/', 'b/', 'c/', 'a/'],
+  );
+  assert.equal(folderOf('widget/', join(root, 'widget/photo/check/photo-check.ts')), 'photo/');
+  assert.equal(folderOf('widget/', join(root, 'widget/tryon-button.ts')), './');
+});
