@@ -11,8 +11,14 @@
 // A `<!-- folders: package/ -->` line opens a package's rule; each table row after it names one
 // top-level folder of the package in its first cell (`./` for the files at the package's root) and, in
 // its second, every folder it may import. A subfolder belongs to its top folder (`photo/check/` is
-// `photo/`), and a folder always imports itself. The rule must be a one-way order: a rule that allows a
-// cycle of folders fails as well, so no folder can lean on another that leans back on it.
+// `photo/`), and a folder always imports itself. The rule must be a one-way order of layers: a rule that
+// allows a cycle of folders fails, so no folder can lean on another that leans back on it; and a folder
+// may import all that the folders it imports may (the row says so in full), so the drawing below can
+// leave those arrows out without saying more than the rule.
+//
+// Below the table, a Mermaid flowchart draws the rule (`panel --> run`; `root` is `./`), with the edges
+// the order implies left out: the test checks the drawing is exactly the rule's transitive reduction,
+// and prints the drawing to paste when the rule changes.
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -84,7 +90,49 @@ export function loopIn(rules: Map<string, Set<string>>): string[] | undefined {
   return undefined;
 }
 
-const rules = readRules(readFileSync(join(root, docFile), 'utf8'));
+/** The edges a Mermaid block after a package's marker draws, as `from → to` folder pairs. */
+export function readDrawing(text: string, pkg: string): string[] | undefined {
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => line.trim() === `<!-- folders: ${pkg} -->`);
+  if (start < 0) return undefined;
+  const open = lines.findIndex((line, index) => index > start && line.trim() === '```mermaid');
+  const close = lines.findIndex((line, index) => index > open && line.trim() === '```');
+  const heading = lines.findIndex((line, index) => index > start && /^#{1,3} /.test(line));
+  if (open < 0 || close < 0 || (heading >= 0 && heading < open)) return undefined;
+  const folder = (id: string) => (id === 'root' ? './' : `${id}/`);
+  return lines
+    .slice(open + 1, close)
+    .map((line) => /^\s*([\w-]+)\s*-->\s*([\w-]+)\s*$/.exec(line))
+    .filter((edge): edge is RegExpExecArray => edge !== null)
+    .map(([, from, to]) => `${folder(from!)} → ${folder(to!)}`)
+    .sort();
+}
+
+/** The rule's edges less those another path implies (a one-way order's transitive reduction). */
+export function reduction(rules: Map<string, Set<string>>): string[] {
+  const reach = (from: string, seen = new Set<string>()): Set<string> => {
+    for (const next of rules.get(from) ?? []) {
+      if (next === from || seen.has(next)) continue;
+      seen.add(next);
+      reach(next, seen);
+    }
+    return seen;
+  };
+  const kept: string[] = [];
+  for (const [from, allowed] of rules) {
+    for (const to of allowed) {
+      if (to === from) continue;
+      const implied = [...allowed].some((via) => via !== to && via !== from && reach(via).has(to));
+      if (!implied) kept.push(`${from} → ${to}`);
+    }
+  }
+  return kept.sort();
+}
+
+const mermaidId = (folder: string) => (folder === './' ? 'root' : folder.replace(/\/$/, ''));
+
+const text = readFileSync(join(root, docFile), 'utf8');
+const rules = readRules(text);
 
 for (const pkg of packages) {
   test(`${pkg}: every folder has a rule, and the rule names only folders that exist`, () => {
@@ -112,6 +160,33 @@ for (const pkg of packages) {
     assert.ok(rule);
     const loop = loopIn(new Map([...rule].map(([folder, { allowed }]) => [folder, allowed])));
     assert.equal(loop, undefined, `${docFile} lets folders import each other round a loop: ${loop?.join(' → ')}`);
+    const short = [...rule].flatMap(([folder, { allowed, line }]) =>
+      [...allowed]
+        .flatMap((next) => [...(rule.get(next)?.allowed ?? [])])
+        .filter((further) => further !== folder && !allowed.has(further))
+        .map((further) => `${docFile}:${line}: \`${folder}\` may import what it imports may, so also \`${further}\``),
+    );
+    assert.deepEqual([...new Set(short)], [], 'rows that leave out a layer below them:');
+  });
+
+  test(`${pkg}: the drawing is the rule`, () => {
+    const rule = rules.get(pkg);
+    assert.ok(rule);
+    const expected = reduction(new Map([...rule].map(([folder, { allowed }]) => [folder, allowed])));
+    const paste = [
+      '```mermaid',
+      'flowchart TD',
+      ...expected.map((edge) => {
+        const [from, to] = edge.split(' → ') as [string, string];
+        return `  ${mermaidId(from)} --> ${mermaidId(to)}`;
+      }),
+      '```',
+    ].join('\n');
+    assert.deepEqual(
+      readDrawing(text, pkg),
+      expected,
+      `${docFile}: the Mermaid drawing after "<!-- folders: ${pkg} -->" must draw the rule; paste:\n${paste}`,
+    );
   });
 
   test(`${pkg}: every import follows the rule`, () => {
@@ -157,10 +232,42 @@ test('the rule reader and the loop finder themselves', () => {
       ['./', ['a/', 'b/']],
     ],
   );
-  assert.equal(loopIn(new Map([['a/', new Set(['b/'])], ['b/', new Set(['c/'])], ['c/', new Set<string>()]])), undefined);
+  assert.equal(
+    loopIn(
+      new Map([
+        ['a/', new Set(['b/'])],
+        ['b/', new Set(['c/'])],
+        ['c/', new Set<string>()],
+      ]),
+    ),
+    undefined,
+  );
   assert.deepEqual(
-    loopIn(new Map([['a/', new Set(['b/'])], ['b/', new Set(['c/'])], ['c/', new Set(['a/'])]])),
+    loopIn(
+      new Map([
+        ['a/', new Set(['b/'])],
+        ['b/', new Set(['c/'])],
+        ['c/', new Set(['a/'])],
+      ]),
+    ),
     ['a/', 'b/', 'c/', 'a/'],
+  );
+  assert.deepEqual(
+    reduction(
+      new Map([
+        ['c/', new Set(['b/', 'a/'])],
+        ['b/', new Set(['a/'])],
+        ['a/', new Set<string>()],
+      ]),
+    ),
+    ['b/ → a/', 'c/ → b/'],
+  );
+  assert.deepEqual(
+    readDrawing(
+      ['<!-- folders: p/ -->', '| `a/` | x |', '```mermaid', 'flowchart TD', '  root --> a', '```'].join('\n'),
+      'p/',
+    ),
+    ['./ → a/'],
   );
   assert.equal(folderOf('widget/', join(root, 'widget/photo/check/photo-check.ts')), 'photo/');
   assert.equal(folderOf('widget/', join(root, 'widget/tryon-button.ts')), './');
