@@ -9,8 +9,9 @@
 //   | `i18n/<code>.ts` | … |
 //
 // A `<!-- map: folder/ -->` line opens that folder's part of the map; every table row after it, up to
-// the next such line, names modules in its first cell, as backticked paths from that folder. A
-// `<name>` in a path stands for any part of one file name (`i18n/<code>.ts` is every dictionary).
+// the next such line (or a `<!-- folders: … -->` rule), names modules in its first cell, as backticked
+// paths from that folder. A `<name>` in a path stands for any part of one file name (`i18n/<code>.ts`
+// is every dictionary). A row that names an export in its other cells credits it to its own modules.
 //
 // Since other work moves and adds modules, each failure names the module and what to do about it.
 //
@@ -26,7 +27,7 @@ import ts from 'typescript';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const mapFile = 'docs/architecture.md';
-const folders = ['widget/', 'proxy/', 'sandbox/', 'demo/', 'scripts/'];
+const folders = ['widget/', 'proxy/', 'sandbox/', 'demo/', 'scripts/', 'integrations/'];
 const sourceFile = /\.(ts|tsx|js|mjs)$/;
 
 /** Tracked files and new ones not ignored (so build output never counts, and a module not yet committed does). */
@@ -66,6 +67,10 @@ function mapRows(text: string): MapRow[] {
     const marker = /^<!--\s*map:\s*(\S+)\s*-->\s*$/.exec(raw.trim());
     if (marker?.[1]) {
       folder = marker[1].endsWith('/') ? marker[1] : `${marker[1]}/`;
+      return;
+    }
+    if (/^<!--\s*folders:/.test(raw.trim())) {
+      folder = undefined; // a package's folder rule (test/architecture/folder-rules.test.ts), not module rows
       return;
     }
     if (!folder || !raw.startsWith('|')) return;
