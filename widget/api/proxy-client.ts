@@ -3,10 +3,16 @@
 // or a hand-off (Server-Sent Events with a backing-off poll) is proxy-watch.ts, what the proxy
 // answers is proxy-answers.ts and how a call fails is proxy-errors.ts. Other modules import all of
 // it from here, the one entry.
-import type { ProxyStatus } from '../run/session.js';
 import { proxyBase } from '../core/availability.js';
 import { normaliseStatus } from './proxy-answers.js';
-import type { CreatedTryon, ProductInfo, StartedHandoff, TryonRequest, UploadedPhoto } from './proxy-answers.js';
+import type {
+  CreatedTryon,
+  ProductInfo,
+  ProxyStatus,
+  StartedHandoff,
+  TryonRequest,
+  UploadedPhoto,
+} from './proxy-answers.js';
 import { abortError, errorFrom, isNotAProxy, noAnswer, ProxyCallError, sayNoProxy } from './proxy-errors.js';
 import { uploadPhoto } from './photo-upload.js';
 import { watchTryon } from './proxy-watch.js';

@@ -5,7 +5,7 @@
 // (`colour_preview_limit`) or that fails says so on its tile, never hidden.
 import type { TryonOutput } from '../core/events.js';
 import type { ProductInfo } from '../api/proxy-client.js';
-import type { ProxyStatus } from '../run/session.js';
+import type { ProxyStatus } from '../api/proxy-answers.js';
 
 export interface ColourTile {
   variant: string;

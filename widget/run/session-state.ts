@@ -1,7 +1,9 @@
-// What the shopper's try-on is (SessionState), what can happen to it (SessionEvent) and what the
-// proxy answers about it (ProxyStatus): the types the reducer (session.ts) works on, apart from it
-// so that the reducer and its status rules (session-status.ts) both build on them without a cycle.
+// What the shopper's try-on is (SessionState) and what can happen to it (SessionEvent): the types
+// the reducer (session.ts) works on, apart from it so that the reducer and its status rules
+// (session-status.ts) both build on them without a cycle. What the proxy answers about a try-on
+// (ProxyStatus) is the proxy client's word, in api/proxy-answers.ts.
 import type { TryonOutput, TryonStatus } from '../core/events.js';
+import type { ProxyStatus } from '../api/proxy-answers.js';
 
 /** The part of the flow that failed, which decides what "Try again" does. */
 export type FailedStage = 'product' | 'photo' | 'upload' | 'submit' | 'watch' | 'render';
@@ -51,15 +53,6 @@ export interface SessionState {
   preview?: TryonOutput;
   /** Set when the try-on under way was asked for without a first look (`preview: "off"`). */
   previewOff?: boolean;
-}
-
-/** The proxy's try-on status answer (docs/proxy.md). */
-export interface ProxyStatus {
-  status: 'queued' | 'processing' | 'succeeded' | 'failed' | string;
-  outputs: TryonOutput[];
-  error?: SessionError;
-  /** The first look's own job, when the product has one: `status`/`outputs` above stay the full render's. */
-  preview?: { status: string; outputs: TryonOutput[] };
 }
 
 export type SessionEvent =

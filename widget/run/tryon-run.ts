@@ -5,7 +5,7 @@
 // (`complete`) are in flow.ts. It renders nothing.
 import { RunFlow, newRequestId } from './flow.js';
 import { showsTryon } from './session.js';
-import type { ProxyStatus } from './session.js';
+import type { ProxyStatus } from '../api/proxy-answers.js';
 import { ProxyCallError } from '../api/proxy-client.js';
 import { serviceDown } from '../api/proxy-errors.js';
 import type { ProxyClient } from '../api/proxy-client.js';
