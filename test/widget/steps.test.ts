@@ -1,4 +1,5 @@
-// Unit tests of the dialog's steps (widget/steps/), in the browser: each step's template rendered
+// Unit tests of the dialog's steps (panel/consent-step.ts, photo/photo-step.ts,
+// panel/progress-step.ts, panel/error-step.ts), in the browser: each step's template rendered
 // on its own for each of its states, with English texts (and Arabic where the words matter), and
 // its buttons calling back what the panel gave it. The consent, photo, progress and error steps;
 // the result, colours, models and hand-off steps are in steps-result.test.ts.
@@ -8,13 +9,13 @@ import type { TemplateResult } from 'lit';
 import { Texts } from '../../widget/panel/texts.js';
 import { en } from '../../widget/i18n/en.js';
 import { ar } from '../../widget/i18n/ar.js';
-import { consentStep, consentText, CONSENT_TEXT_ID } from '../../widget/steps/consent.js';
-import type { ConsentStep } from '../../widget/steps/consent.js';
-import { photoProblem, photoStep } from '../../widget/steps/photo.js';
-import type { PhotoStep } from '../../widget/steps/photo.js';
-import { progressStep } from '../../widget/steps/progress.js';
-import type { ProgressStep } from '../../widget/steps/progress.js';
-import { errorStep } from '../../widget/steps/error.js';
+import { consentStep, consentText, CONSENT_TEXT_ID } from '../../widget/panel/consent-step.js';
+import type { ConsentStep } from '../../widget/panel/consent-step.js';
+import { photoProblem, photoStep } from '../../widget/photo/photo-step.js';
+import type { PhotoStep } from '../../widget/photo/photo-step.js';
+import { progressStep } from '../../widget/panel/progress-step.js';
+import type { ProgressStep } from '../../widget/panel/progress-step.js';
+import { errorStep } from '../../widget/panel/error-step.js';
 import { MIN_SHORT_SIDE, PhotoError } from '../../widget/photo/photo.js';
 import { buttonNames, calls, compare, english, shown } from './step-render.js';
 

@@ -5,7 +5,7 @@
 // try-on is a new thing to add: the state belongs to the result's requestId.
 import type { ReactiveControllerHost } from 'lit';
 import { addToShopifyCart, addToWooCommerceCart, CartError } from './cart.js';
-import type { ResultCart } from '../steps/result.js';
+import type { ResultCart } from '../result/result-step.js';
 import type { SessionState } from '../run/session.js';
 import type { PanelHost } from '../core/panel-host.js';
 import type { Texts } from '../panel/texts.js';

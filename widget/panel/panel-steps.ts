@@ -1,4 +1,5 @@
-// The one map from the session to the step the dialog shows (steps/*.ts), with each step's inputs:
+// The one map from the session to the step the dialog shows (each a `*-step.ts` of its feature's
+// folder), with each step's inputs:
 // consent, the photo, the models and the hand-off (alternatives.ts, loaded on demand), progress with
 // the first look, the result or the colours' grid, and the error. It reads the panel's parts as
 // `StepParts`, built by the panel at each render, and keeps nothing itself.
@@ -11,15 +12,15 @@ import type { CompareController } from '../result/compare.js';
 import { lastPhoto } from '../core/storage.js';
 import type { Texts } from './texts.js';
 import type { PanelHost } from '../core/panel-host.js';
-import { consentStep, consentText } from '../steps/consent.js';
+import { consentStep, consentText } from './consent-step.js';
 import { consentWords } from '../run/consent-version.js';
-import { photoStep } from '../steps/photo.js';
-import { firstLook, progressStep } from '../steps/progress.js';
-import { coloursStep } from '../steps/colours.js';
+import { photoStep } from '../photo/photo-step.js';
+import { firstLook, progressStep } from './progress-step.js';
+import { coloursStep } from '../colours/colours-step.js';
 import type { ColourChoice } from '../colours/colour-choice.js';
-import { resultStep } from '../steps/result.js';
-import type { ImageView } from '../steps/result.js';
-import { errorStep } from '../steps/error.js';
+import { resultStep } from '../result/result-step.js';
+import type { ImageView } from '../result/result-step.js';
+import { errorStep } from './error-step.js';
 import type { PhoneHandoff } from '../alternatives/phone-handoff.js';
 import { networkUrl } from '../api/network-url.js';
 import type { SmallScreen } from './small-screen.js';

@@ -24,7 +24,7 @@ import { Announcer } from './announcer.js';
 import { PhotoChoice } from '../photo/photo-choice.js';
 import type { TryonEventDetail, TryonEventName } from '../core/events.js';
 import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from '../core/panel-host.js';
-import { CONSENT_TEXT_ID } from '../steps/consent.js';
+import { CONSENT_TEXT_ID } from './consent-step.js';
 import { ColourChoice } from '../colours/colour-choice.js';
 import { PhoneHandoff } from '../alternatives/phone-handoff.js';
 import { SmallScreen } from './small-screen.js';
@@ -38,7 +38,7 @@ const noOverrides = {};
 /**
  * The try-on dialog: its header, the live region, the current step and focus when the step
  * changes. The flow itself is the run controller's (tryon-run.ts); each step's markup is its own
- * module (steps/). It knows its host only as a `PanelHost`, dispatches the public events on it,
+ * module, in the folder of the feature it shows (`*-step.ts`). It knows its host only as a `PanelHost`, dispatches the public events on it,
  * and reports its step with a `panel-status` event for the host to reflect.
  * Not for use on its own: style it through <tryon-button>'s parts and custom properties.
  *

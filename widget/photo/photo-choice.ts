@@ -6,7 +6,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { prepareRawPhoto } from './photo.js';
 import type { PreparedPhoto } from './photo.js';
 import type { PhotoCheck } from './check/photo-check.js';
-import { photoProblem } from '../steps/photo.js';
+import { photoProblem } from './photo-step.js';
 import type { Texts } from '../panel/texts.js';
 import type { TryonEventDetail } from '../core/events.js';
 

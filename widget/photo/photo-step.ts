@@ -2,7 +2,7 @@
 // the last one this tab uploaded).
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { MAX_INPUT_BYTES, MIN_SHORT_SIDE, PhotoError } from '../photo/photo.js';
+import { MAX_INPUT_BYTES, MIN_SHORT_SIDE, PhotoError } from './photo.js';
 import type { Texts } from '../panel/texts.js';
 
 export interface PhotoStep {

@@ -4,7 +4,7 @@
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Texts } from '../panel/texts.js';
-import type { ColourTile } from '../colours/previews.js';
+import type { ColourTile } from './previews.js';
 
 export interface ColoursStep {
   texts: Texts;

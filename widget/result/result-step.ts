@@ -3,7 +3,7 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { TryonOutput } from '../core/events.js';
-import type { CompareController } from '../result/compare.js';
+import type { CompareController } from './compare.js';
 import type { Texts } from '../panel/texts.js';
 
 export interface ResultStep {
