@@ -15,7 +15,7 @@ import type { CartPlatform, TryonStatus } from './core/events.js';
 import { browserDraw, holdoutGroup, holdoutShare } from './analytics/holdout.js';
 import type { HoldoutGroup } from './analytics/holdout.js';
 import type { Strings, Translation } from './i18n/en.js';
-import { english, languageOf } from './core/language.js';
+import { english, languageOf } from './i18n/language/language.js';
 import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from './core/panel-host.js';
 
 /** What the button needs from the lazily loaded panel. */
@@ -350,7 +350,7 @@ export class TryonButton extends LitElement implements PanelHost {
     this.#translationLoad = undefined;
     // Only a page in another language fetches its dictionary: English's label is already here.
     if (language === english.$code) return;
-    this.#translationLoad = import('./core/languages.js')
+    this.#translationLoad = import('./i18n/words/dictionaries.js')
       .then(({ loadTranslation }) => loadTranslation(language))
       .then(
         (found) => {

@@ -3,7 +3,7 @@
 // tabs, the comparison, video, cart states, the colour offer), "See all colours", "See it on a
 // model" and the hand-off's two screens, each rendered on its own for its states.
 import { expect } from '@open-wc/testing';
-import { Texts } from '../../widget/panel/texts.js';
+import { Texts } from '../../widget/i18n/words/texts.js';
 import { en } from '../../widget/i18n/en.js';
 import { ar } from '../../widget/i18n/ar.js';
 import { resultStep } from '../../widget/result/result-step.js';

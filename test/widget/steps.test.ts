@@ -6,7 +6,7 @@
 import { expect } from '@open-wc/testing';
 import { nothing, html } from 'lit';
 import type { TemplateResult } from 'lit';
-import { Texts } from '../../widget/panel/texts.js';
+import { Texts } from '../../widget/i18n/words/texts.js';
 import { en } from '../../widget/i18n/en.js';
 import { ar } from '../../widget/i18n/ar.js';
 import { consentStep, consentText, CONSENT_TEXT_ID } from '../../widget/panel/consent-step.js';

@@ -5,7 +5,7 @@
 // type. The state lives in the dialog's PhoneHandoff.
 import { ProxyCallError } from '../api/proxy-client.js';
 import type { ProxyClient } from '../api/proxy-client.js';
-import type { Texts } from '../panel/texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 import { phoneAddress, qrCode, spacedCode, timeLeft } from './handoff.js';
 import { watchHandoff } from './handoff-watch.js';
 import type { HandoffState, UploadedPhoto } from '../api/proxy-answers.js';

@@ -8,7 +8,7 @@ import { addToShopifyCart, addToWooCommerceCart, CartError } from './cart.js';
 import type { ResultCart } from '../result/result-step.js';
 import type { SessionState } from '../run/session.js';
 import type { PanelHost } from '../core/panel-host.js';
-import type { Texts } from '../panel/texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 import type { CartPlatform, TryonEventDetail, TryonSubject } from '../core/events.js';
 
 /** What adding to the cart asks of the panel. */

@@ -7,7 +7,7 @@ import { ColourPreviews, coloursToPreview } from './previews.js';
 import type { ColourTile } from './previews.js';
 import type { SessionState } from '../run/session.js';
 import type { TryonRun } from '../run/tryon-run.js';
-import type { Texts } from '../panel/texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 
 /** What the colours ask of the panel. */
 export interface ColourChoiceOptions {

@@ -3,7 +3,7 @@
 // its draft is in. The grid flows with the dialog's direction and wraps to two columns on a phone.
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { Texts } from '../panel/texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 import type { ColourTile } from './previews.js';
 
 export interface ColoursStep {

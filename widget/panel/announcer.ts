@@ -5,7 +5,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { hasOutput } from '../run/session.js';
 import type { SessionEvent, SessionState } from '../run/session.js';
-import type { Texts } from './texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 
 export class Announcer implements ReactiveController {
   #said = '';

@@ -10,7 +10,7 @@ import { actionLabel } from '../run/error-policy.js';
 import type { ClockController } from './clock.js';
 import type { CompareController } from '../result/compare.js';
 import { lastPhoto } from '../core/storage.js';
-import type { Texts } from './texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 import type { PanelHost } from '../core/panel-host.js';
 import { consentStep, consentText } from './consent-step.js';
 import { consentWords } from '../run/consent-version.js';

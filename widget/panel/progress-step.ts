@@ -2,7 +2,7 @@
 // against the time expected, and "Cancel". The words of the moment are in the dialog's live region.
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { Texts } from './texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 import type { TryonOutput } from '../core/events.js';
 import { image } from '../result/result-step.js';
 import type { ImageView } from '../result/result-step.js';

@@ -17,7 +17,8 @@ import { AccentTextController } from './accent-text.js';
 import { FocusTrapController } from './focus-trap.js';
 import { ResultView } from '../result/view.js';
 import type { StoredTryon } from '../core/storage.js';
-import { Texts } from './texts.js';
+import { Texts } from '../i18n/words/texts.js';
+import { MIN_SHORT_SIDE } from '../photo/photo.js';
 import { tryonEvent } from '../core/events.js';
 import { Conversions } from '../analytics/analytics.js';
 import { Announcer } from './announcer.js';
@@ -158,7 +159,7 @@ export class TryonPanel extends LitElement {
     const translation = this.host?.translation;
     const built = this.#textsBuilt;
     if (built?.strings === strings && built.translation === translation) return built.texts;
-    const texts = new Texts(strings, translation);
+    const texts = new Texts(strings, translation, { minSide: MIN_SHORT_SIDE });
     this.#textsBuilt = { strings, translation, texts };
     return texts;
   }

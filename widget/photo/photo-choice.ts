@@ -7,7 +7,7 @@ import { prepareRawPhoto } from './photo.js';
 import type { PreparedPhoto } from './photo.js';
 import type { PhotoCheck } from './check/photo-check.js';
 import { photoProblem } from './photo-step.js';
-import type { Texts } from '../panel/texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 import type { TryonEventDetail } from '../core/events.js';
 
 type CheckVerdict = Omit<TryonEventDetail<'tryon-photo-check'>, 'product' | 'variant'>;

@@ -3,7 +3,7 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { MAX_INPUT_BYTES, MIN_SHORT_SIDE, PhotoError } from './photo.js';
-import type { Texts } from '../panel/texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 
 export interface PhotoStep {
   texts: Texts;

@@ -4,7 +4,7 @@ import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { TryonOutput } from '../core/events.js';
 import type { CompareController } from './compare.js';
-import type { Texts } from '../panel/texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 
 export interface ResultStep {
   texts: Texts;

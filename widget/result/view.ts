@@ -6,7 +6,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { hasOutput } from '../run/session.js';
 import type { SessionEvent, SessionState } from '../run/session.js';
 import { download, outputFileName, productPageUrl, share } from './actions.js';
-import type { Texts } from '../panel/texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 import type { TryonOutput } from '../core/events.js';
 
 /** What the result view asks of the panel. */
