@@ -8,7 +8,7 @@ import type { ProxyClient } from '../api/proxy-client.js';
 import type { Texts } from '../i18n/words/texts.js';
 import { phoneAddress, qrCode, spacedCode, timeLeft } from './handoff.js';
 import { watchHandoff } from './handoff-watch.js';
-import type { HandoffState, UploadedPhoto } from '../api/proxy-answers.js';
+import type { HandoffState, UploadedPhoto } from '../api/proxy-client.js';
 
 /**
  * The computer's hand-off on screen: `confirming` once the phone's photo came (the number asked

@@ -4,8 +4,7 @@
 // many the widget asks for; the proxy holds the cap too, and a colour it refuses
 // (`colour_preview_limit`) or that fails says so on its tile, never hidden.
 import type { TryonOutput } from '../core/events.js';
-import type { ProductInfo } from '../api/proxy-client.js';
-import type { ProxyStatus } from '../api/proxy-answers.js';
+import type { ProductInfo, ProxyStatus } from '../api/proxy-client.js';
 
 export interface ColourTile {
   variant: string;

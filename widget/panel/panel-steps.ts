@@ -22,7 +22,7 @@ import { resultStep } from '../result/result-step.js';
 import type { ImageView } from '../result/result-step.js';
 import { errorStep } from './error-step.js';
 import type { PhoneHandoff } from '../alternatives/phone-handoff.js';
-import { networkUrl } from '../api/network-url.js';
+import { networkUrl } from '../api/proxy-client.js';
 import type { SmallScreen } from './small-screen.js';
 import type { AddToCart } from '../cart/add-to-cart.js';
 import type { PhotoChoice } from '../photo/photo-choice.js';

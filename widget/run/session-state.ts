@@ -1,9 +1,9 @@
 // What the shopper's try-on is (SessionState) and what can happen to it (SessionEvent): the types
 // the reducer (session.ts) works on, apart from it so that the reducer and its status rules
 // (session-status.ts) both build on them without a cycle. What the proxy answers about a try-on
-// (ProxyStatus) is the proxy client's word, in api/proxy-answers.ts.
+// (ProxyStatus) is the proxy client's word (api/proxy-answers.ts).
 import type { TryonOutput, TryonStatus } from '../core/events.js';
-import type { ProxyStatus } from '../api/proxy-answers.js';
+import type { ProxyStatus } from '../api/proxy-client.js';
 
 /** The part of the flow that failed, which decides what "Try again" does. */
 export type FailedStage = 'product' | 'photo' | 'upload' | 'submit' | 'watch' | 'render';

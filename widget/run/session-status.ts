@@ -2,7 +2,7 @@
 // taken while the full render is not in yet, and the proxy's status read as the shopper's step.
 import type { TryonOutput } from '../core/events.js';
 import { hasOutput } from './session-state.js';
-import type { ProxyStatus } from '../api/proxy-answers.js';
+import type { ProxyStatus } from '../api/proxy-client.js';
 import type { SessionState } from './session-state.js';
 
 function mergeOutputs(known: TryonOutput[], incoming: TryonOutput[]): TryonOutput[] {

@@ -5,11 +5,8 @@
 // (`complete`) are in flow.ts. It renders nothing.
 import { RunFlow, newRequestId } from './flow.js';
 import { showsTryon } from './session.js';
-import type { ProxyStatus } from '../api/proxy-answers.js';
-import { ProxyCallError } from '../api/proxy-client.js';
-import { serviceDown } from '../api/proxy-errors.js';
-import type { ProxyClient } from '../api/proxy-client.js';
-import type { UploadedPhoto } from '../api/proxy-answers.js';
+import { ProxyCallError, serviceDown } from '../api/proxy-client.js';
+import type { ProxyClient, ProxyStatus, UploadedPhoto } from '../api/proxy-client.js';
 import { unavailableNow } from './error-policy.js';
 import { lastPhoto } from '../core/storage.js';
 import { forgetEverything } from '../photo/forget-photo.js';
