@@ -18,6 +18,8 @@ export interface ColourChoiceOptions {
   announce(text: string): void;
   /** A new try-on's first view is shown, not the view chosen for the last one. */
   resetView(): void;
+  /** The photo chosen on this page, uploaded again for a colour when its handle has expired. */
+  chosenPhoto(): Blob | undefined;
 }
 
 export class ColourChoice implements ReactiveController {
@@ -79,7 +81,7 @@ export class ColourChoice implements ReactiveController {
 
   readonly tryChosen = () => {
     this.#options.resetView();
-    this.#run.tryChosenVariant();
+    this.#run.tryChosenVariant(this.#options.chosenPhoto());
   };
 
   /** "See all colours": the other colours' drafts with this result's photo, in a grid. */

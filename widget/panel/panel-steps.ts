@@ -177,7 +177,7 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
         onSubmit: () => {
           if (!photo.prepared || !photo.allowsSend) return;
           if (p.handoff.phone) void p.handoff.sendToComputer(photo.prepared.blob);
-          else void p.run.sendPhoto();
+          else void p.run.sendPhoto(photo.prepared.blob);
         },
         check:
           photo.check === 'loading'

@@ -65,17 +65,16 @@ export class TryonPanel extends LitElement {
   // eslint-disable-next-line no-unused-private-class-members
   readonly #focusTrap = new FocusTrapController(this, () => this.#dialog);
   readonly #smallScreen = new SmallScreen(this);
-  readonly #run = new TryonRun(this, {
-    settings: () => ({
-      endpoint: this.host.endpoint || '/tryon',
-      product: this.host.product,
-      views: this.host.views,
-      variant: this.host.variant ?? '',
-      pollInterval: this.host.pollInterval,
-    }),
-    chosenPhoto: () => this.#photo.prepared?.blob,
-    errorMessage: (code) => this.#texts.errorMessage(code),
-  });
+  readonly #run: TryonRun = ((panel) =>
+    new TryonRun({
+      panel,
+      get host() {
+        return panel.host;
+      },
+      get texts() {
+        return panel.#texts;
+      },
+    }))(this);
   /** The photo the shopper chose, its preview and its check: created once. */
   readonly #photo: PhotoChoice = new PhotoChoice(this, {
     mayChoose: () => this.#session.consented,
@@ -142,6 +141,7 @@ export class TryonPanel extends LitElement {
     },
     announce: (text) => this.#announcer.say(text),
     resetView: () => this.#result.showFirstView(),
+    chosenPhoto: () => this.#photo.prepared?.blob,
   });
   #focusStep = false;
   #textsBuilt: { strings: object; translation: object | undefined; texts: Texts } | undefined;
@@ -238,7 +238,7 @@ export class TryonPanel extends LitElement {
     }
     this.#focusStep = true;
     this.requestUpdate();
-    await this.#run.continue();
+    await this.#run.continue(this.#photo.prepared?.blob);
   }
 
   /** Closes the dialog (Escape and the close button end up here too). */
@@ -274,7 +274,7 @@ export class TryonPanel extends LitElement {
   readonly #onRetry = () => {
     // The proxy refused this photo: offering to send it again would be a dead end.
     if (photoRefused(this.#session.error?.code)) this.#photo.forget();
-    this.#run.retry();
+    this.#run.retry(this.#photo.prepared?.blob);
   };
 
   /** "Forget my photo": the previews go, the run clears storage and asks the proxy; the live region says how it went. */
