@@ -10,7 +10,7 @@ import { currentTryon } from './core/storage.js';
 import type { StoredTryon } from './core/storage.js';
 import { proxyBase, unavailableReasonOf } from './core/availability.js';
 import type { Unavailable } from './core/availability.js';
-import { tryonEvent } from './core/events.js';
+import { tryonEvent, tryonSubject } from './core/events.js';
 import type { CartPlatform, TryonStatus } from './core/events.js';
 import { browserDraw, holdoutGroup, holdoutShare } from './analytics/holdout.js';
 import type { HoldoutGroup } from './analytics/holdout.js';
@@ -319,20 +319,14 @@ export class TryonButton extends LitElement implements PanelHost {
     const share = holdoutShare(this.holdout);
     if (!group || typeof share !== 'number' || !this.product || this.#exposed.has(this.product)) return;
     this.#exposed.add(this.product);
-    const variant = this.variant || undefined;
-    const detail = { product: this.product, ...(variant ? { variant } : {}), group, holdout: share };
+    const subject = tryonSubject(this.product, this.variant || undefined);
+    const detail = { ...subject, group, holdout: share };
     this.dispatchEvent(tryonEvent('tryon-exposure', detail));
     const destinations = this.analytics ?? '';
     // Its own small chunk (shared with the panel): a page without analytics never loads it.
     if (destinations.trim()) {
       void import('./analytics/analytics.js').then(
-        ({ sendConversion }) =>
-          sendConversion(destinations, 'tryon_exposure', {
-            product: detail.product,
-            ...(variant ? { variant } : {}),
-            group,
-            holdout: share,
-          }),
+        ({ sendConversion }) => sendConversion(destinations, 'tryon_exposure', { ...subject, group, holdout: share }),
         () => undefined,
       );
     }

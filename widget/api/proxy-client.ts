@@ -5,6 +5,7 @@
 // network is network-url.ts. This module is the one entry to all of them: what the rest of the
 // widget uses of api/ is re-exported below, and no module outside api/ imports another of its files.
 import { proxyBase } from '../core/availability.js';
+import { tryonSubject } from '../core/events.js';
 import { normaliseStatus } from './proxy-answers.js';
 import type {
   CreatedTryon,
@@ -141,7 +142,7 @@ export class ProxyClient {
       method: 'POST',
       signal,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ product, ...(variant ? { variant } : {}) }),
+      body: JSON.stringify(tryonSubject(product, variant)),
     });
   }
 

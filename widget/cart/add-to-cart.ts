@@ -9,6 +9,7 @@ import type { ResultCart } from '../result/result-step.js';
 import type { SessionState } from '../run/session.js';
 import type { PanelHost } from '../core/panel-host.js';
 import type { Texts } from '../i18n/words/texts.js';
+import { tryonSubject } from '../core/events.js';
 import type { CartPlatform, TryonEventDetail, TryonSubject } from '../core/events.js';
 
 /** What adding to the cart asks of the panel. */
@@ -81,7 +82,7 @@ export class AddToCart {
     const { requestId, variant } = this.#options.session();
     if (!platform || (this.#cart.requestId === requestId && this.#cart.state === 'adding')) return;
     const texts = this.#options.texts();
-    const subject = { product: this.#options.host().product, ...(variant ? { variant } : {}) };
+    const subject = tryonSubject(this.#options.host().product, variant);
     const product = this.#options.productName();
     const item = this.#item();
     const work: Promise<unknown>[] = [];

@@ -19,7 +19,7 @@ import { ResultView } from '../result/view.js';
 import type { StoredTryon } from '../core/storage.js';
 import { Texts } from '../i18n/words/texts.js';
 import { MIN_SHORT_SIDE } from '../photo/photo.js';
-import { tryonEvent } from '../core/events.js';
+import { tryonEvent, tryonSubject } from '../core/events.js';
 import { Conversions } from '../analytics/analytics.js';
 import { Announcer } from './announcer.js';
 import { PhotoChoice } from '../photo/photo-choice.js';
@@ -83,9 +83,8 @@ export class TryonPanel extends LitElement {
     checkMode: () => this.host.getAttribute('photo-check'),
     needsFullBody: () => this.#run.needsFullBody(),
     checkReporter: () => {
-      const variant = this.#run.chosenVariant;
-      return (verdict) =>
-        this.#emit('tryon-photo-check', { product: this.host.product, ...(variant ? { variant } : {}), ...verdict });
+      const { variant } = this.#run.subject;
+      return (verdict) => this.#emit('tryon-photo-check', { ...tryonSubject(this.host.product, variant), ...verdict });
     },
     focusStep: () => {
       this.#focusStep = true;
@@ -233,8 +232,7 @@ export class TryonPanel extends LitElement {
     this.#run.enter(resume);
     if (!wasOpen) {
       dialog.showModal();
-      const variant = this.#run.chosenVariant;
-      this.#emit('tryon-open', { product: this.host.product, ...(variant ? { variant } : {}) });
+      this.#emit('tryon-open', this.#run.subject);
     }
     this.#focusStep = true;
     this.requestUpdate();

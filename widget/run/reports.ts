@@ -7,6 +7,7 @@ import { hasOutput } from './session.js';
 import type { SessionEvent, SessionState } from './session.js';
 import type { Unavailable } from '../core/availability.js';
 import { forgetPhoto, forgetTryon, rememberPhoto, rememberTryon } from '../core/storage.js';
+import { tryonSubject } from '../core/events.js';
 import type { TryonEventDetail, TryonEventName, TryonSubject } from '../core/events.js';
 
 /** What a run says that changes nothing in the session: it is published all the same. */
@@ -46,8 +47,7 @@ const resultIn = (before: SessionState, after: SessionState): boolean =>
 
 /** What an event is about: the product, and the variant of the try-on under way (before one, the page's). */
 function subjectOf(session: SessionState, facts: ReportFacts): TryonSubject {
-  const variant = session.requestId ? session.variant : facts.chosenVariant;
-  return { product: facts.product, ...(variant ? { variant } : {}) };
+  return tryonSubject(facts.product, session.requestId ? session.variant : facts.chosenVariant);
 }
 
 /** The public events a change reports, in the order the page hears them. */
@@ -65,7 +65,7 @@ export function reportsOf(before: SessionState, after: SessionState, event: RunC
       break;
     case 'submitting': {
       const { variant, views } = event;
-      const detail = { product: facts.product, ...(variant ? { variant } : {}) };
+      const detail = tryonSubject(facts.product, variant);
       reports.push(['tryon-submit', { ...detail, requestId: after.requestId ?? '', views, output: after.output }]);
       break;
     }
@@ -108,7 +108,8 @@ export function keepForReload(change: RunChange, facts: ReportFacts): void {
       rememberTryon(endpoint, product, {
         tryon: event.tryon,
         requestId,
-        ...(event.variant ? { variant: event.variant } : {}),
+        // Kept as JSON, which leaves out a variant that is undefined (the product's own garment).
+        variant: event.variant,
         views: event.views,
         output,
         submittedAt: event.at,

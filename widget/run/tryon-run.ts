@@ -16,7 +16,8 @@ import { failure, isAbort, unavailableNow } from './error-policy.js';
 import { unavailableReasonOf } from '../core/availability.js';
 import { lastPhoto } from '../core/storage.js';
 import type { StoredTryon } from '../core/storage.js';
-import type { TryonOutput } from '../core/events.js';
+import { tryonSubject } from '../core/events.js';
+import type { TryonOutput, TryonSubject } from '../core/events.js';
 import { forgetEverything } from '../photo/forget-photo.js';
 import { consentVersion } from './consent-version.js';
 import { expectedMs, requestedViews, variantToTry } from './product.js';
@@ -112,6 +113,11 @@ export class TryonRun implements ReactiveController {
     const variant = variantToTry(this.product, choice || undefined);
     this.#chosen = { choice, product: this.product, variant };
     return variant;
+  }
+
+  /** What the dialog's own events name (opening, the photo check): the product and the page's chosen variant. */
+  get subject(): TryonSubject {
+    return tryonSubject(this.#settings.product, this.chosenVariant);
   }
 
   /** Expected time of the current try-on, from the product's tier. */
