@@ -1,12 +1,13 @@
 // The run controller on its own (run/tryon-run.ts), against the fake proxy in a real
 // browser: the states one try-on goes through and the events each change reports, the awaitable
 // end of a run (`complete`), "Try again" after a refused submit without a second charge (the same
-// requestId, no second upload), cancel, and a first look painted after the full render said nothing.
+// requestId, no second upload), cancel, and a first look painted after the full render not one to tell.
 import { expect } from '@open-wc/testing';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { TryonRun } from '../../widget/run/tryon-run.js';
 import type { RunChange } from '../../widget/run/tryon-run.js';
 import { currentTryon } from '../../widget/core/storage.js';
+import { firstLookToTell } from '../../widget/run/session.js';
 import { drawnPhoto, fakeProxy, until } from './helpers.js';
 import type { Fake, Scenario } from './helpers.js';
 
@@ -138,8 +139,8 @@ describe('the try-on run', () => {
     expect(run.session.status).to.equal('photo');
   });
 
-  it('a first look painted after the full render came in reports nothing', async () => {
-    const { run, photo, reported } = await started({
+  it('a first look is one to tell while the full render is made, and not once that came in', async () => {
+    const { run, photo, changes } = await started({
       steps: [
         { status: 'queued' },
         { status: 'processing', preview: 'succeeded' },
@@ -148,9 +149,12 @@ describe('the try-on run', () => {
     });
     void run.sendPhoto(photo);
     expect((await run.complete).status).to.equal('result');
-    // Its image finished loading only now (it had been replaced by the result): said nothing.
-    run.previewShown();
-    expect(reported()).to.not.include('tryon-preview');
+    expect(
+      changes.some((c) => c.after.preview && firstLookToTell(c.after)),
+      'while rendering',
+    ).to.equal(true);
+    // Its image finished loading only now (it had been replaced by the result): nothing to tell.
+    expect(firstLookToTell(run.session)).to.equal(false);
   });
 
   it('a first look that arrives with the full render is not taken', async () => {

@@ -48,6 +48,7 @@ export interface StepParts {
   focusStep(): void;
   hide(): void;
   browseModels(): void;
+  firstLookPainted(): void;
   onForget(): void;
   onRetry(): void;
   onAnotherPhoto(): void;
@@ -208,7 +209,7 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
           ? {
               output: session.preview,
               view: imageView(p),
-              onLoad: () => p.run.previewShown(),
+              onLoad: p.firstLookPainted,
             }
           : undefined,
       });

@@ -6,7 +6,7 @@
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues } from 'lit';
 import { panelStyles } from './tryon-panel.styles.js';
-import { readyInBackground } from '../run/session.js';
+import { firstLookToTell, readyInBackground } from '../run/session.js';
 import type { SessionEvent, SessionState } from '../run/session.js';
 import { TryonRun } from '../run/tryon-run.js';
 import type { RunChange } from '../run/tryon-run.js';
@@ -143,6 +143,8 @@ export class TryonPanel extends LitElement {
     chosenPhoto: () => this.#photo.prepared?.blob,
   });
   #focusStep = false;
+  /** The try-on whose first look was told with `tryon-preview` (once each). */
+  #firstLookTold: string | undefined;
   #textsBuilt: { strings: object; translation: object | undefined; texts: Texts } | undefined;
 
   constructor() {
@@ -316,6 +318,16 @@ export class TryonPanel extends LitElement {
     if (this.#dialog?.open) this.#result.revealVideo();
   }
 
+  /** The first look's image is painted: `tryon-preview` tells the page how long it took from the submit, once per try-on. */
+  readonly #firstLookPainted = () => {
+    const session = this.#session;
+    const { tryon, submittedAt, variant } = session;
+    if (!tryon || this.#firstLookTold === tryon || !firstLookToTell(session)) return;
+    this.#firstLookTold = tryon;
+    const ms = submittedAt ? Math.max(0, Date.now() - submittedAt) : 0;
+    this.#emit('tryon-preview', { ...tryonSubject(this.host.product, variant), tryon, ms });
+  };
+
   readonly #browseModels = async () => {
     await this.#handoff.screens();
     this.#focusStep = true;
@@ -347,6 +359,7 @@ export class TryonPanel extends LitElement {
       },
       hide: () => this.hide(),
       browseModels: this.#browseModels,
+      firstLookPainted: this.#firstLookPainted,
       onForget: this.#onForget,
       onRetry: this.#onRetry,
       onAnotherPhoto: this.#onAnotherPhoto,

@@ -1,5 +1,5 @@
 // What each change of a run tells the world outside the dialog, worked out in this one place: the
-// public event it reports (tryon-submit, -progress, -preview, -result, -error, -close) and what the
+// public event it reports (tryon-submit, -progress, -result, -error, -close) and what the
 // tab's storage keeps or forgets for a reload. Both follow from the change alone (the session
 // before and after, and what happened), so the run (tryon-run.ts) has a single channel back to the
 // panel: the changes it publishes.
@@ -14,8 +14,6 @@ import type { TryonEventDetail, TryonEventName, TryonSubject } from '../core/eve
 export type RunNotice =
   /** The try-on is being sent to the proxy: `views` and `variant` as they are sent. */
   | { type: 'submitting'; views: string[]; variant: string | undefined }
-  /** The first look was painted, `ms` after the submit. */
-  | { type: 'preview-painted'; ms: number }
   /** What the proxy said of the product on opening: it can be tried on now (''), or why not. */
   | { type: 'availability'; reason: Unavailable };
 
@@ -87,9 +85,6 @@ export function reportsOf(before: SessionState, after: SessionState, event: RunC
       break;
     case 'failed':
       reports.push(['tryon-error', { ...subject, ...event.error }]);
-      break;
-    case 'preview-painted':
-      reports.push(['tryon-preview', { ...subject, tryon: after.tryon ?? '', ms: event.ms }]);
       break;
   }
   return reports;

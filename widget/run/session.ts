@@ -37,6 +37,18 @@ export const watchedInBackground = (state: SessionState): boolean =>
 
 const backgroundEvents = new Set<SessionEvent['type']>(['submitted', 'status', 'failed', 'not-answering']);
 
+/**
+ * The session's first look, painted now, is one to tell the page of (`tryon-preview`): the draft of
+ * the try-on under way while its full render is still being made, also when the dialog closed
+ * meanwhile. A colour's draft shown while its full render is made is not a first look of that
+ * try-on; nor is one painted after the full render came in (the image may finish loading after the
+ * result replaced it).
+ */
+export function firstLookToTell(state: SessionState): boolean {
+  const at = state.status === 'idle' ? state.resume : state.status;
+  return Boolean(state.tryon && state.preview && !state.previewOff) && (at === 'queued' || at === 'rendering');
+}
+
 /** True once a try-on watched in the background has its result: the button shows its ready badge. */
 export const readyInBackground = (state: SessionState): boolean =>
   state.status === 'idle' && state.resume === 'result' && state.complete && hasOutput(state);

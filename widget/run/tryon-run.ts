@@ -32,7 +32,7 @@ export type { RunChange, Report } from './reports.js';
 export type { RunContext } from './settings.js';
 
 const isNotice = (event: SessionEvent | RunNotice): event is RunNotice =>
-  event.type === 'submitting' || event.type === 'preview-painted' || event.type === 'availability';
+  event.type === 'submitting' || event.type === 'availability';
 
 export class TryonRun implements ReactiveController {
   #session: SessionState = initialSession();
@@ -49,8 +49,6 @@ export class TryonRun implements ReactiveController {
   #chosen: { choice: string; product: ProductInfo | undefined; variant: string | undefined } | undefined;
   /** The page's chosen variant when "Make this one in full quality" was pressed. */
   #pageVariantAtUpgrade: string | undefined;
-  /** The try-on whose first look was reported with `tryon-preview` (once each). */
-  #previewTold: string | undefined;
   /** Photos forgotten in this tab whose revocation the proxy has not confirmed yet. */
   readonly #unconfirmed = new Set<string>();
   /** The one question "is the service down?" asked for images that failed to load together. */
@@ -532,22 +530,6 @@ export class TryonRun implements ReactiveController {
     void (upload
       ? this.#start('upload', (run) => this.#send(run, photo))
       : this.#start('submit', (run) => this.#submit(run)));
-  }
-
-  /**
-   * The first look is on screen (its image painted): `tryon-preview` says how long it took from the
-   * submit, once per try-on. A colour's draft shown while its full render is made is not a first look
-   * of that try-on, so it says nothing; nor does one painted after the full render came in (the
-   * image may finish loading after the result replaced it).
-   */
-  previewShown(): void {
-    const { tryon, preview, previewOff, submittedAt, status, resume } = this.session;
-    if (!tryon || !preview || previewOff || this.#previewTold === tryon) return;
-    // Where the try-on is, also when the dialog closed while the image was loading.
-    const at = status === 'idle' ? resume : status;
-    if (at !== 'queued' && at !== 'rendering') return;
-    this.#previewTold = tryon;
-    this.#dispatch({ type: 'preview-painted', ms: submittedAt ? Math.max(0, Date.now() - submittedAt) : 0 });
   }
 
   /**
