@@ -2,24 +2,23 @@
 // the page chose another variant than the result's (said once per result and variant in the live
 // region), and "See all colours", the grid of the other colours' drafts made with the result's photo
 // (previews.ts), from which one is made in full ("Make this one in full quality").
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController } from 'lit';
 import { ColourPreviews, coloursToPreview } from './previews.js';
 import type { ColourTile } from './previews.js';
 import type { SessionState } from '../run/session.js';
 import type { TryonRun } from '../run/tryon-run.js';
+import type { PhotoChoice } from '../photo/photo-choice.js';
 import type { Texts } from '../i18n/words/texts.js';
+import type { DialogContext } from '../core/dialog-context.js';
 
-/** What the colours ask of the panel. */
-export interface ColourChoiceOptions {
-  texts(): Texts;
-  dialogOpen(): boolean;
-  /** The step changed what it shows: focus goes to its first control. */
-  focusStep(): void;
-  announce(text: string): void;
-  /** A new try-on's first view is shown, not the view chosen for the last one. */
-  resetView(): void;
+/** What the colours read of the dialog's context. */
+export interface ColourChoiceContext extends DialogContext {
+  readonly run: TryonRun;
   /** The photo chosen on this page, uploaded again for a colour when its handle has expired. */
-  chosenPhoto(): Blob | undefined;
+  readonly photo: Pick<PhotoChoice, 'prepared'>;
+  /** The result on screen: a new try-on's first view is shown, not the view chosen for the last one. */
+  readonly result: { showFirstView(): void };
+  readonly dialogOpen: boolean;
 }
 
 export class ColourChoice implements ReactiveController {
@@ -28,30 +27,31 @@ export class ColourChoice implements ReactiveController {
     const { open, settled, tiles } = this.previews;
     if (open && settled) {
       const ready = tiles.filter((t) => t.output).length;
-      this.#options.announce(this.#options.texts().t('coloursDone', { ready, count: tiles.length }));
+      this.#context.announce(this.#context.texts.t('coloursDone', { ready, count: tiles.length }));
     }
-    this.#host.requestUpdate();
+    this.#context.panel.requestUpdate();
   });
   /** The result and the chosen variant "Try this colour" was last announced for. */
   #announcedOffer = '';
-  readonly #host: ReactiveControllerHost;
-  readonly #run: TryonRun;
-  readonly #options: ColourChoiceOptions;
+  readonly #context: ColourChoiceContext;
 
-  constructor(host: ReactiveControllerHost, run: TryonRun, options: ColourChoiceOptions) {
-    this.#host = host;
-    this.#run = run;
-    this.#options = options;
-    host.addController(this);
+  constructor(context: ColourChoiceContext) {
+    this.#context = context;
+    context.panel.addController(this);
+  }
+
+  get #run(): TryonRun {
+    return this.#context.run;
   }
 
   /** Once per result and variant, before each render, the live region says a new colour can be tried with the same photo. */
   hostUpdate(): void {
-    const offer = this.offer(this.#options.texts());
+    const texts = this.#context.texts;
+    const offer = this.offer(texts);
     const key = offer ? `${this.#run.session.requestId}|${this.#run.chosenVariant ?? ''}` : '';
-    const open = this.#options.dialogOpen();
+    const open = this.#context.dialogOpen;
     if (offer && key !== this.#announcedOffer && open)
-      this.#options.announce(this.#options.texts().t('colourChanged', { action: offer }));
+      this.#context.announce(texts.t('colourChanged', { action: offer }));
     if (open || !offer) this.#announcedOffer = key;
   }
 
@@ -80,8 +80,8 @@ export class ColourChoice implements ReactiveController {
   }
 
   readonly tryChosen = () => {
-    this.#options.resetView();
-    this.#run.tryChosenVariant(this.#options.chosenPhoto());
+    this.#context.result.showFirstView();
+    this.#run.tryChosenVariant(this.#context.photo.prepared?.blob);
   };
 
   /** "See all colours": the other colours' drafts with this result's photo, in a grid. */
@@ -90,20 +90,20 @@ export class ColourChoice implements ReactiveController {
     if (!photo) return;
     const colours = coloursToPreview(this.#run.product, this.#run.session.variant);
     this.previews.show(photo.handle, colours, (variant, signal) => this.#run.colourPreview(variant, signal));
-    this.#options.focusStep();
+    this.#context.focusStep();
   };
 
   /** "Make this one in full quality": that colour at the product's tier; its draft shows meanwhile. */
   readonly upgrade = (tile: ColourTile) => {
     if (!tile.output) return;
     this.previews.open = false;
-    this.#options.resetView();
+    this.#context.result.showFirstView();
     this.#run.upgradeColour(tile.variant, tile.output);
   };
 
   readonly back = () => {
     this.previews.open = false;
-    this.#options.focusStep();
-    this.#options.announce('');
+    this.#context.focusStep();
+    this.#context.announce('');
   };
 }
