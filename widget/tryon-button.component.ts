@@ -68,9 +68,9 @@ export function loadPanel(): Promise<unknown> {
  * @csspart close-button - The dialog's close button.
  * @csspart consent - The consent step.
  * @csspart photo - The photo step.
- * @csspart dropzone - Where a photo can be dropped; shows the preview.
- * @csspart preview - The chosen photo's preview image.
- * @csspart photo-check - The photo check's verdict under the preview: "Checking your photo…", the reasons beside a drawing of a good photo with its buttons, or why it could not run.
+ * @csspart dropzone - Where a photo can be dropped; shows the chosen photo's thumbnail.
+ * @csspart preview - The chosen photo's thumbnail (named for the photo previewed before it is sent, not the first look).
+ * @csspart photo-check - The photo check's verdict under the thumbnail: "Checking your photo…", the reasons beside a drawing of a good photo with its buttons, or why it could not run.
  * @csspart progress - The upload and rendering progress step.
  * @csspart status - The live region announcing progress (role=status).
  * @csspart result - The result step.
@@ -89,7 +89,7 @@ export function loadPanel(): Promise<unknown> {
  * @csspart cart-error - Why adding to the cart failed (role=alert).
  * @csspart first-look - The first look in the progress step (and kept in the error step when the full render failed): a quick draft, marked, with the full render's time so far and expected.
  * @csspart first-look-badge - The "Quick preview" mark on the first look.
- * @csspart colours - "See all colours": the grid of the other colours' quick previews.
+ * @csspart colours - "See all colours": the grid of the other colours' drafts.
  * @csspart colour - One colour in that grid: its name, its draft and "Make this one in full quality".
  * @csspart unavailable-reason - Beside a disabled button (`when-unavailable="disable"`): why the product cannot be tried on today, in words.
  * @csspart alternatives - Beside the consent and photo steps: "No photo? See it on a model" and, on a computer, "Use your phone".

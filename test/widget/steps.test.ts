@@ -71,7 +71,7 @@ describe('consent step', () => {
 describe('photo step', () => {
   const step = (over: Partial<PhotoStep> = {}): PhotoStep => ({
     texts: english,
-    preview: undefined,
+    thumbnail: undefined,
     preparing: false,
     dragging: false,
     problem: '',
@@ -101,12 +101,12 @@ describe('photo step', () => {
     expect(root.querySelector('[part="dropzone"]')!.classList.contains('over')).to.equal(true);
   });
 
-  it('a photo ready: its preview, "Try it on" first and primary, then the last photo and "Forget my photo" when offered', () => {
+  it('a photo ready: its thumbnail, "Try it on" first and primary, then the last photo and "Forget my photo" when offered', () => {
     const seen = calls();
     const root = shown(
       photoStep(
         step({
-          preview: 'data:,',
+          thumbnail: 'data:,',
           hasLastPhoto: true,
           canForget: true,
           onSubmit: seen.as('submit'),
@@ -123,14 +123,14 @@ describe('photo step', () => {
 
   it('a photo the check will not send: no "Try it on"; a refused file is said as an alert', () => {
     const root = shown(
-      photoStep(step({ preview: 'data:,', problem: 'Too dark', check: { view: nothing, allowsSend: false } })),
+      photoStep(step({ thumbnail: 'data:,', problem: 'Too dark', check: { view: nothing, allowsSend: false } })),
     );
     expect(buttonNames(root)).to.not.include(en.submit);
     expect(root.querySelector('[role="alert"]')!.textContent).to.equal('Too dark');
   });
 
   it('on a phone in a hand-off: its own title, "Send to my computer" (disabled while sending), no last photo', () => {
-    const root = shown(photoStep(step({ preview: 'data:,', hasLastPhoto: true, phone: { sending: true } })));
+    const root = shown(photoStep(step({ thumbnail: 'data:,', hasLastPhoto: true, phone: { sending: true } })));
     // Its title says, before anything is sent, whose computer the photo goes to.
     expect(root.querySelector('h3')!.textContent).to.equal('Send a photo to the computer that showed the code');
     const send = root.querySelector<HTMLButtonElement>('button.primary')!;
@@ -183,13 +183,13 @@ describe('progress step', () => {
     expect(seen.list).to.deep.equal(['cancel']);
   });
 
-  it('with a first look: the preview marked as such, with its own alt', () => {
-    const preview = {
+  it('with a first look: the draft marked as such, with its own alt', () => {
+    const firstLook = {
       output: { view: 'front', url: 'data:,', type: 'image' as const },
       view: { texts: english, productName: 'Red saree', before: undefined, compare },
       onLoad: () => undefined,
     };
-    const root = shown(progressStep(step({ preview, elapsedSeconds: 3 })));
+    const root = shown(progressStep(step({ firstLook, elapsedSeconds: 3 })));
     expect(root.querySelector('[part="first-look-badge"]')!.textContent).to.equal(en.previewBadge);
     expect(root.querySelector('img[part="image"]')!.getAttribute('alt')).to.contain('Red saree');
   });

@@ -150,7 +150,7 @@ describe('the try-on run', () => {
     void run.sendPhoto(photo);
     expect((await run.complete).status).to.equal('result');
     expect(
-      changes.some((c) => c.after.preview && firstLookToTell(c.after)),
+      changes.some((c) => c.after.firstLook && firstLookToTell(c.after)),
       'while rendering',
     ).to.equal(true);
     // Its image finished loading only now (it had been replaced by the result): nothing to tell.
@@ -164,7 +164,7 @@ describe('the try-on run', () => {
     void run.sendPhoto(photo);
     const session = await run.complete;
     expect(session.status).to.equal('result');
-    expect(session.preview).to.equal(undefined);
-    expect(changes.some((c) => c.after.preview)).to.equal(false);
+    expect(session.firstLook).to.equal(undefined);
+    expect(changes.some((c) => c.after.firstLook)).to.equal(false);
   });
 });

@@ -1,10 +1,10 @@
 // The colours a result offers, as a controller created once with the panel: "Try this colour" when
 // the page chose another variant than the result's (said once per result and variant in the live
 // region), and "See all colours", the grid of the other colours' drafts made with the result's photo
-// (previews.ts), from which one is made in full ("Make this one in full quality").
+// (drafts.ts), from which one is made in full ("Make this one in full quality").
 import type { ReactiveController } from 'lit';
-import { ColourPreviews, coloursToPreview } from './previews.js';
-import type { ColourTile } from './previews.js';
+import { ColourDrafts, coloursToDraft } from './drafts.js';
+import type { ColourTile } from './drafts.js';
 import type { SessionState } from '../run/session.js';
 import type { TryonRun } from '../run/tryon-run.js';
 import type { PhotoChoice } from '../photo/photo-choice.js';
@@ -23,8 +23,8 @@ export interface ColourChoiceContext extends DialogContext {
 
 export class ColourChoice implements ReactiveController {
   // Once every colour has its answer, the live region says how many are in.
-  readonly previews: ColourPreviews = new ColourPreviews(() => {
-    const { open, settled, tiles } = this.previews;
+  readonly drafts: ColourDrafts = new ColourDrafts(() => {
+    const { open, settled, tiles } = this.drafts;
     if (open && settled) {
       const ready = tiles.filter((t) => t.output).length;
       this.#context.announce(this.#context.texts.t('coloursDone', { ready, count: tiles.length }));
@@ -56,13 +56,13 @@ export class ColourChoice implements ReactiveController {
   }
 
   hostDisconnected(): void {
-    // The colour previews' watches stop with the panel (each draft is charged and finishes upstream).
-    this.previews.reset();
+    // The colour drafts' watches stop with the panel (each draft is charged and finishes upstream).
+    this.drafts.reset();
   }
 
-  /** Another photo (or none): the colour previews made with the old one are not this shopper's now. */
+  /** Another photo (or none): the colour drafts made with the old one are not this shopper's now. */
   sessionChanged(after: SessionState): void {
-    if (after.photo?.handle !== this.previews.photo && this.previews.photo) this.previews.reset();
+    if (after.photo?.handle !== this.drafts.photo && this.drafts.photo) this.drafts.reset();
   }
 
   /** "Try this colour", named after the chosen variant when the proxy lists its name; undefined when not offered. */
@@ -76,7 +76,7 @@ export class ColourChoice implements ReactiveController {
   /** Whether the result offers "See all colours" (an expired photo handle is said on each colour, as the proxy refuses it). */
   offersAll(): boolean {
     const { complete, output, photo, variant } = this.#run.session;
-    return complete && output === 'image' && Boolean(photo) && coloursToPreview(this.#run.product, variant).length > 0;
+    return complete && output === 'image' && Boolean(photo) && coloursToDraft(this.#run.product, variant).length > 0;
   }
 
   readonly tryChosen = () => {
@@ -88,21 +88,21 @@ export class ColourChoice implements ReactiveController {
   readonly seeAll = () => {
     const photo = this.#run.session.photo;
     if (!photo) return;
-    const colours = coloursToPreview(this.#run.product, this.#run.session.variant);
-    this.previews.show(photo.handle, colours, (variant, signal) => this.#run.colourPreview(variant, signal));
+    const colours = coloursToDraft(this.#run.product, this.#run.session.variant);
+    this.drafts.show(photo.handle, colours, (variant, signal) => this.#run.colourDraft(variant, signal));
     this.#context.focusStep();
   };
 
   /** "Make this one in full quality": that colour at the product's tier; its draft shows meanwhile. */
   readonly upgrade = (tile: ColourTile) => {
     if (!tile.output) return;
-    this.previews.open = false;
+    this.drafts.open = false;
     this.#context.result.showFirstView();
     this.#run.upgradeColour(tile.variant, tile.output);
   };
 
   readonly back = () => {
-    this.previews.open = false;
+    this.drafts.open = false;
     this.#context.focusStep();
     this.#context.announce('');
   };

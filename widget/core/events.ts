@@ -57,7 +57,7 @@ export interface TryonResultDetail extends TryonSubject {
 /** The first look (a quick draft) was painted while the full render is still being made. */
 export interface TryonPreviewDetail extends TryonSubject {
   tryon: string;
-  /** Milliseconds from the try-on's submit to the preview painted. */
+  /** Milliseconds from the try-on's submit to its first look painted. */
   ms: number;
 }
 export interface TryonErrorDetail extends TryonSubject {

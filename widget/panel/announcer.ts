@@ -47,10 +47,10 @@ export class Announcer implements ReactiveController {
         return texts.t('uploading', { percent: texts.percent(Math.floor(percent / 10) * 10) });
       case 'queued':
       case 'rendering': {
-        const { notAnswering, preview, previewOff } = session;
+        const { notAnswering, firstLook, firstLookOff } = session;
         if (notAnswering) return texts.t('notAnswering');
         // Said once, when the first look arrives; the full render's own words come with the result.
-        if (preview && !previewOff) return texts.t('previewReady');
+        if (firstLook && !firstLookOff) return texts.t('previewReady');
         return status === 'rendering' ? texts.t('rendering') : tryon ? texts.t('queued') : texts.t('sending');
       }
       case 'result':

@@ -167,7 +167,7 @@ export class PanelContext implements DialogContext {
   readonly imageFailed = () => {
     void this.run.imageFailed().then(() => {
       // The error step (focused as every new step is) replaces the colour drafts too.
-      if (this.run.session.status === 'error') this.colours.previews.open = false;
+      if (this.run.session.status === 'error') this.colours.drafts.open = false;
     });
   };
 

@@ -127,7 +127,7 @@ export function renderStep(p: PanelContext): TemplateResult | typeof nothing {
     case 'photo':
       return html`${photoStep({
         texts,
-        preview: photo.prepared ? photo.preview : undefined,
+        thumbnail: photo.prepared ? photo.thumbnail : undefined,
         preparing: photo.preparing,
         dragging: photo.dragging,
         problem: photo.problem,
@@ -168,20 +168,20 @@ export function renderStep(p: PanelContext): TemplateResult | typeof nothing {
         expectedSeconds: Math.round(p.run.expectedMs() / 1000),
         notAnswering: Boolean(session.notAnswering),
         onCancel: () => p.run.cancel(),
-        preview: session.preview
+        firstLook: session.firstLook
           ? {
-              output: session.preview,
+              output: session.firstLook,
               view: imageView(p),
               onLoad: p.firstLookPainted,
             }
           : undefined,
       });
     case 'result':
-      return p.colours.previews.open && session.complete
+      return p.colours.drafts.open && session.complete
         ? coloursStep({
             texts,
             productName,
-            tiles: p.colours.previews.tiles,
+            tiles: p.colours.drafts.tiles,
             onUpgrade: p.colours.upgrade,
             onBack: p.colours.back,
             onImageError: p.imageFailed,
@@ -218,9 +218,9 @@ export function renderStep(p: PanelContext): TemplateResult | typeof nothing {
     case 'error': {
       // The full render failed after its first look: the shopper keeps the look and is told plainly.
       const kept =
-        session.preview && session.failedStage === 'render'
+        session.firstLook && session.failedStage === 'render'
           ? firstLook(texts, {
-              output: session.preview,
+              output: session.firstLook,
               view: imageView(p),
               onLoad: () => undefined,
             })

@@ -1,6 +1,6 @@
 // The shopper's choice of a photo, as a controller created once with the panel: the file picked or
-// dropped, prepared on the device (photo.ts) with its preview, the photo check on it before anything
-// is uploaded (photo-check.ts, a chunk fetched only then), and the previews of photos sent from this
+// dropped, prepared on the device (photo.ts) with its thumbnail, the photo check on it before anything
+// is uploaded (photo-check.ts, a chunk fetched only then), and the thumbnails of photos sent from this
 // page, kept by photo handle for the before/after view. Nothing here uploads: the run does.
 import type { ReactiveController } from 'lit';
 import { prepareRawPhoto } from './photo.js';
@@ -27,12 +27,13 @@ export interface PhotoChoiceContext extends DialogContext {
   };
 }
 
-/** Previews of photos uploaded from this page, by photo handle, for the before/after view. */
+/** Thumbnails of photos uploaded from this page, by photo handle, for the before/after view. */
 const beforeImages = new Map<string, string>();
 
 export class PhotoChoice implements ReactiveController {
   prepared: PreparedPhoto | undefined;
-  preview: string | undefined;
+  /** The chosen photo's thumbnail (an object URL of the prepared photo), shown in the photo step. */
+  thumbnail: string | undefined;
   preparing = false;
   problem = '';
   dragging = false;
@@ -53,7 +54,7 @@ export class PhotoChoice implements ReactiveController {
     return this.check === undefined || (this.check !== 'loading' && this.check.allowsSend);
   }
 
-  /** Prepares a chosen photo and shows its preview; nothing is uploaded yet. */
+  /** Prepares a chosen photo and shows its thumbnail; nothing is uploaded yet. */
   async choose(file: Blob): Promise<void> {
     const context = this.#context;
     if (!context.run.session.consented) return;
@@ -63,7 +64,7 @@ export class PhotoChoice implements ReactiveController {
     context.run.photoChosen();
     try {
       this.prepared = await prepareRawPhoto(file);
-      this.preview = URL.createObjectURL(this.prepared.blob);
+      this.thumbnail = URL.createObjectURL(this.prepared.blob);
       context.focusStep();
       void this.#checkPhoto(this.prepared.blob);
     } catch (error) {
@@ -78,20 +79,20 @@ export class PhotoChoice implements ReactiveController {
   /** The photo on screen goes (another photo, a refused one, "Forget my photo"): its check stops. */
   forget(): void {
     this.prepared = undefined;
-    this.preview = undefined;
+    this.thumbnail = undefined;
     if (this.check !== 'loading') this.check?.cancel();
     this.check = undefined;
     this.#context.panel.requestUpdate();
   }
 
-  /** The photo now on screen was uploaded as `handle`: its preview is the "before" of its try-ons. */
+  /** The photo now on screen was uploaded as `handle`: its thumbnail is the "before" of its try-ons. */
   uploaded(handle: string): void {
-    if (this.preview) beforeImages.set(handle, this.preview);
+    if (this.thumbnail) beforeImages.set(handle, this.thumbnail);
   }
 
-  /** The photo this tab uploaded last is used again: its preview, when this page made one. */
+  /** The photo this tab uploaded last is used again: its thumbnail, when this page made one. */
   reused(handle: string): void {
-    this.preview = beforeImages.get(handle);
+    this.thumbnail = beforeImages.get(handle);
   }
 
   /** The "before" of a try-on made with the photo `handle`, when sent from this page. */
@@ -99,9 +100,9 @@ export class PhotoChoice implements ReactiveController {
     return handle ? beforeImages.get(handle) : undefined;
   }
 
-  /** "Forget my photo": every preview of every photo this tab kept goes too. */
+  /** "Forget my photo": every thumbnail of every photo this tab kept goes too. */
   forgetAll(): void {
-    for (const url of new Set([...beforeImages.values(), this.preview ?? ''])) if (url) URL.revokeObjectURL(url);
+    for (const url of new Set([...beforeImages.values(), this.thumbnail ?? ''])) if (url) URL.revokeObjectURL(url);
     beforeImages.clear();
     this.forget();
   }

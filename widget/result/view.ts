@@ -63,7 +63,7 @@ export class ResultView implements ReactiveController {
       this.selectedView = arrived.find((o) => o.type === 'image')?.view ?? '';
     if (after.complete && hasOutput(after) && !(before.complete && hasOutput(before))) {
       // The full render takes the first look's place: a short crossfade (styles); "ready" says it once.
-      if (before.preview && after.output === 'image') this.fadeFrom = before.preview.url;
+      if (before.firstLook && after.output === 'image') this.fadeFrom = before.firstLook.url;
       // The video lands below the image, often below the fold: bring it into view.
       if (after.output === 'video') this.#revealVideo = true;
     }

@@ -50,9 +50,9 @@ export interface SessionState {
    * The first look: a quick draft image of this try-on, shown while the full render is made (and
    * kept when the full render fails after it). Never downloaded or shared: the full render replaces it.
    */
-  preview?: TryonOutput;
-  /** Set when the try-on under way was asked for without a first look (`preview: "off"`). */
-  previewOff?: boolean;
+  firstLook?: TryonOutput;
+  /** Set when the try-on under way was asked for without a first look (sent as `preview: "off"`). */
+  firstLookOff?: boolean;
 }
 
 export type SessionEvent =
@@ -121,7 +121,7 @@ export function newTryon(requestId: string | undefined, variant: string | undefi
     complete: false,
     error: undefined,
     failedStage: undefined,
-    preview: undefined,
-    previewOff: undefined,
+    firstLook: undefined,
+    firstLookOff: undefined,
   };
 }

@@ -46,7 +46,7 @@ const backgroundEvents = new Set<SessionEvent['type']>(['submitted', 'status', '
  */
 export function firstLookToTell(state: SessionState): boolean {
   const at = state.status === 'idle' ? state.resume : state.status;
-  return Boolean(state.tryon && state.preview && !state.previewOff) && (at === 'queued' || at === 'rendering');
+  return Boolean(state.tryon && state.firstLook && !state.firstLookOff) && (at === 'queued' || at === 'rendering');
 }
 
 /** True once a try-on watched in the background has its result: the button shows its ready badge. */
@@ -113,8 +113,8 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         photo: undefined,
         tryon: undefined,
         error: undefined,
-        preview: undefined,
-        previewOff: undefined,
+        firstLook: undefined,
+        firstLookOff: undefined,
       };
     case 'upload-start': {
       if (!state.consented) return state;
@@ -183,8 +183,8 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         percent: 0,
         submittedAt: undefined,
         notAnswering: undefined,
-        preview: undefined,
-        previewOff: undefined,
+        firstLook: undefined,
+        firstLookOff: undefined,
       };
     case 'forgotten':
       // "Forget my photo": nothing of it is left in the session; the shopper may pick another.
@@ -219,8 +219,8 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         tryon: undefined,
         percent: 0,
         submittedAt: undefined,
-        preview: event.draft,
-        previewOff: event.draft ? true : undefined,
+        firstLook: event.draft,
+        firstLookOff: event.draft ? true : undefined,
       };
     case 'resume':
       return {
@@ -236,8 +236,8 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         outputs: [],
         complete: false,
         photo: event.photo,
-        preview: undefined,
-        previewOff: undefined,
+        firstLook: undefined,
+        firstLookOff: undefined,
       };
     case 'product-changed':
       // A different product is a different try-on: everything but the shopper's consent starts over.

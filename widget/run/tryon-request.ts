@@ -38,13 +38,13 @@ export function tryonRequest(
   views: string[],
   consent: GivenConsent | undefined,
 ): TryonRequest {
-  const { requestId = '', output, previewOff } = session;
+  const { requestId = '', output, firstLookOff } = session;
   return {
     ...tryonSubject(product, variant),
     ...wearer(session, consent),
     requestId,
     ...(output === 'video' ? { output } : { views }),
-    ...(previewOff ? { preview: 'off' as const } : {}),
+    ...(firstLookOff ? { preview: 'off' as const } : {}),
   };
 }
 

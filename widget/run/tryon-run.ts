@@ -504,10 +504,10 @@ export class TryonRun implements ReactiveController {
 
   /** Whether the result on screen is of another variant than the one chosen on the page now. */
   offersChosenVariant(): boolean {
-    const { status, complete, variant, previewOff } = this.session;
+    const { status, complete, variant, firstLookOff } = this.session;
     // A colour made in full from "See all colours" was the shopper's choice over the page's: the
     // page's colour is offered again only once the page picks another.
-    if (previewOff && this.chosenVariant === this.#pageVariantAtUpgrade) return false;
+    if (firstLookOff && this.chosenVariant === this.#pageVariantAtUpgrade) return false;
     return status === 'result' && complete && variant !== this.chosenVariant;
   }
 
@@ -534,7 +534,7 @@ export class TryonRun implements ReactiveController {
 
   /**
    * "Make this one in full quality": a normal try-on of `variant` at the product's tier with the
-   * same photo and no first look of its own; `draft`, its colour preview, shows while it is made.
+   * same photo and no first look of its own; `draft`, its colour draft, shows while it is made.
    */
   upgradeColour(variant: string, draft: TryonOutput): void {
     const { status, complete, photo, model } = this.session;
@@ -546,11 +546,11 @@ export class TryonRun implements ReactiveController {
   }
 
   /**
-   * One draft, front-view preview of another colour with the photo of the result on screen ("See all
-   * colours"): submitted with `quality: "preview"`, watched to its end, its final answer returned.
-   * It is not the session's try-on: the result stays on screen, and `signal` stops it.
+   * One colour draft: a front view of another colour with the photo of the result on screen ("See
+   * all colours"), submitted with `quality: "preview"`, watched to its end, its final answer
+   * returned. It is not the session's try-on: the result stays on screen, and `signal` stops it.
    */
-  async colourPreview(variant: string, signal: AbortSignal): Promise<ProxyStatus> {
+  async colourDraft(variant: string, signal: AbortSignal): Promise<ProxyStatus> {
     const { photo, model } = this.session;
     if (!photo && !model) throw new ProxyCallError('photo_expired', { retryable: false });
     const client = this.#proxy();

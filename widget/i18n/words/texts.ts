@@ -80,7 +80,7 @@ export class Texts {
  * Codes that mean the same to a shopper share one sentence, so each dictionary (fetched by the
  * shopper's browser) carries it once: a request the proxy could not take (the page is out of date),
  * a shop whose set-up refuses this page, a service briefly down, a photo at its cap (of try-ons or
- * of colour previews), a colour with no try-on (or no preview).
+ * of colour drafts), a colour with no try-on (or no draft).
  */
 const SAME_WORDS: Record<string, string> = {
   method_not_allowed: 'invalid_request',

@@ -179,7 +179,7 @@ export class PhotoCheck {
     this.#options.changed();
   };
 
-  /** The check's part of the photo step, under the preview. */
+  /** The check's part of the photo step, under the thumbnail. */
   view(root: ShadowRoot | HTMLElement): TemplateResult | typeof nothing {
     adoptCheckStyles(root);
     const t = this.texts;
