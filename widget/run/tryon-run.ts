@@ -1,8 +1,7 @@
 // The try-on's flow as a Lit reactive controller, in the manner of Lit's Task: what the shopper does
 // that starts, steers or stops a run (open, consent, send a photo, a model, a colour, retry, cancel,
-// forget), and the run itself (send → submit → watch). Every run gets its own AbortSignal and
-// aborts the one before; an answer that arrives for an aborted run is dropped in one place
-// (`#settled`, `#whileCurrent`), never applied. Every change goes through the pure reducer
+// forget), and the run itself (send → submit → watch). One run at a time, each with its own
+// AbortSignal, its stale answers dropped (current-run.ts). Every change goes through the pure reducer
 // (session.ts) and out through ONE channel: the changes it publishes to its subscribers
 // (`subscribe`), each with the public events it reports and what storage keeps, both worked out in
 // reports.ts. `complete` awaits the run under way, as Task's `taskComplete`. What each request is
@@ -23,6 +22,7 @@ import { consentVersion } from './consent-version.js';
 import { expectedMs, requestedViews, variantToTry } from './product.js';
 import { keepForReload, reportsOf } from './reports.js';
 import type { RunChange, RunNotice } from './reports.js';
+import { CurrentRun } from './current-run.js';
 import { newRequestId } from './settings.js';
 import type { Run, RunContext } from './settings.js';
 import { colourDraftRequest, consentFields, tryonRequest } from './tryon-request.js';
@@ -37,8 +37,8 @@ const isNotice = (event: SessionEvent | RunNotice): event is RunNotice =>
 export class TryonRun implements ReactiveController {
   #session: SessionState = initialSession();
   #product: ProductInfo | undefined;
-  #current: AbortController | undefined;
-  #running: Promise<void> | undefined;
+  /** The run under way, one at a time: its signal, and its failure shown to the shopper. */
+  readonly #runs = new CurrentRun((stage, error) => this.#fail(stage, error));
   #productLoad: Promise<ProductInfo> | undefined;
   #client: ProxyClient | undefined;
   #loadedFor: string | undefined;
@@ -77,9 +77,9 @@ export class TryonRun implements ReactiveController {
    * then: a result, an error, or wherever a stop left it. A run never rejects: failures are states.
    */
   get complete(): Promise<SessionState> {
-    const running = this.#running;
+    const running = this.#runs.running;
     if (!running) return Promise.resolve(this.session);
-    return running.then(() => (this.#running && this.#running !== running ? this.complete : this.session));
+    return running.then(() => (this.#runs.running && this.#runs.running !== running ? this.complete : this.session));
   }
 
   /** The one channel back: `listener` hears every change, in order, until the returned function is called. */
@@ -90,7 +90,7 @@ export class TryonRun implements ReactiveController {
 
   hostDisconnected(): void {
     // The page is going away (or the element moved): stop watching; storage keeps the try-on.
-    this.#stop();
+    this.#runs.stop();
   }
 
   /** The element's settings now, as the run uses them. */
@@ -139,54 +139,6 @@ export class TryonRun implements ReactiveController {
     this.#context.panel.requestUpdate();
   }
 
-  // ── one run at a time ────────────────────────────────────────────────────────────────────
-
-  get #underWay(): boolean {
-    return this.#current !== undefined;
-  }
-
-  #stop(): void {
-    this.#current?.abort();
-    this.#current = undefined;
-  }
-
-  /** Starts a run, aborting the one before; a failure is reported once, an aborted run says nothing. */
-  #start(stage: FailedStage, work: (run: Run) => Promise<void>): Promise<void> {
-    this.#stop();
-    const controller = new AbortController();
-    this.#current = controller;
-    const run: Run = { signal: controller.signal, stage };
-    const running = (async () => {
-      try {
-        await work(run);
-      } catch (error) {
-        if (!run.signal.aborted) this.#fail(run.stage, error);
-      } finally {
-        if (this.#current === controller) this.#current = undefined;
-      }
-    })();
-    this.#running = running;
-    void running.then(() => {
-      if (this.#running === running) this.#running = undefined;
-    });
-    return running;
-  }
-
-  /** Awaits one step of a run; if the run was aborted meanwhile, its answer is stale: dropped. */
-  async #settled<T>(run: Run, stage: FailedStage, work: Promise<T>): Promise<T> {
-    run.stage = stage;
-    const value = await work;
-    run.signal.throwIfAborted();
-    return value;
-  }
-
-  /** A callback that does nothing once its run was aborted. */
-  #whileCurrent<A extends unknown[]>(run: Run, callback: (...args: A) => void): (...args: A) => void {
-    return (...args) => {
-      if (!run.signal.aborted) callback(...args);
-    };
-  }
-
   // ── the run: send → submit → watch ───────────────────────────────────────────────────────
 
   /** Uploads `photo` unless the session already holds one; without either the try-on stops. */
@@ -196,10 +148,10 @@ export class TryonRun implements ReactiveController {
         this.#dispatch({ type: 'cancel' });
         return;
       }
-      const progress = this.#whileCurrent(run, (percent: number) =>
+      const progress = this.#runs.whileCurrent(run, (percent: number) =>
         this.#dispatch({ type: 'upload-progress', percent }),
       );
-      const uploaded = await this.#settled(run, 'upload', this.#proxy().uploadPhoto(photo, progress, run.signal));
+      const uploaded = await this.#runs.settled(run, 'upload', this.#proxy().uploadPhoto(photo, progress, run.signal));
       this.#dispatch({ type: 'uploaded', photo: { handle: uploaded.photo, expiresAt: uploaded.expiresAt } });
     }
     await this.#submit(run);
@@ -208,7 +160,7 @@ export class TryonRun implements ReactiveController {
   async #submit(run: Run): Promise<void> {
     const { photo, model, requestId, output } = this.session;
     if ((!photo && !model) || !requestId) return;
-    const product = this.product ?? (await this.#settled(run, 'submit', this.#loadProduct()));
+    const product = this.product ?? (await this.#runs.settled(run, 'submit', this.#loadProduct()));
     // A try-on started before the product was known (a quick shopper) has its variant checked
     // against the product's list now; one started after it was known comes through unchanged.
     const variant = variantToTry(product, this.session.variant);
@@ -221,7 +173,7 @@ export class TryonRun implements ReactiveController {
       views,
       this.#consent,
     );
-    const created = await this.#settled(run, 'submit', this.#proxy().createTryon(request, run.signal));
+    const created = await this.#runs.settled(run, 'submit', this.#proxy().createTryon(request, run.signal));
     const createdViews = Array.isArray(created.views) && created.views.length ? created.views : views;
     this.#dispatch({ type: 'submitted', tryon: created.tryon, views: createdViews, at: Date.now(), variant });
     await this.#watch(run);
@@ -231,20 +183,20 @@ export class TryonRun implements ReactiveController {
     const tryon = this.session.tryon;
     if (!tryon) return;
     const client = this.#proxy();
-    const final = await this.#settled(
+    const final = await this.#runs.settled(
       run,
       'watch',
       client.watch(
         tryon,
-        this.#whileCurrent(run, (answer) => this.#dispatch({ type: 'status', answer })),
+        this.#runs.whileCurrent(run, (answer) => this.#dispatch({ type: 'status', answer })),
         run.signal,
-        this.#whileCurrent(run, () => this.#dispatch({ type: 'not-answering' })),
+        this.#runs.whileCurrent(run, () => this.#dispatch({ type: 'not-answering' })),
       ),
     );
     if (final.status === 'succeeded' && !hasOutput(this.session)) {
       // Success without anything to show: ask once more (outputs may trail the status), and
       // if there is still nothing, offer "Try again" rather than an empty result.
-      const answer = await this.#settled(run, 'watch', client.status(tryon, run.signal));
+      const answer = await this.#runs.settled(run, 'watch', client.status(tryon, run.signal));
       this.#dispatch({ type: 'status', answer, recheck: true });
       if (!hasOutput(this.session)) throw new ProxyCallError('no_outputs', { retryable: true });
     }
@@ -333,7 +285,7 @@ export class TryonRun implements ReactiveController {
     this.#loadedFor ??= now;
     if (this.#loadedFor === now) return;
     this.#loadedFor = now;
-    this.#stop();
+    this.#runs.stop();
     this.#product = undefined;
     this.#productLoad = undefined;
     this.#dispatch({ type: 'product-changed' });
@@ -366,11 +318,11 @@ export class TryonRun implements ReactiveController {
     const { status, tryon, complete } = this.session;
     const watched = status === 'queued' || status === 'rendering' || (status === 'result' && !complete);
     // Reopened while the try-on is still watched in the background: that watch goes on.
-    if (this.#underWay && watched) return Promise.resolve();
-    if (status === 'uploading') return this.#start('upload', (run) => this.#send(run, photo));
-    if (tryon && watched) return this.#start('watch', (run) => this.#watch(run));
+    if (this.#runs.underWay && watched) return Promise.resolve();
+    if (status === 'uploading') return this.#runs.start('upload', (run) => this.#send(run, photo));
+    if (tryon && watched) return this.#runs.start('watch', (run) => this.#watch(run));
     if (status === 'queued' && (this.session.photo || this.session.model))
-      return this.#start('submit', (run) => this.#submit(run));
+      return this.#runs.start('submit', (run) => this.#submit(run));
     return Promise.resolve();
   }
 
@@ -382,7 +334,7 @@ export class TryonRun implements ReactiveController {
   close(): void {
     const status = this.session.status;
     const sent = status === 'queued' || status === 'rendering' || (status === 'result' && !this.session.complete);
-    if (!sent) this.#stop();
+    if (!sent) this.#runs.stop();
     this.#dispatch({ type: 'close' });
   }
 
@@ -404,7 +356,7 @@ export class TryonRun implements ReactiveController {
    * the photos are then kept in memory only, so asking again retries.
    */
   async forget(): Promise<boolean> {
-    this.#stop();
+    this.#runs.stop();
     const handles = new Set([...forgetEverything(this.#settings.endpoint), ...this.#unconfirmed]);
     if (this.session.photo) handles.add(this.session.photo.handle);
     this.#dispatch({ type: 'forgotten' });
@@ -427,7 +379,7 @@ export class TryonRun implements ReactiveController {
   /** Uploads `photo` (the one the shopper chose, prepared), then submits and watches. */
   sendPhoto(photo: Blob): Promise<void> {
     this.#dispatch({ type: 'upload-start', requestId: newRequestId(), variant: this.chosenVariant });
-    return this.#start('upload', (run) => this.#send(run, photo));
+    return this.#runs.start('upload', (run) => this.#send(run, photo));
   }
 
   /** Submits with the photo this tab uploaded last; false when there is none (it expired). */
@@ -440,7 +392,7 @@ export class TryonRun implements ReactiveController {
     this.#dispatch({ type: 'photo-chosen' });
     const photo = { handle: stored.photo, expiresAt: stored.expiresAt };
     this.#dispatch({ type: 'use-last-photo', photo, requestId: newRequestId(), variant: this.chosenVariant });
-    void this.#start('submit', (run) => this.#submit(run));
+    void this.#runs.start('submit', (run) => this.#submit(run));
     return true;
   }
 
@@ -456,9 +408,9 @@ export class TryonRun implements ReactiveController {
 
   /** Tries the product on the shop's model `model`: straight to the try-on, no photo, no consent. */
   useModel(model: string): void {
-    this.#stop();
+    this.#runs.stop();
     this.#dispatch({ type: 'use-model', model, requestId: newRequestId(), variant: this.chosenVariant });
-    void this.#start('submit', (run) => this.#submit(run));
+    void this.#runs.start('submit', (run) => this.#submit(run));
   }
 
   /**
@@ -467,10 +419,10 @@ export class TryonRun implements ReactiveController {
    * photo's handle (the hand-off answer does not say; see handoffPhotoExpiry).
    */
   useHandoffPhoto(handle: string, expiresAt: string): void {
-    this.#stop();
+    this.#runs.stop();
     const photo = { handle, expiresAt };
     this.#dispatch({ type: 'use-handoff-photo', photo, requestId: newRequestId(), variant: this.chosenVariant });
-    void this.#start('submit', (run) => this.#submit(run));
+    void this.#runs.start('submit', (run) => this.#submit(run));
   }
 
   /**
@@ -483,7 +435,7 @@ export class TryonRun implements ReactiveController {
   }
 
   cancel(): void {
-    this.#stop();
+    this.#runs.stop();
     this.#dispatch({ type: 'cancel' });
   }
 
@@ -498,7 +450,7 @@ export class TryonRun implements ReactiveController {
   }
 
   anotherPhoto(): void {
-    this.#stop();
+    this.#runs.stop();
     this.#dispatch({ type: 'another-photo' });
   }
 
@@ -525,11 +477,11 @@ export class TryonRun implements ReactiveController {
       this.anotherPhoto();
       return;
     }
-    this.#stop();
+    this.#runs.stop();
     this.#dispatch({ type: 'variant', requestId: newRequestId(), variant: this.chosenVariant, upload });
     void (upload
-      ? this.#start('upload', (run) => this.#send(run, photo))
-      : this.#start('submit', (run) => this.#submit(run)));
+      ? this.#runs.start('upload', (run) => this.#send(run, photo))
+      : this.#runs.start('submit', (run) => this.#submit(run)));
   }
 
   /**
@@ -539,10 +491,10 @@ export class TryonRun implements ReactiveController {
   upgradeColour(variant: string, draft: TryonOutput): void {
     const { status, complete, photo, model } = this.session;
     if (status !== 'result' || !complete || (!photo && !model)) return;
-    this.#stop();
+    this.#runs.stop();
     this.#pageVariantAtUpgrade = this.chosenVariant;
     this.#dispatch({ type: 'variant', requestId: newRequestId(), variant, upload: false, draft });
-    void this.#start('submit', (run) => this.#submit(run));
+    void this.#runs.start('submit', (run) => this.#submit(run));
   }
 
   /**
@@ -562,7 +514,7 @@ export class TryonRun implements ReactiveController {
 
   makeVideo(): void {
     this.#dispatch({ type: 'video', requestId: newRequestId() });
-    void this.#start('submit', (run) => this.#submit(run));
+    void this.#runs.start('submit', (run) => this.#submit(run));
   }
 
   /**
@@ -585,11 +537,11 @@ export class TryonRun implements ReactiveController {
         // An answer heard while asking means the service is back: the picture's failure is its own.
         if (down && heard === this.#statusesHeard) {
           // A finished result is no longer watched: watching again hears when the service is back.
-          if (!this.#underWay) void this.#start('watch', (run) => this.#watch(run));
+          if (!this.#runs.underWay) void this.#runs.start('watch', (run) => this.#watch(run));
           this.#dispatch({ type: 'not-answering' });
           return;
         }
-        this.#stop();
+        this.#runs.stop();
         this.#fail('watch', new ProxyCallError('image_failed', { retryable: true }));
       })
       .finally(() => {
