@@ -1,5 +1,5 @@
 // The widget's module workers, each built on its own beside the widget's chunks (dist/cdn), where
-// the chunk that starts it finds it (widget/photo/worker-file.ts): the photo check's
+// the chunk that starts it finds it (widget/core/worker-file.ts): the photo check's
 // (photo-check-worker.js, scripts/photo-check-build.ts) and the photo preparation's
 // (photo-prep-worker.js, fetching libheif only for a HEIC the browser cannot decode). In the CDN
 // build the worker imports the page's own libheif chunk (heic-<hash>.js), so the 2 MB decoder is

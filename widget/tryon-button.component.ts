@@ -10,12 +10,12 @@ import { currentTryon } from './core/storage.js';
 import type { StoredTryon } from './core/storage.js';
 import { proxyBase, unavailableReasonOf } from './core/availability.js';
 import type { Unavailable } from './core/availability.js';
-import { tryonEvent } from './core/events.js';
+import { tryonEvent, tryonSubject } from './core/events.js';
 import type { CartPlatform, TryonStatus } from './core/events.js';
 import { browserDraw, holdoutGroup, holdoutShare } from './analytics/holdout.js';
 import type { HoldoutGroup } from './analytics/holdout.js';
 import type { Strings, Translation } from './i18n/en.js';
-import { english, languageOf } from './core/language.js';
+import { english, languageOf } from './i18n/language/language.js';
 import type { PanelHost, PanelReadyEvent, PanelStatusEvent } from './core/panel-host.js';
 
 /** What the button needs from the lazily loaded panel. */
@@ -68,9 +68,9 @@ export function loadPanel(): Promise<unknown> {
  * @csspart close-button - The dialog's close button.
  * @csspart consent - The consent step.
  * @csspart photo - The photo step.
- * @csspart dropzone - Where a photo can be dropped; shows the preview.
- * @csspart preview - The chosen photo's preview image.
- * @csspart photo-check - The photo check's verdict under the preview: "Checking your photo…", the reasons beside a drawing of a good photo with its buttons, or why it could not run.
+ * @csspart dropzone - Where a photo can be dropped; shows the chosen photo's thumbnail.
+ * @csspart preview - The chosen photo's thumbnail (named for the photo previewed before it is sent, not the first look).
+ * @csspart photo-check - The photo check's verdict under the thumbnail: "Checking your photo…", the reasons beside a drawing of a good photo with its buttons, or why it could not run.
  * @csspart progress - The upload and rendering progress step.
  * @csspart status - The live region announcing progress (role=status).
  * @csspart result - The result step.
@@ -89,7 +89,7 @@ export function loadPanel(): Promise<unknown> {
  * @csspart cart-error - Why adding to the cart failed (role=alert).
  * @csspart first-look - The first look in the progress step (and kept in the error step when the full render failed): a quick draft, marked, with the full render's time so far and expected.
  * @csspart first-look-badge - The "Quick preview" mark on the first look.
- * @csspart colours - "See all colours": the grid of the other colours' quick previews.
+ * @csspart colours - "See all colours": the grid of the other colours' drafts.
  * @csspart colour - One colour in that grid: its name, its draft and "Make this one in full quality".
  * @csspart unavailable-reason - Beside a disabled button (`when-unavailable="disable"`): why the product cannot be tried on today, in words.
  * @csspart alternatives - Beside the consent and photo steps: "No photo? See it on a model" and, on a computer, "Use your phone".
@@ -319,20 +319,14 @@ export class TryonButton extends LitElement implements PanelHost {
     const share = holdoutShare(this.holdout);
     if (!group || typeof share !== 'number' || !this.product || this.#exposed.has(this.product)) return;
     this.#exposed.add(this.product);
-    const variant = this.variant || undefined;
-    const detail = { product: this.product, ...(variant ? { variant } : {}), group, holdout: share };
+    const subject = tryonSubject(this.product, this.variant || undefined);
+    const detail = { ...subject, group, holdout: share };
     this.dispatchEvent(tryonEvent('tryon-exposure', detail));
     const destinations = this.analytics ?? '';
     // Its own small chunk (shared with the panel): a page without analytics never loads it.
     if (destinations.trim()) {
       void import('./analytics/analytics.js').then(
-        ({ sendConversion }) =>
-          sendConversion(destinations, 'tryon_exposure', {
-            product: detail.product,
-            ...(variant ? { variant } : {}),
-            group,
-            holdout: share,
-          }),
+        ({ sendConversion }) => sendConversion(destinations, 'tryon_exposure', { ...subject, group, holdout: share }),
         () => undefined,
       );
     }
@@ -350,7 +344,7 @@ export class TryonButton extends LitElement implements PanelHost {
     this.#translationLoad = undefined;
     // Only a page in another language fetches its dictionary: English's label is already here.
     if (language === english.$code) return;
-    this.#translationLoad = import('./core/languages.js')
+    this.#translationLoad = import('./i18n/words/dictionaries.js')
       .then(({ loadTranslation }) => loadTranslation(language))
       .then(
         (found) => {

@@ -5,7 +5,7 @@ import { expect } from '@open-wc/testing';
 import { ERROR_CODES } from '../../proxy/http/errors.js';
 import { actionLabel, failure, isAbort, photoRefused, unavailableNow } from '../../widget/run/error-policy.js';
 import { ProxyCallError } from '../../widget/api/proxy-client.js';
-import { Texts } from '../../widget/panel/texts.js';
+import { Texts } from '../../widget/i18n/words/texts.js';
 import { en } from '../../widget/i18n/en.js';
 import type { FailedStage } from '../../widget/run/session.js';
 

@@ -6,7 +6,7 @@
 // the dialog checks again each time it opens.
 import { expect } from '@open-wc/testing';
 import { ERROR_CODES } from '../../proxy/http/errors.js';
-import { Texts, errorKey } from '../../widget/panel/texts.js';
+import { Texts, errorKey } from '../../widget/i18n/words/texts.js';
 import { en } from '../../widget/i18n/en.js';
 import { ar } from '../../widget/i18n/ar.js';
 import { bn } from '../../widget/i18n/bn.js';

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { formatDuration, formatNumber, formatPercent, formatSeconds } from '../../widget/panel/format.js';
+import { formatDuration, formatNumber, formatPercent, formatSeconds } from '../../widget/i18n/words/format.js';
 
 describe('Intl formatting', () => {
   it("writes percents in the language's own digits and sign", () => {

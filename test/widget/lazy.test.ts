@@ -2,8 +2,9 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { define, TryonButton } from '../../widget/tryon-button.js';
 import { fakeProxy, reach, until } from './helpers.js';
 
-// The proxy client and its parts (api/) come with the panel, never up front.
-const panelModules = /\/widget\/(panel\/|run\/session|api\/|photo\/|i18n\/)/;
+// The proxy client and its parts (api/) come with the panel, never up front; of i18n/, only the
+// button's own language/ (which language it speaks, English's label) comes up front.
+const panelModules = /\/widget\/(panel\/|run\/session|api\/|photo\/|i18n\/(?!language\/))/;
 const requested = () =>
   performance
     .getEntriesByType('resource')

@@ -28,7 +28,7 @@ const queued = after(
 
 /** Reports and storage of one change, as the run publishes it. */
 function change(before: SessionState, event: SessionEvent | RunNotice) {
-  const notice = event.type === 'submitting' || event.type === 'preview-painted' || event.type === 'availability';
+  const notice = event.type === 'submitting' || event.type === 'availability';
   const next = notice ? before : nextSession(before, event as SessionEvent);
   const reports = reportsOf(before, next, event, facts);
   keepForReload({ before, after: next, event, reports }, facts);

@@ -3,7 +3,7 @@
 // order, and a recorder of the callbacks the buttons call.
 import { render } from 'lit';
 import type { TemplateResult } from 'lit';
-import { Texts } from '../../widget/panel/texts.js';
+import { Texts } from '../../widget/i18n/words/texts.js';
 import type { CompareController } from '../../widget/result/compare.js';
 
 /** The English texts, as a page with no language of its own gets them. */

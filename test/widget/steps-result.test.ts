@@ -1,16 +1,17 @@
-// Unit tests of the dialog's later steps (widget/steps/), in the browser: the result (one view or
+// Unit tests of the dialog's later steps (result/result-step.ts, colours/colours-step.ts,
+// alternatives/models-step.ts and handoff-step.ts), in the browser: the result (one view or
 // tabs, the comparison, video, cart states, the colour offer), "See all colours", "See it on a
 // model" and the hand-off's two screens, each rendered on its own for its states.
 import { expect } from '@open-wc/testing';
-import { Texts } from '../../widget/panel/texts.js';
+import { Texts } from '../../widget/i18n/words/texts.js';
 import { en } from '../../widget/i18n/en.js';
 import { ar } from '../../widget/i18n/ar.js';
-import { resultStep } from '../../widget/steps/result.js';
-import type { ResultStep } from '../../widget/steps/result.js';
-import { coloursStep } from '../../widget/steps/colours.js';
-import { modelsStep } from '../../widget/steps/models.js';
-import { desktopHandoffStep, phoneSentStep } from '../../widget/steps/handoff.js';
-import type { DesktopHandoffStep } from '../../widget/steps/handoff.js';
+import { resultStep } from '../../widget/result/result-step.js';
+import type { ResultStep } from '../../widget/result/result-step.js';
+import { coloursStep } from '../../widget/colours/colours-step.js';
+import { modelsStep } from '../../widget/alternatives/models-step.js';
+import { desktopHandoffStep, phoneSentStep } from '../../widget/alternatives/handoff-step.js';
+import type { DesktopHandoffStep } from '../../widget/alternatives/handoff-step.js';
 import type { TryonOutput } from '../../widget/core/events.js';
 import { buttonNames, calls, compare, english, shown } from './step-render.js';
 

@@ -1,20 +1,21 @@
-// Unit tests of the dialog's steps (widget/steps/), in the browser: each step's template rendered
+// Unit tests of the dialog's steps (panel/consent-step.ts, photo/photo-step.ts,
+// panel/progress-step.ts, panel/error-step.ts), in the browser: each step's template rendered
 // on its own for each of its states, with English texts (and Arabic where the words matter), and
 // its buttons calling back what the panel gave it. The consent, photo, progress and error steps;
 // the result, colours, models and hand-off steps are in steps-result.test.ts.
 import { expect } from '@open-wc/testing';
 import { nothing, html } from 'lit';
 import type { TemplateResult } from 'lit';
-import { Texts } from '../../widget/panel/texts.js';
+import { Texts } from '../../widget/i18n/words/texts.js';
 import { en } from '../../widget/i18n/en.js';
 import { ar } from '../../widget/i18n/ar.js';
-import { consentStep, consentText, CONSENT_TEXT_ID } from '../../widget/steps/consent.js';
-import type { ConsentStep } from '../../widget/steps/consent.js';
-import { photoProblem, photoStep } from '../../widget/steps/photo.js';
-import type { PhotoStep } from '../../widget/steps/photo.js';
-import { progressStep } from '../../widget/steps/progress.js';
-import type { ProgressStep } from '../../widget/steps/progress.js';
-import { errorStep } from '../../widget/steps/error.js';
+import { consentStep, consentText, CONSENT_TEXT_ID } from '../../widget/panel/consent-step.js';
+import type { ConsentStep } from '../../widget/panel/consent-step.js';
+import { photoProblem, photoStep } from '../../widget/photo/photo-step.js';
+import type { PhotoStep } from '../../widget/photo/photo-step.js';
+import { progressStep } from '../../widget/panel/progress-step.js';
+import type { ProgressStep } from '../../widget/panel/progress-step.js';
+import { errorStep } from '../../widget/panel/error-step.js';
 import { MIN_SHORT_SIDE, PhotoError } from '../../widget/photo/photo.js';
 import { buttonNames, calls, compare, english, shown } from './step-render.js';
 
@@ -70,7 +71,7 @@ describe('consent step', () => {
 describe('photo step', () => {
   const step = (over: Partial<PhotoStep> = {}): PhotoStep => ({
     texts: english,
-    preview: undefined,
+    thumbnail: undefined,
     preparing: false,
     dragging: false,
     problem: '',
@@ -100,12 +101,12 @@ describe('photo step', () => {
     expect(root.querySelector('[part="dropzone"]')!.classList.contains('over')).to.equal(true);
   });
 
-  it('a photo ready: its preview, "Try it on" first and primary, then the last photo and "Forget my photo" when offered', () => {
+  it('a photo ready: its thumbnail, "Try it on" first and primary, then the last photo and "Forget my photo" when offered', () => {
     const seen = calls();
     const root = shown(
       photoStep(
         step({
-          preview: 'data:,',
+          thumbnail: 'data:,',
           hasLastPhoto: true,
           canForget: true,
           onSubmit: seen.as('submit'),
@@ -122,14 +123,14 @@ describe('photo step', () => {
 
   it('a photo the check will not send: no "Try it on"; a refused file is said as an alert', () => {
     const root = shown(
-      photoStep(step({ preview: 'data:,', problem: 'Too dark', check: { view: nothing, allowsSend: false } })),
+      photoStep(step({ thumbnail: 'data:,', problem: 'Too dark', check: { view: nothing, allowsSend: false } })),
     );
     expect(buttonNames(root)).to.not.include(en.submit);
     expect(root.querySelector('[role="alert"]')!.textContent).to.equal('Too dark');
   });
 
   it('on a phone in a hand-off: its own title, "Send to my computer" (disabled while sending), no last photo', () => {
-    const root = shown(photoStep(step({ preview: 'data:,', hasLastPhoto: true, phone: { sending: true } })));
+    const root = shown(photoStep(step({ thumbnail: 'data:,', hasLastPhoto: true, phone: { sending: true } })));
     // Its title says, before anything is sent, whose computer the photo goes to.
     expect(root.querySelector('h3')!.textContent).to.equal('Send a photo to the computer that showed the code');
     const send = root.querySelector<HTMLButtonElement>('button.primary')!;
@@ -182,13 +183,13 @@ describe('progress step', () => {
     expect(seen.list).to.deep.equal(['cancel']);
   });
 
-  it('with a first look: the preview marked as such, with its own alt', () => {
-    const preview = {
+  it('with a first look: the draft marked as such, with its own alt', () => {
+    const firstLook = {
       output: { view: 'front', url: 'data:,', type: 'image' as const },
       view: { texts: english, productName: 'Red saree', before: undefined, compare },
       onLoad: () => undefined,
     };
-    const root = shown(progressStep(step({ preview, elapsedSeconds: 3 })));
+    const root = shown(progressStep(step({ firstLook, elapsedSeconds: 3 })));
     expect(root.querySelector('[part="first-look-badge"]')!.textContent).to.equal(en.previewBadge);
     expect(root.querySelector('img[part="image"]')!.getAttribute('alt')).to.contain('Red saree');
   });

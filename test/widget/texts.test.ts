@@ -1,8 +1,8 @@
-// Unit tests of widget/panel/texts.ts, in the browser: which text wins (the shop's override, the
+// Unit tests of widget/i18n/words/texts.ts, in the browser: which text wins (the shop's override, the
 // language's dictionary, English), the writing direction and language it reports, numbers and
 // durations written by Intl in the dictionary's language, view names, and an error code's words.
 import { expect } from '@open-wc/testing';
-import { Texts, errorKey } from '../../widget/panel/texts.js';
+import { Texts, errorKey } from '../../widget/i18n/words/texts.js';
 import { en } from '../../widget/i18n/en.js';
 import type { Translation } from '../../widget/i18n/en.js';
 import { ar } from '../../widget/i18n/ar.js';
@@ -32,6 +32,15 @@ describe('Texts: which words win', () => {
     const texts = new Texts({ progressTitle: 'Putting {product} on {who}' }, undefined);
     expect(texts.t('progressTitle', { product: 'a saree' })).to.equal('Putting a saree on {who}');
     expect(texts.t('consentBody', { product: 'Red saree' })).to.equal(en.consentBody.replace('{product}', 'Red saree'));
+  });
+
+  it('fills the facts it was given into any text, under the values a call passes', () => {
+    const texts = new Texts({ progressTitle: '{product}: {minSide}' }, undefined, { minSide: 256, product: 'a fact' });
+    expect(texts.t('progressTitle')).to.equal('a fact: 256');
+    expect(texts.t('progressTitle', { product: 'a saree' })).to.equal('a saree: 256');
+    expect(new Texts({}, undefined).errorMessage('photo_too_small'), 'without the fact, the name stays').to.contain(
+      '{minSide}',
+    );
   });
 });
 
@@ -65,7 +74,7 @@ describe('Texts: language and direction', () => {
 
 describe('Texts: numbers, percents and durations in the language', () => {
   it('Bengali writes its own digits, in a filled text and in a percent', () => {
-    const texts = new Texts({}, bn);
+    const texts = new Texts({}, bn, { minSide: MIN_SHORT_SIDE });
     const side = [...String(MIN_SHORT_SIDE)].map((digit) => '০১২৩৪৫৬৭৮৯'[Number(digit)]).join('');
     expect(texts.errorMessage('photo_too_small')).to.contain(side);
     expect(texts.errorMessage('photo_too_small')).to.not.match(/[0-9]/);
@@ -73,7 +82,7 @@ describe('Texts: numbers, percents and durations in the language', () => {
   });
 
   it('English durations in the largest exact unit, and seconds spelt out', () => {
-    const texts = new Texts({}, undefined);
+    const texts = new Texts({}, undefined, { minSide: MIN_SHORT_SIDE });
     expect(texts.duration(86_400)).to.equal('1 day');
     expect(texts.duration(3600)).to.equal('1 hour');
     expect(texts.duration(5400)).to.equal('90 minutes');

@@ -1,12 +1,13 @@
-// The run controller on its own (run/tryon-run.ts, run/flow.ts), against the fake proxy in a real
+// The run controller on its own (run/tryon-run.ts), against the fake proxy in a real
 // browser: the states one try-on goes through and the events each change reports, the awaitable
 // end of a run (`complete`), "Try again" after a refused submit without a second charge (the same
-// requestId, no second upload), cancel, and a first look painted after the full render said nothing.
+// requestId, no second upload), cancel, and a first look painted after the full render not one to tell.
 import { expect } from '@open-wc/testing';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { TryonRun } from '../../widget/run/tryon-run.js';
 import type { RunChange } from '../../widget/run/tryon-run.js';
 import { currentTryon } from '../../widget/core/storage.js';
+import { firstLookToTell } from '../../widget/run/session.js';
 import { drawnPhoto, fakeProxy, until } from './helpers.js';
 import type { Fake, Scenario } from './helpers.js';
 
@@ -26,6 +27,8 @@ class Host implements ReactiveControllerHost {
 
 interface Started {
   run: TryonRun;
+  /** The photo the shopper chose, prepared. */
+  photo: Blob;
   fake: Fake;
   changes: RunChange[];
   /** The statuses the session went through, each once in a row. */
@@ -37,10 +40,10 @@ interface Started {
 async function started(scenario: Scenario = {}): Promise<Started> {
   const fake = await fakeProxy(scenario);
   const photo = await drawnPhoto(400, 500);
-  const run = new TryonRun(new Host(), {
-    settings: () => ({ endpoint: fake.endpoint, product: 'saree-red', views: '', variant: '', pollInterval: 50 }),
-    chosenPhoto: () => photo,
-    errorMessage: (code) => `words for ${code}`,
+  const run = new TryonRun({
+    panel: new Host(),
+    host: { endpoint: fake.endpoint, product: 'saree-red', views: '', variant: '', pollInterval: 50 },
+    texts: { errorMessage: (code) => `words for ${code}` },
   });
   const changes: RunChange[] = [];
   run.subscribe((change) => changes.push(change));
@@ -48,6 +51,7 @@ async function started(scenario: Scenario = {}): Promise<Started> {
   await run.consent('I agree', 'en');
   return {
     run,
+    photo,
     fake,
     changes,
     statuses: () => changes.map((c) => c.after.status).filter((status, i, all) => i === 0 || all[i - 1] !== status),
@@ -59,8 +63,8 @@ describe('the try-on run', () => {
   beforeEach(() => sessionStorage.clear());
 
   it('goes consent → photo → uploading → queued → rendering → result, reporting each step once, in order', async () => {
-    const { run, fake, statuses, reported, changes } = await started();
-    void run.sendPhoto();
+    const { run, photo, fake, statuses, reported, changes } = await started();
+    void run.sendPhoto(photo);
     const session = await run.complete;
     expect(session.status).to.equal('result');
     expect(session.complete).to.equal(true);
@@ -76,12 +80,12 @@ describe('the try-on run', () => {
   });
 
   it('complete settles only once the run under way has (and at once when none is)', async () => {
-    const { run, fake } = await started({
+    const { run, photo, fake } = await started({
       steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
     });
     expect((await run.complete).status).to.equal('photo');
     let settled = false;
-    void run.sendPhoto();
+    void run.sendPhoto(photo);
     const complete = run.complete.then((session) => {
       settled = true;
       return session;
@@ -94,10 +98,10 @@ describe('the try-on run', () => {
   });
 
   it('"Try again" after a refused submit sends the same requestId again, without a second upload', async () => {
-    const { run, fake, reported } = await started({
+    const { run, photo, fake, reported } = await started({
       tryonErrors: [{ status: 503, code: 'upstream_unavailable', retryable: true }],
     });
-    void run.sendPhoto();
+    void run.sendPhoto(photo);
     const failed = await run.complete;
     expect(failed).to.deep.include({ status: 'error', failedStage: 'submit' });
     expect(failed.error).to.deep.equal({
@@ -116,12 +120,12 @@ describe('the try-on run', () => {
   });
 
   it('cancel stops the watch: back to the photo step, no result reported, nothing kept for a reload', async () => {
-    const { run, fake, reported } = await started({
+    const { run, photo, fake, reported } = await started({
       steps: [{ status: 'queued' }, { hold: true }, { status: 'succeeded', outputs: ['front'] }],
       sse: false,
       holdPolls: true,
     });
-    void run.sendPhoto();
+    void run.sendPhoto(photo);
     await until(() => run.session.tryon, 'the try-on submitted');
     expect(currentTryon(fake.endpoint, 'saree-red')?.tryon).to.equal(run.session.tryon);
     const complete = run.complete;
@@ -135,29 +139,32 @@ describe('the try-on run', () => {
     expect(run.session.status).to.equal('photo');
   });
 
-  it('a first look painted after the full render came in reports nothing', async () => {
-    const { run, reported } = await started({
+  it('a first look is one to tell while the full render is made, and not once that came in', async () => {
+    const { run, photo, changes } = await started({
       steps: [
         { status: 'queued' },
         { status: 'processing', preview: 'succeeded' },
         { status: 'succeeded', outputs: ['front'], preview: 'succeeded' },
       ],
     });
-    void run.sendPhoto();
+    void run.sendPhoto(photo);
     expect((await run.complete).status).to.equal('result');
-    // Its image finished loading only now (it had been replaced by the result): said nothing.
-    run.previewShown();
-    expect(reported()).to.not.include('tryon-preview');
+    expect(
+      changes.some((c) => c.after.firstLook && firstLookToTell(c.after)),
+      'while rendering',
+    ).to.equal(true);
+    // Its image finished loading only now (it had been replaced by the result): nothing to tell.
+    expect(firstLookToTell(run.session)).to.equal(false);
   });
 
   it('a first look that arrives with the full render is not taken', async () => {
-    const { run, changes } = await started({
+    const { run, photo, changes } = await started({
       steps: [{ status: 'queued' }, { status: 'succeeded', outputs: ['front'], preview: 'succeeded' }],
     });
-    void run.sendPhoto();
+    void run.sendPhoto(photo);
     const session = await run.complete;
     expect(session.status).to.equal('result');
-    expect(session.preview).to.equal(undefined);
-    expect(changes.some((c) => c.after.preview)).to.equal(false);
+    expect(session.firstLook).to.equal(undefined);
+    expect(changes.some((c) => c.after.firstLook)).to.equal(false);
   });
 });

@@ -4,11 +4,11 @@
 // photo given and tried on at once. On the phone: the photo sent to that code, and the number to
 // type. The state lives in the dialog's PhoneHandoff.
 import { ProxyCallError } from '../api/proxy-client.js';
-import type { ProxyClient } from '../api/proxy-client.js';
-import type { Texts } from '../panel/texts.js';
+import type { HandoffState } from '../api/proxy-client.js';
+import type { TryonRun } from '../run/tryon-run.js';
+import type { DialogContext } from '../core/dialog-context.js';
 import { phoneAddress, qrCode, spacedCode, timeLeft } from './handoff.js';
 import { watchHandoff } from './handoff-watch.js';
-import type { HandoffState, UploadedPhoto } from '../api/proxy-answers.js';
 
 /**
  * The computer's hand-off on screen: `confirming` once the phone's photo came (the number asked
@@ -33,21 +33,12 @@ export interface Phone {
   number?: string;
 }
 
-/** What the hand-off asks of the panel. */
-export interface PhoneHandoffOptions {
-  client(): ProxyClient;
-  /** The product's id as the proxy knows it, and the variant chosen on the page. */
-  product(): string;
-  variant(): string | undefined;
-  texts(): Texts;
-  /** The phone's photo arrived: tried on at once (`expiresAt`: until when its handle is counted on). */
-  received(photo: string, expiresAt: string): void;
-  /** On the phone: uploads the photo to the computer's hand-off `code`; the answer holds the number to type there. */
-  send(code: string, photo: Blob): Promise<UploadedPhoto>;
-  /** Says `text` in the dialog's one live region. */
-  announce(text: string): void;
-  /** The step changed what it shows: focus goes to its first control. */
-  focusStep(): void;
+/**
+ * What the hand-off reads of the dialog's context: the run, whose proxy client it asks, which tries
+ * the phone's photo on (`useHandoffPhoto`) and which sends it from the phone (`sendToComputer`).
+ */
+export interface HandoffContext extends DialogContext {
+  readonly run: TryonRun;
 }
 
 /** What the hand-off's state is kept on (the dialog's PhoneHandoff controller). */
@@ -80,7 +71,7 @@ export const spacedNumber = (number: string): string =>
   number.length === 6 ? `${number.slice(0, 3)} ${number.slice(3)}` : number;
 
 /** Starts a hand-off on the computer; `end()` stops its watch and countdown. */
-export function startDesk(holder: DeskHolder, options: PhoneHandoffOptions): RunningDesk {
+export function startDesk(holder: DeskHolder, context: HandoffContext): RunningDesk {
   const watch = new AbortController();
   let tick: ReturnType<typeof setInterval> | undefined;
   const stopTimers = () => clearInterval(tick);
@@ -93,18 +84,19 @@ export function startDesk(holder: DeskHolder, options: PhoneHandoffOptions): Run
     given = true;
     holder.end();
     holder.desk = undefined;
-    // Confirmed after the code's end is still within the photo's own, longer life.
-    options.received(photo, handoffPhotoExpiry(Math.max(codeEnds, Date.now())));
+    // Tried on at once; confirmed after the code's end is still within the photo's own, longer life.
+    context.announce(context.texts.t('handoffReceived'));
+    context.run.useHandoffPhoto(photo, handoffPhotoExpiry(Math.max(codeEnds, Date.now())));
   };
   const ended = (desk: Desk) => {
     stopTimers();
     holder.desk = desk;
-    const texts = options.texts();
+    const texts = context.texts;
     const said = { ended: texts.errorMessage('handoff_tries_used'), expired: texts.t('handoffExpired') } as Partial<
       Record<Desk['state'], string>
     >;
-    options.announce(said[desk.state] ?? desk.problem);
-    options.focusStep();
+    context.announce(said[desk.state] ?? desk.problem);
+    context.focusStep();
   };
   const running: RunningDesk = {
     end() {
@@ -114,16 +106,16 @@ export function startDesk(holder: DeskHolder, options: PhoneHandoffOptions): Run
     async confirm(typed: string) {
       const desk = holder.desk;
       if (!desk || desk.state !== 'confirming' || desk.checking || !desk.handoff) return;
-      const texts = options.texts();
+      const texts = context.texts;
       const number = typedNumber(typed);
       // Not 6 digits: wrong, as the shopper sees it, but sent nowhere and no try taken.
       if (!number) {
         holder.desk = { ...desk, problem: texts.errorMessage('handoff_wrong_number') };
-        options.announce(texts.errorMessage('handoff_wrong_number'));
+        context.announce(texts.errorMessage('handoff_wrong_number'));
         return;
       }
       holder.desk = { ...desk, checking: true, problem: '' };
-      const proxy = options.client().watched;
+      const proxy = context.run.client().watched;
       const path = `handoffs/${encodeURIComponent(desk.handoff)}`;
       try {
         const state = await proxy.send<HandoffState>(`${path}/confirm`, { number }, watch.signal);
@@ -147,16 +139,18 @@ export function startDesk(holder: DeskHolder, options: PhoneHandoffOptions): Run
             ? texts.errorMessage(code)
             : `${texts.errorMessage(code)} ${texts.t('handoffWrongNumber', { count: String(left) })}`;
         holder.desk = { ...(holder.desk ?? desk), checking: false, problem };
-        options.announce(problem);
+        context.announce(problem);
       }
     },
   };
   holder.desk = { state: 'starting', problem: '' };
-  options.focusStep();
-  const client = options.client();
+  context.focusStep();
+  const client = context.run.client();
   void (async () => {
     try {
-      const started = await client.startHandoff(options.product(), options.variant() || undefined, watch.signal);
+      // The product's id as the proxy knows it, and the variant chosen on the page.
+      const product = context.run.product?.product || context.host.product;
+      const started = await client.startHandoff(product, context.run.chosenVariant || undefined, watch.signal);
       const expiresAt = Date.parse(started.expiresAt);
       codeEnds = expiresAt;
       holder.desk = {
@@ -180,7 +174,7 @@ export function startDesk(holder: DeskHolder, options: PhoneHandoffOptions): Run
         })
         .catch(() => {
           // Without its QR code the code in letters still works: said, not hidden.
-          if (current() && holder.desk) holder.desk = { ...holder.desk, problem: options.texts().t('error_generic') };
+          if (current() && holder.desk) holder.desk = { ...holder.desk, problem: context.texts.t('error_generic') };
         });
       const onState = (state: HandoffState) => {
         const desk = holder.desk;
@@ -188,8 +182,8 @@ export function startDesk(holder: DeskHolder, options: PhoneHandoffOptions): Run
         // The phone's photo came: the number it shows is asked for here, in the number's own time.
         const expires = Date.parse(state.expiresAt);
         holder.desk = { ...desk, state: 'confirming', expiresAt: expires, problem: '' };
-        options.announce(options.texts().t('handoffConfirming', { time: timeLeft(expires, Date.now()) }));
-        options.focusStep();
+        context.announce(context.texts.t('handoffConfirming', { time: timeLeft(expires, Date.now()) }));
+        context.focusStep();
       };
       const final = await watchHandoff(client.watched, started.handoff, onState, watch.signal);
       if (!current() || given) return;
@@ -200,9 +194,9 @@ export function startDesk(holder: DeskHolder, options: PhoneHandoffOptions): Run
       stopTimers();
       holder.desk = {
         state: 'failed',
-        problem: options.texts().errorMessage(error instanceof ProxyCallError ? error.code : 'generic'),
+        problem: context.texts.errorMessage(error instanceof ProxyCallError ? error.code : 'generic'),
       };
-      options.focusStep();
+      context.focusStep();
     }
   })();
   return running;
@@ -211,12 +205,13 @@ export function startDesk(holder: DeskHolder, options: PhoneHandoffOptions): Run
 /** On the phone: sends the photo to the computer's hand-off (`phone`'s code) and says how it went. */
 export async function sendFromPhone(
   holder: { phone: Phone | undefined },
-  options: PhoneHandoffOptions,
+  context: HandoffContext,
   phone: Phone,
   blob: Blob,
 ): Promise<void> {
   try {
-    const { confirmation } = await options.send(phone.code, blob);
+    // Uploaded to the computer's hand-off with the consent given here; the answer holds the number to type there.
+    const { confirmation } = await context.run.sendToComputer(phone.code, blob);
     // A proxy from before pairing answers no number: said as an error, never as "sent".
     if (!confirmation) throw new ProxyCallError('bad_answer', { retryable: false });
     holder.phone = { ...phone, state: 'sent', problem: '', number: confirmation };
@@ -224,8 +219,8 @@ export async function sendFromPhone(
     holder.phone = {
       ...phone,
       state: 'refused',
-      problem: options.texts().errorMessage(error instanceof ProxyCallError ? error.code : 'generic'),
+      problem: context.texts.errorMessage(error instanceof ProxyCallError ? error.code : 'generic'),
     };
   }
-  options.focusStep();
+  context.focusStep();
 }

@@ -1,8 +1,7 @@
 // A hand-off's state (GET /handoffs/{h}/events), watched as a try-on's status is (proxy-watch.ts),
 // in the chunk loaded only for "Use your phone" (alternatives.ts), so the dialog does not carry it.
-import type { HandoffState } from '../api/proxy-answers.js';
-import { abortError, ProxyCallError, wait } from '../api/proxy-errors.js';
-import { streamUntil, type WatchedProxy } from '../api/proxy-watch.js';
+import { abortError, ProxyCallError, streamUntil, wait } from '../api/proxy-client.js';
+import type { HandoffState, WatchedProxy } from '../api/proxy-client.js';
 
 /** A state after which nothing more can happen to the hand-off. */
 const settled = (state: HandoffState) => state.status === 'received' || state.status === 'expired';

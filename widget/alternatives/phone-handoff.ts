@@ -5,9 +5,9 @@
 // (handoff-flow.ts) are a chunk of their own (alternatives.ts), loaded here once for the models'
 // screen too: the dialog carries only this controller's state.
 import { adoptStyles } from 'lit';
-import type { CSSResult, ReactiveController, ReactiveControllerHost } from 'lit';
+import type { CSSResult, ReactiveController } from 'lit';
 import { handoffCodeInPage, removeHandoffFragment } from './handoff-fragment.js';
-import type { Desk, Phone, PhoneHandoffOptions, RunningDesk } from './handoff-flow.js';
+import type { Desk, HandoffContext, Phone, RunningDesk } from './handoff-flow.js';
 
 export class PhoneHandoff implements ReactiveController {
   #desk: Desk | undefined;
@@ -17,13 +17,11 @@ export class PhoneHandoff implements ReactiveController {
   /** The models' and hand-off's screens, once loaded. */
   loaded: typeof import('./alternatives.js') | undefined;
   #screensLoad: Promise<typeof import('./alternatives.js')> | undefined;
-  readonly #host: ReactiveControllerHost;
-  readonly #options: PhoneHandoffOptions;
+  readonly #context: HandoffContext;
 
-  constructor(host: ReactiveControllerHost, options: PhoneHandoffOptions) {
-    this.#host = host;
-    this.#options = options;
-    host.addController(this);
+  constructor(context: HandoffContext) {
+    this.#context = context;
+    context.panel.addController(this);
   }
 
   /** The computer's hand-off on screen ("Use your phone"), while it is. */
@@ -32,7 +30,7 @@ export class PhoneHandoff implements ReactiveController {
   }
   set desk(desk: Desk | undefined) {
     this.#desk = desk;
-    this.#host.requestUpdate();
+    this.#context.panel.requestUpdate();
   }
 
   /** Opened on a phone from a hand-off's QR code: the code, and how sending the photo went. */
@@ -41,7 +39,7 @@ export class PhoneHandoff implements ReactiveController {
   }
   set phone(phone: Phone | undefined) {
     this.#phone = phone;
-    this.#host.requestUpdate();
+    this.#context.panel.requestUpdate();
   }
 
   hostDisconnected(): void {
@@ -59,9 +57,9 @@ export class PhoneHandoff implements ReactiveController {
   /** Loads the models' and hand-off's screens (once), then renders again. */
   screens(): Promise<typeof import('./alternatives.js')> {
     this.#screensLoad ??= import('./alternatives.js').then((module) => {
-      addStyles(this.#host, module.alternativesStyles);
+      addStyles(this.#context.root, module.alternativesStyles);
       this.loaded = module;
-      this.#host.requestUpdate();
+      this.#context.panel.requestUpdate();
       return module;
     });
     return this.#screensLoad;
@@ -71,7 +69,7 @@ export class PhoneHandoff implements ReactiveController {
   readonly start = async () => {
     const { startDesk } = await this.screens();
     this.end();
-    this.#running = startDesk(this, this.#options);
+    this.#running = startDesk(this, this.#context);
   };
 
   /** On the computer: the number the phone shows, as typed; the photo comes only for the right one. */
@@ -88,7 +86,7 @@ export class PhoneHandoff implements ReactiveController {
   readonly close = () => {
     this.end();
     this.desk = undefined;
-    this.#options.focusStep();
+    this.#context.focusStep();
   };
 
   /** On the phone: the photo goes to the computer's hand-off, with the consent given here. */
@@ -97,7 +95,7 @@ export class PhoneHandoff implements ReactiveController {
     if (!phone || !blob || phone.state === 'sending') return;
     this.phone = { ...phone, state: 'sending' };
     const { sendFromPhone } = await this.screens();
-    await sendFromPhone(this, this.#options, phone, blob);
+    await sendFromPhone(this, this.#context, phone, blob);
   };
 }
 
@@ -105,8 +103,7 @@ export class PhoneHandoff implements ReactiveController {
  * Adds the screens' styles to the dialog's shadow root after its own, the way Lit adopts the
  * dialog's: a constructed sheet, or a <style> element (with Lit's nonce) where the browser has none.
  */
-function addStyles(host: ReactiveControllerHost, styles: CSSResult): void {
-  const root = (host as ReactiveControllerHost & { renderRoot: ShadowRoot }).renderRoot;
+function addStyles(root: ShadowRoot, styles: CSSResult): void {
   // Without constructed sheets there is nothing adopted to keep: the <style> goes beside the dialog's.
   adoptStyles(root, [...((root.adoptedStyleSheets as CSSStyleSheet[] | undefined) ?? []), styles]);
 }

@@ -4,6 +4,7 @@
 // leaves: never the photo, a handle, a requestId or a URL. It lives in the panel's chunk: every
 // event comes from the panel, and a page without analytics pays nothing in its first script.
 import type { TryonEventMap, TryonStatus } from '../core/events.js';
+import type { PanelHost } from '../core/panel-host.js';
 
 /** The parameters of one conversion event; absent keys are not sent at all. */
 export interface ConversionParams {
@@ -97,12 +98,13 @@ const outcomeOf = (status: TryonStatus): ConversionParams['outcome'] =>
  * first script carries none of this.
  */
 export class Conversions {
-  readonly #destinations: () => string | null | undefined;
+  /** Where the element's `analytics` attribute is read, at each event (its host is set after the dialog is made). */
+  readonly #context: { readonly host?: Pick<PanelHost, 'analytics'> | undefined };
   #openedAt = 0;
   #submit: { at: number; requestId: string; views: string; output: 'image' | 'video' } | undefined;
 
-  constructor(destinations: () => string | null | undefined) {
-    this.#destinations = destinations;
+  constructor(context: { readonly host?: Pick<PanelHost, 'analytics'> | undefined }) {
+    this.#context = context;
   }
 
   record<K extends keyof TryonEventMap>(type: K, detail: TryonEventMap[K]['detail']): void {
@@ -189,7 +191,7 @@ export class Conversions {
   }
 
   #send(name: ConversionName, params: ConversionParams): void {
-    sendConversion(this.#destinations(), name, params);
+    sendConversion(this.#context.host?.analytics, name, params);
   }
 }
 

@@ -1,9 +1,18 @@
 // What the shop's proxy answers (docs/proxy.md, "Routes"), as the widget reads it, and the one gate
 // every try-on status passes: its output URLs made absolute against the endpoint, or refused.
 import type { TryonOutput } from '../core/events.js';
-import type { ProxyStatus } from '../run/session.js';
 import { networkUrl, RefusedUrl } from './network-url.js';
 import { ProxyCallError } from './proxy-errors.js';
+
+/** The proxy's try-on status answer (docs/proxy.md). */
+export interface ProxyStatus {
+  status: 'queued' | 'processing' | 'succeeded' | 'failed' | string;
+  outputs: TryonOutput[];
+  /** Why the try-on failed, in the proxy's words (the run keeps it as the session's error). */
+  error?: { code: string; message: string; retryable: boolean };
+  /** The first look's own job, when the product has one: `status`/`outputs` above stay the full render's. */
+  preview?: { status: string; outputs: TryonOutput[] };
+}
 
 export interface ProductInfo {
   product: string;

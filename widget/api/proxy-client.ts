@@ -1,24 +1,36 @@
 // The shop's token proxy as the widget calls it (docs/proxy.md, "Routes"): the plain calls through
 // fetch live here; the photo's upload (XHR, for its progress) is photo-upload.ts, watching a try-on
 // or a hand-off (Server-Sent Events with a backing-off poll) is proxy-watch.ts, what the proxy
-// answers is proxy-answers.ts and how a call fails is proxy-errors.ts. Other modules import all of
-// it from here, the one entry.
-import type { ProxyStatus } from '../run/session.js';
+// answers is proxy-answers.ts, how a call fails is proxy-errors.ts and the gate for URLs from the
+// network is network-url.ts. This module is the one entry to all of them: what the rest of the
+// widget uses of api/ is re-exported below, and no module outside api/ imports another of its files.
 import { proxyBase } from '../core/availability.js';
+import { tryonSubject } from '../core/events.js';
 import { normaliseStatus } from './proxy-answers.js';
-import type { CreatedTryon, ProductInfo, StartedHandoff, TryonRequest, UploadedPhoto } from './proxy-answers.js';
+import type {
+  CreatedTryon,
+  ProductInfo,
+  ProxyStatus,
+  StartedHandoff,
+  TryonRequest,
+  UploadedPhoto,
+} from './proxy-answers.js';
 import { abortError, errorFrom, isNotAProxy, noAnswer, ProxyCallError, sayNoProxy } from './proxy-errors.js';
 import { uploadPhoto } from './photo-upload.js';
 import { watchTryon } from './proxy-watch.js';
 import type { WatchedProxy } from './proxy-watch.js';
 
-export { ProxyCallError, noAnswer, serviceDown } from './proxy-errors.js';
+export { ProxyCallError, abortError, noAnswer, serviceDown, wait } from './proxy-errors.js';
+export { streamUntil } from './proxy-watch.js';
+export type { WatchedProxy } from './proxy-watch.js';
+export { networkUrl } from './network-url.js';
 export type {
   CreatedTryon,
   HandoffState,
   ProductInfo,
   ProductModel,
   ProductVariant,
+  ProxyStatus,
   StartedHandoff,
   TryonRequest,
   UploadedPhoto,
@@ -130,7 +142,7 @@ export class ProxyClient {
       method: 'POST',
       signal,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ product, ...(variant ? { variant } : {}) }),
+      body: JSON.stringify(tryonSubject(product, variant)),
     });
   }
 

@@ -2,7 +2,7 @@
 // Server-Sent Events stream), falling back to a poll every pollInterval when the stream breaks,
 // backing off while the network or the proxy is failing and never giving up while the service is
 // only down. A hand-off's state is watched the same way (handoff-watch.ts, in the hand-off's chunk).
-import type { ProxyStatus } from '../run/session.js';
+import type { ProxyStatus } from './proxy-answers.js';
 import { abortError, ProxyCallError, serviceDown, wait } from './proxy-errors.js';
 
 /** What watching needs of the proxy client: its timing, its URLs and its plain reads. */

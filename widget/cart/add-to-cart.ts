@@ -3,27 +3,21 @@
 // that cannot add anything is said once in the console), and the add itself on Shopify or
 // WooCommerce (cart.ts) or by the shop's own code (`tryon-add-to-cart`'s `waitUntil`). Each new
 // try-on is a new thing to add: the state belongs to the result's requestId.
-import type { ReactiveControllerHost } from 'lit';
 import { addToShopifyCart, addToWooCommerceCart, CartError } from './cart.js';
-import type { ResultCart } from '../steps/result.js';
-import type { SessionState } from '../run/session.js';
-import type { PanelHost } from '../core/panel-host.js';
-import type { Texts } from '../panel/texts.js';
-import type { CartPlatform, TryonEventDetail, TryonSubject } from '../core/events.js';
+import type { ResultCart } from '../result/result-step.js';
+import type { TryonRun } from '../run/tryon-run.js';
+import type { Texts } from '../i18n/words/texts.js';
+import { tryonSubject } from '../core/events.js';
+import type { CartPlatform, TryonSubject } from '../core/events.js';
+import type { DialogContext } from '../core/dialog-context.js';
 
-/** What adding to the cart asks of the panel. */
-export interface AddToCartOptions {
-  host(): PanelHost;
-  session(): SessionState;
-  texts(): Texts;
-  productName(): string;
-  /** Whether "Add to cart" is the result's main button (no other colour is offered beside it). */
-  primary(): boolean;
-  /** Reports `tryon-add-to-cart`. */
-  report(detail: TryonEventDetail<'tryon-add-to-cart'>): void;
-  /** The cart took the item: the conversion is recorded. */
-  added(subject: TryonSubject, platform: CartPlatform): void;
-  announce(text: string): void;
+/** What adding to the cart reads of the dialog's context. */
+export interface AddToCartContext extends DialogContext {
+  readonly run: Pick<TryonRun, 'session'>;
+  /** "Try this colour", when the result offers one: "Add to cart" is then not the result's main button. */
+  readonly colours: { offer(texts: Texts): string | undefined };
+  /** The conversion events: the cart took the item. */
+  readonly conversions: { addedToCart(subject: TryonSubject, platform: CartPlatform): void };
 }
 
 type CartState = { state: ResultCart['state']; problem?: string; requestId: string | undefined };
@@ -37,28 +31,26 @@ export class AddToCart {
   };
   /** An `add-to-cart` or `cart-id` problem is said once, not at every render. */
   #told = '';
-  readonly #host: ReactiveControllerHost;
-  readonly #options: AddToCartOptions;
+  readonly #context: AddToCartContext;
 
-  constructor(host: ReactiveControllerHost, options: AddToCartOptions) {
-    this.#host = host;
-    this.#options = options;
+  constructor(context: AddToCartContext) {
+    this.#context = context;
   }
 
   #set(cart: CartState): void {
     this.#cart = cart;
-    this.#host.requestUpdate();
+    this.#context.panel.requestUpdate();
   }
 
   /** The id the shop's cart adds for the result on screen: the variant tried on, else the page's cart-id. */
   #item(): string | undefined {
-    return this.#options.session().variant || this.#options.host().cartId?.trim() || undefined;
+    return this.#context.run.session.variant || this.#context.host.cartId?.trim() || undefined;
   }
 
   /** "Add to cart" for the result on screen, or undefined (none asked for, or it could not add anything: said in the console). */
   forResult(): ResultCart | undefined {
-    const platform = this.#options.host().cartPlatform;
-    const asked = (this.#options.host().addToCart ?? '').trim();
+    const platform = this.#context.host.cartPlatform;
+    const asked = (this.#context.host.addToCart ?? '').trim();
     let problem = '';
     if (!platform && asked) problem = `="${asked}" is not shopify, woocommerce or event`;
     else if (platform !== 'event' && platform && !this.#item())
@@ -71,23 +63,24 @@ export class AddToCart {
     }
     if (!platform) return undefined;
     // Each result starts afresh: a new try-on is a new thing to add.
-    const current =
-      this.#cart.requestId === this.#options.session().requestId ? this.#cart : { state: 'idle' as const };
-    return { ...current, primary: this.#options.primary(), onAdd: this.add };
+    const context = this.#context;
+    const current = this.#cart.requestId === context.run.session.requestId ? this.#cart : { state: 'idle' as const };
+    return { ...current, primary: !context.colours.offer(context.texts), onAdd: this.add };
   }
 
   readonly add = async () => {
-    const platform = this.#options.host().cartPlatform;
-    const { requestId, variant } = this.#options.session();
+    const context = this.#context;
+    const platform = context.host.cartPlatform;
+    const { requestId, variant } = context.run.session;
     if (!platform || (this.#cart.requestId === requestId && this.#cart.state === 'adding')) return;
-    const texts = this.#options.texts();
-    const subject = { product: this.#options.host().product, ...(variant ? { variant } : {}) };
-    const product = this.#options.productName();
+    const texts = context.texts;
+    const subject = tryonSubject(context.host.product, variant);
+    const product = context.productName;
     const item = this.#item();
     const work: Promise<unknown>[] = [];
     this.#set({ state: 'adding', requestId });
-    this.#options.announce(texts.t('addingToCart'));
-    this.#options.report({
+    context.announce(texts.t('addingToCart'));
+    context.emit('tryon-add-to-cart', {
       ...subject,
       cart: platform,
       ...(item ? { item } : {}),
@@ -99,7 +92,7 @@ export class AddToCart {
       if (platform === 'shopify') await addToShopifyCart(item!);
       if (platform === 'woocommerce') {
         // WooCommerce adds the product, or its variation (the variant tried on) of the product in cart-id.
-        const parent = this.#options.host().cartId?.trim();
+        const parent = context.host.cartId?.trim();
         const how = await addToWooCommerceCart(parent || item!, parent ? variant || undefined : undefined);
         // The product form's post is loading the page, where WooCommerce says what it added.
         if (how === 'reloading') return;
@@ -107,8 +100,8 @@ export class AddToCart {
       await Promise.all(work);
       if (this.#cart.requestId !== requestId) return;
       this.#set({ state: 'added', requestId });
-      this.#options.announce(texts.t('addedToCartNote', { product }));
-      this.#options.added(subject, platform);
+      context.announce(texts.t('addedToCartNote', { product }));
+      context.conversions.addedToCart(subject, platform);
     } catch (error) {
       if (this.#cart.requestId !== requestId) return;
       // The platform's own words (Shopify's, in the shop's language) follow ours when it gave any.
@@ -118,7 +111,7 @@ export class AddToCart {
         requestId,
         problem: `${texts.t('addToCartFailed', { product })}${reason ? ` ${reason}` : ''}`,
       });
-      this.#options.announce('');
+      context.announce('');
     }
   };
 }

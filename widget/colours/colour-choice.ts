@@ -1,66 +1,68 @@
 // The colours a result offers, as a controller created once with the panel: "Try this colour" when
 // the page chose another variant than the result's (said once per result and variant in the live
 // region), and "See all colours", the grid of the other colours' drafts made with the result's photo
-// (previews.ts), from which one is made in full ("Make this one in full quality").
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { ColourPreviews, coloursToPreview } from './previews.js';
-import type { ColourTile } from './previews.js';
+// (drafts.ts), from which one is made in full ("Make this one in full quality").
+import type { ReactiveController } from 'lit';
+import { ColourDrafts, coloursToDraft } from './drafts.js';
+import type { ColourTile } from './drafts.js';
 import type { SessionState } from '../run/session.js';
 import type { TryonRun } from '../run/tryon-run.js';
-import type { Texts } from '../panel/texts.js';
+import type { PhotoChoice } from '../photo/photo-choice.js';
+import type { Texts } from '../i18n/words/texts.js';
+import type { DialogContext } from '../core/dialog-context.js';
 
-/** What the colours ask of the panel. */
-export interface ColourChoiceOptions {
-  texts(): Texts;
-  dialogOpen(): boolean;
-  /** The step changed what it shows: focus goes to its first control. */
-  focusStep(): void;
-  announce(text: string): void;
-  /** A new try-on's first view is shown, not the view chosen for the last one. */
-  resetView(): void;
+/** What the colours read of the dialog's context. */
+export interface ColourChoiceContext extends DialogContext {
+  readonly run: TryonRun;
+  /** The photo chosen on this page, uploaded again for a colour when its handle has expired. */
+  readonly photo: Pick<PhotoChoice, 'prepared'>;
+  /** The result on screen: a new try-on's first view is shown, not the view chosen for the last one. */
+  readonly result: { showFirstView(): void };
+  readonly dialogOpen: boolean;
 }
 
 export class ColourChoice implements ReactiveController {
   // Once every colour has its answer, the live region says how many are in.
-  readonly previews: ColourPreviews = new ColourPreviews(() => {
-    const { open, settled, tiles } = this.previews;
+  readonly drafts: ColourDrafts = new ColourDrafts(() => {
+    const { open, settled, tiles } = this.drafts;
     if (open && settled) {
       const ready = tiles.filter((t) => t.output).length;
-      this.#options.announce(this.#options.texts().t('coloursDone', { ready, count: tiles.length }));
+      this.#context.announce(this.#context.texts.t('coloursDone', { ready, count: tiles.length }));
     }
-    this.#host.requestUpdate();
+    this.#context.panel.requestUpdate();
   });
   /** The result and the chosen variant "Try this colour" was last announced for. */
   #announcedOffer = '';
-  readonly #host: ReactiveControllerHost;
-  readonly #run: TryonRun;
-  readonly #options: ColourChoiceOptions;
+  readonly #context: ColourChoiceContext;
 
-  constructor(host: ReactiveControllerHost, run: TryonRun, options: ColourChoiceOptions) {
-    this.#host = host;
-    this.#run = run;
-    this.#options = options;
-    host.addController(this);
+  constructor(context: ColourChoiceContext) {
+    this.#context = context;
+    context.panel.addController(this);
+  }
+
+  get #run(): TryonRun {
+    return this.#context.run;
   }
 
   /** Once per result and variant, before each render, the live region says a new colour can be tried with the same photo. */
   hostUpdate(): void {
-    const offer = this.offer(this.#options.texts());
+    const texts = this.#context.texts;
+    const offer = this.offer(texts);
     const key = offer ? `${this.#run.session.requestId}|${this.#run.chosenVariant ?? ''}` : '';
-    const open = this.#options.dialogOpen();
+    const open = this.#context.dialogOpen;
     if (offer && key !== this.#announcedOffer && open)
-      this.#options.announce(this.#options.texts().t('colourChanged', { action: offer }));
+      this.#context.announce(texts.t('colourChanged', { action: offer }));
     if (open || !offer) this.#announcedOffer = key;
   }
 
   hostDisconnected(): void {
-    // The colour previews' watches stop with the panel (each draft is charged and finishes upstream).
-    this.previews.reset();
+    // The colour drafts' watches stop with the panel (each draft is charged and finishes upstream).
+    this.drafts.reset();
   }
 
-  /** Another photo (or none): the colour previews made with the old one are not this shopper's now. */
+  /** Another photo (or none): the colour drafts made with the old one are not this shopper's now. */
   sessionChanged(after: SessionState): void {
-    if (after.photo?.handle !== this.previews.photo && this.previews.photo) this.previews.reset();
+    if (after.photo?.handle !== this.drafts.photo && this.drafts.photo) this.drafts.reset();
   }
 
   /** "Try this colour", named after the chosen variant when the proxy lists its name; undefined when not offered. */
@@ -74,34 +76,34 @@ export class ColourChoice implements ReactiveController {
   /** Whether the result offers "See all colours" (an expired photo handle is said on each colour, as the proxy refuses it). */
   offersAll(): boolean {
     const { complete, output, photo, variant } = this.#run.session;
-    return complete && output === 'image' && Boolean(photo) && coloursToPreview(this.#run.product, variant).length > 0;
+    return complete && output === 'image' && Boolean(photo) && coloursToDraft(this.#run.product, variant).length > 0;
   }
 
   readonly tryChosen = () => {
-    this.#options.resetView();
-    this.#run.tryChosenVariant();
+    this.#context.result.showFirstView();
+    this.#run.tryChosenVariant(this.#context.photo.prepared?.blob);
   };
 
   /** "See all colours": the other colours' drafts with this result's photo, in a grid. */
   readonly seeAll = () => {
     const photo = this.#run.session.photo;
     if (!photo) return;
-    const colours = coloursToPreview(this.#run.product, this.#run.session.variant);
-    this.previews.show(photo.handle, colours, (variant, signal) => this.#run.colourPreview(variant, signal));
-    this.#options.focusStep();
+    const colours = coloursToDraft(this.#run.product, this.#run.session.variant);
+    this.drafts.show(photo.handle, colours, (variant, signal) => this.#run.colourDraft(variant, signal));
+    this.#context.focusStep();
   };
 
   /** "Make this one in full quality": that colour at the product's tier; its draft shows meanwhile. */
   readonly upgrade = (tile: ColourTile) => {
     if (!tile.output) return;
-    this.previews.open = false;
-    this.#options.resetView();
+    this.drafts.open = false;
+    this.#context.result.showFirstView();
     this.#run.upgradeColour(tile.variant, tile.output);
   };
 
   readonly back = () => {
-    this.previews.open = false;
-    this.#options.focusStep();
-    this.#options.announce('');
+    this.drafts.open = false;
+    this.#context.focusStep();
+    this.#context.announce('');
   };
 }

@@ -19,6 +19,15 @@ export interface TryonSubject {
   variant?: string;
 }
 
+/**
+ * What an event names (and a request sends): the product, and its variant only when there is one, since
+ * an absent variant is the product's own garment. The one place that leaves an empty variant out.
+ */
+export const tryonSubject = (product: string, variant: string | undefined): TryonSubject => ({
+  product,
+  ...(variant ? { variant } : {}),
+});
+
 // An interface of its own rather than an alias, so compilers and editors name it in their messages.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface TryonOpenDetail extends TryonSubject {}
@@ -48,7 +57,7 @@ export interface TryonResultDetail extends TryonSubject {
 /** The first look (a quick draft) was painted while the full render is still being made. */
 export interface TryonPreviewDetail extends TryonSubject {
   tryon: string;
-  /** Milliseconds from the try-on's submit to the preview painted. */
+  /** Milliseconds from the try-on's submit to its first look painted. */
   ms: number;
 }
 export interface TryonErrorDetail extends TryonSubject {

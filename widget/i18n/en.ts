@@ -1,9 +1,9 @@
 // English, the default: the fallback for any text another dictionary lacks, and the list of keys.
 // Every string can be overridden through the element's `strings` property. `{name}` marks a value
 // filled in at run time. Its code, name, direction and the button's label come from
-// ../core/language.ts, the part of English that ships in the first script.
-import { english } from '../core/language.js';
-import type { LanguageInfo } from '../core/language.js';
+// language/language.ts, the part of English that ships in the first script.
+import { english } from './language/language.js';
+import type { LanguageInfo } from './language/language.js';
 
 export const en = {
   ...english,

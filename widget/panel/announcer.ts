@@ -2,20 +2,18 @@
 // the step's own words while a try-on is made (uploading, queued, rendering, the first look, the
 // service not answering), the session's news (a view in, the result ready), and what the shopper's
 // own actions bring (shared, saved, added to the cart, forgotten). A new step clears the old news.
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController } from 'lit';
 import { hasOutput } from '../run/session.js';
 import type { SessionEvent, SessionState } from '../run/session.js';
-import type { Texts } from './texts.js';
+import type { DialogContext } from '../core/dialog-context.js';
 
 export class Announcer implements ReactiveController {
   #said = '';
-  readonly #host: ReactiveControllerHost;
-  readonly #texts: () => Texts;
+  readonly #context: Pick<DialogContext, 'panel' | 'texts'>;
 
-  constructor(host: ReactiveControllerHost, texts: () => Texts) {
-    this.#host = host;
-    this.#texts = texts;
-    host.addController(this);
+  constructor(context: Pick<DialogContext, 'panel' | 'texts'>) {
+    this.#context = context;
+    context.panel.addController(this);
   }
 
   hostConnected(): void {}
@@ -23,12 +21,12 @@ export class Announcer implements ReactiveController {
   /** Puts `text` in the live region ('' empties it). */
   say(text: string): void {
     this.#said = text;
-    this.#host.requestUpdate();
+    this.#context.panel.requestUpdate();
   }
 
   /** The session's news: a new step clears what was said; a catalog's view in, the result ready. */
   sessionChanged(before: SessionState, after: SessionState, event: SessionEvent): void {
-    const texts = this.#texts();
+    const texts = this.#context.texts;
     if (after.status !== before.status) this.#said = '';
     if (event.type !== 'status') return;
     const arrived = after.outputs.filter((o) => !before.outputs.some((b) => b.url === o.url));
@@ -41,7 +39,7 @@ export class Announcer implements ReactiveController {
 
   /** The live region's words now. */
   line(session: SessionState): string {
-    const texts = this.#texts();
+    const texts = this.#context.texts;
     const { status, percent, tryon } = session;
     switch (status) {
       // Whole tens only, so a screen reader is not told every percent.
@@ -49,10 +47,10 @@ export class Announcer implements ReactiveController {
         return texts.t('uploading', { percent: texts.percent(Math.floor(percent / 10) * 10) });
       case 'queued':
       case 'rendering': {
-        const { notAnswering, preview, previewOff } = session;
+        const { notAnswering, firstLook, firstLookOff } = session;
         if (notAnswering) return texts.t('notAnswering');
         // Said once, when the first look arrives; the full render's own words come with the result.
-        if (preview && !previewOff) return texts.t('previewReady');
+        if (firstLook && !firstLookOff) return texts.t('previewReady');
         return status === 'rendering' ? texts.t('rendering') : tryon ? texts.t('queued') : texts.t('sending');
       }
       case 'result':

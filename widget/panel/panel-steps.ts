@@ -1,73 +1,38 @@
-// The one map from the session to the step the dialog shows (steps/*.ts), with each step's inputs:
+// The one map from the session to the step the dialog shows (each a `*-step.ts` of its feature's
+// folder), with each step's inputs:
 // consent, the photo, the models and the hand-off (alternatives.ts, loaded on demand), progress with
-// the first look, the result or the colours' grid, and the error. It reads the panel's parts as
-// `StepParts`, built by the panel at each render, and keeps nothing itself.
+// the first look, the result or the colours' grid, and the error. It reads everything from the
+// dialog's context (panel-context.ts) and keeps nothing itself.
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { TryonRun } from '../run/tryon-run.js';
 import { actionLabel } from '../run/error-policy.js';
-import type { ClockController } from './clock.js';
-import type { CompareController } from '../result/compare.js';
 import { lastPhoto } from '../core/storage.js';
-import type { Texts } from './texts.js';
-import type { PanelHost } from '../core/panel-host.js';
-import { consentStep, consentText } from '../steps/consent.js';
+import { consentStep, consentText } from './consent-step.js';
 import { consentWords } from '../run/consent-version.js';
-import { photoStep } from '../steps/photo.js';
-import { firstLook, progressStep } from '../steps/progress.js';
-import { coloursStep } from '../steps/colours.js';
-import type { ColourChoice } from '../colours/colour-choice.js';
-import { resultStep } from '../steps/result.js';
-import type { ImageView } from '../steps/result.js';
-import { errorStep } from '../steps/error.js';
-import type { PhoneHandoff } from '../alternatives/phone-handoff.js';
-import { networkUrl } from '../api/network-url.js';
-import type { SmallScreen } from './small-screen.js';
-import type { AddToCart } from '../cart/add-to-cart.js';
-import type { PhotoChoice } from '../photo/photo-choice.js';
-import type { ResultView } from '../result/view.js';
-
-/** What the steps read of the panel: its controllers, its own state, and its handlers. */
-export interface StepParts {
-  texts: Texts;
-  productName: string;
-  host: PanelHost;
-  renderRoot: ShadowRoot;
-  run: TryonRun;
-  photo: PhotoChoice;
-  handoff: PhoneHandoff;
-  colours: ColourChoice;
-  cart: AddToCart;
-  result: ResultView;
-  clock: ClockController;
-  compare: CompareController;
-  smallScreen: SmallScreen;
-  consentChecked: boolean;
-  checkConsent(checked: boolean): void;
-  focusStep(): void;
-  hide(): void;
-  browseModels(): void;
-  onForget(): void;
-  onRetry(): void;
-  onAnotherPhoto(): void;
-  onImageError(): void;
-}
+import { photoStep } from '../photo/photo-step.js';
+import { firstLook, progressStep } from './progress-step.js';
+import { coloursStep } from '../colours/colours-step.js';
+import { resultStep } from '../result/result-step.js';
+import type { ImageView } from '../result/result-step.js';
+import { errorStep } from './error-step.js';
+import { networkUrl } from '../api/proxy-client.js';
+import type { PanelContext } from './panel-context.js';
 
 /** What a drawn try-on image needs: the shopper's photo (when sent from this page) for the compare. */
-function imageView(p: StepParts): ImageView {
+function imageView(p: PanelContext): ImageView {
   const photo = p.run.session.photo;
   return {
     texts: p.texts,
     productName: p.productName,
     before: p.photo.before(photo?.handle),
     compare: p.compare,
-    onImageError: p.onImageError,
+    onImageError: p.imageFailed,
     round: p.result.pictureRound,
   };
 }
 
 /** The product's models, their pictures through the same gate as every URL from the network. */
-function models(p: StepParts): { id: string; name: string; image: string }[] {
+function models(p: PanelContext): { id: string; name: string; image: string }[] {
   const client = p.run.client();
   return (p.run.product?.models ?? []).flatMap((model) => {
     try {
@@ -79,7 +44,7 @@ function models(p: StepParts): { id: string; name: string; image: string }[] {
 }
 
 /** "No photo? See it on a model" and, on a computer, "Use your phone": offered beside consent and the photo step. */
-function alternativesRow(p: StepParts): TemplateResult | typeof nothing {
+function alternativesRow(p: PanelContext): TemplateResult | typeof nothing {
   const { texts } = p;
   if (p.handoff.phone) return nothing;
   const models = (p.run.product?.models ?? []).length > 0;
@@ -91,7 +56,7 @@ function alternativesRow(p: StepParts): TemplateResult | typeof nothing {
   </div>`;
 }
 
-export function renderStep(p: StepParts): TemplateResult | typeof nothing {
+export function renderStep(p: PanelContext): TemplateResult | typeof nothing {
   const { texts, photo, productName } = p;
   const session = p.run.session;
   const alternatives = p.handoff.loaded;
@@ -103,7 +68,7 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
       texts,
       problem: p.handoff.phone.problem,
       number: alternatives.spacedNumber(number ?? ''),
-      onClose: () => p.hide(),
+      onClose: () => p.panel.hide(),
     });
   }
   const handoff = p.handoff.desk;
@@ -162,13 +127,13 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
     case 'photo':
       return html`${photoStep({
         texts,
-        preview: photo.prepared ? photo.preview : undefined,
+        thumbnail: photo.prepared ? photo.thumbnail : undefined,
         preparing: photo.preparing,
         dragging: photo.dragging,
         problem: photo.problem,
         hasLastPhoto: Boolean(lastPhoto(p.host.endpoint)),
         canForget: p.run.hasPhotoToForget(),
-        onForget: p.onForget,
+        onForget: p.forget,
         onDragOver: photo.onDragOver,
         onDragLeave: photo.onDragLeave,
         onDrop: photo.onDrop,
@@ -176,15 +141,15 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
         onSubmit: () => {
           if (!photo.prepared || !photo.allowsSend) return;
           if (p.handoff.phone) void p.handoff.sendToComputer(photo.prepared.blob);
-          else void p.run.sendPhoto();
+          else void p.run.sendPhoto(photo.prepared.blob);
         },
         check:
           photo.check === 'loading'
             ? { view: nothing, allowsSend: false }
             : photo.check
-              ? { view: photo.check.view(p.renderRoot as ShadowRoot), allowsSend: photo.check.allowsSend }
+              ? { view: photo.check.view(p.root), allowsSend: photo.check.allowsSend }
               : undefined,
-        onPick: (camera) => p.renderRoot.querySelector<HTMLInputElement>(camera ? '#camera' : '#file')?.click(),
+        onPick: (camera) => p.root.querySelector<HTMLInputElement>(camera ? '#camera' : '#file')?.click(),
         onUseLastPhoto: () => p.run.useLastPhoto(),
         onFile: photo.onFile,
         phone: p.handoff.phone ? { sending: p.handoff.phone.state === 'sending' } : undefined,
@@ -203,23 +168,23 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
         expectedSeconds: Math.round(p.run.expectedMs() / 1000),
         notAnswering: Boolean(session.notAnswering),
         onCancel: () => p.run.cancel(),
-        preview: session.preview
+        firstLook: session.firstLook
           ? {
-              output: session.preview,
+              output: session.firstLook,
               view: imageView(p),
-              onLoad: () => p.run.previewShown(),
+              onLoad: p.firstLookPainted,
             }
           : undefined,
       });
     case 'result':
-      return p.colours.previews.open && session.complete
+      return p.colours.drafts.open && session.complete
         ? coloursStep({
             texts,
             productName,
-            tiles: p.colours.previews.tiles,
+            tiles: p.colours.drafts.tiles,
             onUpgrade: p.colours.upgrade,
             onBack: p.colours.back,
-            onImageError: p.onImageError,
+            onImageError: p.imageFailed,
           })
         : resultStep({
             texts,
@@ -238,8 +203,8 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
             onSelect: (view) => p.result.select(view),
             onDownload: p.result.download,
             onShare: p.result.share,
-            onAnotherPhoto: p.onAnotherPhoto,
-            onForget: p.onForget,
+            onAnotherPhoto: p.anotherPhoto,
+            onForget: p.forget,
             onMakeVideo: () => p.run.makeVideo(),
             colourOffer: p.colours.offer(texts),
             onTryColour: p.colours.tryChosen,
@@ -247,15 +212,15 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
             fadeFrom: p.result.fadeFrom,
             offerColours: p.colours.offersAll(),
             onSeeColours: p.colours.seeAll,
-            onImageError: p.onImageError,
+            onImageError: p.imageFailed,
             round: p.result.pictureRound,
           });
     case 'error': {
       // The full render failed after its first look: the shopper keeps the look and is told plainly.
       const kept =
-        session.preview && session.failedStage === 'render'
+        session.firstLook && session.failedStage === 'render'
           ? firstLook(texts, {
-              output: session.preview,
+              output: session.firstLook,
               view: imageView(p),
               onLoad: () => undefined,
             })
@@ -266,8 +231,8 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
         texts,
         message: kept ? texts.t('previewFullFailed') : session.error?.message,
         action: action && texts.t(action),
-        onRetry: p.onRetry,
-        onClose: () => p.hide(),
+        onRetry: p.retry,
+        onClose: () => p.panel.hide(),
         kept,
       });
     }

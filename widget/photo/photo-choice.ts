@@ -1,57 +1,50 @@
 // The shopper's choice of a photo, as a controller created once with the panel: the file picked or
-// dropped, prepared on the device (photo.ts) with its preview, the photo check on it before anything
-// is uploaded (photo-check.ts, a chunk fetched only then), and the previews of photos sent from this
+// dropped, prepared on the device (photo.ts) with its thumbnail, the photo check on it before anything
+// is uploaded (photo-check.ts, a chunk fetched only then), and the thumbnails of photos sent from this
 // page, kept by photo handle for the before/after view. Nothing here uploads: the run does.
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController } from 'lit';
 import { prepareRawPhoto } from './photo.js';
 import type { PreparedPhoto } from './photo.js';
 import type { PhotoCheck } from './check/photo-check.js';
-import { photoProblem } from '../steps/photo.js';
-import type { Texts } from '../panel/texts.js';
-import type { TryonEventDetail } from '../core/events.js';
+import { photoProblem } from './photo-step.js';
+import { tryonSubject } from '../core/events.js';
+import type { TryonEventDetail, TryonSubject } from '../core/events.js';
+import type { DialogContext } from '../core/dialog-context.js';
 
 type CheckVerdict = Omit<TryonEventDetail<'tryon-photo-check'>, 'product' | 'variant'>;
 
-/** What the choice asks of the panel. */
-export interface PhotoChoiceOptions {
-  /** Whether a photo may be chosen now (consent was given). */
-  mayChoose(): boolean;
-  /** A new photo is being prepared: a new logical try-on (the run hears it). */
-  chosen(): void;
-  texts(): Texts;
-  /** The element's `photo-check` attribute now. */
-  checkMode(): string | null;
-  /** Whether the product asks for the whole body, once the product is known. */
-  needsFullBody(): Promise<boolean>;
-  /** What reports `tryon-photo-check`, about the variant chosen when the check starts. */
-  checkReporter(): (verdict: CheckVerdict) => void;
-  /** The photo step changed what it shows: focus goes to its first control. */
-  focusStep(): void;
-  /** Puts words in the live region. */
-  announce(text: string): void;
-  /** Opens the file picker for another photo. */
-  pickAnother(): void;
+/** What the choice reads of the dialog's context: the run, as far as a photo is its business. */
+export interface PhotoChoiceContext extends DialogContext {
+  readonly run: {
+    /** A photo may be chosen once consent was given. */
+    readonly session: { readonly consented: boolean };
+    /** The product and the variant chosen on the page now (`tryon-photo-check` names the one chosen when the check starts). */
+    readonly subject: TryonSubject;
+    /** A new photo is being prepared: a new logical try-on. */
+    photoChosen(): void;
+    /** Whether the product asks for the whole body, once the product is known. */
+    needsFullBody(): Promise<boolean>;
+  };
 }
 
-/** Previews of photos uploaded from this page, by photo handle, for the before/after view. */
+/** Thumbnails of photos uploaded from this page, by photo handle, for the before/after view. */
 const beforeImages = new Map<string, string>();
 
 export class PhotoChoice implements ReactiveController {
   prepared: PreparedPhoto | undefined;
-  preview: string | undefined;
+  /** The chosen photo's thumbnail (an object URL of the prepared photo), shown in the photo step. */
+  thumbnail: string | undefined;
   preparing = false;
   problem = '';
   dragging = false;
   /** The chosen photo's check: 'loading' while its chunk arrives; undefined with photo-check="off". */
   check: PhotoCheck | 'loading' | undefined;
 
-  readonly #host: ReactiveControllerHost;
-  readonly #options: PhotoChoiceOptions;
+  readonly #context: PhotoChoiceContext;
 
-  constructor(host: ReactiveControllerHost, options: PhotoChoiceOptions) {
-    this.#host = host;
-    this.#options = options;
-    host.addController(this);
+  constructor(context: PhotoChoiceContext) {
+    this.#context = context;
+    context.panel.addController(this);
   }
 
   hostConnected(): void {}
@@ -61,44 +54,45 @@ export class PhotoChoice implements ReactiveController {
     return this.check === undefined || (this.check !== 'loading' && this.check.allowsSend);
   }
 
-  /** Prepares a chosen photo and shows its preview; nothing is uploaded yet. */
+  /** Prepares a chosen photo and shows its thumbnail; nothing is uploaded yet. */
   async choose(file: Blob): Promise<void> {
-    if (!this.#options.mayChoose()) return;
+    const context = this.#context;
+    if (!context.run.session.consented) return;
     this.problem = '';
     this.preparing = true;
-    this.#host.requestUpdate();
-    this.#options.chosen();
+    context.panel.requestUpdate();
+    context.run.photoChosen();
     try {
       this.prepared = await prepareRawPhoto(file);
-      this.preview = URL.createObjectURL(this.prepared.blob);
-      this.#options.focusStep();
+      this.thumbnail = URL.createObjectURL(this.prepared.blob);
+      context.focusStep();
       void this.#checkPhoto(this.prepared.blob);
     } catch (error) {
       this.forget();
-      this.problem = photoProblem(this.#options.texts(), error);
+      this.problem = photoProblem(context.texts, error);
     } finally {
       this.preparing = false;
-      this.#host.requestUpdate();
+      context.panel.requestUpdate();
     }
   }
 
   /** The photo on screen goes (another photo, a refused one, "Forget my photo"): its check stops. */
   forget(): void {
     this.prepared = undefined;
-    this.preview = undefined;
+    this.thumbnail = undefined;
     if (this.check !== 'loading') this.check?.cancel();
     this.check = undefined;
-    this.#host.requestUpdate();
+    this.#context.panel.requestUpdate();
   }
 
-  /** The photo now on screen was uploaded as `handle`: its preview is the "before" of its try-ons. */
+  /** The photo now on screen was uploaded as `handle`: its thumbnail is the "before" of its try-ons. */
   uploaded(handle: string): void {
-    if (this.preview) beforeImages.set(handle, this.preview);
+    if (this.thumbnail) beforeImages.set(handle, this.thumbnail);
   }
 
-  /** The photo this tab uploaded last is used again: its preview, when this page made one. */
+  /** The photo this tab uploaded last is used again: its thumbnail, when this page made one. */
   reused(handle: string): void {
-    this.preview = beforeImages.get(handle);
+    this.thumbnail = beforeImages.get(handle);
   }
 
   /** The "before" of a try-on made with the photo `handle`, when sent from this page. */
@@ -106,9 +100,9 @@ export class PhotoChoice implements ReactiveController {
     return handle ? beforeImages.get(handle) : undefined;
   }
 
-  /** "Forget my photo": every preview of every photo this tab kept goes too. */
+  /** "Forget my photo": every thumbnail of every photo this tab kept goes too. */
   forgetAll(): void {
-    for (const url of new Set([...beforeImages.values(), this.preview ?? ''])) if (url) URL.revokeObjectURL(url);
+    for (const url of new Set([...beforeImages.values(), this.thumbnail ?? ''])) if (url) URL.revokeObjectURL(url);
     beforeImages.clear();
     this.forget();
   }
@@ -138,37 +132,39 @@ export class PhotoChoice implements ReactiveController {
 
   #drag(on: boolean): void {
     this.dragging = on;
-    this.#host.requestUpdate();
+    this.#context.panel.requestUpdate();
   }
 
   /** The photo check, before anything is uploaded (`photo-check` attribute): its chunk is fetched only now. */
   async #checkPhoto(photo: Blob): Promise<void> {
-    const options = this.#options;
-    const attribute = options.checkMode();
-    const report = options.checkReporter();
+    const context = this.#context;
+    const attribute = context.host.getAttribute('photo-check');
+    const { variant } = context.run.subject;
+    const report = (verdict: CheckVerdict) =>
+      context.emit('tryon-photo-check', { ...tryonSubject(context.host.product, variant), ...verdict });
     if (attribute === 'off') return report({ result: 'skipped', reasons: [], mode: 'off' });
     this.check = 'loading';
-    this.#host.requestUpdate();
+    context.panel.requestUpdate();
     try {
       // The chunk and the product's answer together: a photo chosen before the product was known
       // waits for it, so a garment that needs the whole body is never checked as one that does not.
       const [{ PhotoCheck }, needsFullBody] = await Promise.all([
         import('./check/photo-check.js'),
-        options.needsFullBody(),
+        context.run.needsFullBody(),
       ]);
       if (this.prepared?.blob !== photo) return;
       this.check = new PhotoCheck({
         photo,
         attribute,
         needsFullBody,
-        language: options.texts().code,
+        language: context.texts.code,
         emit: report,
         changed: () => {
-          options.focusStep();
-          this.#host.requestUpdate();
+          context.focusStep();
+          context.panel.requestUpdate();
         },
-        announce: options.announce,
-        chooseAnother: options.pickAnother,
+        announce: (text) => context.announce(text),
+        chooseAnother: () => context.root.querySelector<HTMLInputElement>('#file')?.click(),
       });
     } catch (error) {
       // Its chunk did not load: the shopper goes on unchecked, and the page is told.
@@ -176,6 +172,6 @@ export class PhotoChoice implements ReactiveController {
       if (this.prepared?.blob === photo) this.check = undefined;
       report({ result: 'unavailable', reasons: [], mode: attribute === 'strict' ? 'strict' : 'warn' });
     }
-    this.#host.requestUpdate();
+    context.panel.requestUpdate();
   }
 }

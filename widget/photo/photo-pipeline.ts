@@ -8,12 +8,28 @@
 // a chunk of its own loaded only when such a photo is picked, turns it into pixels that take the
 // same path.
 import { JPEG_QUALITY, MAX_INPUT_BYTES, MAX_LONG_SIDE, MIN_SHORT_SIDE, PhotoError } from './rules.js';
-import type { PreparedPhoto } from './rules.js';
+import type { PhotoProblem, PreparedPhoto } from './rules.js';
 
 /** A prepared photo, and which decoder read it (the tests check libheif is loaded only where needed). */
 export interface Prepared extends PreparedPhoto {
   decoder: 'browser' | 'libheif';
 }
+
+/**
+ * What the page asks the preparation's worker (prep/worker.ts) and what it answers. Written here, beside
+ * the preparation, so that the page's side (photo.ts) and the worker share it without the page
+ * importing the worker's folder.
+ */
+export interface PrepRequest {
+  id: number;
+  file: Blob;
+}
+export type PrepAnswer =
+  | { id: number; photo: Prepared }
+  /** The photo itself is refused (not an image, too small, too large, unreadable): the page shows why. */
+  | { id: number; problem: PhotoProblem; message: string; facts: { width?: number; height?: number; sizeMb?: number } }
+  /** The worker could not do it (a browser without a 2D OffscreenCanvas in workers): the page does it instead. */
+  | { id: number; failed: string };
 
 type Sniffed = 'jpeg' | 'png' | 'webp' | 'gif' | 'bmp' | 'avif' | 'heic' | 'unknown';
 

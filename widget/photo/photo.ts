@@ -5,11 +5,10 @@
 // task. Where the browser has no module workers or OffscreenCanvas, or the page's CSP refuses the
 // worker (`worker-src`), or the widget is served from another origin than the page, the same steps
 // run on the page in slices (a yield between decode, draw and encode), and the console says so.
-import type { Prepared } from './photo-pipeline.js';
+import type { PrepAnswer, Prepared } from './photo-pipeline.js';
 import { PhotoError } from './rules.js';
 import type { PreparedPhoto } from './rules.js';
-import type { PrepAnswer } from './prep/worker.js';
-import { askWorker, startWorker, workersAvailable, WorkerStartError } from './worker-file.js';
+import { askWorker, startWorker, workersAvailable, WorkerStartError } from '../core/worker-file.js';
 
 export * from './rules.js';
 

@@ -1,5 +1,5 @@
 // What a prepared photo is and what a photo may be: the limits, the error with its figures for the
-// shopper's message, and the result. Shared by the page (photo.ts, steps/photo.ts) and the photo
+// shopper's message, and the result. Shared by the page (photo.ts, photo-step.ts) and the photo
 // preparation's worker (prep/worker.ts), which is why it is a module of its own.
 export const MAX_INPUT_BYTES = 25 * 1024 * 1024;
 export const MIN_SHORT_SIDE = 256;

@@ -2,23 +2,17 @@
 // to arrive, then the shopper's choice), the first look fading out under the full render that took
 // its place, a video brought into view when it lands below the fold, and Download and Share of what
 // is shown (actions.ts), said in the live region.
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController } from 'lit';
 import { hasOutput } from '../run/session.js';
 import type { SessionEvent, SessionState } from '../run/session.js';
+import type { TryonRun } from '../run/tryon-run.js';
 import { download, outputFileName, productPageUrl, share } from './actions.js';
-import type { Texts } from '../panel/texts.js';
 import type { TryonOutput } from '../core/events.js';
+import type { DialogContext } from '../core/dialog-context.js';
 
-/** What the result view asks of the panel. */
-export interface ResultViewOptions {
-  session(): SessionState;
-  texts(): Texts;
-  /** The product's name as the shopper reads it, and its id (for file names). */
-  productName(): string;
-  productId(): string;
-  /** Where the result is drawn (a download's link is made there). */
-  root(): ShadowRoot;
-  announce(text: string): void;
+/** What the result view reads of the dialog's context: the session of the run. */
+export interface ResultViewContext extends DialogContext {
+  readonly run: Pick<TryonRun, 'session'>;
 }
 
 /** The live region's words for each way a share went ("cancelled" says nothing). */
@@ -36,13 +30,11 @@ export class ResultView implements ReactiveController {
   pictureRound = 0;
   /** A video has just arrived: it is scrolled into view once it is rendered. */
   #revealVideo = false;
-  readonly #host: ReactiveControllerHost;
-  readonly #options: ResultViewOptions;
+  readonly #context: ResultViewContext;
 
-  constructor(host: ReactiveControllerHost, options: ResultViewOptions) {
-    this.#host = host;
-    this.#options = options;
-    host.addController(this);
+  constructor(context: ResultViewContext) {
+    this.#context = context;
+    context.panel.addController(this);
   }
 
   hostConnected(): void {}
@@ -51,13 +43,13 @@ export class ResultView implements ReactiveController {
   select(view: string): void {
     this.selectedView = view;
     this.fadeFrom = undefined;
-    this.#host.requestUpdate();
+    this.#context.panel.requestUpdate();
   }
 
   /** A new try-on (another photo, colour or product): its first view to arrive is shown. */
   showFirstView(): void {
     this.selectedView = '';
-    this.#host.requestUpdate();
+    this.#context.panel.requestUpdate();
   }
 
   sessionChanged(before: SessionState, after: SessionState, event: SessionEvent): void {
@@ -71,7 +63,7 @@ export class ResultView implements ReactiveController {
       this.selectedView = arrived.find((o) => o.type === 'image')?.view ?? '';
     if (after.complete && hasOutput(after) && !(before.complete && hasOutput(before))) {
       // The full render takes the first look's place: a short crossfade (styles); "ready" says it once.
-      if (before.preview && after.output === 'image') this.fadeFrom = before.preview.url;
+      if (before.firstLook && after.output === 'image') this.fadeFrom = before.firstLook.url;
       // The video lands below the image, often below the fold: bring it into view.
       if (after.output === 'video') this.#revealVideo = true;
     }
@@ -80,7 +72,7 @@ export class ResultView implements ReactiveController {
   /** After a render with the dialog open: a video that just arrived is scrolled into view (after focus moved). */
   revealVideo(): void {
     if (!this.#revealVideo) return;
-    const video = this.#options.root().querySelector('video');
+    const video = this.#context.root.querySelector('video');
     if (!video) return;
     this.#revealVideo = false;
     const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -91,33 +83,35 @@ export class ResultView implements ReactiveController {
   }
 
   #currentImage(): TryonOutput | undefined {
-    const images = this.#options.session().outputs.filter((o) => o.type === 'image');
+    const images = this.#context.run.session.outputs.filter((o) => o.type === 'image');
     return images.find((o) => o.view === this.selectedView) ?? images[0];
   }
 
   readonly download = async () => {
-    const { output, complete, outputs } = this.#options.session();
+    const context = this.#context;
+    const { output, complete, outputs } = context.run.session;
     const chosen = output === 'video' && complete ? outputs.find((o) => o.type === 'video') : this.#currentImage();
     if (!chosen) return;
     // The result stays on screen; the live region says the save failed, so Download can be pressed again.
-    if (!(await download(chosen, this.#options.productId(), this.#options.root())))
-      this.#options.announce(this.#options.texts().t('error_generic'));
+    if (!(await download(chosen, context.host.product, context.root)))
+      context.announce(context.texts.t('error_generic'));
   };
 
   readonly share = async () => {
-    const output = this.#currentImage() ?? this.#options.session().outputs[0];
+    const context = this.#context;
+    const output = this.#currentImage() ?? context.run.session.outputs[0];
     if (!output) return;
-    const texts = this.#options.texts();
-    const product = this.#options.productName();
+    const texts = context.texts;
+    const product = context.productName;
     const url = productPageUrl();
     const outcome = await share(output, {
       title: product,
       text: texts.t('shareText', { product }),
       url,
-      fileName: outputFileName(output, this.#options.productId()),
+      fileName: outputFileName(output, context.host.product),
     });
     // The live region says what was shared, so a screen reader user knows what the sheet sent.
-    if (outcome === 'failed') this.#options.announce(texts.t('shareFailed', { product, url }));
-    else if (outcome !== 'cancelled') this.#options.announce(texts.t(sharedWords[outcome], { product }));
+    if (outcome === 'failed') context.announce(texts.t('shareFailed', { product, url }));
+    else if (outcome !== 'cancelled') context.announce(texts.t(sharedWords[outcome], { product }));
   };
 }

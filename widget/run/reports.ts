@@ -1,5 +1,5 @@
 // What each change of a run tells the world outside the dialog, worked out in this one place: the
-// public event it reports (tryon-submit, -progress, -preview, -result, -error, -close) and what the
+// public event it reports (tryon-submit, -progress, -result, -error, -close) and what the
 // tab's storage keeps or forgets for a reload. Both follow from the change alone (the session
 // before and after, and what happened), so the run (tryon-run.ts) has a single channel back to the
 // panel: the changes it publishes.
@@ -7,14 +7,13 @@ import { hasOutput } from './session.js';
 import type { SessionEvent, SessionState } from './session.js';
 import type { Unavailable } from '../core/availability.js';
 import { forgetPhoto, forgetTryon, rememberPhoto, rememberTryon } from '../core/storage.js';
+import { tryonSubject } from '../core/events.js';
 import type { TryonEventDetail, TryonEventName, TryonSubject } from '../core/events.js';
 
 /** What a run says that changes nothing in the session: it is published all the same. */
 export type RunNotice =
   /** The try-on is being sent to the proxy: `views` and `variant` as they are sent. */
   | { type: 'submitting'; views: string[]; variant: string | undefined }
-  /** The first look was painted, `ms` after the submit. */
-  | { type: 'preview-painted'; ms: number }
   /** What the proxy said of the product on opening: it can be tried on now (''), or why not. */
   | { type: 'availability'; reason: Unavailable };
 
@@ -46,8 +45,7 @@ const resultIn = (before: SessionState, after: SessionState): boolean =>
 
 /** What an event is about: the product, and the variant of the try-on under way (before one, the page's). */
 function subjectOf(session: SessionState, facts: ReportFacts): TryonSubject {
-  const variant = session.requestId ? session.variant : facts.chosenVariant;
-  return { product: facts.product, ...(variant ? { variant } : {}) };
+  return tryonSubject(facts.product, session.requestId ? session.variant : facts.chosenVariant);
 }
 
 /** The public events a change reports, in the order the page hears them. */
@@ -65,7 +63,7 @@ export function reportsOf(before: SessionState, after: SessionState, event: RunC
       break;
     case 'submitting': {
       const { variant, views } = event;
-      const detail = { product: facts.product, ...(variant ? { variant } : {}) };
+      const detail = tryonSubject(facts.product, variant);
       reports.push(['tryon-submit', { ...detail, requestId: after.requestId ?? '', views, output: after.output }]);
       break;
     }
@@ -88,9 +86,6 @@ export function reportsOf(before: SessionState, after: SessionState, event: RunC
     case 'failed':
       reports.push(['tryon-error', { ...subject, ...event.error }]);
       break;
-    case 'preview-painted':
-      reports.push(['tryon-preview', { ...subject, tryon: after.tryon ?? '', ms: event.ms }]);
-      break;
   }
   return reports;
 }
@@ -108,7 +103,8 @@ export function keepForReload(change: RunChange, facts: ReportFacts): void {
       rememberTryon(endpoint, product, {
         tryon: event.tryon,
         requestId,
-        ...(event.variant ? { variant: event.variant } : {}),
+        // Kept as JSON, which leaves out a variant that is undefined (the product's own garment).
+        variant: event.variant,
         views: event.views,
         output,
         submittedAt: event.at,

@@ -1,7 +1,9 @@
-// What the shopper's try-on is (SessionState), what can happen to it (SessionEvent) and what the
-// proxy answers about it (ProxyStatus): the types the reducer (session.ts) works on, apart from it
-// so that the reducer and its status rules (session-status.ts) both build on them without a cycle.
+// What the shopper's try-on is (SessionState) and what can happen to it (SessionEvent): the types
+// the reducer (session.ts) works on, apart from it so that the reducer and its status rules
+// (session-status.ts) both build on them without a cycle. What the proxy answers about a try-on
+// (ProxyStatus) is the proxy client's word (api/proxy-answers.ts).
 import type { TryonOutput, TryonStatus } from '../core/events.js';
+import type { ProxyStatus } from '../api/proxy-client.js';
 
 /** The part of the flow that failed, which decides what "Try again" does. */
 export type FailedStage = 'product' | 'photo' | 'upload' | 'submit' | 'watch' | 'render';
@@ -48,18 +50,9 @@ export interface SessionState {
    * The first look: a quick draft image of this try-on, shown while the full render is made (and
    * kept when the full render fails after it). Never downloaded or shared: the full render replaces it.
    */
-  preview?: TryonOutput;
-  /** Set when the try-on under way was asked for without a first look (`preview: "off"`). */
-  previewOff?: boolean;
-}
-
-/** The proxy's try-on status answer (docs/proxy.md). */
-export interface ProxyStatus {
-  status: 'queued' | 'processing' | 'succeeded' | 'failed' | string;
-  outputs: TryonOutput[];
-  error?: SessionError;
-  /** The first look's own job, when the product has one: `status`/`outputs` above stay the full render's. */
-  preview?: { status: string; outputs: TryonOutput[] };
+  firstLook?: TryonOutput;
+  /** Set when the try-on under way was asked for without a first look (sent as `preview: "off"`). */
+  firstLookOff?: boolean;
 }
 
 export type SessionEvent =
@@ -128,7 +121,7 @@ export function newTryon(requestId: string | undefined, variant: string | undefi
     complete: false,
     error: undefined,
     failedStage: undefined,
-    preview: undefined,
-    previewOff: undefined,
+    firstLook: undefined,
+    firstLookOff: undefined,
   };
 }

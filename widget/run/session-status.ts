@@ -2,7 +2,8 @@
 // taken while the full render is not in yet, and the proxy's status read as the shopper's step.
 import type { TryonOutput } from '../core/events.js';
 import { hasOutput } from './session-state.js';
-import type { ProxyStatus, SessionState } from './session-state.js';
+import type { ProxyStatus } from '../api/proxy-client.js';
+import type { SessionState } from './session-state.js';
 
 function mergeOutputs(known: TryonOutput[], incoming: TryonOutput[]): TryonOutput[] {
   const merged = [...known];
@@ -14,11 +15,11 @@ function mergeOutputs(known: TryonOutput[], incoming: TryonOutput[]): TryonOutpu
   return merged;
 }
 
-/** The first look's image once its job succeeded; a failed or unfinished preview shows nothing. */
-function previewOf(answer: ProxyStatus): TryonOutput | undefined {
-  const preview = answer.preview;
-  if (!preview || preview.status !== 'succeeded' || !Array.isArray(preview.outputs)) return undefined;
-  return preview.outputs.find((o) => o.type === 'image');
+/** The first look's image once its job (the answer's `preview`) succeeded; a failed or unfinished one shows nothing. */
+function firstLookOf(answer: ProxyStatus): TryonOutput | undefined {
+  const job = answer.preview;
+  if (!job || job.status !== 'succeeded' || !Array.isArray(job.outputs)) return undefined;
+  return job.outputs.find((o) => o.type === 'image');
 }
 
 export function statusAfter(state: SessionState, answer: ProxyStatus): SessionState {
@@ -27,8 +28,8 @@ export function statusAfter(state: SessionState, answer: ProxyStatus): SessionSt
   // A first look whose draft finished after the full render (the upstream jobs race) is late: the
   // full render is on screen, so it is not shown, announced nor reported (tryon-preview).
   const late = answer.status === 'succeeded' || ofThisJob || hasOutput(state);
-  const preview = (late ? undefined : previewOf(answer)) ?? state.preview;
-  state = preview ? { ...state, preview } : state;
+  const firstLook = (late ? undefined : firstLookOf(answer)) ?? state.firstLook;
+  state = firstLook ? { ...state, firstLook } : state;
   switch (answer.status) {
     case 'succeeded':
       return { ...state, status: 'result', outputs, complete: true, error: undefined, failedStage: undefined };

@@ -37,6 +37,18 @@ export const watchedInBackground = (state: SessionState): boolean =>
 
 const backgroundEvents = new Set<SessionEvent['type']>(['submitted', 'status', 'failed', 'not-answering']);
 
+/**
+ * The session's first look, painted now, is one to tell the page of (`tryon-preview`): the draft of
+ * the try-on under way while its full render is still being made, also when the dialog closed
+ * meanwhile. A colour's draft shown while its full render is made is not a first look of that
+ * try-on; nor is one painted after the full render came in (the image may finish loading after the
+ * result replaced it).
+ */
+export function firstLookToTell(state: SessionState): boolean {
+  const at = state.status === 'idle' ? state.resume : state.status;
+  return Boolean(state.tryon && state.firstLook && !state.firstLookOff) && (at === 'queued' || at === 'rendering');
+}
+
 /** True once a try-on watched in the background has its result: the button shows its ready badge. */
 export const readyInBackground = (state: SessionState): boolean =>
   state.status === 'idle' && state.resume === 'result' && state.complete && hasOutput(state);
@@ -101,8 +113,8 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         photo: undefined,
         tryon: undefined,
         error: undefined,
-        preview: undefined,
-        previewOff: undefined,
+        firstLook: undefined,
+        firstLookOff: undefined,
       };
     case 'upload-start': {
       if (!state.consented) return state;
@@ -171,8 +183,8 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         percent: 0,
         submittedAt: undefined,
         notAnswering: undefined,
-        preview: undefined,
-        previewOff: undefined,
+        firstLook: undefined,
+        firstLookOff: undefined,
       };
     case 'forgotten':
       // "Forget my photo": nothing of it is left in the session; the shopper may pick another.
@@ -207,8 +219,8 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         tryon: undefined,
         percent: 0,
         submittedAt: undefined,
-        preview: event.draft,
-        previewOff: event.draft ? true : undefined,
+        firstLook: event.draft,
+        firstLookOff: event.draft ? true : undefined,
       };
     case 'resume':
       return {
@@ -224,8 +236,8 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         outputs: [],
         complete: false,
         photo: event.photo,
-        preview: undefined,
-        previewOff: undefined,
+        firstLook: undefined,
+        firstLookOff: undefined,
       };
     case 'product-changed':
       // A different product is a different try-on: everything but the shopper's consent starts over.

@@ -1,6 +1,8 @@
-// What a run reads from its element and asks of it (questions only: everything the run says goes
-// out as changes, flow.ts), one run's signal and stage, and the requestId every try-on is sent with.
+// What a run reads from the dialog it serves (questions only: everything the run says goes out as
+// changes, tryon-run.ts), one run's signal and stage, and the requestId every try-on is sent with.
+import type { ReactiveControllerHost } from 'lit';
 import type { FailedStage } from './session.js';
+import type { PanelHost } from '../core/panel-host.js';
 
 export function newRequestId(): string {
   // randomUUID exists only in secure contexts; a shop page on plain http still needs an id.
@@ -9,24 +11,15 @@ export function newRequestId(): string {
   return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** What the run reads from its element, afresh each time (the shop may change it at any moment). */
-export interface RunSettings {
-  endpoint: string;
-  product: string;
-  /** Comma-separated views the shop asked for; empty for every view the product offers. */
-  views: string;
-  /** The variant (colour) chosen on the page; empty for the product's own garment. */
-  variant: string;
-  pollInterval: number;
-}
-
-/** What the run asks of its element: questions only; everything it says goes out as changes. */
-export interface RunOptions {
-  settings(): RunSettings;
-  /** The prepared photo to upload, when the shopper chose one. */
-  chosenPhoto(): Blob | undefined;
-  /** The shopper's words for an error code. */
-  errorMessage(code: string): string;
+/**
+ * What the run reads of the dialog it serves: the dialog itself (it asks it to render again), the
+ * element's settings, read afresh each time (the shop may change them at any moment), and the
+ * shopper's words for an error code.
+ */
+export interface RunContext {
+  readonly panel: ReactiveControllerHost;
+  readonly host: Pick<PanelHost, 'endpoint' | 'product' | 'views' | 'variant' | 'pollInterval'>;
+  readonly texts: { errorMessage(code: string): string };
 }
 
 /** One run: its signal, and the stage it is at (which decides what "Try again" repeats). */

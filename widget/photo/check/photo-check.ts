@@ -16,7 +16,7 @@ import { checkEn } from './i18n/english.js';
 import type { CheckTexts } from './i18n/english.js';
 import type { CheckAnswer } from './worker.js';
 import type { TryonPhotoCheckDetail } from '../../core/events.js';
-import { askWorker, startWorker, workersAvailable, WorkerStartError } from '../worker-file.js';
+import { askWorker, startWorker, workersAvailable, WorkerStartError } from '../../core/worker-file.js';
 
 export type PhotoCheckMode = 'warn' | 'strict';
 
@@ -179,7 +179,7 @@ export class PhotoCheck {
     this.#options.changed();
   };
 
-  /** The check's part of the photo step, under the preview. */
+  /** The check's part of the photo step, under the thumbnail. */
   view(root: ShadowRoot | HTMLElement): TemplateResult | typeof nothing {
     adoptCheckStyles(root);
     const t = this.texts;

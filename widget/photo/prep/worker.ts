@@ -4,20 +4,8 @@
 // worker, as a chunk of its own. Built on its own by scripts/worker-build.ts into
 // dist/cdn/photo-prep-worker.js (and photo-prep-heic-<hash>.js beside it); started by photo.ts.
 import { preparePhotoHere } from '../photo-pipeline.js';
-import type { Prepared } from '../photo-pipeline.js';
+import type { PrepAnswer, PrepRequest } from '../photo-pipeline.js';
 import { PhotoError } from '../rules.js';
-import type { PhotoProblem } from '../rules.js';
-
-export interface PrepRequest {
-  id: number;
-  file: Blob;
-}
-export type PrepAnswer =
-  | { id: number; photo: Prepared }
-  /** The photo itself is refused (not an image, too small, too large, unreadable): the page shows why. */
-  | { id: number; problem: PhotoProblem; message: string; facts: { width?: number; height?: number; sizeMb?: number } }
-  /** The worker could not do it (a browser without a 2D OffscreenCanvas in workers): the page does it instead. */
-  | { id: number; failed: string };
 
 const scope = globalThis as unknown as {
   onmessage: unknown;

@@ -1,11 +1,10 @@
-// "See all colours": the product's other colours on the shopper as draft previews made with the
+// "See all colours": the product's other colours on the shopper as colour drafts made with the
 // photo of the result on screen (no new upload), each its own small try-on at the draft tier
-// (`quality: "preview"`), reserved and counted by the proxy. The product's `colourPreviews` says how
-// many the widget asks for; the proxy holds the cap too, and a colour it refuses
+// (sent as `quality: "preview"`), reserved and counted by the proxy. The product's `colourPreviews`
+// says how many the widget asks for; the proxy holds the cap too, and a colour it refuses
 // (`colour_preview_limit`) or that fails says so on its tile, never hidden.
 import type { TryonOutput } from '../core/events.js';
-import type { ProductInfo } from '../api/proxy-client.js';
-import type { ProxyStatus } from '../run/session.js';
+import type { ProductInfo, ProxyStatus } from '../api/proxy-client.js';
 
 export interface ColourTile {
   variant: string;
@@ -14,8 +13,8 @@ export interface ColourTile {
   output?: TryonOutput | false;
 }
 
-/** The colours "See all colours" previews: the product's others, up to its cap; none when it is off. */
-export function coloursToPreview(
+/** The colours "See all colours" drafts: the product's others, up to its cap; none when it is off. */
+export function coloursToDraft(
   product: ProductInfo | undefined,
   shown: string | undefined,
 ): { id: string; name: string }[] {
@@ -23,7 +22,7 @@ export function coloursToPreview(
   return cap > 0 ? (product?.variants ?? []).filter((v) => v.id !== shown).slice(0, cap) : [];
 }
 
-export class ColourPreviews {
+export class ColourDrafts {
   tiles: ColourTile[] = [];
   /** The grid is on screen (instead of the result). */
   open = false;
@@ -38,7 +37,7 @@ export class ColourPreviews {
     return this.tiles.length > 0 && this.tiles.every((t) => t.output !== undefined);
   }
 
-  /** Opens the grid for `photo`: colours already previewed with it are kept (each was paid for once), the others asked for now. */
+  /** Opens the grid for `photo`: colours already drafted with it are kept (each was paid for once), the others asked for now. */
   show(
     photo: string,
     colours: { id: string; name: string }[],
@@ -64,7 +63,7 @@ export class ColourPreviews {
     this.changed();
   }
 
-  /** Another photo, a forgotten one, another product: the old photo's previews stop and go. */
+  /** Another photo, a forgotten one, another product: the old photo's drafts stop and go. */
   reset(): void {
     this.#abort.abort();
     this.#abort = new AbortController();

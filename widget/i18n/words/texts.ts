@@ -1,9 +1,8 @@
 // The texts the panel shows: the shop's overrides first, then the language's dictionary, then English.
 // Numbers filled into a text are written by Intl in the dictionary's language (its digits, its
 // separators), and so are percents and durations: no dictionary spells a number or a unit.
-import { en } from '../i18n/en.js';
-import type { Strings, Translation } from '../i18n/en.js';
-import { MIN_SHORT_SIDE } from '../photo/photo.js';
+import { en } from '../en.js';
+import type { Strings, Translation } from '../en.js';
 import { formatDuration, formatNumber, formatPercent, formatSeconds } from './format.js';
 
 export type TextValues = Record<string, string | number>;
@@ -19,10 +18,17 @@ function format(text: string, values: TextValues, locale: string): string {
 export class Texts {
   readonly #overrides: Partial<Strings>;
   readonly #translation: Translation | undefined;
+  readonly #facts: TextValues;
 
-  constructor(overrides: Partial<Strings>, translation: Translation | undefined) {
+  /**
+   * `facts` are what any text may name without its caller knowing (the smallest photo side the
+   * widget accepts, for error_photo_too_small): they come from the parts that own them, so the
+   * words depend on no feature; a value a call passes wins over a fact of the same name.
+   */
+  constructor(overrides: Partial<Strings>, translation: Translation | undefined, facts: TextValues = {}) {
     this.#overrides = overrides;
     this.#translation = translation;
+    this.#facts = facts;
   }
 
   /** The writing direction of the dictionary in use; undefined leaves the page's direction. */
@@ -36,7 +42,11 @@ export class Texts {
   }
 
   t(key: keyof Strings, values: TextValues = {}): string {
-    return format(this.#overrides[key] ?? this.#translation?.[key] ?? en[key], values, this.code);
+    return format(
+      this.#overrides[key] ?? this.#translation?.[key] ?? en[key],
+      { ...this.#facts, ...values },
+      this.code,
+    );
   }
 
   /** A whole percent (0–100), as the language writes it. */
@@ -62,8 +72,7 @@ export class Texts {
   /** The shopper's words for a proxy error code (the generic message for codes without their own). */
   errorMessage(code: string): string {
     const key = errorKey(code);
-    // error_photo_too_small names the smallest side the widget itself accepts.
-    return key in en ? this.t(key as keyof Strings, { minSide: MIN_SHORT_SIDE }) : this.t('error_generic');
+    return key in en ? this.t(key as keyof Strings) : this.t('error_generic');
   }
 }
 
@@ -71,7 +80,7 @@ export class Texts {
  * Codes that mean the same to a shopper share one sentence, so each dictionary (fetched by the
  * shopper's browser) carries it once: a request the proxy could not take (the page is out of date),
  * a shop whose set-up refuses this page, a service briefly down, a photo at its cap (of try-ons or
- * of colour previews), a colour with no try-on (or no preview).
+ * of colour drafts), a colour with no try-on (or no draft).
  */
 const SAME_WORDS: Record<string, string> = {
   method_not_allowed: 'invalid_request',

@@ -6,7 +6,7 @@
 // them) and shown beside the field, tied to it by aria-describedby.
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { Texts } from '../panel/texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 
 export interface DesktopHandoffStep {
   texts: Texts;

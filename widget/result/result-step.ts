@@ -3,8 +3,8 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { TryonOutput } from '../core/events.js';
-import type { CompareController } from '../result/compare.js';
-import type { Texts } from '../panel/texts.js';
+import type { CompareController } from './compare.js';
+import type { Texts } from '../i18n/words/texts.js';
 
 export interface ResultStep {
   texts: Texts;
@@ -30,7 +30,7 @@ export interface ResultStep {
   cart?: ResultCart;
   /** The first look this result just replaced: it fades out over the full render (not under reduced motion). */
   fadeFrom?: string | undefined;
-  /** "See all colours" is offered (a product with variants and colour previews on). */
+  /** "See all colours" is offered (a product with variants and colour drafts on). */
   offerColours?: boolean;
   onSeeColours?(): void;
   /** An image shown here did not load (a wrong URL, an expired file): said as an error, never a blank "ready". */

@@ -1,14 +1,14 @@
-// The photo step: tips, a drop zone with the preview, and the ways to give a photo (file, camera,
+// The photo step: tips, a drop zone with the thumbnail, and the ways to give a photo (file, camera,
 // the last one this tab uploaded).
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { MAX_INPUT_BYTES, MIN_SHORT_SIDE, PhotoError } from '../photo/photo.js';
-import type { Texts } from '../panel/texts.js';
+import { MAX_INPUT_BYTES, MIN_SHORT_SIDE, PhotoError } from './photo.js';
+import type { Texts } from '../i18n/words/texts.js';
 
 export interface PhotoStep {
   texts: Texts;
-  /** The prepared photo's preview, once there is one to send. */
-  preview: string | undefined;
+  /** The prepared photo's thumbnail, once there is one to send (its part keeps the public name `preview`). */
+  thumbnail: string | undefined;
   preparing: boolean;
   dragging: boolean;
   /** Why the chosen file was refused, in the shopper's words. */
@@ -24,7 +24,7 @@ export interface PhotoStep {
   onPick(camera: boolean): void;
   onUseLastPhoto(): void;
   onFile(event: Event): void;
-  /** The photo check's verdict under the preview (photo-check.ts), and whether it lets the photo be sent. */
+  /** The photo check's verdict under the thumbnail (photo-check.ts), and whether it lets the photo be sent. */
   check?: { view: TemplateResult | typeof nothing; allowsSend: boolean } | undefined;
   /** Opened on a phone by a hand-off: the photo goes to the computer ("Send to my computer"), nothing else is offered. */
   phone?: { sending: boolean } | undefined;
@@ -32,7 +32,7 @@ export interface PhotoStep {
 
 export function photoStep(step: PhotoStep): TemplateResult {
   const { texts } = step;
-  const ready = Boolean(step.preview) && (step.check?.allowsSend ?? true);
+  const ready = Boolean(step.thumbnail) && (step.check?.allowsSend ?? true);
   return html`<div part="photo" class="body">
     <h3 id="step-title" tabindex="-1">${step.phone ? texts.t('handoffPhoneTitle') : texts.t('photoTitle')}</h3>
     <div>
@@ -47,8 +47,8 @@ export function photoStep(step: PhotoStep): TemplateResult {
     <div part="dropzone" class="dropzone ${step.dragging ? 'over' : ''}"
       @dragover=${step.onDragOver} @dragleave=${step.onDragLeave} @drop=${step.onDrop}>
       ${
-        step.preview
-          ? html`<img part="preview" src=${step.preview} alt=${texts.t('previewAlt')}>`
+        step.thumbnail
+          ? html`<img part="preview" src=${step.thumbnail} alt=${texts.t('previewAlt')}>`
           : html`<p class="muted">${step.preparing ? texts.t('preparing') : texts.t('dropHint')}</p>`
       }
     </div>

@@ -2,7 +2,9 @@
 // speaks, and English's label. Every dictionary (widget/i18n/<code>.ts) declares its own code,
 // name and writing direction, in the manner of Shoelace's translations; only English's first
 // entries travel up front, so the button has its label without a fetch. Any other language's
-// dictionary is loaded on demand (widget/core/languages.ts), so adding one never grows this script.
+// dictionary is loaded on demand (widget/i18n/words/dictionaries.ts), so adding one never grows this
+// script. Not in i18n/ itself, where every module is taken for a dictionary (dictionaries.ts says
+// why), nor in words/, which reads en.ts: en.ts reads this.
 
 /** What every dictionary says about its language. */
 export interface LanguageInfo {

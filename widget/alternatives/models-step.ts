@@ -3,7 +3,7 @@
 // Picking one goes straight to the try-on; the shop's own picture needs no consent.
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { Texts } from '../panel/texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 
 export interface ModelChoice {
   id: string;

@@ -1,10 +1,10 @@
-// "See all colours": the other colours' quick previews in a grid (a list, so a screen reader counts
+// "See all colours": the other colours' drafts in a grid (a list, so a screen reader counts
 // them), each named by a heading, with "Make this one in full quality" (named with its colour) once
 // its draft is in. The grid flows with the dialog's direction and wraps to two columns on a phone.
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { Texts } from '../panel/texts.js';
-import type { ColourTile } from '../colours/previews.js';
+import type { Texts } from '../i18n/words/texts.js';
+import type { ColourTile } from './drafts.js';
 
 export interface ColoursStep {
   texts: Texts;
@@ -12,7 +12,7 @@ export interface ColoursStep {
   tiles: ColourTile[];
   onUpgrade(tile: ColourTile): void;
   onBack(): void;
-  /** A colour's preview did not load: said as an error, never a blank tile. */
+  /** A colour's draft did not load: said as an error, never a blank tile. */
   onImageError(): void;
 }
 

@@ -3,7 +3,7 @@
 // "Close" when nothing can succeed today (the day's budget or the shopper's daily try-ons spent).
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { Texts } from '../panel/texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 import { nothing } from 'lit';
 
 export interface ErrorStep {

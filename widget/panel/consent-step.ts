@@ -2,7 +2,7 @@
 // shop's privacy page, a checkbox. Its words are also what the consent version is a hash of.
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { Texts } from '../panel/texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 
 export interface ConsentStep {
   texts: Texts;

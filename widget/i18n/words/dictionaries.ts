@@ -1,7 +1,9 @@
 // Finds a language's dictionary by its code, loading it on demand: one chunk per language, fetched
 // only by a page that speaks it. Adding a language is adding widget/i18n/<code>.ts; nothing here
-// (nor in the button) lists them.
-import type { Translation } from '../i18n/en.js';
+// (nor in the button) lists them. The bundler makes the template import below a glob of every
+// module in i18n/, so i18n/ holds the dictionaries alone and the modules that read them are in its
+// subfolders: beside the dictionaries, each would become a chunk of its own.
+import type { Translation } from '../en.js';
 
 const loaded = new Map<string, Promise<Translation | undefined>>();
 
@@ -11,7 +13,7 @@ export function loadTranslation(code: string): Promise<Translation | undefined> 
   if (!/^[a-z]{2,3}$/.test(code)) return Promise.resolve(undefined);
   let found = loaded.get(code);
   if (!found) {
-    found = import(`../i18n/${code}.ts`)
+    found = import(`../${code}.ts`)
       .then((module: Record<string, unknown>) => module['default'] as Translation | undefined)
       .catch(() => {
         // Unknown language, or offline: English stands in. A later call may try again.

@@ -1,6 +1,6 @@
 // Starting one of the widget's module workers and asking it one question, shared by the photo
-// preparation (photo.ts → photo-prep-worker.js) and the photo check (photo-check.ts →
-// photo-check-worker.js). Each worker file is built beside the widget's chunks (scripts/worker-build.ts),
+// preparation (photo/photo.ts → photo-prep-worker.js) and the photo check (photo/check/photo-check.ts →
+// photo-check-worker.js), here below both so that neither part of photo/ leans on the other's folder. Each worker file is built beside the widget's chunks (scripts/worker-build.ts),
 // so it is found relative to the chunk that starts it. A worker must come from the page's own origin
 // and a CSP may refuse it (`worker-src`): `new Worker` then throws, or the worker fires `error`
 // instead of answering; both reject here, and the caller says so in the console and goes on without.

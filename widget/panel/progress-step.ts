@@ -2,10 +2,10 @@
 // against the time expected, and "Cancel". The words of the moment are in the dialog's live region.
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { Texts } from '../panel/texts.js';
+import type { Texts } from '../i18n/words/texts.js';
 import type { TryonOutput } from '../core/events.js';
-import { image } from './result.js';
-import type { ImageView } from './result.js';
+import { image } from '../result/result-step.js';
+import type { ImageView } from '../result/result-step.js';
 
 export interface ProgressStep {
   texts: Texts;
@@ -22,17 +22,17 @@ export interface ProgressStep {
    * The first look, once its draft succeeded: shown marked as a quick preview, with the compare on
    * it and the time the full render still needs. No Download or Share here: only the full render is.
    */
-  preview?: { output: TryonOutput; view: ImageView; onLoad(): void } | undefined;
+  firstLook?: { output: TryonOutput; view: ImageView; onLoad(): void } | undefined;
 }
 
 /** The first look, marked as such; `note` (the full render's time so far and expected) below it. */
 export function firstLook(
   texts: Texts,
-  preview: NonNullable<ProgressStep['preview']>,
+  look: NonNullable<ProgressStep['firstLook']>,
   note: unknown = nothing,
 ): TemplateResult {
   return html`<div class="first-look" part="first-look"><p class="first-look-badge" part="first-look-badge">${texts.t('previewBadge')}</p>
-    ${image(preview.view, preview.output, texts.t('previewImageAlt', { product: preview.view.productName }), preview.onLoad)}${note}</div>`;
+    ${image(look.view, look.output, texts.t('previewImageAlt', { product: look.view.productName }), look.onLoad)}${note}</div>`;
 }
 
 /** The full render's time so far against the time expected, once it was submitted. */
@@ -48,8 +48,8 @@ export function progressStep(step: ProgressStep): TemplateResult {
   return html`<div part="progress" class="body">
     <h3 id="step-title" tabindex="-1" data-autofocus>${texts.t('progressTitle', { product: step.productName })}</h3>
     ${
-      step.preview && !step.uploading
-        ? firstLook(texts, step.preview, step.notAnswering ? nothing : timing(step))
+      step.firstLook && !step.uploading
+        ? firstLook(texts, step.firstLook, step.notAnswering ? nothing : timing(step))
         : step.uploading
           ? html`<progress max="100" .value=${step.percent} aria-labelledby="status"></progress>`
           : step.notAnswering
