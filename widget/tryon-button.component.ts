@@ -1,8 +1,8 @@
-// <tryon-button>, the element a shop puts on its page, in the first script. About 500 lines: some 150
-// are its public documentation (the custom-elements manifest, docs/api-reference.md and the editor
-// data are generated from the comments on the class and its properties, so they stay beside what
-// they document). Moving its holdout, dictionary loading and panel prefetch into modules of their own
-// was tried and added 0.1 KB to the first script, which is at 9.7 of its 10 KB budget.
+// <tryon-button>, the element a shop puts on its page, in the first script. Much of it is its public
+// documentation: the custom-elements manifest, docs/api-reference.md and the editor data are generated
+// from the comments on the class and its properties, so they stay beside what they document. Its
+// holdout, dictionary loading and panel prefetch stay in this module too: as modules of their own they
+// make the first script larger, and it is close to its budget (docs/performance.md, "Page weight").
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues } from 'lit';
 import { buttonStyles } from './tryon-button.styles.js';

@@ -4,8 +4,8 @@
 //
 // Registering waits for the next task (blocking time). Evaluating Lit and the button is
 // one piece of work and upgrading the page's <tryon-button> with its first render is another;
-// together they were one task of 12 ms on this machine, which Lighthouse's 4× slower phone counts
-// as 56-67 ms, over the 50 ms that makes a task long. Apart, each is well under.
+// together, on a slow phone, they can make one long task (over 50 ms), which delays the shopper's
+// first tap; apart, each is well under (docs/performance.md, "Blocking time").
 import { define } from './tryon-button.define.js';
 
 setTimeout(define, 0);
