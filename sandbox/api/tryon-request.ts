@@ -4,14 +4,14 @@
 // person_image, a garment file for garment_image). Each refusal names its field.
 import { z } from 'zod';
 import { tiers } from './tiers.js';
-import type { IssueDetail } from '../errors.js';
+import type { IssueDetail } from './errors.js';
 
 export const views = ['front', 'three_quarter_left', 'side', 'back'] as const;
 export type View = (typeof views)[number];
 
 /**
- * Categories and subtypes the sandbox accepts: those the API document names, plus bandhgala and
- * suit (its use cases name them). A category not listed here has no subtypes.
+ * Categories and subtypes the sandbox accepts: those docs/upstream-api.md names, plus bandhgala and
+ * suit. A category not listed here has no subtypes.
  */
 export const subtypesByCategory: Record<string, readonly string[]> = {
   saree: ['nivi', 'bengali', 'gujarati', 'maharashtrian'],
@@ -95,7 +95,7 @@ export function zodIssues(error: z.ZodError): IssueDetail[] {
 /** Kinds of the files a request names, as far as they exist in the caller's workspace. */
 export type FileKindOf = (id: string) => string | undefined;
 
-/** Rules that a schema cannot see: 2.7.3 (which images each mode needs), file kinds, subtypes. */
+/** Rules that a schema cannot see: which images each mode needs, the kinds of the files named, subtypes. */
 export function crossFieldIssues(req: TryonRequest, kindOf: FileKindOf): IssueDetail[] {
   const issues: IssueDetail[] = [];
   const needFile = (

@@ -1,6 +1,6 @@
 // Workspaces, as the hosted API scopes keys to them: each has its credits and idempotency keys, and
 // sees only its own files and jobs. Which keys are test keys (`sk_test_…`, charged nothing).
-import { startingCredits } from './jobs/tiers.js';
+import { startingCredits } from '../api/tiers.js';
 
 export interface IdempotentEntry {
   fingerprint: string;

@@ -11,7 +11,7 @@ export const price = {
   video: { draft: 5, standard: 10, premium: 20 },
 } as const satisfies Record<'image' | 'video', Record<Tier, number>>;
 
-/** A job time as the API document states latencies: a median and a 95th percentile, in seconds at SANDBOX_SPEED=1. */
+/** A job time as docs/upstream-api.md states latencies: a median and a 95th percentile, in seconds at SANDBOX_SPEED=1. */
 export interface Latency {
   median: number;
   p95: number;
@@ -19,7 +19,7 @@ export interface Latency {
 
 /**
  * How long a job takes at SANDBOX_SPEED=1, from submit to its front output (queued time included).
- * Standard and premium use the API document's typical p95 (25 s and 60 s); their medians (15 s and
+ * Standard and premium use docs/upstream-api.md's typical p95 (25 s and 60 s); their medians (15 s and
  * 35 s) are the sandbox's own assumption. A draft is "cheap and meant for iteration": a few seconds.
  * Videos have no stated latency; they take about three times the image front.
  */
