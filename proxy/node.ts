@@ -15,7 +15,7 @@ import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { createProxy, type ProxyOptions } from './app.js';
-import { createAdmin, type AdminMetrics } from './operator/admin.js';
+import { createAdmin, type AdminMetrics } from './admin.js';
 import { resolveLimits } from './config/limits.js';
 import { MemoryStore } from './store/memory.js';
 import { CatalogError, catalogImages, parseCatalog } from './catalog/catalog.js';

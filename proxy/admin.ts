@@ -1,5 +1,6 @@
 // The admin listener: GET /metrics (Prometheus) and GET /usage (the day's spending against the
-// budget) for the shop's operator, a Hono app of its own. node.ts serves it on TRYON_ADMIN_PORT
+// budget) for the shop's operator, a Hono app of its own, so it sits with the entries at the
+// package's root rather than among the parts they are built from. node.ts serves it on TRYON_ADMIN_PORT
 // (loopback by default), never on the public port, so no reverse proxy's prefix stripping can put
 // it on the internet; the Workers entry answers /usage with it when a token is bound. Every answer
 // needs `Authorization: Bearer <token>`, compared in constant time. The token is checked first: the
@@ -11,13 +12,13 @@
 // answers cheap and tells it to stop.
 import { Hono, type Context } from 'hono';
 import { requestId } from 'hono/request-id';
-import { constantTimeEqual } from '../security/crypto.js';
-import { ProxyError, answerInternalError, isProxyError } from '../http/errors.js';
-import { loggedPath, redactingLog } from '../middleware/request-log.js';
-import type { ProxyEnv } from '../http/request-facts.js';
-import type { Log } from './log.js';
-import type { SpendLedger } from '../money/spend-ledger.js';
-import type { UsageBook, UsageDay } from '../money/usage-book.js';
+import { constantTimeEqual } from './security/crypto.js';
+import { ProxyError, answerInternalError, isProxyError } from './http/errors.js';
+import { loggedPath, redactingLog } from './middleware/request-log.js';
+import type { ProxyEnv } from './http/request-facts.js';
+import type { Log } from './operator/log.js';
+import type { SpendLedger } from './money/spend-ledger.js';
+import type { UsageBook, UsageDay } from './money/usage-book.js';
 
 /** Refused attempts one client may make in any sixty seconds before its wrong tokens are answered 429. */
 export const ADMIN_REFUSALS_PER_MINUTE = 10;
