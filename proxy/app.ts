@@ -11,14 +11,14 @@ import { hmac, hmacKey, toHex } from './security/crypto.js';
 import { HandleSigner } from './security/handles.js';
 import { resolveLimits } from './config/limits.js';
 import { connectionAddress, knownRuntime, parseTrustProxy } from './http/client-address.js';
-import { clientOfRequest } from './http/request-client.js';
+import { clientOfRequest } from './http/client-key.js';
 import { resolvePrices } from './money/prices.js';
 import { originCheck } from './middleware/origin-check.js';
 import { appProxyClients } from './middleware/shopify-app-proxy.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { answerUnknownRoutes } from './middleware/unknown-routes.js';
 import { redactingLog } from './middleware/request-log.js';
-import { answerHeaders } from './middleware/answer-headers.js';
+import { everyAnswer } from './middleware/every-answer.js';
 import { TryonStatusBoard } from './tryon/status.js';
 import { BudgetAlerts } from './money/budget-alerts.js';
 import { MemoryStore } from './store/memory.js';
@@ -156,7 +156,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
 
   const app = new Hono<ProxyEnv>();
   // Request id, the security headers (prepared once) and the log line: one middleware.
-  app.use(answerHeaders(log, now));
+  app.use(everyAnswer(log, now));
 
   if (appProxy) app.use(appProxy.verify);
   // Pages call the shopper's routes, so those check the page's origin; /webhooks and /health are

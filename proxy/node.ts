@@ -30,7 +30,7 @@ import {
 import type { FileIdCache } from './catalog/garment-files.js';
 import { lingerBeforeClosing, lingerBounds } from './http/lingering-close.js';
 import type { ProxyLimits } from './config/limits.js';
-import { ProxyAnswer } from './http/node-answer.js';
+import { ProxyAnswer } from './http/node-response.js';
 import type { ProxyEnv } from './http/request-facts.js';
 
 /** The shopper's address as the Node socket sees it: what rate limits are keyed by on Node. */
@@ -156,7 +156,7 @@ export async function startProxy(options: StartOptions): Promise<StartedProxy> {
     port,
     hostname,
     lingerBounds(resolveLimits(proxyOptions.limits)),
-    // Its answers write the security headers and request id into their heads (node-answer.ts).
+    // Its answers write the security headers and request id into their heads (http/node-response.ts).
     { ServerResponse: ProxyAnswer, ...nodeServerTimeouts(proxyOptions.limits) },
   );
   let adminListener: Awaited<ReturnType<typeof listen>> | undefined;

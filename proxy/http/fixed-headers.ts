@@ -1,9 +1,9 @@
 // What every answer's head carries whatever route made it: the security headers and the request id.
 // Web-standard (no Node import), because the middleware that sets them runs on Workers too. On Node
-// the public listener's answers write them into the head themselves (node-answer.ts), and the
+// the public listener's answers write them into the head themselves (node-response.ts), and the
 // middleware only tells each answer its request id: setting them on a Response after the route turns
-// @hono/node-server's plain header record into a `Headers` object and back, which cost the proxy
-// half its `/health` throughput (docs/performance.md).
+// @hono/node-server's plain header record into a `Headers` object and back, work that would weigh
+// on every answer (docs/performance.md).
 
 /** The security headers, in the order Hono's secureHeaders set them, with the proxy's choices. */
 export const SECURITY_HEADERS: readonly (readonly [string, string])[] = [
@@ -29,7 +29,7 @@ export const FIXED_HEADER_NAMES: ReadonlySet<string> = new Set([
   'x-powered-by',
 ]);
 
-/** Marks an answer object that writes the fixed headers itself (node-answer.ts). */
+/** Marks an answer object that writes the fixed headers itself (node-response.ts). */
 export const WRITES_FIXED_HEADERS: unique symbol = Symbol.for('tryon-proxy.writes-fixed-headers');
 
 /** An answer that writes the fixed headers into its own head; it needs only the request's id. */
@@ -38,7 +38,7 @@ export interface FixedHeadersWriter {
   requestId: string;
   /**
    * The request's own X-Request-Id, from the runtime's request, which has parsed it already: not
-   * through the adapter's `Headers`, work every answer paid (docs/performance.md, fifth round).
+   * through the adapter's `Headers`, which every answer would otherwise build.
    */
   givenRequestId(): string | undefined;
 }

@@ -1,11 +1,11 @@
 // The public listener's answer on Node: a ServerResponse (Node's documented extension point,
-// `http.createServer({ ServerResponse })`) that writes the proxy's fixed headers (answer-head.ts)
+// `http.createServer({ ServerResponse })`) that writes the proxy's fixed headers (fixed-headers.ts)
 // into every head it sends, whatever wrote it: a route, the error handler, or the adapter's own 400
 // and 500. Written here once, as the head is built, instead of on each Response after the route.
 import { ServerResponse } from 'node:http';
 import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http';
-import { FIXED_HEADER_NAMES, SECURITY_HEADERS, WRITES_FIXED_HEADERS } from './answer-head.js';
-import type { FixedHeadersWriter } from './answer-head.js';
+import { FIXED_HEADER_NAMES, SECURITY_HEADERS, WRITES_FIXED_HEADERS } from './fixed-headers.js';
+import type { FixedHeadersWriter } from './fixed-headers.js';
 
 const FIXED_HEAD: readonly string[] = SECURITY_HEADERS.flat();
 
@@ -14,7 +14,7 @@ export class ProxyAnswer<Request extends IncomingMessage = IncomingMessage>
   implements FixedHeadersWriter
 {
   readonly [WRITES_FIXED_HEADERS] = true as const;
-  /** Set by the answer-headers middleware; empty when the request never reached the app. */
+  /** Set by the every-answer middleware; empty when the request never reached the app. */
   requestId = '';
 
   givenRequestId(): string | undefined {

@@ -1,22 +1,45 @@
-// Who is asking: one request's client, the key of its rate limits, its spend cap per client, its
-// stream slots and the hashed compliance line. Worked out once per request and kept on the
-// context (c.set('client')), however many of those ask: a POST /tryons asks three times and pays
-// once (and the App Proxy's count of addresses per signature is touched once, too).
+// The key a request's client is counted under: its rate limits, its spend cap per client, its
+// stream slots and the hashed compliance line. An address is keyed by itself (IPv4) or its /64
+// (IPv6); behind Shopify's App Proxy, the shopper it vouches for. Worked out once per request and
+// kept on the context (c.set('client')), however many of those ask: a POST /tryons asks three
+// times and pays once (and the App Proxy's count of addresses per signature is touched once, too).
+// Which address is the client's is client-address.ts.
 import { ProxyError } from './errors.js';
-import { clientAddress, clientKey, forwardedByClient, type TrustProxy } from './client-address.js';
-import type { AppProxyClients } from '../middleware/shopify-app-proxy.js';
+import { clientAddress, forwardedByClient, type TrustProxy } from './client-address.js';
+import { formatAddress, isMapped, parseAddress } from './ip-bytes.js';
 import type { Log } from '../operator/log.js';
 import type { ProxyContext } from './request-facts.js';
 
 /** How many connections' client keys are remembered at once. */
 const REMEMBERED_CLIENTS = 4096;
 
+/**
+ * The key limits are counted under: an IPv4 address itself, an IPv6 address by its /64 (one
+ * home or phone network gets a /64 and can pick any address in it).
+ */
+export function clientKey(address: string): string {
+  const bytes = parseAddress(address);
+  if (!bytes) return address;
+  if (isMapped(bytes)) return formatAddress(bytes);
+  const network = new Uint8Array(16);
+  network.set(bytes.subarray(0, 8));
+  return `${formatAddress(network)}/64`;
+}
+
+/**
+ * Who a verified request is for, when a proxy in front vouches for its shoppers (Shopify's App
+ * Proxy: appProxyClients in middleware/shopify-app-proxy.ts); undefined for a request it did not verify.
+ */
+export interface VouchedClients {
+  clientOf(c: ProxyContext, forwarded: () => string | undefined, sender: string): string | undefined;
+}
+
 export interface ClientRule {
   /** The connection's peer address (connection-address on the runtime, or the shop's own reader). */
   peerOf: (c: ProxyContext) => string | undefined;
   trust: TrustProxy;
   /** Behind Shopify's App Proxy, the shopper it forwarded. */
-  appProxy?: AppProxyClients | undefined;
+  appProxy?: VouchedClients | undefined;
   mode: 'production' | 'development' | 'test';
   log: Log;
 }

@@ -1,13 +1,13 @@
 // Every answer's fixed headers (security headers, request id, no X-Powered-By) are the same whether the
-// proxy's Node listener writes them into the head (proxy/http/node-answer.ts) or the middleware sets them on
+// proxy's Node listener writes them into the head (proxy/http/node-response.ts) or the middleware sets them on
 // the Response (Workers, app.fetch), and appear once each, whatever the route itself set.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxy } from '../../proxy/app.js';
-import { SECURITY_HEADERS } from '../../proxy/http/answer-head.js';
-import { ProxyAnswer } from '../../proxy/http/node-answer.js';
+import { SECURITY_HEADERS } from '../../proxy/http/fixed-headers.js';
+import { ProxyAnswer } from '../../proxy/http/node-response.js';
 import { CATALOG, SECRET, startStack, writeAssets, type Stack } from './stack.js';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -68,7 +68,7 @@ describe('answer heads: the Node listener and the Web path agree', () => {
   let app: ReturnType<typeof createProxy>;
   before(async () => {
     stack = await startStack();
-    assetsDir = await mkdtemp(join(tmpdir(), 'tryon-answer-head-'));
+    assetsDir = await mkdtemp(join(tmpdir(), 'tryon-fixed-headers-'));
     await writeAssets(assetsDir);
     // The same app as the stack's, answering through app.fetch: the path Workers take.
     app = createProxy({
