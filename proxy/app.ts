@@ -9,13 +9,13 @@ import { ProxyError, answerInternalError, isProxyError } from './http/errors.js'
 import { GarmentFiles } from './catalog/garment-files.js';
 import { hmac, hmacKey, toHex } from './security/crypto.js';
 import { HandleSigner } from './security/handles.js';
-import { resolveLimits } from './config/limits.js';
+import { resolveLimits } from './limits/limits.js';
 import { connectionAddress, knownRuntime, parseTrustProxy } from './http/client-address.js';
 import { clientOfRequest } from './http/client-key.js';
 import { resolvePrices } from './money/prices.js';
 import { originCheck } from './middleware/origin-check.js';
 import { appProxyClients } from './middleware/shopify-app-proxy.js';
-import { rateLimit } from './middleware/rate-limit.js';
+import { rateLimit } from './limits/rate-limit.js';
 import { answerUnknownRoutes } from './middleware/unknown-routes.js';
 import { redactingLog } from './middleware/request-log.js';
 import { everyAnswer } from './middleware/every-answer.js';
@@ -34,9 +34,9 @@ import type { ProxyServices } from './services.js';
 import type { ProxyEnv } from './http/request-facts.js';
 
 export type { CatalogFile, CatalogVariant, ProductEntry, ProductLookup } from './catalog/catalog.js';
-export type { ProxyLimits } from './config/limits.js';
+export type { ProxyLimits } from './limits/limits.js';
 export type { PhotoRevocations } from './photos/revocations.js';
-export { DEFAULT_LIMITS } from './config/limits.js';
+export { DEFAULT_LIMITS } from './limits/limits.js';
 
 import { checkCatalogImagesReadable, environmentMode, type ProxyOptions } from './config/proxy-options.js';
 

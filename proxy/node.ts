@@ -16,7 +16,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { createProxy, type ProxyOptions } from './app.js';
 import { createAdmin, type AdminMetrics } from './admin.js';
-import { resolveLimits } from './config/limits.js';
+import { resolveLimits } from './limits/limits.js';
 import { MemoryStore } from './store/memory.js';
 import { CatalogError, catalogImages, parseCatalog } from './catalog/catalog.js';
 import {
@@ -29,7 +29,7 @@ import {
 } from './config/config.js';
 import type { FileIdCache } from './catalog/garment-files.js';
 import { lingerBeforeClosing, lingerBounds } from './http/lingering-close.js';
-import type { ProxyLimits } from './config/limits.js';
+import type { ProxyLimits } from './limits/limits.js';
 import { ProxyAnswer } from './http/node-response.js';
 import type { ProxyEnv } from './http/request-facts.js';
 

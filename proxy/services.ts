@@ -3,13 +3,13 @@
 import type { ProductEntry } from './catalog/catalog.js';
 import type { GarmentFiles } from './catalog/garment-files.js';
 import type { HandleSigner } from './security/handles.js';
-import type { ProxyLimits } from './config/limits.js';
+import type { ProxyLimits } from './limits/limits.js';
 import type { PhotoRevocations } from './photos/revocations.js';
 import type { PriceTable } from './money/prices.js';
 import type { SpendLedger } from './money/spend-ledger.js';
 import type { UsageBook } from './money/usage-book.js';
 import type { BudgetAlerts } from './money/budget-alerts.js';
-import type { RateLimit } from './middleware/rate-limit.js';
+import type { RateLimit } from './limits/rate-limit.js';
 import type { ProxyMetrics } from './operator/metrics.js';
 import type { ProxyStore } from './store/store.js';
 import type { TryonStatusBoard } from './tryon/status.js';

@@ -2,7 +2,7 @@
 // start with one message listing every problem; the key is never printed, only its kind. What a
 // configuration holds, and what is made of it, is shape.ts.
 import { z } from 'zod';
-import { DEFAULT_LIMITS, type ProxyLimits } from './limits.js';
+import { DEFAULT_LIMITS, type ProxyLimits } from '../limits/limits.js';
 import { TrustProxyError, parseTrustProxy, type TrustProxy } from '../http/client-address.js';
 import { priceTableSchema, type PartialPriceTable } from '../money/prices.js';
 import { ConfigError, type ProxyConfig } from './shape.js';

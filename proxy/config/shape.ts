@@ -1,7 +1,7 @@
 // What a proxy configuration is (ProxyConfig, made from the environment by loadConfig in
 // config.ts) and what is made of it: createProxy's options and the one safe start-up line. Kept
 // apart from config.ts, which is the reading and checking of every variable.
-import type { ProxyLimits } from './limits.js';
+import type { ProxyLimits } from '../limits/limits.js';
 import type { TrustProxy } from '../http/client-address.js';
 import type { PartialPriceTable } from '../money/prices.js';
 import type { ProxyOptions } from './proxy-options.js';

@@ -10,7 +10,7 @@ import type { Context } from 'hono';
 import { ProxyError } from '../http/errors.js';
 import type { ClaimsOf, HandleKind } from '../security/handles.js';
 import { photoIdOf } from './revocations.js';
-import { rateLimited, takeRequest } from '../middleware/rate-limit.js';
+import { rateLimited, takeRequest } from '../limits/rate-limit.js';
 import type { ProxyServices } from '../services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 

@@ -13,7 +13,7 @@
 // it; the in-memory one (store/memory.ts) serves one process alone.
 import { ProxyError } from '../http/errors.js';
 import type { ClaimsOf, HandleKind, HandleSigner } from '../security/handles.js';
-import type { RateBucket } from '../store/rate-bucket.js';
+import type { RateBucket } from '../limits/rate-limit.js';
 
 export interface PhotoRevocations {
   /** Records the photo as forgotten until `until` (epoch milliseconds). Repeating it is harmless. */

@@ -21,7 +21,7 @@ import {
   type HandoffStatus,
 } from '../photos/handoffs.js';
 import { productAsVariant } from '../catalog/catalog.js';
-import { rateLimit } from '../middleware/rate-limit.js';
+import { rateLimit } from '../limits/rate-limit.js';
 import { readRequestText } from '../http/streams.js';
 import { StreamSlots, sayStreamFailed } from '../http/stream-slots.js';
 import type { ProxyServices } from '../services.js';

@@ -5,7 +5,7 @@ import { randomId } from '../security/crypto.js';
 import { ProxyError } from '../http/errors.js';
 import { handoffCodeOf, handoffRefusal, newPairing, receiptFor } from '../photos/handoffs.js';
 import { isProxyError } from '../http/errors.js';
-import { rateLimit } from '../middleware/rate-limit.js';
+import { rateLimit } from '../limits/rate-limit.js';
 import { forgetPhoto, lastHandleExpiry } from '../photos/revocations.js';
 import { openPhotoPart, tooLargeError, type PhotoPart } from '../photos/upload.js';
 import { timedBody, uploadTimeoutError } from '../http/upload-deadlines.js';

@@ -2,7 +2,7 @@
 // long the proxy keeps a photo and a result, so the consent step can say so.
 import { Hono } from 'hono';
 import { ProxyError } from '../http/errors.js';
-import { rateLimit } from '../middleware/rate-limit.js';
+import { rateLimit } from '../limits/rate-limit.js';
 import { retentionOf } from '../tryon/consent-log.js';
 import { fullBodyOf, modelOf, variantList } from '../catalog/catalog.js';
 import { colourPreviewsOf, firstLookOf } from '../tryon/first-look.js';

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { ProxyError, UpstreamRejected } from '../http/errors.js';
 import { creditsFor } from '../money/prices.js';
 import { refusalError } from '../money/spend-ledger.js';
-import { rateLimit } from '../middleware/rate-limit.js';
+import { rateLimit } from '../limits/rate-limit.js';
 import { openForRead } from '../photos/read-gate.js';
 import { logConsent } from '../tryon/consent-log.js';
 import { readTryonRequest } from '../tryon/request.js';
@@ -29,7 +29,7 @@ import { upstreamStartedNothing } from '../upstream/transport.js';
 import { tryonEvents } from './tryon-events.js';
 import type { ProxyServices } from '../services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
-import type { ProxyLimits } from '../config/limits.js';
+import type { ProxyLimits } from '../limits/limits.js';
 import type { UpstreamJob } from '../upstream/client.js';
 import { noStoreJsonText } from '../http/no-store-json.js';
 

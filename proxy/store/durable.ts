@@ -13,7 +13,7 @@ import type { HandoffConfirmation, HandoffPairing, HandoffReceipt, HandoffRecord
 import { StoreOutages, type ProxyStore, type RateBucket, type StatusRecord, type StatusWrite } from './store.js';
 import { callObject, limitToWire, type DurableObjectNamespace, type DurableObjectStub } from './durable-wire.js';
 import type { WireLimits } from './durable-shop.js';
-import { DEFAULT_LIMITS } from '../config/limits.js';
+import { DEFAULT_LIMITS } from '../limits/limits.js';
 
 export { TryonObject } from './durable-tryon.js';
 export { ShopObject } from './durable-shop.js';

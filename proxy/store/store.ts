@@ -7,7 +7,7 @@ import { ProxyError } from '../http/errors.js';
 import { STATUS_RANK, isTerminal, type TryonSnapshot } from '../tryon/snapshot.js';
 import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
 import type { PhotoRevocations } from '../photos/revocations.js';
-import type { RateBucket } from './rate-bucket.js';
+import type { RateBuckets } from '../limits/rate-limit.js';
 import type { UsageBook } from '../money/usage-book.js';
 import type { HandoffConfirmation, HandoffPairing, HandoffReceipt, HandoffRecord } from '../photos/handoffs.js';
 
@@ -30,9 +30,9 @@ export interface StatusWrite {
   finished: boolean;
 }
 
-export type { RateBucket } from './rate-bucket.js';
+export type { RateBucket } from '../limits/rate-limit.js';
 
-export interface ProxyStore {
+export interface ProxyStore extends RateBuckets {
   /** `memory` (one process), `redis` or `durable` (shared): /health says whether a shared one answers. */
   readonly kind: 'memory' | 'redis' | 'durable';
 
@@ -100,9 +100,6 @@ export interface ProxyStore {
 
   /** The usage book (what was spent, day by day, for GET /usage; usage-book.ts) kept in this store. */
   usageBook(now: () => number): UsageBook;
-
-  /** Takes one request from a client's per-minute allowance: undefined when allowed, else seconds to wait. */
-  takeRequest(bucket: RateBucket, client: string, perMinute: number): Promise<number | undefined>;
 
   /** Whether the store answers now (for /health). */
   healthy(): Promise<boolean>;

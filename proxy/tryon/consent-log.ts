@@ -4,7 +4,7 @@
 // shopper agreed to, and how long the proxy said it keeps their photo and result. Never the image,
 // never an upstream id: the photo is named by the random id of its handle.
 import type { ProxyServices } from '../services.js';
-import type { ProxyLimits } from '../config/limits.js';
+import type { ProxyLimits } from '../limits/limits.js';
 
 /** How long the proxy answers for a photo, a result and a share link, in seconds: what the consent step states. */
 export interface Retention {

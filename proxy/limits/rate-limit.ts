@@ -1,14 +1,22 @@
 // Per-client rate limits, kept in the store so every instance counts against one allowance: one
-// for writes (uploads, try-on submits: they cost credits) and one for reads (status, events,
+// for writes (uploads, try-ons, hand-offs: they cost credits) and one for reads (status, events,
 // files). The memory store keeps a smoothly refilled token bucket per client; the Redis store a
 // per-minute window (rate-limiter-flexible). docs/proxy.md says which.
 import type { MiddlewareHandler } from 'hono';
 import { ProxyError } from '../http/errors.js';
 import type { ProxyContext, ProxyEnv } from '../http/request-facts.js';
-import type { ProxyStore, RateBucket } from '../store/store.js';
+
+/** The two allowances every store counts per client. */
+export type RateBucket = 'writes' | 'reads';
+
+/** The store's part in rate limits: it counts every client's requests, for every instance. */
+export interface RateBuckets {
+  /** Takes one request from a client's per-minute allowance: undefined when allowed, else seconds to wait. */
+  takeRequest(bucket: RateBucket, client: string, perMinute: number): Promise<number | undefined>;
+}
 
 export interface RateLimit {
-  store: ProxyStore;
+  store: RateBuckets;
   bucket: RateBucket;
   perMinute: number;
 }
