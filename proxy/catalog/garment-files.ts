@@ -5,7 +5,7 @@
 // the first upload holds the store's lock on the image, so concurrent first requests on every
 // instance share one upload. An image given as a URL is fetched with bounds of its own (fetchImage).
 import { ProxyError } from '../http/errors.js';
-import { sniffPhotoType } from '../image-signatures.js';
+import { sniffPhotoType } from '../upstream/image-signatures.js';
 import type { Upstream } from '../upstream/client.js';
 import type { ProxyStore } from '../store/store.js';
 

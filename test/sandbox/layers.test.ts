@@ -1,10 +1,10 @@
-// The sandbox's folders import one way, as docs/architecture.md's table for sandbox/ says: each
-// folder only the folders below it, and no folder the entries at the package's root.
+// The sandbox's folders import one way: each folder only the folders below it in the table here,
+// and no folder the entries at the package's root.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { folderImports, layerViolations, type LayerRules } from '../proxy/layers.js';
 
-/** Bottom first: each folder and what it may import (the same table as the architecture map's). */
+/** Bottom first: each folder and what it may import. */
 const SANDBOX_LAYERS: LayerRules = {
   api: [],
   files: ['api'],

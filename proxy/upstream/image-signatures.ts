@@ -1,7 +1,8 @@
 // The photo types the try-on API accepts (docs/upstream-api.md: PNG, JPEG, WebP, HEIC), told apart by
 // their first bytes, never by what the browser declared. The sandbox reads uploads with this same
 // list, so the proxy never forwards a photo the stand-in would refuse, nor refuses one it takes.
-// No imports: the sandbox (sandbox) uses it as it is.
+// No imports: the sandbox uses it as it is. In upstream/ because it is upstream's list (what
+// /v1/files takes); the photo checks and the catalog's images read it from here.
 
 export interface PhotoType {
   contentType: 'image/png' | 'image/jpeg' | 'image/webp' | 'image/heic';
