@@ -19,7 +19,7 @@ import { rateLimit } from './limits/rate-limit.js';
 import { answerUnknownRoutes } from './middleware/unknown-routes.js';
 import { redactingLog } from './middleware/request-log.js';
 import { everyAnswer } from './middleware/every-answer.js';
-import { TryonStatusBoard } from './tryon/status.js';
+import { TryonStatusBoard } from './tryons/status-board.js';
 import { BudgetAlerts } from './money/budget-alerts.js';
 import { MemoryStore } from './store/memory.js';
 import { noMetrics } from './operator/metrics.js';

@@ -12,7 +12,7 @@ import type { BudgetAlerts } from './money/budget-alerts.js';
 import type { RateLimit } from './limits/rate-limit.js';
 import type { ProxyMetrics } from './operator/metrics.js';
 import type { ProxyStore } from './store/store.js';
-import type { TryonStatusBoard } from './tryon/status.js';
+import type { TryonStatusBoard } from './tryons/status-board.js';
 import type { Upstream } from './upstream/client.js';
 import type { Log } from './operator/log.js';
 import type { ProxyContext } from './http/request-facts.js';

@@ -47,7 +47,7 @@ export interface ProductEntry {
   name?: string | undefined;
   /** The product's variants by the shop's own id; none → the product has one garment. */
   variants?: Record<string, CatalogVariant> | undefined;
-  /** The first look beside each try-on; undefined → "draft" above the draft tier, else "off" (tryon/first-look.ts). */
+  /** The first look beside each try-on; undefined → "draft" above the draft tier, else "off" (tryons/first-look.ts). */
   preview?: 'draft' | 'off' | undefined;
   /** Colour previews one photo may make (0 or undefined: off). */
   colourPreviews?: number | undefined;

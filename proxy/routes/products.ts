@@ -3,10 +3,10 @@
 import { Hono } from 'hono';
 import { ProxyError } from '../http/errors.js';
 import { rateLimit } from '../limits/rate-limit.js';
-import { retentionOf } from '../tryon/consent-log.js';
+import { retentionOf } from '../tryons/consent-log.js';
 import { fullBodyOf, modelOf, variantList } from '../catalog/catalog.js';
-import { colourPreviewsOf, firstLookOf } from '../tryon/first-look.js';
-import { availabilityOf } from '../tryon/availability.js';
+import { colourPreviewsOf, firstLookOf } from '../tryons/first-look.js';
+import { availabilityOf } from '../tryons/availability.js';
 import type { ProxyServices } from '../services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 import { noStoreJson } from '../http/no-store-json.js';

@@ -9,11 +9,10 @@ import { creditsFor } from '../money/prices.js';
 import { refusalError } from '../money/spend-ledger.js';
 import { rateLimit } from '../limits/rate-limit.js';
 import { openForRead } from '../photos/read-gate.js';
-import { logConsent } from '../tryon/consent-log.js';
-import { readTryonRequest } from '../tryon/request.js';
-import { mountBase, readPreview } from '../tryon/status-body.js';
-import { StatusAnswers } from '../tryon/status-answer.js';
-import { viewsToRender } from '../tryon/views.js';
+import { logConsent } from '../tryons/consent-log.js';
+import { readTryonRequest } from '../tryons/request.js';
+import { StatusAnswers, mountBase, readPreview } from '../tryons/status-answer.js';
+import { viewsToRender } from '../tryons/views.js';
 import { productAsVariant, type VariantEntry, type View } from '../catalog/catalog.js';
 import {
   asDraft,
@@ -22,9 +21,9 @@ import {
   DRAFT_VIEWS,
   firstLookKeyParts,
   firstLookOf,
-} from '../tryon/first-look.js';
-import { pictureOf } from '../tryon/picture.js';
-import { productImageOf, tryonRequestBody } from '../upstream/tryon-body.js';
+} from '../tryons/first-look.js';
+import { pictureOf } from '../tryons/picture.js';
+import { productImageOf, tryonRequestBody } from '../tryons/upstream-body.js';
 import { upstreamStartedNothing } from '../upstream/transport.js';
 import { tryonEvents } from './tryon-events.js';
 import type { ProxyServices } from '../services.js';
@@ -59,7 +58,7 @@ type TryonServices = Pick<
   | 'writes'
 >;
 
-export type { TryonStatusBody } from '../tryon/status-body.js';
+export type { TryonStatusBody } from '../tryons/status-answer.js';
 
 /**
  * The longest one submit can take (every attempt timing out, with the backoff between them), and

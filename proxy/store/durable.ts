@@ -4,7 +4,7 @@
 // one request to one object, which does it atomically, so every guard is exact however many
 // isolates serve the shop. An object that cannot be reached is the shopper's 503
 // store_unavailable, as Redis is on Node: nothing that spends or must agree goes on unguarded.
-import type { TryonSnapshot } from '../tryon/snapshot.js';
+import type { TryonSnapshot } from '../tryons/snapshot.js';
 import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
 import { utcDay } from '../money/spend-ledger.js';
 import { USAGE_DAYS, dayOf, lastDays, startCounters, type UsageBook, type UsageCounters } from '../money/usage-book.js';

@@ -10,7 +10,7 @@
 // together (the spend ledger's scripts are in redis-ledger.ts).
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { STATUS_RANK, type TryonSnapshot } from '../tryon/snapshot.js';
+import { STATUS_RANK, type TryonSnapshot } from '../tryons/snapshot.js';
 import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
 import type { PhotoRevocations } from '../photos/revocations.js';
 import { LEDGER_SCRIPTS, RedisSpendLedger } from './redis-ledger.js';

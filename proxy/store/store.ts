@@ -4,7 +4,7 @@
 // caches that cannot disagree (minted handles, in-flight promises, an instance's own SSE
 // listeners) stay in the modules that use them; docs/proxy.md lists both.
 import { ProxyError } from '../http/errors.js';
-import { STATUS_RANK, isTerminal, type TryonSnapshot } from '../tryon/snapshot.js';
+import { STATUS_RANK, isTerminal, type TryonSnapshot } from '../tryons/snapshot.js';
 import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
 import type { PhotoRevocations } from '../photos/revocations.js';
 import type { RateBuckets } from '../limits/rate-limit.js';

@@ -1,5 +1,7 @@
 // The /v1 try-on request made from a catalog product: everything that costs money (mode, garment,
 // tier, background, pose, provider, video options) comes from the catalog, never the browser.
+// With the try-ons rather than in upstream/, which sits below the catalog (the catalog uploads its
+// images through it) and so cannot read a catalog product.
 import type { ProductEntry, View } from '../catalog/catalog.js';
 
 export interface TryonInput {

@@ -1,8 +1,16 @@
 // The status answer of a try-on, the same for GET /tryons/{h} and each SSE event: its state, its
 // views and a signed, short-lived URL for each finished output (never an upstream id); and, when a
 // first look was started beside it, `preview` with that draft's own state and, once it succeeded,
-// its one output (`status` and `outputs` always mean the try-on itself).
-import { isTerminal, type TryonSnapshot } from './status.js';
+// its one output (`status` and `outputs` always mean the try-on itself). `preview` is the answer's
+// field name on the wire, which the widget reads.
+//
+// GET /tryons/{h}'s answer is also kept as text per try-on handle (StatusAnswers) for as long as
+// nothing it is made of changes: the try-on's snapshot and its first look's (the board hands out
+// the same snapshot object until a newer one replaces it), and the minute its file URLs expire at.
+// A widget polls a finished try-on every few seconds, and each read would otherwise mint its file
+// handles and serialise the same body again. The handle's own checks (signature, expiry, a
+// forgotten photo, the rate limit) run on every read before this is asked.
+import { isTerminal, type TryonSnapshot } from './snapshot.js';
 import type { ProxyServices } from '../services.js';
 import type { TryonClaims } from '../security/handles.js';
 import type { UpstreamOutput } from '../upstream/client.js';
@@ -121,5 +129,42 @@ export async function readPreview(
   } catch (error) {
     services.log({ level: 'warn', event: 'preview_read_failed', code: (error as { code?: string }).code ?? 'unknown' });
     return services.board.known(claims.previewJobId);
+  }
+}
+
+interface Kept {
+  snapshot: TryonSnapshot;
+  preview: TryonSnapshot | undefined;
+  fileExpiry: number;
+  text: string;
+}
+
+/** At most this many answers are kept (a few hundred bytes each); the oldest goes first. */
+const KEPT_ANSWERS = 4096;
+
+export class StatusAnswers {
+  private readonly kept = new Map<string, Kept>();
+
+  constructor(
+    private readonly services: Pick<ProxyServices, 'now' | 'limits' | 'handles'>,
+    private readonly base: string,
+  ) {}
+
+  async text(
+    handle: string,
+    claims: TryonClaims & { expiresAt: number },
+    snapshot: TryonSnapshot,
+    preview: TryonSnapshot | undefined,
+  ): Promise<string> {
+    const fileExpiry = fileExpiryOf(this.services, claims);
+    const known = this.kept.get(handle);
+    if (known && known.snapshot === snapshot && known.preview === preview && known.fileExpiry === fileExpiry) {
+      return known.text;
+    }
+    const text = JSON.stringify(await statusBody(this.services, claims, snapshot, this.base, preview));
+    this.kept.delete(handle);
+    if (this.kept.size >= KEPT_ANSWERS) this.kept.delete(this.kept.keys().next().value as string);
+    this.kept.set(handle, { snapshot, preview, fileExpiry, text });
+    return text;
   }
 }

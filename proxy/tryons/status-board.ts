@@ -12,8 +12,6 @@ import { noMetrics, type ProxyMetrics } from '../operator/metrics.js';
 import type { UsageBook } from '../money/usage-book.js';
 import { STATUS_RANK, isTerminal, outputsMayHaveChanged, snapshotOf, type TryonSnapshot } from './snapshot.js';
 
-export { isTerminal, type TryonSnapshot };
-
 /** What one instance keeps about a try-on: its own listeners and reads, nothing others need. */
 interface Local {
   inflight?: Promise<StatusRecord>;
