@@ -24,7 +24,7 @@ import { productAsVariant } from '../catalog/catalog.js';
 import { rateLimit } from '../limits/rate-limit.js';
 import { readRequestText } from '../http/streams.js';
 import { StreamSlots, sayStreamFailed } from '../http/stream-slots.js';
-import type { ProxyServices } from '../services.js';
+import type { ProxyServices } from './services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 import { noStoreJson } from '../http/no-store-json.js';
 

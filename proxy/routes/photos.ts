@@ -10,7 +10,7 @@ import { forgetPhoto, lastHandleExpiry } from '../photos/revocations.js';
 import { openPhotoPart, tooLargeError, type PhotoPart } from '../photos/upload.js';
 import { timedBody, uploadTimeoutError } from '../http/upload-deadlines.js';
 import { drainUnread, refuseDeclaredLength } from '../http/streams.js';
-import type { ProxyServices } from '../services.js';
+import type { ProxyServices } from './services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */

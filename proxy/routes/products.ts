@@ -7,7 +7,7 @@ import { retentionOf } from '../tryons/consent-log.js';
 import { fullBodyOf, modelOf, variantList } from '../catalog/catalog.js';
 import { colourPreviewsOf, firstLookOf } from '../tryons/first-look.js';
 import { availabilityOf } from '../tryons/availability.js';
-import type { ProxyServices } from '../services.js';
+import type { ProxyServices } from './services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 import { noStoreJson } from '../http/no-store-json.js';
 

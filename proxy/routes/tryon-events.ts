@@ -9,7 +9,7 @@ import { isTerminal, type TryonSnapshot } from '../tryons/snapshot.js';
 import { openForRead } from '../photos/read-gate.js';
 import { mountBase, readPreview, statusBody } from '../tryons/status-answer.js';
 import { StreamSlots, sayStreamFailed } from '../http/stream-slots.js';
-import type { ProxyServices } from '../services.js';
+import type { ProxyServices } from './services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */

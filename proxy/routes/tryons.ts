@@ -26,7 +26,7 @@ import { pictureOf } from '../tryons/picture.js';
 import { productImageOf, tryonRequestBody } from '../tryons/upstream-body.js';
 import { upstreamStartedNothing } from '../upstream/transport.js';
 import { tryonEvents } from './tryon-events.js';
-import type { ProxyServices } from '../services.js';
+import type { ProxyServices } from './services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 import type { ProxyLimits } from '../limits/limits.js';
 import type { UpstreamJob } from '../upstream/client.js';

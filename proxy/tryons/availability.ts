@@ -3,16 +3,15 @@
 // when what is left of the day's budget cannot cover its price (a try-on of its views as an
 // image: the least a shopper can ask of it). Read from the spend ledger the try-ons reserve
 // against, so every instance answers the same.
-import { creditsFor } from '../money/prices.js';
-import { dailyRefusal } from '../money/spend-ledger.js';
+import { creditsFor, type PriceTable } from '../money/prices.js';
+import { dailyRefusal, type SpendLedger, type SpendLimits } from '../money/spend-ledger.js';
 import type { ProductEntry } from '../catalog/catalog.js';
-import type { ProxyServices } from '../services.js';
 
 export type Availability =
   { available: true } | { available: false; unavailableReason: 'disabled' | 'daily_budget_reached' };
 
 export async function availabilityOf(
-  services: Pick<ProxyServices, 'spend' | 'prices' | 'limits'>,
+  services: { spend: SpendLedger; prices: PriceTable; limits: Pick<SpendLimits, 'dailyTryons' | 'dailyCredits'> },
   product: ProductEntry,
 ): Promise<Availability> {
   if (product.enabled === false) return { available: false, unavailableReason: 'disabled' };

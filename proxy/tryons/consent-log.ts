@@ -3,8 +3,8 @@
 // a salted hash of the client (never its address), which consent text in which language the
 // shopper agreed to, and how long the proxy said it keeps their photo and result. Never the image,
 // never an upstream id: the photo is named by the random id of its handle.
-import type { ProxyServices } from '../services.js';
 import type { ProxyLimits } from '../limits/limits.js';
+import type { Log } from '../operator/log.js';
 
 /** How long the proxy answers for a photo, a result and a share link, in seconds: what the consent step states. */
 export interface Retention {
@@ -13,9 +13,10 @@ export interface Retention {
   shareLinkSeconds: number;
 }
 
-export function retentionOf(
-  limits: Pick<ProxyLimits, 'photoTtlSeconds' | 'tryonTtlSeconds' | 'fileTtlSeconds'>,
-): Retention {
+/** The lifetimes the proxy keeps a photo, a result and a share link for. */
+export type RetentionLimits = Pick<ProxyLimits, 'photoTtlSeconds' | 'tryonTtlSeconds' | 'fileTtlSeconds'>;
+
+export function retentionOf(limits: RetentionLimits): Retention {
   return {
     photoSeconds: limits.photoTtlSeconds,
     resultSeconds: limits.tryonTtlSeconds,
@@ -42,7 +43,13 @@ export interface ConsentEntry {
 }
 
 export async function logConsent(
-  services: Pick<ProxyServices, 'hashClient' | 'limits' | 'log' | 'now'>,
+  services: {
+    /** Salted hash of a client address: the line never holds the address itself. */
+    hashClient: (address: string) => Promise<string>;
+    limits: RetentionLimits;
+    log: Log;
+    now: () => number;
+  },
   entry: ConsentEntry,
 ): Promise<void> {
   // The client key may carry the page's origin after a '|' (no address known): hash the address part.

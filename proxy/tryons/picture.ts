@@ -2,8 +2,10 @@
 // it once per try-on (routes/tryons.ts).
 import { ProxyError } from '../http/errors.js';
 import { modelOf, type VariantEntry } from '../catalog/catalog.js';
-import { openUnforgotten } from '../photos/revocations.js';
-import type { ProxyServices } from '../services.js';
+import { openUnforgotten, type PhotoRevocations } from '../photos/revocations.js';
+import type { GarmentFiles } from '../catalog/garment-files.js';
+import type { HandleSigner } from '../security/handles.js';
+import type { ProxyLimits } from '../limits/limits.js';
 import type { TryonRequest } from './request.js';
 
 /**
@@ -13,7 +15,15 @@ import type { TryonRequest } from './request.js';
  * are counted per photo (the per-photo cap), under an id no photo handle can have.
  */
 export async function pictureOf(
-  services: Pick<ProxyServices, 'handles' | 'revocations' | 'garmentFiles' | 'idempotencyKey' | 'now' | 'limits'>,
+  services: {
+    handles: HandleSigner;
+    revocations: PhotoRevocations;
+    garmentFiles: GarmentFiles;
+    /** The keyed hash a model try-on's id is made of (as an idempotency key is). */
+    idempotencyKey: (parts: string[]) => Promise<string>;
+    now: () => number;
+    limits: Pick<ProxyLimits, 'photoTtlSeconds'>;
+  },
   client: string,
   product: VariantEntry,
   request: TryonRequest,

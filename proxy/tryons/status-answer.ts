@@ -11,12 +11,18 @@
 // handles and serialise the same body again. The handle's own checks (signature, expiry, a
 // forgotten photo, the rate limit) run on every read before this is asked.
 import { isTerminal, type TryonSnapshot } from './snapshot.js';
-import type { ProxyServices } from '../services.js';
-import type { TryonClaims } from '../security/handles.js';
+import type { HandleSigner, TryonClaims } from '../security/handles.js';
 import type { UpstreamOutput } from '../upstream/client.js';
+import type { ProxyLimits } from '../limits/limits.js';
+import type { Log } from '../operator/log.js';
+import type { TryonStatusBoard } from './status-board.js';
 
 /** What a status body needs: the clock and limits for its file handles' lifetimes, and the signer. */
-type FileUrlServices = Pick<ProxyServices, 'now' | 'limits' | 'handles'>;
+export interface FileUrlSigning {
+  now: () => number;
+  limits: Pick<ProxyLimits, 'fileTtlSeconds'>;
+  handles: HandleSigner;
+}
 
 export interface TryonStatusBody {
   status: TryonSnapshot['status'];
@@ -36,7 +42,7 @@ export interface TryonStatusBody {
  * Caddy's `handle_path`, Shopify's App Proxy) shows it `/tryons/…`, and a path-absolute `/files/…`
  * would then point outside the mount at a blank image. Relative URLs work behind any of them.
  */
-export function mountBase(services: Pick<ProxyServices, 'publicUrl'>): string {
+export function mountBase(services: { publicUrl?: string | undefined }): string {
   return services.publicUrl ? services.publicUrl.replace(/\/+$/, '') + '/' : '';
 }
 
@@ -45,13 +51,13 @@ export function mountBase(services: Pick<ProxyServices, 'publicUrl'>): string {
  * same URL (and the browser's cache) for a while; never beyond the try-on's own end, so "your
  * try-on is kept for a day" holds for its links too.
  */
-export function fileExpiryOf(services: Pick<FileUrlServices, 'now' | 'limits'>, claims: { expiresAt: number }): number {
+export function fileExpiryOf(services: Omit<FileUrlSigning, 'handles'>, claims: { expiresAt: number }): number {
   return Math.min(claims.expiresAt, Math.ceil((services.now() / 1000 + services.limits.fileTtlSeconds) / 60) * 60);
 }
 
 /** A signed file URL for one output of one job of the try-on (the files route checks it is that job's). */
 async function fileUrl(
-  services: FileUrlServices,
+  services: FileUrlSigning,
   claims: TryonClaims & { expiresAt: number },
   jobId: string,
   output: UpstreamOutput,
@@ -67,7 +73,7 @@ async function fileUrl(
 }
 
 export async function statusBody(
-  services: FileUrlServices,
+  services: FileUrlSigning,
   claims: TryonClaims & { expiresAt: number },
   snapshot: TryonSnapshot,
   base: string,
@@ -95,7 +101,7 @@ export async function statusBody(
 }
 
 async function previewBody(
-  services: FileUrlServices,
+  services: FileUrlSigning,
   claims: TryonClaims & { expiresAt: number },
   jobId: string,
   preview: TryonSnapshot,
@@ -120,7 +126,7 @@ async function previewBody(
  * should upstream not answer for it, the last snapshot the store holds stands (said in the log).
  */
 export async function readPreview(
-  services: Pick<ProxyServices, 'board' | 'log'>,
+  services: { board: TryonStatusBoard; log: Log },
   claims: TryonClaims,
 ): Promise<TryonSnapshot | undefined> {
   if (!claims.previewJobId) return undefined;
@@ -146,7 +152,7 @@ export class StatusAnswers {
   private readonly kept = new Map<string, Kept>();
 
   constructor(
-    private readonly services: Pick<ProxyServices, 'now' | 'limits' | 'handles'>,
+    private readonly services: FileUrlSigning,
     private readonly base: string,
   ) {}
 

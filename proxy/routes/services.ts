@@ -1,21 +1,23 @@
 // ProxyServices: what every route shares, built once by createProxy (app.ts) from its options:
-// the upstream client, handles, the catalog, the status board, rate limits, budgets, the shared store, metrics and the log.
-import type { ProductEntry } from './catalog/catalog.js';
-import type { GarmentFiles } from './catalog/garment-files.js';
-import type { HandleSigner } from './security/handles.js';
-import type { ProxyLimits } from './limits/limits.js';
-import type { PhotoRevocations } from './photos/revocations.js';
-import type { PriceTable } from './money/prices.js';
-import type { SpendLedger } from './money/spend-ledger.js';
-import type { UsageBook } from './money/usage-book.js';
-import type { BudgetAlerts } from './money/budget-alerts.js';
-import type { RateLimit } from './limits/rate-limit.js';
-import type { ProxyMetrics } from './operator/metrics.js';
-import type { ProxyStore } from './store/store.js';
-import type { TryonStatusBoard } from './tryons/status-board.js';
-import type { Upstream } from './upstream/client.js';
-import type { Log } from './operator/log.js';
-import type { ProxyContext } from './http/request-facts.js';
+// the upstream client, handles, the catalog, the status board, rate limits, budgets, the shared
+// store, metrics and the log. With the routes, the one layer that uses all of it: the features
+// below each name the few parts they need themselves, so none of them imports this bag.
+import type { ProductEntry } from '../catalog/catalog.js';
+import type { GarmentFiles } from '../catalog/garment-files.js';
+import type { HandleSigner } from '../security/handles.js';
+import type { ProxyLimits } from '../limits/limits.js';
+import type { PhotoRevocations } from '../photos/revocations.js';
+import type { PriceTable } from '../money/prices.js';
+import type { SpendLedger } from '../money/spend-ledger.js';
+import type { UsageBook } from '../money/usage-book.js';
+import type { BudgetAlerts } from '../money/budget-alerts.js';
+import type { RateLimit } from '../limits/rate-limit.js';
+import type { ProxyMetrics } from '../operator/metrics.js';
+import type { ProxyStore } from '../store/store.js';
+import type { TryonStatusBoard } from '../tryons/status-board.js';
+import type { Upstream } from '../upstream/client.js';
+import type { Log } from '../operator/log.js';
+import type { ProxyContext } from '../http/request-facts.js';
 
 export interface ProxyServices {
   limits: ProxyLimits;
