@@ -27,7 +27,7 @@ import {
   type ConfiguredOptions,
   type ProxyConfig,
 } from './config/config.js';
-import type { FileIdCache } from './catalog/garment-files.js';
+import type { FileIdCache } from './catalog/garment-ids.js';
 import { lingerBeforeClosing, lingerBounds } from './http/lingering-close.js';
 import type { ProxyLimits } from './limits/limits.js';
 import { ProxyAnswer } from './http/node-response.js';

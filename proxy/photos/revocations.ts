@@ -10,7 +10,8 @@
 // after the 204 no job can start from the photo on any instance.
 //
 // The interface is asynchronous so that a shared store (Redis, Durable Objects) can stand behind
-// it; the in-memory one (store/memory.ts) serves one process alone.
+// it; the in-memory one (revocations-memory.ts) serves one process alone, and revocations-redis.ts
+// and revocations-durable.ts share it.
 import { ProxyError } from '../http/errors.js';
 import type { ClaimsOf, HandleKind, HandleSigner } from '../security/handles.js';
 import type { RateBucket } from '../limits/rate-limit.js';

@@ -3,7 +3,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { randomId } from '../security/crypto.js';
 import { ProxyError } from '../http/errors.js';
-import { handoffCodeOf, handoffRefusal, newPairing, receiptFor } from '../photos/handoffs.js';
+import { handoffCodeOf, handoffRefusal, newPairing, receiptFor } from '../photos/phone-handoffs.js';
 import { isProxyError } from '../http/errors.js';
 import { rateLimit } from '../limits/rate-limit.js';
 import { forgetPhoto, lastHandleExpiry } from '../photos/revocations.js';

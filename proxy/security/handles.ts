@@ -41,7 +41,7 @@ export interface PhotoClaims {
    */
   phoneConsent?: { version: string; language: string } | undefined;
 }
-/** A desktop's hand-off (photos/handoffs.ts): the random id the store knows it by. */
+/** A desktop's hand-off (photos/phone-handoffs.ts): the random id the store knows it by. */
 export interface HandoffClaims {
   id: string;
 }

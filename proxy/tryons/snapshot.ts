@@ -14,7 +14,7 @@ export interface TryonSnapshot {
 
 /**
  * The order a status moves in: never backwards, and a finished one (rank 2) never changes. The
- * stores' replaces() and its Lua mirror in store/redis.ts, and the board's listeners, all use it.
+ * stores' replaces() and its Lua mirror in status-store-redis.ts, and the board's listeners, all use it.
  */
 export const STATUS_RANK: Readonly<Record<Status, number>> = { queued: 0, processing: 1, succeeded: 2, failed: 2 };
 

@@ -7,7 +7,7 @@
 // webhook has arrived for a try-on, its later changes are pushed too, so it is polled only now
 // and then, as a safety net for an event that gets lost.
 import type { Upstream, UpstreamJob } from '../upstream/client.js';
-import type { ProxyStore, StatusRecord } from '../store/store.js';
+import type { StatusRecord, TryonStatusStore } from './status-store.js';
 import { noMetrics, type ProxyMetrics } from '../operator/metrics.js';
 import type { UsageBook } from '../money/usage-book.js';
 import { STATUS_RANK, isTerminal, outputsMayHaveChanged, snapshotOf, type TryonSnapshot } from './snapshot.js';
@@ -42,7 +42,7 @@ const MAX_FINISHED = 10_000;
 export class TryonStatusBoard {
   private readonly local = new Map<string, Local>();
   private readonly finished = new Map<string, StatusRecord>();
-  private readonly store: ProxyStore;
+  private readonly store: TryonStatusStore;
   private readonly metrics: ProxyMetrics;
 
   constructor(
@@ -54,7 +54,7 @@ export class TryonStatusBoard {
       now: () => number;
       log: (entry: Record<string, unknown>) => void;
       /** Where snapshots are shared between instances (given by whoever builds the board: no default store here). */
-      store: ProxyStore;
+      store: TryonStatusStore;
       metrics?: ProxyMetrics;
       /** Where a failed try-on's credits are given back for GET /usage. */
       usage?: UsageBook;

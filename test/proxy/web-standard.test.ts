@@ -69,12 +69,17 @@ describe('proxy app code is Web-standard', () => {
     assert.deepEqual(offenders, []);
   });
 
-  it('the Node-only libraries (ioredis, rate-limiter-flexible, prom-client) are loaded only by node.ts, through store/redis*.ts and operator/metrics-prometheus.ts', () => {
+  it('the Node-only libraries (ioredis, rate-limiter-flexible, prom-client) are loaded only by node.ts, through store/redis.ts with the <feature>-redis.ts adapters and operator/metrics-prometheus.ts', () => {
     const nodeOnlyLibraries = ['ioredis', 'rate-limiter-flexible', 'prom-client'];
+    // The Redis store puts together each feature's Redis adapter, all named <feature>-redis.ts.
+    const redisAdapters = sources(root)
+      .map((file) => relative(root, file))
+      .filter((name) => name.endsWith('-redis.ts'));
+    assert.ok(redisAdapters.length >= 5, `the features' Redis adapters: ${redisAdapters.join(', ')}`);
     const nodeOnlyModules: Record<string, string[]> = {
-      'store/redis.ts': ['ioredis', 'rate-limiter-flexible'],
-      'store/redis-ledger.ts': ['ioredis'],
-      'store/redis-usage.ts': ['ioredis'],
+      'store/redis.ts': ['ioredis'],
+      ...Object.fromEntries(redisAdapters.map((name) => [name, ['ioredis']])),
+      'limits/rate-buckets-redis.ts': ['ioredis', 'rate-limiter-flexible'],
       'operator/metrics-prometheus.ts': ['prom-client'],
     };
     const offenders: string[] = [];

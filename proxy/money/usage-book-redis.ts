@@ -5,8 +5,8 @@
 // alert's claim is SET NX: one instance in the cluster wins each day's threshold. No scripts: each
 // step is one command or one MULTI on keys under the tag `{…usage}` (one Redis Cluster slot).
 import type { Redis } from 'ioredis';
-import { taggedGroup } from './redis-keys.js';
-import { utcDay } from '../money/spend-ledger.js';
+import { taggedGroup } from '../cluster/redis-keys.js';
+import { utcDay } from './spend-ledger.js';
 import {
   USAGE_DAYS,
   dayOf,
@@ -17,7 +17,7 @@ import {
   type UsageBook,
   type UsageCounters,
   type UsageDay,
-} from '../money/usage-book.js';
+} from './usage-book.js';
 
 const DAY_SECONDS = 86_400;
 

@@ -76,6 +76,30 @@ export type HandoffConfirmation =
 export type HandoffReceipt = 'received' | 'used' | 'expired' | 'unknown';
 
 /**
+ * The store's part in hand-offs, the same in every store (phone-handoffs-memory.ts, -redis.ts,
+ * -durable.ts): every instance sees each one, kept until `keepMs` after its code ends.
+ */
+export interface HandoffStore {
+  /** Keeps a new hand-off, by its code and by its id, until `keepMs` after its code ends. */
+  createHandoff(record: HandoffRecord, keepMs: number): Promise<void>;
+  /** The hand-off of a desktop's handle id. */
+  readHandoff(id: string): Promise<HandoffRecord | undefined>;
+  /** The hand-off of a phone's code (checked before an upload is let through, and again by receiveHandoff). */
+  handoffByCode(code: string): Promise<HandoffRecord | undefined>;
+  /**
+   * Gives `photo` (with the phone's confirmation number, its tries and deadline) to the waiting
+   * hand-off of `code` in one atomic step: exactly one call per code in the cluster is `received`.
+   */
+  receiveHandoff(code: string, photo: string, pairing: HandoffPairing, now: number): Promise<HandoffReceipt>;
+  /**
+   * Judges a number typed on the desktop of hand-off `id` in one atomic step (confirmationFor,
+   * below): a right number confirms, a wrong one takes a try, so parallel guesses on any instances
+   * never get more than the tries allowed.
+   */
+  confirmHandoff(id: string, number: string, now: number): Promise<HandoffConfirmation>;
+}
+
+/**
  * A photo without a confirmation (one stored before pairing existed) never counts as confirming:
  * no photo reaches a desktop that did not type the phone's number.
  */

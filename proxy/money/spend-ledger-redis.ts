@@ -7,7 +7,7 @@
 // Every key a script touches is in its KEYS, and all of them carry the tag `{tryon:spend}`, so the
 // scripts run on Redis Cluster too (the ledger is one budget: it lives in one slot).
 import type { Redis } from 'ioredis';
-import { taggedGroup } from './redis-keys.js';
+import { taggedGroup } from '../cluster/redis-keys.js';
 import {
   utcDay,
   type Reservation,
@@ -17,7 +17,7 @@ import {
   type SpendRefusal,
   type SpendUsage,
   type SubmitOutcome,
-} from '../money/spend-ledger.js';
+} from './spend-ledger.js';
 
 /**
  * KEYS: held, the photo's set (its try-ons, or its colour previews for kind colour_preview), day

@@ -3,7 +3,8 @@
 // and proxy/worker.ts still loads on Node) and the wire between an isolate and an object: one
 // POST per operation, its arguments and the caller's clock as JSON, the answer as `{ value }`.
 // Plain fetch rather than RPC, because RPC needs the DurableObject base class of
-// `cloudflare:workers`.
+// `cloudflare:workers`. Below every feature: each feature's Durable Object adapter is both sides of
+// its part (the isolate's calls, the shop object's tables), and store/ puts the parts together.
 
 /** A stub of one Durable Object (its fetch is the only way in that this store uses). */
 export interface DurableObjectStub {
@@ -46,6 +47,34 @@ export function firstRow<T>(cursor: SqlCursor<T>): T | undefined {
 /** Every operation gets the caller's clock, so an object decides by the same time as the isolate that asks. */
 export interface Call {
   now: number;
+}
+
+/**
+ * One operation on the shop object from an isolate, by its wire name, with its arguments; the
+ * store adds its clock as `now` where the arguments give none, and turns a failure into 503.
+ */
+export type ShopCall = <T>(operation: string, args?: Record<string, unknown>) => Promise<T>;
+
+/**
+ * One feature's part of the shop object (store/durable-shop.ts): its tables, the operations it
+ * answers by wire name, and the rows it drops when the object sweeps. Every operation is
+ * synchronous SQL, so each is one step of the object's one event at a time.
+ */
+export interface ShopTables {
+  /** CREATE statements, run whenever an object starts. */
+  readonly schema: readonly string[];
+  /** Brings tables an object made with an older schema up to date, after the schema ran. */
+  migrate?(): void;
+  readonly operations: Record<string, (args: never) => unknown>;
+  /** Drops this part's rows no request can need any more (the object calls it at most once a minute). */
+  sweep(now: number): void;
+}
+
+/** Whether `table` holds a row for `id` in `column` that lives past `now` (its `until`). */
+export function liveRow(sql: SqlStorage, table: string, column: string, id: string, now: number): boolean {
+  return (
+    (firstRow(sql.exec<{ until: number }>(`SELECT until FROM ${table} WHERE ${column} = ?`, id))?.until ?? 0) > now
+  );
 }
 
 /** Answers one call with the operation it names (the URL's path), or 404 for an unknown one. */

@@ -1,6 +1,11 @@
-// Key names for Redis Cluster: a Lua script may touch only the keys it is given in KEYS, and all
-// of them must hash to one slot. Redis hashes only the part of a name between the first `{` and
-// the next `}` when there is one (a hash tag), so keys that one script touches share a tag.
+// Key names on Redis, for every feature's Redis adapter: `<prefix><kind>:<id>`, and for Redis
+// Cluster, where a Lua script may touch only the keys it is given in KEYS and all of them must
+// hash to one slot. Redis hashes only the part of a name between the first `{` and the next `}`
+// when there is one (a hash tag), so keys that one script touches share a tag. And the one script
+// several features run (DELETE_IF). No ioredis here: this module is names and text only.
+
+/** A key of the store's: its prefix (several shops may share one Redis), the kind of thing, its id. */
+export const keyOf = (prefix: string, kind: string, id: string): string => `${prefix}${kind}:${id}`;
 
 /** Whether Redis would hash `name` by a tag: a `{` followed later by a `}` with something between. */
 function hasHashTag(name: string): boolean {
@@ -24,3 +29,12 @@ export function taggedGroup(prefix: string, group: string): string {
 export function besideKey(key: string, suffix: string): string {
   return hasHashTag(key) ? `${key}${suffix}` : `{${key}}${suffix}`;
 }
+
+/**
+ * Deletes KEYS[1] only if it still holds ARGV[1]: a poll right given back by its holder, a garment
+ * file id forgotten unless another instance replaced it, a lock released by its token.
+ */
+export const DELETE_IF = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
