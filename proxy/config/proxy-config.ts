@@ -1,6 +1,7 @@
-// What a proxy configuration is (ProxyConfig, made from the environment by loadConfig in
-// config.ts) and what is made of it: createProxy's options and the one safe start-up line. Kept
-// apart from config.ts, which is the reading and checking of every variable.
+// ProxyConfig, what a proxy configuration is (made from the environment by loadConfig in
+// config.ts), and what is made of it: createProxy's options (proxyOptionsFrom) and the one safe
+// start-up line (describeConfig). Kept apart from config.ts, which is the reading and checking of
+// every variable.
 import type { ProxyLimits } from '../limits/limits.js';
 import type { TrustProxy } from '../http/client-address.js';
 import type { PartialPriceTable } from '../money/prices.js';
