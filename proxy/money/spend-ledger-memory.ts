@@ -29,8 +29,8 @@ interface Held {
 export class MemorySpendLedger implements SpendLedger {
   private readonly held = new Map<string, Held>();
   private readonly photos = new Map<string, { keys: Set<string>; keepUntil: number }>();
-  /** Each photo's colour previews, apart from its try-ons (their own cap). */
-  private readonly colourPhotos = new Map<string, { keys: Set<string>; keepUntil: number }>();
+  /** Each photo's colour drafts, apart from its try-ons (their own cap). */
+  private readonly colourDrafts = new Map<string, { keys: Set<string>; keepUntil: number }>();
   private day = '';
   private tryons = 0;
   private credits = 0;
@@ -66,7 +66,7 @@ export class MemorySpendLedger implements SpendLedger {
     }
     if (known) this.forget(claim.key, known);
     const kind = claim.kind ?? 'tryon';
-    const sets = kind === 'colour_preview' ? this.colourPhotos : this.photos;
+    const sets = kind === 'colour_preview' ? this.colourDrafts : this.photos;
     const photo = sets.get(claim.photoId);
     if (kind === 'colour_preview') {
       if ((photo?.keys.size ?? 0) >= (claim.colourPreviewCap ?? 0))
@@ -152,13 +152,13 @@ export class MemorySpendLedger implements SpendLedger {
     if (now - this.sweptAt < 60_000) return;
     this.sweptAt = now;
     for (const [key, held] of this.held) if (held.keepUntil <= now) this.forget(key, held);
-    for (const sets of [this.photos, this.colourPhotos]) {
+    for (const sets of [this.photos, this.colourDrafts]) {
       for (const [id, photo] of sets) if (photo.keepUntil <= now) sets.delete(id);
     }
   }
 
   private forget(key: string, held: Held): void {
     this.held.delete(key);
-    (held.kind === 'colour_preview' ? this.colourPhotos : this.photos).get(held.photoId)?.keys.delete(key);
+    (held.kind === 'colour_preview' ? this.colourDrafts : this.photos).get(held.photoId)?.keys.delete(key);
   }
 }

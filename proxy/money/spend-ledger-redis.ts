@@ -20,7 +20,7 @@ import {
 } from './spend-ledger.js';
 
 /**
- * KEYS: held, the photo's set (its try-ons, or its colour previews for kind colour_preview), day
+ * KEYS: held, the photo's set (its try-ons, or its colour drafts for kind colour_preview), day
  * hash, clients hash, the first look's held. ARGV: key, day, photoId, client, credits, keepUntil,
  * now, the set's cap, perClient, tryons, credits, kind, the refusal past the set's cap, the first
  * look's key ('' for none), its credits.
@@ -78,7 +78,7 @@ return {1, 0, 1}
 `;
 
 /**
- * KEYS: held, photo set (its try-ons', or its colour previews'), today's day hash, today's clients
+ * KEYS: held, photo set (its try-ons', or its colour drafts'), today's day hash, today's clients
  * hash. ARGV: key, outcome, today, photoId, kind.
  * The photo set's name comes from the caller's read of the held hash: should that read be stale,
  * nothing is written and -1 asks for another. The field `confirmed` (its stored name) is 1 once
@@ -135,11 +135,12 @@ export class RedisSpendLedger implements SpendLedger {
   async reserve(claim: SpendClaim): Promise<Reservation> {
     const now = this.now();
     const day = utcDay(now);
-    const colour = claim.kind === 'colour_preview';
+    // A colour draft's reservations go in the photo's `colours` set, its try-ons' in `photo` (stored key names).
+    const colourDraft = claim.kind === 'colour_preview';
     const [granted, detail, preview] = await this.run('spend_reserve', () =>
       (this.redis as unknown as Scripts).tryonReserve(
         this.key('held', claim.key),
-        this.key(colour ? 'colours' : 'photo', claim.photoId),
+        this.key(colourDraft ? 'colours' : 'photo', claim.photoId),
         this.key('day', day),
         this.key('clients', day),
         this.key('held', claim.preview?.key ?? claim.key),
@@ -150,12 +151,12 @@ export class RedisSpendLedger implements SpendLedger {
         claim.credits,
         Math.round(claim.keepUntil),
         now,
-        colour ? (claim.colourPreviewCap ?? 0) : this.limits.tryonsPerPhoto,
+        colourDraft ? (claim.colourPreviewCap ?? 0) : this.limits.tryonsPerPhoto,
         this.limits.clientDailyTryons,
         this.limits.dailyTryons,
         this.limits.dailyCredits,
-        colour ? 'colour_preview' : 'tryon',
-        colour ? 'colour_preview_limit' : 'photo_limit',
+        colourDraft ? 'colour_preview' : 'tryon',
+        colourDraft ? 'colour_preview_limit' : 'photo_limit',
         claim.preview?.key ?? '',
         claim.preview?.credits ?? 0,
       ),

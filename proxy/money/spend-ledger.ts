@@ -31,12 +31,14 @@ export interface SpendClaim {
   /** Epoch ms after which no retry can come (its photo handle has expired): then it is forgotten. */
   keepUntil: number;
   /**
-   * `tryon` (the default) counts in the photo's try-on cap; `colour_preview` (a draft of another
-   * colour, catalog `colourPreviews`) counts in the photo's own colour-preview cap instead,
-   * `colourPreviewCap`. Both count in the day's try-ons and credits and the client's day.
+   * `tryon` (the default) counts in the photo's try-on cap; `colour_preview`, a colour draft (a
+   * draft of another colour, catalog `colourPreviews`), counts in the photo's own cap of colour
+   * drafts instead, `colourPreviewCap`. Both count in the day's try-ons and credits and the
+   * client's day. The kind's spelling is stored with every reservation (HeldKind) and the claim
+   * travels whole to the shop's Durable Object, so both names keep "preview".
    */
   kind?: 'tryon' | 'colour_preview';
-  /** How many distinct colour previews one photo may start (with kind `colour_preview`). */
+  /** How many distinct colour drafts one photo may start (with kind `colour_preview`). */
   colourPreviewCap?: number;
   /**
    * The first look (a draft started beside the try-on, its own idempotency key): reserved in the
@@ -47,6 +49,7 @@ export interface SpendClaim {
   preview?: { key: string; credits: number };
 }
 
+/** Why a claim was refused; `colour_preview_limit` is also the error code the browser gets (refusalError). */
 export type SpendRefusal = 'photo_limit' | 'daily_tryons' | 'daily_credits' | 'client_daily' | 'colour_preview_limit';
 
 export type Reservation =
@@ -59,7 +62,11 @@ export type Reservation =
     }
   | { granted: false; refusal: SpendRefusal };
 
-/** What a held reservation counts in: a try-on, a colour preview, or a first look (credits only). */
+/**
+ * What a held reservation counts in: a try-on, a colour draft (`colour_preview`), or a first look
+ * (`preview`, in the credits only). Kept as written: it is stored with each reservation (the Redis
+ * hash's `kind` field, the shop object's `held.kind` column), and a reservation outlives a deploy.
+ */
 export type HeldKind = 'tryon' | 'colour_preview' | 'preview';
 
 export type SubmitOutcome = 'accepted' | 'refused' | 'unknown';

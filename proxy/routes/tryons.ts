@@ -16,8 +16,8 @@ import { viewsToRender } from '../tryons/views.js';
 import { productAsVariant, type VariantEntry, type View } from '../catalog/catalog.js';
 import {
   asDraft,
-  checkColourPreview,
-  colourPreviewsOf,
+  checkColourDraft,
+  colourDraftsOf,
   DRAFT_VIEWS,
   firstLookKeyParts,
   firstLookOf,
@@ -173,15 +173,17 @@ export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
     if (listed.enabled === false) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
     const chosen = productAsVariant(listed, request.variant);
     if (!chosen) throw new ProxyError(422, 'unknown_variant', 'This colour or size of the product has no try-on.');
-    const colourPreview = request.quality === 'preview';
-    if (colourPreview) checkColourPreview(chosen, request);
+    const colourDraft = request.quality === 'preview';
+    if (colourDraft) checkColourDraft(chosen, request);
     const photo = await pictureOf(services, services.client(c), chosen, request);
-    // A colour preview is a draft of the front view, whatever the product's own tier and views.
-    const product = colourPreview ? asDraft(chosen) : chosen;
+    // A colour draft is a draft of the front view, whatever the product's own tier and views.
+    const product = colourDraft ? asDraft(chosen) : chosen;
     const output = request.output ?? 'image';
-    const views = colourPreview ? DRAFT_VIEWS : viewsToRender(product, output, request.views);
+    const views = colourDraft ? DRAFT_VIEWS : viewsToRender(product, output, request.views);
 
-    // The variant joins the key only when chosen, so a try-on without one keeps the key it always had.
+    // The variant joins the key only when chosen, so a try-on without one keeps the key it always had;
+    // a colour draft's part keeps the request's own word (`quality=preview`), since upstream holds
+    // the keys made with it.
     const key = await services.idempotencyKey([
       photo.fileId,
       product.id,
@@ -189,12 +191,12 @@ export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
       output,
       request.requestId,
       ...(product.variant === undefined ? [] : [`variant=${product.variant}`]),
-      ...(colourPreview ? ['quality=preview'] : []),
+      ...(colourDraft ? ['quality=preview'] : []),
       ...(request.model === undefined ? [] : [`model=${request.model}`]),
     ]);
     // The first look: the catalog's choice, which the browser may only turn off.
     const firstLook =
-      !colourPreview && firstLookOf(product) === 'draft' && request.preview !== 'off'
+      !colourDraft && firstLookOf(product) === 'draft' && request.preview !== 'off'
         ? {
             key: await services.idempotencyKey(firstLookKeyParts(key)),
             credits: creditsFor(services.prices, 'draft', 'image', DRAFT_VIEWS.length),
@@ -209,7 +211,7 @@ export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
       client: services.client(c),
       credits,
       keepUntil: photo.expiresAt * 1000,
-      ...(colourPreview ? { kind: 'colour_preview' as const, colourPreviewCap: colourPreviewsOf(chosen) } : {}),
+      ...(colourDraft ? { kind: 'colour_preview' as const, colourPreviewCap: colourDraftsOf(chosen) } : {}),
       ...(firstLook ? { preview: firstLook } : {}),
     });
     if (!reservation.granted) {

@@ -1,8 +1,11 @@
-// The first look and colour previews: the draft tier used so a shopper sees something within
+// The first look and colour drafts: the draft tier used so a shopper sees something within
 // seconds and tries every colour at draft cost. A first look is one draft, front-view image job
-// started beside a try-on (image or video) from the same inputs; a colour preview is such a job
-// on its own, for another listed colour. Both are always an image of the front view at the
-// draft tier, whatever the product's own tier, views or output.
+// started beside a try-on (image or video) from the same inputs; a colour draft is such a job on
+// its own, for another listed colour. Both are always an image of the front view at the draft
+// tier, whatever the product's own tier, views or output. What the browser and the shop see keeps
+// the word "preview": the catalog's `preview` and `colourPreviews`, the request's
+// `quality: "preview"`, the answers' `preview` and the codes `colour_previews_off` and
+// `colour_preview_limit` are documented names.
 import type { VariantEntry, View } from '../catalog/catalog.js';
 import { ProxyError } from '../http/errors.js';
 import type { TryonRequest } from './request.js';
@@ -15,8 +18,8 @@ export function firstLookOf(product: VariantEntry): 'draft' | 'off' {
   return product.preview ?? (product.tier === 'draft' ? 'off' : 'draft');
 }
 
-/** How many colour previews one photo may make of this product (0: the catalog has them off). */
-export const colourPreviewsOf = (product: VariantEntry): number => product.colourPreviews ?? 0;
+/** How many colour drafts one photo may make of this product (0: the catalog has them off). */
+export const colourDraftsOf = (product: VariantEntry): number => product.colourPreviews ?? 0;
 
 /** The product as its draft: the same garment, mode, background, pose and provider, at the draft tier. */
 export const asDraft = (product: VariantEntry): VariantEntry => ({ ...product, tier: 'draft' });
@@ -27,9 +30,9 @@ export const asDraft = (product: VariantEntry): VariantEntry => ({ ...product, t
  */
 export const firstLookKeyParts = (tryonKey: string): string[] => [tryonKey, 'first-look=draft'];
 
-/** A colour preview is a draft of one listed colour of a product whose catalog turns them on. */
-export function checkColourPreview(product: VariantEntry, request: TryonRequest): void {
-  if (colourPreviewsOf(product) === 0)
+/** A colour draft is a draft of one listed colour of a product whose catalog turns them on. */
+export function checkColourDraft(product: VariantEntry, request: TryonRequest): void {
+  if (colourDraftsOf(product) === 0)
     throw new ProxyError(422, 'colour_previews_off', 'This product does not offer colour previews.');
   if (product.variant === undefined)
     throw new ProxyError(422, 'validation_failed', 'variant: a colour preview names one of the product’s colours.');

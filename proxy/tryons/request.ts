@@ -33,7 +33,7 @@ const tryonRequest = z.object({
     .max(64)
     .optional()
     .transform((v) => (v === '' ? undefined : v)),
-  // "preview": a colour preview (a draft of the chosen colour alone), where the catalog offers them.
+  // "preview": a colour draft (a draft of the chosen colour alone), where the catalog offers them.
   quality: z.enum(['full', 'preview']).optional(),
   // The browser may only turn the first look off (it only ever lowers what a try-on costs).
   preview: z.literal('off', { message: 'may only be "off"' }).optional(),
