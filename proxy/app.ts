@@ -175,7 +175,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     JSON.stringify({
       ok: storeUp,
       upstream: services.upstreamLabel,
-      // One process's memory cannot be down, and its answer stays what it always was.
+      // One process's memory cannot be down: its answer names no store.
       ...(store.kind === 'memory' ? {} : { store: storeUp ? 'up' : 'down' }),
     });
   const health = { up: healthText(true), down: healthText(false) };

@@ -79,7 +79,7 @@ export interface NodeServerTimeouts {
  * `headersTimeoutMs`; the whole request within that, plus `uploadTotalMs` (the proxy's own upload
  * deadline, whose 408 must be the one the client reads), plus the lingering close after such an
  * answer; none when uploads have no deadline. Node checks its connections at an interval (30 s by
- * default, which held a trickling head for up to 90 s): at most every second here, sooner for a
+ * default, which lets a trickling head hang on for up to 90 s): at most every second here, sooner for a
  * short headers timeout. For a server of your own that mounts createProxy: pass these to
  * `serve({ serverOptions })` or `http.createServer`.
  */

@@ -22,9 +22,9 @@ export function taggedGroup(prefix: string, group: string): string {
 }
 
 /**
- * A key in the same slot as `key`, whose name stays as it always was (a forgotten photo's key
- * predates the cluster rule, and renaming it would forget every photo forgotten before): the new
- * key's tag is the whole old name, which Redis hashes exactly as the untagged old name.
+ * A key in the same slot as `key`, which keeps its untagged name (renaming a forgotten photo's key
+ * would forget every photo forgotten under it while its handles still live): the new key's tag is
+ * the whole of that name, which Redis hashes exactly as the untagged name itself.
  */
 export function besideKey(key: string, suffix: string): string {
   return hasHashTag(key) ? `${key}${suffix}` : `{${key}}${suffix}`;

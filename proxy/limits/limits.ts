@@ -79,7 +79,7 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   uploadIdleMs: 15_000,
   uploadTotalMs: 120_000,
   // A browser sends its whole head at once; 20 s covers the worst mobile line (Apache's
-  // mod_reqtimeout gives 20 s too), where Node's own 60 s, checked every 30 s, held a socket 90 s.
+  // mod_reqtimeout gives 20 s too), where Node's own 60 s, checked every 30 s, lets a socket hang on 90 s.
   headersTimeoutMs: 20_000,
   // What upstream's /v1/files takes: a larger image could not be used anyway.
   catalogImageBytes: 15 * 1024 * 1024,
