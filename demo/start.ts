@@ -13,7 +13,7 @@ import { transform } from 'esbuild';
 import { createProxy } from '../proxy/app.js';
 import { loadConfig, proxyOptionsFrom } from '../proxy/config/config.js';
 import { socketAddress } from '../proxy/node.js';
-import type { ProxyLimits } from '../proxy/config/limits.js';
+import type { ProxyLimits } from '../proxy/limits/limits.js';
 import { cachedCdnBuild } from '../scripts/kept-builds.js';
 import { createShop } from './shop/app.js';
 import { prepareShopCatalog } from './shop/tryon-catalog.js';

@@ -9,17 +9,17 @@ import { ProxyError, answerInternalError, isProxyError } from './http/errors.js'
 import { GarmentFiles } from './catalog/garment-files.js';
 import { hmac, hmacKey, toHex } from './security/crypto.js';
 import { HandleSigner } from './security/handles.js';
-import { resolveLimits } from './config/limits.js';
+import { resolveLimits } from './limits/limits.js';
 import { connectionAddress, knownRuntime, parseTrustProxy } from './http/client-address.js';
-import { clientOfRequest } from './http/request-client.js';
+import { clientOfRequest } from './http/client-key.js';
 import { resolvePrices } from './money/prices.js';
 import { originCheck } from './middleware/origin-check.js';
 import { appProxyClients } from './middleware/shopify-app-proxy.js';
-import { rateLimit } from './middleware/rate-limit.js';
+import { rateLimit } from './limits/rate-limit.js';
 import { answerUnknownRoutes } from './middleware/unknown-routes.js';
 import { redactingLog } from './middleware/request-log.js';
-import { answerHeaders } from './middleware/answer-headers.js';
-import { TryonStatusBoard } from './tryon/status.js';
+import { everyAnswer } from './middleware/every-answer.js';
+import { TryonStatusBoard } from './tryons/status-board.js';
 import { BudgetAlerts } from './money/budget-alerts.js';
 import { MemoryStore } from './store/memory.js';
 import { noMetrics } from './operator/metrics.js';
@@ -30,13 +30,13 @@ import { photoRoutes } from './routes/photos.js';
 import { productRoutes } from './routes/products.js';
 import { tryonRoutes } from './routes/tryons.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import type { ProxyServices } from './services.js';
+import type { ProxyServices } from './routes/services.js';
 import type { ProxyEnv } from './http/request-facts.js';
 
 export type { CatalogFile, CatalogVariant, ProductEntry, ProductLookup } from './catalog/catalog.js';
-export type { ProxyLimits } from './config/limits.js';
+export type { ProxyLimits } from './limits/limits.js';
 export type { PhotoRevocations } from './photos/revocations.js';
-export { DEFAULT_LIMITS } from './config/limits.js';
+export { DEFAULT_LIMITS } from './limits/limits.js';
 
 import { checkCatalogImagesReadable, environmentMode, type ProxyOptions } from './config/proxy-options.js';
 
@@ -156,7 +156,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
 
   const app = new Hono<ProxyEnv>();
   // Request id, the security headers (prepared once) and the log line: one middleware.
-  app.use(answerHeaders(log, now));
+  app.use(everyAnswer(log, now));
 
   if (appProxy) app.use(appProxy.verify);
   // Pages call the shopper's routes, so those check the page's origin; /webhooks and /health are
@@ -175,7 +175,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     JSON.stringify({
       ok: storeUp,
       upstream: services.upstreamLabel,
-      // One process's memory cannot be down, and its answer stays what it always was.
+      // One process's memory cannot be down: its answer names no store.
       ...(store.kind === 'memory' ? {} : { store: storeUp ? 'up' : 'down' }),
     });
   const health = { up: healthText(true), down: healthText(false) };

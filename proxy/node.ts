@@ -15,8 +15,8 @@ import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { createProxy, type ProxyOptions } from './app.js';
-import { createAdmin, type AdminMetrics } from './operator/admin.js';
-import { resolveLimits } from './config/limits.js';
+import { createAdmin, type AdminMetrics } from './admin.js';
+import { resolveLimits } from './limits/limits.js';
 import { MemoryStore } from './store/memory.js';
 import { CatalogError, catalogImages, parseCatalog } from './catalog/catalog.js';
 import {
@@ -27,10 +27,10 @@ import {
   type ConfiguredOptions,
   type ProxyConfig,
 } from './config/config.js';
-import type { FileIdCache } from './catalog/garment-files.js';
+import type { FileIdCache } from './catalog/garment-ids.js';
 import { lingerBeforeClosing, lingerBounds } from './http/lingering-close.js';
-import type { ProxyLimits } from './config/limits.js';
-import { ProxyAnswer } from './http/node-answer.js';
+import type { ProxyLimits } from './limits/limits.js';
+import { ProxyAnswer } from './http/node-response.js';
 import type { ProxyEnv } from './http/request-facts.js';
 
 /** The shopper's address as the Node socket sees it: what rate limits are keyed by on Node. */
@@ -79,7 +79,7 @@ export interface NodeServerTimeouts {
  * `headersTimeoutMs`; the whole request within that, plus `uploadTotalMs` (the proxy's own upload
  * deadline, whose 408 must be the one the client reads), plus the lingering close after such an
  * answer; none when uploads have no deadline. Node checks its connections at an interval (30 s by
- * default, which held a trickling head for up to 90 s): at most every second here, sooner for a
+ * default, which lets a trickling head hang on for up to 90 s): at most every second here, sooner for a
  * short headers timeout. For a server of your own that mounts createProxy: pass these to
  * `serve({ serverOptions })` or `http.createServer`.
  */
@@ -156,7 +156,7 @@ export async function startProxy(options: StartOptions): Promise<StartedProxy> {
     port,
     hostname,
     lingerBounds(resolveLimits(proxyOptions.limits)),
-    // Its answers write the security headers and request id into their heads (node-answer.ts).
+    // Its answers write the security headers and request id into their heads (http/node-response.ts).
     { ServerResponse: ProxyAnswer, ...nodeServerTimeouts(proxyOptions.limits) },
   );
   let adminListener: Awaited<ReturnType<typeof listen>> | undefined;

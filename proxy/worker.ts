@@ -13,9 +13,9 @@ import { createProxy } from './app.js';
 import { CatalogError, type CatalogFile } from './catalog/catalog.js';
 import { ConfigError, loadConfig, proxyOptionsFrom } from './config/config.js';
 import { DurableStore, type DurableObjectNamespace } from './store/durable.js';
-import { resolveLimits } from './config/limits.js';
+import { resolveLimits } from './limits/limits.js';
 import { MemoryStore } from './store/memory.js';
-import { createAdmin } from './operator/admin.js';
+import { createAdmin } from './admin.js';
 import type { Hono } from 'hono';
 import type { ProxyEnv } from './http/request-facts.js';
 

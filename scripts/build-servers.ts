@@ -97,7 +97,7 @@ export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Pro
 /**
  * The sandbox as a package: `server.js` (startSandbox, createSandbox) with its `.d.ts`, and the
  * `tryon-sandbox` bin (`cli.js`, running main.ts). Its dependencies stay external; the few shared
- * with the proxy's source (proxy/image-signatures.ts) and the Standard Webhooks library are bundled
+ * with the proxy's source (proxy/upstream/image-signatures.ts) and the Standard Webhooks library are bundled
  * in, so the tarball depends on no tryon-proxy and runs no install script of that library.
  */
 export async function buildSandbox(options: Omit<BuildOptions, 'entry'> = {}): Promise<BuildResult> {
@@ -117,14 +117,14 @@ export async function buildSandbox(options: Omit<BuildOptions, 'entry'> = {}): P
   await copyDeclarations(join(typesDir, 'sandbox'), outDir, (file) => !file.startsWith('dist'));
   // The one proxy module the sandbox's source shares is bundled in; its types come along, at the
   // package's root, and each declaration that imports them (from any folder) points there.
-  await cp(join(typesDir, 'proxy/image-signatures.d.ts'), join(outDir, 'image-signatures.d.ts'));
+  await cp(join(typesDir, 'proxy/upstream/image-signatures.d.ts'), join(outDir, 'image-signatures.d.ts'));
   for (const path of await listFiles(outDir)) {
     if (!path.endsWith('.d.ts')) continue;
     const text = await readFile(path, 'utf8');
     if (!text.includes('../proxy/')) continue;
     const beside = relative(dirname(path), join(outDir, 'image-signatures.js'));
     const specifier = beside.startsWith('.') ? beside : `./${beside}`;
-    await writeFile(path, text.replaceAll(/(?:\.\.\/)+proxy\/image-signatures\.js/g, specifier));
+    await writeFile(path, text.replaceAll(/(?:\.\.\/)+proxy\/upstream\/image-signatures\.js/g, specifier));
   }
   const dangling = (
     await Promise.all(

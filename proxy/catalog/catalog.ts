@@ -47,9 +47,9 @@ export interface ProductEntry {
   name?: string | undefined;
   /** The product's variants by the shop's own id; none → the product has one garment. */
   variants?: Record<string, CatalogVariant> | undefined;
-  /** The first look beside each try-on; undefined → "draft" above the draft tier, else "off" (tryon/first-look.ts). */
+  /** The first look beside each try-on; undefined → "draft" above the draft tier, else "off" (tryons/first-look.ts). */
   preview?: 'draft' | 'off' | undefined;
-  /** Colour previews one photo may make (0 or undefined: off). */
+  /** Colour drafts one photo may make (0 or undefined: off); named as the catalog's documented key. */
   colourPreviews?: number | undefined;
   /** false: switched off by the merchant (no try-on, the button hidden); absent: on. */
   enabled?: boolean | undefined;
@@ -72,12 +72,12 @@ export type ProductLookup = (productId: string) => Promise<ProductEntry | undefi
 
 const BUILT_IN = { tier: 'standard' as Tier, views: ['front'] as View[], background: 'studio_white', provider: 'auto' };
 
-/** `colourPreviews: true` allows this many per photo. */
-export const COLOUR_PREVIEWS_DEFAULT_MAX = 6;
+/** `colourPreviews: true` allows this many colour drafts per photo. */
+export const COLOUR_DRAFTS_DEFAULT_MAX = 6;
 
-/** The catalog's `colourPreviews` as a number of previews per photo (0: off). */
-const colourPreviewCount = (value: boolean | { max: number } | undefined): number =>
-  value === true ? COLOUR_PREVIEWS_DEFAULT_MAX : value ? value.max : 0;
+/** The catalog's `colourPreviews` as a number of colour drafts per photo (0: off). */
+const colourDraftCount = (value: boolean | { max: number } | undefined): number =>
+  value === true ? COLOUR_DRAFTS_DEFAULT_MAX : value ? value.max : 0;
 
 /**
  * Garments worn from shoulder to floor: a try-on of one needs the whole body in the photo, so the
@@ -122,7 +122,7 @@ function entryOf(
     variants: product.variants ? copyVariants(product.variants) : undefined,
     // The product wins over the defaults; absent in both, a first look above the draft tier.
     preview: product.preview ?? defaults?.preview ?? (tier === 'draft' ? 'off' : 'draft'),
-    colourPreviews: colourPreviewCount(product.colourPreviews ?? defaults?.colourPreviews),
+    colourPreviews: colourDraftCount(product.colourPreviews ?? defaults?.colourPreviews),
     ...(product.enabled === false ? { enabled: false } : {}),
     fullBody: fullBodyOf(product.garment.category, product.fullBody, defaults?.fullBody),
     ...(models && models.length > 0 ? { models: models.map((model) => ({ ...model })) } : {}),
@@ -230,7 +230,7 @@ export function checkProductEntry(id: string, entry: ProductEntry): ProductEntry
   const plain: Record<string, unknown> = Object.fromEntries(
     Object.entries(fields).filter(([, value]) => value !== undefined),
   );
-  // A ProductEntry counts its colour previews; the schema takes the catalog's spelling of it.
+  // A ProductEntry counts its colour drafts; the schema takes the catalog's spelling of it.
   if (colourPreviews !== undefined)
     plain.colourPreviews =
       typeof colourPreviews === 'number' && colourPreviews > 0

@@ -5,14 +5,9 @@
 // the first upload holds the store's lock on the image, so concurrent first requests on every
 // instance share one upload. An image given as a URL is fetched with bounds of its own (fetchImage).
 import { ProxyError } from '../http/errors.js';
-import { sniffPhotoType } from '../image-signatures.js';
+import { sniffPhotoType } from '../upstream/image-signatures.js';
 import type { Upstream } from '../upstream/client.js';
-import type { ProxyStore } from '../store/store.js';
-
-export interface FileIdCache {
-  load(): Promise<Record<string, string>>;
-  save(map: Record<string, string>): Promise<void>;
-}
+import type { GarmentIdStore } from './garment-ids.js';
 
 export type ReadAsset = (path: string) => Promise<Uint8Array>;
 
@@ -30,7 +25,7 @@ export class GarmentFiles {
 
   constructor(
     private readonly upstream: Upstream,
-    private readonly store: ProxyStore,
+    private readonly store: GarmentIdStore,
     private readonly options: {
       assetsDir?: string | undefined;
       readAsset?: ReadAsset | undefined;

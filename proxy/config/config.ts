@@ -1,14 +1,18 @@
-// Environment → validated proxy configuration (docs/proxy.md, "Configuration"). Refuses an unsafe production
-// start with one message listing every problem; the key is never printed, only its kind. What a
-// configuration holds, and what is made of it, is shape.ts.
+// Environment → validated proxy configuration (docs/proxy.md, "Configuration"): loadConfig reads
+// every TRYON_* variable into a ProxyConfig. Refuses an unsafe production start with one message
+// listing every problem; the key is never printed, only its kind. What a configuration holds, and
+// what is made of it, is proxy-config.ts (re-exported here, so node.ts, worker.ts and the demo
+// import one module); what createProxy takes, proxy-options.ts. The folder sits just below the
+// entries: ProxyOptions names the store, the catalog, the metrics and the App Proxy's options, so
+// config/ reads nearly every part of the proxy.
 import { z } from 'zod';
-import { DEFAULT_LIMITS, type ProxyLimits } from './limits.js';
+import { DEFAULT_LIMITS, type ProxyLimits } from '../limits/limits.js';
 import { TrustProxyError, parseTrustProxy, type TrustProxy } from '../http/client-address.js';
 import { priceTableSchema, type PartialPriceTable } from '../money/prices.js';
-import { ConfigError, type ProxyConfig } from './shape.js';
+import { ConfigError, type ProxyConfig } from './proxy-config.js';
 
-export { ConfigError, describeConfig, describeKey, proxyOptionsFrom } from './shape.js';
-export type { ConfiguredOptions, ProxyConfig } from './shape.js';
+export { ConfigError, describeConfig, describeKey, proxyOptionsFrom } from './proxy-config.js';
+export type { ConfiguredOptions, ProxyConfig } from './proxy-config.js';
 
 /** env var → limit name; each a non-negative integer. */
 const LIMIT_VARS: Record<string, keyof ProxyLimits> = {

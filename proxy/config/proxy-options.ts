@@ -1,8 +1,9 @@
 // What createProxy (app.ts) is given, and the checks of it made once at creation: everything a
 // shop, node.ts, worker.ts or config.ts can set. Kept apart from app.ts, which wires what they make.
 import { catalogImages, parseCatalog, type CatalogFile, type ProductLookup } from '../catalog/catalog.js';
-import type { FileIdCache, ReadAsset } from '../catalog/garment-files.js';
-import type { ProxyLimits } from './limits.js';
+import type { ReadAsset } from '../catalog/garment-files.js';
+import type { FileIdCache } from '../catalog/garment-ids.js';
+import type { ProxyLimits } from '../limits/limits.js';
 import type { TrustProxy } from '../http/client-address.js';
 import type { PartialPriceTable } from '../money/prices.js';
 import type { AppProxyClientOptions } from '../middleware/shopify-app-proxy.js';

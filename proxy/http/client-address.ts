@@ -3,10 +3,8 @@
 // proxy appends the address it received the request from to X-Forwarded-For, so reading the header
 // from the right, the first address that is not a trusted proxy is the client; everything to its
 // left was written by the client and is ignored. Web-standard only (Node and Workers). The
-// address arithmetic itself is ip-address.ts.
-import { formatAddress, inNetwork, isMapped, parseAddress, parseNetwork, type Network } from './ip-address.js';
-
-export { formatAddress, inNetwork, parseAddress, parseNetwork, type Network };
+// address arithmetic itself is ip-bytes.ts; the key a client is counted under is client-key.ts.
+import { formatAddress, inNetwork, parseAddress, parseNetwork, type Network } from './ip-bytes.js';
 
 /**
  * Which peers may speak for the client:
@@ -170,17 +168,4 @@ export function knownRuntime(): 'workers' | 'node' | 'bun' | 'deno' | undefined 
   if (global.Deno !== undefined) return 'deno';
   if (typeof global.process?.versions?.node === 'string') return 'node';
   return undefined;
-}
-
-/**
- * The key limits are counted under: an IPv4 address itself, an IPv6 address by its /64 (one
- * home or phone network gets a /64 and can pick any address in it).
- */
-export function clientKey(address: string): string {
-  const bytes = parseAddress(address);
-  if (!bytes) return address;
-  if (isMapped(bytes)) return formatAddress(bytes);
-  const network = new Uint8Array(16);
-  network.set(bytes.subarray(0, 8));
-  return `${formatAddress(network)}/64`;
 }

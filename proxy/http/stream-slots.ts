@@ -2,7 +2,7 @@
 // one client could hold hundreds and the instance run out of sockets and memory for everyone.
 // A slot is taken before a stream opens and given back when it ends, however it ends (finished,
 // the browser gone, the deadline, an error). Counted per instance: a Node process, or a Workers
-// isolate (there a try-on's Durable Object caps its watchers across isolates, durable-tryon.ts).
+// isolate (there a try-on's Durable Object caps its watchers across isolates, tryons/status-store-durable.ts).
 import type { SSEStreamingApi } from 'hono/streaming';
 import { ProxyError } from './errors.js';
 import type { Log } from '../operator/log.js';

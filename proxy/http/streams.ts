@@ -83,9 +83,9 @@ export async function readRequestText(request: Request, maxBytes: number, refusa
 /**
  * No read-ahead for an upload's stages: a stream pulls its source only when its own reader asks.
  * With the default high-water mark of one chunk, each stage between the shopper's socket and
- * upstream's keeps a 64 KB chunk queued while upstream is slow to read; the stages of one upload
- * held ≈ 0.6 MB that way (docs/performance.md section 4), where Node's own forwarding holds
- * about 0.1 MB. Only pull-based streams may use it: a TransformStream whose writable side has a mark
+ * upstream's keeps a 64 KB chunk queued while upstream is slow to read, so an upload's memory
+ * would grow with every stage it passes (docs/performance.md says how much). Only pull-based
+ * streams may use it: a TransformStream whose writable side has a mark
  * of 0 never lets `pipeThrough` write a chunk (the pipe waits for a desired size above 0: it hangs).
  */
 export const NO_READ_AHEAD: QueuingStrategy<Uint8Array> = { highWaterMark: 0 };

@@ -47,7 +47,7 @@ export function timedBody(
       async pull(controller) {
         // One clock per read, for whichever deadline comes first. Racing every read against one
         // long-lived promise for the total instead would make that promise hold each read's chunk
-        // until it settles: the whole upload kept in memory (the bench's held-bytes figure).
+        // until it settles: the whole upload kept in memory.
         const idleMs = limits.uploadIdleMs > 0 ? limits.uploadIdleMs : Infinity;
         const waitMs = Math.min(idleMs, stopped ? Infinity : deadline - Date.now());
         let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,11 +1,12 @@
-// The request log's pieces (the line itself is written by answer-headers.ts): method, path, status and time taken. Handles in paths are cut to
-// their kind, so a log never holds a link that would open someone's photo, result or hand-off.
+// The request log's pieces (the line itself is written by every-answer.ts): method, path, status
+// and time taken. Handles in paths are cut to their kind, so a log never holds a link that would
+// open someone's photo, result or hand-off. And the log every line goes through, which removes secrets.
 import type { Log } from '../operator/log.js';
 
 /**
  * Anything shaped like a handle (handles.ts: `v1.<kind>.<payload>.<signature>`), whatever its
- * kind: a list of kinds here would have to be kept in step with handles.ts, and a kind left out
- * (as the hand-off once was) would be logged whole. The path is already decoded, so a handle with
+ * kind: a list of kinds here would have to be kept in step with handles.ts, and a kind added there
+ * and missed here would be logged whole. The path is already decoded, so a handle with
  * its dots percent-encoded is matched too.
  */
 const HANDLE_IN_PATH = /v1\.([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g;

@@ -10,10 +10,10 @@ import type { ProxyEnv } from '../http/request-facts.js';
 /** The paths servers call: upstream's webhooks and the balancer's health check. */
 const SERVERS_PATH = /\/(webhooks|health)\/?$/;
 
-/** Call after every route is registered: the methods each path serves are read from the app itself. */
 /**
+ * Call after every route is registered: the methods each path serves are read from the app itself.
  * `pagesOnly`, the origin check, stands before the 404 of any path and the 405 of the paths pages
- * call, as before their routes; a server's path (/webhooks, /health) answers its 405 to anyone.
+ * call, as it stands before their routes; a server's path (/webhooks, /health) answers its 405 to anyone.
  */
 export function answerUnknownRoutes(
   app: Hono<ProxyEnv>,

@@ -4,7 +4,8 @@
 // burst exact: N free slots → at most N upstream try-ons, however many arrive together.
 // A retry of the same try-on finds its reservation and passes free, even once the day is spent.
 // The interface is asynchronous so a shared store (Redis, a Durable Object) can implement it with
-// one atomic script; the in-memory ledger below is one process's.
+// one atomic script: spend-ledger-memory.ts is one process's ledger, spend-ledger-redis.ts and
+// spend-ledger-durable.ts the shared ones, each with the same checks in the same order.
 import { ProxyError } from '../http/errors.js';
 
 export interface SpendLimits {
@@ -30,12 +31,14 @@ export interface SpendClaim {
   /** Epoch ms after which no retry can come (its photo handle has expired): then it is forgotten. */
   keepUntil: number;
   /**
-   * `tryon` (the default) counts in the photo's try-on cap; `colour_preview` (a draft of another
-   * colour, catalog `colourPreviews`) counts in the photo's own colour-preview cap instead,
-   * `colourPreviewCap`. Both count in the day's try-ons and credits and the client's day.
+   * `tryon` (the default) counts in the photo's try-on cap; `colour_preview`, a colour draft (a
+   * draft of another colour, catalog `colourPreviews`), counts in the photo's own cap of colour
+   * drafts instead, `colourPreviewCap`. Both count in the day's try-ons and credits and the
+   * client's day. The kind's spelling is stored with every reservation (HeldKind) and the claim
+   * travels whole to the shop's Durable Object, so both names keep "preview".
    */
   kind?: 'tryon' | 'colour_preview';
-  /** How many distinct colour previews one photo may start (with kind `colour_preview`). */
+  /** How many distinct colour drafts one photo may start (with kind `colour_preview`). */
   colourPreviewCap?: number;
   /**
    * The first look (a draft started beside the try-on, its own idempotency key): reserved in the
@@ -46,6 +49,7 @@ export interface SpendClaim {
   preview?: { key: string; credits: number };
 }
 
+/** Why a claim was refused; `colour_preview_limit` is also the error code the browser gets (refusalError). */
 export type SpendRefusal = 'photo_limit' | 'daily_tryons' | 'daily_credits' | 'client_daily' | 'colour_preview_limit';
 
 export type Reservation =
@@ -58,7 +62,11 @@ export type Reservation =
     }
   | { granted: false; refusal: SpendRefusal };
 
-/** What a held reservation counts in: a try-on, a colour preview, or a first look (credits only). */
+/**
+ * What a held reservation counts in: a try-on, a colour draft (`colour_preview`), or a first look
+ * (`preview`, in the credits only). Kept as written: it is stored with each reservation (the Redis
+ * hash's `kind` field, the shop object's `held.kind` column), and a reservation outlives a deploy.
+ */
 export type HeldKind = 'tryon' | 'colour_preview' | 'preview';
 
 export type SubmitOutcome = 'accepted' | 'refused' | 'unknown';
@@ -140,156 +148,5 @@ export function refusalError(refusal: SpendRefusal, limits: SpendLimits, now: nu
         false,
         secondsToNextDay(now),
       );
-  }
-}
-
-interface Held {
-  kind: HeldKind;
-  day: string;
-  photoId: string;
-  client: string;
-  credits: number;
-  keepUntil: number;
-  /** Requests of this try-on under way; the reservation is given back only when none is left. */
-  holders: number;
-  /** Upstream accepted it, or a submit of it ended in a way that may hide a started job: never given back. */
-  mayHaveStarted: boolean;
-}
-
-/** One process's ledger. Each method does all its work before its first await: atomic on one event loop. */
-export class MemorySpendLedger implements SpendLedger {
-  private readonly held = new Map<string, Held>();
-  private readonly photos = new Map<string, { keys: Set<string>; keepUntil: number }>();
-  /** Each photo's colour previews, apart from its try-ons (their own cap). */
-  private readonly colourPhotos = new Map<string, { keys: Set<string>; keepUntil: number }>();
-  private day = '';
-  private tryons = 0;
-  private credits = 0;
-  private clients = new Map<string, number>();
-  private sweptAt = 0;
-
-  constructor(
-    private readonly limits: SpendLimits,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  private roll(now: number): string {
-    const day = utcDay(now);
-    if (day !== this.day) {
-      this.day = day;
-      this.tryons = 0;
-      this.credits = 0;
-      this.clients = new Map();
-    }
-    return day;
-  }
-
-  async reserve(claim: SpendClaim): Promise<Reservation> {
-    const now = this.now();
-    const day = this.roll(now);
-    this.sweep(now);
-    const known = this.held.get(claim.key);
-    if (known && known.keepUntil > now) {
-      known.holders++;
-      known.keepUntil = Math.max(known.keepUntil, claim.keepUntil);
-      // A retry charges nothing new: its first look only if that is still held.
-      return { granted: true, retry: true, ...this.holdAgain(claim, now) };
-    }
-    if (known) this.forget(claim.key, known);
-    const kind = claim.kind ?? 'tryon';
-    const sets = kind === 'colour_preview' ? this.colourPhotos : this.photos;
-    const photo = sets.get(claim.photoId);
-    if (kind === 'colour_preview') {
-      if ((photo?.keys.size ?? 0) >= (claim.colourPreviewCap ?? 0))
-        return { granted: false, refusal: 'colour_preview_limit' };
-    } else if ((photo?.keys.size ?? 0) >= this.limits.tryonsPerPhoto) return { granted: false, refusal: 'photo_limit' };
-    if ((this.clients.get(claim.client) ?? 0) >= this.limits.clientDailyTryons)
-      return { granted: false, refusal: 'client_daily' };
-    const daily = dailyRefusal({ tryons: this.tryons, credits: this.credits }, this.limits, claim.credits);
-    if (daily) return { granted: false, refusal: daily };
-
-    this.tryons++;
-    this.credits += claim.credits;
-    this.clients.set(claim.client, (this.clients.get(claim.client) ?? 0) + 1);
-    if (photo) {
-      photo.keys.add(claim.key);
-      photo.keepUntil = Math.max(photo.keepUntil, claim.keepUntil);
-    } else {
-      sets.set(claim.photoId, { keys: new Set([claim.key]), keepUntil: claim.keepUntil });
-    }
-    this.held.set(claim.key, {
-      kind,
-      day,
-      photoId: claim.photoId,
-      client: claim.client,
-      credits: claim.credits,
-      keepUntil: claim.keepUntil,
-      holders: 1,
-      mayHaveStarted: false,
-    });
-    // The first look, in the same step: only what the day's credits still cover.
-    const again = this.holdAgain(claim, now);
-    if (again.preview || !claim.preview) return { granted: true, retry: false, ...again };
-    if (this.credits + claim.preview.credits > this.limits.dailyCredits) return { granted: true, retry: false };
-    this.credits += claim.preview.credits;
-    this.held.set(claim.preview.key, {
-      kind: 'preview',
-      day,
-      photoId: claim.photoId,
-      client: claim.client,
-      credits: claim.preview.credits,
-      keepUntil: claim.keepUntil,
-      holders: 1,
-      mayHaveStarted: false,
-    });
-    return { granted: true, retry: false, preview: { retry: false } };
-  }
-
-  /** The claim's first look, if it is held already (a retry's): one more holder, nothing counted. */
-  private holdAgain(claim: SpendClaim, now: number): { preview?: { retry: boolean } } {
-    if (!claim.preview) return {};
-    const held = this.held.get(claim.preview.key);
-    if (!held || held.keepUntil <= now) return {};
-    held.holders++;
-    held.keepUntil = Math.max(held.keepUntil, claim.keepUntil);
-    return { preview: { retry: true } };
-  }
-
-  async settle(key: string, outcome: SubmitOutcome): Promise<void> {
-    const held = this.held.get(key);
-    if (!held) return;
-    held.holders = Math.max(0, held.holders - 1);
-    if (outcome !== 'refused') held.mayHaveStarted = true;
-    if (held.mayHaveStarted || held.holders > 0) return;
-    this.forget(key, held);
-    if (held.day === this.roll(this.now())) {
-      this.credits -= held.credits;
-      // A first look counts in the credits only.
-      if (held.kind === 'preview') return;
-      this.tryons--;
-      const count = (this.clients.get(held.client) ?? 1) - 1;
-      if (count > 0) this.clients.set(held.client, count);
-      else this.clients.delete(held.client);
-    }
-  }
-
-  async usage(): Promise<SpendUsage> {
-    const day = this.roll(this.now());
-    return { day, tryons: this.tryons, credits: this.credits };
-  }
-
-  /** Forgets try-ons and photos no retry can reach any more (at most once a minute). */
-  private sweep(now: number): void {
-    if (now - this.sweptAt < 60_000) return;
-    this.sweptAt = now;
-    for (const [key, held] of this.held) if (held.keepUntil <= now) this.forget(key, held);
-    for (const sets of [this.photos, this.colourPhotos]) {
-      for (const [id, photo] of sets) if (photo.keepUntil <= now) sets.delete(id);
-    }
-  }
-
-  private forget(key: string, held: Held): void {
-    this.held.delete(key);
-    (held.kind === 'colour_preview' ? this.colourPhotos : this.photos).get(held.photoId)?.keys.delete(key);
   }
 }

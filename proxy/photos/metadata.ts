@@ -14,7 +14,7 @@
 // and short labels are held (a few KB at most); everything else is counted past, never buffered,
 // so the verdict is the same for one byte at a time or the whole file at once.
 import { ProxyError } from '../http/errors.js';
-import { ascii } from '../image-signatures.js';
+import { ascii } from '../upstream/image-signatures.js';
 
 /** `trailer`: bytes after a JPEG's last picture that are neither a picture nor zeros, which cannot be checked. */
 export type PhotoMetadata = 'exif' | 'xmp' | 'trailer';

@@ -8,14 +8,19 @@
 // forgotten photo's handles answer 404 exactly as an unknown handle does.
 import type { Context } from 'hono';
 import { ProxyError } from '../http/errors.js';
-import type { ClaimsOf, HandleKind } from '../security/handles.js';
-import { photoIdOf } from './revocations.js';
-import { rateLimited, takeRequest } from '../middleware/rate-limit.js';
-import type { ProxyServices } from '../services.js';
-import type { ProxyEnv } from '../http/request-facts.js';
+import type { ClaimsOf, HandleKind, HandleSigner } from '../security/handles.js';
+import { photoIdOf, type PhotoRevocations } from './revocations.js';
+import { rateLimited, takeRequest, type RateLimit } from '../limits/rate-limit.js';
+import type { ProxyContext, ProxyEnv } from '../http/request-facts.js';
 
 export async function openForRead<K extends HandleKind>(
-  services: Pick<ProxyServices, 'handles' | 'revocations' | 'reads' | 'client'>,
+  services: {
+    handles: HandleSigner;
+    revocations: PhotoRevocations;
+    /** The read allowance every client has. */
+    reads: RateLimit;
+    client: (c: ProxyContext) => string;
+  },
   c: Context<ProxyEnv>,
   kind: K,
   handle: string,

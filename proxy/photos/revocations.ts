@@ -10,10 +10,11 @@
 // after the 204 no job can start from the photo on any instance.
 //
 // The interface is asynchronous so that a shared store (Redis, Durable Objects) can stand behind
-// it; the in-memory one (store/memory.ts) serves one process alone.
+// it; the in-memory one (revocations-memory.ts) serves one process alone, and revocations-redis.ts
+// and revocations-durable.ts share it.
 import { ProxyError } from '../http/errors.js';
 import type { ClaimsOf, HandleKind, HandleSigner } from '../security/handles.js';
-import type { RateBucket } from '../store/rate-bucket.js';
+import type { RateBucket } from '../limits/rate-limit.js';
 
 export interface PhotoRevocations {
   /** Records the photo as forgotten until `until` (epoch milliseconds). Repeating it is harmless. */

@@ -5,7 +5,7 @@
 // with an error before its end: upstream never receives a whole photo that carries them.
 import { concatBytes } from '../security/crypto.js';
 import { ProxyError } from '../http/errors.js';
-import { photoSize, sniffPhotoType, type PhotoType } from '../image-signatures.js';
+import { photoSize, sniffPhotoType, type PhotoType } from '../upstream/image-signatures.js';
 import { NO_READ_AHEAD, drainBody, drainBudgetFor } from '../http/streams.js';
 import { MetadataScan, photoHasMetadataError } from './metadata.js';
 

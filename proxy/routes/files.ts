@@ -4,7 +4,7 @@
 import { Hono } from 'hono';
 import { ProxyError } from '../http/errors.js';
 import { openForRead } from '../photos/read-gate.js';
-import type { ProxyServices } from '../services.js';
+import type { ProxyServices } from './services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */

@@ -1,4 +1,4 @@
-// The desktop → phone hand-off (photos/handoffs.ts): POST /handoffs starts one for a product and answers
+// The desktop → phone hand-off (photos/phone-handoffs.ts): POST /handoffs starts one for a product and answers
 // the desktop's handle and the phone's code; GET /handoffs/{h} and GET /handoffs/{h}/events (SSE,
 // event `handoff`) tell the desktop whether the phone's photo has come; POST /handoffs/{h}/confirm
 // with the number the phone shows gives it the photo. The phone gives its photo through POST
@@ -19,12 +19,12 @@ import {
   statusOf,
   type HandoffRecord,
   type HandoffStatus,
-} from '../photos/handoffs.js';
+} from '../photos/phone-handoffs.js';
 import { productAsVariant } from '../catalog/catalog.js';
-import { rateLimit } from '../middleware/rate-limit.js';
+import { rateLimit } from '../limits/rate-limit.js';
 import { readRequestText } from '../http/streams.js';
 import { StreamSlots, sayStreamFailed } from '../http/stream-slots.js';
-import type { ProxyServices } from '../services.js';
+import type { ProxyServices } from './services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 import { noStoreJson } from '../http/no-store-json.js';
 

@@ -3,14 +3,14 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { randomId } from '../security/crypto.js';
 import { ProxyError } from '../http/errors.js';
-import { handoffCodeOf, handoffRefusal, newPairing, receiptFor } from '../photos/handoffs.js';
+import { handoffCodeOf, handoffRefusal, newPairing, receiptFor } from '../photos/phone-handoffs.js';
 import { isProxyError } from '../http/errors.js';
-import { rateLimit } from '../middleware/rate-limit.js';
+import { rateLimit } from '../limits/rate-limit.js';
 import { forgetPhoto, lastHandleExpiry } from '../photos/revocations.js';
 import { openPhotoPart, tooLargeError, type PhotoPart } from '../photos/upload.js';
 import { timedBody, uploadTimeoutError } from '../http/upload-deadlines.js';
 import { drainUnread, refuseDeclaredLength } from '../http/streams.js';
-import type { ProxyServices } from '../services.js';
+import type { ProxyServices } from './services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */

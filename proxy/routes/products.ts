@@ -2,12 +2,12 @@
 // long the proxy keeps a photo and a result, so the consent step can say so.
 import { Hono } from 'hono';
 import { ProxyError } from '../http/errors.js';
-import { rateLimit } from '../middleware/rate-limit.js';
-import { retentionOf } from '../tryon/consent-log.js';
+import { rateLimit } from '../limits/rate-limit.js';
+import { retentionOf } from '../tryons/consent-log.js';
 import { fullBodyOf, modelOf, variantList } from '../catalog/catalog.js';
-import { colourPreviewsOf, firstLookOf } from '../tryon/first-look.js';
-import { availabilityOf } from '../tryon/availability.js';
-import type { ProxyServices } from '../services.js';
+import { colourDraftsOf, firstLookOf } from '../tryons/first-look.js';
+import { availabilityOf } from '../tryons/availability.js';
+import type { ProxyServices } from './services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 import { noStoreJson } from '../http/no-store-json.js';
 
@@ -46,9 +46,9 @@ export function productRoutes(services: ProductServices): Hono<ProxyEnv> {
       })),
       // How long this proxy keeps answering for a photo and a result: the widget states it at consent.
       retention: retentionOf(services.limits),
-      // Whether a try-on starts a first look beside it, and how many colour previews a photo may make (0: off).
+      // Whether a try-on starts a first look beside it, and how many colour drafts a photo may make (0: off).
       preview: firstLookOf(product),
-      colourPreviews: colourPreviewsOf(product),
+      colourPreviews: colourDraftsOf(product),
       // Whether the widget's photo check asks for the whole body, head to feet (catalog `fullBody`, else by category).
       fullBody: product.fullBody ?? fullBodyOf(product.garment.category),
       // available: false (with unavailableReason "disabled" or "daily_budget_reached"): the widget hides its button.

@@ -5,11 +5,11 @@
 // Streams are capped per client and per instance (stream-slots.ts): past a cap, 429 too_many_streams.
 import { streamSSE } from 'hono/streaming';
 import type { Handler } from 'hono';
-import { isTerminal, type TryonSnapshot } from '../tryon/status.js';
+import { isTerminal, type TryonSnapshot } from '../tryons/snapshot.js';
 import { openForRead } from '../photos/read-gate.js';
-import { mountBase, readPreview, statusBody } from '../tryon/status-body.js';
+import { mountBase, readPreview, statusBody } from '../tryons/status-answer.js';
 import { StreamSlots, sayStreamFailed } from '../http/stream-slots.js';
-import type { ProxyServices } from '../services.js';
+import type { ProxyServices } from './services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */

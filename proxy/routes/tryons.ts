@@ -7,29 +7,28 @@ import { Hono } from 'hono';
 import { ProxyError, UpstreamRejected } from '../http/errors.js';
 import { creditsFor } from '../money/prices.js';
 import { refusalError } from '../money/spend-ledger.js';
-import { rateLimit } from '../middleware/rate-limit.js';
+import { rateLimit } from '../limits/rate-limit.js';
 import { openForRead } from '../photos/read-gate.js';
-import { logConsent } from '../tryon/consent-log.js';
-import { readTryonRequest } from '../tryon/request.js';
-import { mountBase, readPreview } from '../tryon/status-body.js';
-import { StatusAnswers } from '../tryon/status-answer.js';
-import { viewsToRender } from '../tryon/views.js';
+import { logConsent } from '../tryons/consent-log.js';
+import { readTryonRequest } from '../tryons/request.js';
+import { StatusAnswers, mountBase, readPreview } from '../tryons/status-answer.js';
+import { viewsToRender } from '../tryons/views.js';
 import { productAsVariant, type VariantEntry, type View } from '../catalog/catalog.js';
 import {
   asDraft,
-  checkColourPreview,
-  colourPreviewsOf,
+  checkColourDraft,
+  colourDraftsOf,
   DRAFT_VIEWS,
   firstLookKeyParts,
   firstLookOf,
-} from '../tryon/first-look.js';
-import { pictureOf } from '../tryon/picture.js';
-import { productImageOf, tryonRequestBody } from '../upstream/tryon-body.js';
+} from '../tryons/first-look.js';
+import { pictureOf } from '../tryons/picture.js';
+import { productImageOf, tryonRequestBody } from '../tryons/upstream-body.js';
 import { upstreamStartedNothing } from '../upstream/transport.js';
 import { tryonEvents } from './tryon-events.js';
-import type { ProxyServices } from '../services.js';
+import type { ProxyServices } from './services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
-import type { ProxyLimits } from '../config/limits.js';
+import type { ProxyLimits } from '../limits/limits.js';
 import type { UpstreamJob } from '../upstream/client.js';
 import { noStoreJsonText } from '../http/no-store-json.js';
 
@@ -59,7 +58,7 @@ type TryonServices = Pick<
   | 'writes'
 >;
 
-export type { TryonStatusBody } from '../tryon/status-body.js';
+export type { TryonStatusBody } from '../tryons/status-answer.js';
 
 /**
  * The longest one submit can take (every attempt timing out, with the backoff between them), and
@@ -174,15 +173,17 @@ export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
     if (listed.enabled === false) throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
     const chosen = productAsVariant(listed, request.variant);
     if (!chosen) throw new ProxyError(422, 'unknown_variant', 'This colour or size of the product has no try-on.');
-    const colourPreview = request.quality === 'preview';
-    if (colourPreview) checkColourPreview(chosen, request);
+    const colourDraft = request.quality === 'preview';
+    if (colourDraft) checkColourDraft(chosen, request);
     const photo = await pictureOf(services, services.client(c), chosen, request);
-    // A colour preview is a draft of the front view, whatever the product's own tier and views.
-    const product = colourPreview ? asDraft(chosen) : chosen;
+    // A colour draft is a draft of the front view, whatever the product's own tier and views.
+    const product = colourDraft ? asDraft(chosen) : chosen;
     const output = request.output ?? 'image';
-    const views = colourPreview ? DRAFT_VIEWS : viewsToRender(product, output, request.views);
+    const views = colourDraft ? DRAFT_VIEWS : viewsToRender(product, output, request.views);
 
-    // The variant joins the key only when chosen, so a try-on without one keeps the key it always had.
+    // The variant joins the key only when chosen, so a try-on without one keeps the key it always had;
+    // a colour draft's part keeps the request's own word (`quality=preview`), since upstream holds
+    // the keys made with it.
     const key = await services.idempotencyKey([
       photo.fileId,
       product.id,
@@ -190,12 +191,12 @@ export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
       output,
       request.requestId,
       ...(product.variant === undefined ? [] : [`variant=${product.variant}`]),
-      ...(colourPreview ? ['quality=preview'] : []),
+      ...(colourDraft ? ['quality=preview'] : []),
       ...(request.model === undefined ? [] : [`model=${request.model}`]),
     ]);
     // The first look: the catalog's choice, which the browser may only turn off.
     const firstLook =
-      !colourPreview && firstLookOf(product) === 'draft' && request.preview !== 'off'
+      !colourDraft && firstLookOf(product) === 'draft' && request.preview !== 'off'
         ? {
             key: await services.idempotencyKey(firstLookKeyParts(key)),
             credits: creditsFor(services.prices, 'draft', 'image', DRAFT_VIEWS.length),
@@ -210,7 +211,7 @@ export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
       client: services.client(c),
       credits,
       keepUntil: photo.expiresAt * 1000,
-      ...(colourPreview ? { kind: 'colour_preview' as const, colourPreviewCap: colourPreviewsOf(chosen) } : {}),
+      ...(colourDraft ? { kind: 'colour_preview' as const, colourPreviewCap: colourDraftsOf(chosen) } : {}),
       ...(firstLook ? { preview: firstLook } : {}),
     });
     if (!reservation.granted) {

@@ -5,7 +5,7 @@ import { ProxyError } from '../http/errors.js';
 import { readRequestText } from '../http/streams.js';
 import { parseJob } from '../upstream/answers.js';
 import { webhookVerifier } from '../security/webhook-signature.js';
-import type { ProxyServices } from '../services.js';
+import type { ProxyServices } from './services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */

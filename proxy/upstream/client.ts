@@ -59,8 +59,8 @@ export class Upstream {
         duplex: 'half',
         // Without `window: null` (and the transport's `redirect: 'error'` on Node), fetch clones the
         // request to be able to follow a redirect, and the clone tees the body: the branch kept for
-        // the redirect is never read and buffers the whole photo (undici #4058; measured: a 64 MB
-        // streamed body held 64 MB). A streamed body could not be replayed across a redirect anyway.
+        // the redirect is never read, so undici buffers the whole photo in it, however large. A
+        // streamed body could not be replayed across a redirect anyway.
         window: null,
       } as RequestInit,
       {

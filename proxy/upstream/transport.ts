@@ -34,8 +34,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * How a call to upstream meets a redirect: never followed, since following would carry the key to
  * wherever upstream points. Node's fetch (undici) takes `error`, which also spares a streamed upload
- * the tee that `manual` and `follow` make (undici #4058: the redirect branch buffers the whole
- * photo); workerd refuses `error` ("must be one of follow or manual"), so there we ask for `manual`
+ * the tee that `manual` and `follow` make (undici buffers the whole photo in the branch kept for
+ * a redirect); workerd refuses `error` ("must be one of follow or manual"), so there we ask for `manual`
  * and turn the 3xx answer into an upstream error ourselves.
  */
 export const redirectMode: RequestRedirect = (() => {

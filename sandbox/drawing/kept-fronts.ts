@@ -6,7 +6,7 @@
 // own views and gets its own output files; only the drawing of the front is shared.
 import { createHash } from 'node:crypto';
 import type { Front } from './picture.js';
-import type { Tier } from '../jobs/tiers.js';
+import type { Tier } from '../api/tiers.js';
 
 export interface FrontInputs {
   person: Uint8Array;

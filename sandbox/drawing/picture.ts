@@ -3,7 +3,7 @@
 // on every output. Types only, in a module of their own so that views.ts and render.ts do not
 // import each other.
 import type { Ellipse } from './figure.js';
-import type { View } from '../jobs/tryon-request.js';
+import type { View } from '../api/tryon-request.js';
 
 /** A decoded picture kept raw (RGB) so derived views start from pixels, not a second JPEG pass. */
 export interface Picture {

@@ -14,7 +14,7 @@ import { bodyRegion, garmentLayer } from './garment-layer.js';
 import { decodeHeicPhoto } from '../files/heic.js';
 import { maskOf, message, rawInput, rawOf, separable } from './pixels.js';
 import { personStandInSvg } from './stand-ins.js';
-import type { Tier } from '../jobs/tiers.js';
+import type { Tier } from '../api/tiers.js';
 import type { Colour, Front, RenderLabels } from './picture.js';
 import { viewPicture } from './views.js';
 

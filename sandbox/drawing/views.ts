@@ -8,7 +8,7 @@
 import sharp from 'sharp';
 import type { Front, Picture } from './picture.js';
 import type { Ellipse } from './figure.js';
-import type { View } from '../jobs/tryon-request.js';
+import type { View } from '../api/tryon-request.js';
 
 const raw = (width: number, height: number, channels: 3 | 4) => ({ raw: { width, height, channels } });
 const rgb = (c: { r: number; g: number; b: number }, k = 1) =>

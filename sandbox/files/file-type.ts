@@ -1,7 +1,7 @@
 import sharp from 'sharp';
-import { sniffPhotoType, type PhotoType } from '../../proxy/image-signatures.js';
+import { sniffPhotoType, type PhotoType } from '../../proxy/upstream/image-signatures.js';
 
-// The stand-in reads uploads with the proxy's own list of photo signatures (proxy/image-signatures.ts,
+// The stand-in reads uploads with the proxy's own list of photo signatures (proxy/upstream/image-signatures.ts,
 // which imports nothing), so the two can never disagree about which photo is a PNG, JPEG, WebP or HEIC.
 export type ImageType = PhotoType['contentType'];
 

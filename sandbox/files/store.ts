@@ -1,6 +1,6 @@
 // The files a workspace holds: uploaded person and garment photos and rendered outputs, in memory
 // (a sandbox forgets everything when it stops), and the file record the API answers for each.
-import { newId } from '../ids.js';
+import { newId } from '../api/ids.js';
 
 export type FileKind = 'person' | 'garment' | 'output';
 

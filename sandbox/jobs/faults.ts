@@ -2,7 +2,7 @@
 // the next calls matching a route, or a job that fails or is held until released. They let the
 // proxy's retries, timeouts and failure answers be tested against a real server, not a mock.
 import { z } from 'zod';
-import { newId } from '../ids.js';
+import { newId } from '../api/ids.js';
 import type { JobOutcome } from './job.js';
 
 const times = z.number().int().min(1).max(1000).default(1);

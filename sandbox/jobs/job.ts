@@ -3,11 +3,11 @@
 // Apart from the runner (runner.ts), so the routes that answer with a job need not import the
 // rendering the runner drives.
 import type { StoredFile } from '../files/store.js';
-import type { Tier } from './tiers.js';
+import type { Tier } from '../api/tiers.js';
 import type { RenderLabels } from '../drawing/picture.js';
-import { defaultSubtype } from './tryon-request.js';
-import type { ImageRequest, VideoRequest, View } from './tryon-request.js';
-import type { Workspace } from '../workspaces.js';
+import { defaultSubtype } from '../api/tryon-request.js';
+import type { ImageRequest, VideoRequest, View } from '../api/tryon-request.js';
+import type { Workspace } from './workspaces.js';
 
 export type JobType = 'image' | 'catalog' | 'video';
 export type JobStatus = 'queued' | 'processing' | 'succeeded' | 'failed';

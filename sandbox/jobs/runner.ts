@@ -3,17 +3,17 @@
 // way (drawing/render.ts, drawing/video.ts) and emitting the events webhooks send; a catalog job's views are child
 // jobs that share the front. Injected outcomes (fail, hold) come from faults.ts. The job's own shape
 // and its API answer are in job.ts.
-import { newId } from '../ids.js';
+import { newId } from '../api/ids.js';
 import { renderLabels } from './job.js';
 import type { Job, JobEvent, JobOutcome, JobStatus, JobType, Output } from './job.js';
 import { renderFront, renderView } from '../drawing/render.js';
 import { KeptFronts } from '../drawing/kept-fronts.js';
 import type { Front } from '../drawing/picture.js';
 import { renderVideo } from '../drawing/video.js';
-import { drawSeconds, durations, latency } from './tiers.js';
+import { drawSeconds, durations, latency } from '../api/tiers.js';
 import type { FileStore, StoredFile } from '../files/store.js';
-import type { ImageRequest, VideoRequest, View } from './tryon-request.js';
-import type { Workspace } from '../workspaces.js';
+import type { ImageRequest, VideoRequest, View } from '../api/tryon-request.js';
+import type { Workspace } from './workspaces.js';
 
 export interface JobRunnerOptions {
   files: FileStore;

@@ -2,7 +2,7 @@
 // webhook route (signature check, duplicate drop, waking its watchers) is tested against real
 // deliveries, retries included.
 import { Webhook } from 'standardwebhooks';
-import { newId } from '../ids.js';
+import { newId } from '../api/ids.js';
 
 export interface WebhookSenderOptions {
   url: string;

@@ -3,12 +3,12 @@
 // (`/sandbox/faults`) and the release of a job a `hold` fault keeps queued. The hosted API has none
 // of these; docs/sandbox.md documents them.
 import type { Hono } from 'hono';
-import { SandboxError, notFound, validationFailed } from '../errors.js';
+import { SandboxError, notFound, validationFailed } from '../api/errors.js';
 import { faultSchema } from '../jobs/faults.js';
 import { jobJson } from '../jobs/job.js';
 import type { Job } from '../jobs/job.js';
 import type { JobRunner } from '../jobs/runner.js';
-import { zodIssues } from '../jobs/tryon-request.js';
+import { zodIssues } from '../api/tryon-request.js';
 import { readJson } from './shared.js';
 import type { SandboxEnv, SandboxParts } from './shared.js';
 

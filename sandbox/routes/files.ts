@@ -3,7 +3,7 @@
 // type, and refused over the size limit with 413, as the hosted API is taken to (docs/upstream-api.md).
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { SandboxError, notFound, validationFailed } from '../errors.js';
+import { SandboxError, notFound, validationFailed } from '../api/errors.js';
 import { fileRecord } from '../files/store.js';
 import { imageSize, sniffImageType } from '../files/file-type.js';
 import { tooLarge } from './shared.js';

@@ -3,9 +3,9 @@
 // and the Bearer key must name a workspace. Test keys (`sk_test_…`) are charged nothing.
 import type { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { SandboxError, errorBody } from '../errors.js';
+import { SandboxError, errorBody } from '../api/errors.js';
 import { faultCode } from '../jobs/faults.js';
-import { isTestKey } from '../workspaces.js';
+import { isTestKey } from '../jobs/workspaces.js';
 import type { SandboxEnv, SandboxParts } from './shared.js';
 
 const routePatterns: Array<[string, RegExp, string]> = [

@@ -1,7 +1,7 @@
 // `GET /v1/jobs/{id}` and `GET /v1/images/{job_id}/outputs`: what a client polls. Each poll is
 // counted on the job, so a test can see how often the proxy asked (one poll for many watchers).
 import type { Hono } from 'hono';
-import { notFound } from '../errors.js';
+import { notFound } from '../api/errors.js';
 import { jobJson, outputJson } from '../jobs/job.js';
 import type { SandboxEnv, SandboxParts } from './shared.js';
 

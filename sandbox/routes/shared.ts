@@ -2,12 +2,12 @@
 // to each group, the Hono context's variables, and the two body helpers every group refuses with.
 // A module of its own so each group imports only this, never server.ts (which imports the groups).
 import type { Context } from 'hono';
-import { SandboxError } from '../errors.js';
+import { SandboxError } from '../api/errors.js';
 import type { Faults } from '../jobs/faults.js';
 import type { FileStore } from '../files/store.js';
 import type { JobRunner } from '../jobs/runner.js';
-import type { requestSchemas } from '../jobs/tryon-request.js';
-import type { Workspace, Workspaces } from '../workspaces.js';
+import type { requestSchemas } from '../api/tryon-request.js';
+import type { Workspace, Workspaces } from '../jobs/workspaces.js';
 
 /** The Hono variables the key check sets for every `/v1` route. */
 export type SandboxEnv = { Variables: { workspace: Workspace; live: boolean } };

@@ -3,11 +3,11 @@
 // charged to a live key's credits (402 when they do not cover it) and handed to the job runner.
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { SandboxError, validationFailed } from '../errors.js';
+import { SandboxError, validationFailed } from '../api/errors.js';
 import { jobJson, resolveProvider } from '../jobs/job.js';
-import { price } from '../jobs/tiers.js';
-import { crossFieldIssues, zodIssues } from '../jobs/tryon-request.js';
-import type { TryonRequest } from '../jobs/tryon-request.js';
+import { price } from '../api/tiers.js';
+import { crossFieldIssues, zodIssues } from '../api/tryon-request.js';
+import type { TryonRequest } from '../api/tryon-request.js';
 import { readJson, tooLarge } from './shared.js';
 import type { SandboxEnv, SandboxParts } from './shared.js';
 

@@ -1,7 +1,7 @@
 // 9. Time to first look: from the shopper pressing "Try it on" to the first look (the quick draft)
 // painted, and to the full result painted, in the widget in Chromium, for a standard and a premium
 // product. The real CDN build of <tryon-button>, the proxy mounted at /tryon on the same origin, and
-// the sandbox at a stated SANDBOX_SPEED (default 1: the tiers' real-world times, sandbox/jobs/tiers.ts).
+// the sandbox at a stated SANDBOX_SPEED (default 1: the tiers' real-world times, sandbox/api/tiers.ts).
 // Times are read in the page: the `tryon-submit` event, then each image found across shadow roots,
 // decoded and through a frame (requestAnimationFrame). Goals: the first look's median at most 30 %
 // of the full render's, and at SANDBOX_SPEED=1 under 6 s for a standard product.
@@ -223,7 +223,7 @@ export const firstLook: Benchmark = {
     return {
       figures,
       notes: [
-        `SANDBOX_SPEED=${speed}: the sandbox's tier times (sandbox/jobs/tiers.ts) scaled by it; the proxy reads upstream once a second (no webhooks) and pushes over SSE`,
+        `SANDBOX_SPEED=${speed}: the sandbox's tier times (sandbox/api/tiers.ts) scaled by it; the proxy reads upstream once a second (no webhooks) and pushes over SSE`,
         `the sandbox's own job times (created → succeeded), medians: ${[...jobSeconds].map(([tier, list]) => `${tier} ${ms(median(list))} (${list.length})`).join(', ')}`,
         `all runs, ms first look / full: ${TIERS.map(
           (tier) =>

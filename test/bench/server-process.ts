@@ -151,7 +151,7 @@ async function serveInThisProcess(settings: ServerSettings): Promise<void> {
   } else if (settings.kind === 'bare-hono-same-head') {
     // The cheapest way Hono can send that head: a plain header record, from the route, no middleware.
     const { Hono } = await import('hono');
-    const { SECURITY_HEADERS } = await import('../../proxy/http/answer-head.js');
+    const { SECURITY_HEADERS } = await import('../../proxy/http/fixed-headers.js');
     const fixed = Object.fromEntries(SECURITY_HEADERS);
     const app = new Hono();
     app.get(

@@ -8,7 +8,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createServer, type ViteDevServer } from 'vite';
-import { sniffPhotoType } from '../../proxy/image-signatures.js';
+import { sniffPhotoType } from '../../proxy/upstream/image-signatures.js';
 import {
   absolute,
   personPhoto,

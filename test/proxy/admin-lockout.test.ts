@@ -4,7 +4,7 @@
 // never clear the guesser's count. metrics.test.ts drives the same through a real node.ts process.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_REFUSALS_PER_MINUTE, createAdmin } from '../../proxy/operator/admin.js';
+import { ADMIN_REFUSALS_PER_MINUTE, createAdmin } from '../../proxy/admin.js';
 
 const TOKEN = 'admin-token-for-tests-0123456789';
 

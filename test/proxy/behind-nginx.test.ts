@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { loadConfig } from '../../proxy/config/config.js';
-import { sniffPhotoType } from '../../proxy/image-signatures.js';
+import { sniffPhotoType } from '../../proxy/upstream/image-signatures.js';
 import {
   absolute,
   personPhoto,

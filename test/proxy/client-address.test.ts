@@ -9,16 +9,9 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
-import {
-  TrustProxyError,
-  clientAddress,
-  clientKey,
-  formatAddress,
-  inNetwork,
-  parseAddress,
-  parseNetwork,
-  parseTrustProxy,
-} from '../../proxy/http/client-address.js';
+import { TrustProxyError, clientAddress, parseTrustProxy } from '../../proxy/http/client-address.js';
+import { clientKey } from '../../proxy/http/client-key.js';
+import { formatAddress, inNetwork, parseAddress, parseNetwork } from '../../proxy/http/ip-bytes.js';
 import { createProxy } from '../../proxy/app.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { startTestSandbox, CATALOG, SECRET, personPhoto, writeAssets } from './stack.js';

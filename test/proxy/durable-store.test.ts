@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TryonSnapshot } from '../../proxy/tryon/status.js';
+import type { TryonSnapshot } from '../../proxy/tryons/snapshot.js';
 import { DurableStore, type DurableObjectNamespace } from '../../proxy/store/durable.js';
 import { buildWorker, serveWorker } from '../../scripts/worker.js';
 import { durableNamespaces, durableStore } from './stores.js';

@@ -3,7 +3,7 @@
 // the shopper cannot understand. Each side is asked through its own entry point.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HEIC_BRANDS, sniffPhotoType } from '../../proxy/image-signatures.js';
+import { HEIC_BRANDS, sniffPhotoType } from '../../proxy/upstream/image-signatures.js';
 import { sniffImageType } from '../../sandbox/files/file-type.js';
 
 const bytes = (...parts: (number[] | string)[]) =>

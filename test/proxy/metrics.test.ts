@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { startCluster, type Cluster } from './cluster.js';
 import { startNginx, type Nginx } from './nginx.js';
 import { HandleSigner } from '../../proxy/security/handles.js';
-import { ADMIN_REFUSALS_PER_MINUTE } from '../../proxy/operator/admin.js';
+import { ADMIN_REFUSALS_PER_MINUTE } from '../../proxy/admin.js';
 import { SECRET, photoHandle, startTryon, waitForStatus, type TryonAnswer, useStack } from './stack.js';
 import { readEvents } from './sse.js';
 import { send } from './wire.js';

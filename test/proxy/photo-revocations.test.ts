@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { forgetPhoto, lastHandleExpiry } from '../../proxy/photos/revocations.js';
-import { PhotoRevocationsInMemory } from '../../proxy/store/memory.js';
+import { PhotoRevocationsInMemory } from '../../proxy/photos/revocations-memory.js';
 import { STORE_KINDS, storeOf } from './stores.js';
 
 function clock(start = 1_700_000_000_000) {

@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { startSandbox } from '../../sandbox/server.js';
-import { TryonStatusBoard } from '../../proxy/tryon/status.js';
+import { TryonStatusBoard } from '../../proxy/tryons/status-board.js';
 import { MemoryStore } from '../../proxy/store/memory.js';
 import type { Upstream } from '../../proxy/upstream/client.js';
 import { startHeldJob } from './stack.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startInstance } from './cluster.js';
 import { nodeServerTimeouts } from '../../proxy/node.js';
-import { resolveLimits } from '../../proxy/config/limits.js';
+import { resolveLimits } from '../../proxy/limits/limits.js';
 import { CATALOG, personPhoto, startStack, writeAssets, type Stack } from './stack.js';
 
 const HEADERS_TIMEOUT_MS = 600;

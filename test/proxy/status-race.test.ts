@@ -4,7 +4,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { startSandbox } from '../../sandbox/server.js';
-import { TryonStatusBoard, type TryonSnapshot } from '../../proxy/tryon/status.js';
+import { TryonStatusBoard } from '../../proxy/tryons/status-board.js';
+import type { TryonSnapshot } from '../../proxy/tryons/snapshot.js';
 import { MemoryStore } from '../../proxy/store/memory.js';
 import type { Upstream } from '../../proxy/upstream/client.js';
 import { startHeldJob } from './stack.js';

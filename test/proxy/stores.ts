@@ -12,7 +12,7 @@ import { connectRedisStore, type RedisStore } from '../../proxy/store/redis.js';
 import { DurableStore, type DurableObjectNamespace, type DurableStoreOptions } from '../../proxy/store/durable.js';
 import type { ServedObjects } from '../../scripts/worker.js';
 import type { SpendLedger, SpendLimits } from '../../proxy/money/spend-ledger.js';
-import { MemorySpendLedger } from '../../proxy/money/spend-ledger.js';
+import { MemorySpendLedger } from '../../proxy/money/spend-ledger-memory.js';
 import type { ProxyStore } from '../../proxy/store/store.js';
 import { startRedis, type RedisServer } from './cluster.js';
 import { startStack, type Stack } from './stack.js';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { startProxy, type StartedProxy } from '../../proxy/node.js';
-import type { UsageAnswer } from '../../proxy/operator/admin.js';
+import type { UsageAnswer } from '../../proxy/admin.js';
 import {
   startTestSandbox,
   CATALOG,

@@ -1,4 +1,4 @@
-// The app must run on Workers: nothing under proxy/ but node.ts (and http/node-answer.ts, which only
+// The app must run on Workers: nothing under proxy/ but node.ts (and http/node-response.ts, which only
 // node.ts loads) may import Node-only modules.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,9 +19,9 @@ function sources(dir: string): string[] {
 
 describe('proxy app code is Web-standard', () => {
   /** The Node entry and the one module of its own it loads (the public listener's answer). */
-  const NODE_ONLY = new Set(['node.ts', 'http/node-answer.ts']);
+  const NODE_ONLY = new Set(['node.ts', 'http/node-response.ts']);
 
-  it('only node.ts and http/node-answer.ts import node:, fs or @hono/node-server', () => {
+  it('only node.ts and http/node-response.ts import node:, fs or @hono/node-server', () => {
     const files = sources(root);
     assert.ok(files.length > 5);
     const offenders: string[] = [];
@@ -48,9 +48,9 @@ describe('proxy app code is Web-standard', () => {
     assert.deepEqual(offenders, []);
   });
 
-  it('http/node-answer.ts is loaded by node.ts alone', () => {
+  it('http/node-response.ts is loaded by node.ts alone', () => {
     const importers = sources(root)
-      .filter((file) => /from\s+['"][./\w-]*node-answer\.js['"]/.test(readFileSync(file, 'utf8')))
+      .filter((file) => /from\s+['"][./\w-]*node-response\.js['"]/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(root, file));
     assert.deepEqual(importers, ['node.ts']);
   });
@@ -69,12 +69,17 @@ describe('proxy app code is Web-standard', () => {
     assert.deepEqual(offenders, []);
   });
 
-  it('the Node-only libraries (ioredis, rate-limiter-flexible, prom-client) are loaded only by node.ts, through store/redis*.ts and operator/metrics-prometheus.ts', () => {
+  it('the Node-only libraries (ioredis, rate-limiter-flexible, prom-client) are loaded only by node.ts, through store/redis.ts with the <feature>-redis.ts adapters and operator/metrics-prometheus.ts', () => {
     const nodeOnlyLibraries = ['ioredis', 'rate-limiter-flexible', 'prom-client'];
+    // The Redis store puts together each feature's Redis adapter, all named <feature>-redis.ts.
+    const redisAdapters = sources(root)
+      .map((file) => relative(root, file))
+      .filter((name) => name.endsWith('-redis.ts'));
+    assert.ok(redisAdapters.length >= 5, `the features' Redis adapters: ${redisAdapters.join(', ')}`);
     const nodeOnlyModules: Record<string, string[]> = {
-      'store/redis.ts': ['ioredis', 'rate-limiter-flexible'],
-      'store/redis-ledger.ts': ['ioredis'],
-      'store/redis-usage.ts': ['ioredis'],
+      'store/redis.ts': ['ioredis'],
+      ...Object.fromEntries(redisAdapters.map((name) => [name, ['ioredis']])),
+      'limits/rate-buckets-redis.ts': ['ioredis', 'rate-limiter-flexible'],
       'operator/metrics-prometheus.ts': ['prom-client'],
     };
     const offenders: string[] = [];

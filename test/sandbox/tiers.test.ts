@@ -3,7 +3,7 @@
 // jobs on it at a fast SANDBOX_SPEED.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { drawSeconds, durations, latency, sigmaOf, tiers } from '../../sandbox/jobs/tiers.js';
+import { drawSeconds, durations, latency, sigmaOf, tiers } from '../../sandbox/api/tiers.js';
 import { imageBody, inputs, sandbox, settled } from './support.js';
 import type { Sandbox } from './support.js';
 
