@@ -211,6 +211,29 @@ for (const pkg of packages) {
   });
 }
 
+// A folder is for finding things: a package's root keeps its entries (at most eight source files) and
+// no folder grows past fifteen, where it would need folders of its own.
+test('package roots keep their entries only, and no folder grows past fifteen files', () => {
+  const crowded: string[] = [];
+  const count = (dir: string) =>
+    readdirSync(join(root, dir)).filter((name) => /\.(ts|js)$/.test(name) && !name.endsWith('.d.ts')).length;
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(join(root, dir))) {
+      if (name === 'dist' || name === 'node_modules' || name.startsWith('.')) continue;
+      const path = `${dir}/${name}`;
+      if (!statSync(join(root, path)).isDirectory()) continue;
+      if (count(path) > 15) crowded.push(`${path}/ holds ${count(path)} source files (at most 15)`);
+      walk(path);
+    }
+  };
+  for (const pkg of packages) {
+    const dir = pkg.replace(/\/$/, '');
+    if (count(dir) > 8) crowded.push(`${pkg} holds ${count(dir)} source files at its root (at most 8)`);
+    walk(dir);
+  }
+  assert.deepEqual(crowded, [], `folders to split or move files out of:\n  ${crowded.join('\n  ')}`);
+});
+
 test('the rule reader and the loop finder themselves', () => {
   const read = readRules(
     [

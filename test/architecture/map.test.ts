@@ -57,6 +57,7 @@ interface MapRow {
   line: number;
   paths: string[]; // as written in the row, from the folder
   named: string[]; // backticked names in its other cells (`createProxy`, `sendPhoto()`)
+  cited: string[]; // backticked module paths in its other cells (`app.ts`), whose exports it may name too
 }
 
 /** The module rows of the map, by the convention above. */
@@ -79,7 +80,8 @@ function mapRows(text: string): MapRow[] {
     const paths = [...firstCell.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
     const rest = raw.split('|').slice(2).join('|');
     const named = [...rest.matchAll(/`([A-Za-z_$][\w$]*)(?:\(\))?`/g)].map((m) => m[1] as string);
-    rows.push({ folder, line: index + 1, paths, named });
+    const cited = [...rest.matchAll(/`([\w./-]+\.(?:ts|js))`/g)].map((m) => m[1] as string);
+    rows.push({ folder, line: index + 1, paths, named, cited });
   });
   return rows;
 }
@@ -162,16 +164,19 @@ function exportedNames(path: string): Set<string> {
   return names;
 }
 
-// A row that names an export in backticks credits it to the row's modules; naming an export of another
-// module of the same folder is the error that makes a map untrue without failing the row checks above
-// (`proxyOptionsFrom` credited to the wrong file). Backticked words that no module of the folder
-// exports (`lit`, `preview: "off"`) are prose and are not checked.
+// A row that names an export in backticks credits it to the row's modules, or to a module the row
+// cites beside it (`createProxy` (`app.ts`)); naming an export of another module is the error that
+// makes a map untrue without failing the row checks above (`proxyOptionsFrom` credited to the wrong
+// file). Backticked words that no module of the folder exports (`lit`, `preview: "off"`) are prose
+// and are not checked.
 test("every export a row names is exported by the row's own modules", () => {
   const modules = sourceModules();
   const exportsOf = new Map(modules.map((module) => [module, exportedNames(module)]));
   const wrong: string[] = [];
   for (const row of rows) {
-    const own = modules.filter((module) => row.paths.some((path) => matcher(row.folder, path).test(module)));
+    const own = modules.filter((module) =>
+      [...row.paths, ...row.cited].some((path) => matcher(row.folder, path).test(module)),
+    );
     const ownNames = new Set(own.flatMap((module) => [...(exportsOf.get(module) ?? [])]));
     for (const name of row.named) {
       if (ownNames.has(name)) continue;
