@@ -73,7 +73,7 @@ export class AddToCart {
     // Each result starts afresh: a new try-on is a new thing to add.
     const current =
       this.#cart.requestId === this.#options.session().requestId ? this.#cart : { state: 'idle' as const };
-    return { ...current, primary: this.#options.primary(), onAdd: this.add };
+    return { ...current, primary: this.#options.primary(), onAdd: () => void this.add() };
   }
 
   readonly add = async () => {

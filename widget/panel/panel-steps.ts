@@ -115,7 +115,7 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
       left: alternatives.timeLeft(handoff.expiresAt ?? 0, Date.now()),
       state: handoff.state,
       problem: handoff.problem,
-      onNewCode: p.handoff.start,
+      onNewCode: () => void p.handoff.start(),
       onBack: p.handoff.close,
       onConfirm: p.handoff.confirm,
     });
@@ -236,8 +236,8 @@ export function renderStep(p: StepParts): TemplateResult | typeof nothing {
               !session.outputs.some((o) => o.type === 'video') &&
               session.output === 'image',
             onSelect: (view) => p.result.select(view),
-            onDownload: p.result.download,
-            onShare: p.result.share,
+            onDownload: () => void p.result.download(),
+            onShare: () => void p.result.share(),
             onAnotherPhoto: p.onAnotherPhoto,
             onForget: p.onForget,
             onMakeVideo: () => p.run.makeVideo(),

@@ -347,8 +347,8 @@ export class TryonPanel extends LitElement {
         this.#focusStep = true;
       },
       hide: () => this.hide(),
-      browseModels: this.#browseModels,
-      onForget: this.#onForget,
+      browseModels: () => void this.#browseModels(),
+      onForget: () => void this.#onForget(),
       onRetry: this.#onRetry,
       onAnotherPhoto: this.#onAnotherPhoto,
       onImageError: this.#onImageError,
