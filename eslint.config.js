@@ -41,9 +41,9 @@ export default tseslint.config(
     // A promise nobody awaits loses its rejection: the shopper sees nothing happen, the shop's log
     // gets an unhandled rejection. These rules need the types (each file in the program of its part,
     // tsconfig.json), so they look only at the code that ships or runs the project: on the tests as
-    // well they would more than double `npm run lint`'s time (docs/performance.md, "Lint"), and
-    // node:test's `describe` and `it` return promises that nobody needs to await. `void` marks a
-    // promise deliberately not awaited: it handles its own failure, or nothing waits for it.
+    // well they would more than double `npm run lint`'s time (docs/performance.md, "Type check and
+    // lint"), and node:test's `describe` and `it` return promises that nobody needs to await. `void`
+    // marks a promise deliberately not awaited: it handles its own failure, or nothing waits for it.
     files: [
       'widget/**/*.ts',
       'proxy/**/*.ts',
