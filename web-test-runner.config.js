@@ -49,6 +49,8 @@ export default {
     heicPhotosMiddleware(),
     photoCheckFilesMiddleware(),
   ],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
+  // The plugin hands esbuild the file's text as it is, without following `extends`: the base is
+  // where the options that change the emitted JavaScript (verbatimModuleSyntax, class fields) are.
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.base.json' })],
   reporters: [defaultReporter(), countingReporter(process.env.WTR_COUNTS_FILE)],
 };

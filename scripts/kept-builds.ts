@@ -25,6 +25,7 @@ const INPUTS = [
   'scripts',
   'vite.config.ts',
   'tsconfig.json',
+  'tsconfig.base.json',
   'tsconfig.build.json',
   'package.json',
   'package-lock.json',

@@ -65,7 +65,7 @@ export class AddToCart {
     // Each result starts afresh: a new try-on is a new thing to add.
     const context = this.#context;
     const current = this.#cart.requestId === context.run.session.requestId ? this.#cart : { state: 'idle' as const };
-    return { ...current, primary: !context.colours.offer(context.texts), onAdd: this.add };
+    return { ...current, primary: !context.colours.offer(context.texts), onAdd: () => void this.add() };
   }
 
   readonly add = async () => {
