@@ -20,22 +20,11 @@ import { durableRevocations } from '../photos/revocations-durable.js';
 import { durableRateBuckets } from '../limits/rate-buckets-durable.js';
 import { durableSpendLedger } from '../money/spend-ledger-durable.js';
 import { durableUsageBook } from '../money/usage-book-durable.js';
-import type { GarmentIdStore } from '../catalog/garment-ids.js';
-import type {
-  HandoffConfirmation,
-  HandoffPairing,
-  HandoffReceipt,
-  HandoffRecord,
-  HandoffStore,
-} from '../photos/phone-handoffs.js';
 import type { PhotoRevocations } from '../photos/revocations.js';
-import type { RateBucket, RateBuckets } from '../limits/rate-limit.js';
 import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
-import type { StatusRecord, StatusWrite } from '../tryons/status-store.js';
-import type { TryonSnapshot } from '../tryons/snapshot.js';
 import type { UsageBook } from '../money/usage-book.js';
-import type { WebhookIds } from '../upstream/webhook-ids.js';
 import type { Log } from '../operator/log.js';
+import { StoreOfParts } from './parts.js';
 import type { ProxyStore } from './store.js';
 
 export { TryonObject } from '../tryons/status-store-durable.js';
@@ -53,15 +42,11 @@ export interface DurableStoreOptions {
   followersPerTryon?: number;
 }
 
-export class DurableStore implements ProxyStore {
+export class DurableStore extends StoreOfParts implements ProxyStore {
   readonly kind = 'durable' as const;
   private readonly now: () => number;
   private readonly outages: StoreOutages;
   private readonly statuses: DurableTryonStatuses;
-  private readonly webhooks: WebhookIds;
-  private readonly garments: GarmentIdStore;
-  private readonly handoffs: HandoffStore;
-  private readonly buckets: RateBuckets;
   /** One operation on the shop object, by its wire name. */
   private readonly onShop: ShopCall;
 
@@ -70,6 +55,7 @@ export class DurableStore implements ProxyStore {
     private readonly shop: DurableObjectNamespace,
     private readonly options: DurableStoreOptions = {},
   ) {
+    super();
     this.now = options.now ?? Date.now;
     this.outages = new StoreOutages(options.log);
     this.onShop = (operation, args) => this.call(() => this.shopObject(), operation, args);
@@ -78,10 +64,13 @@ export class DurableStore implements ProxyStore {
       refollowMs: options.refollowMs,
       followersPerTryon: options.followersPerTryon,
     });
-    this.webhooks = durableWebhookIds(this.onShop);
-    this.garments = durableGarmentIds(this.onShop);
-    this.handoffs = durableHandoffs(this.onShop);
-    this.buckets = durableRateBuckets(this.onShop);
+    this.parts = {
+      statuses: this.statuses,
+      webhooks: durableWebhookIds(this.onShop),
+      garments: durableGarmentIds(this.onShop),
+      handoffs: durableHandoffs(this.onShop),
+      buckets: durableRateBuckets(this.onShop),
+    };
   }
 
   private shopObject(): DurableObjectStub {
@@ -101,81 +90,8 @@ export class DurableStore implements ProxyStore {
     return this.outages.run(operation, () => callObject<T>(object(), operation, { now: this.now(), ...args }));
   }
 
-  readStatus(jobId: string): Promise<StatusRecord | undefined> {
-    return this.statuses.readStatus(jobId);
-  }
-
-  /** Writes, and in the same step tells the other isolates' followers when the snapshot won. */
-  writeStatus(jobId: string, record: StatusRecord, ttlMs: number): Promise<StatusWrite> {
-    return this.statuses.writeStatus(jobId, record, ttlMs);
-  }
-
-  seedStatus(jobId: string, record: StatusRecord, ttlMs: number): Promise<void> {
-    return this.statuses.seedStatus(jobId, record, ttlMs);
-  }
-
-  claimPoll(jobId: string, ms: number): Promise<boolean> {
-    return this.statuses.claimPoll(jobId, ms);
-  }
-
-  releasePoll(jobId: string): Promise<void> {
-    return this.statuses.releasePoll(jobId);
-  }
-
-  publish(): Promise<void> {
-    return this.statuses.publish();
-  }
-
-  onPublished(listener: (jobId: string, snapshot: TryonSnapshot) => void): () => void {
-    return this.statuses.onPublished(listener);
-  }
-
   follow(jobId: string): () => void {
     return this.statuses.follow(jobId);
-  }
-
-  firstDelivery(webhookId: string, ttlMs: number): Promise<boolean> {
-    return this.webhooks.firstDelivery(webhookId, ttlMs);
-  }
-
-  garmentId(key: string): Promise<string | undefined> {
-    return this.garments.garmentId(key);
-  }
-
-  saveGarmentId(key: string, fileId: string): Promise<void> {
-    return this.garments.saveGarmentId(key, fileId);
-  }
-
-  forgetGarmentId(key: string, fileId: string): Promise<void> {
-    return this.garments.forgetGarmentId(key, fileId);
-  }
-
-  lockGarment(key: string, ms: number): Promise<string | undefined> {
-    return this.garments.lockGarment(key, ms);
-  }
-
-  unlockGarment(key: string, token: string): Promise<void> {
-    return this.garments.unlockGarment(key, token);
-  }
-
-  createHandoff(record: HandoffRecord, keepMs: number): Promise<void> {
-    return this.handoffs.createHandoff(record, keepMs);
-  }
-
-  readHandoff(id: string): Promise<HandoffRecord | undefined> {
-    return this.handoffs.readHandoff(id);
-  }
-
-  handoffByCode(code: string): Promise<HandoffRecord | undefined> {
-    return this.handoffs.handoffByCode(code);
-  }
-
-  receiveHandoff(code: string, photo: string, pairing: HandoffPairing, now: number): Promise<HandoffReceipt> {
-    return this.handoffs.receiveHandoff(code, photo, pairing, now);
-  }
-
-  confirmHandoff(id: string, number: string, now: number): Promise<HandoffConfirmation> {
-    return this.handoffs.confirmHandoff(id, number, now);
   }
 
   /** Forgotten photos and their submits under way in the shop object; decided by the caller's clock, as the memory store's. */
@@ -191,10 +107,6 @@ export class DurableStore implements ProxyStore {
   /** The usage book in the shop object: each write one step there, decided by the caller's clock. */
   usageBook(now: () => number): UsageBook {
     return durableUsageBook(this.onShop, now);
-  }
-
-  takeRequest(bucket: RateBucket, client: string, perMinute: number): Promise<number | undefined> {
-    return this.buckets.takeRequest(bucket, client, perMinute);
   }
 
   async healthy(): Promise<boolean> {

@@ -11,103 +11,28 @@ import { MemoryRateBuckets } from '../limits/rate-buckets-memory.js';
 import { MemorySpendLedger } from '../money/spend-ledger-memory.js';
 import { MemoryUsageBook } from '../money/usage-book-memory.js';
 import type { FileIdCache } from '../catalog/garment-ids.js';
-import type { HandoffConfirmation, HandoffPairing, HandoffReceipt, HandoffRecord } from '../photos/phone-handoffs.js';
 import type { PhotoRevocations } from '../photos/revocations.js';
-import type { RateBucket } from '../limits/rate-limit.js';
 import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
-import type { StatusRecord, StatusWrite } from '../tryons/status-store.js';
 import type { UsageBook } from '../money/usage-book.js';
 import type { Log } from '../operator/log.js';
+import { StoreOfParts } from './parts.js';
 import type { ProxyStore } from './store.js';
 
-export class MemoryStore implements ProxyStore {
+export class MemoryStore extends StoreOfParts implements ProxyStore {
   readonly kind = 'memory' as const;
-  private readonly statuses: MemoryTryonStatuses;
-  private readonly webhooks = new MemoryWebhookIds();
-  private readonly garments: MemoryGarmentIds;
-  private readonly handoffs: MemoryHandoffs;
-  private readonly buckets: MemoryRateBuckets;
   private ledger: SpendLedger | undefined;
   private book: UsageBook | undefined;
 
   constructor(options: { now?: () => number; fileIdCache?: FileIdCache | undefined; log?: Log } = {}) {
+    super();
     const now = options.now ?? Date.now;
-    this.statuses = new MemoryTryonStatuses(now);
-    this.garments = new MemoryGarmentIds(now, { fileIdCache: options.fileIdCache, log: options.log });
-    this.handoffs = new MemoryHandoffs(now);
-    this.buckets = new MemoryRateBuckets(now);
-  }
-
-  readStatus(jobId: string): Promise<StatusRecord | undefined> {
-    return this.statuses.readStatus(jobId);
-  }
-
-  writeStatus(jobId: string, record: StatusRecord): Promise<StatusWrite> {
-    return this.statuses.writeStatus(jobId, record);
-  }
-
-  seedStatus(jobId: string, record: StatusRecord): Promise<void> {
-    return this.statuses.seedStatus(jobId, record);
-  }
-
-  claimPoll(jobId: string, ms: number): Promise<boolean> {
-    return this.statuses.claimPoll(jobId, ms);
-  }
-
-  releasePoll(jobId: string): Promise<void> {
-    return this.statuses.releasePoll(jobId);
-  }
-
-  publish(): Promise<void> {
-    return this.statuses.publish();
-  }
-
-  onPublished(): () => void {
-    return this.statuses.onPublished();
-  }
-
-  firstDelivery(webhookId: string): Promise<boolean> {
-    return this.webhooks.firstDelivery(webhookId);
-  }
-
-  garmentId(key: string): Promise<string | undefined> {
-    return this.garments.garmentId(key);
-  }
-
-  saveGarmentId(key: string, fileId: string): Promise<void> {
-    return this.garments.saveGarmentId(key, fileId);
-  }
-
-  forgetGarmentId(key: string, fileId: string): Promise<void> {
-    return this.garments.forgetGarmentId(key, fileId);
-  }
-
-  lockGarment(key: string, ms: number): Promise<string | undefined> {
-    return this.garments.lockGarment(key, ms);
-  }
-
-  unlockGarment(key: string, token: string): Promise<void> {
-    return this.garments.unlockGarment(key, token);
-  }
-
-  createHandoff(record: HandoffRecord, keepMs: number): Promise<void> {
-    return this.handoffs.createHandoff(record, keepMs);
-  }
-
-  readHandoff(id: string): Promise<HandoffRecord | undefined> {
-    return this.handoffs.readHandoff(id);
-  }
-
-  handoffByCode(code: string): Promise<HandoffRecord | undefined> {
-    return this.handoffs.handoffByCode(code);
-  }
-
-  receiveHandoff(code: string, photo: string, pairing: HandoffPairing, now: number): Promise<HandoffReceipt> {
-    return this.handoffs.receiveHandoff(code, photo, pairing, now);
-  }
-
-  confirmHandoff(id: string, number: string, now: number): Promise<HandoffConfirmation> {
-    return this.handoffs.confirmHandoff(id, number, now);
+    this.parts = {
+      statuses: new MemoryTryonStatuses(now),
+      webhooks: new MemoryWebhookIds(),
+      garments: new MemoryGarmentIds(now, { fileIdCache: options.fileIdCache, log: options.log }),
+      handoffs: new MemoryHandoffs(now),
+      buckets: new MemoryRateBuckets(now),
+    };
   }
 
   photoRevocations(now: () => number): PhotoRevocations {
@@ -124,10 +49,6 @@ export class MemoryStore implements ProxyStore {
   usageBook(now: () => number): UsageBook {
     this.book ??= new MemoryUsageBook(now);
     return this.book;
-  }
-
-  takeRequest(bucket: RateBucket, client: string, perMinute: number): Promise<number | undefined> {
-    return this.buckets.takeRequest(bucket, client, perMinute);
   }
 
   async healthy(): Promise<boolean> {

@@ -16,14 +16,11 @@ import { REVOCATION_SCRIPTS, redisRevocations } from '../photos/revocations-redi
 import { RedisRateBuckets } from '../limits/rate-buckets-redis.js';
 import { LEDGER_SCRIPTS, RedisSpendLedger } from '../money/spend-ledger-redis.js';
 import { RedisUsageBook } from '../money/usage-book-redis.js';
-import type { HandoffConfirmation, HandoffPairing, HandoffReceipt, HandoffRecord } from '../photos/phone-handoffs.js';
 import type { PhotoRevocations } from '../photos/revocations.js';
-import type { RateBucket } from '../limits/rate-limit.js';
 import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
-import type { StatusRecord, StatusWrite } from '../tryons/status-store.js';
-import type { TryonSnapshot } from '../tryons/snapshot.js';
 import type { UsageBook } from '../money/usage-book.js';
 import type { Log } from '../operator/log.js';
+import { StoreOfParts } from './parts.js';
 import type { ProxyStore } from './store.js';
 
 /**
@@ -47,110 +44,32 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number;
 }
 
-export class RedisStore implements ProxyStore {
+export class RedisStore extends StoreOfParts implements ProxyStore {
   readonly kind = 'redis' as const;
   private readonly prefix: string;
   private readonly outages: StoreOutages;
-  private readonly statuses: RedisTryonStatuses;
-  private readonly webhooks: RedisWebhookIds;
-  private readonly garments: RedisGarmentIds;
-  private readonly handoffs: RedisHandoffs;
-  private readonly buckets: RedisRateBuckets;
 
   constructor(
     private readonly redis: Redis,
     private readonly subscriber: Redis,
     private readonly options: RedisStoreOptions = {},
   ) {
+    super();
     this.prefix = options.prefix ?? 'tryon:';
     this.outages = new StoreOutages(options.log);
     const run = this.run;
-    this.statuses = new RedisTryonStatuses(redis, subscriber, this.prefix, run, options.log);
-    this.webhooks = new RedisWebhookIds(redis, this.prefix, run);
-    this.garments = new RedisGarmentIds(redis, this.prefix, run);
-    this.handoffs = new RedisHandoffs(redis, this.prefix, run);
-    this.buckets = new RedisRateBuckets(redis, this.prefix, run);
+    this.parts = {
+      statuses: new RedisTryonStatuses(redis, subscriber, this.prefix, run, options.log),
+      webhooks: new RedisWebhookIds(redis, this.prefix, run),
+      garments: new RedisGarmentIds(redis, this.prefix, run),
+      handoffs: new RedisHandoffs(redis, this.prefix, run),
+      buckets: new RedisRateBuckets(redis, this.prefix, run),
+    };
   }
 
   /** Runs one operation; any failure of Redis is the shopper's 503 store_unavailable, said once in the log. */
   private readonly run = <T>(operation: string, work: () => Promise<T>): Promise<T> =>
     this.outages.run(operation, work, this.options.onError);
-
-  readStatus(jobId: string): Promise<StatusRecord | undefined> {
-    return this.statuses.readStatus(jobId);
-  }
-
-  writeStatus(jobId: string, record: StatusRecord, ttlMs: number): Promise<StatusWrite> {
-    return this.statuses.writeStatus(jobId, record, ttlMs);
-  }
-
-  seedStatus(jobId: string, record: StatusRecord, ttlMs: number): Promise<void> {
-    return this.statuses.seedStatus(jobId, record, ttlMs);
-  }
-
-  claimPoll(jobId: string, ms: number): Promise<boolean> {
-    return this.statuses.claimPoll(jobId, ms);
-  }
-
-  releasePoll(jobId: string): Promise<void> {
-    return this.statuses.releasePoll(jobId);
-  }
-
-  publish(jobId: string, snapshot: TryonSnapshot): Promise<void> {
-    return this.statuses.publish(jobId, snapshot);
-  }
-
-  onPublished(listener: (jobId: string, snapshot: TryonSnapshot) => void): () => void {
-    return this.statuses.onPublished(listener);
-  }
-
-  firstDelivery(webhookId: string, ttlMs: number): Promise<boolean> {
-    return this.webhooks.firstDelivery(webhookId, ttlMs);
-  }
-
-  garmentId(key: string): Promise<string | undefined> {
-    return this.garments.garmentId(key);
-  }
-
-  saveGarmentId(key: string, fileId: string): Promise<void> {
-    return this.garments.saveGarmentId(key, fileId);
-  }
-
-  forgetGarmentId(key: string, fileId: string): Promise<void> {
-    return this.garments.forgetGarmentId(key, fileId);
-  }
-
-  lockGarment(key: string, ms: number): Promise<string | undefined> {
-    return this.garments.lockGarment(key, ms);
-  }
-
-  unlockGarment(key: string, token: string): Promise<void> {
-    return this.garments.unlockGarment(key, token);
-  }
-
-  createHandoff(record: HandoffRecord, keepMs: number): Promise<void> {
-    return this.handoffs.createHandoff(record, keepMs);
-  }
-
-  readHandoff(id: string): Promise<HandoffRecord | undefined> {
-    return this.handoffs.readHandoff(id);
-  }
-
-  handoffByCode(code: string): Promise<HandoffRecord | undefined> {
-    return this.handoffs.handoffByCode(code);
-  }
-
-  receiveHandoff(code: string, photo: string, pairing: HandoffPairing, now: number): Promise<HandoffReceipt> {
-    return this.handoffs.receiveHandoff(code, photo, pairing, now);
-  }
-
-  confirmHandoff(id: string, number: string, now: number): Promise<HandoffConfirmation> {
-    return this.handoffs.confirmHandoff(id, number, now);
-  }
-
-  takeRequest(bucket: RateBucket, client: string, perMinute: number): Promise<number | undefined> {
-    return this.buckets.takeRequest(bucket, client, perMinute);
-  }
 
   photoRevocations(now: () => number): PhotoRevocations {
     return redisRevocations(this.redis, this.prefix, this.run, now);
