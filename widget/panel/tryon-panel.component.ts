@@ -5,7 +5,7 @@
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues } from 'lit';
 import { panelStyles } from './tryon-panel.styles.js';
-import { readyInBackground } from '../run/session.js';
+import { beingMade, readyInBackground } from '../run/session.js';
 import type { SessionEvent, SessionState } from '../run/session.js';
 import type { RunChange } from '../run/tryon-run.js';
 import type { StoredTryon } from '../core/storage.js';
@@ -59,9 +59,7 @@ export class TryonPanel extends LitElement {
       this.dispatchEvent(new CustomEvent('panel-status', { detail: after.status }) satisfies PanelStatusEvent);
     }
     // No clock while the service is not answering: counting towards "usually about 25 seconds" would pretend.
-    context.clock.running =
-      !after.notAnswering &&
-      (after.status === 'queued' || after.status === 'rendering' || (after.status === 'result' && !after.complete));
+    context.clock.running = !after.notAnswering && beingMade(after.status, after.complete);
     if (readyInBackground(after) && !readyInBackground(before)) this.#readyBadge(true);
     context.result.sessionChanged(before, after, event);
     if (event.type === 'uploaded') context.photo.uploaded(event.photo.handle);

@@ -27,13 +27,16 @@ function sameTryonOr(
 export const showsTryon = (status: TryonStatus): boolean =>
   status === 'queued' || status === 'rendering' || status === 'result';
 
+/** A try-on is being made: sent and not finished (queued, rendering, or a catalog's first views in). */
+export const beingMade = (status: TryonStatus | undefined, complete: boolean): boolean =>
+  status === 'queued' || status === 'rendering' || (status === 'result' && !complete);
+
 /**
  * Closed while the try-on is being made, it is still watched (tryon-run.ts): what the watch
  * reports lands in `resume`, so reopening shows where it got to, the result included.
  */
 export const watchedInBackground = (state: SessionState): boolean =>
-  state.status === 'idle' &&
-  (state.resume === 'queued' || state.resume === 'rendering' || (state.resume === 'result' && !state.complete));
+  state.status === 'idle' && beingMade(state.resume, state.complete);
 
 const backgroundEvents = new Set<SessionEvent['type']>(['submitted', 'status', 'failed', 'not-answering']);
 

@@ -7,7 +7,7 @@
 // reports.ts. `complete` awaits the run under way, as Task's `taskComplete`. What each request is
 // sent as is tryon-request.ts's. It renders nothing.
 import type { ReactiveController } from 'lit';
-import { hasOutput, initialSession, nextSession, showsTryon } from './session.js';
+import { beingMade, hasOutput, initialSession, nextSession, showsTryon } from './session.js';
 import type { FailedStage, SessionEvent, SessionState } from './session.js';
 import { ProxyClient, ProxyCallError, serviceDown } from '../api/proxy-client.js';
 import type { ProductInfo, ProxyStatus, UploadedPhoto } from '../api/proxy-client.js';
@@ -316,7 +316,7 @@ export class TryonRun implements ReactiveController {
    */
   continue(photo?: Blob): Promise<void> {
     const { status, tryon, complete } = this.session;
-    const watched = status === 'queued' || status === 'rendering' || (status === 'result' && !complete);
+    const watched = beingMade(status, complete);
     // Reopened while the try-on is still watched in the background: that watch goes on.
     if (this.#runs.underWay && watched) return Promise.resolve();
     if (status === 'uploading') return this.#runs.start('upload', (run) => this.#send(run, photo));
@@ -332,9 +332,7 @@ export class TryonRun implements ReactiveController {
    * result or error waits for the dialog to reopen (session.ts). Anything earlier stops.
    */
   close(): void {
-    const status = this.session.status;
-    const sent = status === 'queued' || status === 'rendering' || (status === 'result' && !this.session.complete);
-    if (!sent) this.#runs.stop();
+    if (!beingMade(this.session.status, this.session.complete)) this.#runs.stop();
     this.#dispatch({ type: 'close' });
   }
 
