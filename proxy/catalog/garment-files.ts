@@ -5,6 +5,7 @@
 // the first upload holds the store's lock on the image, so concurrent first requests on every
 // instance share one upload. An image given as a URL is fetched with bounds of its own (fetchImage).
 import { ProxyError } from '../http/errors.js';
+import { readAtMost } from '../http/streams.js';
 import { sniffPhotoType } from '../upstream/image-signatures.js';
 import type { Upstream } from '../upstream/client.js';
 import type { GarmentIdStore } from './garment-ids.js';
@@ -161,7 +162,7 @@ export class GarmentFiles {
           await response.body?.cancel().catch(() => undefined);
           throw new ImageFetchRefused(`HTTP ${response.status}`);
         }
-        return await readAtMost(response, most);
+        return await readImageAtMost(response, most);
       }
     } catch (error) {
       if (abort.signal.aborted && !(error instanceof ImageFetchRefused))
@@ -174,7 +175,7 @@ export class GarmentFiles {
 }
 
 /** A response's body, refused (and its fetch stopped) once it is larger than `most` bytes. */
-async function readAtMost(response: Response, most: number): Promise<Uint8Array> {
+async function readImageAtMost(response: Response, most: number): Promise<Uint8Array> {
   const tooLarge = () => new ImageFetchRefused(`the image is larger than ${most} bytes`);
   const declared = Number(response.headers.get('content-length') ?? '');
   if (Number.isFinite(declared) && declared > most) {
@@ -183,23 +184,8 @@ async function readAtMost(response: Response, most: number): Promise<Uint8Array>
   }
   if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
-  const pieces: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > most) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    pieces.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const piece of pieces) {
-    bytes.set(piece, at);
-    at += piece.length;
-  }
-  return bytes;
+  return readAtMost(reader, most, async () => {
+    await reader.cancel().catch(() => undefined);
+    return tooLarge();
+  });
 }

@@ -43,25 +43,23 @@ export async function drainUnread(body: ReadableStream<Uint8Array> | null | unde
   if (body && !body.locked) await drainBody(body.getReader(), budget);
 }
 
-/** Reads a small body as text, refusing (413) as soon as it passes `maxBytes` — never more in memory. */
-export async function readBoundedText(
-  body: ReadableStream<Uint8Array> | null,
+/**
+ * Reads a stream whole, never holding more than `maxBytes` of it: past that, `overflow` deals with
+ * the rest (a client's body is drained so it sees the answer, a fetch is cancelled) and its error
+ * is thrown.
+ */
+export async function readAtMost(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
   maxBytes: number,
-  refusal = () => new ProxyError(413, 'invalid_request', 'The request is too large.'),
-): Promise<string> {
-  if (!body) return '';
-  const reader = body.getReader();
+  overflow: () => Promise<Error>,
+): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.length;
-    if (size > maxBytes) {
-      // Read on (bounded) so the client sees the answer rather than a reset connection.
-      await drainBody(reader, DRAIN_SLACK_BYTES);
-      throw refusal();
-    }
+    if (size > maxBytes) throw await overflow();
     chunks.push(value);
   }
   const all = new Uint8Array(size);
@@ -70,7 +68,23 @@ export async function readBoundedText(
     all.set(chunk, offset);
     offset += chunk.length;
   }
-  return new TextDecoder().decode(all);
+  return all;
+}
+
+/** Reads a small body as text, refusing (413) as soon as it passes `maxBytes` — never more in memory. */
+export async function readBoundedText(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  refusal = () => new ProxyError(413, 'invalid_request', 'The request is too large.'),
+): Promise<string> {
+  if (!body) return '';
+  const reader = body.getReader();
+  const bytes = await readAtMost(reader, maxBytes, async () => {
+    // Read on (bounded) so the client sees the answer rather than a reset connection.
+    await drainBody(reader, DRAIN_SLACK_BYTES);
+    return refusal();
+  });
+  return new TextDecoder().decode(bytes);
 }
 
 /** A request's body as text, refused (413) past `maxBytes` whether declared or actually sent. */
