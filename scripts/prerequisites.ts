@@ -174,7 +174,7 @@ export const PROGRAMS: readonly Program[] = [
     executables: [],
     folder: { candidates: ['/usr/share/doc/opencv-doc/examples/data'], marker: 'messi5.jpg' },
     debianPackage: 'opencv-doc',
-    suites: ['widget'],
+    suites: ['widget', 'e2e'],
     purpose: "the photo check's tests (real photos of people: messi5.jpg, basketball1.png, fruits.jpg)",
   },
   {

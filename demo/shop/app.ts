@@ -37,7 +37,12 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const TYPES: Record<string, string> = {
+/**
+ * Every type the widget's CDN build ships (docs/integrations/script-tag.md lists them for a shop's own
+ * server) and the shop's own files. A file whose extension is not here answers 404: the photo check's
+ * WebAssembly and model weights once did, and every photo went unchecked.
+ */
+export const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.png': 'image/png',
@@ -47,6 +52,8 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.json': 'application/json',
   '.map': 'application/json',
+  '.wasm': 'application/wasm',
+  '.bin': 'application/octet-stream',
 };
 
 const styleSheet = readFile(new URL('./style.css', import.meta.url), 'utf8');
