@@ -53,7 +53,7 @@ test('each suite asks only for the programs it starts', () => {
   );
   assert.deepEqual(
     programsFor(['e2e']).map((p) => p.debianPackage),
-    ['chromium'],
+    ['chromium', 'opencv-doc'],
   );
   assert.deepEqual(
     programsFor(['node']).map((p) => p.debianPackage),
