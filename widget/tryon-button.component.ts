@@ -92,6 +92,7 @@ export function loadPanel(): Promise<unknown> {
  * @csspart colours - "See all colours": the grid of the other colours' drafts.
  * @csspart colour - One colour in that grid: its name, its draft and "Make this one in full quality".
  * @csspart unavailable-reason - Beside a disabled button (`when-unavailable="disable"`): why the product cannot be tried on today, in words.
+ * @csspart not-opened - Beside the button after a press that could not open the dialog (its code did not load: offline, or a file missing on the shop's server), in words (role=alert).
  * @csspart alternatives - Beside the consent and photo steps: "No photo? See it on a model" and, on a computer, "Use your phone".
  * @csspart models - "See it on a model": the step with the product's models.
  * @csspart model-grid - The grid (a list) of the models.
@@ -145,6 +146,7 @@ export class TryonButton extends LitElement implements PanelHost {
     pollInterval: { attribute: false },
     panelLoaded: { state: true },
     ready: { state: true },
+    notOpened: { state: true },
   };
 
   /** The product's id in the shop's catalog (required). */
@@ -213,6 +215,8 @@ export class TryonButton extends LitElement implements PanelHost {
   /** Milliseconds between status polls when Server-Sent Events are unavailable. */
   declare pollInterval: number;
   declare private panelLoaded: boolean;
+  /** The last press did not open the dialog: its code could not be loaded. */
+  declare private notOpened: boolean;
   /** The ready badge's word and its announcement, while a result made after the dialog closed waits. */
   declare private ready: PanelReadyEvent['detail'];
   /**
@@ -254,6 +258,7 @@ export class TryonButton extends LitElement implements PanelHost {
     this.strings = {};
     this.pollInterval = 2000;
     this.panelLoaded = false;
+    this.notOpened = false;
     this.ready = undefined;
   }
 
@@ -461,7 +466,13 @@ export class TryonButton extends LitElement implements PanelHost {
   readonly #onClick = () => {
     // Disabled (aria-disabled, so it stays focusable and its reason is read): nothing to open.
     if (this.unavailable) return;
-    void this.open().catch(() => undefined);
+    this.notOpened = false;
+    void this.open().catch((error: unknown) => {
+      // The dialog's chunk did not load (offline, a file missing on the shop's server): said
+      // beside the button, never a press that does nothing.
+      this.notOpened = true;
+      console.warn('<tryon-button>: the try-on dialog could not be loaded, so it did not open.', error);
+    });
   };
 
   readonly #onPanelStatus = (event: PanelStatusEvent) => {
@@ -495,7 +506,11 @@ export class TryonButton extends LitElement implements PanelHost {
         @click=${this.#onClick} @pointerenter=${this.#onPrefetch} @focus=${this.#onPrefetch} @touchstart=${this.#onPrefetch}
       ><slot>${label}</slot>${ready && !reason ? html`<span id="ready-badge" part="ready-badge" aria-hidden="true">${ready.badge}</span>` : nothing}</button>${
         reason ? html`<span id="unavailable-reason" part="unavailable-reason">${reasonText}</span>` : nothing
-      }`
+      }<span role="alert" part="not-opened" ?hidden=${!this.notOpened || !!reason}>${
+        this.notOpened && !reason
+          ? (this.strings.notOpened ?? this.translation?.notOpened ?? english.notOpened)
+          : nothing
+      }</span>`
         : nothing
     }${
       this.panelLoaded

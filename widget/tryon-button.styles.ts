@@ -6,7 +6,8 @@ export const buttonStyles = css`
     display: inline-block;
     font-family: var(--tryon-font, inherit);
   }
-  :host([hidden]) {
+  :host([hidden]),
+  [hidden] {
     display: none;
   }
   /* Until the first answer on whether the product can be tried on (at most 3 s): there, not shown. */
@@ -17,7 +18,8 @@ export const buttonStyles = css`
     cursor: not-allowed;
     filter: grayscale(1);
   }
-  [part='unavailable-reason'] {
+  [part='unavailable-reason'],
+  [part='not-opened'] {
     display: block;
     margin-block-start: 0.35em;
     font-size: 0.9em;

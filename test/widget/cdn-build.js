@@ -2,7 +2,9 @@
 // kept for the sources as they are) under `/cdn-build/`, copied once on first use into a temp folder, with the query a shop's platform adds
 // (`?ver=1.2.3`) ignored as a CDN ignores it. Under `/cdn-build-altered/<chunk>/` the same files
 // (or `/cdn-build-altered/<chunk>~<name>/`) as a tampered CDN would serve them: the chunk whose name
-// is `<chunk>-<hash>.js` with bytes added (test/widget/chunk-integrity.test.ts).
+// is `<chunk>-<hash>.js` with bytes added (test/widget/chunk-integrity.test.ts). Under
+// `/cdn-build-missing/<chunk>/` the same files with that chunk answering 404, as a shop's server that
+// lost a file would (test/widget/not-opened.test.ts).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,9 +40,14 @@ export function cdnBuildMiddleware() {
     // `<chunk>~<name>` serves the same under a folder of its own: here Chromium kept refusing an
     // altered core's URL in the next frame, without the map, after one frame had refused it.
     const altered = /^\/cdn-build-altered\/([a-z-]+)(?:~\w+)?\//.exec(ctx.path);
-    if (!ctx.path.startsWith('/cdn-build/') && !altered) return next();
+    const missing = /^\/cdn-build-missing\/([a-z-]+)\//.exec(ctx.path);
+    if (!ctx.path.startsWith('/cdn-build/') && !altered && !missing) return next();
     const outDir = await build();
-    const file = normalize(join(outDir, ctx.path.slice((altered?.[0] ?? '/cdn-build/').length)));
+    const file = normalize(join(outDir, ctx.path.slice((altered?.[0] ?? missing?.[0] ?? '/cdn-build/').length)));
+    if (missing && new RegExp(`^${missing[1]}-[\\w-]+\\.js$`).test(file.slice(outDir.length + 1))) {
+      ctx.status = 404;
+      return;
+    }
     // Scripts, and the photo check's models and wasm beside them.
     const type = {
       js: 'text/javascript',

@@ -25,10 +25,13 @@ export const english = {
   // Beside a disabled button (when-unavailable="disable"), so they travel with it.
   unavailable_disabled: 'Try-on is not offered for this product.',
   unavailable_daily_budget_reached: 'Try-on has reached its limit for today. Please come back tomorrow.',
+  // Beside the button when the dialog's code could not be fetched: the dialog's own words are in it.
+  notOpened: 'Try-on could not open. Please check your connection, then press the button again.',
 } as const satisfies LanguageInfo & {
   label: string;
   unavailable_disabled: string;
   unavailable_daily_budget_reached: string;
+  notOpened: string;
 };
 
 /** The language an element speaks: its own `lang`, else the nearest `lang` around it, else the page's, else English. */
