@@ -54,22 +54,49 @@ export class PhoneHandoff implements ReactiveController {
     this.phone = { code, state: 'ready', problem: '' };
   }
 
-  /** Loads the models' and hand-off's screens (once), then renders again. */
+  /**
+   * The screens' chunk did not load (offline, a file missing on the shop's server): said beside the
+   * buttons that need it, and the next press loads it again.
+   */
+  notLoaded = false;
+
+  /** Loads the models' and hand-off's screens (once), then renders again. Rejects when they cannot be loaded. */
   screens(): Promise<typeof import('./alternatives.js')> {
-    this.#screensLoad ??= import('./alternatives.js').then((module) => {
-      addStyles(this.#context.root, module.alternativesStyles);
-      this.loaded = module;
-      this.#context.panel.requestUpdate();
-      return module;
-    });
+    this.#screensLoad ??= import('./alternatives.js').then(
+      (module) => {
+        addStyles(this.#context.root, module.alternativesStyles);
+        this.loaded = module;
+        this.notLoaded = false;
+        this.#context.panel.requestUpdate();
+        return module;
+      },
+      (error: unknown) => {
+        // A failed chunk load must not poison every later press.
+        this.#screensLoad = undefined;
+        this.notLoaded = true;
+        console.warn('<tryon-button>: "See it on a model" and "Use your phone" could not be loaded.', error);
+        this.#context.panel.requestUpdate();
+        throw error;
+      },
+    );
     return this.#screensLoad;
+  }
+
+  /** The screens, or undefined when they could not be loaded (then `notLoaded` says so on screen). */
+  async #screensOrSaid(): Promise<typeof import('./alternatives.js') | undefined> {
+    try {
+      return await this.screens();
+    } catch {
+      return undefined;
+    }
   }
 
   /** "Use your phone": asks the proxy for a code, draws its QR code, counts down and waits for the photo. */
   readonly start = async () => {
-    const { startDesk } = await this.screens();
+    const screens = await this.#screensOrSaid();
+    if (!screens) return;
     this.end();
-    this.#running = startDesk(this, this.#context);
+    this.#running = screens.startDesk(this, this.#context);
   };
 
   /** On the computer: the number the phone shows, as typed; the photo comes only for the right one. */
@@ -94,8 +121,10 @@ export class PhoneHandoff implements ReactiveController {
     const phone = this.phone;
     if (!phone || !blob || phone.state === 'sending') return;
     this.phone = { ...phone, state: 'sending' };
-    const { sendFromPhone } = await this.screens();
-    await sendFromPhone(this, this.#context, phone, blob);
+    const screens = await this.#screensOrSaid();
+    // Not sent: "Send to my computer" comes back beside the words saying why.
+    if (!screens) this.phone = { ...phone, state: 'ready' };
+    else await screens.sendFromPhone(this, this.#context, phone, blob);
   };
 }
 

@@ -143,6 +143,7 @@ export const ar: Translation = {
 
   // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'ليست لديك صورة؟ شاهده على عارضة',
+  alternativesNotLoaded: 'تعذّر تحميل هذا. يُرجى التحقق من الاتصال والمحاولة مرة أخرى.',
   modelsTitle: 'شاهد {product} على عارضة',
   ownPhotoInstead: 'استخدم صورتي بدلًا من ذلك',
   usePhone: 'استخدم هاتفك',

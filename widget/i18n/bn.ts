@@ -147,6 +147,7 @@ export const bn: Translation = {
 
   // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'ছবি নেই? মডেলের গায়ে দেখুন',
+  alternativesNotLoaded: 'এটি লোড করা যায়নি। অনুগ্রহ করে আপনার সংযোগ দেখে আবার চেষ্টা করুন।',
   modelsTitle: '{product} মডেলের গায়ে দেখুন',
   ownPhotoInstead: 'বরং আমার নিজের ছবি ব্যবহার করুন',
   usePhone: 'আপনার ফোন ব্যবহার করুন',

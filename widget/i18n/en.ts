@@ -146,6 +146,7 @@ export const en = {
 
   // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'No photo? See it on a model',
+  alternativesNotLoaded: 'This could not be loaded. Please check your connection and try again.',
   modelsTitle: 'See {product} on a model',
   ownPhotoInstead: 'Use my own photo instead',
   usePhone: 'Use your phone',

@@ -144,6 +144,7 @@ export const gu: Translation = {
 
   // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'ફોટો નથી? મોડેલ પર જુઓ',
+  alternativesNotLoaded: 'આ લોડ થઈ શક્યું નહીં. કૃપા કરીને તમારું કનેક્શન તપાસો અને ફરી પ્રયાસ કરો.',
   modelsTitle: '{product} મોડેલ પર જુઓ',
   ownPhotoInstead: 'તેના બદલે મારો પોતાનો ફોટો વાપરો',
   usePhone: 'તમારો ફોન વાપરો',

@@ -142,6 +142,7 @@ export const hi: Translation = {
 
   // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'फ़ोटो नहीं है? मॉडल पर देखें',
+  alternativesNotLoaded: 'यह लोड नहीं हो सका। कृपया अपना कनेक्शन जाँचें और फिर से कोशिश करें।',
   modelsTitle: '{product} को मॉडल पर देखें',
   ownPhotoInstead: 'इसके बजाय अपनी फ़ोटो इस्तेमाल करें',
   usePhone: 'अपने फ़ोन से करें',

@@ -143,6 +143,7 @@ export const mr: Translation = {
 
   // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'फोटो नाही? मॉडेलवर पाहा',
+  alternativesNotLoaded: 'हे लोड होऊ शकले नाही. कृपया तुमचे कनेक्शन तपासा आणि पुन्हा प्रयत्न करा.',
   modelsTitle: '{product} मॉडेलवर पाहा',
   ownPhotoInstead: 'त्याऐवजी माझा स्वतःचा फोटो वापरा',
   usePhone: 'तुमचा फोन वापरा',

@@ -146,6 +146,7 @@ export const ta: Translation = {
 
   // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'புகைப்படம் இல்லையா? மாடலிடம் பாருங்கள்',
+  alternativesNotLoaded: 'இதை ஏற்ற முடியவில்லை. உங்கள் இணைப்பைச் சரிபார்த்து மீண்டும் முயலுங்கள்.',
   modelsTitle: '{product} ஐ மாடலிடம் பாருங்கள்',
   ownPhotoInstead: 'பதிலாக என் சொந்தப் புகைப்படத்தைப் பயன்படுத்து',
   usePhone: 'உங்கள் தொலைபேசியைப் பயன்படுத்துங்கள்',

@@ -138,6 +138,7 @@ export const te: Translation = {
 
   // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'ఫోటో లేదా? మోడల్‌పై చూడండి',
+  alternativesNotLoaded: 'దీన్ని లోడ్ చేయలేకపోయాం. దయచేసి మీ కనెక్షన్‌ను చూసి మళ్లీ ప్రయత్నించండి.',
   modelsTitle: '{product}ను మోడల్‌పై చూడండి',
   ownPhotoInstead: 'బదులుగా నా సొంత ఫోటో వాడండి',
   usePhone: 'మీ ఫోన్ వాడండి',

@@ -150,6 +150,7 @@ export const ur: Translation = {
 
   // "See it on a model" and the desktop → phone hand-off.
   seeOnModel: 'تصویر نہیں ہے؟ ماڈل پر دیکھیں',
+  alternativesNotLoaded: 'یہ لوڈ نہیں ہو سکا۔ براہ کرم اپنا کنکشن چیک کریں اور دوبارہ کوشش کریں۔',
   modelsTitle: '{product} کو ماڈل پر دیکھیں',
   ownPhotoInstead: 'اس کے بجائے اپنی تصویر استعمال کریں',
   usePhone: 'اپنا فون استعمال کریں',

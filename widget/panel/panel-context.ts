@@ -172,7 +172,11 @@ export class PanelContext implements DialogContext {
   };
 
   readonly browseModels = async () => {
-    await this.handoff.screens();
+    try {
+      await this.handoff.screens();
+    } catch {
+      return; // said beside the buttons (handoff.notLoaded)
+    }
     this.focusStep();
     this.run.browseModels();
   };

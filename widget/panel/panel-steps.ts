@@ -46,11 +46,15 @@ function models(p: PanelContext): { id: string; name: string; image: string }[] 
 /** "No photo? See it on a model" and, on a computer, "Use your phone": offered beside consent and the photo step. */
 function alternativesRow(p: PanelContext): TemplateResult | typeof nothing {
   const { texts } = p;
-  if (p.handoff.phone) return nothing;
+  // Their screens' chunk did not load: said here, where the press that needed it was.
+  const notLoaded = p.handoff.notLoaded
+    ? html`<p class="body error" part="error" role="alert">${texts.t('alternativesNotLoaded')}</p>`
+    : nothing;
+  if (p.handoff.phone) return notLoaded;
   const models = (p.run.product?.models ?? []).length > 0;
   const phone = !p.smallScreen.matches;
   if (!models && !phone) return nothing;
-  return html`<div class="body actions alternatives" part="alternatives">
+  return html`${notLoaded}<div class="body actions alternatives" part="alternatives">
     ${models ? html`<button type="button" part="secondary-button" @click=${p.browseModels}>${texts.t('seeOnModel')}</button>` : nothing}
     ${phone ? html`<button type="button" part="secondary-button" @click=${p.handoff.start}>${texts.t('usePhone')}</button>` : nothing}
   </div>`;
@@ -85,10 +89,11 @@ export function renderStep(p: PanelContext): TemplateResult | typeof nothing {
       onConfirm: p.handoff.confirm,
     });
   }
-  if (session.status === 'photo' && session.browsingModels) {
-    // Back to the grid after a reload of the panel's state: its chunk is asked for, and renders when in.
+  if (session.status === 'photo' && session.browsingModels && !p.handoff.notLoaded) {
+    // Back to the grid after a reload of the panel's state: its chunk is asked for, and renders when
+    // in; if it cannot be loaded, the photo step shows with the words saying so.
     if (!alternatives) {
-      void p.handoff.screens();
+      p.handoff.screens().catch(() => undefined);
       return nothing;
     }
     return alternatives.modelsStep({
