@@ -174,14 +174,18 @@ export async function buildNpm(
 }
 
 /**
- * The React wrapper (`tryon-button/react`): compiled alone, its imports kept as they are, so it uses
- * the same `../tryon-button.js` as the rest of dist/npm and the app's own React and @lit/react. The
+ * The React wrapper (`tryon-button/react`) and its generated event props: compiled alone, their imports
+ * kept as they are, so it uses the same `../tryon-button.js` as the rest of dist/npm and the app's own
+ * React and @lit/react. The
  * JSX, Vue and Svelte entries are types only: their `.d.ts` come with the others.
  */
 async function buildFrameworkEntries(outDir: string, quiet = false): Promise<void> {
   await esbuild({
     absWorkingDir: projectRoot,
-    entryPoints: { 'frameworks/react': 'widget/frameworks/react.ts' },
+    entryPoints: {
+      'frameworks/react': 'widget/frameworks/react.ts',
+      'frameworks/react-events': 'widget/frameworks/react-events.ts',
+    },
     outdir: outDir,
     bundle: false,
     format: 'esm',

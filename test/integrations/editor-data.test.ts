@@ -26,11 +26,32 @@ const attributesOf = () =>
 describe('editor data generated from custom-elements.json', () => {
   test('the committed files are what the generator writes now (run `npm run build` when this fails)', async () => {
     assert.deepEqual(files.map((f) => f.path).sort(), [
+      'widget/frameworks/react-events.ts',
       'widget/frameworks/tryon-button-attributes.ts',
       'widget/vscode.html-custom-data.json',
       'widget/web-types.json',
     ]);
     assert.deepEqual(await staleEditorData(files, projectRoot), []);
+  });
+
+  test("the React wrapper has one prop per event of the element, named as @lit/react's users expect", () => {
+    const events = manifest.modules
+      .flatMap((m) => m.declarations ?? [])
+      .find((d) => d.tagName === 'tryon-button')!
+      .events!.map((e) => e.name);
+    assert.ok(events.length >= 10, `the element declares its events (${events.length})`);
+    const props = [...fileText('widget/frameworks/react-events.ts').matchAll(/^  (on\w+): '([\w-]+)'/gm)].map((m) => [
+      m[1],
+      m[2],
+    ]);
+    assert.deepEqual(
+      props.map(([, event]) => event),
+      events,
+    );
+    assert.deepEqual(
+      props.find(([, event]) => event === 'tryon-add-to-cart'),
+      ['onTryonAddToCart', 'tryon-add-to-cart'],
+    );
   });
 
   test('a stale file is caught: one changed word, or a missing file', async () => {

@@ -6,24 +6,26 @@
 
 import * as React from 'react';
 import { createComponent } from '@lit/react';
-import type { EventName } from '@lit/react';
 import { TryonButton as TryonButtonElement } from '../tryon-button.js';
-import type { TryonEventMap } from '../core/events.js';
+import type { TryonEventName } from '../core/events.js';
+import { reactEvents } from './react-events.js';
 
 export const TryonButton = createComponent({
   react: React,
   tagName: 'tryon-button',
   elementClass: TryonButtonElement,
   displayName: 'TryonButton',
-  events: {
-    onTryonOpen: 'tryon-open' as EventName<TryonEventMap['tryon-open']>,
-    onTryonClose: 'tryon-close' as EventName<TryonEventMap['tryon-close']>,
-    onTryonSubmit: 'tryon-submit' as EventName<TryonEventMap['tryon-submit']>,
-    onTryonProgress: 'tryon-progress' as EventName<TryonEventMap['tryon-progress']>,
-    onTryonResult: 'tryon-result' as EventName<TryonEventMap['tryon-result']>,
-    onTryonError: 'tryon-error' as EventName<TryonEventMap['tryon-error']>,
-  },
+  // Generated from the element's `@event` tags (scripts/editor-data.ts).
+  events: reactEvents,
 });
 
 /** The props of the React component. */
 export type TryonButtonProps = React.ComponentProps<typeof TryonButton>;
+
+// Every event of the element has its prop: the generated list is checked against the event map here.
+type Pascal<S extends string> = S extends `${infer Head}-${infer Rest}`
+  ? `${Capitalize<Head>}${Pascal<Rest>}`
+  : Capitalize<S>;
+type Missing = Exclude<`on${Pascal<TryonEventName>}`, keyof typeof reactEvents>;
+const everyEvent: [Missing] extends [never] ? true : Missing = true;
+void everyEvent;

@@ -15,13 +15,14 @@ export interface App {
 
 const reactApp = `
 import { useState } from 'react';
-import type { TryonOpenDetail } from 'tryon-button';
+import type { TryonAddToCartDetail, TryonOpenDetail } from 'tryon-button';
 import { TryonButton } from 'tryon-button/react';
 
 export function App({ product }: { product: string }) {
   const [opened, setOpened] = useState('');
   const [closed, setClosed] = useState('');
   const [wrapperOpened, setWrapperOpened] = useState('');
+  const [wrapperAdded, setWrapperAdded] = useState('');
   return (
     <main>
       <tryon-button id="direct" product={product} endpoint="/tryon" privacy-url="/privacy" variant="sindoor-red" analytics="dataLayer"
@@ -31,8 +32,10 @@ export function App({ product }: { product: string }) {
       <output id="opened">{opened}</output>
       <output id="closed">{closed}</output>
       <TryonButton id="wrapped" product={product} endpoint="/tryon" video
-        onTryonOpen={(event: CustomEvent<TryonOpenDetail>) => setWrapperOpened(event.detail.product)} />
+        onTryonOpen={(event: CustomEvent<TryonOpenDetail>) => setWrapperOpened(event.detail.product)}
+        onTryonAddToCart={(event: CustomEvent<TryonAddToCartDetail>) => setWrapperAdded(event.detail.cart)} />
       <output id="wrapper-opened">{wrapperOpened}</output>
+      <output id="wrapper-added">{wrapperAdded}</output>
     </main>
   );
 }
