@@ -40,7 +40,7 @@ describe('editor data generated from custom-elements.json', () => {
       .find((d) => d.tagName === 'tryon-button')!
       .events!.map((e) => e.name);
     assert.ok(events.length >= 10, `the element declares its events (${events.length})`);
-    const props = [...fileText('widget/frameworks/react-events.ts').matchAll(/^  (on\w+): '([\w-]+)'/gm)].map((m) => [
+    const props = [...fileText('widget/frameworks/react-events.ts').matchAll(/^ {2}(on\w+): '([\w-]+)'/gm)].map((m) => [
       m[1],
       m[2],
     ]);

@@ -393,15 +393,13 @@ describe('React 19', () => {
       assert.equal(await outputText(page, '#wrapper-opened'), PRODUCT, 'onTryonOpen received tryon-open');
       // One of the events the wrapper once left out: its prop is generated with all the others.
       await page.evaluate(() =>
-        document
-          .querySelector('#wrapped')!
-          .dispatchEvent(
-            new CustomEvent('tryon-add-to-cart', {
-              detail: { product: 'p', cart: 'event' },
-              bubbles: true,
-              composed: true,
-            }),
-          ),
+        document.querySelector('#wrapped')!.dispatchEvent(
+          new CustomEvent('tryon-add-to-cart', {
+            detail: { product: 'p', cart: 'event' },
+            bubbles: true,
+            composed: true,
+          }),
+        ),
       );
       assert.equal(await outputText(page, '#wrapper-added'), 'event', 'onTryonAddToCart received tryon-add-to-cart');
       assert.deepEqual(errors, []);
