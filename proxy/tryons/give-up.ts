@@ -23,16 +23,22 @@ const forgotten = (error: unknown): boolean => error instanceof ProxyError && er
 
 /**
  * The final snapshot a failed poll ends the try-on with, or undefined while the proxy waits on:
- * upstream forgot the job, or it has failed every poll since the last good read (`record`'s
- * snapshot time, the same on every instance) for longer than the tier's bound.
+ * upstream forgot a job it accepted (its `record` is in the store), or it has failed every poll
+ * since the one due after the last good read (`record`'s snapshot time, the same on every
+ * instance) for longer than the tier's bound.
  */
 export function givenUpSnapshot(
   error: unknown,
   record: StatusRecord | undefined,
   now: number,
   downPercent: number,
+  /** How often this try-on is polled while all is well (fewer polls once webhooks arrive for it). */
+  pollEveryMs: number,
 ): TryonSnapshot | undefined {
-  const outputs = record?.snapshot.outputs ?? [];
+  // Only a job the store knows was accepted (seeded at submit): a handle of a job no store ever
+  // held is answered 404 not_found, as before.
+  if (!record) return undefined;
+  const outputs = record.snapshot.outputs;
   if (forgotten(error)) {
     return {
       status: 'failed',
@@ -45,7 +51,9 @@ export function givenUpSnapshot(
       at: now,
     };
   }
-  if (!record || now - record.snapshot.at <= downBoundMs(record.tier, downPercent)) return undefined;
+  // Down since the poll that was due after the last good read: with webhooks, polls come seldom,
+  // and one failed poll long after a good read is not yet an outage of that length.
+  if (now - (record.snapshot.at + pollEveryMs) <= downBoundMs(record.tier, downPercent)) return undefined;
   return {
     status: 'failed',
     error: {

@@ -147,7 +147,13 @@ export class TryonStatusBoard {
       } catch (error) {
         // Upstream forgot the job, or has failed for longer than the tier's bound: the try-on ends
         // here, through the store like any final status, so no instance polls it again.
-        const ended = givenUpSnapshot(error, record, this.options.now(), this.options.downPercent ?? 100);
+        const ended = givenUpSnapshot(
+          error,
+          record,
+          this.options.now(),
+          this.options.downPercent ?? 100,
+          this.freshFor(record),
+        );
         if (!ended) {
           if (!known && !force) await this.store.releasePoll(jobId).catch(() => undefined);
           throw error;
