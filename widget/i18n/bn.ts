@@ -115,6 +115,12 @@ export const bn: Translation = {
   unavailable_disabled: 'এই পণ্যের জন্য ট্রাই-অন উপলব্ধ নয়।',
   unavailable_daily_budget_reached: 'আজকের ট্রাই-অনের সীমা পূর্ণ হয়ে গেছে। অনুগ্রহ করে আগামীকাল আবার আসুন।',
   startAgain: 'আপনার ছবি দিয়ে আবার শুরু করুন',
+  // An upstream that lost a try-on, or stopped answering while making it, and a photo it no longer has.
+  error_upstream_lost:
+    'দোকানের ট্রাই-অন পরিষেবা আপনার ট্রাই-অন শেষ হওয়ার আগেই হারিয়ে ফেলেছে। অনুগ্রহ করে আবার চেষ্টা করুন: আপনার ছবি রাখা আছে।',
+  error_tryon_unfinished:
+    'আপনার ট্রাই-অন তৈরির সময় দোকানের ট্রাই-অন পরিষেবা সাড়া দেওয়া বন্ধ করেছে। অনুগ্রহ করে আবার চেষ্টা করুন: আপনার ছবি রাখা আছে।',
+  error_photo_expired: 'দোকানের ট্রাই-অন পরিষেবার কাছে আপনার ছবি আর নেই। আপনার ছবি দিয়ে আবার শুরু করুন।',
   readyBadge: 'তৈরি',
   readyInBackground: '{product}-এর আপনার ট্রাই-অন তৈরি। দেখতে ট্রাই-অন বোতামটি চাপুন।',
 

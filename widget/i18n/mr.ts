@@ -111,6 +111,12 @@ export const mr: Translation = {
   unavailable_disabled: 'या उत्पादनासाठी ट्राय-ऑन उपलब्ध नाही.',
   unavailable_daily_budget_reached: 'आजची ट्राय-ऑनची मर्यादा पूर्ण झाली आहे. कृपया उद्या पुन्हा या.',
   startAgain: 'तुमच्या फोटोसह पुन्हा सुरुवात करा',
+  // An upstream that lost a try-on, or stopped answering while making it, and a photo it no longer has.
+  error_upstream_lost:
+    'दुकानाच्या ट्राय-ऑन सेवेने तुमचा ट्राय-ऑन पूर्ण होण्याआधीच गमावला. कृपया पुन्हा प्रयत्न करा: तुमचा फोटो जपून ठेवला आहे.',
+  error_tryon_unfinished:
+    'तुमचा ट्राय-ऑन तयार करताना दुकानाच्या ट्राय-ऑन सेवेने प्रतिसाद देणे थांबवले. कृपया पुन्हा प्रयत्न करा: तुमचा फोटो जपून ठेवला आहे.',
+  error_photo_expired: 'दुकानाच्या ट्राय-ऑन सेवेकडे आता तुमचा फोटो नाही. तुमच्या फोटोसह पुन्हा सुरुवात करा.',
   readyBadge: 'तयार',
   readyInBackground: '{product} चा तुमचा ट्राय-ऑन तयार आहे. तो पाहण्यासाठी ट्राय-ऑन बटण दाबा.',
 
