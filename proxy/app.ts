@@ -114,6 +114,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
       metrics,
       usage,
       keepMs: limits.tryonTtlSeconds * 1000,
+      downPercent: limits.upstreamDownPercent,
     }),
     writes: { store, bucket: 'writes', perMinute: limits.ratePerMinute },
     reads: { store, bucket: 'reads', perMinute: limits.readsPerMinute },

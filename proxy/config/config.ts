@@ -29,6 +29,7 @@ const LIMIT_VARS: Record<string, keyof ProxyLimits> = {
   TRYON_POLL_INTERVAL_MS: 'pollIntervalMs',
   TRYON_PUSHED_POLL_INTERVAL_MS: 'pushedPollIntervalMs',
   TRYON_UPSTREAM_TIMEOUT_MS: 'upstreamTimeoutMs',
+  TRYON_UPSTREAM_DOWN_PERCENT: 'upstreamDownPercent',
   TRYON_MIN_PHOTO_SIDE: 'minPhotoSide',
   // Retention, as the consent step states it (GET /products/{product} answers it): seconds.
   TRYON_PHOTO_TTL_SECONDS: 'photoTtlSeconds',

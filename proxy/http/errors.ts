@@ -6,7 +6,8 @@
  * Every code the proxy answers, the one list: the widget's dictionaries give each its own words
  * (test/widget/error-texts.test.ts enumerates this list), and GET /usage counts them by code.
  * `proxy_misconfigured` is the Worker's answer before the app exists (worker.ts); `render_failed`
- * comes in a try-on's status rather than as an answer.
+ * and `upstream_lost` come in a try-on's status rather than as an answer (so does
+ * `upstream_unavailable`, when upstream stayed down past the try-on's bound: tryons/give-up.ts).
  */
 export const ERROR_CODES = [
   'invalid_request',
@@ -51,6 +52,8 @@ export const ERROR_CODES = [
   'handoff_confirmed',
   'handoff_wrong_number',
   'handoff_tries_used',
+  'upstream_lost',
+  'photo_expired',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -105,7 +108,11 @@ export function answerInternalError(
 
 /** Upstream refused our request as malformed (a 4xx other than auth, credits, limits, size, type). */
 export class UpstreamRejected extends ProxyError {
-  constructor(readonly upstreamStatus: number) {
+  constructor(
+    readonly upstreamStatus: number,
+    /** The request fields upstream named in its refusal (its `error.details[].field`), if any. */
+    readonly fields: readonly string[] = [],
+  ) {
     super(502, 'upstream_unavailable', 'The try-on service refused the request.', false);
     this.name = 'UpstreamRejected';
   }

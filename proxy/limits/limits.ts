@@ -27,6 +27,11 @@ export interface ProxyLimits {
    * it is polled only this often, as a safety net for a lost event (with webhooks configured).
    */
   pushedPollIntervalMs: number;
+  /**
+   * How long upstream may fail a try-on's polls before the try-on ends as `upstream_unavailable`,
+   * in percent of its tier's slow case (draft 10 s, standard 25 s, premium 60 s: tryons/give-up.ts).
+   */
+  upstreamDownPercent: number;
   /** Timeout of each upstream JSON call. */
   upstreamTimeoutMs: number;
   /** A photo upload that sends nothing for this long (before or inside the photo) is closed with 408. */
@@ -75,6 +80,7 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   clientDailyTryons: 20,
   pollIntervalMs: 1000,
   pushedPollIntervalMs: 10_000,
+  upstreamDownPercent: 100,
   upstreamTimeoutMs: 15_000,
   uploadIdleMs: 15_000,
   uploadTotalMs: 120_000,

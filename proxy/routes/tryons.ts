@@ -72,6 +72,24 @@ const submitWindowMs = (limits: ProxyLimits) =>
 const isUnknownFile = (error: unknown) =>
   error instanceof UpstreamRejected && [400, 404, 422].includes(error.upstreamStatus);
 
+/** The refusal names the shopper's picture (`person_image`) among the files it does not know. */
+const personUnknown = (error: unknown) => error instanceof UpstreamRejected && error.fields.includes('person_image');
+
+/**
+ * The refusal may be about the catalog's image: it names it, or names no field at all (then the
+ * garment is uploaded again on the chance, as before upstream named fields).
+ */
+const garmentMaybeUnknown = (error: unknown) =>
+  error instanceof UpstreamRejected &&
+  (error.fields.length === 0 || error.fields.some((f) => f === 'garment_image' || f === 'reference_person_image'));
+
+/**
+ * Upstream no longer knows the shopper's photo (it restarted, or kept it less long than the photo
+ * handle lives): only the shopper can send it again. 410, never a 5xx, so the widget asks for it.
+ */
+const photoExpired = () =>
+  new ProxyError(410, 'photo_expired', 'The try-on service no longer has this photo; please send it again.', false);
+
 /** One upstream job a POST /tryons submits: the try-on itself, or its first look. */
 interface Submission {
   role: 'tryon' | 'preview';
@@ -93,7 +111,7 @@ interface Submission {
 async function submitAll(
   services: TryonServices,
   requestId: string,
-  photo: { id: string; fileId: string },
+  photo: { id: string; fileId: string; catalogImage?: string | undefined },
   image: { path: string; kind: 'garment' | 'person' },
   jobs: Submission[],
 ): Promise<Map<Submission['role'], { job?: UpstreamJob; error?: unknown }>> {
@@ -141,10 +159,21 @@ async function submitAll(
         job = await submit(each);
       } catch (error) {
         // A remembered garment file id can outlive upstream's copy (a restart with a saved cache):
-        // upload the garment again and try once more.
+        // upload the garment again and try once more. The shopper's own photo cannot be uploaded
+        // again by the proxy (it keeps no copy): 410 photo_expired; a model's picture can.
         if (!isUnknownFile(error)) throw error;
-        await services.garmentFiles.forget(image.path, image.kind, productFileId);
-        job = await submit(each);
+        if (garmentMaybeUnknown(error)) await services.garmentFiles.forget(image.path, image.kind, productFileId);
+        if (personUnknown(error)) {
+          if (!photo.catalogImage) throw photoExpired();
+          await services.garmentFiles.forget(photo.catalogImage, 'person', photo.fileId);
+          photo.fileId = await services.garmentFiles.fileId(photo.catalogImage, 'person');
+        }
+        try {
+          job = await submit(each);
+        } catch (again) {
+          if (isUnknownFile(again) && personUnknown(again) && !photo.catalogImage) throw photoExpired();
+          throw again;
+        }
       }
     } catch (error) {
       await services.spend.settle(each.key, each.mayHaveStarted ? 'unknown' : 'refused');

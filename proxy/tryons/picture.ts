@@ -32,11 +32,18 @@ export async function pictureOf(
   fileId: string;
   expiresAt: number;
   phoneConsent?: { version: string; language: string } | undefined;
+  /** A model's picture: the catalog image its file was uploaded from (uploaded again if upstream forgets it). */
+  catalogImage?: string | undefined;
 }> {
   if (request.model === undefined) return openUnforgotten(services, 'photo', request.photo!);
   const model = modelOf(product, request.model);
   if (!model) throw new ProxyError(422, 'unknown_model', 'This model is not offered for this product.');
   const fileId = await services.garmentFiles.fileId(model.image, 'person');
   const id = `model-${(await services.idempotencyKey(['model', model.id, product.id, client])).slice(0, 24)}`;
-  return { id, fileId, expiresAt: Math.floor(services.now() / 1000) + services.limits.photoTtlSeconds };
+  return {
+    id,
+    fileId,
+    expiresAt: Math.floor(services.now() / 1000) + services.limits.photoTtlSeconds,
+    catalogImage: model.image,
+  };
 }

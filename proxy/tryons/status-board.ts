@@ -11,6 +11,7 @@ import type { StatusRecord, TryonStatusStore } from './status-store.js';
 import { noMetrics, type ProxyMetrics } from '../operator/metrics.js';
 import type { UsageBook } from '../money/usage-book.js';
 import { STATUS_RANK, isTerminal, outputsMayHaveChanged, snapshotOf, type TryonSnapshot } from './snapshot.js';
+import { givenUpSnapshot } from './give-up.js';
 
 /** What one instance keeps about a try-on: its own listeners and reads, nothing others need. */
 interface Local {
@@ -60,6 +61,11 @@ export class TryonStatusBoard {
       usage?: UsageBook;
       /** How long snapshots are kept in the store (the try-on handle's life). */
       keepMs?: number;
+      /**
+       * How long upstream may fail a try-on's polls before it ends as `upstream_unavailable`, in
+       * percent of its tier's slow case (give-up.ts; limits.upstreamDownPercent). Default 100.
+       */
+      downPercent?: number;
     },
   ) {
     this.store = options.store;
@@ -139,30 +145,23 @@ export class TryonStatusBoard {
         if (outputsMayHaveChanged(job, outputs)) outputs = await this.upstream.listOutputs(jobId);
         snapshot = snapshotOf(job, outputs, this.options.now());
       } catch (error) {
-        if (!known && !force) await this.store.releasePoll(jobId).catch(() => undefined);
-        throw error;
+        // Upstream forgot the job, or has failed for longer than the tier's bound: the try-on ends
+        // here, through the store like any final status, so no instance polls it again.
+        const ended = givenUpSnapshot(
+          error,
+          record,
+          this.options.now(),
+          this.options.downPercent ?? 100,
+          this.freshFor(record),
+        );
+        if (!ended) {
+          if (!known && !force) await this.store.releasePoll(jobId).catch(() => undefined);
+          throw error;
+        }
+        snapshot = ended;
       }
       const written = await this.store.writeStatus(jobId, { snapshot, ...flags }, this.keepMs);
-      if (written.finished) {
-        this.metrics.tryonFinished(
-          written.record.product ?? 'unknown',
-          written.record.tier ?? 'unknown',
-          written.record.snapshot.status,
-        );
-        // Upstream gives a failed job's credits back: the usage book does too (once: this write finished it).
-        if (written.record.snapshot.status === 'failed') {
-          await this.options.usage
-            ?.jobFailed(jobId, written.record.snapshot.error?.code ?? 'render_failed')
-            .catch((error: Error) =>
-              this.options.log({
-                level: 'warn',
-                event: 'usage_unwritten',
-                code: 'render_failed',
-                message: error.message,
-              }),
-            );
-        }
-      }
+      if (written.finished) await this.onFinished(jobId, written.record);
       this.deliver(jobId, written.record.snapshot, false);
       await this.store.publish(jobId, written.record.snapshot);
       return this.remember(jobId, written.record);
@@ -173,6 +172,24 @@ export class TryonStatusBoard {
     });
     local.inflight = tracked;
     return tracked;
+  }
+
+  /** What the one write that finished a try-on (in the whole cluster) does: metrics, the usage book, the log. */
+  private async onFinished(jobId: string, record: StatusRecord): Promise<void> {
+    const { product = 'unknown', tier = 'unknown', snapshot } = record;
+    this.metrics.tryonFinished(product, tier, snapshot.status);
+    if (snapshot.status !== 'failed') return;
+    const code = snapshot.error?.code ?? 'render_failed';
+    if (code === 'upstream_lost' || code === 'upstream_unavailable')
+      this.options.log({ level: 'warn', event: 'tryon_given_up', code, product, tier });
+    const unwritten = (error: Error) =>
+      this.options.log({ level: 'warn', event: 'usage_unwritten', code, message: error.message });
+    // Upstream gives a failed job's credits back, and a job it forgot is taken as never charged
+    // (docs/upstream-api.md): the usage book gives them back too. A job the proxy stopped waiting
+    // for while upstream was down may still finish there and be charged: its credits stay
+    // counted, and only its code is.
+    if (code === 'upstream_unavailable') await this.options.usage?.errorAnswered(code).catch(unwritten);
+    else await this.options.usage?.jobFailed(jobId, code).catch(unwritten);
   }
 
   /** Another instance holds the right to poll a try-on this one has never seen: wait for its answer. */

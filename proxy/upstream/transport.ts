@@ -3,7 +3,7 @@
 // and upstream's failures turned into our error shape. Knows no route and no answer's meaning.
 import { ProxyError, UpstreamRejected } from '../http/errors.js';
 import type { Log } from '../operator/log.js';
-import { observeChunks } from '../http/streams.js';
+import { observeChunks, readBoundedText } from '../http/streams.js';
 
 export interface TransportOptions {
   apiKey: string;
@@ -72,6 +72,29 @@ function neverReached(error: unknown): boolean {
     refused(cause?.code) ||
     (Array.isArray(cause?.errors) && cause.errors.length > 0 && cause.errors.every((each) => refused(each.code)))
   );
+}
+
+/** The largest refusal body read for its field names; a longer one is not read at all. */
+const REFUSAL_BYTES = 16 * 1024;
+
+/**
+ * The field names a 400 or 422 refusal lists in `error.details[].field` (the shape the sandbox
+ * answers, docs/upstream-api.md): only the names, never upstream's words, which are not passed on.
+ * Any other answer, or one that cannot be read, names none.
+ */
+async function refusedFields(response: Response): Promise<string[]> {
+  if (response.status !== 400 && response.status !== 422) return [];
+  try {
+    const text = await readBoundedText(response.body, REFUSAL_BYTES);
+    const details = (JSON.parse(text) as { error?: { details?: unknown } } | null)?.error?.details;
+    if (!Array.isArray(details)) return [];
+    return details.flatMap((detail: unknown) => {
+      const field = (detail as { field?: unknown } | null)?.field;
+      return typeof field === 'string' && /^[a-z_.]{1,64}$/.test(field) ? [field] : [];
+    });
+  } catch {
+    return [];
+  }
 }
 
 export class UpstreamTransport {
@@ -157,10 +180,13 @@ export class UpstreamTransport {
             headers: response.headers,
           });
         }
+        // A refusal's fields are read (bounded, under the same timeout): they tell a file upstream
+        // no longer knows from any other mistake (refusedFields).
+        const fields = await refusedFields(response);
         disarm();
         await response.body?.cancel().catch(() => undefined);
         if (response.status >= 500) uncertain.seen = true;
-        lastError = this.errorForStatus(route, response);
+        lastError = this.errorForStatus(route, response, fields);
         this.options.log({
           event: 'upstream_error',
           route,
@@ -228,7 +254,7 @@ export class UpstreamTransport {
   }
 
   /** Upstream's HTTP failure → the error the shopper's widget gets (docs/upstream-api.md, "Gaps"). */
-  private errorForStatus(route: string, response: Response): ProxyError {
+  private errorForStatus(route: string, response: Response, fields: string[]): ProxyError {
     const status = response.status;
     if (status === 401 || status === 403) {
       // Loud: this is the shop's configuration, not the shopper's doing.
@@ -268,7 +294,7 @@ export class UpstreamTransport {
         'The try-on service is having trouble; please try again.',
         true,
       );
-    this.options.log({ level: 'error', event: 'upstream_rejected', route, status });
-    return new UpstreamRejected(status);
+    this.options.log({ level: 'error', event: 'upstream_rejected', route, status, fields });
+    return new UpstreamRejected(status, fields);
   }
 }

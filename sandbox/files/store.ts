@@ -37,6 +37,17 @@ export class FileStore {
     return stored;
   }
 
+  /** Forgets every file of `kind` (a service that restarted and lost its uploads); how many went. */
+  forget(kind: FileKind): number {
+    let count = 0;
+    for (const [id, file] of this.#files) {
+      if (file.kind !== kind) continue;
+      this.#files.delete(id);
+      count++;
+    }
+    return count;
+  }
+
   get(workspace: string, id: string): StoredFile | undefined {
     const file = this.#files.get(id);
     return file && file.workspace === workspace ? file : undefined;

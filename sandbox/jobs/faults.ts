@@ -1,5 +1,5 @@
 // Faults a test injects through `/sandbox/faults` (docs/sandbox.md): an error status or a delay for
-// the next calls matching a route, or a job that fails or is held until released. They let the
+// the next calls matching a route, or a job that fails, vanishes mid-render or is held until released. They let the
 // proxy's retries, timeouts and failure answers be tested against a real server, not a mock.
 import { z } from 'zod';
 import { newId } from '../api/ids.js';
@@ -25,7 +25,7 @@ export const faultSchema = z.union([
     message: z.string().max(300).optional(),
   }),
   z.strictObject({ match, delayMs: z.number().int().min(0).max(120_000), times }),
-  z.strictObject({ jobOutcome: z.enum(['failed', 'hold']), times }),
+  z.strictObject({ jobOutcome: z.enum(['failed', 'hold', 'vanish']), times }),
 ]);
 export type FaultInput = z.infer<typeof faultSchema>;
 export type Fault = FaultInput & { id: string; remaining: number };

@@ -11,7 +11,7 @@ import type { Workspace } from './workspaces.js';
 
 export type JobType = 'image' | 'catalog' | 'video';
 export type JobStatus = 'queued' | 'processing' | 'succeeded' | 'failed';
-export type JobOutcome = 'normal' | 'failed' | 'hold';
+export type JobOutcome = 'normal' | 'failed' | 'hold' | 'vanish';
 export type JobEvent = 'job.processing' | 'job.output_ready' | 'job.succeeded' | 'job.failed';
 
 export interface Output {
@@ -45,6 +45,8 @@ export interface Job {
   seconds: number;
   outputs: Output[];
   outcome: JobOutcome;
+  /** Forgotten mid-render (the `vanish` fault): /v1 answers 404 for it; /sandbox/state still lists it. */
+  vanished?: boolean;
   release?: () => void;
 }
 

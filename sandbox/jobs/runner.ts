@@ -36,7 +36,7 @@ export class JobRunner {
 
   get(workspace: Workspace, id: string): Job | undefined {
     const job = this.#jobs.get(id);
-    return job && job.workspace === workspace ? job : undefined;
+    return job && job.workspace === workspace && !job.vanished ? job : undefined;
   }
 
   /** Any workspace's job: only for the sandbox's own controls, never for /v1. */
@@ -164,6 +164,18 @@ export class JobRunner {
     this.#set(job, 'failed');
   }
 
+  /**
+   * Forgets a job mid-render, as a service that restarted and lost it would: from now on /v1
+   * answers 404 for it and its children, no event is sent, and its credits go back (a job that
+   * never finished is not charged, docs/upstream-api.md).
+   */
+  #vanish(job: Job): void {
+    for (const each of [job, ...job.children]) each.vanished = true;
+    job.workspace.credits += job.charged;
+    job.charged = 0;
+    this.options.log(`sandbox: job ${job.id} vanished (a fault injected in the sandbox)`);
+  }
+
   async #run(job: Job): Promise<void> {
     try {
       await this.#steps(job);
@@ -202,6 +214,11 @@ export class JobRunner {
     if (job.outcome === 'failed') {
       await this.#wait(frontSeconds * 0.3);
       if (!this.#closed) this.#fail(job, 'render_failed', 'The render failed (a fault injected in the sandbox).');
+      return;
+    }
+    if (job.outcome === 'vanish') {
+      await this.#wait(frontSeconds * 0.3);
+      if (!this.#closed) this.#vanish(job);
       return;
     }
 

@@ -1,8 +1,10 @@
 // The sandbox's own routes, outside `/v1` and without a key, for tests and the demo: what happened
 // (`GET /sandbox/state`: credits, jobs, calls per route), the faults to inject next
-// (`/sandbox/faults`) and the release of a job a `hold` fault keeps queued. The hosted API has none
+// (`/sandbox/faults`), uploads to forget as a restart would, and the release of a job a `hold`
+// fault keeps queued. The hosted API has none
 // of these; docs/sandbox.md documents them.
 import type { Hono } from 'hono';
+import { z } from 'zod';
 import { SandboxError, notFound, validationFailed } from '../api/errors.js';
 import { faultSchema } from '../jobs/faults.js';
 import { jobJson } from '../jobs/job.js';
@@ -28,6 +30,7 @@ function jobState(job: Job) {
     parent: job.parent?.id ?? null,
     polls: job.polls,
     seconds: job.seconds,
+    vanished: job.vanished ?? false,
   };
 }
 
@@ -37,7 +40,9 @@ const jobsOf = (jobIds: string[], jobs: JobRunner) =>
     return job ? [jobState(job)] : [];
   });
 
-export function mountControl(app: Hono<SandboxEnv>, { workspaces, jobs, faults, requests }: SandboxParts): void {
+const forgetSchema = z.strictObject({ kind: z.enum(['person', 'garment']) });
+
+export function mountControl(app: Hono<SandboxEnv>, { workspaces, jobs, faults, requests, files }: SandboxParts): void {
   app.get('/sandbox/state', (c) =>
     c.json({
       workspaces: Object.fromEntries(
@@ -57,6 +62,12 @@ export function mountControl(app: Hono<SandboxEnv>, { workspaces, jobs, faults, 
     faults.clear();
     jobs.releaseAll();
     return c.body(null, 204);
+  });
+  // Uploads lost, as by a restart: a try-on naming one is refused as naming no such file.
+  app.post('/sandbox/files/forget', async (c) => {
+    const parsed = forgetSchema.safeParse(await readJson(c));
+    if (!parsed.success) throw validationFailed(zodIssues(parsed.error));
+    return c.json({ forgotten: files.forget(parsed.data.kind) });
   });
   app.post('/sandbox/jobs/:id/release', (c) => {
     const job = jobs.find(c.req.param('id'));

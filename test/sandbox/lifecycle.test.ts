@@ -68,6 +68,44 @@ describe('job lifecycle, faults and state', () => {
     assert.equal(next.status, 'succeeded');
   });
 
+  it('jobOutcome vanish forgets the next job mid-render: 404 under /v1, credits back, still listed in state', async () => {
+    await addFault({ jobOutcome: 'vanish' });
+    const live = await inputs(sb, liveKey);
+    const submit = await sb.json('POST', '/v1/images/tryon', {
+      key: liveKey,
+      json: imageBody(live, { views: ['front', 'back'] }),
+    });
+    assert.equal(submit.status, 202);
+    const gone = await until('the job to vanish', async () => {
+      const { status, body } = await sb.json('GET', `/v1/jobs/${submit.body.id}`, { key: liveKey });
+      return status === 404 ? body : undefined;
+    });
+    assert.equal(gone.error.code, 'not_found');
+    assert.equal((await sb.json('GET', `/v1/images/${submit.body.id}/outputs`, { key: liveKey })).status, 404);
+    for (const child of submit.body.children as { id: string }[])
+      assert.equal((await sb.json('GET', `/v1/jobs/${child.id}`, { key: liveKey })).status, 404);
+    const state = (await sb.json('GET', '/sandbox/state')).body.workspaces.ws_1;
+    assert.equal(state.credits, 100, 'a job that never finished is not charged');
+    const listed = state.jobs.find((j: { id: string }) => j.id === submit.body.id);
+    assert.deepEqual([listed.vanished, listed.charged], [true, 0]);
+    // Only the next job was affected.
+    const next = await settled(sb, (await sb.json('POST', '/v1/images/tryon', { json: imageBody(files) })).body.id);
+    assert.equal(next.status, 'succeeded');
+  });
+
+  it('POST /sandbox/files/forget forgets the uploads of a kind: a try-on naming one is refused naming the field', async () => {
+    const forgot = await sb.json('POST', '/sandbox/files/forget', { json: { kind: 'person' } });
+    assert.equal(forgot.status, 200);
+    assert.ok(forgot.body.forgotten >= 1);
+    const refused = await sb.json('POST', '/v1/images/tryon', { json: imageBody(files) });
+    assert.equal(refused.status, 422);
+    assert.deepEqual(
+      refused.body.error.details.map((d: { field: string }) => d.field),
+      ['person_image'],
+    );
+    assert.equal((await sb.json('POST', '/sandbox/files/forget', { json: { kind: 'output' } })).status, 422);
+  });
+
   it('jobOutcome hold keeps a job processing until it is released', async () => {
     await addFault({ jobOutcome: 'hold', times: 2 });
     const first = (await sb.json('POST', '/v1/images/tryon', { json: imageBody(files) })).body;

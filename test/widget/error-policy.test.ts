@@ -20,7 +20,7 @@ const NOT_TODAY = [
   'unauthorized',
   'proxy_misconfigured',
 ];
-const START_AGAIN = ['expired_handle', 'invalid_handle'];
+const START_AGAIN = ['expired_handle', 'invalid_handle', 'photo_expired'];
 const PHOTO = ['unsupported_media_type', 'photo_too_small', 'file_too_large', 'photo_limit_reached'];
 
 describe('error policy: each proxy error code, for the shopper', () => {
@@ -31,7 +31,7 @@ describe('error policy: each proxy error code, for the shopper', () => {
       expect(words.trim()).to.not.equal('');
       const expected = NOT_TODAY.includes(code) ? undefined : START_AGAIN.includes(code) ? 'startAgain' : 'tryAgain';
       expect(actionLabel(code)).to.equal(expected);
-      // "Start again with your photo" is said only for a lost try-on, and its words say so too.
+      // "Start again with your photo" is said only for a lost try-on or photo, and its words say so too.
       if (expected === 'startAgain') expect(words).to.match(/start again/i);
     });
   }
@@ -73,6 +73,14 @@ describe('error policy: where "Try again" starts, and what the tab forgets', () 
       expect(failure(stage, refused('invalid_handle'))).to.include({
         stage: 'photo',
         forgetTryon: true,
+        forgetPhoto: true,
+      });
+      // A photo the try-on service no longer has: back to the photo, which the tab forgets too.
+      expect(failure(stage, refused('photo_expired', false, 410))).to.deep.equal({
+        code: 'photo_expired',
+        retryable: false,
+        stage: 'photo',
+        forgetTryon: false,
         forgetPhoto: true,
       });
       expect(failure(stage, refused('unknown_product', false, 404))).to.include({

@@ -39,6 +39,8 @@ const defaults = {
   // With polling, a poll reaching a `{hold: true}` step waits for the release instead of answering.
   holdPolls: false,
   steps: [{ status: 'queued' }, { status: 'processing' }, { status: 'succeeded', outputs: ['front'] }],
+  // The steps of the first try-on only (null: `steps`); every later one takes `steps` (a retry that works).
+  firstSteps: null,
   // The HTTP status GET /files/… answers (an expired or revoked file: 404).
   fileStatus: 200,
   // File names answered 404 whatever fileStatus says (e.g. 'preview-front.png'): one picture that does not load.
@@ -433,7 +435,15 @@ async function proxy(ctx, sid, path) {
     }
     if (!tryon) {
       const handle = `tr_${sid}_${state.tryons.size + 1}`;
-      const steps = body.output === 'video' ? config.videoSteps : draft ? config.colourSteps : config.steps;
+      const first = config.firstSteps && ![...state.tryons.values()].some((t) => !t.draft);
+      const steps =
+        body.output === 'video'
+          ? config.videoSteps
+          : draft
+            ? config.colourSteps
+            : first
+              ? config.firstSteps
+              : config.steps;
       tryon = {
         key,
         handle,

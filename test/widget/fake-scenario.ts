@@ -80,6 +80,8 @@ export interface Scenario {
   photoExpiresInMs?: number;
   holdPolls?: boolean;
   steps?: FakeStep[];
+  /** The steps of the first try-on only; every later one takes `steps` (a retry that works). */
+  firstSteps?: FakeStep[];
   videoSteps?: FakeStep[];
   /** The steps of a colour preview (`quality: "preview"`); its files are `draft-<variant>-front.png`. */
   colourSteps?: FakeStep[];

@@ -112,6 +112,11 @@ export const ar: Translation = {
   unavailable_daily_budget_reached: 'بلغ القياس الافتراضي حدّه لهذا اليوم. يُرجى العودة غدًا.',
   notOpened: 'تعذّر فتح القياس الافتراضي. يُرجى التحقق من الاتصال، ثم الضغط على الزر مرة أخرى.',
   startAgain: 'البدء من جديد بصورتك',
+  // An upstream that lost a try-on, or stopped answering while making it, and a photo it no longer has.
+  error_upstream_lost: 'فقدت خدمة القياس لدى المتجر قياسك قبل أن يكتمل. يُرجى إعادة المحاولة: صورتك محفوظة.',
+  error_tryon_unfinished:
+    'توقفت خدمة القياس لدى المتجر عن الاستجابة أثناء إعداد قياسك. يُرجى إعادة المحاولة: صورتك محفوظة.',
+  error_photo_expired: 'لم تعد خدمة القياس لدى المتجر تحتفظ بصورتك. ابدأ من جديد بصورتك.',
   readyBadge: 'جاهز',
   readyInBackground: 'قياسك لـ {product} جاهز. اضغط زر تجربة القياس لرؤيته.',
 

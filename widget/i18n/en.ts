@@ -113,6 +113,12 @@ export const en = {
   error_image_failed:
     'The try-on picture did not load. Please try again; if it still does not show, let the shop know.',
   startAgain: 'Start again with your photo',
+  // An upstream that lost a try-on, or stopped answering while making it, and a photo it no longer has.
+  error_upstream_lost:
+    'The shop’s try-on service lost your try-on before it was finished. Please try again: your photo is kept.',
+  error_tryon_unfinished:
+    'The shop’s try-on service stopped answering while making your try-on. Please try again: your photo is kept.',
+  error_photo_expired: 'The shop’s try-on service no longer has your photo. Start again with your photo.',
   readyBadge: 'Ready',
   readyInBackground: 'Your try-on of {product} is ready. Press the try-on button to see it.',
 

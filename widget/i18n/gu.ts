@@ -113,6 +113,12 @@ export const gu: Translation = {
   unavailable_daily_budget_reached: 'આજ માટે ટ્રાય-ઑનની મર્યાદા પૂરી થઈ ગઈ છે. કૃપા કરીને કાલે ફરી આવો.',
   notOpened: 'ટ્રાય-ઑન ખૂલી શક્યું નહીં. કૃપા કરીને તમારું કનેક્શન તપાસો, પછી બટન ફરી દબાવો.',
   startAgain: 'તમારા ફોટાથી ફરી શરૂ કરો',
+  // An upstream that lost a try-on, or stopped answering while making it, and a photo it no longer has.
+  error_upstream_lost:
+    'દુકાનની ટ્રાય-ઑન સેવાએ તમારું ટ્રાય-ઑન પૂરું થાય તે પહેલાં ગુમાવી દીધું. કૃપા કરીને ફરી પ્રયાસ કરો: તમારો ફોટો સાચવેલો છે.',
+  error_tryon_unfinished:
+    'તમારું ટ્રાય-ઑન બનાવતી વખતે દુકાનની ટ્રાય-ઑન સેવાએ જવાબ આપવાનું બંધ કર્યું. કૃપા કરીને ફરી પ્રયાસ કરો: તમારો ફોટો સાચવેલો છે.',
+  error_photo_expired: 'દુકાનની ટ્રાય-ઑન સેવા પાસે હવે તમારો ફોટો નથી. તમારા ફોટાથી ફરી શરૂ કરો.',
   readyBadge: 'તૈયાર',
   readyInBackground: '{product} નું તમારું ટ્રાય-ઑન તૈયાર છે. તે જોવા માટે ટ્રાય-ઑન બટન દબાવો.',
 

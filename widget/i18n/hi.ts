@@ -111,6 +111,12 @@ export const hi: Translation = {
   unavailable_daily_budget_reached: 'आज के लिए ट्राई-ऑन की सीमा पूरी हो गई है। कृपया कल फिर आएँ।',
   notOpened: 'ट्राई-ऑन नहीं खुल सका। कृपया अपना कनेक्शन जाँचें, फिर बटन दोबारा दबाएँ।',
   startAgain: 'अपनी फ़ोटो से फिर शुरू करें',
+  // An upstream that lost a try-on, or stopped answering while making it, and a photo it no longer has.
+  error_upstream_lost:
+    'दुकान की ट्राई-ऑन सेवा ने आपका ट्राई-ऑन पूरा होने से पहले ही खो दिया। कृपया फिर से कोशिश करें: आपकी फ़ोटो रखी हुई है।',
+  error_tryon_unfinished:
+    'आपका ट्राई-ऑन बनाते समय दुकान की ट्राई-ऑन सेवा ने जवाब देना बंद कर दिया। कृपया फिर से कोशिश करें: आपकी फ़ोटो रखी हुई है।',
+  error_photo_expired: 'दुकान की ट्राई-ऑन सेवा के पास अब आपकी फ़ोटो नहीं है। अपनी फ़ोटो से फिर शुरू करें।',
   readyBadge: 'तैयार',
   readyInBackground: '{product} का आपका ट्राई-ऑन तैयार है। देखने के लिए ट्राई-ऑन बटन दबाएँ।',
 

@@ -108,6 +108,10 @@ export const te: Translation = {
   unavailable_daily_budget_reached: 'ఈ రోజుకు ధరించి చూసే పరిమితి పూర్తయింది. దయచేసి రేపు మళ్లీ రండి.',
   notOpened: 'ధరించి చూడటం తెరవలేకపోయాం. దయచేసి మీ కనెక్షన్‌ను చూసి, ఆపై బటన్‌ను మళ్లీ నొక్కండి.',
   startAgain: 'మీ ఫోటోతో మళ్లీ మొదలుపెట్టండి',
+  // An upstream that lost a try-on, or stopped answering while making it, and a photo it no longer has.
+  error_upstream_lost: 'దుకాణం సేవ మీ చిత్రాన్ని పూర్తి కాకముందే పోగొట్టుకుంది. దయచేసి మళ్లీ ప్రయత్నించండి: మీ ఫోటో ఉంచబడింది.',
+  error_tryon_unfinished: 'మీ చిత్రాన్ని తయారు చేస్తుండగా దుకాణం సేవ స్పందించడం ఆపేసింది. దయచేసి మళ్లీ ప్రయత్నించండి: మీ ఫోటో ఉంచబడింది.',
+  error_photo_expired: 'దుకాణం సేవ వద్ద ఇక మీ ఫోటో లేదు. మీ ఫోటోతో మళ్లీ మొదలుపెట్టండి.',
   readyBadge: 'సిద్ధం',
   readyInBackground: '{product} ధరించిన మీ చిత్రం సిద్ధంగా ఉంది. చూడటానికి బటన్‌ను నొక్కండి.',
 

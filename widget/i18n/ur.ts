@@ -119,6 +119,12 @@ export const ur: Translation = {
   unavailable_daily_budget_reached: 'آج کے لیے ٹرائی آن کی حد پوری ہو گئی ہے۔ براہ کرم کل دوبارہ آئیں۔',
   notOpened: 'ٹرائی آن نہیں کھل سکا۔ براہ کرم اپنا کنکشن چیک کریں، پھر بٹن دوبارہ دبائیں۔',
   startAgain: 'اپنی تصویر کے ساتھ دوبارہ شروع کریں',
+  // An upstream that lost a try-on, or stopped answering while making it, and a photo it no longer has.
+  error_upstream_lost:
+    'دکان کی ٹرائی آن سروس نے آپ کا ٹرائی آن مکمل ہونے سے پہلے ہی کھو دیا۔ براہ کرم دوبارہ کوشش کریں: آپ کی تصویر محفوظ ہے۔',
+  error_tryon_unfinished:
+    'آپ کا ٹرائی آن بناتے ہوئے دکان کی ٹرائی آن سروس نے جواب دینا بند کر دیا۔ براہ کرم دوبارہ کوشش کریں: آپ کی تصویر محفوظ ہے۔',
+  error_photo_expired: 'دکان کی ٹرائی آن سروس کے پاس اب آپ کی تصویر نہیں ہے۔ اپنی تصویر کے ساتھ دوبارہ شروع کریں۔',
   readyBadge: 'تیار',
   readyInBackground: '{product} کا آپ کا ٹرائی آن تیار ہے۔ اسے دیکھنے کے لیے ٹرائی آن بٹن دبائیں۔',
 

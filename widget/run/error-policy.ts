@@ -9,8 +9,15 @@ const photoCodes = new Set(['unsupported_media_type', 'photo_too_small', 'file_t
 /** Error codes that mean a handle is gone: start again from the photo. */
 const handleCodes = new Set(['expired_handle', 'invalid_handle', 'not_found']);
 
+/**
+ * The try-on service no longer has the uploaded photo (it restarted, or keeps uploads less long
+ * than the proxy's handle lives): the photo must be sent again, so "Try again" goes to the photo
+ * step, where the photo chosen on this page is kept, and the tab's last photo is forgotten.
+ */
+const photoGoneCode = 'photo_expired';
+
 /** The codes whose words end "start again with your photo" (`not_found` has the generic words). */
-const startAgainCodes = new Set(['expired_handle', 'invalid_handle']);
+const startAgainCodes = new Set(['expired_handle', 'invalid_handle', photoGoneCode]);
 
 /**
  * Codes no "Try again" can get past today: the day's budget or the shopper's own daily try-ons are
@@ -61,8 +68,9 @@ export function failure(stage: FailedStage, error: unknown): Failure {
   if (error instanceof TypeError) code = noAnswer().code;
   const retryable = error instanceof ProxyCallError ? error.retryable : true;
   const gone = handleCodes.has(code);
+  const photoGone = code === photoGoneCode;
   let failed: FailedStage = stage;
-  if (photoCodes.has(code) || gone) failed = 'photo';
+  if (photoCodes.has(code) || gone || photoGone) failed = 'photo';
   else if (code === 'unknown_product') failed = 'product';
   // An invalid handle is one the proxy cannot open at all (its secret changed): the photo's handle,
   // sealed the same way, is dead too, so "Use my last photo" must not offer it. An expired try-on
@@ -72,6 +80,6 @@ export function failure(stage: FailedStage, error: unknown): Failure {
     retryable,
     stage: failed,
     forgetTryon: gone,
-    forgetPhoto: code === 'invalid_handle' || (gone && stage !== 'watch'),
+    forgetPhoto: code === 'invalid_handle' || photoGone || (gone && stage !== 'watch'),
   };
 }

@@ -204,7 +204,9 @@ export class TryonRun implements ReactiveController {
       const code = final.error?.code ?? 'render_failed';
       const error = {
         code,
-        message: this.#context.texts.errorMessage(code),
+        // A try-on the service stopped answering for is said as that, not as "busy right now"
+        // (the words of the same code refusing a request); `tryon-error` keeps the code.
+        message: this.#context.texts.errorMessage(code === 'upstream_unavailable' ? 'tryon_unfinished' : code),
         retryable: final.error?.retryable ?? true,
       };
       // The session already moved to `error`; give it the words the shopper reads.
