@@ -10,6 +10,7 @@ import type { Upstream, UpstreamJob } from '../upstream/client.js';
 import type { StatusRecord, TryonStatusStore } from './status-store.js';
 import { noMetrics, type ProxyMetrics } from '../operator/metrics.js';
 import type { UsageBook } from '../money/usage-book.js';
+import type { TryonTimes } from '../timings/tryon-times.js';
 import { STATUS_RANK, isTerminal, outputsMayHaveChanged, snapshotOf, type TryonSnapshot } from './snapshot.js';
 
 /** What one instance keeps about a try-on: its own listeners and reads, nothing others need. */
@@ -60,6 +61,8 @@ export class TryonStatusBoard {
       usage?: UsageBook;
       /** How long snapshots are kept in the store (the try-on handle's life). */
       keepMs?: number;
+      /** Where each finished try-on's time is counted, for the typical time the widget shows. */
+      times?: TryonTimes;
     },
   ) {
     this.store = options.store;
@@ -144,6 +147,7 @@ export class TryonStatusBoard {
       }
       const written = await this.store.writeStatus(jobId, { snapshot, ...flags }, this.keepMs);
       if (written.finished) {
+        await this.options.times?.tryonFinished(written.record);
         this.metrics.tryonFinished(
           written.record.product ?? 'unknown',
           written.record.tier ?? 'unknown',
@@ -284,6 +288,7 @@ export class TryonStatusBoard {
 
   /** Remembers a freshly submitted job so webhooks about it are recognised on every instance. */
   async seed(job: UpstreamJob, labels: { product: string; tier: string }): Promise<void> {
-    await this.store.seedStatus(job.id, { snapshot: snapshotOf(job, [], this.options.now()), ...labels }, this.keepMs);
+    const snapshot = snapshotOf(job, [], this.options.now());
+    await this.store.seedStatus(job.id, { snapshot, ...labels, acceptedAt: snapshot.at }, this.keepMs);
   }
 }
