@@ -42,7 +42,7 @@ function recordAnnouncements(el: TryonButton): string[] {
 
 const progressText = (el: TryonButton) =>
   panelRoot(el).querySelector('[part="progress"]')?.textContent?.replace(/\s+/g, ' ') ?? '';
-const note = (el: TryonButton) => panelRoot(el).querySelector('[part="longer-than-usual"]');
+const note = (el: TryonButton) => panelRoot(el).querySelector('.longer-than-usual');
 
 /** Held while rendering, so the clock runs on until the test releases it. */
 const HELD_RENDERING: FakeStep[] = [

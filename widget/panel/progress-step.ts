@@ -61,11 +61,7 @@ export function progressStep(step: ProgressStep): TemplateResult {
             : html`<div class="spinner" aria-hidden="true"></div>
         ${timing(step)}`
     }
-    ${
-      step.longerThanUsual
-        ? html`<p class="longer-than-usual" part="longer-than-usual">${texts.t('longerThanUsual')}</p>`
-        : nothing
-    }
+    ${step.longerThanUsual ? html`<p class="longer-than-usual">${texts.t('longerThanUsual')}</p>` : nothing}
     <div class="actions" part="actions">
       ${
         step.longerThanUsual
