@@ -189,6 +189,7 @@ describe('try-on times: over loopback against the real sandbox', () => {
         assert.equal((await product()).typicalSeconds.image[0], DEFAULT_TYPICAL_SECONDS.image.draft, `after ${i + 1}`);
     }
     const measured = (await product()).typicalSeconds.image[0]!;
+    t.diagnostic(`measured median ${measured} s; the client saw ${observed.map((s) => s.toFixed(2)).join(', ')} s`);
     assert.notEqual(measured, DEFAULT_TYPICAL_SECONDS.image.draft);
     // Accepted → finished lies inside what the client saw of each (its submit to its last read).
     assert.ok(

@@ -2,7 +2,7 @@
 // progress step says "usually about" the proxy's figure (for the views asked, or the video), and
 // once the try-on has taken twice that it says it is taking longer than usual, once in the live
 // region, with "Keep waiting" (the note goes, the render goes on) beside "Cancel" (the run stops).
-import { expect } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { en } from '../../widget/i18n/en.js';
 import {
@@ -146,5 +146,36 @@ describe("the progress step's time, from the proxy", function () {
     await fake.release();
     expect(events.some((e) => e.type === 'tryon-result')).to.equal(false);
     expect(el.status).to.equal('photo');
+  });
+});
+
+describe('the usual time, from the real proxy', function () {
+  this.timeout(60_000);
+  beforeEach(() => sessionStorage.clear());
+
+  it("reports the real proxy's typicalSeconds for the views asked as tryon-progress's expectedMs", async () => {
+    const endpoint = '/real/tryon';
+    const figure = async () => {
+      const product = (await (await fetch(`${endpoint}/products/saree-test-red`)).json()) as {
+        views: string[];
+        typicalSeconds: { image: number[] };
+      };
+      return Math.max(1, product.typicalSeconds.image[product.views.length - 1]!) * 1000;
+    };
+    const before = await figure();
+    const el = await fixture<TryonButton>(
+      html`<tryon-button product="saree-test-red" endpoint=${endpoint} prefetch="interaction"></tryon-button>`,
+    );
+    el.pollInterval = 200;
+    const seen = recordEvents(el);
+    await submitTryon(el, { width: 600, height: 900 });
+    const queued = await until(
+      () => seen.find((e) => e.type === 'tryon-progress' && e.detail.tryon),
+      'the first progress of the submitted try-on',
+      30_000,
+    );
+    // Another test's try-on on this engine's proxy may finish meanwhile and move the median: before or after.
+    expect([before, await figure()]).to.include(queued.detail.expectedMs);
+    await until(() => seen.some((e) => e.type === 'tryon-result'), 'the result', 30_000);
   });
 });
