@@ -1,8 +1,9 @@
 // Recent try-on times (tryon-times.ts) on Redis, shared by every instance: a list per kind, pushed
 // and trimmed in one MULTI so it never holds more than its window, and every kind a product needs
-// read in one pipeline.
+// read in one pipeline. The lists share one hash tag ({tryon:tryon-time}), so on Redis Cluster
+// that pipeline is one slot's.
 import type { Redis } from 'ioredis';
-import { keyOf } from '../cluster/redis-keys.js';
+import { taggedGroup } from '../cluster/redis-keys.js';
 import type { StoreRun } from '../cluster/outages.js';
 import type { TryonTimeStore } from './tryon-times.js';
 
@@ -15,7 +16,7 @@ export class RedisTryonTimes implements TryonTimeStore {
   ) {}
 
   private key(kind: string): string {
-    return keyOf(this.prefix, 'tryon-time', kind);
+    return `${taggedGroup(this.prefix, 'tryon-time')}:${kind}`;
   }
 
   async addTryonTime(kind: string, seconds: number, keep: number): Promise<void> {
