@@ -31,7 +31,7 @@ export class ClockController implements ReactiveController {
     }
   }
 
-  /** Whether a try-on submitted at `submittedAt` has taken more than twice the `usualMs` it usually takes. */
+  /** Whether a try-on submitted at `submittedAt` has taken twice the `usualMs` it usually takes, or longer. */
   longerThanUsual(submittedAt: number | undefined, usualMs: number): boolean {
     return submittedAt !== undefined && this.now - submittedAt >= LONGER_THAN_USUAL * usualMs;
   }
