@@ -29,7 +29,8 @@ await exitIfStartFails(async () => {
   // A fresh in-process sandbox knows none of last run's files: remember upload ids only for a real service.
   const { fileIdCache, ...rest } = catalog;
   await serveConfigured(
-    config,
+    // The in-process sandbox's speed, which only the demo knows: unless TRYON_TYPICAL_SECONDS says otherwise.
+    { ...config, typicalSeconds: config.typicalSeconds ?? service.typicalSeconds },
     {
       apiKey: service.apiKey,
       baseUrl: service.baseUrl,

@@ -154,6 +154,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       assetsDir: imagesDir,
       readAsset: async (path) => new Uint8Array(await readFile(resolve(imagesDir, path))),
       upstreamLabel: service.upstreamLabel,
+      // The sandbox's speed, which only the demo knows: what a try-on takes before any is measured.
+      ...(!configured.typicalSeconds && service.typicalSeconds ? { typicalSeconds: service.typicalSeconds } : {}),
       // Rate limits are per shopper: key them by the socket's address, not one shared bucket.
       clientAddress: socketAddress,
       limits: { ...configured.limits, ...options.proxyLimits },

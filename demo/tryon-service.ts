@@ -2,6 +2,8 @@
 // loadConfig validated them: a key without a base URL was already refused), or, with no key, a
 // sandbox started here in-process. The proxy's own Node entry never does the latter (proxy/node.ts).
 import type { ProxyConfig } from '../proxy/config/config.js';
+import type { PartialTypicalSeconds } from '../proxy/timings/tryon-times.js';
+import { latency, tiers } from '../sandbox/api/tiers.js';
 import { startSandbox, type SandboxOptions } from '../sandbox/server.js';
 
 export interface TryonService {
@@ -10,6 +12,11 @@ export interface TryonService {
   upstreamLabel: 'sandbox' | 'live' | 'test';
   /** Set when a sandbox was started here. */
   sandbox?: { url: string; key: string };
+  /**
+   * What a try-on takes on the sandbox started here: its medians at its speed. The proxy cannot ask
+   * the sandbox, so the demo tells it (its `typicalSeconds`), unless TRYON_TYPICAL_SECONDS does.
+   */
+  typicalSeconds?: PartialTypicalSeconds;
   close(): Promise<void>;
 }
 
@@ -35,6 +42,18 @@ export async function connectTryonService(
     baseUrl: started.url,
     upstreamLabel: 'sandbox',
     sandbox: { url: started.url, key },
+    typicalSeconds: sandboxTypicalSeconds(sandbox.speed ?? 1),
     close: () => started.close(),
   };
+}
+
+/**
+ * The sandbox's median job times at `speed` (SANDBOX_SPEED), as the proxy's cold-start figures: a
+ * front-view image and a video by tier. An instant sandbox (speed 0) still takes a moment to draw.
+ */
+export function sandboxTypicalSeconds(speed: number): PartialTypicalSeconds {
+  const at = (seconds: number) => Math.max(0.1, Math.round(seconds * speed * 10) / 10);
+  const byTier = (of: 'front' | 'video') =>
+    Object.fromEntries(tiers.map((tier) => [tier, at(latency[of][tier].median)]));
+  return { image: byTier('front'), video: byTier('video') };
 }

@@ -13,6 +13,7 @@ import { resolveLimits } from './limits/limits.js';
 import { connectionAddress, knownRuntime, parseTrustProxy } from './http/client-address.js';
 import { clientOfRequest } from './http/client-key.js';
 import { resolvePrices } from './money/prices.js';
+import { TryonTimes, typicalSecondsSchema } from './timings/tryon-times.js';
 import { originCheck } from './middleware/origin-check.js';
 import { appProxyClients } from './middleware/shopify-app-proxy.js';
 import { rateLimit } from './limits/rate-limit.js';
@@ -88,6 +89,12 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
 
   const usage = store.usageBook(now);
   const spend = store.spendLedger(limits, now);
+  const typical = typicalSecondsSchema.safeParse(options.typicalSeconds ?? {});
+  if (!typical.success)
+    throw new TypeError(
+      `createProxy: typicalSeconds: ${typical.error.issues.map((i) => `${i.path.join('.') || '(table)'} ${i.message}`).join('; ')}`,
+    );
+  const times = new TryonTimes(store, { typicalSeconds: typical.data, log });
   const services: ProxyServices = {
     limits,
     upstream,
@@ -115,7 +122,9 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
       usage,
       keepMs: limits.tryonTtlSeconds * 1000,
       downPercent: limits.upstreamDownPercent,
+      times,
     }),
+    times,
     writes: { store, bucket: 'writes', perMinute: limits.ratePerMinute },
     reads: { store, bucket: 'reads', perMinute: limits.readsPerMinute },
     store,

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { DEFAULT_LIMITS, type ProxyLimits } from '../limits/limits.js';
 import { TrustProxyError, parseTrustProxy, type TrustProxy } from '../http/client-address.js';
 import { priceTableSchema, type PartialPriceTable } from '../money/prices.js';
+import { typicalSecondsSchema, type PartialTypicalSeconds } from '../timings/tryon-times.js';
 import { ConfigError, type ProxyConfig } from './proxy-config.js';
 
 export { ConfigError, describeConfig, describeKey, proxyOptionsFrom } from './proxy-config.js';
@@ -263,6 +264,25 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
     }
   }
 
+  let typicalSeconds: PartialTypicalSeconds | undefined;
+  const typicalText = read('TRYON_TYPICAL_SECONDS');
+  if (typicalText) {
+    let json: unknown;
+    try {
+      json = JSON.parse(typicalText);
+    } catch {
+      problems.push('TRYON_TYPICAL_SECONDS is not JSON (e.g. {"image":{"standard":4.5},"video":{"standard":12}})');
+    }
+    if (json !== undefined) {
+      const parsed = typicalSecondsSchema.safeParse(json);
+      if (parsed.success) typicalSeconds = parsed.data;
+      else
+        problems.push(
+          `TRYON_TYPICAL_SECONDS: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(table)'} ${i.message}`).join('; ')} (seconds of a front-view image by tier under "image", of a video under "video")`,
+        );
+    }
+  }
+
   const publicUrl = read('TRYON_PUBLIC_URL');
   if (publicUrl && !z.url({ protocol: /^https?$/ }).safeParse(publicUrl).success)
     problems.push('TRYON_PUBLIC_URL is not an http(s) URL');
@@ -288,6 +308,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
     trustProxy,
     shopifyAppSecret,
     prices,
+    typicalSeconds,
     port,
     hostname,
     publicUrl,

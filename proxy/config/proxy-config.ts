@@ -5,6 +5,7 @@
 import type { ProxyLimits } from '../limits/limits.js';
 import type { TrustProxy } from '../http/client-address.js';
 import type { PartialPriceTable } from '../money/prices.js';
+import type { PartialTypicalSeconds } from '../timings/tryon-times.js';
 import type { ProxyOptions } from './proxy-options.js';
 
 export class ConfigError extends Error {
@@ -49,6 +50,8 @@ export interface ProxyConfig {
   shopifyAppSecret?: string | undefined;
   /** Credits per view and per video by tier (TRYON_PRICES, JSON); over the catalog's and the defaults. */
   prices?: PartialPriceTable | undefined;
+  /** What a try-on takes before any is measured (TRYON_TYPICAL_SECONDS, JSON); over the defaults. */
+  typicalSeconds?: PartialTypicalSeconds | undefined;
   port: number;
   hostname: string;
   publicUrl?: string | undefined;
@@ -92,6 +95,7 @@ export type ConfiguredOptions = Pick<
   | 'trustProxy'
   | 'publicUrl'
   | 'prices'
+  | 'typicalSeconds'
   | 'mode'
   | 'shopifyAppProxy'
   | 'budgetAlert'
@@ -109,6 +113,7 @@ export function proxyOptionsFrom(config: ProxyConfig): ConfiguredOptions {
     mode: config.mode,
     ...(config.shopifyAppSecret ? { shopifyAppProxy: { secret: config.shopifyAppSecret } } : {}),
     ...(config.prices ? { prices: config.prices } : {}),
+    ...(config.typicalSeconds ? { typicalSeconds: config.typicalSeconds } : {}),
     ...(config.budgetAlert ? { budgetAlert: config.budgetAlert } : {}),
   };
 }

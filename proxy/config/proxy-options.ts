@@ -6,6 +6,7 @@ import type { FileIdCache } from '../catalog/garment-ids.js';
 import type { ProxyLimits } from '../limits/limits.js';
 import type { TrustProxy } from '../http/client-address.js';
 import type { PartialPriceTable } from '../money/prices.js';
+import type { PartialTypicalSeconds } from '../timings/tryon-times.js';
 import type { AppProxyClientOptions } from '../middleware/shopify-app-proxy.js';
 import type { BudgetAlertOptions } from '../money/budget-alerts.js';
 import type { ProxyMetrics } from '../operator/metrics.js';
@@ -65,6 +66,12 @@ export interface ProxyOptions {
    * table (the sandbox's prices): what the daily credit budget counts.
    */
   prices?: PartialPriceTable;
+  /**
+   * What a try-on takes on this upstream before the proxy has measured enough of its own (seconds
+   * of a front-view image and of a video, by tier), over the defaults (timings/tryon-times.ts).
+   * For a sandbox, its medians times its SANDBOX_SPEED (the demo sets it so). TRYON_TYPICAL_SECONDS.
+   */
+  typicalSeconds?: PartialTypicalSeconds;
   /** Public base URL of the proxy for output URLs; default: taken from each request's path. */
   publicUrl?: string;
   /** One signed POST at 80 % and at 100 % of a day's budget (TRYON_BUDGET_ALERT_URL and _SECRET); default none. */

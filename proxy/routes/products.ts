@@ -1,5 +1,6 @@
-// GET /products/{id}: what this product's try-on offers, so the widget shows only that, and how
-// long the proxy keeps a photo and a result, so the consent step can say so.
+// GET /products/{id}: what this product's try-on offers, so the widget shows only that, how long
+// the proxy keeps a photo and a result, so the consent step can say so, and how long its try-on
+// usually takes here, so the progress step can.
 import { Hono } from 'hono';
 import { ProxyError } from '../http/errors.js';
 import { rateLimit } from '../limits/rate-limit.js';
@@ -14,7 +15,7 @@ import { noStoreJson } from '../http/no-store-json.js';
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
 type ProductServices = Pick<
   ProxyServices,
-  'client' | 'findProduct' | 'garmentFiles' | 'limits' | 'prices' | 'publicUrl' | 'reads' | 'spend'
+  'client' | 'findProduct' | 'garmentFiles' | 'limits' | 'prices' | 'publicUrl' | 'reads' | 'spend' | 'times'
 >;
 
 export function productRoutes(services: ProductServices): Hono<ProxyEnv> {
@@ -51,6 +52,9 @@ export function productRoutes(services: ProductServices): Hono<ProxyEnv> {
       colourPreviews: colourDraftsOf(product),
       // Whether the widget's photo check asks for the whole body, head to feet (catalog `fullBody`, else by category).
       fullBody: product.fullBody ?? fullBodyOf(product.garment.category),
+      // Seconds a try-on of it usually takes on this upstream (the median of the recent ones, else
+      // what the proxy was told): image[n - 1] for n of its views, video when it offers one.
+      typicalSeconds: await services.times.product(product.tier, product.views.length, product.video !== undefined),
       // available: false (with unavailableReason "disabled" or "daily_budget_reached"): the widget hides its button.
       ...(await availabilityOf(services, product)),
     });

@@ -15,6 +15,7 @@ import type { RateLimit } from '../limits/rate-limit.js';
 import type { ProxyMetrics } from '../operator/metrics.js';
 import type { ProxyStore } from '../store/store.js';
 import type { TryonStatusBoard } from '../tryons/status-board.js';
+import type { TryonTimes } from '../timings/tryon-times.js';
 import type { Upstream } from '../upstream/client.js';
 import type { Log } from '../operator/log.js';
 import type { ProxyContext } from '../http/request-facts.js';
@@ -28,6 +29,8 @@ export interface ProxyServices {
   findProduct: (id: string) => Promise<ProductEntry | undefined>;
   garmentFiles: GarmentFiles;
   board: TryonStatusBoard;
+  /** How long a try-on usually takes, measured by the board and kept in the store (GET /products' typicalSeconds). */
+  times: TryonTimes;
   writes: RateLimit;
   reads: RateLimit;
   /** What the instances share (store/): memory for one process, Redis for many. */

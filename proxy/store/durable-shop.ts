@@ -4,7 +4,8 @@
 // photos and their submits under way (photos/revocations-durable.ts), hand-offs
 // (photos/phone-handoffs-durable.ts), garment file ids and their upload lock
 // (catalog/garment-ids-durable.ts), webhook ids already seen (upstream/webhook-ids-durable.ts) and
-// per-client rate limits (limits/rate-buckets-durable.ts). An object runs one event at a time and
+// per-client rate limits (limits/rate-buckets-durable.ts) and recent try-on times
+// (timings/tryon-times-durable.ts). An object runs one event at a time and
 // every operation is synchronous SQL, so each is atomic across all isolates: N free slots give at
 // most N try-ons however the burst is spread. Rows that have outlived their use are swept on use,
 // at most once a minute, every part's at once.
@@ -22,6 +23,7 @@ import { HandoffTables } from '../photos/phone-handoffs-durable.js';
 import { GarmentTables } from '../catalog/garment-ids-durable.js';
 import { WebhookTables } from '../upstream/webhook-ids-durable.js';
 import { RateTables } from '../limits/rate-buckets-durable.js';
+import { TryonTimeTables } from '../timings/tryon-times-durable.js';
 import type { RateBucket } from '../limits/rate-limit.js';
 
 const SWEEP_EVERY_MS = 60_000;
@@ -46,6 +48,7 @@ export class ShopObject {
       new HandoffTables(this.sql, sweep),
       this.rates,
       new UsageTables(this.sql, sweep),
+      new TryonTimeTables(this.sql),
     ];
     for (const part of this.parts) for (const statement of part.schema) this.sql.exec(statement);
     for (const part of this.parts) part.migrate?.();

@@ -24,6 +24,7 @@ import type { PhotoRevocations } from '../photos/revocations.js';
 import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
 import type { UsageBook } from '../money/usage-book.js';
 import type { Log } from '../operator/log.js';
+import { durableTryonTimes } from '../timings/tryon-times-durable.js';
 import { StoreOfParts } from './parts.js';
 import type { ProxyStore } from './store.js';
 
@@ -70,6 +71,7 @@ export class DurableStore extends StoreOfParts implements ProxyStore {
       garments: durableGarmentIds(this.onShop),
       handoffs: durableHandoffs(this.onShop),
       buckets: durableRateBuckets(this.onShop),
+      times: durableTryonTimes(this.onShop),
     };
   }
 

@@ -15,6 +15,7 @@ import type { PhotoRevocations } from '../photos/revocations.js';
 import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
 import type { UsageBook } from '../money/usage-book.js';
 import type { Log } from '../operator/log.js';
+import { MemoryTryonTimes } from '../timings/tryon-times-memory.js';
 import { StoreOfParts } from './parts.js';
 import type { ProxyStore } from './store.js';
 
@@ -32,6 +33,7 @@ export class MemoryStore extends StoreOfParts implements ProxyStore {
       garments: new MemoryGarmentIds(now, { fileIdCache: options.fileIdCache, log: options.log }),
       handoffs: new MemoryHandoffs(now),
       buckets: new MemoryRateBuckets(now),
+      times: new MemoryTryonTimes(),
     };
   }
 

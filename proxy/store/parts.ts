@@ -14,6 +14,7 @@ import type {
 import type { TryonSnapshot } from '../tryons/snapshot.js';
 import type { StatusRecord, StatusWrite, TryonStatusStore } from '../tryons/status-store.js';
 import type { WebhookIds } from '../upstream/webhook-ids.js';
+import type { TryonTimeStore } from '../timings/tryon-times.js';
 
 /** The adapters a backend builds, one per feature. */
 export interface StoreParts {
@@ -22,9 +23,12 @@ export interface StoreParts {
   garments: GarmentIdStore;
   handoffs: HandoffStore;
   buckets: RateBuckets;
+  times: TryonTimeStore;
 }
 
-export abstract class StoreOfParts implements TryonStatusStore, WebhookIds, GarmentIdStore, HandoffStore, RateBuckets {
+export abstract class StoreOfParts
+  implements TryonStatusStore, WebhookIds, GarmentIdStore, HandoffStore, RateBuckets, TryonTimeStore
+{
   /** Set by each store's constructor once it has built its adapters, before anyone can call it. */
   protected parts!: StoreParts;
 
@@ -102,5 +106,13 @@ export abstract class StoreOfParts implements TryonStatusStore, WebhookIds, Garm
 
   takeRequest(bucket: RateBucket, client: string, perMinute: number): Promise<number | undefined> {
     return this.parts.buckets.takeRequest(bucket, client, perMinute);
+  }
+
+  addTryonTime(kind: string, seconds: number, keep: number): Promise<void> {
+    return this.parts.times.addTryonTime(kind, seconds, keep);
+  }
+
+  tryonTimes(kinds: readonly string[]): Promise<number[][]> {
+    return this.parts.times.tryonTimes(kinds);
   }
 }

@@ -20,6 +20,7 @@ import type { PhotoRevocations } from '../photos/revocations.js';
 import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
 import type { UsageBook } from '../money/usage-book.js';
 import type { Log } from '../operator/log.js';
+import { RedisTryonTimes } from '../timings/tryon-times-redis.js';
 import { StoreOfParts } from './parts.js';
 import type { ProxyStore } from './store.js';
 
@@ -64,6 +65,7 @@ export class RedisStore extends StoreOfParts implements ProxyStore {
       garments: new RedisGarmentIds(redis, this.prefix, run),
       handoffs: new RedisHandoffs(redis, this.prefix, run),
       buckets: new RedisRateBuckets(redis, this.prefix, run),
+      times: new RedisTryonTimes(redis, this.prefix, run),
     };
   }
 

@@ -7,7 +7,7 @@
 // Each part of it belongs to a feature, which says what it needs of a store and holds its memory,
 // Redis and Durable Object adapters beside it (tryons/status-store*.ts, photos/phone-handoffs*.ts,
 // photos/revocations*.ts, catalog/garment-ids*.ts, upstream/webhook-ids*.ts, limits/rate-buckets*.ts,
-// money/spend-ledger*.ts, money/usage-book*.ts). This folder only puts the parts together, so it
+// money/spend-ledger*.ts, money/usage-book*.ts, timings/tryon-times*.ts). This folder only puts the parts together, so it
 // sits above the features and none of them imports it.
 import type { TryonStatusStore } from '../tryons/status-store.js';
 import type { WebhookIds } from '../upstream/webhook-ids.js';
@@ -17,8 +17,10 @@ import type { PhotoRevocations } from '../photos/revocations.js';
 import type { RateBuckets } from '../limits/rate-limit.js';
 import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
 import type { UsageBook } from '../money/usage-book.js';
+import type { TryonTimeStore } from '../timings/tryon-times.js';
 
-export interface ProxyStore extends TryonStatusStore, WebhookIds, GarmentIdStore, HandoffStore, RateBuckets {
+export interface ProxyStore
+  extends TryonStatusStore, WebhookIds, GarmentIdStore, HandoffStore, RateBuckets, TryonTimeStore {
   /** `memory` (one process), `redis` or `durable` (shared): /health says whether a shared one answers. */
   readonly kind: 'memory' | 'redis' | 'durable';
 

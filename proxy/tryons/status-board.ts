@@ -10,6 +10,7 @@ import type { Upstream, UpstreamJob } from '../upstream/client.js';
 import type { StatusRecord, TryonStatusStore } from './status-store.js';
 import { noMetrics, type ProxyMetrics } from '../operator/metrics.js';
 import type { UsageBook } from '../money/usage-book.js';
+import type { TryonTimes } from '../timings/tryon-times.js';
 import { STATUS_RANK, isTerminal, outputsMayHaveChanged, snapshotOf, type TryonSnapshot } from './snapshot.js';
 import { givenUpSnapshot } from './give-up.js';
 
@@ -66,6 +67,8 @@ export class TryonStatusBoard {
        * percent of its tier's slow case (give-up.ts; limits.upstreamDownPercent). Default 100.
        */
       downPercent?: number;
+      /** Where each finished try-on's time is counted, for the typical time the widget shows. */
+      times?: TryonTimes;
     },
   ) {
     this.store = options.store;
@@ -177,6 +180,7 @@ export class TryonStatusBoard {
   /** What the one write that finished a try-on (in the whole cluster) does: metrics, the usage book, the log. */
   private async onFinished(jobId: string, record: StatusRecord): Promise<void> {
     const { product = 'unknown', tier = 'unknown', snapshot } = record;
+    await this.options.times?.tryonFinished(record);
     this.metrics.tryonFinished(product, tier, snapshot.status);
     if (snapshot.status !== 'failed') return;
     const code = snapshot.error?.code ?? 'render_failed';
@@ -301,6 +305,7 @@ export class TryonStatusBoard {
 
   /** Remembers a freshly submitted job so webhooks about it are recognised on every instance. */
   async seed(job: UpstreamJob, labels: { product: string; tier: string }): Promise<void> {
-    await this.store.seedStatus(job.id, { snapshot: snapshotOf(job, [], this.options.now()), ...labels }, this.keepMs);
+    const snapshot = snapshotOf(job, [], this.options.now());
+    await this.store.seedStatus(job.id, { snapshot, ...labels, acceptedAt: snapshot.at }, this.keepMs);
   }
 }

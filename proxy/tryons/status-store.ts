@@ -14,6 +14,8 @@ export interface StatusRecord {
   /** For the metrics of finished try-ons. */
   product?: string | undefined;
   tier?: string | undefined;
+  /** When the proxy's submit was accepted (epoch ms; set when seeded), for how long a try-on takes. */
+  acceptedAt?: number | undefined;
 }
 
 export interface StatusWrite {
@@ -71,6 +73,7 @@ export function mergeStatus(current: StatusRecord | undefined, record: StatusRec
     ownEvents: Boolean(current?.ownEvents || record.ownEvents) || undefined,
     product: current?.product ?? record.product,
     tier: current?.tier ?? record.tier,
+    acceptedAt: current?.acceptedAt ?? record.acceptedAt,
   };
   return { record: stored, finished: wins && isFinal(record.snapshot) && !(current && isFinal(current.snapshot)) };
 }

@@ -62,8 +62,10 @@ async function json(response: Response, what: string): Promise<unknown> {
   return text ? JSON.parse(text) : undefined;
 }
 
-/** Starts the demo (sandbox speed 0: renders finish as fast as they are drawn) and a browser. */
-export async function openShop(options: Pick<DemoOptions, 'proxyLimits' | 'proxyStore' | 'env'> = {}): Promise<Shop> {
+/** Starts the demo (sandbox speed 0 unless told: renders finish as fast as they are drawn) and a browser. */
+export async function openShop(
+  options: Pick<DemoOptions, 'proxyLimits' | 'proxyStore' | 'env' | 'speed'> = {},
+): Promise<Shop> {
   const demo: Demo = await startDemo({
     port: 0,
     sandboxPort: 0,

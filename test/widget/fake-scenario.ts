@@ -57,6 +57,8 @@ export interface Scenario {
     fullBody?: boolean;
     /** The shop's models the product lists ("See it on a model"). */
     models?: { id: string; name: string; image: string }[];
+    /** GET /products' typical seconds (`image[n - 1]` for n views, `video`); absent as from an older proxy. */
+    typicalSeconds?: { image: number[]; video?: number };
   } | null;
   /** Reads of GET /handoffs/{h} before the fake's hand-off is received. */
   handoffReadsUntilReceived?: number;

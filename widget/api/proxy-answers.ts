@@ -33,6 +33,12 @@ export interface ProductInfo {
   unavailableReason?: string;
   /** The shop's models the product may be seen on ("See it on a model"); [] or absent: none. */
   models?: ProductModel[];
+  /**
+   * Seconds a try-on of it usually takes on the proxy's upstream (the median of its recent ones,
+   * else what the proxy was told): `image[n - 1]` for n of its views, `video` when it offers one.
+   * Absent from older proxies.
+   */
+  typicalSeconds?: { image: number[]; video?: number };
 }
 
 export interface ProductVariant {

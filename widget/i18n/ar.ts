@@ -178,6 +178,9 @@ export const ar: Translation = {
   error_handoff_confirmed: 'سبق التأكيد.',
   error_handoff_wrong_number: 'رقم خاطئ.',
   error_handoff_tries_used: 'أرقام خاطئة كثيرة: انتهى هذا النقل.',
+
+  longerThanUsual: 'يستغرق هذا وقتًا أطول من المعتاد. ما زال القياس قيد الإعداد.',
+  keepWaiting: 'متابعة الانتظار',
 };
 
 export default ar;

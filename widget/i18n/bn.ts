@@ -183,6 +183,9 @@ export const bn: Translation = {
   error_handoff_confirmed: 'আগেই নিশ্চিত করা হয়েছে।',
   error_handoff_wrong_number: 'ভুল নম্বর।',
   error_handoff_tries_used: 'অনেকবার ভুল নম্বর: এই হ্যান্ড-অফ শেষ হয়েছে।',
+
+  longerThanUsual: 'এতে স্বাভাবিকের চেয়ে বেশি সময় লাগছে। আপনার ট্রাই-অন এখনও তৈরি হচ্ছে।',
+  keepWaiting: 'অপেক্ষা করতে থাকুন',
 };
 
 export default bn;

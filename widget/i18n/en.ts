@@ -182,6 +182,9 @@ export const en = {
   error_handoff_confirmed: 'Already confirmed.',
   error_handoff_wrong_number: 'Wrong number.',
   error_handoff_tries_used: 'Too many wrong numbers: this hand-off has ended.',
+
+  longerThanUsual: 'This is taking longer than usual. Your try-on is still being made.',
+  keepWaiting: 'Keep waiting',
 };
 
 /** Every text of the widget, by key. */

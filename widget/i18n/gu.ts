@@ -180,6 +180,9 @@ export const gu: Translation = {
   error_handoff_confirmed: 'પુષ્ટિ થઈ ગઈ છે.',
   error_handoff_wrong_number: 'ખોટો નંબર.',
   error_handoff_tries_used: 'ઘણી વાર ખોટો નંબર: આ હેન્ડ-ઓફ પૂરો થયો છે.',
+
+  longerThanUsual: 'આમાં સામાન્ય કરતાં વધુ સમય લાગી રહ્યો છે. તમારું ટ્રાય-ઑન હજી બની રહ્યું છે.',
+  keepWaiting: 'રાહ જોતા રહો',
 };
 
 export default gu;

@@ -178,6 +178,9 @@ export const hi: Translation = {
   error_handoff_confirmed: 'पुष्टि हो चुकी है।',
   error_handoff_wrong_number: 'गलत नंबर।',
   error_handoff_tries_used: 'बहुत बार गलत नंबर: यह हैंड-ऑफ़ ख़त्म हो गया है।',
+
+  longerThanUsual: 'इसमें आम तौर से ज़्यादा समय लग रहा है। आपका ट्राई-ऑन अभी बन रहा है।',
+  keepWaiting: 'इंतज़ार करते रहें',
 };
 
 export default hi;

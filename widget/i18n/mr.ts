@@ -179,6 +179,9 @@ export const mr: Translation = {
   error_handoff_confirmed: 'पुष्टी झाली आहे.',
   error_handoff_wrong_number: 'चुकीचा नंबर.',
   error_handoff_tries_used: 'खूप वेळा चुकीचा नंबर: हे हँड-ऑफ संपले आहे.',
+
+  longerThanUsual: 'याला नेहमीपेक्षा जास्त वेळ लागत आहे. तुमचा ट्राय-ऑन अजून तयार होत आहे.',
+  keepWaiting: 'वाट पाहत राहा',
 };
 
 export default mr;

@@ -183,6 +183,9 @@ export const ta: Translation = {
   error_handoff_confirmed: 'ஏற்கெனவே உறுதிசெய்யப்பட்டது.',
   error_handoff_wrong_number: 'தவறான எண்.',
   error_handoff_tries_used: 'பலமுறை தவறான எண்: இந்தப் பரிமாற்றம் முடிந்துவிட்டது.',
+
+  longerThanUsual: 'இது வழக்கத்தைவிட அதிக நேரம் எடுக்கிறது. உங்கள் தோற்றம் இன்னும் உருவாக்கப்படுகிறது.',
+  keepWaiting: 'தொடர்ந்து காத்திருக்கவும்',
 };
 
 export default ta;

@@ -172,6 +172,9 @@ export const te: Translation = {
   error_handoff_confirmed: 'ఇప్పటికే నిర్ధారించబడింది.',
   error_handoff_wrong_number: 'తప్పు నంబర్.',
   error_handoff_tries_used: 'చాలాసార్లు తప్పు నంబర్: ఈ హ్యాండ్-ఆఫ్ ముగిసింది.',
+
+  longerThanUsual: 'దీనికి సాధారణం కంటే ఎక్కువ సమయం పడుతోంది. మీ చిత్రం ఇంకా తయారవుతోంది.',
+  keepWaiting: 'వేచి ఉండండి',
 };
 
 export default te;

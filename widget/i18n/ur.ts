@@ -186,6 +186,9 @@ export const ur: Translation = {
   error_handoff_confirmed: 'تصدیق ہو چکی ہے۔',
   error_handoff_wrong_number: 'غلط نمبر۔',
   error_handoff_tries_used: 'بہت بار غلط نمبر: یہ ہینڈ آف ختم ہو گیا ہے۔',
+
+  longerThanUsual: 'اس میں معمول سے زیادہ وقت لگ رہا ہے۔ آپ کا ٹرائی آن ابھی تیار ہو رہا ہے۔',
+  keepWaiting: 'انتظار جاری رکھیں',
 };
 
 export default ur;

@@ -37,8 +37,12 @@ export class Announcer implements ReactiveController {
       this.#said = texts.t(after.output === 'video' ? 'videoReady' : 'ready');
   }
 
-  /** The live region's words now. */
-  line(session: SessionState): string {
+  /**
+   * The live region's words now. `longerThanUsual` (past twice the usual time) stays true while the
+   * try-on is made, so the region's words change once and are said once, however the clock ticks
+   * and whether or not the shopper puts the note away.
+   */
+  line(session: SessionState, longerThanUsual = false): string {
     const texts = this.#context.texts;
     const { status, percent, tryon } = session;
     switch (status) {
@@ -49,6 +53,7 @@ export class Announcer implements ReactiveController {
       case 'rendering': {
         const { notAnswering, firstLook, firstLookOff } = session;
         if (notAnswering) return texts.t('notAnswering');
+        if (longerThanUsual) return texts.t('longerThanUsual');
         // Said once, when the first look arrives; the full render's own words come with the result.
         if (firstLook && !firstLookOff) return texts.t('previewReady');
         return status === 'rendering' ? texts.t('rendering') : tryon ? texts.t('queued') : texts.t('sending');

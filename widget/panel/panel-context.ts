@@ -7,6 +7,7 @@
 import type { ReactiveControllerHost } from 'lit';
 import { TryonRun } from '../run/tryon-run.js';
 import { firstLookToTell } from '../run/session.js';
+import type { SessionState } from '../run/session.js';
 import { photoRefused } from '../run/error-policy.js';
 import { ClockController } from './clock.js';
 import { CompareController } from '../result/compare.js';
@@ -179,6 +180,24 @@ export class PanelContext implements DialogContext {
     }
     this.focusStep();
     this.run.browseModels();
+  };
+
+  /**
+   * The try-on being made (queued or rendering, the service answering) has taken more than twice
+   * the time the proxy says it usually takes: the progress step says so, and the live region once.
+   */
+  longerThanUsual(session: SessionState = this.run.session): boolean {
+    const { status, tryon, submittedAt, notAnswering } = session;
+    if (!tryon || notAnswering || (status !== 'queued' && status !== 'rendering')) return false;
+    return this.clock.longerThanUsual(submittedAt, this.run.expectedMs());
+  }
+
+  /** "Keep waiting": the note goes, the render goes on, and focus stays in the step (on "Cancel"). */
+  readonly keepWaiting = () => {
+    const tryon = this.run.session.tryon;
+    if (!tryon) return;
+    this.clock.keepWaiting(tryon);
+    void this.panel.updateComplete.then(() => this.root.querySelector<HTMLElement>('[data-cancel]')?.focus());
   };
 
   /** The first look's image is painted: `tryon-preview` tells the page how long it took from the submit, once per try-on. */

@@ -170,9 +170,14 @@ export function renderStep(p: PanelContext): TemplateResult | typeof nothing {
         elapsedSeconds: session.tryon
           ? Math.round(Math.max(0, p.clock.now - (session.submittedAt ?? p.clock.now)) / 1000)
           : undefined,
-        expectedSeconds: Math.round(p.run.expectedMs() / 1000),
+        // Whole seconds, at least one: a fast upstream's 0.4 s is "about 1 second", never "about 0".
+        expectedSeconds: Math.max(1, Math.round(p.run.expectedMs() / 1000)),
         notAnswering: Boolean(session.notAnswering),
         onCancel: () => p.run.cancel(),
+        longerThanUsual:
+          session.tryon && p.longerThanUsual(session) && !p.clock.keptWaiting(session.tryon)
+            ? { onKeepWaiting: p.keepWaiting }
+            : undefined,
         firstLook: session.firstLook
           ? {
               output: session.firstLook,

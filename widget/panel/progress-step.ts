@@ -1,5 +1,7 @@
 // The progress step, while uploading, queued and rendering: a bar or a spinner, the time so far
-// against the time expected, and "Cancel". The words of the moment are in the dialog's live region.
+// against the time it usually takes (the proxy's figure), and "Cancel"; past twice that, a note
+// that it is taking longer than usual with "Keep waiting" beside "Cancel". The words of the
+// moment are in the dialog's live region.
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Texts } from '../i18n/words/texts.js';
@@ -18,6 +20,8 @@ export interface ProgressStep {
   /** The shop's try-on service is not answering: no spinner or clock pretends it is working (the live region says why). */
   notAnswering: boolean;
   onCancel(): void;
+  /** Past twice the usual time, until the shopper keeps waiting: the note, and "Keep waiting" that puts it away. */
+  longerThanUsual?: { onKeepWaiting(): void } | undefined;
   /**
    * The first look, once its draft succeeded: shown marked as a quick preview, with the compare on
    * it and the time the full render still needs. No Download or Share here: only the full render is.
@@ -57,8 +61,16 @@ export function progressStep(step: ProgressStep): TemplateResult {
             : html`<div class="spinner" aria-hidden="true"></div>
         ${timing(step)}`
     }
+    ${step.longerThanUsual ? html`<p class="longer-than-usual">${texts.t('longerThanUsual')}</p>` : nothing}
     <div class="actions" part="actions">
-      <button type="button" part="secondary-button" @click=${step.onCancel}>${texts.t('cancel')}</button>
+      ${
+        step.longerThanUsual
+          ? html`<button type="button" part="primary-button" class="primary" @click=${step.longerThanUsual.onKeepWaiting}>
+              ${texts.t('keepWaiting')}
+            </button>`
+          : nothing
+      }
+      <button type="button" part="secondary-button" data-cancel @click=${step.onCancel}>${texts.t('cancel')}</button>
     </div>
   </div>`;
 }

@@ -156,7 +156,7 @@ export class TryonPanel extends LitElement {
         <button type="button" class="close" part="close-button" aria-label=${texts.t('close')} @click=${() => this.hide()}>×</button>
       </div>
       ${renderStep(context)}
-      <p id="status" role="status" part="status" class="status body">${context.announcer.line(session)}</p>
+      <p id="status" role="status" part="status" class="status body">${context.announcer.line(session, context.longerThanUsual(session))}</p>
     </dialog>`;
   }
 }

@@ -1,14 +1,33 @@
 // What the product offers, as the proxy describes it: the views to ask for, the time to expect.
 import type { ProductInfo } from '../api/proxy-client.js';
 
-/** Expected p95 render time by tier (docs/upstream-api.md, "Time"; draft is the quick iteration tier). */
-const expectedSeconds: Record<string, number> = { draft: 10, standard: 25, premium: 60 };
+/**
+ * A proxy that predates `typicalSeconds` says nothing of its upstream's speed: the hosted API's
+ * stated slow case by tier (docs/upstream-api.md, "Time"; draft is the quick iteration tier).
+ */
+const olderProxySeconds: Record<string, number> = { draft: 10, standard: 25, premium: 60 };
 
-/** Expected time of a try-on of this product (a video takes twice as long). */
-export function expectedMs(product: ProductInfo | undefined, output: 'image' | 'video'): number {
-  const seconds = expectedSeconds[product?.tier ?? 'standard'] ?? 25;
+/**
+ * The time a try-on of this product usually takes, as the proxy measured it on its upstream (the
+ * figure for this many views, or the video's); from an older proxy, the tier's slow case (a video
+ * twice that).
+ */
+export function expectedMs(product: ProductInfo | undefined, output: 'image' | 'video', views = 1): number {
+  const typical = product?.typicalSeconds;
+  const told =
+    output === 'video'
+      ? typical?.video
+      : typical?.image.length
+        ? typical.image[Math.min(Math.max(1, views), typical.image.length) - 1]
+        : undefined;
+  // At least a second: what the step can say ("about 1 second"), and what "twice as long" is counted from.
+  if (told !== undefined && Number.isFinite(told) && told > 0) return Math.max(1, told) * 1000;
+  const seconds = olderProxySeconds[product?.tier ?? 'standard'] ?? 25;
   return (output === 'video' ? seconds * 2 : seconds) * 1000;
 }
+
+/** After this many times the usual time, the progress step says the try-on is taking longer than usual. */
+export const LONGER_THAN_USUAL = 2;
 
 /** The views to ask for: those the shop listed (comma-separated) that the product offers, else all it offers. */
 export function requestedViews(product: ProductInfo | undefined, wanted: string): string[] {

@@ -118,9 +118,11 @@ export class TryonRun implements ReactiveController {
     return tryonSubject(this.#settings.product, this.chosenVariant);
   }
 
-  /** Expected time of the current try-on, from the product's tier. */
+  /** The time the current try-on usually takes, as the proxy measured it (its views, or the video). */
   expectedMs(): number {
-    return expectedMs(this.product, this.session.output);
+    const { output, views } = this.session;
+    const count = views.length || requestedViews(this.product, this.#settings.views).length;
+    return expectedMs(this.product, output, count);
   }
 
   /** The only way the session changes, and the only way anything is said: one change, published. */
