@@ -37,9 +37,12 @@ export interface PhotoStep {
 }
 
 export interface PhotoStepCheck {
+  /** Its part of the step, under the thumbnail. */
   view: TemplateResult | typeof nothing;
   allowsSend: boolean;
+  /** Where it looked, drawn over the thumbnail. */
   overlay?: TemplateResult | typeof nothing;
+  /** A refusal is on screen: it stands in for the tips and "Choose a photo". */
   refusing?: boolean;
 }
 
