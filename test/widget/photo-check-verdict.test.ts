@@ -5,7 +5,6 @@ import { LIMITS, lookedAt, reasonsFor, type PhotoMeasures } from '../../widget/p
 const face = { score: 0.95, top: 0.1, left: 0.45, height: 0.08, width: 0.06 };
 const figure = {
   area: 0.2,
-  sure: 0.95,
   top: 0.08,
   bottom: 0.98,
   left: 0.3,

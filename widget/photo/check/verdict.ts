@@ -27,11 +27,12 @@ export interface PhotoMeasures {
   /** Faces found (score; box as shares of the photo's width and height), largest first. */
   faces: { score: number; top: number; left: number; height: number; width: number }[];
   /**
-   * Figures the segmentation found, largest first: share of the photo's area, how sure the mask is
-   * inside it (its mean, 0.5–1), box in shares of width and height, and its outline (x, y pairs in
-   * shares of width and height) for drawing where the check looked.
+   * Figures the segmentation found, largest first: share of the photo's area, box in shares of
+   * width and height, and its outline (x, y pairs in shares of width and height) for drawing where
+   * the check looked. How sure the mask is inside a figure is not kept: things measure as sure as
+   * people.
    */
-  people: { area: number; sure: number; top: number; bottom: number; left: number; right: number; outline: number[] }[];
+  people: { area: number; top: number; bottom: number; left: number; right: number; outline: number[] }[];
 }
 
 /** Thresholds, calibrated on the test photos (docs/widget.md, "The photo check"). */
@@ -47,7 +48,8 @@ export const LIMITS = {
   minFaceScore: 0.75,
   /**
    * A face this sure but under minFaceScore, at the top of a figure (a head on a body), is a face
-   * turned away or hidden. Things score so too: books 0.505, a graffiti 0.512 (docs/widget.md).
+   * turned away or hidden. Things score faces just under it (books 0.505, a graffiti 0.512), the
+   * dark test photo's face just over it (0.614): docs/widget.md.
    */
   partFaceScore: 0.55,
   /** A second face at least this share of the first one's height is a second person, not the crowd behind. */
@@ -57,7 +59,7 @@ export const LIMITS = {
   /**
    * The figure's bottom (the feet) below the top of its face, in face heights: a standing adult is
    * 7–8 heads tall and the face box is about a head; the full test photo's lunge measures 7.0, the
-   * padded half-length one 3.4. Under 5.5 the feet are not in the photo, whatever lies below them.
+   * padded half-length one 2.3. Under 5.5 the feet are not in the photo, whatever lies below them.
    */
   fullBodyFaces: 5.5,
 } as const;

@@ -207,7 +207,6 @@ function figures(mask: Float32Array, size: number): PhotoMeasures['people'] {
     first.fill(size);
     last.fill(-1);
     let area = 0;
-    let sure = 0;
     let top = size;
     let bottom = 0;
     let left = size;
@@ -217,7 +216,6 @@ function figures(mask: Float32Array, size: number): PhotoMeasures['people'] {
       const x = i % size;
       const y = (i - x) / size;
       area++;
-      sure += mask[i]!;
       top = Math.min(top, y);
       bottom = Math.max(bottom, y);
       left = Math.min(left, x);
@@ -238,7 +236,6 @@ function figures(mask: Float32Array, size: number): PhotoMeasures['people'] {
     }
     out.push({
       area: area / (size * size),
-      sure: sure / area,
       top: top / size,
       bottom: (bottom + 1) / size,
       left: left / size,
