@@ -222,5 +222,8 @@ export async function sendFromPhone(
       problem: context.texts.errorMessage(error instanceof ProxyCallError ? error.code : 'generic'),
     };
   }
+  // The photo step is gone, and what the live region said of it (the photo check's verdict) with
+  // it: the session's status stays "photo" on the phone, so nothing else would clear it.
+  context.announce('');
   context.focusStep();
 }

@@ -25,6 +25,8 @@ export const ar: Translation = {
   tipFacing: 'الوجه مقابل الكاميرا',
   tipLight: 'إضاءة جيدة ومتساوية',
   tipBody: 'الجسم كاملًا أو الجزء العلوي منه',
+  tipWholeBody: 'جسمك كاملًا، من الرأس إلى القدمين',
+  tipUpperBody: 'الجزء العلوي من جسمك يكفي',
   choosePhoto: 'اختيار صورة',
   takePhoto: 'التقاط صورة',
   useLastPhoto: 'استخدام صورتي السابقة',

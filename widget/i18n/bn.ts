@@ -25,6 +25,8 @@ export const bn: Translation = {
   tipFacing: 'মুখ ক্যামেরার দিকে',
   tipLight: 'ভালো, সমান আলো',
   tipBody: 'পুরো শরীর বা শরীরের উপরের অংশ',
+  tipWholeBody: 'আপনার পুরো শরীর, মাথা থেকে পা পর্যন্ত',
+  tipUpperBody: 'শরীরের উপরের অংশই যথেষ্ট',
   choosePhoto: 'ছবি বেছে নিন',
   takePhoto: 'ছবি তুলুন',
   useLastPhoto: 'আমার আগের ছবিটি ব্যবহার করুন',

@@ -25,7 +25,10 @@ export const en = {
   tipOnePerson: 'one person in the photo',
   tipFacing: 'facing the camera',
   tipLight: 'good, even light',
+  // tipBody until the product is known; then the one it needs (photo/rules.ts, bodyNeeded).
   tipBody: 'full body or upper body',
+  tipWholeBody: 'your whole body, head to feet',
+  tipUpperBody: 'your upper body is enough',
   choosePhoto: 'Choose a photo',
   takePhoto: 'Take a photo',
   useLastPhoto: 'Use my last photo',

@@ -25,6 +25,8 @@ export const gu: Translation = {
   tipFacing: 'ચહેરો કૅમેરા તરફ',
   tipLight: 'સારો, એકસરખો પ્રકાશ',
   tipBody: 'આખું શરીર અથવા શરીરનો ઉપરનો ભાગ',
+  tipWholeBody: 'તમારું આખું શરીર, માથાથી પગ સુધી',
+  tipUpperBody: 'શરીરનો ઉપરનો ભાગ પૂરતો છે',
   choosePhoto: 'ફોટો પસંદ કરો',
   takePhoto: 'ફોટો પાડો',
   useLastPhoto: 'મારો છેલ્લો ફોટો વાપરો',

@@ -25,6 +25,8 @@ export const hi: Translation = {
   tipFacing: 'चेहरा कैमरे की ओर',
   tipLight: 'अच्छी, एक-सी रोशनी',
   tipBody: 'पूरा शरीर या ऊपरी हिस्सा',
+  tipWholeBody: 'आपका पूरा शरीर, सिर से पैर तक',
+  tipUpperBody: 'शरीर का ऊपरी हिस्सा काफ़ी है',
   choosePhoto: 'फ़ोटो चुनें',
   takePhoto: 'फ़ोटो खींचें',
   useLastPhoto: 'मेरी पिछली फ़ोटो इस्तेमाल करें',

@@ -25,6 +25,8 @@ export const mr: Translation = {
   tipFacing: 'चेहरा कॅमेऱ्याकडे',
   tipLight: 'चांगला, सारखा प्रकाश',
   tipBody: 'पूर्ण शरीर किंवा शरीराचा वरचा भाग',
+  tipWholeBody: 'तुमचे पूर्ण शरीर, डोक्यापासून पायांपर्यंत',
+  tipUpperBody: 'शरीराचा वरचा भाग पुरेसा आहे',
   choosePhoto: 'फोटो निवडा',
   takePhoto: 'फोटो काढा',
   useLastPhoto: 'माझा मागील फोटो वापरा',

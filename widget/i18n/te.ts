@@ -23,6 +23,8 @@ export const te: Translation = {
   tipFacing: 'ముఖం కెమెరా వైపు',
   tipLight: 'మంచి, సమానమైన వెలుతురు',
   tipBody: 'పూర్తి శరీరం లేదా పై భాగం',
+  tipWholeBody: 'మీ పూర్తి శరీరం, తల నుండి పాదాల వరకు',
+  tipUpperBody: 'శరీరం పై భాగం చాలు',
   choosePhoto: 'ఫోటో ఎంచుకోండి',
   takePhoto: 'ఫోటో తీయండి',
   useLastPhoto: 'నా మునుపటి ఫోటో ఉపయోగించండి',

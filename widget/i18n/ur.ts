@@ -25,6 +25,8 @@ export const ur: Translation = {
   tipFacing: 'چہرہ کیمرے کی طرف',
   tipLight: 'اچھی اور یکساں روشنی',
   tipBody: 'پورا جسم یا جسم کا اوپری حصہ',
+  tipWholeBody: 'آپ کا پورا جسم، سر سے پاؤں تک',
+  tipUpperBody: 'جسم کا اوپری حصہ کافی ہے',
   choosePhoto: 'تصویر منتخب کریں',
   takePhoto: 'تصویر کھینچیں',
   useLastPhoto: 'میری پچھلی تصویر استعمال کریں',

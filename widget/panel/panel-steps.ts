@@ -10,6 +10,7 @@ import { lastPhoto } from '../core/storage.js';
 import { consentStep, consentText } from './consent-step.js';
 import { consentWords } from '../run/consent-version.js';
 import { photoStep } from '../photo/photo-step.js';
+import { bodyNeeded } from '../photo/rules.js';
 import { firstLook, progressStep } from './progress-step.js';
 import { coloursStep } from '../colours/colours-step.js';
 import { resultStep } from '../result/result-step.js';
@@ -133,6 +134,7 @@ export function renderStep(p: PanelContext): TemplateResult | typeof nothing {
       return html`${photoStep({
         texts,
         thumbnail: photo.prepared ? photo.thumbnail : undefined,
+        body: bodyNeeded(p.run.product),
         preparing: photo.preparing,
         dragging: photo.dragging,
         problem: photo.problem,
@@ -152,7 +154,12 @@ export function renderStep(p: PanelContext): TemplateResult | typeof nothing {
           photo.check === 'loading'
             ? { view: nothing, allowsSend: false }
             : photo.check
-              ? { view: photo.check.view(p.root), allowsSend: photo.check.allowsSend }
+              ? {
+                  view: photo.check.view(p.root),
+                  allowsSend: photo.check.allowsSend,
+                  overlay: photo.check.overlay(),
+                  refusing: photo.check.refusing,
+                }
               : undefined,
         onPick: (camera) => p.root.querySelector<HTMLInputElement>(camera ? '#camera' : '#file')?.click(),
         onUseLastPhoto: () => p.run.useLastPhoto(),

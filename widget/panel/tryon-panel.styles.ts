@@ -179,6 +179,11 @@ export const panelStyles = css`
   .dropzone.over {
     border-color: var(--_accent);
   }
+  /* The thumbnail's box: the photo check draws where it looked over it (photo-check.ts). */
+  .thumb {
+    position: relative;
+    display: grid;
+  }
   .dropzone img {
     max-inline-size: 100%;
     max-block-size: 16rem;

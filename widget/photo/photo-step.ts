@@ -3,6 +3,7 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { MAX_INPUT_BYTES, MIN_SHORT_SIDE, PhotoError } from './photo.js';
+import type { BodyNeeded } from './rules.js';
 import type { Texts } from '../i18n/words/texts.js';
 
 export interface PhotoStep {
@@ -24,31 +25,54 @@ export interface PhotoStep {
   onPick(camera: boolean): void;
   onUseLastPhoto(): void;
   onFile(event: Event): void;
-  /** The photo check's verdict under the thumbnail (photo-check.ts), and whether it lets the photo be sent. */
-  check?: { view: TemplateResult | typeof nothing; allowsSend: boolean } | undefined;
+  /** What the product needs the photo to show (rules.ts), once the product is known: the tips say it. */
+  body?: BodyNeeded | undefined;
+  /**
+   * The photo check's verdict under the thumbnail (photo-check.ts), whether it lets the photo be
+   * sent, where it looked (drawn over the thumbnail), and whether a refusal is on screen.
+   */
+  check?: PhotoStepCheck | undefined;
   /** Opened on a phone by a hand-off: the photo goes to the computer ("Send to my computer"), nothing else is offered. */
   phone?: { sending: boolean } | undefined;
+}
+
+export interface PhotoStepCheck {
+  /** Its part of the step, under the thumbnail. */
+  view: TemplateResult | typeof nothing;
+  allowsSend: boolean;
+  /** Where it looked, drawn over the thumbnail. */
+  overlay?: TemplateResult | typeof nothing;
+  /** A refusal is on screen: it stands in for the tips and "Choose a photo". */
+  refusing?: boolean;
 }
 
 export function photoStep(step: PhotoStep): TemplateResult {
   const { texts } = step;
   const ready = Boolean(step.thumbnail) && (step.check?.allowsSend ?? true);
+  // A refusal stands in for the tips (its drawing of a good photo says them) and for "Choose a
+  // photo", and takes a smaller thumbnail, so the whole verdict and its buttons fit a laptop's
+  // screen without scrolling.
+  const refusing = step.check?.refusing === true;
   return html`<div part="photo" class="body">
     <h3 id="step-title" tabindex="-1">${step.phone ? texts.t('handoffPhoneTitle') : texts.t('photoTitle')}</h3>
-    <div>
+    ${
+      refusing
+        ? nothing
+        : html`<div class="tips">
       <p>${texts.t('tipsTitle')}</p>
       <ul>
         <li>${texts.t('tipOnePerson')}</li>
         <li>${texts.t('tipFacing')}</li>
         <li>${texts.t('tipLight')}</li>
-        <li>${texts.t('tipBody')}</li>
+        <li>${texts.t(step.body === 'whole' ? 'tipWholeBody' : step.body === 'upper' ? 'tipUpperBody' : 'tipBody')}</li>
       </ul>
-    </div>
-    <div part="dropzone" class="dropzone ${step.dragging ? 'over' : ''}"
+    </div>`
+    }
+    <div part="dropzone" class="dropzone ${step.dragging ? 'over' : ''} ${refusing ? 'refusing' : ''}"
       @dragover=${step.onDragOver} @dragleave=${step.onDragLeave} @drop=${step.onDrop}>
       ${
         step.thumbnail
-          ? html`<img part="preview" src=${step.thumbnail} alt=${texts.t('previewAlt')}>`
+          ? html`<span class="thumb"><img part="preview" src=${step.thumbnail} alt=${texts.t('previewAlt')}>${step.check?.overlay ?? nothing}</span>`
           : html`<p class="muted">${step.preparing ? texts.t('preparing') : texts.t('dropHint')}</p>`
       }
     </div>
@@ -61,8 +85,13 @@ export function photoStep(step: PhotoStep): TemplateResult {
         @click=${step.onSubmit}>${step.phone ? texts.t('sendToComputer') : texts.t('submit')}</button>`
           : nothing
       }
-      <button class=${ready ? '' : 'primary'} part=${ready ? 'secondary-button' : 'primary-button'} type="button"
-        ?data-autofocus=${!ready} @click=${() => step.onPick(false)}>${texts.t('choosePhoto')}</button>
+      ${
+        // A refusal offers "Choose another photo" itself: one button for it, not two.
+        refusing
+          ? nothing
+          : html`<button class=${ready ? '' : 'primary'} part=${ready ? 'secondary-button' : 'primary-button'} type="button"
+        ?data-autofocus=${!ready} @click=${() => step.onPick(false)}>${texts.t('choosePhoto')}</button>`
+      }
       <button type="button" part="secondary-button" @click=${() => step.onPick(true)}>${texts.t('takePhoto')}</button>
       ${step.hasLastPhoto && !step.phone ? html`<button type="button" part="secondary-button" @click=${step.onUseLastPhoto}>${texts.t('useLastPhoto')}</button>` : nothing}
       ${step.canForget ? html`<button type="button" part="forget-button" @click=${step.onForget}>${texts.t('forgetPhoto')}</button>` : nothing}

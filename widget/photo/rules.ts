@@ -1,5 +1,5 @@
 // What a prepared photo is and what a photo may be: the limits, the error with its figures for the
-// shopper's message, and the result. Shared by the page (photo.ts, photo-step.ts) and the photo
+// shopper's message, the result, and what the product needs the photo to show. Shared by the page (photo.ts, photo-step.ts) and the photo
 // preparation's worker (prep/worker.ts), which is why it is a module of its own.
 export const MAX_INPUT_BYTES = 25 * 1024 * 1024;
 export const MIN_SHORT_SIDE = 256;
@@ -36,4 +36,15 @@ export interface PreparedPhoto {
   width: number;
   height: number;
   type: string;
+}
+
+/** What a product needs the photo to show: the whole body, head to feet, or the upper body. */
+export type BodyNeeded = 'whole' | 'upper';
+
+/**
+ * What the product (the proxy's answer, `fullBody`) needs of the photo; undefined until it is
+ * known. The tips say it and the photo check asks it, so they never contradict each other.
+ */
+export function bodyNeeded(product: { fullBody?: boolean } | undefined): BodyNeeded | undefined {
+  return product ? (product.fullBody === true ? 'whole' : 'upper') : undefined;
 }

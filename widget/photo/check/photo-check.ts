@@ -3,14 +3,15 @@
 // worker (worker.ts, built beside the widget as photo-check-worker.js), turns what the
 // worker measured into reasons (verdict.ts), and shows the verdict in the photo step:
 // the reason in the shopper's words beside a drawing of a good photo, "Choose another photo" and,
-// in `warn` mode, "Use it anyway". Its texts are its own small dictionaries (i18n/),
+// in `warn` mode, "Use it anyway"; over the thumbnail, where it looked (the figure's outline, the
+// face's box), so a refusal can be understood. Its texts are its own small dictionaries (i18n/),
 // loaded with it, so the panel and the page's dictionaries do not grow.
 //
 // It never blocks the flow: no module workers, a model that does not load, a check that throws or
 // takes too long → "unavailable", said in words and in the console, and the photo can be sent.
-import { css, html, nothing } from 'lit';
-import type { TemplateResult } from 'lit';
-import { reasonsFor } from './verdict.js';
+import { css, html, nothing, svg } from 'lit';
+import type { SVGTemplateResult, TemplateResult } from 'lit';
+import { lookedAt, reasonsFor } from './verdict.js';
 import type { PhotoCheckReason, PhotoMeasures } from './verdict.js';
 import { checkEn } from './i18n/english.js';
 import type { CheckTexts } from './i18n/english.js';
@@ -48,6 +49,8 @@ export interface CheckOutcome {
   result: 'pass' | 'fail' | 'unavailable';
   reasons: PhotoCheckReason[];
   ms?: number;
+  /** What the verdict was made on: the face judged by and its figure (verdict.ts, lookedAt). */
+  looked?: ReturnType<typeof lookedAt>;
 }
 
 /** Checks a prepared photo. Never throws: a check that cannot run is `unavailable`, and says why in the console. */
@@ -61,7 +64,7 @@ export async function checkPhoto(photo: Blob, needsFullBody: boolean): Promise<C
   try {
     const { measures, ms } = await measure(photo);
     const reasons = reasonsFor(measures, needsFullBody);
-    return { result: reasons.length > 0 ? 'fail' : 'pass', reasons, ms };
+    return { result: reasons.length > 0 ? 'fail' : 'pass', reasons, ms, looked: lookedAt(measures) };
   } catch (error) {
     console.warn(
       `<tryon-button>: the photo check could not run (${error instanceof Error ? error.message : String(error)}); the photo goes on unchecked.`,
@@ -115,6 +118,8 @@ export class PhotoCheck {
   readonly mode: PhotoCheckMode;
   phase: 'checking' | CheckOutcome['result'] = 'checking';
   reasons: PhotoCheckReason[] = [];
+  /** Where the check looked: drawn over the thumbnail with a refusal. */
+  looked: CheckOutcome['looked'];
   overridden = false;
   texts: CheckTexts = checkEn;
   #cancelled = false;
@@ -139,6 +144,7 @@ export class PhotoCheck {
     if (this.#cancelled) return;
     this.phase = outcome.result;
     this.reasons = outcome.reasons;
+    this.looked = outcome.looked;
     this.#options.emit({
       result: outcome.result,
       reasons: [...outcome.reasons],
@@ -167,7 +173,9 @@ export class PhotoCheck {
       case 'unavailable':
         return t.unavailable;
       case 'fail':
-        return [...this.reasons.map((r) => t[r]), this.mode === 'strict' ? t.strictNote : t.warnNote].join(' ');
+        // The reasons only: the note on what to do is beside the buttons, where focus goes, and the
+        // live region is on screen too, where saying it twice would push the buttons off a laptop's.
+        return this.reasons.map((r) => t[r]).join(' ');
       default:
         return t.checking;
     }
@@ -178,6 +186,27 @@ export class PhotoCheck {
     this.#options.emit({ result: 'fail', reasons: [...this.reasons], mode: this.mode, overridden: true });
     this.#options.changed();
   };
+
+  /** Whether its refusal is on screen (not yet overridden with "Use it anyway"). */
+  get refusing(): boolean {
+    return this.phase === 'fail' && !this.overridden;
+  }
+
+  /** Whether the thumbnail shows where the check looked: with a refusal on screen, when it found a figure or a face. */
+  #drawn(): boolean {
+    return this.refusing && Boolean(this.looked?.face ?? this.looked?.figure);
+  }
+
+  /** What the drawing over the thumbnail shows, in words: its description. */
+  #lookedWords(): string {
+    const t = this.texts;
+    return [this.looked?.figure ? t.lookedFigure : '', this.looked?.face ? t.lookedFace : ''].filter(Boolean).join(' ');
+  }
+
+  /** Over the thumbnail: where the check looked, while its refusal is on screen. */
+  overlay(): TemplateResult | typeof nothing {
+    return this.#drawn() && this.looked ? lookedDrawing(this.looked, this.#lookedWords()) : nothing;
+  }
 
   /** The check's part of the photo step, under the thumbnail. */
   view(root: ShadowRoot | HTMLElement): TemplateResult | typeof nothing {
@@ -212,6 +241,30 @@ export class PhotoCheck {
   }
 }
 
+/** The outline and the box, in photo shares, as SVG points in a 100 × 100 box. */
+const at = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 1000) / 10;
+
+/** A shape drawn twice, dark and wide under light and narrow: it shows on any photo, light or dark. */
+const haloed = (shape: (stroke: string, width: number) => SVGTemplateResult) =>
+  svg`${shape('#000', 4)}${shape('#fff', 2)}`;
+
+/**
+ * Where the check looked, over the thumbnail: the figure's outline and the face's box, an image
+ * whose description says what they are (lookedFigure, lookedFace). In the photo's coordinates,
+ * not the reading direction's: the photo is not mirrored right to left, nor is this.
+ */
+function lookedDrawing(looked: NonNullable<CheckOutcome['looked']>, label: string): TemplateResult {
+  const { face, figure } = looked;
+  const points = figure
+    ? figure.outline.flatMap((v, i) => (i % 2 === 0 ? [`${at(v)},${at(figure.outline[i + 1] ?? 0)}`] : [])).join(' ')
+    : '';
+  return html`<svg class="check-overlay" viewBox="0 0 100 100" preserveAspectRatio="none"
+    role="img" aria-label=${label} focusable="false">
+    ${figure ? haloed((stroke, width) => svg`<polygon class="check-figure" points=${points} fill="none" stroke=${stroke} stroke-width=${width} vector-effect="non-scaling-stroke" stroke-linejoin="round"/>`) : nothing}
+    ${face ? haloed((stroke, width) => svg`<rect class="check-face" x=${at(face.left)} y=${at(face.top)} width=${at(face.left + face.width) - at(face.left)} height=${at(face.top + face.height) - at(face.top)} fill="none" stroke=${stroke} stroke-width=${width} vector-effect="non-scaling-stroke"/>`) : nothing}
+  </svg>`;
+}
+
 /**
  * A drawing of a good photo: one person standing, head to feet, facing the camera, in even light.
  * Drawn (no file to fetch), in the panel's text colour so it reads in light and dark themes.
@@ -228,13 +281,16 @@ function goodPhotoDrawing(label: string): TemplateResult {
 /** The check's styles, added to the panel's shadow root once (a constructed sheet: no inline style, fine under a strict CSP). */
 const checkStyles = css`
   .check { display: flex; gap: 0.75rem; align-items: flex-start; margin-block: 0.5rem; }
-  .check-example { margin: 0; display: flex; flex-direction: column; align-items: center; gap: 0.25rem; flex: none; font-size: 0.8125rem; }
+  /* At most as wide as the drawing and a little: a long caption (Tamil's) wraps, not squeezes the words. */
+  .check-example { margin: 0; display: flex; flex-direction: column; align-items: center; gap: 0.25rem; flex: none; max-inline-size: 6rem; text-align: center; font-size: 0.8125rem; }
   .check-drawing { color: inherit; }
   .check-words { flex: 1; min-inline-size: 0; }
   .check-reasons { margin: 0 0 0.5rem; padding-inline-start: 1.25rem; font-weight: 600; }
   .check-words p { margin: 0 0 0.5rem; }
   .check-note { margin-block: 0.5rem; }
   .check button { min-block-size: 2.75rem; }
+  .dropzone.refusing img { max-block-size: 10rem; }
+  .check-overlay { position: absolute; inset: 0; inline-size: 100%; block-size: 100%; pointer-events: none; overflow: visible; }
 `;
 
 function adoptCheckStyles(root: ShadowRoot | HTMLElement): void {

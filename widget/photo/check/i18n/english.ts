@@ -18,6 +18,8 @@ export const checkEn = {
   too_dark: 'This photo is too dark. Please take one in brighter light.',
   too_blurry: 'This photo is blurred. Please hold still and take a sharper one.',
   too_small: 'You look too small in this photo. Please stand closer, or choose a larger photo.',
+  lookedFigure: 'The outline on your photo shows what the check took for a person.',
+  lookedFace: 'The box shows the face it found.',
 };
 
 export type CheckTexts = typeof checkEn;
