@@ -138,6 +138,7 @@ export class TryonButton extends LitElement implements PanelHost {
     cartId: { type: String, attribute: 'cart-id' },
     holdout: { type: String },
     whenUnavailable: { type: String, attribute: 'when-unavailable' },
+    accent: { type: String },
     // '' (available) leaves no attribute, so `:not([unavailable])` and hasAttribute read as they should.
     unavailable: { type: String, reflect: true, converter: { toAttribute: (value: string) => value || null } },
     checking: { type: Boolean, reflect: true },
@@ -201,6 +202,12 @@ export class TryonButton extends LitElement implements PanelHost {
    * it disabled, with the reason in words beside it.
    */
   declare whenUnavailable: 'hide' | 'disable';
+  /**
+   * The accent colour as `#rrggbb` (or `#rgb`) for buttons, focus rings and the dialog's accents: the same as the CSS
+   * property `--tryon-accent`, for markup that may not carry a `style` attribute (a strict
+   * Content-Security-Policy's `style-src` refuses it). Anything else is ignored, with a console warning.
+   */
+  declare accent: string | undefined;
   /**
    * Why the product cannot be tried on now (`disabled` or `daily_budget_reached`), empty while it
    * can; reflected for CSS. Read-only for the page.
@@ -311,9 +318,7 @@ export class TryonButton extends LitElement implements PanelHost {
     }
     const draw = typeof share === 'number' ? browserDraw() : undefined;
     if (typeof share === 'number' && draw === undefined) {
-      console.warn(
-        '<tryon-button>: no site data kept, so no holdout group: the button shows, no exposure is reported.',
-      );
+      console.warn('<tryon-button>: no site data kept, so no holdout group: the button shows, no exposure reported.');
     }
     this.#group = typeof share === 'number' && draw !== undefined ? holdoutGroup(share, draw) : undefined;
   }
@@ -340,6 +345,7 @@ export class TryonButton extends LitElement implements PanelHost {
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     if (changed.has('holdout')) this.#assign();
+    if (changed.has('accent')) this.#applyAccent();
     // The first availability check (updated() starts it) keeps the button unseen until it answers.
     if (!this.hasUpdated && this.product) this.checking = true;
     const language = this.language;
@@ -359,6 +365,18 @@ export class TryonButton extends LitElement implements PanelHost {
         },
         () => undefined,
       );
+  }
+
+  /**
+   * `accent` becomes the element's own `--tryon-accent`, set through the CSSOM: a CSP's `style-src`
+   * governs `style="…"` in markup, not a property a script sets. Only once the attribute is given
+   * (a page's own `--tryon-accent` is left alone until then).
+   */
+  #applyAccent(): void {
+    const accent = this.accent ?? '';
+    if (/^#([\da-f]{3}){1,2}$/i.test(accent)) return this.style.setProperty('--tryon-accent', accent);
+    this.style.removeProperty('--tryon-accent');
+    if (accent) console.warn('<tryon-button>: accent ignored, not #rrggbb:', accent);
   }
 
   /** Complete once the label is in the element's language too. */
@@ -471,7 +489,7 @@ export class TryonButton extends LitElement implements PanelHost {
       // The dialog's chunk did not load (offline, a file missing on the shop's server): said
       // beside the button, never a press that does nothing.
       this.notOpened = true;
-      console.warn('<tryon-button>: the try-on dialog could not be loaded, so it did not open.', error);
+      console.warn('<tryon-button>: the dialog did not load.', error);
     });
   };
 
@@ -506,11 +524,11 @@ export class TryonButton extends LitElement implements PanelHost {
         @click=${this.#onClick} @pointerenter=${this.#onPrefetch} @focus=${this.#onPrefetch} @touchstart=${this.#onPrefetch}
       ><slot>${label}</slot>${ready && !reason ? html`<span id="ready-badge" part="ready-badge" aria-hidden="true">${ready.badge}</span>` : nothing}</button>${
         reason ? html`<span id="unavailable-reason" part="unavailable-reason">${reasonText}</span>` : nothing
-      }<span role="alert" part="not-opened" ?hidden=${!this.notOpened || !!reason}>${
+      }${
         this.notOpened && !reason
-          ? (this.strings.notOpened ?? this.translation?.notOpened ?? english.notOpened)
+          ? html`<span role="alert" part="not-opened">${this.strings.notOpened ?? this.translation?.notOpened ?? english.notOpened}</span>`
           : nothing
-      }</span>`
+      }`
         : nothing
     }${
       this.panelLoaded

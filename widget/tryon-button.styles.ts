@@ -6,8 +6,7 @@ export const buttonStyles = css`
     display: inline-block;
     font-family: var(--tryon-font, inherit);
   }
-  :host([hidden]),
-  [hidden] {
+  :host([hidden]) {
     display: none;
   }
   /* Until the first answer on whether the product can be tried on (at most 3 s): there, not shown. */

@@ -21,6 +21,8 @@ import { makeHeicPhoto } from '../photos/heic.js';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.js';
 import { programPath } from '../../scripts/prerequisites.js';
 import { videoDuration } from '../e2e/video.js';
+import { render as renderPlugin } from './woocommerce/plugin.js';
+import { product as shopifyProduct, renderBlock } from './shopify-block.js';
 
 /**
  * The policy docs/security.md recommends, with the proxy on the page's own origin. Scripts: only
@@ -61,6 +63,13 @@ interface Violation {
   source: string;
   text: string;
 }
+
+/** The accent the WordPress and Shopify settings give, and its computed colour. */
+const ACCENT = '#8a1c4a';
+const ACCENT_RGB = 'rgb(138, 28, 74)';
+
+/** What each platform printed for its button. */
+const platformMarkup = { wordpress: '', shopify: '' };
 
 let work: string;
 let cdn: BuildResult;
@@ -170,6 +179,34 @@ before(async () => {
   const tag = (sri: string) =>
     `<script type="module" src="/cdn/tryon-button.js" integrity="${sri}" crossorigin="anonymous"></script>`;
   shop.get('/product', (c) => c.html(page(tag(integrity))));
+  // The WordPress plugin's and the Shopify block's own markup, with the accent their settings give.
+  const wordpress = (
+    await renderPlugin({
+      options: { tryon_button_options: { endpoint: '/tryon', accent: ACCENT } },
+      meta: { 20: { _tryon_enabled: 'yes', _tryon_product: PRODUCT } },
+      products: [{ id: 20, slug: 'saree' }],
+    })
+  ).products[0]!;
+  const shopify = (
+    await renderBlock({
+      product: shopifyProduct(PRODUCT, { enabled: { value: true } }),
+      settings: { endpoint: '/tryon', accent: ACCENT, label: 'Try it on' },
+    })
+  ).replace(/<script\b[^>]*><\/script>/g, '');
+  const platformPage = (markup: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Saree</title>${tag(integrity)}</head><body><main>${markup}</main></body></html>`;
+  platformMarkup.wordpress = wordpress;
+  platformMarkup.shopify = shopify;
+  shop.get('/product-wordpress', (c) => c.html(platformPage(wordpress)));
+  shop.get('/product-shopify', (c) => c.html(platformPage(shopify)));
+  // Control: the accent as an inline style, as the platforms wrote it before, is refused.
+  shop.get('/product-inline-accent', (c) =>
+    c.html(
+      platformPage(
+        `<tryon-button product="${PRODUCT}" endpoint="/tryon" style="--tryon-accent: ${ACCENT}"></tryon-button>`,
+      ),
+    ),
+  );
   shop.get('/product-heic', (c) => c.html(page(tag(integrity))));
   shop.get('/product-no-worker', (c) => c.html(page(tag(integrity))));
   // Controls: a tampered hash must stop the script; an inline script must be reported.
@@ -437,6 +474,54 @@ describe('CDN build under a strict CSP in Chromium', () => {
       assert.ok(
         violations.some((v) => /script-src|wasm/i.test(v.text)),
         `the refusal is reported: ${JSON.stringify(violations)}`,
+      );
+    } finally {
+      await close();
+    }
+  });
+
+  for (const platform of ['wordpress', 'shopify'] as const) {
+    test(`the ${platform} output shows its accent with zero CSP violations, the dialog's primary button too`, async () => {
+      const { page, violations, errors, close } = await watchedPage();
+      try {
+        await page.goto(`${shopUrl}/product-${platform}`);
+        await page.waitForFunction(() => customElements.get('tryon-button') !== undefined);
+        const markup = platformMarkup[platform];
+        assert.match(markup, new RegExp(`<tryon-button[^>]* accent="${ACCENT}"`), 'the accent is an attribute');
+        assert.doesNotMatch(markup, /style=/, 'no inline style in the markup');
+        const button = page.getByRole('button', { name: 'Try it on', exact: true });
+        await page.waitForFunction(
+          (rgb) =>
+            getComputedStyle(document.querySelector('tryon-button')!.shadowRoot!.querySelector('[part="button"]')!)
+              .backgroundColor === rgb,
+          ACCENT_RGB,
+        );
+        await button.click();
+        const dialog = page.getByRole('dialog', { name: 'Virtual try-on' });
+        await dialog.waitFor({ state: 'visible' });
+        await dialog.getByRole('checkbox', { name: 'I agree to upload my photo for this try-on' }).check();
+        const primary = dialog.getByRole('button', { name: 'Continue' });
+        assert.equal(
+          await primary.evaluate((el) => getComputedStyle(el).backgroundColor),
+          ACCENT_RGB,
+          "the dialog's primary button",
+        );
+        assert.deepEqual(violations, []);
+        assert.deepEqual(errors, []);
+      } finally {
+        await close();
+      }
+    });
+  }
+
+  test('control: the accent as an inline style attribute is refused and reported', async () => {
+    const { page, violations, reported, close } = await watchedPage();
+    try {
+      await page.goto(`${shopUrl}/product-inline-accent`);
+      await reported((all) => all.some((v) => /style-src/.test(v.text)));
+      assert.ok(
+        violations.some((v) => /style-src/.test(v.text)),
+        `reported: ${JSON.stringify(violations)}`,
       );
     } finally {
       await close();

@@ -43,7 +43,7 @@ describe('Shopify theme block', () => {
       prefetch: 'interaction',
       analytics: 'shopify',
       lang: 'hi',
-      style: '--tryon-accent: #8a1c4a',
+      accent: '#8a1c4a',
     });
     assert.equal(tag.text, 'Try it on');
     const scripts = findElements(html, 'script');
@@ -88,7 +88,7 @@ describe('Shopify theme block', () => {
     assert.ok(tag, `the tag parses with quoted attributes only:\n${html}`);
     assert.equal(tag.attributes.product, hostile.product);
     assert.equal(tag.attributes.views, hostile.views);
-    assert.equal(tag.attributes.style, `--tryon-accent: ${hostile.accent}`);
+    assert.equal(tag.attributes.accent, hostile.accent);
     assert.equal(tag.text, hostile.label);
     assert.equal(
       Object.keys(tag.attributes).some((name) => name.startsWith('on')),

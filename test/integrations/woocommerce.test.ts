@@ -6,52 +6,9 @@
 // the site's locale as lang, and the product editor's fields (WooCommerce's own admin).
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { listFiles } from '../../scripts/build.js';
-import { programPath } from '../../scripts/prerequisites.js';
 import { assertNoBreakout, countOpenings, findElements, hostile } from './markup.js';
-import { run, type PhpResult } from './wordpress/site.js';
-
-const pluginDir = fileURLToPath(new URL('../../integrations/woocommerce/tryon-button/', import.meta.url));
-const pluginMain = join(pluginDir, 'tryon-button.php');
-const runner = fileURLToPath(new URL('./woocommerce/render.php', import.meta.url));
-const standIns = fileURLToPath(new URL('./woocommerce/wordpress-stand-ins.php', import.meta.url));
-
-function php(args: string[], input?: string): Promise<PhpResult> {
-  // Throws at once, saying what to install, when php-cli is missing (`npm test` installs it).
-  return run(programPath('php'), args, { input, timeoutMs: 20_000 });
-}
-
-interface Scenario {
-  options?: Record<string, unknown>;
-  meta?: Record<number, Record<string, string>>;
-  locale?: string;
-  products?: { id: number; slug: string }[];
-  shortcodes?: { atts: Record<string, string> | string; current?: { id: number; slug: string } }[];
-  save?: { id: number; post: Record<string, string> };
-}
-
-interface Rendered {
-  products: string[];
-  shortcodes: string[];
-  productFields: string;
-  footer: string;
-  classicTag: string;
-  otherTag: string;
-  doingItWrong: string[];
-  savedMeta?: Record<string, string>;
-}
-
-async function render(scenario: Scenario): Promise<Rendered> {
-  const { code, stdout, stderr } = await php(
-    ['-d', 'display_errors=stderr', '-d', 'error_reporting=-1', runner, pluginMain],
-    JSON.stringify(scenario),
-  );
-  assert.equal(stderr, '', 'no PHP notice, warning or error');
-  assert.equal(code, 0, stdout);
-  return JSON.parse(stdout) as Rendered;
-}
+import { php, pluginDir, render, runner, standIns } from './woocommerce/plugin.js';
 
 const options = (values: Record<string, string>) => ({ tryon_button_options: values });
 
@@ -104,7 +61,7 @@ describe('WooCommerce plugin', () => {
           lang: 'hi',
           'add-to-cart': 'woocommerce',
           'cart-id': '12',
-          style: '--tryon-accent: #8a1c4a',
+          accent: '#8a1c4a',
         },
         text: 'See it on you',
       },

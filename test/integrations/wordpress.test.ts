@@ -570,7 +570,7 @@ describe(
         lang: 'en',
         'privacy-url': '/legal/privacy',
         analytics: 'dataLayer',
-        style: '--tryon-accent: #123abc',
+        accent: '#123abc',
       };
       assert.deepEqual(tags, [
         {

@@ -149,6 +149,35 @@ describe('languages, direction, theming and motion', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('takes its accent from the accent attribute, in the button and the dialog; a value that is not a colour is said and ignored', async () => {
+    const fake = await fakeProxy();
+    const warned: unknown[][] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warned.push(args);
+    try {
+      const el = await mount(fake, { accent: '#8a1c4a' });
+      const face = () => getComputedStyle(el.shadowRoot!.querySelector('[part="button"]')!).backgroundColor;
+      expect(face()).to.equal('rgb(138, 28, 74)');
+      await el.open();
+      await reach(el, 'consent');
+      const primary = panelRoot(el).querySelector<HTMLElement>('button.primary')!;
+      expect(getComputedStyle(primary).backgroundColor).to.equal('rgb(138, 28, 74)');
+      el.setAttribute('accent', '#0a6');
+      await el.updateComplete;
+      expect(face()).to.equal('rgb(0, 170, 102)');
+      el.setAttribute('accent', 'red;background:url(x)');
+      await el.updateComplete;
+      // Back to the default accent, never a half-applied value.
+      expect(face()).to.equal('rgb(29, 78, 216)');
+      expect(
+        warned.some((args) => String(args[0]).includes('accent ignored') && args[1] === 'red;background:url(x)'),
+      ).to.equal(true);
+      await expect(el).to.be.accessible();
+    } finally {
+      console.warn = warn;
+    }
+  });
+
   it('follows the window: a dialog on a laptop, a bottom sheet on a phone, and back, one element throughout', async () => {
     // The panel's styles are adopted once, at the first size; each resize must still reshape it.
     const measure = async (width: number, height: number) => {

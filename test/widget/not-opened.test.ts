@@ -50,9 +50,7 @@ describe('a dialog that cannot be loaded', () => {
       );
       expect(note!.getAttribute('role')).to.equal('alert');
       expect(note!.hidden).to.equal(false);
-      expect(note!.textContent!.trim()).to.equal(
-        'Try-on could not open. Please check your connection, then press the button again.',
-      );
+      expect(note!.textContent!.trim()).to.equal('Try-on could not open. Please check your connection and try again.');
       expect(el.shadowRoot!.querySelector('tryon-panel'), 'no dialog').to.equal(null);
     } finally {
       remove();

@@ -75,6 +75,12 @@ export interface TryonButtonAttributes {
    * it disabled, with the reason in words beside it.
    */
   'when-unavailable'?: 'hide' | 'disable';
+  /**
+   * The accent colour as `#rrggbb` (or `#rgb`) for buttons, focus rings and the dialog's accents: the same as the CSS
+   * property `--tryon-accent`, for markup that may not carry a `style` attribute (a strict
+   * Content-Security-Policy's `style-src` refuses it). Anything else is ignored, with a console warning.
+   */
+  accent?: string;
 }
 
 /**

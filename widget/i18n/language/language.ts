@@ -26,7 +26,7 @@ export const english = {
   unavailable_disabled: 'Try-on is not offered for this product.',
   unavailable_daily_budget_reached: 'Try-on has reached its limit for today. Please come back tomorrow.',
   // Beside the button when the dialog's code could not be fetched: the dialog's own words are in it.
-  notOpened: 'Try-on could not open. Please check your connection, then press the button again.',
+  notOpened: 'Try-on could not open. Please check your connection and try again.',
 } as const satisfies LanguageInfo & {
   label: string;
   unavailable_disabled: string;

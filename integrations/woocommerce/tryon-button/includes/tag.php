@@ -111,8 +111,9 @@ function tryon_button_tag( array $args ): string {
 		$html .= ' analytics="' . esc_attr( $analytics ) . '"';
 	}
 	$html .= tryon_button_add_to_cart_attributes( $options, (int) ( $args['cart_id'] ?? 0 ) );
+	// An attribute the element reads, not style="…": a strict Content-Security-Policy refuses inline styles.
 	if ( '' !== $accent ) {
-		$html .= ' style="' . esc_attr( '--tryon-accent: ' . $accent ) . '"';
+		$html .= ' accent="' . esc_attr( $accent ) . '"';
 	}
 	$html .= '>' . esc_html( '' !== $label ? $label : $options['label'] ) . '</tryon-button>';
 
