@@ -171,6 +171,11 @@ export const ar: Translation = {
   error_handoff_confirmed: 'سبق التأكيد.',
   error_handoff_wrong_number: 'رقم خاطئ.',
   error_handoff_tries_used: 'أرقام خاطئة كثيرة: انتهى هذا النقل.',
+
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: '{product} عليك',
+  showPhoto: 'عرض صورتي',
+  downloaded: 'حُفظت باسم {file}',
 };
 
 export default ar;

@@ -175,6 +175,11 @@ export const bn: Translation = {
   error_handoff_confirmed: 'আগেই নিশ্চিত করা হয়েছে।',
   error_handoff_wrong_number: 'ভুল নম্বর।',
   error_handoff_tries_used: 'অনেকবার ভুল নম্বর: এই হ্যান্ড-অফ শেষ হয়েছে।',
+
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: 'আপনার গায়ে {product}',
+  showPhoto: 'আমার ছবি দেখান',
+  downloaded: '{file} নামে সেভ হয়েছে',
 };
 
 export default bn;

@@ -175,6 +175,11 @@ export const en = {
   error_handoff_confirmed: 'Already confirmed.',
   error_handoff_wrong_number: 'Wrong number.',
   error_handoff_tries_used: 'Too many wrong numbers: this hand-off has ended.',
+
+  // The result step: its heading (the live region alone says it is ready), the photo toggle, Download's word once saved.
+  resultTitle: '{product} on you',
+  showPhoto: 'Show my photo',
+  downloaded: 'Saved as {file}',
 };
 
 /** Every text of the widget, by key. */

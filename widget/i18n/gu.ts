@@ -172,6 +172,11 @@ export const gu: Translation = {
   error_handoff_confirmed: 'પુષ્ટિ થઈ ગઈ છે.',
   error_handoff_wrong_number: 'ખોટો નંબર.',
   error_handoff_tries_used: 'ઘણી વાર ખોટો નંબર: આ હેન્ડ-ઓફ પૂરો થયો છે.',
+
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: 'તમારા પર {product}',
+  showPhoto: 'મારો ફોટો બતાવો',
+  downloaded: '{file} નામે સેવ થયું',
 };
 
 export default gu;

@@ -170,6 +170,11 @@ export const hi: Translation = {
   error_handoff_confirmed: 'पुष्टि हो चुकी है।',
   error_handoff_wrong_number: 'गलत नंबर।',
   error_handoff_tries_used: 'बहुत बार गलत नंबर: यह हैंड-ऑफ़ ख़त्म हो गया है।',
+
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: 'आप पर {product}',
+  showPhoto: 'मेरी फ़ोटो दिखाएँ',
+  downloaded: '{file} नाम से सेव हो गई',
 };
 
 export default hi;

@@ -171,6 +171,11 @@ export const mr: Translation = {
   error_handoff_confirmed: 'पुष्टी झाली आहे.',
   error_handoff_wrong_number: 'चुकीचा नंबर.',
   error_handoff_tries_used: 'खूप वेळा चुकीचा नंबर: हे हँड-ऑफ संपले आहे.',
+
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: 'तुमच्यावर {product}',
+  showPhoto: 'माझा फोटो दाखवा',
+  downloaded: '{file} या नावाने सेव्ह झाले',
 };
 
 export default mr;

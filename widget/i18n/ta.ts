@@ -175,6 +175,11 @@ export const ta: Translation = {
   error_handoff_confirmed: 'ஏற்கெனவே உறுதிசெய்யப்பட்டது.',
   error_handoff_wrong_number: 'தவறான எண்.',
   error_handoff_tries_used: 'பலமுறை தவறான எண்: இந்தப் பரிமாற்றம் முடிந்துவிட்டது.',
+
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: 'உங்கள் மீது {product}',
+  showPhoto: 'என் புகைப்படத்தைக் காட்டவும்',
+  downloaded: '{file} என்ற பெயரில் சேமிக்கப்பட்டது',
 };
 
 export default ta;

@@ -166,6 +166,11 @@ export const te: Translation = {
   error_handoff_confirmed: 'ఇప్పటికే నిర్ధారించబడింది.',
   error_handoff_wrong_number: 'తప్పు నంబర్.',
   error_handoff_tries_used: 'చాలాసార్లు తప్పు నంబర్: ఈ హ్యాండ్-ఆఫ్ ముగిసింది.',
+
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: 'మీపై {product}',
+  showPhoto: 'నా ఫోటో చూపించండి',
+  downloaded: '{file} పేరుతో సేవ్ అయింది',
 };
 
 export default te;

@@ -178,6 +178,11 @@ export const ur: Translation = {
   error_handoff_confirmed: 'تصدیق ہو چکی ہے۔',
   error_handoff_wrong_number: 'غلط نمبر۔',
   error_handoff_tries_used: 'بہت بار غلط نمبر: یہ ہینڈ آف ختم ہو گیا ہے۔',
+
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: 'آپ پر {product}',
+  showPhoto: 'میری تصویر دکھائیں',
+  downloaded: '{file} کے نام سے محفوظ ہو گئی',
 };
 
 export default ur;

@@ -62,6 +62,8 @@ export class TryonPanel extends LitElement {
     context.clock.running = !after.notAnswering && beingMade(after.status, after.complete);
     if (readyInBackground(after) && !readyInBackground(before)) this.#readyBadge(true);
     context.result.sessionChanged(before, after, event);
+    // The full render arrives whole: whatever the first look was toggled to, the try-on comes first.
+    if (after.complete && !before.complete) context.compare.showResult();
     if (event.type === 'uploaded') context.photo.uploaded(event.photo.handle);
     if (event.type === 'use-last-photo') context.photo.reused(event.photo.handle);
     // Another photo (or none): the colour drafts made with the old one are not this shopper's now.
