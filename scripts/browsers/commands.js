@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { grabX } from './x-screenshot.js';
 
 const require = createRequire(import.meta.url);
 // The package's index re-exports each factory through a getter, read when the runner calls it;
@@ -148,14 +149,32 @@ export function installEngineCommands() {
   );
 }
 
+/**
+ * The page's viewport in WebKit, read from its X display (x-screenshot.js: WebKitWebDriver's own
+ * screenshot never answers there). Xvfb runs no window manager, so the window has no frame, and
+ * the toolbar webkit.js shrinks sits above the page: the viewport is the window's bottom-right
+ * innerWidth × innerHeight.
+ */
+async function webdriverViewport(session) {
+  const { display, driver } = session.browser;
+  if (!display) throw new Error('save-screenshot: this WebDriver browser runs on no X display of ours');
+  const window = await driver.getWindowRect();
+  const [width, height] = await driver.execute('return [innerWidth, innerHeight]');
+  const region = { x: window.x + window.width - width, y: window.y + window.height - height, width, height };
+  const rgb = await grabX(display, region);
+  return sharp(rgb, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
 /** Where `save-screenshot` writes: the docs' pictures, and nowhere else. */
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
 
 /**
  * `save-screenshot` with `{ name }`: the page's viewport as `docs/screenshots/<name>.png` (a name of
  * lower-case letters, digits and hyphens only, so a test cannot write elsewhere), in a palette of
- * colours, as the end-to-end screenshots are. Chromium and Firefox through puppeteer, WebKit
- * through WebDriver's own screenshot. Answers the picture's width, height and bytes.
+ * colours, as the end-to-end screenshots are. Chromium and Firefox through puppeteer, WebKit from
+ * its X display. Answers the picture's width, height and bytes.
  */
 export function screenshotPlugin() {
   return {
@@ -167,7 +186,7 @@ export function screenshotPlugin() {
         throw new Error(`save-screenshot: a name of a-z, 0-9 and "-" is needed, not ${JSON.stringify(name)}`);
       let shot;
       if (session.browser.type === 'webdriver') {
-        shot = Buffer.from(await session.browser.driver.takeScreenshot(), 'base64');
+        shot = await webdriverViewport(session);
       } else if (session.browser.type === 'puppeteer') {
         shot = Buffer.from(await session.browser.getPage(session.id).screenshot({ type: 'png' }));
       } else {
