@@ -240,10 +240,12 @@ export const panelStyles = css`
    * video below the image, a phone) scrolls inside the dialog.
    */
   [part='result'] {
-    --_media-room: 23.5rem;
+    --_media-room: 24rem;
   }
   [role='tabpanel'] {
-    --_media-room: 26.5rem;
+    --_media-room: 27.5rem;
+    display: grid;
+    gap: 0.5rem;
   }
   .frame > img, video, .compare img, .pictures > img {
     display: block;
