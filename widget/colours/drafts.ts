@@ -49,7 +49,7 @@ export class ColourDrafts {
     return this.tiles.length > 0 && this.tiles.every((t) => t.output !== undefined);
   }
 
-  /** Opens the grid for `photo`: colours already drafted with it are kept (each was paid for once), the others asked for now. */
+  /** Opens the colours for `photo`: colours already drafted with it are kept (each was paid for once), the others asked for now. */
   show(
     photo: string,
     colours: { id: string; name: string }[],
