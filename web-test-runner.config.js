@@ -2,7 +2,7 @@
 // scripts/browsers/engines.js, narrowed with TRYON_ENGINES), TypeScript through esbuild.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { engineLaunchers } from './scripts/browsers/engines.js';
-import { installEngineCommands } from './scripts/browsers/commands.js';
+import { installEngineCommands, screenshotPlugin } from './scripts/browsers/commands.js';
 import { countingReporter } from './scripts/wtr-counting-reporter.js';
 import { defaultReporter } from '@web/test-runner';
 import { fakeProxyMiddleware } from './test/widget/fake-proxy.js';
@@ -51,6 +51,7 @@ export default {
   ],
   // The plugin hands esbuild the file's text as it is, without following `extends`: the base is
   // where the options that change the emitted JavaScript (verbatimModuleSyntax, class fields) are.
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.base.json' })],
+  // save-screenshot writes the docs' pictures of the widget from each engine (scripts/browsers/commands.js).
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.base.json' }), screenshotPlugin()],
   reporters: [defaultReporter(), countingReporter(process.env.WTR_COUNTS_FILE)],
 };

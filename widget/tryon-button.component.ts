@@ -76,8 +76,11 @@ export function loadPanel(): Promise<unknown> {
  * @csspart result - The result step.
  * @csspart views - The view switcher (a tablist).
  * @csspart image - A rendered try-on image.
- * @csspart compare - The before/after comparison.
- * @csspart compare-handle - The comparison's slider handle.
+ * @csspart compare - The before/after comparison: the try-on and the shopper's photo under a divide, shown when "Before and after" is pressed.
+ * @csspart compare-handle - The comparison's slider handle (at least 44 px wide).
+ * @csspart before-after - Under a try-on image whose photo was sent from this page: the "Show my photo" and "Before and after" toggles.
+ * @csspart photo-toggle - "Show my photo" (aria-pressed): the shopper's photo whole in the try-on's place (also `secondary-button`).
+ * @csspart compare-toggle - "Before and after" (aria-pressed): the comparison with its divide (also `secondary-button`).
  * @csspart video - The try-on video.
  * @csspart actions - A row of buttons.
  * @csspart primary-button - The step's main button.
@@ -89,8 +92,8 @@ export function loadPanel(): Promise<unknown> {
  * @csspart cart-error - Why adding to the cart failed (role=alert).
  * @csspart first-look - The first look in the progress step (and kept in the error step when the full render failed): a quick draft, marked, with the full render's time so far and expected.
  * @csspart first-look-badge - The "Quick preview" mark on the first look.
- * @csspart colours - "See all colours": the grid of the other colours' drafts.
- * @csspart colour - One colour in that grid: its name, its draft and "Make this one in full quality".
+ * @csspart colours - "See all colours": the chosen colour's draft large, over a row of the other colours' drafts.
+ * @csspart colour - One colour in that row: a button with its draft as a thumbnail and its name.
  * @csspart unavailable-reason - Beside a disabled button (`when-unavailable="disable"`): why the product cannot be tried on today, in words.
  * @csspart not-opened - Beside the button after a press that could not open the dialog (its code did not load: offline, or a file missing on the shop's server), in words (role=alert).
  * @csspart alternatives - Beside the consent and photo steps: "No photo? See it on a model" and, on a computer, "Use your phone".
@@ -533,7 +536,6 @@ export class TryonButton extends LitElement implements PanelHost {
     }${
       this.panelLoaded
         ? html`<span role="status" class="ready-note">${ready?.announcement ?? ''}</span><tryon-panel .host=${this} @panel-status=${this.#onPanelStatus} @panel-ready=${this.#onPanelReady}
-            exportparts="dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error, first-look, first-look-badge, colours, colour, alternatives, models, model-grid, model, handoff, qr-code, handoff-code, handoff-confirm, handoff-number-input, handoff-sent, handoff-number, photo-check"
           ></tryon-panel>`
         : nothing
     }`;

@@ -1,10 +1,14 @@
 // The test commands (@web/test-runner-commands) the widget's tests use, made to work in every
-// engine. The stock ones cover Chromium; over WebDriver (WebKit) they cannot set the viewport or
+// engine, and one of ours: `save-screenshot`, a picture of the page for the docs in every engine. The stock ones cover Chromium; over WebDriver (WebKit) they cannot set the viewport or
 // hold a key down (Shift+Tab), and puppeteer's Firefox (WebDriver BiDi) knows no key "Space".
 // The runner adds the stock plugins itself, ahead of the config's own (a config plugin never sees
 // those commands), so this module wraps the stock factories where the runner takes them from.
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { grabX } from './x-screenshot.js';
 
 const require = createRequire(import.meta.url);
 // The package's index re-exports each factory through a getter, read when the runner calls it;
@@ -143,4 +147,56 @@ export function installEngineCommands() {
       return webdriverSetViewport(session, payload);
     },
   );
+}
+
+/**
+ * The page's viewport in WebKit, read from its X display (x-screenshot.js: WebKitWebDriver's own
+ * screenshot never answers there). Xvfb runs no window manager, so the window has no frame, and
+ * the toolbar webkit.js shrinks sits above the page: the viewport is the window's bottom-right
+ * innerWidth × innerHeight.
+ */
+async function webdriverViewport(session) {
+  const { display, driver } = session.browser;
+  if (!display) throw new Error('save-screenshot: this WebDriver browser runs on no X display of ours');
+  const window = await driver.getWindowRect();
+  const [width, height] = await driver.execute('return [innerWidth, innerHeight]');
+  const region = { x: window.x + window.width - width, y: window.y + window.height - height, width, height };
+  const rgb = await grabX(display, region);
+  return sharp(rgb, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+/** Where `save-screenshot` writes: the docs' pictures, and nowhere else. */
+const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
+
+/**
+ * `save-screenshot` with `{ name }`: the page's viewport as `docs/screenshots/<name>.png` (a name of
+ * lower-case letters, digits and hyphens only, so a test cannot write elsewhere), in a palette of
+ * colours, as the end-to-end screenshots are. Chromium and Firefox through puppeteer, WebKit from
+ * its X display. Answers the picture's width, height and bytes.
+ */
+export function screenshotPlugin() {
+  return {
+    name: 'tryon-save-screenshot',
+    async executeCommand({ command, payload, session }) {
+      if (command !== 'save-screenshot') return undefined;
+      const name = payload && typeof payload === 'object' ? payload.name : undefined;
+      if (typeof name !== 'string' || !/^[a-z0-9][a-z0-9-]{0,80}$/.test(name))
+        throw new Error(`save-screenshot: a name of a-z, 0-9 and "-" is needed, not ${JSON.stringify(name)}`);
+      let shot;
+      if (session.browser.type === 'webdriver') {
+        shot = await webdriverViewport(session);
+      } else if (session.browser.type === 'puppeteer') {
+        shot = Buffer.from(await session.browser.getPage(session.id).screenshot({ type: 'png' }));
+      } else {
+        throw new Error(`save-screenshot: no screenshot for browser type ${session.browser.type}`);
+      }
+      const png = await sharp(shot).png({ palette: true, quality: 80, compressionLevel: 9, effort: 10 }).toBuffer();
+      const { width, height } = await sharp(png).metadata();
+      await mkdir(SCREENSHOTS, { recursive: true });
+      await writeFile(join(SCREENSHOTS, `${name}.png`), png);
+      return { width, height, bytes: png.length };
+    },
+  };
 }

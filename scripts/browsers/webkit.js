@@ -153,6 +153,7 @@ export function webkitLauncher({ driverPath, xvfbPath, minibrowserPath = MINIBRO
   launcher.initialize = async (config, testFiles) => {
     stopAllWhenTheRunEnds();
     const display = await startXvfb(xvfbPath);
+    launcher.display = display;
     const port = await freePort();
     const driver = spawn(driverPath, [`--port=${port}`, '--host=local'], {
       // Xvfb has no GPU: composited layers would be drawn through Mesa's software OpenGL, which

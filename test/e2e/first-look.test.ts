@@ -35,9 +35,14 @@ async function decoded(image: Locator): Promise<string> {
   });
 }
 
-/** Moves the compare slider with a real key press and returns its value before and after. */
+/**
+ * Asks for the comparison ("Before and after": the picture shows whole until then), moves its
+ * slider with a real key press and returns its value before and after.
+ */
 async function slide(dialog: Locator, key: 'ArrowLeft' | 'ArrowRight'): Promise<[string | null, string | null]> {
   const slider = dialog.getByRole('slider', { name: 'Before and after' });
+  assert.equal(await slider.count(), 0, 'the picture whole until the comparison is asked for');
+  await dialog.getByRole('button', { name: 'Before and after', pressed: false }).click();
   const was = await slider.getAttribute('aria-valuenow');
   await slider.focus();
   await slider.press(key);

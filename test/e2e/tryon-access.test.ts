@@ -136,7 +136,7 @@ describe('keyboard and phone', () => {
           image && image.x >= 0 && image.x + image.width <= width + 0.5,
           `the result fits: ${JSON.stringify(image)}`,
         );
-        for (const name of ['Download', 'Try another photo']) {
+        for (const name of ['Download', 'Try another photo', 'Show my photo', 'Before and after']) {
           const control = await dialog.getByRole('button', { name }).boundingBox();
           assert.ok(
             control && control.height >= 40,

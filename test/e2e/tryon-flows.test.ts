@@ -114,10 +114,12 @@ describe('try-on flows in the demo shop', () => {
       // The README's picture: the dialog showing the front view, small enough to commit.
       await dialog.getByRole('tab', { name: 'Front' }).click();
       await resultImage(dialog, 'Garad Silk Saree, Bengali Drape');
-      // Slide the before/after comparison all the way to the result.
-      const compare = dialog.getByRole('slider', { name: 'Before and after' });
-      await compare.press('Home');
-      assert.equal(await compare.getAttribute('aria-valuenow'), '0');
+      // The try-on shows whole: no before/after divide until the shopper asks for it.
+      assert.equal(await dialog.getByRole('slider', { name: 'Before and after' }).count(), 0);
+      assert.equal(
+        await dialog.getByRole('button', { name: 'Before and after' }).getAttribute('aria-pressed'),
+        'false',
+      );
       const shot = await dialog.screenshot({ animations: 'disabled' });
       const png = await sharp(shot)
         .resize({ width: 560, withoutEnlargement: true })

@@ -125,8 +125,9 @@ describe('CSS parts', () => {
         rendered.add(name);
         if (relative(widgetDir, path) === buttonModule) renderedByButton.add(name);
       }
-      for (const match of text.matchAll(/exportparts="([^"]*)"/g)) {
-        for (const name of match[1]!
+      // In markup, or the panel's own list it sets as its `exportparts`.
+      for (const match of text.matchAll(/exportparts="([^"]*)"|EXPORTED_PARTS =\s*'([^']*)'/g)) {
+        for (const name of (match[1] ?? match[2])!
           .split(',')
           .map((n) => n.trim())
           .filter(Boolean))

@@ -1,7 +1,8 @@
 // "See all colours": the product's other colours as draft previews with the same photo (no new
-// upload), one request each up to the product's cap, in a grid a keyboard and a screen reader can
-// use, right to left and on a phone; "Make this one in full quality" makes that colour a normal
-// try-on without a first look of its own, its draft shown while it is made.
+// upload), one request each up to the product's cap, as a row of thumbnails named with their colour
+// (one shown large) that a keyboard and a screen reader can use, right to left and on a phone;
+// "Make this one in full quality" makes that colour a normal try-on without a first look of its
+// own, its draft shown while it is made.
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
@@ -43,7 +44,12 @@ const tryons = async (fake: Fake): Promise<FakeRequest[]> =>
 const uploads = async (fake: Fake): Promise<number> => (await fake.log()).filter((r) => r.path === '/photos').length;
 const grid = (el: TryonButton) => panelRoot(el).querySelector<HTMLElement>('[part="colours"]');
 const tiles = (el: TryonButton) => [...panelRoot(el).querySelectorAll<HTMLElement>('[part="colour"]')];
-/** The accessible name of a colour's button: its own text, then the colour's heading (aria-labelledby). */
+/** A colour's thumbnail button, by the colour's name. */
+const thumbnail = (el: TryonButton, name: string) =>
+  tiles(el)
+    .map((tile) => tile.querySelector('button')!)
+    .find((b) => b.querySelector('.colour-label')!.textContent!.trim() === name);
+/** The accessible name of "Make this one in full quality": its own text, then the colour shown large (aria-labelledby). */
 const nameOf = (button: Element | null | undefined): string => {
   const root = button?.getRootNode() as ShadowRoot | undefined;
   return (button?.getAttribute('aria-labelledby') ?? '')
@@ -51,10 +57,17 @@ const nameOf = (button: Element | null | undefined): string => {
     .map((id) => root?.getElementById(id)?.textContent?.trim())
     .join(' ');
 };
-const upgrade = (el: TryonButton, name: string) =>
-  [...panelRoot(el).querySelectorAll<HTMLButtonElement>('button[aria-labelledby]')].find(
-    (b) => nameOf(b) === `${en.makeFullQuality} ${name}`,
+/** "Make this one in full quality <colour>": the colour chosen first, as a shopper does. */
+const upgrade = (el: TryonButton, name: string) => {
+  thumbnail(el, name)!.click();
+  return until(
+    () =>
+      [...panelRoot(el).querySelectorAll<HTMLButtonElement>('button[aria-labelledby]')].find(
+        (b) => nameOf(b) === `${en.makeFullQuality} ${name}`,
+      ),
+    `"Make this one in full quality ${name}"`,
   );
+};
 
 async function result(
   scenario: Scenario,
@@ -110,9 +123,28 @@ describe('see all colours', () => {
       expect(draft.body!['requestId']).to.not.equal(main!.body!['requestId']);
     }
     expect(await uploads(fake)).to.equal(1);
-    expect(tiles(el).map((t) => t.querySelector('h4')!.textContent)).to.deep.equal(['Sindoor red', 'Emerald']);
+    // A row of real thumbnails, each a button named with its colour; the first shown large.
+    expect(tiles(el).map((t) => t.querySelector('button')!.textContent!.trim())).to.deep.equal([
+      'Sindoor red',
+      'Emerald',
+    ]);
     expect(tiles(el)[0]!.querySelector('img')!.src).to.contain('/files/draft-sindoor-red-front.png');
-    expect(tiles(el)[0]!.querySelector('img')!.alt).to.equal(en.previewImageAlt.replace('{product}', 'Sindoor red'));
+    expect(tiles(el)[1]!.querySelector('img')!.src).to.contain('/files/draft-emerald-front.png');
+    const large = () => grid(el)!.querySelector<HTMLImageElement>('.frame img[part="image"]')!;
+    expect(large().alt).to.equal(en.previewImageAlt.replace('{product}', 'Sindoor red'));
+    expect(large().src).to.contain('/files/draft-sindoor-red-front.png');
+    expect(thumbnail(el, 'Sindoor red')!.getAttribute('aria-pressed')).to.equal('true');
+    // Choosing a thumbnail shows that colour large.
+    thumbnail(el, 'Emerald')!.click();
+    await until(() => large().src.includes('/files/draft-emerald-front.png'), 'Emerald large');
+    expect(large().alt).to.equal(en.previewImageAlt.replace('{product}', 'Emerald'));
+    expect(thumbnail(el, 'Emerald')!.getAttribute('aria-pressed')).to.equal('true');
+    expect(thumbnail(el, 'Sindoor red')!.getAttribute('aria-pressed')).to.equal('false');
+    const drafted = tiles(el).map((t) => t.querySelector<HTMLImageElement>('img')!);
+    for (const thumb of drafted) {
+      const r = thumb.getBoundingClientRect();
+      expect(Math.min(r.width, r.height), 'a real thumbnail, not a dot').to.be.at.least(60);
+    }
     expect(statusText(el)).to.equal(en.coloursDone.replace('{ready}', '2').replace('{count}', '2'));
     // Nothing of a draft is downloaded or shared from here.
     const names = [...panelRoot(el).querySelectorAll('button')].map((b) => b.textContent!.trim());
@@ -143,8 +175,15 @@ describe('see all colours', () => {
     const states = tiles(el).map((t) => (t.querySelector('img') ? 'ready' : t.querySelector('.muted')!.textContent));
     expect(states.filter((x) => x === 'ready')).to.have.length(1);
     expect(states.filter((x) => x === en.colourUnavailable)).to.have.length(1);
-    // Only a colour with its draft can be made in full quality.
+    // The one with its draft is shown large and can be made in full quality; the other cannot.
     expect(grid(el)!.querySelectorAll('button[aria-labelledby]')).to.have.length(1);
+    const refused = tiles(el)
+      .find((t) => !t.querySelector('img'))!
+      .querySelector('button')!;
+    refused.click();
+    await until(() => refused.getAttribute('aria-pressed') === 'true', 'the refused colour chosen');
+    expect(grid(el)!.querySelector('.frame')!.textContent!.trim()).to.equal(en.colourUnavailable);
+    expect(grid(el)!.querySelectorAll('button[aria-labelledby]')).to.have.length(0);
     expect(statusText(el)).to.equal(en.coloursDone.replace('{ready}', '1').replace('{count}', '2'));
   });
 
@@ -165,7 +204,7 @@ describe('see all colours', () => {
     const seen = recordEvents(el);
     button(el, en.seeAllColours).click();
     await allIn(el, 2);
-    upgrade(el, 'Sindoor red')!.click();
+    (await upgrade(el, 'Sindoor red')).click();
     await until(() => el.status === 'queued' || el.status === 'rendering', 'the full render under way');
     const look = await until(
       () => panelRoot(el).querySelector<HTMLElement>('[part="first-look"]'),
@@ -204,14 +243,18 @@ describe('see all colours', () => {
     );
   });
 
-  it("works from the keyboard: Tab reaches each colour's button, Enter upgrades, Back returns focus to the result", async () => {
+  it("works from the keyboard: Tab reaches each colour's thumbnail, Enter shows it large, then full quality; Back returns focus to the result", async () => {
     const { el } = await result({ product: lehenga }, { variant: 'ivory' });
     const see = button(el, en.seeAllColours);
     see.focus();
     await sendKeys({ press: 'Enter' });
     await allIn(el, 2);
     await sendKeys({ press: 'Tab' });
-    expect(nameOf(focused(el))).to.equal(`${en.makeFullQuality} Sindoor red`);
+    expect(focused(el)?.textContent?.trim()).to.equal('Sindoor red');
+    await sendKeys({ press: 'Tab' });
+    expect(focused(el)?.textContent?.trim()).to.equal('Emerald');
+    await sendKeys({ press: 'Enter' });
+    await until(() => focused(el)?.getAttribute('aria-pressed') === 'true', 'Emerald chosen, focus kept');
     await sendKeys({ press: 'Tab' });
     expect(nameOf(focused(el))).to.equal(`${en.makeFullQuality} Emerald`);
     await sendKeys({ press: 'Tab' });
@@ -221,7 +264,7 @@ describe('see all colours', () => {
     await until(() => focused(el)?.id === 'step-title', "focus on the result's heading");
   });
 
-  it('right to left in Arabic, axe-clean, and two columns on a phone', async () => {
+  it('right to left in Arabic, axe-clean, and a row of 44 px thumbnails on a phone', async () => {
     await viewport({ width: 390, height: 800 });
     try {
       const fake = await fakeProxy({ product: lehenga });
@@ -233,13 +276,24 @@ describe('see all colours', () => {
       await reach(el, 'result');
       button(el, ar.seeAllColours!).click();
       await allIn(el, 2);
+      // WebKitGTK evaluates a stylesheet's @media again only once it is adopted anew (result-layout.test.ts).
+      const adopted = panelRoot(el);
+      adopted.adoptedStyleSheets = [...adopted.adoptedStyleSheets];
       const list = grid(el)!.querySelector<HTMLElement>('.colours')!;
       expect(getComputedStyle(list).direction).to.equal('rtl');
       const [first, second] = tiles(el).map((t) => t.getBoundingClientRect());
       // Side by side, the first colour on the right.
       expect(Math.abs(first!.top - second!.top)).to.be.below(2);
       expect(first!.left).to.be.above(second!.left);
-      for (const b of grid(el)!.querySelectorAll('button')) expect(b.getBoundingClientRect().height).to.be.at.least(44);
+      for (const b of grid(el)!.querySelectorAll('button')) {
+        const r = b.getBoundingClientRect();
+        expect(Math.min(r.width, r.height)).to.be.at.least(44);
+      }
+      // Each named with its colour as the shop names it.
+      expect(tiles(el).map((t) => t.querySelector('button')!.textContent!.trim())).to.deep.equal([
+        'Sindoor red',
+        'Emerald',
+      ]);
       const two = new Intl.NumberFormat('ar').format(2);
       expect(statusText(el)).to.equal(ar.coloursDone!.replace('{ready}', two).replace('{count}', two));
       await expect(el).to.be.accessible();

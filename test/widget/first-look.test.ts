@@ -84,7 +84,13 @@ describe('first look', () => {
     const el = await mount(fake);
     await submit(el);
     await lookPainted(el);
-    const slider = firstLook(el)!.querySelector<HTMLElement>('[role="slider"]')!;
+    // Whole first, as the result: the divide is asked for with "Before and after".
+    expect(firstLook(el)!.querySelector('[role="slider"]')).to.equal(null);
+    firstLook(el)!.querySelector<HTMLButtonElement>('[part~="compare-toggle"]')!.click();
+    const slider = await until(
+      () => firstLook(el)!.querySelector<HTMLElement>('[role="slider"]'),
+      'the divide on the first look',
+    );
     expect(slider.getAttribute('aria-valuenow')).to.equal('50');
     slider.focus();
     await sendKeys({ press: 'ArrowRight' });
@@ -104,13 +110,17 @@ describe('first look', () => {
     expect(fading.getAttribute('aria-hidden')).to.equal('true');
     expect(getComputedStyle(fading).animationName).to.equal('fade-out');
     expect(statusText(el)).to.equal(en.ready);
-    const resultSlider = panelRoot(el).querySelector<HTMLElement>('[part="result"] [role="slider"]')!;
+    // The full render arrives whole, whatever the first look was toggled to; its divide is asked for again.
+    expect(panelRoot(el).querySelector('[part="result"] [role="slider"]')).to.equal(null);
+    panelRoot(el).querySelector<HTMLButtonElement>('[part="result"] [part~="compare-toggle"]')!.click();
+    const resultSlider = await until(
+      () => panelRoot(el).querySelector<HTMLElement>('[part="result"] [role="slider"]'),
+      'the divide on the full render',
+    );
+    expect(resultSlider.getAttribute('aria-valuenow'), 'from the middle again').to.equal('50');
     resultSlider.focus();
     await sendKeys({ press: 'ArrowLeft' });
-    await until(
-      () => resultSlider.getAttribute('aria-valuenow') !== '55' && resultSlider.getAttribute('aria-valuenow') !== null,
-      'the divide moved on the full render',
-    );
+    await until(() => resultSlider.getAttribute('aria-valuenow') === '45', 'the divide moved on the full render');
     expect(buttonNames(el)).to.include(en.download);
     await expect(el).to.be.accessible();
   });

@@ -416,7 +416,9 @@ async function comparisonOnResult(
   el: Awaited<ReturnType<typeof mount>>,
 ): Promise<{ compare: HTMLElement; slider: HTMLElement }> {
   await tryOnUntil(el, 'result', { width: 400, height: 500 });
-  const compare = panelRoot(el).querySelector<HTMLElement>('[part="compare"]')!;
+  // The try-on shows whole first: the divide is asked for with "Before and after".
+  panelRoot(el).querySelector<HTMLButtonElement>('[part~="compare-toggle"]')!.click();
+  const compare = await until(() => panelRoot(el).querySelector<HTMLElement>('[part="compare"]'), 'the comparison');
   const image = compare.querySelector<HTMLImageElement>('img[part="image"]')!;
   await until(() => image.complete && image.naturalWidth > 0, 'the result decoded');
   return { compare, slider: compare.querySelector<HTMLElement>('[role="slider"]')! };

@@ -50,8 +50,13 @@ describe('keyboard only', () => {
       '/files/side.png',
     );
 
-    // The before/after comparison by keyboard.
-    const slider = panelRoot(el).querySelector<HTMLElement>('[role="slider"]')!;
+    // The before/after comparison by keyboard: asked for with its toggle, then the divide.
+    const toggle = panelRoot(el).querySelector<HTMLButtonElement>('[part~="compare-toggle"]')!;
+    expect(toggle.getAttribute('aria-pressed')).to.equal('false');
+    toggle.focus();
+    await sendKeys({ press: 'Enter' });
+    const slider = await until(() => panelRoot(el).querySelector<HTMLElement>('[role="slider"]'), 'the divide');
+    expect(toggle.getAttribute('aria-pressed')).to.equal('true');
     expect(slider.getAttribute('aria-label')).to.equal('Before and after');
     slider.focus();
     await sendKeys({ press: 'ArrowRight' });

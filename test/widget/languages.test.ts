@@ -189,8 +189,21 @@ describe('each language renders each step', () => {
         text(dictionary, 'resultAlt').replace('{product}', 'Red Banarasi saree'),
       );
       expectNoPlaceholderLeft(el);
+      // The try-on whole first, under its heading; the toggles in the language; "ready" only in the live region.
+      expect(panelRoot(el).querySelector('h3')!.textContent!.trim()).to.equal(
+        text(dictionary, 'resultTitle').replace('{product}', 'Red Banarasi saree'),
+      );
+      const toggles = [...panelRoot(el).querySelectorAll<HTMLButtonElement>('[part="before-after"] button')];
+      expect(toggles.map((b) => b.textContent!.trim())).to.deep.equal([
+        text(dictionary, 'showPhoto'),
+        text(dictionary, 'compare'),
+      ]);
+      toggles[1]!.click();
       // The before/after comparison shows "before" from the start edge: the right, right to left.
-      const before = panelRoot(el).querySelector<HTMLElement>('.compare .before');
+      const before = await until(
+        () => panelRoot(el).querySelector<HTMLElement>('.compare .before'),
+        'the before/after comparison',
+      );
       expect(before, 'the before/after comparison').to.exist;
       expect(getComputedStyle(before!).clipPath, 'before from the start edge').to.equal(
         RIGHT_TO_LEFT.has(code) ? 'inset(0px 0px 0px 50%)' : 'inset(0px 50% 0px 0px)',

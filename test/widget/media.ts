@@ -1,5 +1,5 @@
-// Media emulation and viewports in every engine the widget's tests run in.
-import { emulateMedia, setViewport } from '@web/test-runner-commands';
+// Media emulation, viewports and screenshots in every engine the widget's tests run in.
+import { emulateMedia, executeServerCommand, setViewport } from '@web/test-runner-commands';
 
 /**
  * emulateMedia goes through the DevTools protocol: Chromium's only. In Firefox (WebDriver BiDi) and
@@ -27,4 +27,17 @@ export async function viewport(size: { width: number; height: number }): Promise
     const given = /asked for \d+ × \d+, the page has (\d+) × (\d+)/.exec(String(error));
     if (!given || size.width > 600 || Number(given[1]) > 480 || Number(given[2]) !== size.height) throw error;
   }
+}
+
+/** Which engine runs the test, for the screenshots' names (Chromium, Firefox or WebKit by its user agent). */
+export function engine(): 'chromium' | 'firefox' | 'webkit' {
+  const agent = navigator.userAgent;
+  if (agent.includes('Firefox/')) return 'firefox';
+  if (agent.includes('Chrome/') || agent.includes('Chromium/')) return 'chromium';
+  return 'webkit';
+}
+
+/** Saves the page's viewport as `docs/screenshots/<name>.png` (scripts/browsers/commands.js); answers its size. */
+export function saveScreenshot(name: string): Promise<{ width: number; height: number; bytes: number }> {
+  return executeServerCommand('save-screenshot', { name });
 }

@@ -78,7 +78,7 @@ function resultControls(el: TryonButton): { name: string; node: HTMLElement }[] 
   const root = panelRoot(el);
   const nodes = [
     ...root.querySelectorAll<HTMLElement>(
-      '[part="result"] h3, [part="image"], [role="tab"], [role="slider"], [part="actions"] button, video, [role="status"]',
+      '[part="result"] h3, [part="image"], [role="tab"], [role="slider"], [part="actions"] button, [part="before-after"] button, video, [role="status"]',
     ),
   ].filter((node) => node.getClientRects().length > 0);
   return nodes.map((node) => ({
@@ -263,8 +263,10 @@ describe("the result step's layout", () => {
       }
       await decoded(el);
       const root = panelRoot(el);
+      root.querySelector<HTMLButtonElement>('[part~="compare-toggle"]')!.click();
+      const slider = await until(() => root.querySelector<HTMLElement>('[role="slider"]'), 'the divide');
+      await decoded(el);
       const image = root.querySelector<HTMLImageElement>('[part="image"]')!;
-      const slider = root.querySelector<HTMLElement>('[role="slider"]')!;
       const frame = root.querySelector<HTMLElement>('.frame')!;
       // The drawn box of an object-fit: contain image, from its natural size.
       const box = image.getBoundingClientRect();

@@ -12,8 +12,11 @@ export const english = new Texts({}, undefined);
 /** The before/after comparison's state as a step reads it (the controller itself is the panel's). */
 export const compare = {
   position: 50,
+  shown: 'result',
   onPointer: () => undefined,
   onKey: () => undefined,
+  togglePhoto: () => undefined,
+  toggleCompare: () => undefined,
 } as unknown as CompareController;
 
 const rendered: HTMLElement[] = [];

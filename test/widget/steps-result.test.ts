@@ -14,6 +14,7 @@ import { desktopHandoffStep, phoneSentStep } from '../../widget/alternatives/han
 import type { DesktopHandoffStep } from '../../widget/alternatives/handoff-step.js';
 import type { TryonOutput } from '../../widget/core/events.js';
 import { buttonNames, calls, compare, english, shown } from './step-render.js';
+import type { CompareController, Shown } from '../../widget/result/compare.js';
 
 const front: TryonOutput = { view: 'front', url: 'data:,front', type: 'image' };
 const back: TryonOutput = { view: 'back', url: 'data:,back', type: 'image' };
@@ -39,9 +40,11 @@ const result = (over: Partial<ResultStep> = {}): ResultStep => ({
 });
 
 describe('result step', () => {
-  it('one view: the image named for the product, no tabs, the heading focused, the usual ways on', () => {
+  it('one view: the image named for the product, no tabs, the heading (named for the product, not "ready") focused, the usual ways on', () => {
     const root = shown(resultStep(result()));
     expect(root.querySelector('[role="tablist"]')).to.equal(null);
+    expect(root.querySelector('h3')!.textContent).to.equal('Red saree on you');
+    expect(root.textContent, '"ready" is the live region\'s alone').to.not.contain(en.ready);
     expect(root.querySelector('img[part="image"]')!.getAttribute('alt')).to.equal('You wearing Red saree');
     expect(root.querySelector('[data-autofocus]')!.tagName).to.equal('H3');
     expect(buttonNames(root)).to.deep.equal([en.download, en.share, en.anotherPhoto, en.forgetPhoto]);
@@ -84,13 +87,52 @@ describe('result step', () => {
     expect(selected).to.deep.equal(['side', 'back', 'back']);
   });
 
-  it('with the shopper’s photo: the before/after slider; with a video: the player; no output: Download and Share disabled', () => {
-    const root = shown(
-      resultStep(result({ before: 'data:,me', outputs: [front, { view: 'front', url: 'data:,v', type: 'video' }] })),
-    );
+  it('with the shopper’s photo: the try-on whole, the photo and the slider behind two toggles; with a video: the player; no output: Download and Share disabled', () => {
+    const seen = calls();
+    const withShown = (state: Shown) =>
+      ({
+        ...compare,
+        shown: state,
+        togglePhoto: seen.as('photo'),
+        toggleCompare: seen.as('compare'),
+      }) as CompareController;
+    const step = (state: Shown) =>
+      result({
+        before: 'data:,me',
+        outputs: [front, { view: 'front', url: 'data:,v', type: 'video' }],
+        compare: withShown(state),
+      });
+    const pressed = (root: HTMLElement) =>
+      [...root.querySelectorAll('[part~="before-after"] button')].map((b) => [
+        b.textContent!.trim(),
+        b.getAttribute('aria-pressed'),
+      ]);
+    const whole = shown(resultStep(step('result')));
+    expect(whole.querySelector('[role="slider"]'), 'no divide until asked for').to.equal(null);
+    expect(whole.querySelector('img[part="image"]')!.classList.contains('off')).to.equal(false);
+    expect(whole.querySelector('img.photo')!.classList.contains('off')).to.equal(true);
+    expect(pressed(whole)).to.deep.equal([
+      [en.showPhoto, 'false'],
+      [en.compare, 'false'],
+    ]);
+    whole.querySelector<HTMLButtonElement>('[part~="photo-toggle"]')!.click();
+    whole.querySelector<HTMLButtonElement>('[part~="compare-toggle"]')!.click();
+    expect(seen.list).to.deep.equal(['photo', 'compare']);
+    const photo = shown(resultStep(step('photo')));
+    expect(photo.querySelector('img[part="image"]')!.classList.contains('off')).to.equal(true);
+    expect(photo.querySelector('img.photo:not(.off)')!.getAttribute('alt')).to.equal(en.yourPhoto);
+    expect(pressed(photo)).to.deep.equal([
+      [en.showPhoto, 'true'],
+      [en.compare, 'false'],
+    ]);
+    const root = shown(resultStep(step('compare')));
     const slider = root.querySelector('[role="slider"]')!;
     expect(slider.getAttribute('aria-label')).to.equal(en.compare);
     expect(slider.getAttribute('aria-valuenow')).to.equal('50');
+    expect(pressed(root)).to.deep.equal([
+      [en.showPhoto, 'false'],
+      [en.compare, 'true'],
+    ]);
     expect(root.querySelector('video')!.getAttribute('aria-label')).to.contain('Red saree');
     const empty = shown(resultStep(result({ outputs: [] })));
     const disabled = [...empty.querySelectorAll('button')].filter((b) => b.disabled).map((b) => b.textContent!.trim());
@@ -129,32 +171,62 @@ describe('result step', () => {
 });
 
 describe('"See all colours" step', () => {
-  it('a tile per colour: loading, unavailable, or its preview with "Make this one in full quality" named with its colour', () => {
+  const tiles = [
+    { variant: 'a', name: 'Ivory' },
+    { variant: 'b', name: 'Gold', output: false as const },
+    { variant: 'c', name: 'Green', output: front },
+  ];
+  const step = (chosen: number, seen = calls()) =>
+    coloursStep({
+      texts: english,
+      productName: 'Red saree',
+      tiles,
+      chosen: tiles[chosen],
+      onChoose: seen.as('choose'),
+      onUpgrade: seen.as('upgrade'),
+      onBack: seen.as('back'),
+      onImageError: seen.as('image-error'),
+    });
+
+  it('a row of buttons named with their colour, real thumbnails, the chosen one large with "Make this one in full quality <colour>"', () => {
     const seen = calls();
-    const root = shown(
-      coloursStep({
-        texts: english,
-        productName: 'Red saree',
-        tiles: [
-          { variant: 'a', name: 'Ivory' },
-          { variant: 'b', name: 'Gold', output: false },
-          { variant: 'c', name: 'Green', output: front },
-        ],
-        onUpgrade: seen.as('upgrade'),
-        onBack: seen.as('back'),
-        onImageError: seen.as('image-error'),
-      }),
-    );
-    const tiles = [...root.querySelectorAll('[part="colour"]')];
-    expect(tiles.map((tile) => tile.getAttribute('aria-busy'))).to.deep.equal(['true', 'false', 'false']);
-    expect(tiles[0]!.querySelector('.muted')!.textContent).to.equal(en.loading);
-    expect(tiles[1]!.querySelector('.muted')!.textContent).to.equal(en.colourUnavailable);
-    const upgrade = tiles[2]!.querySelector('button')!;
-    expect(upgrade.getAttribute('aria-labelledby')).to.equal('b2 c2');
-    expect(root.querySelector('#c2')!.textContent).to.equal('Green');
+    const root = shown(step(2, seen));
+    const row = [...root.querySelectorAll('[part="colour"]')];
+    expect(row.map((tile) => tile.getAttribute('aria-busy'))).to.deep.equal(['true', 'false', 'false']);
+    const buttons = row.map((tile) => tile.querySelector('button')!);
+    expect(buttons.map((b) => b.querySelector('.colour-label')!.textContent)).to.deep.equal(['Ivory', 'Gold', 'Green']);
+    expect(buttons.map((b) => b.getAttribute('aria-pressed'))).to.deep.equal(['false', 'false', 'true']);
+    // A thumbnail is the draft itself, silent: the colour's name beside it names the button.
+    expect(buttons[2]!.querySelector('img')!.getAttribute('src')).to.equal(front.url);
+    expect(buttons[2]!.querySelector('img')!.alt).to.equal('');
+    expect(buttons[0]!.textContent).to.contain(en.loading);
+    expect(buttons[1]!.textContent).to.contain(en.colourUnavailable);
+    const large = root.querySelector<HTMLImageElement>('.frame img[part="image"]')!;
+    expect(large.alt).to.equal(en.previewImageAlt.replace('{product}', 'Green'));
+    const upgrade = root.querySelector<HTMLButtonElement>('#upgrade')!;
+    const name = upgrade
+      .getAttribute('aria-labelledby')!
+      .split(' ')
+      .map((id) => root.querySelector(`#${id}`)!.textContent!.trim())
+      .join(' ');
+    expect(name).to.equal(`${en.makeFullQuality} Green`);
+    buttons[0]!.click();
     upgrade.click();
-    root.querySelector<HTMLButtonElement>('[part="actions"] button')!.click();
-    expect(seen.list).to.deep.equal(['upgrade', 'back']);
+    root.querySelector<HTMLButtonElement>('[part="actions"] button:last-child')!.click();
+    expect(seen.list).to.deep.equal(['choose', 'upgrade', 'back']);
+  });
+
+  it('a chosen colour still being made, or without a draft, says so large and offers no full quality', () => {
+    for (const [at, words] of [
+      [0, en.loading],
+      [1, en.colourUnavailable],
+    ] as const) {
+      const root = shown(step(at));
+      expect(root.querySelector('.frame')!.textContent!.trim()).to.equal(words);
+      expect(root.querySelector('#chosen-colour')!.textContent).to.equal(tiles[at]!.name);
+      expect(root.querySelector('#upgrade')).to.equal(null);
+      expect(buttonNames(root).at(-1)).to.equal(en.backToResult);
+    }
   });
 });
 

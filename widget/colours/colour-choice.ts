@@ -1,7 +1,8 @@
 // The colours a result offers, as a controller created once with the panel: "Try this colour" when
 // the page chose another variant than the result's (said once per result and variant in the live
-// region), and "See all colours", the grid of the other colours' drafts made with the result's photo
-// (drafts.ts), from which one is made in full ("Make this one in full quality").
+// region), and "See all colours", the other colours' drafts made with the result's photo (drafts.ts)
+// as a row of thumbnails, one shown large, from which one is made in full ("Make this one in full
+// quality").
 import type { ReactiveController } from 'lit';
 import { ColourDrafts, coloursToDraft } from './drafts.js';
 import type { ColourTile } from './drafts.js';
@@ -84,13 +85,19 @@ export class ColourChoice implements ReactiveController {
     this.#run.tryChosenVariant(this.#context.photo.prepared?.blob);
   };
 
-  /** "See all colours": the other colours' drafts with this result's photo, in a grid. */
+  /** "See all colours": the other colours' drafts with this result's photo, in a row. */
   readonly seeAll = () => {
     const photo = this.#run.session.photo;
     if (!photo) return;
     const colours = coloursToDraft(this.#run.product, this.#run.session.variant);
     this.drafts.show(photo.handle, colours, (variant, signal) => this.#run.colourDraft(variant, signal));
     this.#context.focusStep();
+  };
+
+  /** A colour's thumbnail chosen: its draft is shown large; nothing is said (the button's pressed state says it). */
+  readonly choose = (tile: ColourTile) => {
+    this.drafts.choose(tile.variant);
+    this.#context.panel.requestUpdate();
   };
 
   /** "Make this one in full quality": that colour at the product's tier; its draft shows meanwhile. */

@@ -24,20 +24,32 @@ export function coloursToDraft(
 
 export class ColourDrafts {
   tiles: ColourTile[] = [];
-  /** The grid is on screen (instead of the result). */
+  /** The colours are on screen (instead of the result). */
   open = false;
+  /** The colour the shopper chose to see large; until then, the first with its draft in. */
+  #chosen: string | undefined;
   /** The photo the tiles were made with. */
   photo: string | undefined;
   #abort = new AbortController();
 
   constructor(readonly changed: () => void) {}
 
+  /** The colour shown large: the one chosen, else the first whose draft is in, else the first. */
+  get chosen(): ColourTile | undefined {
+    return this.tiles.find((t) => t.variant === this.#chosen) ?? this.tiles.find((t) => t.output) ?? this.tiles[0];
+  }
+
+  /** The shopper chose a colour's thumbnail: it is shown large (at the panel's next render). */
+  choose(variant: string): void {
+    this.#chosen = variant;
+  }
+
   /** Every colour has its answer. */
   get settled(): boolean {
     return this.tiles.length > 0 && this.tiles.every((t) => t.output !== undefined);
   }
 
-  /** Opens the grid for `photo`: colours already drafted with it are kept (each was paid for once), the others asked for now. */
+  /** Opens the colours for `photo`: colours already drafted with it are kept (each was paid for once), the others asked for now. */
   show(
     photo: string,
     colours: { id: string; name: string }[],
@@ -68,6 +80,7 @@ export class ColourDrafts {
     this.#abort.abort();
     this.#abort = new AbortController();
     this.photo = undefined;
+    this.#chosen = undefined;
     this.tiles = [];
     this.open = false;
   }

@@ -183,6 +183,10 @@ export const ar: Translation = {
 
   longerThanUsual: 'يستغرق هذا وقتًا أطول من المعتاد. ما زال القياس قيد الإعداد.',
   keepWaiting: 'متابعة الانتظار',
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: '{product} عليك',
+  showPhoto: 'عرض صورتي',
+  downloaded: 'حُفظت باسم {file}',
 };
 
 export default ar;

@@ -188,6 +188,10 @@ export const bn: Translation = {
 
   longerThanUsual: 'এতে স্বাভাবিকের চেয়ে বেশি সময় লাগছে। আপনার ট্রাই-অন এখনও তৈরি হচ্ছে।',
   keepWaiting: 'অপেক্ষা করতে থাকুন',
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: 'আপনার গায়ে {product}',
+  showPhoto: 'আমার ছবি দেখান',
+  downloaded: '{file} নামে সেভ হয়েছে',
 };
 
 export default bn;

@@ -188,6 +188,10 @@ export const en = {
 
   longerThanUsual: 'This is taking longer than usual. Your try-on is still being made.',
   keepWaiting: 'Keep waiting',
+  // The result step: its heading (the live region alone says it is ready), the photo toggle, Download's word once saved.
+  resultTitle: '{product} on you',
+  showPhoto: 'Show my photo',
+  downloaded: 'Saved as {file}',
 };
 
 /** Every text of the widget, by key. */

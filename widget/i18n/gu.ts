@@ -185,6 +185,10 @@ export const gu: Translation = {
 
   longerThanUsual: 'આમાં સામાન્ય કરતાં વધુ સમય લાગી રહ્યો છે. તમારું ટ્રાય-ઑન હજી બની રહ્યું છે.',
   keepWaiting: 'રાહ જોતા રહો',
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: 'તમારા પર {product}',
+  showPhoto: 'મારો ફોટો બતાવો',
+  downloaded: '{file} નામે સેવ થયું',
 };
 
 export default gu;

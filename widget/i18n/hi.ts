@@ -183,6 +183,10 @@ export const hi: Translation = {
 
   longerThanUsual: 'इसमें आम तौर से ज़्यादा समय लग रहा है। आपका ट्राई-ऑन अभी बन रहा है।',
   keepWaiting: 'इंतज़ार करते रहें',
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: 'आप पर {product}',
+  showPhoto: 'मेरी फ़ोटो दिखाएँ',
+  downloaded: '{file} नाम से सेव हो गई',
 };
 
 export default hi;

@@ -184,6 +184,10 @@ export const mr: Translation = {
 
   longerThanUsual: 'याला नेहमीपेक्षा जास्त वेळ लागत आहे. तुमचा ट्राय-ऑन अजून तयार होत आहे.',
   keepWaiting: 'वाट पाहत राहा',
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: 'तुमच्यावर {product}',
+  showPhoto: 'माझा फोटो दाखवा',
+  downloaded: '{file} या नावाने सेव्ह झाले',
 };
 
 export default mr;

@@ -188,6 +188,10 @@ export const ta: Translation = {
 
   longerThanUsual: 'இது வழக்கத்தைவிட அதிக நேரம் எடுக்கிறது. உங்கள் தோற்றம் இன்னும் உருவாக்கப்படுகிறது.',
   keepWaiting: 'தொடர்ந்து காத்திருக்கவும்',
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: 'உங்கள் மீது {product}',
+  showPhoto: 'என் புகைப்படத்தைக் காட்டவும்',
+  downloaded: '{file} என்ற பெயரில் சேமிக்கப்பட்டது',
 };
 
 export default ta;

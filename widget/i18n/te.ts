@@ -177,6 +177,10 @@ export const te: Translation = {
 
   longerThanUsual: 'దీనికి సాధారణం కంటే ఎక్కువ సమయం పడుతోంది. మీ చిత్రం ఇంకా తయారవుతోంది.',
   keepWaiting: 'వేచి ఉండండి',
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: 'మీపై {product}',
+  showPhoto: 'నా ఫోటో చూపించండి',
+  downloaded: '{file} పేరుతో సేవ్ అయింది',
 };
 
 export default te;

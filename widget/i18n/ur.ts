@@ -191,6 +191,10 @@ export const ur: Translation = {
 
   longerThanUsual: 'اس میں معمول سے زیادہ وقت لگ رہا ہے۔ آپ کا ٹرائی آن ابھی تیار ہو رہا ہے۔',
   keepWaiting: 'انتظار جاری رکھیں',
+  // The result step: its heading, the photo toggle, Download's word once saved.
+  resultTitle: 'آپ پر {product}',
+  showPhoto: 'میری تصویر دکھائیں',
+  downloaded: '{file} کے نام سے محفوظ ہو گئی',
 };
 
 export default ur;

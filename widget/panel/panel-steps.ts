@@ -199,6 +199,8 @@ export function renderStep(p: PanelContext): TemplateResult | typeof nothing {
             texts,
             productName,
             tiles: p.colours.drafts.tiles,
+            chosen: p.colours.drafts.chosen,
+            onChoose: p.colours.choose,
             onUpgrade: p.colours.upgrade,
             onBack: p.colours.back,
             onImageError: p.imageFailed,

@@ -23,6 +23,14 @@ import { renderStep } from './panel-steps.js';
  *
  * @internal
  */
+/**
+ * Every part of the dialog's shadow root, forwarded through <tryon-button> to the page (the
+ * panel's `exportparts`). The panel sets it on itself, so the list weighs on its own lazy chunk, not
+ * on the first script a product page loads.
+ */
+const EXPORTED_PARTS =
+  'dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, before-after, photo-toggle, compare-toggle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error, first-look, first-look-badge, colours, colour, alternatives, models, model-grid, model, handoff, qr-code, handoff-code, handoff-confirm, handoff-number-input, handoff-sent, handoff-number, photo-check';
+
 export class TryonPanel extends LitElement {
   static override styles = panelStyles;
 
@@ -38,6 +46,11 @@ export class TryonPanel extends LitElement {
     super();
     // The run's one channel back: every change, with the public events it reports.
     this.#context.run.subscribe((change) => this.#runChanged(change));
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.setAttribute('exportparts', EXPORTED_PARTS);
   }
 
   get #dialog(): HTMLDialogElement | null {
@@ -62,6 +75,8 @@ export class TryonPanel extends LitElement {
     context.clock.running = !after.notAnswering && beingMade(after.status, after.complete);
     if (readyInBackground(after) && !readyInBackground(before)) this.#readyBadge(true);
     context.result.sessionChanged(before, after, event);
+    // The full render arrives whole: whatever the first look was toggled to, the try-on comes first.
+    if (after.complete && !before.complete) context.compare.showResult();
     if (event.type === 'uploaded') context.photo.uploaded(event.photo.handle);
     if (event.type === 'use-last-photo') context.photo.reused(event.photo.handle);
     // Another photo (or none): the colour drafts made with the old one are not this shopper's now.

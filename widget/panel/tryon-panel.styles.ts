@@ -245,23 +245,46 @@ export const panelStyles = css`
    * video below the image, a phone) scrolls inside the dialog.
    */
   [part='result'] {
-    --_media-room: 21rem;
-  }
-  [role='tabpanel'] {
     --_media-room: 24rem;
   }
-  .frame > img, video, .compare img {
+  [role='tabpanel'] {
+    --_media-room: 27.5rem;
+    display: grid;
+    gap: 0.5rem;
+  }
+  .frame > img, video, .compare img, .pictures > img {
     display: block;
     inline-size: 100%;
     max-block-size: min(60vh, max(15rem, calc(100dvh - var(--_media-room))));
     object-fit: contain;
   }
-  /* Room beside the image for half the handle, so it is whole at either end. */
+  /* The try-on and the shopper's photo in one cell: the one not shown keeps its room, unseen. */
+  .pictures {
+    display: grid;
+    inline-size: 100%;
+  }
+  .pictures > img {
+    grid-area: 1 / 1;
+  }
+  .pictures > .off {
+    visibility: hidden;
+  }
+  .before-after {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+  }
+  button[aria-pressed='true'] {
+    border-color: var(--_accent);
+    box-shadow: inset 0 -3px 0 var(--_accent);
+    font-weight: 600;
+  }
+  /* Room beside the image for half the handle (44 px, a thumb's target), so it is whole at either end. */
   .compare {
     position: relative;
     inline-size: 100%;
     box-sizing: border-box;
-    padding-inline: 1.25rem;
+    padding-inline: 1.375rem;
     touch-action: none;
     user-select: none;
     --pos: 50%;
@@ -270,8 +293,8 @@ export const panelStyles = css`
   .compare .before {
     position: absolute;
     inset-block: 0;
-    inset-inline-start: var(--box-start, 1.25rem);
-    inline-size: var(--box-size, calc(100% - 2.5rem));
+    inset-inline-start: var(--box-start, 1.375rem);
+    inline-size: var(--box-size, calc(100% - 2.75rem));
     block-size: 100%;
     background: var(--_surface);
     clip-path: inset(0 calc(100% - var(--pos)) 0 0);
@@ -287,10 +310,10 @@ export const panelStyles = css`
     pointer-events: none;
   }
   .compare-label[data-side='before'] {
-    inset-inline-start: calc(var(--box-start, 1.25rem) + 0.5rem);
+    inset-inline-start: calc(var(--box-start, 1.375rem) + 0.5rem);
   }
   .compare-label[data-side='after'] {
-    inset-inline-end: calc(var(--box-end, 1.25rem) + 0.5rem);
+    inset-inline-end: calc(var(--box-end, 1.375rem) + 0.5rem);
   }
   /* The dialog's own direction (its dictionary's), not the page's: an Arabic panel on an English page. */
   .compare:dir(rtl) .before {
@@ -299,8 +322,9 @@ export const panelStyles = css`
   .compare [role='slider'] {
     position: absolute;
     inset-block: 0;
-    inset-inline-start: calc(var(--handle, 50%) - 1.25rem);
-    inline-size: 2.5rem;
+    inset-inline-start: calc(var(--handle, 50%) - 1.375rem);
+    inline-size: 2.75rem;
+    min-block-size: 2.75rem;
     cursor: ew-resize;
     display: grid;
     place-items: center;
@@ -326,7 +350,7 @@ export const panelStyles = css`
     color: var(--_accent-text);
   }
   /* The first look, marked above it; the replaced one fades out over the full render's drawn box. */
-  .first-look, .colours li {
+  .first-look {
     display: grid;
     gap: 0.5rem;
     align-content: start;
@@ -357,17 +381,46 @@ export const panelStyles = css`
       visibility: hidden;
     }
   }
-  /* "See all colours": wraps to the dialog's width (two columns on a phone), in its direction. */
+  /*
+   * "See all colours": the chosen colour large, leaving room for the row of thumbnails under it;
+   * the row wraps to the dialog's width, in its direction. Each thumbnail is a button at least
+   * 44 px each way, its colour's name under its draft.
+   */
+  [part='colours'] {
+    --_media-room: 27rem;
+  }
+  .colour-name {
+    font-weight: 600;
+    text-align: center;
+  }
   .colours {
     list-style: none;
     margin: 0;
     padding: 0;
-    display: grid;
-    grid-template-columns: repeat(auto-fill, minmax(min(9rem, 100%), 1fr));
-    gap: 0.75rem;
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
   }
-  .colours h4 {
-    margin: 0;
+  .colours button {
+    display: grid;
+    justify-items: center;
+    align-content: start;
+    gap: 0.25rem;
+    inline-size: 5.5rem;
+    min-block-size: 2.75rem;
+    padding: 0.25rem;
+    font-size: 0.9rem;
+    line-height: 1.3;
+  }
+  .colours img, .thumb-wait {
+    display: grid;
+    place-items: center;
+    inline-size: 100%;
+    block-size: 5.5rem;
+    object-fit: contain;
+    background: var(--_surface);
+    border-radius: calc(var(--_radius) / 2);
+    font-size: 0.8rem;
   }
   .alternatives {
     padding-block-start: 0;

@@ -3,38 +3,40 @@
 // endpoint's origin.
 import type { TryonOutput } from '../core/events.js';
 
-/**
- * Saves an output under a name of ours (`<product>-<view>.<ext>`), via `container` for the link.
- * The file is fetched and saved from a blob, so the link never points at the output's URL: it
- * downloads under our name even when the proxy is on another origin, and nothing is ever opened
- * in the page. Resolves false when the file could not be fetched (nothing was saved).
- */
 /** Our name for an output's file, `<product>-<view>.<ext>`: the saved file's and the shared picture's. */
 export function outputFileName(output: TryonOutput, product: string): string {
   const extension = output.type === 'video' ? 'mp4' : (output.contentType ?? '').includes('png') ? 'png' : 'jpg';
   return `${product}-${output.view}.${extension}`;
 }
 
-export async function download(output: TryonOutput, product: string, container: Node): Promise<boolean> {
+/**
+ * Saves an output under a name of ours (`<product>-<view>.<ext>`), via `container` for the link.
+ * The file is fetched and saved from a blob, so the link never points at the output's URL: it
+ * downloads under our name even when the proxy is on another origin, and nothing is ever opened
+ * in the page. Resolves with the file's name once the browser has it, undefined when the file could not be
+ * fetched (nothing was saved).
+ */
+export async function download(output: TryonOutput, product: string, container: Node): Promise<string | undefined> {
   let blob: Blob;
   try {
     const response = await fetch(output.url);
-    if (!response.ok) return false;
+    if (!response.ok) return undefined;
     blob = await response.blob();
   } catch {
-    return false;
+    return undefined;
   }
   const href = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = href;
-  link.download = outputFileName(output, product);
+  const fileName = outputFileName(output, product);
+  link.download = fileName;
   link.rel = 'noopener';
   link.style.display = 'none';
   container.appendChild(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(href), 60_000);
-  return true;
+  return fileName;
 }
 
 /** What a share says: the product's name as its title, a sentence naming it, and the product page. */

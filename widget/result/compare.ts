@@ -1,5 +1,8 @@
-// The before/after divide as a reactive controller: its position (0–100, the share of the
-// "before" photo shown from the start edge), moved by keyboard or pointer, right-to-left aware.
+// Before and after as a reactive controller: what the picture shows (the try-on whole, the
+// shopper's own photo whole, or the two side by side under a divide), and the divide's position
+// (0–100, the share of the "before" photo shown from the start edge), moved by keyboard or
+// pointer, right-to-left aware. The try-on comes first and whole: the shopper's first sight of
+// themselves in the garment is never half a picture; the photo and the divide are asked for.
 // It travels over the result's drawn box only: a portrait shown with object-fit: contain leaves
 // blank margins beside it, and a divide moving over those would show no change.
 // The position reaches CSS through the CSSOM, never a style attribute, so that a shop's strict
@@ -31,8 +34,12 @@ function drawnBox(area: HTMLElement): DrawnBox | undefined {
   return { start, size, end: area.clientWidth - start - size };
 }
 
+/** What the picture shows: the try-on, the shopper's photo, or both under the divide. */
+export type Shown = 'result' | 'photo' | 'compare';
+
 export class CompareController implements ReactiveController {
   position = 50;
+  shown: Shown = 'result';
 
   readonly #host: ReactiveControllerHost;
   readonly #area: () => HTMLElement | null | undefined;
@@ -74,10 +81,31 @@ export class CompareController implements ReactiveController {
     this.#place();
   }
 
-  /** A new result starts from the middle again. */
+  /** A new result starts whole again, and its divide from the middle. */
   reset(): void {
     this.position = 50;
+    this.shown = 'result';
   }
+
+  /** The try-on whole again (the full render took the first look's place). */
+  showResult(): void {
+    if (this.shown === 'result') return;
+    this.shown = 'result';
+    this.#host.requestUpdate();
+  }
+
+  /** "Show my photo" (a toggle): the shopper's photo whole in the try-on's place, then back. */
+  readonly togglePhoto = (): void => {
+    this.shown = this.shown === 'photo' ? 'result' : 'photo';
+    this.#host.requestUpdate();
+  };
+
+  /** "Before and after" (a toggle): the divide over the two, from the middle, then the try-on whole again. */
+  readonly toggleCompare = (): void => {
+    this.shown = this.shown === 'compare' ? 'result' : 'compare';
+    this.position = 50;
+    this.#host.requestUpdate();
+  };
 
   hostDisconnected(): void {
     this.reset();

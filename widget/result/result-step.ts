@@ -1,5 +1,6 @@
-// The result step: the image of each view (a tablist when there are several, with the arrow keys
-// of the tabs pattern), the before/after comparison, the video, and what to do next.
+// The result step: the image of each view, whole and first (a tablist when there are several, with
+// the arrow keys of the tabs pattern), the shopper's photo and the before/after divide as toggles
+// under it, the video, and what to do next.
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { TryonOutput } from '../core/events.js';
@@ -119,8 +120,24 @@ function askedAgain(url: string, round: number): string {
 }
 
 /**
- * One drawn try-on image (the full render or the first look), with the before/after comparison
- * when the shopper's photo is known. `alt` names what it is; `onLoad` hears it painted.
+ * "Show my photo" and "Before and after", two toggles (aria-pressed) under the picture: the
+ * shopper's photo whole in the try-on's place, or the two under the divide; pressed again, the
+ * try-on whole.
+ */
+function beforeAfter(step: ImageView): TemplateResult {
+  const { texts, compare } = step;
+  return html`<div class="before-after" part="before-after">
+    <button type="button" part="photo-toggle secondary-button" aria-pressed=${compare.shown === 'photo' ? 'true' : 'false'}
+      @click=${compare.togglePhoto}>${texts.t('showPhoto')}</button>
+    <button type="button" part="compare-toggle secondary-button" aria-pressed=${compare.shown === 'compare' ? 'true' : 'false'}
+      @click=${compare.toggleCompare}>${texts.t('compare')}</button>
+  </div>`;
+}
+
+/**
+ * One drawn try-on image (the full render or the first look), whole. When the shopper's photo is
+ * known, the toggles under it show that photo in its place, or the two under the before/after
+ * divide. `alt` names what it is; `onLoad` hears it painted.
  */
 export function image(
   step: ImageView,
@@ -135,18 +152,39 @@ export function image(
   const src = askedAgain(output.url, step.round ?? 0);
   if (!step.before)
     return html`<div class="frame"><img part="image" src=${src} alt=${alt} @load=${onLoad} @error=${onImageError}>${fade}</div>`;
+  // One outer template for every state, so the toggles are the same elements after a press and
+  // keep the focus; only the picture inside the frame changes.
+  return html`<div class="frame">${compare.shown === 'compare' ? divide(step, src, alt, fade, onLoad) : pictures(step, src, alt, fade, onLoad)}</div>${beforeAfter(step)}`;
+}
+
+/**
+ * The try-on and the shopper's photo in one grid cell, the one not shown hidden (and out of the
+ * accessibility tree): the frame keeps the taller one's height, so toggling moves nothing around it.
+ */
+function pictures(step: ImageView, src: string, alt: string, fade: unknown, onLoad?: () => void): TemplateResult {
+  const { texts, compare, onImageError } = step;
+  const photo = compare.shown === 'photo';
+  return html`<div class="pictures">
+      <img part="image" class=${photo ? 'off' : ''} src=${src} alt=${alt} @load=${onLoad} @error=${onImageError}>${fade}
+      <img class=${photo ? 'photo' : 'photo off'} src=${step.before ?? ''} alt=${texts.t('yourPhoto')} @error=${onImageError}>
+    </div>`;
+}
+
+/** The try-on and the shopper's photo under the before/after divide. */
+function divide(step: ImageView, src: string, alt: string, fade: unknown, onLoad?: () => void): TemplateResult {
+  const { texts, compare, onImageError } = step;
   const position = compare.position;
-  return html`<div class="frame"><div class="compare" part="compare"
+  return html`<div class="compare" part="compare"
       @pointerdown=${compare.onPointer} @pointermove=${compare.onPointer}>
     <img part="image" src=${src} alt=${alt} @load=${onLoad} @error=${onImageError}>${fade}
-    <img class="before" src=${step.before} alt="" @error=${onImageError}>
+    <img class="before" src=${step.before ?? ''} alt="" @error=${onImageError}>
     <!-- Visual labels only: the slider's own name says "Before and after". -->
     <span class="compare-label" data-side="before" aria-hidden="true">${texts.t('compareBefore')}</span>
     <span class="compare-label" data-side="after" aria-hidden="true">${texts.t('compareAfter')}</span>
     <div role="slider" part="compare-handle" tabindex="0" aria-label=${texts.t('compare')}
       aria-valuemin="0" aria-valuemax="100" aria-valuenow=${position} aria-valuetext="${position}%"
       aria-orientation="horizontal" @keydown=${compare.onKey}></div>
-  </div></div>`;
+  </div>`;
 }
 
 export function resultStep(step: ResultStep): TemplateResult {
@@ -163,7 +201,8 @@ export function resultStep(step: ResultStep): TemplateResult {
   const offer = step.colourOffer;
   const onKey = (event: KeyboardEvent) => onTabKey(event, step.onSelect);
   return html`<div part="result" class="body">
-    <h3 id="step-title" tabindex="-1" ?data-autofocus=${!switcher && !offer}>${texts.t('ready')}</h3>
+    <!-- Named for what it shows: "ready" is the live region's, said once, not beside it again. -->
+    <h3 id="step-title" tabindex="-1" ?data-autofocus=${!switcher && !offer}>${texts.t('resultTitle', { product: step.productName })}</h3>
     ${
       switcher
         ? html`<div role="tablist" part="views" aria-label=${texts.t('views')}>

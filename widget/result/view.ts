@@ -1,7 +1,7 @@
 // The result on screen, as a controller created once with the panel: which view is shown (the first
 // to arrive, then the shopper's choice), the first look fading out under the full render that took
 // its place, a video brought into view when it lands below the fold, and Download and Share of what
-// is shown (actions.ts), said in the live region.
+// is shown (actions.ts), said in the live region (Download with the file's name).
 import type { ReactiveController } from 'lit';
 import { hasOutput } from '../run/session.js';
 import type { SessionEvent, SessionState } from '../run/session.js';
@@ -92,9 +92,10 @@ export class ResultView implements ReactiveController {
     const { output, complete, outputs } = context.run.session;
     const chosen = output === 'video' && complete ? outputs.find((o) => o.type === 'video') : this.#currentImage();
     if (!chosen) return;
-    // The result stays on screen; the live region says the save failed, so Download can be pressed again.
-    if (!(await download(chosen, context.host.product, context.root)))
-      context.announce(context.texts.t('error_generic'));
+    // The result stays on screen; the live region says the save failed, so Download can be pressed again,
+    // or, once the browser has the file, the name it is saved under: without it the button seemed to do nothing.
+    const fileName = await download(chosen, context.host.product, context.root);
+    context.announce(fileName ? context.texts.t('downloaded', { file: fileName }) : context.texts.t('error_generic'));
   };
 
   readonly share = async () => {
