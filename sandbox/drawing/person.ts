@@ -153,6 +153,71 @@ function keepFigure(mask: Float32Array, seeds: [number, number][]): number {
   return count / (size * size);
 }
 
+const segmentDistance = (px: number, py: number, a: [number, number], b: [number, number]) => {
+  const dx = b[0] - a[0];
+  const dy = b[1] - a[1];
+  const t = Math.max(0, Math.min(1, ((px - a[0]) * dx + (py - a[1]) * dy) / (dx * dx + dy * dy || 1)));
+  return Math.hypot(px - (a[0] + dx * t), py - (a[1] + dy * t));
+};
+
+/**
+ * Clears the cells far from the body's bones (a capsule round each limb, the torso and the head,
+ * a shoulder-width across): a door frame or a chair the segmentation joined to the figure falls
+ * away. Only when every landmark is sure; otherwise the outline is left as it is.
+ */
+function keepToBody(mask: Float32Array, l: Landmarks, toCell: (p: Landmark) => [number, number]): void {
+  if (LANDMARKS.slice(5).some((name) => l[name].score < MIN_SCORE)) return;
+  const c = (name: LandmarkName) => toCell(l[name]);
+  const shoulders = Math.hypot(
+    c('leftShoulder')[0] - c('rightShoulder')[0],
+    c('leftShoulder')[1] - c('rightShoulder')[1],
+  );
+  const beyond = (from: LandmarkName, to: LandmarkName): [number, number] => {
+    const [ax, ay] = c(from);
+    const [bx, by] = c(to);
+    return [bx + (bx - ax) * 0.35, by + (by - ay) * 0.35];
+  };
+  const bones: [[number, number], [number, number], number][] = [
+    [c('leftShoulder'), c('leftElbow'), 0.3],
+    [c('leftElbow'), beyond('leftElbow', 'leftWrist'), 0.3],
+    [c('rightShoulder'), c('rightElbow'), 0.3],
+    [c('rightElbow'), beyond('rightElbow', 'rightWrist'), 0.3],
+    [c('leftHip'), c('leftKnee'), 0.38],
+    [c('leftKnee'), beyond('leftKnee', 'leftAnkle'), 0.32],
+    [c('rightHip'), c('rightKnee'), 0.38],
+    [c('rightKnee'), beyond('rightKnee', 'rightAnkle'), 0.32],
+    [c('leftShoulder'), c('leftHip'), 0.22],
+    [c('rightShoulder'), c('rightHip'), 0.22],
+    [c('leftShoulder'), c('rightShoulder'), 0.22],
+    [c('leftHip'), c('rightHip'), 0.22],
+    [c('nose'), c('nose'), 0.75],
+    [
+      c('nose'),
+      [(c('leftShoulder')[0] + c('rightShoulder')[0]) / 2, (c('leftShoulder')[1] + c('rightShoulder')[1]) / 2],
+      0.5,
+    ],
+  ];
+  // The torso itself: inside the quadrilateral shoulders–hips (same side of each edge).
+  const quad = [c('leftShoulder'), c('rightShoulder'), c('rightHip'), c('leftHip')];
+  const inTorso = (x: number, y: number) => {
+    let sign = 0;
+    for (let k = 0; k < 4; k++) {
+      const [ax, ay] = quad[k]!;
+      const [bx, by] = quad[(k + 1) % 4]!;
+      const cross = Math.sign((bx - ax) * (y - ay) - (by - ay) * (x - ax));
+      if (cross !== 0 && sign !== 0 && cross !== sign) return false;
+      if (cross !== 0) sign = cross;
+    }
+    return true;
+  };
+  for (let y = 0; y < SEGMENT; y++)
+    for (let x = 0; x < SEGMENT; x++) {
+      const i = y * SEGMENT + x;
+      if (mask[i]! <= 0 || inTorso(x, y)) continue;
+      if (!bones.some(([a, b, r]) => segmentDistance(x, y, a, b) <= r * shoulders)) mask[i] = 0;
+    }
+}
+
 /** The person in an RGB picture, or null when there is none the models are sure of. */
 export async function findPerson(picture: Raw): Promise<Person | null> {
   const { width, height, data, channels } = picture;
@@ -194,6 +259,7 @@ export async function findPerson(picture: Raw): Promise<Person | null> {
       l.leftHip,
       l.rightHip,
     ].map(toCell);
+    keepToBody(cells, landmarks, toCell);
     if (keepFigure(cells, seeds) < MIN_OUTLINE) return null;
 
     // Back to the photo's pixels, bilinear, with the soft edge steepened (the model's 0.3–0.7 band
