@@ -1,14 +1,14 @@
 // The sandbox's try-on render: a real picture made from the shopper's photo and the garment, so a
 // demo and the tests see something that looks like a try-on and says plainly that it is a sandbox
 // render. The front view is composed here: the person found in the photo by models (person.ts),
-// lifted off their own ground, stood full-length in a portrait frame before the drawn backdrop,
-// dressed in the garment by their landmarks (dressing.ts), captioned and marked. Every other view is
+// lifted off their own ground where they stand in it, before the drawn backdrop, dressed in the
+// garment by their landmarks (dressing.ts), captioned and marked. Every other view is
 // made from the front's layers (views.ts), and videos from them too (video.ts). Whatever could not
 // be read or found is drawn as a captioned stand-in and noted, never guessed.
 import sharp from 'sharp';
 import type { Sharp } from 'sharp';
 import { backdropSvg, backdropTone } from './backdrops.js';
-import { bandHeight, markingSvg } from './captions.js';
+import { markingSvg } from './captions.js';
 import { boundsOf, medianColour } from './figure.js';
 import type { Ellipse, Raw } from './figure.js';
 import { dressingSvg } from './dressing.js';
@@ -24,13 +24,10 @@ import { viewPicture } from './views.js';
 
 export { markingSvg } from './captions.js';
 
-/** A render is a full-length portrait, 3:4; a draft is half the size ("cheap and meant for iteration"). */
-const frameOf = { full: { width: 768, height: 1024 }, draft: { width: 384, height: 512 } };
-/** The photo is read at most this size; the models look at a copy of at most `lookSide`. */
-const photoSide = 1024;
+/** Long side of a render, the photo's own frame; a draft is half that ("cheap and meant for iteration"). */
+const longSide = { full: 1024, draft: 512 };
+/** The models look at a copy of the photo at most this size. */
 const lookSide = 512;
-/** A small figure is enlarged at most this much (more would show only blur). */
-const maxEnlarge = 3;
 const defaultHair: Colour = { r: 43, g: 29, b: 22 };
 
 /** The backdrop's average tone, for what is drawn in the backdrop's colour. */
@@ -65,16 +62,12 @@ export function backdropPicture(background: string, width: number, height: numbe
 /** The person in the photo, or why there is none (the render draws a stand-in and says so). */
 async function lookForPerson(
   bytes: Uint8Array,
-): Promise<{ photo: Raw; person: Person } | { title: string; note: string }> {
+  side: number,
+): Promise<{ photo: Raw; person: Person } | { photo?: Raw; title: string; note: string }> {
   let photo: Raw;
   try {
     photo = await rawOf(
-      (await personImage(bytes)).resize({
-        width: photoSide,
-        height: photoSide,
-        fit: 'inside',
-        withoutEnlargement: true,
-      }),
+      (await personImage(bytes)).resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true }),
       3,
     );
   } catch (error) {
@@ -90,9 +83,9 @@ async function lookForPerson(
   try {
     found = await findPerson(small);
   } catch (error) {
-    return { title: 'person models failed', note: `the person models could not run (${message(error)})` };
+    return { photo, title: 'person models failed', note: `the person models could not run (${message(error)})` };
   }
-  if (!found) return { title: 'no person found', note: 'no person found in the photo' };
+  if (!found) return { photo, title: 'no person found', note: 'no person found in the photo' };
   if (small === photo) return { photo, person: found };
   const kx = photo.width / small.width;
   const ky = photo.height / small.height;
@@ -110,49 +103,18 @@ async function lookForPerson(
 }
 
 /**
- * The person lifted off their photo and stood in the frame: full length, centred, feet just above
- * the caption band, enlarged at most `maxEnlarge` times. RGBA at the frame's size, with the
- * landmarks moved with it; null when the outline is empty.
+ * The person lifted off their photo where they stand in it (the render keeps the photo's frame, so
+ * a before-and-after shows the same person in the same place): RGBA, the outline as alpha.
  */
-async function standInFrame(
-  photo: Raw,
-  person: Person,
-  frame: { width: number; height: number },
-): Promise<{ layer: Buffer; landmarks: Landmarks } | null> {
-  const binary = new Uint8Array(person.mask.length);
-  for (let i = 0; i < binary.length; i++) binary[i] = person.mask[i]! > 127 ? 255 : 0;
-  const box = boundsOf(binary, photo.width, photo.height);
-  if (!box) return null;
-  const { width, height } = frame;
-  const floor = height - bandHeight(width, height, 2) - Math.round(height * 0.02);
-  const room = { width: width * 0.92, height: floor - height * 0.04 };
-  const scale = Math.min(room.height / box.height, room.width / box.width, maxEnlarge);
-  const w = Math.max(1, Math.round(box.width * scale));
-  const h = Math.max(1, Math.round(box.height * scale));
-  const left = Math.round((width - w) / 2);
-  const top = Math.round(floor - h);
-  const rgba = Buffer.alloc(photo.width * photo.height * 4);
+function liftedOff(photo: Raw, person: Person): { layer: Buffer; landmarks: Landmarks } {
+  const layer = Buffer.alloc(photo.width * photo.height * 4);
   for (let i = 0, j = 0; i < photo.width * photo.height; i++, j += 3) {
-    rgba[i * 4] = photo.data[j]!;
-    rgba[i * 4 + 1] = photo.data[j + 1]!;
-    rgba[i * 4 + 2] = photo.data[j + 2]!;
-    rgba[i * 4 + 3] = person.mask[i]!;
+    layer[i * 4] = photo.data[j]!;
+    layer[i * 4 + 1] = photo.data[j + 1]!;
+    layer[i * 4 + 2] = photo.data[j + 2]!;
+    layer[i * 4 + 3] = person.mask[i]!;
   }
-  const figure = await sharp(rgba, rawInput(photo, 4)).extract(box).resize(w, h, { fit: 'fill' }).raw().toBuffer();
-  const layer = await sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
-    .composite([{ input: figure, raw: { width: w, height: h, channels: 4 }, left, top }])
-    .raw()
-    .toBuffer();
-  const landmarks = {} as Landmarks;
-  for (const name of LANDMARKS) {
-    const p = person.landmarks[name];
-    landmarks[name] = {
-      x: left + (p.x - box.left) * (w / box.width),
-      y: top + (p.y - box.top) * (h / box.height),
-      score: p.score,
-    };
-  }
-  return { layer, landmarks };
+  return { layer, landmarks: person.landmarks };
 }
 
 /** The stand-in figure, its reason on it, at the frame's size, with its drawn landmarks. */
@@ -231,20 +193,24 @@ export async function renderFront(input: {
     input.log?.(`sandbox: render: ${note}`);
   };
   const draft = input.tier === 'draft';
-  const frame = draft ? frameOf.draft : frameOf.full;
-  const { width, height } = frame;
+  const side = draft ? longSide.draft : longSide.full;
 
-  const [found, garment, backdrop] = await Promise.all([
-    lookForPerson(input.person),
+  const [found, garment] = await Promise.all([
+    lookForPerson(input.person, side),
     cloth(input.garment, input.garmentFromPerson, problem),
-    backdropPicture(input.background, width, height),
   ]);
-  let figure = 'person' in found ? await standInFrame(found.photo, found.person, frame) : null;
-  const personFound = figure !== null;
-  if (!figure) {
-    const why = 'person' in found ? { title: 'no person found', note: 'no person found in the photo' } : found;
-    problem(`${why.note}: a stand-in figure is shown`);
-    figure = await standInFigure(frame, why.title, why.note);
+  // The photo's own frame; an unreadable photo's stand-in is a 3:4 portrait.
+  const frame = found.photo
+    ? { width: found.photo.width, height: found.photo.height }
+    : { width: Math.round(side * 0.75), height: side };
+  const { width, height } = frame;
+  const backdrop = await backdropPicture(input.background, width, height);
+  const personFound = 'person' in found;
+  let figure: { layer: Buffer; landmarks: Landmarks };
+  if ('person' in found) figure = liftedOff(found.photo, found.person);
+  else {
+    problem(`${found.note}: a stand-in figure is shown`);
+    figure = await standInFigure(frame, found.title, found.note);
   }
   const { svg, fit } = dressingSvg(figure.landmarks, {
     category: input.category,

@@ -11,7 +11,7 @@ describe('image try-on happy path', () => {
   });
   after(() => sb.close());
 
-  it('renders a single front view that downloads as a real JPEG, a 768 × 1024 portrait', async () => {
+  it('renders a single front view that downloads as a real JPEG the size of the person photo', async () => {
     const files = await inputs(sb);
     const submit = await sb.json('POST', '/v1/images/tryon', { json: imageBody(files) });
     assert.equal(submit.status, 202);
@@ -41,9 +41,8 @@ describe('image try-on happy path', () => {
     assert.equal(Number(content.headers.get('content-length')), bytes.length);
     const meta = await sharp(bytes).metadata();
     assert.equal(meta.format, 'jpeg');
-    // A full-length portrait whatever the photo's shape (this one is 400 × 600).
-    assert.equal(meta.width, 768);
-    assert.equal(meta.height, 1024);
+    assert.equal(meta.width, 400);
+    assert.equal(meta.height, 600);
   });
 
   it('builds a catalog: parent of type catalog, front first, four downloadable decoded outputs', async () => {
@@ -72,7 +71,7 @@ describe('image try-on happy path', () => {
       const bytes = Buffer.from(await content.arrayBuffer());
       assert.equal(Number(content.headers.get('content-length')), bytes.length);
       const meta = await sharp(bytes).metadata();
-      assert.deepEqual([meta.format, meta.width, meta.height], ['jpeg', 768, 1024]);
+      assert.deepEqual([meta.format, meta.width, meta.height], ['jpeg', 400, 600]);
       pictures.push(await sharp(bytes).resize(32, 48, { fit: 'fill' }).raw().toBuffer());
     }
     // A distinct look per view: no two outputs are the same picture.
@@ -131,7 +130,7 @@ describe('image try-on happy path', () => {
     assert.deepEqual([meta.format, meta.width, meta.height], ['jpeg', 768, 1024]);
   });
 
-  it('frames a large photo in the same 768 × 1024 portrait', async () => {
+  it('caps the output at 1024 on the long side', async () => {
     const big = await upload(sb, await personPhoto(1200, 1800), 'person');
     const files = await inputs(sb);
     const job = await settled(
@@ -139,10 +138,10 @@ describe('image try-on happy path', () => {
       (await sb.json('POST', '/v1/images/tryon', { json: imageBody({ ...files, person: big.body.id }) })).body.id,
     );
     const [output] = (await sb.json('GET', `/v1/images/${job.id}/outputs`)).body.data;
-    assert.deepEqual([output.width, output.height], [768, 1024]);
+    assert.deepEqual([output.width, output.height], [683, 1024]);
     const bytes = Buffer.from(await (await sb.call('GET', `/v1/files/${output.file_id}/content`)).arrayBuffer());
     const meta = await sharp(bytes).metadata();
-    assert.deepEqual([meta.width, meta.height], [768, 1024]);
+    assert.deepEqual([meta.width, meta.height], [683, 1024]);
   });
 
   it('reports an unknown job and an unknown file as 404 with a JSON error', async () => {
