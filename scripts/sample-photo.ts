@@ -54,14 +54,24 @@ for (let i = 0; i < info.width * info.height; i++) {
   const k = outline[i]! / 255;
   for (let c = 0; c < 3; c++) plain[i * 3 + c] = Math.round(data[i * 3 + c]! * k + ground[c]! * (1 - k));
 }
-// A 3:5 portrait around him: a tenth of his height above, a twentieth below, enlarged twice.
+// A 3:5 portrait around him, centred on his torso (the widget's before-and-after slider starts in the
+// middle): a tenth of his height above, a twentieth below, the plain ground extended where the
+// photo ends, enlarged twice.
 const figureHeight = bottom - top + 1;
-const cropHeight = Math.min(info.height, Math.round(figureHeight * 1.15));
+const cropHeight = Math.round(figureHeight * 1.15);
 const cropWidth = Math.round((cropHeight * 3) / 5);
-const cropTop = Math.max(0, Math.min(info.height - cropHeight, top - Math.round(figureHeight * 0.1)));
-const cropLeft = Math.max(0, Math.round((left + right) / 2 - cropWidth / 2));
-await sharp(plain, { raw: { width: info.width, height: info.height, channels: 3 } })
-  .extract({ left: cropLeft, top: cropTop, width: cropWidth, height: cropHeight })
+const torsoX = (l.leftShoulder.x + l.rightShoulder.x + l.leftHip.x + l.rightHip.x) / 4;
+const cropLeft = Math.round(torsoX - cropWidth / 2);
+const cropTop = top - Math.round(figureHeight * 0.1);
+const pad = Math.max(0, -cropLeft, -cropTop, cropTop + cropHeight - info.height);
+const background = { r: ground[0]!, g: ground[1]!, b: ground[2]! };
+// Extended first, in a pipeline of its own: sharp would extract before it extends.
+const extended = await sharp(plain, { raw: { width: info.width, height: info.height, channels: 3 } })
+  .extend({ top: pad, bottom: pad, left: pad, right: pad, background })
+  .raw()
+  .toBuffer();
+await sharp(extended, { raw: { width: info.width + 2 * pad, height: info.height + 2 * pad, channels: 3 } })
+  .extract({ left: cropLeft + pad, top: cropTop + pad, width: cropWidth, height: cropHeight })
   .resize(cropWidth * ENLARGE, cropHeight * ENLARGE, { kernel: 'lanczos3' })
   .jpeg({ quality: 90, mozjpeg: true })
   .toFile(out);
