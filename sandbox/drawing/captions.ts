@@ -25,8 +25,8 @@ export const bandHeight = (width: number, height: number, lines: number) =>
   Math.round(captionFont(width, height) * (lines * 1.35 + 0.8));
 
 /**
- * The caption band at the foot of the picture and a small "SANDBOX" badge in the top corner
- * farther from the figure (`figure`, its box in the picture's pixels), so the mark never sits on
+ * The caption band at the foot of the picture and a small "SANDBOX" badge just above it, on the
+ * side farther from the figure (`figure`, its box in the picture's pixels), so the mark never sits on
  * the person or the garment.
  */
 export function markingSvg(
@@ -51,9 +51,11 @@ export function markingSvg(
   const roomLeft = figure ? figure.left : width;
   const roomRight = figure ? width - (figure.left + figure.width) : 0;
   const x = roomRight > roomLeft ? width - margin - badgeWidth : margin;
+  // Just above the caption band: a before-and-after view labels its two top corners.
+  const y = Math.round(height - band - margin - badge * 1.6);
   return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">
-    <rect x="${x}" y="${margin}" width="${badgeWidth}" height="${badge * 1.6}" rx="${badge * 0.3}" fill="#d0021b"/>
-    <text x="${x + badgeWidth / 2}" y="${margin + badge * 1.15}" font-size="${badge}" font-weight="bold" text-anchor="middle" fill="#ffffff">SANDBOX</text>
+    <rect x="${x}" y="${y}" width="${badgeWidth}" height="${badge * 1.6}" rx="${badge * 0.3}" fill="#d0021b"/>
+    <text x="${x + badgeWidth / 2}" y="${y + badge * 1.15}" font-size="${badge}" font-weight="bold" text-anchor="middle" fill="#ffffff">SANDBOX</text>
     <rect x="0" y="${height - band}" width="${width}" height="${band}" fill="#000000" fill-opacity="0.62"/>
     <g fill="#ffffff">${text}</g>
   </svg>`);
