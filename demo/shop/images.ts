@@ -14,9 +14,10 @@ import { colourImage, products, type Colour, type Product } from './products.js'
 export const SHOPPER_PHOTO = 'shopper.jpg';
 
 /**
- * The sample photo the pages offer shoppers: a real photo of one person, head to feet, which the
- * widget's photo check accepts (a drawn figure cannot pass a real check). OpenCV's sample
- * messi5.jpg, 1.5× (Debian's opencv-doc; its copyright file puts OpenCV's samples/data under
+ * The sample photo the pages offer shoppers: a real photo of one person, head to feet, facing the
+ * camera on a plain ground, which the widget's photo check accepts for every product (a drawn
+ * figure cannot pass a real check). Made by scripts/sample-photo.ts from OpenCV's sample
+ * basketball1.png (Debian's opencv-doc; its copyright file puts OpenCV's samples/data under
  * Apache-2.0 AND BSD-3-Clause: docs/widget.md, "The photo check"). Committed beside this file and
  * copied into the images folder at start. The drawn shopper.jpg stays for the tests that upload it.
  */

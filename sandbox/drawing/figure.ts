@@ -1,7 +1,7 @@
-// Where the person (or the flat-laid garment) is in a picture, found without a model: the ground
-// is whatever connects to the picture's edge through small, smooth colour steps (a studio wall, a
-// floor gradient, the paper of a flat-lay), and the rest is the subject. Real photos with busy
-// grounds do not separate; callers then say so (never silently).
+// Where a flat-laid garment (or a reference person's outfit) is in a picture, found without a
+// model: the ground is whatever connects to the picture's edge through small, smooth colour steps
+// (the paper of a flat-lay, a studio wall), and the rest is the subject. A busy ground does not
+// separate; callers then say so (never silently). The shopper is found by models (person.ts).
 
 /** A raw picture: `channels` bytes per pixel, row by row. */
 export interface Raw {
@@ -102,56 +102,6 @@ export function boundsOf(
     }
   }
   return right < 0 ? null : { left, top, width: right - left + 1, height: bottom - top + 1 };
-}
-
-/**
- * The head of a standing figure: from the mask's first row near the middle down to the neck
- * (`neckY`, where the garment starts), as wide as the mask is there. Without a mask (the photo's
- * ground could not be separated) the head is assumed where a centred full-length portrait has it.
- */
-export function headOf(mask: Uint8Array | null, width: number, height: number, neckY: number): Ellipse {
-  const assumed: Ellipse = { cx: width / 2, cy: height * 0.175, rx: width * 0.085, ry: height * 0.085 };
-  if (!mask) return assumed;
-  const from = Math.round(width * 0.3);
-  const to = Math.round(width * 0.7);
-  let top = -1;
-  for (let y = 0; y < neckY && top < 0; y++) {
-    let run = 0;
-    for (let x = from; x < to; x++)
-      if (mask[y * width + x]! > 127 && ++run > width * 0.02) {
-        top = y;
-        break;
-      }
-  }
-  if (top < 0 || neckY - top < height * 0.05) return assumed;
-  // Width at the upper half of the head (below that, long hair and shoulders widen the mask).
-  const lefts: number[] = [];
-  const rights: number[] = [];
-  for (let y = top; y < top + (neckY - top) * 0.5; y++) {
-    let l = -1;
-    let r = -1;
-    for (let x = from; x < to; x++) {
-      if (mask[y * width + x]! > 127) {
-        if (l < 0) l = x;
-        r = x;
-      }
-    }
-    if (l >= 0) {
-      lefts.push(l);
-      rights.push(r);
-    }
-  }
-  const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-  const left = median(lefts);
-  const right = median(rights);
-  if (right - left < width * 0.04) return assumed;
-  const bottom = top + (neckY - top) * 0.85;
-  return {
-    cx: (left + right) / 2,
-    cy: (top + bottom) / 2,
-    rx: (right - left) / 2 + width * 0.01,
-    ry: (bottom - top) / 2,
-  };
 }
 
 /** The median colour of the subject's pixels inside a box, or null if none are there. */

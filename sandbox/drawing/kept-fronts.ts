@@ -1,5 +1,5 @@
 // The last few front renders, by what they were made from. A front is a pure function of its
-// inputs (the photo's bytes, the garment's, the mode, the backdrop and the tier), and a shop's
+// inputs (the photo's bytes, the garment's, the mode, the backdrop, the category and drape, and the tier), and a shop's
 // demo, like the tests, tries the same photo on the same garment again and again (a catalog after
 // a first look, a retry, another shopper on the shop's model): drawing it once saves the sandbox's
 // costliest step without changing a pixel. Each job still waits its own drawn time, captions its
@@ -13,6 +13,9 @@ export interface FrontInputs {
   garment: Uint8Array;
   garmentFromPerson: boolean;
   background: string;
+  /** The garment's category and drape: the dressing differs by them. */
+  category: string;
+  subtype?: string | undefined;
   tier: Tier;
 }
 
@@ -22,7 +25,9 @@ export function frontKey(inputs: FrontInputs): string {
   for (const bytes of [inputs.person, inputs.garment]) {
     hash.update(String(bytes.byteLength)).update(':').update(bytes);
   }
-  hash.update(JSON.stringify([inputs.garmentFromPerson, inputs.background, inputs.tier]));
+  hash.update(
+    JSON.stringify([inputs.garmentFromPerson, inputs.background, inputs.category, inputs.subtype ?? null, inputs.tier]),
+  );
   return hash.digest('hex');
 }
 

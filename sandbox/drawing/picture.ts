@@ -3,6 +3,7 @@
 // on every output. Types only, in a module of their own so that views.ts and render.ts do not
 // import each other.
 import type { Ellipse } from './figure.js';
+import type { Landmarks } from './person.js';
 import type { View } from '../api/tryon-request.js';
 
 /** A decoded picture kept raw (RGB) so derived views start from pixels, not a second JPEG pass. */
@@ -27,6 +28,12 @@ export interface Front extends Picture {
   hair: Colour;
   /** Where the garment starts: the head and neck are above. */
   neckY: number;
+  /** The body's landmarks in the render's pixels: the person's, or the stand-in figure's. */
+  landmarks: Landmarks;
+  /** The dressed figure's box in the render's pixels (the "SANDBOX" badge keeps clear of it). */
+  figureBox: { left: number; top: number; width: number; height: number };
+  /** False when no person was found (or the photo was unreadable) and a stand-in figure is drawn. */
+  personFound: boolean;
   draft: boolean;
   /** What could not be read or done, captioned on every output made from this front. */
   notes: string[];

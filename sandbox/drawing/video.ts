@@ -1,5 +1,5 @@
-// The sandbox's video try-on: real H.264 MP4 frames made from the front render (the figure turning
-// or moving as the motion asks, the camera moving as it asks) and encoded by the ffmpeg that
+// The sandbox's video try-on: real H.264 MP4 frames made from the front's layers (the dressed figure turning
+// or moving as the motion asks over the drawn backdrop, the camera moving as it asks) and encoded by the ffmpeg that
 // @ffmpeg-installer ships, so the widget's video step plays a real file. Small frames keep it quick.
 import { spawn } from 'node:child_process';
 import { accessSync, chmodSync, constants } from 'node:fs';
@@ -7,8 +7,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { backdropOf, captionLines, markingSvg } from './render.js';
-import type { Picture, RenderLabels } from './picture.js';
+import { backdropPicture, captionLines, markingSvg } from './render.js';
+import type { Front, Picture, RenderLabels } from './picture.js';
 
 export interface VideoSpec extends RenderLabels {
   duration_seconds: number;
@@ -38,17 +38,24 @@ export function ffmpegBinary(): Promise<string> {
 const even = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
 const raw = (width: number, height: number, channels: 3 | 4) => ({ raw: { width, height, channels } });
 
-/** A backdrop twice the frame width with posts on it, so a moving camera shows. */
-function backdropSvg(width: number, height: number, background: string): Buffer {
-  const { r, g, b } = backdropOf(background);
-  const posts = Array.from(
-    { length: 12 },
-    (_, i) =>
-      `<rect x="${(i * width) / 6}" y="0" width="${width / 40}" height="${height}" fill="#000" fill-opacity="${i % 2 ? 0.12 : 0.22}"/>`,
-  ).join('');
-  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width * 2}" height="${height}">
-    <rect width="100%" height="100%" fill="rgb(${r},${g},${b})"/>${posts}
-    <rect x="0" y="${height * 0.86}" width="100%" height="${height * 0.14}" fill="#000" fill-opacity="0.15"/></svg>`);
+/**
+ * The drawn backdrop twice the frame's width (itself, then itself mirrored, so the join does not
+ * show), so an orbiting camera slides past it behind the figure.
+ */
+async function stageOf(background: string, width: number, height: number): Promise<Buffer> {
+  const once = await backdropPicture(background, width, height);
+  const mirrored = await sharp(once, raw(width, height, 3))
+    .flop()
+    .raw()
+    .toBuffer();
+  return sharp({ create: { width: width * 2, height, channels: 3, background: { r: 0, g: 0, b: 0 } } })
+    .composite([
+      { input: once, ...raw(width, height, 3), left: 0, top: 0 },
+      { input: mirrored, ...raw(width, height, 3), left: width, top: 0 },
+    ])
+    .removeAlpha()
+    .raw()
+    .toBuffer();
 }
 
 /** Where the figure is and how it is turned at time t (0..1): the motion, visible. */
@@ -91,7 +98,7 @@ async function frame(
 ): Promise<Buffer> {
   const { width, height } = size;
   const p = pose(spec.motion, t, width, height);
-  let body = sharp(figure.data, raw(figure.width, figure.height, 3))
+  let body = sharp(figure.data, raw(figure.width, figure.height, 4))
     .resize({ width: Math.max(2, Math.round(figure.width * p.scaleX)), height: figure.height, fit: 'fill' })
     .ensureAlpha();
   if (p.mirrored) body = body.flop().modulate({ brightness: 0.7 });
@@ -130,29 +137,30 @@ async function frame(
     .toBuffer();
 }
 
-/** A real H.264 MP4: duration × fps frames of the front render, moving and filmed as asked. */
+/** A real H.264 MP4: duration × fps frames of the dressed figure on the drawn backdrop, moving and filmed as asked. */
 export async function renderVideo(
-  front: Picture,
+  front: Front,
   spec: VideoSpec,
   signal?: AbortSignal,
 ): Promise<{ bytes: Buffer; width: number; height: number }> {
   const scale = Math.min(1, longSide / Math.max(front.width, front.height));
   const width = even(front.width * scale);
   const height = even(front.height * scale);
-  const figure = await sharp(front.data, raw(front.width, front.height, 3))
+  const figure = await sharp(await front.figure(), raw(front.width, front.height, 4))
     .resize({ width, height, fit: 'fill' })
     .raw()
     .toBuffer();
   const figurePicture: Picture = { data: figure, width, height };
-  const backdrop = await sharp(backdropSvg(width, height, spec.background))
-    .removeAlpha()
-    .raw()
-    .toBuffer();
+  const backdrop = await stageOf(spec.background, width, height);
+  const scaleBox = (n: number) => n * (width / front.width);
   const lines = [
     ...captionLines(spec),
     `video · ${spec.motion} · camera ${spec.camera} · ${spec.duration_seconds}s @ ${spec.fps} fps`,
   ];
-  const overlay = await sharp(markingSvg(width, height, lines))
+  const box = front.figureBox;
+  const overlay = await sharp(
+    markingSvg(width, height, lines, { left: scaleBox(box.left), width: scaleBox(box.width) }),
+  )
     .ensureAlpha()
     .raw()
     .toBuffer();

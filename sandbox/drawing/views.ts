@@ -106,8 +106,11 @@ export async function viewPicture(front: Front, view: View): Promise<Picture> {
       .blur(1.5)
       .raw()
       .toBuffer();
-    const head = { ...front.head, cx: width - front.head.cx };
-    const hair = hairSvg(width, height, { ...head, ry: head.ry * 1.05 }, front.hair, 1);
+    // From behind, the hair covers the head and falls over the neck to the garment's neckline.
+    const top = front.head.cy - front.head.ry * 1.1;
+    const bottom = Math.max(front.head.cy + front.head.ry * 1.05, front.neckY + front.head.ry * 0.1);
+    const head = { ...front.head, cx: width - front.head.cx, cy: (top + bottom) / 2, ry: (bottom - top) / 2 / 1.1 };
+    const hair = hairSvg(width, height, head, front.hair, 1);
     const dim = Buffer.from(
       `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#000" fill-opacity="0.16"/></svg>`,
     );

@@ -301,6 +301,8 @@ export class JobRunner {
       garment: garmentSource.bytes,
       garmentFromPerson: req.mode === 'person_to_person',
       background: req.background,
+      category: req.garment.category,
+      subtype: renderLabels(job, 'front').subtype,
       tier: job.tier,
     };
     const log = (line: string) => this.options.log(`${line} (job ${job.id})`);

@@ -23,6 +23,7 @@ import { clusterScale } from './cluster-scale.js';
 import { workersRuntime } from './workers-runtime.js';
 import { firstLook } from './first-look.js';
 import { photoCheck } from './photo-check.js';
+import { sandboxRender } from './sandbox-render.js';
 
 const ALL: Benchmark[] = [
   pageWeight,
@@ -35,6 +36,7 @@ const ALL: Benchmark[] = [
   workersRuntime,
   firstLook,
   photoCheck,
+  sandboxRender,
 ];
 
 /** Benchmarks whose figures guard a budget: one that cannot run fails the bench instead of passing it silently. */

@@ -1,9 +1,13 @@
 // Pictures of the result step for the docs, made by this test: the four-view catalog in the demo
 // shop at a 1366×768 laptop and a 390×844 phone, light and dark, English and Arabic (right to
 // left), written under docs/screenshots/. Each is taken once the result is complete and its image
-// decoded, and the step is checked to fit: on the laptop nothing to scroll for.
+// decoded, and the step is checked to fit: on the laptop nothing to scroll for. Then the same
+// result from real photos of people, in English: the demo's sample photo, and (with Debian's
+// opencv-doc) the footballer in a stadium crowd and the man in an office; each result's front keeps
+// the photo's frame (test/sandbox/render.test.ts checks these photos' renders closely).
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
@@ -13,6 +17,7 @@ import type { Shop } from './shop.js';
 import { goOnPastPhotoCheck } from './photo-check.js';
 import ar from '../../widget/i18n/ar.js';
 import checkAr from '../../widget/photo/check/i18n/check-ar.js';
+import { OPENCV_DATA, opencvDataPresent, peoplePhoto } from '../photos/people.js';
 
 const PRODUCT = 'saree-bengali-haveli';
 const SIZES = [
@@ -32,8 +37,8 @@ after(async () => {
 });
 
 /** The whole try-on, driven by parts and roles that do not depend on the language. */
-async function catalogResult(page: Page, lang: string): Promise<void> {
-  await openProduct(page, shop, PRODUCT);
+async function catalogResult(page: Page, lang: string, photo = SHOPPER_PHOTO, where: Shop = shop): Promise<void> {
+  await openProduct(page, where, PRODUCT);
   const button = page.locator('tryon-button').first();
   // Arabic through the element's own lang: the shop's page stays in English.
   await button.evaluate((el, code) => el.setAttribute('lang', code), lang);
@@ -55,7 +60,7 @@ async function catalogResult(page: Page, lang: string): Promise<void> {
   await dialog.waitFor({ state: 'visible' });
   await dialog.locator('input[type="checkbox"]').check();
   await dialog.locator('[part="primary-button"]').click();
-  await dialog.locator('#file').setInputFiles(SHOPPER_PHOTO);
+  await dialog.locator('#file').setInputFiles(photo);
   // Until the photo is prepared, the primary button is "Choose a photo".
   await dialog.locator('img[part="preview"]').waitFor({ state: 'visible' });
   await goOnPastPhotoCheck(dialog, lang === 'ar' ? { send: [ar.submit!], anyway: checkAr.useAnyway } : undefined);
@@ -110,6 +115,88 @@ describe('screenshots of the result step for the docs', () => {
                 .toBuffer();
               assert.ok(png.length <= 400 * 1024, `screenshot is ${png.length} bytes`);
               await writeFile(join(OUT, `result-${size.name}-${scheme}-${lang}.png`), png);
+            }
+            assert.deepEqual(problems, []);
+          },
+          { viewport: { width: size.width, height: size.height } },
+        );
+      });
+    }
+  }
+});
+
+/** The result's front image, fetched as the page shows it: its pixels, to see what the sandbox drew. */
+async function frontImage(page: Page): Promise<Buffer> {
+  const src = await page
+    .getByRole('dialog')
+    .locator('img[part="image"]')
+    .first()
+    .evaluate((img: HTMLImageElement) => img.currentSrc || img.src);
+  const response = await page.request.get(src);
+  assert.equal(response.status(), 200);
+  return response.body();
+}
+
+describe('screenshots of the result from real photos of people', () => {
+  let folder: string;
+  const photos: { name: string; path: () => string }[] = [
+    { name: 'sample', path: () => join(root, 'demo/shop/sample-person.jpg') },
+  ];
+  before(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'tryon-screenshot-photos-'));
+    if (!opencvDataPresent()) return;
+    await writeFile(join(folder, 'footballer.jpg'), await peoplePhoto('full'));
+    await writeFile(
+      join(folder, 'office.jpg'),
+      await sharp(join(OPENCV_DATA, 'basketball1.png')).jpeg({ quality: 92 }).toBuffer(),
+    );
+  });
+  after(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+  if (opencvDataPresent())
+    photos.push(
+      { name: 'footballer', path: () => join(folder, 'footballer.jpg') },
+      { name: 'office', path: () => join(folder, 'office.jpg') },
+    );
+  else photos.push({ name: `(no ${OPENCV_DATA}: the opencv-doc photos are left out)`, path: () => '' });
+
+  for (const photo of photos.filter((p) => !p.name.startsWith('('))) {
+    for (const size of SIZES) {
+      test(`${photo.name}, ${size.name}, light and dark`, async (t) => {
+        // A shop of its own: a catalog costs credits, and one workspace's 100 end after a few.
+        const own = await openShop();
+        t.after(() => own.close());
+        await withPage(
+          own,
+          t.name,
+          async (page, problems) => {
+            await catalogResult(page, 'en', photo.path(), own);
+            // The render keeps the photo's frame, so the before-and-after lines the person up.
+            const front = await sharp(await frontImage(page)).metadata();
+            const chosen = await sharp(photo.path()).metadata();
+            const aspect = (m: { width?: number; height?: number }) => (m.width ?? 0) / (m.height ?? 1);
+            assert.ok(
+              Math.abs(aspect(front) / aspect(chosen) - 1) < 0.02,
+              `the render's frame is the photo's: ${front.width}×${front.height} for ${chosen.width}×${chosen.height}`,
+            );
+            // The whole result, as a shopper sees it after sliding the before-and-after to the left
+            // edge (Home): the slider's middle would show only half of the person dressed.
+            const handle = page.getByRole('dialog').locator('[part="compare-handle"]').first();
+            await handle.focus();
+            await handle.press('Home');
+            assert.equal(await handle.getAttribute('aria-valuenow'), '0');
+            await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+            await mkdir(OUT, { recursive: true });
+            for (const scheme of ['light', 'dark'] as const) {
+              await page.emulateMedia({ colorScheme: scheme });
+              await painted(page);
+              const shot = await page.screenshot({ animations: 'disabled' });
+              const png = await sharp(shot)
+                .png({ palette: true, quality: 80, compressionLevel: 9, effort: 10 })
+                .toBuffer();
+              assert.ok(png.length <= 400 * 1024, `screenshot is ${png.length} bytes`);
+              await writeFile(join(OUT, `result-${photo.name}-${size.name}-${scheme}.png`), png);
             }
             assert.deepEqual(problems, []);
           },

@@ -19,6 +19,8 @@ export interface HeicOptions {
    * property (as a camera held upright stores a landscape-coded picture). Default 0.
    */
   turnClockwise?: 0 | 90 | 180 | 270;
+  /** The picture, RGB bytes row by row at width × height. Default: red on the left half, blue on the right. */
+  pixels?: Uint8Array;
 }
 
 /** The GPS position written into the test photos, so tests can look for it. */
@@ -37,7 +39,7 @@ function halvesRgb(width: number, height: number): Uint8Array {
 }
 
 /** One HEVC intra frame as an Annex B stream (start codes between NAL units). */
-function encodeHevc(width: number, height: number): Promise<Uint8Array> {
+function encodeHevc(width: number, height: number, pixels: Uint8Array): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       ffmpeg.path,
@@ -78,7 +80,7 @@ function encodeHevc(width: number, height: number): Promise<Uint8Array> {
       if (code === 0) resolve(new Uint8Array(Buffer.concat(out)));
       else reject(new Error(`ffmpeg failed (${code}): ${Buffer.concat(err).toString()}`));
     });
-    child.stdin.end(halvesRgb(width, height));
+    child.stdin.end(pixels);
   });
 }
 
@@ -202,8 +204,9 @@ export async function makeHeicPhoto({
   exif = true,
   xmp = true,
   turnClockwise = 0,
+  pixels,
 }: HeicOptions): Promise<Uint8Array> {
-  const nals = nalUnits(await encodeHevc(width, height));
+  const nals = nalUnits(await encodeHevc(width, height, pixels ?? halvesRgb(width, height)));
   const find = (type: number) => {
     const nal = nals.find((n) => nalType(n) === type);
     if (!nal) throw new Error(`the HEVC stream has no NAL unit of type ${type}`);

@@ -8,7 +8,7 @@ export interface Colour {
   b: number;
 }
 
-/** Mean colour of a render's torso (a band left of the middle, clear of the diagonal SANDBOX mark). */
+/** Mean colour of a render's torso (a band left of the middle, where the stand-in figure and a standing person wear the garment). */
 export async function torsoColour(render: Uint8Array): Promise<Colour> {
   const { data, info } = await sharp(render).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const sum = { r: 0, g: 0, b: 0 };

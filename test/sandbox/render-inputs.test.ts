@@ -266,37 +266,6 @@ describe('sandbox render: pictures without alpha, and the views', () => {
     );
   });
 
-  it('keeps a busy photo ground it cannot separate, tinted, and says so in the log', async () => {
-    // A person-like figure on camera noise: no smooth ground connects to the edges.
-    const noise = await sharp({
-      create: {
-        width: 400,
-        height: 600,
-        channels: 3,
-        background: { r: 0, g: 0, b: 0 },
-        noise: { type: 'gaussian', mean: 128, sigma: 70 },
-      },
-    })
-      .png()
-      .toBuffer();
-    const figure = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="600">
-      <circle cx="200" cy="100" r="50" fill="#e0b090"/><rect x="120" y="170" width="160" height="400" fill="#333344"/></svg>`);
-    const busy = await sharp(noise)
-      .composite([{ input: figure }])
-      .jpeg()
-      .toBuffer();
-    const busyPerson = await uploaded(sb, busy, 'person');
-    const garment = await uploaded(sb, await jpeg(garmentSvg(dress.drawing, dress.colours[0]!.palette)), 'garment');
-    const mark = sb.logs.length;
-    const { front } = await render(sb, { person: busyPerson, garment }, { garment: { category: 'dress' } });
-    assert.ok(
-      sb.logs.slice(mark).some((l) => /ground could not be separated/.test(l)),
-      `logged: ${sb.logs.slice(mark).join(' | ')}`,
-    );
-    const seen = median(torso(front!));
-    assert.ok(seen.b > seen.r + 40, `the garment is still drawn in its colour: ${JSON.stringify(seen)}`);
-  });
-
   it('draws an unreadable garment or person as a stand-in, logs it and still finishes the job', async () => {
     // JPEG magic bytes, then nothing a decoder can read: accepted by type, unreadable when drawn.
     const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(600, 7)]);

@@ -71,11 +71,14 @@ describe('the photo check', function () {
     });
   }
 
-  it("accepts the demo shop's sample photo for a saree", async () => {
-    const fake = await fakeProxy({ product: saree });
-    const el = await mount(fake, { 'photo-check': 'strict' });
-    const seen = checks(el);
-    expect(await checked(el, 'sample', seen)).to.deep.include({ result: 'pass', reasons: [] });
+  it("accepts the demo shop's sample photo for every product: a full-length one (saree) and a kurta", async () => {
+    for (const product of [saree, kurta]) {
+      const fake = await fakeProxy({ product });
+      const el = await mount(fake, { 'photo-check': 'strict' });
+      const seen = checks(el);
+      expect(await checked(el, 'sample', seen)).to.deep.include({ result: 'pass', reasons: [] });
+      el.remove();
+    }
   });
 
   it('a photo chosen before the product is known is checked against the product: the half photo fails for a saree', async () => {
