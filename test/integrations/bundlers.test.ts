@@ -37,8 +37,9 @@ let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
 const LINKED = ['lit', 'lit-html', 'lit-element', '@lit', 'hono', 'zod', '@hono', 'react', 'react-dom', 'next'];
 
 /** An app folder with both packages unpacked from their tarballs and their dependencies linked. */
-async function makeApp(name: string, files: Record<string, string>): Promise<string> {
-  const app = join(work, name);
+async function makeApp(name: string, files: Record<string, string>, inside = work): Promise<string> {
+  const app = join(inside, name);
+  await rm(app, { recursive: true, force: true });
   for (const [pkg, tarball] of Object.entries(tarballs)) {
     const dir = join(app, 'node_modules', pkg);
     await mkdir(dir, { recursive: true });
@@ -243,67 +244,74 @@ describe('a shop app bundled from the packed packages keeps the photo workers', 
 
 describe('a Next.js app (App Router) with tryon-proxy/next', () => {
   test('next build without the environment, next start with it: the check runs in its worker and a try-on goes through the route', async (t) => {
-    const app = await makeApp('next-app', {
-      'app/layout.tsx': [
-        'export default function Layout({ children }: { children: React.ReactNode }) {',
-        '  return (<html lang="en"><body>{children}</body></html>);',
-        '}',
-        '',
-      ].join('\n'),
-      'app/page.tsx': [
-        "import { Tryon } from './tryon';",
-        '',
-        'export default function Page() {',
-        '  return <main><Tryon /></main>;',
-        '}',
-        '',
-      ].join('\n'),
-      'app/tryon.tsx': [
-        "'use client';",
-        "import { useEffect, useState } from 'react';",
-        '',
-        '// The element registers in the browser only.',
-        'export function Tryon() {',
-        '  const [ready, setReady] = useState(false);',
-        "  useEffect(() => { void import('tryon-button').then(() => setReady(true)); }, []);",
-        `  return ready ? <tryon-button product="${PRODUCT}" endpoint="/api/tryon" /> : null;`,
-        '}',
-        '',
-      ].join('\n'),
-      'app/tryon.d.ts': "import type {} from 'tryon-button/jsx';\n",
-      'app/api/tryon/[...path]/route.ts': [
-        "import { join } from 'node:path';",
-        "import { createNextRouteHandlers, defineCatalog } from 'tryon-proxy/next';",
-        "import catalog from '../../../../tryon/catalog.json';",
-        '',
-        'export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = createNextRouteHandlers(() => ({',
-        '  apiKey: process.env.TRYON_API_KEY!,',
-        '  baseUrl: process.env.TRYON_BASE_URL!,',
-        '  secret: process.env.TRYON_PROXY_SECRET!,',
-        '  allowedOrigins: [],',
-        '  catalog: defineCatalog(catalog),',
-        "  assetsDir: join(process.cwd(), 'tryon'),",
-        '}));',
-        '',
-      ].join('\n'),
-      'tsconfig.json': JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['dom', 'dom.iterable', 'esnext'],
-          strict: true,
-          noEmit: true,
-          module: 'esnext',
-          moduleResolution: 'bundler',
-          resolveJsonModule: true,
-          isolatedModules: true,
-          jsx: 'react-jsx',
-          skipLibCheck: true,
-          plugins: [{ name: 'next' }],
-        },
-        include: ['next-env.d.ts', '**/*.ts', '**/*.tsx'],
-      }),
-      'next.config.mjs': 'export default { cacheComponents: true };\n',
-    });
+    const nextApps = join(projectRoot, '.cache/bundler-apps');
+    t.after(() => rm(nextApps, { recursive: true, force: true }));
+    const app = await makeApp(
+      'next-app',
+      {
+        'app/layout.tsx': [
+          'export default function Layout({ children }: { children: React.ReactNode }) {',
+          '  return (<html lang="en"><body>{children}</body></html>);',
+          '}',
+          '',
+        ].join('\n'),
+        'app/page.tsx': [
+          "import { Tryon } from './tryon';",
+          '',
+          'export default function Page() {',
+          '  return <main><Tryon /></main>;',
+          '}',
+          '',
+        ].join('\n'),
+        'app/tryon.tsx': [
+          "'use client';",
+          "import { useEffect, useState } from 'react';",
+          '',
+          '// The element registers in the browser only.',
+          'export function Tryon() {',
+          '  const [ready, setReady] = useState(false);',
+          "  useEffect(() => { void import('tryon-button').then(() => setReady(true)); }, []);",
+          `  return ready ? <tryon-button product="${PRODUCT}" endpoint="/api/tryon" /> : null;`,
+          '}',
+          '',
+        ].join('\n'),
+        'app/tryon-button.d.ts': "import type {} from 'tryon-button/jsx';\n",
+        'app/api/tryon/[...path]/route.ts': [
+          "import { join } from 'node:path';",
+          "import { createNextRouteHandlers, defineCatalog } from 'tryon-proxy/next';",
+          "import catalog from '../../../../tryon/catalog.json';",
+          '',
+          'export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = createNextRouteHandlers(() => ({',
+          '  apiKey: process.env.TRYON_API_KEY!,',
+          '  baseUrl: process.env.TRYON_BASE_URL!,',
+          '  secret: process.env.TRYON_PROXY_SECRET!,',
+          '  allowedOrigins: [],',
+          '  catalog: defineCatalog(catalog),',
+          "  assetsDir: join(process.cwd(), 'tryon'),",
+          '}));',
+          '',
+        ].join('\n'),
+        'tsconfig.json': JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            lib: ['dom', 'dom.iterable', 'esnext'],
+            strict: true,
+            noEmit: true,
+            module: 'esnext',
+            moduleResolution: 'bundler',
+            resolveJsonModule: true,
+            isolatedModules: true,
+            jsx: 'react-jsx',
+            skipLibCheck: true,
+            plugins: [{ name: 'next' }],
+          },
+          include: ['next-env.d.ts', '**/*.ts', '**/*.tsx'],
+        }),
+        'next.config.mjs': `export default { cacheComponents: true, partialPrefetching: true, turbopack: { root: ${JSON.stringify(projectRoot)} } };\n`,
+      },
+      // Inside the repository: Turbopack follows the linked packages only within its root.
+      nextApps,
+    );
     for (const types of ['@types/react', '@types/react-dom', '@types/node', 'typescript']) {
       await mkdir(dirname(join(app, 'node_modules', types)), { recursive: true });
       await symlink(join(projectRoot, 'node_modules', types), join(app, 'node_modules', types), 'dir');
