@@ -9,15 +9,16 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build as viteBuild } from 'vite';
 import webpack from 'webpack';
-import { projectRoot } from '../../scripts/build.js';
+import { fileExists, listFiles, projectRoot } from '../../scripts/build.js';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.js';
 import { SAMPLE_PHOTO } from '../../demo/shop/images.js';
 import { CATALOG, SECRET, startTestSandbox, writeAssets } from '../proxy/stack.js';
@@ -30,6 +31,7 @@ const API_KEY = 'sk_test_a';
 
 let work: string;
 let tarballs: Record<string, string>;
+let stages: Record<string, string>;
 let browser: Browser;
 let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
 
@@ -37,9 +39,8 @@ let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
 const LINKED = ['lit', 'lit-html', 'lit-element', '@lit', 'hono', 'zod', '@hono', 'react', 'react-dom', 'next'];
 
 /** An app folder with both packages unpacked from their tarballs and their dependencies linked. */
-async function makeApp(name: string, files: Record<string, string>, inside = work): Promise<string> {
-  const app = join(inside, name);
-  await rm(app, { recursive: true, force: true });
+async function makeApp(app: string, files: Record<string, string>): Promise<string> {
+  const name = basename(app);
   for (const [pkg, tarball] of Object.entries(tarballs)) {
     const dir = join(app, 'node_modules', pkg);
     await mkdir(dir, { recursive: true });
@@ -58,6 +59,52 @@ async function makeApp(name: string, files: Record<string, string>, inside = wor
   await writeAssets(join(app, 'tryon'));
   await writeFile(join(app, 'tryon/catalog.json'), JSON.stringify(CATALOG));
   return app;
+}
+
+/**
+ * Built apps are kept between runs (next build alone is a minute of CPU), one per app, keyed by what
+ * they are built from: the packed packages' files (their source maps aside, which name the temp
+ * folder they were built in), the app's own files, how it is built and the bundlers' versions. A
+ * change to any of them builds again. Inside the repository, as Turbopack resolves the linked
+ * packages only within its root.
+ */
+const KEPT_APPS = join(projectRoot, '.cache/bundler-apps');
+
+async function appKey(files: Record<string, string>, build: (app: string) => Promise<unknown>): Promise<string> {
+  const hash = createHash('sha256');
+  for (const stage of Object.values(stages).sort()) {
+    for (const path of (await listFiles(stage)).sort()) {
+      if (path.endsWith('.map')) continue;
+      hash
+        .update(relative(stage, path))
+        .update('\0')
+        .update(await readFile(path))
+        .update('\0');
+    }
+  }
+  hash.update(JSON.stringify(files)).update(build.toString());
+  for (const bundler of ['vite', 'webpack', 'next'])
+    hash.update(JSON.parse(await readFile(join(projectRoot, 'node_modules', bundler, 'package.json'), 'utf8')).version);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The app `name` made from `files` and built by `build`: kept from an earlier run with the same key, or made now. */
+async function builtApp(
+  name: string,
+  files: Record<string, string>,
+  build: (app: string) => Promise<unknown>,
+): Promise<{ app: string; kept: boolean; seconds: number }> {
+  const key = await appKey(files, build);
+  const app = join(KEPT_APPS, `${name}-${key}`);
+  if (await fileExists(join(app, '.complete'))) return { app, kept: true, seconds: 0 };
+  await mkdir(KEPT_APPS, { recursive: true });
+  for (const entry of await readdir(KEPT_APPS))
+    if (entry.startsWith(`${name}-`)) await rm(join(KEPT_APPS, entry), { recursive: true, force: true });
+  await makeApp(app, files);
+  const started = Date.now();
+  await build(app);
+  await writeFile(join(app, '.complete'), `${new Date().toISOString()}\n`);
+  return { app, kept: false, seconds: (Date.now() - started) / 1000 };
 }
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head>
@@ -171,7 +218,7 @@ function assertWorkedInWorkers(seen: Awaited<ReturnType<typeof tryOnIn>>, label:
 }
 
 before(async () => {
-  ({ work, tarballs } = await packPackages(['tryon-button', 'tryon-proxy']));
+  ({ work, tarballs, stages } = await packPackages(['tryon-button', 'tryon-proxy']));
   sandbox = await startTestSandbox();
   const executablePath = findChromium();
   assert.ok(executablePath, 'Chromium is installed (npm test installs it)');
@@ -186,10 +233,12 @@ after(async () => {
 
 describe('a shop app bundled from the packed packages keeps the photo workers', () => {
   test('Vite (vanilla): the workers, models and wasm emitted; the check runs in its worker; a try-on through Express and tryon-proxy/node', async (t) => {
-    const app = await makeApp('vite-app', { 'index.html': PAGE, 'main.js': "import 'tryon-button';\n" });
-    const started = Date.now();
-    await viteBuild({ root: app, configFile: false, logLevel: 'silent', build: { outDir: join(app, 'dist') } });
-    t.diagnostic(`vite build: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const { app, kept, seconds } = await builtApp(
+      'vite-app',
+      { 'index.html': PAGE, 'main.js': "import 'tryon-button';\n" },
+      (dir) => viteBuild({ root: dir, configFile: false, logLevel: 'silent', build: { outDir: join(dir, 'dist') } }),
+    );
+    t.diagnostic(kept ? 'vite build: kept from an earlier run' : `vite build: ${seconds.toFixed(1)} s`);
     const server = await serveWithExpress(app, join(app, 'dist'));
     const page = await browser.newPage();
     try {
@@ -206,30 +255,31 @@ describe('a shop app bundled from the packed packages keeps the photo workers', 
   });
 
   test('webpack 5: the workers, models and wasm emitted; the check runs in its worker; a try-on through Express and tryon-proxy/node', async (t) => {
-    const app = await makeApp('webpack-app', { 'src/main.js': "import 'tryon-button';\n" });
-    await mkdir(join(app, 'dist'), { recursive: true });
-    await writeFile(join(app, 'dist/index.html'), PAGE);
-    const started = Date.now();
-    const stats = await new Promise<webpack.Stats>((resolve, reject) => {
-      webpack(
-        {
-          mode: 'production',
-          context: app,
-          entry: './src/main.js',
-          output: { path: join(app, 'dist'), publicPath: '/' },
-          performance: { hints: false },
-          infrastructureLogging: { level: 'none' },
-        },
-        (error, result) => (error || !result ? reject(error ?? new Error('no stats')) : resolve(result)),
-      );
-    });
-    t.diagnostic(`webpack build: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    assert.ok(!stats.hasErrors(), stats.toString({ all: false, errors: true }));
-    const emitted = Object.keys(stats.toJson({ all: false, assets: true }).assetsByChunkName ?? {});
-    const assets = stats.toJson({ all: false, assets: true }).assets?.map((a) => a.name) ?? [];
+    const { app, kept, seconds } = await builtApp(
+      'webpack-app',
+      { 'src/main.js': "import 'tryon-button';\n", 'dist/index.html': PAGE },
+      async (dir) => {
+        const stats = await new Promise<webpack.Stats>((resolve, reject) => {
+          webpack(
+            {
+              mode: 'production',
+              context: dir,
+              entry: './src/main.js',
+              output: { path: join(dir, 'dist'), publicPath: '/' },
+              performance: { hints: false },
+              infrastructureLogging: { level: 'none' },
+            },
+            (error, result) => (error || !result ? reject(error ?? new Error('no stats')) : resolve(result)),
+          );
+        });
+        assert.ok(!stats.hasErrors(), stats.toString({ all: false, errors: true }));
+      },
+    );
+    t.diagnostic(kept ? 'webpack build: kept from an earlier run' : `webpack build: ${seconds.toFixed(1)} s`);
+    const assets = await readdir(join(app, 'dist'));
     assert.ok(
       assets.some((name) => name.endsWith('.wasm')) && assets.filter((name) => name.endsWith('.bin')).length === 2,
-      `webpack emitted the wasm and both models' weights: ${assets.join(', ')} (${emitted.join(', ')})`,
+      `webpack emitted the wasm and both models' weights: ${assets.join(', ')}`,
     );
     const server = await serveWithExpress(app, join(app, 'dist'));
     const page = await browser.newPage();
@@ -244,9 +294,9 @@ describe('a shop app bundled from the packed packages keeps the photo workers', 
 
 describe('a Next.js app (App Router) with tryon-proxy/next', () => {
   test('next build without the environment, next start with it: the check runs in its worker and a try-on goes through the route', async (t) => {
-    const nextApps = join(projectRoot, '.cache/bundler-apps');
-    t.after(() => rm(nextApps, { recursive: true, force: true }));
-    const app = await makeApp(
+    const next = join(projectRoot, 'node_modules/next/dist/bin/next');
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NEXT_TELEMETRY_DISABLED: '1' };
+    const { app, kept, seconds } = await builtApp(
       'next-app',
       {
         'app/layout.tsx': [
@@ -309,26 +359,24 @@ describe('a Next.js app (App Router) with tryon-proxy/next', () => {
         }),
         'next.config.mjs': `export default { cacheComponents: true, partialPrefetching: true, turbopack: { root: ${JSON.stringify(projectRoot)} } };\n`,
       },
-      // Inside the repository: Turbopack follows the linked packages only within its root.
-      nextApps,
+      // No TRYON_* in its environment: the route is imported, the proxy not yet made.
+      async (dir) => {
+        for (const types of ['@types/react', '@types/react-dom', '@types/node', 'typescript']) {
+          await mkdir(dirname(join(dir, 'node_modules', types)), { recursive: true });
+          await symlink(join(projectRoot, 'node_modules', types), join(dir, 'node_modules', types), 'dir');
+        }
+        const built = await new Promise<{ code: number | null; output: string }>((resolve) => {
+          const child = spawn(process.execPath, [next, 'build'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+          let output = '';
+          child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          child.on('close', (code) => resolve({ code, output }));
+        });
+        assert.equal(built.code, 0, `next build without the environment succeeds:\n${built.output}`);
+      },
     );
-    for (const types of ['@types/react', '@types/react-dom', '@types/node', 'typescript']) {
-      await mkdir(dirname(join(app, 'node_modules', types)), { recursive: true });
-      await symlink(join(projectRoot, 'node_modules', types), join(app, 'node_modules', types), 'dir');
-    }
-    const next = join(projectRoot, 'node_modules/next/dist/bin/next');
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NEXT_TELEMETRY_DISABLED: '1' };
-    let started = Date.now();
-    const built = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(process.execPath, [next, 'build'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.on('close', (code) => resolve({ code, output }));
-    });
-    t.diagnostic(`next build: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    assert.equal(built.code, 0, `next build without the environment succeeds:\n${built.output}`);
-    started = Date.now();
+    t.diagnostic(kept ? 'next build: kept from an earlier run' : `next build: ${seconds.toFixed(1)} s`);
+    const started = Date.now();
     let server: ChildProcess | undefined;
     const page = await browser.newPage();
     try {
