@@ -12,7 +12,8 @@ import { CatalogError } from '../../proxy/catalog/catalog.js';
 import { createNodeHandler, defineCatalog } from '../../proxy/node.js';
 import { createNextPagesHandler, createNextRouteHandlers, platformClientAddress } from '../../proxy/next.js';
 import type { ProxyOptions } from '../../proxy/app.js';
-import { CATALOG, SECRET, startTestSandbox, writeAssets } from './stack.js';
+import Fastify from 'fastify';
+import { CATALOG, SECRET, personPhoto, photoHandle, startTestSandbox, writeAssets } from './stack.js';
 
 let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
 let assetsDir: string;
@@ -84,6 +85,30 @@ describe('createNodeHandler (tryon-proxy/node)', () => {
       assert.equal((await fetch(`${url}/health`)).status, 200, 'tried again at the next request');
     } finally {
       server.close();
+    }
+  });
+});
+
+describe('createNodeHandler under Fastify', () => {
+  it('serves the proxy from a plugin that parses no body, a photo upload included', async () => {
+    const handler = createNodeHandler(options, { basePath: '/tryon' });
+    const fastify = Fastify();
+    await fastify.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+      scope.all('/tryon/*', async (request, reply) => {
+        reply.hijack();
+        await handler(request.raw, reply.raw);
+      });
+    });
+    const url = await fastify.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const product = await fetch(`${url}/tryon/products/dress-aline-indigo`);
+      assert.equal(product.status, 200, await product.clone().text());
+      const photo = await photoHandle({ url: `${url}/tryon` }, await personPhoto());
+      assert.match(photo, /^v1\.photo\./, 'the upload went through, its body read by the proxy');
+    } finally {
+      await fastify.close();
     }
   });
 });
