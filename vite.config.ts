@@ -55,10 +55,42 @@ export function minifiedStyles(): Plugin {
   };
 }
 
+/** `new URL('./<name>-worker.js', import.meta.url)`, as the widget starts its two workers. */
+const workerUrl = /new URL\((['"])\.\/(photo-(?:prep|check)-worker)\.js\1, import\.meta\.url\)/g;
+const workerPlaceholder = /__tryon_worker_url_(photo_(?:prep|check)_worker)__/g;
+
+/**
+ * Keeps the widget's `new Worker(new URL('./photo-…-worker.js', import.meta.url))` as written, for
+ * the shop's bundler. Vite would bundle such a worker itself, and cannot: the worker is not a
+ * source module beside the widget's, but built apart by esbuild (scripts/worker-build.ts,
+ * scripts/photo-check-build.ts) into the same folder. So the URL is a placeholder while Vite
+ * transforms the module, and the literal again in the chunk it writes: the CDN build finds the
+ * worker beside its chunk, and a shop's Vite, webpack or Next, bundling dist/npm, emits it.
+ */
+export function literalWorkerUrls(): Plugin {
+  return {
+    name: 'tryon-literal-worker-urls',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.includes('/widget/') || !workerUrl.test(code)) return null;
+      return code.replace(workerUrl, (_, _quote: string, name: string) => {
+        return `new URL(__tryon_worker_url_${name.replaceAll('-', '_')}__, import.meta.url)`;
+      });
+    },
+    // Last, once every other plugin and the minifier have printed the chunk (they would rewrite the quotes).
+    generateBundle(_, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || !chunk.code.includes('__tryon_worker_url_')) continue;
+        chunk.code = chunk.code.replace(workerPlaceholder, (_, name: string) => `'./${name.replaceAll('_', '-')}.js'`);
+      }
+    },
+  };
+}
+
 function common(quiet: boolean | undefined): InlineConfig {
   return {
     configFile: false,
-    plugins: [minifiedStyles()],
+    plugins: [minifiedStyles(), literalWorkerUrls()],
     root,
     // Shipped bytes are production bytes whatever NODE_ENV the caller runs under (the test runner
     // sets NODE_ENV=test, which would otherwise select Lit's larger, noisier development build).

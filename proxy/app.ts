@@ -34,7 +34,8 @@ import { webhookRoutes } from './routes/webhooks.js';
 import type { ProxyServices } from './routes/services.js';
 import type { ProxyEnv } from './http/request-facts.js';
 
-export type { CatalogFile, CatalogVariant, ProductEntry, ProductLookup } from './catalog/catalog.js';
+export type { CatalogFile, CatalogJson, CatalogVariant, ProductEntry, ProductLookup } from './catalog/catalog.js';
+export { CatalogError, defineCatalog } from './catalog/catalog.js';
 export type { ProxyLimits } from './limits/limits.js';
 export type { PhotoRevocations } from './photos/revocations.js';
 export { DEFAULT_LIMITS } from './limits/limits.js';

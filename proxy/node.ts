@@ -10,8 +10,8 @@ import { access, readFile, writeFile, rename } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import type { ServerOptions } from 'node:http';
-import { serve } from '@hono/node-server';
+import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
+import { getRequestListener, serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { createProxy, type ProxyOptions } from './app.js';
@@ -32,6 +32,9 @@ import { lingerBeforeClosing, lingerBounds } from './http/lingering-close.js';
 import type { ProxyLimits } from './limits/limits.js';
 import { ProxyAnswer } from './http/node-response.js';
 import type { ProxyEnv } from './http/request-facts.js';
+
+export { defineCatalog } from './catalog/catalog.js';
+export type { CatalogJson } from './catalog/catalog.js';
 
 /** The shopper's address as the Node socket sees it: what rate limits are keyed by on Node. */
 export function socketAddress(c: Parameters<typeof getConnInfo>[0]): string | undefined {
@@ -253,6 +256,80 @@ export async function missingCatalogImages(catalog: unknown, assetsDir: string):
   }
   return missing;
 }
+
+/** Reads a catalog image from the disk: the `readAsset` every Node entry passes. */
+export const readAssetFile = async (path: string): Promise<Uint8Array> => new Uint8Array(await readFile(path));
+
+/** The options of a proxy made on first use: given, or made by a function then (reading the environment at run time). */
+export type LazyProxyOptions = ProxyOptions | (() => ProxyOptions | Promise<ProxyOptions>);
+
+export interface NodeHandlerOptions {
+  /**
+   * The path the handler is mounted under, stripped from each request's URL when it starts with it:
+   * for Node's `http` and Fastify, which pass the whole path. Express's `app.use('/tryon', …)`
+   * strips its mount itself: leave this out there.
+   */
+  basePath?: string;
+}
+
+/** A request listener for Node's `http`, Express (as middleware) and Fastify (its raw request and reply). */
+export type NodeHandler = (request: IncomingMessage, response: ServerResponse, next?: unknown) => Promise<void>;
+
+/**
+ * The proxy as a Node request handler: `http.createServer(handler)`, Express's
+ * `app.use('/tryon', handler)`, Fastify's raw request and reply. The proxy is made on the first
+ * request (so a build, or an import without the environment, never throws `apiKey is required`),
+ * with `readAsset` reading files and the client's address read from the socket, as `startProxy`
+ * does; `trustProxy` and `clientAddress` in the options say otherwise. Every path under the mount
+ * is answered by the proxy (an unknown one with its JSON 404), so it never calls Express's `next`.
+ * It reads the request's body itself: mount it before any body parser (`express.json()`).
+ */
+export function createNodeHandler(options: LazyProxyOptions, handlerOptions: NodeHandlerOptions = {}): NodeHandler {
+  const base = (handlerOptions.basePath ?? '').replace(/\/+$/, '');
+  let listener: Promise<ReturnType<typeof getRequestListener>> | undefined;
+  const make = async () => {
+    const given = typeof options === 'function' ? await options() : options;
+    const app = createProxy({
+      readAsset: readAssetFile,
+      clientAddress: socketAddress,
+      ...given,
+    });
+    return getRequestListener((request, env) => app.fetch(request, env as never));
+  };
+  return async (request, response) => {
+    // A proxy that could not be made (no key in the environment) is tried again at the next request.
+    listener ??= make().catch((error: unknown) => {
+      listener = undefined;
+      throw error;
+    });
+    let serve: Awaited<typeof listener>;
+    try {
+      serve = await listener;
+    } catch (error) {
+      answerMisconfigured(response, error);
+      return;
+    }
+    if (base && request.url?.startsWith(base) && /^($|[/?])/.test(request.url.slice(base.length)))
+      request.url = request.url.slice(base.length) || '/';
+    await serve(request, response);
+  };
+}
+
+/** The proxy could not be made: 503 proxy_misconfigured and the reason in the log (never a stack), as the Worker answers. */
+function answerMisconfigured(response: ServerResponse, error: unknown): void {
+  console.error(`tryon proxy: misconfigured, answering 503 proxy_misconfigured: ${(error as Error).message}`);
+  response.writeHead(503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  response.end(JSON.stringify(MISCONFIGURED_ANSWER));
+}
+
+/** The answer of a proxy that cannot be made, the same as the Worker's. */
+export const MISCONFIGURED_ANSWER = {
+  error: {
+    code: 'proxy_misconfigured',
+    message: 'The try-on service of this shop is not set up correctly.',
+    retryable: false,
+  },
+};
 
 /** Why node.ts will not start without a key, and what to run instead: one line. */
 // Said to whoever installed the package, who has no clone: only commands that work from npm.

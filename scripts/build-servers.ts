@@ -49,7 +49,8 @@ const serverBundle = (quiet = false): EsbuildOptions => ({
 });
 
 /**
- * The proxy for Node and Workers: `index.js` (createProxy), `node.js` (startProxy), `worker.js`
+ * The proxy for Node and Workers: `index.js` (createProxy), `node.js` (startProxy, createNodeHandler),
+ * `next.js` (Next.js route handlers), `worker.js`
  * (a Workers module), `server.js` (runnable: `node dist/proxy/server.js`), `shopify-app-proxy.js`
  * (the App Proxy signature middleware). Dependencies stay external (they are the package's own),
  * but for the few bundled into it (BUNDLED_INTO_PROXY).
@@ -64,6 +65,7 @@ export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Pro
       entryPoints: {
         index: 'proxy/app.ts',
         node: 'proxy/node.ts',
+        next: 'proxy/next.ts',
         worker: 'proxy/worker.ts',
         'shopify-app-proxy': 'proxy/middleware/shopify-app-proxy.ts',
       },

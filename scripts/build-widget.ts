@@ -82,6 +82,40 @@ export async function buildCdn(options: BuildOptions & { importMapBase?: string 
 const LIBHEIF = { module: 'photo/heic.js', chunk: /^heic-[\w-]+\.js$/, exports: ['decodeHeic'] };
 export const CDN_SHARED = [LIBHEIF];
 
+/**
+ * The workers in the npm build, where the module that starts each one looks for it (its literal
+ * `new URL('./…-worker.js', import.meta.url)`): a one-line module importing the CDN build's worker,
+ * so the package carries each worker (TensorFlow.js, the models) once. A shop's bundler follows
+ * that import into dist/cdn and, from there, the worker's own literal URLs to its models and wasm
+ * (widget/photo/check/worker.ts); unbundled, the module worker imports the CDN file, whose
+ * `import.meta.url` is its own, so it finds them beside itself.
+ */
+export const NPM_WORKERS = [
+  { module: 'photo/photo-prep-worker.js', worker: 'photo-prep-worker.js', startedBy: 'photo/photo.js' },
+  {
+    module: 'photo/check/photo-check-worker.js',
+    worker: 'photo-check-worker.js',
+    startedBy: 'photo/check/photo-check.js',
+  },
+];
+
+async function writeNpmWorkers(npmDir: string, cdnDir: string): Promise<void> {
+  for (const { module, worker, startedBy } of NPM_WORKERS) {
+    if (!(await fileExists(join(cdnDir, worker)))) throw new Error(`the CDN build has no ${worker} for the npm build`);
+    const starter = await readFile(join(npmDir, startedBy), 'utf8');
+    if (!starter.includes(`new URL('./${worker}', import.meta.url)`))
+      throw new Error(`${startedBy} in the npm build does not start ./${worker} by a literal URL`);
+    await writeFile(
+      join(npmDir, module),
+      [
+        `// The CDN build's worker, imported so the package carries it once (scripts/build-widget.ts, NPM_WORKERS).`,
+        `import '${'../'.repeat(module.split('/').length)}cdn/${worker}';`,
+        '',
+      ].join('\n'),
+    );
+  }
+}
+
 /** The CDN build the npm build at `npmDir` shares chunks with: its sibling `cdn` folder, built when absent. */
 async function cdnBesides(npmDir: string, quiet = false): Promise<string> {
   const cdnDir = join(dirname(npmDir), 'cdn');
@@ -154,6 +188,7 @@ export async function buildNpm(
   await copyDeclarations(join(typesDir, 'widget'), outDir, (file) => !file.startsWith('dist'));
   await dropVendorSourceMaps(outDir);
   await shareCdnChunks(outDir, cdnDir);
+  await writeNpmWorkers(outDir, cdnDir);
   // Type-only modules (events.ts) emit no JavaScript: the manifest names only files that exist.
   const present = await Promise.all(
     manifest.modules.map((module) => fileExists(join(outDir, module.path.replace(/^dist\/npm\//, '')))),

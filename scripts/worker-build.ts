@@ -42,7 +42,10 @@ export async function buildWorker(
     minify: true,
     legalComments: 'none',
     logLevel: 'error',
-    define: { 'process.env.NODE_ENV': '"production"' },
+    // Node's module globals, which Emscripten's glue probes (`typeof __filename`), are written away
+    // here: a shop's webpack, bundling this worker again, answers such a probe as Node's would and
+    // the worker then throws `__filename is not defined` in the browser.
+    define: { 'process.env.NODE_ENV': '"production"', __filename: 'undefined', __dirname: 'undefined' },
     // Emscripten glue (TensorFlow.js's wasm backend, libheif) names Node's modules in branches a browser never takes.
     external: ['fs', 'path', 'worker_threads', 'perf_hooks', 'os', 'crypto', 'util'],
     plugins,

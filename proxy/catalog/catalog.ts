@@ -206,6 +206,29 @@ export function catalogImages(products: Map<string, ProductEntry>): CatalogImage
 }
 
 /** Validates a parsed catalog file; throws CatalogError listing every problem. */
+/**
+ * A catalog's type as TypeScript infers it from a JSON file (`import catalog from './catalog.json'`):
+ * every string a `string`, where the catalog's own type has a choice of words (`mode`,
+ * `tier`, `views`), so a JSON catalog is accepted by the compiler and checked by the schema.
+ */
+export type CatalogJson = Widened<CatalogFile>;
+type Widened<T> = T extends string
+  ? string
+  : T extends readonly (infer U)[]
+    ? Widened<U>[]
+    : T extends object
+      ? { [K in keyof T]: Widened<T[K]> }
+      : T;
+
+/**
+ * The catalog, checked now: a JSON file (or an object) with its problems thrown as a CatalogError
+ * naming product and field, returned typed as the proxy takes it (`catalog: defineCatalog(json)`).
+ */
+export function defineCatalog(catalog: CatalogJson): CatalogFile {
+  parseCatalog(catalog);
+  return catalog as CatalogFile;
+}
+
 export function parseCatalog(input: unknown): Map<string, ProductEntry> {
   const result = catalogSchema.safeParse(input);
   const rawProducts =

@@ -1,17 +1,17 @@
-// Starting one of the widget's module workers and asking it one question, shared by the photo
-// preparation (photo/photo.ts → photo-prep-worker.js) and the photo check (photo/check/photo-check.ts →
-// photo-check-worker.js), here below both so that neither part of photo/ leans on the other's folder. Each worker file is built beside the widget's chunks (scripts/worker-build.ts),
-// so it is found relative to the chunk that starts it. A worker must come from the page's own origin
-// and a CSP may refuse it (`worker-src`): `new Worker` then throws, or the worker fires `error`
-// instead of answering; both reject here, and the caller says so in the console and goes on without.
+// Asking one of the widget's module workers one question, shared by the photo preparation
+// (photo/photo.ts → photo-prep-worker.js) and the photo check (photo/check/photo-check.ts →
+// photo-check-worker.js), here below both so that neither part of photo/ leans on the other's folder.
+// Each caller starts its worker itself with `new Worker(new URL('./…-worker.js', import.meta.url),
+// { type: 'module' })`, the URL a literal: that exact shape is what Vite, webpack and Next recognise
+// to emit the worker into a shop's bundle; a URL from a variable or a helper is left alone, and the
+// worker is missing there. Every build has the worker file beside the module that starts it
+// (scripts/worker-build.ts, scripts/photo-check-build.ts; in dist/npm a one-line module importing
+// dist/cdn's). A worker must come from the page's own origin and a CSP may refuse it (`worker-src`):
+// `new Worker` then throws, or the worker fires `error` instead of answering; both reject here, and
+// the caller says so in the console and goes on without.
 
 /** Whether this browser can run the widget's workers at all (module workers with OffscreenCanvas). */
 export const workersAvailable = (): boolean => typeof Worker === 'function' && typeof OffscreenCanvas === 'function';
-
-/** Starts the module worker `file` (e.g. './photo-prep-worker.js') found beside `base` (the caller's import.meta.url). */
-export function startWorker(file: string, base: string): Worker {
-  return new Worker(new URL(file, base), { type: 'module' });
-}
 
 /** The worker fired `error`: it could not start (or broke); it is terminated, start another next time. */
 export class WorkerStartError extends Error {}

@@ -8,11 +8,11 @@
 import type { PrepAnswer, Prepared } from './photo-pipeline.js';
 import { PhotoError } from './rules.js';
 import type { PreparedPhoto } from './rules.js';
-import { askWorker, startWorker, workersAvailable, WorkerStartError } from '../core/worker-file.js';
+import { askWorker, workersAvailable, WorkerStartError } from '../core/worker-file.js';
 
 export * from './rules.js';
 
-/** The worker file, beside this chunk in the build (scripts/worker-build.ts). A variable, so no bundler tries to bundle it. */
+/** The worker file, beside this module in every build (scripts/worker-build.ts); named for the console. */
 const WORKER_FILE = './photo-prep-worker.js';
 /** A HEIC's first decode loads libheif (0.7 MB gzipped) on a slow phone: generous. */
 const TIMEOUT_MS = 60_000;
@@ -33,7 +33,9 @@ export async function prepareRawPhoto(file: Blob): Promise<PreparedPhoto> {
   let why = 'this browser has no module workers or OffscreenCanvas';
   if (workersAvailable()) {
     try {
-      worker ??= startWorker(WORKER_FILE, import.meta.url);
+      // A literal URL, not WORKER_FILE: bundlers (Vite, webpack, Next) emit a worker only for
+      // `new Worker(new URL('<literal>', import.meta.url))` (widget/core/worker-file.ts).
+      worker ??= new Worker(new URL('./photo-prep-worker.js', import.meta.url), { type: 'module' });
       const answer = await askWorker<PrepAnswer>(worker, { id: ++nextId, file }, TIMEOUT_MS);
       if ('photo' in answer) return done('worker', answer.photo);
       if ('problem' in answer) throw new PhotoError(answer.problem, answer.message, answer.facts);

@@ -17,22 +17,20 @@ import { checkEn } from './i18n/english.js';
 import type { CheckTexts } from './i18n/english.js';
 import type { CheckAnswer } from './worker.js';
 import type { TryonPhotoCheckDetail } from '../../core/events.js';
-import { askWorker, startWorker, workersAvailable, WorkerStartError } from '../../core/worker-file.js';
+import { askWorker, workersAvailable, WorkerStartError } from '../../core/worker-file.js';
 
 export type PhotoCheckMode = 'warn' | 'strict';
 
 /** The first check of a page loads the worker and its models (about 1.3 MB); later ones are fast. */
 const TIMEOUT_MS = 30_000;
 
-/** The worker file, beside this chunk in the build (scripts/photo-check-build.ts). A variable, so no bundler tries to bundle it. */
-const WORKER_FILE = './photo-check-worker.js';
-
 let worker: Worker | undefined;
 let nextId = 0;
 
 /** Measures the photo in the worker (one worker a page, kept for the next photo). */
 async function measure(photo: Blob): Promise<{ measures: PhotoMeasures; ms: number }> {
-  worker ??= startWorker(WORKER_FILE, import.meta.url);
+  // A literal URL beside this module, so a shop's bundler emits the worker (widget/core/worker-file.ts).
+  worker ??= new Worker(new URL('./photo-check-worker.js', import.meta.url), { type: 'module' });
   const running = worker;
   try {
     const answer = await askWorker<CheckAnswer>(running, { id: ++nextId, photo }, TIMEOUT_MS);

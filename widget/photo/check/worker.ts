@@ -15,8 +15,19 @@ export interface CheckRequest {
 }
 export type CheckAnswer = { id: number; measures: PhotoMeasures; ms: number } | { id: number; error: string };
 
-/** The worker's own folder: the models and the wasm sit beside it, wherever the shop serves the widget. */
-const folder = new URL('./', import.meta.url).href;
+/**
+ * The models and the wasm, beside the worker wherever the shop serves the widget. Each URL a literal
+ * `new URL('./…', import.meta.url)`, so a shop's bundler (Vite, webpack, Next), having bundled this
+ * worker, emits these files too and writes their new names here; a model's weights are named here
+ * as well, not found beside its JSON, which a bundler renames.
+ */
+const files = {
+  wasm: new URL('./photo-check-tfjs-simd.wasm', import.meta.url).href,
+  face: new URL('./photo-check-blazeface.json', import.meta.url).href,
+  faceWeights: new URL('./photo-check-blazeface.bin', import.meta.url).href,
+  people: new URL('./photo-check-selfie.json', import.meta.url).href,
+  peopleWeights: new URL('./photo-check-selfie.bin', import.meta.url).href,
+};
 
 interface Models {
   face: GraphModel;
@@ -30,15 +41,15 @@ function load(): Promise<Models> {
     // Only the SIMD build ships (every browser with module workers has wasm SIMD); threads would
     // need cross-origin isolation, which a shop's page does not have.
     setWasmPaths({
-      'tfjs-backend-wasm.wasm': `${folder}photo-check-tfjs-simd.wasm`,
-      'tfjs-backend-wasm-simd.wasm': `${folder}photo-check-tfjs-simd.wasm`,
-      'tfjs-backend-wasm-threaded-simd.wasm': `${folder}photo-check-tfjs-simd.wasm`,
+      'tfjs-backend-wasm.wasm': files.wasm,
+      'tfjs-backend-wasm-simd.wasm': files.wasm,
+      'tfjs-backend-wasm-threaded-simd.wasm': files.wasm,
     });
     tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
     if (!(await tf.setBackend('wasm'))) throw new Error('the WebAssembly backend did not start');
     const [face, people] = await Promise.all([
-      loadGraphModel(`${folder}photo-check-blazeface.json`),
-      loadGraphModel(`${folder}photo-check-selfie.json`),
+      loadGraphModel(files.face, { weightUrlConverter: () => Promise.resolve(files.faceWeights) }),
+      loadGraphModel(files.people, { weightUrlConverter: () => Promise.resolve(files.peopleWeights) }),
     ]);
     return { face, people, anchors: faceAnchors(256) };
   })();
