@@ -15,6 +15,14 @@ import { PanelContext } from './panel-context.js';
 import { renderStep } from './panel-steps.js';
 
 /**
+ * Every part of the dialog's shadow root, forwarded through <tryon-button> to the page (the
+ * panel's `exportparts`). The panel sets it on itself, so the list weighs on its own lazy chunk, not
+ * on the first script a product page loads.
+ */
+const EXPORTED_PARTS =
+  'dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, before-after, photo-toggle, compare-toggle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error, first-look, first-look-badge, colours, colour, alternatives, models, model-grid, model, handoff, qr-code, handoff-code, handoff-confirm, handoff-number-input, handoff-sent, handoff-number, photo-check';
+
+/**
  * The try-on dialog: its header, the live region, the current step and focus when the step
  * changes. The flow itself is the run controller's (tryon-run.ts); each step's markup is its own
  * module, in the folder of the feature it shows (`*-step.ts`). It knows its host only as a `PanelHost`, dispatches the public events on it,
@@ -23,14 +31,6 @@ import { renderStep } from './panel-steps.js';
  *
  * @internal
  */
-/**
- * Every part of the dialog's shadow root, forwarded through <tryon-button> to the page (the
- * panel's `exportparts`). The panel sets it on itself, so the list weighs on its own lazy chunk, not
- * on the first script a product page loads.
- */
-const EXPORTED_PARTS =
-  'dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, before-after, photo-toggle, compare-toggle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error, first-look, first-look-badge, colours, colour, alternatives, models, model-grid, model, handoff, qr-code, handoff-code, handoff-confirm, handoff-number-input, handoff-sent, handoff-number, photo-check';
-
 export class TryonPanel extends LitElement {
   static override styles = panelStyles;
 
