@@ -123,6 +123,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
       usage,
       keepMs: limits.tryonTtlSeconds * 1000,
       downPercent: limits.upstreamDownPercent,
+      stuckPercent: limits.upstreamStuckPercent,
       times,
     }),
     times,

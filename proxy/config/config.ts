@@ -31,6 +31,7 @@ const LIMIT_VARS: Record<string, keyof ProxyLimits> = {
   TRYON_PUSHED_POLL_INTERVAL_MS: 'pushedPollIntervalMs',
   TRYON_UPSTREAM_TIMEOUT_MS: 'upstreamTimeoutMs',
   TRYON_UPSTREAM_DOWN_PERCENT: 'upstreamDownPercent',
+  TRYON_UPSTREAM_STUCK_PERCENT: 'upstreamStuckPercent',
   TRYON_MIN_PHOTO_SIDE: 'minPhotoSide',
   // Retention, as the consent step states it (GET /products/{product} answers it): seconds.
   TRYON_PHOTO_TTL_SECONDS: 'photoTtlSeconds',

@@ -32,6 +32,12 @@ export interface ProxyLimits {
    * in percent of its tier's slow case (draft 10 s, standard 25 s, premium 60 s: tryons/give-up.ts).
    */
   upstreamDownPercent: number;
+  /**
+   * How long after it was accepted a try-on that upstream still calls unfinished ends as
+   * `upstream_unavailable`, in percent of its tier's slow case (tryons/give-up.ts): 1000 is ten
+   * times the p95, 250 s for a standard image.
+   */
+  upstreamStuckPercent: number;
   /** Timeout of each upstream JSON call. */
   upstreamTimeoutMs: number;
   /** A photo upload that sends nothing for this long (before or inside the photo) is closed with 408. */
@@ -81,6 +87,7 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   pollIntervalMs: 1000,
   pushedPollIntervalMs: 10_000,
   upstreamDownPercent: 100,
+  upstreamStuckPercent: 1000,
   upstreamTimeoutMs: 15_000,
   uploadIdleMs: 15_000,
   uploadTotalMs: 120_000,

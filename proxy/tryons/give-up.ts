@@ -1,7 +1,8 @@
 // When the proxy stops waiting for upstream and ends a try-on in words: a job upstream answers
 // not-found for after it accepted it (`upstream_lost`: a restart lost it, and no poll will ever
 // find it again), or an upstream whose polls have failed for longer than the try-on's tier's slow
-// case (`upstream_unavailable`). Either ends the try-on as `failed`, written through the store
+// case, or that still calls a job unfinished long past any time it takes (`upstream_unavailable`,
+// `upstreamStuckPercent` of the slow case since it was accepted). Either ends the try-on as `failed`, written through the store
 // like any final status, so every instance stops polling and the shopper reads why at once
 // instead of a progress line that never ends (docs/upstream-api.md, "Gaps").
 import { ProxyError } from '../http/errors.js';
@@ -62,6 +63,32 @@ export function givenUpSnapshot(
       retryable: true,
     },
     outputs,
+    at: now,
+  };
+}
+
+/**
+ * The final snapshot for a try-on upstream still calls unfinished long past its tier's time:
+ * `stuckPercent` of the slow case since it was accepted (the store's `acceptedAt`, the same on every
+ * instance). Undefined while it may still come, for a finished one, or with no accepted time.
+ */
+export function stuckSnapshot(
+  snapshot: TryonSnapshot,
+  record: StatusRecord | undefined,
+  now: number,
+  stuckPercent: number,
+): TryonSnapshot | undefined {
+  if (snapshot.status !== 'queued' && snapshot.status !== 'processing') return undefined;
+  const acceptedAt = record?.acceptedAt;
+  if (acceptedAt === undefined || now - acceptedAt <= downBoundMs(record?.tier, stuckPercent)) return undefined;
+  return {
+    status: 'failed',
+    error: {
+      code: 'upstream_unavailable',
+      message: 'The try-on service has not finished this try-on in far longer than it takes; please try again.',
+      retryable: true,
+    },
+    outputs: snapshot.outputs,
     at: now,
   };
 }

@@ -12,7 +12,7 @@ import { noMetrics, type ProxyMetrics } from '../operator/metrics.js';
 import type { UsageBook } from '../money/usage-book.js';
 import type { TryonTimes } from '../timings/tryon-times.js';
 import { STATUS_RANK, isTerminal, outputsMayHaveChanged, snapshotOf, type TryonSnapshot } from './snapshot.js';
-import { givenUpSnapshot } from './give-up.js';
+import { givenUpSnapshot, stuckSnapshot } from './give-up.js';
 
 /** What one instance keeps about a try-on: its own listeners and reads, nothing others need. */
 interface Local {
@@ -67,6 +67,11 @@ export class TryonStatusBoard {
        * percent of its tier's slow case (give-up.ts; limits.upstreamDownPercent). Default 100.
        */
       downPercent?: number;
+      /**
+       * How long after it was accepted a try-on upstream still calls unfinished ends as
+       * `upstream_unavailable`, in percent of its tier's slow case (limits.upstreamStuckPercent). Default 1000.
+       */
+      stuckPercent?: number;
       /** Where each finished try-on's time is counted, for the typical time the widget shows. */
       times?: TryonTimes;
     },
@@ -147,6 +152,8 @@ export class TryonStatusBoard {
         let outputs = record?.snapshot.outputs ?? [];
         if (outputsMayHaveChanged(job, outputs)) outputs = await this.upstream.listOutputs(jobId);
         snapshot = snapshotOf(job, outputs, this.options.now());
+        // Upstream answers, but has kept the job unfinished far past any time it takes: it ends too.
+        snapshot = stuckSnapshot(snapshot, record, this.options.now(), this.options.stuckPercent ?? 1000) ?? snapshot;
       } catch (error) {
         // Upstream forgot the job, or has failed for longer than the tier's bound: the try-on ends
         // here, through the store like any final status, so no instance polls it again.

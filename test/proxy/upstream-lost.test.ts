@@ -162,6 +162,41 @@ for (const kind of STORE_KINDS) {
       assert.equal(spent, after.credits, '/usage counts what upstream charged');
     });
 
+    it('a job upstream keeps unfinished past the stuck bound ends as upstream_unavailable, counted from its acceptance', async (t) => {
+      const stuck = { ...limits, upstreamStuckPercent: DOWN_PERCENT };
+      const stack = await stackOn(kind, { apiKey: 'sk_live_b', proxy: { adminToken: TOKEN, limits: stuck } });
+      t.after(() => stack.close());
+      const photo = await photoHandle(stack);
+      // Upstream answers every poll, always "processing": the job is held and never released.
+      await stack.fault({ jobOutcome: 'hold' });
+      const t0 = Date.now();
+      const first = await started(stack, photo);
+      const events = await readEvents(`${stack.url}/tryons/${first.tryon}/events`);
+      const took = Date.now() - t0;
+      const statuses = events.map((e) => (JSON.parse(e.data) as StatusAnswer).status);
+      assert.ok(statuses.includes('processing'), `it was under way first: ${statuses.join(', ')}`);
+      const last = JSON.parse(events.at(-1)!.data) as StatusAnswer;
+      assert.deepEqual(
+        [last.status, last.error],
+        [
+          'failed',
+          {
+            code: 'upstream_unavailable',
+            message: 'The try-on service has not finished this try-on in far longer than it takes; please try again.',
+            retryable: true,
+          },
+        ],
+      );
+      assert.ok(took >= BOUND - INTERVAL, `ended after ${took} ms, bound ${BOUND} ms from acceptance`);
+      assert.ok(took < BOUND + 10_000, `ended after ${took} ms, bound ${BOUND} ms`);
+      const calls = await jobCalls(stack);
+      await sleep(INTERVAL * 4);
+      assert.equal(await jobCalls(stack), calls, 'no upstream poll after the try-on ended');
+      const usage = await usageOf(stack.adminUrl);
+      // Upstream may still finish and charge it: its credits stay counted, as for an outage.
+      assert.deepEqual([usage.tryons, usage.credits, usage.errors.upstream_unavailable], [1, PRICE, 1]);
+    });
+
     it('a submit whose photo upstream forgot answers 410 photo_expired; a forgotten garment is uploaded again', async (t) => {
       const stack = await stackOn(kind, { proxy: { limits } });
       t.after(() => stack.close());
