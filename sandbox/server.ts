@@ -125,6 +125,10 @@ export async function startSandbox(options: SandboxOptions & { port?: number; ho
     );
     server.once('error', reject);
   });
+  // Idle connections are left for the client to close (fetch's own keep-alive ends after 4 s): a
+  // render of the person in a photo holds this process's loop for a moment, after which Node's
+  // 5 s timer could close a socket just as a client sends on it (ECONNRESET).
+  if ('keepAliveTimeout' in server) server.keepAliveTimeout = 65_000;
   const host = hostname.includes(':') ? `[${hostname}]` : hostname;
   return {
     url: `http://${host}:${port}`,
