@@ -189,7 +189,7 @@ before(async () => {
   ).products[0]!;
   const shopify = (
     await renderBlock({
-      product: shopifyProduct(PRODUCT, { enabled: { value: true } }),
+      product: shopifyProduct(PRODUCT, { tryon_enabled: { value: true } }),
       settings: { endpoint: '/tryon', accent: ACCENT, label: 'Try it on' },
     })
   ).replace(/<script\b[^>]*><\/script>/g, '');

@@ -87,7 +87,7 @@ before(async () => {
     const selected = VARIANTS.find((id) => String(id) === c.req.query('variant')) ?? VARIANTS[0]!;
     const block = await renderBlock({
       product: {
-        ...product('saree-banarasi', { enabled: { value: true } }, VARIANTS),
+        ...product('saree-banarasi', { tryon_enabled: { value: true } }, VARIANTS),
         selected_or_first_available_variant: { id: selected },
       },
       settings: { endpoint: stack.url, add_to_cart: c.req.query('cart') !== 'off' },
@@ -194,13 +194,13 @@ describe("the block's Add to cart, against a stand-in of Shopify's cart endpoint
 describe('the block renders add-to-cart and holdout from its settings', () => {
   test('add_to_cart on: add-to-cart="shopify" and the selected variant as cart-id, also for a product without variants', async () => {
     const html = await renderBlock({
-      product: product('kurta', { enabled: { value: true } }),
+      product: product('kurta', { tryon_enabled: { value: true } }),
       settings: { add_to_cart: true },
     });
     assert.match(html, /add-to-cart="shopify" cart-id="44871234560001"/);
     assert.doesNotMatch(html, / variant="/, 'no variant for the default one: the catalog needs none');
     const off = await renderBlock({
-      product: product('kurta', { enabled: { value: true } }),
+      product: product('kurta', { tryon_enabled: { value: true } }),
       settings: { add_to_cart: false },
     });
     assert.doesNotMatch(off, /add-to-cart|cart-id/);
@@ -208,12 +208,12 @@ describe('the block renders add-to-cart and holdout from its settings', () => {
 
   test('holdout: none by default, else the chosen share', async () => {
     const none = await renderBlock({
-      product: product('kurta', { enabled: { value: true } }),
+      product: product('kurta', { tryon_enabled: { value: true } }),
       settings: { holdout: 'none' },
     });
     assert.doesNotMatch(none, /holdout=/);
     const ten = await renderBlock({
-      product: product('kurta', { enabled: { value: true } }),
+      product: product('kurta', { tryon_enabled: { value: true } }),
       settings: { holdout: '0.1' },
     });
     assert.match(ten, / holdout="0.1"/);

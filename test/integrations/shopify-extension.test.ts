@@ -159,7 +159,7 @@ describe('the built block in Chromium', () => {
       const body = await readFile(join(extension, 'assets', file)).catch(() => undefined);
       return body ? c.body(body, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }) : c.notFound();
     });
-    const enabled = { enabled: { value: true } };
+    const enabled = { tryon_enabled: { value: true } };
     // A product page of a saree with no variants; ?prefetch= is the block's setting.
     shop.get('/products/plain', async (c) => {
       const prefetch = c.req.query('prefetch');

@@ -24,10 +24,13 @@ const defaults = {
   endpoint: '/apps/tryon',
 };
 
+const readLocale = async (name: string) =>
+  JSON.parse(await readFile(new URL(`locales/${name}`, extensionSource), 'utf8')) as Record<string, unknown>;
+
 describe('Shopify theme block', () => {
   test('an enabled product gets the tag with its handle, the settings and the module script', async () => {
     const html = await renderBlock({
-      product: product('saree-banarasi-red', { enabled: { value: true } }),
+      product: product('saree-banarasi-red', { tryon_enabled: { value: true } }),
       settings: { ...defaults, views: 'front,back', video: true, privacy_url: 'https://shop.example/privacy' },
       locale: 'hi',
     });
@@ -58,7 +61,7 @@ describe('Shopify theme block', () => {
   test("the store's language is passed as lang, and an unset label leaves the button's own, translated one", async () => {
     for (const locale of ['bn', 'ar', 'ur', 'pt-BR']) {
       const html = await renderBlock({
-        product: product('saree-banarasi-red', { enabled: { value: true } }),
+        product: product('saree-banarasi-red', { tryon_enabled: { value: true } }),
         settings: { ...defaults, label: '' },
         locale,
       });
@@ -68,9 +71,12 @@ describe('Shopify theme block', () => {
     }
   });
 
-  test('the metafield tryon.product overrides the handle as the catalog key', async () => {
+  test('the app-owned metafield tryon_product overrides the handle as the catalog key', async () => {
     const html = await renderBlock({
-      product: product('red-saree-2', { enabled: { value: true }, product: { value: 'saree-banarasi-red' } }),
+      product: product('red-saree-2', {
+        tryon_enabled: { value: true },
+        tryon_product: { value: 'saree-banarasi-red' },
+      }),
       settings: defaults,
     });
     assert.equal(findElements(html, 'tryon-button')[0]?.attributes.product, 'saree-banarasi-red');
@@ -78,7 +84,7 @@ describe('Shopify theme block', () => {
 
   test('hostile product data and settings come out escaped and round-trip exactly', async () => {
     const html = await renderBlock({
-      product: product(hostile.product, { enabled: { value: true } }),
+      product: product(hostile.product, { tryon_enabled: { value: true } }),
       settings: { ...defaults, label: hostile.label, views: hostile.views, accent: hostile.accent },
     });
     assertNoBreakout(html);
@@ -98,9 +104,9 @@ describe('Shopify theme block', () => {
   });
 
   for (const [name, metafields] of [
-    ['metafield false', { enabled: { value: false } }],
+    ['metafield false', { tryon_enabled: { value: false } }],
     ['no metafield', {}],
-    ['metafield the string "true" rather than a boolean', { enabled: { value: 'false' } }],
+    ['metafield the string "true" rather than a boolean', { tryon_enabled: { value: 'false' } }],
   ] as const) {
     test(`a product without try-on renders nothing (${name})`, async () => {
       const html = await renderBlock({ product: product('kurta-plain', metafields), settings: defaults });
@@ -110,13 +116,75 @@ describe('Shopify theme block', () => {
     });
   }
 
+  test('the block reads the app-owned namespace ($app) only: a merchant namespace tryon.* switches nothing on', async () => {
+    const { template } = await loadBlock();
+    assert.match(template, /product\.metafields\['\$app'\]\.tryon_enabled\.value/);
+    assert.match(template, /product\.metafields\['\$app'\]\.tryon_product\.value/);
+    assert.doesNotMatch(template, /metafields\.(tryon|app)\./, 'no merchant namespace, no literal "app" namespace');
+    // The same product with its switch in the namespace the block used to read, and in another app's.
+    const elsewhere = {
+      ...product('saree-banarasi-red', {}),
+      metafields: { tryon: { enabled: { value: true } }, app: { tryon_enabled: { value: true } } },
+    };
+    assert.equal((await renderBlock({ product: elsewhere, settings: defaults })).trim(), '');
+  });
+
+  for (const [name, metafields] of [
+    ['no metafield', {}],
+    ['metafield false', { tryon_enabled: { value: false } }],
+  ] as const) {
+    test(`in the theme editor, a product without try-on shows a note saying what to set (${name}); on the storefront nothing`, async () => {
+      const kurta = product('kurta-plain', metafields);
+      const editor = await renderBlock({ product: kurta, settings: defaults, designMode: true });
+      assert.equal(countOpenings(editor, 'tryon-button'), 0);
+      assert.equal(countOpenings(editor, 'script'), 0, 'no widget loaded for a note');
+      const opening = /<div\b([^>]*)>/.exec(editor)?.[1] ?? '';
+      assert.match(opening, /\bclass="tryon-block tryon-block--placeholder"/, editor);
+      assert.match(opening, /\bdata-shopify-editor-block="\{\}"/, 'selectable in the editor');
+      const note = findElements(editor, 'p')[0]?.text ?? '';
+      const english = (await readLocale('en.default.json')) as { blocks: { tryon_button: { placeholder: string } } };
+      assert.equal(note, english.blocks.tryon_button.placeholder);
+      assert.match(note, /Virtual try-on/, 'names the metafield to set, as the app defines it');
+      assert.match(note, /True/);
+      const storefront = await renderBlock({ product: kurta, settings: defaults, designMode: false });
+      assert.equal(storefront.trim(), '', 'shoppers see nothing');
+    });
+  }
+
+  test("the editor's note is in the store's language (Hindi), English otherwise", async () => {
+    const kurta = product('kurta-plain', {});
+    const hindi = findElements(
+      await renderBlock({ product: kurta, settings: defaults, designMode: true, locale: 'hi' }),
+      'p',
+    )[0];
+    assert.match(hindi?.text ?? '', /[\u0900-\u097F]/);
+    assert.match(hindi?.text ?? '', /Virtual try-on/, 'the metafield keeps its name, which the admin shows');
+    const bengali = findElements(
+      await renderBlock({ product: kurta, settings: defaults, designMode: true, locale: 'bn' }),
+      'p',
+    )[0];
+    assert.match(bengali?.text ?? '', /^Virtual try-on is off/);
+  });
+
+  test('in the theme editor an enabled product shows the real button, as shoppers will', async () => {
+    const enabled = product('saree-banarasi-red', { tryon_enabled: { value: true } });
+    const editor = await renderBlock({ product: enabled, settings: defaults, designMode: true });
+    assert.equal(countOpenings(editor, 'tryon-button'), 1);
+    assert.doesNotMatch(editor, /placeholder/);
+    assert.equal(editor, await renderBlock({ product: enabled, settings: defaults }));
+  });
+
+  test('in the theme editor without a product (no product object) it still renders nothing', async () => {
+    assert.equal((await renderBlock({ settings: defaults, designMode: true })).trim(), '');
+  });
+
   test('outside a product page (no product object) renders nothing', async () => {
     const html = await renderBlock({ settings: defaults });
     assert.equal(html.trim(), '');
   });
 
   test('the panel loads on interaction unless the merchant chooses idle', async () => {
-    const enabled = product('saree-banarasi-red', { enabled: { value: true } });
+    const enabled = product('saree-banarasi-red', { tryon_enabled: { value: true } });
     const prefetchFor = async (settings: Record<string, unknown>) =>
       findElements(await renderBlock({ product: enabled, settings }), 'tryon-button')[0]?.attributes.prefetch;
     assert.equal(await prefetchFor(defaults), 'interaction');
@@ -137,7 +205,7 @@ describe('Shopify theme block', () => {
   });
 
   test('customer events are sent when the setting is on (its default), not when off', async () => {
-    const enabled = product('saree-banarasi-red', { enabled: { value: true } });
+    const enabled = product('saree-banarasi-red', { tryon_enabled: { value: true } });
     const on = findElements(await renderBlock({ product: enabled, settings: defaults }), 'tryon-button')[0];
     assert.equal(on?.attributes.analytics, 'shopify');
     const off = findElements(
@@ -156,7 +224,7 @@ describe('Shopify theme block', () => {
     const variants = [44871234567890, 44871234567891, 44871234567892];
     const html = await renderBlock({
       product: {
-        ...product('saree-banarasi', { enabled: { value: true } }, variants),
+        ...product('saree-banarasi', { tryon_enabled: { value: true } }, variants),
         selected_or_first_available_variant: { id: variants[1] },
       },
       settings: defaults,
@@ -179,7 +247,7 @@ describe('Shopify theme block', () => {
 
   test("a product with only Shopify's default variant sends none (its catalog entry needs no variants)", async () => {
     const html = await renderBlock({
-      product: product('saree-banarasi-red', { enabled: { value: true } }),
+      product: product('saree-banarasi-red', { tryon_enabled: { value: true } }),
       settings: defaults,
     });
     const tag = findElements(html, 'tryon-button')[0];
@@ -208,9 +276,6 @@ describe('Shopify theme block', () => {
 });
 
 describe('Shopify block translations', () => {
-  const readLocale = async (name: string) =>
-    JSON.parse(await readFile(new URL(`locales/${name}`, extensionSource), 'utf8')) as Record<string, unknown>;
-
   /** Every key path to a string, and the strings themselves. */
   function leaves(value: unknown, path = ''): Map<string, string> {
     const found = new Map<string, string>();
@@ -223,16 +288,26 @@ describe('Shopify block translations', () => {
     return found;
   }
 
-  test('English and Hindi have the same keys, every one filled, the Hindi ones translated', async () => {
-    const english = leaves(await readLocale('en.default.schema.json'));
-    const hindi = leaves(await readLocale('hi.schema.json'));
+  for (const [english, hindi] of [
+    ['en.default.schema.json', 'hi.schema.json'],
+    ['en.default.json', 'hi.json'],
+  ] as const) {
+    test(`English and Hindi have the same keys, every one filled, the Hindi ones translated (${hindi})`, async () => {
+      await compareHindi(english, hindi);
+    });
+  }
+
+  async function compareHindi(englishFile: string, hindiFile: string): Promise<void> {
+    const english = leaves(await readLocale(englishFile));
+    const hindi = leaves(await readLocale(hindiFile));
+    assert.ok(english.size > 0, `${englishFile} has texts`);
     assert.deepEqual([...hindi.keys()].sort(), [...english.keys()].sort());
     for (const [key, text] of hindi) {
       assert.ok(text.trim().length > 0, `${key} is filled`);
       assert.match(text, /[\u0900-\u097F]/, `${key} is in Devanagari`);
       assert.notEqual(text, english.get(key), `${key} is translated`);
     }
-  });
+  }
 
   test("the block's name, labels, infos and option labels are all translation keys that exist", async () => {
     const { schema } = await loadBlock();

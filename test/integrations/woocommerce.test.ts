@@ -240,4 +240,35 @@ describe('WooCommerce plugin', () => {
       _tryon_views: 'front,back',
     });
   });
+
+  test('suggests privacy policy text on admin_init: the photo, where it goes, how long it is kept, consent', async () => {
+    const out = await render({ options: options({ endpoint: 'https://tryon.shop.example/tryon' }) });
+    assert.equal(out.privacyPolicy.length, 1, 'registered once');
+    const [{ plugin, text }] = out.privacyPolicy as [{ plugin: string; text: string }];
+    assert.equal(plugin, 'Virtual Try-On Button');
+    // WordPress's Privacy Policy Guide shows the tutorial to the administrator, not in the copied text.
+    assert.match(
+      text,
+      /^<p class="privacy-policy-tutorial">[^<]+<\/p><strong class="privacy-policy-tutorial">Suggested text: <\/strong>(<p>[^<]+<\/p>){5}$/,
+    );
+    const suggested = text.slice(text.indexOf('</strong>'));
+    assert.match(suggested, /a photo of yourself/, 'what the photo is');
+    assert.match(suggested, /Nothing is uploaded until you tick the consent box/, 'consent');
+    assert.match(suggested, /removes its location and camera data \(EXIF, GPS, XMP\)/);
+    assert.match(
+      suggested,
+      /our try-on server at https:\/\/tryon\.shop\.example\/tryon/,
+      'where it goes: the endpoint saved',
+    );
+    assert.match(suggested, /virtual try-on provider, \[name of the provider\]/, 'and the service behind it');
+    assert.match(suggested, /after \[1 hour\].*after \[1 day\]/, "how long: the proxy's defaults, to be checked");
+    assert.match(suggested, /Forget my photo/);
+    const tutorial = text.slice(0, text.indexOf('</p>'));
+    assert.match(tutorial, /TRYON_BASE_URL/);
+    assert.match(tutorial, /TRYON_PHOTO_TTL_SECONDS, TRYON_RESULT_TTL_SECONDS/);
+    // A hostile endpoint left in the database is escaped where printed.
+    const hostileOut = await render({ options: options({ endpoint: '/tryon"><script>alert(7)</script>' }) });
+    assertNoBreakout(hostileOut.privacyPolicy[0]!.text);
+    assert.equal(countOpenings(hostileOut.privacyPolicy[0]!.text, 'script'), 0);
+  });
 });

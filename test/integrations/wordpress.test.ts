@@ -350,6 +350,23 @@ describe(
       ]);
     });
 
+    test("suggests its privacy policy text in WordPress's Privacy Policy Guide", async () => {
+      const { response, text } = await admin.follow('/wp-admin/privacy-policy-guide.php');
+      assert.equal(response.status, 200);
+      // The guide lists each plugin's suggested text under its name (WordPress's own markup).
+      const start = text.indexOf('>Virtual Try-On Button<');
+      assert.deepEqual(await logBeyondCore(), [], 'added on admin_init, as WordPress asks: no notice');
+      assert.ok(start > 0, 'the plugin has a section in the guide');
+      const section = text.slice(start, start + 6000);
+      assert.match(section, /<p class="privacy-policy-tutorial">[^<]*TRYON_BASE_URL/, 'the note to the administrator');
+      assert.match(section, /<strong class="privacy-policy-tutorial">Suggested text: <\/strong>/);
+      assert.match(section, /Nothing is uploaded until you tick the consent box/);
+      assert.match(section, /our try-on server at \/tryon and from there to our virtual try-on provider/);
+      assert.match(section, /after \[1 hour\]/);
+      // The guide is built from WP_Privacy_Policy_Content's record: one section, so registered once.
+      assert.equal(occurrences(text, />Virtual Try-On Button</), 1, 'registered once');
+    });
+
     test('a fresh site: one bad field is refused alone with one notice, the rest of the form is saved', async () => {
       const after = await saveSettings({
         endpoint: 'javascript:alert(1)',

@@ -32,3 +32,4 @@ require_once __DIR__ . '/includes/proxy-health.php';
 require_once __DIR__ . '/includes/usage.php';
 require_once __DIR__ . '/includes/settings-page.php';
 require_once __DIR__ . '/includes/woocommerce-features.php';
+require_once __DIR__ . '/includes/privacy.php';

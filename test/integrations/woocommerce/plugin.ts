@@ -34,6 +34,8 @@ export interface Rendered {
   classicTag: string;
   otherTag: string;
   doingItWrong: string[];
+  /** What the plugin gave wp_add_privacy_policy_content on admin_init. */
+  privacyPolicy: { plugin: string; text: string }[];
   savedMeta?: Record<string, string>;
 }
 

@@ -46,6 +46,7 @@ foreach ( $scenario['shortcodes'] ?? array() as $call ) {
 }
 
 $result['doingItWrong'] = $GLOBALS['tryon_test']['wrong'];
+$result['privacyPolicy'] = $GLOBALS['tryon_test']['privacy'] ?? array();
 $result['productFields'] = tryon_test_capture( fn () => do_action( 'woocommerce_product_options_general_product_data' ) );
 $result['footer'] = tryon_test_print_script_modules();
 $result['classicTag'] = apply_filters( 'script_loader_tag', "<script src='https://shop.example/x.js' id='tryon-button-js'></script>", 'tryon-button', 'https://shop.example/x.js' );

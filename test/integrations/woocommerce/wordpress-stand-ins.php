@@ -134,6 +134,11 @@ function tryon_test_print_script_modules(): string {
 	return $out;
 }
 
+/** WordPress keeps each plugin's suggested policy text for the Privacy Policy Guide; here, a list. */
+function wp_add_privacy_policy_content( string $plugin_name, string $policy_text ): void {
+	$GLOBALS['tryon_test']['privacy'][] = array( 'plugin' => $plugin_name, 'text' => $policy_text );
+}
+
 function add_settings_error( string $setting, string $code, string $message, string $type = 'error' ): void {
 	$GLOBALS['tryon_test']['errors'][] = array( $setting, $code, $message );
 }
