@@ -87,10 +87,27 @@ export function literalWorkerUrls(): Plugin {
   };
 }
 
+/**
+ * The widget's own modules keep their side effects in both builds (the registrations, the
+ * dictionaries' and the workers' start): every `.ts` under widget/, as widget/package.json's
+ * `sideEffects` said before it came to describe only the built files it publishes. Said per module
+ * from a transform, which outranks package.json; other modules answer for themselves.
+ */
+export function widgetSourceSideEffects(): Plugin {
+  const widgetSources = `${root}widget/`;
+  return {
+    name: 'tryon-widget-side-effects',
+    transform(code, id) {
+      if (!id.startsWith(widgetSources) || id.includes('/node_modules/') || !id.endsWith('.ts')) return null;
+      return { code, map: null, moduleSideEffects: true };
+    },
+  };
+}
+
 function common(quiet: boolean | undefined): InlineConfig {
   return {
     configFile: false,
-    plugins: [minifiedStyles(), literalWorkerUrls()],
+    plugins: [minifiedStyles(), literalWorkerUrls(), widgetSourceSideEffects()],
     root,
     // Shipped bytes are production bytes whatever NODE_ENV the caller runs under (the test runner
     // sets NODE_ENV=test, which would otherwise select Lit's larger, noisier development build).

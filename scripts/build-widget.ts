@@ -187,6 +187,7 @@ export async function buildNpm(
   ]);
   await copyDeclarations(join(typesDir, 'widget'), outDir, (file) => !file.startsWith('dist'));
   await dropVendorSourceMaps(outDir);
+  await dropMappedSources(outDir);
   await shareCdnChunks(outDir, cdnDir);
   await writeNpmWorkers(outDir, cdnDir);
   // Type-only modules (events.ts) emit no JavaScript: the manifest names only files that exist.
@@ -241,6 +242,22 @@ async function dropVendorSourceMaps(outDir: string): Promise<void> {
     if (path.endsWith('.map')) await rm(path);
     else if (path.endsWith('.js'))
       await writeFile(path, (await readFile(path, 'utf8')).replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+  }
+}
+
+/**
+ * The npm build's maps without `sourcesContent`: the TypeScript they would carry is most of their
+ * weight, installed in every shop's node_modules for a stack trace that needs only the mappings
+ * (file, line, column). The maps still name each source (`../../widget/…`), which a debugger
+ * shows when the repository is at hand; docs/integrations/npm.md says why.
+ */
+export async function dropMappedSources(outDir: string): Promise<void> {
+  for (const path of await listFiles(outDir)) {
+    if (!path.endsWith('.map')) continue;
+    const map = JSON.parse(await readFile(path, 'utf8')) as { sourcesContent?: unknown };
+    if (map.sourcesContent === undefined) continue;
+    delete map.sourcesContent;
+    await writeFile(path, JSON.stringify(map));
   }
 }
 

@@ -27,7 +27,7 @@ import { PACKAGES, projectRoot, type BuildResult, type PackageName } from './bui
 import { buildProxy, buildSandbox } from './build-servers.js';
 import { buildCdn, buildNpm, widgetPackage, writeJsdelivrEntry } from './build-widget.js';
 import { checkWrittenImportMap, IMPORT_MAP_FILE } from './import-map.js';
-import { sizeFigures, writeSizeFigures } from './size-figures.js';
+import { installFigures, installSizes, mb, sizeFigures, writeSizeFigures } from './size-figures.js';
 
 export * from './build-budgets.js';
 export * from './build-files.js';
@@ -78,8 +78,18 @@ function printFiles(title: string, result: BuildResult): void {
   }
 }
 
+/**
+ * The repository's CHANGELOG.md into a package's folder (`into`: the package itself, or a copy
+ * staged for packing), where its `files` names it: one changelog for the three packages, released
+ * together, and no committed copy to drift (the copies are ignored by git).
+ */
+export async function copyChangelog(into: string): Promise<void> {
+  await cp(join(projectRoot, 'CHANGELOG.md'), join(into, 'CHANGELOG.md'));
+}
+
 /** One package's build, as its `prepack` runs it. */
 export async function buildPackage(name: PackageName, options: { quiet?: boolean } = {}): Promise<BuildResult[]> {
+  await copyChangelog(PACKAGES[name]);
   if (name === 'tryon-proxy') return [await buildProxy(options)];
   if (name === 'tryon-sandbox') return [await buildSandbox(options)];
   const cdn = await buildCdn(options);
@@ -131,6 +141,8 @@ async function main(): Promise<void> {
   const cdn = await buildCdn(importMapBase ? { importMapBase } : {});
   await writeJsdelivrEntry(join(PACKAGES['tryon-button'], 'dist'), (await widgetPackage()).version);
   const [npm, proxy, sandbox] = await Promise.all([buildNpm(), buildProxy(), buildSandbox()]);
+  // Each package as its prepack leaves it, so `npm pack` here takes what a release takes.
+  for (const folder of Object.values(PACKAGES)) await copyChangelog(folder);
   const integrations = await buildIntegrations(cdn.outDir);
   printFiles('CDN build', cdn);
   printFiles('npm build', npm);
@@ -164,8 +176,19 @@ async function main(): Promise<void> {
   console.log(
     `  models, hand-off  ${kb(budgets.alternatives).padStart(8)} of ${kb(BUDGETS.alternatives)} (fetched only when the shopper asks: "See it on a model", "Use your phone")`,
   );
+  const sizes = await installSizes({
+    widgetDir: PACKAGES['tryon-button'],
+    shopifyDir: integrations[0]!,
+    workerFile: join(projectRoot, '.cache/worker/size/worker.js'),
+  });
+  console.log('\nInstalled and deployed (apparent size):');
+  console.log(`  npm install tryon-button, alone  ${mb(sizes.widgetInstalled)} with its dependencies`);
+  console.log(`  Shopify theme app extension      ${mb(sizes.shopifyExtension)} (Shopify allows 10 MB)`);
+  console.log(
+    `  proxy Worker, no catalog         ${kb(sizes.workerBundle)}, ${kb(sizes.workerBundleGzip)} gzip (Workers allow 3 MB gzip on the free plan)`,
+  );
   // The sizes the README and docs quote, written where they are quoted (scripts/size-figures.ts).
-  const quoted = await writeSizeFigures(projectRoot, sizeFigures(budgets));
+  const quoted = await writeSizeFigures(projectRoot, { ...sizeFigures(budgets), ...installFigures(sizes) });
   if (quoted.length > 0) console.log(`  sizes quoted in ${quoted.join(', ')} updated`);
   const problems = await cdnProblems(cdn, budgets.problems);
   if (problems.length > 0) {

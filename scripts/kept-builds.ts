@@ -30,7 +30,8 @@ const INPUTS = [
   'package.json',
   'package-lock.json',
 ];
-const SKIPPED = new Set(['dist', 'node_modules']);
+// widget/CHANGELOG.md is the repository's, copied in for packing (scripts/build.ts copyChangelog): no input.
+const SKIPPED = new Set(['dist', 'node_modules', 'CHANGELOG.md']);
 
 async function inputFiles(path: string): Promise<string[]> {
   const info = await stat(path).catch(() => undefined);

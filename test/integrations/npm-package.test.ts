@@ -350,7 +350,7 @@ describe('npm package in a separate Vite app', () => {
     }
   });
 
-  test('npm pack takes the builds, the types, the manifest, the editor data, README and LICENSE, and nothing else', async () => {
+  test('npm pack takes the builds, the types, the manifest, the editor data, README, LICENSE and the changelog, and nothing else', async () => {
     const expected = {
       'tryon-button': [
         'dist/npm/tryon-button.js',
@@ -381,11 +381,17 @@ describe('npm package in a separate Vite app', () => {
         files: { path: string }[];
       }[];
       const packed = listing[0]!.files.map((f) => f.path);
-      for (const needed of ['package.json', 'README.md', 'LICENSE', ...expected[name]])
+      for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', ...expected[name]])
         assert.ok(packed.includes(needed), `${name}: ${needed} is packed`);
+      assert.equal(
+        await readFile(join(dir, 'CHANGELOG.md'), 'utf8'),
+        await readFile(join(projectRoot, 'CHANGELOG.md'), 'utf8'),
+        `${name}: the changelog packed is the repository's`,
+      );
       const stray = packed.filter(
         (path) =>
-          !path.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE', ...expected[name]].includes(path),
+          !path.startsWith('dist/') &&
+          !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', ...expected[name]].includes(path),
       );
       assert.deepEqual(stray, [], `${name}: no sources, tests or local files`);
       assert.ok(!packed.some((path) => /\.env|secret|\.test\./.test(path)));
@@ -397,6 +403,59 @@ describe('npm package in a separate Vite app', () => {
       !Object.keys(rootPackage.exports as Record<string, unknown>).some((entry) => entry.includes('proxy')),
       'no proxy entry in tryon-button',
     );
+  });
+
+  test('sideEffects names packed files, and every module that registers an element on import is among them', async () => {
+    const { code, output } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], pkg);
+    assert.equal(code, 0, output);
+    const listing = JSON.parse(output.slice(output.indexOf('['), output.lastIndexOf(']') + 1)) as {
+      files: { path: string }[];
+    }[];
+    const packed = listing[0]!.files.map((f) => f.path);
+    const patterns = rootPackage.sideEffects as string[];
+    assert.ok(Array.isArray(patterns) && patterns.length > 0, 'sideEffects is a list of files');
+    for (const pattern of patterns)
+      assert.ok(
+        packed.some((path) => globMatches(pattern, path)),
+        `sideEffects "${pattern}" matches no file of the package`,
+      );
+    const covered = (path: string) => patterns.some((pattern) => globMatches(pattern, path));
+    const modules = new Map<string, string>();
+    for (const path of packed.filter((p) => /\.js$/.test(p)))
+      modules.set(path, await readFile(join(pkg, path), 'utf8'));
+    const registering = [...modules].filter(([, text]) => /customElements\.define\(/.test(text)).map(([path]) => path);
+    assert.ok(registering.includes('dist/npm/panel/tryon-panel.js'), registering.join(', '));
+    for (const path of registering) {
+      if (covered(path)) continue;
+      // A module that registers only when its exported define() is called (tryon-button.define.js)
+      // has no side effect of its own; a listed module must then import it and call it.
+      const name = path.split('/').pop()!;
+      const caller = [...modules].find(
+        ([other, text]) => covered(other) && text.includes(`from "./${name}"`) && /^define\(\);?$/m.test(text),
+      );
+      assert.ok(
+        caller,
+        `${path} calls customElements.define but is not in sideEffects, nor called by a module that is`,
+      );
+      assert.match(modules.get(path)!, /function define\(/, `${path} registers only from its define()`);
+    }
+  });
+
+  test('the maps of the npm build name their sources without carrying them', async () => {
+    const maps = (await listFiles(join(pkg, 'dist/npm'))).filter((path) => path.endsWith('.map'));
+    assert.ok(maps.length > 10, `${maps.length} maps`);
+    for (const path of maps) {
+      const map = JSON.parse(await readFile(path, 'utf8')) as { sourcesContent?: unknown };
+      assert.equal(map.sourcesContent, undefined, `${path} carries its sources`);
+    }
+    // Without their sources the maps still lead from the code to the TypeScript, line by line.
+    for (const module of ['tryon-button.js', 'panel/tryon-panel.js', 'tryon-button.component.js']) {
+      const map = JSON.parse(await readFile(join(pkg, 'dist/npm', `${module}.map`), 'utf8')) as {
+        sources: string[];
+        mappings: string;
+      };
+      assert.ok(map.sources.some((source) => source.endsWith('.ts')) && map.mappings.length > 0, `${module}.map maps`);
+    }
   });
 
   test('a missing export is refused: only what the exports map names is public', async () => {
@@ -411,3 +470,18 @@ describe('npm package in a separate Vite app', () => {
     }
   });
 });
+
+/** Whether a package.json `sideEffects` pattern (`./dist/cdn/**`, `./dist/npm/x.js`) matches a packed path. */
+function globMatches(pattern: string, path: string): boolean {
+  const source = pattern
+    .replace(/^\.\//, '')
+    .split('**')
+    .map((part) =>
+      part
+        .split('*')
+        .map((text) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]*'),
+    )
+    .join('.*');
+  return new RegExp(`^${source}$`).test(path);
+}

@@ -23,6 +23,7 @@ import { serveWorker, type WorkerBundle } from '../../scripts/worker.js';
 import { waitForOutput } from '../process-output.js';
 import { CATALOG, writeAssets, photoHandle, startTryon, waitForStatus, absolute } from '../proxy/stack.js';
 import { packPackages, readManifest, run, type PackageManifest } from './packages.js';
+import { QUOTING_FILES, quotedBytes, quotedSizes, widgetInstalledBytes } from '../../scripts/size-figures.js';
 
 /** Everything `npm install tryon-button` puts in an empty project's node_modules (apparent size). */
 const BUTTON_INSTALLED_BUDGET = 8 * 1024 * 1024;
@@ -52,6 +53,7 @@ const REAL_PHOTO = '/usr/share/doc/opencv-doc/examples/data/messi5.jpg';
 
 let work: string;
 let tarballs: Record<string, string>;
+let stages: Record<string, string>;
 
 /** Where Node would find package `name` required from `fromDir`: the nearest node_modules up the tree. */
 async function installedDir(name: string, fromDir: string): Promise<string> {
@@ -145,7 +147,7 @@ async function startSandboxBin(app: string): Promise<{ url: string; key: string;
 }
 
 before(async () => {
-  ({ work, tarballs } = await packPackages(['tryon-button', 'tryon-proxy', 'tryon-sandbox']));
+  ({ work, tarballs, stages } = await packPackages(['tryon-button', 'tryon-proxy', 'tryon-sandbox']));
 });
 
 after(async () => {
@@ -231,6 +233,33 @@ describe('npm install tryon-button, alone, into an empty app', () => {
       /export \{ decodeHeic \} from '\.\.\/\.\.\/cdn\/heic-[\w-]+\.js'/,
       'the npm build imports the CDN chunk',
     );
+  });
+
+  test('installs as many bytes as the build measures and the docs quote (scripts/size-figures.ts, widget-installed)', async (t) => {
+    const installed = await sizeOf(join(app, 'node_modules'));
+    // What npm adds of its own beside the packages.
+    const npmsOwn = (await stat(join(app, 'node_modules/.package-lock.json'))).size;
+    const measured = await widgetInstalledBytes(stages['tryon-button']!, join(projectRoot, 'widget'));
+    t.diagnostic(`installed ${installed} B (npm's lockfile ${npmsOwn} B), the build's measure ${measured} B`);
+    assert.equal(installed - npmsOwn, measured, "the build's measure is the install, file for file");
+    const quoted: string[] = [];
+    for (const file of QUOTING_FILES) {
+      const text = await readFile(join(projectRoot, file), 'utf8').catch(() => '');
+      for (const { name, quoted: figure } of quotedSizes(text))
+        if (name === 'widget-installed') quoted.push(`${file}|${figure}`);
+    }
+    assert.ok(
+      quoted.some((q) => q.startsWith('README.md|')) && quoted.some((q) => q.startsWith('docs/integrations/npm.md|')),
+      quoted.join(', '),
+    );
+    for (const entry of quoted) {
+      const [file, figure] = entry.split('|') as [string, string];
+      const { bytes, rounding } = quotedBytes(figure);
+      assert.ok(
+        Math.abs(bytes - installed) <= rounding + npmsOwn,
+        `${file} quotes ${figure} installed; the install is ${(installed / 1024 / 1024).toFixed(2)} MB (npm run build writes it)`,
+      );
+    }
   });
 
   test('every module imports only lit, a peer the package names, or its own files', async () => {
@@ -397,6 +426,16 @@ describe('npm install tryon-button, alone, into an empty app', () => {
       );
     }
   });
+});
+
+test("each tarball carries the repository's CHANGELOG.md", async () => {
+  const changelog = await readFile(join(projectRoot, 'CHANGELOG.md'), 'utf8');
+  for (const [name, tarball] of Object.entries(tarballs)) {
+    const listed = await run('tar', ['-xzOf', tarball, 'package/CHANGELOG.md'], work);
+    assert.equal(listed.code, 0, `${name}: no CHANGELOG.md in the tarball:\n${listed.output}`);
+    assert.equal(listed.stdout, changelog, `${name}: the changelog is the repository's`);
+  }
+  assert.deepEqual(Object.keys(tarballs).sort(), ['tryon-button', 'tryon-proxy', 'tryon-sandbox']);
 });
 
 describe('tryon-proxy + tryon-sandbox from their tarballs, into another empty app', () => {

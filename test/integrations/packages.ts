@@ -1,6 +1,6 @@
 // The workspace packages as npm publishes them, for the packaging tests: each package's folder
 // copied as `npm pack` takes it (package.json, README, LICENSE, the committed files its `files`
-// names), built into that copy with the same functions its `prepack` runs, and packed with
+// names, the repository's CHANGELOG.md as `prepack` copies it), built into that copy with the same functions its `prepack` runs, and packed with
 // `npm pack --ignore-scripts`. Building into a copy, not into widget/dist etc., lets tests run
 // beside each other and beside a developer's build. `npm pack --workspaces` itself (prepack
 // building in place) is what `npm run release` runs.
@@ -12,6 +12,7 @@ import { cachedCdnBuild, copyKept, keptBuild } from '../../scripts/kept-builds.j
 import {
   buildNpm,
   buildProxy,
+  copyChangelog,
   buildSandbox,
   fileExists,
   writeJsdelivrEntry,
@@ -71,6 +72,8 @@ export async function stagePackage(name: PackageName, into: string): Promise<str
   if (name === 'tryon-button')
     await copyKept(await keptBuild('tryon-button-package', (dir) => build(name, dir)), stage);
   else await build(name, stage);
+  // After the kept copy: the changelog changes more often than the widget and is no input of its build.
+  await copyChangelog(stage);
   return stage;
 }
 
@@ -82,7 +85,7 @@ async function build(name: PackageName, stage: string): Promise<void> {
     'package.json',
     'README.md',
     'LICENSE',
-    ...(manifest.files ?? []).filter((f) => !f.startsWith('dist')),
+    ...(manifest.files ?? []).filter((f) => !f.startsWith('dist') && f !== 'CHANGELOG.md'),
   ]) {
     if (await fileExists(join(source, file))) await cp(join(source, file), join(stage, file), { recursive: true });
   }
