@@ -19,6 +19,11 @@ export const SLOW_CASE_MS: Readonly<Record<string, number>> = { draft: 10_000, s
 export const downBoundMs = (tier: string | undefined, percent: number): number =>
   ((SLOW_CASE_MS[tier ?? 'standard'] ?? SLOW_CASE_MS.standard!) * percent) / 100;
 
+/** A try-on the proxy ends itself: failed, retryable (a retry is a new render), with what it had. */
+function ended(code: string, message: string, outputs: TryonSnapshot['outputs'], now: number): TryonSnapshot {
+  return { status: 'failed', error: { code, message, retryable: true }, outputs, at: now };
+}
+
 /** A 404 from upstream for a job it accepted: it no longer knows the job. */
 const forgotten = (error: unknown): boolean => error instanceof ProxyError && error.code === 'not_found';
 
@@ -41,30 +46,22 @@ export function givenUpSnapshot(
   if (!record) return undefined;
   const outputs = record.snapshot.outputs;
   if (forgotten(error)) {
-    return {
-      status: 'failed',
-      error: {
-        code: 'upstream_lost',
-        message: 'The try-on service lost this try-on before it was finished; please try again.',
-        retryable: true,
-      },
+    return ended(
+      'upstream_lost',
+      'The try-on service lost this try-on before it was finished; please try again.',
       outputs,
-      at: now,
-    };
+      now,
+    );
   }
   // Down since the poll that was due after the last good read: with webhooks, polls come seldom,
   // and one failed poll long after a good read is not yet an outage of that length.
   if (now - (record.snapshot.at + pollEveryMs) <= downBoundMs(record.tier, downPercent)) return undefined;
-  return {
-    status: 'failed',
-    error: {
-      code: 'upstream_unavailable',
-      message: 'The try-on service stopped answering while making this try-on; please try again.',
-      retryable: true,
-    },
+  return ended(
+    'upstream_unavailable',
+    'The try-on service stopped answering while making this try-on; please try again.',
     outputs,
-    at: now,
-  };
+    now,
+  );
 }
 
 /**
@@ -81,14 +78,10 @@ export function stuckSnapshot(
   if (snapshot.status !== 'queued' && snapshot.status !== 'processing') return undefined;
   const acceptedAt = record?.acceptedAt;
   if (acceptedAt === undefined || now - acceptedAt <= downBoundMs(record?.tier, stuckPercent)) return undefined;
-  return {
-    status: 'failed',
-    error: {
-      code: 'upstream_unavailable',
-      message: 'The try-on service has not finished this try-on in far longer than it takes; please try again.',
-      retryable: true,
-    },
-    outputs: snapshot.outputs,
-    at: now,
-  };
+  return ended(
+    'upstream_unavailable',
+    'The try-on service has not finished this try-on in far longer than it takes; please try again.',
+    snapshot.outputs,
+    now,
+  );
 }
