@@ -23,7 +23,14 @@ import { serveWorker, type WorkerBundle } from '../../scripts/worker.js';
 import { waitForOutput } from '../process-output.js';
 import { CATALOG, writeAssets, photoHandle, startTryon, waitForStatus, absolute } from '../proxy/stack.js';
 import { packPackages, readManifest, run, type PackageManifest } from './packages.js';
-import { QUOTING_FILES, quotedBytes, quotedSizes, widgetInstalledBytes } from '../../scripts/size-figures.js';
+import {
+  QUOTING_FILES,
+  quotedBytes,
+  quotedSizes,
+  runtimeClosure,
+  sizeOf,
+  widgetInstalledBytes,
+} from '../../scripts/size-figures.js';
 
 /** Everything `npm install tryon-button` puts in an empty project's node_modules (apparent size). */
 const BUTTON_INSTALLED_BUDGET = 8 * 1024 * 1024;
@@ -54,42 +61,6 @@ const REAL_PHOTO = '/usr/share/doc/opencv-doc/examples/data/messi5.jpg';
 let work: string;
 let tarballs: Record<string, string>;
 let stages: Record<string, string>;
-
-/** Where Node would find package `name` required from `fromDir`: the nearest node_modules up the tree. */
-async function installedDir(name: string, fromDir: string): Promise<string> {
-  for (let dir = fromDir; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules', name);
-    if (await fileExists(join(candidate, 'package.json'))) return candidate;
-    if (dir === dirname(dir) || relative(projectRoot, dir).startsWith('..')) break;
-  }
-  throw new Error(`${name} is not installed in this repository (run npm install)`);
-}
-
-/** Every package the manifest's runtime dependencies need, found in this repository's node_modules. */
-async function runtimeClosure(
-  manifest: PackageManifest,
-  fromDir: string,
-  found = new Map<string, string>(),
-): Promise<Map<string, string>> {
-  const required = [
-    ...Object.keys(manifest.dependencies ?? {}),
-    ...Object.keys(manifest.peerDependencies ?? {}).filter((name) => !manifest.peerDependenciesMeta?.[name]?.optional),
-  ];
-  for (const name of required) {
-    if (found.has(name)) continue;
-    const dir = await installedDir(name, fromDir);
-    found.set(name, dir);
-    await runtimeClosure(await readManifest(dir), dir, found);
-  }
-  return found;
-}
-
-/** Bytes of every file below `dir` (apparent size, as a tarball or a disk quota counts them). */
-async function sizeOf(dir: string): Promise<number> {
-  let total = 0;
-  for (const path of await listFiles(dir)) total += (await stat(path)).size;
-  return total;
-}
 
 /** Every installed package's folder below node_modules, nested ones included. */
 async function installedPackages(nodeModules: string): Promise<string[]> {
@@ -162,7 +133,7 @@ describe('npm install tryon-button, alone, into an empty app', () => {
   before(async () => {
     app = join(work, 'shop-front-end');
     manifest = await readManifest(join(projectRoot, 'widget'));
-    const closure = await runtimeClosure(manifest, join(projectRoot, 'widget'));
+    const closure = await runtimeClosure(join(projectRoot, 'widget'));
     const dependencies: Record<string, string> = { 'tryon-button': `file:${tarballs['tryon-button']}` };
     const depTarballs = join(work, 'button-deps');
     await mkdir(depTarballs, { recursive: true });
