@@ -78,6 +78,19 @@ async function painted(page: Page): Promise<void> {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
+/** The page in the light and the dark scheme, each a palette PNG of at most 400 KB in docs/screenshots/. */
+async function saveLightAndDark(page: Page, name: (scheme: 'light' | 'dark') => string): Promise<void> {
+  await mkdir(OUT, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await painted(page);
+    const shot = await page.screenshot({ animations: 'disabled' });
+    const png = await sharp(shot).png({ palette: true, quality: 80, compressionLevel: 9, effort: 10 }).toBuffer();
+    assert.ok(png.length <= 400 * 1024, `screenshot is ${png.length} bytes`);
+    await writeFile(join(OUT, name(scheme)), png);
+  }
+}
+
 describe('screenshots of the result step for the docs', () => {
   for (const size of SIZES) {
     for (const lang of LANGUAGES) {
@@ -105,17 +118,7 @@ describe('screenshots of the result step for the docs', () => {
                 fits.scroll <= fits.client + 1,
                 `the result fits ${size.name}: ${fits.scroll} > ${fits.client}`,
               );
-            await mkdir(OUT, { recursive: true });
-            for (const scheme of ['light', 'dark'] as const) {
-              await page.emulateMedia({ colorScheme: scheme });
-              await painted(page);
-              const shot = await page.screenshot({ animations: 'disabled' });
-              const png = await sharp(shot)
-                .png({ palette: true, quality: 80, compressionLevel: 9, effort: 10 })
-                .toBuffer();
-              assert.ok(png.length <= 400 * 1024, `screenshot is ${png.length} bytes`);
-              await writeFile(join(OUT, `result-${size.name}-${scheme}-${lang}.png`), png);
-            }
+            await saveLightAndDark(page, (scheme) => `result-${size.name}-${scheme}-${lang}.png`);
             assert.deepEqual(problems, []);
           },
           { viewport: { width: size.width, height: size.height } },
@@ -182,17 +185,7 @@ describe('screenshots of the result from real photos of people', () => {
             );
             // The whole result, as a shopper first sees it: no before-and-after divide until asked for.
             assert.equal(await page.getByRole('dialog').locator('[part="compare-handle"]').count(), 0);
-            await mkdir(OUT, { recursive: true });
-            for (const scheme of ['light', 'dark'] as const) {
-              await page.emulateMedia({ colorScheme: scheme });
-              await painted(page);
-              const shot = await page.screenshot({ animations: 'disabled' });
-              const png = await sharp(shot)
-                .png({ palette: true, quality: 80, compressionLevel: 9, effort: 10 })
-                .toBuffer();
-              assert.ok(png.length <= 400 * 1024, `screenshot is ${png.length} bytes`);
-              await writeFile(join(OUT, `result-${photo.name}-${size.name}-${scheme}.png`), png);
-            }
+            await saveLightAndDark(page, (scheme) => `result-${photo.name}-${size.name}-${scheme}.png`);
             assert.deepEqual(problems, []);
           },
           { viewport: { width: size.width, height: size.height } },
