@@ -128,10 +128,15 @@ for (const kind of STORE_KINDS) {
       const first = await started(stack, photo);
       await waitForStatus(stack, first.tryon, (s) => s.status === 'processing');
 
-      // Upstream goes down for every status read from here on.
+      // A shopper watches, then upstream goes down for every status read from here on. The stream
+      // is opened first: opened during the outage, its first read would answer the outage's 502.
+      let watching!: () => void;
+      const opened = new Promise<void>((resolve) => (watching = resolve));
+      const watched = readEvents(`${stack.url}/tryons/${first.tryon}/events`, () => watching());
+      await opened;
       await stack.fault({ match: 'GET /v1/jobs/*', status: 503, times: 1000 });
       const t0 = Date.now();
-      const events = await readEvents(`${stack.url}/tryons/${first.tryon}/events`);
+      const events = await watched;
       const took = Date.now() - t0;
       const last = JSON.parse(events.at(-1)!.data) as StatusAnswer;
       assert.equal(last.status, 'failed');
