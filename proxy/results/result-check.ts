@@ -14,7 +14,7 @@
 // made from the try-on's own, so every instance and every retry makes the same reservation (a
 // second one is a `retry` and counts nothing) and upstream, given the same key, starts one job.
 // The photo's forget fence is asked first, as for any submit: a forgotten photo is never used again.
-import { checkFidelity, type Fidelity } from '../fidelity/check.js';
+import { DIFFERS_ABOVE, checkFidelity, type Fidelity } from '../fidelity/check.js';
 import { fidelityOf, productAsVariant, type ProductEntry, type VariantEntry } from '../catalog/catalog.js';
 import type { GarmentFiles } from '../catalog/garment-files.js';
 import { creditsFor, type PriceTable } from '../money/prices.js';
@@ -31,12 +31,6 @@ import type { TryonFidelity, TryonRerender, TryonSnapshot } from '../tryons/snap
 import type { StatusRecord, TryonPlan } from '../tryons/status-store.js';
 import { productImageOf, tryonRequestBody } from '../tryons/upstream-body.js';
 import type { View } from '../catalog/schema.js';
-
-/**
- * A view whose colour differs by this much (CIEDE2000) or more is the one rendered again, with any
- * view whose garment is missing or partial; the check's own verdict decides whether any differs.
- */
-export const RERENDER_DELTA_E = 10;
 
 export interface ResultCheckOptions {
   upstream: Upstream;
@@ -87,7 +81,7 @@ async function outputBytes(
 /** The views to render again: each whose garment is not all there or whose colour is off; all when none stands out. */
 export function viewsToRerender(fidelity: TryonFidelity, asked: string[]): string[] {
   const differing = fidelity.views
-    .filter((v) => v.coverage !== 'ok' || v.colour.deltaE >= RERENDER_DELTA_E)
+    .filter((v) => v.coverage !== 'ok' || v.colour.deltaE > DIFFERS_ABOVE)
     .map((v) => v.view)
     .filter((view) => asked.includes(view));
   return differing.length > 0 ? asked.filter((view) => differing.includes(view)) : [...asked];
