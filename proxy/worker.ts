@@ -135,7 +135,7 @@ export function workerFor(deployment: WorkerDeployment = {}) {
         baseUrl: config.baseUrl!,
         catalog,
         store,
-        // The check of a result against its garment gets less CPU in an isolate than in a Node process.
+        // The check of a result against its garment gets less CPU in an isolate than on a Node server.
         limits,
         // Cloudflare sets cf-connecting-ip itself; x-forwarded-for could come from the client.
         clientAddress: (c) => c.req.header('cf-connecting-ip'),
