@@ -30,6 +30,7 @@ import type { ResultCheck } from '../tryons/status-board.js';
 import type { TryonFidelity, TryonRerender, TryonSnapshot } from '../tryons/snapshot.js';
 import type { StatusRecord, TryonPlan } from '../tryons/status-store.js';
 import { productImageOf, tryonRequestBody } from '../tryons/upstream-body.js';
+import { downBoundMs } from '../tryons/give-up.js';
 import type { View } from '../catalog/schema.js';
 
 export interface ResultCheckOptions {
@@ -43,7 +44,13 @@ export interface ResultCheckOptions {
   idempotencyKey: (parts: string[]) => Promise<string>;
   limits: Pick<
     ProxyLimits,
-    'fidelityCpuMs' | 'uploadBytes' | 'tryonTtlSeconds' | 'upstreamTimeoutMs' | 'retries' | 'retryBaseMs'
+    | 'fidelityCpuMs'
+    | 'uploadBytes'
+    | 'tryonTtlSeconds'
+    | 'upstreamTimeoutMs'
+    | 'upstreamStuckPercent'
+    | 'retries'
+    | 'retryBaseMs'
   >;
   log: Log;
   now: () => number;
@@ -104,7 +111,7 @@ export class ResultChecks implements ResultCheck {
     if (!settings.check) return { ...snapshot, fidelity: unchecked('check_off') };
     const fidelity = await this.check(jobId, plan, product, snapshot.outputs);
     if (fidelity.verdict !== 'differs' || settings.onDiffers !== 'rerender') return { ...snapshot, fidelity };
-    return this.startRerender(jobId, plan, product, snapshot, fidelity, settings.rerenderProvider);
+    return this.startRerender(plan, product, snapshot, fidelity, settings.rerenderProvider);
   }
 
   async rerendering(jobId: string, record: StatusRecord, rerender: TryonRerender): Promise<TryonSnapshot> {
@@ -124,7 +131,12 @@ export class ResultChecks implements ResultCheck {
     try {
       const job = await upstream.getJob(rerender.jobId);
       if (job.status === 'failed') return failed('render_failed');
-      if (job.status !== 'succeeded') return { ...record.snapshot, at: now };
+      if (job.status !== 'succeeded') {
+        // Kept unfinished far past its tier's time, as a try-on would be given up on (give-up.ts): the first result stands.
+        if (now - rerender.startedAt > downBoundMs(record.tier, this.options.limits.upstreamStuckPercent))
+          return failed('rerender_stuck');
+        return { ...record.snapshot, at: now };
+      }
       outputs = await upstream.listOutputs(rerender.jobId);
     } catch (error) {
       return failed((error as { code?: string }).code ?? 'upstream_error');
@@ -214,7 +226,6 @@ export class ResultChecks implements ResultCheck {
    * limit reached, upstream refusing), the first result with its `differs` label and `rerender: "failed"`.
    */
   private async startRerender(
-    jobId: string,
     plan: TryonPlan,
     product: VariantEntry,
     snapshot: TryonSnapshot,
@@ -282,7 +293,7 @@ export class ResultChecks implements ResultCheck {
       outputs: snapshot.outputs.filter((o) => !views.includes(o.view)),
       at: now(),
       fidelity: { ...fidelity, rerender: 'running' },
-      rerender: { jobId: job.id, views, first: { outputs: snapshot.outputs, fidelity } },
+      rerender: { jobId: job.id, startedAt: now(), views, first: { outputs: snapshot.outputs, fidelity } },
     };
   }
 }

@@ -20,6 +20,8 @@ export interface TryonFidelity {
 /** A rerender under way: its upstream job, the views it renders again, and the first result, which stands should it fail. */
 export interface TryonRerender {
   jobId: string;
+  /** When it was submitted (epoch ms): one that stays unfinished past its tier's bound ends as failed. */
+  startedAt: number;
   views: string[];
   first: { outputs: UpstreamOutput[]; fidelity: TryonFidelity };
 }

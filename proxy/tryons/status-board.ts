@@ -113,7 +113,9 @@ export class TryonStatusBoard {
   }
 
   private freshFor(record: StatusRecord | undefined): number {
-    return record?.pushed ? (this.options.pushedIntervalMs ?? this.options.intervalMs) : this.options.intervalMs;
+    // A rerender's job is polled at the usual pace: upstream's webhooks name the try-on's own job, not it.
+    const pushed = record?.pushed && !record.snapshot.rerender;
+    return pushed ? (this.options.pushedIntervalMs ?? this.options.intervalMs) : this.options.intervalMs;
   }
 
   private isFresh(record: StatusRecord): boolean {

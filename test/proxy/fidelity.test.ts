@@ -308,6 +308,29 @@ describe('rerender: one new render of the differing view, at the shop’s cost',
     assert.equal(fidelityLines(proxy.logs).length, 1);
   });
 
+  it('that fails leaves the first result standing, with its differs label; its credits given back', async () => {
+    const proxy = await proxyOf({ apiKey: 'sk_live_b' });
+    const before = (await controls.state()).workspaces.ws_1!;
+    // The try-on drifts; the next job, its rerender, fails upstream.
+    await controls.fault({ times: 1, jobOutcome: 'colour_drift', deltaE: 20 });
+    await controls.fault({ times: 1, jobOutcome: 'failed' });
+    const { tryon } = await post(proxy, { product: 'saree-rerender', photo: await photoOf(proxy), preview: 'off' });
+    const done = (await waitForStatus(proxy, tryon, finished)) as Checked;
+    assert.equal(done.status, 'succeeded');
+    assert.equal(done.fidelity?.verdict, 'differs', JSON.stringify(done.fidelity));
+    assert.equal(done.fidelity.rerender, 'failed');
+    assert.deepEqual(
+      done.outputs.map((o) => o.view),
+      ['front'],
+      'the first result is shown',
+    );
+    const after = (await controls.state()).workspaces.ws_1!;
+    const figures = (await usageOf(proxy.adminUrl)).days[0]!.products['saree-rerender']!;
+    assert.equal(figures.credits, chargedSince(before, after), 'the failed rerender’s credits are given back');
+    assert.equal(fidelityLines(proxy.logs)[0]!.rerender, 'failed');
+    assert.ok(proxy.logs.some((l) => l.event === 'rerender_failed' && l.reason === 'render_failed'));
+  });
+
   for (const kind of SHARED_STORE_KINDS)
     it(`is charged exactly once across a retried request and two instances (${kind})`, async () => {
       const [one, two] = await sharedStores(kind, 2);
