@@ -43,7 +43,7 @@ export interface FidelityInput {
  * kL = 2). Set from the labelled set (test/proxy/fidelity-labelled.test.ts): above every faithful
  * render the sandbox makes, below a drift of ΔE 10.
  */
-export const DIFFERS_ABOVE = 7;
+export const DIFFERS_ABOVE = 6.2;
 /** A palette colour the output shows within this (CIEDE2000, kL = 2) still counts as the garment's, for coverage. */
 const STILL_THE_GARMENT = 28;
 /** Output pixels nearer a palette colour than this (CIE76) are taken as that colour, however drifted. */
@@ -54,7 +54,7 @@ export const NOTHING_TO_COMPARE = 100;
 const PALETTE_LEAST = 0.04;
 
 /** Textile lightness weight (CIE 116): folds and shade change a cloth's lightness more than its colour. */
-const KL = 2;
+const KL = 3;
 
 const round = (n: number) => Math.round(n * 10) / 10;
 

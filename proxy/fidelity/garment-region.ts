@@ -5,7 +5,7 @@
 // garment cannot be told apart and skin stays in. What this cannot see is in docs/fidelity.md.
 import { isSkinTone, labOf } from './colour.js';
 import type { Lab } from './colour.js';
-import { boxOf, groundOf } from './ground.js';
+import { boxOf, groundOf, largestPart } from './ground.js';
 import { HEAD_SHARE } from './palette.js';
 import type { SmallPicture } from './picture.js';
 
@@ -23,8 +23,8 @@ export interface GarmentRegion {
 
 export function garmentRegion(picture: SmallPicture, keepSkin: boolean): GarmentRegion | null {
   const { width, height, rgb } = picture;
-  const { ground } = groundOf(picture);
-  const box = boxOf(ground, width, height, (v) => v === 0);
+  const figure = largestPart(groundOf(picture).ground, width, height);
+  const box = boxOf(figure, width, height, (v) => v === 1);
   if (!box) return null;
   const headRows = Math.round((box.bottom - box.top + 1) * HEAD_SHARE);
   const pixels: Lab[] = [];
@@ -34,7 +34,7 @@ export function garmentRegion(picture: SmallPicture, keepSkin: boolean): Garment
   for (let y = box.top; y <= box.bottom; y++)
     for (let x = box.left; x <= box.right; x++) {
       const i = y * width + x;
-      if (ground[i]) continue;
+      if (!figure[i]) continue;
       figureRows[y]!++;
       if (y < box.top + headRows) continue;
       bodyPixels++;

@@ -17,13 +17,12 @@ export function groundOf(picture: SmallPicture): { ground: Uint8Array; share: nu
   const queue = new Int32Array(count);
   let head = 0;
   let tail = 0;
-  // Transparent pixels are ground whatever their colour; so is every edge pixel.
-  for (let i = 0; i < count; i++)
-    if (alpha[i]! < 128) {
-      ground[i] = 1;
-      seed[i] = i;
-      queue[tail++] = i;
-    }
+  // A cut-out's ground is its transparency, and only that: the colour under a transparent pixel
+  // means nothing, and growing from it would eat a dark garment.
+  if (picture.transparent) {
+    for (let i = 0; i < count; i++) if (alpha[i]! < 128) ground[i] = 1;
+    return { ground, share: ground.reduce((n, v) => n + v, 0) / count };
+  }
   const edge = (i: number) => {
     if (!ground[i]) {
       ground[i] = 1;
@@ -88,4 +87,42 @@ export function boxOf(
         bottom = y;
       }
   return right < 0 ? null : { left, top, right, bottom };
+}
+
+/**
+ * The largest connected part that is not ground (1 in the result): the figure, without the specks
+ * of a caption's letters or a badge in a corner, which the ground surrounds but does not join.
+ */
+export function largestPart(ground: Uint8Array, width: number, height: number): Uint8Array {
+  const count = width * height;
+  const part = new Int32Array(count).fill(-1);
+  const queue = new Int32Array(count);
+  let best = -1;
+  let bestSize = 0;
+  let label = 0;
+  for (let start = 0; start < count; start++) {
+    if (ground[start] || part[start] !== -1) continue;
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = start;
+    part[start] = label;
+    while (head < tail) {
+      const i = queue[head++]!;
+      const x = i % width;
+      if (x > 0 && !ground[i - 1] && part[i - 1] === -1) ((part[i - 1] = label), (queue[tail++] = i - 1));
+      if (x < width - 1 && !ground[i + 1] && part[i + 1] === -1) ((part[i + 1] = label), (queue[tail++] = i + 1));
+      if (i >= width && !ground[i - width] && part[i - width] === -1)
+        ((part[i - width] = label), (queue[tail++] = i - width));
+      if (i + width < count && !ground[i + width] && part[i + width] === -1)
+        ((part[i + width] = label), (queue[tail++] = i + width));
+    }
+    if (tail > bestSize) {
+      bestSize = tail;
+      best = label;
+    }
+    label++;
+  }
+  const figure = new Uint8Array(count);
+  for (let i = 0; i < count; i++) if (part[i] === best) figure[i] = 1;
+  return figure;
 }
