@@ -19,7 +19,14 @@ describe('the fidelity check on the labelled set', () => {
   const judged: Judged[] = [];
 
   before(async () => {
-    for (const garment of await labelledSet()) {
+    const cpu = () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1e6;
+    };
+    const c0 = cpu();
+    const set = await labelledSet();
+    const c1 = cpu();
+    for (const garment of set) {
       for (const render of garment.renders) {
         const fidelity = await checkFidelity({
           garment: garment.garment,
@@ -52,7 +59,10 @@ describe('the fidelity check on the labelled set', () => {
       const deltas = list.map((j) => j.deltaE).sort((x, y) => x - y);
       return `${key.padEnd(22)} ${String(list.length).padStart(3)} renders  ${key === 'faithful' ? 'false alarms' : 'caught'} ${caught} (${rate} %)  ΔE ${deltas[0]}–${deltas.at(-1)}, median ${deltas[deltas.length >> 1]}  coverage not ok ${short}`;
     });
-    console.log(`labelled set: ${judged.length} renders, differs above ΔE ${DIFFERS_ABOVE}\n${lines.join('\n')}`);
+    const cost = `${(c1 - c0).toFixed(1)} s of CPU rendering, ${(cpu() - c1).toFixed(1)} s checking`;
+    console.log(
+      `labelled set: ${judged.length} renders (${cost}), differs above ΔE ${DIFFERS_ABOVE}\n${lines.join('\n')}`,
+    );
   });
 
   const of = (label: string, least = 0) =>
