@@ -6,8 +6,6 @@
 // report. One stack for the file; the two-instance retry is in outfits-cluster.test.ts.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import sharp from 'sharp';
 import {
   CATALOG,
@@ -24,51 +22,9 @@ import {
 import { CatalogError, parseCatalog, type CatalogFile } from '../../proxy/catalog/catalog.js';
 import { HandleSigner } from '../../proxy/security/handles.js';
 import type { UsageAnswer } from '../../proxy/admin.js';
+import { OUTFIT_CATALOG, writePieces } from './outfit-catalog.js';
 
 const TOKEN = 'outfits-admin-token-0123456789';
-
-export const OUTFIT_CATALOG: CatalogFile = {
-  ...CATALOG,
-  products: {
-    ...CATALOG.products,
-    'lehenga-emerald': { ...CATALOG.products['lehenga-emerald']!, pairsWith: ['dupatta-gota', 'stole-zari'] },
-    'dress-aline-indigo': { ...CATALOG.products['dress-aline-indigo']!, pairsWith: ['jacket-off'] },
-    'dupatta-gota': {
-      mode: 'garment_to_person',
-      garmentImage: 'garments/dupatta-rose.png',
-      garment: { category: 'dupatta' },
-      name: 'Rose gota dupatta',
-      variants: {
-        rose: { name: 'Rose' },
-        saffron: { name: 'Saffron', garmentImage: 'garments/dupatta-saffron.png' },
-      },
-    },
-    'stole-zari': {
-      mode: 'garment_to_person',
-      garmentImage: 'garments/stole-maroon.png',
-      garment: { category: 'stole' },
-      pairsWith: ['dupatta-gota'],
-    },
-    // Switched off: never listed among the dress's pairs.
-    'jacket-off': {
-      mode: 'garment_to_person',
-      garmentImage: 'garments/stole-maroon.png',
-      garment: { category: 'jacket' },
-      enabled: false,
-    },
-  },
-};
-
-const cloth = (r: number, g: number, b: number) =>
-  sharp({ create: { width: 300, height: 400, channels: 4, background: { r, g, b, alpha: 1 } } })
-    .png()
-    .toBuffer();
-
-export async function writePieces(dir: string): Promise<void> {
-  await writeFile(join(dir, 'garments/dupatta-rose.png'), await cloth(220, 70, 130));
-  await writeFile(join(dir, 'garments/dupatta-saffron.png'), await cloth(232, 137, 28));
-  await writeFile(join(dir, 'garments/stole-maroon.png'), await cloth(122, 31, 43));
-}
 
 const errorOf = async (response: Response) =>
   ((await response.json()) as { error: { code: string; message: string } }).error;
