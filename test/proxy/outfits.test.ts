@@ -220,15 +220,20 @@ describe('outfits: a piece over a finished try-on', () => {
       assert.equal(error.code, 'not_a_pair');
       assert.match(error.message, /does not list it/);
     });
-    await t.test('photo and over together: 400 invalid_request', async () => {
+    await t.test('over with photo or model: 400 invalid_request', async () => {
       const photo = await photoHandle(stack);
       const refused = await startTryon(stack, { product: 'dupatta-gota', over: base, photo });
       assert.equal(refused.status, 400);
       const error = await errorOf(refused);
       assert.equal(error.code, 'invalid_request');
       assert.match(error.message, /exactly one of photo .* model .* and over/);
+      const withModel = await startTryon(stack, { product: 'dupatta-gota', over: base, model: 'asha' });
+      assert.equal(withModel.status, 400);
+      assert.equal((await errorOf(withModel)).code, 'invalid_request');
+      // Neither of the three stays what it was before `over` (as photo with model does).
       const neither = await startTryon(stack, { product: 'dupatta-gota' });
-      assert.equal(neither.status, 400);
+      assert.equal(neither.status, 422);
+      assert.match((await errorOf(neither)).message, /send exactly one of the three/);
     });
     await t.test('an unfinished try-on: 409 base_not_ready', async () => {
       const photo = await photoHandle(stack);

@@ -21,8 +21,9 @@ export interface LayerBase {
   pieces: OutfitPiece[];
   /** The views the piece is rendered in: the base's (front first), or its front only. */
   views: View[];
-  /** Upstream file id of the base's result as a person image. */
+  /** Upstream file id of the base's result as a person image, and of that result itself. */
   personFileId: string;
+  outputFileId: string;
 }
 
 export const notAPair = () =>
@@ -87,6 +88,7 @@ export async function openLayerBase(
     pieces: [...pieces, { product: piece.id, ...(piece.variant === undefined ? {} : { variant: piece.variant }) }],
     views,
     personFileId,
+    outputFileId: front.fileId,
   };
 }
 
