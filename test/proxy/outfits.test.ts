@@ -110,8 +110,8 @@ describe('outfits: a piece over a finished try-on', () => {
     // A switched-off piece is not offered; a product without pieces lists none.
     const dress = (await (await fetch(`${stack.url}/products/dress-aline-indigo`)).json()) as { pairs: unknown[] };
     assert.deepEqual(dress.pairs, []);
-    const saree = (await (await fetch(`${stack.url}/products/saree-banarasi-red`)).json()) as { pairs: unknown[] };
-    assert.deepEqual(saree.pairs, []);
+    const suit = (await (await fetch(`${stack.url}/products/sherwani-none`)).json()) as { error?: unknown };
+    assert.ok(suit.error, 'an unknown product has no pairs to list');
   });
 
   it('renders a dupatta, then a stole, over a lehenga: pieces base first, the result a person file once', async () => {
@@ -199,6 +199,31 @@ describe('outfits: a piece over a finished try-on', () => {
     // And no new piece can be put on it.
     const after = await startTryon(stack, { product: 'dupatta-gota', over: base });
     assert.equal(after.status, 404);
+  });
+
+  it('a piece follows the base’s views, front first, or the front alone where the catalog says', async () => {
+    const photo = await photoHandle(stack);
+    const saree = (await (await startTryon(stack, { product: 'saree-banarasi-red', photo })).json()) as TryonAnswer;
+    assert.deepEqual(saree.views, ['front', 'three_quarter_left', 'side', 'back']);
+    assert.equal((await succeeded(stack, saree.tryon)).status, 'succeeded');
+    const dupatta = await startTryon(stack, { product: 'dupatta-gota', over: saree.tryon });
+    assert.equal(dupatta.status, 202);
+    const draped = (await dupatta.json()) as TryonAnswer;
+    assert.deepEqual(draped.views, ['front', 'three_quarter_left', 'side', 'back']);
+    const done = await succeeded(stack, draped.tryon);
+    assert.deepEqual(
+      done.outputs.map((o) => o.view),
+      ['front', 'three_quarter_left', 'side', 'back'],
+    );
+    const stole = await startTryon(stack, { product: 'stole-zari', over: saree.tryon });
+    assert.equal(stole.status, 202);
+    assert.deepEqual(((await stole.json()) as TryonAnswer).views, ['front'], 'layering: "front"');
+    // The browser may narrow a piece's views, never widen them.
+    const narrowed = await startTryon(stack, { product: 'dupatta-gota', over: saree.tryon, views: ['side'] });
+    assert.deepEqual(((await narrowed.json()) as TryonAnswer).views, ['side']);
+    const widened = await startTryon(stack, { product: 'stole-zari', over: saree.tryon, views: ['back'] });
+    assert.equal(widened.status, 422);
+    assert.equal((await errorOf(widened)).code, 'view_not_offered');
   });
 
   it('refuses, each with its own code and words', async (t) => {

@@ -77,7 +77,8 @@ export async function openLayerBase(
     );
   }
   const views = layerViews(claims.views, piece, requestedViews);
-  // The front view's result (the first the base rendered) is the person the piece is put on.
+  // The first view's result is the person the piece is put on: the front, unless the browser
+  // narrowed the piece to another view, which is then layered on its own view.
   const front =
     snapshot.outputs.find((o) => o.type === 'image' && o.view === views[0]) ??
     snapshot.outputs.find((o) => o.type === 'image');
