@@ -226,6 +226,25 @@ describe('outfits: a piece over a finished try-on', () => {
     assert.equal((await errorOf(widened)).code, 'view_not_offered');
   });
 
+  it('a base result upstream has forgotten as a person file is sent again, not refused as an expired photo', async () => {
+    const { base } = await lehengaOn();
+    const first = await startTryon(stack, { product: 'dupatta-gota', over: base });
+    assert.equal(first.status, 202);
+    const sent = () => stack.logs.filter((entry) => entry.event === 'output_uploaded_as_person').length;
+    const before = sent();
+    // Upstream loses every person file, as by a restart; the base's result (an output) it keeps.
+    const forget = await fetch(`${stack.sandboxUrl}/sandbox/files/forget`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'person' }),
+    });
+    assert.equal(forget.status, 200);
+    const again = await startTryon(stack, { product: 'dupatta-gota', variant: 'saffron', over: base });
+    assert.equal(again.status, 202, JSON.stringify(await again.clone().json()));
+    assert.equal(sent() - before, 1, 'the result uploaded once more');
+    assert.equal((await succeeded(stack, ((await again.json()) as TryonAnswer).tryon)).status, 'succeeded');
+  });
+
   it('refuses, each with its own code and words', async (t) => {
     const { base } = await lehengaOn();
     await t.test('a try-on handle this proxy did not mint: 404', async () => {
