@@ -28,6 +28,7 @@ import {
   type VideoOptions,
   type View,
 } from './schema.js';
+import { pairProblems } from './pairs.js';
 
 export { CatalogError, FIDELITY_ON_DIFFERS, MODEL_ID, MODES, TIERS, VARIANT_ID, VIEWS };
 export type {
@@ -72,6 +73,10 @@ export interface ProductEntry {
   fullBody?: boolean | undefined;
   /** The models the product may be seen on, in catalog order (none: no "See it on a model"). */
   models?: CatalogModel[] | undefined;
+  /** Products of the same catalog that complete the look, rendered over a finished try-on of this one. */
+  pairsWith?: string[] | undefined;
+  /** As a piece over a try-on: on each of the base's views ("views", the default) or its front view only. */
+  layering?: 'views' | 'front' | undefined;
   /**
    * How each result is checked against the garment (the proxy's `results/`): always set once the
    * catalog has read the entry, the product's fields over the defaults' over `{check: true, onDiffers: "label"}`.
@@ -163,6 +168,8 @@ function entryOf(
     fullBody: fullBodyOf(product.garment.category, product.fullBody, defaults?.fullBody),
     fidelity: fidelityOf(product.fidelity, defaults?.fidelity),
     ...(models && models.length > 0 ? { models: models.map((model) => ({ ...model })) } : {}),
+    ...(product.pairsWith && product.pairsWith.length > 0 ? { pairsWith: [...product.pairsWith] } : {}),
+    ...(product.layering ? { layering: product.layering } : {}),
   };
 }
 
@@ -272,7 +279,11 @@ export function parseCatalog(input: unknown): Map<string, ProductEntry> {
     typeof input === 'object' && input !== null ? (input as { products?: unknown }).products : undefined;
   const crossField =
     typeof rawProducts === 'object' && rawProducts !== null
-      ? [...Object.entries(rawProducts).flatMap(([id, raw]) => crossFieldProblems(id, raw)), ...modelProblems(input)]
+      ? [
+          ...Object.entries(rawProducts).flatMap(([id, raw]) => crossFieldProblems(id, raw)),
+          ...modelProblems(input),
+          ...pairProblems(input),
+        ]
       : [];
   if (!result.success || crossField.length > 0) {
     throw new CatalogError([...(result.success ? [] : describeIssues(result.error)), ...crossField]);

@@ -11,7 +11,7 @@
 // handles and serialise the same body again. The handle's own checks (signature, expiry, a
 // forgotten photo, the rate limit) run on every read before this is asked.
 import { isTerminal, type TryonFidelity, type TryonSnapshot } from './snapshot.js';
-import type { HandleSigner, TryonClaims } from '../security/handles.js';
+import type { HandleSigner, OutfitPiece, TryonClaims } from '../security/handles.js';
 import type { UpstreamOutput } from '../upstream/client.js';
 import type { ProxyLimits } from '../limits/limits.js';
 import type { Log } from '../operator/log.js';
@@ -37,6 +37,8 @@ export interface TryonStatusBody {
   fidelity?: TryonFidelity;
   /** The first look: failed → no outputs (nothing is shown for it), and the try-on goes on. */
   preview?: { status: TryonSnapshot['status']; outputs: { view: string; type: 'image' | 'video'; url: string }[] };
+  /** A piece over another try-on: the outfit's pieces, base first, this one last. */
+  pieces?: OutfitPiece[];
 }
 
 /**
@@ -103,6 +105,7 @@ export async function statusBody(
     ...(preview && claims.previewJobId
       ? { preview: await previewBody(services, claims, claims.previewJobId, preview, base) }
       : {}),
+    ...(claims.pieces ? { pieces: claims.pieces } : {}),
   };
 }
 
