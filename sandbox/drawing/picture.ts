@@ -15,6 +15,16 @@ export interface Picture {
 
 export type Colour = { r: number; g: number; b: number };
 
+/** How a front's garment is drawn otherwise: the failures a try-on model shows (misdrawn.ts). */
+export interface GarmentChange {
+  /** Every garment colour mapped (a drift, another variant's colour). */
+  recolour?: (colour: Colour) => Colour;
+  /** The garment stops half-way down its length. */
+  halfway?: boolean;
+  /** No garment at all: the person as they came. */
+  bare?: boolean;
+}
+
 /**
  * The front render and the layers every other view is made from (the identity lock): the figure
  * wearing the garment on a transparent ground, the drawn backdrop, and where the head is.
@@ -37,6 +47,10 @@ export interface Front extends Picture {
   draft: boolean;
   /** What could not be read or done, captioned on every output made from this front. */
   notes: string[];
+  /** The garment's main colour as its picture gives it. */
+  garmentColour: Colour;
+  /** The same front with the garment drawn otherwise (the person is not looked for again). */
+  redress: (change: GarmentChange) => Promise<Front>;
 }
 
 export interface RenderLabels {

@@ -19,7 +19,7 @@ import type { Landmarks, Person } from './person.js';
 import { message, rawInput, rawOf } from './pixels.js';
 import { personStandInSvg, STAND_IN_LANDMARKS } from './stand-ins.js';
 import type { Tier } from '../api/tiers.js';
-import type { Colour, Front, RenderLabels } from './picture.js';
+import type { Colour, Front, GarmentChange, RenderLabels } from './picture.js';
 import { viewPicture } from './views.js';
 
 export { markingSvg } from './captions.js';
@@ -138,12 +138,12 @@ async function standInFigure(
   return { layer, landmarks };
 }
 
-/** The garment's picture as the dressing's cloth: its transparent parts filled with its main colour. */
-async function cloth(
+/** The garment's picture (RGBA, its transparent parts kept) and its main colour. */
+async function clothPicture(
   source: Uint8Array,
   fromPerson: boolean,
   problem: (note: string) => void,
-): Promise<{ texture: string; colour: Colour }> {
+): Promise<{ picture: Raw; colour: Colour }> {
   const garment = await garmentLayer(source, fromPerson, { height: 384, maxWidth: 384 }, problem);
   const picture = garment.raw
     ? { data: garment.layer, width: garment.width, height: garment.height, channels: 4 }
@@ -155,8 +155,44 @@ async function cloth(
     g: 128,
     b: 128,
   };
+  return { picture, colour };
+}
+
+/** The garment's picture as the dressing's cloth: its transparent parts filled with its main colour. */
+async function clothTexture(picture: Raw, colour: Colour): Promise<string> {
   const png = await sharp(picture.data, rawInput(picture, 4)).flatten({ background: colour }).png().toBuffer();
-  return { texture: `data:image/png;base64,${png.toString('base64')}`, colour };
+  return `data:image/png;base64,${png.toString('base64')}`;
+}
+
+/** The garment's picture with every colour mapped (alpha kept); colours repeat, so each is mapped once. */
+function recoloured(picture: Raw, recolour: (colour: Colour) => Colour): Raw {
+  const data = Buffer.from(picture.data);
+  const known = new Map<number, Colour>();
+  for (let i = 0; i < data.length; i += 4) {
+    const key = (data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!;
+    let mapped = known.get(key);
+    if (!mapped) {
+      mapped = recolour({ r: data[i]!, g: data[i + 1]!, b: data[i + 2]! });
+      known.set(key, mapped);
+    }
+    data[i] = mapped.r;
+    data[i + 1] = mapped.g;
+    data[i + 2] = mapped.b;
+  }
+  return { ...picture, data };
+}
+
+/** The dressing drawn as pixels, cut off below half its height when asked (a half-drawn garment). */
+async function dressingLayer(svg: Buffer, frame: { width: number; height: number }, halfway: boolean): Promise<Buffer> {
+  const layer = await sharp(svg).resize(frame.width, frame.height).ensureAlpha().raw().toBuffer();
+  if (!halfway) return layer;
+  const alpha = new Uint8Array(frame.width * frame.height);
+  for (let i = 0; i < alpha.length; i++) alpha[i] = layer[i * 4 + 3]! > 16 ? 255 : 0;
+  const box = boundsOf(alpha, frame.width, frame.height);
+  if (!box) return layer;
+  const cut = Math.round(box.top + box.height / 2);
+  layer.fill(0, cut * frame.width * 4);
+  return layer;
 }
 
 /** The head, from the face's landmarks: where the views draw hair over it. */
@@ -197,7 +233,7 @@ export async function renderFront(input: {
 
   const [found, garment] = await Promise.all([
     lookForPerson(input.person, side),
-    cloth(input.garment, input.garmentFromPerson, problem),
+    clothPicture(input.garment, input.garmentFromPerson, problem),
   ]);
   // The photo's own frame; an unreadable photo's stand-in is a 3:4 portrait.
   const frame = found.photo
@@ -212,24 +248,36 @@ export async function renderFront(input: {
     problem(`${found.note}: a stand-in figure is shown`);
     figure = await standInFigure(frame, found.title, found.note);
   }
-  const { svg, fit } = dressingSvg(figure.landmarks, {
-    category: input.category,
-    subtype: input.subtype,
-    width,
-    height,
-    texture: garment.texture,
-    colour: garment.colour,
-  });
-  const dressed = await sharp(figure.layer, rawInput(frame, 4))
-    .composite([{ input: svg, left: 0, top: 0 }])
-    .raw()
-    .toBuffer();
-  const data = await sharp(backdrop, rawInput(frame))
-    .composite([{ input: dressed, raw: { width, height, channels: 4 } }])
-    .removeAlpha()
-    .raw()
-    .toBuffer();
 
+  /** The figure dressed (or, for a drawn failure, dressed otherwise) on the backdrop. */
+  const dress = async (change: GarmentChange) => {
+    const picture = change.recolour ? recoloured(garment.picture, change.recolour) : garment.picture;
+    const colour = change.recolour ? change.recolour(garment.colour) : garment.colour;
+    const { svg, fit } = dressingSvg(figure.landmarks, {
+      category: input.category,
+      subtype: input.subtype,
+      width,
+      height,
+      texture: await clothTexture(picture, colour),
+      colour,
+    });
+    const dressed = change.bare
+      ? figure.layer
+      : await sharp(figure.layer, rawInput(frame, 4))
+          .composite([
+            { input: await dressingLayer(svg, frame, change.halfway ?? false), raw: { width, height, channels: 4 } },
+          ])
+          .raw()
+          .toBuffer();
+    const data = await sharp(backdrop, rawInput(frame))
+      .composite([{ input: dressed, raw: { width, height, channels: 4 } }])
+      .removeAlpha()
+      .raw()
+      .toBuffer();
+    return { dressed, data, fit };
+  };
+
+  const { dressed, data, fit } = await dress({});
   const alpha = new Uint8Array(width * height);
   for (let i = 0; i < alpha.length; i++) alpha[i] = dressed[i * 4 + 3]! > 127 ? 255 : 0;
   const figureBox = boundsOf(alpha, width, height) ?? { left: 0, top: 0, width, height };
@@ -242,7 +290,7 @@ export async function renderFront(input: {
   };
   const sampled = medianColour({ data: dressed, width, height, channels: 4 }, alpha, hairBox);
   const hair = sampled && sampled.r + sampled.g + sampled.b < 330 ? sampled : defaultHair;
-  return {
+  const front: Front = {
     data,
     width,
     height,
@@ -256,7 +304,14 @@ export async function renderFront(input: {
     personFound,
     draft,
     notes,
+    garmentColour: garment.colour,
+    // The same person, head and box: only the garment is drawn otherwise.
+    redress: async (change) => {
+      const other = await dress(change);
+      return { ...front, data: other.data, figure: () => Promise.resolve(other.dressed) };
+    },
   };
+  return front;
 }
 
 export function captionLines(labels: RenderLabels): string[] {

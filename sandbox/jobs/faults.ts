@@ -1,9 +1,16 @@
 // Faults a test injects through `/sandbox/faults` (docs/sandbox.md): an error status or a delay for
-// the next calls matching a route, or a job that fails, vanishes mid-render or is held until released. They let the
-// proxy's retries, timeouts and failure answers be tested against a real server, not a mock.
+// the next calls matching a route, a job that fails, vanishes mid-render or is held until released,
+// or a job whose outputs show the failures try-on models show in the field (a colour drift, the
+// wrong variant, the garment missing or half drawn), for the whole job or one view. They let the
+// proxy's retries, timeouts, failure answers and fidelity check be tested against a real server, not a mock.
 import { z } from 'zod';
 import { newId } from '../api/ids.js';
+import { views } from '../api/tryon-request.js';
 import type { JobOutcome } from './job.js';
+import type { Misdraw } from '../drawing/misdrawn.js';
+
+/** A colour drift's strength when the fault names none: plainly visible, as the field's drifts are. */
+export const DEFAULT_DRIFT = 12;
 
 const times = z.number().int().min(1).max(1000).default(1);
 const match = z
@@ -26,6 +33,18 @@ export const faultSchema = z.union([
   }),
   z.strictObject({ match, delayMs: z.number().int().min(0).max(120_000), times }),
   z.strictObject({ jobOutcome: z.enum(['failed', 'hold', 'vanish']), times }),
+  // A drift's strength is the CIEDE2000 difference between the garment's colours and the drifted ones.
+  z.strictObject({
+    jobOutcome: z.literal('colour_drift'),
+    deltaE: z.number().min(0.5).max(60).default(DEFAULT_DRIFT),
+    view: z.enum(views).optional(),
+    times,
+  }),
+  z.strictObject({
+    jobOutcome: z.enum(['wrong_variant', 'garment_missing', 'half_drawn']),
+    view: z.enum(views).optional(),
+    times,
+  }),
 ]);
 export type FaultInput = z.infer<typeof faultSchema>;
 export type Fault = FaultInput & { id: string; remaining: number };
@@ -82,14 +101,21 @@ export class Faults {
     return undefined;
   }
 
-  /** How the next created job ends. */
-  takeJobOutcome(): JobOutcome {
+  /** How the next created job ends, and what its outputs show wrongly (a fault drawn into them). */
+  takeJobOutcome(): { outcome: JobOutcome; misdraw?: Misdraw } {
     for (const fault of this.#active) {
       if ('jobOutcome' in fault) {
         this.#consume(fault);
-        return fault.jobOutcome;
+        if (fault.jobOutcome === 'failed' || fault.jobOutcome === 'hold' || fault.jobOutcome === 'vanish')
+          return { outcome: fault.jobOutcome };
+        const misdraw: Misdraw = {
+          kind: fault.jobOutcome,
+          ...('deltaE' in fault ? { deltaE: fault.deltaE } : {}),
+          ...('view' in fault && fault.view ? { view: fault.view } : {}),
+        };
+        return { outcome: 'normal', misdraw };
       }
     }
-    return 'normal';
+    return { outcome: 'normal' };
   }
 }

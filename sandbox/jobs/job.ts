@@ -5,6 +5,7 @@
 import type { StoredFile } from '../files/store.js';
 import type { Tier } from '../api/tiers.js';
 import type { RenderLabels } from '../drawing/picture.js';
+import type { Misdraw } from '../drawing/misdrawn.js';
 import { defaultSubtype } from '../api/tryon-request.js';
 import type { ImageRequest, VideoRequest, View } from '../api/tryon-request.js';
 import type { Workspace } from './workspaces.js';
@@ -45,6 +46,8 @@ export interface Job {
   seconds: number;
   outputs: Output[];
   outcome: JobOutcome;
+  /** A failure drawn into its outputs (a colour drift, the wrong variant, the garment missing or half drawn). */
+  misdraw?: Misdraw;
   /** Forgotten mid-render (the `vanish` fault): /v1 answers 404 for it; /sandbox/state still lists it. */
   vanished?: boolean;
   release?: () => void;

@@ -9,6 +9,8 @@ import type { Job, JobEvent, JobOutcome, JobStatus, JobType, Output } from './jo
 import { renderFront, renderView } from '../drawing/render.js';
 import { KeptFronts } from '../drawing/kept-fronts.js';
 import type { Front } from '../drawing/picture.js';
+import { misdrawnFront } from '../drawing/misdrawn.js';
+import type { Misdraw } from '../drawing/misdrawn.js';
 import { renderVideo } from '../drawing/video.js';
 import { drawSeconds, durations, latency } from '../api/tiers.js';
 import type { FileStore, StoredFile } from '../files/store.js';
@@ -57,6 +59,7 @@ export class JobRunner {
     idempotencyKey: string | null;
     charged: number;
     outcome: JobOutcome;
+    misdraw?: Misdraw | undefined;
   }): Job {
     const seconds = drawSeconds((input.type === 'video' ? latency.video : latency.front)[input.request.tier], {
       spread: this.options.spread ?? true,
@@ -83,6 +86,7 @@ export class JobRunner {
         seconds,
         outputs: [],
         outcome: input.outcome,
+        ...(input.misdraw ? { misdraw: input.misdraw } : {}),
       };
       this.#jobs.set(job.id, job);
       input.workspace.jobIds.push(job.id);
@@ -226,10 +230,15 @@ export class JobRunner {
     if (this.#closed) return;
     const front = await this.#renderFront(job);
     const labels = (view: View) => renderLabels(job, view);
+    // A drawn failure is made from the faithful front (no second look for the person), for the
+    // whole job or the one view it names.
+    const { misdraw } = job;
+    const misdrawn = misdraw ? await misdrawnFront(front, misdraw) : undefined;
+    const frontFor = (view: View) => (misdrawn && (!misdraw?.view || misdraw.view === view) ? misdrawn : front);
 
     if (isVideo && 'fps' in req) {
       const video = await renderVideo(
-        front,
+        frontFor('front'),
         {
           ...labels('front'),
           duration_seconds: req.duration_seconds,
@@ -262,7 +271,7 @@ export class JobRunner {
         await this.#wait(viewSeconds);
         if (this.#closed) return;
       }
-      const image = await renderView(front, labels(view));
+      const image = await renderView(frontFor(view), labels(view));
       if (this.#closed) return;
       const output: Output = { file: this.#keep(job, 'image/jpeg', image), view, type: 'image' };
       const child = job.children.find((c) => c.views[0] === view);

@@ -73,7 +73,7 @@ export function mountTryons(app: Hono<SandboxEnv>, parts: SandboxParts): void {
       idempotencyKey: key ?? null,
       type: kind === 'video' ? 'video' : views.length > 1 ? 'catalog' : 'image',
       provider: resolveProvider(req.provider, req.tier, req.garment.category, generalProviders),
-      outcome: faults.takeJobOutcome(),
+      ...faults.takeJobOutcome(),
     });
     if (key !== undefined) workspace.idempotency.set(key, { fingerprint, jobId: job.id });
     return c.json(jobJson(job), 202);
