@@ -21,6 +21,7 @@ import { answerUnknownRoutes } from './middleware/unknown-routes.js';
 import { redactingLog } from './middleware/request-log.js';
 import { everyAnswer } from './middleware/every-answer.js';
 import { TryonStatusBoard } from './tryons/status-board.js';
+import { ResultChecks } from './results/result-check.js';
 import { BudgetAlerts } from './money/budget-alerts.js';
 import { MemoryStore } from './store/memory.js';
 import { noMetrics } from './operator/metrics.js';
@@ -96,21 +97,26 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
       `createProxy: typicalSeconds: ${typical.error.issues.map((i) => `${i.path.join('.') || '(table)'} ${i.message}`).join('; ')}`,
     );
   const times = new TryonTimes(store, { typicalSeconds: typical.data, log });
+  const revocations = store.photoRevocations(now);
+  const findProduct = productFinder(options.catalog);
+  const garmentFiles = new GarmentFiles(upstream, store, {
+    assetsDir: options.assetsDir,
+    readAsset: options.readAsset,
+    fetch: options.fetch,
+    uploadTimeoutMs: limits.uploadTimeoutMs,
+    catalogImageBytes: limits.catalogImageBytes,
+    catalogImageTimeoutMs: limits.catalogImageTimeoutMs,
+    log,
+  });
+  const prices = resolvePrices(catalogPrices(options.catalog), options.prices);
+  const idempotencyKey = async (parts: string[]) => toHex(await hmac(await idempotencyRoot, parts.join('|')));
   const services: ProxyServices = {
     limits,
     upstream,
     handles: new HandleSigner(options.secret, now),
-    revocations: store.photoRevocations(now),
-    findProduct: productFinder(options.catalog),
-    garmentFiles: new GarmentFiles(upstream, store, {
-      assetsDir: options.assetsDir,
-      readAsset: options.readAsset,
-      fetch: options.fetch,
-      uploadTimeoutMs: limits.uploadTimeoutMs,
-      catalogImageBytes: limits.catalogImageBytes,
-      catalogImageTimeoutMs: limits.catalogImageTimeoutMs,
-      log,
-    }),
+    revocations,
+    findProduct,
+    garmentFiles,
     board: new TryonStatusBoard(upstream, {
       intervalMs: limits.pollIntervalMs,
       pushedIntervalMs: options.webhookSecret
@@ -125,6 +131,21 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
       downPercent: limits.upstreamDownPercent,
       stuckPercent: limits.upstreamStuckPercent,
       times,
+      // Each result checked against its garment before it is written as succeeded (results/).
+      results: new ResultChecks({
+        upstream,
+        garmentFiles,
+        findProduct,
+        spend,
+        usage,
+        revocations,
+        prices,
+        idempotencyKey,
+        limits,
+        log,
+        now,
+        metrics,
+      }),
     }),
     times,
     writes: { store, bucket: 'writes', perMinute: limits.ratePerMinute },
@@ -155,12 +176,12 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
         // not on Workers
       }
     },
-    prices: resolvePrices(catalogPrices(options.catalog), options.prices),
+    prices,
     log,
     now,
     client,
     hashClient: async (address) => toHex(await hmac(await clientRoot, address)),
-    idempotencyKey: async (parts) => toHex(await hmac(await idempotencyRoot, parts.join('|'))),
+    idempotencyKey,
     webhookSecret: options.webhookSecret,
     publicUrl: options.publicUrl,
     upstreamLabel: options.upstreamLabel ?? (options.apiKey.startsWith('sk_test_') ? 'test' : 'live'),

@@ -13,7 +13,7 @@ import { createProxy } from './app.js';
 import { CatalogError, type CatalogFile } from './catalog/catalog.js';
 import { ConfigError, loadConfig, proxyOptionsFrom } from './config/config.js';
 import { DurableStore, type DurableObjectNamespace } from './store/durable.js';
-import { resolveLimits } from './limits/limits.js';
+import { WORKER_FIDELITY_CPU_MS, resolveLimits } from './limits/limits.js';
 import { MemoryStore } from './store/memory.js';
 import { createAdmin } from './admin.js';
 import type { Hono } from 'hono';
@@ -117,7 +117,7 @@ export function workerFor(deployment: WorkerDeployment = {}) {
         ]);
       const images = deployment.images ?? {};
       const assetsBase = variables.TRYON_ASSETS_URL?.replace(/\/+$/, '');
-      const limits = resolveLimits(config.limits);
+      const limits = resolveLimits({ fidelityCpuMs: WORKER_FIDELITY_CPU_MS, ...config.limits });
       const store =
         env.TRYON_TRYONS && env.TRYON_SHOP
           ? new DurableStore(env.TRYON_TRYONS, env.TRYON_SHOP, {
@@ -135,6 +135,8 @@ export function workerFor(deployment: WorkerDeployment = {}) {
         baseUrl: config.baseUrl!,
         catalog,
         store,
+        // The check of a result against its garment gets less CPU in an isolate than on a Node server.
+        limits,
         // Cloudflare sets cf-connecting-ip itself; x-forwarded-for could come from the client.
         clientAddress: (c) => c.req.header('cf-connecting-ip'),
         readAsset: async (path) => {

@@ -17,18 +17,30 @@ import {
   VIEWS,
   catalogSchema,
   modelSchema,
+  FIDELITY_ON_DIFFERS,
   productSchema,
   type CatalogFile,
   type CatalogModel,
   type CatalogProduct,
   type CatalogVariant,
+  type FidelityOnDiffers,
   type Mode,
   type VideoOptions,
   type View,
 } from './schema.js';
 
-export { CatalogError, MODEL_ID, MODES, TIERS, VARIANT_ID, VIEWS };
-export type { CatalogFile, CatalogModel, CatalogProduct, CatalogVariant, Mode, Tier, VideoOptions, View };
+export { CatalogError, FIDELITY_ON_DIFFERS, MODEL_ID, MODES, TIERS, VARIANT_ID, VIEWS };
+export type {
+  CatalogFile,
+  CatalogModel,
+  CatalogProduct,
+  CatalogVariant,
+  FidelityOnDiffers,
+  Mode,
+  Tier,
+  VideoOptions,
+  View,
+};
 
 /** A product with the defaults filled in: what a try-on of it sends upstream. */
 export interface ProductEntry {
@@ -60,6 +72,30 @@ export interface ProductEntry {
   fullBody?: boolean | undefined;
   /** The models the product may be seen on, in catalog order (none: no "See it on a model"). */
   models?: CatalogModel[] | undefined;
+  /**
+   * How each result is checked against the garment (the proxy's `results/`): always set once the
+   * catalog has read the entry, the product's fields over the defaults' over `{check: true, onDiffers: "label"}`.
+   */
+  fidelity?: ProductFidelity | undefined;
+}
+
+/** A product's fidelity settings, filled in. */
+export interface ProductFidelity {
+  check: boolean;
+  onDiffers: FidelityOnDiffers;
+  /** The provider a rerender asks for; absent: the product's own. */
+  rerenderProvider?: string | undefined;
+}
+
+/** The catalog's `fidelity` (a product's over the defaults'), filled in; also what a missing one means. */
+export function fidelityOf(...said: (Partial<ProductFidelity> | undefined)[]): ProductFidelity {
+  const pick = <K extends keyof ProductFidelity>(key: K) => said.find((s) => s?.[key] !== undefined)?.[key];
+  const rerenderProvider = pick('rerenderProvider');
+  return {
+    check: pick('check') ?? true,
+    onDiffers: pick('onDiffers') ?? 'label',
+    ...(rerenderProvider ? { rerenderProvider } : {}),
+  };
 }
 
 /** A product as one of its variants: what a try-on of that variant sends upstream. */
@@ -125,6 +161,7 @@ function entryOf(
     colourPreviews: colourDraftCount(product.colourPreviews ?? defaults?.colourPreviews),
     ...(product.enabled === false ? { enabled: false } : {}),
     fullBody: fullBodyOf(product.garment.category, product.fullBody, defaults?.fullBody),
+    fidelity: fidelityOf(product.fidelity, defaults?.fidelity),
     ...(models && models.length > 0 ? { models: models.map((model) => ({ ...model })) } : {}),
   };
 }

@@ -8,6 +8,9 @@ export const VIEWS = ['front', 'three_quarter_left', 'side', 'back'] as const;
 export type View = (typeof VIEWS)[number];
 export const MODES = ['garment_to_person', 'person_to_person'] as const;
 export type Mode = (typeof MODES)[number];
+/** What happens when a result's check finds it differs from the garment: say so, or render that view once more. */
+export const FIDELITY_ON_DIFFERS = ['label', 'rerender'] as const;
+export type FidelityOnDiffers = (typeof FIDELITY_ON_DIFFERS)[number];
 
 const videoOptions = z.strictObject({
   durationSeconds: z.number().int().min(1).max(10).optional(),
@@ -71,6 +74,18 @@ const shared = {
   colourPreviews: z.union([z.boolean(), z.strictObject({ max: z.number().int().min(1).max(12) })]).optional(),
   /** Whether a photo must show the whole body (the widget's photo check). Default: by garment category (FULL_BODY_CATEGORIES). */
   fullBody: z.boolean().optional(),
+  /**
+   * Each result checked against the garment before the shopper is told it is true (default
+   * `{check: true, onDiffers: "label"}`); `rerender`: one new render of a differing view at the
+   * shop's cost, with `rerenderProvider` when set (a provider upstream knows, as `provider`).
+   */
+  fidelity: z
+    .strictObject({
+      check: z.boolean({ message: 'must be true or false' }).optional(),
+      onDiffers: z.enum(FIDELITY_ON_DIFFERS, { message: 'must be "label" or "rerender"' }).optional(),
+      rerenderProvider: z.string().min(1).max(60).optional(),
+    })
+    .optional(),
 };
 
 export const productSchema = z.strictObject({

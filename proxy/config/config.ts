@@ -41,6 +41,8 @@ const LIMIT_VARS: Record<string, keyof ProxyLimits> = {
   TRYON_STREAMS_PER_CLIENT: 'streamsPerClient',
   TRYON_STREAMS_PER_INSTANCE: 'streamsPerInstance',
   TRYON_STREAMS_PER_TRYON: 'streamsPerTryon',
+  // CPU the check of one result against its garment may take (ms); past it the result is unchecked.
+  TRYON_FIDELITY_CPU_MS: 'fidelityCpuMs',
 };
 
 /** A photo, a result or a link that expires within a minute could not be used at all. */

@@ -72,7 +72,15 @@ export interface ProxyLimits {
   streamsPerInstance: number;
   /** Watchers of one try-on its Durable Object streams to, across every isolate (Workers only). */
   streamsPerTryon: number;
+  /**
+   * CPU the check of one result against its garment may take, all views together (ms): past it the
+   * result is `unchecked`, never `true`. Workers get `WORKER_FIDELITY_CPU_MS` unless it is set.
+   */
+  fidelityCpuMs: number;
 }
+
+/** A Worker's default for `fidelityCpuMs`: its isolate's CPU per request is scarcer than a Node process's. */
+export const WORKER_FIDELITY_CPU_MS = 150;
 
 export const DEFAULT_LIMITS: ProxyLimits = {
   uploadBytes: 15 * 1024 * 1024,
@@ -109,6 +117,8 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   streamsPerClient: 20,
   streamsPerInstance: 2000,
   streamsPerTryon: 50,
+  // The check's goal is 60 ms per view at 1024 px; four views and a margin for a busy machine.
+  fidelityCpuMs: 500,
 };
 
 export function resolveLimits(partial: Partial<ProxyLimits> = {}): ProxyLimits {

@@ -5,9 +5,11 @@ import { utcDay } from './spend-ledger.js';
 import {
   USAGE_DAYS,
   dayOf,
+  fidelityCounters,
   lastDays,
   oldestKept,
   refundCounters,
+  rerenderCounters,
   startCounters,
   type JobEntry,
   type UsageBook,
@@ -17,18 +19,31 @@ import { firstRow, type Call, type ShopCall, type ShopTables, type SqlStorage } 
 
 /** The usage book in the shop object: each write one step there, decided by the caller's clock. */
 export function durableUsageBook(call: ShopCall, now: () => number): UsageBook {
-  const start = async (kind: 'tryon' | 'preview', jobId: string, product: string, credits: number, keepMs: number) => {
+  const start = async (
+    kind: 'tryon' | 'preview',
+    jobId: string,
+    product: string,
+    credits: number,
+    keepMs: number,
+    more: UsageCounters = {},
+  ) => {
     const at = now();
     await call('usageAdd', {
       now: at,
       day: utcDay(at),
-      counters: startCounters(kind, product, credits),
+      counters: { ...startCounters(kind, product, credits), ...more },
       job: { id: jobId, product, credits, keepMs },
     });
   };
   return {
     tryonStarted: (jobId, product, credits, keepMs) => start('tryon', jobId, product, credits, keepMs),
     previewStarted: (jobId, product, credits, keepMs) => start('preview', jobId, product, credits, keepMs),
+    rerenderStarted: (jobId, product, credits, keepMs) =>
+      start('tryon', jobId, product, credits, keepMs, rerenderCounters(product)),
+    fidelityChecked: async (product, verdict, deltaE) => {
+      const at = now();
+      await call('usageAdd', { now: at, day: utcDay(at), counters: fidelityCounters(product, verdict, deltaE) });
+    },
     jobFailed: async (jobId, code) => {
       await call('usageFailed', { jobId, code, now: now() });
     },

@@ -4,9 +4,11 @@ import { utcDay } from './spend-ledger.js';
 import {
   USAGE_DAYS,
   dayOf,
+  fidelityCounters,
   lastDays,
   oldestKept,
   refundCounters,
+  rerenderCounters,
   startCounters,
   type JobEntry,
   type UsageBook,
@@ -27,6 +29,15 @@ export class MemoryUsageBook implements UsageBook {
 
   async previewStarted(jobId: string, product: string, credits: number, keepMs: number): Promise<void> {
     this.start('preview', jobId, product, credits, keepMs);
+  }
+
+  async rerenderStarted(jobId: string, product: string, credits: number, keepMs: number): Promise<void> {
+    this.start('tryon', jobId, product, credits, keepMs);
+    this.add(utcDay(this.now()), rerenderCounters(product));
+  }
+
+  async fidelityChecked(product: string, verdict: 'true' | 'differs', deltaE: number): Promise<void> {
+    this.add(utcDay(this.now()), fidelityCounters(product, verdict, deltaE));
   }
 
   async jobFailed(jobId: string, code: string): Promise<void> {

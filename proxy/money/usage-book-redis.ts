@@ -10,8 +10,10 @@ import { utcDay } from './spend-ledger.js';
 import {
   USAGE_DAYS,
   dayOf,
+  fidelityCounters,
   lastDays,
   refundCounters,
+  rerenderCounters,
   startCounters,
   type JobEntry,
   type UsageBook,
@@ -40,6 +42,16 @@ export class RedisUsageBook implements UsageBook {
 
   async previewStarted(jobId: string, product: string, credits: number, keepMs: number): Promise<void> {
     await this.start('preview', jobId, product, credits, keepMs);
+  }
+
+  async rerenderStarted(jobId: string, product: string, credits: number, keepMs: number): Promise<void> {
+    await this.start('tryon', jobId, product, credits, keepMs, rerenderCounters(product));
+  }
+
+  async fidelityChecked(product: string, verdict: 'true' | 'differs', deltaE: number): Promise<void> {
+    const multi = this.redis.multi();
+    this.increments(multi, utcDay(this.now()), fidelityCounters(product, verdict, deltaE));
+    await this.run('usage_write', () => multi.exec());
   }
 
   async jobFailed(jobId: string, code: string): Promise<void> {
@@ -85,10 +97,11 @@ export class RedisUsageBook implements UsageBook {
     product: string,
     credits: number,
     keepMs: number,
+    more: UsageCounters = {},
   ): Promise<void> {
     const day = utcDay(this.now());
     const multi = this.redis.multi();
-    this.increments(multi, day, startCounters(kind, product, credits));
+    this.increments(multi, day, { ...startCounters(kind, product, credits), ...more });
     multi.set(
       this.key('job', jobId),
       JSON.stringify({ day, product, credits } satisfies JobEntry),

@@ -8,7 +8,8 @@
 // budget alert (budget-alerts.ts).
 //
 // Every store keeps a day as flat counters (`tryons`, `credits`, `previews`, `e:<code>`,
-// `pt:<product>`, `pc:<product>`): an increment is the same in memory, in a Redis hash and in a
+// `pt:<product>`, `pc:<product>`, and the fidelity check's `fc:`, `fd:`, `fr:`, `fh:` per
+// product, fidelityCounters): an increment is the same in memory, in a Redis hash and in a
 // SQLite row, and `dayOf` turns them into the documented shape in one place.
 
 import { utcDay } from './spend-ledger.js';
@@ -24,7 +25,20 @@ export interface UsageDay {
   credits: number;
   previews: number;
   errors: Record<string, number>;
-  products: Record<string, { tryons: number; credits: number }>;
+  products: Record<string, { tryons: number; credits: number; fidelity: FidelityUsage }>;
+}
+
+/**
+ * A product's results checked against its garment in a day: `checked` (verdict `true` or
+ * `differs`; an unchecked one is not counted), `differs` among them, the median of each checked
+ * try-on's largest colour difference (ΔE, to the nearest 0.5; null when none was checked), and
+ * the rerenders started.
+ */
+export interface FidelityUsage {
+  checked: number;
+  differs: number;
+  medianDeltaE: number | null;
+  rerenders: number;
 }
 
 /** A day's counters by field name. */
@@ -47,6 +61,13 @@ export interface UsageBook {
   previewStarted(jobId: string, product: string, credits: number, keepMs: number): Promise<void>;
   /** The job failed upstream (counted once in the cluster): its credits were given back; its code is counted. */
   jobFailed(jobId: string, code: string): Promise<void>;
+  /**
+   * A rerender of a differing view upstream accepted (once per try-on: a retry's is not counted):
+   * counted like a try-on (its credits in the day's and the product's) and among the product's rerenders.
+   */
+  rerenderStarted(jobId: string, product: string, credits: number, keepMs: number): Promise<void>;
+  /** A try-on's result was checked (once in the cluster, by the write that finished it): `fidelityCounters`. */
+  fidelityChecked(product: string, verdict: 'true' | 'differs', deltaE: number): Promise<void>;
   /** The proxy answered this error code to a client. */
   errorAnswered(code: string): Promise<void>;
   /** The last `count` UTC days, today first, each listed even when nothing happened. */
@@ -73,6 +94,35 @@ export function startCounters(kind: 'tryon' | 'preview', product: string, credit
   };
 }
 
+/** The counters a rerender adds besides a try-on's. */
+export const rerenderCounters = (product: string): UsageCounters => ({ [`fr:${product}`]: 1 });
+
+/**
+ * The counters a checked result adds: `fc:` checked, `fd:` differs, and one in its ΔE's bucket
+ * (`fh:<product>:<ΔE to 0.5>`, at most 201 buckets up to 100), from which the day's median is read.
+ */
+export function fidelityCounters(product: string, verdict: 'true' | 'differs', deltaE: number): UsageCounters {
+  const bucket = Math.min(100, Math.max(0, Math.round((Number.isFinite(deltaE) ? deltaE : 100) * 2) / 2));
+  return {
+    [`fc:${product}`]: 1,
+    ...(verdict === 'differs' ? { [`fd:${product}`]: 1 } : {}),
+    [`fh:${product}:${bucket}`]: 1,
+  };
+}
+
+/** The median of a histogram of ΔE buckets (the lower middle of an even count). */
+function medianOf(histogram: Map<number, number>): number | null {
+  const buckets = [...histogram].filter(([, n]) => n > 0).sort(([a], [b]) => a - b);
+  const total = buckets.reduce((sum, [, n]) => sum + n, 0);
+  if (total === 0) return null;
+  let seen = 0;
+  for (const [deltaE, n] of buckets) {
+    seen += n;
+    if (seen * 2 >= total) return deltaE;
+  }
+  return null;
+}
+
 /** What a failed job takes back from the day it was counted on: its credits (upstream gives them back). */
 export function refundCounters(job: JobEntry): UsageCounters {
   return { credits: -job.credits, [`pc:${job.product}`]: -job.credits };
@@ -84,7 +134,13 @@ const tidy = (n: number) => Math.round(n * 1000) / 1000;
 /** A day's counters in the documented shape. */
 export function dayOf(date: string, counters: UsageCounters): UsageDay {
   const day: UsageDay = { date, tryons: 0, credits: 0, previews: 0, errors: {}, products: {} };
-  const product = (id: string) => (day.products[id] ??= { tryons: 0, credits: 0 });
+  const product = (id: string) =>
+    (day.products[id] ??= {
+      tryons: 0,
+      credits: 0,
+      fidelity: { checked: 0, differs: 0, medianDeltaE: null, rerenders: 0 },
+    });
+  const histograms = new Map<string, Map<number, number>>();
   for (const [field, raw] of Object.entries(counters)) {
     const n = tidy(Number(raw));
     if (field === 'tryons' || field === 'credits' || field === 'previews') day[field] = n;
@@ -92,6 +148,16 @@ export function dayOf(date: string, counters: UsageCounters): UsageDay {
       if (n > 0) day.errors[field.slice(2)] = n;
     } else if (field.startsWith('pt:')) product(field.slice(3)).tryons = n;
     else if (field.startsWith('pc:')) product(field.slice(3)).credits = n;
+    else if (field.startsWith('fc:')) product(field.slice(3)).fidelity.checked = n;
+    else if (field.startsWith('fd:')) product(field.slice(3)).fidelity.differs = n;
+    else if (field.startsWith('fr:')) product(field.slice(3)).fidelity.rerenders = n;
+    else if (field.startsWith('fh:')) {
+      const [id, bucket] = [field.slice(3, field.lastIndexOf(':')), Number(field.slice(field.lastIndexOf(':') + 1))];
+      const histogram = histograms.get(id) ?? new Map<number, number>();
+      histogram.set(bucket, n);
+      histograms.set(id, histogram);
+    }
   }
+  for (const [id, histogram] of histograms) product(id).fidelity.medianDeltaE = medianOf(histogram);
   return day;
 }

@@ -30,6 +30,7 @@ import type { ProxyServices } from './services.js';
 import type { ProxyEnv } from '../http/request-facts.js';
 import type { ProxyLimits } from '../limits/limits.js';
 import type { UpstreamJob } from '../upstream/client.js';
+import type { TryonPlan } from '../tryons/status-store.js';
 import { noStoreJsonText } from '../http/no-store-json.js';
 
 /** What these routes use of the shared services: no more, so a change elsewhere cannot reach them unseen. */
@@ -111,9 +112,11 @@ interface Submission {
 async function submitAll(
   services: TryonServices,
   requestId: string,
-  photo: { id: string; fileId: string; catalogImage?: string | undefined },
+  photo: { id: string; fileId: string; expiresAt: number; catalogImage?: string | undefined },
   image: { path: string; kind: 'garment' | 'person' },
   jobs: Submission[],
+  /** The client's limit key: kept in the try-on's plan, so a rerender counts where the try-on did. */
+  client: string,
 ): Promise<Map<Submission['role'], { job?: UpstreamJob; error?: unknown }>> {
   let productFileId = '';
   const submit = async (each: Submission): Promise<UpstreamJob> => {
@@ -183,7 +186,22 @@ async function submitAll(
     await services.spend.settle(each.key, 'accepted');
     // Seeded at once, before the next submit: upstream's webhooks for it may already be on their
     // way, and only a seeded job's are recognised.
-    await services.board.seed(job, { product: each.product.id, tier: each.product.tier });
+    // The try-on's plan (not its first look's): what its result is checked against and a rerender made from.
+    const plan: TryonPlan | undefined =
+      each.role === 'tryon'
+        ? {
+            product: each.product.id,
+            ...(each.product.variant === undefined ? {} : { variant: each.product.variant }),
+            views: each.views,
+            output: each.output,
+            photoId: photo.id,
+            client,
+            personFileId: photo.fileId,
+            keepUntil: photo.expiresAt * 1000,
+            key: each.key,
+          }
+        : undefined;
+    await services.board.seed(job, { product: each.product.id, tier: each.product.tier }, plan);
     results.set(each.role, { job });
   }
   return results;
@@ -277,7 +295,14 @@ export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
           ]
         : []),
     ];
-    const submitted = await submitAll(services, c.get('requestId'), photo, productImageOf(product), jobs);
+    const submitted = await submitAll(
+      services,
+      c.get('requestId'),
+      photo,
+      productImageOf(product),
+      jobs,
+      services.client(c),
+    );
     const main = submitted.get('tryon')!;
     const preview = submitted.get('preview');
     if (main.error !== undefined) throw main.error;

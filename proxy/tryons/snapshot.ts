@@ -3,6 +3,29 @@
 // read it, and it reads none of them.
 import type { Status, UpstreamJob, UpstreamOutput } from '../upstream/answers.js';
 
+/**
+ * What the check of a result against the product's garment found (the proxy's `results/`), as the
+ * status body carries it: `unchecked` when the check could not run or was switched off, never `true`.
+ * `rerender`: a differing view rendered once more, under way (`running`, the status `processing`),
+ * or ended (`done`: these are the new outputs, checked again; `failed`: the first result stands).
+ */
+export interface TryonFidelity {
+  verdict: 'true' | 'differs' | 'unchecked';
+  views: { view: string; colour: { deltaE: number }; coverage: 'ok' | 'missing' | 'partial' }[];
+  rerender?: 'running' | 'done' | 'failed' | undefined;
+  /** Why it is unchecked, or what differed: for the log line, never in a status body. */
+  reason?: string | undefined;
+}
+
+/** A rerender under way: its upstream job, the views it renders again, and the first result, which stands should it fail. */
+export interface TryonRerender {
+  jobId: string;
+  /** When it was submitted (epoch ms): one that stays unfinished past its tier's bound ends as failed. */
+  startedAt: number;
+  views: string[];
+  first: { outputs: UpstreamOutput[]; fidelity: TryonFidelity };
+}
+
 export interface TryonSnapshot {
   status: Status;
   progress?: number | undefined;
@@ -10,6 +33,10 @@ export interface TryonSnapshot {
   outputs: UpstreamOutput[];
   /** Epoch ms when this was read from upstream. */
   at: number;
+  /** A succeeded try-on's check against the garment (set before it is written as succeeded). */
+  fidelity?: TryonFidelity | undefined;
+  /** Kept while a rerender runs (never in a status body): what the board polls instead of the try-on's own job. */
+  rerender?: TryonRerender | undefined;
 }
 
 /**

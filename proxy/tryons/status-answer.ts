@@ -10,7 +10,7 @@
 // A widget polls a finished try-on every few seconds, and each read would otherwise mint its file
 // handles and serialise the same body again. The handle's own checks (signature, expiry, a
 // forgotten photo, the rate limit) run on every read before this is asked.
-import { isTerminal, type TryonSnapshot } from './snapshot.js';
+import { isTerminal, type TryonFidelity, type TryonSnapshot } from './snapshot.js';
 import type { HandleSigner, TryonClaims } from '../security/handles.js';
 import type { UpstreamOutput } from '../upstream/client.js';
 import type { ProxyLimits } from '../limits/limits.js';
@@ -30,6 +30,11 @@ export interface TryonStatusBody {
   views: string[];
   progress?: number;
   error?: { code: string; message: string; retryable: boolean };
+  /**
+   * The result's check against the product's garment: on every succeeded try-on (written only once
+   * checked), and while a rerender of a differing view runs (`rerender: "running"`).
+   */
+  fidelity?: TryonFidelity;
   /** The first look: failed → no outputs (nothing is shown for it), and the try-on goes on. */
   preview?: { status: TryonSnapshot['status']; outputs: { view: string; type: 'image' | 'video'; url: string }[] };
 }
@@ -94,9 +99,19 @@ export async function statusBody(
     views: claims.views,
     ...(snapshot.progress !== undefined && !isTerminal(snapshot.status) ? { progress: snapshot.progress } : {}),
     ...(snapshot.error ? { error: snapshot.error } : {}),
+    ...(snapshot.fidelity ? { fidelity: fidelityBody(snapshot.fidelity) } : {}),
     ...(preview && claims.previewJobId
       ? { preview: await previewBody(services, claims, claims.previewJobId, preview, base) }
       : {}),
+  };
+}
+
+/** The check as the contract names it: the verdict, each view's colour difference and coverage, a rerender's state; its reason stays in the log. */
+function fidelityBody(fidelity: TryonFidelity): TryonFidelity {
+  return {
+    verdict: fidelity.verdict,
+    views: fidelity.views.map(({ view, colour, coverage }) => ({ view, colour: { deltaE: colour.deltaE }, coverage })),
+    ...(fidelity.rerender ? { rerender: fidelity.rerender } : {}),
   };
 }
 

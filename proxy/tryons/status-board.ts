@@ -7,12 +7,37 @@
 // webhook has arrived for a try-on, its later changes are pushed too, so it is polled only now
 // and then, as a safety net for an event that gets lost.
 import type { Upstream, UpstreamJob } from '../upstream/client.js';
-import type { StatusRecord, TryonStatusStore } from './status-store.js';
+import type { StatusRecord, TryonPlan, TryonStatusStore } from './status-store.js';
 import { noMetrics, type ProxyMetrics } from '../operator/metrics.js';
 import type { UsageBook } from '../money/usage-book.js';
 import type { TryonTimes } from '../timings/tryon-times.js';
-import { STATUS_RANK, isTerminal, outputsMayHaveChanged, snapshotOf, type TryonSnapshot } from './snapshot.js';
+import {
+  STATUS_RANK,
+  isTerminal,
+  outputsMayHaveChanged,
+  snapshotOf,
+  type TryonRerender,
+  type TryonSnapshot,
+} from './snapshot.js';
 import { givenUpSnapshot, stuckSnapshot } from './give-up.js';
+
+/**
+ * What happens to a result before any shopper sees it (the proxy's `results/`): the check against
+ * the garment, and a rerender of a differing view. Given to the board, which sits below it. None
+ * of its calls throws: what cannot be checked is `unchecked`, a rerender that cannot run `failed`.
+ */
+export interface ResultCheck {
+  /**
+   * Upstream says the try-on succeeded, its outputs listed: the snapshot to write instead, checked
+   * (or `processing` while a rerender of a differing view runs). Until it answers the store keeps
+   * the try-on unfinished, so no shopper sees `succeeded` before its check.
+   */
+  checked(jobId: string, record: StatusRecord | undefined, snapshot: TryonSnapshot): Promise<TryonSnapshot>;
+  /** The try-on's rerender is under way: its job read, the snapshot to write (still `processing`, or the final one). */
+  rerendering(jobId: string, record: StatusRecord, rerender: TryonRerender): Promise<TryonSnapshot>;
+  /** After the one write that finished the try-on in the cluster: the check's log line, the usage book. */
+  finished(jobId: string, record: StatusRecord): Promise<void>;
+}
 
 /** What one instance keeps about a try-on: its own listeners and reads, nothing others need. */
 interface Local {
@@ -74,6 +99,8 @@ export class TryonStatusBoard {
       stuckPercent?: number;
       /** Where each finished try-on's time is counted, for the typical time the widget shows. */
       times?: TryonTimes;
+      /** What a succeeded result goes through before it is written (absent: written as upstream says). */
+      results?: ResultCheck;
     },
   ) {
     this.store = options.store;
@@ -86,7 +113,9 @@ export class TryonStatusBoard {
   }
 
   private freshFor(record: StatusRecord | undefined): number {
-    return record?.pushed ? (this.options.pushedIntervalMs ?? this.options.intervalMs) : this.options.intervalMs;
+    // A rerender's job is polled at the usual pace: upstream's webhooks name the try-on's own job, not it.
+    const pushed = record?.pushed && !record.snapshot.rerender;
+    return pushed ? (this.options.pushedIntervalMs ?? this.options.intervalMs) : this.options.intervalMs;
   }
 
   private isFresh(record: StatusRecord): boolean {
@@ -147,6 +176,13 @@ export class TryonStatusBoard {
         return record ?? this.awaitOthersPoll(jobId);
       }
       let snapshot: TryonSnapshot;
+      const results = this.options.results;
+      const rerender = record?.snapshot.rerender;
+      // A rerender runs: the try-on's own job is done, and its rerender's job is what is read.
+      if (rerender && results && record && !isTerminal(record.snapshot.status)) {
+        snapshot = await results.rerendering(jobId, record, rerender);
+        return this.write(jobId, snapshot, flags);
+      }
       try {
         const job = known ?? (await this.upstream.getJob(jobId));
         let outputs = record?.snapshot.outputs ?? [];
@@ -170,11 +206,11 @@ export class TryonStatusBoard {
         }
         snapshot = ended;
       }
-      const written = await this.store.writeStatus(jobId, { snapshot, ...flags }, this.keepMs);
-      if (written.finished) await this.onFinished(jobId, written.record);
-      this.deliver(jobId, written.record.snapshot, false);
-      await this.store.publish(jobId, written.record.snapshot);
-      return this.remember(jobId, written.record);
+      // Checked before it is written: the store's succeeded is always a checked one.
+      if (snapshot.status === 'succeeded' && results && !snapshot.fidelity) {
+        snapshot = await results.checked(jobId, record, snapshot);
+      }
+      return this.write(jobId, snapshot, flags);
     })();
     const tracked = run.finally(() => {
       if (local.inflight === tracked) local.inflight = undefined;
@@ -184,11 +220,27 @@ export class TryonStatusBoard {
     return tracked;
   }
 
+  /** Writes a snapshot through the store, and tells this instance's listeners and the others. */
+  private async write(jobId: string, snapshot: TryonSnapshot, flags: Partial<StatusRecord>): Promise<StatusRecord> {
+    const written = await this.store.writeStatus(jobId, { snapshot, ...flags }, this.keepMs);
+    if (written.finished) await this.onFinished(jobId, written.record);
+    this.deliver(jobId, written.record.snapshot, false);
+    await this.store.publish(jobId, written.record.snapshot);
+    return this.remember(jobId, written.record);
+  }
+
   /** What the one write that finished a try-on (in the whole cluster) does: metrics, the usage book, the log. */
   private async onFinished(jobId: string, record: StatusRecord): Promise<void> {
     const { product = 'unknown', tier = 'unknown', snapshot } = record;
     await this.options.times?.tryonFinished(record);
     this.metrics.tryonFinished(product, tier, snapshot.status);
+    if (snapshot.status === 'succeeded') {
+      await this.options.results
+        ?.finished(jobId, record)
+        .catch((error: Error) =>
+          this.options.log({ level: 'warn', event: 'fidelity_unrecorded', message: error.message }),
+        );
+    }
     if (snapshot.status !== 'failed') return;
     const code = snapshot.error?.code ?? 'render_failed';
     if (code === 'upstream_lost' || code === 'upstream_unavailable')
@@ -225,7 +277,13 @@ export class TryonStatusBoard {
     if (fromOthers) local.wake?.();
     const last = local.delivered;
     if (last && (isTerminal(last.status) || STATUS_RANK[snapshot.status] < STATUS_RANK[last.status])) return;
-    const signature = JSON.stringify([snapshot.status, snapshot.progress, snapshot.outputs.map((o) => o.fileId)]);
+    const signature = JSON.stringify([
+      snapshot.status,
+      snapshot.progress,
+      snapshot.outputs.map((o) => o.fileId),
+      snapshot.fidelity?.verdict,
+      snapshot.fidelity?.rerender,
+    ]);
     if (signature === local.signature) return;
     local.signature = signature;
     local.delivered = snapshot;
@@ -310,9 +368,16 @@ export class TryonStatusBoard {
     return true;
   }
 
-  /** Remembers a freshly submitted job so webhooks about it are recognised on every instance. */
-  async seed(job: UpstreamJob, labels: { product: string; tier: string }): Promise<void> {
+  /**
+   * Remembers a freshly submitted job so webhooks about it are recognised on every instance; with
+   * the try-on's plan when its result is to be checked (a first look's job has none).
+   */
+  async seed(job: UpstreamJob, labels: { product: string; tier: string }, plan?: TryonPlan): Promise<void> {
     const snapshot = snapshotOf(job, [], this.options.now());
-    await this.store.seedStatus(job.id, { snapshot, ...labels, acceptedAt: snapshot.at }, this.keepMs);
+    await this.store.seedStatus(
+      job.id,
+      { snapshot, ...labels, acceptedAt: snapshot.at, ...(plan ? { plan } : {}) },
+      this.keepMs,
+    );
   }
 }

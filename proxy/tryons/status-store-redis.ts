@@ -27,12 +27,13 @@ if wins and nr == 2 and cr ~= 2 then finished = 1 end
 return {finished, redis.call('HGETALL', k)}
 `;
 
-/** The first snapshot of a submitted try-on, unless another instance knows it already. ARGV: snapshot json, rank, at, product, tier, ttl ms, acceptedAt. */
+/** The first snapshot of a submitted try-on, unless another instance knows it already. ARGV: snapshot json, rank, at, product, tier, ttl ms, acceptedAt, plan json. */
 const SEED_STATUS = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'snapshot', ARGV[1], 'rank', ARGV[2], 'at', ARGV[3])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'product', ARGV[4], 'tier', ARGV[5]) end
 if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'acceptedAt', ARGV[7]) end
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'plan', ARGV[8]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[6])
 return 1
 `;
@@ -59,6 +60,7 @@ function recordOf(fields: Record<string, string>): StatusRecord | undefined {
     product: fields.product,
     tier: fields.tier,
     acceptedAt: fields.acceptedAt ? Number(fields.acceptedAt) : undefined,
+    plan: fields.plan ? (JSON.parse(fields.plan) as StatusRecord['plan']) : undefined,
   };
 }
 
@@ -143,6 +145,7 @@ export class RedisTryonStatuses implements TryonStatusStore {
         record.tier ?? '',
         Math.max(1, Math.round(ttlMs)),
         record.acceptedAt ?? '',
+        record.plan ? JSON.stringify(record.plan) : '',
       );
     });
   }

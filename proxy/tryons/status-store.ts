@@ -16,6 +16,29 @@ export interface StatusRecord {
   tier?: string | undefined;
   /** When the proxy's submit was accepted (epoch ms; set when seeded), for how long a try-on takes. */
   acceptedAt?: number | undefined;
+  /** What the try-on was made from (set when seeded): what its result is checked against, and a rerender is made from. */
+  plan?: TryonPlan | undefined;
+}
+
+/**
+ * A try-on's makings, kept with its status for as long as its handle lives: the catalog product
+ * and variant its result is checked against, the views and output asked for, and what a rerender
+ * needs to be charged like the try-on itself (the photo it is made from, whose limits it counts in,
+ * its upstream file id, its idempotency key). Never in a status body or a log line.
+ */
+export interface TryonPlan {
+  product: string;
+  variant?: string | undefined;
+  views: string[];
+  output: 'image' | 'video';
+  photoId: string;
+  /** The client's limit key (a hash, never the address). */
+  client: string;
+  personFileId: string;
+  /** Epoch ms after which the photo's handle has expired (no retry of the try-on can come). */
+  keepUntil: number;
+  /** The try-on's upstream idempotency key: a rerender's key is made from it, so every instance makes the same one. */
+  key: string;
 }
 
 export interface StatusWrite {
@@ -74,6 +97,7 @@ export function mergeStatus(current: StatusRecord | undefined, record: StatusRec
     product: current?.product ?? record.product,
     tier: current?.tier ?? record.tier,
     acceptedAt: current?.acceptedAt ?? record.acceptedAt,
+    plan: current?.plan ?? record.plan,
   };
   return { record: stored, finished: wins && isFinal(record.snapshot) && !(current && isFinal(current.snapshot)) };
 }

@@ -291,3 +291,81 @@ describe('catalog: first look and colour previews', () => {
     assert.equal((await find('none'))!.colourPreviews, 0);
   });
 });
+
+describe('catalog: fidelity', () => {
+  const dress = (over: Record<string, unknown> = {}) => ({
+    mode: 'garment_to_person',
+    garmentImage: 'g.png',
+    garment: { category: 'dress' },
+    ...over,
+  });
+
+  it('checks every result and labels a differing one by default; the product’s fields win over the defaults’', () => {
+    const products = parseCatalog({
+      defaults: { fidelity: { onDiffers: 'rerender', rerenderProvider: 'catvton' } },
+      products: {
+        plain: dress(),
+        off: dress({ fidelity: { check: false } }),
+        label: dress({ fidelity: { onDiffers: 'label' } }),
+      },
+    });
+    assert.deepEqual(products.get('plain')!.fidelity, {
+      check: true,
+      onDiffers: 'rerender',
+      rerenderProvider: 'catvton',
+    });
+    assert.deepEqual(products.get('off')!.fidelity, {
+      check: false,
+      onDiffers: 'rerender',
+      rerenderProvider: 'catvton',
+    });
+    assert.equal(products.get('label')!.fidelity!.onDiffers, 'label');
+    assert.deepEqual(parseCatalog({ products: { a: dress() } }).get('a')!.fidelity, {
+      check: true,
+      onDiffers: 'label',
+    });
+  });
+
+  it('refuses a bad fidelity value, naming product and field', () => {
+    const problems = catalogProblems({
+      products: {
+        a: dress({ fidelity: { check: 'yes' } }),
+        b: dress({ fidelity: { onDiffers: 'retry' } }),
+        c: dress({ fidelity: { checks: true } }),
+      },
+    });
+    assert.ok(
+      problems.some((p) => p === 'product "a": field fidelity.check: must be true or false'),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p === 'product "b": field fidelity.onDiffers: must be "label" or "rerender"'),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith('product "c": field fidelity')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      catalogProblems({ defaults: { fidelity: { rerenderProvider: '' } }, products: { a: dress() } }).some((p) =>
+        p.startsWith('defaults.fidelity.rerenderProvider'),
+      ),
+    );
+  });
+
+  it('takes a lookup function’s fidelity, and fills in a missing one', async () => {
+    const find = productFinder(async (id): Promise<ProductEntry | undefined> => ({
+      id,
+      mode: 'garment_to_person',
+      garmentImage: 'g.png',
+      garment: { category: 'dress' },
+      views: ['front'],
+      tier: 'standard',
+      background: 'studio_white',
+      provider: 'auto',
+      ...(id === 'off' ? { fidelity: { check: false, onDiffers: 'label' as const } } : {}),
+    }));
+    assert.equal((await find('off'))!.fidelity!.check, false);
+    assert.deepEqual((await find('plain'))!.fidelity, { check: true, onDiffers: 'label' });
+  });
+});
