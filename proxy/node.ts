@@ -462,6 +462,85 @@ export function serveFromEnvironment(): Promise<void> {
   });
 }
 
+/** How `check-catalog` is called (said, with exit code 2, when it is called otherwise). */
+export const CHECK_CATALOG_USAGE = [
+  'usage: tryon-proxy check-catalog [catalog.json] [--assets <dir>]',
+  '  Checks that every garment image and model photo of the catalog is fit for checked try-ons.',
+  '  catalog.json: the catalog (default: TRYON_CATALOG); --assets: where its image paths start',
+  "  (default: TRYON_ASSETS_DIR, else the catalog's folder). Exit 0: fit to go live; 1: not fit",
+  '  (one line per problem); 2: called wrongly or the catalog file cannot be read.',
+].join('\n');
+
+/**
+ * `tryon-proxy check-catalog`: audits the catalog's images (fidelity/catalog-audit.ts) and prints
+ * the report. Images are read from files beside the catalog (never above its assets folder) or
+ * fetched by URL with the bounds the proxy fetches them with. Returns the exit code.
+ */
+export async function checkCatalogCommand(
+  args: string[],
+  env: Record<string, string | undefined> = process.env,
+  print: { out: (line: string) => void; error: (line: string) => void } = {
+    out: (line) => console.log(line),
+    error: (line) => console.error(line),
+  },
+): Promise<number> {
+  const positional: string[] = [];
+  let assets = env.TRYON_ASSETS_DIR;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--help' || arg === '-h') {
+      print.out(CHECK_CATALOG_USAGE);
+      return 0;
+    }
+    if (arg === '--assets' && args[i + 1] !== undefined) assets = args[++i];
+    else if (arg.startsWith('--assets=')) assets = arg.slice('--assets='.length);
+    else if (arg.startsWith('-')) {
+      print.error(`tryon-proxy check-catalog: unknown option ${arg}\n${CHECK_CATALOG_USAGE}`);
+      return 2;
+    } else positional.push(arg);
+  }
+  const given = positional[0] ?? env.TRYON_CATALOG;
+  if (positional.length > 1 || !given) {
+    print.error(
+      `tryon-proxy check-catalog: ${positional.length > 1 ? 'one catalog at a time' : 'which catalog? Name it, or set TRYON_CATALOG'}\n${CHECK_CATALOG_USAGE}`,
+    );
+    return 2;
+  }
+  const catalogPath = resolve(given);
+  let text: string;
+  try {
+    text = await readFile(catalogPath, 'utf8');
+  } catch (error) {
+    print.error(`tryon-proxy check-catalog: cannot read ${catalogPath}: ${(error as Error).message}`);
+    return 2;
+  }
+  let catalog: unknown;
+  try {
+    catalog = JSON.parse(text) as unknown;
+    parseCatalog(catalog);
+  } catch (error) {
+    print.out(
+      error instanceof CatalogError
+        ? `${error.message}\ncheck-catalog: the catalog itself is not valid: not fit to go live.`
+        : `${catalogPath} is not valid JSON: ${(error as Error).message}\ncheck-catalog: not fit to go live.`,
+    );
+    return 1;
+  }
+  const assetsDir = resolve(assets ?? dirname(catalogPath));
+  const limits = resolveLimits(undefined);
+  const { auditCatalog, auditReport } = await import('./fidelity/catalog-audit.js');
+  const { fetchCatalogImage } = await import('./catalog/garment-files.js');
+  const result = await auditCatalog(catalog, async (path) => {
+    if (/^https?:\/\//.test(path))
+      return fetchCatalogImage(path, { most: limits.catalogImageBytes, timeoutMs: limits.catalogImageTimeoutMs });
+    if (path.split(/[\\/]/).includes('..')) throw new Error('catalog image paths may not contain ".."');
+    return new Uint8Array(await readFile(resolve(assetsDir, path)));
+  });
+  print.out(auditReport(result));
+  return result.problems.length > 0 ? 1 : 0;
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  await serveFromEnvironment();
+  if (process.argv[2] === 'check-catalog') process.exitCode = await checkCatalogCommand(process.argv.slice(3));
+  else await serveFromEnvironment();
 }

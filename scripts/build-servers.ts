@@ -88,9 +88,11 @@ export async function buildProxy(options: Omit<BuildOptions, 'entry'> = {}): Pro
     join(outDir, 'server.js'),
     [
       '#!/usr/bin/env node',
-      '// The token proxy as a server: reads TRYON_* from the environment (see the package README).',
-      "import { serveFromEnvironment } from './node.js';",
-      'await serveFromEnvironment();',
+      '// The token proxy as a server: reads TRYON_* from the environment (see the package README);',
+      '// `tryon-proxy check-catalog [catalog.json]` audits a catalog instead.',
+      "import { checkCatalogCommand, serveFromEnvironment } from './node.js';",
+      "if (process.argv[2] === 'check-catalog') process.exitCode = await checkCatalogCommand(process.argv.slice(3));",
+      'else await serveFromEnvironment();',
       '',
     ].join('\n'),
   );

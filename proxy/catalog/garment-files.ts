@@ -120,7 +120,12 @@ export class GarmentFiles {
 
   private async read(path: string): Promise<Uint8Array> {
     try {
-      if (/^https?:\/\//.test(path)) return await this.fetchImage(path);
+      if (/^https?:\/\//.test(path))
+        return await fetchCatalogImage(path, {
+          fetch: this.options.fetch,
+          most: this.options.catalogImageBytes,
+          timeoutMs: this.options.catalogImageTimeoutMs,
+        });
       if (!this.options.readAsset) throw new Error('no readAsset option to read catalog images with');
       const base = this.options.assetsDir ? this.options.assetsDir.replace(/\/+$/, '') + '/' : '';
       if (path.split(/[\\/]/).includes('..')) throw new Error('catalog image paths may not contain ".."');
@@ -130,47 +135,51 @@ export class GarmentFiles {
       throw new ProxyError(500, 'internal_error', 'This product’s try-on is not set up correctly.');
     }
   }
+}
 
-  /**
-   * A catalog image by URL, with bounds a shop's server (or whoever answers for it) cannot lift:
-   * redirects are followed by hand, at most MOST_REDIRECTS and only on the URL's own origin (a CDN
-   * that points elsewhere, or a compromised one, cannot send the proxy to an internal address); the
-   * body is counted as it streams and the fetch stopped once it passes catalogImageBytes; the whole
-   * fetch is aborted after catalogImageTimeoutMs. Web-standard only: it runs on Workers too.
-   */
-  private async fetchImage(url: string): Promise<Uint8Array> {
-    const { catalogImageBytes: most, catalogImageTimeoutMs: ms } = this.options;
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), ms);
-    const origin = new URL(url).origin;
-    let current = url;
-    try {
-      for (let redirects = 0; ; redirects++) {
-        const response = await (this.options.fetch ?? fetch)(current, { redirect: 'manual', signal: abort.signal });
-        if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
-          await response.body?.cancel().catch(() => undefined);
-          const location = response.headers.get('location');
-          if (!location) throw new ImageFetchRefused(`HTTP ${response.status} redirect without a Location`);
-          const next = new URL(location, current);
-          if (!/^https?:$/.test(next.protocol) || next.origin !== origin)
-            throw new ImageFetchRefused(`redirect to another origin (${next.origin}) refused`);
-          if (redirects >= MOST_REDIRECTS) throw new ImageFetchRefused(`more than ${MOST_REDIRECTS} redirects`);
-          current = next.href;
-          continue;
-        }
-        if (!response.ok) {
-          await response.body?.cancel().catch(() => undefined);
-          throw new ImageFetchRefused(`HTTP ${response.status}`);
-        }
-        return await readImageAtMost(response, most);
+/**
+ * A catalog image by URL, with bounds a shop's server (or whoever answers for it) cannot lift:
+ * redirects are followed by hand, at most MOST_REDIRECTS and only on the URL's own origin (a CDN
+ * that points elsewhere, or a compromised one, cannot send the proxy to an internal address); the
+ * body is counted as it streams and the fetch stopped once it passes `most` bytes; the whole
+ * fetch is aborted after `timeoutMs`. Web-standard only: it runs on Workers too. The proxy's
+ * uploads and `check-catalog` fetch catalog URLs through it alike.
+ */
+export async function fetchCatalogImage(
+  url: string,
+  options: { fetch?: typeof fetch | undefined; most: number; timeoutMs: number },
+): Promise<Uint8Array> {
+  const { most, timeoutMs: ms } = options;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), ms);
+  const origin = new URL(url).origin;
+  let current = url;
+  try {
+    for (let redirects = 0; ; redirects++) {
+      const response = await (options.fetch ?? fetch)(current, { redirect: 'manual', signal: abort.signal });
+      if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+        await response.body?.cancel().catch(() => undefined);
+        const location = response.headers.get('location');
+        if (!location) throw new ImageFetchRefused(`HTTP ${response.status} redirect without a Location`);
+        const next = new URL(location, current);
+        if (!/^https?:$/.test(next.protocol) || next.origin !== origin)
+          throw new ImageFetchRefused(`redirect to another origin (${next.origin}) refused`);
+        if (redirects >= MOST_REDIRECTS) throw new ImageFetchRefused(`more than ${MOST_REDIRECTS} redirects`);
+        current = next.href;
+        continue;
       }
-    } catch (error) {
-      if (abort.signal.aborted && !(error instanceof ImageFetchRefused))
-        throw new ImageFetchRefused(`no whole answer within ${ms} ms`);
-      throw error;
-    } finally {
-      clearTimeout(timer);
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new ImageFetchRefused(`HTTP ${response.status}`);
+      }
+      return await readImageAtMost(response, most);
     }
+  } catch (error) {
+    if (abort.signal.aborted && !(error instanceof ImageFetchRefused))
+      throw new ImageFetchRefused(`no whole answer within ${ms} ms`);
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -43,11 +43,15 @@ export interface FidelityInput {
  * kL = 2). Set from the labelled set (test/proxy/fidelity-labelled.test.ts): above every faithful
  * render the sandbox makes, below a drift of ΔE 10.
  */
-export const DIFFERS_ABOVE = 6.2;
+export const DIFFERS_ABOVE = 6.5;
 /** A palette colour the output shows within this (CIEDE2000, kL = 2) still counts as the garment's, for coverage. */
 const STILL_THE_GARMENT = 28;
-/** Output pixels nearer a palette colour than this (CIE76) are taken as that colour, however drifted. */
-const ASSIGN_WITHIN = 40;
+/** Output pixels this near (CIE76) one of the output's colours that stands for the garment are the garment's. */
+const SAME_COLOUR = 14;
+/** A garment colour is matched only with an output colour covering at least this part of its own share. */
+const MATCH_SHARE = 0.2;
+/** An output colour covering less than this share of the garment region is not matched (a speck, an edge). */
+const OUTPUT_LEAST = 0.03;
 /** The difference a view is given when it has nothing of the garment to compare (no output, or no figure). */
 export const NOTHING_TO_COMPARE = 100;
 /** The garment's colours that are compared: the main ones, covering at least this share of it. */
@@ -68,58 +72,68 @@ function compareView(
   const region = garmentRegion(picture, keepSkin);
   if (!region || region.pixels.length === 0)
     return { deltaE: NOTHING_TO_COMPARE, coverage: 'missing', size: picture.source };
-  // Each output pixel is taken as the nearest palette colour (within reach), and each palette
-  // colour's difference is measured on the median of its pixels, so a drift moves it whole.
-  const assigned = new Int8Array(region.pixels.length).fill(-1);
-  const members: Lab[][] = palette.map(() => []);
-  region.pixels.forEach((pixel, i) => {
-    let best = -1;
-    let bestDistance = ASSIGN_WITHIN;
-    palette.forEach((colour, k) => {
-      const d = distance76(pixel, colour.lab);
-      if (d < bestDistance) {
-        bestDistance = d;
-        best = k;
-      }
-    });
-    if (best >= 0) {
-      assigned[i] = best;
-      members[best]!.push(pixel);
-    }
-  });
-  const outputColours = mainColours(region.pixels);
+  // Each garment colour is matched with the output's main colour nearest it (lightness weighed a
+  // third: shade and folds), and the difference is measured there. A drift moves that colour
+  // whole; the backdrop behind the figure, or a sky in an arch, cannot stand in for the garment
+  // unless it is nearer the garment's colour than the drifted garment is.
+  const outputColours = mainColours(region.pixels, 10, OUTPUT_LEAST);
   let weighted = 0;
   let weights = 0;
-  const shown: (Lab | null)[] = palette.map((colour, k) => {
-    const own = members[k]!;
-    // Too few of its pixels: the output's nearest main colour stands for it (a mixed-up variant).
-    const seen =
-      own.length >= Math.max(3, region.pixels.length * 0.02)
-        ? medianOf(own)
-        : (outputColours
-            .map((c) => c.lab)
-            .sort((x, y) => deltaE2000(colour.lab, x, KL) - deltaE2000(colour.lab, y, KL))[0] ?? null);
-    const difference = seen ? deltaE2000(colour.lab, seen, KL) : NOTHING_TO_COMPARE;
+  let main = 0;
+  const shown: Lab[] = [];
+  for (const [k, colour] of palette.entries()) {
+    let best: Lab | null = null;
+    let difference = NOTHING_TO_COMPARE;
+    for (const candidate of outputColours) {
+      // A garment's main colour is matched with a main colour of the output, not a patch of it.
+      if (candidate.share < colour.share * MATCH_SHARE) continue;
+      const d = deltaE2000(colour.lab, candidate.lab, KL);
+      if (d < difference) {
+        difference = d;
+        best = candidate.lab;
+      }
+    }
     weighted += colour.share * difference;
     weights += colour.share;
-    return seen && difference <= STILL_THE_GARMENT ? seen : null;
-  });
-  const deltaE = weights ? weighted / weights : NOTHING_TO_COMPARE;
-  const { coverage } = coverageOf(region, category, (i) => {
-    const k = assigned[i]!;
-    return k >= 0 && shown[k] !== null && distance76(region.pixels[i]!, shown[k]!) <= ASSIGN_WITHIN / 2;
-  });
+    if (k === 0) main = difference;
+    if (best && difference <= STILL_THE_GARMENT) shown.push(best);
+  }
+  // The garment's main colour counts whole: its trims matching the shopper's own clothes must not
+  // hide that its body does not.
+  const deltaE = weights ? Math.max(main, weighted / weights) : NOTHING_TO_COMPARE;
+  const { coverage } = coverageOf(region, category, (i) =>
+    shown.some((colour) => distance76(region.pixels[i]!, colour) <= SAME_COLOUR),
+  );
   return { deltaE, coverage, size: picture.source };
 }
 
-function medianOf(pixels: Lab[]): Lab {
-  const mid = (values: number[]) => values.sort((x, y) => x - y)[values.length >> 1]!;
-  return { L: mid(pixels.map((p) => p.L)), a: mid(pixels.map((p) => p.a)), b: mid(pixels.map((p) => p.b)) };
+/** FNV-1a over the bytes: which garment image this is, for the palettes kept. */
+function digestOf(bytes: Uint8Array): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+  return `${bytes.length}:${(hash >>> 0).toString(36)}`;
 }
 
-/** The garment image's palette, or why it cannot be had. */
+/**
+ * The last few garment palettes, by their image: a shop's try-ons come back to the same garments,
+ * and reading a garment image costs more than reading an output view.
+ */
+const keptPalettes = new Map<string, GarmentPalette>();
+const KEPT_PALETTES = 64;
+
+/** The garment image's palette (kept for the next try-on of the same image). */
 export function paletteOf(bytes: Uint8Array): GarmentPalette {
-  return garmentPalette(readPicture(bytes));
+  const key = digestOf(bytes);
+  const kept = keptPalettes.get(key);
+  if (kept) {
+    keptPalettes.delete(key);
+    keptPalettes.set(key, kept);
+    return kept;
+  }
+  const palette = garmentPalette(readPicture(bytes));
+  keptPalettes.set(key, palette);
+  if (keptPalettes.size > KEPT_PALETTES) keptPalettes.delete(keptPalettes.keys().next().value!);
+  return palette;
 }
 
 export function checkFidelity(input: FidelityInput): Promise<Fidelity> {

@@ -106,15 +106,18 @@ export function largestPart(ground: Uint8Array, width: number, height: number): 
     let tail = 0;
     queue[tail++] = start;
     part[start] = label;
+    const join = (n: number) => {
+      if (ground[n] || part[n] !== -1) return;
+      part[n] = label;
+      queue[tail++] = n;
+    };
     while (head < tail) {
       const i = queue[head++]!;
       const x = i % width;
-      if (x > 0 && !ground[i - 1] && part[i - 1] === -1) ((part[i - 1] = label), (queue[tail++] = i - 1));
-      if (x < width - 1 && !ground[i + 1] && part[i + 1] === -1) ((part[i + 1] = label), (queue[tail++] = i + 1));
-      if (i >= width && !ground[i - width] && part[i - width] === -1)
-        ((part[i - width] = label), (queue[tail++] = i - width));
-      if (i + width < count && !ground[i + width] && part[i + width] === -1)
-        ((part[i + width] = label), (queue[tail++] = i + width));
+      if (x > 0) join(i - 1);
+      if (x < width - 1) join(i + 1);
+      if (i >= width) join(i - width);
+      if (i + width < count) join(i + width);
     }
     if (tail > bestSize) {
       bestSize = tail;

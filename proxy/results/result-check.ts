@@ -124,7 +124,7 @@ export class ResultChecks implements ResultCheck {
         outputs: rerender.first.outputs,
         at: now,
         fidelity: { ...rerender.first.fidelity, rerender: 'failed' },
-        rerender,
+        rerender: { ...rerender, failed: reason },
       };
     };
     let outputs: UpstreamOutput[];
@@ -168,8 +168,9 @@ export class ResultChecks implements ResultCheck {
       const worst = Math.max(0, ...fidelity.views.map((v) => v.colour.deltaE));
       await this.options.usage.fidelityChecked(plan.product, fidelity.verdict, worst);
     }
-    // A rerender upstream failed gives its credits back, as any failed job's.
-    if (fidelity.rerender === 'failed' && snapshot.rerender) {
+    // A rerender upstream failed gives its credits back, as any failed job's; one given up on may
+    // still finish there and be charged, so its credits stay counted.
+    if (fidelity.rerender === 'failed' && snapshot.rerender?.failed === 'render_failed') {
       await this.options.usage.jobFailed(snapshot.rerender.jobId, 'rerender_failed');
     }
   }

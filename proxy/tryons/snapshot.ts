@@ -24,6 +24,8 @@ export interface TryonRerender {
   startedAt: number;
   views: string[];
   first: { outputs: UpstreamOutput[]; fidelity: TryonFidelity };
+  /** Why it ended without a result (`render_failed`: upstream failed it and gave its credits back). */
+  failed?: string | undefined;
 }
 
 export interface TryonSnapshot {

@@ -5,6 +5,7 @@
 // garment by their landmarks (dressing.ts), captioned and marked. Every other view is
 // made from the front's layers (views.ts), and videos from them too (video.ts). Whatever could not
 // be read or found is drawn as a captioned stand-in and noted, never guessed.
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { Sharp } from 'sharp';
 import { backdropSvg, backdropTone } from './backdrops.js';
@@ -100,6 +101,29 @@ async function lookForPerson(
     .raw()
     .toBuffer();
   return { photo, person: { landmarks, mask: new Uint8Array(mask.buffer, mask.byteOffset, mask.byteLength) } };
+}
+
+/**
+ * The last few people found, by their photo and the render's size. Finding the person is the
+ * render's costliest step, and one photo is dressed in garment after garment (a shop's colours, the
+ * drawn failures' labelled set); a front is kept whole by kept-fronts.ts only for the same garment.
+ * Only a person found is kept: a photo whose models failed is looked at again next time.
+ */
+const peopleFound = new Map<string, ReturnType<typeof lookForPerson>>();
+function personIn(bytes: Uint8Array, side: number): ReturnType<typeof lookForPerson> {
+  const key = `${side}:${createHash('sha256').update(bytes).digest('hex')}`;
+  const known = peopleFound.get(key);
+  if (known) return known;
+  const found = lookForPerson(bytes, side);
+  peopleFound.set(key, found);
+  void found.then(
+    (result) => {
+      if (!('person' in result)) peopleFound.delete(key);
+    },
+    () => peopleFound.delete(key),
+  );
+  while (peopleFound.size > 4) peopleFound.delete(peopleFound.keys().next().value!);
+  return found;
 }
 
 /**
@@ -232,7 +256,7 @@ export async function renderFront(input: {
   const side = draft ? longSide.draft : longSide.full;
 
   const [found, garment] = await Promise.all([
-    lookForPerson(input.person, side),
+    personIn(input.person, side),
     clothPicture(input.garment, input.garmentFromPerson, problem),
   ]);
   // The photo's own frame; an unreadable photo's stand-in is a 3:4 portrait.

@@ -24,6 +24,7 @@ import { workersRuntime } from './workers-runtime.js';
 import { firstLook } from './first-look.js';
 import { photoCheck } from './photo-check.js';
 import { sandboxRender } from './sandbox-render.js';
+import { fidelityCheck } from './fidelity-check.js';
 
 const ALL: Benchmark[] = [
   pageWeight,
@@ -37,6 +38,7 @@ const ALL: Benchmark[] = [
   firstLook,
   photoCheck,
   sandboxRender,
+  fidelityCheck,
 ];
 
 /** Benchmarks whose figures guard a budget: one that cannot run fails the bench instead of passing it silently. */

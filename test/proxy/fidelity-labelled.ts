@@ -19,6 +19,7 @@ import { parseCatalog, productAsVariant } from '../../proxy/catalog/catalog.js';
 import { renderFront, renderView } from '../../sandbox/drawing/render.js';
 import { misdrawnFront } from '../../sandbox/drawing/misdrawn.js';
 import type { Misdraw } from '../../sandbox/drawing/misdrawn.js';
+import type { Front } from '../../sandbox/drawing/picture.js';
 import { views as allViews, type View } from '../../sandbox/api/tryon-request.js';
 
 export const DRIFTS = [4, 7, 10, 15, 25] as const;
@@ -82,8 +83,7 @@ export async function labelledSet(): Promise<LabelledGarment[]> {
           subtype: entry.garment.subtype,
           tier: 'standard',
         });
-        const render = async (view: View, misdraw?: Misdraw) => {
-          const drawn = misdraw ? await misdrawnFront(front, misdraw) : front;
+        const render = async (view: View, drawn: Front = front) => {
           const out = await renderView(drawn, {
             category: entry.garment.category,
             subtype: entry.garment.subtype,
@@ -94,25 +94,22 @@ export async function labelledSet(): Promise<LabelledGarment[]> {
           });
           return new Uint8Array(out.bytes);
         };
+        // Each failure is drawn once and its views rendered from it, as the runner does.
+        const misdrawn = (misdraw: Misdraw) => misdrawnFront(front, misdraw);
         const base = { product: product.id, variant: variantId, category: entry.garment.category };
         const renders: LabelledRender[] = [];
         for (const view of allViews) renders.push({ ...base, label: 'faithful', view, bytes: await render(view) });
         const viewAt = (k: number) => allViews[(turn + k) % allViews.length]!;
         let k = 0;
         for (const deltaE of DRIFTS) {
+          const drifted = await misdrawn({ kind: 'colour_drift', deltaE });
           for (const view of [viewAt(k), viewAt(k + 2)])
-            renders.push({
-              ...base,
-              label: 'colour_drift',
-              deltaE,
-              view,
-              bytes: await render(view, { kind: 'colour_drift', deltaE }),
-            });
+            renders.push({ ...base, label: 'colour_drift', deltaE, view, bytes: await render(view, drifted) });
           k++;
         }
         for (const kind of ['wrong_variant', 'garment_missing', 'half_drawn'] as const) {
           const view = viewAt(k++);
-          renders.push({ ...base, label: kind, view, bytes: await render(view, { kind }) });
+          renders.push({ ...base, label: kind, view, bytes: await render(view, await misdrawn({ kind })) });
         }
         garments.push({
           ...base,

@@ -367,6 +367,10 @@ describe('rerender: one new render of the differing view, at the shop’s cost',
       assert.equal(figures.tryons, 2);
       assert.equal(figures.credits, chargedSince(before, after));
       assert.equal(usage.budget.tryonsLeft, (usage.budget.dailyTryons ?? 0) - 2, 'two reservations in the ledger');
-      assert.equal(fidelityLines([...a.logs, ...b.logs]).length, 1, 'one log line across the instances');
+      const lines = fidelityLines([...a.logs, ...b.logs]);
+      assert.equal(lines.length, 1, 'one log line across the instances');
+      const worst = Math.max(...(lines[0]!.views as { deltaE: number }[]).map((v) => v.deltaE));
+      assert.equal(figures.fidelity.medianDeltaE, Math.round(worst * 2) / 2, 'the median, kept in the store');
+      assert.equal(figures.fidelity.differs, lines[0]!.verdict === 'differs' ? 1 : 0);
     });
 });

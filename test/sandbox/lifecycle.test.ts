@@ -157,6 +157,43 @@ describe('job lifecycle, faults and state', () => {
     assert.equal(answer.json().error.code, 'request_too_large');
   });
 
+  it('drawn failures: one view of a catalog job misdrawn, the others faithful; a drift takes its strength', async () => {
+    const outputs = async (jobId: string) => {
+      const job = await settled(sb, jobId);
+      assert.equal(job.status, 'succeeded');
+      const byView: Record<string, Buffer> = {};
+      for (const output of (await sb.json('GET', `/v1/images/${jobId}/outputs`)).body.data)
+        byView[output.view] = Buffer.from(
+          await (await sb.call('GET', `/v1/files/${output.file_id}/content`)).arrayBuffer(),
+        );
+      return byView;
+    };
+    const submit = async () =>
+      (await sb.json('POST', '/v1/images/tryon', { json: imageBody(files, { views: ['front', 'back'] }) })).body.id;
+    const faithful = await outputs(await submit());
+    const fault = await addFault({ jobOutcome: 'garment_missing', view: 'back' });
+    assert.equal(fault.view, 'back');
+    const missing = await outputs(await submit());
+    // The same inputs draw the same pixels: only the view the fault names differs.
+    assert.ok(missing.front!.equals(faithful.front!), 'front as faithful');
+    assert.ok(!missing.back!.equals(faithful.back!), 'back misdrawn');
+    const drift = await addFault({ jobOutcome: 'colour_drift' });
+    assert.equal(drift.deltaE, 12);
+    assert.equal(drift.view, undefined);
+    const drifted = await outputs(await submit());
+    assert.ok(!drifted.front!.equals(faithful.front!) && !drifted.back!.equals(faithful.back!), 'every view drifted');
+    for (const bad of [
+      { jobOutcome: 'colour_drift', deltaE: 0 },
+      { jobOutcome: 'colour_drift', deltaE: 61 },
+      { jobOutcome: 'half_drawn', view: 'top' },
+      { jobOutcome: 'wrong_variant', deltaE: 10 },
+      { jobOutcome: 'failed', view: 'back' },
+    ]) {
+      const answer = await sb.json('POST', '/sandbox/faults', { json: bad });
+      assert.equal(answer.status, 422, JSON.stringify(bad));
+    }
+  });
+
   it('refuses a malformed fault with 422', async () => {
     for (const fault of [
       { match: 'POST', status: 503 },
