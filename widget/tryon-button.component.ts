@@ -57,6 +57,7 @@ export function loadPanel(): Promise<unknown> {
  * @event {CustomEvent<TryonAddToCartDetail>} tryon-add-to-cart - "Add to cart" was pressed on a result (`cart`: how it is added; `item`: the id added; `waitUntil` for the shop's own add).
  * @event {CustomEvent<TryonExposureDetail>} tryon-exposure - With `holdout`: once per product a page shows, this browser's `group` (`treatment` sees the button, `holdout` never does).
  * @event {CustomEvent<TryonPreviewDetail>} tryon-preview - The first look (a quick draft) was painted while the full render is made; `ms` is the time from the submit.
+ * @event {CustomEvent<TryonFidelityDetail>} tryon-fidelity - Once per finished try-on, what the proxy's check of it against the product found: `verdict` (`true`, `differs`, or `unchecked` when nothing was checked) and `views` (each view's colour difference `colour.deltaE` and garment `coverage`).
  * @event {CustomEvent<TryonPhotoCheckDetail>} tryon-photo-check - The photo check's verdict on a chosen photo, before any upload: `result` (`pass`, `fail`, `skipped` with `photo-check="off"`, `unavailable` when it could not run), `reasons` (codes), `mode`, and `overridden: true` when the shopper pressed "Use it anyway".
  *
  * @attr {'warn' | 'strict' | 'off'} photo-check - The photo check on the device before anything is uploaded (one person, face visible, the whole body when the product needs it, not too dark, blurred or small). `warn` (default) explains and offers "Use it anyway"; `strict` asks for another photo; `off` skips it. Read by the dialog when a photo is chosen.
@@ -107,6 +108,8 @@ export function loadPanel(): Promise<unknown> {
  * @csspart handoff-number-input - The field the phone's number is typed into.
  * @csspart handoff-sent - On the phone, after sending: the number to type on the computer, or why it was not sent.
  * @csspart handoff-number - On the phone, after sending: the number, large.
+ * @csspart fidelity - Beside the result: what the proxy's check of its colours against the product says ("Colours checked against the product", "Colours may differ from the product photo", or that a view is being made again); `data-verdict` is `true`, `differs` or `running`.
+ * @csspart fidelity-swatch - Beside "Colours may differ from the product photo": the product's own garment image, the colour the shopper would receive.
  * @csspart ready-badge - On the button, once a try-on watched after the dialog closed has its result; opening the dialog shows it and takes the badge away.
  *
  * @cssproperty --tryon-accent - Accent color of buttons and focus rings. Default #1d4ed8; in the dialog in dark mode, #3b82f6.

@@ -45,7 +45,9 @@ export interface FidelityInput {
  */
 export const DIFFERS_ABOVE = 6.5;
 /** A palette colour the output shows within this (CIEDE2000, kL = 2) still counts as the garment's, for coverage. */
-const STILL_THE_GARMENT = 28;
+const STILL_THE_GARMENT = 16;
+/** A garment colour covering at least this share of it (or its main colour) says where the garment is. */
+const COVERAGE_SHARE = 0.2;
 /** Output pixels this near (CIE76) one of the output's colours that stands for the garment are the garment's. */
 const SAME_COLOUR = 14;
 /** A garment colour is matched only with an output colour covering at least this part of its own share. */
@@ -96,7 +98,9 @@ function compareView(
     weighted += colour.share * difference;
     weights += colour.share;
     if (k === 0) main = difference;
-    if (best && difference <= STILL_THE_GARMENT) shown.push(best);
+    // Coverage follows the garment's body, not its trims: a thin border's colour is too easily
+    // matched by the shopper's own clothes.
+    if (best && difference <= STILL_THE_GARMENT && (k === 0 || colour.share >= COVERAGE_SHARE)) shown.push(best);
   }
   // The garment's main colour counts whole: its trims matching the shopper's own clothes must not
   // hide that its body does not.

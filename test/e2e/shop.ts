@@ -230,13 +230,21 @@ export async function tryOn(page: Page, label = 'Try it on'): Promise<Locator> {
   return dialog;
 }
 
+/**
+ * A result image's accessible name: "You wearing <product>", then what the proxy's check says of its
+ * colours when it says anything (" — Colours checked against the product"). From the start of the
+ * name: the first look's "A quick preview of you wearing …" holds the same words.
+ */
+export function resultName(productName: string): RegExp {
+  return new RegExp(`^You wearing ${productName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( — |$)`);
+}
+
 /** Waits for a result image to be shown and really decoded; returns its size. */
 export async function resultImage(
   dialog: Locator,
   productName: string,
 ): Promise<{ width: number; height: number; src: string }> {
-  // Exact: the first look's "A quick preview of you wearing …" holds the same words.
-  const image = dialog.getByRole('img', { name: `You wearing ${productName}`, exact: true }).first();
+  const image = dialog.getByRole('img', { name: resultName(productName) }).first();
   await image.waitFor({ state: 'visible' });
   await image.evaluate((element) => {
     const img = element as HTMLImageElement;

@@ -5,6 +5,8 @@
 // own line naming product, variant and what to do; a call without a catalog is a usage error (2).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,8 +54,19 @@ async function modelPhoto(cut: boolean): Promise<Buffer> {
 
 describe('tryon-proxy check-catalog', () => {
   let dir: string;
+  /** A shop's image server on loopback: one garment image, and one that redirects to another origin. */
+  const images = createServer((request, response) => {
+    if (request.url === '/garment.png') {
+      void garment('#1f7a4d').then((png) => response.writeHead(200, { 'content-type': 'image/png' }).end(png));
+      return;
+    }
+    response.writeHead(302, { location: 'http://127.0.0.2:9/elsewhere.png' }).end();
+  });
+  let origin: string;
 
   before(async () => {
+    await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
     dir = await mkdtemp(join(tmpdir(), 'check-catalog-'));
     // The demo's catalog beside its drawn images, as a shop would keep them.
     await drawShopImages(join(dir, 'demo'));
@@ -99,12 +112,16 @@ describe('tryon-proxy check-catalog', () => {
           },
           webp: gtp('photo.webp'),
           gone: gtp('nowhere.png'),
+          // By URL: fetched with the proxy's own bounds (same-origin redirects only).
+          online: gtp(`${origin}/garment.png`),
+          moved: gtp(`${origin}/moved.png`),
         },
       }),
     );
   });
 
   after(async () => {
+    await new Promise((resolve) => images.close(resolve));
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -130,9 +147,13 @@ describe('tryon-proxy check-catalog', () => {
     line(/^product "reference": model photo not full length \(model-cut\.jpg\)/);
     assert.match(line(/^product "webp": image the fidelity check cannot read/), /WebP/);
     line(/^product "gone": image unreadable \(nowhere\.png\)/);
-    // What is fine is not named: the emerald variant, the whole model photo.
-    assert.doesNotMatch(output, /emerald|model-whole/);
-    assert.match(lines.at(-1)!, /^check-catalog: \d+ images checked, 6 problems: not fit to go live\.$/);
+    assert.match(
+      line(/^product "moved": image unreadable \(http:\/\/127\.0\.0\.1:\d+\/moved\.png\)/),
+      /redirect to another origin \(http:\/\/127\.0\.0\.2:9\) refused/,
+    );
+    // What is fine is not named: the emerald variant, the whole model photo, the image by URL.
+    assert.doesNotMatch(output, /emerald|model-whole|"online"/);
+    assert.match(lines.at(-1)!, /^check-catalog: 11 images checked, 7 problems: not fit to go live\.$/);
   });
 
   it('is a usage error without a catalog, or with two: exit 2', async () => {

@@ -176,6 +176,8 @@ function answerOf(sid, step, tryon) {
     outputs.push({ view: 'front', url: url(`${base}/video.mp4`), type: 'video', contentType: 'video/mp4' });
   const answer = { status: step.status, outputs };
   if (step.error) answer.error = step.error;
+  // The proxy's check against the product, as the step gives it (docs/proxy.md).
+  if (step.fidelity) answer.fidelity = step.fidelity;
   // A step's `preview` is the first look's status beside the full render's; succeeded carries its front image.
   if (step.preview) {
     answer.preview = {

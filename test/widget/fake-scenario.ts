@@ -25,6 +25,12 @@ export interface FakeStep {
   error?: { code: string; message: string; retryable: boolean };
   /** The first look's status beside this step (`succeeded` carries `preview-<variant->front.png`). */
   preview?: 'queued' | 'processing' | 'succeeded' | 'failed';
+  /** The proxy's check of this answer's outputs against the product, as the status carries it. */
+  fidelity?: {
+    verdict: string;
+    views: { view: string; colour: { deltaE: number }; coverage: string }[];
+    rerender?: 'running' | 'done' | 'failed';
+  };
 }
 
 export interface FakeError {
@@ -50,7 +56,9 @@ export interface Scenario {
     available?: boolean;
     unavailableReason?: string;
     /** The variants the fake lists and accepts; without it, any `variant` is refused as unknown_variant. */
-    variants?: { id: string; name: string }[];
+    variants?: { id: string; name: string; swatch?: string }[];
+    /** The product's own garment image (GET /products' `swatch`), shown beside a result whose colours may differ. */
+    swatch?: string;
     /** How many other colours may be previewed per photo; beyond it POST /tryons answers colour_preview_limit. */
     colourPreviews?: number;
     /** Whether the photo check asks for the whole body (GET /products' `fullBody`). */

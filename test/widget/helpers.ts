@@ -203,6 +203,7 @@ export function recordEvents(el: HTMLElement): { type: string; detail: any }[] {
     'tryon-progress',
     'tryon-preview',
     'tryon-result',
+    'tryon-fidelity',
     'tryon-error',
   ]) {
     el.addEventListener(type, (event) => seen.push({ type, detail: (event as CustomEvent).detail }));

@@ -44,7 +44,21 @@ describe('against the real proxy and sandbox', function () {
     const tabs = [...panelRoot(el).querySelectorAll('[role="tab"]')].map((t) => t.textContent!.trim());
     expect(tabs).to.deep.equal(['Front', 'Side']);
     const image = panelRoot(el).querySelector<HTMLImageElement>('img[part="image"]')!;
-    expect(image.alt).to.equal('You wearing Test red saree');
+    // The proxy checked the render against the garment before it said succeeded: the page hears its
+    // verdict on both views, and the label and the image's name say what it found.
+    const checked = seen.find((e) => e.type === 'tryon-fidelity')!.detail as {
+      verdict: string;
+      views: { view: string }[];
+    };
+    expect(checked.views.map((v) => v.view).sort()).to.deep.equal(['front', 'side']);
+    const said: Record<string, string | undefined> = {
+      true: 'Colours checked against the product',
+      differs: 'Colours may differ from the product photo',
+    };
+    const words = said[checked.verdict];
+    expect(words, `a verdict on a check that ran: ${checked.verdict}`).to.be.a('string');
+    expect(image.alt).to.equal(`You wearing Test red saree — ${words}`);
+    expect(panelRoot(el).querySelector('[part="fidelity"]')!.textContent!.trim()).to.equal(words);
     await until(() => image.complete && image.naturalWidth >= 256, 'the rendered image to load', 15000);
     expect(image.src).to.match(new RegExp(`^${location.origin}/real/tryon/files/`));
     await expect(el).to.be.accessible();

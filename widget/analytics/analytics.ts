@@ -25,6 +25,9 @@ export interface ConversionParams {
   reasons?: string;
   mode?: 'warn' | 'strict' | 'off';
   overridden?: boolean;
+  /** tryon_fidelity: the check's verdict, and the largest colour difference (CIEDE2000) of the views checked. */
+  verdict?: 'true' | 'differs' | 'unchecked';
+  delta_e?: number;
 }
 
 export type ConversionName =
@@ -36,7 +39,8 @@ export type ConversionName =
   | 'tryon_close'
   | 'tryon_add_to_cart'
   | 'tryon_exposure'
-  | 'tryon_photo_check';
+  | 'tryon_photo_check'
+  | 'tryon_fidelity';
 
 /**
  * The two globals read here, typed locally: augmenting `Window` would clash with a shop's own
@@ -177,6 +181,18 @@ export class Conversions {
           mode,
           ...(overridden ? { overridden } : {}),
           ...(ms !== undefined ? { duration_ms: Math.round(ms) } : {}),
+        });
+        break;
+      }
+      case 'tryon-fidelity': {
+        // How often a shopper is told the colours may differ, by product and variant: the merchant's fix list.
+        const { verdict, views } = detail as TryonEventMap['tryon-fidelity']['detail'];
+        const deltaE = Math.max(...views.map((v) => v.colour?.deltaE).filter(Number.isFinite));
+        this.#send('tryon_fidelity', {
+          ...subject(detail),
+          verdict,
+          views: views.map((v) => v.view).join(','),
+          ...(verdict !== 'unchecked' && deltaE >= 0 ? { delta_e: Math.round(deltaE * 10) / 10 } : {}),
         });
         break;
       }

@@ -1,6 +1,6 @@
 // What the shop's proxy answers (docs/proxy.md, "Routes"), as the widget reads it, and the one gate
 // every try-on status passes: its output URLs made absolute against the endpoint, or refused.
-import type { TryonOutput } from '../core/events.js';
+import type { TryonFidelity, TryonOutput } from '../core/events.js';
 import { networkUrl, RefusedUrl } from './network-url.js';
 import { ProxyCallError } from './proxy-errors.js';
 
@@ -12,6 +12,8 @@ export interface ProxyStatus {
   error?: { code: string; message: string; retryable: boolean };
   /** The first look's own job, when the product has one: `status`/`outputs` above stay the full render's. */
   preview?: { status: string; outputs: TryonOutput[] };
+  /** The proxy's check of the outputs against the product, on a finished try-on (or while a view is made again). */
+  fidelity?: TryonFidelity | undefined;
 }
 
 export interface ProductInfo {
@@ -39,11 +41,15 @@ export interface ProductInfo {
    * Absent from older proxies.
    */
   typicalSeconds?: { image: number[]; video?: number };
+  /** The product's own garment image (its swatch), shown beside a result whose colours may differ. */
+  swatch?: string;
 }
 
 export interface ProductVariant {
   id: string;
   name: string;
+  /** This colour's garment image (its swatch). */
+  swatch?: string;
 }
 /** One of the shop's models: `image` is a picture the proxy serves (made absolute against the endpoint). */
 export interface ProductModel {
@@ -98,6 +104,18 @@ export interface TryonRequest {
   preview?: 'off';
 }
 
+const verdicts = new Set(['true', 'differs', 'unchecked']);
+
+/**
+ * The check as the widget may show it: a verdict it does not know, or a body that is not a check,
+ * claims nothing (no label), rather than a "checked" the proxy did not say.
+ */
+function fidelityOf(answer: unknown): TryonFidelity | undefined {
+  const { verdict, views, rerender } = (answer ?? {}) as Partial<TryonFidelity>;
+  if (!verdict || !verdicts.has(verdict)) return undefined;
+  return { verdict, views: Array.isArray(views) ? views : [], ...(rerender ? { rerender } : {}) };
+}
+
 /**
  * Output URLs come relative to the proxy's mount (`files/…`) and are made absolute against the endpoint.
  * One the widget will not use (network-url.ts) refuses the whole answer: the shopper sees the
@@ -120,7 +138,7 @@ export function normaliseStatus(answer: ProxyStatus, base: URL): ProxyStatus {
       answer.preview && typeof answer.preview === 'object' && typeof answer.preview.status === 'string'
         ? { status: answer.preview.status, outputs: normalised(answer.preview.outputs) }
         : undefined;
-    return { ...answer, outputs, preview };
+    return { ...answer, outputs, preview, fidelity: fidelityOf(answer.fidelity) };
   } catch (error) {
     if (error instanceof RefusedUrl) throw new ProxyCallError('refused_url', { retryable: false });
     throw error;

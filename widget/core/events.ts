@@ -60,6 +60,28 @@ export interface TryonPreviewDetail extends TryonSubject {
   /** Milliseconds from the try-on's submit to its first look painted. */
   ms: number;
 }
+/** The proxy's check of a try-on against the product (docs/proxy.md): what the shopper is told of its colours. */
+export type FidelityVerdict = 'true' | 'differs' | 'unchecked';
+/** One view's check: its colour difference from the garment (CIEDE2000) and whether the garment is all there. */
+export interface ViewFidelity {
+  view: string;
+  colour: { deltaE: number };
+  coverage: 'ok' | 'missing' | 'partial';
+}
+/** A try-on's check, as its status carries it; `rerender` while (and after) a view that differed is made again. */
+export interface TryonFidelity {
+  verdict: FidelityVerdict;
+  views: ViewFidelity[];
+  rerender?: 'running' | 'done' | 'failed';
+}
+/**
+ * Once per finished try-on: what the proxy's check found. `true`: its colours match the product;
+ * `differs`: the shopper was told they may differ; `unchecked`: nothing was claimed (the check could
+ * not run, was off, or the proxy does not check).
+ */
+export interface TryonFidelityDetail extends TryonSubject, TryonFidelity {
+  tryon: string;
+}
 export interface TryonErrorDetail extends TryonSubject {
   code: string;
   message: string;
@@ -118,6 +140,7 @@ export interface TryonEventMap {
   'tryon-exposure': CustomEvent<TryonExposureDetail>;
   'tryon-preview': CustomEvent<TryonPreviewDetail>;
   'tryon-photo-check': CustomEvent<TryonPhotoCheckDetail>;
+  'tryon-fidelity': CustomEvent<TryonFidelityDetail>;
 }
 
 export type TryonEventName = keyof TryonEventMap;

@@ -187,6 +187,10 @@ export const ar: Translation = {
   resultTitle: '{product} عليك',
   showPhoto: 'عرض صورتي',
   downloaded: 'حُفظت باسم {file}',
+  fidelityChecked: 'تم التحقق من الألوان مقارنةً بالمنتج',
+  fidelityDiffers: 'قد تختلف الألوان عن صورة المنتج',
+  fidelitySwatch: 'صورة المنتج {product}',
+  fidelityRedoing: 'نعيد إنشاء الألوان لتطابق صورة المنتج…',
 };
 
 export default ar;

@@ -192,6 +192,10 @@ export const bn: Translation = {
   resultTitle: 'আপনার গায়ে {product}',
   showPhoto: 'আমার ছবি দেখান',
   downloaded: '{file} নামে সেভ হয়েছে',
+  fidelityChecked: 'রং পণ্যের সঙ্গে মিলিয়ে যাচাই করা হয়েছে',
+  fidelityDiffers: 'রং পণ্যের ছবি থেকে আলাদা হতে পারে',
+  fidelitySwatch: '{product}-এর পণ্যের ছবি',
+  fidelityRedoing: 'পণ্যের ছবির সঙ্গে মেলাতে রং আবার তৈরি করা হচ্ছে…',
 };
 
 export default bn;

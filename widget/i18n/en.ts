@@ -192,6 +192,12 @@ export const en = {
   resultTitle: '{product} on you',
   showPhoto: 'Show my photo',
   downloaded: 'Saved as {file}',
+  // The proxy's check of the result against the product: the label beside it, the garment image's name,
+  // and the note while a view is made again.
+  fidelityChecked: 'Colours checked against the product',
+  fidelityDiffers: 'Colours may differ from the product photo',
+  fidelitySwatch: 'Product photo of {product}',
+  fidelityRedoing: 'Making the colours again to match the product photo…',
 };
 
 /** Every text of the widget, by key. */

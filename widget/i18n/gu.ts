@@ -189,6 +189,10 @@ export const gu: Translation = {
   resultTitle: 'તમારા પર {product}',
   showPhoto: 'મારો ફોટો બતાવો',
   downloaded: '{file} નામે સેવ થયું',
+  fidelityChecked: 'રંગ ઉત્પાદન સાથે મેળવીને ચકાસ્યા',
+  fidelityDiffers: 'રંગ ઉત્પાદનના ફોટાથી અલગ હોઈ શકે',
+  fidelitySwatch: '{product}નો ઉત્પાદન ફોટો',
+  fidelityRedoing: 'ઉત્પાદનના ફોટા સાથે મેળ ખાય તે માટે રંગ ફરીથી બનાવી રહ્યા છીએ…',
 };
 
 export default gu;

@@ -187,6 +187,10 @@ export const hi: Translation = {
   resultTitle: 'आप पर {product}',
   showPhoto: 'मेरी फ़ोटो दिखाएँ',
   downloaded: '{file} नाम से सेव हो गई',
+  fidelityChecked: 'रंग उत्पाद से मिलाकर जाँचे गए',
+  fidelityDiffers: 'रंग उत्पाद की फ़ोटो से अलग हो सकते हैं',
+  fidelitySwatch: '{product} की उत्पाद फ़ोटो',
+  fidelityRedoing: 'उत्पाद की फ़ोटो से मिलाने के लिए रंग फिर से बनाए जा रहे हैं…',
 };
 
 export default hi;

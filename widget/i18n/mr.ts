@@ -188,6 +188,10 @@ export const mr: Translation = {
   resultTitle: 'तुमच्यावर {product}',
   showPhoto: 'माझा फोटो दाखवा',
   downloaded: '{file} या नावाने सेव्ह झाले',
+  fidelityChecked: 'रंग उत्पादनाशी जुळवून तपासले',
+  fidelityDiffers: 'रंग उत्पादनाच्या फोटोपेक्षा वेगळे असू शकतात',
+  fidelitySwatch: '{product} चा उत्पादन फोटो',
+  fidelityRedoing: 'उत्पादनाच्या फोटोशी जुळण्यासाठी रंग पुन्हा बनवत आहोत…',
 };
 
 export default mr;

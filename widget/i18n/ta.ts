@@ -192,6 +192,10 @@ export const ta: Translation = {
   resultTitle: 'உங்கள் மீது {product}',
   showPhoto: 'என் புகைப்படத்தைக் காட்டவும்',
   downloaded: '{file} என்ற பெயரில் சேமிக்கப்பட்டது',
+  fidelityChecked: 'நிறங்கள் தயாரிப்புடன் ஒப்பிட்டுச் சரிபார்க்கப்பட்டன',
+  fidelityDiffers: 'நிறங்கள் தயாரிப்பின் புகைப்படத்திலிருந்து வேறுபடலாம்',
+  fidelitySwatch: '{product} இன் தயாரிப்புப் புகைப்படம்',
+  fidelityRedoing: 'தயாரிப்பின் புகைப்படத்துடன் பொருந்த நிறங்கள் மீண்டும் உருவாக்கப்படுகின்றன…',
 };
 
 export default ta;

@@ -181,6 +181,10 @@ export const te: Translation = {
   resultTitle: 'మీపై {product}',
   showPhoto: 'నా ఫోటో చూపించండి',
   downloaded: '{file} పేరుతో సేవ్ అయింది',
+  fidelityChecked: 'రంగులు ఉత్పత్తితో పోల్చి తనిఖీ చేయబడ్డాయి',
+  fidelityDiffers: 'రంగులు ఉత్పత్తి ఫోటో కంటే భిన్నంగా ఉండవచ్చు',
+  fidelitySwatch: '{product} ఉత్పత్తి ఫోటో',
+  fidelityRedoing: 'ఉత్పత్తి ఫోటోకు సరిపోయేలా రంగులను మళ్లీ తయారు చేస్తున్నాం…',
 };
 
 export default te;

@@ -195,6 +195,10 @@ export const ur: Translation = {
   resultTitle: 'آپ پر {product}',
   showPhoto: 'میری تصویر دکھائیں',
   downloaded: '{file} کے نام سے محفوظ ہو گئی',
+  fidelityChecked: 'رنگ پروڈکٹ سے ملا کر جانچے گئے',
+  fidelityDiffers: 'رنگ پروڈکٹ کی تصویر سے مختلف ہو سکتے ہیں',
+  fidelitySwatch: '{product} کی پروڈکٹ تصویر',
+  fidelityRedoing: 'پروڈکٹ کی تصویر سے ملانے کے لیے رنگ دوبارہ بنائے جا رہے ہیں…',
 };
 
 export default ur;

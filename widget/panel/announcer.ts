@@ -53,6 +53,7 @@ export class Announcer implements ReactiveController {
       case 'rendering': {
         const { notAnswering, firstLook, firstLookOff } = session;
         if (notAnswering) return texts.t('notAnswering');
+        if (session.fidelity?.rerender === 'running') return texts.t('fidelityRedoing');
         if (longerThanUsual) return texts.t('longerThanUsual');
         // Said once, when the first look arrives; the full render's own words come with the result.
         if (firstLook && !firstLookOff) return texts.t('previewReady');
@@ -60,7 +61,9 @@ export class Announcer implements ReactiveController {
       }
       case 'result':
         // A result still being watched, or one whose pictures did not load while the service is down.
-        return session.notAnswering ? texts.t('notAnswering') : this.#said;
+        // A view that differed from the product being made again: said once, as the note beside the result.
+        if (session.notAnswering) return texts.t('notAnswering');
+        return session.fidelity?.rerender === 'running' ? texts.t('fidelityRedoing') : this.#said;
       default:
         return this.#said;
     }

@@ -15,6 +15,8 @@ import { firstLook, progressStep } from './progress-step.js';
 import { coloursStep } from '../colours/colours-step.js';
 import { resultStep } from '../result/result-step.js';
 import type { ImageView } from '../result/result-step.js';
+import { fidelityNote, swatchOf } from '../result/fidelity-note.js';
+import type { ResultFidelity } from '../result/fidelity-note.js';
 import { errorStep } from './error-step.js';
 import { networkUrl } from '../api/proxy-client.js';
 import type { PanelContext } from './panel-context.js';
@@ -29,6 +31,15 @@ function imageView(p: PanelContext): ImageView {
     compare: p.compare,
     onImageError: p.imageFailed,
     round: p.result.pictureRound,
+  };
+}
+
+/** The proxy's check of the try-on on screen, and the garment image of what was tried on. */
+function fidelityOf(p: PanelContext): ResultFidelity {
+  const { fidelity, variant } = p.run.session;
+  return {
+    fidelity,
+    swatch: fidelity?.verdict === 'differs' ? swatchOf(p.run.product, variant, p.run.client().base) : undefined,
   };
 }
 
@@ -192,6 +203,9 @@ export function renderStep(p: PanelContext): TemplateResult | typeof nothing {
               onLoad: p.firstLookPainted,
             }
           : undefined,
+        // A view that differed from the product is being made again: said under the look shown meanwhile.
+        fidelityNote:
+          session.fidelity?.rerender === 'running' ? fidelityNote(texts, productName, fidelityOf(p)) : undefined,
       });
     case 'result':
       return p.colours.drafts.open && session.complete
@@ -233,6 +247,7 @@ export function renderStep(p: PanelContext): TemplateResult | typeof nothing {
             onSeeColours: p.colours.seeAll,
             onImageError: p.imageFailed,
             round: p.result.pictureRound,
+            fidelity: fidelityOf(p),
           });
     case 'error': {
       // The full render failed after its first look: the shopper keeps the look and is told plainly.

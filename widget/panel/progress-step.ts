@@ -27,6 +27,8 @@ export interface ProgressStep {
    * it and the time the full render still needs. No Download or Share here: only the full render is.
    */
   firstLook?: { output: TryonOutput; view: ImageView; onLoad(): void } | undefined;
+  /** Under the first look: what the proxy's check says while a view that differed is made again (result/fidelity-note.ts). */
+  fidelityNote?: unknown;
 }
 
 /** The first look, marked as such; `note` (the full render's time so far and expected) below it. */
@@ -53,7 +55,11 @@ export function progressStep(step: ProgressStep): TemplateResult {
     <h3 id="step-title" tabindex="-1" data-autofocus>${texts.t('progressTitle', { product: step.productName })}</h3>
     ${
       step.firstLook && !step.uploading
-        ? firstLook(texts, step.firstLook, step.notAnswering ? nothing : timing(step))
+        ? firstLook(
+            texts,
+            step.firstLook,
+            html`${step.notAnswering ? nothing : timing(step)}${step.fidelityNote ?? nothing}`,
+          )
         : step.uploading
           ? html`<progress max="100" .value=${step.percent} aria-labelledby="status"></progress>`
           : step.notAnswering

@@ -425,6 +425,25 @@ export const panelStyles = css`
   .alternatives {
     padding-block-start: 0;
   }
+  /*
+   * What the proxy's check says of the result's colours, in the text colour (full contrast); beside
+   * a difference, the product's own garment image, large enough to see its colour on a phone.
+   */
+  .fidelity {
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
+    margin: 0;
+    font-weight: 600;
+  }
+  .fidelity img {
+    flex: none;
+    inline-size: 3rem;
+    block-size: 3rem;
+    object-fit: cover;
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) / 2);
+  }
   @media (prefers-reduced-motion: reduce) {
     .frame .fade-out {
       display: none;

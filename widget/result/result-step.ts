@@ -1,10 +1,12 @@
 // The result step: the image of each view, whole and first (a tablist when there are several, with
 // the arrow keys of the tabs pattern), the shopper's photo and the before/after divide as toggles
-// under it, the video, and what to do next.
+// under it, what the proxy's check says of its colours (fidelity-note.ts), the video, and what to do next.
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { TryonOutput } from '../core/events.js';
 import type { CompareController } from './compare.js';
+import { fidelityAlt, fidelityNote } from './fidelity-note.js';
+import type { ResultFidelity } from './fidelity-note.js';
 import type { Texts } from '../i18n/words/texts.js';
 
 export interface ResultStep {
@@ -38,6 +40,8 @@ export interface ResultStep {
   onImageError?: (() => void) | undefined;
   /** See ImageView's `round`. */
   round?: number;
+  /** The proxy's check against the product: the label beside the result and in its alt text. */
+  fidelity?: ResultFidelity;
 }
 
 /** What one drawn try-on image needs: the before/after comparison when the shopper's photo is known. */
@@ -200,6 +204,7 @@ export function resultStep(step: ResultStep): TemplateResult {
   // The colour the shopper just picked is the likeliest next step, so it takes the focus.
   const offer = step.colourOffer;
   const onKey = (event: KeyboardEvent) => onTabKey(event, step.onSelect);
+  const alt = fidelityAlt(texts, texts.t('resultAlt', { product: step.productName }), step.fidelity?.fidelity);
   return html`<div part="result" class="body">
     <!-- Named for what it shows: "ready" is the live region's, said once, not beside it again. -->
     <h3 id="step-title" tabindex="-1" ?data-autofocus=${!switcher && !offer}>${texts.t('resultTitle', { product: step.productName })}</h3>
@@ -213,9 +218,10 @@ export function resultStep(step: ResultStep): TemplateResult {
           @click=${() => step.onSelect(view)} @keydown=${onKey}>${texts.viewName(view)}</button>`,
         )}
       </div>
-      <div role="tabpanel" id="view-panel" aria-labelledby="tab-${selected}">${image(step, shown)}</div>`
-        : image(step, shown)
+      <div role="tabpanel" id="view-panel" aria-labelledby="tab-${selected}">${image(step, shown, alt)}</div>`
+        : image(step, shown, alt)
     }
+    ${step.fidelity ? fidelityNote(texts, step.productName, step.fidelity) : nothing}
     ${video ? html`<video part="video" controls playsinline src=${video.url} aria-label=${texts.t('videoLabel', { product: step.productName })}></video>` : nothing}
     ${step.cart?.state === 'failed' ? html`<div role="alert" id="cart-error" part="cart-error" class="error"><p>${step.cart.problem}</p></div>` : nothing}
     <div class="actions" part="actions">

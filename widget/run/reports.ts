@@ -1,5 +1,5 @@
 // What each change of a run tells the world outside the dialog, worked out in this one place: the
-// public event it reports (tryon-submit, -progress, -result, -error, -close) and what the
+// public event it reports (tryon-submit, -progress, -result, -fidelity, -error, -close) and what the
 // tab's storage keeps or forgets for a reload. Both follow from the change alone (the session
 // before and after, and what happened), so the run (tryon-run.ts) has a single channel back to the
 // panel: the changes it publishes.
@@ -81,6 +81,8 @@ export function reportsOf(before: SessionState, after: SessionState, event: RunC
       if (resultIn(before, after)) {
         const { tryon = '', requestId = '', outputs } = after;
         reports.push(['tryon-result', { ...subject, tryon, requestId, outputs }]);
+        // What the proxy's check found, when the proxy checks (it says `unchecked` when it could not).
+        if (after.fidelity) reports.push(['tryon-fidelity', { ...subject, tryon, ...after.fidelity }]);
       }
       break;
     case 'failed':

@@ -2,7 +2,7 @@
 // the reducer (session.ts) works on, apart from it so that the reducer and its status rules
 // (session-status.ts) both build on them without a cycle. What the proxy answers about a try-on
 // (ProxyStatus) is the proxy client's word (api/proxy-answers.ts).
-import type { TryonOutput, TryonStatus } from '../core/events.js';
+import type { TryonFidelity, TryonOutput, TryonStatus } from '../core/events.js';
 import type { ProxyStatus } from '../api/proxy-client.js';
 
 /** The part of the flow that failed, which decides what "Try again" does. */
@@ -53,6 +53,8 @@ export interface SessionState {
   firstLook?: TryonOutput;
   /** Set when the try-on under way was asked for without a first look (sent as `preview: "off"`). */
   firstLookOff?: boolean;
+  /** The proxy's check of this try-on against the product, as its last status said (absent: nothing claimed). */
+  fidelity?: TryonFidelity | undefined;
 }
 
 export type SessionEvent =
@@ -123,5 +125,6 @@ export function newTryon(requestId: string | undefined, variant: string | undefi
     failedStage: undefined,
     firstLook: undefined,
     firstLookOff: undefined,
+    fidelity: undefined,
   };
 }

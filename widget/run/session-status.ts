@@ -29,7 +29,8 @@ export function statusAfter(state: SessionState, answer: ProxyStatus): SessionSt
   // full render is on screen, so it is not shown, announced nor reported (tryon-preview).
   const late = answer.status === 'succeeded' || ofThisJob || hasOutput(state);
   const firstLook = (late ? undefined : firstLookOf(answer)) ?? state.firstLook;
-  state = firstLook ? { ...state, firstLook } : state;
+  // Each answer says the whole check: a label is never carried over from an answer that no longer claims it.
+  state = { ...state, ...(firstLook ? { firstLook } : {}), fidelity: answer.fidelity };
   switch (answer.status) {
     case 'succeeded':
       return { ...state, status: 'result', outputs, complete: true, error: undefined, failedStage: undefined };

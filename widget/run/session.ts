@@ -241,6 +241,7 @@ export function nextSession(state: SessionState, event: SessionEvent): SessionSt
         photo: event.photo,
         firstLook: undefined,
         firstLookOff: undefined,
+        fidelity: undefined,
       };
     case 'product-changed':
       // A different product is a different try-on: everything but the shopper's consent starts over.
