@@ -25,6 +25,8 @@ export interface ConversionParams {
   reasons?: string;
   mode?: 'warn' | 'strict' | 'off';
   overridden?: boolean;
+  /** tryon_outfit_piece: how many pieces the outfit has with this one, the base counted. */
+  pieces?: number;
 }
 
 export type ConversionName =
@@ -36,7 +38,8 @@ export type ConversionName =
   | 'tryon_close'
   | 'tryon_add_to_cart'
   | 'tryon_exposure'
-  | 'tryon_photo_check';
+  | 'tryon_photo_check'
+  | 'tryon_outfit_piece';
 
 /**
  * The two globals read here, typed locally: augmenting `Window` would clash with a shop's own
@@ -102,6 +105,8 @@ export class Conversions {
   readonly #context: { readonly host?: Pick<PanelHost, 'analytics'> | undefined };
   #openedAt = 0;
   #submit: { at: number; requestId: string; views: string; output: 'image' | 'video' } | undefined;
+  /** The outfit's pieces when last told (`tryon-outfit`): one more is a piece added. */
+  #pieces = 1;
 
   constructor(context: { readonly host?: Pick<PanelHost, 'analytics'> | undefined }) {
     this.#context = context;
@@ -178,6 +183,14 @@ export class Conversions {
           ...(overridden ? { overridden } : {}),
           ...(ms !== undefined ? { duration_ms: Math.round(ms) } : {}),
         });
+        break;
+      }
+      case 'tryon-outfit': {
+        // A piece added to the outfit ("Complete the look") is counted; one removed is not a conversion.
+        const { pieces } = detail as TryonEventMap['tryon-outfit']['detail'];
+        const added = pieces.length > this.#pieces ? pieces.at(-1) : undefined;
+        this.#pieces = pieces.length;
+        if (added) this.#send('tryon_outfit_piece', { ...subject(added), pieces: pieces.length });
         break;
       }
       default:

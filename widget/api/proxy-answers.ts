@@ -12,6 +12,8 @@ export interface ProxyStatus {
   error?: { code: string; message: string; retryable: boolean };
   /** The first look's own job, when the product has one: `status`/`outputs` above stay the full render's. */
   preview?: { status: string; outputs: TryonOutput[] };
+  /** A layered try-on's outfit: every piece it shows, the base first (`over`). */
+  pieces?: { product: string; variant?: string }[];
 }
 
 export interface ProductInfo {
@@ -39,6 +41,16 @@ export interface ProductInfo {
    * Absent from older proxies.
    */
   typicalSeconds?: { image: number[]; video?: number };
+  /** The pieces that go with it ("Complete the look"), available ones only; [] or absent: none. */
+  pairs?: ProductPair[];
+}
+
+/** A piece that goes with a product: `image` is a picture on the proxy's origin (made absolute against the endpoint). */
+export interface ProductPair {
+  product: string;
+  name: string;
+  image: string;
+  variants: ProductVariant[];
 }
 
 export interface ProductVariant {
@@ -81,9 +93,13 @@ export interface CreatedTryon {
 }
 export interface TryonRequest {
   product: string;
-  /** Exactly one of the two: the shopper's photo (a handle), or one of the shop's models by id. */
+  /**
+   * Exactly one of the three: the shopper's photo (a handle), one of the shop's models by id, or
+   * `over`, a finished try-on this piece is rendered on ("Complete the look").
+   */
   photo?: string;
   model?: string;
+  over?: string;
   requestId: string;
   /** The variant (colour) to try on; absent for the product's own garment. */
   variant?: string;

@@ -15,5 +15,6 @@ export const reactEvents = {
   onTryonAddToCart: 'tryon-add-to-cart' as EventName<TryonEventMap['tryon-add-to-cart']>,
   onTryonExposure: 'tryon-exposure' as EventName<TryonEventMap['tryon-exposure']>,
   onTryonPreview: 'tryon-preview' as EventName<TryonEventMap['tryon-preview']>,
+  onTryonOutfit: 'tryon-outfit' as EventName<TryonEventMap['tryon-outfit']>,
   onTryonPhotoCheck: 'tryon-photo-check' as EventName<TryonEventMap['tryon-photo-check']>,
 };
