@@ -204,6 +204,40 @@ function suit(p: Palette): { body: string; defs: string } {
   return { defs, body };
 }
 
+// The pieces that complete a look: drawn flat, as a shop photographs a dupatta or a stole laid out.
+function dupatta(p: Palette): { body: string; defs: string } {
+  const defs = motif('m', p.trim, 'butti') + shade;
+  const cloth = 'M170 90 L430 90 L450 720 L150 720 Z';
+  const body = `<path d="${cloth}" fill="${p.base}"/><path d="${cloth}" fill="url(#m)"/><path d="${cloth}" fill="url(#fold)"/>
+    <path d="M170 90 L150 720 M430 90 L450 720" stroke="${p.trim}" stroke-width="16"/>
+    <path d="M150 690 L450 690" stroke="${p.trim}" stroke-width="22"/>
+    ${[170, 210, 250, 290, 330, 370, 410, 450].map((x) => `<path d="M${x - 8} 720 L${x - 14} 760" stroke="${p.second}" stroke-width="5"/>`).join('')}`;
+  return { defs, body };
+}
+
+function stole(p: Palette): { body: string; defs: string } {
+  const defs = motif('m', p.trim, 'brocade') + shade;
+  const cloth = 'M240 60 L360 60 L372 740 L228 740 Z';
+  const body = `<path d="${cloth}" fill="${p.base}"/><path d="${cloth}" fill="url(#m)"/><path d="${cloth}" fill="url(#fold)"/>
+    <path d="M240 60 L228 740 M360 60 L372 740" stroke="${p.trim}" stroke-width="10"/>
+    <path d="M232 700 L368 700 M236 100 L364 100" stroke="${p.trim}" stroke-width="14"/>
+    ${[240, 264, 288, 312, 336, 360].map((x) => `<path d="M${x} 740 L${x} 772" stroke="${p.second}" stroke-width="4"/>`).join('')}`;
+  return { defs, body };
+}
+
+function jacket(p: Palette): { body: string; defs: string } {
+  const defs = shade;
+  const left = 'M204 204 L290 204 L290 420 L196 420 Z';
+  const right = 'M310 204 L396 204 L404 420 L310 420 Z';
+  const body = `${sleeves(p.base, p.trim)}
+    <path d="${left}" fill="${p.base}"/><path d="${right}" fill="${p.base}"/>
+    <path d="${left}" fill="url(#fold)"/><path d="${right}" fill="url(#fold)"/>
+    <path d="M290 204 L260 290 L290 330 M310 204 L340 290 L310 330" fill="none" stroke="${p.second}" stroke-width="10"/>
+    <path d="M196 414 L290 414 M310 414 L404 414" stroke="${p.trim}" stroke-width="10"/>
+    <path d="M226 350 L270 350 M330 350 L374 350" stroke="#0004" stroke-width="3"/>`;
+  return { defs, body };
+}
+
 function garmentParts(drawing: GarmentDrawing, palette: Palette): { body: string; defs: string } {
   switch (drawing.kind) {
     case 'saree':
@@ -218,6 +252,12 @@ function garmentParts(drawing: GarmentDrawing, palette: Palette): { body: string
       return bandhgala(palette);
     case 'suit':
       return suit(palette);
+    case 'dupatta':
+      return dupatta(palette);
+    case 'stole':
+      return stole(palette);
+    case 'jacket':
+      return jacket(palette);
   }
 }
 

@@ -8,7 +8,11 @@ export type GarmentDrawing =
   | { kind: 'dress' }
   | { kind: 'sherwani' }
   | { kind: 'bandhgala' }
-  | { kind: 'suit' };
+  | { kind: 'suit' }
+  // Pieces that complete a look, worn over another garment.
+  | { kind: 'dupatta' }
+  | { kind: 'stole' }
+  | { kind: 'jacket' };
 
 export interface Palette {
   /** main cloth */
@@ -238,6 +242,70 @@ export const products: Product[] = [
     drawing: { kind: 'suit' },
     image: 'garments/suit-charcoal.png',
     offers: ['Try-on'],
+  },
+  // The pieces that complete a look: each on its own page, and offered on its base product's result.
+  {
+    id: 'dupatta-gota',
+    name: 'Rose Gota Patti Dupatta',
+    price: 6800,
+    style: 'Completes the Emerald Bridal Lehenga',
+    description:
+      'A sheer rose georgette dupatta edged with gold gota patti and tasselled ends, worn over one shoulder. Try it over your lehenga try-on.',
+    colours: [
+      { id: 'rose', name: 'Rose', hex: '#d0467a', palette: { base: '#d0467a', trim: '#d4a437', second: '#f2c1d4' } },
+      {
+        id: 'saffron',
+        name: 'Saffron',
+        hex: '#e8891c',
+        palette: { base: '#e8891c', trim: '#8a1538', second: '#f6c98a' },
+      },
+    ],
+    drawing: { kind: 'dupatta' },
+    image: 'garments/dupatta-gota.png',
+    offers: ['Try-on', 'Completes a look'],
+  },
+  {
+    id: 'stole-zari',
+    name: 'Maroon Zari Stole',
+    price: 4200,
+    style: 'Completes the Ivory Brocade Sherwani',
+    description: 'A maroon silk stole with a woven zari border, worn around the neck over a sherwani.',
+    colours: [
+      {
+        id: 'maroon',
+        name: 'Maroon',
+        hex: '#7a1f2b',
+        palette: { base: '#7a1f2b', trim: '#d4a437', second: '#b08d3a' },
+      },
+      {
+        id: 'peacock',
+        name: 'Peacock',
+        hex: '#0f6e78',
+        palette: { base: '#0f6e78', trim: '#d4a437', second: '#0a4c53' },
+      },
+    ],
+    drawing: { kind: 'stole' },
+    image: 'garments/stole-zari.png',
+    offers: ['Try-on', 'Completes a look'],
+  },
+  {
+    id: 'jacket-cropped-mustard',
+    name: 'Mustard Cropped Jacket',
+    price: 3900,
+    style: 'Completes the Indigo A-line Dress',
+    description: 'A cropped cotton-twill jacket in mustard, open at the front, to wear over the A-line dress.',
+    colours: [
+      {
+        id: 'mustard',
+        name: 'Mustard',
+        hex: '#d39b1f',
+        palette: { base: '#d39b1f', trim: '#6b4a0e', second: '#f1dca2' },
+      },
+      { id: 'olive', name: 'Olive', hex: '#5f6b2a', palette: { base: '#5f6b2a', trim: '#2f3613', second: '#b9c08a' } },
+    ],
+    drawing: { kind: 'jacket' },
+    image: 'garments/jacket-cropped-mustard.png',
+    offers: ['Try-on', 'Completes a look'],
   },
 ];
 

@@ -26,6 +26,7 @@ import {
   type VideoOptions,
   type View,
 } from './schema.js';
+import { pairProblems } from './pairs.js';
 
 export { CatalogError, MODEL_ID, MODES, TIERS, VARIANT_ID, VIEWS };
 export type { CatalogFile, CatalogModel, CatalogProduct, CatalogVariant, Mode, Tier, VideoOptions, View };
@@ -60,6 +61,10 @@ export interface ProductEntry {
   fullBody?: boolean | undefined;
   /** The models the product may be seen on, in catalog order (none: no "See it on a model"). */
   models?: CatalogModel[] | undefined;
+  /** Products of the same catalog that complete the look, rendered over a finished try-on of this one. */
+  pairsWith?: string[] | undefined;
+  /** As a piece over a try-on: on each of the base's views ("views", the default) or its front view only. */
+  layering?: 'views' | 'front' | undefined;
 }
 
 /** A product as one of its variants: what a try-on of that variant sends upstream. */
@@ -126,6 +131,8 @@ function entryOf(
     ...(product.enabled === false ? { enabled: false } : {}),
     fullBody: fullBodyOf(product.garment.category, product.fullBody, defaults?.fullBody),
     ...(models && models.length > 0 ? { models: models.map((model) => ({ ...model })) } : {}),
+    ...(product.pairsWith && product.pairsWith.length > 0 ? { pairsWith: [...product.pairsWith] } : {}),
+    ...(product.layering ? { layering: product.layering } : {}),
   };
 }
 
@@ -235,7 +242,11 @@ export function parseCatalog(input: unknown): Map<string, ProductEntry> {
     typeof input === 'object' && input !== null ? (input as { products?: unknown }).products : undefined;
   const crossField =
     typeof rawProducts === 'object' && rawProducts !== null
-      ? [...Object.entries(rawProducts).flatMap(([id, raw]) => crossFieldProblems(id, raw)), ...modelProblems(input)]
+      ? [
+          ...Object.entries(rawProducts).flatMap(([id, raw]) => crossFieldProblems(id, raw)),
+          ...modelProblems(input),
+          ...pairProblems(input),
+        ]
       : [];
   if (!result.success || crossField.length > 0) {
     throw new CatalogError([...(result.success ? [] : describeIssues(result.error)), ...crossField]);

@@ -49,9 +49,45 @@ export class GarmentFiles {
     let id = this.uploading.get(key);
     if (!id) {
       // A failed upload is forgotten so the next request tries again.
-      id = this.uploadOnce(key, path, kind).finally(() => this.uploading.delete(key));
+      id = this.uploadOnce(key, () => this.upload(path, kind)).finally(() => this.uploading.delete(key));
       this.uploading.set(key, id);
     }
+    return id;
+  }
+
+  /**
+   * The upstream file id of a try-on's output as a person image (an outfit's next piece is rendered
+   * on it), uploading it on first use: read from upstream and sent back as `kind=person`, once for
+   * the cluster by the same store and lock as a catalog image, so a retry (on any instance) sends
+   * the same file id, and so the same idempotency key, again.
+   */
+  async outputAsPerson(outputFileId: string): Promise<string> {
+    const key = `person:output:${outputFileId}`;
+    const known = await this.store.garmentId(key);
+    if (known) return known;
+    let id = this.uploading.get(key);
+    if (!id) {
+      id = this.uploadOnce(key, () => this.uploadOutput(outputFileId)).finally(() => this.uploading.delete(key));
+      this.uploading.set(key, id);
+    }
+    return id;
+  }
+
+  private async uploadOutput(outputFileId: string): Promise<string> {
+    const answer = await this.upstream.fileContent(outputFileId);
+    // Bounded as a catalog image is: what upstream's /v1/files takes.
+    const bytes = await readImageAtMost(answer, this.options.catalogImageBytes).catch(() => undefined);
+    const type = bytes && sniffPhotoType(bytes.subarray(0, 64));
+    if (!bytes || !type) {
+      this.options.log({ level: 'error', event: 'output_not_a_photo', file: outputFileId });
+      throw new ProxyError(502, 'upstream_unavailable', 'The try-on service sent a result we cannot use.', true);
+    }
+    const { id } = await this.upstream.uploadFile(bytes, {
+      kind: 'person',
+      contentType: type.contentType,
+      filename: `person.${type.extension}`,
+    });
+    this.options.log({ event: 'output_uploaded_as_person' });
     return id;
   }
 
@@ -61,7 +97,7 @@ export class GarmentFiles {
   }
 
   /** Uploads under the cluster's lock, or waits for the instance that holds it. */
-  private async uploadOnce(key: string, path: string, kind: 'garment' | 'person'): Promise<string> {
+  private async uploadOnce(key: string, upload: () => Promise<string>): Promise<string> {
     // The lock covers fetching the image (when it is a URL) and uploading it.
     const lockMs = this.options.catalogImageTimeoutMs + this.options.uploadTimeoutMs + 5_000;
     const giveUpAt = Date.now() + 2 * lockMs;
@@ -71,7 +107,7 @@ export class GarmentFiles {
         try {
           const saved = await this.store.garmentId(key);
           if (saved) return saved;
-          const id = await this.upload(path, kind);
+          const id = await upload();
           await this.store.saveGarmentId(key, id);
           return id;
         } finally {

@@ -86,6 +86,14 @@ export const productSchema = z.strictObject({
   variants: variantsSchema.optional(),
   /** false: the product's try-on is switched off (GET /products answers available: false, reason "disabled"). */
   enabled: z.boolean().optional(),
+  /** Pieces that complete the look (products of the same catalog), rendered over a finished try-on of this one. */
+  pairsWith: z
+    .array(z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'product ids use letters, digits, - and _ (at most 128)'))
+    .max(12)
+    .refine((v) => new Set(v).size === v.length, 'pairsWith must not repeat')
+    .optional(),
+  /** How this product, as a piece, is layered over a try-on: on each of its views ("views", the default) or its front view only ("front"). */
+  layering: z.enum(['views', 'front']).optional(),
   /** Which of the catalog's models this product may be seen on (absent: all of them). */
   models: z
     .array(z.string().regex(MODEL_ID, 'model ids use letters, digits, - and _ (at most 64)'))

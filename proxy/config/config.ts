@@ -21,6 +21,7 @@ const LIMIT_VARS: Record<string, keyof ProxyLimits> = {
   TRYON_RATE_PER_MINUTE: 'ratePerMinute',
   TRYON_READS_PER_MINUTE: 'readsPerMinute',
   TRYON_TRYONS_PER_PHOTO: 'tryonsPerPhoto',
+  TRYON_OUTFIT_PIECES: 'outfitPieces',
   TRYON_DAILY_TRYONS: 'dailyTryons',
   TRYON_DAILY_CREDITS: 'dailyCredits',
   TRYON_CLIENT_DAILY_TRYONS: 'clientDailyTryons',

@@ -54,6 +54,10 @@ export const ERROR_CODES = [
   'handoff_tries_used',
   'upstream_lost',
   'photo_expired',
+  // An outfit's piece over a try-on (POST /tryons `over`).
+  'not_a_pair',
+  'base_not_ready',
+  'outfit_too_long',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

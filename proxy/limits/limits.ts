@@ -14,6 +14,8 @@ export interface ProxyLimits {
   readsPerMinute: number;
   /** Distinct try-ons one uploaded photo may start. */
   tryonsPerPhoto: number;
+  /** Pieces one outfit may hold over a photo, the first try-on included (422 outfit_too_long past it). */
+  outfitPieces: number;
   /** Distinct try-ons the whole proxy may start per UTC day. */
   dailyTryons: number;
   /** Credits (by the price table) the whole proxy may spend per UTC day. */
@@ -81,6 +83,7 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   ratePerMinute: 30,
   readsPerMinute: 600,
   tryonsPerPhoto: 5,
+  outfitPieces: 3,
   dailyTryons: 500,
   dailyCredits: 2000,
   clientDailyTryons: 20,

@@ -36,6 +36,10 @@ export function durableUsageBook(call: ShopCall, now: () => number): UsageBook {
       const at = now();
       await call('usageAdd', { now: at, day: utcDay(at), counters: { [`e:${code}`]: 1 } });
     },
+    count: async (counters) => {
+      const at = now();
+      await call('usageAdd', { now: at, day: utcDay(at), counters });
+    },
     days: async (count = USAGE_DAYS) => {
       const dates = lastDays(now(), count);
       const counters = await call<UsageCounters[]>('usageDays', { dates, now: now() });

@@ -41,6 +41,10 @@ export class MemoryUsageBook implements UsageBook {
     this.add(utcDay(this.now()), { [`e:${code}`]: 1 });
   }
 
+  async count(counters: UsageCounters): Promise<void> {
+    this.add(utcDay(this.now()), counters);
+  }
+
   async days(count = USAGE_DAYS): Promise<UsageDay[]> {
     return lastDays(this.now(), count).map((date) => dayOf(date, this.counters.get(date) ?? {}));
   }

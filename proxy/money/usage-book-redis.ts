@@ -57,6 +57,12 @@ export class RedisUsageBook implements UsageBook {
     await this.run('usage_write', () => multi.exec());
   }
 
+  async count(counters: UsageCounters): Promise<void> {
+    const multi = this.redis.multi();
+    this.increments(multi, utcDay(this.now()), counters);
+    await this.run('usage_write', () => multi.exec());
+  }
+
   async days(count = USAGE_DAYS): Promise<UsageDay[]> {
     const dates = lastDays(this.now(), count);
     const pipeline = this.redis.pipeline();

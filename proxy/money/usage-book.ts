@@ -25,6 +25,13 @@ export interface UsageDay {
   previews: number;
   errors: Record<string, number>;
   products: Record<string, { tryons: number; credits: number }>;
+  /** Outfits started (a first piece put over a try-on), the pieces they hold in all (the first try-on included), and their mean. */
+  outfits: number;
+  outfitPieces: number;
+  piecesPerOutfit: number;
+  /** Outfits put in the cart with "Add the look to cart" (the widget's cart report), and the pieces they held. */
+  outfitsAddedToCart: number;
+  piecesAddedToCart: number;
 }
 
 /** A day's counters by field name. */
@@ -49,6 +56,8 @@ export interface UsageBook {
   jobFailed(jobId: string, code: string): Promise<void>;
   /** The proxy answered this error code to a client. */
   errorAnswered(code: string): Promise<void>;
+  /** Adds today's counters (an outfit's pieces, a cart report: outfitCounters, cartCounters). */
+  count(counters: UsageCounters): Promise<void>;
   /** The last `count` UTC days, today first, each listed even when nothing happened. */
   days(count?: number): Promise<UsageDay[]>;
   /** True for exactly one caller in the cluster per day and threshold: that caller sends the alert. */
@@ -78,20 +87,57 @@ export function refundCounters(job: JobEntry): UsageCounters {
   return { credits: -job.credits, [`pc:${job.product}`]: -job.credits };
 }
 
+/**
+ * What a piece put over a try-on adds, `pieces` being the outfit with it: the first piece over a
+ * try-on starts an outfit of two pieces, each later one adds one piece.
+ */
+export function outfitCounters(pieces: readonly unknown[]): UsageCounters {
+  return pieces.length <= 2 ? { outfits: 1, outfitPieces: 2 } : { outfitPieces: 1 };
+}
+
+/** What one "Add the look to cart" adds: one outfit of `pieces` pieces. */
+export function cartCounters(pieces: number): UsageCounters {
+  return { outfitsAddedToCart: 1, piecesAddedToCart: pieces };
+}
+
+/** The day's counters that are plain numbers of the documented shape. */
+const PLAIN_FIELDS = [
+  'tryons',
+  'credits',
+  'previews',
+  'outfits',
+  'outfitPieces',
+  'outfitsAddedToCart',
+  'piecesAddedToCart',
+] as const;
+
 /** Float sums of credits (0.1 + 0.2) are rounded to what a price table can hold. */
 const tidy = (n: number) => Math.round(n * 1000) / 1000;
 
 /** A day's counters in the documented shape. */
 export function dayOf(date: string, counters: UsageCounters): UsageDay {
-  const day: UsageDay = { date, tryons: 0, credits: 0, previews: 0, errors: {}, products: {} };
+  const day: UsageDay = {
+    date,
+    tryons: 0,
+    credits: 0,
+    previews: 0,
+    errors: {},
+    products: {},
+    outfits: 0,
+    outfitPieces: 0,
+    piecesPerOutfit: 0,
+    outfitsAddedToCart: 0,
+    piecesAddedToCart: 0,
+  };
   const product = (id: string) => (day.products[id] ??= { tryons: 0, credits: 0 });
   for (const [field, raw] of Object.entries(counters)) {
     const n = tidy(Number(raw));
-    if (field === 'tryons' || field === 'credits' || field === 'previews') day[field] = n;
+    if ((PLAIN_FIELDS as readonly string[]).includes(field)) day[field as (typeof PLAIN_FIELDS)[number]] = n;
     else if (field.startsWith('e:')) {
       if (n > 0) day.errors[field.slice(2)] = n;
     } else if (field.startsWith('pt:')) product(field.slice(3)).tryons = n;
     else if (field.startsWith('pc:')) product(field.slice(3)).credits = n;
   }
+  day.piecesPerOutfit = day.outfits > 0 ? Math.round((day.outfitPieces / day.outfits) * 100) / 100 : 0;
   return day;
 }

@@ -5,7 +5,8 @@ import { Hono } from 'hono';
 import { ProxyError } from '../http/errors.js';
 import { rateLimit } from '../limits/rate-limit.js';
 import { retentionOf } from '../tryons/consent-log.js';
-import { fullBodyOf, modelOf, variantList } from '../catalog/catalog.js';
+import { fullBodyOf, modelOf, variantList, type ProductEntry } from '../catalog/catalog.js';
+import { productImageOf } from '../tryons/upstream-body.js';
 import { colourDraftsOf, firstLookOf } from '../tryons/first-look.js';
 import { availabilityOf } from '../tryons/availability.js';
 import type { ProxyServices } from './services.js';
@@ -17,6 +18,28 @@ type ProductServices = Pick<
   ProxyServices,
   'client' | 'findProduct' | 'garmentFiles' | 'limits' | 'prices' | 'publicUrl' | 'reads' | 'spend' | 'times'
 >;
+
+/** The pieces a product lists that can be tried on now, in the catalog's order. */
+async function pairsOf(
+  services: ProductServices,
+  product: ProductEntry,
+  base: string,
+): Promise<{ product: string; name: string; image: string; variants: { id: string; name: string }[] }[]> {
+  const pieces = await Promise.all(
+    (product.pairsWith ?? []).map(async (id) => {
+      // A shop's own lookup may not know a piece it lists: it is left out, as an unavailable one is.
+      const piece = await services.findProduct(id);
+      if (!piece || !(await availabilityOf(services, piece)).available) return undefined;
+      return {
+        product: piece.id,
+        name: piece.name ?? piece.id,
+        image: `${base}/${encodeURIComponent(piece.id)}/image`,
+        variants: variantList(piece),
+      };
+    }),
+  );
+  return pieces.filter((piece) => piece !== undefined);
+}
 
 export function productRoutes(services: ProductServices): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
@@ -55,8 +78,24 @@ export function productRoutes(services: ProductServices): Hono<ProxyEnv> {
       // Seconds a try-on of it usually takes on this upstream (the median of the recent ones, else
       // what the proxy was told): image[n - 1] for n of its views, video when it offers one.
       typicalSeconds: await services.times.product(product.tier, product.views.length, product.video !== undefined),
+      // Pieces that complete the look ("Complete the look"): the available ones, each with its own
+      // picture (served below) and variants shaped as this product's own; [] when none.
+      pairs: await pairsOf(services, product, base),
       // available: false (with unavailableReason "disabled" or "daily_budget_reached"): the widget hides its button.
       ...(await availabilityOf(services, product)),
+    });
+  });
+  // A piece's picture for "Complete the look": the catalog's image of it (its garment, or the
+  // reference person wearing it), served from here so the catalog's path never reaches the browser.
+  app.get('/:product/image', reads, async (c) => {
+    const product = await services.findProduct(c.req.param('product'));
+    if (!product || product.enabled === false)
+      throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
+    const { bytes, contentType } = await services.garmentFiles.picture(productImageOf(product).path);
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': contentType,
+      'cache-control': 'public, max-age=3600',
+      'x-content-type-options': 'nosniff',
     });
   });
   // A model's picture: the shop's own, so it may be cached like any product image.

@@ -23,6 +23,10 @@ import {
   firstLookOf,
 } from '../tryons/first-look.js';
 import { pictureOf } from '../tryons/picture.js';
+import { openLayerBase, piecesOf } from '../tryons/outfits/layer.js';
+import { readCartReport } from '../tryons/outfits/cart-report.js';
+import { cartCounters, outfitCounters } from '../money/usage-book.js';
+import { openUnforgotten } from '../photos/revocations.js';
 import { productImageOf, tryonRequestBody } from '../tryons/upstream-body.js';
 import { upstreamStartedNothing } from '../upstream/transport.js';
 import { tryonEvents } from './tryon-events.js';
@@ -204,11 +208,18 @@ export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
     if (!chosen) throw new ProxyError(422, 'unknown_variant', 'This colour or size of the product has no try-on.');
     const colourDraft = request.quality === 'preview';
     if (colourDraft) checkColourDraft(chosen, request);
-    const photo = await pictureOf(services, services.client(c), chosen, request);
+    // A piece of an outfit is put on the base try-on's result, and is of its photo.
+    if (request.over !== undefined && request.output === 'video')
+      throw new ProxyError(422, 'video_not_offered', 'A piece added to an outfit is shown as a picture, not a video.');
+    const layer =
+      request.over === undefined ? undefined : await openLayerBase(services, request.over, chosen, request.views);
+    const photo = layer
+      ? { id: layer.claims.photoId, fileId: layer.personFileId, expiresAt: layer.claims.expiresAt }
+      : await pictureOf(services, services.client(c), chosen, request);
     // A colour draft is a draft of the front view, whatever the product's own tier and views.
     const product = colourDraft ? asDraft(chosen) : chosen;
     const output = request.output ?? 'image';
-    const views = colourDraft ? DRAFT_VIEWS : viewsToRender(product, output, request.views);
+    const views = colourDraft ? DRAFT_VIEWS : (layer?.views ?? viewsToRender(product, output, request.views));
 
     // The variant joins the key only when chosen, so a try-on without one keeps the key it always had;
     // a colour draft's part keeps the request's own word (`quality=preview`), since upstream holds
@@ -222,6 +233,7 @@ export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
       ...(product.variant === undefined ? [] : [`variant=${product.variant}`]),
       ...(colourDraft ? ['quality=preview'] : []),
       ...(request.model === undefined ? [] : [`model=${request.model}`]),
+      ...(layer ? [`over=${layer.claims.jobId}`] : []),
     ]);
     // The first look: the catalog's choice, which the browser may only turn off.
     const firstLook =
@@ -298,6 +310,7 @@ export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
     if (!reservation.retry) {
       services.metrics.tryonStarted(product.id, product.tier, credits);
       await services.usage.tryonStarted(job.id, product.id, credits, keepMs).catch(unwritten);
+      if (layer) await services.usage.count(outfitCounters(layer.pieces)).catch(unwritten);
     }
     if (preview?.job && !reservation.preview?.retry) {
       services.metrics.tryonStarted(product.id, 'draft', firstLook!.credits);
@@ -307,17 +320,21 @@ export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
       services.background(c, services.alerts.check(), 'budget_alert_failed');
     }
     // A photo given by a hand-off carries the consent the shopper gave on their phone: that is the one recorded.
-    const phone = photo.phoneConsent;
+    const phone = 'phoneConsent' in photo ? photo.phoneConsent : undefined;
     await logConsent(services, {
       product: product.id,
       photo: photo.id,
       client: services.client(c),
       requestId: c.get('requestId'),
       consentVersion:
-        request.model !== undefined ? undefined : phone ? phone.version || undefined : request.consentVersion,
+        request.model !== undefined || layer ? undefined : phone ? phone.version || undefined : request.consentVersion,
       consentLanguage:
-        request.model !== undefined ? undefined : phone ? phone.language || undefined : request.consentLanguage,
-      source: request.model !== undefined ? 'model' : phone ? 'handoff' : 'photo',
+        request.model !== undefined || layer
+          ? undefined
+          : phone
+            ? phone.language || undefined
+            : request.consentLanguage,
+      source: layer ? 'outfit' : request.model !== undefined ? 'model' : phone ? 'handoff' : 'photo',
       ...(request.model !== undefined ? { model: request.model } : {}),
     });
     const { handle } = await services.handles.mint(
@@ -329,10 +346,16 @@ export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
         output,
         photoId: photo.id,
         ...(preview?.job ? { previewJobId: preview.job.id } : {}),
+        ...(product.variant === undefined ? {} : { variant: product.variant }),
+        ...(layer ? { pieces: layer.pieces } : {}),
       },
       services.limits.tryonTtlSeconds,
+      // A piece lives no longer than the try-on it is on: its photo's retention holds for it too.
+      layer
+        ? Math.min(layer.claims.expiresAt, Math.floor(services.now() / 1000) + services.limits.tryonTtlSeconds)
+        : undefined,
     );
-    return c.json({ tryon: handle, status: job.status, views }, 202);
+    return c.json({ tryon: handle, status: job.status, views, ...(layer ? { pieces: layer.pieces } : {}) }, 202);
   });
 
   // One rate-limit decision and one revocation check (one store round trip where the store is remote).
@@ -344,6 +367,23 @@ export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
   });
 
   app.get('/:handle/events', tryonEvents(services));
+
+  // The cart report: "Add the look to cart" put this outfit's pieces in the cart (docs/proxy.md,
+  // "Outfits"). Counted for GET /usage; the try-on's handle proves which outfit, and only its own
+  // pieces are counted.
+  app.post('/:handle/cart', writes, async (c) => {
+    const claims = await openUnforgotten(services, 'tryon', c.req.param('handle'));
+    const added = await readCartReport(c.req.raw, services.limits, piecesOf(claims));
+    await services.usage.count(cartCounters(added)).catch((error: Error) =>
+      services.log({
+        level: 'warn',
+        event: 'usage_unwritten',
+        requestId: c.get('requestId'),
+        message: error.message,
+      }),
+    );
+    return c.body(null, 204);
+  });
 
   return app;
 }

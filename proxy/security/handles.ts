@@ -55,7 +55,24 @@ export interface TryonClaims {
   photoId: string;
   /** The upstream job of its first look (a draft beside it), when one was started. */
   previewJobId?: string | undefined;
+  /** The variant of the product it is of, when one was chosen (an outfit names it among its pieces). */
+  variant?: string | undefined;
+  /** A piece over another try-on: every piece of the outfit, base first, this one last. */
+  pieces?: OutfitPiece[] | undefined;
 }
+/** One piece of an outfit: a product, and its variant when one was chosen. */
+export interface OutfitPiece {
+  product: string;
+  variant?: string;
+}
+/** Pieces as one short string (`lehenga:red,dupatta`): product and variant ids never hold `:` or `,`. */
+const packPieces = (pieces: OutfitPiece[]): string =>
+  pieces.map((p) => (p.variant === undefined ? p.product : `${p.product}:${p.variant}`)).join(',');
+const unpackPieces = (text: string): OutfitPiece[] =>
+  text.split(',').map((each) => {
+    const [product = '', variant] = each.split(':');
+    return variant === undefined ? { product } : { product, variant };
+  });
 export interface FileClaims {
   fileId: string;
   /** The upstream job whose outputs must contain fileId. */
@@ -108,20 +125,27 @@ const codecs: { [K in HandleKind]: { pack(c: ClaimsOf[K]): Packed; unpack(p: Pac
   tryon: {
     // The first look's job rides at the end, only when there is one: a handle without it keeps the
     // shorter shape, and every handle already minted still opens.
+    // The variant and an outfit's pieces ride after it, likewise only when there are any.
     pack: (c) => [
       c.jobId,
       c.product,
       c.views.join(','),
       c.output === 'video' ? 1 : 0,
       c.photoId,
-      ...(c.previewJobId ? [c.previewJobId] : []),
+      ...(c.variant !== undefined || c.pieces
+        ? [c.previewJobId ?? '', c.variant ?? '', c.pieces ? packPieces(c.pieces) : '']
+        : c.previewJobId
+          ? [c.previewJobId]
+          : []),
     ],
-    unpack: ([jobId, product, views, output, photoId, previewJobId]) =>
+    unpack: ([jobId, product, views, output, photoId, previewJobId, variant, pieces]) =>
       typeof jobId === 'string' &&
       typeof product === 'string' &&
       typeof views === 'string' &&
       typeof photoId === 'string' &&
-      (previewJobId === undefined || typeof previewJobId === 'string')
+      (previewJobId === undefined || typeof previewJobId === 'string') &&
+      (variant === undefined || typeof variant === 'string') &&
+      (pieces === undefined || typeof pieces === 'string')
         ? {
             jobId,
             product,
@@ -129,6 +153,8 @@ const codecs: { [K in HandleKind]: { pack(c: ClaimsOf[K]): Packed; unpack(p: Pac
             output: output === 1 ? 'video' : 'image',
             photoId,
             ...(previewJobId ? { previewJobId } : {}),
+            ...(variant ? { variant } : {}),
+            ...(pieces ? { pieces: unpackPieces(pieces) } : {}),
           }
         : undefined,
   },

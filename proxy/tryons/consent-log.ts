@@ -35,9 +35,10 @@ export interface ConsentEntry {
   consentLanguage?: string | undefined;
   /**
    * Whose picture: the shopper's photo from this browser, their photo given by their phone (a
-   * hand-off: the consent recorded is the one given there), or one of the shop's models (no consent asked).
+   * hand-off: the consent recorded is the one given there), one of the shop's models (no consent asked),
+   * or a piece over an earlier try-on (an outfit: its photo's consent, recorded with that try-on, holds).
    */
-  source?: 'photo' | 'handoff' | 'model' | undefined;
+  source?: 'photo' | 'handoff' | 'model' | 'outfit' | undefined;
   /** The model's id, for a model try-on. */
   model?: string | undefined;
 }

@@ -1,6 +1,7 @@
 // What the browser may send to start a try-on: a product id and which of its variants, a photo
 // handle, its consent, a requestId that makes a retry the same try-on, and at most a narrowing of
-// views or a wish for video. Or, instead of a photo, one of the shop's models (no consent: the picture is the shop's). Read bounded, then checked; consent is asked for before anything else is judged.
+// views or a wish for video. Or, instead of a photo, one of the shop's models (no consent: the picture is the shop's),
+// or a finished try-on to render this piece over (an outfit: consent follows that try-on's photo). Read bounded, then checked; consent is asked for before anything else is judged.
 import { z } from 'zod';
 import { ProxyError } from '../http/errors.js';
 import { readBoundedText, refuseDeclaredLength } from '../http/streams.js';
@@ -11,6 +12,9 @@ const tryonRequest = z.object({
   // Exactly one of the two: the shopper's photo (a handle), or one of the shop's models by id.
   photo: z.string().min(1).max(4096).optional(),
   model: z.string().min(1).max(64).optional(),
+  // Or a piece of an outfit: rendered over the finished result of this try-on (its handle), whose
+  // photo's consent it follows.
+  over: z.string().min(1).max(4096).optional(),
   consent: z.unknown().optional(),
   // Which consent text the shopper saw: the first 16+ hex digits of the SHA-256 of its exact
   // words, and its language. Optional, so clients that only send `consent: true` still work.
@@ -64,11 +68,13 @@ export async function readTryonRequest(
   } catch {
     throw new ProxyError(400, 'invalid_request', 'The request body must be JSON.');
   }
-  // A model's picture is the shop's own: no consent is asked for it.
+  // A model's picture is the shop's own: no consent is asked for it; a piece over a try-on follows
+  // the consent its photo was given with.
   if (
     typeof body === 'object' &&
     body !== null &&
     (body as { model?: unknown }).model === undefined &&
+    (body as { over?: unknown }).over === undefined &&
     (body as { consent?: unknown }).consent !== true
   ) {
     throw new ProxyError(422, 'consent_required', 'Please confirm that you agree before we use your photo.');
@@ -79,8 +85,13 @@ export async function readTryonRequest(
     const field = issue?.path.join('.') || 'body';
     throw new ProxyError(422, 'validation_failed', `${field}: ${issue?.message ?? 'is not valid'}`);
   }
-  if ((parsed.data.photo === undefined) === (parsed.data.model === undefined)) {
-    throw new ProxyError(422, 'validation_failed', 'photo, model: send exactly one of the two.');
+  const pictures = [parsed.data.photo, parsed.data.model, parsed.data.over].filter((v) => v !== undefined).length;
+  if (pictures !== 1) {
+    throw new ProxyError(
+      400,
+      'invalid_request',
+      "Send exactly one of photo (your photo), model (one of the shop's models) and over (a try-on to add this piece to).",
+    );
   }
   return parsed.data;
 }

@@ -11,7 +11,7 @@
 // handles and serialise the same body again. The handle's own checks (signature, expiry, a
 // forgotten photo, the rate limit) run on every read before this is asked.
 import { isTerminal, type TryonSnapshot } from './snapshot.js';
-import type { HandleSigner, TryonClaims } from '../security/handles.js';
+import type { HandleSigner, OutfitPiece, TryonClaims } from '../security/handles.js';
 import type { UpstreamOutput } from '../upstream/client.js';
 import type { ProxyLimits } from '../limits/limits.js';
 import type { Log } from '../operator/log.js';
@@ -32,6 +32,8 @@ export interface TryonStatusBody {
   error?: { code: string; message: string; retryable: boolean };
   /** The first look: failed → no outputs (nothing is shown for it), and the try-on goes on. */
   preview?: { status: TryonSnapshot['status']; outputs: { view: string; type: 'image' | 'video'; url: string }[] };
+  /** A piece over another try-on: the outfit's pieces, base first, this one last. */
+  pieces?: OutfitPiece[];
 }
 
 /**
@@ -97,6 +99,7 @@ export async function statusBody(
     ...(preview && claims.previewJobId
       ? { preview: await previewBody(services, claims, claims.previewJobId, preview, base) }
       : {}),
+    ...(claims.pieces ? { pieces: claims.pieces } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ export type View = (typeof views)[number];
 
 /**
  * Categories and subtypes the sandbox accepts: those docs/upstream-api.md names, plus bandhgala and
- * suit. A category not listed here has no subtypes.
+ * suit, and the pieces worn over them (dupatta, stole, jacket). A category not listed here has no subtypes.
  */
 export const subtypesByCategory: Record<string, readonly string[]> = {
   saree: ['nivi', 'bengali', 'gujarati', 'maharashtrian'],
@@ -20,6 +20,10 @@ export const subtypesByCategory: Record<string, readonly string[]> = {
   sherwani: [],
   bandhgala: [],
   suit: [],
+  // Pieces worn over another garment (an outfit's second and third piece), not in the API document's list.
+  dupatta: [],
+  stole: [],
+  jacket: [],
 };
 export const categories = Object.keys(subtypesByCategory) as [string, ...string[]];
 export const defaultSubtype: Record<string, string> = { saree: 'nivi' };

@@ -32,7 +32,7 @@ function sure(p: Landmark, guess: Point): Point {
 }
 
 /** The body's frame: shoulders, hips, knees and ankles, with guesses for the unsure ones. */
-function frame(l: Landmarks) {
+export function frame(l: Landmarks) {
   const ls: Point = l.leftShoulder;
   const rs: Point = l.rightShoulder;
   const sw = Math.max(8, length(sub(ls, rs)));

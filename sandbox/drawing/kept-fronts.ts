@@ -53,3 +53,31 @@ export class KeptFronts {
     return { front, kept: false };
   }
 }
+
+/**
+ * The fronts of the last few results, by the bytes of their front view's output: a person file
+ * with the same bytes is that result sent back (an outfit's next piece is rendered over it, the
+ * proxy uploading the output as a person file), and the piece is drawn over the result's own
+ * layers rather than over a photo of it (render.ts, renderOver).
+ */
+export class KeptResults {
+  readonly #fronts = new Map<string, Front>();
+
+  constructor(private readonly size = 16) {}
+
+  static key(bytes: Uint8Array): string {
+    return createHash('sha256').update(bytes).digest('hex');
+  }
+
+  remember(output: Uint8Array, front: Front): void {
+    const key = KeptResults.key(output);
+    this.#fronts.delete(key);
+    this.#fronts.set(key, front);
+    while (this.#fronts.size > this.size) this.#fronts.delete(this.#fronts.keys().next().value!);
+  }
+
+  /** The front a result with these bytes was rendered from, if it is one of the last few. */
+  of(person: Uint8Array): Front | undefined {
+    return this.#fronts.get(KeptResults.key(person));
+  }
+}

@@ -12,6 +12,7 @@ import { markingSvg } from './captions.js';
 import { boundsOf, medianColour } from './figure.js';
 import type { Ellipse, Raw } from './figure.js';
 import { dressingSvg } from './dressing.js';
+import { PIECES, pieceSvg } from './pieces.js';
 import { garmentLayer } from './garment-layer.js';
 import { decodeHeicPhoto } from '../files/heic.js';
 import { findPerson, LANDMARKS } from './person.js';
@@ -212,14 +213,17 @@ export async function renderFront(input: {
     problem(`${found.note}: a stand-in figure is shown`);
     figure = await standInFigure(frame, found.title, found.note);
   }
-  const { svg, fit } = dressingSvg(figure.landmarks, {
+  const spec = {
     category: input.category,
     subtype: input.subtype,
     width,
     height,
     texture: garment.texture,
     colour: garment.colour,
-  });
+  };
+  const { svg: whole, fit } = dressingSvg(figure.landmarks, spec);
+  // A piece worn over a garment (a dupatta, a stole, a jacket) is drawn as itself even on a photo.
+  const svg = PIECES.includes(input.category) ? pieceSvg(figure.landmarks, spec) : whole;
   const dressed = await sharp(figure.layer, rawInput(frame, 4))
     .composite([{ input: svg, left: 0, top: 0 }])
     .raw()
@@ -257,6 +261,50 @@ export async function renderFront(input: {
     draft,
     notes,
   };
+}
+
+/**
+ * A garment drawn over an earlier result (an outfit's next piece): the result's own figure, already
+ * dressed, gets the piece on top by the same landmarks, on the same backdrop, so the garment
+ * beneath stays as it was wherever the piece does not cover it. A piece is drawn as itself
+ * (pieces.ts), any other garment as a whole one (dressing.ts).
+ */
+export async function renderOver(
+  base: Front,
+  input: {
+    garment: Uint8Array;
+    garmentFromPerson: boolean;
+    category: string;
+    subtype?: string | undefined;
+    tier?: Tier;
+    log?: (line: string) => void;
+  },
+): Promise<Front> {
+  const notes = [...base.notes];
+  const garment = await cloth(input.garment, input.garmentFromPerson, (note) => {
+    notes.push(note);
+    input.log?.(`sandbox: render: ${note}`);
+  });
+  const { width, height } = base;
+  const spec = {
+    category: input.category,
+    subtype: input.subtype,
+    width,
+    height,
+    texture: garment.texture,
+    colour: garment.colour,
+  };
+  const svg = PIECES.includes(input.category) ? pieceSvg(base.landmarks, spec) : dressingSvg(base.landmarks, spec).svg;
+  const dressed = await sharp(await base.figure(), rawInput(base, 4))
+    .composite([{ input: svg, left: 0, top: 0 }])
+    .raw()
+    .toBuffer();
+  const data = await sharp(base.backdrop, rawInput(base))
+    .composite([{ input: dressed, raw: { width, height, channels: 4 } }])
+    .removeAlpha()
+    .raw()
+    .toBuffer();
+  return { ...base, data, figure: () => Promise.resolve(dressed), draft: input.tier === 'draft', notes };
 }
 
 export function captionLines(labels: RenderLabels): string[] {

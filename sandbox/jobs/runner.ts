@@ -6,8 +6,8 @@
 import { newId } from '../api/ids.js';
 import { renderLabels } from './job.js';
 import type { Job, JobEvent, JobOutcome, JobStatus, JobType, Output } from './job.js';
-import { renderFront, renderView } from '../drawing/render.js';
-import { KeptFronts } from '../drawing/kept-fronts.js';
+import { renderFront, renderOver, renderView } from '../drawing/render.js';
+import { KeptFronts, KeptResults } from '../drawing/kept-fronts.js';
 import type { Front } from '../drawing/picture.js';
 import { renderVideo } from '../drawing/video.js';
 import { drawSeconds, durations, latency } from '../api/tiers.js';
@@ -31,6 +31,7 @@ export class JobRunner {
   #closed = false;
   readonly #stop = new AbortController();
   readonly #fronts = new KeptFronts();
+  readonly #results = new KeptResults();
 
   constructor(private readonly options: JobRunnerOptions) {}
 
@@ -264,6 +265,8 @@ export class JobRunner {
       }
       const image = await renderView(front, labels(view));
       if (this.#closed) return;
+      // A result may come back as a person file, for a piece to be worn over it.
+      if (view === 'front') this.#results.remember(image.bytes, front);
       const output: Output = { file: this.#keep(job, 'image/jpeg', image), view, type: 'image' };
       const child = job.children.find((c) => c.views[0] === view);
       if (child) {
@@ -306,7 +309,11 @@ export class JobRunner {
       tier: job.tier,
     };
     const log = (line: string) => this.options.log(`${line} (job ${job.id})`);
-    const { front, kept } = this.#fronts.get(inputs, () => renderFront({ ...inputs, log }));
+    // An earlier result sent back as the person: the garment is drawn over it, not over a photo of it.
+    const result = this.#results.of(person.bytes);
+    const { front, kept } = this.#fronts.get(inputs, () =>
+      result ? renderOver(result, { ...inputs, log }) : renderFront({ ...inputs, log }),
+    );
     const drawn = await front;
     // A kept front's notes are this job's too: its log says them as a fresh render would.
     if (kept) for (const note of drawn.notes) log(`sandbox: render: ${note}`);
