@@ -10,6 +10,13 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { TryonButton } from '../../widget/tryon-button.js';
 import { outfitEn } from '../../widget/outfit/i18n/english.js';
 import outfitAr from '../../widget/outfit/i18n/outfit-ar.js';
+import outfitBn from '../../widget/outfit/i18n/outfit-bn.js';
+import outfitGu from '../../widget/outfit/i18n/outfit-gu.js';
+import outfitHi from '../../widget/outfit/i18n/outfit-hi.js';
+import outfitMr from '../../widget/outfit/i18n/outfit-mr.js';
+import outfitTa from '../../widget/outfit/i18n/outfit-ta.js';
+import outfitTe from '../../widget/outfit/i18n/outfit-te.js';
+import outfitUr from '../../widget/outfit/i18n/outfit-ur.js';
 import { ar } from '../../widget/i18n/ar.js';
 import {
   drawnPhoto,
@@ -216,6 +223,14 @@ describe('complete the look', () => {
       [`/tryons/${pieceResult['tryon'] as string}/cart`, { pieces: outfit }],
     ]);
 
+    // Closed and opened again: the outfit is where it was.
+    root(el).querySelector<HTMLButtonElement>('button.close')!.click();
+    await reach(el, 'idle');
+    await el.open();
+    await reach(el, 'result');
+    await until(() => pieces(el).length === 2, 'the outfit again');
+    expect(picture(el)!.src).to.match(/\/dupatta-gota-rose-front\.png$/);
+
     // The last piece removed: the base again, from what was kept (no request), said, focus on its "Add" again.
     const before = (await fake.log()).length;
     await tabTo(el, () => removeButton(el), '"Remove Gota dupatta (Rose)"');
@@ -397,6 +412,28 @@ describe('complete the look', () => {
       await expect(el).to.be.accessible();
     } finally {
       await viewport({ width: 1280, height: 800 });
+    }
+  });
+
+  it("every language's words: each key of English's, with the same placeholders, and words of its own", () => {
+    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    const languages = {
+      ar: outfitAr,
+      bn: outfitBn,
+      gu: outfitGu,
+      hi: outfitHi,
+      mr: outfitMr,
+      ta: outfitTa,
+      te: outfitTe,
+      ur: outfitUr,
+    };
+    for (const [code, words] of Object.entries(languages)) {
+      expect(Object.keys(words), code).to.deep.equal(Object.keys(outfitEn));
+      for (const [key, english] of Object.entries(outfitEn)) {
+        const own = words[key as keyof typeof outfitEn];
+        expect(placeholders(own), `${code} ${key}`).to.deep.equal(placeholders(english));
+        expect(own, `${code} ${key} is translated`).to.not.equal(english);
+      }
     }
   });
 });

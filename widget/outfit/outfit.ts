@@ -20,11 +20,13 @@ export class Outfit implements ReactiveController {
     context.panel.addController(this);
   }
 
-  /** The base try-on on screen, when it offers pieces: finished, an image, of a product with pairs. */
+  /** The base try-on on screen (or to return to), when it offers pieces: finished, an image, of a product with pairs. */
   get #base(): string | undefined {
     const { run } = this.#context;
-    const { status, complete, output, tryon } = run.session;
-    const offered = status === 'result' && complete && output === 'image' && (run.product?.pairs?.length ?? 0) > 0;
+    const { status, resume, complete, output, tryon } = run.session;
+    // Closed on the result, the outfit is kept for reopening: the base is where the dialog returns to.
+    const at = status === 'idle' ? resume : status;
+    const offered = at === 'result' && complete && output === 'image' && (run.product?.pairs?.length ?? 0) > 0;
     return offered ? tryon : undefined;
   }
 
