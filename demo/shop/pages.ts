@@ -2,6 +2,7 @@
 // run under `script-src 'self'`, as a careful shop would.
 import { SAMPLE_PHOTO } from './images.js';
 import { colourImage, colourOf, formatPrice, products, type Colour, type Product } from './products.js';
+import catalog from './catalog.json' with { type: 'json' };
 
 const SHOP_NAME = 'Kapda & Co.';
 
@@ -61,6 +62,21 @@ ${body}
 
 function badges(product: Product): string {
   return `<ul class="badges" aria-label="Try-on offers">${product.offers.map((offer) => `<li>${escapeHtml(offer)}</li>`).join('')}</ul>`;
+}
+
+/**
+ * The pieces the try-on catalog pairs with a product (its `pairsWith`: "Complete the look" on a
+ * result), linked to their own pages, so the shop names them where the shopper reads the product.
+ */
+function piecesOf(product: Product): string {
+  const listed = (catalog.products as Record<string, { pairsWith?: string[] }>)[product.id]?.pairsWith ?? [];
+  const pieces = listed.map((id) => products.find((each) => each.id === id)).filter((each) => each !== undefined);
+  if (pieces.length === 0) return '';
+  const links = pieces.map(
+    (piece) =>
+      `<a href="/products/${encodeURIComponent(piece.id)}">${escapeHtml(piece.name)}</a> (${formatPrice(piece.price)})`,
+  );
+  return `<p class="hint" data-pieces>Complete the look: ${links.join(', ')}. Try it on over your result.</p>`;
 }
 
 function card(product: Product): string {
@@ -169,6 +185,7 @@ export function productPage(
     </div>
     <p class="description">${escapeHtml(product.description)}</p>
     ${badges(product)}
+    ${piecesOf(product)}
     <p class="hint">No photo to hand? <a href="/images/${SAMPLE_PHOTO}" download="sample-person.jpg">Download a sample shopper photo</a>, then choose it in the try-on.</p>
   </div>
 </article>

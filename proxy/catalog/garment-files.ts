@@ -73,6 +73,11 @@ export class GarmentFiles {
     return id;
   }
 
+  /** Drops a remembered person file of an output (upstream no longer knows it); the next use uploads it again. */
+  async forgetOutput(outputFileId: string, fileId: string): Promise<void> {
+    await this.store.forgetGarmentId(`person:output:${outputFileId}`, fileId);
+  }
+
   private async uploadOutput(outputFileId: string): Promise<string> {
     const answer = await this.upstream.fileContent(outputFileId);
     // Bounded as a catalog image is: what upstream's /v1/files takes.

@@ -115,7 +115,7 @@ interface Submission {
 async function submitAll(
   services: TryonServices,
   requestId: string,
-  photo: { id: string; fileId: string; catalogImage?: string | undefined },
+  photo: { id: string; fileId: string; catalogImage?: string | undefined; output?: string | undefined },
   image: { path: string; kind: 'garment' | 'person' },
   jobs: Submission[],
 ): Promise<Map<Submission['role'], { job?: UpstreamJob; error?: unknown }>> {
@@ -168,14 +168,21 @@ async function submitAll(
         if (!isUnknownFile(error)) throw error;
         if (garmentMaybeUnknown(error)) await services.garmentFiles.forget(image.path, image.kind, productFileId);
         if (personUnknown(error)) {
-          if (!photo.catalogImage) throw photoExpired();
-          await services.garmentFiles.forget(photo.catalogImage, 'person', photo.fileId);
-          photo.fileId = await services.garmentFiles.fileId(photo.catalogImage, 'person');
+          if (photo.output !== undefined) {
+            // An outfit's base result: the proxy can send it again, as it can a model's picture.
+            await services.garmentFiles.forgetOutput(photo.output, photo.fileId);
+            photo.fileId = await services.garmentFiles.outputAsPerson(photo.output);
+          } else {
+            if (!photo.catalogImage) throw photoExpired();
+            await services.garmentFiles.forget(photo.catalogImage, 'person', photo.fileId);
+            photo.fileId = await services.garmentFiles.fileId(photo.catalogImage, 'person');
+          }
         }
         try {
           job = await submit(each);
         } catch (again) {
-          if (isUnknownFile(again) && personUnknown(again) && !photo.catalogImage) throw photoExpired();
+          if (isUnknownFile(again) && personUnknown(again) && !photo.catalogImage && photo.output === undefined)
+            throw photoExpired();
           throw again;
         }
       }
@@ -214,7 +221,12 @@ export function tryonRoutes(services: TryonServices): Hono<ProxyEnv> {
     const layer =
       request.over === undefined ? undefined : await openLayerBase(services, request.over, chosen, request.views);
     const photo = layer
-      ? { id: layer.claims.photoId, fileId: layer.personFileId, expiresAt: layer.claims.expiresAt }
+      ? {
+          id: layer.claims.photoId,
+          fileId: layer.personFileId,
+          expiresAt: layer.claims.expiresAt,
+          output: layer.outputFileId,
+        }
       : await pictureOf(services, services.client(c), chosen, request);
     // A colour draft is a draft of the front view, whatever the product's own tier and views.
     const product = colourDraft ? asDraft(chosen) : chosen;

@@ -85,13 +85,18 @@ export async function readTryonRequest(
     const field = issue?.path.join('.') || 'body';
     throw new ProxyError(422, 'validation_failed', `${field}: ${issue?.message ?? 'is not valid'}`);
   }
-  const pictures = [parsed.data.photo, parsed.data.model, parsed.data.over].filter((v) => v !== undefined).length;
-  if (pictures !== 1) {
+  // `over` came after photo and model: sent with either it is 400 invalid_request, while photo with
+  // model, or neither of the three, stays the 422 validation_failed it always was.
+  const { photo, model, over } = parsed.data;
+  if (over !== undefined && (photo !== undefined || model !== undefined)) {
     throw new ProxyError(
       400,
       'invalid_request',
       "Send exactly one of photo (your photo), model (one of the shop's models) and over (a try-on to add this piece to).",
     );
+  }
+  if (over === undefined && (photo === undefined) === (model === undefined)) {
+    throw new ProxyError(422, 'validation_failed', 'photo, model, over: send exactly one of the three.');
   }
   return parsed.data;
 }

@@ -47,10 +47,10 @@ describe('the demo with its own sandbox', () => {
 
   test('every product of the catalog has a page, and the proxy offers what the catalog says', async () => {
     const catalog = JSON.parse(await readFile(new URL('../../demo/shop/catalog.json', import.meta.url), 'utf8')) as {
-      products: Record<string, { views?: string[]; video?: boolean; tier?: string }>;
+      products: Record<string, { views?: string[]; video?: boolean; tier?: string; pairsWith?: string[] }>;
     };
     const ids = Object.keys(catalog.products);
-    assert.equal(ids.length, 9);
+    assert.equal(ids.length, 12);
     for (const id of ids) {
       assert.equal((await fetch(`${demo.url}/products/${id}`)).status, 200, id);
       const offer = (await (await fetch(`${demo.url}/tryon/products/${id}`)).json()) as {
@@ -60,7 +60,20 @@ describe('the demo with its own sandbox', () => {
       };
       assert.deepEqual(offer.views, catalog.products[id]?.views ?? ['front'], id);
       assert.equal(offer.video, catalog.products[id]?.video ?? false, id);
+      // The pieces that complete its look: offered by the proxy, and linked from its page.
+      const pairs = catalog.products[id]?.pairsWith ?? [];
+      assert.deepEqual(
+        (offer as unknown as { pairs: { product: string }[] }).pairs.map((pair) => pair.product),
+        pairs,
+        id,
+      );
+      const page = await (await fetch(`${demo.url}/products/${id}`)).text();
+      for (const piece of pairs) assert.ok(page.includes(`href="/products/${piece}"`), `${id} links ${piece}`);
     }
+    // The bridal lehenga, the sherwani and the A-line dress each have their piece.
+    assert.deepEqual(catalog.products['lehenga-emerald']?.pairsWith, ['dupatta-gota']);
+    assert.deepEqual(catalog.products['sherwani-ivory']?.pairsWith, ['stole-zari']);
+    assert.deepEqual(catalog.products['dress-aline-indigo']?.pairsWith, ['jacket-cropped-mustard']);
     const home = await (await fetch(`${demo.url}/`)).text();
     for (const id of ids) assert.ok(home.includes(`/products/${id}"`), `the home page links ${id}`);
   });

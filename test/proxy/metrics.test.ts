@@ -202,6 +202,11 @@ describe('the admin listener: GET /metrics and GET /usage', () => {
       previews: 0,
       errors: {},
       products: { 'dress-aline-indigo': { tryons: 1, credits: 1 } },
+      outfits: 0,
+      outfitPieces: 0,
+      piecesPerOutfit: 0,
+      outfitsAddedToCart: 0,
+      piecesAddedToCart: 0,
     });
     assert.deepEqual(answer.budget, { dailyTryons: 500, dailyCredits: 2000, tryonsLeft: 499, creditsLeft: 1999 });
 

@@ -1,5 +1,5 @@
-// The catalog the outfit tests share: the stack's catalog with a lehenga that lists a dupatta and a
-// stole, a stole that lists the dupatta, and a dress whose only piece is switched off; and the
+// The catalog the outfit tests share: the stack's catalog with a lehenga and a four-view saree that
+// list a dupatta and a stole (put on the front view only), a stole that lists the dupatta, and a dress whose only piece is switched off; and the
 // pieces' pictures, one colour each.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +12,8 @@ export const OUTFIT_CATALOG: CatalogFile = {
   products: {
     ...CATALOG.products,
     'lehenga-emerald': { ...CATALOG.products['lehenga-emerald']!, pairsWith: ['dupatta-gota', 'stole-zari'] },
+    // Four views: a dupatta follows them, the stole (front only) does not.
+    'saree-banarasi-red': { ...CATALOG.products['saree-banarasi-red']!, pairsWith: ['dupatta-gota', 'stole-zari'] },
     'dress-aline-indigo': { ...CATALOG.products['dress-aline-indigo']!, pairsWith: ['jacket-off'] },
     'dupatta-gota': {
       mode: 'garment_to_person',
@@ -28,6 +30,7 @@ export const OUTFIT_CATALOG: CatalogFile = {
       garmentImage: 'garments/stole-maroon.png',
       garment: { category: 'stole' },
       pairsWith: ['dupatta-gota'],
+      layering: 'front',
     },
     // Switched off: never listed among the dress's pairs.
     'jacket-off': {

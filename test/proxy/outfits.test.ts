@@ -110,8 +110,8 @@ describe('outfits: a piece over a finished try-on', () => {
     // A switched-off piece is not offered; a product without pieces lists none.
     const dress = (await (await fetch(`${stack.url}/products/dress-aline-indigo`)).json()) as { pairs: unknown[] };
     assert.deepEqual(dress.pairs, []);
-    const saree = (await (await fetch(`${stack.url}/products/saree-banarasi-red`)).json()) as { pairs: unknown[] };
-    assert.deepEqual(saree.pairs, []);
+    const suit = (await (await fetch(`${stack.url}/products/sherwani-none`)).json()) as { error?: unknown };
+    assert.ok(suit.error, 'an unknown product has no pairs to list');
   });
 
   it('renders a dupatta, then a stole, over a lehenga: pieces base first, the result a person file once', async () => {
@@ -201,6 +201,50 @@ describe('outfits: a piece over a finished try-on', () => {
     assert.equal(after.status, 404);
   });
 
+  it('a piece follows the base’s views, front first, or the front alone where the catalog says', async () => {
+    const photo = await photoHandle(stack);
+    const saree = (await (await startTryon(stack, { product: 'saree-banarasi-red', photo })).json()) as TryonAnswer;
+    assert.deepEqual(saree.views, ['front', 'three_quarter_left', 'side', 'back']);
+    assert.equal((await succeeded(stack, saree.tryon)).status, 'succeeded');
+    const dupatta = await startTryon(stack, { product: 'dupatta-gota', over: saree.tryon });
+    assert.equal(dupatta.status, 202);
+    const draped = (await dupatta.json()) as TryonAnswer;
+    assert.deepEqual(draped.views, ['front', 'three_quarter_left', 'side', 'back']);
+    const done = await succeeded(stack, draped.tryon);
+    assert.deepEqual(
+      done.outputs.map((o) => o.view),
+      ['front', 'three_quarter_left', 'side', 'back'],
+    );
+    const stole = await startTryon(stack, { product: 'stole-zari', over: saree.tryon });
+    assert.equal(stole.status, 202);
+    assert.deepEqual(((await stole.json()) as TryonAnswer).views, ['front'], 'layering: "front"');
+    // The browser may narrow a piece's views, never widen them.
+    const narrowed = await startTryon(stack, { product: 'dupatta-gota', over: saree.tryon, views: ['side'] });
+    assert.deepEqual(((await narrowed.json()) as TryonAnswer).views, ['side']);
+    const widened = await startTryon(stack, { product: 'stole-zari', over: saree.tryon, views: ['back'] });
+    assert.equal(widened.status, 422);
+    assert.equal((await errorOf(widened)).code, 'view_not_offered');
+  });
+
+  it('a base result upstream has forgotten as a person file is sent again, not refused as an expired photo', async () => {
+    const { base } = await lehengaOn();
+    const first = await startTryon(stack, { product: 'dupatta-gota', over: base });
+    assert.equal(first.status, 202);
+    const sent = () => stack.logs.filter((entry) => entry.event === 'output_uploaded_as_person').length;
+    const before = sent();
+    // Upstream loses every person file, as by a restart; the base's result (an output) it keeps.
+    const forget = await fetch(`${stack.sandboxUrl}/sandbox/files/forget`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'person' }),
+    });
+    assert.equal(forget.status, 200);
+    const again = await startTryon(stack, { product: 'dupatta-gota', variant: 'saffron', over: base });
+    assert.equal(again.status, 202, JSON.stringify(await again.clone().json()));
+    assert.equal(sent() - before, 1, 'the result uploaded once more');
+    assert.equal((await succeeded(stack, ((await again.json()) as TryonAnswer).tryon)).status, 'succeeded');
+  });
+
   it('refuses, each with its own code and words', async (t) => {
     const { base } = await lehengaOn();
     await t.test('a try-on handle this proxy did not mint: 404', async () => {
@@ -220,15 +264,20 @@ describe('outfits: a piece over a finished try-on', () => {
       assert.equal(error.code, 'not_a_pair');
       assert.match(error.message, /does not list it/);
     });
-    await t.test('photo and over together: 400 invalid_request', async () => {
+    await t.test('over with photo or model: 400 invalid_request', async () => {
       const photo = await photoHandle(stack);
       const refused = await startTryon(stack, { product: 'dupatta-gota', over: base, photo });
       assert.equal(refused.status, 400);
       const error = await errorOf(refused);
       assert.equal(error.code, 'invalid_request');
       assert.match(error.message, /exactly one of photo .* model .* and over/);
+      const withModel = await startTryon(stack, { product: 'dupatta-gota', over: base, model: 'asha' });
+      assert.equal(withModel.status, 400);
+      assert.equal((await errorOf(withModel)).code, 'invalid_request');
+      // Neither of the three stays what it was before `over` (as photo with model does).
       const neither = await startTryon(stack, { product: 'dupatta-gota' });
-      assert.equal(neither.status, 400);
+      assert.equal(neither.status, 422);
+      assert.match((await errorOf(neither)).message, /send exactly one of the three/);
     });
     await t.test('an unfinished try-on: 409 base_not_ready', async () => {
       const photo = await photoHandle(stack);

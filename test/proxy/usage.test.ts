@@ -81,6 +81,11 @@ for (const kind of STORE_KINDS) {
         previews: 0,
         errors: {},
         products: {},
+        outfits: 0,
+        outfitPieces: 0,
+        piecesPerOutfit: 0,
+        outfitsAddedToCart: 0,
+        piecesAddedToCart: 0,
       });
 
       assert.equal((await tryOn(stack, { product: 'dress-aline-indigo' })).status, 'succeeded');

@@ -21,8 +21,9 @@ export interface LayerBase {
   pieces: OutfitPiece[];
   /** The views the piece is rendered in: the base's (front first), or its front only. */
   views: View[];
-  /** Upstream file id of the base's result as a person image. */
+  /** Upstream file id of the base's result as a person image, and of that result itself. */
   personFileId: string;
+  outputFileId: string;
 }
 
 export const notAPair = () =>
@@ -76,7 +77,8 @@ export async function openLayerBase(
     );
   }
   const views = layerViews(claims.views, piece, requestedViews);
-  // The front view's result (the first the base rendered) is the person the piece is put on.
+  // The first view's result is the person the piece is put on: the front, unless the browser
+  // narrowed the piece to another view, which is then layered on its own view.
   const front =
     snapshot.outputs.find((o) => o.type === 'image' && o.view === views[0]) ??
     snapshot.outputs.find((o) => o.type === 'image');
@@ -87,6 +89,7 @@ export async function openLayerBase(
     pieces: [...pieces, { product: piece.id, ...(piece.variant === undefined ? {} : { variant: piece.variant }) }],
     views,
     personFileId,
+    outputFileId: front.fileId,
   };
 }
 
