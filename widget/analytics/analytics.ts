@@ -105,8 +105,6 @@ export class Conversions {
   readonly #context: { readonly host?: Pick<PanelHost, 'analytics'> | undefined };
   #openedAt = 0;
   #submit: { at: number; requestId: string; views: string; output: 'image' | 'video' } | undefined;
-  /** The outfit's pieces when last told (`tryon-outfit`), as JSON: the same but the last is a piece removed. */
-  #outfit = '[]';
 
   constructor(context: { readonly host?: Pick<PanelHost, 'analytics'> | undefined }) {
     this.#context = context;
@@ -185,20 +183,8 @@ export class Conversions {
         });
         break;
       }
-      case 'tryon-outfit': {
-        // A piece added to the outfit ("Complete the look") is counted; one removed is not a conversion.
-        const { pieces } = detail as TryonEventMap['tryon-outfit']['detail'];
-        const told = JSON.stringify(pieces);
-        // Removed: what was told before is this outfit and one piece more (another base's outfit is new).
-        const removed = this.#outfit.startsWith(told.slice(0, -1)) && this.#outfit.length > told.length;
-        this.#outfit = told;
-        const added = pieces.at(-1);
-        if (!removed && pieces.length > 1 && added)
-          this.#send('tryon_outfit_piece', { ...subject(added), pieces: pieces.length });
-        break;
-      }
       default:
-      // tryon-progress is not a conversion.
+      // tryon-progress is not a conversion; tryon-outfit's piece added is sent by the look (outfit/look.ts).
     }
   }
 

@@ -1,6 +1,6 @@
 // "Complete the look", a chunk of its own loaded when a result's product has pieces that go with it
 // (outfit.ts): the pieces offered (picture, name, colour), each rendered over the result on screen
-// as a try-on of its own (`over`: the run's outfitPiece), its first look shown in the result's place
+// as a try-on of its own (`over`, as run/tryon-request.ts spells it), its first look shown in the result's place
 // and then its full render; the outfit's pieces listed, the last removable (back to the layer
 // beneath, kept here: no new render); and the words of all of it in the shopper's language (this
 // chunk's own, so the panel and its dictionaries do not grow for a product without pieces).
@@ -12,6 +12,8 @@ import { tryonSubject } from '../core/events.js';
 import type { CartLine, OutfitPiece, TryonOutput } from '../core/events.js';
 import type { DialogContext } from '../core/dialog-context.js';
 import { newRequestId } from '../run/settings.js';
+import { pieceRequest } from '../run/tryon-request.js';
+import { sendConversion } from '../analytics/analytics.js';
 import type { TryonRun } from '../run/tryon-run.js';
 import { outfitEn } from './i18n/english.js';
 import type { OutfitTexts } from './i18n/english.js';
@@ -215,27 +217,24 @@ export class Look {
     let tryon = '';
     let views: string[] = [];
     const current = () => this.#making === making;
-    void context.run
-      .outfitPiece(
-        over,
-        piece,
-        requestId,
-        {
-          created: (handle, made) => {
-            tryon = handle;
-            views = made;
-          },
-          status: (answer) => {
-            if (!current() || making.firstLook) return;
-            const first = answer.status !== 'succeeded' ? firstLookOf(answer) : undefined;
-            if (!first) return;
-            making.firstLook = first;
-            context.announce(this.t('firstLookPiece', { piece: piece.name }));
-            context.panel.requestUpdate();
-          },
-        },
-        making.stop.signal,
-      )
+    const status = (answer: ProxyStatus) => {
+      if (!current() || making.firstLook) return;
+      const first = answer.status !== 'succeeded' ? firstLookOf(answer) : undefined;
+      if (!first) return;
+      making.firstLook = first;
+      context.announce(this.t('firstLookPiece', { piece: piece.name }));
+      context.panel.requestUpdate();
+    };
+    // Like a colour draft, not the session's try-on: the result stays on screen, and `stop` ends the watch.
+    const client = context.run.client();
+    const signal = making.stop.signal;
+    void client
+      .createTryon(pieceRequest(over, piece.product, piece.variant, requestId), signal)
+      .then((created) => {
+        tryon = created.tryon;
+        views = created.views;
+        return client.watch(tryon, status, signal);
+      })
       .then(
         (final) => {
           if (!current()) return;
@@ -265,6 +264,11 @@ export class Look {
     const { piece, tryon, outputs } = layer;
     context.emit('tryon-result', { ...tryonSubject(piece.product, piece.variant), tryon, requestId, outputs });
     this.#outfitChanged(this.t('pieceAdded', { piece: piece.name }));
+    // A piece added is a conversion of its own (`analytics`); a piece removed is not.
+    sendConversion(context.host.analytics, 'tryon_outfit_piece', {
+      ...tryonSubject(piece.product, piece.variant),
+      pieces: this.#layers.length + 1,
+    });
     // The piece's "Add" button is gone from the offers: focus goes to the control that undoes it.
     this.#focus('[data-remove-piece]');
   }

@@ -25,7 +25,7 @@ import type { RunChange, RunNotice } from './reports.js';
 import { CurrentRun } from './current-run.js';
 import { newRequestId } from './settings.js';
 import type { Run, RunContext } from './settings.js';
-import { colourDraftRequest, consentFields, pieceRequest, tryonRequest } from './tryon-request.js';
+import { colourDraftRequest, consentFields, tryonRequest } from './tryon-request.js';
 import type { GivenConsent } from './tryon-request.js';
 
 export type { RunChange, Report } from './reports.js';
@@ -512,25 +512,6 @@ export class TryonRun implements ReactiveController {
     const request = colourDraftRequest(this.session, product, variant, newRequestId(), this.#consent);
     const created = await client.createTryon(request, signal);
     return client.watch(created.tryon, () => undefined, signal);
-  }
-
-  /**
-   * One piece of an outfit rendered over the finished try-on `over` ("Complete the look"): created
-   * (its handle given to `onCreated`), watched to its end with each status to `onStatus`, its final
-   * answer returned. Like a colour draft it is not the session's try-on: the result stays on
-   * screen, and `signal` stops it.
-   */
-  async outfitPiece(
-    over: string,
-    piece: TryonSubject,
-    requestId: string,
-    on: { created(tryon: string, views: string[]): void; status(answer: ProxyStatus): void },
-    signal: AbortSignal,
-  ): Promise<ProxyStatus> {
-    const client = this.#proxy();
-    const created = await client.createTryon(pieceRequest(over, piece.product, piece.variant, requestId), signal);
-    on.created(created.tryon, created.views);
-    return client.watch(created.tryon, on.status, signal);
   }
 
   makeVideo(): void {
