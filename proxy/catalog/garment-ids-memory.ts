@@ -61,8 +61,10 @@ export class MemoryGarmentIds implements GarmentIdStore {
 
   private async persistGarments(): Promise<void> {
     if (!this.options.fileIdCache) return;
+    // A try-on output's person file (an outfit's base) lives as long as the try-on, not the
+    // catalog: kept in memory, never written to the cache beside the catalog.
     await this.options.fileIdCache
-      .save(Object.fromEntries(this.garments))
+      .save(Object.fromEntries([...this.garments].filter(([key]) => !key.startsWith('person:output:'))))
       .catch((error: Error) =>
         this.options.log?.({ level: 'warn', event: 'file_id_cache_unwritable', message: error.message }),
       );

@@ -190,3 +190,17 @@ describe('catalog images fetched by URL', () => {
     },
   );
 });
+
+describe('the file id cache beside the catalog', () => {
+  it('keeps catalog images across restarts, never a try-on output sent back as a person file', async () => {
+    const { MemoryGarmentIds } = await import('../../proxy/catalog/garment-ids-memory.js');
+    const saved: Record<string, string>[] = [];
+    const ids = new MemoryGarmentIds(Date.now, {
+      fileIdCache: { load: () => Promise.resolve({}), save: (map) => Promise.resolve(void saved.push(map)) },
+    });
+    await ids.saveGarmentId('garment:garments/dupatta.png', 'file_a');
+    await ids.saveGarmentId('person:output:file_out1', 'file_b');
+    assert.equal(await ids.garmentId('person:output:file_out1'), 'file_b', 'known to this process');
+    assert.deepEqual(saved.at(-1), { 'garment:garments/dupatta.png': 'file_a' });
+  });
+});

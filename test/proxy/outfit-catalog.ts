@@ -20,6 +20,8 @@ export const OUTFIT_CATALOG: CatalogFile = {
       garmentImage: 'garments/dupatta-rose.png',
       garment: { category: 'dupatta' },
       name: 'Rose gota dupatta',
+      // Above the draft tier: each piece of it gets a first look beside it.
+      tier: 'standard',
       variants: {
         rose: { name: 'Rose' },
         saffron: { name: 'Saffron', garmentImage: 'garments/dupatta-saffron.png' },

@@ -124,8 +124,14 @@ describe('outfits: a piece over a finished try-on', () => {
     assert.deepEqual(layered.pieces, [{ product: 'lehenga-emerald' }, { product: 'dupatta-gota', variant: 'rose' }]);
     // The lehenga's result went upstream as a person file, and the dupatta's picture as a garment: two uploads.
     assert.equal(stack.upstreamCalls.filter((c) => c === 'POST /v1/files').length - uploadsBefore, 2);
-    const status = (await succeeded(stack, layered.tryon)) as StatusAnswer & { pieces: unknown };
+    const status = (await succeeded(stack, layered.tryon)) as StatusAnswer & {
+      pieces: unknown;
+      preview?: { status: string; outputs: unknown[] };
+    };
     assert.equal(status.status, 'succeeded');
+    // Its first look, a draft over the same result, started beside it.
+    assert.ok(status.preview, 'a first look beside the piece');
+    assert.ok(['queued', 'processing', 'succeeded'].includes(status.preview.status), status.preview.status);
     assert.deepEqual(status.pieces, layered.pieces);
     const file = await fetch(absolute(stack, status.outputs[0]!.url));
     assert.equal(file.status, 200);
