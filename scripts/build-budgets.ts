@@ -54,12 +54,21 @@ export const BUDGETS = {
   photoCheckOnDisk: 2 * 1024 * 1024,
   /** "See it on a model" and "Use your phone" (alternatives.ts) and the QR code library: fetched only when pressed, budgeted apart. */
   alternatives: 8 * 1024,
+  /**
+   * "Complete the look" (outfit/look.ts) with its words in each language: fetched only for a result
+   * whose product has pieces that go with it, budgeted apart (the look and the largest language's words).
+   */
+  outfit: 6 * 1024,
 };
 
 /** The CDN chunk holding the HEIC decoder (widget/photo/heic.ts): outside the button + panel budget. */
 export const isHeicDecoder = (file: string) => /^heic-[\w-]+\.js$/.test(file);
 /** The chunks of the models' and hand-off's screens and of lean-qr (nano, svg): fetched only when the shopper asks for them. */
 export const isAlternatives = (file: string) => /^(alternatives|nano|svg)-[\w-]+\.js$/.test(file);
+
+/** The look's chunk and its words' chunks (`look-<hash>.js`, `outfit-<code>-<hash>.js`): fetched only for a product with pieces. */
+export const isOutfit = (file: string) => /^(look|outfit-[a-z]{2,3})-[\w-]+\.js$/.test(file);
+const isOutfitWords = (file: string) => /^outfit-[a-z]{2,3}-[\w-]+\.js$/.test(file);
 
 /** Subresource Integrity value for a file: what goes in `<script integrity="…">`. */
 export async function sriHash(path: string): Promise<string> {
@@ -81,6 +90,8 @@ export interface BudgetCheck {
   /** Every file of the photo check, bytes on disk. */
   photoCheck: number;
   alternatives: number;
+  /** The look's chunk and its largest language's words, gzip. */
+  outfit: number;
   problems: string[];
 }
 
@@ -101,6 +112,7 @@ export function checkBudgets(cdn: BuildResult): BudgetCheck {
       heicDecoder: 0,
       photoCheck: 0,
       alternatives: 0,
+      outfit: 0,
       problems,
     };
   }
@@ -120,7 +132,8 @@ export function checkBudgets(cdn: BuildResult): BudgetCheck {
           !isOtherDictionary(f.file) &&
           !isPhotoCheckFile(f.file) &&
           !isPhotoPrepFile(f.file) &&
-          !isAlternatives(f.file),
+          !isAlternatives(f.file) &&
+          !isOutfit(f.file),
       )
       .reduce((sum, f) => sum + f.gzip, 0);
   // The photo check is fetched only after a photo is chosen: budgeted apart, on disk.
@@ -128,6 +141,12 @@ export function checkBudgets(cdn: BuildResult): BudgetCheck {
   const alternatives = scripts.filter((f) => isAlternatives(f.file)).reduce((sum, f) => sum + f.gzip, 0);
   if (alternatives > BUDGETS.alternatives)
     problems.push(`models and hand-off are ${alternatives} B gzipped, over their budget of ${BUDGETS.alternatives} B`);
+  // A page loads the look and at most one language's words for it: the largest counts.
+  const outfit =
+    scripts.filter((f) => isOutfit(f.file) && !isOutfitWords(f.file)).reduce((sum, f) => sum + f.gzip, 0) +
+    Math.max(0, ...scripts.filter((f) => isOutfitWords(f.file)).map((f) => f.gzip));
+  if (outfit > BUDGETS.outfit)
+    problems.push(`"Complete the look" is ${outfit} B gzipped, over its budget of ${BUDGETS.outfit} B`);
   const heicDecoder = scripts.filter((f) => isHeicDecoder(f.file)).reduce((sum, f) => sum + f.gzip, 0);
   if (button > BUDGETS.button)
     problems.push(`the button is ${button} B gzipped, over its budget of ${BUDGETS.button} B`);
@@ -140,7 +159,17 @@ export function checkBudgets(cdn: BuildResult): BudgetCheck {
   if (photoCheck > BUDGETS.photoCheckOnDisk) {
     problems.push(`the photo check is ${photoCheck} B on disk, over its budget of ${BUDGETS.photoCheckOnDisk} B`);
   }
-  return { button, firstScript, buttonAndPanel, largestDictionary, heicDecoder, photoCheck, alternatives, problems };
+  return {
+    button,
+    firstScript,
+    buttonAndPanel,
+    largestDictionary,
+    heicDecoder,
+    photoCheck,
+    alternatives,
+    outfit,
+    problems,
+  };
 }
 
 /**

@@ -176,6 +176,9 @@ async function main(): Promise<void> {
   console.log(
     `  models, hand-off  ${kb(budgets.alternatives).padStart(8)} of ${kb(BUDGETS.alternatives)} (fetched only when the shopper asks: "See it on a model", "Use your phone")`,
   );
+  console.log(
+    `  complete the look ${kb(budgets.outfit).padStart(8)} of ${kb(BUDGETS.outfit)} (fetched only for a product with pieces that go with it)`,
+  );
   const sizes = await installSizes({
     widgetDir: PACKAGES['tryon-button'],
     shopifyDir: integrations[0]!,

@@ -54,10 +54,11 @@ export function loadPanel(): Promise<unknown> {
  * @event {CustomEvent<TryonProgressDetail>} tryon-progress - Upload percent, or a status change with elapsed and expected time.
  * @event {CustomEvent<TryonResultDetail>} tryon-result - The try-on succeeded; `outputs` holds absolute URLs of every image or video.
  * @event {CustomEvent<TryonErrorDetail>} tryon-error - Something failed; `code` is the proxy's error code, `message` the words shown.
- * @event {CustomEvent<TryonAddToCartDetail>} tryon-add-to-cart - "Add to cart" was pressed on a result (`cart`: how it is added; `item`: the id added; `waitUntil` for the shop's own add).
+ * @event {CustomEvent<TryonAddToCartDetail>} tryon-add-to-cart - "Add to cart" (or "Add the look to cart") was pressed on a result (`cart`: how it is added; `item`: the id added; `lines`: every line added, each piece of an outfit; `waitUntil` for the shop's own add).
  * @event {CustomEvent<TryonExposureDetail>} tryon-exposure - With `holdout`: once per product a page shows, this browser's `group` (`treatment` sees the button, `holdout` never does).
  * @event {CustomEvent<TryonPreviewDetail>} tryon-preview - The first look (a quick draft) was painted while the full render is made; `ms` is the time from the submit.
  * @event {CustomEvent<TryonFidelityDetail>} tryon-fidelity - Once per finished try-on, what the proxy's check of it against the product found: `verdict` (`true`, `differs`, or `unchecked` when nothing was checked) and `views` (each view's colour difference `colour.deltaE` and garment `coverage`).
+ * @event {CustomEvent<TryonOutfitDetail>} tryon-outfit - "Complete the look": the outfit on the result changed (a piece added or removed); `pieces` lists every piece shown, the base first.
  * @event {CustomEvent<TryonPhotoCheckDetail>} tryon-photo-check - The photo check's verdict on a chosen photo, before any upload: `result` (`pass`, `fail`, `skipped` with `photo-check="off"`, `unavailable` when it could not run), `reasons` (codes), `mode`, and `overridden: true` when the shopper pressed "Use it anyway".
  *
  * @attr {'warn' | 'strict' | 'off'} photo-check - The photo check on the device before anything is uploaded (one person, face visible, the whole body when the product needs it, not too dark, blurred or small). `warn` (default) explains and offers "Use it anyway"; `strict` asks for another photo; `off` skips it. Read by the dialog when a photo is chosen.
@@ -91,6 +92,14 @@ export function loadPanel(): Promise<unknown> {
  * @csspart error - The error message (role=alert).
  * @csspart add-to-cart-button - "Add to cart" on the result (also `primary-button` or `secondary-button`).
  * @csspart cart-error - Why adding to the cart failed (role=alert).
+ * @csspart outfit - "Complete the look" on a result whose product has pieces: the outfit's pieces and the pieces offered.
+ * @csspart outfit-pieces - The outfit's pieces, the base first, once a piece is added ("Your look").
+ * @csspart remove-piece-button - "Remove <piece>" beside the outfit's last piece (also `secondary-button`).
+ * @csspart outfit-error - Why a piece was not added, in words (role=alert).
+ * @csspart outfit-progress - "Adding <piece> to your look…" while a piece is made.
+ * @csspart outfit-offers - The pieces offered: each a picture, a name, a colour choice and "Add <piece>".
+ * @csspart piece-colour - A piece's colour choice (a select), when it has several.
+ * @csspart piece-button - "Add <piece>" (also `secondary-button`).
  * @csspart first-look - The first look in the progress step (and kept in the error step when the full render failed): a quick draft, marked, with the full render's time so far and expected.
  * @csspart first-look-badge - The "Quick preview" mark on the first look.
  * @csspart colours - "See all colours": the chosen colour's draft large, over a row of the other colours' drafts.

@@ -6,7 +6,8 @@
 
 export {}; // a module: its names stay out of the global scope
 
-const CART_KEY = 'kapda-cart-count';
+/** The toy cart: its lines (a product and its colour), kept for the tab. */
+const CART_KEY = 'kapda-cart';
 const WIDGET_EVENTS = [
   'tryon-open',
   'tryon-submit',
@@ -15,21 +16,45 @@ const WIDGET_EVENTS = [
   'tryon-error',
   'tryon-close',
   'tryon-add-to-cart',
+  'tryon-outfit',
   'tryon-exposure',
 ] as const;
 
-function cartCount(): number {
-  return Number(sessionStorage.getItem(CART_KEY) ?? '0') || 0;
+interface CartLine {
+  product: string;
+  variant?: string;
+}
+
+function cartLines(): CartLine[] {
+  try {
+    const lines: unknown = JSON.parse(sessionStorage.getItem(CART_KEY) ?? '[]');
+    return Array.isArray(lines) ? (lines as CartLine[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 function showCart(): void {
-  for (const badge of document.querySelectorAll<HTMLElement>('[data-cart-count]'))
-    badge.textContent = String(cartCount());
+  const lines = cartLines();
+  for (const badge of document.querySelectorAll<HTMLElement>('[data-cart-count]')) {
+    badge.textContent = String(lines.length);
+    // What is in it, for whoever asks (a tooltip; the end-to-end tests read it).
+    badge.title = lines.map((line) => (line.variant ? `${line.product} (${line.variant})` : line.product)).join(', ');
+  }
 }
 
-function addToCart(): void {
-  sessionStorage.setItem(CART_KEY, String(cartCount() + 1));
+/** Adds lines to the toy cart: the page's own button adds the product shown, the widget's every line it names. */
+function addToCart(lines: CartLine[] = [pageLine()]): void {
+  sessionStorage.setItem(CART_KEY, JSON.stringify([...cartLines(), ...lines]));
   showCart();
+}
+
+/** The product on this page in the colour chosen. */
+function pageLine(): CartLine {
+  const widget = document.querySelector('tryon-button');
+  const product = widget?.getAttribute('product') ?? location.pathname.split('/').pop() ?? '';
+  const variant = widget?.getAttribute('variant') ?? undefined;
+  return variant ? { product, variant } : { product };
 }
 
 /** A short, readable line for an event's detail: handles and URLs are long, so they are clipped. */
@@ -116,20 +141,23 @@ function watchColours(): void {
 
 /**
  * The widget's "Add to cart" (add-to-cart="event"): this shop's cart is the toy one above, so its
- * script adds the look itself, and hands the widget that work (`waitUntil`) so the result step
- * says "Added to cart" only once it is in. Bound on the document: every button on the page.
+ * script adds every line the widget names (the product tried on, or each piece of an outfit with its
+ * colour), and hands the widget that work (`waitUntil`) so the result step says "Added to cart" only
+ * once it is in. Bound on the document: every button on the page.
  */
 function takeWidgetAdds(): void {
   document.addEventListener('tryon-add-to-cart', (event) => {
-    const detail = (event as CustomEvent<{ waitUntil(work: Promise<unknown>): void }>).detail;
-    detail.waitUntil(Promise.resolve().then(addToCart));
+    const detail = (event as CustomEvent<{ lines: CartLine[]; waitUntil(work: Promise<unknown>): void }>).detail;
+    const lines = detail.lines.map(({ product, variant }) => (variant ? { product, variant } : { product }));
+    detail.waitUntil(Promise.resolve().then(() => addToCart(lines)));
   });
 }
 
 function start(): void {
   showCart();
   takeWidgetAdds();
-  for (const button of document.querySelectorAll('[data-add-to-cart]')) button.addEventListener('click', addToCart);
+  for (const button of document.querySelectorAll('[data-add-to-cart]'))
+    button.addEventListener('click', () => addToCart());
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-add-look]')) {
     button.addEventListener('click', () => {
       addToCart();

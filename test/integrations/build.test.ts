@@ -193,10 +193,16 @@ describe('CDN build', () => {
     assert.equal(
       budgets.buttonAndPanel,
       gzipOf(
-        /^(?!heic-)(?!photo-check-)(?!photo-prep-)(?!photo-pipeline-)(?!check-[a-z]{2,3}-)(?!(alternatives|nano|svg)-)(?!(?!en-)[a-z]{2,3}-[\w-]+\.js$)/,
+        /^(?!heic-)(?!photo-check-)(?!photo-prep-)(?!photo-pipeline-)(?!check-[a-z]{2,3}-)(?!(alternatives|nano|svg)-)(?!look-)(?!outfit-[a-z]{2,3}-)(?!(?!en-)[a-z]{2,3}-[\w-]+\.js$)/,
       ) + largestDictionary,
     );
     assert.equal(budgets.alternatives, gzipOf(/^(alternatives|nano|svg)-[\w-]+\.js$/));
+    // "Complete the look" is fetched only for a product with pieces: its chunk and one language's words, budgeted apart.
+    const largestOutfitWords = Math.max(
+      ...cdn.files.filter((f) => /^outfit-[a-z]{2,3}-[\w-]+\.js$/.test(f.file)).map((f) => f.gzip),
+    );
+    assert.equal(budgets.outfit, gzipOf(/^look-[\w-]+\.js$/) + largestOutfitWords);
+    assert.ok(budgets.outfit > 1000 && budgets.outfit <= BUDGETS.outfit, `complete the look ${budgets.outfit} B`);
     assert.ok(
       budgets.alternatives > 1000 && budgets.alternatives <= BUDGETS.alternatives,
       `models and hand-off ${budgets.alternatives} B`,

@@ -83,7 +83,16 @@ describe('add to cart from the result', () => {
 
     await until(() => cartButton(el)?.textContent?.trim() === 'Adding to cart…', 'the adding state');
     expect(cartButton(el)!.getAttribute('aria-disabled')).to.equal('true');
-    expect(seen).to.deep.equal([{ product: 'saree-red', variant: 'ivory', cart: 'event', item: 'ivory' }]);
+    expect(seen).to.deep.equal([
+      {
+        product: 'saree-red',
+        variant: 'ivory',
+        cart: 'event',
+        item: 'ivory',
+        // One line: the variant tried on ("Add the look to cart" names each piece: outfit.test.ts).
+        lines: [{ product: 'saree-red', variant: 'ivory', item: 'ivory' }],
+      },
+    ]);
     // Pressed again while adding: nothing more.
     await sendKeys({ press: 'Enter' });
     expect(seen.length).to.equal(1);

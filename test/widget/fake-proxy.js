@@ -64,6 +64,16 @@ const defaults = {
   handoffHold: false,
   handoffNumber: '123456',
   handoffTries: 5,
+  // "Complete the look": a piece over a try-on (POST /tryons with `over`) takes these steps (its files
+  // are `<piece>-<variant>-front.png`, its first look's `preview-<piece>-<variant>-front.png`); at most
+  // outfitMax pieces in one outfit, the first try-on included, as the real proxy's default.
+  pieceSteps: [
+    { status: 'processing', preview: 'succeeded' },
+    { status: 'succeeded', outputs: ['front'] },
+  ],
+  outfitMax: 3,
+  // Errors served, one per piece (POST /tryons with `over`), before the fake judges it itself.
+  pieceErrors: [],
 };
 
 const scenarios = new Map();
@@ -178,6 +188,7 @@ function answerOf(sid, step, tryon) {
   if (step.error) answer.error = step.error;
   // The proxy's check against the product, as the step gives it (docs/proxy.md).
   if (step.fidelity) answer.fidelity = step.fidelity;
+  if (tryon?.pieces) answer.pieces = tryon.pieces;
   // A step's `preview` is the first look's status beside the full render's; succeeded carries its front image.
   if (step.preview) {
     answer.preview = {
@@ -414,6 +425,7 @@ async function proxy(ctx, sid, path) {
     entry.body = body;
     const error = config.tryonErrors.shift();
     if (error) return fail(ctx, error);
+    if (body.over !== undefined) return overTryon(ctx, sid, state, body);
     // Like the real proxy: a model's picture is the shop's (no consent), and must be one the product lists.
     if (body.model !== undefined && !(config.product?.models ?? []).some((m) => m.id === body.model)) {
       return fail(ctx, { status: 422, code: 'unknown_model', retryable: false });
@@ -459,6 +471,16 @@ async function proxy(ctx, sid, path) {
       state.tryons.set(handle, tryon);
     }
     return json(ctx, 202, { tryon: tryon.handle, status: 'queued', views: tryon.views });
+  }
+
+  // "Add the look to cart" told to the proxy: the outfit's last piece and every piece (docs/proxy.md, "The cart report").
+  if (ctx.method === 'POST' && (match = /^\/tryons\/([^/]+)\/cart$/.exec(path))) {
+    entry.body = JSON.parse((await readBody(ctx.req)).toString('utf8') || '{}');
+    const tryon = state.tryons.get(decodeURIComponent(match[1]));
+    if (!tryon?.pieces) return fail(ctx, { status: 404, code: 'invalid_handle', retryable: false });
+    ctx.status = 204;
+    ctx.body = null;
+    return;
   }
 
   if (ctx.method === 'GET' && (match = /^\/tryons\/([^/]+)(\/events)?$/.exec(path))) {
@@ -508,6 +530,48 @@ async function proxy(ctx, sid, path) {
   }
 
   return fail(ctx, { status: 404, code: 'not_found', retryable: false });
+}
+
+/**
+ * A piece over a finished try-on (`over`), refused as the real proxy refuses it: a handle it never
+ * made (404), a base not finished (409 base_not_ready), a piece the product does not list
+ * (422 not_a_pair), or one piece too many (422 outfit_too_long). The same requestId over the same
+ * base is the same try-on.
+ */
+function overTryon(ctx, sid, state, body) {
+  const config = state.config;
+  const error = config.pieceErrors.shift();
+  if (error) return fail(ctx, error);
+  const base = state.tryons.get(body.over);
+  if (!base || base.forgotten) return fail(ctx, { status: 404, code: 'invalid_handle', retryable: false });
+  if (base.last?.status !== 'succeeded') return fail(ctx, { status: 409, code: 'base_not_ready', retryable: false });
+  const pair = (config.product?.pairs ?? []).find((p) => p.product === body.product);
+  if (!pair) return fail(ctx, { status: 422, code: 'not_a_pair', retryable: false });
+  if (body.variant !== undefined && !pair.variants.some((v) => v.id === body.variant))
+    return fail(ctx, { status: 422, code: 'unknown_variant', retryable: false });
+  const key = `over:${body.over}|${body.requestId}|${body.product}|${body.variant ?? ''}`;
+  let tryon = [...state.tryons.values()].find((t) => t.key === key);
+  if (!tryon) {
+    const below = base.pieces ?? [
+      { product: config.product.product ?? 'saree-red', ...(base.variant ? { variant: base.variant } : {}) },
+    ];
+    // As the real proxy counts: the pieces of one outfit, the first try-on included.
+    if (below.length >= config.outfitMax) return fail(ctx, { status: 422, code: 'outfit_too_long', retryable: false });
+    const handle = `tr_${sid}_${state.tryons.size + 1}`;
+    const piece = { product: body.product, ...(body.variant ? { variant: body.variant } : {}) };
+    tryon = {
+      key,
+      handle,
+      steps: config.pieceSteps,
+      cursor: 0,
+      views: base.views,
+      variant: `${body.product}-${body.variant ?? ''}`,
+      pieces: [...below, piece],
+      photo: base.photo,
+    };
+    state.tryons.set(handle, tryon);
+  }
+  return json(ctx, 202, { tryon: tryon.handle, status: 'queued', views: tryon.views });
 }
 
 /** web-test-runner middleware: the fake proxy and its control routes. */

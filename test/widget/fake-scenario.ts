@@ -67,7 +67,15 @@ export interface Scenario {
     models?: { id: string; name: string; image: string }[];
     /** GET /products' typical seconds (`image[n - 1]` for n views, `video`); absent as from an older proxy. */
     typicalSeconds?: { image: number[]; video?: number };
+    /** The pieces that go with it ("Complete the look"); a piece over a try-on must be one of them. */
+    pairs?: { product: string; name: string; image: string; variants: { id: string; name: string }[] }[];
   } | null;
+  /** The steps of a piece rendered over a try-on (`over`); default: its first look, then its render. */
+  pieceSteps?: FakeStep[];
+  /** How many pieces one outfit may hold, the first try-on included, before `outfit_too_long` (default 3). */
+  outfitMax?: number;
+  /** Errors served, one per piece over a try-on, before the fake judges it. */
+  pieceErrors?: FakeError[];
   /** Reads of GET /handoffs/{h} before the fake's hand-off is received. */
   handoffReadsUntilReceived?: number;
   /** How many hand-offs hear from a phone at all (default: every one); later ones stay waiting. */

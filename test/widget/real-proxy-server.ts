@@ -23,6 +23,13 @@ const garment = await sharp({
   .png()
   .toBuffer();
 
+// "Complete the look": a green lehenga and a rose dupatta that goes with it, each its own colour.
+const cloth = (r: number, g: number, b: number) =>
+  sharp({ create: { width: 512, height: 768, channels: 3, background: { r, g, b } } })
+    .png()
+    .toBuffer();
+const [green, rose] = await Promise.all([cloth(20, 150, 60), cloth(220, 60, 140)]);
+
 const sandbox = await startSandbox({
   port: 0,
   hostname: '127.0.0.1',
@@ -49,9 +56,23 @@ const proxy = await startProxy({
         video: true,
         name: 'Test red saree',
       },
+      'lehenga-test-green': {
+        mode: 'garment_to_person',
+        garmentImage: 'green.png',
+        garment: { category: 'lehenga' },
+        name: 'Test green lehenga',
+        pairsWith: ['dupatta-test-rose'],
+      },
+      'dupatta-test-rose': {
+        mode: 'garment_to_person',
+        garmentImage: 'rose.png',
+        garment: { category: 'dupatta' },
+        name: 'Test rose dupatta',
+      },
     },
   },
-  readAsset: async () => new Uint8Array(garment),
+  readAsset: async (path: string) =>
+    new Uint8Array(path === 'green.png' ? green : path === 'rose.png' ? rose : garment),
   // The check of each result against its garment, with room for a loaded test machine: past its
   // budget the answer is `unchecked`, and the label under test would not show.
   limits: { fidelityCpuMs: 20_000 },

@@ -7,9 +7,9 @@ import { button, control, panelRoot, reach, recordEvents, until, submitTryon } f
 
 const endpoint = '/real/tryon';
 
-async function mountReal(attributes = ''): Promise<TryonButton> {
+async function mountReal(attributes = '', product = 'saree-test-red'): Promise<TryonButton> {
   const el = await fixture<TryonButton>(
-    html`<tryon-button product="saree-test-red" endpoint=${endpoint} prefetch="interaction"></tryon-button>`,
+    html`<tryon-button product=${product} endpoint=${endpoint} prefetch="interaction"></tryon-button>`,
   );
   for (const name of attributes.split(' ').filter(Boolean)) el.setAttribute(name, '');
   el.pollInterval = 200;
@@ -73,6 +73,45 @@ describe('against the real proxy and sandbox', function () {
     expect(video.src).to.match(new RegExp(`^${location.origin}/real/tryon/files/`));
     const head = await fetch(video.src);
     expect(head.headers.get('content-type')).to.equal('video/mp4');
+  });
+
+  it('completes the look: a dupatta rendered over the lehenga by the real proxy, listed, and removed back to the lehenga', async () => {
+    const el = await mountReal('', 'lehenga-test-green');
+    const seen = recordEvents(el);
+    const outfits: { pieces: { product: string; variant?: string }[] }[] = [];
+    el.addEventListener('tryon-outfit', (event) => outfits.push(event.detail));
+    const jobsBefore = await topLevelJobs();
+    await submitTryon(el, { width: 600, height: 900 });
+    await reach(el, 'result', 30000);
+    const root = panelRoot(el);
+    const picture = () => root.querySelector<HTMLImageElement>('img[part="image"]')!;
+    const base = picture().src;
+    // The proxy lists the pair with its picture, which it serves itself.
+    const add = await until(() => control(el, 'Add Test rose dupatta'), '"Add Test rose dupatta"', 15000);
+    const offered = root.querySelector<HTMLImageElement>('[part="outfit-offers"] img')!;
+    await until(() => offered.complete && offered.naturalWidth > 0, "the piece's picture", 15000);
+    add.click();
+    await until(() => outfits.length === 1, 'the dupatta in the look', 45000);
+    expect(outfits[0]!.pieces).to.deep.equal([{ product: 'lehenga-test-green' }, { product: 'dupatta-test-rose' }]);
+    const layered = seen.filter((e) => e.type === 'tryon-result').at(-1)!.detail as { product: string; tryon: string };
+    expect(layered.product).to.equal('dupatta-test-rose');
+    // The piece's status carries the outfit, base first.
+    const status = (await (await fetch(`${endpoint}/tryons/${layered.tryon}`)).json()) as { pieces: unknown };
+    expect(status.pieces).to.deep.equal(outfits[0]!.pieces);
+    await until(
+      () => picture().src !== base && picture().complete && picture().naturalWidth >= 256,
+      'the outfit drawn',
+      15000,
+    );
+    expect(picture().alt).to.equal('You wearing Test green lehenga and Test rose dupatta');
+    expect(picture().src).to.match(new RegExp(`^${location.origin}/real/tryon/files/`));
+    expect(await topLevelJobs()).to.equal(jobsBefore + 2);
+    await expect(el).to.be.accessible();
+
+    button(el, 'Remove Test rose dupatta').click();
+    await until(() => picture().src === base, 'the lehenga again');
+    expect(outfits.at(-1)!.pieces).to.deep.equal([{ product: 'lehenga-test-green' }]);
+    expect(await topLevelJobs(), 'removing renders nothing').to.equal(jobsBefore + 2);
   });
 
   it('retries a submit that failed upstream with the same requestId, and the proxy renders it once', async () => {

@@ -28,6 +28,8 @@ export interface ConversionParams {
   /** tryon_fidelity: the check's verdict, and the largest colour difference (CIEDE2000) of the views checked. */
   verdict?: 'true' | 'differs' | 'unchecked';
   delta_e?: number;
+  /** tryon_outfit_piece: how many pieces the outfit has with this one, the base counted. */
+  pieces?: number;
 }
 
 export type ConversionName =
@@ -40,7 +42,8 @@ export type ConversionName =
   | 'tryon_add_to_cart'
   | 'tryon_exposure'
   | 'tryon_photo_check'
-  | 'tryon_fidelity';
+  | 'tryon_fidelity'
+  | 'tryon_outfit_piece';
 
 /**
  * The two globals read here, typed locally: augmenting `Window` would clash with a shop's own
@@ -197,7 +200,7 @@ export class Conversions {
         break;
       }
       default:
-      // tryon-progress is not a conversion.
+      // tryon-progress is not a conversion; tryon-outfit's piece added is sent by the look (outfit/look.ts).
     }
   }
 

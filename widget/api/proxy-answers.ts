@@ -14,6 +14,8 @@ export interface ProxyStatus {
   preview?: { status: string; outputs: TryonOutput[] };
   /** The proxy's check of the outputs against the product, on a finished try-on (or while a view is made again). */
   fidelity?: TryonFidelity | undefined;
+  /** A layered try-on's outfit: every piece it shows, the base first (`over`). */
+  pieces?: { product: string; variant?: string }[];
 }
 
 export interface ProductInfo {
@@ -43,6 +45,16 @@ export interface ProductInfo {
   typicalSeconds?: { image: number[]; video?: number };
   /** The product's own garment image (its swatch), shown beside a result whose colours may differ. */
   swatch?: string;
+  /** The pieces that go with it ("Complete the look"), available ones only; [] or absent: none. */
+  pairs?: ProductPair[];
+}
+
+/** A piece that goes with a product: `image` is a picture on the proxy's origin (made absolute against the endpoint). */
+export interface ProductPair {
+  product: string;
+  name: string;
+  image: string;
+  variants: ProductVariant[];
 }
 
 export interface ProductVariant {
@@ -87,9 +99,13 @@ export interface CreatedTryon {
 }
 export interface TryonRequest {
   product: string;
-  /** Exactly one of the two: the shopper's photo (a handle), or one of the shop's models by id. */
+  /**
+   * Exactly one of the three: the shopper's photo (a handle), one of the shop's models by id, or
+   * `over`, a finished try-on this piece is rendered on ("Complete the look").
+   */
   photo?: string;
   model?: string;
+  over?: string;
   requestId: string;
   /** The variant (colour) to try on; absent for the product's own garment. */
   variant?: string;

@@ -29,6 +29,7 @@ export type {
   HandoffState,
   ProductInfo,
   ProductModel,
+  ProductPair,
   ProductVariant,
   ProxyStatus,
   StartedHandoff,
@@ -156,8 +157,9 @@ export class ProxyClient {
       method: 'POST',
       signal,
       headers: { 'content-type': 'application/json' },
-      // A model's picture is the shop's: no consent is asked for it, so none is claimed.
-      body: JSON.stringify(request.model !== undefined ? request : { ...request, consent: true }),
+      // A model's picture is the shop's: no consent is asked for it, so none is claimed; a piece
+      // over a try-on (`over`) follows the consent its base photo was given.
+      body: JSON.stringify(request.photo === undefined ? request : { ...request, consent: true }),
     });
   }
 

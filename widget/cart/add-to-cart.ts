@@ -2,13 +2,15 @@
 // it (the `add-to-cart` attribute, and an id to add: the variant tried on or `cart-id`; a set-up
 // that cannot add anything is said once in the console), and the add itself on Shopify or
 // WooCommerce (cart.ts) or by the shop's own code (`tryon-add-to-cart`'s `waitUntil`). Each new
-// try-on is a new thing to add: the state belongs to the result's requestId.
+// try-on is a new thing to add: the state belongs to the result's requestId. Once pieces are added
+// to the result ("Complete the look"), it is "Add the look to cart": every piece, each its own line
+// with its colour, the state belonging to that outfit.
 import { addToShopifyCart, addToWooCommerceCart, CartError } from './cart.js';
 import type { ResultCart } from '../result/result-step.js';
 import type { TryonRun } from '../run/tryon-run.js';
 import type { Texts } from '../i18n/words/texts.js';
 import { tryonSubject } from '../core/events.js';
-import type { CartPlatform, TryonSubject } from '../core/events.js';
+import type { CartLine, CartPlatform, TryonSubject } from '../core/events.js';
 import type { DialogContext } from '../core/dialog-context.js';
 
 /** What adding to the cart reads of the dialog's context. */
@@ -18,8 +20,27 @@ export interface AddToCartContext extends DialogContext {
   readonly colours: { offer(texts: Texts): string | undefined };
   /** The conversion events: the cart took the item. */
   readonly conversions: { addedToCart(subject: TryonSubject, platform: CartPlatform): void };
+  /** The outfit on the result, once a piece is added to it ("Complete the look"). */
+  readonly outfit: { readonly look: CartLook | undefined };
 }
 
+/** What the cart reads of an outfit: its lines, its own words, and telling the proxy it is in the cart. */
+export interface CartLook {
+  /** The try-on of its last piece: what the outfit is. */
+  readonly top: string;
+  /** The outfit by name ("Emerald lehenga and Gota dupatta"). */
+  readonly name: string;
+  /** Every line of the outfit: `first`, the base's, then each piece with its variant and its cart id. */
+  lines(first: CartLine): CartLine[];
+  t(
+    key: 'addLook' | 'addingLook' | 'addedLook' | 'lookAddedNote' | 'lookFailed',
+    values?: Record<string, string>,
+  ): string;
+  /** Tells the proxy the outfit is in the cart (its usage counts it). */
+  reportCart(): void;
+}
+
+/** `requestId`: the result's, with the outfit's pieces after it when it has any (another outfit is another thing to add). */
 type CartState = { state: ResultCart['state']; problem?: string; requestId: string | undefined };
 
 /** Not a lifecycle controller: it only asks its host to render again when its state changes. */
@@ -47,6 +68,21 @@ export class AddToCart {
     return this.#context.run.session.variant || this.#context.host.cartId?.trim() || undefined;
   }
 
+  /** What the add belongs to: the result, and the outfit on it. */
+  #key(): string | undefined {
+    const { requestId } = this.#context.run.session;
+    const look = this.#context.outfit.look;
+    return look ? `${requestId}|${look.top}` : requestId;
+  }
+
+  /** The lines an add puts in the cart: the result's item, then each piece of the outfit. */
+  #lines(): CartLine[] {
+    const { host, run, outfit } = this.#context;
+    const item = this.#item();
+    const first: CartLine = { ...tryonSubject(host.product, run.session.variant), ...(item ? { item } : {}) };
+    return outfit.look?.lines(first) ?? [first];
+  }
+
   /** "Add to cart" for the result on screen, or undefined (none asked for, or it could not add anything: said in the console). */
   forResult(): ResultCart | undefined {
     const platform = this.#context.host.cartPlatform;
@@ -64,53 +100,65 @@ export class AddToCart {
     if (!platform) return undefined;
     // Each result starts afresh: a new try-on is a new thing to add.
     const context = this.#context;
-    const current = this.#cart.requestId === context.run.session.requestId ? this.#cart : { state: 'idle' as const };
-    return { ...current, primary: !context.colours.offer(context.texts), onAdd: () => void this.add() };
+    const current = this.#cart.requestId === this.#key() ? this.#cart : { state: 'idle' as const };
+    const look = context.outfit.look;
+    const words = { idle: 'addLook', failed: 'addLook', adding: 'addingLook', added: 'addedLook' } as const;
+    return {
+      ...current,
+      primary: !context.colours.offer(context.texts),
+      ...(look ? { label: look.t(words[current.state]) } : {}),
+      onAdd: () => void this.add(),
+    };
   }
 
   readonly add = async () => {
     const context = this.#context;
     const platform = context.host.cartPlatform;
-    const { requestId, variant } = context.run.session;
-    if (!platform || (this.#cart.requestId === requestId && this.#cart.state === 'adding')) return;
+    const { variant } = context.run.session;
+    const key = this.#key();
+    if (!platform || (this.#cart.requestId === key && this.#cart.state === 'adding')) return;
     const texts = context.texts;
+    const look = context.outfit.look;
     const subject = tryonSubject(context.host.product, variant);
     const product = context.productName;
     const item = this.#item();
+    const lines = this.#lines();
     const work: Promise<unknown>[] = [];
-    this.#set({ state: 'adding', requestId });
-    context.announce(texts.t('addingToCart'));
+    this.#set({ state: 'adding', requestId: key });
+    context.announce(look ? look.t('addingLook') : texts.t('addingToCart'));
     context.emit('tryon-add-to-cart', {
       ...subject,
       cart: platform,
       ...(item ? { item } : {}),
+      lines,
       waitUntil: (promise) => {
         work.push(Promise.resolve(promise));
       },
     });
     try {
-      if (platform === 'shopify') await addToShopifyCart(item!);
+      if (platform === 'shopify') await addToShopifyCart(lines.map((line) => line.item!));
       if (platform === 'woocommerce') {
-        // WooCommerce adds the product, or its variation (the variant tried on) of the product in cart-id.
+        // WooCommerce adds the product, or its variation (the variant tried on) of the product in
+        // cart-id; each piece by its variation's (or product's) own id, which its endpoint takes.
         const parent = context.host.cartId?.trim();
-        const how = await addToWooCommerceCart(parent || item!, parent ? variant || undefined : undefined);
+        const [first, ...pieces] = lines;
+        for (const piece of pieces) await addToWooCommerceCart(piece.item!, undefined, false);
+        const how = await addToWooCommerceCart(parent || first!.item!, parent ? variant || undefined : undefined);
         // The product form's post is loading the page, where WooCommerce says what it added.
         if (how === 'reloading') return;
       }
       await Promise.all(work);
-      if (this.#cart.requestId !== requestId) return;
-      this.#set({ state: 'added', requestId });
-      context.announce(texts.t('addedToCartNote', { product }));
-      context.conversions.addedToCart(subject, platform);
+      if (this.#cart.requestId !== key) return;
+      this.#set({ state: 'added', requestId: key });
+      context.announce(look ? look.t('lookAddedNote', { pieces: look.name }) : texts.t('addedToCartNote', { product }));
+      for (const line of lines) context.conversions.addedToCart(tryonSubject(line.product, line.variant), platform);
+      look?.reportCart();
     } catch (error) {
-      if (this.#cart.requestId !== requestId) return;
+      if (this.#cart.requestId !== key) return;
       // The platform's own words (Shopify's, in the shop's language) follow ours when it gave any.
       const reason = error instanceof CartError ? error.reason : undefined;
-      this.#set({
-        state: 'failed',
-        requestId,
-        problem: `${texts.t('addToCartFailed', { product })}${reason ? ` ${reason}` : ''}`,
-      });
+      const ours = look ? look.t('lookFailed') : texts.t('addToCartFailed', { product });
+      this.#set({ state: 'failed', requestId: key, problem: `${ours}${reason ? ` ${reason}` : ''}` });
       context.announce('');
     }
   };

@@ -60,8 +60,8 @@ function dawnCart(): DawnCart | undefined {
     : undefined;
 }
 
-/** Adds one of the Shopify variant `id`; resolves with the cart's new item count. */
-export async function addToShopifyCart(id: string): Promise<number> {
+/** Adds one of each Shopify variant in `ids` (one line each, in one request: all or none); resolves with the cart's new item count. */
+export async function addToShopifyCart(ids: string[]): Promise<number> {
   const page = window as ShopifyPage;
   const root = page.Shopify?.routes?.root || '/';
   const dawn = dawnCart();
@@ -71,7 +71,7 @@ export async function addToShopifyCart(id: string): Promise<number> {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify({
-      items: [{ id: Number(id), quantity: 1 }],
+      items: ids.map((each) => ({ id: Number(each), quantity: 1 })),
       ...(sections.length ? { sections, sections_url: location.pathname } : {}),
     }),
   }).catch(() => {
@@ -82,19 +82,20 @@ export async function addToShopifyCart(id: string): Promise<number> {
   const cartAnswer = await fetch(`${root}cart.js`, { headers: { Accept: 'application/json' } }).catch(() => undefined);
   const cart = (cartAnswer?.ok ? await json(cartAnswer) : undefined) as ShopifyCart | undefined;
   const itemCount = typeof cart?.item_count === 'number' ? cart.item_count : undefined;
-  tellShopifyThemes(id, answer as Record<string, unknown> | undefined, cart, itemCount, dawn);
+  tellShopifyThemes(ids, answer as Record<string, unknown> | undefined, cart, itemCount, dawn);
   return itemCount ?? NaN;
 }
 
 /** The events the common themes refresh their cart from; one theme's listener that throws spares the others. */
 function tellShopifyThemes(
-  id: string,
+  ids: string[],
   answer: Record<string, unknown> | undefined,
   cart: ShopifyCart | undefined,
   itemCount: number | undefined,
   dawn: DawnCart | undefined,
 ): void {
   const page = window as ShopifyPage;
+  const id = ids[0] ?? '';
   const items = Array.isArray(answer?.['items']) ? (answer['items'] as Record<string, unknown>[]) : [];
   const sections = answer?.['sections'];
   const attempt = (what: string, tell: () => unknown) => {
@@ -132,7 +133,7 @@ function tellShopifyThemes(
   const linesUpdate = Object.assign(new Event('shopify:cart:lines-update', { bubbles: true }), {
     action: 'add',
     context: 'dialog',
-    lines: [{ merchandiseId: id, quantity: 1 }],
+    lines: ids.map((each) => ({ merchandiseId: each, quantity: 1 })),
     promise: Promise.resolve(result),
   });
   attempt('shopify:cart:lines-update listener', () => document.dispatchEvent(linesUpdate));
@@ -157,14 +158,27 @@ interface WooCommercePage {
  * Adds one of WooCommerce product `product` (its variation `variation`, if any). With
  * WooCommerce's add-to-cart script on the page: its AJAX endpoint, then `added_to_cart` so the
  * fragments (mini-cart, count) refresh. Without it: the product form's post, which reloads the
- * page; resolves 'reloading' then.
+ * page; resolves 'reloading' then. An add that is not the `last` of several (an outfit's pieces)
+ * posts the same fields without leaving the page, so the last one's page load shows them all.
  */
 export async function addToWooCommerceCart(
   product: string,
   variation: string | undefined,
+  last = true,
 ): Promise<'added' | 'reloading'> {
   const page = window as WooCommercePage;
   const params = page.wc_add_to_cart_params;
+  if (!params?.wc_ajax_url && !last) {
+    const posted = await fetch(location.href, {
+      method: 'POST',
+      body: new URLSearchParams(productFormFields(product, variation)),
+      credentials: 'same-origin',
+    }).catch(() => {
+      throw new CartError();
+    });
+    if (!posted.ok) throw new CartError();
+    return 'added';
+  }
   if (!params?.wc_ajax_url) {
     postProductForm(product, variation);
     return 'reloading';
@@ -182,7 +196,7 @@ export async function addToWooCommerceCart(
   });
   const data = (await json(answer)) as { error?: unknown; fragments?: unknown; cart_hash?: unknown } | undefined;
   if (!answer.ok || !data || data.error || !data.fragments) throw new CartError();
-  if (params.cart_redirect_after_add === 'yes' && params.cart_url) {
+  if (params.cart_redirect_after_add === 'yes' && params.cart_url && last) {
     // The shop asked WooCommerce to go to the cart after each add; its own buttons do the same.
     location.assign(params.cart_url);
     return 'reloading';
@@ -196,18 +210,23 @@ export async function addToWooCommerceCart(
   return 'added';
 }
 
+/** The fields of WooCommerce's product form for one product (or its variation). */
+function productFormFields(product: string, variation: string | undefined): Record<string, string> {
+  return {
+    'add-to-cart': product,
+    product_id: product,
+    quantity: '1',
+    ...(variation ? { variation_id: variation } : {}),
+  };
+}
+
 /** WooCommerce's product form, posted: what a theme without its AJAX script does (a page load). */
 function postProductForm(product: string, variation: string | undefined): void {
   const form = document.createElement('form');
   form.method = 'post';
   form.action = location.href;
   form.hidden = true;
-  const fields: Record<string, string> = {
-    'add-to-cart': product,
-    product_id: product,
-    quantity: '1',
-    ...(variation ? { variation_id: variation } : {}),
-  };
+  const fields = productFormFields(product, variation);
   for (const [name, value] of Object.entries(fields)) {
     const input = document.createElement('input');
     input.type = 'hidden';

@@ -91,11 +91,27 @@ export interface TryonErrorDetail extends TryonSubject {
 /** Where "Add to cart" adds: the element's `add-to-cart` attribute. */
 export type CartPlatform = 'shopify' | 'woocommerce' | 'event';
 
+/** One piece of an outfit: a product and, when it has one, its variant (colour). */
+export interface OutfitPiece {
+  product: string;
+  variant?: string;
+}
+
+/** One line of a cart add: a piece and the id its cart is given (`item`, as in the event itself). */
+export interface CartLine extends OutfitPiece {
+  item?: string;
+}
+
 export interface TryonAddToCartDetail extends TryonSubject {
   /** How it is added: `shopify`, `woocommerce`, or `event` (only this event: the shop's code adds). */
   cart: CartPlatform;
   /** The id the cart is given: the variant tried on, else the element's `cart-id`; absent when neither is set. */
   item?: string;
+  /**
+   * Every line this add puts in the cart, the first as the fields above: one for "Add to cart",
+   * each piece of the outfit (the base first) for "Add the look to cart".
+   */
+  lines: CartLine[];
   /**
    * The shop's own work for this add (with `add-to-cart="event"`, the add itself): the result
    * step says "Adding to cart…" until the promise settles, then added or failed by its outcome.
@@ -129,6 +145,11 @@ export interface TryonPhotoCheckDetail extends TryonSubject {
   ms?: number;
 }
 
+/** The outfit on the result changed ("Complete the look"): every piece it shows now, the base first. */
+export interface TryonOutfitDetail extends TryonSubject {
+  pieces: OutfitPiece[];
+}
+
 export interface TryonEventMap {
   'tryon-open': CustomEvent<TryonOpenDetail>;
   'tryon-close': CustomEvent<TryonCloseDetail>;
@@ -141,6 +162,7 @@ export interface TryonEventMap {
   'tryon-preview': CustomEvent<TryonPreviewDetail>;
   'tryon-photo-check': CustomEvent<TryonPhotoCheckDetail>;
   'tryon-fidelity': CustomEvent<TryonFidelityDetail>;
+  'tryon-outfit': CustomEvent<TryonOutfitDetail>;
 }
 
 export type TryonEventName = keyof TryonEventMap;

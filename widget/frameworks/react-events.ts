@@ -16,5 +16,6 @@ export const reactEvents = {
   onTryonExposure: 'tryon-exposure' as EventName<TryonEventMap['tryon-exposure']>,
   onTryonPreview: 'tryon-preview' as EventName<TryonEventMap['tryon-preview']>,
   onTryonFidelity: 'tryon-fidelity' as EventName<TryonEventMap['tryon-fidelity']>,
+  onTryonOutfit: 'tryon-outfit' as EventName<TryonEventMap['tryon-outfit']>,
   onTryonPhotoCheck: 'tryon-photo-check' as EventName<TryonEventMap['tryon-photo-check']>,
 };

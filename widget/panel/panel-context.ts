@@ -27,6 +27,7 @@ import { ColourChoice } from '../colours/colour-choice.js';
 import { PhoneHandoff } from '../alternatives/phone-handoff.js';
 import { SmallScreen } from './small-screen.js';
 import { AddToCart } from '../cart/add-to-cart.js';
+import { Outfit } from '../outfit/outfit.js';
 import { StepFocus } from './step-focus.js';
 
 /** What the context needs of the dialog element (<tryon-panel>). */
@@ -58,6 +59,8 @@ export class PanelContext implements DialogContext {
   readonly conversions: Conversions;
   /** "Try this colour" and "See all colours". */
   readonly colours: ColourChoice;
+  /** "Complete the look": pieces rendered over the result, and the outfit they make. */
+  readonly outfit: Outfit;
   readonly #focus: StepFocus;
   /** The consent box is ticked. */
   consentChecked = false;
@@ -82,6 +85,7 @@ export class PanelContext implements DialogContext {
     this.announcer = new Announcer(this);
     this.conversions = new Conversions(this);
     this.colours = new ColourChoice(this);
+    this.outfit = new Outfit(this);
     this.#focus = new StepFocus(panel);
   }
 

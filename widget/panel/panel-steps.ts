@@ -72,6 +72,47 @@ function alternativesRow(p: PanelContext): TemplateResult | typeof nothing {
   </div>`;
 }
 
+/** The result step's inputs: the base try-on, or the outfit made over it ("Complete the look") once it has a piece. */
+function resultInputs(p: PanelContext): Parameters<typeof resultStep>[0] {
+  const { texts } = p;
+  const session = p.run.session;
+  const look = p.outfit.shown();
+  return {
+    texts,
+    productName: look?.name ?? p.productName,
+    outputs: look?.outputs ?? session.outputs,
+    views: look?.views ?? session.views,
+    selectedView: p.result.selectedView,
+    before: p.photo.before(session.photo?.handle),
+    compare: p.compare,
+    // A video is of the base try-on alone: not offered over an outfit.
+    offerVideo:
+      !look &&
+      session.complete &&
+      p.host.video &&
+      p.run.product?.video === true &&
+      !session.outputs.some((o) => o.type === 'video') &&
+      session.output === 'image',
+    onSelect: (view) => p.result.select(view),
+    onDownload: () => void p.result.download(),
+    onShare: () => void p.result.share(),
+    onAnotherPhoto: p.anotherPhoto,
+    onForget: () => void p.forget(),
+    onMakeVideo: () => p.run.makeVideo(),
+    colourOffer: p.colours.offer(texts),
+    onTryColour: p.colours.tryChosen,
+    cart: session.complete ? p.cart.forResult() : undefined,
+    fadeFrom: look ? look.fadeFrom : p.result.fadeFrom,
+    offerColours: p.colours.offersAll(),
+    onSeeColours: p.colours.seeAll,
+    onImageError: p.imageFailed,
+    round: p.result.pictureRound,
+    outfit: p.outfit.view(),
+    // The check is of the try-on the session holds: a piece shown over it claims nothing of its own.
+    ...(look ? {} : { fidelity: fidelityOf(p) }),
+  };
+}
+
 export function renderStep(p: PanelContext): TemplateResult | typeof nothing {
   const { texts, photo, productName } = p;
   const session = p.run.session;
@@ -219,36 +260,7 @@ export function renderStep(p: PanelContext): TemplateResult | typeof nothing {
             onBack: p.colours.back,
             onImageError: p.imageFailed,
           })
-        : resultStep({
-            texts,
-            productName,
-            outputs: session.outputs,
-            views: session.views,
-            selectedView: p.result.selectedView,
-            before: p.photo.before(session.photo?.handle),
-            compare: p.compare,
-            offerVideo:
-              session.complete &&
-              p.host.video &&
-              p.run.product?.video === true &&
-              !session.outputs.some((o) => o.type === 'video') &&
-              session.output === 'image',
-            onSelect: (view) => p.result.select(view),
-            onDownload: () => void p.result.download(),
-            onShare: () => void p.result.share(),
-            onAnotherPhoto: p.anotherPhoto,
-            onForget: () => void p.forget(),
-            onMakeVideo: () => p.run.makeVideo(),
-            colourOffer: p.colours.offer(texts),
-            onTryColour: p.colours.tryChosen,
-            cart: session.complete ? p.cart.forResult() : undefined,
-            fadeFrom: p.result.fadeFrom,
-            offerColours: p.colours.offersAll(),
-            onSeeColours: p.colours.seeAll,
-            onImageError: p.imageFailed,
-            round: p.result.pictureRound,
-            fidelity: fidelityOf(p),
-          });
+        : resultStep(resultInputs(p));
     case 'error': {
       // The full render failed after its first look: the shopper keeps the look and is told plainly.
       const kept =

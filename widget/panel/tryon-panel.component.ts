@@ -20,7 +20,7 @@ import { renderStep } from './panel-steps.js';
  * on the first script a product page loads.
  */
 const EXPORTED_PARTS =
-  'dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, before-after, photo-toggle, compare-toggle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error, first-look, first-look-badge, colours, colour, alternatives, models, model-grid, model, handoff, qr-code, handoff-code, handoff-confirm, handoff-number-input, handoff-sent, handoff-number, photo-check, fidelity, fidelity-swatch';
+  'dialog, header, title, close-button, consent, retention, photo, dropzone, preview, progress, status, result, views, image, compare, compare-handle, before-after, photo-toggle, compare-toggle, video, actions, primary-button, secondary-button, forget-button, error, add-to-cart-button, cart-error, first-look, first-look-badge, colours, colour, alternatives, models, model-grid, model, handoff, qr-code, handoff-code, handoff-confirm, handoff-number-input, handoff-sent, handoff-number, photo-check, outfit, outfit-pieces, remove-piece-button, outfit-error, outfit-progress, outfit-offers, piece-colour, piece-button, fidelity, fidelity-swatch';
 
 /**
  * The try-on dialog: its header, the live region, the current step and focus when the step

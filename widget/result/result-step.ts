@@ -42,6 +42,8 @@ export interface ResultStep {
   round?: number;
   /** The proxy's check against the product: the label beside the result and in its alt text. */
   fidelity?: ResultFidelity;
+  /** "Complete the look": the outfit's pieces and the pieces offered, drawn by its own chunk; after the actions. */
+  outfit?: unknown;
 }
 
 /** What one drawn try-on image needs: the before/after comparison when the shopper's photo is known. */
@@ -64,6 +66,8 @@ export interface ResultCart {
   problem?: string;
   /** Primary unless "Try this colour" already is. */
   primary: boolean;
+  /** The button's words for its state when they are not "Add to cart"'s (the outfit's "Add the look to cart"). */
+  label?: string;
   onAdd(): void;
 }
 
@@ -74,11 +78,12 @@ export interface ResultCart {
 function cartButton(step: ResultStep, cart: ResultCart): TemplateResult {
   const { texts } = step;
   const label =
-    cart.state === 'adding'
+    cart.label ??
+    (cart.state === 'adding'
       ? texts.t('addingToCart')
       : cart.state === 'added'
         ? texts.t('addedToCart')
-        : texts.t('addToCart');
+        : texts.t('addToCart'));
   const busy = cart.state === 'adding' || cart.state === 'added';
   const onClick = () => {
     if (!busy) cart.onAdd();
@@ -234,5 +239,6 @@ export function resultStep(step: ResultStep): TemplateResult {
       ${step.offerColours ? html`<button type="button" part="secondary-button" @click=${() => step.onSeeColours?.()}>${texts.t('seeAllColours')}</button>` : nothing}
       <button type="button" part="forget-button" @click=${step.onForget}>${texts.t('forgetPhoto')}</button>
     </div>
+    ${step.outfit ?? nothing}
   </div>`;
 }

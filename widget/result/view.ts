@@ -10,9 +10,11 @@ import { download, outputFileName, productPageUrl, share } from './actions.js';
 import type { TryonOutput } from '../core/events.js';
 import type { DialogContext } from '../core/dialog-context.js';
 
-/** What the result view reads of the dialog's context: the session of the run. */
+/** What the result view reads of the dialog's context: the session of the run, and the outfit shown over it. */
 export interface ResultViewContext extends DialogContext {
   readonly run: Pick<TryonRun, 'session'>;
+  /** "Complete the look": what the result shows instead of the session's outputs, once the outfit has a piece. */
+  readonly outfit?: { shown(): { outputs: TryonOutput[] } | undefined };
 }
 
 /** The live region's words for each way a share went ("cancelled" says nothing). */
@@ -83,14 +85,18 @@ export class ResultView implements ReactiveController {
   }
 
   #currentImage(): TryonOutput | undefined {
-    const images = this.#context.run.session.outputs.filter((o) => o.type === 'image');
+    const shown = this.#context.outfit?.shown()?.outputs ?? this.#context.run.session.outputs;
+    const images = shown.filter((o) => o.type === 'image');
     return images.find((o) => o.view === this.selectedView) ?? images[0];
   }
 
   readonly download = async () => {
     const context = this.#context;
     const { output, complete, outputs } = context.run.session;
-    const chosen = output === 'video' && complete ? outputs.find((o) => o.type === 'video') : this.#currentImage();
+    const chosen =
+      output === 'video' && complete && !context.outfit?.shown()
+        ? outputs.find((o) => o.type === 'video')
+        : this.#currentImage();
     if (!chosen) return;
     // The result stays on screen; the live region says the save failed, so Download can be pressed again,
     // or, once the browser has the file, the name it is saved under: without it the button seemed to do nothing.

@@ -58,3 +58,16 @@ export function colourDraftRequest(
 ): TryonRequest {
   return { product, variant, requestId, views: ['front'], quality: 'preview', ...wearer(session, consent) };
 }
+
+/**
+ * A piece of an outfit over a finished try-on ("Complete the look"): `over` instead of a photo or a
+ * model, so no consent is claimed (the base photo's stands) and no views are asked (the base's decide).
+ */
+export function pieceRequest(
+  over: string,
+  product: string,
+  variant: string | undefined,
+  requestId: string,
+): TryonRequest {
+  return { ...tryonSubject(product, variant), over, requestId };
+}
