@@ -18,6 +18,8 @@ export interface AddToCartContext extends DialogContext {
   readonly colours: { offer(texts: Texts): string | undefined };
   /** The conversion events: the cart took the item. */
   readonly conversions: { addedToCart(subject: TryonSubject, platform: CartPlatform): void };
+  /** The cart's marks (group, browser id) again, on a page running the experiment. */
+  readonly cartMarks?: (platform: 'shopify' | 'woocommerce') => Promise<void>;
 }
 
 type CartState = { state: ResultCart['state']; problem?: string; requestId: string | undefined };
@@ -68,6 +70,16 @@ export class AddToCart {
     return { ...current, primary: !context.colours.offer(context.texts), onAdd: () => void this.add() };
   }
 
+  /**
+   * The cart's marks (group, browser id) beside the line's: the page marked the cart at the
+   * exposure already, but the shopper's cart may have been replaced since (an order placed in
+   * another tab). Only on a page running the experiment; a cart that refuses them is said in the
+   * console, and the add goes on.
+   */
+  async #markCart(platform: 'shopify' | 'woocommerce'): Promise<void> {
+    await this.#context.cartMarks?.(platform);
+  }
+
   readonly add = async () => {
     const context = this.#context;
     const platform = context.host.cartPlatform;
@@ -89,15 +101,22 @@ export class AddToCart {
       },
     });
     try {
-      if (platform === 'shopify') await addToShopifyCart(item!);
+      if (platform === 'shopify') await addToShopifyCart(item!, context.host.product);
       if (platform === 'woocommerce') {
         // WooCommerce adds the product, or its variation (the variant tried on) of the product in cart-id.
         const parent = context.host.cartId?.trim();
-        const how = await addToWooCommerceCart(parent || item!, parent ? variant || undefined : undefined);
+        // The marks first: the form's post leaves the page.
+        await this.#markCart(platform);
+        const how = await addToWooCommerceCart(
+          parent || item!,
+          parent ? variant || undefined : undefined,
+          context.host.product,
+        );
         // The product form's post is loading the page, where WooCommerce says what it added.
         if (how === 'reloading') return;
       }
       await Promise.all(work);
+      if (platform === 'shopify') await this.#markCart(platform);
       if (this.#cart.requestId !== requestId) return;
       this.#set({ state: 'added', requestId });
       context.announce(texts.t('addedToCartNote', { product }));

@@ -13,6 +13,8 @@
 // WooCommerce: its own AJAX add-to-cart (`?wc-ajax=add_to_cart`) where its add-to-cart script is on
 // the page, then its `added_to_cart` jQuery event (fragments refresh the mini-cart); else the
 // product form's post, as a page without that script adds (the page reloads with WooCommerce's notice).
+// Either way the line carries the try-on's mark (cart-marks.ts).
+import { shopifyLineProperties, wooCommerceLineFields } from './cart-marks.js';
 
 /** An add the shop's cart refused or could not be reached for; `reason` is the platform's own words, if any. */
 export class CartError extends Error {
@@ -60,8 +62,8 @@ function dawnCart(): DawnCart | undefined {
     : undefined;
 }
 
-/** Adds one of the Shopify variant `id`; resolves with the cart's new item count. */
-export async function addToShopifyCart(id: string): Promise<number> {
+/** Adds one of the Shopify variant `id` (a tried-on line of catalog product `tryon`); resolves with the cart's new item count. */
+export async function addToShopifyCart(id: string, tryon?: string): Promise<number> {
   const page = window as ShopifyPage;
   const root = page.Shopify?.routes?.root || '/';
   const dawn = dawnCart();
@@ -71,7 +73,7 @@ export async function addToShopifyCart(id: string): Promise<number> {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify({
-      items: [{ id: Number(id), quantity: 1 }],
+      items: [{ id: Number(id), quantity: 1, ...shopifyLineProperties(tryon) }],
       ...(sections.length ? { sections, sections_url: location.pathname } : {}),
     }),
   }).catch(() => {
@@ -162,16 +164,21 @@ interface WooCommercePage {
 export async function addToWooCommerceCart(
   product: string,
   variation: string | undefined,
+  tryon?: string,
 ): Promise<'added' | 'reloading'> {
   const page = window as WooCommercePage;
   const params = page.wc_add_to_cart_params;
   if (!params?.wc_ajax_url) {
-    postProductForm(product, variation);
+    postProductForm(product, variation, tryon);
     return 'reloading';
   }
   const url = params.wc_ajax_url.replace('%%endpoint%%', 'add_to_cart');
   // WooCommerce's endpoint takes a variation's own id as product_id and finds its parent and attributes.
-  const body = new URLSearchParams({ product_id: variation || product, quantity: '1' });
+  const body = new URLSearchParams({
+    product_id: variation || product,
+    quantity: '1',
+    ...wooCommerceLineFields(tryon),
+  });
   const answer = await fetch(url, {
     method: 'POST',
     body,
@@ -197,7 +204,7 @@ export async function addToWooCommerceCart(
 }
 
 /** WooCommerce's product form, posted: what a theme without its AJAX script does (a page load). */
-function postProductForm(product: string, variation: string | undefined): void {
+function postProductForm(product: string, variation: string | undefined, tryon: string | undefined): void {
   const form = document.createElement('form');
   form.method = 'post';
   form.action = location.href;
@@ -207,6 +214,7 @@ function postProductForm(product: string, variation: string | undefined): void {
     product_id: product,
     quantity: '1',
     ...(variation ? { variation_id: variation } : {}),
+    ...wooCommerceLineFields(tryon),
   };
   for (const [name, value] of Object.entries(fields)) {
     const input = document.createElement('input');
