@@ -914,7 +914,7 @@ describe(
         // Said, for the loopback address: asked, with the token.
         await saveUsage(admin, { url: internal, token, loopback: 'yes' });
         assert.match(await usageHtml(), /Something answers at that address, but not a try-on proxy/);
-        assert.deepEqual(inside.paths, ['/usage']);
+        assert.deepEqual(inside.paths, ['/usage?window=30']);
         assert.deepEqual(inside.authorizations, [`Bearer ${token}`]);
 
         // An Author can use neither the administrator's nonce nor one of their own, nor save the fields.
@@ -939,7 +939,7 @@ describe(
         });
         assert.equal(refused.status, 403);
         assert.deepEqual(await savedUsage(), before);
-        assert.deepEqual(inside.paths, ['/usage'], 'nothing asked for the Author');
+        assert.deepEqual(inside.paths, ['/usage?window=30'], 'nothing asked for the Author');
         assert.deepEqual(await logBeyondCore(), []);
       } finally {
         await inside.close();
