@@ -8,8 +8,10 @@
 //
 // With the plugin's holdout on, the cart and the order carry the try-on's marks, and the paid
 // order and its refund are posted to the admin listener, signed (Standard Webhooks), retried
-// through WP-Cron while it is down (the stand-in has no Action Scheduler); the listener here is a
-// recording one that checks the signature as the proxy does and answers as the seam says.
+// through WP-Cron while it is down (the stand-in has no Action Scheduler): first to a recording
+// listener that checks the signature as the proxy does and answers as the seam says (503 to see
+// the retry, 401, a report given to it), then to the proxy's own admin listener, which counts the
+// exposure the widget reported and the order, and whose report the settings page shows.
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -25,6 +27,9 @@ let wp: WordPress;
 let stack: Stack;
 let browser: Browser;
 let product: { id: number; url: string };
+/** The proxy's TRYON_ORDERS_SECRET and TRYON_ADMIN_TOKEN, which the plugin is given too. */
+const ordersSecret = `whsec_${randomBytes(24).toString('base64')}`;
+const adminToken = 'wordpress-orders-admin-token-0123';
 
 interface CartLine {
   product_id: number;
@@ -45,6 +50,8 @@ describe(
         proxy: {
           allowedOrigins: [wp.url],
           catalog: catalogWithSaree(41, 42),
+          adminToken,
+          ordersSecret,
         },
       });
       await wp.php(`
@@ -197,8 +204,8 @@ describe(
       'WooCommerce: the try-on measured (holdout on): marks on the cart and the order, orders posted signed, the report',
       { timeout: 240_000 },
       () => {
-        const secret = `whsec_${randomBytes(24).toString('base64')}`;
-        const token = 'wordpress-orders-admin-token-0123';
+        const secret = ordersSecret;
+        const token = adminToken;
         let listener: Awaited<ReturnType<typeof ordersListener>>;
 
         before(async () => {
@@ -438,7 +445,7 @@ describe(
           const early = await shown();
           assert.match(
             early,
-            /Not yet enough data to say whether the try-on sells more: 10,000 shoppers with it and 10,000 without/,
+            /Not yet enough data to say whether the try-on sells more \(last 30 days: 10,000 shoppers with the try-on, 10,000 without\)\./,
           );
           assert.doesNotMatch(early, /sure\./, 'no interval is put in words without enough data');
 
@@ -448,6 +455,46 @@ describe(
             treatment: { exposed: '<img src=x onerror=alert(1)>', ordering: 1 },
           });
           assert.match(await shown(), /The proxy(?:&#039;|')s lift report could not be read\./);
+        });
+
+        test("against the proxy's own admin listener: the widget's exposure and the order are counted, and the page says it is too early", async (t) => {
+          await wp.php(`
+      $u = get_option( 'tryon_button_usage' ); $u['url'] = '${stack.adminUrl}'; $u['token'] = tryon_button_seal_token( '${token}' );
+      update_option( 'tryon_button_usage', $u ); delete_option( 'tryon_button_orders_status' );
+      delete_option( '_stand_in_cart' ); $_POST['tryon'] = 'saree-banarasi'; stand_in_add_to_cart( ${product.id}, 42, 1 );
+      stand_in_checkout()->update_status( 'processing' );
+    `);
+          await runDueOrders();
+          assert.deepEqual(await scheduled(), [], 'counted: nothing to retry');
+          const status = JSON.parse(
+            await wp.php(`echo wp_json_encode( get_option( 'tryon_button_orders_status' ) );`),
+          ) as {
+            sent: number;
+            problem: string;
+          };
+          assert.deepEqual([status.sent, status.problem], [1, '']);
+          const usage = (await (
+            await fetch(`${stack.adminUrl}/usage?window=30`, { headers: { authorization: `Bearer ${token}` } })
+          ).json()) as {
+            lift: {
+              treatment: { exposed: number; ordering: number };
+              enough: boolean;
+              returns: { triedOn: { lines: number } };
+              orders: { treatment: number };
+            };
+          };
+          t.diagnostic(JSON.stringify(usage.lift));
+          assert.ok(usage.lift.treatment.exposed >= 1, "the widget's exposure report, counted");
+          assert.equal(usage.lift.orders.treatment, 1, 'the order, in its group');
+          assert.equal(usage.lift.treatment.ordering, 1);
+          assert.equal(usage.lift.returns.triedOn.lines, 1, 'its tried-on line');
+          assert.equal(usage.lift.enough, false);
+          await wp.php(`delete_transient( 'tryon_button_usage_cache' );`);
+          const html = await wp.php(`echo tryon_button_usage_html( tryon_button_refresh_usage() );`);
+          assert.match(
+            html,
+            /Not yet enough data to say whether the try-on sells more \(last 30 days: \d+ shoppers with the try-on, 0 without\)\./,
+          );
         });
       },
     );

@@ -87,16 +87,18 @@ function tryon_button_lift_html( $lift ): string {
 	);
 	$html  .= '<table class="widefat striped tryon-lift"><caption>' . esc_html__( 'Shoppers who saw a try-on product, and who ordered', 'tryon-button' ) . '</caption>';
 	$html  .= '<thead><tr><th scope="col">' . esc_html__( 'Group', 'tryon-button' ) . '</th><th scope="col">' . esc_html__( 'Shoppers', 'tryon-button' ) . '</th><th scope="col">' . esc_html__( 'Ordered', 'tryon-button' ) . '</th><th scope="col">' . esc_html__( 'Conversion', 'tryon-button' ) . '</th><th scope="col">' . esc_html__( 'Revenue per shopper', 'tryon-button' ) . '</th></tr></thead><tbody>';
+	// The currency most orders were in (the proxy's `currency`), when it says.
+	$currency = is_string( $lift['currency'] ?? null ) && 1 === preg_match( '/^[A-Z]{3}$/', $lift['currency'] ) ? $lift['currency'] : '';
 	foreach ( $groups as $group => $label ) {
 		$figures = $lift[ $group ];
 		$revenue = tryon_button_lift_number( $figures['revenuePerExposed'] ?? null );
-		$html   .= '<tr><th scope="row">' . esc_html( $label ) . '</th><td>' . esc_html( number_format_i18n( (float) $figures['exposed'] ) ) . '</td><td>' . esc_html( number_format_i18n( (float) $figures['ordering'] ) ) . '</td><td>' . esc_html( tryon_button_percent( tryon_button_conversion( $figures ) ) ) . '</td><td>' . esc_html( null === $revenue ? '–' : number_format_i18n( $revenue, 2 ) ) . '</td></tr>';
+		$html   .= '<tr><th scope="row">' . esc_html( $label ) . '</th><td>' . esc_html( number_format_i18n( (float) $figures['exposed'] ) ) . '</td><td>' . esc_html( number_format_i18n( (float) $figures['ordering'] ) ) . '</td><td>' . esc_html( tryon_button_percent( tryon_button_conversion( $figures ) ) ) . '</td><td>' . esc_html( null === $revenue ? '–' : trim( number_format_i18n( $revenue, 2 ) . ' ' . $currency ) ) . '</td></tr>';
 	}
 	$html .= '</tbody></table>';
 
 	if ( true !== $lift['enough'] ) {
 		/* translators: 1: shoppers with the try-on, 2: shoppers without. */
-		$html .= '<p class="tryon-lift-words tryon-lift-not-enough">' . esc_html( sprintf( __( 'Not yet enough data to say whether the try-on sells more: %1$s shoppers with it and %2$s without in the last 30 days. The report says more once more shoppers have ordered in both groups.', 'tryon-button' ), number_format_i18n( (float) $lift['treatment']['exposed'] ), number_format_i18n( (float) $lift['holdout']['exposed'] ) ) ) . '</p>';
+		$html .= '<p class="tryon-lift-words tryon-lift-not-enough">' . esc_html( sprintf( __( 'Not yet enough data to say whether the try-on sells more (last 30 days: %1$s shoppers with the try-on, %2$s without). The report says more once more shoppers have ordered in both groups.', 'tryon-button' ), number_format_i18n( (float) $lift['treatment']['exposed'] ), number_format_i18n( (float) $lift['holdout']['exposed'] ) ) ) . '</p>';
 	} else {
 		$interval = tryon_button_lift_interval( $lift );
 		$with     = tryon_button_percent( tryon_button_conversion( $lift['treatment'] ) );
