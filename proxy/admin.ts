@@ -19,6 +19,9 @@ import type { ProxyEnv } from './http/request-facts.js';
 import type { Log } from './operator/log.js';
 import type { SpendLedger } from './money/spend-ledger.js';
 import type { UsageBook, UsageDay } from './money/usage-book.js';
+import { ORDER_DAYS } from './orders/order-book.js';
+import type { OrderIntake } from './orders/orders-in.js';
+import { orderRoutes } from './routes/orders.js';
 
 /** Refused attempts one client may make in any sixty seconds before its wrong tokens are answered 429. */
 export const ADMIN_REFUSALS_PER_MINUTE = 10;
@@ -49,6 +52,11 @@ export interface AdminOptions {
   usage?: { book: UsageBook; ledger: SpendLedger; dailyTryons: number; dailyCredits: number };
   /** Who is asking: the socket's address on Node, cf-connecting-ip on Workers. */
   clientAddress: (c: Context<ProxyEnv>) => string | undefined;
+  /**
+   * The lift report (GET /usage's `lift`) and POST /orders when given: the order book's intake,
+   * and TRYON_ORDERS_SECRET, the Standard Webhooks secret the WooCommerce plugin signs with.
+   */
+  orders?: { intake: OrderIntake; secret?: string | undefined };
   log?: Log;
   now?: () => number;
   refusalsPerMinute?: number;
@@ -115,6 +123,15 @@ export async function usageAnswer(usage: NonNullable<AdminOptions['usage']>): Pr
   };
 }
 
+/** GET /usage's `?window=N`: whole days, 1 to ORDER_DAYS, default 30. */
+function liftWindow(text: string | undefined): number {
+  if (text === undefined) return 30;
+  const days = /^\d{1,3}$/.test(text) ? Number(text) : NaN;
+  if (!(days >= 1 && days <= ORDER_DAYS))
+    throw new ProxyError(400, 'invalid_request', `window is a number of days from 1 to ${ORDER_DAYS}.`);
+  return days;
+}
+
 export function createAdmin(options: AdminOptions): Hono<ProxyEnv> {
   const now = options.now ?? Date.now;
   const log = redactingLog(options.log ?? ((entry) => console.log(JSON.stringify(entry))), [options.token]);
@@ -157,7 +174,7 @@ export function createAdmin(options: AdminOptions): Hono<ProxyEnv> {
     throw new ProxyError(401, 'unauthorized', 'This address answers only to the admin token.');
   });
 
-  const { metrics, usage } = options;
+  const { metrics, usage, orders } = options;
   if (metrics) {
     app.get(
       '/metrics',
@@ -170,9 +187,12 @@ export function createAdmin(options: AdminOptions): Hono<ProxyEnv> {
   if (usage) {
     app.get('/usage', async (c) => {
       c.header('cache-control', 'no-store');
-      return c.json(await usageAnswer(usage));
+      const window = liftWindow(c.req.query('window'));
+      const [answer, lift] = await Promise.all([usageAnswer(usage), orders?.intake.lift(window)]);
+      return c.json({ ...answer, ...(lift ? { lift } : {}) });
     });
   }
+  if (orders) app.route('/', orderRoutes({ intake: orders.intake, secret: orders.secret, log }));
   app.all('*', () => new ProxyError(404, 'not_found', 'There is nothing here.').toResponse());
   app.onError((error, c) => {
     const headers: Record<string, string> = { 'x-request-id': c.get('requestId') ?? '', 'cache-control': 'no-store' };

@@ -32,6 +32,9 @@ import { photoRoutes } from './routes/photos.js';
 import { productRoutes } from './routes/products.js';
 import { tryonRoutes } from './routes/tryons.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { shopifyWebhookRoutes } from './routes/shopify-webhooks.js';
+import { exposureRoutes } from './routes/exposures.js';
+import { OrderIntake } from './orders/orders-in.js';
 import type { ProxyServices } from './routes/services.js';
 import type { ProxyEnv } from './http/request-facts.js';
 
@@ -46,7 +49,7 @@ import { checkCatalogImagesReadable, environmentMode, type ProxyOptions } from '
 export type { ProxyOptions };
 
 /** The routes a shop's pages call (and so behind the origin check); the others are called by servers. */
-const SHOPPER_ROUTES = ['/products', '/photos', '/tryons', '/files', '/handoffs'] as const;
+const SHOPPER_ROUTES = ['/products', '/photos', '/tryons', '/files', '/handoffs', '/exposures'] as const;
 
 export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   if (!options.apiKey) throw new TypeError('createProxy: apiKey is required');
@@ -60,6 +63,7 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     options.secret,
     options.webhookSecret ?? '',
     options.budgetAlert?.secret ?? '',
+    options.shopifyAppSecret ?? '',
   ]);
   const store = options.store ?? new MemoryStore({ now, fileIdCache: options.fileIdCache, log });
   const metrics = options.metrics ?? noMetrics;
@@ -183,6 +187,8 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
     hashClient: async (address) => toHex(await hmac(await clientRoot, address)),
     idempotencyKey,
     webhookSecret: options.webhookSecret,
+    orders: new OrderIntake(store.orderBook(now), options.secret, now),
+    shopifyAppSecret: options.shopifyAppSecret ?? options.shopifyAppProxy?.secret,
     publicUrl: options.publicUrl,
     upstreamLabel: options.upstreamLabel ?? (options.apiKey.startsWith('sk_test_') ? 'test' : 'live'),
   };
@@ -203,6 +209,8 @@ export function createProxy(options: ProxyOptions): Hono<ProxyEnv> {
   app.route('/files', fileRoutes(services));
   app.route('/handoffs', handoffRoutes(services));
   app.route('/webhooks', webhookRoutes(services));
+  app.route('/shopify', shopifyWebhookRoutes(services));
+  app.route('/exposures', exposureRoutes(services));
   // Its two possible answers, serialised once: a balancer asks many times a second.
   const healthText = (storeUp: boolean) =>
     JSON.stringify({

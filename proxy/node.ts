@@ -16,6 +16,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { createProxy, type ProxyOptions } from './app.js';
 import { createAdmin, type AdminMetrics } from './admin.js';
+import { OrderIntake } from './orders/orders-in.js';
 import { resolveLimits } from './limits/limits.js';
 import { MemoryStore } from './store/memory.js';
 import { CatalogError, catalogImages, parseCatalog } from './catalog/catalog.js';
@@ -57,6 +58,11 @@ export interface AdminListenerOptions {
   adminHostname?: string;
   /** Served at GET /metrics (prom-client's registry); absent: /metrics answers 404. */
   adminMetrics?: AdminMetrics;
+  /**
+   * The Standard Webhooks secret (whsec_<base64>) the WooCommerce plugin signs its orders with:
+   * POST /orders on the admin listener counts them for GET /usage's lift (TRYON_ORDERS_SECRET).
+   */
+  ordersSecret?: string;
 }
 
 export type StartOptions = ProxyOptions &
@@ -133,6 +139,7 @@ export async function startProxy(options: StartOptions): Promise<StartedProxy> {
     adminPort = 0,
     adminHostname = '127.0.0.1',
     adminMetrics,
+    ordersSecret,
     ...proxyOptions
   } = options;
   // The admin listener's /usage reads the very ledger the app reserves against: one store for both.
@@ -173,6 +180,10 @@ export async function startProxy(options: StartOptions): Promise<StartedProxy> {
         ledger: store!.spendLedger(limits, proxyOptions.now ?? Date.now),
         dailyTryons: limits.dailyTryons,
         dailyCredits: limits.dailyCredits,
+      },
+      orders: {
+        intake: new OrderIntake(store!.orderBook(proxyOptions.now ?? Date.now), proxyOptions.secret, proxyOptions.now),
+        secret: ordersSecret,
       },
       clientAddress: socketAddress,
       ...(proxyOptions.log ? { log: proxyOptions.log } : {}),
@@ -418,6 +429,7 @@ export async function serveConfigured(
     ...(config.adminToken
       ? { adminToken: config.adminToken, adminPort: config.adminPort ?? 0, adminHostname: config.adminHostname }
       : {}),
+    ...(config.ordersSecret ? { ordersSecret: config.ordersSecret } : {}),
   });
   console.log(describeConfig(config));
   // Before the listening line, which tells a supervisor (and the tests) that everything is up.

@@ -16,6 +16,7 @@ import { DurableStore, type DurableObjectNamespace } from './store/durable.js';
 import { WORKER_FIDELITY_CPU_MS, resolveLimits } from './limits/limits.js';
 import { MemoryStore } from './store/memory.js';
 import { createAdmin } from './admin.js';
+import { OrderIntake } from './orders/orders-in.js';
 import type { Hono } from 'hono';
 import type { ProxyEnv } from './http/request-facts.js';
 
@@ -159,6 +160,10 @@ export function workerFor(deployment: WorkerDeployment = {}) {
               dailyTryons: limits.dailyTryons,
               dailyCredits: limits.dailyCredits,
             },
+            orders: {
+              intake: new OrderIntake(store.orderBook(Date.now), config.secret, Date.now),
+              secret: config.ordersSecret,
+            },
             clientAddress: (c) => c.req.header('cf-connecting-ip'),
           })
         : undefined;
@@ -174,7 +179,9 @@ export function workerFor(deployment: WorkerDeployment = {}) {
     fetch(request: Request, env: WorkerEnv, ctx?: unknown): Response | Promise<Response> {
       const { app, admin } = build(env);
       if (!app) return Response.json(MISCONFIGURED, { status: 503, headers: { 'cache-control': 'no-store' } });
-      if (admin && new URL(request.url).pathname === '/usage') return admin.fetch(request, env, ctx as never);
+      // The admin listener's two routes, at the Worker's own address (a Worker has one): each needs the admin token.
+      const path = new URL(request.url).pathname;
+      if (admin && (path === '/usage' || path === '/orders')) return admin.fetch(request, env, ctx as never);
       return app.fetch(request, env, ctx as never);
     },
   };

@@ -152,6 +152,7 @@ export class TryonButton extends LitElement implements PanelHost {
     addToCart: { type: String, attribute: 'add-to-cart' },
     cartId: { type: String, attribute: 'cart-id' },
     holdout: { type: String },
+    measurement: { type: String },
     whenUnavailable: { type: String, attribute: 'when-unavailable' },
     accent: { type: String },
     // '' (available) leaves no attribute, so `:not([unavailable])` and hasAttribute read as they should.
@@ -211,6 +212,13 @@ export class TryonButton extends LitElement implements PanelHost {
    * `tryon-exposure` (and `tryon_exposure` to analytics) with the browser's group. See docs/widget.md.
    */
   declare holdout: string;
+  /**
+   * With `holdout`, off Shopify: `allowed` when the shop's consent banner has the visitor's consent
+   * to measurement; then the browser keeps an anonymous id (localStorage `tryon-browser`) that its
+   * exposures and cart carry. Anything else, or none, keeps no id (and deletes one kept before).
+   * On Shopify the Customer Privacy API decides instead. See docs/widget.md.
+   */
+  declare measurement: string;
   /**
    * What the button does when the proxy says the product cannot be tried on today (switched off in
    * the catalog, or the day's budget is spent): `hide` (default) shows no button; `disable` shows
@@ -273,6 +281,7 @@ export class TryonButton extends LitElement implements PanelHost {
     this.addToCart = '';
     this.cartId = '';
     this.holdout = '';
+    this.measurement = '';
     this.whenUnavailable = 'hide';
     this.unavailable = '';
     this.checking = false;
@@ -347,6 +356,7 @@ export class TryonButton extends LitElement implements PanelHost {
     const subject = tryonSubject(this.product, this.variant || undefined);
     const detail = { ...subject, group, holdout: share };
     this.dispatchEvent(tryonEvent('tryon-exposure', detail));
+    this.#measure(this.product);
     const destinations = this.analytics ?? '';
     // Its own small chunk (shared with the panel): a page without analytics never loads it.
     if (destinations.trim()) {
@@ -357,9 +367,24 @@ export class TryonButton extends LitElement implements PanelHost {
     }
   }
 
+  /**
+   * With `holdout`: the browser id as consent allows it, the exposure of `product` to the proxy and
+   * the marks on the shop's cart (analytics/measurement.ts, a chunk a page without a holdout never
+   * loads); without a product when consent changed.
+   */
+  #measure(product?: string): void {
+    const group = this.#group;
+    if (group)
+      void import('./analytics/measurement.js').then(
+        ({ measure }) => measure(this, group, product),
+        () => undefined,
+      );
+  }
+
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     if (changed.has('holdout')) this.#assign();
+    if (changed.has('measurement') && this.hasUpdated) this.#measure();
     if (changed.has('accent')) this.#applyAccent();
     // The first availability check (updated() starts it) keeps the button unseen until it answers.
     if (!this.hasUpdated && this.product) this.checking = true;

@@ -178,6 +178,17 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
   if (webhookSecret && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(webhookSecret))
     problems.push('TRYON_WEBHOOK_SECRET must look like whsec_<base64>');
 
+  // The WooCommerce plugin's orders (POST /orders on the admin listener), signed like the try-on service's webhooks.
+  const ordersSecret = read('TRYON_ORDERS_SECRET');
+  if (ordersSecret && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(ordersSecret))
+    problems.push(
+      'TRYON_ORDERS_SECRET must look like whsec_<base64> (the secret the WooCommerce plugin signs orders with)',
+    );
+  if (ordersSecret && !adminToken)
+    problems.push(
+      'TRYON_ORDERS_SECRET is set but TRYON_ADMIN_TOKEN is not: orders are taken only on the admin listener (POST /orders), which needs its bearer token',
+    );
+
   // Budget alerts: checked at start, so a typo is said now rather than on the day the budget runs out.
   const alertUrl = read('TRYON_BUDGET_ALERT_URL');
   const alertSecret = read('TRYON_BUDGET_ALERT_SECRET');
@@ -303,6 +314,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
     catalogPath: read('TRYON_CATALOG'),
     assetsDir: read('TRYON_ASSETS_DIR'),
     webhookSecret,
+    ordersSecret,
     fileIdCachePath: read('TRYON_FILE_ID_CACHE'),
     redisUrl,
     adminToken,

@@ -30,6 +30,8 @@ export interface ProxyConfig {
   /** Folder catalog image paths are relative to; default the catalog file's folder. */
   assetsDir?: string | undefined;
   webhookSecret?: string | undefined;
+  /** The Standard Webhooks secret the WooCommerce plugin signs its orders with (TRYON_ORDERS_SECRET): POST /orders on the admin listener. */
+  ordersSecret?: string | undefined;
   fileIdCachePath?: string | undefined;
   /** Shared store for several instances (TRYON_REDIS_URL); absent: one process's memory. */
   redisUrl?: string | undefined;
@@ -46,7 +48,10 @@ export interface ProxyConfig {
   adminHostname: string;
   /** Who stands in front of the proxy (TRYON_TRUST_PROXY): see client-address.ts. */
   trustProxy: TrustProxy;
-  /** The Shopify app's client secret (TRYON_SHOPIFY_APP_SECRET): only App Proxy requests it signed are served. */
+  /**
+   * The Shopify app's client secret (TRYON_SHOPIFY_APP_SECRET): only App Proxy requests it signed
+   * are served, and POST /shopify/webhooks counts only orders and refunds it signed.
+   */
   shopifyAppSecret?: string | undefined;
   /** Credits per view and per video by tier (TRYON_PRICES, JSON); over the catalog's and the defaults. */
   prices?: PartialPriceTable | undefined;
@@ -77,8 +82,9 @@ export function describeConfig(config: ProxyConfig): string {
     config.webhookSecret ? 'webhooks on' : 'webhooks off',
     config.redisUrl ? 'shared store Redis' : 'store in memory (one instance)',
     config.adminToken ? 'admin listener on (GET /metrics, GET /usage; bearer token)' : undefined,
+    config.ordersSecret ? 'orders on (POST /orders on the admin listener, signed)' : undefined,
     config.budgetAlert ? 'budget alerts on' : undefined,
-    config.shopifyAppSecret ? 'Shopify App Proxy signature required' : undefined,
+    config.shopifyAppSecret ? 'Shopify App Proxy signature required; Shopify order webhooks verified' : undefined,
   ]
     .filter(Boolean)
     .join('; ');

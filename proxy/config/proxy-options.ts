@@ -59,6 +59,12 @@ export interface ProxyOptions {
    * middleware/shopify-app-proxy.ts). TRYON_SHOPIFY_APP_SECRET in the environment.
    */
   shopifyAppProxy?: AppProxyClientOptions;
+  /**
+   * The Shopify app's client secret, which signs its webhooks: POST /shopify/webhooks counts
+   * `orders/create` and `refunds/create` for the lift report (default: the App Proxy's secret).
+   * TRYON_SHOPIFY_APP_SECRET in the environment.
+   */
+  shopifyAppSecret?: string;
   /** `production` refuses what cannot be made safe (default: NODE_ENV where there is one, else production). */
   mode?: 'production' | 'development' | 'test';
   /**

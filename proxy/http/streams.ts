@@ -94,6 +94,21 @@ export async function readRequestText(request: Request, maxBytes: number, refusa
   return readBoundedText(request.body, maxBytes, refuse);
 }
 
+/** A request's body as bytes, exactly as sent (what a signature over the raw body is checked on), refused (413) past `maxBytes`. */
+export async function readRequestBytes(
+  request: Request,
+  maxBytes: number,
+  refusal: () => ProxyError,
+): Promise<Uint8Array> {
+  refuseDeclaredLength(request.headers, maxBytes, refusal);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  return readAtMost(reader, maxBytes, async () => {
+    await drainBody(reader, DRAIN_SLACK_BYTES);
+    return refusal();
+  });
+}
+
 /**
  * No read-ahead for an upload's stages: a stream pulls its source only when its own reader asks.
  * With the default high-water mark of one chunk, each stage between the shopper's socket and

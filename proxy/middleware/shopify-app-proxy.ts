@@ -23,8 +23,9 @@ export interface AppProxySignatureOptions {
   maxAgeSeconds?: number;
   /**
    * Requests that do not come through the App Proxy and must not be checked. Default: the proxy's
-   * own webhook route only, `POST <mount>/webhooks` exactly (the try-on service calls it directly
-   * and it has its own signature); any other path ending in `/webhooks` is checked.
+   * own webhook routes only, `POST <mount>/webhooks` and `POST <mount>/shopify/webhooks` exactly
+   * (the try-on service and Shopify call them directly, and each has its own signature); any other
+   * path ending in `/webhooks` is checked.
    */
   exempt?: (c: Context) => boolean;
   /** Clock for the age check, in milliseconds (tests). */
@@ -87,12 +88,14 @@ const refusals: Record<Exclude<AppProxyVerdict, 'valid'>, string> = {
 };
 
 /**
- * The proxy's own webhook route under wherever this middleware is mounted: `app.use('*', …)` on an
- * app routed at `/tryon` matches as `/tryon/*`, so the route is `/tryon/webhooks`, nothing else.
+ * The proxy's own webhook routes under wherever this middleware is mounted: `app.use('*', …)` on an
+ * app routed at `/tryon` matches as `/tryon/*`, so the routes are `/tryon/webhooks` (the try-on
+ * service's) and `/tryon/shopify/webhooks` (Shopify's orders), nothing else.
  */
 export function isOwnWebhookRoute(c: Context): boolean {
   const mount = c.req.routePath.replace(/\/?\*$/, '');
-  return c.req.method === 'POST' && new URL(c.req.url).pathname === `${mount}/webhooks`;
+  const path = new URL(c.req.url).pathname;
+  return c.req.method === 'POST' && (path === `${mount}/webhooks` || path === `${mount}/shopify/webhooks`);
 }
 
 /**

@@ -19,6 +19,7 @@ import type { TryonTimes } from '../timings/tryon-times.js';
 import type { Upstream } from '../upstream/client.js';
 import type { Log } from '../operator/log.js';
 import type { ProxyContext } from '../http/request-facts.js';
+import type { OrderIntake } from '../orders/orders-in.js';
 
 export interface ProxyServices {
   limits: ProxyLimits;
@@ -55,6 +56,10 @@ export interface ProxyServices {
   /** The idempotency key upstream for one logical try-on. */
   idempotencyKey: (parts: string[]) => Promise<string>;
   webhookSecret?: string | undefined;
+  /** Orders, refunds and exposures into the order book, and the lift report out of it (orders/). */
+  orders: OrderIntake;
+  /** The Shopify app's client secret: POST /shopify/webhooks verifies Shopify's HMAC with it. */
+  shopifyAppSecret?: string | undefined;
   publicUrl?: string | undefined;
   upstreamLabel: 'sandbox' | 'live' | 'test';
 }

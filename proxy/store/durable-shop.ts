@@ -5,7 +5,7 @@
 // (photos/phone-handoffs-durable.ts), garment file ids and their upload lock
 // (catalog/garment-ids-durable.ts), webhook ids already seen (upstream/webhook-ids-durable.ts) and
 // per-client rate limits (limits/rate-buckets-durable.ts) and recent try-on times
-// (timings/tryon-times-durable.ts). An object runs one event at a time and
+// (timings/tryon-times-durable.ts) and the order book (orders/order-book-durable.ts). An object runs one event at a time and
 // every operation is synchronous SQL, so each is atomic across all isolates: N free slots give at
 // most N try-ons however the burst is spread. Rows that have outlived their use are swept on use,
 // at most once a minute, every part's at once.
@@ -24,6 +24,7 @@ import { GarmentTables } from '../catalog/garment-ids-durable.js';
 import { WebhookTables } from '../upstream/webhook-ids-durable.js';
 import { RateTables } from '../limits/rate-buckets-durable.js';
 import { TryonTimeTables } from '../timings/tryon-times-durable.js';
+import { OrderTables } from '../orders/order-book-durable.js';
 import type { RateBucket } from '../limits/rate-limit.js';
 
 const SWEEP_EVERY_MS = 60_000;
@@ -49,6 +50,7 @@ export class ShopObject {
       this.rates,
       new UsageTables(this.sql, sweep),
       new TryonTimeTables(this.sql),
+      new OrderTables(this.sql, sweep),
     ];
     for (const part of this.parts) for (const statement of part.schema) this.sql.exec(statement);
     for (const part of this.parts) part.migrate?.();

@@ -25,6 +25,8 @@ import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
 import type { UsageBook } from '../money/usage-book.js';
 import type { Log } from '../operator/log.js';
 import { durableTryonTimes } from '../timings/tryon-times-durable.js';
+import { durableOrderBook } from '../orders/order-book-durable.js';
+import type { OrderBook } from '../orders/order-book.js';
 import { StoreOfParts } from './parts.js';
 import type { ProxyStore } from './store.js';
 
@@ -109,6 +111,11 @@ export class DurableStore extends StoreOfParts implements ProxyStore {
   /** The usage book in the shop object: each write one step there, decided by the caller's clock. */
   usageBook(now: () => number): UsageBook {
     return durableUsageBook(this.onShop, now);
+  }
+
+  /** The order book in the shop object: each order, refund and exposure one step there. */
+  orderBook(): OrderBook {
+    return durableOrderBook(this.onShop);
   }
 
   async healthy(): Promise<boolean> {

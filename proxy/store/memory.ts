@@ -16,6 +16,8 @@ import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
 import type { UsageBook } from '../money/usage-book.js';
 import type { Log } from '../operator/log.js';
 import { MemoryTryonTimes } from '../timings/tryon-times-memory.js';
+import { MemoryOrderBook } from '../orders/order-book-memory.js';
+import type { OrderBook } from '../orders/order-book.js';
 import { StoreOfParts } from './parts.js';
 import type { ProxyStore } from './store.js';
 
@@ -23,6 +25,7 @@ export class MemoryStore extends StoreOfParts implements ProxyStore {
   readonly kind = 'memory' as const;
   private ledger: SpendLedger | undefined;
   private book: UsageBook | undefined;
+  private orders: OrderBook | undefined;
 
   constructor(options: { now?: () => number; fileIdCache?: FileIdCache | undefined; log?: Log } = {}) {
     super();
@@ -51,6 +54,12 @@ export class MemoryStore extends StoreOfParts implements ProxyStore {
   usageBook(now: () => number): UsageBook {
     this.book ??= new MemoryUsageBook(now);
     return this.book;
+  }
+
+  /** One order book per store, for the same reason: the admin listener's POST /orders and the app's webhooks count into one. */
+  orderBook(now: () => number): OrderBook {
+    this.orders ??= new MemoryOrderBook(now);
+    return this.orders;
   }
 
   async healthy(): Promise<boolean> {

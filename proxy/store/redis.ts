@@ -21,6 +21,8 @@ import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
 import type { UsageBook } from '../money/usage-book.js';
 import type { Log } from '../operator/log.js';
 import { RedisTryonTimes } from '../timings/tryon-times-redis.js';
+import { ORDER_SCRIPTS, RedisOrderBook } from '../orders/order-book-redis.js';
+import type { OrderBook } from '../orders/order-book.js';
 import { StoreOfParts } from './parts.js';
 import type { ProxyStore } from './store.js';
 
@@ -33,6 +35,7 @@ export const STORE_SCRIPTS: Record<string, string> = {
   ...REVOCATION_SCRIPTS,
   ...HANDOFF_SCRIPTS,
   ...LEDGER_SCRIPTS,
+  ...ORDER_SCRIPTS,
 };
 
 export interface RedisStoreOptions {
@@ -83,6 +86,10 @@ export class RedisStore extends StoreOfParts implements ProxyStore {
 
   usageBook(now: () => number): UsageBook {
     return new RedisUsageBook(this.redis, this.prefix, now, this.run);
+  }
+
+  orderBook(): OrderBook {
+    return new RedisOrderBook(this.redis, this.prefix, this.run);
   }
 
   async healthy(): Promise<boolean> {

@@ -7,7 +7,7 @@
 // Each part of it belongs to a feature, which says what it needs of a store and holds its memory,
 // Redis and Durable Object adapters beside it (tryons/status-store*.ts, photos/phone-handoffs*.ts,
 // photos/revocations*.ts, catalog/garment-ids*.ts, upstream/webhook-ids*.ts, limits/rate-buckets*.ts,
-// money/spend-ledger*.ts, money/usage-book*.ts, timings/tryon-times*.ts). This folder only puts the parts together, so it
+// money/spend-ledger*.ts, money/usage-book*.ts, timings/tryon-times*.ts, orders/order-book*.ts). This folder only puts the parts together, so it
 // sits above the features and none of them imports it.
 import type { TryonStatusStore } from '../tryons/status-store.js';
 import type { WebhookIds } from '../upstream/webhook-ids.js';
@@ -18,6 +18,7 @@ import type { RateBuckets } from '../limits/rate-limit.js';
 import type { SpendLedger, SpendLimits } from '../money/spend-ledger.js';
 import type { UsageBook } from '../money/usage-book.js';
 import type { TryonTimeStore } from '../timings/tryon-times.js';
+import type { OrderBook } from '../orders/order-book.js';
 
 export interface ProxyStore
   extends TryonStatusStore, WebhookIds, GarmentIdStore, HandoffStore, RateBuckets, TryonTimeStore {
@@ -32,6 +33,9 @@ export interface ProxyStore
 
   /** The usage book (what was spent, day by day, for GET /usage; usage-book.ts) kept in this store. */
   usageBook(now: () => number): UsageBook;
+
+  /** The order book (orders, refunds and exposures for the lift report, orders/order-book.ts) kept in this store. */
+  orderBook(now: () => number): OrderBook;
 
   /** Whether the store answers now (for /health). */
   healthy(): Promise<boolean>;

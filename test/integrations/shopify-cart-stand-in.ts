@@ -10,6 +10,10 @@
 //   422 `{status: 422, message: "Cart Error", description: "The maximum quantity of this item is already in your cart."}`
 //   when the variant has no more stock; 404 `{status: 404, message: "Cart Error", description: "Cannot find variant"}`
 //   for an id the shop does not have.
+// - POST {root}cart/update.js, JSON `{attributes: {name: value}}`: sets the cart's attributes (an
+//   empty value removes one), answers the cart;
+// - a line item's `properties` (`{items: [{id, quantity, properties}]}` on cart/add.js): kept on the
+//   line; the same variant with other properties is another line, as Shopify keeps it;
 // - GET {root}cart.js: the cart `{token, note, attributes, original_total_price, total_price,
 //   total_discount, total_weight, item_count, items, requires_shipping, currency,
 //   items_subtotal_price, cart_level_discount_applications}`.
@@ -29,6 +33,7 @@ export interface StandInVariant {
 interface Line {
   variant: StandInVariant;
   quantity: number;
+  properties: Record<string, string>;
 }
 
 export interface ShopifyCartStandIn {
@@ -37,6 +42,12 @@ export interface ShopifyCartStandIn {
   adds: Record<string, unknown>[];
   /** The items in the cart now. */
   itemCount(): number;
+  /** The cart's attributes now (cart/update.js). */
+  attributes: Record<string, string>;
+  /** Resolves once the cart's attributes satisfy `wanted` (at once when they do already). */
+  attributesWhen(wanted: (attributes: Record<string, string>) => boolean): Promise<Record<string, string>>;
+  /** The lines now: variant id, quantity and properties. */
+  lines(): { id: number; quantity: number; properties: Record<string, string> }[];
 }
 
 /** The sections a theme asks for, rendered as Shopify would: each in its `.shopify-section` wrapper. */
@@ -52,10 +63,22 @@ export function shopifyCartStandIn(root: string, variants: StandInVariant[]): Sh
   const adds: Record<string, unknown>[] = [];
   const app = new Hono();
   const itemCount = () => lines.reduce((sum, line) => sum + line.quantity, 0);
+  const attributes: Record<string, string> = {};
+  const waiting = new Set<() => void>();
+  const attributesWhen = (wanted: (attributes: Record<string, string>) => boolean) =>
+    new Promise<Record<string, string>>((resolve) => {
+      const check = () => {
+        if (!wanted(attributes)) return;
+        waiting.delete(check);
+        resolve({ ...attributes });
+      };
+      waiting.add(check);
+      check();
+    });
 
   const lineItem = (line: Line) => ({
     id: line.variant.id,
-    properties: {},
+    properties: line.properties,
     quantity: line.quantity,
     variant_id: line.variant.id,
     key: `${line.variant.id}:9f1c2b3a4d5e6f708192a3b4c5d6e7f8`,
@@ -80,7 +103,8 @@ export function shopifyCartStandIn(root: string, variants: StandInVariant[]): Sh
 
   app.post(`${root}cart/add.js`, async (c) => {
     const body = (await c.req.json().catch(() => undefined)) as
-      { items?: { id?: unknown; quantity?: unknown }[]; sections?: unknown } | undefined;
+      | { items?: { id?: unknown; quantity?: unknown; properties?: Record<string, string> }[]; sections?: unknown }
+      | undefined;
     adds.push(body as Record<string, unknown>);
     const wanted = body?.items ?? [];
     const added: Line[] = [];
@@ -88,8 +112,12 @@ export function shopifyCartStandIn(root: string, variants: StandInVariant[]): Sh
       const variant = variants.find((v) => v.id === Number(item.id));
       if (!variant) return c.json({ status: 404, message: 'Cart Error', description: 'Cannot find variant' }, 404);
       const quantity = Number(item.quantity ?? 1);
-      const line = lines.find((l) => l.variant.id === variant.id);
-      if ((line?.quantity ?? 0) + quantity > variant.stock) {
+      const properties = item.properties ?? {};
+      const sameLine = (l: Line) =>
+        l.variant.id === variant.id && JSON.stringify(l.properties) === JSON.stringify(properties);
+      const line = lines.find(sameLine);
+      const inCart = lines.filter((l) => l.variant.id === variant.id).reduce((sum, l) => sum + l.quantity, 0);
+      if (inCart + quantity > variant.stock) {
         return c.json(
           {
             status: 422,
@@ -100,8 +128,8 @@ export function shopifyCartStandIn(root: string, variants: StandInVariant[]): Sh
         );
       }
       if (line) line.quantity += quantity;
-      else lines.push({ variant, quantity });
-      added.push({ variant, quantity });
+      else lines.push({ variant, quantity, properties });
+      added.push({ variant, quantity, properties });
     }
     const sectionIds =
       typeof body?.sections === 'string'
@@ -113,12 +141,12 @@ export function shopifyCartStandIn(root: string, variants: StandInVariant[]): Sh
     return c.json({ items: added.map(lineItem), ...(sectionIds.length ? { sections } : {}) });
   });
 
-  app.get(`${root}cart.js`, (c) => {
+  const cartJson = () => {
     const total = lines.reduce((sum, line) => sum + line.variant.price * line.quantity, 0);
-    return c.json({
+    return {
       token: 'Z2NwLWV1cm9wZS13ZXN0MzoxMjM0NTY3ODkw?key=0123456789abcdef',
       note: null,
-      attributes: {},
+      attributes: { ...attributes },
       original_total_price: total,
       total_price: total,
       total_discount: 0,
@@ -129,8 +157,21 @@ export function shopifyCartStandIn(root: string, variants: StandInVariant[]): Sh
       currency: 'INR',
       items_subtotal_price: total,
       cart_level_discount_applications: [],
-    });
+    };
+  };
+
+  app.get(`${root}cart.js`, (c) => c.json(cartJson()));
+
+  app.post(`${root}cart/update.js`, async (c) => {
+    const body = (await c.req.json().catch(() => undefined)) as { attributes?: Record<string, unknown> } | undefined;
+    for (const [name, value] of Object.entries(body?.attributes ?? {})) {
+      if (value === '' || value === null) delete attributes[name];
+      else attributes[name] = String(value);
+    }
+    for (const check of [...waiting]) check();
+    return c.json(cartJson());
   });
 
-  return { app, adds, itemCount };
+  const linesNow = () => lines.map((l) => ({ id: l.variant.id, quantity: l.quantity, properties: l.properties }));
+  return { app, adds, itemCount, attributes, attributesWhen, lines: linesNow };
 }

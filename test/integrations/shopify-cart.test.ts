@@ -37,6 +37,13 @@ let closeShop: () => Promise<void> = async () => {};
 /** What a Dawn or Horizon page holds for its cart, reduced to what they read from an add. */
 const THEME_SCRIPT = `
   window.Shopify = { routes: { root: '${ROOT}' } };
+  // Shopify's Customer Privacy API as its cookie banner leaves it: the visitor's answer (here from
+  // the page's query, ?consent=yes), and visitorConsentCollected when the visitor answers again.
+  const query = new URLSearchParams(location.search);
+  window.analyticsAllowed = query.get('consent') === 'yes';
+  window.Shopify.customerPrivacy = { analyticsProcessingAllowed: () => window.analyticsAllowed };
+  // This browser's holdout draw (?draw=0.5: treatment under holdout="0.1").
+  if (query.has('draw')) localStorage.setItem('tryon-holdout', query.get('draw'));
   // Dawn's assets/pubsub.js: a classic script's function, on window.
   window.published = [];
   function publish(eventName, data) { window.published.push([eventName, data]); return Promise.resolve(); }
@@ -90,7 +97,11 @@ before(async () => {
         ...product('saree-banarasi', { tryon_enabled: { value: true } }, VARIANTS),
         selected_or_first_available_variant: { id: selected },
       },
-      settings: { endpoint: stack.url, add_to_cart: c.req.query('cart') !== 'off' },
+      settings: {
+        endpoint: stack.url,
+        add_to_cart: c.req.query('cart') !== 'off',
+        holdout: c.req.query('holdout') ?? 'none',
+      },
       assetBase: '/assets/',
     });
     return c.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Banarasi saree</title><script src="/theme.js"></script></head><body>
@@ -143,7 +154,7 @@ describe("the block's Add to cart, against a stand-in of Shopify's cart endpoint
     await dialog.getByRole('status').filter({ hasText: 'Banarasi saree is in your cart.' }).waitFor();
 
     assert.deepEqual(cart.adds.at(-1), {
-      items: [{ id: VARIANTS[1], quantity: 1 }],
+      items: [{ id: VARIANTS[1], quantity: 1, properties: { _tryon: 'saree-banarasi' } }],
       sections: ['cart-icon-bubble'],
       sections_url: '/products/saree-banarasi',
     });
@@ -188,6 +199,56 @@ describe("the block's Add to cart, against a stand-in of Shopify's cart endpoint
     assert.equal(await page.locator('tryon-button').getAttribute('add-to-cart'), null);
     await dialog.getByRole('button', { name: 'Download' }).first().waitFor();
     assert.equal(await dialog.getByRole('button', { name: 'Add to cart', exact: true }).count(), 0);
+  });
+});
+
+describe("the try-on's marks on the cart, with the block's holdout", () => {
+  test('with consent: the cart carries the group and the browser id, the tried-on line its _tryon; withdrawn, the id goes', async (t) => {
+    const { page, errors } = await openShopPage(
+      t,
+      browser,
+      `${shopUrl}/products/saree-banarasi?variant=${VARIANTS[0]}&holdout=0.1&draw=0.5&consent=yes`,
+    );
+    assert.equal(await page.locator('tryon-button').getAttribute('holdout'), '0.1');
+    // Marked at the exposure, before any add: a shopper who adds with the theme's own button counts too.
+    const atExposure = await cart.attributesWhen((a) => Boolean(a['_tryon_group']));
+    const kept = await page.evaluate(() => localStorage.getItem('tryon-browser'));
+    assert.match(kept ?? '', /^[A-Za-z0-9_-]{22}$/, 'a 128-bit base64url id, kept with consent');
+    assert.deepEqual(atExposure, { _tryon_group: 'treatment', _tryon_browser: kept });
+
+    const dialog = await tryOnToResult(page);
+    await dialog.getByRole('button', { name: 'Add to cart', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Added to cart', exact: true }).waitFor();
+    const added = cart.adds.at(-1) as { items: unknown[] };
+    assert.deepEqual(added.items, [{ id: VARIANTS[0], quantity: 1, properties: { _tryon: 'saree-banarasi' } }]);
+    assert.deepEqual(
+      cart.lines().find((line) => line.id === VARIANTS[0] && line.properties['_tryon']),
+      { id: VARIANTS[0], quantity: 1, properties: { _tryon: 'saree-banarasi' } },
+      'the line keeps its mark (an order line property)',
+    );
+    assert.deepEqual(cart.attributes, { _tryon_group: 'treatment', _tryon_browser: kept });
+
+    // The visitor withdraws consent in Shopify's banner: the id is deleted, and the cart keeps only the group.
+    await page.evaluate(() => {
+      (window as unknown as { analyticsAllowed: boolean }).analyticsAllowed = false;
+      document.dispatchEvent(new CustomEvent('visitorConsentCollected', { detail: { analyticsAllowed: false } }));
+    });
+    assert.deepEqual(await cart.attributesWhen((a) => !a['_tryon_browser']), { _tryon_group: 'treatment' });
+    assert.equal(await page.evaluate(() => localStorage.getItem('tryon-browser')), null);
+    assert.deepEqual(errors, []);
+  });
+
+  test('without consent: no id is stored, the cart still carries the group (a held-out browser, no button)', async (t) => {
+    for (const name of Object.keys(cart.attributes)) delete cart.attributes[name];
+    const { page, errors } = await openShopPage(
+      t,
+      browser,
+      `${shopUrl}/products/saree-banarasi?variant=${VARIANTS[0]}&holdout=0.1&draw=0.05`,
+    );
+    assert.deepEqual(await cart.attributesWhen((a) => Boolean(a['_tryon_group'])), { _tryon_group: 'holdout' });
+    assert.equal(await page.evaluate(() => localStorage.getItem('tryon-browser')), null);
+    assert.equal(await page.getByRole('button', { name: 'Try it on' }).count(), 0, 'the holdout never sees the button');
+    assert.deepEqual(errors, []);
   });
 });
 

@@ -384,6 +384,7 @@ describe(
         privacy_url: '/privacy',
         analytics: 'dataLayer',
         add_to_cart: 'yes',
+        holdout: '',
       });
       assert.equal(
         occurrences(after, /id=['"]setting-error-tryon_button_endpoint['"]/),
@@ -411,6 +412,7 @@ describe(
         privacy_url: '/legal/privacy',
         analytics: 'dataLayer',
         add_to_cart: 'yes',
+        holdout: '',
       });
       assert.equal(occurrences(after, /Settings saved\./), 1);
       assert.equal(occurrences(after, /notice-error/), 0);
@@ -432,6 +434,8 @@ describe(
         script_url: '//cdn.evil.example/x.js',
         // "Add to cart" unticked: the form's hidden field alone is posted.
         add_to_cart: 'no',
+        // A holdout share the form does not offer: saved as none.
+        holdout: '0.3',
       });
       assert.deepEqual(await savedOptions(), {
         endpoint: stack.url,
@@ -441,6 +445,7 @@ describe(
         privacy_url: '/legal/privacy',
         analytics: '',
         add_to_cart: 'no',
+        holdout: '',
       });
       for (const code of ['endpoint', 'accent', 'privacy_url', 'script_url']) {
         assert.equal(occurrences(after, new RegExp(`id=['"]setting-error-tryon_button_${code}['"]`)), 1, code);
@@ -914,7 +919,7 @@ describe(
         // Said, for the loopback address: asked, with the token.
         await saveUsage(admin, { url: internal, token, loopback: 'yes' });
         assert.match(await usageHtml(), /Something answers at that address, but not a try-on proxy/);
-        assert.deepEqual(inside.paths, ['/usage']);
+        assert.deepEqual(inside.paths, ['/usage?window=30']);
         assert.deepEqual(inside.authorizations, [`Bearer ${token}`]);
 
         // An Author can use neither the administrator's nonce nor one of their own, nor save the fields.
@@ -939,7 +944,7 @@ describe(
         });
         assert.equal(refused.status, 403);
         assert.deepEqual(await savedUsage(), before);
-        assert.deepEqual(inside.paths, ['/usage'], 'nothing asked for the Author');
+        assert.deepEqual(inside.paths, ['/usage?window=30'], 'nothing asked for the Author');
         assert.deepEqual(await logBeyondCore(), []);
       } finally {
         await inside.close();

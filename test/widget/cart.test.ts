@@ -243,7 +243,9 @@ describe('add to cart from the result', () => {
       cartButton(el)!.click();
       await until(() => cartButton(el)?.textContent?.trim() === 'Added to cart', 'added');
       // The variant tried on, not the product's first variant in cart-id.
-      expect(posted).to.deep.equal([{ items: [{ id: 44871234560002, quantity: 1 }] }]);
+      expect(posted).to.deep.equal([
+        { items: [{ id: 44871234560002, quantity: 1, properties: { _tryon: 'saree-red' } }] },
+      ]);
       expect((await horizon4).cart.totalQuantity).to.equal(3);
       expect((await horizon3).data.itemCount).to.equal(3);
       expect(published.map(([name]) => name)).to.deep.equal(['cart-update']);
@@ -261,7 +263,9 @@ describe('add to cart from the result', () => {
       await tryOn(el);
       cartButton(el)!.click();
       await until(() => cartError(el), 'the failure');
-      expect(posted).to.deep.equal([{ items: [{ id: 44871234560001, quantity: 1 }] }]);
+      expect(posted).to.deep.equal([
+        { items: [{ id: 44871234560001, quantity: 1, properties: { _tryon: 'saree-red' } }] },
+      ]);
       expect(cartError(el)!.textContent!.trim()).to.equal(
         'Could not add Banarasi saree to your cart. Please try again. The maximum quantity of this item is already in your cart.',
       );

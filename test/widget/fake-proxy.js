@@ -508,6 +508,12 @@ async function proxy(ctx, sid, path) {
     return json(ctx, 200, answer);
   }
 
+  // The exposure report of a page with a holdout (POST /exposures): taken, as the proxy takes it.
+  if (ctx.method === 'POST' && path === '/exposures') {
+    ctx.status = 204;
+    return;
+  }
+
   if (ctx.method === 'GET' && (match = /^\/files\/([^/]+)$/.exec(path))) {
     if (config.brokenFiles.includes(match[1])) return fail(ctx, { status: 404, code: 'not_found', retryable: false });
     const counting = config.fileFailsAfter !== null;

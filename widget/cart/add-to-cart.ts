@@ -22,6 +22,8 @@ export interface AddToCartContext extends DialogContext {
   readonly conversions: { addedToCart(subject: TryonSubject, platform: CartPlatform): void };
   /** The outfit on the result, once a piece is added to it ("Complete the look"). */
   readonly outfit: { readonly look: CartLook | undefined };
+  /** The cart's marks (group, browser id) again, on a page running the experiment. */
+  readonly cartMarks?: (platform: 'shopify' | 'woocommerce') => Promise<void>;
 }
 
 /** What the cart reads of an outfit: its lines, its own words, and telling the proxy it is in the cart. */
@@ -111,6 +113,16 @@ export class AddToCart {
     };
   }
 
+  /**
+   * The cart's marks (group, browser id) beside the line's: the page marked the cart at the
+   * exposure already, but the shopper's cart may have been replaced since (an order placed in
+   * another tab). Only on a page running the experiment; a cart that refuses them is said in the
+   * console, and the add goes on.
+   */
+  async #markCart(platform: 'shopify' | 'woocommerce'): Promise<void> {
+    await this.#context.cartMarks?.(platform);
+  }
+
   readonly add = async () => {
     const context = this.#context;
     const platform = context.host.cartPlatform;
@@ -136,18 +148,26 @@ export class AddToCart {
       },
     });
     try {
-      if (platform === 'shopify') await addToShopifyCart(lines.map((line) => line.item!));
+      // Each line is marked with the try-on it was seen in: the base's product, then each piece's.
+      if (platform === 'shopify') await addToShopifyCart(lines.map((line) => ({ id: line.item!, tryon: line.product })));
       if (platform === 'woocommerce') {
         // WooCommerce adds the product, or its variation (the variant tried on) of the product in
         // cart-id; each piece by its variation's (or product's) own id, which its endpoint takes.
         const parent = context.host.cartId?.trim();
+        // The marks first: the form's post leaves the page.
+        await this.#markCart(platform);
         const [first, ...pieces] = lines;
-        for (const piece of pieces) await addToWooCommerceCart(piece.item!, undefined, false);
-        const how = await addToWooCommerceCart(parent || first!.item!, parent ? variant || undefined : undefined);
+        for (const piece of pieces) await addToWooCommerceCart(piece.item!, undefined, piece.product, false);
+        const how = await addToWooCommerceCart(
+          parent || first!.item!,
+          parent ? variant || undefined : undefined,
+          first!.product,
+        );
         // The product form's post is loading the page, where WooCommerce says what it added.
         if (how === 'reloading') return;
       }
       await Promise.all(work);
+      if (platform === 'shopify') await this.#markCart(platform);
       if (this.#cart.requestId !== key) return;
       this.#set({ state: 'added', requestId: key });
       context.announce(look ? look.t('lookAddedNote', { pieces: look.name }) : texts.t('addedToCartNote', { product }));

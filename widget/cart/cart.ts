@@ -13,6 +13,8 @@
 // WooCommerce: its own AJAX add-to-cart (`?wc-ajax=add_to_cart`) where its add-to-cart script is on
 // the page, then its `added_to_cart` jQuery event (fragments refresh the mini-cart); else the
 // product form's post, as a page without that script adds (the page reloads with WooCommerce's notice).
+// Either way the line carries the try-on's mark (cart-marks.ts).
+import { shopifyLineProperties, wooCommerceLineFields } from './cart-marks.js';
 
 /** An add the shop's cart refused or could not be reached for; `reason` is the platform's own words, if any. */
 export class CartError extends Error {
@@ -60,8 +62,18 @@ function dawnCart(): DawnCart | undefined {
     : undefined;
 }
 
-/** Adds one of each Shopify variant in `ids` (one line each, in one request: all or none); resolves with the cart's new item count. */
-export async function addToShopifyCart(ids: string[]): Promise<number> {
+/** A Shopify line to add: the variant's id, and the catalog product it was tried on as (its mark). */
+export interface ShopifyLine {
+  id: string;
+  tryon?: string | undefined;
+}
+
+/**
+ * Adds one of each Shopify variant in `lines` (one line each, in one request: all or none), each
+ * marked with the try-on it was seen in; resolves with the cart's new item count.
+ */
+export async function addToShopifyCart(lines: ShopifyLine[]): Promise<number> {
+  const ids = lines.map((line) => line.id);
   const page = window as ShopifyPage;
   const root = page.Shopify?.routes?.root || '/';
   const dawn = dawnCart();
@@ -71,7 +83,7 @@ export async function addToShopifyCart(ids: string[]): Promise<number> {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify({
-      items: ids.map((each) => ({ id: Number(each), quantity: 1 })),
+      items: lines.map((line) => ({ id: Number(line.id), quantity: 1, ...shopifyLineProperties(line.tryon) })),
       ...(sections.length ? { sections, sections_url: location.pathname } : {}),
     }),
   }).catch(() => {
@@ -164,6 +176,7 @@ interface WooCommercePage {
 export async function addToWooCommerceCart(
   product: string,
   variation: string | undefined,
+  tryon?: string,
   last = true,
 ): Promise<'added' | 'reloading'> {
   const page = window as WooCommercePage;
@@ -171,7 +184,7 @@ export async function addToWooCommerceCart(
   if (!params?.wc_ajax_url && !last) {
     const posted = await fetch(location.href, {
       method: 'POST',
-      body: new URLSearchParams(productFormFields(product, variation)),
+      body: new URLSearchParams(productFormFields(product, variation, tryon)),
       credentials: 'same-origin',
     }).catch(() => {
       throw new CartError();
@@ -180,12 +193,16 @@ export async function addToWooCommerceCart(
     return 'added';
   }
   if (!params?.wc_ajax_url) {
-    postProductForm(product, variation);
+    postProductForm(product, variation, tryon);
     return 'reloading';
   }
   const url = params.wc_ajax_url.replace('%%endpoint%%', 'add_to_cart');
   // WooCommerce's endpoint takes a variation's own id as product_id and finds its parent and attributes.
-  const body = new URLSearchParams({ product_id: variation || product, quantity: '1' });
+  const body = new URLSearchParams({
+    product_id: variation || product,
+    quantity: '1',
+    ...wooCommerceLineFields(tryon),
+  });
   const answer = await fetch(url, {
     method: 'POST',
     body,
@@ -210,23 +227,28 @@ export async function addToWooCommerceCart(
   return 'added';
 }
 
-/** The fields of WooCommerce's product form for one product (or its variation). */
-function productFormFields(product: string, variation: string | undefined): Record<string, string> {
+/** The fields of WooCommerce's product form for one product (or its variation), with the try-on's mark. */
+function productFormFields(
+  product: string,
+  variation: string | undefined,
+  tryon: string | undefined,
+): Record<string, string> {
   return {
     'add-to-cart': product,
     product_id: product,
     quantity: '1',
     ...(variation ? { variation_id: variation } : {}),
+    ...wooCommerceLineFields(tryon),
   };
 }
 
 /** WooCommerce's product form, posted: what a theme without its AJAX script does (a page load). */
-function postProductForm(product: string, variation: string | undefined): void {
+function postProductForm(product: string, variation: string | undefined, tryon: string | undefined): void {
   const form = document.createElement('form');
   form.method = 'post';
   form.action = location.href;
   form.hidden = true;
-  const fields = productFormFields(product, variation);
+  const fields = productFormFields(product, variation, tryon);
   for (const [name, value] of Object.entries(fields)) {
     const input = document.createElement('input');
     input.type = 'hidden';

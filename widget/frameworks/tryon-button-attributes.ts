@@ -70,6 +70,13 @@ export interface TryonButtonAttributes {
    */
   holdout?: string;
   /**
+   * With `holdout`, off Shopify: `allowed` when the shop's consent banner has the visitor's consent
+   * to measurement; then the browser keeps an anonymous id (localStorage `tryon-browser`) that its
+   * exposures and cart carry. Anything else, or none, keeps no id (and deletes one kept before).
+   * On Shopify the Customer Privacy API decides instead. See docs/widget.md.
+   */
+  measurement?: string;
+  /**
    * What the button does when the proxy says the product cannot be tried on today (switched off in
    * the catalog, or the day's budget is spent): `hide` (default) shows no button; `disable` shows
    * it disabled, with the reason in words beside it.

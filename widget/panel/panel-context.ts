@@ -19,6 +19,7 @@ import { MIN_SHORT_SIDE } from '../photo/photo.js';
 import { tryonEvent, tryonSubject } from '../core/events.js';
 import type { TryonEventDetail, TryonEventName } from '../core/events.js';
 import { Conversions } from '../analytics/analytics.js';
+import { markCartAgain } from '../analytics/measurement.js';
 import { Announcer } from './announcer.js';
 import { PhotoChoice } from '../photo/photo-choice.js';
 import type { PanelHost } from '../core/panel-host.js';
@@ -57,6 +58,8 @@ export class PanelContext implements DialogContext {
   /** The live region's words: it follows the session and the shopper's actions. */
   readonly announcer: Announcer;
   readonly conversions: Conversions;
+  /** The cart's marks again at "Add to cart", on a page running the experiment. */
+  readonly cartMarks = (platform: 'shopify' | 'woocommerce') => markCartAgain(this.host, platform);
   /** "Try this colour" and "See all colours". */
   readonly colours: ColourChoice;
   /** "Complete the look": pieces rendered over the result, and the outfit they make. */

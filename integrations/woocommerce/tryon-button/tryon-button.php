@@ -30,6 +30,8 @@ require_once __DIR__ . '/includes/add-to-cart.php';
 require_once __DIR__ . '/includes/product-fields.php';
 require_once __DIR__ . '/includes/proxy-health.php';
 require_once __DIR__ . '/includes/usage.php';
+require_once __DIR__ . '/includes/lift.php';
+require_once __DIR__ . '/includes/orders.php';
 require_once __DIR__ . '/includes/settings-page.php';
 require_once __DIR__ . '/includes/woocommerce-features.php';
 require_once __DIR__ . '/includes/privacy.php';

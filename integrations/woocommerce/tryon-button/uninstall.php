@@ -16,6 +16,7 @@ function tryon_button_uninstall_site(): void {
 	delete_transient( 'tryon_button_proxy_status' );
 	delete_option( 'tryon_button_usage' );
 	delete_transient( 'tryon_button_usage_cache' );
+	delete_option( 'tryon_button_orders_status' );
 }
 
 if ( ! is_multisite() ) {

@@ -14,6 +14,9 @@ const TRYON_BUTTON_OPTION = 'tryon_button_options';
 /** Where the widget may forward its conversion events (the widget's `analytics` attribute). */
 const TRYON_BUTTON_ANALYTICS = array( 'dataLayer' );
 
+/** The holdout shares offered ('' for none): the widget's `holdout` attribute. */
+const TRYON_BUTTON_HOLDOUTS = array( '', '0.05', '0.1', '0.2', '0.5' );
+
 function tryon_button_defaults(): array {
 	return array(
 		'endpoint'    => '/tryon',
@@ -26,6 +29,8 @@ function tryon_button_defaults(): array {
 		'analytics'   => '',
 		// "yes": the try-on's result offers "Add to cart" (WooCommerce's own add-to-cart); "no": it does not.
 		'add_to_cart' => 'yes',
+		// The share of browsers held out of the try-on to measure what it earns ('' none; "0.1" a tenth).
+		'holdout'     => '',
 	);
 }
 
@@ -178,6 +183,10 @@ function tryon_button_sanitize_options( $input ): array {
 	// The form always posts it (a hidden "no" before the checkbox), so absent means "unchanged".
 	if ( isset( $input['add_to_cart'] ) ) {
 		$clean['add_to_cart'] = 'yes' === $input['add_to_cart'] ? 'yes' : 'no';
+	}
+	$holdout = $text( 'holdout' );
+	if ( null !== $holdout ) {
+		$clean['holdout'] = in_array( $holdout, TRYON_BUTTON_HOLDOUTS, true ) ? $holdout : '';
 	}
 	return $clean;
 }

@@ -29,6 +29,10 @@ function tryon_button_privacy_policy_text(): string {
 		__( 'Our links to your photo stop working after [1 hour], and those to your try-on result after [1 day]. "Forget my photo", in the try-on window, makes them unreachable through our site at once. Images you download or share links you give others are yours to keep or delete.', 'tryon-button' ),
 		__( 'We never use the photo for anything else. If we measure how the try-on is used, the events we record (for example that a try-on was started) never contain the photo.', 'tryon-button' ),
 	);
+	// Only with a holdout: what measuring the try-on's lift keeps and sends (orders.php).
+	if ( '' !== tryon_button_options()['holdout'] ) {
+		$paragraphs[] = __( 'To learn whether the try-on helps, a random share of visitors does not see it. Your browser keeps which group it is in, and, only if you allow measurement in our cookie banner, a random identifier that says nothing about you; withdrawing that consent deletes it. Both are added to your cart and order, and when you order or get a refund we tell our try-on server the group, that identifier, the products, quantities and amounts, never your name, address, e-mail or order number.', 'tryon-button' );
+	}
 	$html = '<p class="privacy-policy-tutorial">' . esc_html( $note ) . '</p>';
 	$html .= '<strong class="privacy-policy-tutorial">' . esc_html__( 'Suggested text:', 'tryon-button' ) . ' </strong>';
 	foreach ( $paragraphs as $paragraph ) {

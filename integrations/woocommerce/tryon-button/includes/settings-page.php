@@ -64,6 +64,23 @@ function tryon_button_analytics_row(): void {
 	echo '</fieldset></td></tr>';
 }
 
+function tryon_button_holdout_row(): void {
+	$chosen  = tryon_button_options()['holdout'];
+	$choices = array(
+		''     => __( 'None', 'tryon-button' ),
+		'0.05' => __( '5 % of shoppers', 'tryon-button' ),
+		'0.1'  => __( '10 % of shoppers', 'tryon-button' ),
+		'0.2'  => __( '20 % of shoppers', 'tryon-button' ),
+		'0.5'  => __( '50 % of shoppers', 'tryon-button' ),
+	);
+	echo '<tr><th scope="row"><label for="tryon-button-holdout">' . esc_html__( 'Holdout, to measure lift', 'tryon-button' ) . '</label></th><td>';
+	echo '<select id="tryon-button-holdout" name="' . esc_attr( TRYON_BUTTON_OPTION . '[holdout]' ) . '" aria-describedby="tryon-button-holdout-help">';
+	foreach ( $choices as $value => $label ) {
+		echo '<option value="' . esc_attr( $value ) . '"' . selected( $chosen, $value, false ) . '>' . esc_html( $label ) . '</option>';
+	}
+	echo '</select><p class="description" id="tryon-button-holdout-help">' . esc_html__( 'A random share of browsers never sees the button, so the report below compares orders with and without the try-on. Paid orders and refunds are sent to the proxy with the group (no name, address or e-mail). An anonymous browser id is kept only when your consent banner sets measurement="allowed" on the button.', 'tryon-button' ) . '</p></td></tr>';
+}
+
 /**
  * The status line is filled in after the page has loaded (tryon_button_proxy_status_script): asking
  * the proxy here held the whole page for as long as the proxy took to answer, up to the timeout.
@@ -164,7 +181,9 @@ function tryon_button_render_settings_page(): void {
 	tryon_button_settings_row( 'script_url', __( 'Script URL', 'tryon-button' ), __( 'Empty: the copy bundled with this plugin. Or your CDN\'s tryon-button.js.', 'tryon-button' ) );
 	tryon_button_analytics_row();
 	tryon_button_add_to_cart_row();
+	tryon_button_holdout_row();
 	tryon_button_usage_rows();
+	tryon_button_orders_rows();
 	echo '</table>';
 	submit_button();
 	echo '</form>';

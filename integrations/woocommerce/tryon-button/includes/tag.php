@@ -111,6 +111,11 @@ function tryon_button_tag( array $args ): string {
 		$html .= ' analytics="' . esc_attr( $analytics ) . '"';
 	}
 	$html .= tryon_button_add_to_cart_attributes( $options, (int) ( $args['cart_id'] ?? 0 ) );
+	// The holdout: the widget measures lift itself and marks the cart (orders.php); the visitor's
+	// consent to measurement is the shop's consent banner's to give (the measurement attribute).
+	if ( in_array( $options['holdout'], TRYON_BUTTON_HOLDOUTS, true ) && '' !== $options['holdout'] ) {
+		$html .= ' holdout="' . esc_attr( $options['holdout'] ) . '"';
+	}
 	// An attribute the element reads, not style="…": a strict Content-Security-Policy refuses inline styles.
 	if ( '' !== $accent ) {
 		$html .= ' accent="' . esc_attr( $accent ) . '"';

@@ -53,6 +53,8 @@ function tryon_button_usage_settings(): array {
 		'token'         => $text( 'token' ),
 		'loopback'      => 'yes' === $text( 'loopback' ) ? 'yes' : 'no',
 		'token_cleared' => '1' === $text( 'token_cleared' ) ? '1' : '',
+		// Standard Webhooks' whsec_ secret that signs the orders posted to the proxy (orders.php), sealed like the token.
+		'orders_secret' => $text( 'orders_secret' ),
 	);
 }
 
@@ -76,7 +78,12 @@ function tryon_button_seal_token( string $token ): string {
 
 /** The saved token, '' when none is saved or it cannot be opened (the site's keys changed). */
 function tryon_button_admin_token(): string {
-	$sealed = base64_decode( tryon_button_usage_settings()['token'], true );
+	return tryon_button_open_sealed( tryon_button_usage_settings()['token'] );
+}
+
+/** A value sealed by tryon_button_seal_token(), opened; '' when there is none or it cannot be opened. */
+function tryon_button_open_sealed( string $saved ): string {
+	$sealed = base64_decode( $saved, true );
 	if ( false === $sealed || strlen( $sealed ) <= SODIUM_CRYPTO_SECRETBOX_NONCEBYTES ) {
 		return '';
 	}
@@ -121,6 +128,20 @@ function tryon_button_sanitize_usage( $input ): array {
 			$sealed_here[]  = $clean['token'];
 		} else {
 			tryon_button_refuse( 'tryon_button_usage_token', __( 'Admin token not saved: it is the proxy\'s TRYON_ADMIN_TOKEN, at least 16 characters without spaces.', 'tryon-button' ) );
+		}
+	}
+	if ( ! empty( $input['forget_orders_secret'] ) ) {
+		$clean['orders_secret'] = '';
+	} elseif ( isset( $input['orders_secret'] ) && in_array( $input['orders_secret'], $sealed_here, true ) ) {
+		$clean['orders_secret'] = $input['orders_secret'];
+	} elseif ( isset( $input['orders_secret'] ) && is_scalar( $input['orders_secret'] ) && '' !== trim( (string) $input['orders_secret'] ) ) {
+		$secret = trim( (string) $input['orders_secret'] );
+		$key    = 1 === preg_match( '/^whsec_[A-Za-z0-9+\/]+={0,2}\z/', $secret ) ? base64_decode( substr( $secret, 6 ), true ) : false;
+		if ( false !== $key && strlen( $key ) >= 16 && strlen( $secret ) <= 512 ) {
+			$clean['orders_secret'] = tryon_button_seal_token( $secret );
+			$sealed_here[]          = $clean['orders_secret'];
+		} else {
+			tryon_button_refuse( 'tryon_button_orders_secret', __( 'Orders signing secret not saved: it is the proxy\'s TRYON_ORDERS_SECRET, whsec_ followed by at least 16 bytes in base64.', 'tryon-button' ) );
 		}
 	}
 	// Another proxy or token: what was kept belongs to the old one.
@@ -184,7 +205,7 @@ function tryon_button_usage_is_loopback( string $host ): bool {
  * The usage URL asked on this server's loopback, rebuilt from its parts (so that the transport reads
  * the host that was checked); '' when the URL is not a loopback one, or has a user or password.
  */
-function tryon_button_usage_loopback_url( string $url ): string {
+function tryon_button_usage_loopback_url( string $url, string $route = '/usage' ): string {
 	$parts = wp_parse_url( $url );
 	if ( ! is_array( $parts ) || empty( $parts['host'] ) || isset( $parts['user'] ) || isset( $parts['pass'] ) ) {
 		return '';
@@ -194,7 +215,7 @@ function tryon_button_usage_loopback_url( string $url ): string {
 		return '';
 	}
 	$port = isset( $parts['port'] ) ? ':' . (int) $parts['port'] : '';
-	return $scheme . '://' . strtolower( $parts['host'] ) . $port . rtrim( $parts['path'] ?? '', '/' ) . '/usage';
+	return $scheme . '://' . strtolower( $parts['host'] ) . $port . rtrim( $parts['path'] ?? '', '/' ) . $route;
 }
 
 /**
@@ -216,8 +237,9 @@ function tryon_button_refresh_usage(): array {
 			'Authorization' => 'Bearer ' . $token,
 		),
 	);
-	$loopback = 'yes' === $settings['loopback'] ? tryon_button_usage_loopback_url( $settings['url'] ) : '';
-	$url      = $settings['url'] . '/usage';
+	// The lift report's window: the last 30 days (lift.php shows it).
+	$loopback = 'yes' === $settings['loopback'] ? tryon_button_usage_loopback_url( $settings['url'], '/usage?window=30' ) : '';
+	$url      = $settings['url'] . '/usage?window=30';
 	$kept     = tryon_button_cached_usage();
 	if ( '' !== $loopback ) {
 		// The operator said the listener is on this server, and the address is this server's own.
@@ -327,7 +349,7 @@ function tryon_button_usage_html( array $entry ): string {
 		$html .= '<tr><th scope="row">' . esc_html( $day['date'] ) . '</th><td><span class="tryon-usage-bar" aria-hidden="true" style="width:' . esc_attr( (string) $width ) . '%"></span> ' . esc_html( tryon_button_number( $day['tryons'] ) ) . '</td><td>' . esc_html( tryon_button_number( $day['credits'] ) ) . '</td></tr>';
 	}
 	$html .= '</tbody></table>';
-	return $html;
+	return $html . tryon_button_lift_html( $answer['lift'] ?? null );
 }
 
 function tryon_button_usage_rows(): void {
