@@ -214,7 +214,9 @@ const PARALLEL = 16;
 
 async function runShop(proxy: OrdersProxy, planned: Planned): Promise<Map<number, number>> {
   const statuses = new Map<number, number>();
-  const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  const count = (status: number): void => {
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  };
   const http = poster(proxy.url);
   try {
     await inParallel(planned.exposures, PARALLEL, async (body) =>

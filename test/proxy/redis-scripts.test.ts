@@ -134,7 +134,7 @@ describe('the Redis store’s scripts on Redis Cluster', () => {
     assert.deepEqual(await ledger.usage(), { day: new Date(now).toISOString().slice(0, 10), tryons: 1, credits: 2 });
 
     // The order book: an order (with its browser), its refund, and a window's tally (the union count).
-    const book = store.orderBook(() => now);
+    const book = store.orderBook();
     const day = new Date(now).toISOString().slice(0, 10);
     await book.addExposure(day, 'treatment', 'browser_hash_1');
     const order = {
