@@ -172,6 +172,24 @@ describe('config', () => {
     assert.ok(found.some((p) => p.includes('TRYON_WEBHOOK_SECRET')));
   });
 
+  it('reads the orders secret, and names a malformed one or one without the admin listener', () => {
+    const secret = `whsec_${Buffer.from('an orders secret of 24 b').toString('base64')}`;
+    const admin = { TRYON_ADMIN_TOKEN: 'admin-token-0123456789', TRYON_ADMIN_PORT: '9464' };
+    const config = loadConfig({ ...admin, TRYON_ORDERS_SECRET: secret });
+    assert.equal(config.ordersSecret, secret);
+    assert.match(describeConfig(config), /orders on \(POST \/orders on the admin listener, signed\)/);
+    assert.ok(
+      problems({ ...admin, TRYON_ORDERS_SECRET: 'nope' }).some((p) =>
+        p.includes('TRYON_ORDERS_SECRET must look like whsec_'),
+      ),
+    );
+    assert.ok(
+      problems({ TRYON_ORDERS_SECRET: secret }).some((p) =>
+        p.includes('TRYON_ORDERS_SECRET is set but TRYON_ADMIN_TOKEN is not'),
+      ),
+    );
+  });
+
   it('reads the trusted proxies as a hop count or an address list, and names a malformed one', () => {
     assert.deepEqual(loadConfig({}).trustProxy, { kind: 'none' });
     assert.deepEqual(loadConfig({ TRYON_TRUST_PROXY: 'true' }).trustProxy, { kind: 'hops', hops: 1 });

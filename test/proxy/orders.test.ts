@@ -7,9 +7,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { connectRedisStore } from '../../proxy/store/redis.js';
+import { createProxy } from '../../proxy/app.js';
+import { CATALOG, SECRET } from './stack.js';
 import { SHARED_STORE_KINDS, sharedStores } from './stores.js';
 import {
   ADMIN_TOKEN,
+  ORIGIN,
+  SHOPIFY_SECRET,
   browserId,
   liftOf,
   postExposure,
@@ -264,6 +269,71 @@ describe('orders in, on one proxy (memory store)', () => {
     assert.ok(lift.difference.low! <= lift.difference.points! && lift.difference.points! <= lift.difference.high!);
   });
 });
+
+describe('behind the App Proxy', () => {
+  it('serves POST /shopify/webhooks without an App Proxy signature (Shopify calls it directly), verified by its HMAC under the same secret; /exposures still needs one', async () => {
+    const app = createProxy({
+      apiKey: 'sk_test_orders',
+      baseUrl: 'http://127.0.0.1:9',
+      secret: SECRET,
+      allowedOrigins: [ORIGIN],
+      catalog: CATALOG,
+      readAsset: async () => new Uint8Array(),
+      clientAddress: () => '127.0.0.1',
+      log: () => {},
+      shopifyAppProxy: { secret: SHOPIFY_SECRET },
+    });
+    const raw = JSON.stringify(shopifyOrder({ id: 860001, total: '100.00', group: 'holdout', lines: [SCARF] }));
+    const post = (hmac: string) =>
+      app.request('/shopify/webhooks', {
+        method: 'POST',
+        headers: {
+          'x-shopify-topic': 'orders/create',
+          'x-shopify-webhook-id': randomUUID(),
+          'x-shopify-hmac-sha256': hmac,
+        },
+        body: raw,
+      });
+    const signed = await post(shopifyHmac(raw));
+    assert.equal(signed.status, 200);
+    assert.deepEqual(await signed.json(), { counted: true });
+    const forged = await post(shopifyHmac(raw, 'another-apps-secret-0123456789'));
+    assert.equal(forged.status, 401);
+    const exposure = await app.request('/exposures', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ORIGIN },
+      body: JSON.stringify({ product: 'kurta-indigo', group: 'holdout' }),
+    });
+    assert.equal(exposure.status, 401, 'a page route still needs the App Proxy signature');
+  });
+});
+
+if (SHARED_STORE_KINDS.includes('redis')) {
+  describe('orders while the store cannot be reached', () => {
+    it('answers 503 (so Shopify and the plugin retry) and counts nothing, never 500', async (t) => {
+      // A Redis that is not there: every operation fails at once (no offline queue).
+      const store = await connectRedisStore('redis://127.0.0.1:1', { waitMs: 50, commandTimeoutMs: 500 });
+      const proxy = await startOrdersProxy(store);
+      t.after(async () => {
+        await proxy.close();
+        await store.close();
+      });
+      const order = shopifyOrder({ id: 850001, total: '100.00', group: 'treatment', lines: [SCARF] });
+      const shopify = await postShopify(proxy.url, 'orders/create', order);
+      assert.equal(shopify.status, 503);
+      assert.equal(((await shopify.json()) as { error: { code: string } }).error.code, 'store_unavailable');
+      const paid = {
+        type: 'order.paid',
+        timestamp: new Date().toISOString(),
+        data: { order: 'wc_2', currency: 'INR', total: '1.00', group: null, browser: null, lines: [] },
+      };
+      const plugin = await postPluginEvent(proxy.adminUrl!, paid);
+      assert.equal(plugin.status, 503);
+      assert.equal(((await plugin.json()) as { error: { code: string } }).error.code, 'store_unavailable');
+      assert.equal((await postExposure(proxy.url, { product: 'kurta-indigo', group: 'holdout' })).status, 503);
+    });
+  });
+}
 
 for (const kind of SHARED_STORE_KINDS) {
   describe(`orders on two instances sharing the ${kind} store`, () => {

@@ -133,6 +133,33 @@ describe('the Redis store’s scripts on Redis Cluster', () => {
     await ledger.settle('key_accepted', 'refused');
     assert.deepEqual(await ledger.usage(), { day: new Date(now).toISOString().slice(0, 10), tryons: 1, credits: 2 });
 
+    // The order book: an order (with its browser), its refund, and a window's tally (the union count).
+    const book = store.orderBook();
+    const day = new Date(now).toISOString().slice(0, 10);
+    await book.addExposure(day, 'treatment', 'browser_hash_1');
+    const order = {
+      delivery: 'shopify:d1',
+      order: 'order_hash_1',
+      day,
+      counters: { 'o:treatment': 1, 'l:t:501': 2 },
+      browser: { group: 'treatment' as const, hash: 'browser_hash_1' },
+      entry: { d: day, l: { line1: ['501', 2, 1, 0] as ['501', number, 1, number] } },
+    };
+    assert.equal(await book.addOrder(order), 'counted');
+    assert.equal(await book.addOrder(order), 'duplicate');
+    const refund = {
+      delivery: 'shopify:d2',
+      order: 'order_hash_1',
+      refund: 'refund_hash_1',
+      lines: [{ key: 'line1', product: '501', quantity: 1, triedOn: true }],
+    };
+    assert.equal(await book.addRefund(refund), 'counted');
+    const tally = await book.tally([day]);
+    assert.deepEqual(
+      [tally.exposedBrowsers.treatment, tally.orderingBrowsers.treatment, tally.counters['f:t:501']],
+      [1, 1, 1],
+    );
+
     // MONITOR may lag the answers: a marker shows everything before it has been heard.
     const marker = `done-${now}`;
     const done = new Promise<void>((resolve) => {

@@ -2,7 +2,7 @@
 // (Miniflare from npm) against the real sandbox over loopback.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -37,6 +37,7 @@ import {
   type TryonAnswer,
 } from './stack.js';
 import { readEvents } from './sse.js';
+import { ORDERS_SECRET, postPluginEvent } from './shop-orders.js';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const ORIGIN = 'https://shop.example';
@@ -354,7 +355,11 @@ describe('the proxy in workerd', () => {
 
   it('GET /usage answers the operator with TRYON_ADMIN_TOKEN bound, to that token only; /metrics is never served', async () => {
     const token = 'usage-token-for-workers-0123456789';
-    const admin = await serveMore({ TRYON_ADMIN_TOKEN: token, TRYON_DAILY_TRYONS: 7 });
+    const admin = await serveMore({
+      TRYON_ADMIN_TOKEN: token,
+      TRYON_DAILY_TRYONS: 7,
+      TRYON_ORDERS_SECRET: ORDERS_SECRET,
+    });
     const unknown = await call(`${admin.url}/no-such-page`);
     assert.equal(unknown.status, 404);
     const notFound = await unknown.text();
@@ -367,6 +372,23 @@ describe('the proxy in workerd', () => {
     assert.equal(body.days[0]!.date, new Date().toISOString().slice(0, 10));
     assert.equal(body.budget.dailyTryons, 7);
     assert.equal(body.budget.tryonsLeft, 7 - body.days[0]!.tryons);
+    // The plugin's orders reach the Worker's own address too, to the token and signed; /usage has the lift.
+    const paid = {
+      type: 'order.paid',
+      timestamp: new Date().toISOString(),
+      data: { order: 'wc_worker_1', currency: 'INR', total: '500.00', group: 'holdout', browser: null, lines: [] },
+    };
+    const webhookId = `msg_${randomUUID()}`;
+    assert.equal((await postPluginEvent(admin.url, paid, { token, webhookId })).status, 204);
+    assert.deepEqual(await (await postPluginEvent(admin.url, paid, { token, webhookId })).json(), { duplicate: true });
+    assert.equal((await postPluginEvent(admin.url, paid, { token: 'not-the-token-at-all-000' })).status, 401);
+    const withLift = await call(`${admin.url}/usage?window=7`, { headers: { authorization: `Bearer ${token}` } });
+    const lift = (
+      (await withLift.json()) as {
+        lift: { window: number; orders: { holdout: number }; holdout: { ordering: number } };
+      }
+    ).lift;
+    assert.deepEqual([lift.window, lift.orders.holdout, lift.holdout.ordering], [7, 1, 1]);
     const metrics = await call(`${admin.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
     assert.deepEqual([metrics.status, await metrics.text()], [404, notFound]);
     // Without the token binding /usage is any unknown path.
