@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { ProxyError } from '../http/errors.js';
 import { rateLimit } from '../limits/rate-limit.js';
 import { retentionOf } from '../tryons/consent-log.js';
-import { fullBodyOf, modelOf, variantList, type ProductEntry } from '../catalog/catalog.js';
+import { fullBodyOf, modelOf, productAsVariant, variantList, type ProductEntry } from '../catalog/catalog.js';
 import { productImageOf } from '../tryons/upstream-body.js';
 import { colourDraftsOf, firstLookOf } from '../tryons/first-look.js';
 import { availabilityOf } from '../tryons/availability.js';
@@ -19,12 +19,27 @@ type ProductServices = Pick<
   'client' | 'findProduct' | 'garmentFiles' | 'limits' | 'prices' | 'publicUrl' | 'reads' | 'spend' | 'times'
 >;
 
+/**
+ * The product's variants, each with its swatch: the URL of its own garment image (or reference
+ * person), served below, which the widget shows beside a result whose colours may differ.
+ */
+function variantsWithSwatches(product: ProductEntry, base: string): { id: string; name: string; swatch: string }[] {
+  return variantList(product).map((variant) => ({ ...variant, swatch: imageUrl(base, product, variant.id) }));
+}
+
+/** Where this proxy serves a product's picture (its garment image, or the reference person), or one variant's. */
+function imageUrl(base: string, product: ProductEntry, variant?: string): string {
+  return `${base}/${encodeURIComponent(product.id)}/image${variant ? `?variant=${encodeURIComponent(variant)}` : ''}`;
+}
+
 /** The pieces a product lists that can be tried on now, in the catalog's order. */
 async function pairsOf(
   services: ProductServices,
   product: ProductEntry,
   base: string,
-): Promise<{ product: string; name: string; image: string; variants: { id: string; name: string }[] }[]> {
+): Promise<
+  { product: string; name: string; image: string; variants: { id: string; name: string; swatch: string }[] }[]
+> {
   const pieces = await Promise.all(
     (product.pairsWith ?? []).map(async (id) => {
       // A shop's own lookup may not know a piece it lists: it is left out, as an unavailable one is.
@@ -33,8 +48,8 @@ async function pairsOf(
       return {
         product: piece.id,
         name: piece.name ?? piece.id,
-        image: `${base}/${encodeURIComponent(piece.id)}/image`,
-        variants: variantList(piece),
+        image: imageUrl(base, piece),
+        variants: variantsWithSwatches(piece, base),
       };
     }),
   );
@@ -60,8 +75,10 @@ export function productRoutes(services: ProductServices): Hono<ProxyEnv> {
       views: product.views,
       video: product.video !== undefined,
       tier: product.tier,
-      // Always a list ([] when the product has none), so a client needs no second case.
-      variants: variantList(product),
+      // Always a list ([] when the product has none), so a client needs no second case; each with
+      // its swatch, as the product has its own: the picture a result's colours are checked against.
+      variants: variantsWithSwatches(product, base),
+      swatch: imageUrl(base, product),
       // The shop's models the product may be seen on ("See it on a model"); [] when none.
       models: (product.models ?? []).map((model) => ({
         id: model.id,
@@ -85,13 +102,16 @@ export function productRoutes(services: ProductServices): Hono<ProxyEnv> {
       ...(await availabilityOf(services, product)),
     });
   });
-  // A piece's picture for "Complete the look": the catalog's image of it (its garment, or the
-  // reference person wearing it), served from here so the catalog's path never reaches the browser.
+  // A product's picture (a piece's for "Complete the look", a swatch beside a result whose colours
+  // may differ): the catalog's image of it or of one variant (its garment, or the reference person
+  // wearing it), served from here so the catalog's path never reaches the browser.
   app.get('/:product/image', reads, async (c) => {
     const product = await services.findProduct(c.req.param('product'));
     if (!product || product.enabled === false)
       throw new ProxyError(404, 'unknown_product', 'This product has no try-on.');
-    const { bytes, contentType } = await services.garmentFiles.picture(productImageOf(product).path);
+    const chosen = productAsVariant(product, c.req.query('variant') || undefined);
+    if (!chosen) throw new ProxyError(404, 'unknown_variant', 'This product has no such variant.');
+    const { bytes, contentType } = await services.garmentFiles.picture(productImageOf(chosen).path);
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
       'content-type': contentType,
       'cache-control': 'public, max-age=3600',

@@ -73,6 +73,16 @@ describe("the check against the product, as the demo shop's shopper sees it", ()
         })
         .waitFor();
       assert.equal(await checked.count(), 0, 'no "checked" beside a render that differs');
+      // Beside it, the colour the shopper would receive: the tried variant's own garment picture, loaded.
+      const swatch = dialog.getByRole('img', { name: `Product photo of ${SAREE.name}`, exact: true });
+      await swatch.waitFor();
+      const drawn = await swatch.evaluate((element) => {
+        const image = element as HTMLImageElement;
+        const url = new URL(image.src);
+        return { width: image.naturalWidth, src: url.pathname + url.search };
+      });
+      assert.ok(drawn.width > 0, 'the garment picture loaded');
+      assert.equal(drawn.src, `/tryon/products/${SAREE.id}/image?variant=marigold`);
       const both = await heard();
       assert.deepEqual(
         both.map((h) => h.verdict),

@@ -86,7 +86,12 @@ describe('outfits: a piece over a finished try-on', () => {
 
   it('GET /products lists the available pairs, shaped like the product’s own variants, with a picture', async () => {
     const lehenga = (await (await fetch(`${stack.url}/products/lehenga-emerald`)).json()) as {
-      pairs: { product: string; name: string; image: string; variants: { id: string; name: string }[] }[];
+      pairs: {
+        product: string;
+        name: string;
+        image: string;
+        variants: { id: string; name: string; swatch: string }[];
+      }[];
     };
     assert.deepEqual(
       lehenga.pairs.map((p) => [p.product, p.name, p.variants]),
@@ -95,8 +100,8 @@ describe('outfits: a piece over a finished try-on', () => {
           'dupatta-gota',
           'Rose gota dupatta',
           [
-            { id: 'rose', name: 'Rose' },
-            { id: 'saffron', name: 'Saffron' },
+            { id: 'rose', name: 'Rose', swatch: '/products/dupatta-gota/image?variant=rose' },
+            { id: 'saffron', name: 'Saffron', swatch: '/products/dupatta-gota/image?variant=saffron' },
           ],
         ],
         ['stole-zari', 'stole-zari', []],
@@ -107,6 +112,10 @@ describe('outfits: a piece over a finished try-on', () => {
     assert.equal(picture.headers.get('content-type'), 'image/png');
     const { dominant } = await sharp(Buffer.from(await picture.arrayBuffer())).stats();
     assert.ok(dominant.r > 180 && dominant.g < 120, `the dupatta's own picture, rose: ${JSON.stringify(dominant)}`);
+    // A colour's swatch is that colour's own picture.
+    const saffron = await fetch(absolute(stack, lehenga.pairs[0]!.variants[1]!.swatch));
+    const saffronColour = (await sharp(Buffer.from(await saffron.arrayBuffer())).stats()).dominant;
+    assert.ok(saffronColour.g > dominant.g + 30, `saffron, not rose: ${JSON.stringify(saffronColour)}`);
     // A switched-off piece is not offered; a product without pieces lists none.
     const dress = (await (await fetch(`${stack.url}/products/dress-aline-indigo`)).json()) as { pairs: unknown[] };
     assert.deepEqual(dress.pairs, []);

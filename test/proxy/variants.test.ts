@@ -118,15 +118,33 @@ describe('variants in GET /products', () => {
     await stack.close();
   });
 
-  it("lists a product's variants as [{id, name}] in catalog order, and [] for a product without", async () => {
+  it("lists a product's variants as [{id, name, swatch}] in catalog order, and [] for a product without", async () => {
     const saree = (await (await fetch(`${stack.url}/products/saree-bengali`)).json()) as {
       variants: unknown;
       garment: unknown;
+      swatch: string;
     };
     assert.deepEqual(saree.variants, [
-      { id: 'sindoor-red', name: 'Sindoor red' },
-      { id: '44871234567890', name: 'Ivory, nivi drape' },
+      { id: 'sindoor-red', name: 'Sindoor red', swatch: '/products/saree-bengali/image?variant=sindoor-red' },
+      {
+        id: '44871234567890',
+        name: 'Ivory, nivi drape',
+        swatch: '/products/saree-bengali/image?variant=44871234567890',
+      },
     ]);
+    assert.equal(saree.swatch, '/products/saree-bengali/image');
+    // Each swatch is that variant's own garment image (a variant without one shows the product's).
+    const swatch = async (path: string) => Buffer.from(await (await fetch(new URL(path, stack.url))).arrayBuffer());
+    const assets = (file: string) => readFile(join(stack.assetsDir, file));
+    assert.ok((await swatch(saree.swatch)).equals(await assets('garments/bengali-ivory.png')));
+    assert.ok(
+      (await swatch('/products/saree-bengali/image?variant=sindoor-red')).equals(
+        await assets('garments/bengali-sindoor.png'),
+      ),
+    );
+    const unknown = await fetch(new URL('/products/saree-bengali/image?variant=emerald', stack.url));
+    assert.equal(unknown.status, 404);
+    assert.equal(((await unknown.json()) as { error: { code: string } }).error.code, 'unknown_variant');
     // The product's own garment, not a variant's.
     assert.deepEqual(saree.garment, { category: 'saree', subtype: 'bengali' });
     const dress = (await (await fetch(`${stack.url}/products/dress-aline-indigo`)).json()) as { variants: unknown };
@@ -310,7 +328,9 @@ describe("variants from a shop's own lookup function", () => {
 
   it('lists and uses the variants it returns', async () => {
     const product = (await (await fetch(`${stack.url}/products/kurta-cotton`)).json()) as { variants: unknown };
-    assert.deepEqual(product.variants, [{ id: '7001', name: 'Sindoor' }]);
+    assert.deepEqual(product.variants, [
+      { id: '7001', name: 'Sindoor', swatch: '/products/kurta-cotton/image?variant=7001' },
+    ]);
     await tryonOf(stack, { product: 'kurta-cotton', photo: await photoHandle(stack), variant: '7001' });
     const file = await upstreamFile(stack, String(submitted.at(-1)!.garment_image));
     assert.ok(file.equals(await readFile(join(stack.assetsDir, 'garments/bengali-sindoor.png'))));
