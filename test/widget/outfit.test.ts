@@ -303,16 +303,17 @@ describe('complete the look', () => {
       }
       expect(shopify).to.deep.equal([
         {
+          // Each line marked with the try-on it was seen in: the base's product, then the piece's.
           items: [
-            { id: 4401, quantity: 1 },
-            { id: 4403, quantity: 1 },
+            { id: 4401, quantity: 1, properties: { _tryon: 'lehenga' } },
+            { id: 4403, quantity: 1, properties: { _tryon: 'dupatta-gota' } },
           ],
         },
       ]);
       // The pieces first (a variation's own id is WooCommerce's product_id), the product in cart-id with its variation last.
       expect(woo.map((body) => Object.fromEntries(new URLSearchParams(body)))).to.deep.equal([
-        { product_id: '4403', quantity: '1' },
-        { product_id: '4401', quantity: '1' },
+        { product_id: '4403', quantity: '1', tryon: 'dupatta-gota' },
+        { product_id: '4401', quantity: '1', tryon: 'lehenga' },
       ]);
     } finally {
       window.fetch = original;
