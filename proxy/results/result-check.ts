@@ -4,10 +4,12 @@
 // calls it when upstream says a try-on succeeded, and writes `succeeded` only with what it answers:
 // check before succeeded, so no shopper ever sees a succeeded result whose check has not run.
 //
-// Once per try-on across instances: the board's poll right makes one instance at a time read a
-// try-on, and the store's one finishing write makes exactly one write of the checked result count
-// (finished(): the log line, the usage book). Two instances that both check (a webhook and a poll
-// crossing) write the same verdict; the second write loses to the first.
+// Once per try-on in a process: a caller that finds the result done while its check runs (a poll
+// whose right ran out meanwhile, a webhook crossing it) waits for that check (the board's). Across
+// instances the poll right makes one instance at a time read a try-on, but two may still check
+// (a slow check outlives the right): their verdicts may differ (one past its CPU budget), so the
+// store's one finishing write decides, every instance answers what it stored, and only that write
+// counts (finished(): the log line, the usage book).
 //
 // A rerender is one new try-on of the differing views, charged like any: reserved in the spend
 // ledger (daily try-ons and credits, the photo's and the client's caps) under an idempotency key

@@ -49,6 +49,11 @@ interface Local {
   signature?: string;
   /** Status last sent to this instance's listeners (a late fan-out message must not undo it). */
   delivered?: TryonSnapshot;
+  /**
+   * The check of the try-on's result and its write, while they run: a webhook or a forced read
+   * that finds upstream done meanwhile waits for them instead of checking the same result again.
+   */
+  finishing?: Promise<StatusRecord>;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -134,7 +139,8 @@ export class TryonStatusBoard {
   /** Drops what this instance keeps about a try-on nobody here listens to or reads. */
   private release(jobId: string): void {
     const local = this.local.get(jobId);
-    if (local && local.listeners.size === 0 && !local.inflight && !local.loop) this.local.delete(jobId);
+    if (local && local.listeners.size === 0 && !local.inflight && !local.finishing && !local.loop)
+      this.local.delete(jobId);
   }
 
   /** The current status: from the store if fresh (or final), else one shared upstream read. */
@@ -206,9 +212,19 @@ export class TryonStatusBoard {
         }
         snapshot = ended;
       }
-      // Checked before it is written: the store's succeeded is always a checked one.
+      // Checked before it is written: the store's succeeded is always a checked one. Once per
+      // process: a caller that comes while a check runs (its poll right ran out, a webhook crossed
+      // it) or after it was written answers that one, so no second verdict is ever made here.
       if (snapshot.status === 'succeeded' && results && !snapshot.fidelity) {
-        snapshot = await results.checked(jobId, record, snapshot);
+        const running = this.finished.get(jobId) ?? local.finishing;
+        if (running) return this.marked(jobId, await running, flags);
+        const unchecked = snapshot;
+        const finishing = (async () =>
+          this.write(jobId, await results.checked(jobId, record, unchecked), flags))().finally(() => {
+          if (local.finishing === finishing) local.finishing = undefined;
+        });
+        local.finishing = finishing;
+        return finishing;
       }
       return this.write(jobId, snapshot, flags);
     })();
@@ -218,6 +234,13 @@ export class TryonStatusBoard {
     });
     local.inflight = tracked;
     return tracked;
+  }
+
+  /** The marks a caller brought (a webhook's `pushed`), kept on a record another caller wrote. */
+  private async marked(jobId: string, record: StatusRecord, flags: Partial<StatusRecord>): Promise<StatusRecord> {
+    if ((!flags.pushed || record.pushed) && (!flags.ownEvents || record.ownEvents)) return record;
+    const written = await this.store.writeStatus(jobId, { snapshot: record.snapshot, ...flags }, this.keepMs);
+    return written.record;
   }
 
   /** Writes a snapshot through the store, and tells this instance's listeners and the others. */
