@@ -140,7 +140,17 @@ export function paletteOf(bytes: Uint8Array): GarmentPalette {
   return palette;
 }
 
+/**
+ * Pieces worn over another garment (a dupatta, a stole, an open jacket): the check compares one
+ * garment's colours with the whole clothed figure and cannot tell the piece from what is beneath
+ * it, so it would call every faithful render of one `differs`. Such a try-on is `unchecked`
+ * (reason `worn_over`), as is any piece put over an earlier result (the proxy's result check).
+ */
+export const WORN_OVER: readonly string[] = ['dupatta', 'stole', 'jacket', 'shawl'];
+
 export function checkFidelity(input: FidelityInput): Promise<Fidelity> {
+  if (WORN_OVER.includes(input.category.toLowerCase()))
+    return Promise.resolve({ verdict: 'unchecked', views: [], reason: 'worn_over' });
   return Promise.resolve(check(input));
 }
 

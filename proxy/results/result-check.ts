@@ -111,6 +111,8 @@ export class ResultChecks implements ResultCheck {
     if (!product) return { ...snapshot, fidelity: unchecked('product_gone') };
     const settings = product.fidelity ?? fidelityOf();
     if (!settings.check) return { ...snapshot, fidelity: unchecked('check_off') };
+    // A piece over an earlier result shows that result's garment too: nothing the check could claim (WORN_OVER).
+    if (plan.over) return { ...snapshot, fidelity: unchecked('worn_over') };
     const fidelity = await this.check(jobId, plan, product, snapshot.outputs);
     if (fidelity.verdict !== 'differs' || settings.onDiffers !== 'rerender') return { ...snapshot, fidelity };
     return this.startRerender(plan, product, snapshot, fidelity, settings.rerenderProvider);

@@ -216,6 +216,7 @@ async function submitAll(
             personFileId: photo.fileId,
             keepUntil: photo.expiresAt * 1000,
             key: each.key,
+            ...(photo.output ? { over: true as const } : {}),
           }
         : undefined;
     await services.board.seed(job, { product: each.product.id, tier: each.product.tier }, plan);

@@ -39,6 +39,8 @@ export interface TryonPlan {
   keepUntil: number;
   /** The try-on's upstream idempotency key: a rerender's key is made from it, so every instance makes the same one. */
   key: string;
+  /** A piece put over an earlier result (`over`): its result holds more than its own garment, and is not checked. */
+  over?: true | undefined;
 }
 
 export interface StatusWrite {

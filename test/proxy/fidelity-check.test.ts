@@ -164,6 +164,9 @@ describe('the check on one garment: output checks and unchecked answers', () => 
       [{ views: [{ view: 'front', bytes: null, contentType: 'image/jpeg' }] }, /^front: output_unavailable$/],
       [{ garment: { bytes: webp, contentType: 'image/webp' } }, /^garment_unreadable_format$/],
       [{ cpuBudgetMs: 0 }, /^over_budget$/],
+      // A piece worn over another garment: its colours cannot be told from what is beneath it.
+      [{ category: 'dupatta' }, /^worn_over$/],
+      [{ category: 'Stole' }, /^worn_over$/],
     ];
     for (const [change, reason] of cases) {
       const fidelity: Fidelity = await checkFidelity({ ...input, ...change });

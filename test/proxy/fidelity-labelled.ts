@@ -16,6 +16,7 @@ import { shopperPhotoSvg } from '../../demo/shop/drawings.js';
 import { drawShopImages } from '../../demo/shop/images.js';
 import { loadShopCatalog } from '../../demo/shop/tryon-catalog.js';
 import { parseCatalog, productAsVariant } from '../../proxy/catalog/catalog.js';
+import { WORN_OVER } from '../../proxy/fidelity/check.js';
 import { renderFront, renderView } from '../../sandbox/drawing/render.js';
 import { misdrawnFront } from '../../sandbox/drawing/misdrawn.js';
 import type { Misdraw } from '../../sandbox/drawing/misdrawn.js';
@@ -68,6 +69,8 @@ export async function labelledSet(): Promise<LabelledGarment[]> {
     const garments: LabelledGarment[] = [];
     let turn = 0;
     for (const product of catalog.values()) {
+      // A piece worn over another garment is never checked (WORN_OVER): not part of what the check is judged on.
+      if (WORN_OVER.includes(product.garment.category)) continue;
       for (const variantId of Object.keys(product.variants ?? {})) {
         const entry = productAsVariant(product, variantId)!;
         const fromPerson = entry.mode === 'person_to_person';

@@ -142,6 +142,8 @@ describe('outfits: a piece over a finished try-on', () => {
     assert.ok(status.preview, 'a first look beside the piece');
     assert.ok(['queued', 'processing', 'succeeded'].includes(status.preview.status), status.preview.status);
     assert.deepEqual(status.pieces, layered.pieces);
+    // The result shows the lehenga too: nothing is claimed of its colours, never "true".
+    assert.deepEqual((status as { fidelity?: unknown }).fidelity, { verdict: 'unchecked', views: [] });
     const file = await fetch(absolute(stack, status.outputs[0]!.url));
     assert.equal(file.status, 200);
 

@@ -149,7 +149,8 @@ export class AddToCart {
     });
     try {
       // Each line is marked with the try-on it was seen in: the base's product, then each piece's.
-      if (platform === 'shopify') await addToShopifyCart(lines.map((line) => ({ id: line.item!, tryon: line.product })));
+      if (platform === 'shopify')
+        await addToShopifyCart(lines.map((line) => ({ id: line.item!, tryon: line.product })));
       if (platform === 'woocommerce') {
         // WooCommerce adds the product, or its variation (the variant tried on) of the product in
         // cart-id; each piece by its variation's (or product's) own id, which its endpoint takes.
