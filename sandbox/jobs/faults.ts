@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { newId } from '../api/ids.js';
 import { views } from '../api/tryon-request.js';
 import type { JobOutcome } from './job.js';
-import type { Misdraw } from '../drawing/misdrawn.js';
+import type { Misdraw } from './misdrawn.js';
 
 /** A colour drift's strength when the fault names none: plainly visible, as the field's drifts are. */
 export const DEFAULT_DRIFT = 12;

@@ -5,7 +5,7 @@
 import type { StoredFile } from '../files/store.js';
 import type { Tier } from '../api/tiers.js';
 import type { RenderLabels } from '../drawing/picture.js';
-import type { Misdraw } from '../drawing/misdrawn.js';
+import type { Misdraw } from './misdrawn.js';
 import { defaultSubtype } from '../api/tryon-request.js';
 import type { ImageRequest, VideoRequest, View } from '../api/tryon-request.js';
 import type { Workspace } from './workspaces.js';

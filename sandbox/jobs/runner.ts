@@ -9,8 +9,8 @@ import type { Job, JobEvent, JobOutcome, JobStatus, JobType, Output } from './jo
 import { renderFront, renderOver, renderView } from '../drawing/render.js';
 import { KeptFronts, KeptResults } from '../drawing/kept-fronts.js';
 import type { Front } from '../drawing/picture.js';
-import { misdrawnFront } from '../drawing/misdrawn.js';
-import type { Misdraw } from '../drawing/misdrawn.js';
+import { misdrawnFront } from './misdrawn.js';
+import type { Misdraw } from './misdrawn.js';
 import { renderVideo } from '../drawing/video.js';
 import { drawSeconds, durations, latency } from '../api/tiers.js';
 import type { FileStore, StoredFile } from '../files/store.js';

@@ -14,7 +14,7 @@ import { products } from '../../demo/shop/products.js';
 import { checkFidelity } from '../../proxy/fidelity/check.js';
 import type { Fidelity, FidelityInput } from '../../proxy/fidelity/check.js';
 import { deltaE2000 } from '../../proxy/fidelity/colour.js';
-import { deltaE2000 as sandboxDeltaE, driftOf, labOf } from '../../sandbox/drawing/misdrawn.js';
+import { deltaE2000 as sandboxDeltaE, driftOf, labOf } from '../../sandbox/jobs/misdrawn.js';
 import { renderFront, renderView } from '../../sandbox/drawing/render.js';
 
 // [L1, a1, b1, L2, a2, b2, ΔE00]

@@ -1,7 +1,7 @@
 // The labelled set the fidelity check is measured on: renders the sandbox makes of the demo's
 // products (every variant's garment image, as the proxy sends it upstream) on two shoppers (the
 // demo's drawn shopper and its sample photo), faithful ones in every view and each drawn failure
-// (sandbox/drawing/misdrawn.ts, the faults' own drawing) at several strengths, each labelled with
+// (sandbox/jobs/misdrawn.ts, the faults' own drawing) at several strengths, each labelled with
 // what it is. Rendered in-process through the sandbox's own render functions rather than over HTTP:
 // the same pixels, without the jobs' clocks. Shared by the labelled-set test and the bench.
 //
@@ -18,8 +18,8 @@ import { loadShopCatalog } from '../../demo/shop/tryon-catalog.js';
 import { parseCatalog, productAsVariant } from '../../proxy/catalog/catalog.js';
 import { WORN_OVER } from '../../proxy/fidelity/check.js';
 import { renderFront, renderView } from '../../sandbox/drawing/render.js';
-import { misdrawnFront } from '../../sandbox/drawing/misdrawn.js';
-import type { Misdraw } from '../../sandbox/drawing/misdrawn.js';
+import { misdrawnFront } from '../../sandbox/jobs/misdrawn.js';
+import type { Misdraw } from '../../sandbox/jobs/misdrawn.js';
 import type { Front } from '../../sandbox/drawing/picture.js';
 import { views as allViews, type View } from '../../sandbox/api/tryon-request.js';
 

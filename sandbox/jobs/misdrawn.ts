@@ -9,7 +9,7 @@
 // sandbox's own, not the proxy's: the sandbox stands in for a service apart and imports nothing
 // of the proxy but the one file type module its build bundles.
 import type { View } from '../api/tryon-request.js';
-import type { Colour, Front } from './picture.js';
+import type { Colour, Front } from '../drawing/picture.js';
 
 export type MisdrawKind = 'colour_drift' | 'wrong_variant' | 'garment_missing' | 'half_drawn';
 
