@@ -47,8 +47,14 @@ describe('add to cart and the holdout in the demo shop', () => {
       await withPage(shop, t.name, async (page, problems) => {
         await page.addInitScript((kept) => localStorage.setItem('tryon-holdout', kept), draw);
         const proxyRequests: string[] = [];
+        const exposures: unknown[] = [];
+        let twoReported = () => {};
+        const twoExposures = new Promise<void>((resolve) => (twoReported = resolve));
         page.on('request', (request) => {
-          if (new URL(request.url()).pathname.startsWith('/tryon/')) proxyRequests.push(request.url());
+          const path = new URL(request.url()).pathname;
+          if (!path.startsWith('/tryon/')) return;
+          proxyRequests.push(`${request.method()} ${path}`);
+          if (path === '/tryon/exposures' && exposures.push(request.postDataJSON()) === 2) twoReported();
         });
         await page.goto(`${shop.url}/products/dress-aline-indigo?holdout=0.1`);
         const log = page.getByRole('log', { name: 'Event log' });
@@ -77,7 +83,15 @@ describe('add to cart and the holdout in the demo shop', () => {
           await page.reload();
           await log.locator('[data-event="tryon-exposure"]').waitFor({ state: 'attached' });
           assert.equal(await button.count(), 0);
-          assert.deepEqual(proxyRequests, [], 'the holdout costs the shop nothing');
+          // The holdout costs the shop nothing but the count the lift is measured against: one
+          // exposure report per page view, no product, photo or try-on request.
+          await twoExposures;
+          assert.deepEqual(proxyRequests, ['POST /tryon/exposures', 'POST /tryon/exposures']);
+          for (const exposure of exposures)
+            assert.deepEqual(
+              { product: (exposure as { product?: unknown }).product, group: (exposure as { group?: unknown }).group },
+              { product: 'dress-aline-indigo', group: 'holdout' },
+            );
         } else {
           await button.waitFor();
         }

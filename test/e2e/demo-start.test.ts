@@ -82,11 +82,15 @@ describe('the demo with its own sandbox', () => {
     const pictures = new Set<string>();
     for (const product of products) {
       const offer = (await (await fetch(`${demo.url}/tryon/products/${product.id}`)).json()) as {
-        variants: { id: string; name: string }[];
+        variants: { id: string; name: string; swatch: string }[];
       };
       assert.deepEqual(
         offer.variants,
-        product.colours.map((colour) => ({ id: colour.id, name: colour.name })),
+        product.colours.map((colour) => ({
+          id: colour.id,
+          name: colour.name,
+          swatch: `/tryon/products/${product.id}/image?variant=${colour.id}`,
+        })),
         product.id,
       );
       for (const colour of product.colours) {

@@ -164,10 +164,13 @@ describe('colours in the demo shop', () => {
           'tryon_photo_check',
           'tryon_submit',
           'tryon_result',
+          // What the proxy's check of each result against the product found, right after it.
+          'tryon_fidelity',
           'tryon_close',
           'tryon_open',
           'tryon_submit',
           'tryon_result',
+          'tryon_fidelity',
           'tryon_close',
         ].map((name) => `dataLayer ${name}`),
       );
@@ -180,10 +183,30 @@ describe('colours in the demo shop', () => {
       assert.equal(checks.length, 1);
       assert.equal(checks[0]!.product, DRESS.id);
       assert.equal(checks[0]!.mode, 'warn');
-      const pushed = all.filter((entry) => entry.event !== 'tryon_photo_check' && entry.event !== 'tryon_preview');
+      const pushed = all.filter(
+        (entry) =>
+          entry.event !== 'tryon_photo_check' && entry.event !== 'tryon_preview' && entry.event !== 'tryon_fidelity',
+      );
       // The dress is offered in the front view only (demo/shop/catalog.json's default).
       const views = 'front';
       const subject = (variant: string) => ({ product: DRESS.id, variant });
+      // Each result's check against its own colour: which verdict a sandbox render earns is the
+      // fidelity tests' to say (test/e2e/tryon-fidelity.test.ts); here, one per result, of its colour.
+      const checked = all.filter((entry) => entry.event === 'tryon_fidelity');
+      assert.deepEqual(
+        checked.map(({ product, variant, views: checkedViews, timed }) => ({
+          product,
+          variant,
+          views: checkedViews,
+          timed,
+        })),
+        [
+          { ...subject(CHALK.id), views, timed: false },
+          { ...subject(INDIGO.id), views, timed: false },
+        ],
+      );
+      for (const entry of checked)
+        assert.ok(['true', 'differs', 'unchecked'].includes(String(entry.verdict)), String(entry.verdict));
       assert.deepEqual(pushed, [
         { event: 'tryon_open', ...subject(CHALK.id), timed: false },
         { event: 'tryon_submit', ...subject(CHALK.id), views, output: 'image', timed: false },

@@ -252,6 +252,13 @@ export const panelStyles = css`
     display: grid;
     gap: 0.5rem;
   }
+  /* The check's line under the picture (its swatch 3 rem high) takes its room from the picture's. */
+  [part='result']:has(> .fidelity) {
+    --_media-room: 27.5rem;
+  }
+  [part='result']:has(> .fidelity) [role='tabpanel'] {
+    --_media-room: 31rem;
+  }
   .frame > img, video, .compare img, .pictures > img {
     display: block;
     inline-size: 100%;
