@@ -16,7 +16,7 @@
 // made from the try-on's own, so every instance and every retry makes the same reservation (a
 // second one is a `retry` and counts nothing) and upstream, given the same key, starts one job.
 // The photo's forget fence is asked first, as for any submit: a forgotten photo is never used again.
-import { DIFFERS_ABOVE, checkFidelity, type Fidelity } from '../fidelity/check.js';
+import { DIFFERS_ABOVE, WORN_OVER, checkFidelity, type Fidelity } from '../fidelity/check.js';
 import { fidelityOf, productAsVariant, type ProductEntry, type VariantEntry } from '../catalog/catalog.js';
 import type { GarmentFiles } from '../catalog/garment-files.js';
 import { creditsFor, type PriceTable } from '../money/prices.js';
@@ -111,8 +111,11 @@ export class ResultChecks implements ResultCheck {
     if (!product) return { ...snapshot, fidelity: unchecked('product_gone') };
     const settings = product.fidelity ?? fidelityOf();
     if (!settings.check) return { ...snapshot, fidelity: unchecked('check_off') };
-    // A piece over an earlier result shows that result's garment too: nothing the check could claim (WORN_OVER).
-    if (plan.over) return { ...snapshot, fidelity: unchecked('worn_over') };
+    // A piece over an earlier result shows that result's garment too, and a piece worn over another
+    // garment cannot be told from it: nothing the check could claim (WORN_OVER), so its outputs and
+    // garment picture are not even fetched.
+    if (plan.over || WORN_OVER.includes(product.garment.category.toLowerCase()))
+      return { ...snapshot, fidelity: unchecked('worn_over') };
     const fidelity = await this.check(jobId, plan, product, snapshot.outputs);
     if (fidelity.verdict !== 'differs' || settings.onDiffers !== 'rerender') return { ...snapshot, fidelity };
     return this.startRerender(plan, product, snapshot, fidelity, settings.rerenderProvider);
